@@ -1,0 +1,148 @@
+//! The `run --json` object. Field names and shapes are a contract (see `--help`).
+
+use engine::{Outcome, ResultSet, Value};
+use lesson::{datetime_text, ms, CheckResult, Settings};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+#[derive(Serialize)]
+pub struct RunJson<'a> {
+    pub lesson: &'a str,
+    pub seed: u64,
+    pub settings: SettingsJson<'a>,
+    pub end_ms: f64,
+    pub sessions: Vec<SessionJson<'a>>,
+    pub checks: Vec<CheckJson<'a>>,
+    pub queries: Vec<QueryJson<'a>>,
+}
+
+/// Toggle → value, as an object in the lesson's toggle order.
+pub struct SettingsJson<'a>(pub &'a Settings);
+
+impl Serialize for SettingsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (name, value) in self.0.iter() {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+pub struct SessionJson<'a> {
+    pub name: &'a str,
+    pub wait_ms: f64,
+    pub statements: u64,
+    pub errors: Vec<ErrorJson<'a>>,
+    pub results: Vec<ResultJson<'a>>,
+    pub logical_reads: u64,
+}
+
+#[derive(Serialize)]
+pub struct ErrorJson<'a> {
+    pub number: u32,
+    pub message: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct ResultJson<'a> {
+    pub columns: &'a [String],
+    pub rows: Vec<Vec<ValueJson<'a>>>,
+}
+
+#[derive(Serialize)]
+pub struct CheckJson<'a> {
+    pub name: &'a str,
+    pub passed: bool,
+    pub detail: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct QueryJson<'a> {
+    pub sql: &'a str,
+    pub columns: &'a [String],
+    pub rows: Vec<Vec<ValueJson<'a>>>,
+}
+
+/// A SQL value as JSON: null, a number, or a string.
+pub struct ValueJson<'a>(pub &'a Value);
+
+impl Serialize for ValueJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null => serializer.serialize_none(),
+            Value::Int(i) => serializer.serialize_i64(*i),
+            // JSON has no NaN or infinity.
+            Value::Decimal(d) if d.is_finite() => serializer.serialize_f64(*d),
+            Value::Decimal(_) => serializer.serialize_none(),
+            Value::Text(s) => serializer.serialize_str(s),
+            Value::DateTime(us) => serializer.serialize_str(&datetime_text(*us)),
+        }
+    }
+}
+
+fn rows(rs: &ResultSet) -> Vec<Vec<ValueJson<'_>>> {
+    rs.rows
+        .iter()
+        .map(|r| r.iter().map(ValueJson).collect())
+        .collect()
+}
+
+pub fn run_json<'a>(
+    lesson: &'a str,
+    seed: u64,
+    settings: &'a Settings,
+    outcome: &'a Outcome,
+    checks: &'a [CheckResult],
+    queries: &'a [(String, ResultSet)],
+) -> RunJson<'a> {
+    RunJson {
+        lesson,
+        seed,
+        settings: SettingsJson(settings),
+        end_ms: ms(outcome.end_us),
+        sessions: outcome
+            .sessions
+            .iter()
+            .map(|s| SessionJson {
+                name: &s.name,
+                wait_ms: ms(s.wait_us),
+                statements: s.statements,
+                errors: s
+                    .errors
+                    .iter()
+                    .map(|e| ErrorJson {
+                        number: e.number,
+                        message: &e.message,
+                    })
+                    .collect(),
+                results: s
+                    .results
+                    .iter()
+                    .map(|r| ResultJson {
+                        columns: &r.columns,
+                        rows: rows(r),
+                    })
+                    .collect(),
+                logical_reads: s.logical_reads,
+            })
+            .collect(),
+        checks: checks
+            .iter()
+            .map(|c| CheckJson {
+                name: &c.name,
+                passed: c.passed,
+                detail: &c.detail,
+            })
+            .collect(),
+        queries: queries
+            .iter()
+            .map(|(sql, rs)| QueryJson {
+                sql,
+                columns: &rs.columns,
+                rows: rows(rs),
+            })
+            .collect(),
+    }
+}

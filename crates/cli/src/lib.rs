@@ -1,0 +1,40 @@
+//! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, or
+//! one JSON object) and `check` lesson files. File reading lives here, not in the
+//! lesson crate, which also builds for wasm32.
+
+mod args;
+mod check_cmd;
+mod json;
+mod run_cmd;
+mod table;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+
+/// Exit codes (a contract, documented in `--help`).
+pub mod exit {
+    /// Everything ran and every check passed.
+    pub const OK: u8 = 0;
+    /// A check failed.
+    pub const CHECK_FAILED: u8 = 1;
+    /// Bad input: unreadable path, lesson errors, bad `--set`, SQL the engine refuses.
+    pub const BAD_INPUT: u8 = 2;
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Run(args) => run_cmd::command(&args),
+        Command::Check(args) => check_cmd::command(&args),
+    };
+    ExitCode::from(code)
+}
+
+/// A lesson file's text, or the message to print when it cannot be read.
+fn read_lesson(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}

@@ -1,0 +1,5 @@
+//! `lockstep`: runs and validates lesson files headless.
+
+fn main() -> std::process::ExitCode {
+    lockstep_cli::main()
+}

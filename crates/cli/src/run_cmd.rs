@@ -1,0 +1,141 @@
+//! `lockstep run`: one lesson, one settings choice, one seed.
+
+use std::fmt::Write as _;
+
+use engine::ResultSet;
+use lesson::{ms, run, trace_line, Lesson, RunReport, Settings};
+
+use crate::args::RunArgs;
+use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
+use crate::json::run_json;
+use crate::table::table;
+
+pub fn command(args: &RunArgs) -> u8 {
+    match run_lesson(args) {
+        Ok((output, all_passed)) => {
+            print!("{output}");
+            if all_passed {
+                OK
+            } else {
+                CHECK_FAILED
+            }
+        }
+        Err(messages) => {
+            for m in messages {
+                eprintln!("{m}");
+            }
+            BAD_INPUT
+        }
+    }
+}
+
+/// The text to print and whether every check passed, or the messages of bad input.
+fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
+    let text = crate::read_lesson(&args.lesson).map_err(|m| vec![m])?;
+    let name = args.lesson.display().to_string();
+    let lesson = Lesson::parse(&name, &text)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let settings = settings(&lesson, &args.set).map_err(|m| vec![m])?;
+    let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
+    let seed = args.seed.unwrap_or(lesson.seed);
+    let mut report = run(&applied, seed).map_err(|e| vec![e.to_string()])?;
+    let mut queries: Vec<(String, ResultSet)> = Vec::new();
+    for sql in &args.query {
+        let rs = report.simulation.query(sql).map_err(|e| {
+            vec![format!(
+                "error: --query {sql:?} failed at {}:{}: {}",
+                e.line, e.col, e.message
+            )]
+        })?;
+        queries.push((sql.clone(), rs));
+    }
+    let output = if args.json {
+        let json = run_json(
+            &lesson.id,
+            seed,
+            &settings,
+            &report.outcome,
+            &report.checks,
+            &queries,
+        );
+        // Serializing plain structs of strings and numbers cannot fail.
+        let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
+        s.push('\n');
+        s
+    } else {
+        text_report(&lesson, &settings, &report, &queries)
+    };
+    Ok((output, report.all_passed()))
+}
+
+fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
+    let mut pairs = Vec::new();
+    for s in set {
+        let Some(pair) = s.split_once('=') else {
+            return Err(format!("error: --set expects NAME=VALUE, got `{s}`"));
+        };
+        pairs.push(pair);
+    }
+    lesson
+        .settings_with(pairs)
+        .map_err(|e| format!("error: --set: {e}"))
+}
+
+fn text_report(
+    lesson: &Lesson,
+    settings: &Settings,
+    report: &RunReport,
+    queries: &[(String, ResultSet)],
+) -> String {
+    let mut out = String::new();
+    let shown = if settings.is_empty() {
+        "no toggles".to_string()
+    } else {
+        settings.to_string()
+    };
+    let _ = writeln!(out, "lesson {}  seed {}  {shown}", lesson.id, report.seed);
+    let _ = writeln!(out, "\ntrace:");
+    for entry in &report.simulation.trace().entries {
+        let _ = writeln!(out, "{}", trace_line(entry));
+    }
+    let outcome = &report.outcome;
+    let _ = writeln!(out, "\noutcome: ended at {} ms", ms(outcome.end_us));
+    for s in &outcome.sessions {
+        let _ = writeln!(
+            out,
+            "  {}: waited {} ms, {} statements, {} errors, {} logical reads",
+            s.name,
+            ms(s.wait_us),
+            s.statements,
+            s.errors.len(),
+            s.logical_reads
+        );
+        for e in &s.errors {
+            let _ = writeln!(out, "    error {}: {}", e.number, e.message);
+        }
+        for (i, rs) in s.results.iter().enumerate() {
+            let _ = writeln!(out, "    result {} ({} rows):", i + 1, rs.rows.len());
+            out.push_str(&table(rs, "      "));
+        }
+    }
+    let passed = report.checks.iter().filter(|c| c.passed).count();
+    let _ = writeln!(
+        out,
+        "\nchecks: {passed} passed, {} failed",
+        report.checks.len() - passed
+    );
+    for c in &report.checks {
+        let _ = writeln!(
+            out,
+            "  {} {}: {}",
+            if c.passed { "PASS" } else { "FAIL" },
+            c.name,
+            c.detail
+        );
+    }
+    for (sql, rs) in queries {
+        let _ = writeln!(out, "\nquery: {sql}");
+        out.push_str(&table(rs, "  "));
+    }
+    out
+}

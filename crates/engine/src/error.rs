@@ -1,0 +1,346 @@
+//! SQL Server errors: number, severity, state and message text, and how far each aborts.
+
+use sql::ast::DataType;
+
+use crate::value::Value;
+
+/// The database name errors show (`lockstep.dbo.task`).
+pub const DATABASE: &str = "lockstep";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlError {
+    pub number: u32,
+    pub severity: u8,
+    pub state: u8,
+    pub message: String,
+    pub scope: AbortScope,
+}
+
+/// How much work an error undoes when XACT_ABORT is OFF (SQL Server's default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortScope {
+    /// The statement is rolled back; the batch goes on.
+    Statement,
+    /// The batch ends; an open transaction stays open.
+    Batch,
+    /// The batch ends and the transaction is rolled back (deadlock victim, 650, 3960).
+    BatchAndTransaction,
+    /// Compile-time errors: the batch ends before the statement runs; not caught by a
+    /// TRY at the same level.
+    Compile,
+}
+
+impl SqlError {
+    fn new(number: u32, severity: u8, message: String, scope: AbortScope) -> SqlError {
+        SqlError { number, severity, state: 1, message, scope }
+    }
+
+    pub fn with_state(mut self, state: u8) -> SqlError {
+        self.state = state;
+        self
+    }
+
+    pub fn truncation(table: &str, column: &str, value: &str, max: u32) -> SqlError {
+        let truncated: String = value.chars().take(max as usize).collect();
+        SqlError::new(
+            2628,
+            16,
+            format!(
+                "String or binary data would be truncated in table '{DATABASE}.dbo.{table}', column '{column}'. Truncated value: '{truncated}'."
+            ),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn conversion_failed(text: &str, ty: &DataType) -> SqlError {
+        SqlError::new(
+            245,
+            16,
+            format!("Conversion failed when converting the varchar value '{text}' to data type {ty}."),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn conversion_failed_datetime() -> SqlError {
+        SqlError::new(
+            241,
+            16,
+            "Conversion failed when converting date and/or time from character string.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn explicit_conversion(v: &Value, ty: &DataType) -> SqlError {
+        let from = match v {
+            Value::Int(_) => "int",
+            Value::Decimal(_) => "float",
+            Value::Text(_) => "varchar",
+            Value::DateTime(_) => "datetime2",
+            Value::Null => "null",
+        };
+        SqlError::new(
+            529,
+            16,
+            format!("Explicit conversion from data type {from} to {ty} is not allowed."),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn arithmetic_overflow(ty: &DataType) -> SqlError {
+        SqlError::new(
+            8115,
+            16,
+            format!("Arithmetic overflow error converting expression to data type {ty}."),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn divide_by_zero() -> SqlError {
+        SqlError::new(8134, 16, "Divide by zero error encountered.".into(), AbortScope::Statement)
+    }
+
+    /// Msg 650: READPAST outside READ COMMITTED / REPEATABLE READ. A run-time error that
+    /// ends the batch and rolls back an open transaction (semantics.md A6).
+    pub fn readpast_isolation() -> SqlError {
+        SqlError::new(
+            650,
+            16,
+            "You can only specify the READPAST lock in the READ COMMITTED or REPEATABLE READ isolation levels.".into(),
+            AbortScope::BatchAndTransaction,
+        )
+    }
+
+    pub fn lock_timeout() -> SqlError {
+        SqlError::new(1222, 16, "Lock request time out period exceeded.".into(), AbortScope::Statement)
+    }
+
+    pub fn deadlock_victim(spid: u32) -> SqlError {
+        SqlError::new(
+            1205,
+            13,
+            format!(
+                "Transaction (Process ID {spid}) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction."
+            ),
+            AbortScope::BatchAndTransaction,
+        )
+        .with_state(51)
+    }
+
+    pub fn output_with_trigger(table: &str) -> SqlError {
+        SqlError::new(
+            334,
+            15,
+            format!(
+                "The target table '{table}' of the DML statement cannot have any enabled triggers if the statement contains an OUTPUT clause without INTO clause."
+            ),
+            AbortScope::Compile,
+        )
+    }
+
+    pub fn duplicate_index_key(table: &str, index: &str, key: &str) -> SqlError {
+        SqlError::new(
+            2601,
+            14,
+            format!(
+                "Cannot insert duplicate key row in object 'dbo.{table}' with unique index '{index}'. The duplicate key value is ({key})."
+            ),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn duplicate_primary_key(constraint: &str, table: &str, key: &str) -> SqlError {
+        SqlError::new(
+            2627,
+            14,
+            format!(
+                "Violation of PRIMARY KEY constraint '{constraint}'. Cannot insert duplicate key in object 'dbo.{table}'. The duplicate key value is ({key})."
+            ),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn null_not_allowed(column: &str, table: &str, action: &str) -> SqlError {
+        SqlError::new(
+            515,
+            16,
+            format!(
+                "Cannot insert the value NULL into column '{column}', table '{DATABASE}.dbo.{table}'; column does not allow nulls. {action} fails."
+            ),
+            AbortScope::Statement,
+        )
+        .with_state(2)
+    }
+
+    pub fn invalid_object(name: &str) -> SqlError {
+        SqlError::new(208, 16, format!("Invalid object name '{name}'."), AbortScope::Compile)
+    }
+
+    pub fn invalid_column(name: &str) -> SqlError {
+        SqlError::new(207, 16, format!("Invalid column name '{name}'."), AbortScope::Compile)
+    }
+
+    pub fn ambiguous_column(name: &str) -> SqlError {
+        SqlError::new(209, 16, format!("Ambiguous column name '{name}'."), AbortScope::Compile)
+    }
+
+    pub fn undeclared_variable(name: &str) -> SqlError {
+        SqlError::new(137, 15, format!("Must declare the scalar variable \"{name}\"."), AbortScope::Compile)
+            .with_state(2)
+    }
+
+    pub fn variable_redeclared(name: &str) -> SqlError {
+        SqlError::new(
+            134,
+            15,
+            format!("The variable name '{name}' has already been declared. Variable names must be unique within a query batch or stored procedure."),
+            AbortScope::Compile,
+        )
+    }
+
+    pub fn object_exists(name: &str) -> SqlError {
+        SqlError::new(
+            2714,
+            16,
+            format!("There is already an object named '{name}' in the database."),
+            AbortScope::Statement,
+        )
+        .with_state(6)
+    }
+
+    pub fn index_exists(index: &str, table: &str) -> SqlError {
+        SqlError::new(
+            1913,
+            16,
+            format!("The operation failed because an index or statistics with name '{index}' already exists on table 'dbo.{table}'."),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn cannot_drop_table(name: &str) -> SqlError {
+        SqlError::new(
+            3701,
+            11,
+            format!("Cannot drop the table '{name}', because it does not exist or you do not have permission."),
+            AbortScope::Statement,
+        )
+        .with_state(5)
+    }
+
+    pub fn no_such_procedure(name: &str) -> SqlError {
+        SqlError::new(2812, 16, format!("Could not find stored procedure '{name}'."), AbortScope::Statement)
+            .with_state(62)
+    }
+
+    pub fn missing_parameter(proc_name: &str, param: &str) -> SqlError {
+        SqlError::new(
+            201,
+            16,
+            format!("Procedure or function '{proc_name}' expects parameter '{param}', which was not supplied."),
+            AbortScope::Statement,
+        )
+        .with_state(4)
+    }
+
+    pub fn too_many_arguments(proc_name: &str) -> SqlError {
+        SqlError::new(
+            8144,
+            16,
+            format!("Procedure or function {proc_name} has too many arguments specified."),
+            AbortScope::Statement,
+        )
+        .with_state(2)
+    }
+
+    pub fn commit_without_begin() -> SqlError {
+        SqlError::new(
+            3902,
+            16,
+            "The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn rollback_without_begin() -> SqlError {
+        SqlError::new(
+            3903,
+            16,
+            "The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn snapshot_not_allowed() -> SqlError {
+        SqlError::new(
+            3952,
+            16,
+            format!("Snapshot isolation transaction failed accessing database '{DATABASE}' because snapshot isolation is not allowed in this database. Use ALTER DATABASE to allow snapshot isolation."),
+            AbortScope::BatchAndTransaction,
+        )
+    }
+
+    pub fn snapshot_update_conflict(table: &str) -> SqlError {
+        SqlError::new(
+            3960,
+            16,
+            format!("Snapshot isolation transaction aborted due to update conflict. You cannot use snapshot isolation to access table 'dbo.{table}' directly or indirectly in database '{DATABASE}' to update, delete, or insert the row that has been modified or deleted by another transaction. Retry the transaction or change the isolation level for the update/delete statement."),
+            AbortScope::BatchAndTransaction,
+        )
+        .with_state(2)
+    }
+
+    /// Msg 1934: a write to a table with a filtered index under the wrong SET options.
+    pub fn set_options(verb: &str, options: &str) -> SqlError {
+        SqlError::new(
+            1934,
+            16,
+            format!("{verb} failed because the following SET options have incorrect settings: '{options}'. Verify that SET options are correct for use with indexed views and/or indexes on computed columns and/or filtered indexes and/or query notifications and/or XML data type methods and/or spatial index operations."),
+            AbortScope::Statement,
+        )
+    }
+
+    pub fn throw_outside_catch() -> SqlError {
+        SqlError::new(
+            10704,
+            15,
+            "To rethrow an error, a THROW statement must be used inside a CATCH block. Insert the THROW statement inside a CATCH block, or add error parameters to the THROW statement.".into(),
+            AbortScope::Compile,
+        )
+    }
+
+    /// `THROW number, message, state`: always severity 16 (semantics.md A10).
+    pub fn thrown(number: u32, message: String, state: u8) -> SqlError {
+        SqlError::new(number, 16, message, AbortScope::Batch).with_state(state)
+    }
+
+    /// RAISERROR does not honour XACT_ABORT and never aborts the batch by itself.
+    pub fn raised(number: u32, severity: u8, state: u8, message: String) -> SqlError {
+        SqlError::new(number, severity, message, AbortScope::Statement).with_state(state)
+    }
+
+    pub fn runaway(limit: u64) -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            format!("simulation stopped this session: it ran more than {limit} statements (a loop that never ends?)"),
+            AbortScope::BatchAndTransaction,
+        )
+    }
+
+    /// A valid construct the simulator does not model, found at run time.
+    pub fn not_simulated(what: &str) -> SqlError {
+        SqlError::new(0, 16, format!("not simulated: {what}"), AbortScope::Compile)
+    }
+
+    pub fn generic(number: u32, severity: u8, message: impl Into<String>) -> SqlError {
+        SqlError::new(number, severity, message.into(), AbortScope::Statement)
+    }
+
+    pub fn info(&self) -> crate::SqlErrorInfo {
+        crate::SqlErrorInfo {
+            number: self.number,
+            severity: self.severity,
+            state: self.state,
+            message: self.message.clone(),
+        }
+    }
+}

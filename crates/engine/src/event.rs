@@ -1,0 +1,223 @@
+//! The closed set of things that happen in a simulation. `Display` gives the one-line
+//! trace that tests, the CLI and the UI share; each line names who and why.
+
+use std::fmt;
+
+use crate::locks::LockMode;
+
+/// Why a lock went away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReleaseReason {
+    Commit,
+    Rollback,
+    EndOfStatement,
+    /// sp_releaseapplock or a session ending.
+    Explicit,
+}
+
+/// How a statement found its rows, for the "why" of logical reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    ClusteredSeek,
+    ClusteredScan,
+    IndexSeek(String),
+    Constant,
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Access::ClusteredSeek => f.write_str("clustered index seek"),
+            Access::ClusteredScan => f.write_str("clustered index scan"),
+            Access::IndexSeek(ix) => write!(f, "seek on index {ix}"),
+            Access::Constant => f.write_str("no table"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    SetupFinished { statements: u64, tables: usize },
+    SessionStarted { session: String },
+    SessionFinished { session: String },
+    /// `line` is 1-based in the session's (or procedure's) script; `text` is the statement's
+    /// first line; `span` its byte range in the script the session runs (procedure bodies
+    /// point into the script that created them, `in_proc` names it).
+    StatementStarted { session: String, label: &'static str, line: u32, text: String, span: (usize, usize), in_proc: Option<String> },
+    StatementFinished { session: String, label: &'static str, rows: Option<u64>, reads: u64, cost_us: u64 },
+    TransactionBegan { session: String, explicit: bool },
+    TransactionCommitted { session: String, locks_released: usize },
+    TransactionRolledBack { session: String, locks_released: usize, why: String },
+    LockGranted { session: String, resource: String, mode: LockMode, waited_us: Option<u64> },
+    LockWaiting { session: String, resource: String, mode: LockMode, holders: Vec<(String, LockMode)> },
+    LockReleased { session: String, resource: String, mode: LockMode, reason: ReleaseReason },
+    RowSkipped { session: String, table: String, key: String, holder: String, held: LockMode, wanted: LockMode },
+    RowsRead { session: String, table: String, rows: u64, logical_reads: u64, access: Access },
+    RowInserted { session: String, table: String, key: String },
+    RowUpdated { session: String, table: String, key: String, changes: Vec<(String, String, String)> },
+    RowDeleted { session: String, table: String, key: String },
+    ResultReturned { session: String, columns: Vec<String>, rows: usize, first_row: Option<String> },
+    Sleeping { session: String, until_us: u64, delay_us: u64 },
+    Error { session: String, number: u32, severity: u8, state: u8, message: String, caught: bool },
+    WaitTimedOut { session: String, resource: String, waited_us: u64 },
+    Deadlock { victim: String, cycle: Vec<String> },
+    Printed { session: String, text: String },
+    ProcedureCalled { session: String, procedure: String },
+    ProcedureReturned { session: String, procedure: String, code: i64 },
+}
+
+impl Event {
+    /// The session the event belongs to, if any.
+    pub fn session(&self) -> Option<&str> {
+        use Event::*;
+        match self {
+            SetupFinished { .. } => None,
+            Deadlock { victim, .. } => Some(victim),
+            SessionStarted { session }
+            | SessionFinished { session }
+            | StatementStarted { session, .. }
+            | StatementFinished { session, .. }
+            | TransactionBegan { session, .. }
+            | TransactionCommitted { session, .. }
+            | TransactionRolledBack { session, .. }
+            | LockGranted { session, .. }
+            | LockWaiting { session, .. }
+            | LockReleased { session, .. }
+            | RowSkipped { session, .. }
+            | RowsRead { session, .. }
+            | RowInserted { session, .. }
+            | RowUpdated { session, .. }
+            | RowDeleted { session, .. }
+            | ResultReturned { session, .. }
+            | Sleeping { session, .. }
+            | Error { session, .. }
+            | WaitTimedOut { session, .. }
+            | Printed { session, .. }
+            | ProcedureCalled { session, .. }
+            | ProcedureReturned { session, .. } => Some(session),
+        }
+    }
+}
+
+fn ms(us: u64) -> String {
+    if us % 1000 == 0 {
+        format!("{} ms", us / 1000)
+    } else {
+        format!("{:.3} ms", us as f64 / 1000.0)
+    }
+}
+
+fn holders_text(holders: &[(String, LockMode)]) -> String {
+    if holders.is_empty() {
+        return "earlier waiters are queued".into();
+    }
+    holders
+        .iter()
+        .map(|(h, m)| format!("{h} holds {m}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Event::*;
+        match self {
+            SetupFinished { statements, tables } => {
+                write!(f, "setup ran {statements} statements and left {tables} tables")
+            }
+            SessionStarted { session } => write!(f, "{session} connects"),
+            SessionFinished { session } => write!(f, "{session} finishes its script"),
+            StatementStarted { session, label: _, line, text, in_proc, .. } => match in_proc {
+                Some(p) => write!(f, "{session} runs {p} line {line}: {text}"),
+                None => write!(f, "{session} runs line {line}: {text}"),
+            },
+            StatementFinished { session, label, rows, reads, cost_us } => {
+                write!(f, "{session} finishes {label}")?;
+                if let Some(r) = rows {
+                    write!(f, ", {r} row(s)")?;
+                }
+                if *reads > 0 {
+                    write!(f, ", {reads} logical reads")?;
+                }
+                write!(f, " in {}", ms(*cost_us))
+            }
+            TransactionBegan { session, explicit } => {
+                if *explicit {
+                    write!(f, "{session} begins a transaction")
+                } else {
+                    write!(f, "{session} begins an autocommit transaction")
+                }
+            }
+            TransactionCommitted { session, locks_released } => {
+                write!(f, "{session} commits and releases {locks_released} lock(s)")
+            }
+            TransactionRolledBack { session, locks_released, why } => {
+                write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")
+            }
+            LockGranted { session, resource, mode, waited_us } => match waited_us {
+                Some(w) => write!(f, "{session} gets {mode} on {resource} after waiting {}", ms(*w)),
+                None => write!(f, "{session} gets {mode} on {resource}"),
+            },
+            LockWaiting { session, resource, mode, holders } => write!(
+                f,
+                "{session} waits for {mode} on {resource}: {}",
+                holders_text(holders)
+            ),
+            LockReleased { session, resource, mode, reason } => {
+                let why = match reason {
+                    ReleaseReason::Commit => "at commit",
+                    ReleaseReason::Rollback => "at rollback",
+                    ReleaseReason::EndOfStatement => "at the end of the statement",
+                    ReleaseReason::Explicit => "on request",
+                };
+                write!(f, "{session} releases {mode} on {resource} {why}")
+            }
+            RowSkipped { session, table, key, holder, held, wanted } => write!(
+                f,
+                "{session} skips {table} ({key}) with READPAST: {holder} holds {held}, {session} needs {wanted}"
+            ),
+            RowsRead { session, table, rows, logical_reads, access } => write!(
+                f,
+                "{session} reads {rows} row(s) of {table} by {access}: {logical_reads} logical reads"
+            ),
+            RowInserted { session, table, key } => write!(f, "{session} inserts {table} ({key})"),
+            RowUpdated { session, table, key, changes } => {
+                write!(f, "{session} updates {table} ({key})")?;
+                for (i, (col, old, new)) in changes.iter().enumerate() {
+                    let sep = if i == 0 { ": " } else { ", " };
+                    write!(f, "{sep}{col} {old} -> {new}")?;
+                }
+                Ok(())
+            }
+            RowDeleted { session, table, key } => write!(f, "{session} deletes {table} ({key})"),
+            ResultReturned { session, columns, rows, first_row } => {
+                write!(f, "{session} gets {rows} row(s) [{}]", columns.join(", "))?;
+                if let Some(r) = first_row {
+                    write!(f, ": {r}")?;
+                }
+                Ok(())
+            }
+            Sleeping { session, delay_us, .. } => write!(f, "{session} sleeps {} (WAITFOR DELAY)", ms(*delay_us)),
+            Error { session, number, severity, state, message, caught } => {
+                write!(f, "{session} gets error {number} (severity {severity}, state {state})")?;
+                if *caught {
+                    write!(f, ", caught")?;
+                }
+                write!(f, ": {message}")
+            }
+            WaitTimedOut { session, resource, waited_us } => {
+                write!(f, "{session} stops waiting for {resource} after {} (LOCK_TIMEOUT)", ms(*waited_us))
+            }
+            Deadlock { victim, cycle } => write!(
+                f,
+                "deadlock between {}: {victim} is chosen as the victim",
+                cycle.join(" -> ")
+            ),
+            Printed { session, text } => write!(f, "{session} prints: {text}"),
+            ProcedureCalled { session, procedure } => write!(f, "{session} calls {procedure}"),
+            ProcedureReturned { session, procedure, code } => {
+                write!(f, "{session} returns from {procedure} with code {code}")
+            }
+        }
+    }
+}

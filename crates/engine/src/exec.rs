@@ -1,0 +1,535 @@
+//! Statements other than queries: DDL, variables, options, transactions, procedures,
+//! WAITFOR, THROW and RAISERROR.
+
+use std::rc::Rc;
+
+use sql::ast::{
+    CreateIndex, CreateTable, DataType, DatabaseOption, DeadlockPriority, Expr, ExprKind, Len, SetOption, Stmt,
+    StmtKind, TableConstraintKind,
+};
+
+use crate::cost::CostKind;
+use crate::error::SqlError;
+use crate::event::Event;
+use crate::program::compile;
+use crate::sim::{Flow, Frame, FrameKind, Interrupt, Procedure, Simulation};
+use crate::storage::{Column, Identity, Index, Table, Trigger};
+use crate::value::{convert, parse_delay, Value};
+
+pub(crate) fn done(kind: CostKind) -> Flow {
+    Flow::Done { kind, rows: None, reads: 0, written: 0 }
+}
+
+/// Strips `dbo.` and other qualifiers: the simulator has one schema.
+pub(crate) fn object_key(name: &sql::ast::ObjectName) -> String {
+    name.name().value.to_ascii_lowercase()
+}
+
+impl Simulation {
+    pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
+        match &stmt.kind {
+            StmtKind::CreateTable(ct) => {
+                self.create_table(ct)?;
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::CreateIndex(ci) => {
+                self.create_index(i, ci)?;
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::CreateProcedure(p) => {
+                let key = object_key(&p.name);
+                let source = self.frame(i).source;
+                let proc_ = Procedure {
+                    name: p.name.name().value.clone(),
+                    params: p.params.clone(),
+                    code: compile(&p.body),
+                    quoted_identifier: self.sessions[i].options.quoted_identifier,
+                    source,
+                };
+                if !p.or_alter && self.db.procs.contains_key(&key) {
+                    return Err(SqlError::object_exists(&p.name.name().value).into());
+                }
+                self.db.procs.insert(key, Rc::new(proc_));
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::CreateTrigger(t) => {
+                let tid = self.table_id(&t.table)?;
+                let trig = Trigger {
+                    name: t.name.name().value.clone(),
+                    events: t.events.clone(),
+                    instead_of: matches!(t.timing, sql::ast::TriggerTiming::InsteadOf),
+                    body: Rc::new(t.body.clone()),
+                    enabled: true,
+                };
+                let table = &mut self.db.tables[tid as usize];
+                table.triggers.retain(|x| !x.name.eq_ignore_ascii_case(&trig.name));
+                table.triggers.push(trig);
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::DropTable { names, if_exists } => {
+                for n in names {
+                    let key = object_key(n);
+                    match self.db.names.remove(&key) {
+                        Some(id) => {
+                            // Keep ids stable: the slot stays, renamed out of the way.
+                            let t = &mut self.db.tables[id as usize];
+                            t.name = format!("(dropped {})", t.name);
+                            t.slots.clear();
+                            t.order.clear();
+                            t.touch();
+                        }
+                        None if *if_exists => {}
+                        None => return Err(SqlError::cannot_drop_table(&n.name().value).into()),
+                    }
+                }
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::DropProcedure { names, if_exists } => {
+                for n in names {
+                    if self.db.procs.remove(&object_key(n)).is_none() && !*if_exists {
+                        return Err(SqlError::generic(
+                            3701,
+                            11,
+                            format!("Cannot drop the procedure '{}', because it does not exist or you do not have permission.", n.name().value),
+                        )
+                        .into());
+                    }
+                }
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::DropTrigger { names, .. } => {
+                for n in names {
+                    for t in &mut self.db.tables {
+                        t.triggers.retain(|x| !x.name.eq_ignore_ascii_case(&n.name().value));
+                    }
+                }
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::DropIndex { name, table, if_exists } => {
+                let tid = self.table_id(table)?;
+                let t = &mut self.db.tables[tid as usize];
+                let before = t.indexes.len();
+                t.indexes.retain(|ix| !ix.name.eq_ignore_ascii_case(&name.value));
+                if before == t.indexes.len() && !*if_exists {
+                    return Err(SqlError::generic(
+                        3701,
+                        11,
+                        format!("Cannot drop the index 'dbo.{}.{}', because it does not exist or you do not have permission.", t.name, name.value),
+                    )
+                    .into());
+                }
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::TruncateTable { name } => {
+                let tid = self.table_id(name)?;
+                self.lock(i, crate::locks::Resource::Object { table: tid }, crate::locks::LockMode::SchM, false)?;
+                let t = &mut self.db.tables[tid as usize];
+                t.slots.clear();
+                t.order.clear();
+                t.touch();
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::Declare(decls) => {
+                for d in decls {
+                    let key = d.name.value.to_ascii_lowercase();
+                    if self.frame(i).vars.contains_key(&key) {
+                        return Err(SqlError::variable_redeclared(&d.name.value).into());
+                    }
+                    let v = match &d.init {
+                        Some(e) => {
+                            let v = self.eval_scalar(i, e)?;
+                            convert(&v, &d.ty, None)?
+                        }
+                        None => Value::Null,
+                    };
+                    self.frame_mut(i).vars.insert(key, (d.ty, v));
+                }
+                Ok(done(CostKind::Variable))
+            }
+            StmtKind::DeclareTable(dt) => {
+                let columns = dt
+                    .columns
+                    .iter()
+                    .map(|c| Column { name: c.name.value.clone(), ty: c.ty, nullable: c.nullable.unwrap_or(true), default: c.default.clone() })
+                    .collect();
+                let mut t = Table::new(u32::MAX, dt.name.value.clone(), columns, Vec::new(), true);
+                if let Some((ci, c)) = dt.columns.iter().enumerate().find(|(_, c)| c.identity.is_some()) {
+                    let (seed, inc) = c.identity.unwrap_or((1, 1));
+                    t.identity = Some(Identity { column: ci, next: seed, increment: inc });
+                }
+                self.frame_mut(i).table_vars.insert(dt.name.value.to_ascii_lowercase(), t);
+                Ok(done(CostKind::Variable))
+            }
+            StmtKind::SetVar { name, value } => {
+                let v = self.eval_scalar(i, value)?;
+                self.assign_var(i, &name.value, v)?;
+                Ok(done(CostKind::Variable))
+            }
+            StmtKind::SetOption(opt) => {
+                self.set_option(i, opt)?;
+                Ok(done(CostKind::Variable))
+            }
+            StmtKind::Print(e) => {
+                let v = self.eval_scalar(i, e)?;
+                let name = self.sessions[i].name.clone();
+                self.push(Event::Printed { session: name, text: v.as_text() });
+                Ok(done(CostKind::Variable))
+            }
+            StmtKind::WaitFor { delay } => {
+                let v = self.eval_scalar(i, delay)?;
+                let us = parse_delay(&v.as_text()).ok_or_else(|| {
+                    SqlError::generic(148, 15, format!("Incorrect time syntax in time string '{}' used with WAITFOR.", v.as_text()))
+                })?;
+                Ok(Flow::Sleep(us))
+            }
+            StmtKind::BeginTran { .. } => {
+                self.begin_explicit(i);
+                Ok(done(CostKind::Transaction))
+            }
+            StmtKind::CommitTran { .. } => {
+                let s = &mut self.sessions[i];
+                if s.tran_count == 0 {
+                    return Err(SqlError::commit_without_begin().into());
+                }
+                s.tran_count -= 1;
+                if s.tran_count == 0 {
+                    // Let the statement's end commit, so the locks go at its end time.
+                    if let Some(t) = s.txn.as_mut() {
+                        t.explicit = false;
+                    }
+                }
+                Ok(done(CostKind::Transaction))
+            }
+            StmtKind::RollbackTran { .. } => {
+                if self.sessions[i].tran_count == 0 {
+                    return Err(SqlError::rollback_without_begin().into());
+                }
+                self.rollback(i, "ROLLBACK");
+                Ok(done(CostKind::Transaction))
+            }
+            StmtKind::Return(e) => {
+                let code = match e {
+                    Some(e) => self.eval_scalar(i, e)?.as_i64(),
+                    None => None,
+                };
+                Ok(Flow::Return(code))
+            }
+            StmtKind::Throw(args) => Err(self.throw(i, args.as_ref())?.into()),
+            StmtKind::RaisError(r) => {
+                let msg = self.eval_scalar(i, &r.message)?;
+                let sev = self.eval_scalar(i, &r.severity)?.as_i64().unwrap_or(16);
+                let state = self.eval_scalar(i, &r.state)?.as_i64().unwrap_or(1);
+                let mut args = Vec::new();
+                for a in &r.args {
+                    args.push(self.eval_scalar(i, a)?);
+                }
+                let (number, text) = match msg {
+                    Value::Int(n) => (n as u32, format!("Error {n}")),
+                    other => (50000, printf(&other.as_text(), &args)),
+                };
+                if sev <= 10 {
+                    let name = self.sessions[i].name.clone();
+                    self.push(Event::Printed { session: name, text });
+                    return Ok(done(CostKind::Variable));
+                }
+                Err(SqlError::raised(number, sev.clamp(0, 25) as u8, state.clamp(0, 255) as u8, text).into())
+            }
+            StmtKind::AlterDatabaseSet { option, .. } => {
+                match option {
+                    DatabaseOption::ReadCommittedSnapshot(on) => self.db.rcsi = *on,
+                    DatabaseOption::AllowSnapshotIsolation(on) => self.db.allow_snapshot = *on,
+                }
+                Ok(done(CostKind::Ddl))
+            }
+            StmtKind::Exec(exec) => self.exec_call(i, exec),
+            StmtKind::Select(s) => self.exec_select(i, s),
+            StmtKind::Insert(ins) => self.exec_insert(i, ins),
+            StmtKind::Update(u) => self.exec_update(i, u),
+            StmtKind::Delete(d) => self.exec_delete(i, d),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Empty => Ok(done(CostKind::Variable)),
+            StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_) | StmtKind::TryCatch { .. } => {
+                // Flattened by `program::compile`; never reached.
+                Ok(done(CostKind::Variable))
+            }
+        }
+    }
+
+    pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
+        self.db.table_id(&object_key(name)).ok_or_else(|| SqlError::invalid_object(&display_name(name)))
+    }
+
+    fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {
+        let key = object_key(&ct.name);
+        if self.db.names.contains_key(&key) {
+            return Err(SqlError::object_exists(&ct.name.name().value));
+        }
+        let columns: Vec<Column> = ct
+            .columns
+            .iter()
+            .map(|c| Column {
+                name: c.name.value.clone(),
+                ty: c.ty,
+                // Identity and primary-key columns are NOT NULL; others default to NULL.
+                nullable: c.nullable.unwrap_or(!(c.primary_key || c.identity.is_some())),
+                default: c.default.clone(),
+            })
+            .collect();
+        let mut pk: Vec<usize> = ct.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+        let mut pk_name = None;
+        let mut uniques: Vec<(Option<String>, Vec<(usize, bool)>)> = Vec::new();
+        for con in &ct.constraints {
+            match &con.kind {
+                TableConstraintKind::PrimaryKey { columns: cols, .. } => {
+                    pk = cols.iter().filter_map(|c| columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name.value))).collect();
+                    pk_name = con.name.as_ref().map(|n| n.value.clone());
+                }
+                TableConstraintKind::Unique { columns: cols, .. } => {
+                    let cols = cols
+                        .iter()
+                        .filter_map(|c| columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name.value)).map(|p| (p, c.desc)))
+                        .collect();
+                    uniques.push((con.name.as_ref().map(|n| n.value.clone()), cols));
+                }
+                TableConstraintKind::Check(_) => {}
+            }
+        }
+        let id = self.db.tables.len() as u32;
+        let mut columns = columns;
+        for &p in &pk {
+            columns[p].nullable = false;
+        }
+        let mut t = Table::new(id, ct.name.name().value.clone(), columns, pk, false);
+        // SQL Server names an unnamed primary key PK__table__<hash>; a stable stand-in.
+        t.pk_name = Some(pk_name.unwrap_or_else(|| format!("PK__{}", ct.name.name().value)));
+        if let Some((ci, c)) = ct.columns.iter().enumerate().find(|(_, c)| c.identity.is_some()) {
+            let (seed, inc) = c.identity.unwrap_or((1, 1));
+            t.identity = Some(Identity { column: ci, next: seed, increment: inc });
+        }
+        for (n, (name, cols)) in uniques.into_iter().enumerate() {
+            t.indexes.push(Index {
+                name: name.unwrap_or_else(|| format!("UQ__{}_{}", t.name, n + 1)),
+                id: 2 + n as u32,
+                unique: true,
+                columns: cols,
+                include: Vec::new(),
+                filter: None,
+                filter_columns: Vec::new(),
+            });
+        }
+        self.db.names.insert(key, id);
+        self.db.tables.push(t);
+        Ok(())
+    }
+
+    fn create_index(&mut self, i: usize, ci: &CreateIndex) -> Result<(), Interrupt> {
+        let tid = self.table_id(&ci.table)?;
+        let table = &self.db.tables[tid as usize];
+        if table.indexes.iter().any(|ix| ix.name.eq_ignore_ascii_case(&ci.name.value)) {
+            return Err(SqlError::index_exists(&ci.name.value, &table.name).into());
+        }
+        let mut columns = Vec::new();
+        for c in &ci.columns {
+            let p = table.column(&c.name.value).ok_or_else(|| SqlError::invalid_column(&c.name.value))?;
+            columns.push((p, c.desc));
+        }
+        let mut include = Vec::new();
+        for c in &ci.include {
+            include.push(table.column(&c.value).ok_or_else(|| SqlError::invalid_column(&c.value))?);
+        }
+        if ci.filter.is_some() && !self.sessions[i].options.quoted_identifier {
+            return Err(SqlError::set_options("CREATE INDEX", "QUOTED_IDENTIFIER").into());
+        }
+        let filter_columns = ci.filter.as_ref().map(|f| crate::expr::columns_of(f, table)).unwrap_or_default();
+        let id = 2 + table.indexes.len() as u32;
+        let ix = Index { name: ci.name.value.clone(), id, unique: ci.unique, columns, include, filter: ci.filter.clone(), filter_columns };
+        if ix.unique {
+            self.check_unique_existing(tid, &ix)?;
+        }
+        let t = &mut self.db.tables[tid as usize];
+        t.indexes.push(ix);
+        t.touch();
+        Ok(())
+    }
+
+    fn set_option(&mut self, i: usize, opt: &SetOption) -> Result<(), Interrupt> {
+        let o = &mut self.sessions[i].options;
+        match opt {
+            SetOption::NoCount(b) => o.nocount = *b,
+            SetOption::XactAbort(b) => o.xact_abort = *b,
+            SetOption::IsolationLevel(l) => o.isolation = *l,
+            SetOption::LockTimeout(ms) => o.lock_timeout_ms = *ms,
+            SetOption::QuotedIdentifier(b) => o.quoted_identifier = *b,
+            SetOption::AnsiNulls(_) | SetOption::StatisticsIo(_) | SetOption::StatisticsTime(_) => {}
+            SetOption::ImplicitTransactions(b) => {
+                if *b {
+                    return Err(SqlError::not_simulated("SET IMPLICIT_TRANSACTIONS ON").into());
+                }
+            }
+            SetOption::DeadlockPriority(p) => {
+                let v = match p {
+                    DeadlockPriority::Low => -5,
+                    DeadlockPriority::Normal => 0,
+                    DeadlockPriority::High => 5,
+                    DeadlockPriority::Numeric(n) => *n,
+                    DeadlockPriority::Var(name) => {
+                        let e = Expr { kind: ExprKind::Var(name.value.clone()), span: name.span.clone() };
+                        self.eval_scalar(i, &e)?.as_i64().unwrap_or(0)
+                    }
+                };
+                self.sessions[i].options.deadlock_priority = v.clamp(-10, 10);
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn assign_var(&mut self, i: usize, name: &str, v: Value) -> Result<(), SqlError> {
+        let key = name.to_ascii_lowercase();
+        let frame = self.frame_mut(i);
+        match frame.vars.get_mut(&key) {
+            Some((ty, slot)) => {
+                *slot = convert(&v, ty, None)?;
+                Ok(())
+            }
+            None => Err(SqlError::undeclared_variable(name)),
+        }
+    }
+
+    fn throw(&mut self, i: usize, args: Option<&sql::ast::ThrowArgs>) -> Result<SqlError, Interrupt> {
+        match args {
+            None => {
+                // THROW; re-raises the error being handled, with its number and severity.
+                let caught = self.sessions[i].frames.iter().rev().find_map(|f| f.caught.last().cloned());
+                match caught {
+                    Some(mut e) => {
+                        e.scope = crate::error::AbortScope::Batch;
+                        Ok(e)
+                    }
+                    None => Ok(SqlError::throw_outside_catch()),
+                }
+            }
+            Some(a) => {
+                let n = self.eval_scalar(i, &a.number)?.as_i64().unwrap_or(50000);
+                let msg = self.eval_scalar(i, &a.message)?.as_text();
+                let state = self.eval_scalar(i, &a.state)?.as_i64().unwrap_or(1);
+                if n < 50000 {
+                    return Ok(SqlError::generic(
+                        35100,
+                        16,
+                        format!("Error number {n} in the THROW statement is outside the valid range. Specify an error number in the valid range of 50000 to 2147483647."),
+                    ));
+                }
+                Ok(SqlError::thrown(n as u32, msg, state.clamp(0, 255) as u8))
+            }
+        }
+    }
+
+    fn exec_call(&mut self, i: usize, exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
+        let key = object_key(&exec.procedure);
+        if key.starts_with("sp_") && !self.db.procs.contains_key(&key) {
+            return self.exec_system_proc(i, &key, exec);
+        }
+        let Some(p) = self.db.procs.get(&key).cloned() else {
+            return Err(SqlError::no_such_procedure(&display_name(&exec.procedure)).into());
+        };
+        if exec.args.len() > p.params.len() {
+            return Err(SqlError::too_many_arguments(&p.name).into());
+        }
+        let mut frame = Frame::new(p.code.clone(), FrameKind::Batch, p.source);
+        let mut outputs = Vec::new();
+        let mut positional = true;
+        let mut given: Vec<Option<Value>> = vec![None; p.params.len()];
+        for (n, a) in exec.args.iter().enumerate() {
+            let idx = match &a.name {
+                Some(name) => {
+                    positional = false;
+                    p.params.iter().position(|q| q.name.value.eq_ignore_ascii_case(&name.value)).ok_or_else(|| {
+                        SqlError::generic(8145, 16, format!("{} is not a parameter for procedure {}.", name.value, p.name))
+                    })?
+                }
+                None if positional => n,
+                None => {
+                    return Err(SqlError::generic(
+                        119,
+                        15,
+                        "Must pass parameter number 2 and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.",
+                    )
+                    .into())
+                }
+            };
+            let v = self.eval_scalar(i, &a.value)?;
+            given[idx] = Some(v);
+            if a.output {
+                if let ExprKind::Var(var) = &a.value.kind {
+                    outputs.push((p.params[idx].name.value.to_ascii_lowercase(), var.to_ascii_lowercase()));
+                }
+            }
+        }
+        for (q, g) in p.params.iter().zip(given) {
+            let v = match (g, &q.default) {
+                (Some(v), _) => v,
+                (None, Some(d)) => self.eval_scalar(i, d)?,
+                (None, None) if q.output => Value::Null,
+                (None, None) => return Err(SqlError::missing_parameter(&p.name, &q.name.value).into()),
+            };
+            let v = convert(&v, &q.ty, None)?;
+            frame.vars.insert(q.name.value.to_ascii_lowercase(), (q.ty, v));
+        }
+        let saved = self.sessions[i].options.clone();
+        // A procedure runs with the QUOTED_IDENTIFIER it was created with.
+        self.sessions[i].options.quoted_identifier = p.quoted_identifier;
+        frame.kind = FrameKind::Proc {
+            name: p.name.clone(),
+            return_var: exec.return_var.as_ref().map(|v| v.value.to_ascii_lowercase()),
+            outputs,
+            saved,
+        };
+        let name = self.sessions[i].name.clone();
+        self.push(Event::ProcedureCalled { session: name, procedure: p.name.clone() });
+        Ok(Flow::Call(frame))
+    }
+
+    fn exec_system_proc(&mut self, _i: usize, key: &str, _exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
+        Err(SqlError::not_simulated(&format!("system procedure {key}")).into())
+    }
+}
+
+/// `dbo.task` as written, for error messages.
+pub(crate) fn display_name(name: &sql::ast::ObjectName) -> String {
+    name.parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join(".")
+}
+
+/// RAISERROR's printf subset: %s, %d, %i, %u with arguments in order.
+fn printf(fmt: &str, args: &[Value]) -> String {
+    let mut out = String::new();
+    let mut it = fmt.chars().peekable();
+    let mut n = 0;
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('%') => out.push('%'),
+            Some('s') | Some('d') | Some('i') | Some('u') => {
+                out.push_str(&args.get(n).map(|v| v.as_text()).unwrap_or_else(|| "(null)".into()));
+                n += 1;
+            }
+            Some(other) => {
+                out.push('%');
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
+}
+
+/// The declared type a column of a table variable or temp result gets from a value.
+pub(crate) fn type_of(v: &Value) -> DataType {
+    match v {
+        Value::Int(_) | Value::Null => DataType::BigInt,
+        Value::Decimal(_) => DataType::Float,
+        Value::Text(_) => DataType::NVarChar(Len::Max),
+        Value::DateTime(_) => DataType::DateTime2(7),
+    }
+}

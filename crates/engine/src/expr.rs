@@ -1,0 +1,774 @@
+//! Expression evaluation: columns in scope, variables, built-in functions, aggregates.
+
+use std::cmp::Ordering;
+
+use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Len, Literal, ObjectName, UnaryOp};
+
+use crate::error::SqlError;
+use crate::sim::{Interrupt, Simulation};
+use crate::storage::Table;
+use crate::value::{collate, compare, convert, Value};
+
+/// A table (or derived table) visible in a query, and where its columns sit in a row.
+#[derive(Clone, Debug)]
+pub(crate) struct Binding {
+    /// Alias, or the table's name, lower-cased.
+    pub name: String,
+    /// The base table's name, lower-cased, when the binding is a table.
+    pub table: Option<String>,
+    pub columns: Vec<String>,
+    pub offset: usize,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scope {
+    pub bindings: Vec<Binding>,
+}
+
+impl Scope {
+    pub fn width(&self) -> usize {
+        self.bindings.last().map_or(0, |b| b.offset + b.columns.len())
+    }
+
+    pub fn push(&mut self, name: String, table: Option<String>, columns: Vec<String>) {
+        let offset = self.width();
+        self.bindings.push(Binding { name, table, columns, offset });
+    }
+
+    /// Position of a column reference in the row, or why it cannot be resolved.
+    pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
+        let parts = &name.parts;
+        let col = &parts[parts.len() - 1].value;
+        let qual = if parts.len() >= 2 { Some(parts[parts.len() - 2].value.to_ascii_lowercase()) } else { None };
+        let mut found = None;
+        for b in &self.bindings {
+            if let Some(q) = &qual {
+                if &b.name != q && b.table.as_deref() != Some(q.as_str()) {
+                    continue;
+                }
+            }
+            if let Some(p) = b.columns.iter().position(|c| c.eq_ignore_ascii_case(col)) {
+                if found.is_some() && qual.is_none() {
+                    return Err(SqlError::ambiguous_column(col));
+                }
+                found = Some(b.offset + p);
+                if qual.is_some() {
+                    break;
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The row an expression is evaluated against, with the enclosing query's row for
+/// correlated subqueries and the group's rows for aggregates.
+#[derive(Clone, Copy)]
+pub(crate) struct RowCtx<'a> {
+    pub scope: &'a Scope,
+    pub row: &'a [Value],
+    pub outer: Option<&'a RowCtx<'a>>,
+    pub group: Option<&'a [Vec<Value>]>,
+}
+
+pub(crate) fn has_subquery(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(x.kind, ExprKind::Exists(_) | ExprKind::Subquery(_) | ExprKind::InSubquery { .. }) {
+            found = true;
+        }
+    });
+    found
+}
+
+pub(crate) fn has_aggregate(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::Function { name, over: None, .. } = &x.kind {
+            if is_aggregate(name) {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+pub(crate) fn is_aggregate(name: &str) -> bool {
+    matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
+}
+
+/// Column positions of `table` an expression mentions.
+pub(crate) fn columns_of(e: &Expr, table: &Table) -> Vec<usize> {
+    let mut out = Vec::new();
+    walk(e, &mut |x| {
+        if let ExprKind::Column(n) = &x.kind {
+            if let Some(p) = table.column(&n.name().value) {
+                out.push(p);
+            }
+        }
+    });
+    out
+}
+
+/// Visits every sub-expression (not into subqueries).
+pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => walk(expr, f),
+        ExprKind::Binary { left, right, .. } => {
+            walk(left, f);
+            walk(right, f);
+        }
+        ExprKind::InList { expr, list, .. } => {
+            walk(expr, f);
+            for x in list {
+                walk(x, f);
+            }
+        }
+        ExprKind::InSubquery { expr, .. } => walk(expr, f),
+        ExprKind::Between { expr, low, high, .. } => {
+            walk(expr, f);
+            walk(low, f);
+            walk(high, f);
+        }
+        ExprKind::Like { expr, pattern, .. } => {
+            walk(expr, f);
+            walk(pattern, f);
+        }
+        ExprKind::Function { args, .. } => {
+            for a in args {
+                walk(a, f);
+            }
+        }
+        ExprKind::Cast { expr, .. } => walk(expr, f),
+        ExprKind::Case { operand, branches, otherwise } => {
+            if let Some(o) = operand {
+                walk(o, f);
+            }
+            for (w, t) in branches {
+                walk(w, f);
+                walk(t, f);
+            }
+            if let Some(o) = otherwise {
+                walk(o, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The AND-ed parts of a predicate.
+pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary { op: BinaryOp::And, left, right } => {
+            let mut v = conjuncts(left);
+            v.extend(conjuncts(right));
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+/// Canonical text of an expression, for matching a filtered index's predicate.
+pub(crate) fn canonical(e: &Expr) -> String {
+    let mut s = String::new();
+    canon(e, &mut s);
+    s
+}
+
+fn canon(e: &Expr, s: &mut String) {
+    match &e.kind {
+        ExprKind::Column(n) => s.push_str(&n.name().value.to_ascii_lowercase()),
+        ExprKind::Literal(Literal::Int(i)) => s.push_str(&i.to_string()),
+        ExprKind::Literal(Literal::Str { value, .. }) => {
+            s.push('\'');
+            s.push_str(&value.to_lowercase());
+            s.push('\'');
+        }
+        ExprKind::Literal(Literal::Decimal(d)) => s.push_str(d),
+        ExprKind::Literal(Literal::Null) => s.push_str("null"),
+        ExprKind::Var(v) => s.push_str(&v.to_ascii_lowercase()),
+        ExprKind::Binary { op, left, right } => {
+            s.push('(');
+            canon(left, s);
+            s.push_str(&format!(" {op:?} "));
+            canon(right, s);
+            s.push(')');
+        }
+        ExprKind::IsNull { expr, negated } => {
+            canon(expr, s);
+            s.push_str(if *negated { " is not null" } else { " is null" });
+        }
+        ExprKind::InList { expr, list, negated } => {
+            canon(expr, s);
+            s.push_str(if *negated { " not in (" } else { " in (" });
+            for x in list {
+                canon(x, s);
+                s.push(',');
+            }
+            s.push(')');
+        }
+        _ => s.push_str(&format!("{:?}", std::mem::discriminant(&e.kind))),
+    }
+}
+
+enum Cols<'a> {
+    Found(&'a RowCtx<'a>, usize),
+    Missing,
+}
+
+fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Result<Cols<'a>, SqlError> {
+    let mut cur = ctx;
+    while let Some(c) = cur {
+        if let Some(p) = c.scope.resolve(name)? {
+            return Ok(Cols::Found(c, p));
+        }
+        cur = c.outer;
+    }
+    Ok(Cols::Missing)
+}
+
+impl Simulation {
+    /// Evaluates an expression that needs no row.
+    pub(crate) fn eval_scalar(&mut self, i: usize, e: &Expr) -> Result<Value, Interrupt> {
+        self.eval(i, e, None)
+    }
+
+    /// IF / WHILE conditions: truth and the logical reads their subqueries cost.
+    pub(crate) fn eval_condition(&mut self, i: usize, e: &Expr) -> Result<(bool, u64), Interrupt> {
+        let before = self.query_reads;
+        let v = self.eval(i, e, None)?;
+        Ok((v.is_true(), self.query_reads - before))
+    }
+
+    pub(crate) fn eval(&mut self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> Result<Value, Interrupt> {
+        Ok(match &e.kind {
+            ExprKind::Literal(l) => match l {
+                Literal::Int(n) => Value::Int(*n),
+                Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
+                Literal::Str { value, .. } => Value::Text(value.clone()),
+                Literal::Null => Value::Null,
+            },
+            ExprKind::Var(name) => self.var(i, name)?,
+            ExprKind::Global(g) => self.global(i, g)?,
+            ExprKind::Column(name) => match lookup(ctx, name)? {
+                Cols::Found(c, p) => c.row.get(p).cloned().unwrap_or(Value::Null),
+                Cols::Missing => return Err(SqlError::invalid_column(&name.name().value).into()),
+            },
+            ExprKind::Unary { op, expr } => {
+                let v = self.eval(i, expr, ctx)?;
+                match op {
+                    UnaryOp::Neg => match v {
+                        Value::Int(n) => Value::Int(-n),
+                        Value::Decimal(d) => Value::Decimal(-d),
+                        Value::Null => Value::Null,
+                        other => Value::Decimal(-other.as_text().parse::<f64>().unwrap_or(0.0)),
+                    },
+                    UnaryOp::Not => match v {
+                        Value::Null => Value::Null,
+                        v => Value::bool(!v.is_true()),
+                    },
+                    UnaryOp::BitNot => match v.as_i64() {
+                        Some(n) => Value::Int(!n),
+                        None => Value::Null,
+                    },
+                }
+            }
+            ExprKind::Binary { op, left, right } => {
+                // AND / OR short-circuit the way three-valued logic allows.
+                if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    let l = self.eval(i, left, ctx)?;
+                    let lt = truth(&l);
+                    if *op == BinaryOp::And && lt == Some(false) {
+                        return Ok(Value::Int(0));
+                    }
+                    if *op == BinaryOp::Or && lt == Some(true) {
+                        return Ok(Value::Int(1));
+                    }
+                    let r = self.eval(i, right, ctx)?;
+                    let rt = truth(&r);
+                    return Ok(match (op, lt, rt) {
+                        (BinaryOp::And, Some(true), Some(true)) => Value::Int(1),
+                        (BinaryOp::And, _, Some(false)) => Value::Int(0),
+                        (BinaryOp::Or, _, Some(true)) => Value::Int(1),
+                        (BinaryOp::Or, Some(false), Some(false)) => Value::Int(0),
+                        _ => Value::Null,
+                    });
+                }
+                let l = self.eval(i, left, ctx)?;
+                let r = self.eval(i, right, ctx)?;
+                binary(*op, &l, &r)?
+            }
+            ExprKind::IsNull { expr, negated } => {
+                let v = self.eval(i, expr, ctx)?;
+                Value::bool(v.is_null() != *negated)
+            }
+            ExprKind::InList { expr, list, negated } => {
+                let v = self.eval(i, expr, ctx)?;
+                let mut any_null = v.is_null();
+                let mut hit = false;
+                for x in list {
+                    let w = self.eval(i, x, ctx)?;
+                    match compare(&v, &w) {
+                        Some(Ordering::Equal) => {
+                            hit = true;
+                            break;
+                        }
+                        None => any_null = true,
+                        _ => {}
+                    }
+                }
+                in_result(hit, any_null, *negated)
+            }
+            ExprKind::InSubquery { expr, query, negated } => {
+                let v = self.eval(i, expr, ctx)?;
+                let rows = self.subquery(i, query, ctx)?;
+                let mut any_null = v.is_null();
+                let mut hit = false;
+                for r in rows.rows {
+                    let w = r.into_iter().next().unwrap_or(Value::Null);
+                    match compare(&v, &w) {
+                        Some(Ordering::Equal) => {
+                            hit = true;
+                            break;
+                        }
+                        None => any_null = true,
+                        _ => {}
+                    }
+                }
+                in_result(hit, any_null, *negated)
+            }
+            ExprKind::Between { expr, low, high, negated } => {
+                let v = self.eval(i, expr, ctx)?;
+                let lo = self.eval(i, low, ctx)?;
+                let hi = self.eval(i, high, ctx)?;
+                match (compare(&v, &lo), compare(&v, &hi)) {
+                    (Some(a), Some(b)) => Value::bool((a != Ordering::Less && b != Ordering::Greater) != *negated),
+                    _ => Value::Null,
+                }
+            }
+            ExprKind::Like { expr, pattern, negated } => {
+                let v = self.eval(i, expr, ctx)?;
+                let p = self.eval(i, pattern, ctx)?;
+                if v.is_null() || p.is_null() {
+                    Value::Null
+                } else {
+                    Value::bool(like(&v.as_text(), &p.as_text()) != *negated)
+                }
+            }
+            ExprKind::Exists(q) => {
+                let rows = self.subquery(i, q, ctx)?;
+                Value::bool(!rows.rows.is_empty())
+            }
+            ExprKind::Subquery(q) => {
+                let rows = self.subquery(i, q, ctx)?;
+                if rows.rows.len() > 1 {
+                    return Err(SqlError::generic(
+                        512,
+                        16,
+                        "Subquery returned more than 1 value. This is not permitted when the subquery follows =, !=, <, <= , >, >= or when the subquery is used as an expression.",
+                    )
+                    .into());
+                }
+                rows.rows.into_iter().next().and_then(|r| r.into_iter().next()).unwrap_or(Value::Null)
+            }
+            ExprKind::Function { name, args, star, distinct, over } => {
+                if over.is_some() {
+                    return Err(SqlError::not_simulated("window functions (OVER)").into());
+                }
+                if is_aggregate(name) {
+                    return self.aggregate(i, name, args, *star, *distinct, ctx);
+                }
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(i, a, ctx)?);
+                }
+                self.function(i, name, args, vals)?
+            }
+            ExprKind::Cast { expr, ty, .. } => {
+                let v = self.eval(i, expr, ctx)?;
+                convert(&v, ty, None)?
+            }
+            ExprKind::Case { operand, branches, otherwise } => {
+                let op = match operand {
+                    Some(o) => Some(self.eval(i, o, ctx)?),
+                    None => None,
+                };
+                for (w, t) in branches {
+                    let hit = match &op {
+                        Some(v) => {
+                            let w = self.eval(i, w, ctx)?;
+                            compare(v, &w) == Some(Ordering::Equal)
+                        }
+                        None => self.eval(i, w, ctx)?.is_true(),
+                    };
+                    if hit {
+                        return self.eval(i, t, ctx);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.eval(i, o, ctx)?,
+                    None => Value::Null,
+                }
+            }
+        })
+    }
+
+    fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
+        let key = name.to_ascii_lowercase();
+        self.sessions[i]
+            .frames
+            .last()
+            .and_then(|f| f.vars.get(&key))
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| SqlError::undeclared_variable(name))
+    }
+
+    fn global(&self, i: usize, g: &str) -> Result<Value, SqlError> {
+        let s = &self.sessions[i];
+        Ok(match g {
+            "ROWCOUNT" => Value::Int(s.rowcount),
+            "TRANCOUNT" => Value::Int(s.tran_count as i64),
+            "SPID" => Value::Int(s.spid as i64),
+            "ERROR" => Value::Int(s.last_error),
+            "LOCK_TIMEOUT" => Value::Int(s.options.lock_timeout_ms),
+            "IDENTITY" => s.frames.iter().rev().find_map(|f| f.scope_identity).map_or(Value::Null, Value::Int),
+            other => return Err(SqlError::not_simulated(&format!("@@{other}"))),
+        })
+    }
+
+    fn aggregate(&mut self, i: usize, name: &str, args: &[Expr], star: bool, distinct: bool, ctx: Option<&RowCtx>) -> Result<Value, Interrupt> {
+        let Some(c) = ctx else {
+            return Err(SqlError::generic(
+                147,
+                15,
+                "An aggregate may not appear in the WHERE clause unless it is in a subquery contained in a HAVING clause or a select list, and the column being aggregated is an outer reference.",
+            )
+            .into());
+        };
+        let rows: Vec<Vec<Value>> = match c.group {
+            Some(g) => g.to_vec(),
+            None => vec![c.row.to_vec()],
+        };
+        if star {
+            return Ok(Value::Int(rows.len() as i64));
+        }
+        let Some(arg) = args.first() else { return Ok(Value::Null) };
+        let mut vals = Vec::new();
+        for r in &rows {
+            let rc = RowCtx { scope: c.scope, row: r, outer: c.outer, group: None };
+            let v = self.eval(i, arg, Some(&rc))?;
+            if !v.is_null() {
+                vals.push(v);
+            }
+        }
+        if distinct {
+            vals.sort_by(crate::value::sort_cmp);
+            vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
+        }
+        Ok(match name {
+            "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
+            "MIN" => vals.into_iter().min_by(crate::value::sort_cmp).unwrap_or(Value::Null),
+            "MAX" => vals.into_iter().max_by(crate::value::sort_cmp).unwrap_or(Value::Null),
+            "SUM" | "AVG" => {
+                if vals.is_empty() {
+                    Value::Null
+                } else {
+                    let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
+                    let n = vals.len() as i64;
+                    if all_int {
+                        let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
+                        if name == "SUM" {
+                            Value::Int(sum)
+                        } else {
+                            Value::Int(sum / n)
+                        }
+                    } else {
+                        let sum: f64 = vals.iter().map(|v| v.as_text().parse::<f64>().unwrap_or(0.0)).sum();
+                        if name == "SUM" {
+                            Value::Decimal(sum)
+                        } else {
+                            Value::Decimal(sum / n as f64)
+                        }
+                    }
+                }
+            }
+            _ => Value::Null,
+        })
+    }
+
+    fn function(&mut self, i: usize, name: &str, args: &[Expr], v: Vec<Value>) -> Result<Value, Interrupt> {
+        let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
+        Ok(match name {
+            "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP" | "SYSDATETIMEOFFSET" => {
+                Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64)
+            }
+            "SCOPE_IDENTITY" => self.frame(i).scope_identity.map_or(Value::Null, |n| Value::Decimal(n as f64)),
+            "OBJECT_ID" => {
+                let text = arg(0).as_text();
+                let key = text.rsplit('.').next().unwrap_or("").trim_matches(|c| c == '[' || c == ']').to_ascii_lowercase();
+                match self.db.names.get(&key) {
+                    Some(id) => Value::Int(1_000 + *id as i64),
+                    None if self.db.procs.contains_key(&key) => Value::Int(900_000 + key.len() as i64),
+                    None => Value::Null,
+                }
+            }
+            "ISNULL" => {
+                let a = arg(0);
+                if a.is_null() {
+                    arg(1)
+                } else {
+                    a
+                }
+            }
+            "COALESCE" => v.iter().find(|x| !x.is_null()).cloned().unwrap_or(Value::Null),
+            "NULLIF" => {
+                if compare(&arg(0), &arg(1)) == Some(Ordering::Equal) {
+                    Value::Null
+                } else {
+                    arg(0)
+                }
+            }
+            "LEN" => match arg(0) {
+                Value::Null => Value::Null,
+                x => Value::Int(x.as_text().trim_end_matches(' ').chars().count() as i64),
+            },
+            "UPPER" => text_fn(arg(0), |s| s.to_uppercase()),
+            "LOWER" => text_fn(arg(0), |s| s.to_lowercase()),
+            "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
+            "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
+            "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
+            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect()),
+            "LEFT" => {
+                let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
+                text_fn(arg(0), |s| s.chars().take(n).collect())
+            }
+            "RIGHT" => {
+                let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
+                text_fn(arg(0), |s| {
+                    let c: Vec<char> = s.chars().collect();
+                    c[c.len().saturating_sub(n)..].iter().collect()
+                })
+            }
+            "SUBSTRING" => {
+                let start = arg(1).as_i64().unwrap_or(1);
+                let len = arg(2).as_i64().unwrap_or(0).max(0);
+                text_fn(arg(0), |s| {
+                    let from = (start - 1).max(0) as usize;
+                    let take = (len + (start - 1).min(0)).max(0) as usize;
+                    s.chars().skip(from).take(take).collect()
+                })
+            }
+            "REPLICATE" => {
+                let n = arg(1).as_i64().unwrap_or(0).clamp(0, 8000) as usize;
+                text_fn(arg(0), |s| s.repeat(n))
+            }
+            "ABS" => match arg(0) {
+                Value::Int(n) => Value::Int(n.abs()),
+                Value::Decimal(d) => Value::Decimal(d.abs()),
+                other => other,
+            },
+            "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
+                let caught = self.sessions[i].frames.iter().rev().find_map(|f| f.caught.last());
+                match caught {
+                    None => Value::Null,
+                    Some(e) => match name {
+                        "ERROR_NUMBER" => Value::Int(e.number as i64),
+                        "ERROR_MESSAGE" => Value::Text(e.message.clone()),
+                        "ERROR_SEVERITY" => Value::Int(e.severity as i64),
+                        _ => Value::Int(e.state as i64),
+                    },
+                }
+            }
+            "XACT_STATE" => Value::Int(if self.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) { 1 } else { 0 }),
+            "DATEDIFF" | "DATEADD" => {
+                let part = args.first().map(|a| match &a.kind {
+                    ExprKind::Column(n) => n.name().value.to_ascii_lowercase(),
+                    _ => String::new(),
+                });
+                let unit: i64 = match part.as_deref() {
+                    Some("microsecond" | "mcs") => 1,
+                    Some("millisecond" | "ms") => 1_000,
+                    Some("second" | "ss" | "s") => 1_000_000,
+                    Some("minute" | "mi" | "n") => 60_000_000,
+                    Some("hour" | "hh") => 3_600_000_000,
+                    Some("day" | "dd" | "d") => 86_400_000_000,
+                    _ => return Err(SqlError::not_simulated(&format!("{name} with this date part")).into()),
+                };
+                if name == "DATEDIFF" {
+                    match (as_time(&arg(1)), as_time(&arg(2))) {
+                        (Some(a), Some(b)) => Value::Int(b.div_euclid(unit) - a.div_euclid(unit)),
+                        _ => Value::Null,
+                    }
+                } else {
+                    match (arg(1).as_i64(), as_time(&arg(2))) {
+                        (Some(n), Some(t)) => Value::DateTime(t + n * unit),
+                        _ => Value::Null,
+                    }
+                }
+            }
+            "NEWID" => {
+                use rand_core::Rng;
+                let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
+                Value::Text(format!("{:08X}-{:04X}-{:04X}-{:04X}-{:012X}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, b & 0xffff_ffff_ffff))
+            }
+            other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
+        })
+    }
+}
+
+fn as_time(v: &Value) -> Option<i64> {
+    match v {
+        Value::DateTime(t) => Some(*t),
+        Value::Text(s) => crate::value::parse_datetime(s),
+        _ => None,
+    }
+}
+
+fn text_fn(v: Value, f: impl FnOnce(&str) -> String) -> Value {
+    match v {
+        Value::Null => Value::Null,
+        x => Value::Text(f(&x.as_text())),
+    }
+}
+
+fn truth(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        v => Some(v.is_true()),
+    }
+}
+
+fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
+    match (hit, any_null) {
+        (true, _) => Value::bool(!negated),
+        (false, true) => Value::Null,
+        (false, false) => Value::bool(negated),
+    }
+}
+
+pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
+    use BinaryOp::*;
+    if let Eq | Ne | Lt | Le | Gt | Ge = op {
+        return Ok(match compare(l, r) {
+            None => Value::Null,
+            Some(o) => Value::bool(match op {
+                Eq => o == Ordering::Equal,
+                Ne => o != Ordering::Equal,
+                Lt => o == Ordering::Less,
+                Le => o != Ordering::Greater,
+                Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            }),
+        });
+    }
+    if l.is_null() || r.is_null() {
+        return Ok(Value::Null);
+    }
+    // `+` concatenates when either side is text that is not a number (T-SQL's precedence
+    // converts text to the number type otherwise).
+    if op == Add {
+        if let (Value::Text(a), Value::Text(b)) = (l, r) {
+            return Ok(Value::Text(format!("{a}{b}")));
+        }
+        if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
+            if a.trim().parse::<f64>().is_err() {
+                if matches!(other, Value::Int(_) | Value::Decimal(_)) {
+                    return Err(SqlError::conversion_failed(a, &DataType::Int));
+                }
+                let (x, y) = if matches!(l, Value::Text(_)) { (a.clone(), other.as_text()) } else { (other.as_text(), a.clone()) };
+                return Ok(Value::Text(format!("{x}{y}")));
+            }
+        }
+    }
+    if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
+        // datetime + int adds days, as in SQL Server.
+        return Ok(Value::DateTime(match op {
+            Add => t + n * 86_400_000_000,
+            Sub => t - n * 86_400_000_000,
+            _ => *t,
+        }));
+    }
+    match (l, r) {
+        (Value::Int(a), Value::Int(b)) => {
+            let (a, b) = (*a, *b);
+            Ok(Value::Int(match op {
+                Add => a.checked_add(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Sub => a.checked_sub(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Mul => a.checked_mul(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Div => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a / b
+                }
+                Mod => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a % b
+                }
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                _ => 0,
+            }))
+        }
+        _ => {
+            let num = |v: &Value| match v {
+                Value::Int(n) => Ok(*n as f64),
+                Value::Decimal(d) => Ok(*d),
+                Value::Text(s) => s.trim().parse::<f64>().map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
+                other => Err(SqlError::explicit_conversion(other, &DataType::Float)),
+            };
+            let (a, b) = (num(l)?, num(r)?);
+            Ok(Value::Decimal(match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                Div => {
+                    if b == 0.0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a / b
+                }
+                Mod => a % b,
+                _ => 0.0,
+            }))
+        }
+    }
+}
+
+/// LIKE with `%`, `_` and `[...]`, case-insensitive like the default collation.
+fn like(s: &str, p: &str) -> bool {
+    let s: Vec<char> = s.to_lowercase().chars().collect();
+    let p: Vec<char> = p.to_lowercase().chars().collect();
+    fn m(s: &[char], p: &[char]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some('%') => (0..=s.len()).any(|k| m(&s[k..], &p[1..])),
+            Some('_') => !s.is_empty() && m(&s[1..], &p[1..]),
+            Some('[') => match p.iter().position(|&c| c == ']') {
+                Some(end) if !s.is_empty() => {
+                    let set = &p[1..end];
+                    let (neg, set) = if set.first() == Some(&'^') { (true, &set[1..]) } else { (false, set) };
+                    let hit = set.contains(&s[0]);
+                    hit != neg && m(&s[1..], &p[end + 1..])
+                }
+                _ => false,
+            },
+            Some(c) => !s.is_empty() && s[0] == *c && m(&s[1..], &p[1..]),
+        }
+    }
+    m(&s, &p)
+}
+
+/// Text equality under the collation (used by callers comparing names).
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    collate(a, b) == Ordering::Equal
+}
+
+/// The declared type of a literal-ish value, for SELECT results of table variables.
+pub(crate) fn text_type() -> DataType {
+    DataType::NVarChar(Len::Max)
+}

@@ -1,0 +1,132 @@
+//! Control flow flattened into instructions, so a session can stop after any statement
+//! (blocked, sleeping, or simply out of turn) and resume later at a program counter.
+
+use std::rc::Rc;
+
+use sql::ast::{Expr, Span, Stmt, StmtKind};
+
+#[derive(Debug)]
+pub enum Instr {
+    /// A statement that touches data, variables or the transaction.
+    Run(Stmt),
+    /// IF / WHILE test: jump to `else_pc` unless `cond` is true.
+    Test { cond: Expr, else_pc: usize, span: Span },
+    Jump(usize),
+    /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`.
+    TryEnter { catch_pc: usize },
+    /// End of the TRY body: drop the handler and skip the CATCH block.
+    TryLeave { end_pc: usize },
+    /// End of a CATCH block: the caught error is no longer current.
+    CatchLeave,
+}
+
+/// A compiled batch or procedure body.
+#[derive(Debug, Default)]
+pub struct Code {
+    pub instrs: Vec<Instr>,
+}
+
+pub fn compile(stmts: &[Stmt]) -> Rc<Code> {
+    let mut c = Compiler { code: Code::default(), loops: Vec::new() };
+    for s in stmts {
+        c.stmt(s);
+    }
+    Rc::new(c.code)
+}
+
+struct Compiler {
+    code: Code,
+    /// Per enclosing WHILE: (continue target, pending BREAK jumps to patch).
+    loops: Vec<(usize, Vec<usize>)>,
+}
+
+impl Compiler {
+    fn pc(&self) -> usize {
+        self.code.instrs.len()
+    }
+
+    fn emit(&mut self, i: Instr) -> usize {
+        self.code.instrs.push(i);
+        self.code.instrs.len() - 1
+    }
+
+    fn patch(&mut self, at: usize, target: usize) {
+        match &mut self.code.instrs[at] {
+            Instr::Test { else_pc, .. } => *else_pc = target,
+            Instr::Jump(t) => *t = target,
+            Instr::TryEnter { catch_pc } => *catch_pc = target,
+            Instr::TryLeave { end_pc } => *end_pc = target,
+            _ => {}
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(body) => {
+                for b in body {
+                    self.stmt(b);
+                }
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let test = self.emit(Instr::Test { cond: cond.clone(), else_pc: 0, span: s.span.clone() });
+                self.stmt(then);
+                if let Some(other) = otherwise {
+                    let skip = self.emit(Instr::Jump(0));
+                    let else_pc = self.pc();
+                    self.patch(test, else_pc);
+                    self.stmt(other);
+                    let end = self.pc();
+                    self.patch(skip, end);
+                } else {
+                    let end = self.pc();
+                    self.patch(test, end);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let top = self.pc();
+                let test = self.emit(Instr::Test { cond: cond.clone(), else_pc: 0, span: s.span.clone() });
+                self.loops.push((top, Vec::new()));
+                self.stmt(body);
+                self.emit(Instr::Jump(top));
+                let end = self.pc();
+                self.patch(test, end);
+                if let Some((_, breaks)) = self.loops.pop() {
+                    for b in breaks {
+                        self.patch(b, end);
+                    }
+                }
+            }
+            StmtKind::Break => {
+                let j = self.emit(Instr::Jump(usize::MAX));
+                match self.loops.last_mut() {
+                    Some((_, breaks)) => breaks.push(j),
+                    // BREAK outside a loop ends the batch, as SQL Server does.
+                    None => self.patch(j, usize::MAX),
+                }
+            }
+            StmtKind::Continue => {
+                let target = self.loops.last().map_or(usize::MAX, |(top, _)| *top);
+                self.emit(Instr::Jump(target));
+            }
+            StmtKind::TryCatch { body, handler } => {
+                let enter = self.emit(Instr::TryEnter { catch_pc: 0 });
+                for b in body {
+                    self.stmt(b);
+                }
+                let leave = self.emit(Instr::TryLeave { end_pc: 0 });
+                let catch_pc = self.pc();
+                self.patch(enter, catch_pc);
+                for h in handler {
+                    self.stmt(h);
+                }
+                self.emit(Instr::CatchLeave);
+                let end = self.pc();
+                self.patch(leave, end);
+            }
+            StmtKind::Empty => {}
+            _ => {
+                self.emit(Instr::Run(s.clone()));
+            }
+        }
+    }
+}

@@ -1,0 +1,1563 @@
+//! SELECT, INSERT, UPDATE and DELETE: access paths, locking scans (READPAST, UPDLOCK,
+//! isolation levels, row versions), logical reads, OUTPUT and triggers.
+
+use std::cmp::Ordering;
+
+use sql::ast::{
+    BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel, ObjectName, OrderItem,
+    Output, Select, SelectItem, SetOp, TableFactor, TableHint, Update,
+};
+
+use crate::cost::CostKind;
+use crate::error::SqlError;
+use crate::event::{Access, Event};
+use crate::exec::{display_name, object_key};
+use crate::expr::{canonical, conjuncts, has_aggregate, RowCtx, Scope};
+use crate::locks::{LockMode, Resource};
+use crate::pages;
+use crate::sim::{Flow, Interrupt, Simulation, Undo};
+use crate::storage::{Column, RowId, Table};
+use crate::value::{compare, convert, sort_cmp, Value};
+use crate::ResultSet;
+
+/// Rows produced by a query, with their column names.
+pub(crate) struct QueryOut {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    Read,
+    Update,
+    Delete,
+}
+
+/// How a table reference reads and locks rows.
+#[derive(Clone, Debug)]
+struct Locking {
+    /// Mode taken on each row read (None: no row locks).
+    row: Option<LockMode>,
+    /// A table-level lock instead of row locks (TABLOCK, TABLOCKX).
+    table: Option<LockMode>,
+    /// Row locks kept to the end of the transaction (else dropped after the row / statement).
+    hold: bool,
+    readpast: bool,
+    /// Versioned read at this commit sequence (SNAPSHOT, READ_COMMITTED_SNAPSHOT).
+    snapshot: Option<u64>,
+    /// READ UNCOMMITTED / NOLOCK: the newest data, committed or not, without locks.
+    dirty: bool,
+}
+
+/// A base table reference being scanned.
+struct ScanSpec<'a> {
+    table: u32,
+    binding: String,
+    hints: &'a [TableHint],
+    purpose: Purpose,
+    pred: Option<&'a Expr>,
+    order: &'a [OrderItem],
+    limit: Option<usize>,
+}
+
+fn has_hint(hints: &[TableHint], k: HintKind) -> bool {
+    hints.iter().any(|h| h.kind == k)
+}
+
+/// Items of a SELECT may only assign when all of them assign.
+fn assigns(items: &[SelectItem]) -> bool {
+    items.iter().any(|i| matches!(i, SelectItem::Assign { .. }))
+}
+
+impl Simulation {
+    // -----------------------------------------------------------------------------------
+    // SELECT
+
+    pub(crate) fn exec_select(&mut self, i: usize, s: &Select) -> Result<Flow, Interrupt> {
+        self.query_reads = 0;
+        let out = self.run_select(i, s, None)?;
+        let n = out.rows.len() as u64;
+        if assigns(&s.items) {
+            // SELECT @v = ...: the last row's values stay; no rows leave the server.
+            if let Some(last) = out.rows.last() {
+                let names: Vec<String> = s
+                    .items
+                    .iter()
+                    .filter_map(|it| match it {
+                        SelectItem::Assign { var, .. } => Some(var.value.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                for (name, v) in names.iter().zip(last.clone()) {
+                    self.assign_var(i, name, v)?;
+                }
+            }
+        } else if s.from.is_empty() || self.tracing || true {
+            self.add_result(i, ResultSet { columns: out.columns, rows: out.rows });
+        }
+        Ok(Flow::Done { kind: CostKind::Select, rows: Some(n), reads: self.query_reads, written: 0 })
+    }
+
+    pub(crate) fn subquery(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+        self.run_select(i, s, outer)
+    }
+
+    pub(crate) fn run_select(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+        let pushed = s.ctes.len();
+        for c in &s.ctes {
+            self.ctes.push(c.clone());
+        }
+        let r = self.run_select_inner(i, s, outer);
+        let keep = self.ctes.len() - pushed;
+        self.ctes.truncate(keep);
+        let mut out = r?;
+        if let Some((op, next)) = &s.set_op {
+            let right = self.run_select(i, next, outer)?;
+            out.rows = match op {
+                SetOp::UnionAll => {
+                    let mut rows = out.rows;
+                    rows.extend(right.rows);
+                    rows
+                }
+                SetOp::Union => dedup(out.rows.into_iter().chain(right.rows).collect()),
+                SetOp::Except => dedup(out.rows).into_iter().filter(|r| !right.rows.iter().any(|x| rows_equal(r, x))).collect(),
+                SetOp::Intersect => dedup(out.rows).into_iter().filter(|r| right.rows.iter().any(|x| rows_equal(r, x))).collect(),
+            };
+        }
+        Ok(out)
+    }
+
+    fn run_select_inner(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+        let aggregate = !s.group_by.is_empty()
+            || s.items.iter().any(|it| match it {
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => has_aggregate(expr),
+                _ => false,
+            })
+            || s.having.as_ref().is_some_and(has_aggregate);
+        let limit = match &s.top {
+            Some(t) if !t.percent && !t.with_ties => Some(self.eval(i, &t.count, outer)?.as_i64().unwrap_or(0).max(0) as usize),
+            _ => None,
+        };
+        // One base table, no grouping: the scan itself filters, orders and stops at TOP,
+        // which is what lets READPAST and UPDLOCK act row by row in order.
+        let single = s.from.len() == 1 && s.from[0].joins.is_empty() && !aggregate && !s.distinct;
+        let (scope, rows) = if single {
+            match &s.from[0].factor {
+                TableFactor::Table { name, alias, hints, .. } if self.base_table(name).is_some() => {
+                    let tid = self.base_table(name).unwrap_or(0);
+                    let binding = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+                    let spec = ScanSpec { table: tid, binding, hints, purpose: Purpose::Read, pred: s.where_clause.as_ref(), order: &s.order_by, limit };
+                    let (scope, rows) = self.scan(i, &spec, outer)?;
+                    (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
+                }
+                _ => self.from_rows(i, s, outer)?,
+            }
+        } else {
+            self.from_rows(i, s, outer)?
+        };
+        let filtered_in_scan = single && matches!(&s.from[0].factor, TableFactor::Table { name, .. } if self.base_table(name).is_some());
+        let mut rows = rows;
+        if !filtered_in_scan {
+            if let Some(w) = &s.where_clause {
+                let mut keep = Vec::with_capacity(rows.len());
+                for r in rows {
+                    let ctx = RowCtx { scope: &scope, row: &r, outer, group: None };
+                    if self.eval(i, w, Some(&ctx))?.is_true() {
+                        keep.push(r);
+                    }
+                }
+                rows = keep;
+            }
+        }
+        // Grouping: each group is represented by its first row plus the group's rows.
+        let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
+            let mut groups: Vec<(Vec<Value>, Vec<Value>, Vec<Vec<Value>>)> = Vec::new();
+            for r in rows {
+                let mut key = Vec::with_capacity(s.group_by.len());
+                for g in &s.group_by {
+                    let ctx = RowCtx { scope: &scope, row: &r, outer, group: None };
+                    key.push(self.eval(i, g, Some(&ctx))?);
+                }
+                match groups.iter_mut().find(|(k, _, _)| rows_equal(k, &key)) {
+                    Some((_, _, members)) => members.push(r),
+                    None => groups.push((key, r.clone(), vec![r])),
+                }
+            }
+            if groups.is_empty() && s.group_by.is_empty() {
+                // An aggregate over no rows still gives one row (COUNT(*) = 0).
+                groups.push((Vec::new(), vec![Value::Null; scope.width()], Vec::new()));
+            }
+            let mut out = Vec::new();
+            for (_, first, members) in groups {
+                if let Some(h) = &s.having {
+                    let ctx = RowCtx { scope: &scope, row: &first, outer, group: Some(&members) };
+                    if !self.eval(i, h, Some(&ctx))?.is_true() {
+                        continue;
+                    }
+                }
+                out.push((first, members));
+            }
+            out
+        } else {
+            rows.into_iter().map(|r| (r, Vec::new())).collect()
+        };
+        // Project, keeping each source row for ORDER BY on columns not selected.
+        let mut columns = Vec::new();
+        for it in &s.items {
+            match it {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    for b in &scope.bindings {
+                        if qualifier.as_ref().is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)) {
+                            columns.extend(b.columns.iter().cloned());
+                        }
+                    }
+                }
+                SelectItem::Expr { expr, alias } => columns.push(match alias {
+                    Some(a) => a.value.clone(),
+                    None => match &expr.kind {
+                        ExprKind::Column(n) => n.name().value.clone(),
+                        _ => String::new(),
+                    },
+                }),
+                SelectItem::Assign { var, .. } => columns.push(var.value.clone()),
+            }
+        }
+        let mut projected: Vec<(Vec<Value>, Vec<Value>, Vec<Vec<Value>>)> = Vec::with_capacity(groups.len());
+        for (src, members) in groups {
+            let mut out = Vec::with_capacity(columns.len());
+            {
+                let ctx = RowCtx { scope: &scope, row: &src, outer, group: if aggregate { Some(&members) } else { None } };
+                for it in &s.items {
+                    match it {
+                        SelectItem::Wildcard { qualifier, .. } => {
+                            for b in &scope.bindings {
+                                if qualifier.as_ref().is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)) {
+                                    out.extend(src[b.offset..b.offset + b.columns.len()].iter().cloned());
+                                }
+                            }
+                        }
+                        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => out.push(self.eval(i, expr, Some(&ctx))?),
+                    }
+                }
+            }
+            projected.push((out, src, members));
+        }
+        if s.distinct {
+            let mut seen: Vec<Vec<Value>> = Vec::new();
+            projected.retain(|(o, _, _)| {
+                if seen.iter().any(|x| rows_equal(x, o)) {
+                    false
+                } else {
+                    seen.push(o.clone());
+                    true
+                }
+            });
+        }
+        if !s.order_by.is_empty() && !filtered_in_scan {
+            let mut keyed = Vec::with_capacity(projected.len());
+            for (out, src, members) in projected {
+                let mut key = Vec::new();
+                for o in &s.order_by {
+                    key.push(self.order_value(i, o, &columns, &out, &scope, &src, &members, aggregate, outer)?);
+                }
+                keyed.push((key, (out, src, members)));
+            }
+            let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
+            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+            projected = keyed.into_iter().map(|(_, p)| p).collect();
+        }
+        let mut rows: Vec<Vec<Value>> = projected.into_iter().map(|(o, _, _)| o).collect();
+        if let Some(n) = limit {
+            if !filtered_in_scan {
+                rows.truncate(n);
+            }
+        }
+        Ok(QueryOut { columns, rows })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn order_value(
+        &mut self,
+        i: usize,
+        o: &OrderItem,
+        columns: &[String],
+        out: &[Value],
+        scope: &Scope,
+        src: &[Value],
+        members: &[Vec<Value>],
+        aggregate: bool,
+        outer: Option<&RowCtx>,
+    ) -> Result<Value, Interrupt> {
+        // ORDER BY 2, or an alias from the select list.
+        if let ExprKind::Literal(sql::ast::Literal::Int(n)) = &o.expr.kind {
+            return Ok(out.get((*n as usize).saturating_sub(1)).cloned().unwrap_or(Value::Null));
+        }
+        if let ExprKind::Column(n) = &o.expr.kind {
+            if n.parts.len() == 1 {
+                if let Some(p) = columns.iter().position(|c| c.eq_ignore_ascii_case(&n.name().value)) {
+                    if scope.resolve(n).ok().flatten().is_none() || aggregate {
+                        return Ok(out[p].clone());
+                    }
+                }
+            }
+        }
+        let ctx = RowCtx { scope, row: src, outer, group: if aggregate { Some(members) } else { None } };
+        self.eval(i, &o.expr, Some(&ctx))
+    }
+
+    pub(crate) fn base_table(&self, name: &ObjectName) -> Option<u32> {
+        if name.parts.len() == 1 && self.ctes.iter().any(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)) {
+            return None;
+        }
+        self.db.table_id(&object_key(name))
+    }
+
+    /// FROM with joins: every factor is read whole, then joined by nested loops.
+    fn from_rows(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let mut scope = Scope::default();
+        let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
+        for tr in &s.from {
+            let (sc, rs) = self.factor_rows(i, &tr.factor, outer)?;
+            rows = cross(&rows, &rs);
+            for b in sc.bindings {
+                scope.push(b.name, b.table, b.columns);
+            }
+            for j in &tr.joins {
+                let (sc, rs) = self.factor_rows(i, &j.factor, outer)?;
+                let mut joined_scope = scope.clone();
+                for b in &sc.bindings {
+                    joined_scope.push(b.name.clone(), b.table.clone(), b.columns.clone());
+                }
+                let right_width = sc.width();
+                let mut out = Vec::new();
+                use sql::ast::JoinKind::*;
+                for l in &rows {
+                    let mut matched = false;
+                    for r in &rs {
+                        let mut row = l.clone();
+                        row.extend(r.iter().cloned());
+                        let ok = match &j.on {
+                            Some(on) => {
+                                let ctx = RowCtx { scope: &joined_scope, row: &row, outer, group: None };
+                                self.eval(i, on, Some(&ctx))?.is_true()
+                            }
+                            None => true,
+                        };
+                        if ok {
+                            matched = true;
+                            out.push(row);
+                        }
+                    }
+                    if !matched && matches!(j.kind, LeftOuter | OuterApply | FullOuter) {
+                        let mut row = l.clone();
+                        row.extend(std::iter::repeat_n(Value::Null, right_width));
+                        out.push(row);
+                    }
+                }
+                if matches!(j.kind, RightOuter | FullOuter) {
+                    return Err(SqlError::not_simulated("RIGHT and FULL OUTER JOIN").into());
+                }
+                rows = out;
+                scope = joined_scope;
+            }
+        }
+        Ok((scope, rows))
+    }
+
+    fn factor_rows(&mut self, i: usize, f: &TableFactor, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        match f {
+            TableFactor::Table { name, alias, hints, .. } => {
+                let bind = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+                // CTEs, then trigger pseudo-tables, then base tables.
+                if name.parts.len() == 1 {
+                    if let Some(c) = self.ctes.iter().rev().find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)).cloned() {
+                        return self.cte_rows(i, &c, bind, outer);
+                    }
+                    let n = name.name().value.to_ascii_lowercase();
+                    if n == "inserted" || n == "deleted" {
+                        if let Some(t) = self.trigger_rows.last() {
+                            let rows = if n == "inserted" { t.inserted.clone() } else { t.deleted.clone() };
+                            let mut sc = Scope::default();
+                            sc.push(bind, Some(n), t.columns.clone());
+                            return Ok((sc, rows));
+                        }
+                    }
+                }
+                let tid = self.table_id(name)?;
+                let spec = ScanSpec { table: tid, binding: bind, hints, purpose: Purpose::Read, pred: None, order: &[], limit: None };
+                let (scope, rows) = self.scan(i, &spec, outer)?;
+                Ok((scope, rows.into_iter().map(|(_, r)| r).collect()))
+            }
+            TableFactor::Derived { query, alias, columns, .. } => {
+                let out = self.run_select(i, query, outer)?;
+                let cols = if columns.is_empty() { out.columns } else { columns.iter().map(|c| c.value.clone()).collect() };
+                let mut sc = Scope::default();
+                sc.push(alias.value.to_ascii_lowercase(), None, cols);
+                Ok((sc, out.rows))
+            }
+            TableFactor::Values { rows, alias, columns, .. } => {
+                let mut out = Vec::new();
+                for r in rows {
+                    let mut row = Vec::new();
+                    for e in r {
+                        row.push(self.eval(i, e, outer)?);
+                    }
+                    out.push(row);
+                }
+                let mut sc = Scope::default();
+                sc.push(alias.value.to_ascii_lowercase(), None, columns.iter().map(|c| c.value.clone()).collect());
+                Ok((sc, out))
+            }
+            TableFactor::TableVar { name, alias, .. } => {
+                let key = name.value.to_ascii_lowercase();
+                let t = self.frame(i).table_vars.get(&key).ok_or_else(|| SqlError::undeclared_variable(&name.value))?;
+                let cols = t.columns.iter().map(|c| c.name.clone()).collect();
+                let rows = t.clustered_order().filter_map(|s| t.slots[s].latest().cloned()).collect();
+                let mut sc = Scope::default();
+                sc.push(alias.as_ref().map_or(key, |a| a.value.to_ascii_lowercase()), None, cols);
+                Ok((sc, rows))
+            }
+        }
+    }
+
+    fn cte_rows(&mut self, i: usize, c: &Cte, bind: String, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let out = self.run_select(i, &c.query, outer)?;
+        let cols = if c.columns.is_empty() { out.columns } else { c.columns.iter().map(|x| x.value.clone()).collect() };
+        let mut sc = Scope::default();
+        sc.push(bind, None, cols);
+        Ok((sc, out.rows))
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Scans
+
+    fn locking(&mut self, i: usize, hints: &[TableHint], purpose: Purpose) -> Result<Locking, Interrupt> {
+        let h = |k| has_hint(hints, k);
+        let iso = self.sessions[i].options.isolation;
+        let readpast = h(HintKind::ReadPast);
+        let nolock = h(HintKind::NoLock) || h(HintKind::ReadUncommitted);
+        let hold_hint = h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);
+        if readpast {
+            // READPAST only in READ COMMITTED / REPEATABLE READ (Msg 650). A READ UNCOMMITTED
+            // session may still locate UPDATE/DELETE targets with it: writes lock anyway.
+            let bad_session = match iso {
+                IsolationLevel::Snapshot | IsolationLevel::Serializable => true,
+                IsolationLevel::ReadUncommitted => purpose == Purpose::Read && !h(HintKind::UpdLock) && !h(HintKind::XLock),
+                _ => false,
+            };
+            if bad_session || nolock || h(HintKind::HoldLock) || h(HintKind::Serializable) {
+                return Err(SqlError::readpast_isolation().into());
+            }
+        }
+        if iso == IsolationLevel::Snapshot && !self.db.allow_snapshot {
+            return Err(SqlError::snapshot_not_allowed().into());
+        }
+        let updlock = h(HintKind::UpdLock);
+        let xlock = h(HintKind::XLock);
+        let tablock = h(HintKind::TabLock) || h(HintKind::TabLockX);
+        let explicit_lock = updlock || xlock || hold_hint || h(HintKind::ReadCommittedLock) || readpast || tablock;
+        let mut l = Locking { row: None, table: None, hold: false, readpast, snapshot: None, dirty: false };
+        match purpose {
+            Purpose::Update | Purpose::Delete => {
+                // Writers locate rows with U locks (X with XLOCK), whatever the isolation level.
+                l.row = Some(if xlock { LockMode::X } else { LockMode::U });
+                l.hold = true;
+                if iso == IsolationLevel::Snapshot {
+                    l.snapshot = Some(self.snapshot_seq(i));
+                }
+            }
+            Purpose::Read => {
+                if nolock || (iso == IsolationLevel::ReadUncommitted && !explicit_lock) {
+                    l.dirty = true;
+                } else if !explicit_lock && (iso == IsolationLevel::Snapshot || (iso == IsolationLevel::ReadCommitted && self.db.rcsi)) {
+                    l.snapshot = Some(if iso == IsolationLevel::Snapshot { self.snapshot_seq(i) } else { self.db.commit_seq });
+                } else {
+                    l.row = Some(if xlock {
+                        LockMode::X
+                    } else if updlock {
+                        LockMode::U
+                    } else {
+                        LockMode::S
+                    });
+                    l.hold = updlock || xlock || hold_hint || matches!(iso, IsolationLevel::RepeatableRead | IsolationLevel::Serializable);
+                }
+            }
+        }
+        if tablock {
+            let x = h(HintKind::TabLockX) || xlock || updlock || purpose != Purpose::Read;
+            l.table = Some(if x { LockMode::X } else { LockMode::S });
+            l.row = None;
+        }
+        Ok(l)
+    }
+
+    fn snapshot_seq(&mut self, i: usize) -> u64 {
+        let seq = self.db.commit_seq;
+        self.ensure_txn(i);
+        let t = self.sessions[i].txn.as_mut().expect("ensure_txn made one");
+        *t.snapshot_seq.get_or_insert(seq)
+    }
+
+    /// Reads a base table by the best access path, locking as the isolation level and
+    /// hints say, filtering by `pred`, in `order`, stopping after `limit` rows.
+    fn scan(&mut self, i: usize, spec: &ScanSpec, outer: Option<&RowCtx>) -> Result<(Scope, Vec<(RowId, Vec<Value>)>), Interrupt> {
+        let lk = self.locking(i, spec.hints, spec.purpose)?;
+        let tid = spec.table;
+        let (table_name, columns) = {
+            let t = &self.db.tables[tid as usize];
+            (t.name.clone(), t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+        };
+        let mut scope = Scope::default();
+        scope.push(spec.binding.clone(), Some(table_name.to_ascii_lowercase()), columns);
+        let own = self.sessions[i].txn.as_ref().map(|t| t.id);
+        // Table-level locks first: intent locks, or the TABLOCK lock itself.
+        let intent = match (lk.table, lk.row) {
+            (Some(m), _) => Some(m),
+            (None, Some(LockMode::S)) => Some(LockMode::IS),
+            (None, Some(_)) => Some(LockMode::IX),
+            (None, None) => (!lk.dirty && lk.snapshot.is_none()).then_some(LockMode::IS),
+        };
+        if let Some(m) = intent {
+            self.lock(i, Resource::Object { table: tid }, m, lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read)?;
+        }
+        let (access, candidates, index_depth) = self.access_path(i, spec, &scope, outer)?;
+        let cl_depth = self.cl_depth(tid);
+        let mut reads = match &access {
+            Access::ClusteredSeek => cl_depth,
+            Access::IndexSeek(_) => index_depth as u64,
+            Access::ClusteredScan => cl_depth.saturating_sub(1),
+            Access::Constant => 0,
+        };
+        let rows_per_page = if self.tracing {
+            let t = &mut self.db.tables[tid as usize];
+            let n = t.order.len().max(1) as u64;
+            n.div_ceil(t.leaf_pages().max(1) as u64).max(1)
+        } else {
+            1
+        };
+        let mut out = Vec::new();
+        let mut examined = 0u64;
+        for slot in candidates {
+            examined += 1;
+            if matches!(access, Access::IndexSeek(_)) {
+                reads += cl_depth; // key lookup for the columns the index lacks
+            }
+            if let (Some(mode), None) = (lk.row, lk.table) {
+                let res = self.key_resource(tid, slot);
+                if lk.readpast {
+                    let owner = self.ensure_txn(i);
+                    let blockers = self.locks.conflicts(owner, &res, mode);
+                    if !blockers.is_empty() {
+                        let holders = self.locks.holders(&res);
+                        let (holder, held) = holders
+                            .iter()
+                            .find(|(o, _, _)| blockers.contains(o))
+                            .map(|(o, m, _)| (self.owner_name(*o), *m))
+                            .unwrap_or_else(|| ("another session".into(), LockMode::X));
+                        let key = self.db.tables[tid as usize].key_text(slot);
+                        let name = self.sessions[i].name.clone();
+                        self.push(Event::RowSkipped { session: name, table: table_name.clone(), key, holder, held, wanted: mode });
+                        continue;
+                    }
+                }
+                let page_mode = match mode {
+                    LockMode::S => LockMode::IS,
+                    LockMode::U => LockMode::IU,
+                    _ => LockMode::IX,
+                };
+                let transient = !lk.hold;
+                if self.tracing {
+                    let page = self.page_resource(tid, slot);
+                    self.lock(i, page, page_mode, transient)?;
+                }
+                let had = self.sessions[i].txn.as_ref().and_then(|t| self.locks.held(t.id, &res)).is_some()
+                    && !self.sessions[i].fresh_locks.contains(&res);
+                self.lock(i, res.clone(), mode, transient)?;
+                let data = match lk.snapshot {
+                    // SNAPSHOT writers decide on their snapshot's version of the row.
+                    Some(seq) => self.db.tables[tid as usize].slots[slot].visible_at(seq, own).cloned(),
+                    None => self.db.tables[tid as usize].slots[slot].latest().cloned(),
+                };
+                let keep = match &data {
+                    Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
+                    None => false,
+                };
+                // A row that does not qualify loses the lock the scan took on it (update
+                // scans and READ COMMITTED), unless the transaction held it before.
+                if !keep && !had && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U) {
+                    if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
+                        let grants = self.locks.release(owner, &res);
+                        self.sessions[i].statement_locks.retain(|r| r != &res);
+                        self.wake(grants);
+                    }
+                }
+                if keep {
+                    if let Some(row) = data {
+                        if let Some(seq) = lk.snapshot {
+                            // SNAPSHOT writers: a row changed since the snapshot is a conflict.
+                            if self.db.tables[tid as usize].slots[slot].changed_since(seq) {
+                                return Err(SqlError::snapshot_update_conflict(&table_name).into());
+                            }
+                        }
+                        out.push((slot, row));
+                    }
+                }
+            } else {
+                let slot_ref = &self.db.tables[tid as usize].slots[slot];
+                let data = if lk.dirty || lk.table.is_some() {
+                    slot_ref.latest().cloned()
+                } else if let Some(seq) = lk.snapshot {
+                    slot_ref.visible_at(seq, own).cloned()
+                } else {
+                    slot_ref.latest().cloned()
+                };
+                if let Some(row) = data {
+                    if self.row_matches(i, &scope, &row, spec.pred, outer)? {
+                        out.push((slot, row));
+                    }
+                }
+            }
+            if spec.limit.is_some_and(|n| out.len() >= n) {
+                break;
+            }
+        }
+        // A lock granted after a wait on a row the re-run no longer reaches (it left the
+        // index, say) is dropped as the scan would have dropped it on that row.
+        if let (Some(mode), Some(owner)) = (lk.row, self.sessions[i].txn.as_ref().map(|t| t.id)) {
+            if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
+                let kept: Vec<Resource> = out.iter().map(|(s, _)| self.key_resource(tid, *s)).collect();
+                let stale: Vec<Resource> = self.sessions[i]
+                    .fresh_locks
+                    .iter()
+                    .filter(|r| matches!(r, Resource::Key { table, .. } if *table == tid) && !kept.contains(r))
+                    .cloned()
+                    .collect();
+                for r in stale {
+                    if self.locks.held(owner, &r).is_some_and(|(m, _)| m == mode) {
+                        let grants = self.locks.release(owner, &r);
+                        self.sessions[i].fresh_locks.retain(|x| x != &r);
+                        self.wake(grants);
+                    }
+                }
+            }
+        }
+        if access == Access::ClusteredScan && self.tracing {
+            let t = &mut self.db.tables[tid as usize];
+            let leaf = t.leaf_pages() as u64;
+            let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
+            reads += if stopped_early { examined.div_ceil(rows_per_page).max(1) } else { leaf };
+        }
+        self.query_reads += reads;
+        if self.tracing && !self.db.tables[tid as usize].is_variable {
+            let name = self.sessions[i].name.clone();
+            self.push(Event::RowsRead { session: name, table: table_name, rows: out.len() as u64, logical_reads: reads, access });
+        }
+        Ok((scope, out))
+    }
+
+    fn row_matches(&mut self, i: usize, scope: &Scope, row: &[Value], pred: Option<&Expr>, outer: Option<&RowCtx>) -> Result<bool, Interrupt> {
+        match pred {
+            None => Ok(true),
+            Some(p) => {
+                let ctx = RowCtx { scope, row, outer, group: None };
+                Ok(self.eval(i, p, Some(&ctx))?.is_true())
+            }
+        }
+    }
+
+    /// Depth of a table's clustered index, for read counts (setup does not count reads).
+    fn cl_depth(&mut self, tid: u32) -> u64 {
+        if !self.tracing {
+            return 0;
+        }
+        self.db.tables[tid as usize].clustered_depth() as u64
+    }
+
+    pub(crate) fn key_resource(&self, tid: u32, slot: RowId) -> Resource {
+        Resource::Key { table: tid, index: 1, key: self.db.tables[tid as usize].key_text(slot) }
+    }
+
+    fn page_resource(&mut self, tid: u32, slot: RowId) -> Resource {
+        let t = &mut self.db.tables[tid as usize];
+        let per_page = (t.order.len().max(1)).div_ceil(t.leaf_pages().max(1) as usize).max(1);
+        Resource::Page { table: tid, index: 1, page: (slot / per_page) as u32 + 1 }
+    }
+
+    /// Chooses a clustered seek, a (filtered) index seek or a clustered scan, and returns
+    /// the candidate rows in the order the path yields them.
+    fn access_path(&mut self, i: usize, spec: &ScanSpec, scope: &Scope, outer: Option<&RowCtx>) -> Result<(Access, Vec<RowId>, u32), Interrupt> {
+        let tid = spec.table;
+        let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
+        let canon: Vec<String> = preds.iter().map(|p| canonical(p)).collect();
+        // Equality on every clustered key column: a seek.
+        let key_cols = self.db.tables[tid as usize].key.clone();
+        if !key_cols.is_empty() {
+            let mut key = Vec::new();
+            for &kc in &key_cols {
+                let col = self.db.tables[tid as usize].columns[kc].name.clone();
+                match self.equality_value(i, &preds, &col, scope, outer)? {
+                    Some(v) => key.push(v),
+                    None => break,
+                }
+            }
+            if key.len() == key_cols.len() {
+                let t = &self.db.tables[tid as usize];
+                let mut converted = Vec::new();
+                for (k, &kc) in key.iter().zip(&key_cols) {
+                    converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
+                }
+                let ord = crate::storage::OrdKey(converted, vec![false; key_cols.len()]);
+                let found = t.find_key(&ord).into_iter().collect();
+                return Ok((Access::ClusteredSeek, found, 0));
+            }
+        }
+        // A nonclustered index whose filter the predicate implies, and which gives the
+        // requested order or a seek on its leading column.
+        let indexes = self.db.tables[tid as usize].indexes.clone();
+        for ix in &indexes {
+            let filter_ok = ix.filter.as_ref().is_none_or(|f| conjuncts(f).iter().all(|c| canon.contains(&canonical(c))));
+            if !filter_ok || has_hint(spec.hints, HintKind::ForceScan) {
+                continue;
+            }
+            let t = &self.db.tables[tid as usize];
+            let ordered = !spec.order.is_empty()
+                && spec.order.len() <= ix.columns.len()
+                && spec.order.iter().zip(&ix.columns).all(|(o, (c, desc))| {
+                    matches!(&o.expr.kind, ExprKind::Column(n) if t.columns[*c].name.eq_ignore_ascii_case(&n.name().value)) && o.desc == *desc
+                });
+            let lead = t.columns[ix.columns[0].0].name.clone();
+            let seek_value = self.equality_value(i, &preds, &lead, scope, outer)?;
+            if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty())) {
+                continue;
+            }
+            let members = self.index_members(tid, ix);
+            let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
+            for (slot, row) in members {
+                if let Some(v) = &seek_value {
+                    if compare(&row[ix.columns[0].0], v) != Some(Ordering::Equal) {
+                        continue;
+                    }
+                }
+                let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
+                cand.push((key, slot));
+            }
+            let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
+            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc).then_with(|| {
+                let t = &self.db.tables[tid as usize];
+                let ka = t.slots[a.1].latest().or_else(|| t.slots[a.1].latest_committed()).map(|r| t.key_of(r, a.1));
+                let kb = t.slots[b.1].latest().or_else(|| t.slots[b.1].latest_committed()).map(|r| t.key_of(r, b.1));
+                ka.cmp(&kb)
+            }));
+            let t = &self.db.tables[tid as usize];
+            let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0).max(cand.len() as u32);
+            let (_, depth) = t.index_shape(ix, high);
+            return Ok((Access::IndexSeek(ix.name.clone()), cand.into_iter().map(|c| c.1).collect(), depth));
+        }
+        // Clustered scan, sorted when an order is asked for.
+        let slots: Vec<RowId> = self.db.tables[tid as usize].clustered_order().collect();
+        if spec.order.is_empty() {
+            return Ok((Access::ClusteredScan, slots, 0));
+        }
+        let mut keyed = Vec::with_capacity(slots.len());
+        for slot in slots {
+            let row = {
+                let s = &self.db.tables[tid as usize].slots[slot];
+                s.latest().or_else(|| s.latest_committed()).cloned()
+            };
+            let Some(row) = row else { continue };
+            let mut key = Vec::new();
+            for o in spec.order {
+                let ctx = RowCtx { scope, row: &row, outer, group: None };
+                key.push(self.eval(i, &o.expr, Some(&ctx))?);
+            }
+            keyed.push((key, slot));
+        }
+        let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+        Ok((Access::ClusteredScan, keyed.into_iter().map(|k| k.1).collect(), 0))
+    }
+
+    /// The value a predicate pins `column` to (`column = expr` with no column of this
+    /// table on the other side), if any.
+    fn equality_value(&mut self, i: usize, preds: &[&Expr], column: &str, scope: &Scope, outer: Option<&RowCtx>) -> Result<Option<Value>, Interrupt> {
+        for p in preds {
+            if let ExprKind::Binary { op: BinaryOp::Eq, left, right } = &p.kind {
+                for (a, b) in [(left, right), (right, left)] {
+                    if let ExprKind::Column(n) = &a.kind {
+                        if n.name().value.eq_ignore_ascii_case(column) && scope.resolve(n).ok().flatten().is_some() && !mentions_scope(b, scope) {
+                            return Ok(Some(self.eval(i, b, outer)?));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Rows in a nonclustered index: those whose newest or committed data passes its filter
+    /// (an uncommitted change out of the filter leaves a locked entry behind).
+    pub(crate) fn index_members(&self, tid: u32, ix: &crate::storage::Index) -> Vec<(RowId, Vec<Value>)> {
+        let t = &self.db.tables[tid as usize];
+        let mut out = Vec::new();
+        for slot in t.clustered_order() {
+            let s = &t.slots[slot];
+            let latest = s.latest();
+            let committed = s.latest_committed();
+            let pick = [latest, committed].into_iter().flatten().find(|row| filter_passes(t, ix, row));
+            if let Some(row) = pick {
+                out.push((slot, row.clone()));
+            }
+        }
+        out
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Writes
+
+    /// Writes a new version of a row in the current transaction, keeping undo and the
+    /// index sizes the page model needs.
+    fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
+        let txn = self.ensure_txn(i);
+        let t = &mut self.db.tables[tid as usize];
+        let prev = t.slots[slot].pending.clone();
+        let old = t.slots[slot].latest().cloned();
+        t.count_index_change(old.as_deref(), data.as_deref());
+        t.slots[slot].pending = Some((txn, data));
+        t.touch();
+        if let Some(tx) = self.sessions[i].txn.as_mut() {
+            tx.undo.push(Undo { table: tid, slot, prev });
+            tx.rows_written += 1;
+        }
+    }
+
+    fn check_triggers_output(&self, tid: u32, output: Option<&Output>, event: DmlEvent) -> Result<(), SqlError> {
+        let t = &self.db.tables[tid as usize];
+        if output.is_some_and(|o| o.into.is_none()) && t.triggers.iter().any(|tr| tr.enabled && tr.events.contains(&event)) {
+            return Err(SqlError::output_with_trigger(&t.name));
+        }
+        Ok(())
+    }
+
+    fn check_set_options(&self, i: usize, tid: u32, verb: &str) -> Result<(), SqlError> {
+        let t = &self.db.tables[tid as usize];
+        if !self.sessions[i].options.quoted_identifier && t.indexes.iter().any(|ix| ix.filter.is_some()) {
+            return Err(SqlError::set_options(verb, "QUOTED_IDENTIFIER"));
+        }
+        Ok(())
+    }
+
+    /// Index maintenance reads for a row changing from `old` to `new`.
+    fn maintenance_reads(&mut self, tid: u32, old: Option<&[Value]>, new: Option<&[Value]>) -> u64 {
+        let t = &self.db.tables[tid as usize];
+        let mut reads = 0;
+        for ix in &t.indexes {
+            let was = old.is_some_and(|r| filter_passes(t, ix, r));
+            let is = new.is_some_and(|r| filter_passes(t, ix, r));
+            let key_changed = match (old, new) {
+                (Some(a), Some(b)) => ix
+                    .columns
+                    .iter()
+                    .map(|(c, _)| *c)
+                    .chain(ix.include.iter().copied())
+                    .any(|c| compare(&a[c], &b[c]) != Some(Ordering::Equal) && !(a[c].is_null() && b[c].is_null())),
+                _ => true,
+            };
+            if !was && !is || (was && is && !key_changed) {
+                continue;
+            }
+            let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
+            let (_, depth) = t.index_shape(ix, high);
+            reads += depth as u64 * (was as u64 + is as u64);
+        }
+        reads
+    }
+
+    pub(crate) fn exec_insert(&mut self, i: usize, ins: &sql::ast::Insert) -> Result<Flow, Interrupt> {
+        self.query_reads = 0;
+        let pushed = ins.ctes.len();
+        for c in &ins.ctes {
+            self.ctes.push(c.clone());
+        }
+        let r = self.insert_inner(i, ins);
+        let keep = self.ctes.len() - pushed;
+        self.ctes.truncate(keep);
+        r
+    }
+
+    fn insert_inner(&mut self, i: usize, ins: &sql::ast::Insert) -> Result<Flow, Interrupt> {
+        let (tid, is_var) = match &ins.target {
+            TableFactor::Table { name, hints, .. } => {
+                if has_hint(hints, HintKind::ReadPast) {
+                    return Err(SqlError::generic(
+                        4102,
+                        15,
+                        "The READPAST lock hint is only allowed on target tables of UPDATE and DELETE and on tables specified in an explicit FROM clause.",
+                    )
+                    .into());
+                }
+                (self.table_id(name)?, None)
+            }
+            TableFactor::TableVar { name, .. } => (u32::MAX, Some(name.value.to_ascii_lowercase())),
+            _ => return Err(SqlError::not_simulated("INSERT into this kind of target").into()),
+        };
+        if is_var.is_none() {
+            self.check_triggers_output(tid, ins.output.as_ref(), DmlEvent::Insert)?;
+            self.check_set_options(i, tid, "INSERT")?;
+        }
+        let columns: Vec<Column> = match &is_var {
+            Some(v) => self.frame(i).table_vars.get(v).ok_or_else(|| SqlError::undeclared_variable(v))?.columns.clone(),
+            None => self.db.tables[tid as usize].columns.clone(),
+        };
+        let targets: Vec<usize> = if ins.columns.is_empty() {
+            let identity = match &is_var {
+                Some(v) => self.frame(i).table_vars.get(v).and_then(|t| t.identity.as_ref().map(|x| x.column)),
+                None => self.db.tables[tid as usize].identity.as_ref().map(|x| x.column),
+            };
+            (0..columns.len()).filter(|c| Some(*c) != identity).collect()
+        } else {
+            let mut v = Vec::new();
+            for c in &ins.columns {
+                v.push(columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.value)).ok_or_else(|| SqlError::invalid_column(&c.value))?);
+            }
+            v
+        };
+        let source: Vec<Vec<Value>> = match &ins.source {
+            InsertSource::Values(rows) => {
+                let mut out = Vec::new();
+                for r in rows {
+                    let mut row = Vec::new();
+                    for e in r {
+                        row.push(self.eval(i, e, None)?);
+                    }
+                    out.push(row);
+                }
+                out
+            }
+            InsertSource::Select(s) => self.run_select(i, s, None)?.rows,
+            InsertSource::DefaultValues => vec![Vec::new()],
+            InsertSource::Exec(_) => return Err(SqlError::not_simulated("INSERT ... EXEC").into()),
+        };
+        for r in &source {
+            if !matches!(ins.source, InsertSource::DefaultValues) && r.len() != targets.len() {
+                return Err(SqlError::generic(
+                    if r.len() > targets.len() { 110 } else { 109 },
+                    15,
+                    "There are fewer columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.",
+                )
+                .into());
+            }
+        }
+        let mut inserted = Vec::new();
+        for r in source {
+            let row = self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?;
+            match &is_var {
+                Some(v) => {
+                    let txn = 0;
+                    if let Some(t) = self.frame_mut(i).table_vars.get_mut(v) {
+                        let slot = t.insert_slot(txn, row.clone());
+                        // Table variables ignore transactions: commit at once.
+                        if let Some((_, data)) = t.slots[slot].pending.take() {
+                            t.slots[slot].committed.push((0, data));
+                        }
+                    }
+                }
+                None => self.insert_row(i, tid, row.clone())?,
+            }
+            inserted.push(row);
+        }
+        let n = inserted.len() as u64;
+        if is_var.is_none() {
+            self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
+        }
+        if let Some(o) = &ins.output {
+            let rows: Vec<(Vec<Value>, Vec<Value>)> = inserted.iter().map(|r| (r.clone(), vec![Value::Null; r.len()])).collect();
+            self.emit_output(i, o, &columns, rows)?;
+        }
+        self.sessions[i].rowcount = n as i64;
+        Ok(Flow::Done { kind: CostKind::Insert, rows: Some(n), reads: self.query_reads, written: n })
+    }
+
+    fn build_row(&mut self, i: usize, tid: u32, var: Option<&str>, columns: &[Column], targets: &[usize], given: &[Value]) -> Result<Vec<Value>, Interrupt> {
+        let table_name = match var {
+            Some(v) => v.to_string(),
+            None => self.db.tables[tid as usize].name.clone(),
+        };
+        let mut row = vec![Value::Null; columns.len()];
+        let mut set = vec![false; columns.len()];
+        for (&c, v) in targets.iter().zip(given) {
+            row[c] = convert(v, &columns[c].ty, Some((&table_name, &columns[c].name)))?;
+            set[c] = true;
+        }
+        let identity = match var {
+            Some(v) => self.frame_mut(i).table_vars.get_mut(v).and_then(|t| t.identity.as_mut()).map(|id| {
+                let n = id.next;
+                id.next += id.increment;
+                (id.column, n)
+            }),
+            None => self.db.tables[tid as usize].identity.as_mut().map(|id| {
+                let n = id.next;
+                id.next += id.increment;
+                (id.column, n)
+            }),
+        };
+        if let Some((c, n)) = identity {
+            if set[c] {
+                return Err(SqlError::generic(
+                    544,
+                    16,
+                    format!("Cannot insert explicit value for identity column in table '{table_name}' when IDENTITY_INSERT is set to OFF."),
+                )
+                .into());
+            }
+            row[c] = Value::Int(n);
+            set[c] = true;
+            if var.is_none() {
+                self.frame_mut(i).scope_identity = Some(n);
+                for f in self.sessions[i].frames.iter_mut() {
+                    if matches!(f.kind, crate::sim::FrameKind::Trigger) {
+                        continue;
+                    }
+                }
+            }
+        }
+        for (c, col) in columns.iter().enumerate() {
+            if !set[c] {
+                if let Some(d) = &col.default {
+                    let v = self.eval(i, d, None)?;
+                    row[c] = convert(&v, &col.ty, Some((&table_name, &col.name)))?;
+                }
+            }
+            if row[c].is_null() && !col.nullable {
+                return Err(SqlError::null_not_allowed(&col.name, &table_name, "INSERT").into());
+            }
+        }
+        Ok(row)
+    }
+
+    fn insert_row(&mut self, i: usize, tid: u32, row: Vec<Value>) -> Result<(), Interrupt> {
+        let key = {
+            let t = &self.db.tables[tid as usize];
+            t.key_of(&row, t.slots.len())
+        };
+        let existing = self.db.tables[tid as usize].find_key(&key);
+        let key_text = {
+            let t = &self.db.tables[tid as usize];
+            if t.key.is_empty() {
+                format!("rid {}", t.slots.len())
+            } else {
+                t.key.iter().map(|&c| row[c].to_string()).collect::<Vec<_>>().join(",")
+            }
+        };
+        self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
+        let res = Resource::Key { table: tid, index: 1, key: key_text.clone() };
+        self.lock(i, res, LockMode::X, false)?;
+        let t = &self.db.tables[tid as usize];
+        if let Some(slot) = existing {
+            if t.slots[slot].latest().is_some() {
+                let pk = t.pk_name.clone().unwrap_or_default();
+                return Err(SqlError::duplicate_primary_key(&pk, &t.name, &key_text).into());
+            }
+        }
+        self.check_unique(i, tid, &row, existing)?;
+        let cl_depth = self.cl_depth(tid);
+        let slot = match existing {
+            Some(slot) => {
+                self.write_row(i, tid, slot, Some(row.clone()));
+                slot
+            }
+            None => {
+                let txn = self.ensure_txn(i);
+                let t = &mut self.db.tables[tid as usize];
+                let slot = t.insert_slot(txn, row.clone());
+                t.slots[slot].pending = None;
+                self.write_row(i, tid, slot, Some(row.clone()));
+                slot
+            }
+        };
+        let m = self.maintenance_reads(tid, None, Some(&row));
+        self.query_reads += cl_depth + m;
+        if self.tracing {
+            let t = &self.db.tables[tid as usize];
+            let key = t.key_text(slot);
+            let name = self.sessions[i].name.clone();
+            let table = t.name.clone();
+            self.push(Event::RowInserted { session: name, table, key });
+        }
+        Ok(())
+    }
+
+    /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
+    fn check_unique(&mut self, i: usize, tid: u32, row: &[Value], except: Option<RowId>) -> Result<(), Interrupt> {
+        let indexes: Vec<_> = self.db.tables[tid as usize].indexes.iter().filter(|ix| ix.unique).cloned().collect();
+        for ix in indexes {
+            let t = &self.db.tables[tid as usize];
+            if !filter_passes(t, &ix, row) {
+                continue;
+            }
+            let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
+            let mut clash = None;
+            for slot in t.clustered_order() {
+                if Some(slot) == except {
+                    continue;
+                }
+                let Some(other) = t.slots[slot].latest() else { continue };
+                if !filter_passes(t, &ix, other) {
+                    continue;
+                }
+                if ix.columns.iter().zip(&key).all(|((c, _), k)| compare(&other[*c], k) == Some(Ordering::Equal)) {
+                    clash = Some(slot);
+                    break;
+                }
+            }
+            if let Some(slot) = clash {
+                // An uncommitted clash waits for its writer, as the key lock makes it.
+                let res = self.key_resource(tid, slot);
+                self.lock(i, res, LockMode::S, true)?;
+                let t = &self.db.tables[tid as usize];
+                let still = t.slots[slot].latest().is_some_and(|o| filter_passes(t, &ix, o));
+                if still {
+                    let shown = key.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+                    return Err(SqlError::duplicate_index_key(&t.name, &ix.name, &shown).into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_unique_existing(&self, tid: u32, ix: &crate::storage::Index) -> Result<(), SqlError> {
+        let t = &self.db.tables[tid as usize];
+        let mut seen: Vec<Vec<Value>> = Vec::new();
+        for slot in t.clustered_order() {
+            let Some(row) = t.slots[slot].latest() else { continue };
+            if !filter_passes(t, ix, row) {
+                continue;
+            }
+            let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
+            if seen.iter().any(|k| rows_equal(k, &key)) {
+                let shown = key.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+                return Err(SqlError::generic(
+                    1505,
+                    16,
+                    format!("The CREATE UNIQUE INDEX statement terminated because a duplicate key was found for the object name 'dbo.{}' and the index name '{}'. The duplicate key value is ({shown}).", t.name, ix.name),
+                ));
+            }
+            seen.push(key);
+        }
+        Ok(())
+    }
+
+    /// The table an UPDATE/DELETE writes to, with the scan that finds its rows.
+    fn dml_target<'a>(
+        &self,
+        target: &'a TableFactor,
+        ctes: &'a [Cte],
+        where_clause: Option<&'a Expr>,
+    ) -> Result<(u32, String, Vec<TableHint>, Option<Expr>, Vec<OrderItem>, Option<&'a sql::ast::Top>), Interrupt> {
+        let TableFactor::Table { name, hints, alias, .. } = target else {
+            return Err(SqlError::not_simulated("UPDATE or DELETE of this kind of target").into());
+        };
+        if name.parts.len() == 1 {
+            if let Some(c) = ctes.iter().find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)) {
+                // WITH next AS (SELECT TOP (1) ... FROM t WITH (...) WHERE ... ORDER BY ...)
+                // UPDATE next ...: an updatable CTE over one table.
+                let q = &c.query;
+                let (TableFactor::Table { name: base, hints: base_hints, .. }, true) = (&q.from.first().map(|f| &f.factor).cloned().unwrap_or(TableFactor::Values { rows: vec![], alias: c.name.clone(), columns: vec![], span: 0..0 }), q.from.len() == 1 && q.from[0].joins.is_empty()) else {
+                    return Err(SqlError::not_simulated("an updatable CTE over more than one table").into());
+                };
+                let tid = self.table_id(base)?;
+                let pred = match (&q.where_clause, where_clause) {
+                    (Some(a), Some(b)) => Some(Expr { kind: ExprKind::Binary { op: BinaryOp::And, left: Box::new(a.clone()), right: Box::new(b.clone()) }, span: a.span.clone() }),
+                    (Some(a), None) => Some(a.clone()),
+                    (None, Some(b)) => Some(b.clone()),
+                    (None, None) => None,
+                };
+                let mut all_hints = base_hints.clone();
+                all_hints.extend(hints.iter().cloned());
+                return Ok((tid, c.name.value.to_ascii_lowercase(), all_hints, pred, q.order_by.clone(), q.top.as_ref()));
+            }
+        }
+        let tid = self.table_id(name)?;
+        let bind = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+        Ok((tid, bind, hints.clone(), where_clause.cloned(), Vec::new(), None))
+    }
+
+    pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
+        self.query_reads = 0;
+        if !u.from.is_empty() {
+            return Err(SqlError::not_simulated("UPDATE ... FROM").into());
+        }
+        if let TableFactor::TableVar { name, .. } = &u.target {
+            return self.update_table_var(i, &name.value, u);
+        }
+        let (tid, bind, hints, pred, order, cte_top) = self.dml_target(&u.target, &u.ctes, u.where_clause.as_ref())?;
+        self.check_triggers_output(tid, u.output.as_ref(), DmlEvent::Update)?;
+        self.check_set_options(i, tid, "UPDATE")?;
+        let top = u.top.as_ref().or(cte_top);
+        let limit = match top {
+            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
+            None => None,
+        };
+        let spec = ScanSpec { table: tid, binding: bind, hints: &hints, purpose: Purpose::Update, pred: pred.as_ref(), order: &order, limit };
+        let (scope, rows) = self.scan(i, &spec, None)?;
+        let columns = self.db.tables[tid as usize].columns.clone();
+        let table_name = self.db.tables[tid as usize].name.clone();
+        let mut changed = Vec::new();
+        let cl_depth = self.cl_depth(tid);
+        for (slot, old) in rows {
+            let mut new = old.clone();
+            for a in &u.assignments {
+                let ctx = RowCtx { scope: &scope, row: &old, outer: None, group: None };
+                let v = self.eval(i, &a.value, Some(&ctx))?;
+                match &a.target {
+                    sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                        let p = columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name().value)).ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                        new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
+                        if new[p].is_null() && !columns[p].nullable {
+                            return Err(SqlError::null_not_allowed(&columns[p].name, &table_name, "UPDATE").into());
+                        }
+                        if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
+                            self.assign_var(i, &var.value, new[p].clone())?;
+                        }
+                    }
+                    sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
+                }
+            }
+            // The U lock the scan took becomes X for the write.
+            let res = self.key_resource(tid, slot);
+            self.lock(i, res, LockMode::X, false)?;
+            self.check_unique(i, tid, &new, Some(slot))?;
+            let m = self.maintenance_reads(tid, Some(&old), Some(&new));
+            let rewrite = self.tracing && self.db.tables[tid as usize].stored_size(&old) != self.db.tables[tid as usize].stored_size(&new);
+            self.query_reads += cl_depth + m + rewrite as u64;
+            self.write_row(i, tid, slot, Some(new.clone()));
+            if self.tracing {
+                let changes: Vec<(String, String, String)> = columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, _)| old[*p] != new[*p])
+                    .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
+                    .collect();
+                let key = self.db.tables[tid as usize].key_text(slot);
+                let name = self.sessions[i].name.clone();
+                self.push(Event::RowUpdated { session: name, table: table_name.clone(), key, changes });
+            }
+            changed.push((new, old));
+        }
+        let n = changed.len() as u64;
+        self.fire_triggers(i, tid, DmlEvent::Update, changed.iter().map(|c| c.0.clone()).collect(), changed.iter().map(|c| c.1.clone()).collect())?;
+        if let Some(o) = &u.output {
+            self.emit_output(i, o, &columns, changed)?;
+        }
+        self.sessions[i].rowcount = n as i64;
+        Ok(Flow::Done { kind: CostKind::Update, rows: Some(n), reads: self.query_reads, written: n })
+    }
+
+    fn update_table_var(&mut self, i: usize, name: &str, u: &Update) -> Result<Flow, Interrupt> {
+        let key = name.to_ascii_lowercase();
+        let t = self.frame(i).table_vars.get(&key).cloned().ok_or_else(|| SqlError::undeclared_variable(name))?;
+        let mut scope = Scope::default();
+        scope.push(key.clone(), None, t.columns.iter().map(|c| c.name.clone()).collect());
+        let mut updates = Vec::new();
+        for slot in t.clustered_order().collect::<Vec<_>>() {
+            let Some(old) = t.slots[slot].latest().cloned() else { continue };
+            if !self.row_matches(i, &scope, &old, u.where_clause.as_ref(), None)? {
+                continue;
+            }
+            let mut new = old.clone();
+            for a in &u.assignments {
+                let ctx = RowCtx { scope: &scope, row: &old, outer: None, group: None };
+                let v = self.eval(i, &a.value, Some(&ctx))?;
+                if let sql::ast::AssignTarget::Column(c) = &a.target {
+                    if let Some(p) = t.column(&c.name().value) {
+                        new[p] = convert(&v, &t.columns[p].ty, Some((name, &t.columns[p].name)))?;
+                    }
+                }
+            }
+            updates.push((slot, new));
+        }
+        let n = updates.len() as u64;
+        if let Some(tv) = self.frame_mut(i).table_vars.get_mut(&key) {
+            for (slot, new) in updates {
+                tv.slots[slot].committed.push((0, Some(new)));
+            }
+        }
+        self.sessions[i].rowcount = n as i64;
+        Ok(Flow::Done { kind: CostKind::Update, rows: Some(n), reads: 0, written: n })
+    }
+
+    pub(crate) fn exec_delete(&mut self, i: usize, d: &Delete) -> Result<Flow, Interrupt> {
+        self.query_reads = 0;
+        if !d.from.is_empty() {
+            return Err(SqlError::not_simulated("DELETE ... FROM with a join").into());
+        }
+        let (tid, bind, hints, pred, order, cte_top) = self.dml_target(&d.target, &d.ctes, d.where_clause.as_ref())?;
+        self.check_triggers_output(tid, d.output.as_ref(), DmlEvent::Delete)?;
+        self.check_set_options(i, tid, "DELETE")?;
+        let top = d.top.as_ref().or(cte_top);
+        let limit = match top {
+            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
+            None => None,
+        };
+        let spec = ScanSpec { table: tid, binding: bind, hints: &hints, purpose: Purpose::Delete, pred: pred.as_ref(), order: &order, limit };
+        let (_, rows) = self.scan(i, &spec, None)?;
+        let columns = self.db.tables[tid as usize].columns.clone();
+        let table_name = self.db.tables[tid as usize].name.clone();
+        let cl_depth = self.cl_depth(tid);
+        let mut deleted = Vec::new();
+        for (slot, old) in rows {
+            let res = self.key_resource(tid, slot);
+            self.lock(i, res, LockMode::X, false)?;
+            let m = self.maintenance_reads(tid, Some(&old), None);
+            self.query_reads += cl_depth + m;
+            let key = self.db.tables[tid as usize].key_text(slot);
+            self.write_row(i, tid, slot, None);
+            let name = self.sessions[i].name.clone();
+            self.push(Event::RowDeleted { session: name, table: table_name.clone(), key });
+            deleted.push(old);
+        }
+        let n = deleted.len() as u64;
+        self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
+        if let Some(o) = &d.output {
+            let rows = deleted.into_iter().map(|r| (vec![Value::Null; r.len()], r)).collect();
+            self.emit_output(i, o, &columns, rows)?;
+        }
+        self.sessions[i].rowcount = n as i64;
+        Ok(Flow::Done { kind: CostKind::Delete, rows: Some(n), reads: self.query_reads, written: n })
+    }
+
+    /// OUTPUT rows (inserted, deleted) to the client or INTO a table.
+    fn emit_output(&mut self, i: usize, o: &Output, columns: &[Column], rows: Vec<(Vec<Value>, Vec<Value>)>) -> Result<(), Interrupt> {
+        let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+        let mut scope = Scope::default();
+        scope.push("inserted".into(), None, names.clone());
+        scope.push("deleted".into(), None, names.clone());
+        let mut out_cols = Vec::new();
+        for it in &o.items {
+            match it {
+                SelectItem::Wildcard { .. } => out_cols.extend(names.iter().cloned()),
+                SelectItem::Expr { expr, alias } => out_cols.push(match (alias, &expr.kind) {
+                    (Some(a), _) => a.value.clone(),
+                    (None, ExprKind::Column(n)) => n.name().value.clone(),
+                    _ => String::new(),
+                }),
+                SelectItem::Assign { var, .. } => out_cols.push(var.value.clone()),
+            }
+        }
+        let mut out_rows = Vec::new();
+        for (new, old) in rows {
+            let mut row = new.clone();
+            row.extend(old.iter().cloned());
+            let ctx = RowCtx { scope: &scope, row: &row, outer: None, group: None };
+            let mut r = Vec::new();
+            for it in &o.items {
+                match it {
+                    SelectItem::Wildcard { qualifier, .. } => {
+                        let deleted = qualifier.as_ref().is_some_and(|q| q.value.eq_ignore_ascii_case("deleted"));
+                        r.extend(if deleted { old.iter().cloned() } else { new.iter().cloned() });
+                    }
+                    SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => r.push(self.eval(i, expr, Some(&ctx))?),
+                }
+            }
+            out_rows.push(r);
+        }
+        match &o.into {
+            None => self.add_result(i, ResultSet { columns: out_cols, rows: out_rows }),
+            Some(into) => {
+                let cols: Vec<sql::ast::Ident> = into.columns.clone();
+                let rows: Vec<Vec<Expr>> = out_rows
+                    .into_iter()
+                    .map(|r| r.into_iter().map(|v| Expr { kind: ExprKind::Literal(to_literal(v)), span: 0..0 }).collect())
+                    .collect();
+                let ins = sql::ast::Insert { ctes: vec![], top: None, target: into.target.clone(), columns: cols, output: None, source: InsertSource::Values(rows) };
+                let saved_rowcount = self.sessions[i].rowcount;
+                self.insert_inner(i, &ins)?;
+                self.sessions[i].rowcount = saved_rowcount;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs AFTER triggers of `event` with the inserted/deleted pseudo-tables.
+    fn fire_triggers(&mut self, i: usize, tid: u32, event: DmlEvent, inserted: Vec<Vec<Value>>, deleted: Vec<Vec<Value>>) -> Result<(), Interrupt> {
+        let triggers: Vec<_> = self.db.tables[tid as usize].triggers.iter().filter(|t| t.enabled && t.events.contains(&event)).cloned().collect();
+        if triggers.is_empty() {
+            return Ok(());
+        }
+        let columns = self.db.tables[tid as usize].columns.iter().map(|c| c.name.clone()).collect();
+        self.trigger_rows.push(TriggerRows { columns, inserted, deleted });
+        let mut result = Ok(());
+        'outer: for t in triggers {
+            if t.instead_of {
+                result = Err(SqlError::not_simulated("INSTEAD OF triggers").into());
+                break;
+            }
+            for stmt in t.body.iter() {
+                if let Err(e) = self.run_trigger_stmt(i, stmt) {
+                    result = Err(e);
+                    break 'outer;
+                }
+            }
+        }
+        self.trigger_rows.pop();
+        result
+    }
+
+    fn run_trigger_stmt(&mut self, i: usize, stmt: &sql::ast::Stmt) -> Result<(), Interrupt> {
+        use sql::ast::StmtKind;
+        match &stmt.kind {
+            StmtKind::Block(b) => {
+                for s in b {
+                    self.run_trigger_stmt(i, s)?;
+                }
+                Ok(())
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                if self.eval(i, cond, None)?.is_true() {
+                    self.run_trigger_stmt(i, then)
+                } else if let Some(o) = otherwise {
+                    self.run_trigger_stmt(i, o)
+                } else {
+                    Ok(())
+                }
+            }
+            StmtKind::SetOption(_) | StmtKind::Empty => Ok(()),
+            StmtKind::Insert(_) | StmtKind::Update(_) | StmtKind::Delete(_) | StmtKind::Select(_) | StmtKind::Declare(_) | StmtKind::SetVar { .. } => {
+                let reads = self.query_reads;
+                self.exec_statement(i, stmt)?;
+                self.query_reads += reads;
+                Ok(())
+            }
+            _ => Err(SqlError::not_simulated(&format!("{} inside a trigger", sql::statement_label(&stmt.kind))).into()),
+        }
+    }
+
+    /// Runs a query against the current state, outside any session's transaction.
+    pub(crate) fn query_now(&mut self, s: &Select) -> Result<QueryOut, SqlError> {
+        let i = self.sessions.len();
+        let owner_name = "query".to_string();
+        let mut probe = crate::sim::Session::probe(owner_name, self);
+        probe.options.isolation = IsolationLevel::ReadUncommitted;
+        self.sessions.push(probe);
+        self.sessions[i].frames.push(crate::sim::Frame::new(std::rc::Rc::new(crate::program::Code::default()), crate::sim::FrameKind::Batch, i));
+        let was = self.tracing;
+        self.tracing = false;
+        let r = self.run_select(i, s, None);
+        self.tracing = was;
+        self.sessions.pop();
+        match r {
+            Ok(o) => Ok(o),
+            Err(Interrupt::Error(e)) => Err(e),
+            Err(Interrupt::Block) => Err(SqlError::generic(0, 16, "query would wait for a lock")),
+        }
+    }
+}
+
+/// Inserted/deleted rows visible to a running trigger.
+pub(crate) struct TriggerRows {
+    pub columns: Vec<String>,
+    pub inserted: Vec<Vec<Value>>,
+    pub deleted: Vec<Vec<Value>>,
+}
+
+fn to_literal(v: Value) -> sql::ast::Literal {
+    match v {
+        Value::Null => sql::ast::Literal::Null,
+        Value::Int(n) => sql::ast::Literal::Int(n),
+        Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
+        Value::Text(s) => sql::ast::Literal::Str { value: s, national: true },
+        Value::DateTime(t) => sql::ast::Literal::Str { value: crate::value::format_datetime(t, 6), national: false },
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Text(s) => format!("'{s}'"),
+        other => other.to_string(),
+    }
+}
+
+fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
+    let mut hit = false;
+    crate::expr::walk(e, &mut |x| {
+        if let ExprKind::Column(n) = &x.kind {
+            if scope.resolve(n).ok().flatten().is_some() {
+                hit = true;
+            }
+        }
+    });
+    hit
+}
+
+/// Evaluates a filtered index's predicate on a row (only columns, literals, comparisons,
+/// AND/OR/NOT, IS NULL and IN appear in index filters).
+pub(crate) fn filter_passes(t: &Table, ix: &crate::storage::Index, row: &[Value]) -> bool {
+    match &ix.filter {
+        None => true,
+        Some(f) => pure_eval(t, f, row).is_true(),
+    }
+}
+
+fn pure_eval(t: &Table, e: &Expr, row: &[Value]) -> Value {
+    match &e.kind {
+        ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
+        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => Value::Text(value.clone()),
+        ExprKind::Literal(sql::ast::Literal::Decimal(d)) => Value::Decimal(d.parse().unwrap_or(0.0)),
+        ExprKind::Literal(sql::ast::Literal::Null) => Value::Null,
+        ExprKind::Column(n) => t.column(&n.name().value).map_or(Value::Null, |p| row[p].clone()),
+        ExprKind::Binary { op: BinaryOp::And, left, right } => Value::bool(pure_eval(t, left, row).is_true() && pure_eval(t, right, row).is_true()),
+        ExprKind::Binary { op: BinaryOp::Or, left, right } => Value::bool(pure_eval(t, left, row).is_true() || pure_eval(t, right, row).is_true()),
+        ExprKind::Binary { op, left, right } => crate::expr::binary(*op, &pure_eval(t, left, row), &pure_eval(t, right, row)).unwrap_or(Value::Null),
+        ExprKind::Unary { op: sql::ast::UnaryOp::Not, expr } => Value::bool(!pure_eval(t, expr, row).is_true()),
+        ExprKind::IsNull { expr, negated } => Value::bool(pure_eval(t, expr, row).is_null() != *negated),
+        ExprKind::InList { expr, list, negated } => {
+            let v = pure_eval(t, expr, row);
+            let hit = list.iter().any(|x| compare(&v, &pure_eval(t, x, row)) == Some(Ordering::Equal));
+            Value::bool(hit != *negated)
+        }
+        _ => Value::Null,
+    }
+}
+
+fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        let mut o = sort_cmp(x, y);
+        if desc.get(k).copied().unwrap_or(false) {
+            o = o.reverse();
+        }
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+fn rows_equal(a: &[Value], b: &[Value]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x.is_null() && y.is_null()) || compare(x, y) == Some(Ordering::Equal))
+}
+
+fn dedup(rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    for r in rows {
+        if !out.iter().any(|x| rows_equal(x, &r)) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+fn cross(left: &[Vec<Value>], right: &[Vec<Value>]) -> Vec<Vec<Value>> {
+    let mut out = Vec::with_capacity(left.len() * right.len());
+    for l in left {
+        for r in right {
+            let mut row = l.clone();
+            row.extend(r.iter().cloned());
+            out.push(row);
+        }
+    }
+    out
+}
+
+#[allow(dead_code)]
+fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
+    display_name(&ObjectName { parts: vec![], span: 0..0 })
+}

@@ -1,0 +1,1123 @@
+//! The discrete-event loop: sessions, the scheduler, transactions and the lock manager's
+//! wiring. Statement semantics live in `exec`, `query` and `expr`.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use sql::ast::{IsolationLevel, Script, Stmt};
+
+use crate::cost::{slow_flush, statement_cost, CostKind};
+use crate::error::{AbortScope, SqlError};
+use crate::event::{Event, ReleaseReason};
+use crate::locks::{LockManager, LockMode, OwnerId, Request, Resource};
+use crate::program::{compile, Code, Instr};
+use crate::storage::{RowData, Table, TxnId};
+use crate::value::Value;
+use crate::{Outcome, ResultSet, SchedulePolicy, SessionOutcome, Trace, TraceEntry};
+
+/// A session may run at most this many statements; a loop that never ends stops here.
+pub const MAX_STATEMENTS_PER_SESSION: u64 = 2_000_000;
+/// Control instructions (jumps, tests) one step may run before it must reach a statement.
+const MAX_INSTRUCTIONS_PER_STEP: u32 = 100_000;
+/// SQL Server's deadlock monitor wakes every 5 s (semantics.md A8).
+const DEADLOCK_MONITOR_US: u64 = 5_000_000;
+/// Virtual time after which a run is cut off (a session waiting forever, say).
+pub const MAX_VIRTUAL_US: u64 = 3_600_000_000;
+
+pub(crate) struct Db {
+    pub tables: Vec<Table>,
+    pub names: BTreeMap<String, u32>,
+    pub procs: BTreeMap<String, Rc<Procedure>>,
+    pub rcsi: bool,
+    pub allow_snapshot: bool,
+    pub commit_seq: u64,
+}
+
+impl Db {
+    pub fn table_id(&self, name: &str) -> Option<u32> {
+        self.names.get(&name.to_ascii_lowercase()).copied()
+    }
+}
+
+pub(crate) struct Procedure {
+    pub name: String,
+    pub params: Vec<sql::ast::Param>,
+    pub code: Rc<Code>,
+    /// QUOTED_IDENTIFIER as it was when the procedure was created (it sticks to it).
+    pub quoted_identifier: bool,
+    /// Index of the script (setup = usize::MAX, else session) whose text the spans point into.
+    pub source: usize,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Options {
+    pub isolation: IsolationLevel,
+    pub xact_abort: bool,
+    pub nocount: bool,
+    /// -1 waits forever.
+    pub lock_timeout_ms: i64,
+    pub quoted_identifier: bool,
+    pub deadlock_priority: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            isolation: IsolationLevel::ReadCommitted,
+            xact_abort: false,
+            nocount: false,
+            lock_timeout_ms: -1,
+            quoted_identifier: true,
+            deadlock_priority: 0,
+        }
+    }
+}
+
+pub(crate) struct Txn {
+    pub id: TxnId,
+    pub explicit: bool,
+    pub snapshot_seq: Option<u64>,
+    pub undo: Vec<Undo>,
+    pub rows_written: u64,
+    /// Begun by BEGIN TRAN (kept after COMMIT hands the end to the statement's end).
+    pub began_explicit: bool,
+}
+
+pub(crate) struct Undo {
+    pub table: u32,
+    pub slot: usize,
+    pub prev: Option<(TxnId, RowData)>,
+}
+
+pub(crate) enum FrameKind {
+    Batch,
+    Proc { name: String, return_var: Option<String>, outputs: Vec<(String, String)>, saved: Options },
+    /// A trigger body run inside the DML statement that fired it.
+    Trigger,
+}
+
+pub(crate) struct Frame {
+    pub code: Rc<Code>,
+    pub pc: usize,
+    pub vars: BTreeMap<String, (sql::ast::DataType, Value)>,
+    pub table_vars: BTreeMap<String, Table>,
+    /// Active TRY blocks: the CATCH entry point and how many caught errors were current.
+    pub tries: Vec<(usize, usize)>,
+    /// Errors being handled by enclosing CATCH blocks (ERROR_NUMBER() reads the last).
+    pub caught: Vec<SqlError>,
+    pub kind: FrameKind,
+    pub scope_identity: Option<i64>,
+    /// Which script's text the statements' spans point into (usize::MAX = setup).
+    pub source: usize,
+}
+
+impl Frame {
+    pub fn new(code: Rc<Code>, kind: FrameKind, source: usize) -> Frame {
+        Frame {
+            code,
+            pc: 0,
+            vars: BTreeMap::new(),
+            table_vars: BTreeMap::new(),
+            tries: Vec::new(),
+            caught: Vec::new(),
+            kind,
+            scope_identity: None,
+            source,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum State {
+    NotStarted,
+    Ready,
+    /// Running a statement (or sleeping in WAITFOR) until `until`.
+    Busy { until: u64, end: Option<PendingEnd> },
+    Blocked { since: u64, timeout_at: Option<u64> },
+    Finished,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEnd {
+    pub label: &'static str,
+    pub rows: Option<u64>,
+    pub reads: u64,
+    pub cost_us: u64,
+}
+
+pub(crate) struct Session {
+    pub name: String,
+    pub spid: u32,
+    pub start_us: u64,
+    pub script: Script,
+    pub source_text: Rc<str>,
+    pub batch: usize,
+    pub frames: Vec<Frame>,
+    pub state: State,
+    pub ready_at: u64,
+    pub txn: Option<Txn>,
+    pub tran_count: u32,
+    pub options: Options,
+    pub rowcount: i64,
+    pub last_error: i64,
+    /// Locks owned by the session itself (sp_getapplock @LockOwner = 'Session').
+    pub session_owner: OwnerId,
+    pub executed: u64,
+    pub out: SessionOutcome,
+    /// Transient locks to drop when the current statement ends.
+    pub statement_locks: Vec<Resource>,
+    /// Undo position at the start of the current statement.
+    pub undo_mark: usize,
+    /// Locks granted to the current statement (also while it waited), which it may drop
+    /// again when the row turns out not to qualify.
+    pub fresh_locks: Vec<Resource>,
+    /// The next statement to run is one that waited for a lock: the same statement again.
+    pub resuming: bool,
+}
+
+/// Why a statement stopped before it finished.
+pub(crate) enum Interrupt {
+    Block,
+    Error(SqlError),
+}
+
+impl From<SqlError> for Interrupt {
+    fn from(e: SqlError) -> Self {
+        Interrupt::Error(e)
+    }
+}
+
+/// What a statement asks of the session after it ran.
+pub(crate) enum Flow {
+    /// Done: the session is busy for the statement's cost.
+    Done { kind: CostKind, rows: Option<u64>, reads: u64, written: u64 },
+    Sleep(u64),
+    /// EXEC of a procedure: push its frame.
+    Call(Frame),
+    /// RETURN from the current frame.
+    Return(Option<i64>),
+}
+
+pub struct Simulation {
+    pub(crate) db: Db,
+    pub(crate) locks: LockManager,
+    pub(crate) sessions: Vec<Session>,
+    pub(crate) trace: Trace,
+    pub(crate) now: u64,
+    pub(crate) origin: u64,
+    pub(crate) rng: ChaCha8Rng,
+    policy: SchedulePolicy,
+    script_pos: usize,
+    rr_next: usize,
+    pub(crate) owners: BTreeMap<OwnerId, usize>,
+    next_owner: OwnerId,
+    pub(crate) tracing: bool,
+    pub(crate) setup_text: Rc<str>,
+    steps: u64,
+    /// Logical reads of the statement being run.
+    pub(crate) query_reads: u64,
+    /// A slow log flush holds every commit until this time.
+    log_stall_until: u64,
+    /// CTEs in scope while a statement runs.
+    pub(crate) ctes: Vec<sql::ast::Cte>,
+    /// inserted/deleted of the triggers running now.
+    pub(crate) trigger_rows: Vec<crate::query::TriggerRows>,
+}
+
+/// Index used for the setup pseudo-session's script source.
+pub(crate) const SETUP_SOURCE: usize = usize::MAX;
+
+impl Simulation {
+    pub(crate) fn build(
+        setup: Script,
+        setup_text: &str,
+        sessions: Vec<(String, u64, Script, Rc<str>)>,
+        seed: u64,
+    ) -> Result<Simulation, (usize, SqlError)> {
+        let mut sim = Simulation {
+            db: Db { tables: Vec::new(), names: BTreeMap::new(), procs: BTreeMap::new(), rcsi: false, allow_snapshot: false, commit_seq: 1 },
+            locks: LockManager::new(),
+            sessions: Vec::new(),
+            trace: Trace::default(),
+            now: 0,
+            origin: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            policy: SchedulePolicy::Random,
+            script_pos: 0,
+            rr_next: 0,
+            owners: BTreeMap::new(),
+            next_owner: 1,
+            tracing: false,
+            setup_text: Rc::from(setup_text),
+            steps: 0,
+            query_reads: 0,
+            log_stall_until: 0,
+            ctes: Vec::new(),
+            trigger_rows: Vec::new(),
+        };
+        // Setup runs alone, untraced, as session index 0 of a throwaway list.
+        let setup_session = sim.new_session("setup".into(), 0, setup, Rc::from(setup_text), 0);
+        sim.sessions.push(setup_session);
+        let mut statements = 0u64;
+        while !matches!(sim.sessions[0].state, State::Finished) {
+            sim.advance_session(0);
+            statements = sim.sessions[0].executed;
+            if statements > MAX_STATEMENTS_PER_SESSION {
+                break;
+            }
+        }
+        if let Some(e) = sim.sessions[0].out.errors.first() {
+            let err = SqlError::generic(e.number, e.severity, e.message.clone());
+            return Err((0, err));
+        }
+        let setup = sim.sessions.pop();
+        drop(setup);
+        sim.origin = sim.now;
+        sim.tracing = true;
+        sim.push(Event::SetupFinished { statements, tables: sim.db.tables.len() });
+        for (i, (name, start_us, script, text)) in sessions.into_iter().enumerate() {
+            let s = sim.new_session(name, start_us, script, text, i);
+            sim.sessions.push(s);
+        }
+        Ok(sim)
+    }
+
+    fn new_session(&mut self, name: String, start_us: u64, script: Script, text: Rc<str>, index: usize) -> Session {
+        let session_owner = self.alloc_owner_raw();
+        Session {
+            name: name.clone(),
+            spid: 52 + index as u32,
+            start_us,
+            script,
+            source_text: text,
+            batch: 0,
+            frames: Vec::new(),
+            state: if self.tracing || name != "setup" { State::NotStarted } else { State::Ready },
+            ready_at: self.now,
+            txn: None,
+            tran_count: 0,
+            options: Options::default(),
+            rowcount: 0,
+            last_error: 0,
+            session_owner,
+            executed: 0,
+            out: SessionOutcome { name, wait_us: 0, statements: 0, errors: vec![], results: vec![], logical_reads: 0 },
+            statement_locks: Vec::new(),
+            undo_mark: 0,
+            fresh_locks: Vec::new(),
+            resuming: false,
+        }
+    }
+
+    fn alloc_owner_raw(&mut self) -> OwnerId {
+        let id = self.next_owner;
+        self.next_owner += 1;
+        id
+    }
+
+    pub fn set_schedule(&mut self, policy: SchedulePolicy) {
+        self.policy = policy;
+    }
+
+    pub(crate) fn push(&mut self, event: Event) {
+        if self.tracing {
+            let at_us = self.now.saturating_sub(self.origin);
+            self.trace.entries.push(TraceEntry { at_us, event });
+        }
+    }
+
+    /// Virtual time relative to the end of setup.
+    pub fn now_us(&self) -> u64 {
+        self.now - self.origin
+    }
+
+    /// Runs one step: the session due next (ties broken by the schedule policy) runs one
+    /// statement, or a lock wait times out, or the deadlock monitor wakes.
+    /// Returns false when every session has finished.
+    pub fn step(&mut self) -> bool {
+        self.steps += 1;
+        let mut due: Vec<(u64, usize)> = Vec::new();
+        let mut any_blocked = false;
+        for (i, s) in self.sessions.iter().enumerate() {
+            let t = match &s.state {
+                State::NotStarted => Some(self.origin + s.start_us),
+                State::Ready => Some(s.ready_at),
+                State::Busy { until, .. } => Some(*until),
+                State::Blocked { timeout_at, .. } => {
+                    any_blocked = true;
+                    *timeout_at
+                }
+                State::Finished => None,
+            };
+            if let Some(t) = t {
+                due.push((t.max(self.now), i));
+            }
+        }
+        let monitor = if any_blocked {
+            let rel = self.now - self.origin;
+            Some(self.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US)
+        } else {
+            None
+        };
+        let earliest = due.iter().map(|d| d.0).min();
+        match (earliest, monitor) {
+            (None, None) => return false,
+            (None, Some(m)) => {
+                if m - self.origin > MAX_VIRTUAL_US {
+                    self.cut_off();
+                    return false;
+                }
+                self.now = m;
+                self.deadlock_monitor();
+                return true;
+            }
+            (Some(e), Some(m)) if m < e => {
+                self.now = m;
+                self.deadlock_monitor();
+                return true;
+            }
+            _ => {}
+        }
+        let t = earliest.unwrap_or(self.now);
+        if t - self.origin > MAX_VIRTUAL_US {
+            self.cut_off();
+            return false;
+        }
+        let ties: Vec<usize> = due.iter().filter(|d| d.0 == t).map(|d| d.1).collect();
+        let pick = self.choose(&ties);
+        self.now = t;
+        self.advance_session(pick);
+        true
+    }
+
+    fn choose(&mut self, ties: &[usize]) -> usize {
+        if ties.len() == 1 {
+            return ties[0];
+        }
+        match &self.policy {
+            SchedulePolicy::Random => ties[self.rng.next_u32() as usize % ties.len()],
+            SchedulePolicy::Scripted(list) if self.script_pos < list.len() => {
+                let want = list[self.script_pos];
+                self.script_pos += 1;
+                if ties.contains(&want) {
+                    want
+                } else {
+                    self.round_robin(ties)
+                }
+            }
+            _ => self.round_robin(ties),
+        }
+    }
+
+    fn round_robin(&mut self, ties: &[usize]) -> usize {
+        let n = self.sessions.len().max(1);
+        let pick = (0..n)
+            .map(|k| (self.rr_next + k) % n)
+            .find(|i| ties.contains(i))
+            .unwrap_or(ties[0]);
+        self.rr_next = (pick + 1) % n;
+        pick
+    }
+
+    /// Ends a run that went past [`MAX_VIRTUAL_US`]: every unfinished session fails.
+    fn cut_off(&mut self) {
+        for i in 0..self.sessions.len() {
+            if !matches!(self.sessions[i].state, State::Finished) {
+                let e = SqlError::generic(
+                    0,
+                    16,
+                    format!("simulation stopped after {} s of virtual time with this session still running", MAX_VIRTUAL_US / 1_000_000),
+                );
+                self.record_error(i, &e, false);
+                self.finish_session(i);
+            }
+        }
+    }
+
+    /// One step of session `i` at `self.now`.
+    pub(crate) fn advance_session(&mut self, i: usize) {
+        match self.sessions[i].state.clone() {
+            State::Finished => {}
+            State::NotStarted => {
+                let name = self.sessions[i].name.clone();
+                self.push(Event::SessionStarted { session: name });
+                self.sessions[i].state = State::Ready;
+                self.sessions[i].ready_at = self.now;
+                self.run_until_statement(i);
+            }
+            State::Busy { end, .. } => {
+                if let Some(end) = end {
+                    self.end_statement(i, end);
+                }
+                self.sessions[i].state = State::Ready;
+                self.run_until_statement(i);
+            }
+            State::Ready => self.run_until_statement(i),
+            State::Blocked { since, timeout_at } => {
+                if timeout_at.is_some_and(|t| t <= self.now) {
+                    self.lock_timeout(i, since);
+                }
+            }
+        }
+    }
+
+    fn end_statement(&mut self, i: usize, end: PendingEnd) {
+        let name = self.sessions[i].name.clone();
+        self.push(Event::StatementFinished { session: name, label: end.label, rows: end.rows, reads: end.reads, cost_us: end.cost_us });
+        self.release_statement_locks(i);
+        let autocommit = self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
+        if autocommit {
+            self.commit(i);
+        }
+    }
+
+    /// Runs control instructions until one statement has run (or the session blocks,
+    /// sleeps, or finishes).
+    fn run_until_statement(&mut self, i: usize) {
+        let mut budget = MAX_INSTRUCTIONS_PER_STEP;
+        loop {
+            if budget == 0 {
+                let e = SqlError::runaway(MAX_INSTRUCTIONS_PER_STEP as u64);
+                self.raise(i, e);
+                return;
+            }
+            budget -= 1;
+            let Some(frame) = self.sessions[i].frames.last() else {
+                if !self.start_next_batch(i) {
+                    self.finish_session(i);
+                    return;
+                }
+                continue;
+            };
+            let code = frame.code.clone();
+            let pc = frame.pc;
+            if pc >= code.instrs.len() {
+                self.pop_frame(i, None);
+                continue;
+            }
+            match &code.instrs[pc] {
+                Instr::Jump(t) => self.set_pc(i, *t),
+                Instr::TryEnter { catch_pc } => {
+                    let f = self.frame_mut(i);
+                    let depth = f.caught.len();
+                    f.tries.push((*catch_pc, depth));
+                    f.pc += 1;
+                }
+                Instr::TryLeave { end_pc } => {
+                    let f = self.frame_mut(i);
+                    f.tries.pop();
+                    f.pc = *end_pc;
+                }
+                Instr::CatchLeave => {
+                    let f = self.frame_mut(i);
+                    f.caught.pop();
+                    f.pc += 1;
+                }
+                Instr::Test { cond, else_pc, span } => {
+                    let has_query = crate::expr::has_subquery(cond);
+                    if has_query && !std::mem::take(&mut self.sessions[i].resuming) {
+                        self.begin_statement(i, "IF", span.clone());
+                    }
+                    match self.eval_condition(i, cond) {
+                        Ok((truth, reads)) => {
+                            if truth {
+                                self.frame_mut(i).pc += 1;
+                            } else {
+                                self.set_pc(i, *else_pc);
+                            }
+                            if has_query {
+                                self.finish_step(i, Flow::Done { kind: CostKind::Select, rows: None, reads, written: 0 }, "IF");
+                                return;
+                            }
+                        }
+                        Err(Interrupt::Block) => return,
+                        Err(Interrupt::Error(e)) => {
+                            self.statement_failed(i);
+                            self.raise(i, e);
+                            if has_query {
+                                return;
+                            }
+                        }
+                    }
+                }
+                Instr::Run(stmt) => {
+                    let stmt = stmt.clone();
+                    self.run_statement(i, &stmt);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn set_pc(&mut self, i: usize, pc: usize) {
+        self.frame_mut(i).pc = pc;
+    }
+
+    pub(crate) fn frame_mut(&mut self, i: usize) -> &mut Frame {
+        self.sessions[i].frames.last_mut().expect("a running session has a frame")
+    }
+
+    pub(crate) fn frame(&self, i: usize) -> &Frame {
+        self.sessions[i].frames.last().expect("a running session has a frame")
+    }
+
+    fn start_next_batch(&mut self, i: usize) -> bool {
+        let s = &mut self.sessions[i];
+        if s.batch >= s.script.batches.len() {
+            return false;
+        }
+        let code = compile(&s.script.batches[s.batch].statements);
+        s.batch += 1;
+        let source = if self.tracing || i > 0 { i } else { SETUP_SOURCE };
+        s.frames.push(Frame::new(code, FrameKind::Batch, source));
+        true
+    }
+
+    pub(crate) fn finish_session(&mut self, i: usize) {
+        // An open transaction at disconnect is rolled back; session app locks are freed.
+        if self.sessions[i].txn.is_some() {
+            self.rollback(i, "the session ended with an open transaction");
+        }
+        let owner = self.sessions[i].session_owner;
+        let grants = self.locks.release_all(owner, |_| true);
+        self.wake(grants);
+        self.sessions[i].frames.clear();
+        self.sessions[i].state = State::Finished;
+        if self.tracing {
+            let name = self.sessions[i].name.clone();
+            self.push(Event::SessionFinished { session: name });
+        }
+    }
+
+    /// Pops the top frame: a batch ends, a procedure returns its code.
+    pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
+        let Some(frame) = self.sessions[i].frames.pop() else { return };
+        match frame.kind {
+            FrameKind::Batch | FrameKind::Trigger => {}
+            FrameKind::Proc { name, return_var, outputs, saved } => {
+                // SET options changed inside a procedure revert when it returns.
+                let s = &mut self.sessions[i];
+                s.options.isolation = saved.isolation;
+                s.options.nocount = saved.nocount;
+                s.options.quoted_identifier = saved.quoted_identifier;
+                let rc = code.unwrap_or(0);
+                let values: Vec<(String, Value)> = outputs
+                    .iter()
+                    .filter_map(|(param, var)| frame.vars.get(param).map(|(_, v)| (var.clone(), v.clone())))
+                    .collect();
+                if let Some(caller) = s.frames.last_mut() {
+                    for (var, v) in values {
+                        if let Some(slot) = caller.vars.get_mut(&var) {
+                            slot.1 = v;
+                        }
+                    }
+                    if let Some(rv) = return_var {
+                        if let Some(slot) = caller.vars.get_mut(&rv) {
+                            slot.1 = Value::Int(rc);
+                        }
+                    }
+                }
+                let session = s.name.clone();
+                self.push(Event::ProcedureReturned { session, procedure: name, code: rc });
+            }
+        }
+    }
+
+    pub(crate) fn begin_statement(&mut self, i: usize, label: &'static str, span: sql::ast::Span) {
+        let s = &mut self.sessions[i];
+        s.executed += 1;
+        s.out.statements += 1;
+        s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
+        s.fresh_locks.clear();
+        if !self.tracing {
+            return;
+        }
+        let frame = s.frames.last();
+        let source = frame.map_or(i, |f| f.source);
+        let in_proc = s.frames.iter().rev().find_map(|f| match &f.kind {
+            FrameKind::Proc { name, .. } => Some(name.clone()),
+            _ => None,
+        });
+        let text: Rc<str> = if source == SETUP_SOURCE { self.setup_text.clone() } else { self.sessions[source.min(self.sessions.len() - 1)].source_text.clone() };
+        let start = span.start.min(text.len());
+        let end = span.end.min(text.len()).max(start);
+        let (line, _) = sql::line_col(&text, start);
+        let snippet = text.get(start..end).unwrap_or("");
+        let first = snippet.lines().next().unwrap_or("").trim();
+        let mut first: String = first.chars().take(80).collect();
+        if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
+            first.push_str(" …");
+        }
+        let name = self.sessions[i].name.clone();
+        self.push(Event::StatementStarted { session: name, label, line, text: first, span: (start, end), in_proc });
+    }
+
+    fn run_statement(&mut self, i: usize, stmt: &Stmt) {
+        if self.sessions[i].executed >= MAX_STATEMENTS_PER_SESSION {
+            let e = SqlError::runaway(MAX_STATEMENTS_PER_SESSION);
+            self.raise(i, e);
+            self.finish_session(i);
+            return;
+        }
+        let label = sql::statement_label(&stmt.kind);
+        // A statement that is re-run after a lock wait is the same statement: no new event.
+        if !std::mem::take(&mut self.sessions[i].resuming) {
+            self.begin_statement(i, label, stmt.span.clone());
+        }
+        match self.exec_statement(i, stmt) {
+            Ok(flow) => {
+                if !matches!(flow, Flow::Call(_)) {
+                    self.frame_mut(i).pc += 1;
+                } else {
+                    self.frame_mut(i).pc += 1;
+                }
+                self.finish_step(i, flow, label);
+            }
+            Err(Interrupt::Block) => {}
+            Err(Interrupt::Error(e)) => {
+                self.statement_failed(i);
+                self.frame_mut(i).pc += 1;
+                self.raise(i, e);
+                if matches!(self.sessions[i].state, State::Ready) {
+                    let cost = statement_cost(&mut self.rng, CostKind::Variable, 0, 0);
+                    self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+                    if self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+                        self.commit(i);
+                    }
+                    self.release_statement_locks(i);
+                }
+            }
+        }
+    }
+
+    fn finish_step(&mut self, i: usize, flow: Flow, label: &'static str) {
+        match flow {
+            Flow::Done { kind, rows, reads, written } => {
+                let mut cost = statement_cost(&mut self.rng, kind, reads, written);
+                let flushes = (written > 0 && self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit)) || label == "COMMIT";
+                if flushes {
+                    let end = self.now + cost;
+                    if let Some(stall) = slow_flush(&mut self.rng) {
+                        self.log_stall_until = self.log_stall_until.max(end + stall);
+                    }
+                    if self.log_stall_until > end {
+                        cost = self.log_stall_until - self.now;
+                    }
+                }
+                self.sessions[i].out.logical_reads += reads;
+                self.sessions[i].state = State::Busy { until: self.now + cost, end: Some(PendingEnd { label, rows, reads, cost_us: cost }) };
+            }
+            Flow::Sleep(us) => {
+                let name = self.sessions[i].name.clone();
+                self.push(Event::Sleeping { session: name, until_us: self.now_us() + us, delay_us: us });
+                self.sessions[i].state = State::Busy { until: self.now + us, end: None };
+            }
+            Flow::Call(frame) => {
+                let cost = statement_cost(&mut self.rng, CostKind::Exec, 0, 0);
+                self.sessions[i].frames.push(frame);
+                self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+            }
+            Flow::Return(code) => {
+                // RETURN in a batch ends the batch; in a procedure returns to the caller.
+                self.pop_frame(i, code);
+                let cost = statement_cost(&mut self.rng, CostKind::Variable, 0, 0);
+                self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+            }
+        }
+    }
+
+    /// Undoes the current statement's changes (statement-level atomicity).
+    pub(crate) fn statement_failed(&mut self, i: usize) {
+        let mark = self.sessions[i].undo_mark;
+        self.undo_to(i, mark);
+    }
+
+    fn undo_to(&mut self, i: usize, mark: usize) {
+        let Some(txn) = self.sessions[i].txn.as_mut() else { return };
+        let tail: Vec<Undo> = txn.undo.drain(mark.min(txn.undo.len())..).collect();
+        for u in tail.into_iter().rev() {
+            if let Some(t) = self.db.tables.get_mut(u.table as usize) {
+                if u.slot < t.slots.len() {
+                    let before = t.slots[u.slot].latest().cloned();
+                    t.slots[u.slot].pending = u.prev;
+                    let after = t.slots[u.slot].latest().cloned();
+                    t.count_index_change(before.as_deref(), after.as_deref());
+                }
+                t.touch();
+            }
+        }
+    }
+
+    /// Raises an error in session `i`: records it, then finds a CATCH or aborts as far as
+    /// the error's scope (and XACT_ABORT) says.
+    pub(crate) fn raise(&mut self, i: usize, e: SqlError) {
+        let xact_abort = self.sessions[i].options.xact_abort;
+        let mut scope = e.scope;
+        // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
+        if xact_abort && matches!(scope, AbortScope::Statement | AbortScope::Batch) && e.number != 50000 {
+            scope = AbortScope::BatchAndTransaction;
+        }
+        if matches!(scope, AbortScope::BatchAndTransaction) && self.sessions[i].txn.is_some() {
+            let why = format!("error {}", e.number);
+            self.rollback(i, &why);
+        }
+        self.sessions[i].last_error = e.number as i64;
+        // Find the innermost TRY; a compile error skips the TRY of its own frame.
+        let frames = self.sessions[i].frames.len();
+        let mut target = None;
+        for depth in (0..frames).rev() {
+            let f = &self.sessions[i].frames[depth];
+            if matches!(scope, AbortScope::Compile) && depth == frames - 1 {
+                continue;
+            }
+            if let Some(&(catch_pc, caught_depth)) = f.tries.last() {
+                target = Some((depth, catch_pc, caught_depth));
+                break;
+            }
+        }
+        self.record_error(i, &e, target.is_some());
+        if let Some((depth, catch_pc, caught_depth)) = target {
+            while self.sessions[i].frames.len() > depth + 1 {
+                self.pop_frame(i, None);
+            }
+            let f = self.frame_mut(i);
+            f.tries.pop();
+            f.caught.truncate(caught_depth);
+            f.caught.push(e);
+            f.pc = catch_pc;
+            return;
+        }
+        match scope {
+            AbortScope::Statement => {}
+            AbortScope::Batch | AbortScope::BatchAndTransaction | AbortScope::Compile => {
+                // The batch ends: drop every frame; the next batch (after GO) still runs.
+                while !self.sessions[i].frames.is_empty() {
+                    self.pop_frame(i, None);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn record_error(&mut self, i: usize, e: &SqlError, caught: bool) {
+        let s = &mut self.sessions[i];
+        s.out.errors.push(e.info());
+        let name = s.name.clone();
+        self.push(Event::Error { session: name, number: e.number, severity: e.severity, state: e.state, message: e.message.clone(), caught });
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Transactions
+
+    /// The transaction the session's work belongs to, begun (autocommit) if there is none.
+    pub(crate) fn ensure_txn(&mut self, i: usize) -> TxnId {
+        if let Some(t) = &self.sessions[i].txn {
+            return t.id;
+        }
+        let id = self.alloc_owner_raw();
+        self.owners.insert(id, i);
+        self.sessions[i].txn = Some(Txn { id, explicit: false, snapshot_seq: None, undo: Vec::new(), rows_written: 0, began_explicit: false });
+        self.sessions[i].undo_mark = 0;
+        id
+    }
+
+    pub(crate) fn begin_explicit(&mut self, i: usize) {
+        if self.sessions[i].txn.is_none() {
+            let id = self.alloc_owner_raw();
+            self.owners.insert(id, i);
+            self.sessions[i].txn = Some(Txn { id, explicit: true, snapshot_seq: None, undo: Vec::new(), rows_written: 0, began_explicit: true });
+            let name = self.sessions[i].name.clone();
+            self.push(Event::TransactionBegan { session: name, explicit: true });
+        } else if let Some(t) = self.sessions[i].txn.as_mut() {
+            t.explicit = true;
+            t.began_explicit = true;
+        }
+        self.sessions[i].tran_count += 1;
+    }
+
+    pub(crate) fn commit(&mut self, i: usize) {
+        let Some(txn) = self.sessions[i].txn.take() else { return };
+        self.sessions[i].tran_count = 0;
+        if !txn.undo.is_empty() {
+            self.db.commit_seq += 1;
+            let seq = self.db.commit_seq;
+            let mut seen = std::collections::BTreeSet::new();
+            for u in &txn.undo {
+                if !seen.insert((u.table, u.slot)) {
+                    continue;
+                }
+                if let Some(t) = self.db.tables.get_mut(u.table as usize) {
+                    if let Some(slot) = t.slots.get_mut(u.slot) {
+                        if let Some((_, data)) = slot.pending.take() {
+                            slot.committed.push((seq, data));
+                            // Old versions are kept only while a snapshot could need them.
+                            if slot.committed.len() > 16 {
+                                slot.committed.remove(0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let released = self.release_owner(i, txn.id, ReleaseReason::Commit);
+        if txn.began_explicit {
+            let name = self.sessions[i].name.clone();
+            self.push(Event::TransactionCommitted { session: name, locks_released: released });
+        }
+    }
+
+    pub(crate) fn rollback(&mut self, i: usize, why: &str) {
+        if self.sessions[i].txn.is_none() {
+            return;
+        }
+        self.undo_to(i, 0);
+        let Some(txn) = self.sessions[i].txn.take() else { return };
+        self.sessions[i].tran_count = 0;
+        let released = self.release_owner(i, txn.id, ReleaseReason::Rollback);
+        let name = self.sessions[i].name.clone();
+        self.push(Event::TransactionRolledBack { session: name, locks_released: released, why: why.to_string() });
+    }
+
+    fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) -> usize {
+        let held = self.locks.locks_of(owner);
+        if self.tracing {
+            let name = self.sessions[i].name.clone();
+            for (res, mode) in &held {
+                if !mode.is_intent() {
+                    let resource = self.resource_text(res);
+                    self.push(Event::LockReleased { session: name.clone(), resource, mode: *mode, reason });
+                }
+            }
+        }
+        let grants = self.locks.release_all(owner, |_| true);
+        self.owners.remove(&owner);
+        self.sessions[i].statement_locks.clear();
+        self.wake(grants);
+        held.len()
+    }
+
+    fn release_statement_locks(&mut self, i: usize) {
+        let list = std::mem::take(&mut self.sessions[i].statement_locks);
+        let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) else { return };
+        for res in list {
+            let grants = self.locks.release(owner, &res);
+            self.wake(grants);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Locks
+
+    /// Requests a lock for session `i`'s transaction; blocks the session when it must wait.
+    /// `transient` locks are dropped at the end of the statement.
+    pub(crate) fn lock(&mut self, i: usize, res: Resource, mode: LockMode, transient: bool) -> Result<(), Interrupt> {
+        let owner = self.ensure_txn(i);
+        self.lock_as(i, owner, res, mode, transient)
+    }
+
+    pub(crate) fn lock_as(&mut self, i: usize, owner: OwnerId, res: Resource, mode: LockMode, transient: bool) -> Result<(), Interrupt> {
+        // Setup (and queries on the final state) run alone: nothing to lock against.
+        if !self.tracing {
+            return Ok(());
+        }
+        self.owners.insert(owner, i);
+        match self.locks.request(owner, res.clone(), mode) {
+            Request::Granted { already, .. } => {
+                if !already {
+                    self.sessions[i].fresh_locks.push(res.clone());
+                    if transient {
+                        self.sessions[i].statement_locks.push(res.clone());
+                    }
+                    if self.tracing && !mode.is_intent() && !transient {
+                        let resource = self.resource_text(&res);
+                        let name = self.sessions[i].name.clone();
+                        self.push(Event::LockGranted { session: name, resource, mode, waited_us: None });
+                    }
+                }
+                Ok(())
+            }
+            Request::AlreadyWaiting { .. } => Err(Interrupt::Block),
+            Request::Waiting { blockers } => {
+                let holders: Vec<(String, LockMode)> = self
+                    .locks
+                    .holders(&res)
+                    .into_iter()
+                    .filter(|(o, _, _)| blockers.contains(o))
+                    .map(|(o, m, _)| (self.owner_name(o), m))
+                    .collect();
+                let resource = self.resource_text(&res);
+                let name = self.sessions[i].name.clone();
+                self.push(Event::LockWaiting { session: name, resource, mode, holders });
+                let timeout = self.sessions[i].options.lock_timeout_ms;
+                let timeout_at = (timeout >= 0).then(|| self.now + timeout as u64 * 1000);
+                // The statement will be re-run when the lock is granted: undo what it did.
+                self.statement_failed(i);
+                self.sessions[i].state = State::Blocked { since: self.now, timeout_at };
+                if timeout == 0 {
+                    self.lock_timeout(i, self.now);
+                }
+                Err(Interrupt::Block)
+            }
+        }
+    }
+
+    pub(crate) fn owner_name(&self, owner: OwnerId) -> String {
+        match self.owners.get(&owner) {
+            Some(&s) => self.sessions.get(s).map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+            None => self
+                .sessions
+                .iter()
+                .find(|s| s.session_owner == owner)
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+        }
+    }
+
+    pub(crate) fn resource_text(&self, res: &Resource) -> String {
+        let table = |id: &u32| self.db.tables.get(*id as usize).map_or_else(|| format!("t{id}"), |t| t.name.clone());
+        match res {
+            Resource::Object { table: t } => format!("OBJECT {}", table(t)),
+            Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
+            Resource::Key { table: t, key, .. } => format!("KEY {} ({key})", table(t)),
+            Resource::Application { name } => format!("APP {name}"),
+            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash})", table(t)),
+        }
+    }
+
+    /// Sessions whose lock was granted by a release become ready now.
+    pub(crate) fn wake(&mut self, grants: Vec<crate::locks::Grant>) {
+        for g in grants {
+            let Some(&s) = self.owners.get(&g.owner) else { continue };
+            if let State::Blocked { since, .. } = self.sessions[s].state {
+                let waited = self.now - since;
+                self.sessions[s].out.wait_us += waited;
+                self.sessions[s].state = State::Ready;
+                self.sessions[s].ready_at = self.now;
+                self.sessions[s].fresh_locks.push(g.resource.clone());
+                self.sessions[s].resuming = true;
+                let resource = self.resource_text(&g.resource);
+                let name = self.sessions[s].name.clone();
+                self.push(Event::LockGranted { session: name, resource, mode: g.mode, waited_us: Some(waited) });
+            }
+        }
+    }
+
+    fn lock_timeout(&mut self, i: usize, since: u64) {
+        let waited = self.now - since;
+        self.sessions[i].out.wait_us += waited;
+        let res = self.sessions[i].txn.as_ref().and_then(|t| self.locks.waiting(t.id)).map(|(r, _)| r);
+        if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
+            let grants = self.locks.cancel_wait(owner);
+            self.wake(grants);
+        }
+        let resource = res.map(|r| self.resource_text(&r)).unwrap_or_default();
+        let name = self.sessions[i].name.clone();
+        self.push(Event::WaitTimedOut { session: name, resource, waited_us: waited });
+        self.sessions[i].state = State::Ready;
+        self.sessions[i].ready_at = self.now;
+        // The statement that waited fails with 1222; the transaction stays open.
+        self.statement_failed(i);
+        if !self.sessions[i].frames.is_empty() {
+            self.frame_mut(i).pc += 1;
+        }
+        self.raise(i, SqlError::lock_timeout());
+        if self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+            self.commit(i);
+        }
+    }
+
+    fn deadlock_monitor(&mut self) {
+        // Bounded: each round removes one victim's wait.
+        for _ in 0..self.sessions.len() {
+            let Some(cycle) = self.locks.find_deadlock() else { return };
+            let members: Vec<usize> = cycle.iter().filter_map(|o| self.owners.get(o).copied()).collect();
+            if members.is_empty() {
+                return;
+            }
+            // Victim: lowest DEADLOCK_PRIORITY, then the cheapest to roll back.
+            let victim = *members
+                .iter()
+                .min_by_key(|&&s| {
+                    let sess = &self.sessions[s];
+                    (sess.options.deadlock_priority, sess.txn.as_ref().map_or(0, |t| t.undo.len()), std::cmp::Reverse(s))
+                })
+                .unwrap_or(&members[0]);
+            let names: Vec<String> = members.iter().map(|&s| self.sessions[s].name.clone()).collect();
+            let victim_name = self.sessions[victim].name.clone();
+            self.push(Event::Deadlock { victim: victim_name, cycle: names });
+            if let State::Blocked { since, .. } = self.sessions[victim].state {
+                self.sessions[victim].out.wait_us += self.now - since;
+            }
+            if let Some(owner) = self.sessions[victim].txn.as_ref().map(|t| t.id) {
+                let grants = self.locks.cancel_wait(owner);
+                self.wake(grants);
+            }
+            self.sessions[victim].state = State::Ready;
+            self.sessions[victim].ready_at = self.now;
+            let spid = self.sessions[victim].spid;
+            self.statement_failed(victim);
+            if !self.sessions[victim].frames.is_empty() {
+                self.frame_mut(victim).pc += 1;
+            }
+            self.raise(victim, SqlError::deadlock_victim(spid));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Results
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        Outcome { end_us: self.now_us(), sessions: self.sessions.iter().map(|s| s.out.clone()).collect() }
+    }
+
+    pub(crate) fn add_result(&mut self, i: usize, rs: ResultSet) {
+        if self.tracing {
+            let first_row = rs.rows.first().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
+            let name = self.sessions[i].name.clone();
+            self.push(Event::ResultReturned { session: name, columns: rs.columns.clone(), rows: rs.rows.len(), first_row });
+        }
+        self.sessions[i].out.results.push(rs);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.sessions.iter().all(|s| matches!(s.state, State::Finished))
+    }
+
+    pub(crate) fn sessions_len(&self) -> usize {
+        self.sessions.len()
+    }
+}
+
+impl Session {
+    /// A session that exists only to run a query against the final state.
+    pub(crate) fn probe(name: String, sim: &mut Simulation) -> Session {
+        let owner = sim.alloc_owner_raw();
+        Session {
+            name: name.clone(),
+            spid: 0,
+            start_us: 0,
+            script: Script { batches: Vec::new() },
+            source_text: Rc::from(""),
+            batch: 0,
+            frames: Vec::new(),
+            state: State::Finished,
+            ready_at: sim.now,
+            txn: None,
+            tran_count: 0,
+            options: Options::default(),
+            rowcount: 0,
+            last_error: 0,
+            session_owner: owner,
+            executed: 0,
+            out: SessionOutcome { name, wait_us: 0, statements: 0, errors: vec![], results: vec![], logical_reads: 0 },
+            statement_locks: Vec::new(),
+            undo_mark: 0,
+            fresh_locks: Vec::new(),
+            resuming: false,
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! Tables, rows and their versions, indexes and the page counts the read model uses.
+//!
+//! A row keeps its committed history (for SNAPSHOT and READ_COMMITTED_SNAPSHOT readers)
+//! and at most one uncommitted version: X locks guarantee a single writer per row.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use sql::ast::{DataType, Expr, Len, Stmt};
+
+use crate::pages;
+use crate::value::{sort_cmp, stored_len, Value};
+
+pub type TxnId = u32;
+pub type RowId = usize;
+
+#[derive(Clone, Debug)]
+pub struct Column {
+    pub name: String,
+    pub ty: DataType,
+    pub nullable: bool,
+    pub default: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Index {
+    pub name: String,
+    pub id: u32,
+    pub unique: bool,
+    /// Column positions and descending flags.
+    pub columns: Vec<(usize, bool)>,
+    pub include: Vec<usize>,
+    pub filter: Option<Expr>,
+    /// Filled in when the filter was evaluated for each row (see `Table::filter_cache`).
+    pub filter_columns: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Trigger {
+    pub name: String,
+    pub events: Vec<sql::ast::DmlEvent>,
+    pub instead_of: bool,
+    pub body: std::rc::Rc<Vec<Stmt>>,
+    pub enabled: bool,
+}
+
+/// One version of a row's data; `None` means deleted.
+pub type RowData = Option<Vec<Value>>;
+
+#[derive(Clone, Debug, Default)]
+pub struct RowSlot {
+    /// Committed versions, oldest first, each with the commit sequence number that made it.
+    pub committed: Vec<(u64, RowData)>,
+    /// The uncommitted version and the transaction that wrote it.
+    pub pending: Option<(TxnId, RowData)>,
+}
+
+impl RowSlot {
+    /// The newest data, committed or not: what locking readers see once they hold a lock.
+    pub fn latest(&self) -> Option<&Vec<Value>> {
+        match &self.pending {
+            Some((_, data)) => data.as_ref(),
+            None => self.committed.last().and_then(|(_, d)| d.as_ref()),
+        }
+    }
+
+    pub fn latest_committed(&self) -> Option<&Vec<Value>> {
+        self.committed.last().and_then(|(_, d)| d.as_ref())
+    }
+
+    /// What a versioned reader with snapshot `seq` sees (its own writes included).
+    pub fn visible_at(&self, seq: u64, own: Option<TxnId>) -> Option<&Vec<Value>> {
+        if let (Some((txn, data)), Some(me)) = (&self.pending, own) {
+            if *txn == me {
+                return data.as_ref();
+            }
+        }
+        self.committed
+            .iter()
+            .rev()
+            .find(|(s, _)| *s <= seq)
+            .and_then(|(_, d)| d.as_ref())
+    }
+
+    /// Whether a version newer than `seq` was committed (SNAPSHOT update conflicts).
+    pub fn changed_since(&self, seq: u64) -> bool {
+        self.committed.last().is_some_and(|(s, _)| *s > seq)
+    }
+
+    /// True while any version (pending or committed) holds data: the row is physically there.
+    pub fn exists(&self) -> bool {
+        self.latest().is_some() || self.latest_committed().is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub id: u32,
+    pub name: String,
+    pub columns: Vec<Column>,
+    /// Clustered key column positions (the primary key); empty for a heap (RID order).
+    pub key: Vec<usize>,
+    pub pk_name: Option<String>,
+    pub identity: Option<Identity>,
+    pub slots: Vec<RowSlot>,
+    /// Clustered order: key values → slot.
+    pub order: BTreeMap<OrdKey, RowId>,
+    pub indexes: Vec<Index>,
+    pub triggers: Vec<Trigger>,
+    /// True for table variables (no locks, no versions needed).
+    pub is_variable: bool,
+    leaf_pages_cache: Option<u32>,
+    /// The most entries each nonclustered index (by id) ever held: a B-tree keeps its
+    /// levels when rows leave it, so depth follows the high-water mark.
+    pub index_high_water: BTreeMap<u32, u32>,
+    /// Entries each nonclustered index holds now (by the newest data of each row).
+    pub index_entries: BTreeMap<u32, u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Identity {
+    pub column: usize,
+    pub next: i64,
+    pub increment: i64,
+}
+
+/// A key that sorts like SQL Server sorts index keys (NULL first, collation for text).
+#[derive(Clone, Debug)]
+pub struct OrdKey(pub Vec<Value>, pub Vec<bool>);
+
+impl PartialEq for OrdKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for OrdKey {}
+impl PartialOrd for OrdKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OrdKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (i, (a, b)) in self.0.iter().zip(&other.0).enumerate() {
+            let mut o = sort_cmp(a, b);
+            if self.1.get(i).copied().unwrap_or(false) {
+                o = o.reverse();
+            }
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        self.0.len().cmp(&other.0.len())
+    }
+}
+
+impl Table {
+    pub fn new(id: u32, name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
+        Table {
+            id,
+            name,
+            columns,
+            key,
+            pk_name: None,
+            identity: None,
+            slots: Vec::new(),
+            order: BTreeMap::new(),
+            indexes: Vec::new(),
+            triggers: Vec::new(),
+            is_variable,
+            leaf_pages_cache: None,
+            index_high_water: BTreeMap::new(),
+            index_entries: BTreeMap::new(),
+        }
+    }
+
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The clustered key of a row (a heap uses the slot number as its RID).
+    pub fn key_of(&self, row: &[Value], slot: RowId) -> OrdKey {
+        if self.key.is_empty() {
+            OrdKey(vec![Value::Int(slot as i64)], vec![false])
+        } else {
+            OrdKey(self.key.iter().map(|&c| row[c].clone()).collect(), vec![false; self.key.len()])
+        }
+    }
+
+    /// A short text of the key for lock resources and traces: `42` or `1,'a'`.
+    pub fn key_text(&self, slot: RowId) -> String {
+        let data = self.slots[slot].latest().or_else(|| self.slots[slot].latest_committed());
+        match data {
+            Some(row) if !self.key.is_empty() => {
+                self.key.iter().map(|&c| row[c].to_string()).collect::<Vec<_>>().join(",")
+            }
+            _ => format!("rid {slot}"),
+        }
+    }
+
+    /// Slots in clustered order.
+    pub fn clustered_order(&self) -> impl Iterator<Item = RowId> + '_ {
+        self.order.values().copied()
+    }
+
+    pub fn insert_slot(&mut self, txn: TxnId, row: Vec<Value>) -> RowId {
+        let slot = self.slots.len();
+        let key = self.key_of(&row, slot);
+        self.slots.push(RowSlot { committed: Vec::new(), pending: Some((txn, Some(row))) });
+        self.order.insert(key, slot);
+        self.leaf_pages_cache = None;
+        slot
+    }
+
+    pub fn find_key(&self, key: &OrdKey) -> Option<RowId> {
+        self.order.get(key).copied()
+    }
+
+    pub fn touch(&mut self) {
+        self.leaf_pages_cache = None;
+    }
+
+    /// Keeps each index's entry count and high-water mark as one row changes from `old`
+    /// to `new` (both as the newest data).
+    pub fn count_index_change(&mut self, old: Option<&[Value]>, new: Option<&[Value]>) {
+        if self.is_variable {
+            return;
+        }
+        for k in 0..self.indexes.len() {
+            let ix = &self.indexes[k];
+            let was = old.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
+            let is = new.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
+            if was == is {
+                continue;
+            }
+            let id = ix.id;
+            let entries = self.index_entries.entry(id).or_insert(0);
+            *entries = (*entries as i64 + is - was).max(0) as u32;
+            let now = *entries;
+            let high = self.index_high_water.entry(id).or_insert(0);
+            *high = (*high).max(now);
+        }
+    }
+
+    fn column_types(&self) -> Vec<pages::ColType> {
+        self.columns.iter().map(|c| col_type(&c.ty)).collect()
+    }
+
+    /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
+    pub fn leaf_pages(&mut self) -> u32 {
+        if let Some(n) = self.leaf_pages_cache {
+            return n;
+        }
+        let types = self.column_types();
+        let sizes: Vec<u32> = self
+            .order
+            .values()
+            .filter_map(|&s| self.slots[s].latest().or_else(|| self.slots[s].latest_committed()))
+            .map(|row| row_size(&types, &self.columns, row))
+            .collect();
+        let n = pages::leaf_pages(sizes.into_iter()).max(1);
+        self.leaf_pages_cache = Some(n);
+        n
+    }
+
+    /// Bytes a row takes on its data page.
+    pub fn stored_size(&self, row: &[Value]) -> u32 {
+        row_size(&self.column_types(), &self.columns, row)
+    }
+
+    /// Depth of the clustered index (1 when the root is the only page).
+    pub fn clustered_depth(&mut self) -> u32 {
+        let leaf = self.leaf_pages();
+        let key_bytes: u32 = if self.key.is_empty() {
+            8
+        } else {
+            self.key.iter().map(|&c| fixed_key_bytes(&self.columns[c].ty)).sum()
+        };
+        pages::btree_depth(leaf, key_bytes + 1 + 6)
+    }
+
+    /// Leaf pages and depth of a nonclustered index holding `entries` rows.
+    pub fn index_shape(&self, index: &Index, entries: u32) -> (u32, u32) {
+        let key_bytes: u32 = index
+            .columns
+            .iter()
+            .map(|&(c, _)| fixed_key_bytes(&self.columns[c].ty))
+            .chain(index.include.iter().map(|&c| fixed_key_bytes(&self.columns[c].ty)))
+            .sum();
+        // A nonclustered leaf row carries the clustered key as its row locator.
+        let locator: u32 = if self.key.is_empty() {
+            8
+        } else {
+            self.key
+                .iter()
+                .filter(|&&k| !index.columns.iter().any(|&(c, _)| c == k))
+                .map(|&c| fixed_key_bytes(&self.columns[c].ty))
+                .sum()
+        };
+        let leaf_row = key_bytes + locator + 1 + 3;
+        let leaf = pages::leaf_pages(std::iter::repeat_n(leaf_row, entries as usize)).max(1);
+        (leaf, pages::btree_depth(leaf, key_bytes + locator + 1 + 6))
+    }
+
+    /// The page (for PAGE lock resources) a row sits on: its position in clustered order
+    /// packed at the table's typical rows per page.
+    pub fn page_of(&mut self, slot: RowId) -> u32 {
+        let pages = self.leaf_pages().max(1) as usize;
+        let rows = self.order.len().max(1);
+        let per_page = rows.div_ceil(pages).max(1);
+        let pos = self
+            .slots
+            .get(slot)
+            .and_then(|s| s.latest().or_else(|| s.latest_committed()))
+            .map(|row| self.key_of(row, slot))
+            .map(|k| self.order.range(..k).count())
+            .unwrap_or(0);
+        (pos / per_page) as u32 + 1
+    }
+}
+
+fn fixed_key_bytes(ty: &DataType) -> u32 {
+    match ty {
+        DataType::TinyInt | DataType::Bit => 1,
+        DataType::SmallInt => 2,
+        DataType::Int => 4,
+        DataType::BigInt | DataType::Float | DataType::Money | DataType::DateTime => 8,
+        DataType::Decimal { precision, .. } => match precision {
+            0..=9 => 5,
+            10..=19 => 9,
+            20..=28 => 13,
+            _ => 17,
+        },
+        DataType::DateTime2(p) | DataType::Time(p) => match p {
+            0..=2 => 6,
+            3..=4 => 7,
+            _ => 8,
+        },
+        DataType::Date => 3,
+        DataType::UniqueIdentifier => 16,
+        // Variable keys: a typical short value plus the 2-byte offset.
+        DataType::Char(n) | DataType::NChar(n) => *n,
+        DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName => 12,
+    }
+}
+
+pub fn col_type(ty: &DataType) -> pages::ColType {
+    use pages::ColType as C;
+    match ty {
+        DataType::TinyInt => C::TinyInt,
+        DataType::SmallInt => C::SmallInt,
+        DataType::Int => C::Int,
+        DataType::BigInt => C::BigInt,
+        DataType::Bit => C::Bit,
+        DataType::Decimal { precision, scale } => C::Decimal { p: *precision, s: *scale },
+        DataType::Float => C::Float(53),
+        DataType::Money => C::Money,
+        DataType::Char(n) => C::Char(*n),
+        DataType::NChar(n) => C::NChar(*n),
+        DataType::VarChar(Len::N(n)) => C::VarChar(*n),
+        DataType::VarChar(Len::Max) => C::VarCharMax,
+        DataType::NVarChar(Len::N(n)) => C::NVarChar(*n),
+        DataType::NVarChar(Len::Max) => C::NVarCharMax,
+        DataType::SysName => C::NVarChar(128),
+        DataType::DateTime => C::DateTime,
+        DataType::DateTime2(p) => C::DateTime2(*p),
+        DataType::Date => C::Date,
+        DataType::Time(p) => C::Time(*p),
+        DataType::UniqueIdentifier => C::UniqueIdentifier,
+    }
+}
+
+fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 {
+    let cols: Vec<(pages::ColType, Option<u32>)> = types
+        .iter()
+        .zip(columns)
+        .zip(row)
+        .map(|((t, c), v)| {
+            let var = matches!(c.ty, DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName);
+            (*t, var.then(|| stored_len(v, &c.ty)))
+        })
+        .collect();
+    pages::row_size(&cols)
+}

@@ -1,0 +1,366 @@
+//! SQL values: comparison under SQL Server's default collation, arithmetic, conversion to
+//! column types (with the truncation and overflow errors a real engine raises).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use sql::ast::{DataType, Len};
+
+use crate::error::SqlError;
+
+/// A SQL value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    Decimal(f64),
+    Text(String),
+    /// datetime2: microseconds since 1970-01-01 (virtual time zero is [`CLOCK_ZERO_US`]).
+    DateTime(i64),
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// SQL truth of a predicate result: NULL and 0 are not true.
+    pub fn is_true(&self) -> bool {
+        match self {
+            Value::Int(i) => *i != 0,
+            Value::Decimal(d) => *d != 0.0,
+            _ => false,
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Decimal(d) => Some(d.trunc() as i64),
+            Value::Text(s) => s.trim().parse().ok(),
+            Value::DateTime(t) => Some(*t),
+            Value::Null => None,
+        }
+    }
+
+    pub fn as_text(&self) -> String {
+        match self {
+            Value::Null => String::new(),
+            Value::Text(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    pub fn bool(b: bool) -> Value {
+        Value::Int(b as i64)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("NULL"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Decimal(d) => write!(f, "{d}"),
+            Value::Text(s) => f.write_str(s),
+            Value::DateTime(us) => f.write_str(&format_datetime(*us, if us % 1000 == 0 { 3 } else { 6 })),
+        }
+    }
+}
+
+/// Virtual time zero as a wall-clock instant: 2026-01-05 09:00:00, in microseconds since
+/// 1970-01-01. datetime values are microseconds since 1970, so they print as real dates.
+pub const CLOCK_ZERO_US: i64 = (20_458 * 86_400 + 9 * 3_600) * 1_000_000;
+
+/// `2026-01-05 09:00:01.500` for a datetime with `precision` fractional digits.
+pub fn format_datetime(us: i64, precision: u8) -> String {
+    let days = us.div_euclid(86_400_000_000);
+    let in_day = us.rem_euclid(86_400_000_000);
+    let (y, m, d) = civil_from_days(days);
+    let secs = in_day / 1_000_000;
+    let frac = in_day % 1_000_000;
+    let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let p = precision.min(6) as usize;
+    if p == 0 {
+        format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
+    } else {
+        let digits = format!("{frac:06}");
+        format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}.{}", &digits[..p])
+    }
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Compares two non-NULL values the way SQL Server does for `=`, `<` and ORDER BY under the
+/// default case-insensitive, accent-sensitive collation; trailing spaces are ignored.
+/// Returns None when either side is NULL.
+pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Null, _) | (_, Value::Null) => None,
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Text(x), Value::Text(y)) => Some(collate(x, y)),
+        (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
+        (Value::Text(s), Value::DateTime(_)) => {
+            parse_datetime(s).and_then(|t| compare(&Value::DateTime(t), b))
+        }
+        (Value::DateTime(_), Value::Text(s)) => {
+            parse_datetime(s).and_then(|t| compare(a, &Value::DateTime(t)))
+        }
+        (x, y) => {
+            let (fx, fy) = (as_f64(x)?, as_f64(y)?);
+            fx.partial_cmp(&fy)
+        }
+    }
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Decimal(d) => Some(*d),
+        Value::Text(s) => s.trim().parse().ok(),
+        Value::DateTime(t) => Some(*t as f64),
+        Value::Null => None,
+    }
+}
+
+/// Case-insensitive comparison, ignoring trailing spaces (SQL Server pads for `=`).
+pub fn collate(a: &str, b: &str) -> Ordering {
+    let a = a.trim_end_matches(' ');
+    let b = b.trim_end_matches(' ');
+    let mut ai = a.chars().flat_map(char::to_lowercase);
+    let mut bi = b.chars().flat_map(char::to_lowercase);
+    loop {
+        match (ai.next(), bi.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x != y => return x.cmp(&y),
+            _ => {}
+        }
+    }
+}
+
+/// A total order over values for sorting and keys: NULL first (as SQL Server sorts it).
+pub fn sort_cmp(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Parses `'00:00:00.020'`-style WAITFOR DELAY text into microseconds.
+pub fn parse_delay(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (hms, frac) = match t.split_once('.') {
+        Some((a, b)) => (a, b),
+        None => (t, ""),
+    };
+    let parts: Vec<&str> = hms.split(':').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let mut secs = 0u64;
+    for p in &parts {
+        secs = secs * 60 + p.trim().parse::<u64>().ok()?;
+    }
+    // Pad the fraction to microseconds: '.020' is 20 ms.
+    let frac_us = if frac.is_empty() {
+        0
+    } else {
+        let digits: String = frac.chars().take(6).collect();
+        if !digits.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        format!("{digits:0<6}").parse::<u64>().ok()?
+    };
+    Some(secs * 1_000_000 + frac_us)
+}
+
+/// Parses `2026-01-05 09:00:01.500` or `2026-01-05` into microseconds since 1970.
+pub fn parse_datetime(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (date, time) = match t.split_once([' ', 'T']) {
+        Some((d, tm)) => (d, tm.trim()),
+        None => (t, "00:00:00"),
+    };
+    let mut parts = date.split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let d: i64 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let us = parse_delay(time)? as i64;
+    Some(days_from_civil(y, m, d) * 86_400_000_000 + us)
+}
+
+/// Converts a value for storing in (or casting to) a column of type `ty`, raising the
+/// errors SQL Server raises. `column` and `table` name the target for error 2628.
+pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result<Value, SqlError> {
+    if v.is_null() {
+        return Ok(Value::Null);
+    }
+    match ty {
+        DataType::TinyInt => int_in(v, ty, 0, 255),
+        DataType::SmallInt => int_in(v, ty, i16::MIN as i64, i16::MAX as i64),
+        DataType::Int => int_in(v, ty, i32::MIN as i64, i32::MAX as i64),
+        DataType::BigInt => int_in(v, ty, i64::MIN, i64::MAX),
+        DataType::Bit => match v {
+            Value::Text(s) if s.eq_ignore_ascii_case("true") => Ok(Value::Int(1)),
+            Value::Text(s) if s.eq_ignore_ascii_case("false") => Ok(Value::Int(0)),
+            _ => Ok(Value::Int((to_number(v, ty)? != 0.0) as i64)),
+        },
+        DataType::Decimal { scale, .. } => {
+            let n = to_number(v, ty)?;
+            let f = 10f64.powi(*scale as i32);
+            Ok(Value::Decimal((n * f).round() / f))
+        }
+        DataType::Float | DataType::Money => Ok(Value::Decimal(to_number(v, ty)?)),
+        DataType::Char(n) | DataType::NChar(n) => fit_text(v, Some(*n), target),
+        DataType::VarChar(len) | DataType::NVarChar(len) => {
+            let n = match len {
+                Len::N(n) => Some(*n),
+                Len::Max => None,
+            };
+            fit_text(v, n, target)
+        }
+        DataType::SysName => fit_text(v, Some(128), target),
+        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => match v {
+            Value::DateTime(t) => Ok(Value::DateTime(round_datetime(*t, ty))),
+            Value::Text(s) => parse_datetime(s)
+                .map(|t| Value::DateTime(round_datetime(t, ty)))
+                .ok_or_else(|| SqlError::conversion_failed_datetime()),
+            _ => Err(SqlError::explicit_conversion(v, ty)),
+        },
+        DataType::UniqueIdentifier => Ok(Value::Text(v.as_text())),
+    }
+}
+
+fn round_datetime(us: i64, ty: &DataType) -> i64 {
+    let p = match ty {
+        DataType::DateTime2(p) | DataType::Time(p) => *p,
+        DataType::DateTime => 3,
+        _ => 0,
+    };
+    if p >= 6 {
+        return us;
+    }
+    let unit = 10i64.pow(6 - p as u32);
+    (us + unit / 2).div_euclid(unit) * unit
+}
+
+fn to_number(v: &Value, ty: &DataType) -> Result<f64, SqlError> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Decimal(d) => Ok(*d),
+        Value::Text(s) => s
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| SqlError::conversion_failed(s, ty)),
+        Value::DateTime(_) => Err(SqlError::explicit_conversion(v, ty)),
+        Value::Null => Ok(0.0),
+    }
+}
+
+fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlError> {
+    let n = match v {
+        Value::Int(i) => *i,
+        Value::Decimal(d) => d.trunc() as i64,
+        Value::Text(s) => s
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| SqlError::conversion_failed(s, ty))?,
+        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v, ty)),
+        Value::Null => return Ok(Value::Null),
+    };
+    if n < min || n > max {
+        return Err(SqlError::arithmetic_overflow(ty));
+    }
+    Ok(Value::Int(n))
+}
+
+fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> Result<Value, SqlError> {
+    let s = v.as_text();
+    if let Some(n) = max_chars {
+        // Trailing spaces are trimmed before the length check, as SQL Server does.
+        let len = s.trim_end_matches(' ').chars().count();
+        if len > n as usize {
+            return match target {
+                Some((table, column)) => Err(SqlError::truncation(table, column, &s, n)),
+                // CAST silently truncates; only storing into a column is an error.
+                None => Ok(Value::Text(s.chars().take(n as usize).collect())),
+            };
+        }
+    }
+    Ok(Value::Text(s))
+}
+
+/// Bytes the value takes in a row, for the page model.
+pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
+    match (v, ty) {
+        (Value::Null, _) => 0,
+        (_, DataType::NVarChar(_)) | (_, DataType::SysName) => 2 * v.as_text().chars().count() as u32,
+        (_, DataType::VarChar(_)) => v.as_text().len() as u32,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_parse_to_microseconds() {
+        assert_eq!(parse_delay("00:00:00.020"), Some(20_000));
+        assert_eq!(parse_delay("00:00:05"), Some(5_000_000));
+        assert_eq!(parse_delay("00:00:04.5"), Some(4_500_000));
+        assert_eq!(parse_delay("nonsense"), None);
+    }
+
+    #[test]
+    fn text_compares_case_insensitively_and_sorts_alphabetically() {
+        assert_eq!(collate("Wysoki", "wysoki "), Ordering::Equal);
+        let mut labels = vec!["Niski", "Krytyczny", "Wysoki", "Normalny"];
+        labels.sort_by(|a, b| collate(b, a));
+        assert_eq!(labels, ["Wysoki", "Normalny", "Niski", "Krytyczny"]);
+    }
+
+    #[test]
+    fn datetimes_round_trip_through_text() {
+        let t = CLOCK_ZERO_US + 1_500_000;
+        let text = format_datetime(t, 6);
+        assert_eq!(text, "2026-01-05 09:00:01.500000");
+        assert_eq!(parse_datetime(&text), Some(t));
+    }
+
+    #[test]
+    fn storing_too_long_text_fails_like_sql_server() {
+        let err = convert(&Value::Text("in_progress".into()), &DataType::VarChar(Len::N(10)), Some(("task", "status")))
+            .unwrap_err();
+        assert_eq!(err.number, 2628);
+        assert!(err.message.contains("column 'status'"), "{}", err.message);
+    }
+}

@@ -1,0 +1,357 @@
+//! Checks: what a lesson asserts about a run, and their evaluation against an outcome.
+
+use engine::{Outcome, QueryError, ResultSet, SessionOutcome, Value};
+use serde::Deserialize;
+
+use crate::toggle::Condition;
+use crate::value::{ms, value_literal};
+
+/// One assertion of a lesson, shown to learners by its `name`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub name: String,
+    /// The check applies only when every condition holds.
+    pub when: Vec<Condition>,
+    pub kind: CheckKind,
+    /// Position of the check's `name` in the lesson file (1-based).
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckKind {
+    /// `sql` run against the final state.
+    Query { sql: String, expect: Expectation },
+    /// The `result`-th result set (1-based) a session returned.
+    Result {
+        session: String,
+        result: usize,
+        expect: Expectation,
+    },
+    /// A figure of the outcome; without `session`, summed over all sessions.
+    Figure {
+        session: Option<String>,
+        figure: Figure,
+        bound: Bound,
+    },
+}
+
+/// What rows must look like.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expectation {
+    /// `expect = [[1, "a"], [2, "b"]]`: exactly these rows, in this order.
+    Rows(Vec<Vec<Expected>>),
+    /// `expect_rows = 0`.
+    RowCount(u64),
+    /// `expect_min` / `expect_max`: one row, one numeric column, within the bounds.
+    Scalar(Bound),
+}
+
+/// One expected cell, as written in TOML.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// Written `"NULL"`.
+    Null,
+    Int(i64),
+    Float(f64),
+    Text(String),
+    /// Matches a `bit` column's 1 and 0.
+    Bool(bool),
+}
+
+/// Inclusive bounds, or an exact value.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bound {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub equals: Option<f64>,
+}
+
+/// A number taken from the outcome. Names are a contract (lesson files use them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    /// Time blocked on locks, ms (µs precision).
+    WaitMs,
+    /// How many errors were raised.
+    Errors,
+    /// The number of the first error, 0 when there was none (needs `session`).
+    ErrorNumber,
+    /// Statements executed.
+    Statements,
+    LogicalReads,
+    /// Rows over all result sets.
+    ResultRows,
+    /// Result sets returned.
+    ResultSets,
+    /// Virtual time when the last session finished, ms (no `session`).
+    EndMs,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 8] = [
+        Figure::WaitMs,
+        Figure::Errors,
+        Figure::ErrorNumber,
+        Figure::Statements,
+        Figure::LogicalReads,
+        Figure::ResultRows,
+        Figure::ResultSets,
+        Figure::EndMs,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::WaitMs => "wait_ms",
+            Figure::Errors => "errors",
+            Figure::ErrorNumber => "error_number",
+            Figure::Statements => "statements",
+            Figure::LogicalReads => "logical_reads",
+            Figure::ResultRows => "result_rows",
+            Figure::ResultSets => "result_sets",
+            Figure::EndMs => "end_ms",
+        }
+    }
+
+    fn of_session(self, s: &SessionOutcome) -> f64 {
+        match self {
+            Figure::WaitMs => ms(s.wait_us),
+            Figure::Errors => s.errors.len() as f64,
+            Figure::ErrorNumber => s.errors.first().map_or(0.0, |e| f64::from(e.number)),
+            Figure::Statements => s.statements as f64,
+            Figure::LogicalReads => s.logical_reads as f64,
+            Figure::ResultRows => s.results.iter().map(|r| r.rows.len()).sum::<usize>() as f64,
+            Figure::ResultSets => s.results.len() as f64,
+            Figure::EndMs => 0.0,
+        }
+    }
+}
+
+impl Bound {
+    pub fn holds(&self, v: f64) -> bool {
+        if let Some(e) = self.equals {
+            return (v - e).abs() <= 1e-9 * e.abs().max(1.0);
+        }
+        self.min.is_none_or(|m| v >= m) && self.max.is_none_or(|m| v <= m)
+    }
+
+    fn describe(&self) -> String {
+        match (self.equals, self.min, self.max) {
+            (Some(e), _, _) => format!("expected {e}"),
+            (None, Some(lo), Some(hi)) => format!("expected {lo} to {hi}"),
+            (None, Some(lo), None) => format!("expected at least {lo}"),
+            (None, None, Some(hi)) => format!("expected at most {hi}"),
+            (None, None, None) => "expected anything".to_string(),
+        }
+    }
+}
+
+/// The verdict on one check, for learners and for `lockstep check`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    pub name: String,
+    pub passed: bool,
+    /// Expected versus actual, in one line.
+    pub detail: String,
+    /// Where the check is written (1-based), so a failure can be reported as `file:line:col`.
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Evaluates `checks` against a finished run. `query` runs SQL against the final state
+/// (normally [`engine::Simulation::query`]); taking it as a function keeps checks
+/// testable without a simulation.
+pub fn evaluate_checks(
+    checks: &[Check],
+    outcome: &Outcome,
+    query: &mut dyn FnMut(&str) -> Result<ResultSet, QueryError>,
+) -> Vec<CheckResult> {
+    checks
+        .iter()
+        .map(|check| {
+            let (passed, detail) = match &check.kind {
+                CheckKind::Query { sql, expect } => match query(sql) {
+                    Ok(rs) => compare(expect, &rs.rows),
+                    Err(e) => (
+                        false,
+                        format!("query failed at {}:{}: {}", e.line, e.col, e.message),
+                    ),
+                },
+                CheckKind::Result {
+                    session,
+                    result,
+                    expect,
+                } => session_result(outcome, session, *result, expect),
+                CheckKind::Figure {
+                    session,
+                    figure,
+                    bound,
+                } => figure_check(outcome, session.as_deref(), *figure, bound),
+            };
+            CheckResult {
+                name: check.name.clone(),
+                passed,
+                detail,
+                line: check.line,
+                col: check.col,
+            }
+        })
+        .collect()
+}
+
+fn session_result(
+    outcome: &Outcome,
+    session: &str,
+    result: usize,
+    expect: &Expectation,
+) -> (bool, String) {
+    let Some(s) = outcome.sessions.iter().find(|s| s.name == session) else {
+        return (
+            false,
+            format!("session {session} did not run with these settings"),
+        );
+    };
+    match s.results.get(result.wrapping_sub(1)) {
+        Some(rs) => compare(expect, &rs.rows),
+        None => {
+            let n = s.results.len();
+            let sets = if n == 1 { "result set" } else { "result sets" };
+            (
+                false,
+                format!("session {session} returned {n} {sets}; the check reads result {result}"),
+            )
+        }
+    }
+}
+
+fn figure_check(
+    outcome: &Outcome,
+    session: Option<&str>,
+    figure: Figure,
+    bound: &Bound,
+) -> (bool, String) {
+    let (who, value) = match (figure, session) {
+        (Figure::EndMs, _) => (String::new(), ms(outcome.end_us)),
+        (_, Some(name)) => match outcome.sessions.iter().find(|s| s.name == name) {
+            Some(s) => (format!("{name} "), figure.of_session(s)),
+            None => {
+                return (
+                    false,
+                    format!("session {name} did not run with these settings"),
+                )
+            }
+        },
+        (_, None) => (
+            "all sessions ".to_string(),
+            outcome.sessions.iter().map(|s| figure.of_session(s)).sum(),
+        ),
+    };
+    (
+        bound.holds(value),
+        format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
+    )
+}
+
+fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
+    match expect {
+        Expectation::Rows(want) => {
+            let ok = want.len() == rows.len()
+                && want.iter().zip(rows).all(|(w, r)| {
+                    w.len() == r.len() && w.iter().zip(r).all(|(e, v)| matches(e, v))
+                });
+            if ok {
+                (true, format!("got {}", rows_text(rows)))
+            } else {
+                (
+                    false,
+                    format!("expected {}, got {}", expected_text(want), rows_text(rows)),
+                )
+            }
+        }
+        Expectation::RowCount(n) => {
+            let ok = rows.len() as u64 == *n;
+            let plural = if *n == 1 { "row" } else { "rows" };
+            if ok || rows.is_empty() {
+                (ok, format!("expected {n} {plural}, got {}", rows.len()))
+            } else {
+                (
+                    false,
+                    format!(
+                        "expected {n} {plural}, got {}: {}",
+                        rows.len(),
+                        rows_text(rows)
+                    ),
+                )
+            }
+        }
+        Expectation::Scalar(bound) => match rows {
+            [row] if row.len() == 1 => match number(&row[0]) {
+                Some(v) => (bound.holds(v), format!("got {v} ({})", bound.describe())),
+                None => (
+                    false,
+                    format!("expected a number, got {}", value_literal(&row[0])),
+                ),
+            },
+            _ => (
+                false,
+                format!("expected one row with one number, got {}", rows_text(rows)),
+            ),
+        },
+    }
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Decimal(d) => Some(*d),
+        _ => None,
+    }
+}
+
+fn matches(expected: &Expected, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Expected::Null, Value::Null) => true,
+        (Expected::Int(e), Value::Int(a)) => e == a,
+        (Expected::Int(e), Value::Decimal(a)) => *e as f64 == *a,
+        (Expected::Float(e), a) => {
+            number(a).is_some_and(|a| (a - e).abs() <= 1e-9 * e.abs().max(1.0))
+        }
+        (Expected::Text(e), Value::Text(a)) => e == a,
+        (Expected::Text(e), Value::DateTime(us)) => *e == crate::value::datetime_text(*us),
+        (Expected::Bool(e), Value::Int(a)) => i64::from(*e) == *a,
+        _ => false,
+    }
+}
+
+/// At most this many rows appear in a detail; the rest are counted.
+const ROWS_SHOWN: usize = 10;
+
+fn rows_text(rows: &[Vec<Value>]) -> String {
+    list_text(
+        rows.iter()
+            .map(|r| list_text(r.iter().map(value_literal), r.len())),
+        rows.len(),
+    )
+}
+
+fn expected_text(rows: &[Vec<Expected>]) -> String {
+    let cell = |e: &Expected| match e {
+        Expected::Null => "NULL".to_string(),
+        Expected::Int(i) => i.to_string(),
+        Expected::Float(f) => f.to_string(),
+        Expected::Text(s) => format!("{s:?}"),
+        Expected::Bool(b) => b.to_string(),
+    };
+    list_text(
+        rows.iter().map(|r| list_text(r.iter().map(cell), r.len())),
+        rows.len(),
+    )
+}
+
+fn list_text(items: impl Iterator<Item = String>, len: usize) -> String {
+    let mut parts: Vec<String> = items.take(ROWS_SHOWN).collect();
+    if len > ROWS_SHOWN {
+        parts.push(format!("... {} more", len - ROWS_SHOWN));
+    }
+    format!("[{}]", parts.join(", "))
+}

@@ -1,0 +1,549 @@
+//! The TOML front matter: its raw shape (what serde accepts) and its validation into
+//! the lesson's metadata, toggles and checks.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::block::resolve_condition;
+use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
+use crate::source::SourceFile;
+use crate::toggle::{is_toggle_name, is_toggle_value, Condition, Toggle};
+use crate::{Kind, LessonError};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFront {
+    id: Spanned<String>,
+    title: String,
+    dialect: RawDialect,
+    summary: String,
+    #[serde(default)]
+    covers: Vec<Spanned<String>>,
+    #[serde(default)]
+    kind: Kind,
+    seed: Option<u64>,
+    #[serde(default)]
+    toggles: Vec<RawToggle>,
+    #[serde(default)]
+    checks: Vec<RawCheck>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawDialect {
+    Tsql,
+    Teradata,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawToggle {
+    name: Spanned<String>,
+    label: String,
+    values: Spanned<Vec<Spanned<String>>>,
+    default: Option<Spanned<String>>,
+    help: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    name: Spanned<String>,
+    when: Option<Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>>,
+    sql: Option<Spanned<String>>,
+    expect: Option<Spanned<Vec<Vec<Spanned<toml::Value>>>>>,
+    expect_rows: Option<Spanned<u64>>,
+    expect_min: Option<Spanned<f64>>,
+    expect_max: Option<Spanned<f64>>,
+    session: Option<Spanned<String>>,
+    result: Option<Spanned<u64>>,
+    figure: Option<Spanned<Figure>>,
+    min: Option<Spanned<f64>>,
+    max: Option<Spanned<f64>>,
+    equals: Option<Spanned<f64>>,
+}
+
+/// Front matter, validated. Session names in checks are checked later, against blocks.
+pub(crate) struct Front {
+    pub id: String,
+    pub title: String,
+    pub dialect: engine::Dialect,
+    pub summary: String,
+    pub covers: Vec<String>,
+    pub kind: Kind,
+    pub seed: u64,
+    pub toggles: Vec<Toggle>,
+    /// File offsets of each toggle's name.
+    pub toggle_offsets: Vec<usize>,
+    pub checks: Vec<Check>,
+    /// File offsets of each check's `session`, if any.
+    pub check_sessions: Vec<Option<(usize, String)>>,
+}
+
+/// Reads the front matter `text`, which starts at byte `base` of the file.
+pub(crate) fn parse_front(
+    source: &SourceFile,
+    text: &str,
+    base: usize,
+    errors: &mut Vec<LessonError>,
+) -> Option<Front> {
+    let raw: RawFront = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let at = e.span().map_or(base, |s| base + s.start);
+            let message = e.message().trim().replace('\n', "; ");
+            errors.push(source.error(at, format!("front matter: {message}")));
+            return None;
+        }
+    };
+    let err = |errors: &mut Vec<LessonError>, span: Range<usize>, message: String| {
+        errors.push(source.error(base + span.start, message));
+    };
+
+    let stem = file_stem(&source.name);
+    if *raw.id.get_ref() != stem {
+        err(
+            errors,
+            raw.id.span(),
+            format!(
+                "id `{}` does not match the file name `{}`: ids equal the file stem",
+                raw.id.get_ref(),
+                stem
+            ),
+        );
+    }
+    for c in &raw.covers {
+        if !is_seed_id(c.get_ref()) {
+            err(
+                errors,
+                c.span(),
+                format!(
+                    "`{}` in covers is not a scenario ID such as Q3",
+                    c.get_ref()
+                ),
+            );
+        }
+    }
+
+    let mut toggles: Vec<Toggle> = Vec::new();
+    let mut toggle_offsets = Vec::new();
+    for t in raw.toggles {
+        let name = t.name.get_ref();
+        if !is_toggle_name(name) {
+            err(
+                errors,
+                t.name.span(),
+                format!("bad toggle name `{name}`: use lower-case letters, digits and `_`"),
+            );
+            continue;
+        }
+        if toggles.iter().any(|x| x.name == *name) {
+            err(
+                errors,
+                t.name.span(),
+                format!("toggle `{name}` is declared twice"),
+            );
+            continue;
+        }
+        let mut values: Vec<String> = Vec::new();
+        let mut ok = true;
+        for v in t.values.get_ref() {
+            let value = v.get_ref();
+            if !is_toggle_value(value) {
+                err(errors, v.span(), format!("bad value `{value}` of toggle `{name}`: use letters, digits, `_`, `-`, `.` or `,`"));
+                ok = false;
+            } else if values.contains(value) {
+                err(
+                    errors,
+                    v.span(),
+                    format!("value `{value}` is listed twice in toggle `{name}`"),
+                );
+                ok = false;
+            } else {
+                values.push(value.clone());
+            }
+        }
+        if ok && values.len() < 2 {
+            err(
+                errors,
+                t.values.span(),
+                format!("toggle `{name}` needs at least two values"),
+            );
+        }
+        let default = match &t.default {
+            None => 0,
+            Some(d) => match values.iter().position(|v| v == d.get_ref()) {
+                Some(i) => i,
+                None => {
+                    if ok {
+                        let message = format!(
+                            "default `{}` is not a value of toggle `{name}` (values: {})",
+                            d.get_ref(),
+                            values.join(", ")
+                        );
+                        err(errors, d.span(), message);
+                    }
+                    0
+                }
+            },
+        };
+        // A toggle with a bad value or default is kept (its error is reported) so that
+        // spans and conditions naming it do not add errors of their own.
+        if !values.is_empty() {
+            toggle_offsets.push(base + t.name.span().start);
+            toggles.push(Toggle {
+                name: name.clone(),
+                label: t.label,
+                values,
+                default,
+                help: t.help,
+            });
+        }
+    }
+
+    let mut checks = Vec::new();
+    let mut check_sessions = Vec::new();
+    for c in raw.checks {
+        let before = errors.len();
+        let name_span = c.name.span();
+        let (line, col) = source.position(base + name_span.start);
+        let name = c.name.get_ref().clone();
+        if name.trim().is_empty() {
+            err(
+                errors,
+                name_span.clone(),
+                "a check needs a non-empty `name`".to_string(),
+            );
+        } else if checks.iter().any(|x: &Check| x.name == name) {
+            err(
+                errors,
+                name_span.clone(),
+                format!("two checks are named `{name}`"),
+            );
+        }
+        let when = match &c.when {
+            None => Vec::new(),
+            Some(w) => {
+                let mut out = Vec::new();
+                for (key, value) in w.get_ref() {
+                    match condition(key.get_ref(), value.get_ref(), &toggles) {
+                        Ok(cond) => out.push(cond),
+                        Err(message) => err(errors, key.span(), message),
+                    }
+                }
+                out
+            }
+        };
+        let kind = check_kind(&c, &name, &mut |span, message| err(errors, span, message));
+        if let (Some(kind), true) = (kind, errors.len() == before) {
+            check_sessions.push(
+                c.session
+                    .as_ref()
+                    .map(|s| (base + s.span().start, s.get_ref().clone())),
+            );
+            checks.push(Check {
+                name,
+                when,
+                kind,
+                line,
+                col,
+            });
+        }
+    }
+
+    Some(Front {
+        id: raw.id.into_inner(),
+        title: raw.title,
+        dialect: match raw.dialect {
+            RawDialect::Tsql => engine::Dialect::TSql,
+            RawDialect::Teradata => engine::Dialect::Teradata,
+        },
+        summary: raw.summary,
+        covers: raw.covers.into_iter().map(Spanned::into_inner).collect(),
+        kind: raw.kind,
+        seed: raw.seed.unwrap_or(0),
+        toggles,
+        toggle_offsets,
+        checks,
+        check_sessions,
+    })
+}
+
+/// `when = { readpast = "on" }` or `{ claim = ["two-step", "conditional"] }`.
+fn condition(name: &str, value: &toml::Value, toggles: &[Toggle]) -> Result<Condition, String> {
+    let values: Vec<&str> = match value {
+        toml::Value::String(s) => vec![s.as_str()],
+        toml::Value::Array(items) => {
+            let strings: Option<Vec<&str>> = items.iter().map(toml::Value::as_str).collect();
+            strings.ok_or_else(|| {
+                format!("`when.{name}` lists toggle values as strings, such as \"on\"")
+            })?
+        }
+        _ => {
+            return Err(format!(
+                "`when.{name}` is a toggle value as a string (\"on\") or a list of them"
+            ))
+        }
+    };
+    resolve_condition(name, values, toggles)
+}
+
+/// Which kind of check the keys describe, refusing keys of another kind.
+fn check_kind(
+    c: &RawCheck,
+    name: &str,
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Option<CheckKind> {
+    let sql_keys: [(&str, Option<Range<usize>>); 4] = [
+        ("expect", c.expect.as_ref().map(Spanned::span)),
+        ("expect_rows", c.expect_rows.as_ref().map(Spanned::span)),
+        ("expect_min", c.expect_min.as_ref().map(Spanned::span)),
+        ("expect_max", c.expect_max.as_ref().map(Spanned::span)),
+    ];
+    let figure_keys: [(&str, Option<Range<usize>>); 3] = [
+        ("min", c.min.as_ref().map(Spanned::span)),
+        ("max", c.max.as_ref().map(Spanned::span)),
+        ("equals", c.equals.as_ref().map(Spanned::span)),
+    ];
+    let refuse = |keys: &[(&str, Option<Range<usize>>)],
+                  kind: &str,
+                  err: &mut dyn FnMut(Range<usize>, String)| {
+        let mut ok = true;
+        for (key, span) in keys {
+            if let Some(span) = span {
+                err(
+                    span.clone(),
+                    format!("check `{name}`: `{key}` does not belong to a {kind}"),
+                );
+                ok = false;
+            }
+        }
+        ok
+    };
+    if let Some(figure) = &c.figure {
+        let mut ok = refuse(
+            &sql_keys,
+            "figure check (use `min`, `max` or `equals`)",
+            err,
+        );
+        ok &= refuse(
+            &[
+                ("sql", c.sql.as_ref().map(Spanned::span)),
+                ("result", c.result.as_ref().map(Spanned::span)),
+            ],
+            "figure check",
+            err,
+        );
+        let figure_value = *figure.get_ref();
+        match (figure_value, &c.session) {
+            (Figure::EndMs, Some(s)) => {
+                err(
+                    s.span(),
+                    format!(
+                        "check `{name}`: `end_ms` is a figure of the whole run; remove `session`"
+                    ),
+                );
+                ok = false;
+            }
+            (Figure::ErrorNumber, None) => {
+                err(
+                    figure.span(),
+                    format!("check `{name}`: `error_number` needs a `session`"),
+                );
+                ok = false;
+            }
+            _ => {}
+        }
+        let bound = figure_bound(c, name, figure.span(), err)?;
+        return ok.then(|| CheckKind::Figure {
+            session: c.session.as_ref().map(|s| s.get_ref().clone()),
+            figure: figure_value,
+            bound,
+        });
+    }
+    let kind = if c.sql.is_some() {
+        "SQL check (use `expect`, `expect_rows`, `expect_min` or `expect_max`)"
+    } else {
+        "result check (use `expect`, `expect_rows`, `expect_min` or `expect_max`)"
+    };
+    let mut ok = refuse(&figure_keys, kind, err);
+    let expect = expectation(c, name, err);
+    if let Some(sql) = &c.sql {
+        ok &= refuse(
+            &[
+                ("session", c.session.as_ref().map(Spanned::span)),
+                ("result", c.result.as_ref().map(Spanned::span)),
+            ],
+            "SQL check (it reads the final state, not a session)",
+            err,
+        );
+        if sql.get_ref().trim().is_empty() {
+            err(sql.span(), format!("check `{name}`: `sql` is empty"));
+            ok = false;
+        }
+        let expect = expect?;
+        return ok.then(|| CheckKind::Query {
+            sql: sql.get_ref().clone(),
+            expect,
+        });
+    }
+    match (&c.session, &c.result) {
+        (Some(session), Some(result)) => {
+            if *result.get_ref() == 0 {
+                err(
+                    result.span(),
+                    format!(
+                        "check `{name}`: `result` counts from 1 (the session's first result set)"
+                    ),
+                );
+                ok = false;
+            }
+            let expect = expect?;
+            ok.then(|| CheckKind::Result {
+                session: session.get_ref().clone(),
+                result: usize::try_from(*result.get_ref()).unwrap_or(usize::MAX),
+                expect,
+            })
+        }
+        (Some(session), None) => {
+            err(
+                session.span(),
+                format!("check `{name}`: a session check needs `figure = \"...\"` or `result = N`"),
+            );
+            None
+        }
+        (None, Some(result)) => {
+            err(
+                result.span(),
+                format!("check `{name}`: `result` needs `session`"),
+            );
+            None
+        }
+        (None, None) => {
+            err(
+                c.name.span(),
+                format!("check `{name}` needs `sql = \"...\"`, `figure = \"...\"`, or `session` with `result`"),
+            );
+            None
+        }
+    }
+}
+
+fn figure_bound(
+    c: &RawCheck,
+    name: &str,
+    at: Range<usize>,
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Option<Bound> {
+    let get = |v: &Option<Spanned<f64>>| v.as_ref().map(|s| *s.get_ref());
+    let bound = Bound {
+        min: get(&c.min),
+        max: get(&c.max),
+        equals: get(&c.equals),
+    };
+    match bound {
+        Bound {
+            equals: Some(_),
+            min: None,
+            max: None,
+        } => Some(bound),
+        Bound {
+            equals: Some(_), ..
+        } => {
+            err(
+                at,
+                format!("check `{name}`: `equals` excludes `min` and `max`"),
+            );
+            None
+        }
+        Bound {
+            min: None,
+            max: None,
+            ..
+        } => {
+            err(
+                at,
+                format!("check `{name}` needs a bound: `min`, `max` or `equals`"),
+            );
+            None
+        }
+        _ => Some(bound),
+    }
+}
+
+fn expectation(
+    c: &RawCheck,
+    name: &str,
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Option<Expectation> {
+    let scalar = c.expect_min.is_some() || c.expect_max.is_some();
+    let given = usize::from(c.expect.is_some())
+        + usize::from(c.expect_rows.is_some())
+        + usize::from(scalar);
+    let at = c.sql.as_ref().map_or_else(|| c.name.span(), Spanned::span);
+    if given == 0 {
+        err(at, format!("check `{name}` needs an expectation: `expect`, `expect_rows`, `expect_min` or `expect_max`"));
+        return None;
+    }
+    if given > 1 {
+        err(at, format!("check `{name}` has more than one of `expect`, `expect_rows` and `expect_min`/`expect_max`"));
+        return None;
+    }
+    if let Some(n) = &c.expect_rows {
+        return Some(Expectation::RowCount(*n.get_ref()));
+    }
+    if scalar {
+        let get = |v: &Option<Spanned<f64>>| v.as_ref().map(|s| *s.get_ref());
+        return Some(Expectation::Scalar(Bound {
+            min: get(&c.expect_min),
+            max: get(&c.expect_max),
+            equals: None,
+        }));
+    }
+    let rows = c.expect.as_ref()?;
+    let mut out = Vec::new();
+    let mut ok = true;
+    for row in rows.get_ref() {
+        let mut cells = Vec::new();
+        for cell in row {
+            match expected(cell.get_ref()) {
+                Some(e) => cells.push(e),
+                None => {
+                    err(cell.span(), format!("check `{name}`: a cell of `expect` is a number, string, boolean or \"NULL\""));
+                    ok = false;
+                }
+            }
+        }
+        out.push(cells);
+    }
+    ok.then_some(Expectation::Rows(out))
+}
+
+fn expected(v: &toml::Value) -> Option<Expected> {
+    Some(match v {
+        toml::Value::String(s) if s == "NULL" => Expected::Null,
+        toml::Value::String(s) => Expected::Text(s.clone()),
+        toml::Value::Integer(i) => Expected::Int(*i),
+        toml::Value::Float(f) => Expected::Float(*f),
+        toml::Value::Boolean(b) => Expected::Bool(*b),
+        toml::Value::Datetime(d) => Expected::Text(d.to_string()),
+        toml::Value::Array(_) | toml::Value::Table(_) => return None,
+    })
+}
+
+/// `lessons/queue-wait-or-skip.md` → `queue-wait-or-skip`.
+pub(crate) fn file_stem(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.strip_suffix(".md").unwrap_or(base)
+}
+
+/// Scenario IDs of SCENARIOS.md: a capital letter and a number (Q3, T11, I4).
+fn is_seed_id(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && s.len() > 1
+        && chars.all(|c| c.is_ascii_digit())
+}

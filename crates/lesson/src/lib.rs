@@ -1,0 +1,304 @@
+//! Lockstep's lesson files: TOML front matter, Markdown narrative, fenced `sql`
+//! blocks with toggle markers, and checks. `lessons/README.md` documents the format
+//! for authors; this crate parses and validates it, applies toggle settings, runs a
+//! lesson on the engine and judges its checks.
+//!
+//! No file system here (the crate builds for wasm32): callers pass the file's name and
+//! text, and every problem comes back as a [`LessonError`] `file:line:col: message`.
+
+mod apply;
+mod block;
+mod check;
+mod error;
+mod front;
+mod markdown;
+mod run;
+mod source;
+mod toggle;
+mod trace;
+mod value;
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+pub use apply::{Applied, RenderedBlock, ToggledRange};
+pub use block::{parse_duration_us, BlockRole, SqlBlock};
+pub use check::{
+    evaluate_checks, Bound, Check, CheckKind, CheckResult, Expectation, Expected, Figure,
+};
+pub use error::{LessonError, SettingsError};
+pub use markdown::{markdown_html, narrative_html};
+pub use run::{run, RunReport};
+pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
+pub use trace::{event_text, trace_line};
+pub use value::{datetime_text, ms, value_text};
+
+use source::SourceFile;
+
+/// What a lesson is for: reading along, or an exercise with goals (its checks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    #[default]
+    Lesson,
+    Exercise,
+}
+
+/// A parsed, validated lesson file.
+#[derive(Clone, Debug)]
+pub struct Lesson {
+    /// Equals the file stem; links and tests rely on it.
+    pub id: String,
+    pub title: String,
+    pub dialect: engine::Dialect,
+    pub summary: String,
+    /// Scenario IDs of SCENARIOS.md the lesson reproduces (Q2, Q3).
+    pub covers: Vec<String>,
+    pub kind: Kind,
+    /// Seed of a run unless the caller picks another.
+    pub seed: u64,
+    pub toggles: Vec<Toggle>,
+    pub checks: Vec<Check>,
+    /// Every `sql` block, in file order.
+    pub blocks: Vec<SqlBlock>,
+    /// The Markdown after the front matter, as written.
+    pub body: String,
+    body_offset: usize,
+    source: Arc<SourceFile>,
+}
+
+impl Lesson {
+    /// Parses and validates a lesson. `file_name` appears in errors and its stem must
+    /// equal the lesson's `id`. Errors come sorted by position.
+    pub fn parse(file_name: &str, text: &str) -> Result<Lesson, Vec<LessonError>> {
+        let source = SourceFile::new(file_name, text);
+        let mut errors = Vec::new();
+        let lesson = parse_lesson(source, &mut errors);
+        errors.sort_by_key(|e| (e.line, e.col));
+        errors.dedup();
+        match lesson {
+            Some(lesson) if errors.is_empty() => Ok(lesson),
+            _ => Err(errors),
+        }
+    }
+
+    /// Every toggle at its default.
+    pub fn settings_default(&self) -> Settings {
+        Settings::defaults(&self.toggles)
+    }
+
+    /// The defaults with some toggles set, e.g. from `--set readpast=off` or a URL.
+    pub fn settings_with<'a>(
+        &self,
+        choices: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Settings, SettingsError> {
+        Settings::with(&self.toggles, choices)
+    }
+
+    /// Every combination of toggle values, defaults first, at most [`COMBINATION_CAP`];
+    /// past the cap, a sample that still tries every value (see [`Combinations`]).
+    pub fn all_combinations(&self) -> Combinations {
+        toggle::combinations(&self.toggles, COMBINATION_CAP)
+    }
+
+    /// As [`Lesson::all_combinations`] with another cap.
+    pub fn combinations(&self, cap: usize) -> Combinations {
+        toggle::combinations(&self.toggles, cap)
+    }
+
+    /// The lesson with these settings: scenario, rendered blocks, narrative, checks.
+    /// Fails when the settings leave no session, or two setups or two sessions of one
+    /// name apply at once.
+    pub fn apply(&self, settings: &Settings) -> Result<Applied, LessonError> {
+        apply::apply(self, settings)
+    }
+
+    /// The lesson file's name as given to [`Lesson::parse`].
+    pub fn file_name(&self) -> &str {
+        &self.source.name
+    }
+
+    /// An error at a check's position in the file (for reporting failed checks).
+    pub fn error_at_check(&self, check: &CheckResult, message: String) -> LessonError {
+        LessonError {
+            file: self.source.name.clone(),
+            line: check.line,
+            col: check.col,
+            message,
+        }
+    }
+}
+
+fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Lesson> {
+    let text = source.text.as_str();
+    let (front_range, body_offset) = match split_front_matter(text) {
+        Ok(split) => split,
+        Err((at, message)) => {
+            errors.push(source.error(at, message));
+            return None;
+        }
+    };
+    let front = front::parse_front(
+        &source,
+        &text[front_range.clone()],
+        front_range.start,
+        errors,
+    )?;
+    let body = text[body_offset..].to_string();
+    let before = errors.len();
+    let blocks = markdown::scan_blocks(&source, &body, body_offset, &front.toggles, errors);
+    // A block that failed to parse is missing from `blocks`: rules about sessions would
+    // only repeat its error in other words.
+    let blocks_complete = errors.len() == before;
+    validate(
+        &source,
+        &front,
+        &blocks,
+        body_offset,
+        blocks_complete,
+        errors,
+    );
+    let source = Arc::new(source);
+    Some(Lesson {
+        id: front.id,
+        title: front.title,
+        dialect: front.dialect,
+        summary: front.summary,
+        covers: front.covers,
+        kind: front.kind,
+        seed: front.seed,
+        toggles: front.toggles,
+        checks: front.checks,
+        blocks,
+        body,
+        body_offset,
+        source,
+    })
+}
+
+/// The front matter sits between a first line `+++` and the next line `+++`.
+/// Returns its byte range and where the body starts.
+fn split_front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), (usize, String)> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut lines = text[start..].split_inclusive('\n');
+    let first = lines.next().unwrap_or("");
+    if first.trim_end() != "+++" {
+        return Err((
+            start,
+            "a lesson starts with TOML front matter between two `+++` lines".to_string(),
+        ));
+    }
+    let front_start = start + first.len();
+    let mut pos = front_start;
+    for line in lines {
+        if line.trim_end() == "+++" {
+            return Ok((front_start..pos, pos + line.len()));
+        }
+        pos += line.len();
+    }
+    Err((
+        start,
+        "front matter opened here is never closed by a `+++` line".to_string(),
+    ))
+}
+
+/// Rules that need both the front matter and the blocks.
+fn validate(
+    source: &SourceFile,
+    front: &front::Front,
+    blocks: &[SqlBlock],
+    body_offset: usize,
+    blocks_complete: bool,
+    errors: &mut Vec<LessonError>,
+) {
+    let sessions: Vec<&SqlBlock> = blocks
+        .iter()
+        .filter(|b| b.session_name().is_some())
+        .collect();
+    if !blocks_complete {
+        return;
+    }
+    if sessions.is_empty() {
+        errors.push(source.error(
+            body_offset,
+            "the lesson has no session: add a block ```sql session=NAME",
+        ));
+        return;
+    }
+    // Blocks without `when` always apply, so two of them clash under every setting;
+    // clashes between conditional blocks show up in `apply` (and `lockstep check`).
+    let unconditional = |b: &&&SqlBlock| b.when.is_empty();
+    for (i, b) in sessions
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| unconditional(b))
+    {
+        if let Some(first) = sessions[..i]
+            .iter()
+            .filter(unconditional)
+            .find(|f| f.session_name() == b.session_name())
+        {
+            errors.push(source.error(
+                b.fence_offset,
+                format!(
+                    "duplicate session name `{}` (first defined at line {}); give one block a `when`",
+                    b.session_name().unwrap_or_default(),
+                    first.line
+                ),
+            ));
+        }
+    }
+    let setups: Vec<&SqlBlock> = blocks
+        .iter()
+        .filter(|b| b.role == BlockRole::Setup && b.when.is_empty())
+        .collect();
+    for extra in setups.iter().skip(1) {
+        errors.push(source.error(
+            extra.fence_offset,
+            format!("a second setup block (the first is at line {}); a lesson has at most one setup block per setting", setups[0].line),
+        ));
+    }
+    for (check, session) in front.checks.iter().zip(&front.check_sessions) {
+        if let Some((at, name)) = session {
+            if !sessions
+                .iter()
+                .any(|b| b.session_name() == Some(name.as_str()))
+            {
+                let mut names: Vec<&str> =
+                    sessions.iter().filter_map(|b| b.session_name()).collect();
+                names.dedup();
+                errors.push(source.error(
+                    *at,
+                    format!(
+                        "check `{}` names session `{name}`, which no block defines (sessions: {})",
+                        check.name,
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    for (toggle, at) in front.toggles.iter().zip(&front.toggle_offsets) {
+        let used = blocks.iter().any(|b| {
+            b.when.iter().any(|c| c.toggle == toggle.name)
+                || b.pieces.iter().any(|p| match p {
+                    block::Piece::Value { toggle: t, .. }
+                    | block::Piece::Choice { toggle: t, .. } => *t == toggle.name,
+                    block::Piece::Literal(_) => false,
+                })
+        }) || front
+            .checks
+            .iter()
+            .any(|c| c.when.iter().any(|c| c.toggle == toggle.name));
+        if !used {
+            errors.push(source.error(
+                *at,
+                format!(
+                    "toggle `{}` switches nothing: no span, block `when` or check `when` uses it",
+                    toggle.name
+                ),
+            ));
+        }
+    }
+}

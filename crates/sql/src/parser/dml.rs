@@ -1,0 +1,260 @@
+//! INSERT, UPDATE, DELETE and their OUTPUT clause.
+
+use super::select::{desugar_compound, var_expr};
+use super::{PResult, Parser};
+use crate::ast::{
+    AssignTarget, Assignment, Cte, Delete, Expr, ExprKind, Insert, InsertSource, Output,
+    OutputInto, SelectItem, TableFactor,
+};
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    /// `INSERT [TOP (n)] [INTO] target [WITH (hints)] [(columns)] [OUTPUT ...] source`.
+    pub(crate) fn insert(&mut self, ctes: Vec<Cte>) -> PResult<Insert> {
+        self.expect_kw("INSERT")?;
+        let top = if self.at_kw("TOP") {
+            Some(self.top(false)?)
+        } else {
+            None
+        };
+        self.eat_kw("INTO");
+        let target = self.dml_target(true)?;
+        let columns = if self.at(Tok::LParen) && !self.kw_at(1, "SELECT") {
+            self.ident_list_in_parens()?
+        } else {
+            Vec::new()
+        };
+        let output = self.opt_output()?;
+        let source = if self.eat_kw("VALUES") {
+            InsertSource::Values(self.values_rows()?)
+        } else if self.at_kw("SELECT") || self.at_kw("WITH") {
+            InsertSource::Select(Box::new(self.select_query()?))
+        } else if self.at_kw("EXEC") || self.at_kw("EXECUTE") {
+            InsertSource::Exec(Box::new(self.exec()?))
+        } else if self.at_kw("DEFAULT") {
+            self.advance();
+            self.expect_kw("VALUES")?;
+            InsertSource::DefaultValues
+        } else {
+            return Err(self.unexpected());
+        };
+        Ok(Insert {
+            ctes,
+            top,
+            target,
+            columns,
+            output,
+            source,
+        })
+    }
+
+    /// The target of INSERT/UPDATE/DELETE or OUTPUT INTO: a table variable, or a table name
+    /// with optional `WITH (hints)` (`hints_allowed`).
+    fn dml_target(&mut self, hints_allowed: bool) -> PResult<TableFactor> {
+        let start = self.cur_start();
+        if self.at(Tok::Var) {
+            let name = self.var_ident()?;
+            return Ok(TableFactor::TableVar {
+                name,
+                alias: None,
+                span: start..self.prev_end(),
+            });
+        }
+        let name = self.object_name()?;
+        let hints = if hints_allowed && self.at_kw("WITH") && self.kind_at(1) == Some(Tok::LParen) {
+            let with = self.advance();
+            self.table_hints(with.start)?
+        } else {
+            Vec::new()
+        };
+        Ok(TableFactor::Table {
+            name,
+            alias: None,
+            hints,
+            span: start..self.prev_end(),
+        })
+    }
+
+    /// `UPDATE [TOP (n)] target [WITH (hints)] SET ... [OUTPUT ...] [FROM ...] [WHERE ...]`.
+    pub(crate) fn update(&mut self, ctes: Vec<Cte>) -> PResult<crate::ast::Update> {
+        self.expect_kw("UPDATE")?;
+        let top = if self.at_kw("TOP") {
+            Some(self.top(false)?)
+        } else {
+            None
+        };
+        if self.kw_at(0, "STATISTICS") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "UPDATE STATISTICS"));
+        }
+        let target = self.dml_target(true)?;
+        self.expect_kw("SET")?;
+        let mut assignments = vec![self.assignment()?];
+        while self.eat(Tok::Comma) {
+            assignments.push(self.assignment()?);
+        }
+        let output = self.opt_output()?;
+        let from = if self.eat_kw("FROM") {
+            self.table_refs()?
+        } else {
+            Vec::new()
+        };
+        let where_clause = self.where_clause()?;
+        self.no_query_hints()?;
+        Ok(crate::ast::Update {
+            ctes,
+            top,
+            target,
+            assignments,
+            output,
+            from,
+            where_clause,
+        })
+    }
+
+    /// `col = e`, `t.col = e`, `@v = e`, `@v = col = e`, and the compound forms (`+=`).
+    fn assignment(&mut self) -> PResult<Assignment> {
+        let start = self.cur_start();
+        let (target, op) = if self.at(Tok::Var) {
+            let var = self.var_ident()?;
+            let op = self.assign_op()?;
+            // `@v = col = expr`
+            if op.is_none() && self.ident_at(0) && self.column_then_eq() {
+                let column = self.object_name()?;
+                self.expect(Tok::Eq)?;
+                (AssignTarget::VarAndColumn(var, column), None)
+            } else {
+                (AssignTarget::Var(var), op)
+            }
+        } else {
+            let column = self.object_name()?;
+            if self.at(Tok::Dot) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "column methods (.WRITE)"));
+            }
+            let op = self.assign_op()?;
+            (AssignTarget::Column(column), op)
+        };
+        let value = self.expr()?;
+        let value = match (&target, op) {
+            (_, None) => value,
+            (AssignTarget::Var(v), op) => desugar_compound(op, var_expr(v), value),
+            (AssignTarget::Column(c) | AssignTarget::VarAndColumn(_, c), op) => {
+                let column = Expr {
+                    kind: ExprKind::Column(c.clone()),
+                    span: c.span.clone(),
+                };
+                desugar_compound(op, column, value)
+            }
+        };
+        Ok(Assignment {
+            target,
+            value,
+            span: start..self.prev_end(),
+        })
+    }
+
+    /// Whether `a[.b...] =` follows (quiet), for `@v = col = expr`.
+    fn column_then_eq(&self) -> bool {
+        let mut n = 0;
+        loop {
+            if !self.ident_at(n) {
+                return false;
+            }
+            match self.kind_at(n + 1) {
+                Some(Tok::Dot) => n += 2,
+                Some(Tok::Eq) => return true,
+                _ => return false,
+            }
+        }
+    }
+
+    /// `=` (→ `None`) or a compound operator such as `+=` (→ `Some(Add)`).
+    pub(crate) fn assign_op(&mut self) -> PResult<Option<crate::ast::BinaryOp>> {
+        self.note("'='");
+        for &(tok, _) in super::select::COMPOUND_OPS {
+            self.note(super::tok_name(tok));
+        }
+        match self.assign_op_at(0) {
+            Some(op) => {
+                self.advance();
+                Ok(op)
+            }
+            None => Err(self.unexpected()),
+        }
+    }
+
+    /// `DELETE [TOP (n)] [FROM] target [WITH (hints)] [OUTPUT ...] [FROM ...] [WHERE ...]`.
+    pub(crate) fn delete(&mut self, ctes: Vec<Cte>) -> PResult<Delete> {
+        self.expect_kw("DELETE")?;
+        let top = if self.at_kw("TOP") {
+            Some(self.top(false)?)
+        } else {
+            None
+        };
+        self.eat_kw("FROM");
+        let target = self.dml_target(true)?;
+        let output = self.opt_output()?;
+        let from = if self.eat_kw("FROM") {
+            self.table_refs()?
+        } else {
+            Vec::new()
+        };
+        let where_clause = self.where_clause()?;
+        self.no_query_hints()?;
+        Ok(Delete {
+            ctes,
+            top,
+            target,
+            output,
+            from,
+            where_clause,
+        })
+    }
+
+    fn no_query_hints(&mut self) -> PResult<()> {
+        if self.kw_at(0, "OPTION") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "query hints (OPTION)"));
+        }
+        Ok(())
+    }
+
+    /// `OUTPUT items [INTO target [(columns)]]`.
+    fn opt_output(&mut self) -> PResult<Option<Output>> {
+        if !self.at_kw("OUTPUT") {
+            return Ok(None);
+        }
+        let start = self.cur_start();
+        self.tsql_only("OUTPUT", self.cur_span())?;
+        self.advance();
+        let mut items = vec![self.output_item()?];
+        while self.eat(Tok::Comma) {
+            items.push(self.output_item()?);
+        }
+        let into = if self.eat_kw("INTO") {
+            let target = self.dml_target(false)?;
+            let columns = if self.at(Tok::LParen) {
+                self.ident_list_in_parens()?
+            } else {
+                Vec::new()
+            };
+            Some(OutputInto { target, columns })
+        } else {
+            None
+        };
+        if self.kw_at(0, "OUTPUT") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "a second OUTPUT clause"));
+        }
+        Ok(Some(Output {
+            items,
+            into,
+            span: start..self.prev_end(),
+        }))
+    }
+
+    fn output_item(&mut self) -> PResult<SelectItem> {
+        self.select_item(false)
+    }
+}

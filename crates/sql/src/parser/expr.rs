@@ -1,0 +1,574 @@
+//! Expressions, by precedence from loosest: OR, AND, NOT, comparisons and predicates
+//! (IS NULL, IN, BETWEEN, LIKE), + - & | ^, * / %, unary - + ~.
+
+use super::{PResult, Parser};
+use crate::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp, Window};
+use crate::keywords;
+use crate::lexer::{unquote_string, Tok};
+
+/// Reserved words that still begin an expression.
+const RESERVED_EXPR_STARTS: &[&str] = &[
+    "NULL",
+    "CASE",
+    "CONVERT",
+    "COALESCE",
+    "NULLIF",
+    "EXISTS",
+    "NOT",
+    "LEFT",
+    "RIGHT",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "SESSION_USER",
+    "SYSTEM_USER",
+    "USER",
+    "TRY_CONVERT",
+];
+
+/// Functions written without parentheses.
+pub(crate) const NILADIC: &[&str] = &[
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "SESSION_USER",
+    "SYSTEM_USER",
+    "USER",
+];
+
+fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
+    let span = left.span.start..right.span.end;
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            left: Box::new(left),
+            right: Box::new(right),
+        },
+        span,
+    }
+}
+
+impl Parser<'_> {
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        self.enter("expression")?;
+        let e = self.or_expr()?;
+        self.leave();
+        Ok(e)
+    }
+
+    /// Whether the current token can begin an expression (quiet); for optional operands
+    /// such as `RETURN [expr]` where a statement may follow instead.
+    pub(crate) fn starts_expr(&self) -> bool {
+        match self.kind_at(0) {
+            Some(
+                Tok::Int
+                | Tok::Decimal
+                | Tok::Str
+                | Tok::NStr
+                | Tok::Var
+                | Tok::Global
+                | Tok::LParen
+                | Tok::Minus
+                | Tok::Plus
+                | Tok::Tilde
+                | Tok::QuotedIdent
+                | Tok::Binary,
+            ) => true,
+            Some(Tok::Word) => {
+                let w = self.word_at(0).unwrap_or_default();
+                keywords::can_be_alias(&w) || RESERVED_EXPR_STARTS.contains(&w.as_str())
+            }
+            _ => false,
+        }
+    }
+
+    fn or_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.and_expr()?;
+        while self.eat_kw("OR") {
+            let right = self.and_expr()?;
+            left = binary(BinaryOp::Or, left, right);
+        }
+        Ok(left)
+    }
+
+    fn and_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.not_expr()?;
+        while self.eat_kw("AND") {
+            let right = self.not_expr()?;
+            left = binary(BinaryOp::And, left, right);
+        }
+        Ok(left)
+    }
+
+    fn not_expr(&mut self) -> PResult<Expr> {
+        if self.at_kw("NOT") {
+            let start = self.advance().start;
+            self.enter("expression")?;
+            let inner = self.not_expr()?;
+            self.leave();
+            return Ok(Expr {
+                span: start..inner.span.end,
+                kind: ExprKind::Unary {
+                    op: UnaryOp::Not,
+                    expr: Box::new(inner),
+                },
+            });
+        }
+        self.predicate()
+    }
+
+    fn comparison_op(&mut self) -> Option<BinaryOp> {
+        let ops = [
+            (Tok::Eq, BinaryOp::Eq),
+            (Tok::Ne, BinaryOp::Ne),
+            (Tok::Lt, BinaryOp::Lt),
+            (Tok::Le, BinaryOp::Le),
+            (Tok::Gt, BinaryOp::Gt),
+            (Tok::Ge, BinaryOp::Ge),
+        ];
+        ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op)
+    }
+
+    fn predicate(&mut self) -> PResult<Expr> {
+        let left = self.additive()?;
+        let start = left.span.start;
+        if let Some(op) = self.comparison_op() {
+            self.advance();
+            if let Some(w @ ("ALL" | "ANY" | "SOME")) = self.word_at(0).as_deref() {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, &format!("{w} (subquery) comparisons")));
+            }
+            let right = self.additive()?;
+            return Ok(binary(op, left, right));
+        }
+        // `NOT` here only as part of NOT IN / NOT BETWEEN / NOT LIKE.
+        let negated = self.at_kw("NOT")
+            && matches!(self.word_at(1).as_deref(), Some("IN" | "BETWEEN" | "LIKE"));
+        if negated {
+            self.advance();
+        }
+        if !negated && self.eat_kw("IS") {
+            let negated = self.eat_kw("NOT");
+            self.expect_kw("NULL")?;
+            return Ok(Expr {
+                kind: ExprKind::IsNull {
+                    expr: Box::new(left),
+                    negated,
+                },
+                span: start..self.prev_end(),
+            });
+        }
+        if self.eat_kw("IN") {
+            self.expect(Tok::LParen)?;
+            let kind = if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
+                let query = self.select_query()?;
+                ExprKind::InSubquery {
+                    expr: Box::new(left),
+                    query: Box::new(query),
+                    negated,
+                }
+            } else {
+                let mut list = vec![self.expr()?];
+                while self.eat(Tok::Comma) {
+                    list.push(self.expr()?);
+                }
+                ExprKind::InList {
+                    expr: Box::new(left),
+                    list,
+                    negated,
+                }
+            };
+            self.expect(Tok::RParen)?;
+            return Ok(Expr {
+                kind,
+                span: start..self.prev_end(),
+            });
+        }
+        if self.eat_kw("BETWEEN") {
+            let low = self.additive()?;
+            self.expect_kw("AND")?;
+            let high = self.additive()?;
+            return Ok(Expr {
+                span: start..high.span.end,
+                kind: ExprKind::Between {
+                    expr: Box::new(left),
+                    low: Box::new(low),
+                    high: Box::new(high),
+                    negated,
+                },
+            });
+        }
+        if self.eat_kw("LIKE") {
+            let pattern = self.additive()?;
+            if self.kw_at(0, "ESCAPE") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "LIKE ... ESCAPE"));
+            }
+            return Ok(Expr {
+                span: start..pattern.span.end,
+                kind: ExprKind::Like {
+                    expr: Box::new(left),
+                    pattern: Box::new(pattern),
+                    negated,
+                },
+            });
+        }
+        if negated {
+            return Err(self.unexpected());
+        }
+        Ok(left)
+    }
+
+    fn additive(&mut self) -> PResult<Expr> {
+        let mut left = self.multiplicative()?;
+        loop {
+            let ops = [
+                (Tok::Plus, BinaryOp::Add),
+                (Tok::Minus, BinaryOp::Sub),
+                (Tok::Amp, BinaryOp::BitAnd),
+                (Tok::Pipe, BinaryOp::BitOr),
+                (Tok::Caret, BinaryOp::BitXor),
+            ];
+            let Some(op) = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op) else {
+                return Ok(left);
+            };
+            self.advance();
+            let right = self.multiplicative()?;
+            left = binary(op, left, right);
+        }
+    }
+
+    fn multiplicative(&mut self) -> PResult<Expr> {
+        let mut left = self.unary()?;
+        loop {
+            let ops = [
+                (Tok::Star, BinaryOp::Mul),
+                (Tok::Slash, BinaryOp::Div),
+                (Tok::Percent, BinaryOp::Mod),
+            ];
+            let Some(op) = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op) else {
+                return Ok(left);
+            };
+            self.advance();
+            let right = self.unary()?;
+            left = binary(op, left, right);
+        }
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let op = if self.at(Tok::Minus) {
+            Some(UnaryOp::Neg)
+        } else if self.at(Tok::Tilde) {
+            Some(UnaryOp::BitNot)
+        } else if self.at(Tok::Plus) {
+            None
+        } else {
+            return self.primary();
+        };
+        let start = self.advance().start;
+        self.enter("expression")?;
+        let inner = self.unary()?;
+        self.leave();
+        let span = start..inner.span.end;
+        let kind = match (op, inner.kind) {
+            (None, kind) => kind,
+            // Fold `-1` into a literal: simpler for the interpreter and for IDENTITY(-1, 1).
+            (Some(UnaryOp::Neg), ExprKind::Literal(Literal::Int(n))) if n != i64::MIN => {
+                ExprKind::Literal(Literal::Int(-n))
+            }
+            (Some(UnaryOp::Neg), ExprKind::Literal(Literal::Decimal(d))) if !d.starts_with('-') => {
+                let neg = format!("-{d}");
+                match neg.parse::<i64>() {
+                    Ok(n) => ExprKind::Literal(Literal::Int(n)),
+                    Err(_) => ExprKind::Literal(Literal::Decimal(neg)),
+                }
+            }
+            (Some(op), kind) => ExprKind::Unary {
+                op,
+                expr: Box::new(Expr {
+                    kind,
+                    span: inner.span,
+                }),
+            },
+        };
+        Ok(Expr { kind, span })
+    }
+
+    pub(crate) fn primary(&mut self) -> PResult<Expr> {
+        self.note("an expression");
+        let Some(tok) = self.tok_at(0) else {
+            return Err(self.unexpected());
+        };
+        let span = tok.start..tok.end;
+        let text = self.text(tok);
+        let literal = |kind| Expr {
+            kind: ExprKind::Literal(kind),
+            span: span.clone(),
+        };
+        match tok.kind {
+            Tok::Int => {
+                self.advance();
+                Ok(literal(match text.parse::<i64>() {
+                    Ok(n) => Literal::Int(n),
+                    Err(_) => Literal::Decimal(text.to_string()),
+                }))
+            }
+            Tok::Decimal => {
+                self.advance();
+                Ok(literal(Literal::Decimal(text.to_string())))
+            }
+            Tok::Str | Tok::NStr => {
+                self.advance();
+                Ok(literal(Literal::Str {
+                    value: unquote_string(text),
+                    national: tok.kind == Tok::NStr,
+                }))
+            }
+            Tok::Binary => Err(self.not_simulated(span, "binary literals")),
+            Tok::Var => {
+                self.advance();
+                Ok(Expr {
+                    kind: ExprKind::Var(text.to_string()),
+                    span,
+                })
+            }
+            Tok::Global => {
+                self.advance();
+                Ok(Expr {
+                    kind: ExprKind::Global(text[2..].to_ascii_uppercase()),
+                    span,
+                })
+            }
+            Tok::SqlcmdVar => Err(self.not_simulated(
+                span,
+                &format!("sqlcmd variable {text} outside a string literal"),
+            )),
+            Tok::LParen => {
+                self.advance();
+                if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
+                    let query = self.select_query()?;
+                    self.expect(Tok::RParen)?;
+                    return Ok(Expr {
+                        kind: ExprKind::Subquery(Box::new(query)),
+                        span: span.start..self.prev_end(),
+                    });
+                }
+                let inner = self.expr()?;
+                self.expect(Tok::RParen)?;
+                // Parentheses only group; the span keeps them for error messages.
+                Ok(Expr {
+                    kind: inner.kind,
+                    span: span.start..self.prev_end(),
+                })
+            }
+            Tok::Word => self.word_primary(),
+            Tok::QuotedIdent => self.column_ref(),
+            _ => Err(self.unexpected()),
+        }
+    }
+
+    fn word_primary(&mut self) -> PResult<Expr> {
+        let span = self.cur_span();
+        let word = self.word_at(0).unwrap_or_default();
+        let next_is_paren = self.kind_at(1) == Some(Tok::LParen);
+        match word.as_str() {
+            "NULL" => {
+                self.advance();
+                return Ok(Expr {
+                    kind: ExprKind::Literal(Literal::Null),
+                    span,
+                });
+            }
+            "CASE" => return self.case_expr(),
+            "CAST" if next_is_paren => return self.cast_expr(),
+            "CONVERT" if next_is_paren => return self.convert_expr(),
+            "TRY_CAST" | "TRY_CONVERT" | "TRY_PARSE" | "PARSE" if next_is_paren => {
+                return Err(self.not_simulated(span, &word));
+            }
+            "EXISTS" => {
+                self.advance();
+                self.expect(Tok::LParen)?;
+                let query = self.select_query()?;
+                self.expect(Tok::RParen)?;
+                return Ok(Expr {
+                    kind: ExprKind::Exists(Box::new(query)),
+                    span: span.start..self.prev_end(),
+                });
+            }
+            w if NILADIC.contains(&w) && !next_is_paren => {
+                self.advance();
+                return Ok(Expr {
+                    kind: ExprKind::Function {
+                        name: word,
+                        args: vec![],
+                        star: false,
+                        distinct: false,
+                        over: None,
+                    },
+                    span,
+                });
+            }
+            _ => {}
+        }
+        let reserved = keywords::is_reserved(&word);
+        if next_is_paren && (!reserved || RESERVED_EXPR_STARTS.contains(&word.as_str())) {
+            return self.function_call();
+        }
+        if reserved {
+            return Err(self.unexpected());
+        }
+        self.column_ref()
+    }
+
+    /// `a`, `t.a`, `dbo.t.a`; a multi-part name followed by `(` is a user-defined function.
+    fn column_ref(&mut self) -> PResult<Expr> {
+        let name: ObjectName = self.object_name()?;
+        if self.kind_at(0) == Some(Tok::LParen) && name.parts.len() > 1 {
+            return Err(self.not_simulated(name.span, "user-defined functions"));
+        }
+        Ok(Expr {
+            span: name.span.clone(),
+            kind: ExprKind::Column(name),
+        })
+    }
+
+    /// `NAME(args)`, `COUNT(*)`, `COUNT(DISTINCT x)`, with an optional `OVER (...)`.
+    fn function_call(&mut self) -> PResult<Expr> {
+        let start = self.cur_start();
+        let name = self.word_at(0).unwrap_or_default();
+        self.advance();
+        self.expect(Tok::LParen)?;
+        let mut args = Vec::new();
+        let mut star = false;
+        let mut distinct = false;
+        if self.eat(Tok::Star) {
+            star = true;
+        } else if !self.at(Tok::RParen) {
+            if self.eat_kw("DISTINCT") {
+                distinct = true;
+            } else {
+                self.eat_kw("ALL");
+            }
+            args.push(self.expr()?);
+            while self.eat(Tok::Comma) {
+                args.push(self.expr()?);
+            }
+        }
+        self.expect(Tok::RParen)?;
+        if self.kw_at(0, "WITHIN") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "WITHIN GROUP"));
+        }
+        let over = if self.eat_kw("OVER") {
+            Some(Box::new(self.window()?))
+        } else {
+            None
+        };
+        Ok(Expr {
+            kind: ExprKind::Function {
+                name,
+                args,
+                star,
+                distinct,
+                over,
+            },
+            span: start..self.prev_end(),
+        })
+    }
+
+    fn window(&mut self) -> PResult<Window> {
+        self.expect(Tok::LParen)?;
+        let mut partition_by = Vec::new();
+        if self.eat_kw("PARTITION") {
+            self.expect_kw("BY")?;
+            partition_by.push(self.expr()?);
+            while self.eat(Tok::Comma) {
+                partition_by.push(self.expr()?);
+            }
+        }
+        let order_by = if self.at_kw("ORDER") {
+            self.order_by()?
+        } else {
+            Vec::new()
+        };
+        if self.kw_at(0, "ROWS") || self.kw_at(0, "RANGE") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "window frames (ROWS/RANGE)"));
+        }
+        self.expect(Tok::RParen)?;
+        Ok(Window {
+            partition_by,
+            order_by,
+        })
+    }
+
+    fn cast_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().start;
+        self.expect(Tok::LParen)?;
+        let inner = self.expr()?;
+        self.expect_kw("AS")?;
+        let ty = self.data_type(true)?;
+        self.expect(Tok::RParen)?;
+        Ok(Expr {
+            kind: ExprKind::Cast {
+                expr: Box::new(inner),
+                ty,
+                style: None,
+            },
+            span: start..self.prev_end(),
+        })
+    }
+
+    fn convert_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().start;
+        self.expect(Tok::LParen)?;
+        let ty = self.data_type(true)?;
+        self.expect(Tok::Comma)?;
+        let inner = self.expr()?;
+        let style = if self.eat(Tok::Comma) {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        self.expect(Tok::RParen)?;
+        Ok(Expr {
+            kind: ExprKind::Cast {
+                expr: Box::new(inner),
+                ty,
+                style,
+            },
+            span: start..self.prev_end(),
+        })
+    }
+
+    fn case_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().start;
+        let operand = if self.at_kw("WHEN") {
+            None
+        } else {
+            Some(Box::new(self.expr()?))
+        };
+        let mut branches = Vec::new();
+        while self.eat_kw("WHEN") {
+            let when = self.expr()?;
+            self.expect_kw("THEN")?;
+            let then = self.expr()?;
+            branches.push((when, then));
+        }
+        if branches.is_empty() {
+            return Err(self.unexpected());
+        }
+        let otherwise = if self.eat_kw("ELSE") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        self.expect_kw("END")?;
+        Ok(Expr {
+            kind: ExprKind::Case {
+                operand,
+                branches,
+                otherwise,
+            },
+            span: start..self.prev_end(),
+        })
+    }
+}

@@ -1,0 +1,423 @@
+//! Recursive-descent parser over the tokens of one batch.
+//!
+//! Error reporting: every check of the current token (`at`, `at_kw`, `note`) records what
+//! would have been accepted there; when parsing fails at that token, the error lists exactly
+//! that set (`found 'READPAST', expected one of: ',', ')'`). Checks made to peek further
+//! ahead use the quiet `*_at(n)` helpers, which record nothing.
+
+mod ddl;
+mod dialect;
+mod dml;
+mod expr;
+mod select;
+mod stmt;
+
+pub(crate) use expr::NILADIC;
+
+use crate::ast::{Batch, Ident, ObjectName, Span};
+use crate::error::ParseError;
+use crate::keywords;
+use crate::lexer::{unquote_ident, Tok, Token};
+use crate::Dialect;
+
+pub(crate) type PResult<T> = Result<T, ParseError>;
+
+/// Deep enough for any real script, shallow enough for a 1 MB wasm stack in a debug build.
+const MAX_DEPTH: u32 = 100;
+
+pub(crate) struct Parser<'a> {
+    src: &'a str,
+    toks: &'a [Token],
+    pos: usize,
+    /// Where "end of input" is reported: just after the last token.
+    eof: usize,
+    dialect: Dialect,
+    expected: Vec<&'static str>,
+    expected_at: usize,
+    depth: u32,
+    /// A lexical error right after the last token; it explains any "end of input".
+    lex_error: Option<ParseError>,
+    /// Statements begun so far at the top level of the batch (CREATE PROCEDURE must be first).
+    top_level_count: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(
+        src: &'a str,
+        toks: &'a [Token],
+        dialect: Dialect,
+        lex_error: Option<ParseError>,
+    ) -> Self {
+        let eof = toks.last().map_or(0, |t| t.end);
+        Parser {
+            src,
+            toks,
+            pos: 0,
+            eof,
+            dialect,
+            expected: Vec::new(),
+            expected_at: 0,
+            depth: 0,
+            lex_error,
+            top_level_count: 0,
+        }
+    }
+
+    /// The statements of a whole batch.
+    pub(crate) fn batch(&mut self) -> PResult<Batch> {
+        let start = self.toks.first().map_or(0, |t| t.start);
+        let mut statements = Vec::new();
+        while !self.at_eof() {
+            statements.push(self.statement_in_list()?);
+            self.top_level_count += 1;
+        }
+        if let Some(e) = self.lex_error.take() {
+            return Err(e);
+        }
+        Ok(Batch {
+            statements,
+            span: start..self.eof,
+        })
+    }
+
+    /// A single expression filling the whole input.
+    pub(crate) fn whole_expr(&mut self) -> PResult<crate::ast::Expr> {
+        let e = self.expr()?;
+        if !self.at_eof() {
+            return Err(self.unexpected());
+        }
+        if let Some(e) = self.lex_error.take() {
+            return Err(e);
+        }
+        Ok(e)
+    }
+
+    // ---- token access -------------------------------------------------------------------
+
+    fn tok_at(&self, n: usize) -> Option<&'a Token> {
+        self.toks.get(self.pos + n)
+    }
+
+    fn kind_at(&self, n: usize) -> Option<Tok> {
+        self.tok_at(n).map(|t| t.kind)
+    }
+
+    fn text(&self, t: &Token) -> &'a str {
+        &self.src[t.start..t.end]
+    }
+
+    /// Whether the token `n` ahead is the keyword `kw` (quiet).
+    fn kw_at(&self, n: usize, kw: &str) -> bool {
+        self.tok_at(n)
+            .is_some_and(|t| t.kind == Tok::Word && self.text(t).eq_ignore_ascii_case(kw))
+    }
+
+    /// The upper-cased word `n` ahead, if it is a word (quiet).
+    fn word_at(&self, n: usize) -> Option<String> {
+        self.tok_at(n)
+            .filter(|t| t.kind == Tok::Word)
+            .map(|t| self.text(t).to_ascii_uppercase())
+    }
+
+    fn at_eof(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    /// Start offset of the current token (end of input when there is none).
+    fn cur_start(&self) -> usize {
+        self.tok_at(0).map_or(self.eof, |t| t.start)
+    }
+
+    fn cur_span(&self) -> Span {
+        self.tok_at(0)
+            .map_or(self.eof..self.eof, |t| t.start..t.end)
+    }
+
+    /// End offset of the last consumed token.
+    fn prev_end(&self) -> usize {
+        if self.pos == 0 {
+            self.toks.first().map_or(0, |t| t.start)
+        } else {
+            self.toks[self.pos - 1].end
+        }
+    }
+
+    fn advance(&mut self) -> Span {
+        let span = self.cur_span();
+        if self.pos < self.toks.len() {
+            self.pos += 1;
+        }
+        span
+    }
+
+    // ---- checks that record what was expected -------------------------------------------
+
+    fn note(&mut self, what: &'static str) {
+        if self.expected_at != self.pos {
+            self.expected.clear();
+            self.expected_at = self.pos;
+        }
+        // Duplicates are removed when a message is made: this runs for every check.
+        self.expected.push(what);
+    }
+
+    fn at(&mut self, kind: Tok) -> bool {
+        self.note(tok_name(kind));
+        self.kind_at(0) == Some(kind)
+    }
+
+    fn at_kw(&mut self, kw: &'static str) -> bool {
+        self.note(kw);
+        self.kw_at(0, kw)
+    }
+
+    fn eat(&mut self, kind: Tok) -> bool {
+        let yes = self.at(kind);
+        if yes {
+            self.advance();
+        }
+        yes
+    }
+
+    fn eat_kw(&mut self, kw: &'static str) -> bool {
+        let yes = self.at_kw(kw);
+        if yes {
+            self.advance();
+        }
+        yes
+    }
+
+    fn expect(&mut self, kind: Tok) -> PResult<Span> {
+        if self.at(kind) {
+            Ok(self.advance())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    fn expect_kw(&mut self, kw: &'static str) -> PResult<Span> {
+        if self.at_kw(kw) {
+            Ok(self.advance())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    // ---- errors ---------------------------------------------------------------------------
+
+    /// `found 'X', expected one of: ...` at the current token, from what was noted there.
+    fn unexpected(&mut self) -> ParseError {
+        let expected = if self.expected_at == self.pos {
+            summarize(&self.expected)
+        } else {
+            Vec::new()
+        };
+        let wanted = match expected.as_slice() {
+            [] => String::new(),
+            [one] => format!("expected {one}"),
+            many => format!("expected one of: {}", many.join(", ")),
+        };
+        match self.tok_at(0) {
+            None => {
+                if let Some(e) = self.lex_error.take() {
+                    return e;
+                }
+                let msg = if wanted.is_empty() {
+                    "unexpected end of input".to_string()
+                } else {
+                    format!("unexpected end of input, {wanted}")
+                };
+                ParseError::new(self.eof..self.eof, msg)
+            }
+            Some(t) => {
+                let found = found_text(self.text(t));
+                let msg = if wanted.is_empty() {
+                    format!("unexpected '{found}'")
+                } else {
+                    format!("found '{found}', {wanted}")
+                };
+                ParseError::new(t.start..t.end, msg)
+            }
+        }
+    }
+
+    fn not_simulated(&self, span: Span, what: &str) -> ParseError {
+        ParseError::new(span, format!("not simulated: {what}"))
+    }
+
+    /// Counts one level of nesting; the caller undoes it with `leave` on success.
+    fn enter(&mut self, what: &str) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ParseError::new(
+                self.cur_span(),
+                format!("{what} nested too deeply"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- names ------------------------------------------------------------------------------
+
+    /// Whether the current token can be an identifier (quiet).
+    fn ident_at(&self, n: usize) -> bool {
+        match self.tok_at(n) {
+            Some(t) if t.kind == Tok::QuotedIdent => true,
+            Some(t) if t.kind == Tok::Word => !keywords::is_reserved(self.text(t)),
+            _ => false,
+        }
+    }
+
+    /// An identifier: a non-reserved word, `[quoted]` or `"quoted"`.
+    fn ident(&mut self) -> PResult<Ident> {
+        self.note("an identifier");
+        if !self.ident_at(0) {
+            return Err(self.unexpected());
+        }
+        let t = &self.toks[self.pos];
+        self.advance();
+        let text = self.text(t);
+        let value = if t.kind == Tok::QuotedIdent {
+            if text.starts_with('[') {
+                self.tsql_only("[bracketed] identifiers", t.start..t.end)?;
+            }
+            unquote_ident(text)
+        } else {
+            text.to_string()
+        };
+        Ok(Ident {
+            value,
+            span: t.start..t.end,
+        })
+    }
+
+    /// A variable name token (`@x`) as an Ident that keeps its `@`.
+    fn var_ident(&mut self) -> PResult<Ident> {
+        let span = self.expect(Tok::Var)?;
+        Ok(Ident {
+            value: self.src[span.clone()].to_string(),
+            span,
+        })
+    }
+
+    /// `a`, `a.b`, `a.b.c`, `a.b.c.d`.
+    fn object_name(&mut self) -> PResult<ObjectName> {
+        let first = self.ident()?;
+        let start = first.span.start;
+        let mut parts = vec![first];
+        while self.kind_at(0) == Some(Tok::Dot) && parts.len() < 4 {
+            if self.kind_at(1) == Some(Tok::Dot) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "names with an omitted part (a..b)"));
+            }
+            if self.kind_at(1) == Some(Tok::Star) {
+                break; // `t.*`, handled by the caller
+            }
+            self.advance();
+            parts.push(self.ident()?);
+        }
+        Ok(ObjectName {
+            span: start..self.prev_end(),
+            parts,
+        })
+    }
+
+    /// `(a, b, c)`.
+    fn ident_list_in_parens(&mut self) -> PResult<Vec<Ident>> {
+        self.expect(Tok::LParen)?;
+        let mut names = vec![self.ident()?];
+        while self.eat(Tok::Comma) {
+            names.push(self.ident()?);
+        }
+        self.expect(Tok::RParen)?;
+        Ok(names)
+    }
+}
+
+/// How a token kind is named in "expected ..." lists.
+fn tok_name(kind: Tok) -> &'static str {
+    match kind {
+        Tok::Comment => "a comment",
+        Tok::Word | Tok::QuotedIdent => "an identifier",
+        Tok::Var => "a variable",
+        Tok::Global => "a global variable",
+        Tok::Int | Tok::Decimal => "a number",
+        Tok::Binary => "a binary literal",
+        Tok::Str | Tok::NStr => "a string",
+        Tok::SqlcmdVar => "a sqlcmd variable",
+        Tok::LParen => "'('",
+        Tok::RParen => "')'",
+        Tok::Comma => "','",
+        Tok::Dot => "'.'",
+        Tok::Semi => "';'",
+        Tok::Colon => "':'",
+        Tok::Plus => "'+'",
+        Tok::Minus => "'-'",
+        Tok::Star => "'*'",
+        Tok::Slash => "'/'",
+        Tok::Percent => "'%'",
+        Tok::Amp => "'&'",
+        Tok::Pipe => "'|'",
+        Tok::Caret => "'^'",
+        Tok::Tilde => "'~'",
+        Tok::Eq => "'='",
+        Tok::Ne => "'<>'",
+        Tok::Lt => "'<'",
+        Tok::Le => "'<='",
+        Tok::Gt => "'>'",
+        Tok::Ge => "'>='",
+        Tok::PlusEq => "'+='",
+        Tok::MinusEq => "'-='",
+        Tok::StarEq => "'*='",
+        Tok::SlashEq => "'/='",
+        Tok::PercentEq => "'%='",
+        Tok::AmpEq => "'&='",
+        Tok::PipeEq => "'|='",
+        Tok::CaretEq => "'^='",
+    }
+}
+
+/// What may follow any operand; listed as "an operator" when they all were expected.
+const OPERATORS: &[&str] = &[
+    "'*'", "'/'", "'%'", "'+'", "'-'", "'&'", "'|'", "'^'", "'='", "'<>'", "'<'", "'<='", "'>'",
+    "'>='", "NOT", "IS", "IN", "BETWEEN", "LIKE", "AND", "OR",
+];
+
+/// Prefix operators, implied by "an expression".
+const EXPR_PREFIXES: &[&str] = &["'-'", "'+'", "'~'", "NOT"];
+
+/// Shortens an expected set without losing information: the binary operators become
+/// "an operator", and prefix operators are left to "an expression".
+fn summarize(expected: &[&'static str]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for e in expected {
+        if !out.contains(e) {
+            out.push(e);
+        }
+    }
+    if OPERATORS.iter().all(|op| out.contains(op)) {
+        let first = out.iter().position(|e| OPERATORS.contains(e)).unwrap_or(0);
+        out.retain(|e| !OPERATORS.contains(e));
+        out.insert(first.min(out.len()), "an operator");
+    }
+    if out.contains(&"an expression") {
+        out.retain(|e| !EXPR_PREFIXES.contains(e));
+    }
+    out
+}
+
+/// The source text of a found token, shortened for messages.
+fn found_text(text: &str) -> String {
+    const MAX: usize = 40;
+    let first_line = text.lines().next().unwrap_or("");
+    if first_line.chars().count() > MAX || first_line.len() < text.len() {
+        let short: String = first_line.chars().take(MAX).collect();
+        format!("{short}...")
+    } else {
+        text.to_string()
+    }
+}

@@ -1,0 +1,706 @@
+//! SELECT, CTEs, FROM with joins and table hints, TOP, ORDER BY.
+
+use super::{PResult, Parser};
+use crate::ast::{
+    Cte, Expr, ExprKind, HintKind, Ident, Join, JoinKind, OrderItem, Select, SelectItem, SetOp,
+    TableFactor, TableHint, TableRef, Top,
+};
+use crate::keywords;
+use crate::lexer::{unquote_string, Tok};
+
+/// Compound assignment tokens and the operator they apply (`@x += 1` is `@x = @x + 1`).
+pub(crate) const COMPOUND_OPS: &[(Tok, crate::ast::BinaryOp)] = {
+    use crate::ast::BinaryOp::*;
+    &[
+        (Tok::PlusEq, Add),
+        (Tok::MinusEq, Sub),
+        (Tok::StarEq, Mul),
+        (Tok::SlashEq, Div),
+        (Tok::PercentEq, Mod),
+        (Tok::AmpEq, BitAnd),
+        (Tok::PipeEq, BitOr),
+        (Tok::CaretEq, BitXor),
+    ]
+};
+
+impl Parser<'_> {
+    /// `[WITH ctes] SELECT ...`, as a statement, subquery or CTE body.
+    pub(crate) fn select_query(&mut self) -> PResult<Select> {
+        self.enter("query")?;
+        let start = self.cur_start();
+        let ctes = if self.at_kw("WITH") {
+            self.ctes()?
+        } else {
+            Vec::new()
+        };
+        let mut select = self.select_body()?;
+        select.ctes = ctes;
+        select.span.start = start;
+        self.leave();
+        Ok(select)
+    }
+
+    /// `WITH a AS (...), b (x, y) AS (...)`.
+    pub(crate) fn ctes(&mut self) -> PResult<Vec<Cte>> {
+        self.expect_kw("WITH")?;
+        if self.kw_at(0, "XMLNAMESPACES") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "WITH XMLNAMESPACES"));
+        }
+        let mut ctes = Vec::new();
+        loop {
+            let name = self.ident()?;
+            let columns = if self.at(Tok::LParen) {
+                self.ident_list_in_parens()?
+            } else {
+                Vec::new()
+            };
+            self.expect_kw("AS")?;
+            self.expect(Tok::LParen)?;
+            let query = self.select_query()?;
+            self.expect(Tok::RParen)?;
+            ctes.push(Cte {
+                span: name.span.start..self.prev_end(),
+                name,
+                columns,
+                query: Box::new(query),
+            });
+            if !self.eat(Tok::Comma) {
+                return Ok(ctes);
+            }
+        }
+    }
+
+    /// SELECT cores joined by set operators, then ORDER BY for the whole.
+    fn select_body(&mut self) -> PResult<Select> {
+        let mut head = self.select_core()?;
+        let mut rest: Vec<(SetOp, Select)> = Vec::new();
+        loop {
+            let op = if self.eat_kw("UNION") {
+                if self.eat_kw("ALL") {
+                    SetOp::UnionAll
+                } else {
+                    SetOp::Union
+                }
+            } else if self.eat_kw("EXCEPT") {
+                SetOp::Except
+            } else if self.eat_kw("INTERSECT") {
+                SetOp::Intersect
+            } else {
+                break;
+            };
+            if self.at(Tok::LParen) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "parenthesized set operands"));
+            }
+            rest.push((op, self.select_core()?));
+        }
+        if self.at_kw("ORDER") {
+            head.order_by = self.order_by()?;
+            if self.kw_at(0, "OFFSET") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "OFFSET ... FETCH"));
+            }
+        }
+        if self.kw_at(0, "OPTION") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "query hints (OPTION)"));
+        }
+        if self.kw_at(0, "FOR") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "FOR XML/JSON/BROWSE"));
+        }
+        // Nest the chain to the right: a.set_op = (op1, b), b.set_op = (op2, c).
+        let end = self.prev_end();
+        let mut tail: Option<(SetOp, Box<Select>)> = None;
+        while let Some((op, mut select)) = rest.pop() {
+            select.set_op = tail.take();
+            select.span.end = end;
+            tail = Some((op, Box::new(select)));
+        }
+        head.set_op = tail;
+        head.span.end = end;
+        Ok(head)
+    }
+
+    fn select_core(&mut self) -> PResult<Select> {
+        let start = self.expect_kw("SELECT")?.start;
+        if self.kw_at(0, "AND") && self.kw_at(1, "CONSUME") {
+            let span = start..self.tok_at(1).map_or(self.eof, |t| t.end);
+            return Err(self.teradata_syntax("SELECT AND CONSUME", span));
+        }
+        let distinct = if self.eat_kw("DISTINCT") {
+            true
+        } else {
+            self.eat_kw("ALL");
+            false
+        };
+        let top = if self.at_kw("TOP") {
+            Some(self.top(true)?)
+        } else {
+            None
+        };
+        let mut items = vec![self.select_item(true)?];
+        while self.eat(Tok::Comma) {
+            items.push(self.select_item(true)?);
+        }
+        check_assignments(&items)?;
+        if self.kw_at(0, "INTO") {
+            let into = self.advance();
+            let end = if self.ident_at(0) || self.kind_at(0) == Some(Tok::Var) {
+                self.advance().end
+            } else {
+                into.end
+            };
+            return Err(self.not_simulated(into.start..end, "SELECT INTO"));
+        }
+        let from = if self.eat_kw("FROM") {
+            self.table_refs()?
+        } else {
+            Vec::new()
+        };
+        let where_clause = self.where_clause()?;
+        let mut group_by = Vec::new();
+        if self.eat_kw("GROUP") {
+            self.expect_kw("BY")?;
+            if self.kw_at(0, "ALL") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "GROUP BY ALL"));
+            }
+            group_by.push(self.expr()?);
+            while self.eat(Tok::Comma) {
+                group_by.push(self.expr()?);
+            }
+            if self.kw_at(0, "WITH") && !matches!(self.kind_at(1), Some(Tok::LParen)) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "GROUP BY ... WITH ROLLUP/CUBE"));
+            }
+        }
+        let having = if self.eat_kw("HAVING") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(Select {
+            ctes: Vec::new(),
+            distinct,
+            top,
+            items,
+            from,
+            where_clause,
+            group_by,
+            having,
+            order_by: Vec::new(),
+            set_op: None,
+            span: start..self.prev_end(),
+        })
+    }
+
+    pub(crate) fn where_clause(&mut self) -> PResult<Option<Expr>> {
+        if !self.eat_kw("WHERE") {
+            return Ok(None);
+        }
+        if self.kw_at(0, "CURRENT") && self.kw_at(1, "OF") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "cursors (WHERE CURRENT OF)"));
+        }
+        Ok(Some(self.expr()?))
+    }
+
+    /// `TOP (expr) [PERCENT] [WITH TIES]`; `TOP n` without parentheses only in SELECT.
+    pub(crate) fn top(&mut self, bare_allowed: bool) -> PResult<Top> {
+        let start = self.expect_kw("TOP")?.start;
+        let count = if self.at(Tok::LParen) {
+            self.tsql_only("TOP (n)", self.cur_span())?;
+            self.advance();
+            let e = self.expr()?;
+            self.expect(Tok::RParen)?;
+            e
+        } else if bare_allowed && self.at(Tok::Int) {
+            self.primary_number()?
+        } else {
+            return Err(self.unexpected());
+        };
+        let percent = self.eat_kw("PERCENT");
+        let with_ties = if self.kw_at(0, "WITH") && self.kw_at(1, "TIES") {
+            self.advance();
+            self.advance();
+            true
+        } else {
+            false
+        };
+        Ok(Top {
+            count,
+            percent,
+            with_ties,
+            span: start..self.prev_end(),
+        })
+    }
+
+    fn primary_number(&mut self) -> PResult<Expr> {
+        let span = self.advance();
+        let text = &self.src[span.clone()];
+        let n = text
+            .parse::<i64>()
+            .map_err(|_| crate::ParseError::new(span.clone(), "number too large"))?;
+        Ok(Expr {
+            kind: ExprKind::Literal(crate::ast::Literal::Int(n)),
+            span,
+        })
+    }
+
+    pub(crate) fn order_by(&mut self) -> PResult<Vec<OrderItem>> {
+        self.expect_kw("ORDER")?;
+        self.expect_kw("BY")?;
+        let mut items = Vec::new();
+        loop {
+            let expr = self.expr()?;
+            let desc = if self.eat_kw("DESC") {
+                true
+            } else {
+                self.eat_kw("ASC");
+                false
+            };
+            items.push(OrderItem { expr, desc });
+            if !self.eat(Tok::Comma) {
+                return Ok(items);
+            }
+        }
+    }
+
+    /// One item of a select list, or of OUTPUT (`allow_assign` false).
+    pub(crate) fn select_item(&mut self, allow_assign: bool) -> PResult<SelectItem> {
+        if self.at(Tok::Star) {
+            let span = self.advance();
+            return Ok(SelectItem::Wildcard {
+                qualifier: None,
+                span,
+            });
+        }
+        // `t.*`
+        if self.ident_at(0)
+            && self.kind_at(1) == Some(Tok::Dot)
+            && self.kind_at(2) == Some(Tok::Star)
+        {
+            let qualifier = self.ident()?;
+            self.advance();
+            let end = self.advance().end;
+            return Ok(SelectItem::Wildcard {
+                span: qualifier.span.start..end,
+                qualifier: Some(qualifier),
+            });
+        }
+        // `@v = expr`: an assignment, never an alias.
+        if allow_assign && self.kind_at(0) == Some(Tok::Var) {
+            if let Some(op) = self.assign_op_at(1) {
+                let var = self.var_ident()?;
+                self.advance();
+                let value = self.expr()?;
+                let expr = desugar_compound(op, var_expr(&var), value);
+                return Ok(SelectItem::Assign { var, expr });
+            }
+        }
+        // `alias = expr`
+        if self.kind_at(1) == Some(Tok::Eq)
+            && (self.ident_at(0) || self.kind_at(0) == Some(Tok::Str))
+        {
+            let alias = self.alias_name()?;
+            self.advance();
+            let expr = self.expr()?;
+            return Ok(SelectItem::Expr {
+                expr,
+                alias: Some(alias),
+            });
+        }
+        let expr = self.expr()?;
+        let alias = self.opt_alias()?;
+        Ok(SelectItem::Expr { expr, alias })
+    }
+
+    /// `=` or a compound assignment operator `n` tokens ahead (quiet): `None` for plain `=`
+    /// is `Some(None)`, for `+=` it is `Some(Some(Add))`.
+    pub(crate) fn assign_op_at(&self, n: usize) -> Option<Option<crate::ast::BinaryOp>> {
+        let kind = self.kind_at(n)?;
+        if kind == Tok::Eq {
+            return Some(None);
+        }
+        COMPOUND_OPS
+            .iter()
+            .find(|(t, _)| *t == kind)
+            .map(|&(_, op)| Some(op))
+    }
+
+    /// An identifier or a string used as a column alias.
+    fn alias_name(&mut self) -> PResult<Ident> {
+        if self.at(Tok::Str) {
+            let span = self.advance();
+            return Ok(Ident {
+                value: unquote_string(&self.src[span.clone()]),
+                span,
+            });
+        }
+        self.ident()
+    }
+
+    /// `[AS] alias` after a select item.
+    fn opt_alias(&mut self) -> PResult<Option<Ident>> {
+        if self.eat_kw("AS") {
+            return Ok(Some(self.alias_name()?));
+        }
+        self.note("an alias");
+        let implicit = match self.tok_at(0) {
+            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t)),
+            Some(t) => matches!(t.kind, Tok::QuotedIdent | Tok::Str),
+            None => false,
+        };
+        if implicit {
+            Ok(Some(self.alias_name()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// `[AS] alias` after a table (no strings).
+    fn opt_table_alias(&mut self) -> PResult<Option<Ident>> {
+        if self.eat_kw("AS") {
+            return Ok(Some(self.ident()?));
+        }
+        self.note("an alias");
+        let implicit = match self.tok_at(0) {
+            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t)),
+            Some(t) => t.kind == Tok::QuotedIdent,
+            None => false,
+        };
+        if implicit {
+            Ok(Some(self.ident()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    pub(crate) fn table_refs(&mut self) -> PResult<Vec<TableRef>> {
+        let mut refs = vec![self.table_ref()?];
+        while self.eat(Tok::Comma) {
+            refs.push(self.table_ref()?);
+        }
+        Ok(refs)
+    }
+
+    fn table_ref(&mut self) -> PResult<TableRef> {
+        let factor = self.table_factor()?;
+        let mut joins = Vec::new();
+        loop {
+            let start = self.cur_start();
+            let kind = if self.eat_kw("JOIN") {
+                JoinKind::Inner
+            } else if self.eat_kw("INNER") {
+                self.join_keyword()?;
+                JoinKind::Inner
+            } else if self.eat_kw("LEFT") {
+                self.eat_kw("OUTER");
+                self.join_keyword()?;
+                JoinKind::LeftOuter
+            } else if self.eat_kw("RIGHT") {
+                self.eat_kw("OUTER");
+                self.join_keyword()?;
+                JoinKind::RightOuter
+            } else if self.eat_kw("FULL") {
+                self.eat_kw("OUTER");
+                self.join_keyword()?;
+                JoinKind::FullOuter
+            } else if self.eat_kw("CROSS") {
+                if self.eat_kw("APPLY") {
+                    JoinKind::CrossApply
+                } else {
+                    self.expect_kw("JOIN")?;
+                    JoinKind::Cross
+                }
+            } else if self.at_kw("OUTER") && self.kw_at(1, "APPLY") {
+                self.advance();
+                self.advance();
+                JoinKind::OuterApply
+            } else {
+                return Ok(TableRef { factor, joins });
+            };
+            let factor = self.table_factor()?;
+            let on = match kind {
+                JoinKind::Cross | JoinKind::CrossApply | JoinKind::OuterApply => None,
+                _ => {
+                    self.expect_kw("ON")?;
+                    Some(self.expr()?)
+                }
+            };
+            joins.push(Join {
+                kind,
+                factor,
+                on,
+                span: start..self.prev_end(),
+            });
+        }
+    }
+
+    /// `JOIN` after INNER/LEFT/...; join hints (`LOOP`, `HASH`, ...) are not simulated.
+    fn join_keyword(&mut self) -> PResult<()> {
+        if let Some(w @ ("LOOP" | "HASH" | "MERGE" | "REMOTE")) = self.word_at(0).as_deref() {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, &format!("join hint {w}")));
+        }
+        self.expect_kw("JOIN")?;
+        Ok(())
+    }
+
+    pub(crate) fn table_factor(&mut self) -> PResult<TableFactor> {
+        let start = self.cur_start();
+        if self.at(Tok::LParen) {
+            if self.kw_at(1, "SELECT") || self.kw_at(1, "WITH") {
+                self.advance();
+                let query = self.select_query()?;
+                self.expect(Tok::RParen)?;
+                let (alias, columns) = self.derived_alias()?;
+                return Ok(TableFactor::Derived {
+                    query: Box::new(query),
+                    alias,
+                    columns,
+                    span: start..self.prev_end(),
+                });
+            }
+            if self.kw_at(1, "VALUES") {
+                self.advance();
+                self.advance();
+                let rows = self.values_rows()?;
+                self.expect(Tok::RParen)?;
+                let (alias, columns) = self.derived_alias()?;
+                return Ok(TableFactor::Values {
+                    rows,
+                    alias,
+                    columns,
+                    span: start..self.prev_end(),
+                });
+            }
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "parenthesized joins"));
+        }
+        if self.at(Tok::Var) {
+            let name = self.var_ident()?;
+            let alias = self.opt_table_alias()?;
+            return Ok(TableFactor::TableVar {
+                name,
+                alias,
+                span: start..self.prev_end(),
+            });
+        }
+        let name = self.object_name()?;
+        let mut hints = Vec::new();
+        if self.at(Tok::LParen) {
+            if !self.hint_word_at(1) {
+                return Err(self.not_simulated(name.span, "table-valued functions"));
+            }
+            hints = self.table_hints(self.cur_start())?;
+        }
+        let alias = self.opt_table_alias()?;
+        if self.kw_at(0, "TABLESAMPLE") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "TABLESAMPLE"));
+        }
+        if hints.is_empty() {
+            if self.at_kw("WITH") && self.kind_at(1) == Some(Tok::LParen) {
+                let with = self.advance();
+                hints = self.table_hints(with.start)?;
+            } else if self.at(Tok::LParen) && self.hint_word_at(1) {
+                hints = self.table_hints(self.cur_start())?;
+            }
+        }
+        Ok(TableFactor::Table {
+            name,
+            alias,
+            hints,
+            span: start..self.prev_end(),
+        })
+    }
+
+    /// `[AS] alias [(columns)]` after a derived table or VALUES; the alias is required.
+    fn derived_alias(&mut self) -> PResult<(Ident, Vec<Ident>)> {
+        self.eat_kw("AS");
+        let alias = self.ident()?;
+        let columns = if self.at(Tok::LParen) {
+            self.ident_list_in_parens()?
+        } else {
+            Vec::new()
+        };
+        Ok((alias, columns))
+    }
+
+    /// `(a, b), (c, d)` after VALUES.
+    pub(crate) fn values_rows(&mut self) -> PResult<Vec<Vec<Expr>>> {
+        let mut rows = Vec::new();
+        loop {
+            self.expect(Tok::LParen)?;
+            let mut row = vec![self.expr()?];
+            while self.eat(Tok::Comma) {
+                row.push(self.expr()?);
+            }
+            self.expect(Tok::RParen)?;
+            rows.push(row);
+            if !self.eat(Tok::Comma) {
+                return Ok(rows);
+            }
+        }
+    }
+
+    fn hint_word_at(&self, n: usize) -> bool {
+        self.word_at(n)
+            .is_some_and(|w| hint_kind(&w).is_some() || w == "INDEX")
+    }
+
+    /// `(UPDLOCK, READPAST, ROWLOCK)`; the caller has consumed `WITH` if there was one.
+    pub(crate) fn table_hints(&mut self, start: usize) -> PResult<Vec<TableHint>> {
+        self.tsql_only("table hints", start..self.cur_span().end)?;
+        self.expect(Tok::LParen)?;
+        let mut hints = Vec::new();
+        loop {
+            hints.push(self.table_hint()?);
+            if self.eat(Tok::Comma) {
+                continue;
+            }
+            self.expect(Tok::RParen)?;
+            return Ok(hints);
+        }
+    }
+
+    fn table_hint(&mut self) -> PResult<TableHint> {
+        self.note("a table hint");
+        let span = self.cur_span();
+        let Some(word) = self.word_at(0) else {
+            return Err(self.unexpected());
+        };
+        if let Some(kind) = hint_kind(&word) {
+            self.advance();
+            if kind == HintKind::ForceSeek && self.at(Tok::LParen) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "FORCESEEK with an index and columns"));
+            }
+            return Ok(TableHint { kind, span });
+        }
+        if word == "INDEX" {
+            self.advance();
+            let mut names = Vec::new();
+            if self.eat(Tok::Eq) {
+                let paren = self.eat(Tok::LParen);
+                names.push(self.index_ref()?);
+                if paren {
+                    self.expect(Tok::RParen)?;
+                }
+            } else {
+                self.expect(Tok::LParen)?;
+                names.push(self.index_ref()?);
+                while self.eat(Tok::Comma) {
+                    names.push(self.index_ref()?);
+                }
+                self.expect(Tok::RParen)?;
+            }
+            return Ok(TableHint {
+                kind: HintKind::Index(names),
+                span: span.start..self.prev_end(),
+            });
+        }
+        if NOT_SIMULATED_HINTS.contains(&word.as_str()) {
+            return Err(self.not_simulated(span, &format!("table hint {word}")));
+        }
+        Err(self.unexpected())
+    }
+
+    /// An index name, or an index id (`0`, `1`) kept as text.
+    fn index_ref(&mut self) -> PResult<Ident> {
+        if self.at(Tok::Int) {
+            let span = self.advance();
+            return Ok(Ident {
+                value: self.src[span.clone()].to_string(),
+                span,
+            });
+        }
+        self.ident()
+    }
+}
+
+const NOT_SIMULATED_HINTS: &[&str] = &[
+    "NOEXPAND",
+    "SNAPSHOT",
+    "KEEPIDENTITY",
+    "KEEPDEFAULTS",
+    "IGNORE_CONSTRAINTS",
+    "IGNORE_TRIGGERS",
+    "SPATIAL_WINDOW_MAX_CELLS",
+    "FASTFIRSTROW",
+];
+
+fn hint_kind(word: &str) -> Option<HintKind> {
+    Some(match word {
+        "NOLOCK" => HintKind::NoLock,
+        "READUNCOMMITTED" => HintKind::ReadUncommitted,
+        "READCOMMITTED" => HintKind::ReadCommitted,
+        "READCOMMITTEDLOCK" => HintKind::ReadCommittedLock,
+        "REPEATABLEREAD" => HintKind::RepeatableRead,
+        "SERIALIZABLE" => HintKind::Serializable,
+        "HOLDLOCK" => HintKind::HoldLock,
+        "UPDLOCK" => HintKind::UpdLock,
+        "XLOCK" => HintKind::XLock,
+        "ROWLOCK" => HintKind::RowLock,
+        "PAGLOCK" => HintKind::PagLock,
+        "TABLOCK" => HintKind::TabLock,
+        "TABLOCKX" => HintKind::TabLockX,
+        "READPAST" => HintKind::ReadPast,
+        "NOWAIT" => HintKind::NoWait,
+        "FORCESEEK" => HintKind::ForceSeek,
+        "FORCESCAN" => HintKind::ForceScan,
+        _ => return None,
+    })
+}
+
+/// SQL Server rejects a SELECT that both assigns variables and returns columns (Msg 141).
+fn check_assignments(items: &[SelectItem]) -> PResult<()> {
+    let assigns = items
+        .iter()
+        .filter(|i| matches!(i, SelectItem::Assign { .. }))
+        .count();
+    if assigns == 0 || assigns == items.len() {
+        return Ok(());
+    }
+    let span = items
+        .iter()
+        .find_map(|i| match i {
+            SelectItem::Wildcard { span, .. } => Some(span.clone()),
+            SelectItem::Expr { expr, .. } => Some(expr.span.clone()),
+            SelectItem::Assign { .. } => None,
+        })
+        .unwrap_or(0..0);
+    Err(crate::ParseError::new(
+        span,
+        "a SELECT that assigns to variables cannot also return columns",
+    ))
+}
+
+pub(crate) fn var_expr(var: &Ident) -> Expr {
+    Expr {
+        kind: ExprKind::Var(var.value.clone()),
+        span: var.span.clone(),
+    }
+}
+
+/// `target op= value` → `target op value`; plain `=` leaves the value as is.
+pub(crate) fn desugar_compound(
+    op: Option<crate::ast::BinaryOp>,
+    target: Expr,
+    value: Expr,
+) -> Expr {
+    match op {
+        None => value,
+        Some(op) => Expr {
+            span: target.span.start.min(value.span.start)..value.span.end,
+            kind: ExprKind::Binary {
+                op,
+                left: Box::new(target),
+                right: Box::new(value),
+            },
+        },
+    }
+}

@@ -1,0 +1,1340 @@
+//! Parser tests: the seed scripts verbatim (snapshots of the canonical printed form with
+//! each statement's position), English variants, precedence, every error message with its
+//! position, and a no-panic sweep over truncated and random inputs.
+
+use expect_test::{expect, Expect};
+use lockstep_sql::ast::*;
+use lockstep_sql::{line_col, parse_expr, parse_script, statement_label, Dialect};
+
+const SCRIPTS: &[(&str, &str)] = &[
+    (
+        "seed000_block1_schema",
+        include_str!("scripts/seed000_block1_schema.sql"),
+    ),
+    (
+        "seed000_block2_readpast",
+        include_str!("scripts/seed000_block2_readpast.sql"),
+    ),
+    (
+        "seed000_block3_two_step",
+        include_str!("scripts/seed000_block3_two_step.sql"),
+    ),
+    ("seed003_schema", include_str!("scripts/seed003_schema.sql")),
+    (
+        "seed003_no_lock",
+        include_str!("scripts/seed003_no_lock.sql"),
+    ),
+    (
+        "seed003_applock",
+        include_str!("scripts/seed003_applock.sql"),
+    ),
+    (
+        "seed003_sequential",
+        include_str!("scripts/seed003_sequential.sql"),
+    ),
+    (
+        "seed003_try_catch",
+        include_str!("scripts/seed003_try_catch.sql"),
+    ),
+    (
+        "seed003_control_query",
+        include_str!("scripts/seed003_control_query.sql"),
+    ),
+    ("english_queue", include_str!("scripts/english_queue.sql")),
+    (
+        "english_sessions",
+        include_str!("scripts/english_sessions.sql"),
+    ),
+    ("english_send", include_str!("scripts/english_send.sql")),
+];
+
+fn script(name: &str) -> &'static str {
+    SCRIPTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
+        .expect("known script")
+}
+
+fn parse(src: &str) -> Script {
+    match parse_script(src, Dialect::TSql) {
+        Ok(s) => s,
+        Err(e) => panic!("{}", e.render(src)),
+    }
+}
+
+/// Each statement as `-- line:col LABEL` and its canonical text; `GO` between batches.
+fn summary(src: &str) -> String {
+    let script = parse(src);
+    let mut out = String::new();
+    for (i, batch) in script.batches.iter().enumerate() {
+        if i > 0 {
+            out.push_str("GO\n");
+        }
+        for stmt in &batch.statements {
+            let (line, col) = line_col(src, stmt.span.start);
+            out.push_str(&format!(
+                "-- {line}:{col} {}\n",
+                statement_label(&stmt.kind)
+            ));
+            out.push_str(&format!("{stmt}\n"));
+        }
+    }
+    out
+}
+
+fn check_script(name: &str, expect: Expect) {
+    expect.assert_eq(&summary(script(name)));
+}
+
+fn error(src: &str) -> String {
+    match parse_script(src, Dialect::TSql) {
+        Ok(s) => panic!("expected an error, parsed:\n{s}"),
+        Err(e) => e.render(src),
+    }
+}
+
+fn check_error(src: &str, expect: Expect) {
+    expect.assert_eq(&error(src));
+}
+
+/// The error with the source text its span covers.
+fn check_error_span(src: &str, expect: Expect) {
+    let e = parse_script(src, Dialect::TSql).unwrap_err();
+    expect.assert_eq(&format!("{} [{}]", e.render(src), &src[e.span.clone()]));
+}
+
+// ---- seed 000 -------------------------------------------------------------------------------
+
+#[test]
+fn seed000_block1_schema() {
+    check_script(
+        "seed000_block1_schema",
+        expect![[r#"
+            -- 2:1 SET
+            SET NOCOUNT ON
+            -- 3:1 IF
+            IF OBJECT_ID(N'dbo.przejecie_przyklad') IS NOT NULL
+                DROP TABLE dbo.przejecie_przyklad
+            -- 4:1 IF
+            IF OBJECT_ID(N'dbo.zadanie_przyklad') IS NOT NULL
+                DROP TABLE dbo.zadanie_przyklad
+            GO
+            -- 6:1 CREATE TABLE
+            CREATE TABLE dbo.zadanie_przyklad (
+                id int IDENTITY(1, 1) NOT NULL PRIMARY KEY,
+                nazwa nvarchar(50) NOT NULL,
+                ranga tinyint NOT NULL,
+                aktywne bit NOT NULL DEFAULT (1),
+                status varchar(10) NOT NULL DEFAULT ('nowe'),
+                wlasciciel varchar(30) NULL,
+                aktywowano datetime2(3) NOT NULL DEFAULT (SYSDATETIME()),
+                przejeto datetime2(3) NULL
+            )
+            -- 16:1 CREATE INDEX
+            CREATE INDEX ix_zadanie_kolejka ON dbo.zadanie_przyklad (ranga DESC, aktywowano, id) WHERE aktywne = 1 AND status = 'nowe'
+            -- 18:1 CREATE TABLE
+            CREATE TABLE dbo.przejecie_przyklad (
+                id int IDENTITY(1, 1) PRIMARY KEY,
+                proces varchar(10) NOT NULL,
+                zadanie_id int NOT NULL,
+                kiedy datetime2(3) NOT NULL DEFAULT (SYSDATETIME())
+            )
+            GO
+            -- 26:1 CREATE PROCEDURE
+            CREATE OR ALTER PROCEDURE dbo.nastepne_zadanie_bez_readpast_przyklad @operator varchar(30)
+            AS
+            BEGIN
+                SET NOCOUNT ON;
+                WITH nastepne AS (SELECT TOP (1) id, nazwa, ranga, status, wlasciciel, przejeto FROM dbo.zadanie_przyklad WITH (UPDLOCK, ROWLOCK) WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id) UPDATE nastepne SET status = 'w_toku', wlasciciel = @operator, przejeto = SYSDATETIME() OUTPUT inserted.id, inserted.nazwa, inserted.ranga, inserted.wlasciciel;
+            END;
+        "#]],
+    );
+}
+
+#[test]
+fn seed000_block2_readpast() {
+    check_script(
+        "seed000_block2_readpast",
+        expect![[r#"
+        -- 1:1 CREATE PROCEDURE
+        CREATE OR ALTER PROCEDURE dbo.nastepne_zadanie_przyklad @operator varchar(30)
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            WITH nastepne AS (SELECT TOP (1) id, nazwa, ranga, status, wlasciciel, przejeto FROM dbo.zadanie_przyklad WITH (UPDLOCK, READPAST, ROWLOCK) WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id) UPDATE nastepne SET status = 'w_toku', wlasciciel = @operator, przejeto = SYSDATETIME() OUTPUT inserted.id, inserted.nazwa, inserted.ranga, inserted.wlasciciel;
+        END;
+    "#]],
+    );
+}
+
+#[test]
+fn seed000_block3_two_step() {
+    check_script(
+        "seed000_block3_two_step",
+        expect![[r#"
+        -- 1:1 SELECT
+        SELECT TOP (1) @id = id FROM dbo.zadanie_przyklad WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id
+        -- 3:1 IF
+        IF @id IS NOT NULL
+        BEGIN
+            WAITFOR DELAY '00:00:00.020';
+            UPDATE dbo.zadanie_przyklad SET status = 'w_toku', wlasciciel = '$(proces)', przejeto = SYSDATETIME() WHERE id = @id;
+        END
+    "#]],
+    );
+}
+
+// ---- seed 003 -------------------------------------------------------------------------------
+
+#[test]
+fn seed003_schema() {
+    check_script(
+        "seed003_schema",
+        expect![[r#"
+        -- 1:1 CREATE TABLE
+        CREATE TABLE dbo.WysylkaDokumentu (
+            Id int IDENTITY(1, 1) PRIMARY KEY,
+            DokumentId int NOT NULL,
+            Status varchar(20) NOT NULL,
+            ZlecenieId int NULL
+        )
+        -- 7:1 CREATE INDEX
+        CREATE UNIQUE INDEX UX_WysylkaDokumentu_WToku ON dbo.WysylkaDokumentu (DokumentId) WHERE Status = 'W_TOKU'
+        -- 9:1 CREATE TABLE
+        CREATE TABLE dbo.SystemZewnetrzny (
+            ZlecenieId int IDENTITY(1000, 1) PRIMARY KEY,
+            DokumentId int NOT NULL
+        )
+    "#]],
+    );
+}
+
+#[test]
+fn seed003_no_lock() {
+    check_script(
+        "seed003_no_lock",
+        expect![[r#"
+        -- 1:1 CREATE PROCEDURE
+        CREATE PROCEDURE dbo.WyslijBezBlokady @DokumentId int
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            DECLARE @status varchar(20), @zlecenie int;
+            SELECT TOP (1) @status = Status, @zlecenie = ZlecenieId FROM dbo.WysylkaDokumentu WHERE DokumentId = @DokumentId AND Status IN ('GOTOWE', 'W_TOKU') ORDER BY CASE Status WHEN 'GOTOWE' THEN 0 ELSE 1 END, Id DESC;
+            IF @status IS NULL
+            BEGIN
+                WAITFOR DELAY '00:00:05';
+                INSERT INTO dbo.SystemZewnetrzny (DokumentId) VALUES (@DokumentId);
+                SET @zlecenie = SCOPE_IDENTITY();
+                INSERT INTO dbo.WysylkaDokumentu (DokumentId, Status, ZlecenieId) VALUES (@DokumentId, 'W_TOKU', @zlecenie);
+            END;
+            SELECT CASE @status WHEN 'GOTOWE' THEN 2 ELSE 1 END AS Kod, ISNULL(@status, 'NOWY') AS StanWpisu, @zlecenie AS ZlecenieId;
+        END;
+    "#]],
+    );
+}
+
+#[test]
+fn seed003_applock() {
+    check_script(
+        "seed003_applock",
+        expect![[r#"
+        -- 1:1 CREATE PROCEDURE
+        CREATE PROCEDURE dbo.WyslijDokument @DokumentId int, @Awaria bit = 0
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            DECLARE @zasob nvarchar(255) = N'Wysylka_' + CAST(@DokumentId AS nvarchar(20)), @blokada int, @status varchar(20), @zlecenie int;
+            EXEC @blokada = sp_getapplock @zasob, 'Exclusive', 'Session', 0;
+            IF @blokada < 0
+            BEGIN
+                SELECT 3 AS Kod, 'ZAJETE' AS StanWpisu, CAST(NULL AS int) AS ZlecenieId;
+                RETURN;
+            END;
+            BEGIN TRY
+                SELECT TOP (1) @status = Status, @zlecenie = ZlecenieId FROM dbo.WysylkaDokumentu WHERE DokumentId = @DokumentId AND Status IN ('GOTOWE', 'W_TOKU') ORDER BY CASE Status WHEN 'GOTOWE' THEN 0 ELSE 1 END, Id DESC;
+                IF @status IS NULL
+                BEGIN
+                    WAITFOR DELAY '00:00:05';
+                    IF @Awaria = 1
+                        THROW 50001, N'Awaria wywolania', 1;
+                    INSERT INTO dbo.SystemZewnetrzny (DokumentId) VALUES (@DokumentId);
+                    SET @zlecenie = SCOPE_IDENTITY();
+                    INSERT INTO dbo.WysylkaDokumentu (DokumentId, Status, ZlecenieId) VALUES (@DokumentId, 'W_TOKU', @zlecenie);
+                END;
+                SELECT CASE @status WHEN 'GOTOWE' THEN 2 ELSE 1 END AS Kod, ISNULL(@status, 'NOWY') AS StanWpisu, @zlecenie AS ZlecenieId;
+            END TRY
+            BEGIN CATCH
+                EXEC sp_releaseapplock @zasob, 'Session';
+                THROW;
+            END CATCH;
+            EXEC sp_releaseapplock @zasob, 'Session';
+        END;
+    "#]],
+    );
+}
+
+#[test]
+fn seed003_sequential() {
+    check_script(
+        "seed003_sequential",
+        expect![[r#"
+        -- 1:1 EXEC
+        EXEC dbo.WyslijDokument @DokumentId = 1
+        -- 2:1 EXEC
+        EXEC dbo.WyslijDokument @DokumentId = 1
+        -- 3:1 UPDATE
+        UPDATE dbo.WysylkaDokumentu SET Status = 'GOTOWE' WHERE ZlecenieId = 1000 AND Status = 'W_TOKU'
+        -- 4:1 EXEC
+        EXEC dbo.WyslijDokument @DokumentId = 1
+    "#]],
+    );
+}
+
+#[test]
+fn seed003_try_catch() {
+    check_script(
+        "seed003_try_catch",
+        expect![[r#"
+        -- 1:1 BEGIN TRY
+        BEGIN TRY
+            EXEC dbo.WyslijDokument @DokumentId = 4, @Awaria = 1;
+        END TRY
+        BEGIN CATCH
+            SELECT ERROR_NUMBER() AS Blad;
+        END CATCH
+        -- 3:1 SELECT
+        SELECT APPLOCK_MODE('public', N'Wysylka_4', 'Session') AS TrybBlokady
+    "#]],
+    );
+}
+
+#[test]
+fn seed003_control_query() {
+    check_script(
+        "seed003_control_query",
+        expect![[r#"
+        -- 1:1 SELECT
+        SELECT DokumentId, (SELECT COUNT(*) FROM dbo.SystemZewnetrzny AS s WHERE s.DokumentId = d.DokumentId) AS WywolaniaZewnetrzne, (SELECT COUNT(*) FROM dbo.WysylkaDokumentu AS w WHERE w.DokumentId = d.DokumentId AND w.Status = 'W_TOKU') AS WpisyWToku FROM (VALUES (2), (3)) AS d(DokumentId)
+    "#]],
+    );
+}
+
+// ---- English variants -------------------------------------------------------------------
+
+#[test]
+fn english_queue() {
+    check_script(
+        "english_queue",
+        expect![[r#"
+        -- 2:1 SET
+        SET NOCOUNT ON
+        -- 3:1 IF
+        IF OBJECT_ID(N'dbo.claim') IS NOT NULL
+            DROP TABLE dbo.claim
+        -- 4:1 DROP TABLE
+        DROP TABLE IF EXISTS dbo.task
+        GO
+        -- 6:1 CREATE TABLE
+        CREATE TABLE dbo.task (
+            id int IDENTITY(1, 1) NOT NULL PRIMARY KEY,
+            name nvarchar(50) NOT NULL,
+            rank tinyint NOT NULL,
+            active bit NOT NULL DEFAULT (1),
+            status varchar(20) NOT NULL DEFAULT ('new'),
+            owner varchar(30) NULL,
+            activated datetime2(3) NOT NULL DEFAULT (SYSDATETIME()),
+            taken datetime2(3) NULL
+        )
+        -- 16:1 CREATE INDEX
+        CREATE INDEX ix_task_queue ON dbo.task (rank DESC, activated, id) WHERE active = 1 AND status = 'new'
+        -- 18:1 CREATE TABLE
+        CREATE TABLE dbo.claim (
+            id int IDENTITY(1, 1) PRIMARY KEY,
+            process varchar(10) NOT NULL,
+            task_id int NOT NULL,
+            at datetime2(3) NOT NULL DEFAULT (SYSDATETIME())
+        )
+        GO
+        -- 26:1 CREATE PROCEDURE
+        CREATE OR ALTER PROCEDURE dbo.next_task @operator varchar(30)
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            WITH next AS (SELECT TOP (1) id, name, rank, status, owner, taken FROM dbo.task WITH (UPDLOCK, READPAST, ROWLOCK) WHERE active = 1 AND status = 'new' ORDER BY rank DESC, activated, id) UPDATE next SET status = 'in_progress', owner = @operator, taken = SYSDATETIME() OUTPUT inserted.id, inserted.name, inserted.rank, inserted.owner;
+        END;
+        GO
+        -- 41:1 DECLARE
+        DECLARE @i int = 1
+        -- 42:1 WHILE
+        WHILE @i <= 500
+        BEGIN
+            INSERT INTO dbo.task (name, rank) VALUES (CONCAT(N'task ', @i), 3 - @i % 3);
+            SET @i = @i + 1;
+        END
+    "#]],
+    );
+}
+
+#[test]
+fn english_sessions() {
+    check_script(
+        "english_sessions",
+        expect![[r#"
+        -- 2:1 SET
+        SET TRANSACTION ISOLATION LEVEL READ COMMITTED
+        -- 3:1 SET
+        SET LOCK_TIMEOUT 5000
+        -- 4:1 SET
+        SET DEADLOCK_PRIORITY LOW
+        -- 5:1 SET
+        SET XACT_ABORT ON
+        -- 6:1 BEGIN TRAN
+        BEGIN TRANSACTION
+        -- 7:1 EXEC
+        EXEC dbo.next_task @operator = 'A'
+        -- 8:1 WAITFOR
+        WAITFOR DELAY '00:00:04'
+        -- 9:1 COMMIT
+        COMMIT TRANSACTION
+        GO
+        -- 12:1 DECLARE
+        DECLARE @id int, @retries int = 0
+        -- 13:1 WHILE
+        WHILE 1 = 1
+        BEGIN
+            SET @id = NULL;
+            SELECT TOP (1) @id = id FROM dbo.task WHERE active = 1 AND status = 'new' ORDER BY rank DESC, activated, id;
+            IF @id IS NULL
+                BREAK;
+            WAITFOR DELAY '00:00:00.020';
+            UPDATE dbo.task SET status = 'in_progress', owner = 'p1', taken = SYSDATETIME() WHERE id = @id AND status = 'new';
+            IF @@ROWCOUNT = 0
+            BEGIN
+                SET @retries = @retries + 1;
+                CONTINUE;
+            END;
+            INSERT INTO dbo.claim (process, task_id) VALUES ('p1', @id);
+        END
+        -- 29:1 SELECT
+        SELECT @retries AS retries
+        GO
+        -- 32:1 ALTER DATABASE
+        ALTER DATABASE CURRENT SET READ_COMMITTED_SNAPSHOT ON WITH ROLLBACK IMMEDIATE
+        -- 33:1 ALTER DATABASE
+        ALTER DATABASE CURRENT SET ALLOW_SNAPSHOT_ISOLATION ON
+        -- 34:1 SET
+        SET TRANSACTION ISOLATION LEVEL SNAPSHOT
+        -- 35:1 BEGIN TRAN
+        BEGIN TRANSACTION claim_one
+        -- 36:1 EXEC
+        EXEC dbo.next_task 'B'
+        -- 37:1 ROLLBACK
+        ROLLBACK TRANSACTION claim_one
+        GO
+        -- 40:1 CREATE TRIGGER
+        CREATE TRIGGER dbo.task_audit ON dbo.task AFTER UPDATE
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            INSERT INTO dbo.claim (process, task_id) SELECT i.owner, i.id FROM inserted AS i JOIN deleted AS d ON d.id = i.id WHERE d.status <> i.status;
+        END;
+        GO
+        -- 49:1 DECLARE
+        DECLARE @claimed TABLE (
+            id int NOT NULL PRIMARY KEY,
+            name nvarchar(50)
+        )
+        -- 50:1 UPDATE
+        WITH next AS (SELECT TOP (1) id, name, status, owner FROM dbo.task WITH (UPDLOCK, READPAST, ROWLOCK) WHERE active = 1 AND status = 'new' ORDER BY rank DESC, activated, id) UPDATE next SET status = 'in_progress', owner = 'C' OUTPUT inserted.id, inserted.name INTO @claimed (id, name)
+        -- 58:1 SELECT
+        SELECT id, name FROM @claimed
+        GO
+        -- 61:1 SELECT
+        SELECT COUNT(*) - COUNT(DISTINCT task_id) AS duplicates FROM dbo.claim
+        -- 62:1 SELECT
+        SELECT process, COUNT(*) AS claims FROM dbo.claim GROUP BY process HAVING COUNT(*) > 0 ORDER BY process
+        -- 63:1 SELECT
+        SELECT t.id, t.rank, c.process FROM dbo.task AS t LEFT JOIN dbo.claim AS c ON c.task_id = t.id WHERE t.status <> 'new' AND t.taken BETWEEN DATEADD(second, -10, SYSDATETIME()) AND SYSDATETIME() ORDER BY t.rank DESC, t.id
+    "#]],
+    );
+}
+
+#[test]
+fn english_send() {
+    check_script(
+        "english_send",
+        expect![[r#"
+        -- 1:1 CREATE TABLE
+        CREATE TABLE dbo.send (
+            Id int IDENTITY(1, 1) PRIMARY KEY,
+            DocumentId int NOT NULL,
+            Status varchar(20) NOT NULL,
+            OrderId int NULL
+        )
+        -- 7:1 CREATE INDEX
+        CREATE UNIQUE INDEX UX_send_in_progress ON dbo.send (DocumentId) WHERE Status = 'IN_PROGRESS'
+        -- 9:1 CREATE TABLE
+        CREATE TABLE dbo.external_system (
+            OrderId int IDENTITY(1000, 1) PRIMARY KEY,
+            DocumentId int NOT NULL
+        )
+        GO
+        -- 14:1 CREATE PROCEDURE
+        CREATE PROCEDURE dbo.SendDocument @DocumentId int, @Fail bit = 0
+        AS
+        BEGIN
+            SET NOCOUNT ON;
+            DECLARE @resource nvarchar(255) = N'Send_' + CAST(@DocumentId AS nvarchar(20)), @lock int, @status varchar(20), @order int;
+            EXEC @lock = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
+            IF @lock < 0
+            BEGIN
+                SELECT 3 AS Code, 'BUSY' AS EntryState, CAST(NULL AS int) AS OrderId;
+                RETURN;
+            END;
+            BEGIN TRY
+                SELECT TOP (1) @status = Status, @order = OrderId FROM dbo.send WHERE DocumentId = @DocumentId AND Status IN ('DONE', 'IN_PROGRESS') ORDER BY CASE Status WHEN 'DONE' THEN 0 ELSE 1 END, Id DESC;
+                IF @status IS NULL
+                BEGIN
+                    WAITFOR DELAY '00:00:05';
+                    IF @Fail = 1
+                        THROW 50001, N'Call failed', 1;
+                    INSERT INTO dbo.external_system (DocumentId) VALUES (@DocumentId);
+                    SET @order = SCOPE_IDENTITY();
+                    INSERT INTO dbo.send (DocumentId, Status, OrderId) VALUES (@DocumentId, 'IN_PROGRESS', @order);
+                END;
+                SELECT CASE @status WHEN 'DONE' THEN 2 ELSE 1 END AS Code, ISNULL(@status, 'NEW') AS EntryState, @order AS OrderId;
+            END TRY
+            BEGIN CATCH
+                EXEC sp_releaseapplock @Resource = @resource, @LockOwner = 'Session';
+                THROW;
+            END CATCH;
+            EXEC sp_releaseapplock @resource, 'Session';
+        END;
+        GO
+        -- 46:1 BEGIN TRY
+        BEGIN TRY
+            EXEC dbo.SendDocument @DocumentId = 4, @Fail = 1;
+        END TRY
+        BEGIN CATCH
+            SELECT ERROR_NUMBER() AS Error, ERROR_MESSAGE() AS Message;
+        END CATCH
+        -- 48:1 SELECT
+        SELECT APPLOCK_MODE('public', N'Send_4', 'Session') AS LockMode
+        -- 49:1 SELECT
+        SELECT DocumentId, (SELECT COUNT(*) FROM dbo.external_system AS s WHERE s.DocumentId = d.DocumentId) AS ExternalCalls, (SELECT COUNT(*) FROM dbo.send AS w WHERE w.DocumentId = d.DocumentId AND w.Status = 'IN_PROGRESS') AS InProgress FROM (VALUES (2), (3)) AS d(DocumentId)
+    "#]],
+    );
+}
+
+// ---- properties over all scripts ------------------------------------------------------
+
+/// Printing and parsing again gives the same printed text: the printer is faithful.
+#[test]
+fn printed_form_parses_back_to_itself() {
+    for (name, src) in SCRIPTS {
+        let printed = parse(src).to_string();
+        let again = parse_script(&printed, Dialect::TSql)
+            .unwrap_or_else(|e| panic!("{name}: {}\n{printed}", e.render(&printed)))
+            .to_string();
+        assert_eq!(printed, again, "{name}");
+    }
+}
+
+/// Statement spans cover their source text: they start at the statement's first word.
+#[test]
+fn statement_spans_point_at_the_source() {
+    fn walk(src: &str, stmts: &[Stmt]) {
+        for s in stmts {
+            let text = &src[s.span.clone()];
+            let label = statement_label(&s.kind);
+            let first = label.split(' ').next().unwrap();
+            let ok = text.to_ascii_uppercase().starts_with(first)
+                || (label == "EXEC" && text.to_ascii_uppercase().starts_with("EXEC"))
+                || (label == "SELECT" && text.to_ascii_uppercase().starts_with("WITH"))
+                || (label == "UPDATE" && text.to_ascii_uppercase().starts_with("WITH"))
+                || (label == "BEGIN TRY" && text.starts_with("BEGIN"));
+            assert!(ok, "{label} span starts with {text:?}");
+            assert!(!text.ends_with(';'), "{label} span includes its ';'");
+            match &s.kind {
+                StmtKind::Block(b) => walk(src, b),
+                StmtKind::TryCatch { body, handler } => {
+                    walk(src, body);
+                    walk(src, handler);
+                }
+                StmtKind::CreateProcedure(p) => walk(src, &p.body),
+                StmtKind::CreateTrigger(t) => walk(src, &t.body),
+                StmtKind::If {
+                    then, otherwise, ..
+                } => {
+                    walk(src, std::slice::from_ref(then));
+                    if let Some(o) = otherwise {
+                        walk(src, std::slice::from_ref(o));
+                    }
+                }
+                StmtKind::While { body, .. } => walk(src, std::slice::from_ref(body)),
+                _ => {}
+            }
+        }
+    }
+    for (_, src) in SCRIPTS {
+        for b in parse(src).batches {
+            walk(src, &b.statements);
+        }
+    }
+}
+
+// ---- details that matter to the interpreter -------------------------------------------
+
+fn first_stmt(src: &str) -> StmtKind {
+    parse(src).batches.remove(0).statements.remove(0).kind
+}
+
+#[test]
+fn select_variable_is_an_assignment_not_an_alias() {
+    let StmtKind::Select(s) = first_stmt("SELECT @v = col FROM t") else {
+        panic!()
+    };
+    assert!(matches!(&s.items[0], SelectItem::Assign { var, expr }
+            if var.value == "@v" && matches!(&expr.kind, ExprKind::Column(c) if c.name().value == "col")));
+    // `x = expr` with a plain identifier is the T-SQL alias form.
+    let StmtKind::Select(s) = first_stmt("SELECT total = a + b, c AS d, e f, 'lit' g FROM t")
+    else {
+        panic!()
+    };
+    let aliases: Vec<_> = s
+        .items
+        .iter()
+        .map(|i| match i {
+            SelectItem::Expr { alias, .. } => alias.as_ref().unwrap().value.clone(),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(aliases, ["total", "d", "f", "g"]);
+}
+
+#[test]
+fn hints_in_both_forms() {
+    let hints = |src: &str| -> Vec<String> {
+        let StmtKind::Select(s) = first_stmt(src) else {
+            panic!()
+        };
+        match &s.from[0].factor {
+            TableFactor::Table { hints, .. } => hints.iter().map(|h| h.kind.to_string()).collect(),
+            _ => panic!(),
+        }
+    };
+    assert_eq!(
+        hints("SELECT * FROM t WITH (UPDLOCK, READPAST, ROWLOCK)"),
+        ["UPDLOCK", "READPAST", "ROWLOCK"]
+    );
+    assert_eq!(hints("SELECT * FROM t (NOLOCK)"), ["NOLOCK"]);
+    assert_eq!(hints("SELECT * FROM t AS x WITH (holdlock)"), ["HOLDLOCK"]);
+    assert_eq!(hints("SELECT * FROM t x (nolock)"), ["NOLOCK"]);
+    assert_eq!(
+        hints("SELECT * FROM t WITH (INDEX(ix_task_queue), FORCESEEK)"),
+        ["INDEX(ix_task_queue)", "FORCESEEK"]
+    );
+}
+
+#[test]
+fn compound_assignments_are_desugared() {
+    expect![[r#"
+        SET @i = @i + 1;
+        SET @s = @s + N'x';
+        SELECT @n = @n * 2;
+        UPDATE t SET c = c - 1, @v = c = c + 1;"#]]
+    .assert_eq(
+        &parse("SET @i += 1; SET @s += N'x'; SELECT @n *= 2; UPDATE t SET c -= 1, @v = c = c + 1")
+            .to_string(),
+    );
+}
+
+#[test]
+fn identifiers_quotes_comments_and_strings() {
+    let StmtKind::Select(s) = first_stmt(
+        "select [dbo].[task].[id], \"status\", N'it''s' /* a /* nested */ comment */ from [dbo].[task] -- done",
+    ) else {
+        panic!()
+    };
+    let SelectItem::Expr { expr, .. } = &s.items[0] else {
+        panic!()
+    };
+    let ExprKind::Column(c) = &expr.kind else {
+        panic!()
+    };
+    let parts: Vec<_> = c.parts.iter().map(|p| p.value.as_str()).collect();
+    assert_eq!(parts, ["dbo", "task", "id"]);
+    let SelectItem::Expr { expr, .. } = &s.items[2] else {
+        panic!()
+    };
+    assert_eq!(
+        expr.kind,
+        ExprKind::Literal(Literal::Str {
+            value: "it's".into(),
+            national: true
+        })
+    );
+    // The sqlcmd variable in the seed stays text inside its string.
+    let StmtKind::Update(u) = first_stmt("UPDATE t SET owner = '$(proces)'") else {
+        panic!()
+    };
+    assert_eq!(
+        u.assignments[0].value.kind,
+        ExprKind::Literal(Literal::Str {
+            value: "$(proces)".into(),
+            national: false
+        })
+    );
+}
+
+#[test]
+fn exec_arguments_positional_named_and_output() {
+    let StmtKind::Exec(e) =
+        first_stmt("EXEC @rc = dbo.p @zasob, 'Exclusive', -1, @x = 2, @out = @y OUTPUT, NULL")
+    else {
+        panic!()
+    };
+    assert_eq!(e.return_var.unwrap().value, "@rc");
+    assert_eq!(e.procedure.to_string(), "dbo.p");
+    let args: Vec<String> = e
+        .args
+        .iter()
+        .map(|a| {
+            format!(
+                "{}{}{}",
+                a.name
+                    .as_ref()
+                    .map_or(String::new(), |n| format!("{} = ", n.value)),
+                a.value,
+                if a.output { " OUTPUT" } else { "" }
+            )
+        })
+        .collect();
+    assert_eq!(
+        args,
+        [
+            "@zasob",
+            "'Exclusive'",
+            "-1",
+            "@x = 2",
+            "@out = @y OUTPUT",
+            "NULL"
+        ]
+    );
+}
+
+#[test]
+fn data_types() {
+    let StmtKind::Declare(decls) = first_stmt(
+        "DECLARE @a tinyint, @b smallint, @c bigint, @d decimal(10, 2), @e numeric, @f float, \
+         @g money, @h char(3), @i varchar(max), @j nchar, @k nvarchar(4000), @l datetime, \
+         @m datetime2, @n date, @o time(3), @p uniqueidentifier, @q sysname, @r varchar",
+    ) else {
+        panic!()
+    };
+    let types: Vec<String> = decls.iter().map(|d| d.ty.to_string()).collect();
+    expect![[r#"
+        tinyint smallint bigint decimal(10, 2) decimal(18, 0) float money char(3) varchar(max) nchar(1) nvarchar(4000) datetime datetime2(7) date time(3) uniqueidentifier sysname varchar(1)"#]]
+    .assert_eq(&types.join(" "));
+    // In CAST and CONVERT a bare varchar is varchar(30), as in SQL Server.
+    expect![[r#"CAST(1 AS varchar(30))"#]].assert_eq(
+        &parse_expr("CAST(1 AS varchar)", Dialect::TSql)
+            .unwrap()
+            .to_string(),
+    );
+}
+
+/// Parenthesised S-expressions show the tree the parser built.
+fn sexpr(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Binary { op, left, right } => {
+            format!("({op:?} {} {})", sexpr(left), sexpr(right))
+        }
+        ExprKind::Unary { op, expr } => format!("({op:?} {})", sexpr(expr)),
+        ExprKind::IsNull { expr, negated } => format!(
+            "(IsNull{} {})",
+            if *negated { "!" } else { "" },
+            sexpr(expr)
+        ),
+        ExprKind::Between {
+            expr,
+            low,
+            high,
+            negated,
+        } => format!(
+            "(Between{} {} {} {})",
+            if *negated { "!" } else { "" },
+            sexpr(expr),
+            sexpr(low),
+            sexpr(high)
+        ),
+        ExprKind::InList {
+            expr,
+            list,
+            negated,
+        } => format!(
+            "(In{} {} [{}])",
+            if *negated { "!" } else { "" },
+            sexpr(expr),
+            list.iter().map(sexpr).collect::<Vec<_>>().join(" ")
+        ),
+        ExprKind::Like {
+            expr,
+            pattern,
+            negated,
+        } => {
+            format!(
+                "(Like{} {} {})",
+                if *negated { "!" } else { "" },
+                sexpr(expr),
+                sexpr(pattern)
+            )
+        }
+        _ => e.to_string(),
+    }
+}
+
+fn tree(src: &str) -> String {
+    sexpr(&parse_expr(src, Dialect::TSql).unwrap_or_else(|e| panic!("{}", e.render(src))))
+}
+
+#[test]
+fn precedence() {
+    expect![[r#"(Or (And (Eq a 1) (Eq b 2)) (Eq c 3))"#]]
+        .assert_eq(&tree("a = 1 AND b = 2 OR c = 3"));
+    expect![[r#"(And (Not (Eq a 1)) (Eq b 2))"#]].assert_eq(&tree("NOT a = 1 AND b = 2"));
+    expect![[r#"(Eq (Add a (Mul b c)) (Sub (Sub d e) f))"#]]
+        .assert_eq(&tree("a + b * c = d - e - f"));
+    expect![[r#"(Mul -1 (Neg x))"#]].assert_eq(&tree("-1 * -x"));
+    expect![[r#"(Mul (Add a b) c)"#]].assert_eq(&tree("(a + b) * c"));
+    expect![[r#"(Or (Between x 1 (Add 2 3)) (In! y [1 2]))"#]]
+        .assert_eq(&tree("x BETWEEN 1 AND 2 + 3 OR y NOT IN (1, 2)"));
+    expect![[r#"(And (IsNull! @id) (Like! name N'x%'))"#]]
+        .assert_eq(&tree("@id IS NOT NULL AND name NOT LIKE N'x%'"));
+    expect![[r#"(BitOr (BitAnd a b) (Mod c 2))"#]].assert_eq(&tree("a & b | c % 2"));
+    expect![[r#"(Add N'Wysylka_' CAST(@DokumentId AS nvarchar(20)))"#]]
+        .assert_eq(&tree("N'Wysylka_' + CAST(@DokumentId AS nvarchar(20))"));
+    expect![[r#"(Ge @@ROWCOUNT 0)"#]].assert_eq(&tree("@@rowcount >= 0"));
+    expect![[r#"(Le a (Neg (Neg b)))"#]].assert_eq(&tree("a !> - -b"));
+}
+
+#[test]
+fn functions_and_cases() {
+    expect![
+        "(Add (Add (Add COUNT(*) COUNT(DISTINCT task_id)) ISNULL(@s, 'NOWY')) COALESCE(a, b, c))"
+    ]
+    .assert_eq(&tree(
+        "count(*) + count(distinct task_id) + isnull(@s, 'NOWY') + coalesce(a, b, c)",
+    ));
+    expect![[r#"CONVERT(varchar(10), SYSDATETIME(), 120)"#]]
+        .assert_eq(&tree("CONVERT(varchar(10), SYSDATETIME(), 120)"));
+    expect![[r#"ROW_NUMBER() OVER (PARTITION BY rank ORDER BY activated DESC)"#]].assert_eq(&tree(
+        "ROW_NUMBER() OVER (PARTITION BY rank ORDER BY activated DESC)",
+    ));
+    expect![[r#"CASE WHEN a > 1 THEN 'x' WHEN a IS NULL THEN NULL ELSE 'y' END"#]].assert_eq(
+        &tree("CASE WHEN a > 1 THEN 'x' WHEN a IS NULL THEN NULL ELSE 'y' END"),
+    );
+    expect![[r#"EXISTS (SELECT 1 FROM t WHERE t.id = @id)"#]]
+        .assert_eq(&tree("EXISTS (SELECT 1 FROM t WHERE t.id = @id)"));
+    expect![[r#"CURRENT_TIMESTAMP"#]].assert_eq(&tree("CURRENT_TIMESTAMP"));
+    expect!["id IN (SELECT task_id FROM dbo.claim)"]
+        .assert_eq(&tree("id IN (SELECT task_id FROM dbo.claim)"));
+}
+
+#[test]
+fn statements_round_up() {
+    let src = "\
+SELECT DISTINCT TOP 5 PERCENT WITH TIES a FROM t ORDER BY a;
+SELECT a FROM t UNION ALL SELECT b FROM u UNION SELECT c FROM v ORDER BY 1;
+INSERT dbo.t DEFAULT VALUES;
+INSERT INTO @t (a) SELECT a FROM u;
+INSERT INTO dbo.log (a) EXEC dbo.p 1;
+DELETE TOP (10) FROM dbo.t OUTPUT deleted.* INTO dbo.archive WHERE done = 1;
+DELETE c FROM dbo.claim c JOIN dbo.task t ON t.id = c.task_id WHERE t.status = 'new';
+UPDATE t SET t.status = 'x' FROM dbo.task AS t CROSS JOIN dbo.claim c WHERE c.task_id = t.id;
+BEGIN TRAN t1 COMMIT WORK ROLLBACK
+;;
+IF 1 = 1 SELECT 1; ELSE SELECT 2
+WHILE @i < 3 BEGIN SET @i = @i + 1 IF @i = 2 CONTINUE ELSE BREAK END
+RAISERROR('bad %d', 16, 1, @i) WITH NOWAIT
+PRINT N'done'
+RETURN 0
+TRUNCATE TABLE dbo.claim
+DROP PROCEDURE IF EXISTS dbo.p, dbo.q
+DROP INDEX IF EXISTS ix_task_queue ON dbo.task
+SET DEADLOCK_PRIORITY -5
+SET LOCK_TIMEOUT -1
+SET STATISTICS IO ON
+SET IMPLICIT_TRANSACTIONS OFF
+SET ANSI_NULLS ON
+SET QUOTED_IDENTIFIER OFF
+CREATE UNIQUE CLUSTERED INDEX ux ON dbo.t (a DESC, b ASC) INCLUDE (c, d)
+CREATE TABLE #t (a int CONSTRAINT df DEFAULT ((0)) CHECK (a >= 0), b varchar(5) UNIQUE NONCLUSTERED, CONSTRAINT pk PRIMARY KEY NONCLUSTERED (a), CHECK (b <> ''),)
+DECLARE @tv TABLE (id int IDENTITY PRIMARY KEY, v nvarchar(max) NULL)
+SELECT x.a, y.* FROM (SELECT a FROM t) AS x (a) CROSS APPLY (SELECT TOP (1) * FROM u WHERE u.a = x.a) y OUTER APPLY (VALUES (1, 2)) z (p, q)
+";
+    expect![[r#"
+        SELECT DISTINCT TOP (5) PERCENT WITH TIES a FROM t ORDER BY a;
+        SELECT a FROM t UNION ALL SELECT b FROM u UNION SELECT c FROM v ORDER BY 1;
+        INSERT INTO dbo.t DEFAULT VALUES;
+        INSERT INTO @t (a) SELECT a FROM u;
+        INSERT INTO dbo.log (a) EXEC dbo.p 1;
+        DELETE TOP (10) FROM dbo.t OUTPUT deleted.* INTO dbo.archive WHERE done = 1;
+        DELETE FROM c FROM dbo.claim AS c JOIN dbo.task AS t ON t.id = c.task_id WHERE t.status = 'new';
+        UPDATE t SET t.status = 'x' FROM dbo.task AS t CROSS JOIN dbo.claim AS c WHERE c.task_id = t.id;
+        BEGIN TRANSACTION t1;
+        COMMIT TRANSACTION;
+        ROLLBACK TRANSACTION;
+        ;
+        IF 1 = 1
+            SELECT 1
+        ELSE
+            SELECT 2;
+        WHILE @i < 3
+        BEGIN
+            SET @i = @i + 1;
+            IF @i = 2
+                CONTINUE
+            ELSE
+                BREAK;
+        END;
+        RAISERROR('bad %d', 16, 1, @i) WITH NOWAIT;
+        PRINT N'done';
+        RETURN 0;
+        TRUNCATE TABLE dbo.claim;
+        DROP PROCEDURE IF EXISTS dbo.p, dbo.q;
+        DROP INDEX IF EXISTS ix_task_queue ON dbo.task;
+        SET DEADLOCK_PRIORITY -5;
+        SET LOCK_TIMEOUT -1;
+        SET STATISTICS IO ON;
+        SET IMPLICIT_TRANSACTIONS OFF;
+        SET ANSI_NULLS ON;
+        SET QUOTED_IDENTIFIER OFF;
+        CREATE UNIQUE CLUSTERED INDEX ux ON dbo.t (a DESC, b) INCLUDE (c, d);
+        CREATE TABLE #t (
+            a int DEFAULT (0) CHECK (a >= 0),
+            b varchar(5) UNIQUE NONCLUSTERED,
+            CONSTRAINT pk PRIMARY KEY NONCLUSTERED (a),
+            CHECK (b <> '')
+        );
+        DECLARE @tv TABLE (
+            id int IDENTITY(1, 1) PRIMARY KEY,
+            v nvarchar(max) NULL
+        );
+        SELECT x.a, y.* FROM (SELECT a FROM t) AS x(a) CROSS APPLY (SELECT TOP (1) * FROM u WHERE u.a = x.a) AS y OUTER APPLY (VALUES (1, 2)) AS z(p, q);"#]].assert_eq(&parse(src).to_string());
+}
+
+// ---- errors ---------------------------------------------------------------------------------
+
+#[test]
+fn syntax_errors_list_what_was_expected() {
+    check_error(
+        "SELECT TOP (1) id FROM dbo.task WITH (UPDLOCK READPAST, ROWLOCK)",
+        expect!["1:47: found 'READPAST', expected one of: ',', ')'"],
+    );
+    check_error(
+        "SELECT id FROM dbo.task WITH (UPDLOCK, READPAST",
+        expect!["1:48: unexpected end of input, expected one of: ',', ')'"],
+    );
+    check_error(
+        "SELECT id FROM dbo.task WITH (BOGUS)",
+        expect!["1:31: found 'BOGUS', expected a table hint"],
+    );
+    check_error(
+        "SELECT id,\nFROM dbo.task",
+        expect!["2:1: found 'FROM', expected one of: '*', an expression"],
+    );
+    check_error(
+        "SELECT id FROM",
+        expect!["1:15: unexpected end of input, expected one of: '(', a variable, an identifier"],
+    );
+    check_error(
+        "UPDATE dbo.task status = 1",
+        expect!["1:17: found 'status', expected one of: WITH, SET"],
+    );
+    check_error(
+        "CREATE TABLE t (id int IDENTITY(1,1) NOT NULL PRIMARY KEY\n    name varchar(10))",
+        expect!["2:5: found 'name', expected one of: CLUSTERED, NONCLUSTERED, CONSTRAINT, IDENTITY, NULL, NOT, DEFAULT, PRIMARY, UNIQUE, CHECK, ',', ')'"],
+    );
+    check_error(
+        "IF @x = 1\nBEGIN\n    SELECT 1;\n",
+        expect!["3:14: unexpected end of input, expected one of: END, ';', a statement"],
+    );
+    check_error(
+        "BEGIN TRY SELECT 1; END CATCH",
+        expect!["1:25: found 'CATCH', expected TRY"],
+    );
+    check_error("SELECT a FROM t x y", expect!["1:19: found 'y', expected one of: WITH, '(', JOIN, INNER, LEFT, RIGHT, FULL, CROSS, OUTER, ',', WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ';', a statement"]);
+    check_error(
+        "SELECT (1 + 2",
+        expect!["1:14: unexpected end of input, expected one of: an operator, ')'"],
+    );
+    check_error(
+        "DECLARE @x varchar(9000)",
+        expect!["1:20: 9000 is out of range for varchar: allowed 1 to 8000"],
+    );
+    check_error(
+        "DECLARE @x strnig",
+        expect!["1:12: unknown data type 'strnig'"],
+    );
+    check_error(
+        "SELECT 1 GO",
+        expect!["1:10: GO is a batch separator of client tools: put it alone on its own line"],
+    );
+    check_error("ELSE SELECT 1", expect!["1:1: ELSE without a matching IF"]);
+    check_error(
+        "SELECT @a = 1, b FROM t",
+        expect!["1:16: a SELECT that assigns to variables cannot also return columns"],
+    );
+    check_error(
+        "EXEC p @a = 1 + 1",
+        expect!["1:15: found '+', expected one of: OUTPUT, OUT, ',', ';', a statement"],
+    );
+    check_error(
+        "SET NOCOUNT MAYBE",
+        expect!["1:13: found 'MAYBE', expected one of: ON, OFF"],
+    );
+    check_error(
+        "SELECT 1;\nCREATE PROCEDURE p AS SELECT 1",
+        expect!["2:1: CREATE PROCEDURE must be the first statement in a batch (put GO before it)"],
+    );
+    check_error("SELECT 'abc", expect!["1:8: unterminated string literal"]);
+    check_error(
+        "SELECT 1 /* never /* closed */",
+        expect!["1:10: unterminated comment"],
+    );
+    check_error(
+        "SELECT [abc FROM t",
+        expect!["1:8: unterminated quoted identifier"],
+    );
+    check_error(
+        "SELECT 1 FROM t WHERE a = $(x)",
+        expect!["1:27: not simulated: sqlcmd variable $(x) outside a string literal"],
+    );
+    check_error("SELECT ¤", expect!["1:8: unexpected character '¤'"]);
+    // An earlier syntax error wins over a later lexical one.
+    check_error(
+        "SELECT FROM t WHERE a = 'oops",
+        expect!["1:8: found 'FROM', expected one of: DISTINCT, ALL, TOP, '*', an expression"],
+    );
+    check_error(
+        "SELECT x FROM t WHERE\n  y = 'oops",
+        expect!["2:7: unterminated string literal"],
+    );
+}
+
+#[test]
+fn not_simulated_constructs_are_named_and_spanned() {
+    check_error_span(
+        "MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE;",
+        expect!["1:1: not simulated: MERGE [MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE]"],
+    );
+    check_error_span(
+        "DECLARE c CURSOR FOR SELECT id FROM dbo.task;",
+        expect!["1:9: not simulated: cursors [c CURSOR]"],
+    );
+    check_error_span(
+        "DECLARE @c CURSOR;",
+        expect!["1:9: not simulated: cursors [@c CURSOR]"],
+    );
+    check_error_span(
+        "FETCH NEXT FROM c INTO @id;",
+        expect!["1:1: not simulated: cursors [FETCH]"],
+    );
+    check_error_span(
+        "SELECT id INTO #copy FROM dbo.task;",
+        expect!["1:11: not simulated: SELECT INTO [INTO #copy]"],
+    );
+    check_error_span(
+        "WAITFOR TIME '22:00';",
+        expect!["1:1: not simulated: WAITFOR TIME [WAITFOR TIME '22:00']"],
+    );
+    check_error_span(
+        "SELECT * FROM dbo.task OPTION (MAXDOP 1)",
+        expect!["1:24: not simulated: query hints (OPTION) [OPTION]"],
+    );
+    check_error_span(
+        "SELECT * FROM dbo.fn(1)",
+        expect!["1:15: not simulated: table-valued functions [dbo.fn]"],
+    );
+    check_error_span(
+        "SELECT dbo.fn(1)",
+        expect!["1:8: not simulated: user-defined functions [dbo.fn]"],
+    );
+    check_error_span(
+        "CREATE VIEW v AS SELECT 1",
+        expect!["1:1: not simulated: CREATE VIEW [CREATE VIEW]"],
+    );
+    check_error_span(
+        "ALTER TABLE t ADD c int",
+        expect!["1:1: not simulated: ALTER TABLE [ALTER TABLE]"],
+    );
+    check_error_span(
+        "SAVE TRANSACTION s",
+        expect!["1:1: not simulated: SAVE TRANSACTION [SAVE TRANSACTION]"],
+    );
+    check_error_span(
+        "EXEC ('SELECT 1')",
+        expect!["1:1: not simulated: dynamic SQL (EXEC (...)) [EXEC (]"],
+    );
+    check_error_span(
+        "GOTO done",
+        expect!["1:1: not simulated: labels and GOTO [GOTO]"],
+    );
+    check_error_span(
+        "SET ROWCOUNT 10",
+        expect!["1:5: not simulated: SET ROWCOUNT [ROWCOUNT]"],
+    );
+    check_error_span(
+        "SELECT * FROM t WITH (NOEXPAND)",
+        expect!["1:23: not simulated: table hint NOEXPAND [NOEXPAND]"],
+    );
+    check_error_span(
+        "CREATE TABLE t (a int REFERENCES u (a))",
+        expect!["1:23: not simulated: column option REFERENCES [REFERENCES]"],
+    );
+    check_error_span(
+        "SELECT 0x1F",
+        expect!["1:8: not simulated: binary literals [0x1F]"],
+    );
+    check_error_span(
+        "GO 5",
+        expect!["1:1: not simulated: GO with a repeat count [GO 5]"],
+    );
+}
+
+#[test]
+fn teradata_syntax_is_rejected_in_tsql() {
+    check_error_span("SELECT AND CONSUME TOP 1 * FROM q", expect!["1:1: not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL) [SELECT AND CONSUME]"]);
+    check_error_span(
+        "BT;\nSELECT 1;\nET;",
+        expect!["1:1: not simulated: BT (Teradata syntax; this lesson's dialect is T-SQL) [BT]"],
+    );
+    check_error_span(
+        "LOCKING ROW FOR ACCESS SELECT * FROM q",
+        expect!["1:1: not simulated: LOCKING (Teradata syntax; this lesson's dialect is T-SQL) [LOCKING]"],
+    );
+    let e = parse_script("SELECT 1", Dialect::Teradata).unwrap_err();
+    assert_eq!(e.message, "not simulated: Teradata dialect");
+}
+
+/// Runs `f` on a thread with wasm32's default 1 MiB stack: the depth limit must hold there.
+fn on_wasm_sized_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn nesting_just_below_the_limit_fits_a_small_stack() {
+    on_wasm_sized_stack(|| {
+        // The deepest accepted input of each kind parses without overflowing.
+        for n in (1..200).rev() {
+            let src = format!("SELECT {}1{}", "(SELECT ".repeat(n), ")".repeat(n));
+            if parse_script(&src, Dialect::TSql).is_ok() {
+                assert!(n >= 30, "only {n} nested subqueries");
+                break;
+            }
+        }
+        for n in (1..200).rev() {
+            let src = format!("{}SELECT (((1)))", "IF 1 = 1 BEGIN ".repeat(n)) + &" END".repeat(n);
+            if parse_script(&src, Dialect::TSql).is_ok() {
+                assert!(n >= 30, "only {n} nested blocks");
+                break;
+            }
+        }
+        for n in (1..200).rev() {
+            let src = format!("SELECT {}1{}", "-(".repeat(n), ")".repeat(n));
+            if parse_script(&src, Dialect::TSql).is_ok() {
+                assert!(n >= 30, "only {n} nested parentheses");
+                break;
+            }
+        }
+    });
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let deep_parens = format!("SELECT {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    let deep_minus = format!("SELECT {}1", "- ".repeat(10_000));
+    let deep_not = format!("SELECT 1 WHERE {}1 = 1", "NOT ".repeat(10_000));
+    let deep_begin = format!(
+        "{}SELECT 1{}",
+        "BEGIN ".repeat(10_000),
+        " END".repeat(10_000)
+    );
+    let deep_if = format!("{}SELECT 1", "IF 1 = 1 ".repeat(10_000));
+    let deep_subquery = format!(
+        "SELECT {}1{}",
+        "(SELECT ".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    for src in [
+        deep_parens,
+        deep_minus,
+        deep_not,
+        deep_begin,
+        deep_if,
+        deep_subquery,
+    ] {
+        let e = parse_script(&src, Dialect::TSql).unwrap_err();
+        assert!(e.message.ends_with("nested too deeply"), "{}", e.message);
+    }
+    // Realistic nesting is far below the limit.
+    let ok = format!("SELECT {}1{}", "(".repeat(40), ")".repeat(40));
+    parse(&ok);
+}
+
+#[test]
+fn line_col_counts_chars_from_one() {
+    let src = "ab\nżółw x";
+    assert_eq!(line_col(src, 0), (1, 1));
+    assert_eq!(line_col(src, 3), (2, 1));
+    assert_eq!(line_col(src, src.find('x').unwrap()), (2, 6));
+    assert_eq!(line_col(src, 1000), (2, 7));
+}
+
+// ---- robustness -------------------------------------------------------------------------------
+
+/// A small deterministic generator: no dependencies, same inputs every run.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn must_not_panic(src: &str) {
+    let result = std::panic::catch_unwind(|| {
+        let _ = parse_script(src, Dialect::TSql);
+        let _ = parse_expr(src, Dialect::TSql);
+    });
+    assert!(result.is_ok(), "panicked on {src:?}");
+}
+
+#[test]
+fn truncated_scripts_never_panic() {
+    for (_, src) in SCRIPTS {
+        for (i, _) in src.char_indices() {
+            must_not_panic(&src[..i]);
+            if let Err(e) = parse_script(&src[..i], Dialect::TSql) {
+                assert!(e.span.start <= i && e.span.end <= i, "span past the end");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_inputs_never_panic() {
+    let mut rng = XorShift(0x5EED_1234_ABCD_0001);
+    // Random bytes, made valid UTF-8 lossily.
+    for _ in 0..2_000 {
+        let len = rng.below(64);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        must_not_panic(&String::from_utf8_lossy(&bytes));
+    }
+    // Random token soup from the grammar's own words reaches deep into the parser.
+    let words: Vec<&str> = SCRIPTS
+        .iter()
+        .flat_map(|(_, s)| s.split_whitespace())
+        .chain([
+            "(",
+            ")",
+            ",",
+            ";",
+            "@x",
+            "@@ROWCOUNT",
+            "'s'",
+            "N'n'",
+            "1",
+            "-",
+            "+",
+            "*",
+            "=",
+            "<",
+            "IS",
+            "NOT",
+            "NULL",
+            "IN",
+            "BETWEEN",
+            "LIKE",
+            "AND",
+            "OR",
+            "CASE",
+            "WHEN",
+            "THEN",
+            "ELSE",
+            "END",
+            "GO\n",
+            "\nGO\n",
+            "[q]",
+            "\"q\"",
+            "/*",
+            "*/",
+            "--",
+            "'",
+            "TOP",
+            "WITH",
+            "OUTPUT",
+            "INTO",
+            "FROM",
+            "JOIN",
+            "ON",
+            "EXEC",
+            "DECLARE",
+            "TABLE",
+            "SET",
+            "UNION",
+            "VALUES",
+            "BEGIN",
+            "TRY",
+            "CATCH",
+            "TRAN",
+            ".",
+            "*",
+            "0x",
+            "$(",
+            ":",
+        ])
+        .collect();
+    for _ in 0..20_000 {
+        let len = 1 + rng.below(30);
+        let src: Vec<&str> = (0..len).map(|_| words[rng.below(words.len())]).collect();
+        must_not_panic(&src.join(" "));
+    }
+}
+
+/// Not an assertion: prints how long the seed scripts take to parse (for the report).
+#[test]
+fn parse_time_of_the_seed_scripts() {
+    let seeds: Vec<&str> = SCRIPTS
+        .iter()
+        .filter(|(n, _)| n.starts_with("seed"))
+        .map(|(_, s)| *s)
+        .collect();
+    let bytes: usize = seeds.iter().map(|s| s.len()).sum();
+    let rounds = 200;
+    let start = std::time::Instant::now();
+    for _ in 0..rounds {
+        for s in &seeds {
+            std::hint::black_box(parse_script(s, Dialect::TSql).unwrap());
+        }
+    }
+    let per_round = start.elapsed() / rounds;
+    eprintln!(
+        "parsed {} seed scripts ({bytes} bytes) in {per_round:?} per round",
+        seeds.len()
+    );
+}

@@ -1,0 +1,14 @@
+//! Lockstep's browser UI.
+//!
+//! Layout follows yew's `function_todomvc`: [`state`] is a pure reducer (unit-tested
+//! natively), [`components`] are props-only views, and everything that touches the
+//! browser (URL hash, `localStorage`, `matchMedia`, the `<html>` element) lives in
+//! [`hooks`] at the edge. The UI holds no simulation logic; that is the engine's job.
+
+pub mod components;
+pub mod hooks;
+pub mod panic;
+pub mod route;
+pub mod state;
+
+pub use components::App;

@@ -1,0 +1,160 @@
+// The app shell: header, lesson list, theme switch, routes, and the panic panel.
+
+import { test, assert } from './harness.mjs';
+
+const THEME_KEY = 'lockstep.theme';
+const PANIC_MESSAGE = 'deliberate panic from #/debug/panic';
+
+const theme = (page) => page.evaluate(() => document.documentElement.dataset.theme);
+const pressed = (page) => page.getAttribute('#theme-switch', 'aria-pressed');
+const bodyColour = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+test('home: renders the header and the empty lesson list', async (t) => {
+  const { page } = t;
+  await t.open('#/');
+  assert.equal(await page.title(), 'Lockstep');
+  assert.equal((await page.textContent('header h1')).trim(), 'Lockstep');
+  const tagline = await page.textContent('header .site-header__tagline');
+  assert.ok(tagline.trim().length > 10, `tagline: ${tagline}`);
+
+  const list = await page.$('#lesson-list');
+  assert.ok(list, 'no #lesson-list element');
+  assert.equal(await list.evaluate((el) => el.tagName), 'UL');
+  assert.equal((await list.textContent()).trim(), 'No lessons yet');
+  assert.equal(await page.textContent('#lessons-heading'), 'Lessons');
+  await t.screenshot('home-light');
+});
+
+test('home: loads with no console errors, page errors or failed requests', async (t) => {
+  // The harness fails the test on any error it saw; networkidle gives late ones time.
+  await t.page.goto(t.url(), { waitUntil: 'networkidle' });
+  await t.page.waitForSelector('#lesson-list');
+  assert.deepEqual(t.errors, []);
+});
+
+test('theme: follows a light system colour scheme', async (t) => {
+  await t.open();
+  assert.equal(await theme(t.page), 'light');
+  assert.equal(await pressed(t.page), 'false');
+});
+
+test(
+  'theme: follows a dark system colour scheme',
+  async (t) => {
+    await t.open();
+    assert.equal(await theme(t.page), 'dark');
+    assert.equal(await pressed(t.page), 'true');
+    assert.equal(await t.page.evaluate((k) => localStorage.getItem(k), THEME_KEY), null);
+  },
+  { colorScheme: 'dark' },
+);
+
+test('theme: the switch toggles, restyles the page, and persists across reloads', async (t) => {
+  const { page } = t;
+  await t.open();
+  const lightColour = await bodyColour(page);
+
+  await page.click('#theme-switch');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  assert.equal(await pressed(page), 'true');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), THEME_KEY), 'dark');
+  assert.notEqual(await bodyColour(page), lightColour, 'background did not change');
+  await t.screenshot('home-dark');
+
+  await page.reload();
+  await page.waitForSelector('#lesson-list');
+  assert.equal(await theme(page), 'dark', 'theme lost on reload');
+  assert.equal(await pressed(page), 'true');
+
+  // Keyboard: the switch is a real button, so focus + Space toggles it.
+  await page.focus('#theme-switch');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  assert.equal(await pressed(page), 'false');
+  await page.reload();
+  await page.waitForSelector('#lesson-list');
+  assert.equal(await theme(page), 'light');
+  assert.equal(await bodyColour(page), lightColour);
+});
+
+test('theme: the switch is labelled and reachable with Tab', async (t) => {
+  const { page } = t;
+  await t.open();
+  assert.equal(await page.getAttribute('#theme-switch', 'aria-label'), 'Dark theme');
+  let focused = null;
+  for (let i = 0; i < 5 && focused !== 'theme-switch'; i++) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => document.activeElement?.id);
+  }
+  assert.equal(focused, 'theme-switch');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+});
+
+test('routes: an unknown route says so and links home', async (t) => {
+  const { page } = t;
+  await t.open('#/no/such/page');
+  assert.equal(await page.textContent('main h2'), 'Page not found');
+  await page.click('main a[href="#/"]');
+  await page.waitForSelector('#lesson-list');
+});
+
+async function expectPanicPanel(t) {
+  const { page } = t;
+  const panel = await page.waitForSelector('#panic-panel');
+  assert.equal(await panel.getAttribute('role'), 'alert');
+  assert.equal(await page.textContent('#panic-panel h2'), 'Lockstep stopped');
+  const message = await page.textContent('#panic-panel pre');
+  assert.ok(message.includes(PANIC_MESSAGE), `panel message: ${message}`);
+  // console_error_panic_hook logged the panic too.
+  assert.ok(
+    t.errors.some((e) => e.kind === 'console' && e.text.includes(PANIC_MESSAGE)),
+    `no console error with the panic message: ${JSON.stringify(t.errors)}`,
+  );
+}
+
+test(
+  'panic: a panic while starting shows the error panel with the message',
+  async (t) => {
+    await t.open('#/debug/panic');
+    await expectPanicPanel(t);
+    await t.screenshot('panic');
+  },
+  { allowErrors: true },
+);
+
+test(
+  'panic: a panic in a running app shows the error panel and disables the app',
+  async (t) => {
+    const { page } = t;
+    await t.open('#/');
+    await page.waitForSelector('#lesson-list');
+    assert.deepEqual(t.errors, []);
+    await page.evaluate(() => {
+      location.hash = '#/debug/panic';
+    });
+    await expectPanicPanel(t);
+    assert.equal(await page.getAttribute('#main', 'inert'), '');
+    // The reload link starts afresh on the home route.
+    await page.click('#panic-panel a');
+    await page.waitForSelector('#lesson-list');
+    assert.equal(await page.$('#panic-panel'), null);
+  },
+  { allowErrors: true },
+);
+
+test('embed: the app renders inside an iframe on another page', async (t) => {
+  const { page } = t;
+  // A host page on the same server (as a blog would be), served by interception.
+  const host = t.url('blog-post.html');
+  await page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>Blog</title><p>Post</p><iframe src="./#/" width="800" height="500"></iframe>',
+    }),
+  );
+  await page.goto(host);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('#lesson-list').waitFor();
+  assert.equal((await frame.locator('header h1').textContent()).trim(), 'Lockstep');
+});
