@@ -43,7 +43,7 @@ pub enum Event {
     /// `line` is 1-based in the session's (or procedure's) script; `text` is the statement's
     /// first line; `span` its byte range in the script the session runs (procedure bodies
     /// point into the script that created them, `in_proc` names it).
-    StatementStarted { session: String, label: &'static str, line: u32, text: String, span: (usize, usize), in_proc: Option<String> },
+    StatementStarted { session: String, label: &'static str, line: u32, text: String, source: crate::view::Source, span: (usize, usize), in_proc: Option<String> },
     StatementFinished { session: String, label: &'static str, rows: Option<u64>, reads: u64, cost_us: u64 },
     TransactionBegan { session: String, explicit: bool },
     TransactionCommitted { session: String, locks_released: usize },

@@ -15,11 +15,16 @@ mod query;
 mod sim;
 mod storage;
 mod value;
+mod view;
 
 pub use error::{AbortScope, SqlError};
 pub use event::{Access, Event, ReleaseReason};
 pub use sim::{Simulation, MAX_STATEMENTS_PER_SESSION, MAX_VIRTUAL_US};
 pub use value::{format_datetime, Value, CLOCK_ZERO_US};
+pub use view::{
+    timeline, Lane, LaneState, LockBadge, LockView, Mark, MarkKind, RowView, Segment, SessionStatus, SessionView, Source, StateView,
+    TableView, WaitEdge,
+};
 
 /// A scenario: the setup script and one script per session, all as SQL text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -520,7 +520,7 @@ impl Simulation {
         if let Some(m) = intent {
             self.lock(i, Resource::Object { table: tid }, m, lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read)?;
         }
-        let (access, candidates, index_depth) = self.access_path(i, spec, &scope, outer)?;
+        let (access, candidates, index_depth) = self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         let cl_depth = self.cl_depth(tid);
         let mut reads = match &access {
             Access::ClusteredSeek => cl_depth,
@@ -685,7 +685,14 @@ impl Simulation {
 
     /// Chooses a clustered seek, a (filtered) index seek or a clustered scan, and returns
     /// the candidate rows in the order the path yields them.
-    fn access_path(&mut self, i: usize, spec: &ScanSpec, scope: &Scope, outer: Option<&RowCtx>) -> Result<(Access, Vec<RowId>, u32), Interrupt> {
+    fn access_path(
+        &mut self,
+        i: usize,
+        spec: &ScanSpec,
+        scope: &Scope,
+        outer: Option<&RowCtx>,
+        snapshot: Option<(u64, Option<u32>)>,
+    ) -> Result<(Access, Vec<RowId>, u32), Interrupt> {
         let tid = spec.table;
         let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
         let canon: Vec<String> = preds.iter().map(|p| canonical(p)).collect();
@@ -730,7 +737,7 @@ impl Simulation {
             if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty())) {
                 continue;
             }
-            let members = self.index_members(tid, ix);
+            let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
             for (slot, row) in members {
                 if let Some(v) = &seek_value {
@@ -796,14 +803,16 @@ impl Simulation {
 
     /// Rows in a nonclustered index: those whose newest or committed data passes its filter
     /// (an uncommitted change out of the filter leaves a locked entry behind).
-    pub(crate) fn index_members(&self, tid: u32, ix: &crate::storage::Index) -> Vec<(RowId, Vec<Value>)> {
+    pub(crate) fn index_members(&self, tid: u32, ix: &crate::storage::Index, snapshot: Option<(u64, Option<u32>)>) -> Vec<(RowId, Vec<Value>)> {
         let t = &self.db.tables[tid as usize];
         let mut out = Vec::new();
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
+            // A versioned reader sees the index as of its snapshot.
+            let seen = snapshot.and_then(|(seq, own)| s.visible_at(seq, own));
             let latest = s.latest();
             let committed = s.latest_committed();
-            let pick = [latest, committed].into_iter().flatten().find(|row| filter_passes(t, ix, row));
+            let pick = [seen, latest, committed].into_iter().flatten().find(|row| filter_passes(t, ix, row));
             if let Some(row) = pick {
                 out.push((slot, row.clone()));
             }

@@ -651,7 +651,8 @@ impl Simulation {
             first.push_str(" …");
         }
         let name = self.sessions[i].name.clone();
-        self.push(Event::StatementStarted { session: name, label, line, text: first, span: (start, end), in_proc });
+        let source = if source == SETUP_SOURCE { crate::view::Source::Setup } else { crate::view::Source::Session(source) };
+        self.push(Event::StatementStarted { session: name, label, line, text: first, source, span: (start, end), in_proc });
     }
 
     fn run_statement(&mut self, i: usize, stmt: &Stmt) {

@@ -9,6 +9,11 @@
 //! - Compound assignments (`SET @x += 1`, `SET col -= 1`) are desugared to `x = x + 1`;
 //!   the synthetic left operand carries the span of the target.
 //! - Names of built-in functions, global variables and hints are upper-cased.
+//! - Parentheses leave no node (the inner node's span includes them), and a minus sign
+//!   before a number is folded into the literal (`-1` is `Literal::Int(-1)`).
+//! - What SQL Server rejects when compiling a batch is a parse error here too: a SELECT that
+//!   both assigns variables and returns columns, CREATE PROCEDURE/TRIGGER that is not the
+//!   first statement of its batch, type sizes out of range.
 //!
 //! `Display` (in `print.rs`) renders any node as canonical T-SQL that parses back to the
 //! same tree.
@@ -29,7 +34,8 @@ pub struct Batch {
     pub span: Span,
 }
 
-/// A statement; `span` covers its text without a trailing `;`.
+/// A statement; `span` covers its text without a trailing `;` (for CREATE PROCEDURE and
+/// CREATE TRIGGER, up to the end of the body's last statement).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stmt {
     pub kind: StmtKind,
@@ -194,7 +200,7 @@ impl ObjectName {
 
     /// The parts before the last one (`dbo` in `dbo.task`), if any.
     pub fn qualifier(&self) -> &[Ident] {
-        &self.parts[..self.parts.len() - 1]
+        &self.parts[..self.parts.len().saturating_sub(1)]
     }
 }
 
@@ -425,6 +431,8 @@ pub struct Exec {
 }
 
 /// An EXEC argument: positional `value` or named `@name = value`, optionally `OUTPUT`.
+/// As in SQL Server, a value is a variable or a constant (`-1`, `'x'`, `NULL`), never an
+/// expression; a bare word (`EXEC sp_help task`) is the string `N'task'`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg {
     /// The parameter name with its `@`, for named arguments.
@@ -446,7 +454,8 @@ pub struct Cte {
     pub span: Span,
 }
 
-/// A SELECT, also used for subqueries, derived tables and CTE bodies.
+/// A SELECT, also used for subqueries, derived tables and CTE bodies. `span` starts at
+/// `WITH` when there are CTEs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Select {
     pub ctes: Vec<Cte>,

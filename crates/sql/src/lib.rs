@@ -3,6 +3,23 @@
 //! errors (`found 'READPAST', expected one of: ',', ')'`, `not simulated: MERGE`).
 //!
 //! No I/O and no threads, so it builds for wasm32.
+//!
+//! # Errors
+//!
+//! A [`ParseError`] has a byte span and one of these messages; [`ParseError::render`]
+//! prefixes `line:col: ` (1-based, columns in chars):
+//! - `found 'X', expected one of: ',', ')'` (or `expected ')'` for a single option): the
+//!   exact set of what the grammar accepts at that token. Binary operators are summarised as
+//!   `an operator`; prefix operators fall under `an expression`.
+//! - `unexpected end of input, expected ...`
+//! - `unterminated string literal`, `unterminated comment`, `unterminated quoted identifier`,
+//!   `unexpected character 'X'`
+//! - `not simulated: MERGE` (`cursors`, `SELECT INTO`, `WAITFOR TIME`, ...), spanned on the
+//!   construct: valid T-SQL that the simulator does not model
+//! - `not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL)`
+//! - `expression nested too deeply` (`statement ...`, `query ...`): nesting is bounded so
+//!   that no input can overflow the stack
+//! - a few compile-time rules of SQL Server, in plain words (see [`ast`]).
 
 pub mod ast;
 mod error;

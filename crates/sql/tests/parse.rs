@@ -1191,6 +1191,26 @@ fn nesting_is_bounded() {
 }
 
 #[test]
+fn go_separates_batches_only_alone_on_its_line() {
+    let src =
+        "\u{feff}SELECT 1\r\ngo\r\nSELECT 2\nGO -- end of batch 2\n\nGO\n  GO  \nSELECT 'GO\nGO'\n";
+    let script = parse(src);
+    let batches: Vec<String> = script.batches.iter().map(|b| b.to_string()).collect();
+    assert_eq!(batches, ["SELECT 1;", "SELECT 2;", "SELECT 'GO\nGO';"]);
+    // Batch spans cover their statements; positions are in the whole script.
+    let b = &script.batches[1];
+    assert_eq!(&src[b.span.clone()], "SELECT 2");
+    assert_eq!(line_col(src, b.span.start), (3, 1));
+    // A GO inside a batch is not a separator: SQL Server would see the word GO.
+    check_error(
+        "SELECT 1 AS x GO",
+        expect!["1:15: GO is a batch separator of client tools: put it alone on its own line"],
+    );
+    // BEGIN ... END cannot span batches.
+    check_error("BEGIN\nSELECT 1\nGO\nEND", expect!["2:9: unexpected end of input, expected one of: an operator, AS, an alias, ',', FROM, WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ';', END, a statement"]);
+}
+
+#[test]
 fn line_col_counts_chars_from_one() {
     let src = "ab\nżółw x";
     assert_eq!(line_col(src, 0), (1, 1));
@@ -1309,7 +1329,12 @@ fn random_inputs_never_panic() {
             ":",
         ])
         .collect();
-    for _ in 0..20_000 {
+    // LOCKSTEP_FUZZ_ROUNDS=1000000 for a longer local run.
+    let rounds = std::env::var("LOCKSTEP_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20_000);
+    for _ in 0..rounds {
         let len = 1 + rng.below(30);
         let src: Vec<&str> = (0..len).map(|_| words[rng.below(words.len())]).collect();
         must_not_panic(&src.join(" "));

@@ -129,16 +129,29 @@ impl Parser<'_> {
 
     fn predicate(&mut self) -> PResult<Expr> {
         let left = self.additive()?;
-        let start = left.span.start;
         if let Some(op) = self.comparison_op() {
             self.advance();
-            if let Some(w @ ("ALL" | "ANY" | "SOME")) = self.word_at(0).as_deref() {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, &format!("{w} (subquery) comparisons")));
+            if ["ALL", "ANY", "SOME"].iter().any(|w| self.kw_at(0, w)) {
+                return Err(self.quantified_comparison());
             }
             let right = self.additive()?;
             return Ok(binary(op, left, right));
         }
+        self.postfix_predicate(left)
+    }
+
+    #[inline(never)]
+    fn quantified_comparison(&self) -> crate::ParseError {
+        let span = self.cur_span();
+        let w = self.word_at(0).unwrap_or_default();
+        self.not_simulated(span, &format!("{w} (subquery) comparisons"))
+    }
+
+    /// `[NOT] IN / BETWEEN / LIKE`, `IS [NOT] NULL` after an operand, or the operand alone.
+    /// Kept out of `predicate`, whose frame is on the path of every nested expression.
+    #[inline(never)]
+    fn postfix_predicate(&mut self, left: Expr) -> PResult<Expr> {
+        let start = left.span.start;
         // `NOT` here only as part of NOT IN / NOT BETWEEN / NOT LIKE.
         let negated = self.at_kw("NOT")
             && matches!(self.word_at(1).as_deref(), Some("IN" | "BETWEEN" | "LIKE"));
@@ -341,28 +354,36 @@ impl Parser<'_> {
                 span,
                 &format!("sqlcmd variable {text} outside a string literal"),
             )),
-            Tok::LParen => {
-                self.advance();
-                if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
-                    let query = self.select_query()?;
-                    self.expect(Tok::RParen)?;
-                    return Ok(Expr {
-                        kind: ExprKind::Subquery(Box::new(query)),
-                        span: span.start..self.prev_end(),
-                    });
-                }
-                let inner = self.expr()?;
-                self.expect(Tok::RParen)?;
-                // Parentheses only group; the span keeps them for error messages.
-                Ok(Expr {
-                    kind: inner.kind,
-                    span: span.start..self.prev_end(),
-                })
-            }
+            Tok::LParen => self.parenthesized(),
             Tok::Word => self.word_primary(),
             Tok::QuotedIdent => self.column_ref(),
             _ => Err(self.unexpected()),
         }
+    }
+
+    /// `(expr)` or a scalar subquery `(SELECT ...)`.
+    fn parenthesized(&mut self) -> PResult<Expr> {
+        let span = self.cur_span();
+        self.advance();
+        if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
+            return self.scalar_subquery(span.start);
+        }
+        let inner = self.expr()?;
+        self.expect(Tok::RParen)?;
+        // Parentheses only group; the span keeps them for error messages.
+        Ok(Expr {
+            kind: inner.kind,
+            span: span.start..self.prev_end(),
+        })
+    }
+
+    fn scalar_subquery(&mut self, start: usize) -> PResult<Expr> {
+        let query = Box::new(self.select_query()?);
+        self.expect(Tok::RParen)?;
+        Ok(Expr {
+            kind: ExprKind::Subquery(query),
+            span: start..self.prev_end(),
+        })
     }
 
     fn word_primary(&mut self) -> PResult<Expr> {

@@ -52,116 +52,149 @@ impl Parser<'_> {
         })
     }
 
+    /// Dispatches on the first word. Every arm is a plain call so that this frame, which
+    /// is on the path of every nested statement, stays small even in unoptimised builds.
     fn statement_kind(&mut self) -> PResult<StmtKind> {
-        let span = self.cur_span();
         let word = match self.tok_at(0) {
             Some(t) if t.kind == Tok::Word => self.text(t).to_ascii_uppercase(),
-            _ => {
-                self.note("a statement");
-                return Err(self.unexpected());
-            }
+            _ => return Err(self.no_statement()),
         };
         if self.kind_at(1) == Some(Tok::Colon) && !keywords::is_reserved(&word) {
-            let end = self.tok_at(1).map_or(span.end, |t| t.end);
-            return Err(self.not_simulated(span.start..end, "labels and GOTO"));
+            return Err(self.statement_error(&word));
         }
-        Ok(match word.as_str() {
-            "SELECT" => StmtKind::Select(self.select_query()?),
-            "WITH" => self.with_statement()?,
-            "INSERT" => StmtKind::Insert(self.insert(Vec::new())?),
-            "UPDATE" => StmtKind::Update(self.update(Vec::new())?),
-            "DELETE" => StmtKind::Delete(self.delete(Vec::new())?),
+        match word.as_str() {
+            "SELECT" => self.select_statement(),
+            "WITH" => self.with_statement(),
+            "INSERT" => self.insert_statement(),
+            "UPDATE" => self.update_statement(),
+            "DELETE" => self.delete_statement(),
+            "DECLARE" => self.declare(),
+            "SET" => self.set(),
+            "IF" => self.if_statement(),
+            "WHILE" => self.while_statement(),
+            "BEGIN" => self.begin(),
+            "RETURN" => self.return_statement(),
+            "BREAK" | "CONTINUE" => Ok(self.loop_control()),
+            "EXEC" | "EXECUTE" => self.exec_statement(),
+            "WAITFOR" => self.waitfor(),
+            "COMMIT" | "ROLLBACK" => self.commit_or_rollback(),
+            "THROW" => self.throw(),
+            "RAISERROR" => self.raiserror(),
+            "PRINT" => self.print(),
+            "CREATE" => self.create(),
+            "ALTER" => self.alter(),
+            "DROP" => self.drop(),
+            "TRUNCATE" => self.truncate(),
+            _ => Err(self.statement_error(&word)),
+        }
+    }
+
+    fn no_statement(&mut self) -> crate::ParseError {
+        self.note("a statement");
+        self.unexpected()
+    }
+
+    /// A word that does not begin a simulated statement: name what it is, if we know.
+    #[inline(never)]
+    fn statement_error(&mut self, word: &str) -> crate::ParseError {
+        let span = self.cur_span();
+        let next_end = self.tok_at(1).map_or(span.end, |t| t.end);
+        if self.kind_at(1) == Some(Tok::Colon) {
+            return self.not_simulated(span.start..next_end, "labels and GOTO");
+        }
+        match word {
             "MERGE" => {
                 let span = self.span_to_statement_end();
-                return Err(self.not_simulated(span, "MERGE"));
+                self.not_simulated(span, "MERGE")
             }
-            "DECLARE" => self.declare()?,
-            "SET" => self.set()?,
-            "IF" => self.if_statement()?,
-            "WHILE" => {
-                self.advance();
-                let cond = self.expr()?;
-                let body = self.statement()?;
-                StmtKind::While {
-                    cond,
-                    body: Box::new(body),
-                }
-            }
-            "BEGIN" => self.begin()?,
-            "RETURN" => {
-                self.advance();
-                let value = if self.starts_expr() {
-                    Some(self.expr()?)
-                } else {
-                    None
-                };
-                StmtKind::Return(value)
-            }
-            "BREAK" => {
-                self.advance();
-                StmtKind::Break
-            }
-            "CONTINUE" => {
-                self.advance();
-                StmtKind::Continue
-            }
-            "EXEC" | "EXECUTE" => StmtKind::Exec(self.exec()?),
-            "WAITFOR" => self.waitfor()?,
-            "COMMIT" => {
-                self.advance();
-                StmtKind::CommitTran {
-                    name: self.tran_tail()?,
-                }
-            }
-            "ROLLBACK" => {
-                self.advance();
-                StmtKind::RollbackTran {
-                    name: self.tran_tail()?,
-                }
-            }
-            "SAVE" => {
-                let span = span.start..self.tok_at(1).map_or(span.end, |t| t.end);
-                return Err(self.not_simulated(span, "SAVE TRANSACTION"));
-            }
-            "THROW" => self.throw()?,
-            "RAISERROR" => self.raiserror()?,
-            "PRINT" => {
-                self.advance();
-                StmtKind::Print(self.expr()?)
-            }
-            "CREATE" => self.create()?,
-            "ALTER" => self.alter()?,
-            "DROP" => self.drop()?,
-            "TRUNCATE" => {
-                self.advance();
-                self.expect_kw("TABLE")?;
-                StmtKind::TruncateTable {
-                    name: self.object_name()?,
-                }
-            }
-            "GOTO" => return Err(self.not_simulated(span, "labels and GOTO")),
-            "USE" => return Err(self.not_simulated(span, "USE")),
-            "OPEN" | "FETCH" | "CLOSE" | "DEALLOCATE" => {
-                return Err(self.not_simulated(span, "cursors"))
-            }
-            "GO" => {
-                let counted = self.kind_at(1) == Some(Tok::Int);
-                let span = match counted {
-                    true => span.start..self.tok_at(1).map_or(span.end, |t| t.end),
-                    false => span,
-                };
-                return Err(go_error(span, counted));
-            }
+            "SAVE" => self.not_simulated(span.start..next_end, "SAVE TRANSACTION"),
+            "GOTO" => self.not_simulated(span, "labels and GOTO"),
+            "USE" => self.not_simulated(span, "USE"),
+            "OPEN" | "FETCH" | "CLOSE" | "DEALLOCATE" => self.not_simulated(span, "cursors"),
+            "GO" if self.kind_at(1) == Some(Tok::Int) => crate::ParseError::new(
+                span.start..next_end,
+                "not simulated: GO with a repeat count",
+            ),
+            "GO" => crate::ParseError::new(
+                span,
+                "GO is a batch separator of client tools: put it alone on its own line",
+            ),
             "BT" | "ET" | "LOCKING" | "SEL" | "INS" | "UPD" | "DEL" => {
-                return Err(self.teradata_syntax(&word, span));
+                self.teradata_syntax(word, span)
             }
-            "ELSE" => {
-                return Err(crate::ParseError::new(span, "ELSE without a matching IF"));
-            }
-            _ => {
-                self.note("a statement");
-                return Err(self.unexpected());
-            }
+            "ELSE" => crate::ParseError::new(span, "ELSE without a matching IF"),
+            _ => self.no_statement(),
+        }
+    }
+
+    fn select_statement(&mut self) -> PResult<StmtKind> {
+        Ok(StmtKind::Select(self.select_query()?))
+    }
+
+    fn insert_statement(&mut self) -> PResult<StmtKind> {
+        Ok(StmtKind::Insert(self.insert(Vec::new())?))
+    }
+
+    fn update_statement(&mut self) -> PResult<StmtKind> {
+        Ok(StmtKind::Update(self.update(Vec::new())?))
+    }
+
+    fn delete_statement(&mut self) -> PResult<StmtKind> {
+        Ok(StmtKind::Delete(self.delete(Vec::new())?))
+    }
+
+    fn exec_statement(&mut self) -> PResult<StmtKind> {
+        Ok(StmtKind::Exec(self.exec()?))
+    }
+
+    fn while_statement(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let cond = self.expr()?;
+        let body = Box::new(self.statement()?);
+        Ok(StmtKind::While { cond, body })
+    }
+
+    fn return_statement(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let value = if self.starts_expr() {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(StmtKind::Return(value))
+    }
+
+    fn loop_control(&mut self) -> StmtKind {
+        let is_break = self.kw_at(0, "BREAK");
+        self.advance();
+        if is_break {
+            StmtKind::Break
+        } else {
+            StmtKind::Continue
+        }
+    }
+
+    fn commit_or_rollback(&mut self) -> PResult<StmtKind> {
+        let commit = self.kw_at(0, "COMMIT");
+        self.advance();
+        let name = self.tran_tail()?;
+        Ok(if commit {
+            StmtKind::CommitTran { name }
+        } else {
+            StmtKind::RollbackTran { name }
+        })
+    }
+
+    fn print(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        Ok(StmtKind::Print(self.expr()?))
+    }
+
+    fn truncate(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        self.expect_kw("TABLE")?;
+        Ok(StmtKind::TruncateTable {
+            name: self.object_name()?,
         })
     }
 
@@ -209,7 +242,7 @@ impl Parser<'_> {
     fn if_statement(&mut self) -> PResult<StmtKind> {
         self.advance();
         let cond = self.expr()?;
-        let then = self.statement()?;
+        let then = Box::new(self.statement()?);
         if self.kind_at(0) == Some(Tok::Semi) && self.kw_at(1, "ELSE") {
             self.advance();
         }
@@ -220,54 +253,65 @@ impl Parser<'_> {
         };
         Ok(StmtKind::If {
             cond,
-            then: Box::new(then),
+            then,
             otherwise,
         })
     }
 
-    /// BEGIN ... END, BEGIN TRY ... END CATCH, BEGIN TRAN.
+    /// BEGIN ... END, BEGIN TRY ... END CATCH, BEGIN TRAN; each in its own function to
+    /// keep this frame, on the path of nested blocks, small.
     fn begin(&mut self) -> PResult<StmtKind> {
         let begin = self.advance();
-        if self.eat_kw("TRAN") || self.eat_kw("TRANSACTION") {
-            let name = self.tran_name()?;
-            if self.kw_at(0, "WITH") && self.kw_at(1, "MARK") {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, "BEGIN TRANSACTION WITH MARK"));
-            }
-            return Ok(StmtKind::BeginTran { name });
-        }
-        if self.kw_at(0, "DISTRIBUTED") {
-            let span = begin.start..self.cur_span().end;
-            return Err(self.not_simulated(span, "distributed transactions"));
+        if self.at_kw("TRAN") || self.at_kw("TRANSACTION") {
+            return self.begin_tran();
         }
         if self.at_kw("TRY") {
-            let try_span = self.advance();
-            self.tsql_only("BEGIN TRY", begin.start..try_span.end)?;
-            let body = self.statements_until_end()?;
-            self.expect_kw("END")?;
-            self.expect_kw("TRY")?;
-            self.eat(Tok::Semi);
-            self.expect_kw("BEGIN")?;
-            self.expect_kw("CATCH")?;
-            let handler = self.statements_until_end()?;
-            self.expect_kw("END")?;
-            self.expect_kw("CATCH")?;
-            return Ok(StmtKind::TryCatch { body, handler });
+            return self.try_catch(begin.start);
         }
-        if self.kw_at(0, "CATCH") {
-            let span = begin.start..self.cur_span().end;
-            return Err(crate::ParseError::new(
-                span,
-                "BEGIN CATCH must follow END TRY",
-            ));
-        }
-        if self.kw_at(0, "ATOMIC") || self.kw_at(0, "DIALOG") || self.kw_at(0, "CONVERSATION") {
-            let span = begin.start..self.cur_span().end;
-            return Err(self.not_simulated(span, "this BEGIN statement"));
+        let other = ["DISTRIBUTED", "CATCH", "ATOMIC", "DIALOG", "CONVERSATION"];
+        if other.iter().any(|kw| self.kw_at(0, kw)) {
+            return Err(self.begin_error(begin.start));
         }
         let body = self.statements_until_end()?;
         self.expect_kw("END")?;
         Ok(StmtKind::Block(body))
+    }
+
+    fn begin_tran(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let name = self.tran_name()?;
+        if self.kw_at(0, "WITH") && self.kw_at(1, "MARK") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "BEGIN TRANSACTION WITH MARK"));
+        }
+        Ok(StmtKind::BeginTran { name })
+    }
+
+    fn try_catch(&mut self, start: usize) -> PResult<StmtKind> {
+        let try_span = self.advance();
+        self.tsql_only("BEGIN TRY", start..try_span.end)?;
+        let body = self.statements_until_end()?;
+        self.expect_kw("END")?;
+        self.expect_kw("TRY")?;
+        self.eat(Tok::Semi);
+        self.expect_kw("BEGIN")?;
+        self.expect_kw("CATCH")?;
+        let handler = self.statements_until_end()?;
+        self.expect_kw("END")?;
+        self.expect_kw("CATCH")?;
+        Ok(StmtKind::TryCatch { body, handler })
+    }
+
+    #[inline(never)]
+    fn begin_error(&mut self, start: usize) -> crate::ParseError {
+        let span = start..self.cur_span().end;
+        if self.kw_at(0, "CATCH") {
+            return crate::ParseError::new(span, "BEGIN CATCH must follow END TRY");
+        }
+        if self.kw_at(0, "DISTRIBUTED") {
+            return self.not_simulated(span, "distributed transactions");
+        }
+        self.not_simulated(span, "this BEGIN statement")
     }
 
     /// An optional transaction name: a plain word or a variable.
@@ -686,14 +730,4 @@ impl Parser<'_> {
             options,
         }))
     }
-}
-
-/// GO that reaches the parser was not alone on its line.
-fn go_error(span: crate::ast::Span, counted: bool) -> crate::ParseError {
-    let msg = if counted {
-        "not simulated: GO with a repeat count"
-    } else {
-        "GO is a batch separator of client tools: put it alone on its own line"
-    };
-    crate::ParseError::new(span, msg)
 }

@@ -1,0 +1,305 @@
+//! Plain views of a simulation for players: the state at the current step (sessions,
+//! table rows with their locks, the wait-for graph) and the timeline of a trace. Pure
+//! functions of the simulation: no rendering, no UI logic.
+
+use crate::event::Event;
+use crate::locks::{LockMode, Resource};
+use crate::sim::{Simulation, State, SETUP_SOURCE};
+use crate::value::Value;
+use crate::Trace;
+
+/// Which script a span points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Setup,
+    Session(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SessionStatus {
+    NotStarted,
+    Running,
+    Waiting { resource: String, mode: LockMode, holders: Vec<String> },
+    Sleeping { until_us: u64 },
+    Finished,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionView {
+    pub name: String,
+    pub status: SessionStatus,
+    /// The statement running or next to run: its script and byte range.
+    pub statement: Option<(Source, usize, usize)>,
+    pub tran_count: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LockBadge {
+    pub session: String,
+    pub mode: LockMode,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowView {
+    /// The clustered key as text (`42`).
+    pub key: String,
+    pub values: Vec<Value>,
+    pub locks: Vec<LockBadge>,
+    /// The session whose uncommitted change this is, if any.
+    pub uncommitted_by: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableView {
+    pub name: String,
+    pub columns: Vec<String>,
+    /// A window of the rows: every locked or uncommitted row and the first rows up to the
+    /// limit, in key order.
+    pub rows: Vec<RowView>,
+    pub total_rows: usize,
+    /// Table-level locks (OBJECT) other than intent locks of row lockers.
+    pub table_locks: Vec<LockBadge>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LockView {
+    pub resource: String,
+    pub holders: Vec<LockBadge>,
+    pub waiters: Vec<LockBadge>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitEdge {
+    pub waiter: String,
+    pub blocker: String,
+    pub resource: String,
+    pub mode: LockMode,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateView {
+    pub now_us: u64,
+    pub sessions: Vec<SessionView>,
+    pub tables: Vec<TableView>,
+    /// Every lock that is not an intent lock, with holders and waiters (application locks
+    /// included), in a stable order.
+    pub locks: Vec<LockView>,
+    pub waits: Vec<WaitEdge>,
+}
+
+impl Simulation {
+    /// Steps until the trace holds at least `events` entries (or the run ends).
+    /// Returns false when the run ended first.
+    pub fn run_until_events(&mut self, events: usize) -> bool {
+        while self.trace().entries.len() < events {
+            if !self.step() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Names of the sessions, in scenario order.
+    pub fn session_names(&self) -> Vec<String> {
+        self.sessions.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The state now, with at most `max_rows` unlocked rows per table.
+    pub fn view(&self, max_rows: usize) -> StateView {
+        let sessions = (0..self.sessions.len()).map(|i| self.session_view(i)).collect();
+        let mut tables = Vec::new();
+        let all = self.locks.all_locks();
+        for (tid, t) in self.db.tables.iter().enumerate() {
+            if self.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32)) {
+                continue;
+            }
+            let mut rows = Vec::new();
+            let mut total = 0;
+            for slot in t.clustered_order() {
+                let s = &t.slots[slot];
+                let Some(data) = s.latest().or_else(|| s.latest_committed()) else { continue };
+                total += 1;
+                let key = t.key_text(slot);
+                let locks: Vec<LockBadge> = all
+                    .iter()
+                    .filter(|l| matches!(&l.resource, Resource::Key { table, key: k, .. } if *table == tid as u32 && *k == key))
+                    .map(|l| LockBadge { session: self.owner_name(l.owner), mode: l.mode })
+                    .collect();
+                let uncommitted_by = s.pending.as_ref().map(|(txn, _)| self.owner_name(*txn));
+                if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() {
+                    rows.push(RowView { key, values: data.clone(), locks, uncommitted_by });
+                }
+            }
+            let table_locks = all
+                .iter()
+                .filter(|l| matches!(l.resource, Resource::Object { table } if table == tid as u32) && !l.mode.is_intent())
+                .map(|l| LockBadge { session: self.owner_name(l.owner), mode: l.mode })
+                .collect();
+            tables.push(TableView { name: t.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), rows, total_rows: total, table_locks });
+        }
+        let mut locks: Vec<LockView> = Vec::new();
+        for l in &all {
+            if l.mode.is_intent() || matches!(l.resource, Resource::Page { .. }) {
+                continue;
+            }
+            let name = self.resource_text(&l.resource);
+            let badge = LockBadge { session: self.owner_name(l.owner), mode: l.mode };
+            match locks.iter_mut().find(|v| v.resource == name) {
+                Some(v) => v.holders.push(badge),
+                None => locks.push(LockView { resource: name, holders: vec![badge], waiters: Vec::new() }),
+            }
+        }
+        let mut waits = Vec::new();
+        for w in self.locks.all_waits() {
+            let name = self.resource_text(&w.resource);
+            let waiter = self.owner_name(w.owner);
+            match locks.iter_mut().find(|v| v.resource == name) {
+                Some(v) => v.waiters.push(LockBadge { session: waiter.clone(), mode: w.requested }),
+                None => locks.push(LockView { resource: name.clone(), holders: Vec::new(), waiters: vec![LockBadge { session: waiter.clone(), mode: w.requested }] }),
+            }
+            for b in &w.blockers {
+                waits.push(WaitEdge { waiter: waiter.clone(), blocker: self.owner_name(*b), resource: name.clone(), mode: w.requested });
+            }
+        }
+        StateView { now_us: self.now_us(), sessions, tables, locks, waits }
+    }
+
+    fn session_view(&self, i: usize) -> SessionView {
+        let s = &self.sessions[i];
+        let status = match &s.state {
+            State::NotStarted => SessionStatus::NotStarted,
+            State::Finished => SessionStatus::Finished,
+            State::Ready => SessionStatus::Running,
+            State::Busy { until, end } => {
+                if end.is_none() && self.is_sleeping(i) {
+                    SessionStatus::Sleeping { until_us: until.saturating_sub(self.origin) }
+                } else {
+                    SessionStatus::Running
+                }
+            }
+            State::Blocked { .. } => {
+                let wait = s.txn.as_ref().and_then(|t| self.locks.waiting(t.id));
+                match wait {
+                    Some((res, mode)) => {
+                        let owner = s.txn.as_ref().map(|t| t.id).unwrap_or(0);
+                        let holders = self.locks.blockers(owner).into_iter().map(|o| self.owner_name(o)).collect();
+                        SessionStatus::Waiting { resource: self.resource_text(&res), mode, holders }
+                    }
+                    None => SessionStatus::Running,
+                }
+            }
+        };
+        let statement = s.frames.last().and_then(|f| {
+            let idx = f.pc.min(f.code.instrs.len().saturating_sub(1));
+            let span = match f.code.instrs.get(if matches!(s.state, State::Blocked { .. }) { f.pc } else { idx.saturating_sub(0) }) {
+                Some(crate::program::Instr::Run(stmt)) => Some(stmt.span.clone()),
+                Some(crate::program::Instr::Test { span, .. }) => Some(span.clone()),
+                _ => None,
+            }?;
+            let source = if f.source == SETUP_SOURCE { Source::Setup } else { Source::Session(f.source) };
+            Some((source, span.start, span.end))
+        });
+        SessionView { name: s.name.clone(), status, statement, tran_count: s.tran_count }
+    }
+
+    fn is_sleeping(&self, i: usize) -> bool {
+        let name = &self.sessions[i].name;
+        self.trace.entries.iter().rev().find_map(|e| match &e.event {
+            Event::Sleeping { session, until_us, .. } if session == name => Some(*until_us > self.now_us()),
+            Event::StatementStarted { session, .. } if session == name => Some(false),
+            _ => None,
+        }) == Some(true)
+    }
+}
+
+/// What a session does during a stretch of the timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneState {
+    Running,
+    Waiting { resource: String, holders: Vec<String> },
+    Sleeping,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub from_us: u64,
+    pub to_us: u64,
+    pub state: LaneState,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum MarkKind {
+    Error { number: u32 },
+    Skipped,
+    Deadlock,
+    Result,
+    Committed,
+    RolledBack,
+}
+
+/// A point event on a lane; `event` indexes the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub at_us: u64,
+    pub event: usize,
+    pub kind: MarkKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub session: String,
+    pub segments: Vec<Segment>,
+    pub marks: Vec<Mark>,
+}
+
+/// The lanes of a trace: per session, when it ran, waited (and for whom) or slept.
+pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
+    let mut lanes: Vec<Lane> = sessions.iter().map(|s| Lane { session: s.clone(), segments: Vec::new(), marks: Vec::new() }).collect();
+    let end = trace.entries.last().map_or(0, |e| e.at_us);
+    // Open segment per lane: (start, state).
+    let mut open: Vec<Option<(u64, LaneState)>> = vec![None; sessions.len()];
+    let lane_of = |name: &str| sessions.iter().position(|s| s == name);
+    let close = |lanes: &mut Vec<Lane>, open: &mut Vec<Option<(u64, LaneState)>>, k: usize, at: u64| {
+        if let Some((from, state)) = open[k].take() {
+            if at > from || lanes[k].segments.is_empty() {
+                lanes[k].segments.push(Segment { from_us: from, to_us: at, state });
+            }
+        }
+    };
+    for (idx, e) in trace.entries.iter().enumerate() {
+        let t = e.at_us;
+        let Some(k) = e.event.session().and_then(lane_of) else { continue };
+        match &e.event {
+            Event::SessionStarted { .. } => open[k] = Some((t, LaneState::Running)),
+            Event::SessionFinished { .. } => close(&mut lanes, &mut open, k, t),
+            Event::LockWaiting { resource, holders, .. } => {
+                close(&mut lanes, &mut open, k, t);
+                open[k] = Some((t, LaneState::Waiting { resource: resource.clone(), holders: holders.iter().map(|h| h.0.clone()).collect() }));
+            }
+            Event::LockGranted { waited_us: Some(_), .. } | Event::WaitTimedOut { .. } => {
+                close(&mut lanes, &mut open, k, t);
+                open[k] = Some((t, LaneState::Running));
+            }
+            Event::Sleeping { until_us, .. } => {
+                close(&mut lanes, &mut open, k, t);
+                lanes[k].segments.push(Segment { from_us: t, to_us: *until_us, state: LaneState::Sleeping });
+                open[k] = Some((*until_us, LaneState::Running));
+            }
+            Event::Error { number, .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Error { number: *number } }),
+            Event::RowSkipped { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Skipped }),
+            Event::ResultReturned { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Result }),
+            Event::TransactionCommitted { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Committed }),
+            Event::TransactionRolledBack { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::RolledBack }),
+            Event::Deadlock { .. } => {
+                close(&mut lanes, &mut open, k, t);
+                open[k] = Some((t, LaneState::Running));
+                lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Deadlock });
+            }
+            _ => {}
+        }
+    }
+    for k in 0..lanes.len() {
+        close(&mut lanes, &mut open, k, end);
+    }
+    lanes
+}
