@@ -572,7 +572,7 @@ impl Simulation {
                 }
                 let had = self.sessions[i].txn.as_ref().and_then(|t| self.locks.held(t.id, &res)).is_some()
                     && !self.sessions[i].fresh_locks.contains(&res);
-                self.lock(i, res.clone(), mode, transient)?;
+                let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
                     Some(seq) => self.db.tables[tid as usize].slots[slot].visible_at(seq, own).cloned(),
@@ -590,6 +590,11 @@ impl Simulation {
                         self.sessions[i].statement_locks.retain(|r| r != &res);
                         self.wake(grants);
                     }
+                }
+                if keep && new_lock && !transient && self.tracing {
+                    let resource = self.resource_text(&res);
+                    let name = self.sessions[i].name.clone();
+                    self.push(Event::LockGranted { session: name, resource, mode, waited_us: None });
                 }
                 if keep {
                     if let Some(row) = data {
@@ -857,6 +862,9 @@ impl Simulation {
 
     /// Index maintenance reads for a row changing from `old` to `new`.
     fn maintenance_reads(&mut self, tid: u32, old: Option<&[Value]>, new: Option<&[Value]>) -> u64 {
+        if !self.tracing {
+            return 0;
+        }
         let t = &self.db.tables[tid as usize];
         let mut reads = 0;
         for ix in &t.indexes {

@@ -543,8 +543,7 @@ impl Simulation {
                     }
                 }
                 Instr::Run(stmt) => {
-                    let stmt = stmt.clone();
-                    self.run_statement(i, &stmt);
+                    self.run_statement(i, stmt);
                     return;
                 }
             }
@@ -918,9 +917,21 @@ impl Simulation {
     }
 
     pub(crate) fn lock_as(&mut self, i: usize, owner: OwnerId, res: Resource, mode: LockMode, transient: bool) -> Result<(), Interrupt> {
+        self.lock_inner(i, owner, res, mode, transient, false).map(|_| ())
+    }
+
+    /// Like [`Self::lock`] but without a trace event for an immediate grant: scans lock
+    /// every row they pass and report only the rows they keep. Returns whether the lock is
+    /// new to the transaction.
+    pub(crate) fn lock_quiet(&mut self, i: usize, res: Resource, mode: LockMode, transient: bool) -> Result<bool, Interrupt> {
+        let owner = self.ensure_txn(i);
+        self.lock_inner(i, owner, res, mode, transient, true)
+    }
+
+    fn lock_inner(&mut self, i: usize, owner: OwnerId, res: Resource, mode: LockMode, transient: bool, quiet: bool) -> Result<bool, Interrupt> {
         // Setup (and queries on the final state) run alone: nothing to lock against.
         if !self.tracing {
-            return Ok(());
+            return Ok(false);
         }
         self.owners.insert(owner, i);
         match self.locks.request(owner, res.clone(), mode) {
@@ -930,13 +941,13 @@ impl Simulation {
                     if transient {
                         self.sessions[i].statement_locks.push(res.clone());
                     }
-                    if self.tracing && !mode.is_intent() && !transient {
+                    if self.tracing && !mode.is_intent() && !transient && !quiet {
                         let resource = self.resource_text(&res);
                         let name = self.sessions[i].name.clone();
                         self.push(Event::LockGranted { session: name, resource, mode, waited_us: None });
                     }
                 }
-                Ok(())
+                Ok(!already)
             }
             Request::AlreadyWaiting { .. } => Err(Interrupt::Block),
             Request::Waiting { blockers } => {

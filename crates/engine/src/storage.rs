@@ -298,7 +298,8 @@ impl Table {
                 .sum()
         };
         let leaf_row = key_bytes + locator + 1 + 3;
-        let leaf = pages::leaf_pages(std::iter::repeat_n(leaf_row, entries as usize)).max(1);
+        // Equal-sized entries: pages are a division, not a packing.
+        let leaf = entries.div_ceil(pages::rows_per_page(leaf_row).max(1)).max(1);
         (leaf, pages::btree_depth(leaf, key_bytes + locator + 1 + 6))
     }
 
