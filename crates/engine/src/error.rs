@@ -32,7 +32,13 @@ pub enum AbortScope {
 
 impl SqlError {
     fn new(number: u32, severity: u8, message: String, scope: AbortScope) -> SqlError {
-        SqlError { number, severity, state: 1, message, scope }
+        SqlError {
+            number,
+            severity,
+            state: 1,
+            message,
+            scope,
+        }
     }
 
     pub fn with_state(mut self, state: u8) -> SqlError {
@@ -56,7 +62,9 @@ impl SqlError {
         SqlError::new(
             245,
             16,
-            format!("Conversion failed when converting the varchar value '{text}' to data type {ty}."),
+            format!(
+                "Conversion failed when converting the varchar value '{text}' to data type {ty}."
+            ),
             AbortScope::Statement,
         )
     }
@@ -96,7 +104,12 @@ impl SqlError {
     }
 
     pub fn divide_by_zero() -> SqlError {
-        SqlError::new(8134, 16, "Divide by zero error encountered.".into(), AbortScope::Statement)
+        SqlError::new(
+            8134,
+            16,
+            "Divide by zero error encountered.".into(),
+            AbortScope::Statement,
+        )
     }
 
     /// Msg 650: READPAST outside READ COMMITTED / REPEATABLE READ. A run-time error that
@@ -111,7 +124,12 @@ impl SqlError {
     }
 
     pub fn lock_timeout() -> SqlError {
-        SqlError::new(1222, 16, "Lock request time out period exceeded.".into(), AbortScope::Statement)
+        SqlError::new(
+            1222,
+            16,
+            "Lock request time out period exceeded.".into(),
+            AbortScope::Statement,
+        )
     }
 
     pub fn deadlock_victim(spid: u32) -> SqlError {
@@ -172,20 +190,40 @@ impl SqlError {
     }
 
     pub fn invalid_object(name: &str) -> SqlError {
-        SqlError::new(208, 16, format!("Invalid object name '{name}'."), AbortScope::Compile)
+        SqlError::new(
+            208,
+            16,
+            format!("Invalid object name '{name}'."),
+            AbortScope::Compile,
+        )
     }
 
     pub fn invalid_column(name: &str) -> SqlError {
-        SqlError::new(207, 16, format!("Invalid column name '{name}'."), AbortScope::Compile)
+        SqlError::new(
+            207,
+            16,
+            format!("Invalid column name '{name}'."),
+            AbortScope::Compile,
+        )
     }
 
     pub fn ambiguous_column(name: &str) -> SqlError {
-        SqlError::new(209, 16, format!("Ambiguous column name '{name}'."), AbortScope::Compile)
+        SqlError::new(
+            209,
+            16,
+            format!("Ambiguous column name '{name}'."),
+            AbortScope::Compile,
+        )
     }
 
     pub fn undeclared_variable(name: &str) -> SqlError {
-        SqlError::new(137, 15, format!("Must declare the scalar variable \"{name}\"."), AbortScope::Compile)
-            .with_state(2)
+        SqlError::new(
+            137,
+            15,
+            format!("Must declare the scalar variable \"{name}\"."),
+            AbortScope::Compile,
+        )
+        .with_state(2)
     }
 
     pub fn variable_redeclared(name: &str) -> SqlError {
@@ -227,8 +265,13 @@ impl SqlError {
     }
 
     pub fn no_such_procedure(name: &str) -> SqlError {
-        SqlError::new(2812, 16, format!("Could not find stored procedure '{name}'."), AbortScope::Statement)
-            .with_state(62)
+        SqlError::new(
+            2812,
+            16,
+            format!("Could not find stored procedure '{name}'."),
+            AbortScope::Statement,
+        )
+        .with_state(62)
     }
 
     pub fn missing_parameter(proc_name: &str, param: &str) -> SqlError {

@@ -37,33 +37,138 @@ impl fmt::Display for Access {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    SetupFinished { statements: u64, tables: usize },
-    SessionStarted { session: String },
-    SessionFinished { session: String },
+    SetupFinished {
+        statements: u64,
+        tables: usize,
+    },
+    SessionStarted {
+        session: String,
+    },
+    SessionFinished {
+        session: String,
+    },
     /// `line` is 1-based in the session's (or procedure's) script; `text` is the statement's
     /// first line; `span` its byte range in the script the session runs (procedure bodies
     /// point into the script that created them, `in_proc` names it).
-    StatementStarted { session: String, label: &'static str, line: u32, text: String, source: crate::view::Source, span: (usize, usize), in_proc: Option<String> },
-    StatementFinished { session: String, label: &'static str, rows: Option<u64>, reads: u64, cost_us: u64 },
-    TransactionBegan { session: String, explicit: bool },
-    TransactionCommitted { session: String, locks_released: usize },
-    TransactionRolledBack { session: String, locks_released: usize, why: String },
-    LockGranted { session: String, resource: String, mode: LockMode, waited_us: Option<u64> },
-    LockWaiting { session: String, resource: String, mode: LockMode, holders: Vec<(String, LockMode)> },
-    LockReleased { session: String, resource: String, mode: LockMode, reason: ReleaseReason },
-    RowSkipped { session: String, table: String, key: String, holder: String, held: LockMode, wanted: LockMode },
-    RowsRead { session: String, table: String, rows: u64, logical_reads: u64, access: Access },
-    RowInserted { session: String, table: String, key: String },
-    RowUpdated { session: String, table: String, key: String, changes: Vec<(String, String, String)> },
-    RowDeleted { session: String, table: String, key: String },
-    ResultReturned { session: String, columns: Vec<String>, rows: usize, first_row: Option<String> },
-    Sleeping { session: String, until_us: u64, delay_us: u64 },
-    Error { session: String, number: u32, severity: u8, state: u8, message: String, caught: bool },
-    WaitTimedOut { session: String, resource: String, waited_us: u64 },
-    Deadlock { victim: String, cycle: Vec<String> },
-    Printed { session: String, text: String },
-    ProcedureCalled { session: String, procedure: String },
-    ProcedureReturned { session: String, procedure: String, code: i64 },
+    StatementStarted {
+        session: String,
+        label: &'static str,
+        line: u32,
+        text: String,
+        source: crate::view::Source,
+        span: (usize, usize),
+        in_proc: Option<String>,
+    },
+    StatementFinished {
+        session: String,
+        label: &'static str,
+        rows: Option<u64>,
+        reads: u64,
+        cost_us: u64,
+    },
+    TransactionBegan {
+        session: String,
+        explicit: bool,
+    },
+    TransactionCommitted {
+        session: String,
+        locks_released: usize,
+    },
+    TransactionRolledBack {
+        session: String,
+        locks_released: usize,
+        why: String,
+    },
+    LockGranted {
+        session: String,
+        resource: String,
+        mode: LockMode,
+        waited_us: Option<u64>,
+    },
+    LockWaiting {
+        session: String,
+        resource: String,
+        mode: LockMode,
+        holders: Vec<(String, LockMode)>,
+    },
+    LockReleased {
+        session: String,
+        resource: String,
+        mode: LockMode,
+        reason: ReleaseReason,
+    },
+    RowSkipped {
+        session: String,
+        table: String,
+        key: String,
+        holder: String,
+        held: LockMode,
+        wanted: LockMode,
+    },
+    RowsRead {
+        session: String,
+        table: String,
+        rows: u64,
+        logical_reads: u64,
+        access: Access,
+    },
+    RowInserted {
+        session: String,
+        table: String,
+        key: String,
+    },
+    RowUpdated {
+        session: String,
+        table: String,
+        key: String,
+        changes: Vec<(String, String, String)>,
+    },
+    RowDeleted {
+        session: String,
+        table: String,
+        key: String,
+    },
+    ResultReturned {
+        session: String,
+        columns: Vec<String>,
+        rows: usize,
+        first_row: Option<String>,
+    },
+    Sleeping {
+        session: String,
+        until_us: u64,
+        delay_us: u64,
+    },
+    Error {
+        session: String,
+        number: u32,
+        severity: u8,
+        state: u8,
+        message: String,
+        caught: bool,
+    },
+    WaitTimedOut {
+        session: String,
+        resource: String,
+        waited_us: u64,
+    },
+    Deadlock {
+        victim: String,
+        cycle: Vec<String>,
+    },
+    Printed {
+        session: String,
+        text: String,
+    },
+    ProcedureCalled {
+        session: String,
+        procedure: String,
+    },
+    ProcedureReturned {
+        session: String,
+        procedure: String,
+        code: i64,
+    },
 }
 
 impl Event {

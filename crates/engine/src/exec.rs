@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use sql::ast::{
-    CreateIndex, CreateTable, DataType, DatabaseOption, DeadlockPriority, Expr, ExprKind, Len, SetOption, Stmt,
+    CreateIndex, CreateTable, DatabaseOption, DeadlockPriority, Expr, ExprKind, SetOption, Stmt,
     StmtKind, TableConstraintKind,
 };
 
@@ -16,8 +16,16 @@ use crate::sim::{Flow, Frame, FrameKind, Interrupt, Procedure, Simulation};
 use crate::storage::{Column, Identity, Index, Table, Trigger};
 use crate::value::{convert, parse_delay, Value};
 
+/// A UNIQUE constraint's name and columns (position, descending).
+type UniqueConstraint = (Option<String>, Vec<(usize, bool)>);
+
 pub(crate) fn done(kind: CostKind) -> Flow {
-    Flow::Done { kind, rows: None, reads: 0, written: 0 }
+    Flow::Done {
+        kind,
+        rows: None,
+        reads: 0,
+        written: 0,
+    }
 }
 
 /// Strips `dbo.` and other qualifiers: the simulator has one schema.
@@ -62,7 +70,9 @@ impl Simulation {
                     enabled: true,
                 };
                 let table = &mut self.db.tables[tid as usize];
-                table.triggers.retain(|x| !x.name.eq_ignore_ascii_case(&trig.name));
+                table
+                    .triggers
+                    .retain(|x| !x.name.eq_ignore_ascii_case(&trig.name));
                 table.triggers.push(trig);
                 Ok(done(CostKind::Ddl))
             }
@@ -100,16 +110,22 @@ impl Simulation {
             StmtKind::DropTrigger { names, .. } => {
                 for n in names {
                     for t in &mut self.db.tables {
-                        t.triggers.retain(|x| !x.name.eq_ignore_ascii_case(&n.name().value));
+                        t.triggers
+                            .retain(|x| !x.name.eq_ignore_ascii_case(&n.name().value));
                     }
                 }
                 Ok(done(CostKind::Ddl))
             }
-            StmtKind::DropIndex { name, table, if_exists } => {
+            StmtKind::DropIndex {
+                name,
+                table,
+                if_exists,
+            } => {
                 let tid = self.table_id(table)?;
                 let t = &mut self.db.tables[tid as usize];
                 let before = t.indexes.len();
-                t.indexes.retain(|ix| !ix.name.eq_ignore_ascii_case(&name.value));
+                t.indexes
+                    .retain(|ix| !ix.name.eq_ignore_ascii_case(&name.value));
                 if before == t.indexes.len() && !*if_exists {
                     return Err(SqlError::generic(
                         3701,
@@ -122,7 +138,12 @@ impl Simulation {
             }
             StmtKind::TruncateTable { name } => {
                 let tid = self.table_id(name)?;
-                self.lock(i, crate::locks::Resource::Object { table: tid }, crate::locks::LockMode::SchM, false)?;
+                self.lock(
+                    i,
+                    crate::locks::Resource::Object { table: tid },
+                    crate::locks::LockMode::SchM,
+                    false,
+                )?;
                 let t = &mut self.db.tables[tid as usize];
                 t.slots.clear();
                 t.order.clear();
@@ -150,14 +171,30 @@ impl Simulation {
                 let columns = dt
                     .columns
                     .iter()
-                    .map(|c| Column { name: c.name.value.clone(), ty: c.ty, nullable: c.nullable.unwrap_or(true), default: c.default.clone() })
+                    .map(|c| Column {
+                        name: c.name.value.clone(),
+                        ty: c.ty,
+                        nullable: c.nullable.unwrap_or(true),
+                        default: c.default.clone(),
+                    })
                     .collect();
-                let mut t = Table::new(u32::MAX, dt.name.value.clone(), columns, Vec::new(), true);
-                if let Some((ci, c)) = dt.columns.iter().enumerate().find(|(_, c)| c.identity.is_some()) {
+                let mut t = Table::new(dt.name.value.clone(), columns, Vec::new(), true);
+                if let Some((ci, c)) = dt
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .find(|(_, c)| c.identity.is_some())
+                {
                     let (seed, inc) = c.identity.unwrap_or((1, 1));
-                    t.identity = Some(Identity { column: ci, next: seed, increment: inc });
+                    t.identity = Some(Identity {
+                        column: ci,
+                        next: seed,
+                        increment: inc,
+                    });
                 }
-                self.frame_mut(i).table_vars.insert(dt.name.value.to_ascii_lowercase(), t);
+                self.frame_mut(i)
+                    .table_vars
+                    .insert(dt.name.value.to_ascii_lowercase(), t);
                 Ok(done(CostKind::Variable))
             }
             StmtKind::SetVar { name, value } => {
@@ -172,13 +209,23 @@ impl Simulation {
             StmtKind::Print(e) => {
                 let v = self.eval_scalar(i, e)?;
                 let name = self.sessions[i].name.clone();
-                self.push(Event::Printed { session: name, text: v.as_text() });
+                self.push(Event::Printed {
+                    session: name,
+                    text: v.as_text(),
+                });
                 Ok(done(CostKind::Variable))
             }
             StmtKind::WaitFor { delay } => {
                 let v = self.eval_scalar(i, delay)?;
                 let us = parse_delay(&v.as_text()).ok_or_else(|| {
-                    SqlError::generic(148, 15, format!("Incorrect time syntax in time string '{}' used with WAITFOR.", v.as_text()))
+                    SqlError::generic(
+                        148,
+                        15,
+                        format!(
+                            "Incorrect time syntax in time string '{}' used with WAITFOR.",
+                            v.as_text()
+                        ),
+                    )
                 })?;
                 Ok(Flow::Sleep(us))
             }
@@ -229,10 +276,19 @@ impl Simulation {
                 };
                 if sev <= 10 {
                     let name = self.sessions[i].name.clone();
-                    self.push(Event::Printed { session: name, text });
+                    self.push(Event::Printed {
+                        session: name,
+                        text,
+                    });
                     return Ok(done(CostKind::Variable));
                 }
-                Err(SqlError::raised(number, sev.clamp(0, 25) as u8, state.clamp(0, 255) as u8, text).into())
+                Err(SqlError::raised(
+                    number,
+                    sev.clamp(0, 25) as u8,
+                    state.clamp(0, 255) as u8,
+                    text,
+                )
+                .into())
             }
             StmtKind::AlterDatabaseSet { option, .. } => {
                 match option {
@@ -247,7 +303,10 @@ impl Simulation {
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
             StmtKind::Break | StmtKind::Continue | StmtKind::Empty => Ok(done(CostKind::Variable)),
-            StmtKind::If { .. } | StmtKind::While { .. } | StmtKind::Block(_) | StmtKind::TryCatch { .. } => {
+            StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::Block(_)
+            | StmtKind::TryCatch { .. } => {
                 // Flattened by `program::compile`; never reached.
                 Ok(done(CostKind::Variable))
             }
@@ -255,7 +314,9 @@ impl Simulation {
     }
 
     pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
-        self.db.table_id(&object_key(name)).ok_or_else(|| SqlError::invalid_object(&display_name(name)))
+        self.db
+            .table_id(&object_key(name))
+            .ok_or_else(|| SqlError::invalid_object(&display_name(name)))
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {
@@ -270,23 +331,43 @@ impl Simulation {
                 name: c.name.value.clone(),
                 ty: c.ty,
                 // Identity and primary-key columns are NOT NULL; others default to NULL.
-                nullable: c.nullable.unwrap_or(!(c.primary_key || c.identity.is_some())),
+                nullable: c
+                    .nullable
+                    .unwrap_or(!(c.primary_key || c.identity.is_some())),
                 default: c.default.clone(),
             })
             .collect();
-        let mut pk: Vec<usize> = ct.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+        let mut pk: Vec<usize> = ct
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.primary_key)
+            .map(|(i, _)| i)
+            .collect();
         let mut pk_name = None;
-        let mut uniques: Vec<(Option<String>, Vec<(usize, bool)>)> = Vec::new();
+        let mut uniques: Vec<UniqueConstraint> = Vec::new();
         for con in &ct.constraints {
             match &con.kind {
                 TableConstraintKind::PrimaryKey { columns: cols, .. } => {
-                    pk = cols.iter().filter_map(|c| columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name.value))).collect();
+                    pk = cols
+                        .iter()
+                        .filter_map(|c| {
+                            columns
+                                .iter()
+                                .position(|x| x.name.eq_ignore_ascii_case(&c.name.value))
+                        })
+                        .collect();
                     pk_name = con.name.as_ref().map(|n| n.value.clone());
                 }
                 TableConstraintKind::Unique { columns: cols, .. } => {
                     let cols = cols
                         .iter()
-                        .filter_map(|c| columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name.value)).map(|p| (p, c.desc)))
+                        .filter_map(|c| {
+                            columns
+                                .iter()
+                                .position(|x| x.name.eq_ignore_ascii_case(&c.name.value))
+                                .map(|p| (p, c.desc))
+                        })
                         .collect();
                     uniques.push((con.name.as_ref().map(|n| n.value.clone()), cols));
                 }
@@ -298,12 +379,21 @@ impl Simulation {
         for &p in &pk {
             columns[p].nullable = false;
         }
-        let mut t = Table::new(id, ct.name.name().value.clone(), columns, pk, false);
+        let mut t = Table::new(ct.name.name().value.clone(), columns, pk, false);
         // SQL Server names an unnamed primary key PK__table__<hash>; a stable stand-in.
         t.pk_name = Some(pk_name.unwrap_or_else(|| format!("PK__{}", ct.name.name().value)));
-        if let Some((ci, c)) = ct.columns.iter().enumerate().find(|(_, c)| c.identity.is_some()) {
+        if let Some((ci, c)) = ct
+            .columns
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.identity.is_some())
+        {
             let (seed, inc) = c.identity.unwrap_or((1, 1));
-            t.identity = Some(Identity { column: ci, next: seed, increment: inc });
+            t.identity = Some(Identity {
+                column: ci,
+                next: seed,
+                increment: inc,
+            });
         }
         for (n, (name, cols)) in uniques.into_iter().enumerate() {
             t.indexes.push(Index {
@@ -313,7 +403,6 @@ impl Simulation {
                 columns: cols,
                 include: Vec::new(),
                 filter: None,
-                filter_columns: Vec::new(),
             });
         }
         self.db.names.insert(key, id);
@@ -324,24 +413,40 @@ impl Simulation {
     fn create_index(&mut self, i: usize, ci: &CreateIndex) -> Result<(), Interrupt> {
         let tid = self.table_id(&ci.table)?;
         let table = &self.db.tables[tid as usize];
-        if table.indexes.iter().any(|ix| ix.name.eq_ignore_ascii_case(&ci.name.value)) {
+        if table
+            .indexes
+            .iter()
+            .any(|ix| ix.name.eq_ignore_ascii_case(&ci.name.value))
+        {
             return Err(SqlError::index_exists(&ci.name.value, &table.name).into());
         }
         let mut columns = Vec::new();
         for c in &ci.columns {
-            let p = table.column(&c.name.value).ok_or_else(|| SqlError::invalid_column(&c.name.value))?;
+            let p = table
+                .column(&c.name.value)
+                .ok_or_else(|| SqlError::invalid_column(&c.name.value))?;
             columns.push((p, c.desc));
         }
         let mut include = Vec::new();
         for c in &ci.include {
-            include.push(table.column(&c.value).ok_or_else(|| SqlError::invalid_column(&c.value))?);
+            include.push(
+                table
+                    .column(&c.value)
+                    .ok_or_else(|| SqlError::invalid_column(&c.value))?,
+            );
         }
         if ci.filter.is_some() && !self.sessions[i].options.quoted_identifier {
             return Err(SqlError::set_options("CREATE INDEX", "QUOTED_IDENTIFIER").into());
         }
-        let filter_columns = ci.filter.as_ref().map(|f| crate::expr::columns_of(f, table)).unwrap_or_default();
         let id = 2 + table.indexes.len() as u32;
-        let ix = Index { name: ci.name.value.clone(), id, unique: ci.unique, columns, include, filter: ci.filter.clone(), filter_columns };
+        let ix = Index {
+            name: ci.name.value.clone(),
+            id,
+            unique: ci.unique,
+            columns,
+            include,
+            filter: ci.filter.clone(),
+        };
         if ix.unique {
             self.check_unique_existing(tid, &ix)?;
         }
@@ -359,7 +464,8 @@ impl Simulation {
             SetOption::IsolationLevel(l) => o.isolation = *l,
             SetOption::LockTimeout(ms) => o.lock_timeout_ms = *ms,
             SetOption::QuotedIdentifier(b) => o.quoted_identifier = *b,
-            SetOption::AnsiNulls(_) | SetOption::StatisticsIo(_) | SetOption::StatisticsTime(_) => {}
+            SetOption::AnsiNulls(_) | SetOption::StatisticsIo(_) | SetOption::StatisticsTime(_) => {
+            }
             SetOption::ImplicitTransactions(b) => {
                 if *b {
                     return Err(SqlError::not_simulated("SET IMPLICIT_TRANSACTIONS ON").into());
@@ -372,7 +478,10 @@ impl Simulation {
                     DeadlockPriority::High => 5,
                     DeadlockPriority::Numeric(n) => *n,
                     DeadlockPriority::Var(name) => {
-                        let e = Expr { kind: ExprKind::Var(name.value.clone()), span: name.span.clone() };
+                        let e = Expr {
+                            kind: ExprKind::Var(name.value.clone()),
+                            span: name.span.clone(),
+                        };
                         self.eval_scalar(i, &e)?.as_i64().unwrap_or(0)
                     }
                 };
@@ -394,11 +503,19 @@ impl Simulation {
         }
     }
 
-    fn throw(&mut self, i: usize, args: Option<&sql::ast::ThrowArgs>) -> Result<SqlError, Interrupt> {
+    fn throw(
+        &mut self,
+        i: usize,
+        args: Option<&sql::ast::ThrowArgs>,
+    ) -> Result<SqlError, Interrupt> {
         match args {
             None => {
                 // THROW; re-raises the error being handled, with its number and severity.
-                let caught = self.sessions[i].frames.iter().rev().find_map(|f| f.caught.last().cloned());
+                let caught = self.sessions[i]
+                    .frames
+                    .iter()
+                    .rev()
+                    .find_map(|f| f.caught.last().cloned());
                 match caught {
                     Some(mut e) => {
                         e.scope = crate::error::AbortScope::Batch;
@@ -460,7 +577,10 @@ impl Simulation {
             given[idx] = Some(v);
             if a.output {
                 if let ExprKind::Var(var) = &a.value.kind {
-                    outputs.push((p.params[idx].name.value.to_ascii_lowercase(), var.to_ascii_lowercase()));
+                    outputs.push((
+                        p.params[idx].name.value.to_ascii_lowercase(),
+                        var.to_ascii_lowercase(),
+                    ));
                 }
             }
         }
@@ -469,33 +589,52 @@ impl Simulation {
                 (Some(v), _) => v,
                 (None, Some(d)) => self.eval_scalar(i, d)?,
                 (None, None) if q.output => Value::Null,
-                (None, None) => return Err(SqlError::missing_parameter(&p.name, &q.name.value).into()),
+                (None, None) => {
+                    return Err(SqlError::missing_parameter(&p.name, &q.name.value).into())
+                }
             };
             let v = convert(&v, &q.ty, None)?;
-            frame.vars.insert(q.name.value.to_ascii_lowercase(), (q.ty, v));
+            frame
+                .vars
+                .insert(q.name.value.to_ascii_lowercase(), (q.ty, v));
         }
         let saved = self.sessions[i].options.clone();
         // A procedure runs with the QUOTED_IDENTIFIER it was created with.
         self.sessions[i].options.quoted_identifier = p.quoted_identifier;
         frame.kind = FrameKind::Proc {
             name: p.name.clone(),
-            return_var: exec.return_var.as_ref().map(|v| v.value.to_ascii_lowercase()),
+            return_var: exec
+                .return_var
+                .as_ref()
+                .map(|v| v.value.to_ascii_lowercase()),
             outputs,
             saved,
         };
         let name = self.sessions[i].name.clone();
-        self.push(Event::ProcedureCalled { session: name, procedure: p.name.clone() });
+        self.push(Event::ProcedureCalled {
+            session: name,
+            procedure: p.name.clone(),
+        });
         Ok(Flow::Call(frame))
     }
 
-    fn exec_system_proc(&mut self, _i: usize, key: &str, _exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
+    fn exec_system_proc(
+        &mut self,
+        _i: usize,
+        key: &str,
+        _exec: &sql::ast::Exec,
+    ) -> Result<Flow, Interrupt> {
         Err(SqlError::not_simulated(&format!("system procedure {key}")).into())
     }
 }
 
 /// `dbo.task` as written, for error messages.
 pub(crate) fn display_name(name: &sql::ast::ObjectName) -> String {
-    name.parts.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join(".")
+    name.parts
+        .iter()
+        .map(|p| p.value.as_str())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// RAISERROR's printf subset: %s, %d, %i, %u with arguments in order.
@@ -511,7 +650,12 @@ fn printf(fmt: &str, args: &[Value]) -> String {
         match it.next() {
             Some('%') => out.push('%'),
             Some('s') | Some('d') | Some('i') | Some('u') => {
-                out.push_str(&args.get(n).map(|v| v.as_text()).unwrap_or_else(|| "(null)".into()));
+                out.push_str(
+                    &args
+                        .get(n)
+                        .map(|v| v.as_text())
+                        .unwrap_or_else(|| "(null)".into()),
+                );
                 n += 1;
             }
             Some(other) => {
@@ -522,14 +666,4 @@ fn printf(fmt: &str, args: &[Value]) -> String {
         }
     }
     out
-}
-
-/// The declared type a column of a table variable or temp result gets from a value.
-pub(crate) fn type_of(v: &Value) -> DataType {
-    match v {
-        Value::Int(_) | Value::Null => DataType::BigInt,
-        Value::Decimal(_) => DataType::Float,
-        Value::Text(_) => DataType::NVarChar(Len::Max),
-        Value::DateTime(_) => DataType::DateTime2(7),
-    }
 }

@@ -2,12 +2,11 @@
 
 use std::cmp::Ordering;
 
-use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Len, Literal, ObjectName, UnaryOp};
+use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, UnaryOp};
 
 use crate::error::SqlError;
 use crate::sim::{Interrupt, Simulation};
-use crate::storage::Table;
-use crate::value::{collate, compare, convert, Value};
+use crate::value::{compare, convert, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -27,19 +26,30 @@ pub(crate) struct Scope {
 
 impl Scope {
     pub fn width(&self) -> usize {
-        self.bindings.last().map_or(0, |b| b.offset + b.columns.len())
+        self.bindings
+            .last()
+            .map_or(0, |b| b.offset + b.columns.len())
     }
 
     pub fn push(&mut self, name: String, table: Option<String>, columns: Vec<String>) {
         let offset = self.width();
-        self.bindings.push(Binding { name, table, columns, offset });
+        self.bindings.push(Binding {
+            name,
+            table,
+            columns,
+            offset,
+        });
     }
 
     /// Position of a column reference in the row, or why it cannot be resolved.
     pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
         let parts = &name.parts;
         let col = &parts[parts.len() - 1].value;
-        let qual = if parts.len() >= 2 { Some(parts[parts.len() - 2].value.to_ascii_lowercase()) } else { None };
+        let qual = if parts.len() >= 2 {
+            Some(parts[parts.len() - 2].value.to_ascii_lowercase())
+        } else {
+            None
+        };
         let mut found = None;
         for b in &self.bindings {
             if let Some(q) = &qual {
@@ -74,7 +84,10 @@ pub(crate) struct RowCtx<'a> {
 pub(crate) fn has_subquery(e: &Expr) -> bool {
     let mut found = false;
     walk(e, &mut |x| {
-        if matches!(x.kind, ExprKind::Exists(_) | ExprKind::Subquery(_) | ExprKind::InSubquery { .. }) {
+        if matches!(
+            x.kind,
+            ExprKind::Exists(_) | ExprKind::Subquery(_) | ExprKind::InSubquery { .. }
+        ) {
             found = true;
         }
     });
@@ -84,7 +97,10 @@ pub(crate) fn has_subquery(e: &Expr) -> bool {
 pub(crate) fn has_aggregate(e: &Expr) -> bool {
     let mut found = false;
     walk(e, &mut |x| {
-        if let ExprKind::Function { name, over: None, .. } = &x.kind {
+        if let ExprKind::Function {
+            name, over: None, ..
+        } = &x.kind
+        {
             if is_aggregate(name) {
                 found = true;
             }
@@ -95,19 +111,6 @@ pub(crate) fn has_aggregate(e: &Expr) -> bool {
 
 pub(crate) fn is_aggregate(name: &str) -> bool {
     matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
-}
-
-/// Column positions of `table` an expression mentions.
-pub(crate) fn columns_of(e: &Expr, table: &Table) -> Vec<usize> {
-    let mut out = Vec::new();
-    walk(e, &mut |x| {
-        if let ExprKind::Column(n) = &x.kind {
-            if let Some(p) = table.column(&n.name().value) {
-                out.push(p);
-            }
-        }
-    });
-    out
 }
 
 /// Visits every sub-expression (not into subqueries).
@@ -126,7 +129,9 @@ pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         ExprKind::InSubquery { expr, .. } => walk(expr, f),
-        ExprKind::Between { expr, low, high, .. } => {
+        ExprKind::Between {
+            expr, low, high, ..
+        } => {
             walk(expr, f);
             walk(low, f);
             walk(high, f);
@@ -141,7 +146,11 @@ pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         ExprKind::Cast { expr, .. } => walk(expr, f),
-        ExprKind::Case { operand, branches, otherwise } => {
+        ExprKind::Case {
+            operand,
+            branches,
+            otherwise,
+        } => {
             if let Some(o) = operand {
                 walk(o, f);
             }
@@ -160,7 +169,11 @@ pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 /// The AND-ed parts of a predicate.
 pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
-        ExprKind::Binary { op: BinaryOp::And, left, right } => {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => {
             let mut v = conjuncts(left);
             v.extend(conjuncts(right));
             v
@@ -199,7 +212,11 @@ fn canon(e: &Expr, s: &mut String) {
             canon(expr, s);
             s.push_str(if *negated { " is not null" } else { " is null" });
         }
-        ExprKind::InList { expr, list, negated } => {
+        ExprKind::InList {
+            expr,
+            list,
+            negated,
+        } => {
             canon(expr, s);
             s.push_str(if *negated { " not in (" } else { " in (" });
             for x in list {
@@ -241,7 +258,12 @@ impl Simulation {
         Ok((v.is_true(), self.query_reads - before))
     }
 
-    pub(crate) fn eval(&mut self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> Result<Value, Interrupt> {
+    pub(crate) fn eval(
+        &mut self,
+        i: usize,
+        e: &Expr,
+        ctx: Option<&RowCtx>,
+    ) -> Result<Value, Interrupt> {
         Ok(match &e.kind {
             ExprKind::Literal(l) => match l {
                 Literal::Int(n) => Value::Int(*n),
@@ -303,7 +325,11 @@ impl Simulation {
                 let v = self.eval(i, expr, ctx)?;
                 Value::bool(v.is_null() != *negated)
             }
-            ExprKind::InList { expr, list, negated } => {
+            ExprKind::InList {
+                expr,
+                list,
+                negated,
+            } => {
                 let v = self.eval(i, expr, ctx)?;
                 let mut any_null = v.is_null();
                 let mut hit = false;
@@ -320,7 +346,11 @@ impl Simulation {
                 }
                 in_result(hit, any_null, *negated)
             }
-            ExprKind::InSubquery { expr, query, negated } => {
+            ExprKind::InSubquery {
+                expr,
+                query,
+                negated,
+            } => {
                 let v = self.eval(i, expr, ctx)?;
                 let rows = self.subquery(i, query, ctx)?;
                 let mut any_null = v.is_null();
@@ -338,16 +368,27 @@ impl Simulation {
                 }
                 in_result(hit, any_null, *negated)
             }
-            ExprKind::Between { expr, low, high, negated } => {
+            ExprKind::Between {
+                expr,
+                low,
+                high,
+                negated,
+            } => {
                 let v = self.eval(i, expr, ctx)?;
                 let lo = self.eval(i, low, ctx)?;
                 let hi = self.eval(i, high, ctx)?;
                 match (compare(&v, &lo), compare(&v, &hi)) {
-                    (Some(a), Some(b)) => Value::bool((a != Ordering::Less && b != Ordering::Greater) != *negated),
+                    (Some(a), Some(b)) => {
+                        Value::bool((a != Ordering::Less && b != Ordering::Greater) != *negated)
+                    }
                     _ => Value::Null,
                 }
             }
-            ExprKind::Like { expr, pattern, negated } => {
+            ExprKind::Like {
+                expr,
+                pattern,
+                negated,
+            } => {
                 let v = self.eval(i, expr, ctx)?;
                 let p = self.eval(i, pattern, ctx)?;
                 if v.is_null() || p.is_null() {
@@ -370,9 +411,19 @@ impl Simulation {
                     )
                     .into());
                 }
-                rows.rows.into_iter().next().and_then(|r| r.into_iter().next()).unwrap_or(Value::Null)
+                rows.rows
+                    .into_iter()
+                    .next()
+                    .and_then(|r| r.into_iter().next())
+                    .unwrap_or(Value::Null)
             }
-            ExprKind::Function { name, args, star, distinct, over } => {
+            ExprKind::Function {
+                name,
+                args,
+                star,
+                distinct,
+                over,
+            } => {
                 if over.is_some() {
                     return Err(SqlError::not_simulated("window functions (OVER)").into());
                 }
@@ -389,7 +440,11 @@ impl Simulation {
                 let v = self.eval(i, expr, ctx)?;
                 convert(&v, ty, None)?
             }
-            ExprKind::Case { operand, branches, otherwise } => {
+            ExprKind::Case {
+                operand,
+                branches,
+                otherwise,
+            } => {
                 let op = match operand {
                     Some(o) => Some(self.eval(i, o, ctx)?),
                     None => None,
@@ -432,12 +487,25 @@ impl Simulation {
             "SPID" => Value::Int(s.spid as i64),
             "ERROR" => Value::Int(s.last_error),
             "LOCK_TIMEOUT" => Value::Int(s.options.lock_timeout_ms),
-            "IDENTITY" => s.frames.iter().rev().find_map(|f| f.scope_identity).map_or(Value::Null, Value::Int),
+            "IDENTITY" => s
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| f.scope_identity)
+                .map_or(Value::Null, Value::Int),
             other => return Err(SqlError::not_simulated(&format!("@@{other}"))),
         })
     }
 
-    fn aggregate(&mut self, i: usize, name: &str, args: &[Expr], star: bool, distinct: bool, ctx: Option<&RowCtx>) -> Result<Value, Interrupt> {
+    fn aggregate(
+        &mut self,
+        i: usize,
+        name: &str,
+        args: &[Expr],
+        star: bool,
+        distinct: bool,
+        ctx: Option<&RowCtx>,
+    ) -> Result<Value, Interrupt> {
         let Some(c) = ctx else {
             return Err(SqlError::generic(
                 147,
@@ -453,10 +521,17 @@ impl Simulation {
         if star {
             return Ok(Value::Int(rows.len() as i64));
         }
-        let Some(arg) = args.first() else { return Ok(Value::Null) };
+        let Some(arg) = args.first() else {
+            return Ok(Value::Null);
+        };
         let mut vals = Vec::new();
         for r in &rows {
-            let rc = RowCtx { scope: c.scope, row: r, outer: c.outer, group: None };
+            let rc = RowCtx {
+                scope: c.scope,
+                row: r,
+                outer: c.outer,
+                group: None,
+            };
             let v = self.eval(i, arg, Some(&rc))?;
             if !v.is_null() {
                 vals.push(v);
@@ -468,8 +543,14 @@ impl Simulation {
         }
         Ok(match name {
             "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
-            "MIN" => vals.into_iter().min_by(crate::value::sort_cmp).unwrap_or(Value::Null),
-            "MAX" => vals.into_iter().max_by(crate::value::sort_cmp).unwrap_or(Value::Null),
+            "MIN" => vals
+                .into_iter()
+                .min_by(crate::value::sort_cmp)
+                .unwrap_or(Value::Null),
+            "MAX" => vals
+                .into_iter()
+                .max_by(crate::value::sort_cmp)
+                .unwrap_or(Value::Null),
             "SUM" | "AVG" => {
                 if vals.is_empty() {
                     Value::Null
@@ -484,7 +565,10 @@ impl Simulation {
                             Value::Int(sum / n)
                         }
                     } else {
-                        let sum: f64 = vals.iter().map(|v| v.as_text().parse::<f64>().unwrap_or(0.0)).sum();
+                        let sum: f64 = vals
+                            .iter()
+                            .map(|v| v.as_text().parse::<f64>().unwrap_or(0.0))
+                            .sum();
                         if name == "SUM" {
                             Value::Decimal(sum)
                         } else {
@@ -497,19 +581,34 @@ impl Simulation {
         })
     }
 
-    fn function(&mut self, i: usize, name: &str, args: &[Expr], v: Vec<Value>) -> Result<Value, Interrupt> {
+    fn function(
+        &mut self,
+        i: usize,
+        name: &str,
+        args: &[Expr],
+        v: Vec<Value>,
+    ) -> Result<Value, Interrupt> {
         let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
         Ok(match name {
-            "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP" | "SYSDATETIMEOFFSET" => {
-                Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64)
-            }
-            "SCOPE_IDENTITY" => self.frame(i).scope_identity.map_or(Value::Null, |n| Value::Decimal(n as f64)),
+            "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
+            | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64),
+            "SCOPE_IDENTITY" => self
+                .frame(i)
+                .scope_identity
+                .map_or(Value::Null, |n| Value::Decimal(n as f64)),
             "OBJECT_ID" => {
                 let text = arg(0).as_text();
-                let key = text.rsplit('.').next().unwrap_or("").trim_matches(|c| c == '[' || c == ']').to_ascii_lowercase();
+                let key = text
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .to_ascii_lowercase();
                 match self.db.names.get(&key) {
                     Some(id) => Value::Int(1_000 + *id as i64),
-                    None if self.db.procs.contains_key(&key) => Value::Int(900_000 + key.len() as i64),
+                    None if self.db.procs.contains_key(&key) => {
+                        Value::Int(900_000 + key.len() as i64)
+                    }
                     None => Value::Null,
                 }
             }
@@ -521,7 +620,11 @@ impl Simulation {
                     a
                 }
             }
-            "COALESCE" => v.iter().find(|x| !x.is_null()).cloned().unwrap_or(Value::Null),
+            "COALESCE" => v
+                .iter()
+                .find(|x| !x.is_null())
+                .cloned()
+                .unwrap_or(Value::Null),
             "NULLIF" => {
                 if compare(&arg(0), &arg(1)) == Some(Ordering::Equal) {
                     Value::Null
@@ -569,7 +672,11 @@ impl Simulation {
                 other => other,
             },
             "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
-                let caught = self.sessions[i].frames.iter().rev().find_map(|f| f.caught.last());
+                let caught = self.sessions[i]
+                    .frames
+                    .iter()
+                    .rev()
+                    .find_map(|f| f.caught.last());
                 match caught {
                     None => Value::Null,
                     Some(e) => match name {
@@ -580,7 +687,13 @@ impl Simulation {
                     },
                 }
             }
-            "XACT_STATE" => Value::Int(if self.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) { 1 } else { 0 }),
+            "XACT_STATE" => Value::Int(
+                if self.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) {
+                    1
+                } else {
+                    0
+                },
+            ),
             "DATEDIFF" | "DATEADD" => {
                 let part = args.first().map(|a| match &a.kind {
                     ExprKind::Column(n) => n.name().value.to_ascii_lowercase(),
@@ -593,7 +706,11 @@ impl Simulation {
                     Some("minute" | "mi" | "n") => 60_000_000,
                     Some("hour" | "hh") => 3_600_000_000,
                     Some("day" | "dd" | "d") => 86_400_000_000,
-                    _ => return Err(SqlError::not_simulated(&format!("{name} with this date part")).into()),
+                    _ => {
+                        return Err(
+                            SqlError::not_simulated(&format!("{name} with this date part")).into(),
+                        )
+                    }
                 };
                 if name == "DATEDIFF" {
                     match (as_time(&arg(1)), as_time(&arg(2))) {
@@ -610,7 +727,14 @@ impl Simulation {
             "NEWID" => {
                 use rand_core::Rng;
                 let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
-                Value::Text(format!("{:08X}-{:04X}-{:04X}-{:04X}-{:012X}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, b & 0xffff_ffff_ffff))
+                Value::Text(format!(
+                    "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
+                    a >> 32,
+                    (a >> 16) & 0xffff,
+                    a & 0xffff,
+                    b >> 48,
+                    b & 0xffff_ffff_ffff
+                ))
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
@@ -676,7 +800,11 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                 if matches!(other, Value::Int(_) | Value::Decimal(_)) {
                     return Err(SqlError::conversion_failed(a, &DataType::Int));
                 }
-                let (x, y) = if matches!(l, Value::Text(_)) { (a.clone(), other.as_text()) } else { (other.as_text(), a.clone()) };
+                let (x, y) = if matches!(l, Value::Text(_)) {
+                    (a.clone(), other.as_text())
+                } else {
+                    (other.as_text(), a.clone())
+                };
                 return Ok(Value::Text(format!("{x}{y}")));
             }
         }
@@ -693,9 +821,15 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
         (Value::Int(a), Value::Int(b)) => {
             let (a, b) = (*a, *b);
             Ok(Value::Int(match op {
-                Add => a.checked_add(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
-                Sub => a.checked_sub(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
-                Mul => a.checked_mul(b).ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Add => a
+                    .checked_add(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Sub => a
+                    .checked_sub(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Mul => a
+                    .checked_mul(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
                 Div => {
                     if b == 0 {
                         return Err(SqlError::divide_by_zero());
@@ -718,7 +852,10 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
             let num = |v: &Value| match v {
                 Value::Int(n) => Ok(*n as f64),
                 Value::Decimal(d) => Ok(*d),
-                Value::Text(s) => s.trim().parse::<f64>().map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
+                Value::Text(s) => s
+                    .trim()
+                    .parse::<f64>()
+                    .map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
                 other => Err(SqlError::explicit_conversion(other, &DataType::Float)),
             };
             let (a, b) = (num(l)?, num(r)?);
@@ -751,7 +888,11 @@ fn like(s: &str, p: &str) -> bool {
             Some('[') => match p.iter().position(|&c| c == ']') {
                 Some(end) if !s.is_empty() => {
                     let set = &p[1..end];
-                    let (neg, set) = if set.first() == Some(&'^') { (true, &set[1..]) } else { (false, set) };
+                    let (neg, set) = if set.first() == Some(&'^') {
+                        (true, &set[1..])
+                    } else {
+                        (false, set)
+                    };
                     let hit = set.contains(&s[0]);
                     hit != neg && m(&s[1..], &p[end + 1..])
                 }
@@ -761,14 +902,4 @@ fn like(s: &str, p: &str) -> bool {
         }
     }
     m(&s, &p)
-}
-
-/// Text equality under the collation (used by callers comparing names).
-pub(crate) fn same_text(a: &str, b: &str) -> bool {
-    collate(a, b) == Ordering::Equal
-}
-
-/// The declared type of a literal-ish value, for SELECT results of table variables.
-pub(crate) fn text_type() -> DataType {
-    DataType::NVarChar(Len::Max)
 }

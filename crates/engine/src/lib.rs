@@ -22,8 +22,8 @@ pub use event::{Access, Event, ReleaseReason};
 pub use sim::{Simulation, MAX_STATEMENTS_PER_SESSION, MAX_VIRTUAL_US};
 pub use value::{format_datetime, Value, CLOCK_ZERO_US};
 pub use view::{
-    timeline, Lane, LaneState, LockBadge, LockView, Mark, MarkKind, RowView, Segment, SessionStatus, SessionView, Source, StateView,
-    TableView, WaitEdge,
+    timeline, Lane, LaneState, LockBadge, LockView, Mark, MarkKind, RowView, Segment,
+    SessionStatus, SessionView, Source, StateView, TableView, WaitEdge,
 };
 
 /// A scenario: the setup script and one script per session, all as SQL text.
@@ -79,7 +79,6 @@ pub enum SchedulePolicy {
     /// when the list runs out the policy falls back to round-robin.
     Scripted(Vec<usize>),
 }
-
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultSet {
@@ -160,7 +159,12 @@ impl Simulation {
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
         let located = |block: Block, text: &str, span: std::ops::Range<usize>, message: String| {
             let (line, col) = sql::line_col(text, span.start);
-            ScenarioError { block, line, col, message }
+            ScenarioError {
+                block,
+                line,
+                col,
+                message,
+            }
         };
         let d = dialect(scenario.dialect);
         let setup = sql::parse_script(&scenario.setup, d)
@@ -169,7 +173,12 @@ impl Simulation {
         for (k, s) in scenario.sessions.iter().enumerate() {
             let script = sql::parse_script(&s.sql, d)
                 .map_err(|e| located(Block::Session(k), &s.sql, e.span.clone(), e.message))?;
-            sessions.push((s.name.clone(), s.start_us, script, std::rc::Rc::from(s.sql.as_str())));
+            sessions.push((
+                s.name.clone(),
+                s.start_us,
+                script,
+                std::rc::Rc::from(s.sql.as_str()),
+            ));
         }
         Simulation::build(setup, &scenario.setup, sessions, seed).map_err(|(_, e)| ScenarioError {
             block: Block::Setup,
@@ -196,17 +205,40 @@ impl Simulation {
     pub fn query(&mut self, text: &str) -> Result<ResultSet, QueryError> {
         let script = sql::parse_script(text, sql::Dialect::TSql).map_err(|e| {
             let (line, col) = sql::line_col(text, e.span.start);
-            QueryError { line, col, message: e.message }
+            QueryError {
+                line,
+                col,
+                message: e.message,
+            }
         })?;
-        let stmts: Vec<&sql::ast::Stmt> = script.batches.iter().flat_map(|b| b.statements.iter()).collect();
+        let stmts: Vec<&sql::ast::Stmt> = script
+            .batches
+            .iter()
+            .flat_map(|b| b.statements.iter())
+            .collect();
         let [stmt] = stmts.as_slice() else {
-            return Err(QueryError { line: 1, col: 1, message: "expected exactly one SELECT statement".into() });
+            return Err(QueryError {
+                line: 1,
+                col: 1,
+                message: "expected exactly one SELECT statement".into(),
+            });
         };
         let sql::ast::StmtKind::Select(select) = &stmt.kind else {
             let (line, col) = sql::line_col(text, stmt.span.start);
-            return Err(QueryError { line, col, message: "only SELECT can be run against the final state".into() });
+            return Err(QueryError {
+                line,
+                col,
+                message: "only SELECT can be run against the final state".into(),
+            });
         };
-        let out = self.query_now(select).map_err(|e| QueryError { line: 1, col: 1, message: format!("error {}: {}", e.number, e.message) })?;
-        Ok(ResultSet { columns: out.columns, rows: out.rows })
+        let out = self.query_now(select).map_err(|e| QueryError {
+            line: 1,
+            col: 1,
+            message: format!("error {}: {}", e.number, e.message),
+        })?;
+        Ok(ResultSet {
+            columns: out.columns,
+            rows: out.rows,
+        })
     }
 }

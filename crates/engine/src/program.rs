@@ -8,14 +8,22 @@ use sql::ast::{Expr, Span, Stmt, StmtKind};
 #[derive(Debug)]
 pub enum Instr {
     /// A statement that touches data, variables or the transaction.
-    Run(Stmt),
+    Run(Box<Stmt>),
     /// IF / WHILE test: jump to `else_pc` unless `cond` is true.
-    Test { cond: Expr, else_pc: usize, span: Span },
+    Test {
+        cond: Box<Expr>,
+        else_pc: usize,
+        span: Span,
+    },
     Jump(usize),
     /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`.
-    TryEnter { catch_pc: usize },
+    TryEnter {
+        catch_pc: usize,
+    },
     /// End of the TRY body: drop the handler and skip the CATCH block.
-    TryLeave { end_pc: usize },
+    TryLeave {
+        end_pc: usize,
+    },
     /// End of a CATCH block: the caught error is no longer current.
     CatchLeave,
 }
@@ -27,7 +35,10 @@ pub struct Code {
 }
 
 pub fn compile(stmts: &[Stmt]) -> Rc<Code> {
-    let mut c = Compiler { code: Code::default(), loops: Vec::new() };
+    let mut c = Compiler {
+        code: Code::default(),
+        loops: Vec::new(),
+    };
     for s in stmts {
         c.stmt(s);
     }
@@ -67,8 +78,16 @@ impl Compiler {
                     self.stmt(b);
                 }
             }
-            StmtKind::If { cond, then, otherwise } => {
-                let test = self.emit(Instr::Test { cond: cond.clone(), else_pc: 0, span: s.span.clone() });
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let test = self.emit(Instr::Test {
+                    cond: Box::new(cond.clone()),
+                    else_pc: 0,
+                    span: s.span.clone(),
+                });
                 self.stmt(then);
                 if let Some(other) = otherwise {
                     let skip = self.emit(Instr::Jump(0));
@@ -84,7 +103,11 @@ impl Compiler {
             }
             StmtKind::While { cond, body } => {
                 let top = self.pc();
-                let test = self.emit(Instr::Test { cond: cond.clone(), else_pc: 0, span: s.span.clone() });
+                let test = self.emit(Instr::Test {
+                    cond: Box::new(cond.clone()),
+                    else_pc: 0,
+                    span: s.span.clone(),
+                });
                 self.loops.push((top, Vec::new()));
                 self.stmt(body);
                 self.emit(Instr::Jump(top));
@@ -125,7 +148,7 @@ impl Compiler {
             }
             StmtKind::Empty => {}
             _ => {
-                self.emit(Instr::Run(s.clone()));
+                self.emit(Instr::Run(Box::new(s.clone())));
             }
         }
     }

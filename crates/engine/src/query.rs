@@ -4,8 +4,8 @@
 use std::cmp::Ordering;
 
 use sql::ast::{
-    BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel, ObjectName, OrderItem,
-    Output, Select, SelectItem, SetOp, TableFactor, TableHint, Update,
+    BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
+    ObjectName, OrderItem, Output, Select, SelectItem, SetOp, TableFactor, TableHint, Update,
 };
 
 use crate::cost::CostKind;
@@ -19,6 +19,20 @@ use crate::sim::{Flow, Interrupt, Simulation, Undo};
 use crate::storage::{Column, RowId, Table};
 use crate::value::{compare, convert, sort_cmp, Value};
 use crate::ResultSet;
+
+/// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
+type DmlTarget<'a> = (
+    u32,
+    String,
+    Vec<TableHint>,
+    Option<Expr>,
+    Vec<OrderItem>,
+    Option<&'a sql::ast::Top>,
+);
+/// A scan's scope and the rows it kept, with their slots.
+type ScanRows = (Scope, Vec<(RowId, Vec<Value>)>);
+/// A projected row, its source row, and its group's rows.
+type Projected = (Vec<Value>, Vec<Value>, Vec<Vec<Value>>);
 
 /// Rows produced by a query, with their column names.
 pub(crate) struct QueryOut {
@@ -92,17 +106,38 @@ impl Simulation {
                     self.assign_var(i, name, v)?;
                 }
             }
-        } else if s.from.is_empty() || self.tracing || true {
-            self.add_result(i, ResultSet { columns: out.columns, rows: out.rows });
+        } else {
+            self.add_result(
+                i,
+                ResultSet {
+                    columns: out.columns,
+                    rows: out.rows,
+                },
+            );
         }
-        Ok(Flow::Done { kind: CostKind::Select, rows: Some(n), reads: self.query_reads, written: 0 })
+        Ok(Flow::Done {
+            kind: CostKind::Select,
+            rows: Some(n),
+            reads: self.query_reads,
+            written: 0,
+        })
     }
 
-    pub(crate) fn subquery(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+    pub(crate) fn subquery(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<QueryOut, Interrupt> {
         self.run_select(i, s, outer)
     }
 
-    pub(crate) fn run_select(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+    pub(crate) fn run_select(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<QueryOut, Interrupt> {
         let pushed = s.ctes.len();
         for c in &s.ctes {
             self.ctes.push(c.clone());
@@ -120,22 +155,37 @@ impl Simulation {
                     rows
                 }
                 SetOp::Union => dedup(out.rows.into_iter().chain(right.rows).collect()),
-                SetOp::Except => dedup(out.rows).into_iter().filter(|r| !right.rows.iter().any(|x| rows_equal(r, x))).collect(),
-                SetOp::Intersect => dedup(out.rows).into_iter().filter(|r| right.rows.iter().any(|x| rows_equal(r, x))).collect(),
+                SetOp::Except => dedup(out.rows)
+                    .into_iter()
+                    .filter(|r| !right.rows.iter().any(|x| rows_equal(r, x)))
+                    .collect(),
+                SetOp::Intersect => dedup(out.rows)
+                    .into_iter()
+                    .filter(|r| right.rows.iter().any(|x| rows_equal(r, x)))
+                    .collect(),
             };
         }
         Ok(out)
     }
 
-    fn run_select_inner(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<QueryOut, Interrupt> {
+    fn run_select_inner(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<QueryOut, Interrupt> {
         let aggregate = !s.group_by.is_empty()
             || s.items.iter().any(|it| match it {
-                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => has_aggregate(expr),
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                    has_aggregate(expr)
+                }
                 _ => false,
             })
             || s.having.as_ref().is_some_and(has_aggregate);
         let limit = match &s.top {
-            Some(t) if !t.percent && !t.with_ties => Some(self.eval(i, &t.count, outer)?.as_i64().unwrap_or(0).max(0) as usize),
+            Some(t) if !t.percent && !t.with_ties => {
+                Some(self.eval(i, &t.count, outer)?.as_i64().unwrap_or(0).max(0) as usize)
+            }
             _ => None,
         };
         // One base table, no grouping: the scan itself filters, orders and stops at TOP,
@@ -143,25 +193,43 @@ impl Simulation {
         let single = s.from.len() == 1 && s.from[0].joins.is_empty() && !aggregate && !s.distinct;
         let (scope, rows) = if single {
             match &s.from[0].factor {
-                TableFactor::Table { name, alias, hints, .. } if self.base_table(name).is_some() => {
+                TableFactor::Table {
+                    name, alias, hints, ..
+                } if self.base_table(name).is_some() => {
                     let tid = self.base_table(name).unwrap_or(0);
-                    let binding = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
-                    let spec = ScanSpec { table: tid, binding, hints, purpose: Purpose::Read, pred: s.where_clause.as_ref(), order: &s.order_by, limit };
+                    let binding = alias
+                        .as_ref()
+                        .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+                    let spec = ScanSpec {
+                        table: tid,
+                        binding,
+                        hints,
+                        purpose: Purpose::Read,
+                        pred: s.where_clause.as_ref(),
+                        order: &s.order_by,
+                        limit,
+                    };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
                 }
-                _ => self.from_rows(i, s, outer)?,
+                _ => self.rows_of_from(i, s, outer)?,
             }
         } else {
-            self.from_rows(i, s, outer)?
+            self.rows_of_from(i, s, outer)?
         };
-        let filtered_in_scan = single && matches!(&s.from[0].factor, TableFactor::Table { name, .. } if self.base_table(name).is_some());
+        let filtered_in_scan = single
+            && matches!(&s.from[0].factor, TableFactor::Table { name, .. } if self.base_table(name).is_some());
         let mut rows = rows;
         if !filtered_in_scan {
             if let Some(w) = &s.where_clause {
                 let mut keep = Vec::with_capacity(rows.len());
                 for r in rows {
-                    let ctx = RowCtx { scope: &scope, row: &r, outer, group: None };
+                    let ctx = RowCtx {
+                        scope: &scope,
+                        row: &r,
+                        outer,
+                        group: None,
+                    };
                     if self.eval(i, w, Some(&ctx))?.is_true() {
                         keep.push(r);
                     }
@@ -171,11 +239,16 @@ impl Simulation {
         }
         // Grouping: each group is represented by its first row plus the group's rows.
         let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
-            let mut groups: Vec<(Vec<Value>, Vec<Value>, Vec<Vec<Value>>)> = Vec::new();
+            let mut groups: Vec<Projected> = Vec::new();
             for r in rows {
                 let mut key = Vec::with_capacity(s.group_by.len());
                 for g in &s.group_by {
-                    let ctx = RowCtx { scope: &scope, row: &r, outer, group: None };
+                    let ctx = RowCtx {
+                        scope: &scope,
+                        row: &r,
+                        outer,
+                        group: None,
+                    };
                     key.push(self.eval(i, g, Some(&ctx))?);
                 }
                 match groups.iter_mut().find(|(k, _, _)| rows_equal(k, &key)) {
@@ -190,7 +263,12 @@ impl Simulation {
             let mut out = Vec::new();
             for (_, first, members) in groups {
                 if let Some(h) = &s.having {
-                    let ctx = RowCtx { scope: &scope, row: &first, outer, group: Some(&members) };
+                    let ctx = RowCtx {
+                        scope: &scope,
+                        row: &first,
+                        outer,
+                        group: Some(&members),
+                    };
                     if !self.eval(i, h, Some(&ctx))?.is_true() {
                         continue;
                     }
@@ -207,7 +285,10 @@ impl Simulation {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
                     for b in &scope.bindings {
-                        if qualifier.as_ref().is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)) {
+                        if qualifier
+                            .as_ref()
+                            .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
+                        {
                             columns.extend(b.columns.iter().cloned());
                         }
                     }
@@ -222,21 +303,33 @@ impl Simulation {
                 SelectItem::Assign { var, .. } => columns.push(var.value.clone()),
             }
         }
-        let mut projected: Vec<(Vec<Value>, Vec<Value>, Vec<Vec<Value>>)> = Vec::with_capacity(groups.len());
+        let mut projected: Vec<Projected> = Vec::with_capacity(groups.len());
         for (src, members) in groups {
             let mut out = Vec::with_capacity(columns.len());
             {
-                let ctx = RowCtx { scope: &scope, row: &src, outer, group: if aggregate { Some(&members) } else { None } };
+                let ctx = RowCtx {
+                    scope: &scope,
+                    row: &src,
+                    outer,
+                    group: if aggregate { Some(&members) } else { None },
+                };
                 for it in &s.items {
                     match it {
                         SelectItem::Wildcard { qualifier, .. } => {
                             for b in &scope.bindings {
-                                if qualifier.as_ref().is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)) {
-                                    out.extend(src[b.offset..b.offset + b.columns.len()].iter().cloned());
+                                if qualifier
+                                    .as_ref()
+                                    .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
+                                {
+                                    out.extend(
+                                        src[b.offset..b.offset + b.columns.len()].iter().cloned(),
+                                    );
                                 }
                             }
                         }
-                        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => out.push(self.eval(i, expr, Some(&ctx))?),
+                        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                            out.push(self.eval(i, expr, Some(&ctx))?)
+                        }
                     }
                 }
             }
@@ -258,7 +351,9 @@ impl Simulation {
             for (out, src, members) in projected {
                 let mut key = Vec::new();
                 for o in &s.order_by {
-                    key.push(self.order_value(i, o, &columns, &out, &scope, &src, &members, aggregate, outer)?);
+                    key.push(self.order_value(
+                        i, o, &columns, &out, &scope, &src, &members, aggregate, outer,
+                    )?);
                 }
                 keyed.push((key, (out, src, members)));
             }
@@ -290,30 +385,51 @@ impl Simulation {
     ) -> Result<Value, Interrupt> {
         // ORDER BY 2, or an alias from the select list.
         if let ExprKind::Literal(sql::ast::Literal::Int(n)) = &o.expr.kind {
-            return Ok(out.get((*n as usize).saturating_sub(1)).cloned().unwrap_or(Value::Null));
+            return Ok(out
+                .get((*n as usize).saturating_sub(1))
+                .cloned()
+                .unwrap_or(Value::Null));
         }
         if let ExprKind::Column(n) = &o.expr.kind {
             if n.parts.len() == 1 {
-                if let Some(p) = columns.iter().position(|c| c.eq_ignore_ascii_case(&n.name().value)) {
+                if let Some(p) = columns
+                    .iter()
+                    .position(|c| c.eq_ignore_ascii_case(&n.name().value))
+                {
                     if scope.resolve(n).ok().flatten().is_none() || aggregate {
                         return Ok(out[p].clone());
                     }
                 }
             }
         }
-        let ctx = RowCtx { scope, row: src, outer, group: if aggregate { Some(members) } else { None } };
+        let ctx = RowCtx {
+            scope,
+            row: src,
+            outer,
+            group: if aggregate { Some(members) } else { None },
+        };
         self.eval(i, &o.expr, Some(&ctx))
     }
 
     pub(crate) fn base_table(&self, name: &ObjectName) -> Option<u32> {
-        if name.parts.len() == 1 && self.ctes.iter().any(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)) {
+        if name.parts.len() == 1
+            && self
+                .ctes
+                .iter()
+                .any(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
+        {
             return None;
         }
         self.db.table_id(&object_key(name))
     }
 
     /// FROM with joins: every factor is read whole, then joined by nested loops.
-    fn from_rows(&mut self, i: usize, s: &Select, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+    fn rows_of_from(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         let mut scope = Scope::default();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
         for tr in &s.from {
@@ -338,7 +454,12 @@ impl Simulation {
                         row.extend(r.iter().cloned());
                         let ok = match &j.on {
                             Some(on) => {
-                                let ctx = RowCtx { scope: &joined_scope, row: &row, outer, group: None };
+                                let ctx = RowCtx {
+                                    scope: &joined_scope,
+                                    row: &row,
+                                    outer,
+                                    group: None,
+                                };
                                 self.eval(i, on, Some(&ctx))?.is_true()
                             }
                             None => true,
@@ -364,19 +485,38 @@ impl Simulation {
         Ok((scope, rows))
     }
 
-    fn factor_rows(&mut self, i: usize, f: &TableFactor, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+    fn factor_rows(
+        &mut self,
+        i: usize,
+        f: &TableFactor,
+        outer: Option<&RowCtx>,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         match f {
-            TableFactor::Table { name, alias, hints, .. } => {
-                let bind = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+            TableFactor::Table {
+                name, alias, hints, ..
+            } => {
+                let bind = alias
+                    .as_ref()
+                    .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
                 // CTEs, then trigger pseudo-tables, then base tables.
                 if name.parts.len() == 1 {
-                    if let Some(c) = self.ctes.iter().rev().find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)).cloned() {
+                    if let Some(c) = self
+                        .ctes
+                        .iter()
+                        .rev()
+                        .find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
+                        .cloned()
+                    {
                         return self.cte_rows(i, &c, bind, outer);
                     }
                     let n = name.name().value.to_ascii_lowercase();
                     if n == "inserted" || n == "deleted" {
                         if let Some(t) = self.trigger_rows.last() {
-                            let rows = if n == "inserted" { t.inserted.clone() } else { t.deleted.clone() };
+                            let rows = if n == "inserted" {
+                                t.inserted.clone()
+                            } else {
+                                t.deleted.clone()
+                            };
                             let mut sc = Scope::default();
                             sc.push(bind, Some(n), t.columns.clone());
                             return Ok((sc, rows));
@@ -384,18 +524,40 @@ impl Simulation {
                     }
                 }
                 let tid = self.table_id(name)?;
-                let spec = ScanSpec { table: tid, binding: bind, hints, purpose: Purpose::Read, pred: None, order: &[], limit: None };
+                let spec = ScanSpec {
+                    table: tid,
+                    binding: bind,
+                    hints,
+                    purpose: Purpose::Read,
+                    pred: None,
+                    order: &[],
+                    limit: None,
+                };
                 let (scope, rows) = self.scan(i, &spec, outer)?;
                 Ok((scope, rows.into_iter().map(|(_, r)| r).collect()))
             }
-            TableFactor::Derived { query, alias, columns, .. } => {
+            TableFactor::Derived {
+                query,
+                alias,
+                columns,
+                ..
+            } => {
                 let out = self.run_select(i, query, outer)?;
-                let cols = if columns.is_empty() { out.columns } else { columns.iter().map(|c| c.value.clone()).collect() };
+                let cols = if columns.is_empty() {
+                    out.columns
+                } else {
+                    columns.iter().map(|c| c.value.clone()).collect()
+                };
                 let mut sc = Scope::default();
                 sc.push(alias.value.to_ascii_lowercase(), None, cols);
                 Ok((sc, out.rows))
             }
-            TableFactor::Values { rows, alias, columns, .. } => {
+            TableFactor::Values {
+                rows,
+                alias,
+                columns,
+                ..
+            } => {
                 let mut out = Vec::new();
                 for r in rows {
                     let mut row = Vec::new();
@@ -405,24 +567,49 @@ impl Simulation {
                     out.push(row);
                 }
                 let mut sc = Scope::default();
-                sc.push(alias.value.to_ascii_lowercase(), None, columns.iter().map(|c| c.value.clone()).collect());
+                sc.push(
+                    alias.value.to_ascii_lowercase(),
+                    None,
+                    columns.iter().map(|c| c.value.clone()).collect(),
+                );
                 Ok((sc, out))
             }
             TableFactor::TableVar { name, alias, .. } => {
                 let key = name.value.to_ascii_lowercase();
-                let t = self.frame(i).table_vars.get(&key).ok_or_else(|| SqlError::undeclared_variable(&name.value))?;
+                let t = self
+                    .frame(i)
+                    .table_vars
+                    .get(&key)
+                    .ok_or_else(|| SqlError::undeclared_variable(&name.value))?;
                 let cols = t.columns.iter().map(|c| c.name.clone()).collect();
-                let rows = t.clustered_order().filter_map(|s| t.slots[s].latest().cloned()).collect();
+                let rows = t
+                    .clustered_order()
+                    .filter_map(|s| t.slots[s].latest().cloned())
+                    .collect();
                 let mut sc = Scope::default();
-                sc.push(alias.as_ref().map_or(key, |a| a.value.to_ascii_lowercase()), None, cols);
+                sc.push(
+                    alias.as_ref().map_or(key, |a| a.value.to_ascii_lowercase()),
+                    None,
+                    cols,
+                );
                 Ok((sc, rows))
             }
         }
     }
 
-    fn cte_rows(&mut self, i: usize, c: &Cte, bind: String, outer: Option<&RowCtx>) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+    fn cte_rows(
+        &mut self,
+        i: usize,
+        c: &Cte,
+        bind: String,
+        outer: Option<&RowCtx>,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         let out = self.run_select(i, &c.query, outer)?;
-        let cols = if c.columns.is_empty() { out.columns } else { c.columns.iter().map(|x| x.value.clone()).collect() };
+        let cols = if c.columns.is_empty() {
+            out.columns
+        } else {
+            c.columns.iter().map(|x| x.value.clone()).collect()
+        };
         let mut sc = Scope::default();
         sc.push(bind, None, cols);
         Ok((sc, out.rows))
@@ -431,18 +618,26 @@ impl Simulation {
     // -----------------------------------------------------------------------------------
     // Scans
 
-    fn locking(&mut self, i: usize, hints: &[TableHint], purpose: Purpose) -> Result<Locking, Interrupt> {
+    fn locking(
+        &mut self,
+        i: usize,
+        hints: &[TableHint],
+        purpose: Purpose,
+    ) -> Result<Locking, Interrupt> {
         let h = |k| has_hint(hints, k);
         let iso = self.sessions[i].options.isolation;
         let readpast = h(HintKind::ReadPast);
         let nolock = h(HintKind::NoLock) || h(HintKind::ReadUncommitted);
-        let hold_hint = h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);
+        let hold_hint =
+            h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);
         if readpast {
             // READPAST only in READ COMMITTED / REPEATABLE READ (Msg 650). A READ UNCOMMITTED
             // session may still locate UPDATE/DELETE targets with it: writes lock anyway.
             let bad_session = match iso {
                 IsolationLevel::Snapshot | IsolationLevel::Serializable => true,
-                IsolationLevel::ReadUncommitted => purpose == Purpose::Read && !h(HintKind::UpdLock) && !h(HintKind::XLock),
+                IsolationLevel::ReadUncommitted => {
+                    purpose == Purpose::Read && !h(HintKind::UpdLock) && !h(HintKind::XLock)
+                }
                 _ => false,
             };
             if bad_session || nolock || h(HintKind::HoldLock) || h(HintKind::Serializable) {
@@ -455,8 +650,16 @@ impl Simulation {
         let updlock = h(HintKind::UpdLock);
         let xlock = h(HintKind::XLock);
         let tablock = h(HintKind::TabLock) || h(HintKind::TabLockX);
-        let explicit_lock = updlock || xlock || hold_hint || h(HintKind::ReadCommittedLock) || readpast || tablock;
-        let mut l = Locking { row: None, table: None, hold: false, readpast, snapshot: None, dirty: false };
+        let explicit_lock =
+            updlock || xlock || hold_hint || h(HintKind::ReadCommittedLock) || readpast || tablock;
+        let mut l = Locking {
+            row: None,
+            table: None,
+            hold: false,
+            readpast,
+            snapshot: None,
+            dirty: false,
+        };
         match purpose {
             Purpose::Update | Purpose::Delete => {
                 // Writers locate rows with U locks (X with XLOCK), whatever the isolation level.
@@ -469,8 +672,15 @@ impl Simulation {
             Purpose::Read => {
                 if nolock || (iso == IsolationLevel::ReadUncommitted && !explicit_lock) {
                     l.dirty = true;
-                } else if !explicit_lock && (iso == IsolationLevel::Snapshot || (iso == IsolationLevel::ReadCommitted && self.db.rcsi)) {
-                    l.snapshot = Some(if iso == IsolationLevel::Snapshot { self.snapshot_seq(i) } else { self.db.commit_seq });
+                } else if !explicit_lock
+                    && (iso == IsolationLevel::Snapshot
+                        || (iso == IsolationLevel::ReadCommitted && self.db.rcsi))
+                {
+                    l.snapshot = Some(if iso == IsolationLevel::Snapshot {
+                        self.snapshot_seq(i)
+                    } else {
+                        self.db.commit_seq
+                    });
                 } else {
                     l.row = Some(if xlock {
                         LockMode::X
@@ -479,7 +689,13 @@ impl Simulation {
                     } else {
                         LockMode::S
                     });
-                    l.hold = updlock || xlock || hold_hint || matches!(iso, IsolationLevel::RepeatableRead | IsolationLevel::Serializable);
+                    l.hold = updlock
+                        || xlock
+                        || hold_hint
+                        || matches!(
+                            iso,
+                            IsolationLevel::RepeatableRead | IsolationLevel::Serializable
+                        );
                 }
             }
         }
@@ -500,15 +716,27 @@ impl Simulation {
 
     /// Reads a base table by the best access path, locking as the isolation level and
     /// hints say, filtering by `pred`, in `order`, stopping after `limit` rows.
-    fn scan(&mut self, i: usize, spec: &ScanSpec, outer: Option<&RowCtx>) -> Result<(Scope, Vec<(RowId, Vec<Value>)>), Interrupt> {
+    fn scan(
+        &mut self,
+        i: usize,
+        spec: &ScanSpec,
+        outer: Option<&RowCtx>,
+    ) -> Result<ScanRows, Interrupt> {
         let lk = self.locking(i, spec.hints, spec.purpose)?;
         let tid = spec.table;
         let (table_name, columns) = {
             let t = &self.db.tables[tid as usize];
-            (t.name.clone(), t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+            (
+                t.name.clone(),
+                t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
+            )
         };
         let mut scope = Scope::default();
-        scope.push(spec.binding.clone(), Some(table_name.to_ascii_lowercase()), columns);
+        scope.push(
+            spec.binding.clone(),
+            Some(table_name.to_ascii_lowercase()),
+            columns,
+        );
         let own = self.sessions[i].txn.as_ref().map(|t| t.id);
         // Table-level locks first: intent locks, or the TABLOCK lock itself.
         let intent = match (lk.table, lk.row) {
@@ -518,9 +746,15 @@ impl Simulation {
             (None, None) => (!lk.dirty && lk.snapshot.is_none()).then_some(LockMode::IS),
         };
         if let Some(m) = intent {
-            self.lock(i, Resource::Object { table: tid }, m, lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read)?;
+            self.lock(
+                i,
+                Resource::Object { table: tid },
+                m,
+                lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read,
+            )?;
         }
-        let (access, candidates, index_depth) = self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        let (access, candidates, index_depth) =
+            self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         let cl_depth = self.cl_depth(tid);
         let mut reads = match &access {
             Access::ClusteredSeek => cl_depth,
@@ -556,7 +790,14 @@ impl Simulation {
                             .unwrap_or_else(|| ("another session".into(), LockMode::X));
                         let key = self.db.tables[tid as usize].key_text(slot);
                         let name = self.sessions[i].name.clone();
-                        self.push(Event::RowSkipped { session: name, table: table_name.clone(), key, holder, held, wanted: mode });
+                        self.push(Event::RowSkipped {
+                            session: name,
+                            table: table_name.clone(),
+                            key,
+                            holder,
+                            held,
+                            wanted: mode,
+                        });
                         continue;
                     }
                 }
@@ -570,12 +811,18 @@ impl Simulation {
                     let page = self.page_resource(tid, slot);
                     self.lock(i, page, page_mode, transient)?;
                 }
-                let had = self.sessions[i].txn.as_ref().and_then(|t| self.locks.held(t.id, &res)).is_some()
+                let had = self.sessions[i]
+                    .txn
+                    .as_ref()
+                    .and_then(|t| self.locks.held(t.id, &res))
+                    .is_some()
                     && !self.sessions[i].fresh_locks.contains(&res);
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
-                    Some(seq) => self.db.tables[tid as usize].slots[slot].visible_at(seq, own).cloned(),
+                    Some(seq) => self.db.tables[tid as usize].slots[slot]
+                        .visible_at(seq, own)
+                        .cloned(),
                     None => self.db.tables[tid as usize].slots[slot].latest().cloned(),
                 };
                 let keep = match &data {
@@ -584,7 +831,10 @@ impl Simulation {
                 };
                 // A row that does not qualify loses the lock the scan took on it (update
                 // scans and READ COMMITTED), unless the transaction held it before.
-                if !keep && !had && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U) {
+                if !keep
+                    && !had
+                    && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
+                {
                     if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
                         let grants = self.locks.release(owner, &res);
                         self.sessions[i].statement_locks.retain(|r| r != &res);
@@ -594,7 +844,12 @@ impl Simulation {
                 if keep && new_lock && !transient && self.tracing {
                     let resource = self.resource_text(&res);
                     let name = self.sessions[i].name.clone();
-                    self.push(Event::LockGranted { session: name, resource, mode, waited_us: None });
+                    self.push(Event::LockGranted {
+                        session: name,
+                        resource,
+                        mode,
+                        waited_us: None,
+                    });
                 }
                 if keep {
                     if let Some(row) = data {
@@ -630,11 +885,17 @@ impl Simulation {
         // index, say) is dropped as the scan would have dropped it on that row.
         if let (Some(mode), Some(owner)) = (lk.row, self.sessions[i].txn.as_ref().map(|t| t.id)) {
             if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
-                let kept: Vec<Resource> = out.iter().map(|(s, _)| self.key_resource(tid, *s)).collect();
+                let kept: Vec<Resource> = out
+                    .iter()
+                    .map(|(s, _)| self.key_resource(tid, *s))
+                    .collect();
                 let stale: Vec<Resource> = self.sessions[i]
                     .fresh_locks
                     .iter()
-                    .filter(|r| matches!(r, Resource::Key { table, .. } if *table == tid) && !kept.contains(r))
+                    .filter(|r| {
+                        matches!(r, Resource::Key { table, .. } if *table == tid)
+                            && !kept.contains(r)
+                    })
                     .cloned()
                     .collect();
                 for r in stale {
@@ -650,21 +911,43 @@ impl Simulation {
             let t = &mut self.db.tables[tid as usize];
             let leaf = t.leaf_pages() as u64;
             let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
-            reads += if stopped_early { examined.div_ceil(rows_per_page).max(1) } else { leaf };
+            reads += if stopped_early {
+                examined.div_ceil(rows_per_page).max(1)
+            } else {
+                leaf
+            };
         }
         self.query_reads += reads;
         if self.tracing && !self.db.tables[tid as usize].is_variable {
             let name = self.sessions[i].name.clone();
-            self.push(Event::RowsRead { session: name, table: table_name, rows: out.len() as u64, logical_reads: reads, access });
+            self.push(Event::RowsRead {
+                session: name,
+                table: table_name,
+                rows: out.len() as u64,
+                logical_reads: reads,
+                access,
+            });
         }
         Ok((scope, out))
     }
 
-    fn row_matches(&mut self, i: usize, scope: &Scope, row: &[Value], pred: Option<&Expr>, outer: Option<&RowCtx>) -> Result<bool, Interrupt> {
+    fn row_matches(
+        &mut self,
+        i: usize,
+        scope: &Scope,
+        row: &[Value],
+        pred: Option<&Expr>,
+        outer: Option<&RowCtx>,
+    ) -> Result<bool, Interrupt> {
         match pred {
             None => Ok(true),
             Some(p) => {
-                let ctx = RowCtx { scope, row, outer, group: None };
+                let ctx = RowCtx {
+                    scope,
+                    row,
+                    outer,
+                    group: None,
+                };
                 Ok(self.eval(i, p, Some(&ctx))?.is_true())
             }
         }
@@ -679,13 +962,23 @@ impl Simulation {
     }
 
     pub(crate) fn key_resource(&self, tid: u32, slot: RowId) -> Resource {
-        Resource::Key { table: tid, index: 1, key: self.db.tables[tid as usize].key_text(slot) }
+        Resource::Key {
+            table: tid,
+            index: 1,
+            key: self.db.tables[tid as usize].key_text(slot),
+        }
     }
 
     fn page_resource(&mut self, tid: u32, slot: RowId) -> Resource {
         let t = &mut self.db.tables[tid as usize];
-        let per_page = (t.order.len().max(1)).div_ceil(t.leaf_pages().max(1) as usize).max(1);
-        Resource::Page { table: tid, index: 1, page: (slot / per_page) as u32 + 1 }
+        let per_page = (t.order.len().max(1))
+            .div_ceil(t.leaf_pages().max(1) as usize)
+            .max(1);
+        Resource::Page {
+            table: tid,
+            index: 1,
+            page: (slot / per_page) as u32 + 1,
+        }
     }
 
     /// Chooses a clustered seek, a (filtered) index seek or a clustered scan, and returns
@@ -727,7 +1020,10 @@ impl Simulation {
         // requested order or a seek on its leading column.
         let indexes = self.db.tables[tid as usize].indexes.clone();
         for ix in &indexes {
-            let filter_ok = ix.filter.as_ref().is_none_or(|f| conjuncts(f).iter().all(|c| canon.contains(&canonical(c))));
+            let filter_ok = ix
+                .filter
+                .as_ref()
+                .is_none_or(|f| conjuncts(f).iter().all(|c| canon.contains(&canonical(c))));
             if !filter_ok || has_hint(spec.hints, HintKind::ForceScan) {
                 continue;
             }
@@ -739,7 +1035,8 @@ impl Simulation {
                 });
             let lead = t.columns[ix.columns[0].0].name.clone();
             let seek_value = self.equality_value(i, &preds, &lead, scope, outer)?;
-            if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty())) {
+            if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty()))
+            {
                 continue;
             }
             let members = self.index_members(tid, ix, snapshot);
@@ -754,16 +1051,33 @@ impl Simulation {
                 cand.push((key, slot));
             }
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
-            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc).then_with(|| {
-                let t = &self.db.tables[tid as usize];
-                let ka = t.slots[a.1].latest().or_else(|| t.slots[a.1].latest_committed()).map(|r| t.key_of(r, a.1));
-                let kb = t.slots[b.1].latest().or_else(|| t.slots[b.1].latest_committed()).map(|r| t.key_of(r, b.1));
-                ka.cmp(&kb)
-            }));
+            cand.sort_by(|a, b| {
+                cmp_keys(&a.0, &b.0, &desc).then_with(|| {
+                    let t = &self.db.tables[tid as usize];
+                    let ka = t.slots[a.1]
+                        .latest()
+                        .or_else(|| t.slots[a.1].latest_committed())
+                        .map(|r| t.key_of(r, a.1));
+                    let kb = t.slots[b.1]
+                        .latest()
+                        .or_else(|| t.slots[b.1].latest_committed())
+                        .map(|r| t.key_of(r, b.1));
+                    ka.cmp(&kb)
+                })
+            });
             let t = &self.db.tables[tid as usize];
-            let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0).max(cand.len() as u32);
+            let high = t
+                .index_high_water
+                .get(&ix.id)
+                .copied()
+                .unwrap_or(0)
+                .max(cand.len() as u32);
             let (_, depth) = t.index_shape(ix, high);
-            return Ok((Access::IndexSeek(ix.name.clone()), cand.into_iter().map(|c| c.1).collect(), depth));
+            return Ok((
+                Access::IndexSeek(ix.name.clone()),
+                cand.into_iter().map(|c| c.1).collect(),
+                depth,
+            ));
         }
         // Clustered scan, sorted when an order is asked for.
         let slots: Vec<RowId> = self.db.tables[tid as usize].clustered_order().collect();
@@ -779,24 +1093,48 @@ impl Simulation {
             let Some(row) = row else { continue };
             let mut key = Vec::new();
             for o in spec.order {
-                let ctx = RowCtx { scope, row: &row, outer, group: None };
+                let ctx = RowCtx {
+                    scope,
+                    row: &row,
+                    outer,
+                    group: None,
+                };
                 key.push(self.eval(i, &o.expr, Some(&ctx))?);
             }
             keyed.push((key, slot));
         }
         let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
-        Ok((Access::ClusteredScan, keyed.into_iter().map(|k| k.1).collect(), 0))
+        Ok((
+            Access::ClusteredScan,
+            keyed.into_iter().map(|k| k.1).collect(),
+            0,
+        ))
     }
 
     /// The value a predicate pins `column` to (`column = expr` with no column of this
     /// table on the other side), if any.
-    fn equality_value(&mut self, i: usize, preds: &[&Expr], column: &str, scope: &Scope, outer: Option<&RowCtx>) -> Result<Option<Value>, Interrupt> {
+    fn equality_value(
+        &mut self,
+        i: usize,
+        preds: &[&Expr],
+        column: &str,
+        scope: &Scope,
+        outer: Option<&RowCtx>,
+    ) -> Result<Option<Value>, Interrupt> {
         for p in preds {
-            if let ExprKind::Binary { op: BinaryOp::Eq, left, right } = &p.kind {
+            if let ExprKind::Binary {
+                op: BinaryOp::Eq,
+                left,
+                right,
+            } = &p.kind
+            {
                 for (a, b) in [(left, right), (right, left)] {
                     if let ExprKind::Column(n) = &a.kind {
-                        if n.name().value.eq_ignore_ascii_case(column) && scope.resolve(n).ok().flatten().is_some() && !mentions_scope(b, scope) {
+                        if n.name().value.eq_ignore_ascii_case(column)
+                            && scope.resolve(n).ok().flatten().is_some()
+                            && !mentions_scope(b, scope)
+                        {
                             return Ok(Some(self.eval(i, b, outer)?));
                         }
                     }
@@ -808,7 +1146,12 @@ impl Simulation {
 
     /// Rows in a nonclustered index: those whose newest or committed data passes its filter
     /// (an uncommitted change out of the filter leaves a locked entry behind).
-    pub(crate) fn index_members(&self, tid: u32, ix: &crate::storage::Index, snapshot: Option<(u64, Option<u32>)>) -> Vec<(RowId, Vec<Value>)> {
+    pub(crate) fn index_members(
+        &self,
+        tid: u32,
+        ix: &crate::storage::Index,
+        snapshot: Option<(u64, Option<u32>)>,
+    ) -> Vec<(RowId, Vec<Value>)> {
         let t = &self.db.tables[tid as usize];
         let mut out = Vec::new();
         for slot in t.clustered_order() {
@@ -817,7 +1160,10 @@ impl Simulation {
             let seen = snapshot.and_then(|(seq, own)| s.visible_at(seq, own));
             let latest = s.latest();
             let committed = s.latest_committed();
-            let pick = [seen, latest, committed].into_iter().flatten().find(|row| filter_passes(t, ix, row));
+            let pick = [seen, latest, committed]
+                .into_iter()
+                .flatten()
+                .find(|row| filter_passes(t, ix, row));
             if let Some(row) = pick {
                 out.push((slot, row.clone()));
             }
@@ -839,14 +1185,27 @@ impl Simulation {
         t.slots[slot].pending = Some((txn, data));
         t.touch();
         if let Some(tx) = self.sessions[i].txn.as_mut() {
-            tx.undo.push(Undo { table: tid, slot, prev });
+            tx.undo.push(Undo {
+                table: tid,
+                slot,
+                prev,
+            });
             tx.rows_written += 1;
         }
     }
 
-    fn check_triggers_output(&self, tid: u32, output: Option<&Output>, event: DmlEvent) -> Result<(), SqlError> {
+    fn check_triggers_output(
+        &self,
+        tid: u32,
+        output: Option<&Output>,
+        event: DmlEvent,
+    ) -> Result<(), SqlError> {
         let t = &self.db.tables[tid as usize];
-        if output.is_some_and(|o| o.into.is_none()) && t.triggers.iter().any(|tr| tr.enabled && tr.events.contains(&event)) {
+        if output.is_some_and(|o| o.into.is_none())
+            && t.triggers
+                .iter()
+                .any(|tr| tr.enabled && tr.events.contains(&event))
+        {
             return Err(SqlError::output_with_trigger(&t.name));
         }
         Ok(())
@@ -854,7 +1213,9 @@ impl Simulation {
 
     fn check_set_options(&self, i: usize, tid: u32, verb: &str) -> Result<(), SqlError> {
         let t = &self.db.tables[tid as usize];
-        if !self.sessions[i].options.quoted_identifier && t.indexes.iter().any(|ix| ix.filter.is_some()) {
+        if !self.sessions[i].options.quoted_identifier
+            && t.indexes.iter().any(|ix| ix.filter.is_some())
+        {
             return Err(SqlError::set_options(verb, "QUOTED_IDENTIFIER"));
         }
         Ok(())
@@ -876,7 +1237,10 @@ impl Simulation {
                     .iter()
                     .map(|(c, _)| *c)
                     .chain(ix.include.iter().copied())
-                    .any(|c| compare(&a[c], &b[c]) != Some(Ordering::Equal) && !(a[c].is_null() && b[c].is_null())),
+                    .any(|c| {
+                        compare(&a[c], &b[c]) != Some(Ordering::Equal)
+                            && !(a[c].is_null() && b[c].is_null())
+                    }),
                 _ => true,
             };
             if !was && !is || (was && is && !key_changed) {
@@ -889,7 +1253,11 @@ impl Simulation {
         reads
     }
 
-    pub(crate) fn exec_insert(&mut self, i: usize, ins: &sql::ast::Insert) -> Result<Flow, Interrupt> {
+    pub(crate) fn exec_insert(
+        &mut self,
+        i: usize,
+        ins: &sql::ast::Insert,
+    ) -> Result<Flow, Interrupt> {
         self.query_reads = 0;
         let pushed = ins.ctes.len();
         for c in &ins.ctes {
@@ -922,19 +1290,39 @@ impl Simulation {
             self.check_set_options(i, tid, "INSERT")?;
         }
         let columns: Vec<Column> = match &is_var {
-            Some(v) => self.frame(i).table_vars.get(v).ok_or_else(|| SqlError::undeclared_variable(v))?.columns.clone(),
+            Some(v) => self
+                .frame(i)
+                .table_vars
+                .get(v)
+                .ok_or_else(|| SqlError::undeclared_variable(v))?
+                .columns
+                .clone(),
             None => self.db.tables[tid as usize].columns.clone(),
         };
         let targets: Vec<usize> = if ins.columns.is_empty() {
             let identity = match &is_var {
-                Some(v) => self.frame(i).table_vars.get(v).and_then(|t| t.identity.as_ref().map(|x| x.column)),
-                None => self.db.tables[tid as usize].identity.as_ref().map(|x| x.column),
+                Some(v) => self
+                    .frame(i)
+                    .table_vars
+                    .get(v)
+                    .and_then(|t| t.identity.as_ref().map(|x| x.column)),
+                None => self.db.tables[tid as usize]
+                    .identity
+                    .as_ref()
+                    .map(|x| x.column),
             };
-            (0..columns.len()).filter(|c| Some(*c) != identity).collect()
+            (0..columns.len())
+                .filter(|c| Some(*c) != identity)
+                .collect()
         } else {
             let mut v = Vec::new();
             for c in &ins.columns {
-                v.push(columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.value)).ok_or_else(|| SqlError::invalid_column(&c.value))?);
+                v.push(
+                    columns
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(&c.value))
+                        .ok_or_else(|| SqlError::invalid_column(&c.value))?,
+                );
             }
             v
         };
@@ -987,14 +1375,30 @@ impl Simulation {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
         }
         if let Some(o) = &ins.output {
-            let rows: Vec<(Vec<Value>, Vec<Value>)> = inserted.iter().map(|r| (r.clone(), vec![Value::Null; r.len()])).collect();
+            let rows: Vec<(Vec<Value>, Vec<Value>)> = inserted
+                .iter()
+                .map(|r| (r.clone(), vec![Value::Null; r.len()]))
+                .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
         self.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done { kind: CostKind::Insert, rows: Some(n), reads: self.query_reads, written: n })
+        Ok(Flow::Done {
+            kind: CostKind::Insert,
+            rows: Some(n),
+            reads: self.query_reads,
+            written: n,
+        })
     }
 
-    fn build_row(&mut self, i: usize, tid: u32, var: Option<&str>, columns: &[Column], targets: &[usize], given: &[Value]) -> Result<Vec<Value>, Interrupt> {
+    fn build_row(
+        &mut self,
+        i: usize,
+        tid: u32,
+        var: Option<&str>,
+        columns: &[Column],
+        targets: &[usize],
+        given: &[Value],
+    ) -> Result<Vec<Value>, Interrupt> {
         let table_name = match var {
             Some(v) => v.to_string(),
             None => self.db.tables[tid as usize].name.clone(),
@@ -1006,11 +1410,16 @@ impl Simulation {
             set[c] = true;
         }
         let identity = match var {
-            Some(v) => self.frame_mut(i).table_vars.get_mut(v).and_then(|t| t.identity.as_mut()).map(|id| {
-                let n = id.next;
-                id.next += id.increment;
-                (id.column, n)
-            }),
+            Some(v) => self
+                .frame_mut(i)
+                .table_vars
+                .get_mut(v)
+                .and_then(|t| t.identity.as_mut())
+                .map(|id| {
+                    let n = id.next;
+                    id.next += id.increment;
+                    (id.column, n)
+                }),
             None => self.db.tables[tid as usize].identity.as_mut().map(|id| {
                 let n = id.next;
                 id.next += id.increment;
@@ -1030,11 +1439,6 @@ impl Simulation {
             set[c] = true;
             if var.is_none() {
                 self.frame_mut(i).scope_identity = Some(n);
-                for f in self.sessions[i].frames.iter_mut() {
-                    if matches!(f.kind, crate::sim::FrameKind::Trigger) {
-                        continue;
-                    }
-                }
             }
         }
         for (c, col) in columns.iter().enumerate() {
@@ -1062,11 +1466,19 @@ impl Simulation {
             if t.key.is_empty() {
                 format!("rid {}", t.slots.len())
             } else {
-                t.key.iter().map(|&c| row[c].to_string()).collect::<Vec<_>>().join(",")
+                t.key
+                    .iter()
+                    .map(|&c| row[c].to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             }
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
-        let res = Resource::Key { table: tid, index: 1, key: key_text.clone() };
+        let res = Resource::Key {
+            table: tid,
+            index: 1,
+            key: key_text.clone(),
+        };
         self.lock(i, res, LockMode::X, false)?;
         let t = &self.db.tables[tid as usize];
         if let Some(slot) = existing {
@@ -1098,14 +1510,29 @@ impl Simulation {
             let key = t.key_text(slot);
             let name = self.sessions[i].name.clone();
             let table = t.name.clone();
-            self.push(Event::RowInserted { session: name, table, key });
+            self.push(Event::RowInserted {
+                session: name,
+                table,
+                key,
+            });
         }
         Ok(())
     }
 
     /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
-    fn check_unique(&mut self, i: usize, tid: u32, row: &[Value], except: Option<RowId>) -> Result<(), Interrupt> {
-        let indexes: Vec<_> = self.db.tables[tid as usize].indexes.iter().filter(|ix| ix.unique).cloned().collect();
+    fn check_unique(
+        &mut self,
+        i: usize,
+        tid: u32,
+        row: &[Value],
+        except: Option<RowId>,
+    ) -> Result<(), Interrupt> {
+        let indexes: Vec<_> = self.db.tables[tid as usize]
+            .indexes
+            .iter()
+            .filter(|ix| ix.unique)
+            .cloned()
+            .collect();
         for ix in indexes {
             let t = &self.db.tables[tid as usize];
             if !filter_passes(t, &ix, row) {
@@ -1117,11 +1544,18 @@ impl Simulation {
                 if Some(slot) == except {
                     continue;
                 }
-                let Some(other) = t.slots[slot].latest() else { continue };
+                let Some(other) = t.slots[slot].latest() else {
+                    continue;
+                };
                 if !filter_passes(t, &ix, other) {
                     continue;
                 }
-                if ix.columns.iter().zip(&key).all(|((c, _), k)| compare(&other[*c], k) == Some(Ordering::Equal)) {
+                if ix
+                    .columns
+                    .iter()
+                    .zip(&key)
+                    .all(|((c, _), k)| compare(&other[*c], k) == Some(Ordering::Equal))
+                {
                     clash = Some(slot);
                     break;
                 }
@@ -1131,9 +1565,15 @@ impl Simulation {
                 let res = self.key_resource(tid, slot);
                 self.lock(i, res, LockMode::S, true)?;
                 let t = &self.db.tables[tid as usize];
-                let still = t.slots[slot].latest().is_some_and(|o| filter_passes(t, &ix, o));
+                let still = t.slots[slot]
+                    .latest()
+                    .is_some_and(|o| filter_passes(t, &ix, o));
                 if still {
-                    let shown = key.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+                    let shown = key
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     return Err(SqlError::duplicate_index_key(&t.name, &ix.name, &shown).into());
                 }
             }
@@ -1141,17 +1581,27 @@ impl Simulation {
         Ok(())
     }
 
-    pub(crate) fn check_unique_existing(&self, tid: u32, ix: &crate::storage::Index) -> Result<(), SqlError> {
+    pub(crate) fn check_unique_existing(
+        &self,
+        tid: u32,
+        ix: &crate::storage::Index,
+    ) -> Result<(), SqlError> {
         let t = &self.db.tables[tid as usize];
         let mut seen: Vec<Vec<Value>> = Vec::new();
         for slot in t.clustered_order() {
-            let Some(row) = t.slots[slot].latest() else { continue };
+            let Some(row) = t.slots[slot].latest() else {
+                continue;
+            };
             if !filter_passes(t, ix, row) {
                 continue;
             }
             let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
             if seen.iter().any(|k| rows_equal(k, &key)) {
-                let shown = key.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+                let shown = key
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 return Err(SqlError::generic(
                     1505,
                     16,
@@ -1169,33 +1619,84 @@ impl Simulation {
         target: &'a TableFactor,
         ctes: &'a [Cte],
         where_clause: Option<&'a Expr>,
-    ) -> Result<(u32, String, Vec<TableHint>, Option<Expr>, Vec<OrderItem>, Option<&'a sql::ast::Top>), Interrupt> {
-        let TableFactor::Table { name, hints, alias, .. } = target else {
+    ) -> Result<DmlTarget<'a>, Interrupt> {
+        let TableFactor::Table {
+            name, hints, alias, ..
+        } = target
+        else {
             return Err(SqlError::not_simulated("UPDATE or DELETE of this kind of target").into());
         };
         if name.parts.len() == 1 {
-            if let Some(c) = ctes.iter().find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value)) {
+            if let Some(c) = ctes
+                .iter()
+                .find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
+            {
                 // WITH next AS (SELECT TOP (1) ... FROM t WITH (...) WHERE ... ORDER BY ...)
                 // UPDATE next ...: an updatable CTE over one table.
                 let q = &c.query;
-                let (TableFactor::Table { name: base, hints: base_hints, .. }, true) = (&q.from.first().map(|f| &f.factor).cloned().unwrap_or(TableFactor::Values { rows: vec![], alias: c.name.clone(), columns: vec![], span: 0..0 }), q.from.len() == 1 && q.from[0].joins.is_empty()) else {
-                    return Err(SqlError::not_simulated("an updatable CTE over more than one table").into());
+                let (
+                    TableFactor::Table {
+                        name: base,
+                        hints: base_hints,
+                        ..
+                    },
+                    true,
+                ) =
+                    (
+                        &q.from.first().map(|f| &f.factor).cloned().unwrap_or(
+                            TableFactor::Values {
+                                rows: vec![],
+                                alias: c.name.clone(),
+                                columns: vec![],
+                                span: 0..0,
+                            },
+                        ),
+                        q.from.len() == 1 && q.from[0].joins.is_empty(),
+                    )
+                else {
+                    return Err(SqlError::not_simulated(
+                        "an updatable CTE over more than one table",
+                    )
+                    .into());
                 };
                 let tid = self.table_id(base)?;
                 let pred = match (&q.where_clause, where_clause) {
-                    (Some(a), Some(b)) => Some(Expr { kind: ExprKind::Binary { op: BinaryOp::And, left: Box::new(a.clone()), right: Box::new(b.clone()) }, span: a.span.clone() }),
+                    (Some(a), Some(b)) => Some(Expr {
+                        kind: ExprKind::Binary {
+                            op: BinaryOp::And,
+                            left: Box::new(a.clone()),
+                            right: Box::new(b.clone()),
+                        },
+                        span: a.span.clone(),
+                    }),
                     (Some(a), None) => Some(a.clone()),
                     (None, Some(b)) => Some(b.clone()),
                     (None, None) => None,
                 };
                 let mut all_hints = base_hints.clone();
                 all_hints.extend(hints.iter().cloned());
-                return Ok((tid, c.name.value.to_ascii_lowercase(), all_hints, pred, q.order_by.clone(), q.top.as_ref()));
+                return Ok((
+                    tid,
+                    c.name.value.to_ascii_lowercase(),
+                    all_hints,
+                    pred,
+                    q.order_by.clone(),
+                    q.top.as_ref(),
+                ));
             }
         }
         let tid = self.table_id(name)?;
-        let bind = alias.as_ref().map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
-        Ok((tid, bind, hints.clone(), where_clause.cloned(), Vec::new(), None))
+        let bind = alias
+            .as_ref()
+            .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+        Ok((
+            tid,
+            bind,
+            hints.clone(),
+            where_clause.cloned(),
+            Vec::new(),
+            None,
+        ))
     }
 
     pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
@@ -1206,7 +1707,8 @@ impl Simulation {
         if let TableFactor::TableVar { name, .. } = &u.target {
             return self.update_table_var(i, &name.value, u);
         }
-        let (tid, bind, hints, pred, order, cte_top) = self.dml_target(&u.target, &u.ctes, u.where_clause.as_ref())?;
+        let (tid, bind, hints, pred, order, cte_top) =
+            self.dml_target(&u.target, &u.ctes, u.where_clause.as_ref())?;
         self.check_triggers_output(tid, u.output.as_ref(), DmlEvent::Update)?;
         self.check_set_options(i, tid, "UPDATE")?;
         let top = u.top.as_ref().or(cte_top);
@@ -1214,7 +1716,15 @@ impl Simulation {
             Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
             None => None,
         };
-        let spec = ScanSpec { table: tid, binding: bind, hints: &hints, purpose: Purpose::Update, pred: pred.as_ref(), order: &order, limit };
+        let spec = ScanSpec {
+            table: tid,
+            binding: bind,
+            hints: &hints,
+            purpose: Purpose::Update,
+            pred: pred.as_ref(),
+            order: &order,
+            limit,
+        };
         let (scope, rows) = self.scan(i, &spec, None)?;
         let columns = self.db.tables[tid as usize].columns.clone();
         let table_name = self.db.tables[tid as usize].name.clone();
@@ -1223,14 +1733,29 @@ impl Simulation {
         for (slot, old) in rows {
             let mut new = old.clone();
             for a in &u.assignments {
-                let ctx = RowCtx { scope: &scope, row: &old, outer: None, group: None };
+                let ctx = RowCtx {
+                    scope: &scope,
+                    row: &old,
+                    outer: None,
+                    group: None,
+                };
                 let v = self.eval(i, &a.value, Some(&ctx))?;
                 match &a.target {
-                    sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
-                        let p = columns.iter().position(|x| x.name.eq_ignore_ascii_case(&c.name().value)).ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
-                        new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
+                    sql::ast::AssignTarget::Column(c)
+                    | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                        let p = columns
+                            .iter()
+                            .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
+                            .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                        new[p] =
+                            convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
                         if new[p].is_null() && !columns[p].nullable {
-                            return Err(SqlError::null_not_allowed(&columns[p].name, &table_name, "UPDATE").into());
+                            return Err(SqlError::null_not_allowed(
+                                &columns[p].name,
+                                &table_name,
+                                "UPDATE",
+                            )
+                            .into());
                         }
                         if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
                             self.assign_var(i, &var.value, new[p].clone())?;
@@ -1244,7 +1769,9 @@ impl Simulation {
             self.lock(i, res, LockMode::X, false)?;
             self.check_unique(i, tid, &new, Some(slot))?;
             let m = self.maintenance_reads(tid, Some(&old), Some(&new));
-            let rewrite = self.tracing && self.db.tables[tid as usize].stored_size(&old) != self.db.tables[tid as usize].stored_size(&new);
+            let rewrite = self.tracing
+                && self.db.tables[tid as usize].stored_size(&old)
+                    != self.db.tables[tid as usize].stored_size(&new);
             self.query_reads += cl_depth + m + rewrite as u64;
             self.write_row(i, tid, slot, Some(new.clone()));
             if self.tracing {
@@ -1256,33 +1783,65 @@ impl Simulation {
                     .collect();
                 let key = self.db.tables[tid as usize].key_text(slot);
                 let name = self.sessions[i].name.clone();
-                self.push(Event::RowUpdated { session: name, table: table_name.clone(), key, changes });
+                self.push(Event::RowUpdated {
+                    session: name,
+                    table: table_name.clone(),
+                    key,
+                    changes,
+                });
             }
             changed.push((new, old));
         }
         let n = changed.len() as u64;
-        self.fire_triggers(i, tid, DmlEvent::Update, changed.iter().map(|c| c.0.clone()).collect(), changed.iter().map(|c| c.1.clone()).collect())?;
+        self.fire_triggers(
+            i,
+            tid,
+            DmlEvent::Update,
+            changed.iter().map(|c| c.0.clone()).collect(),
+            changed.iter().map(|c| c.1.clone()).collect(),
+        )?;
         if let Some(o) = &u.output {
             self.emit_output(i, o, &columns, changed)?;
         }
         self.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done { kind: CostKind::Update, rows: Some(n), reads: self.query_reads, written: n })
+        Ok(Flow::Done {
+            kind: CostKind::Update,
+            rows: Some(n),
+            reads: self.query_reads,
+            written: n,
+        })
     }
 
     fn update_table_var(&mut self, i: usize, name: &str, u: &Update) -> Result<Flow, Interrupt> {
         let key = name.to_ascii_lowercase();
-        let t = self.frame(i).table_vars.get(&key).cloned().ok_or_else(|| SqlError::undeclared_variable(name))?;
+        let t = self
+            .frame(i)
+            .table_vars
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| SqlError::undeclared_variable(name))?;
         let mut scope = Scope::default();
-        scope.push(key.clone(), None, t.columns.iter().map(|c| c.name.clone()).collect());
+        scope.push(
+            key.clone(),
+            None,
+            t.columns.iter().map(|c| c.name.clone()).collect(),
+        );
         let mut updates = Vec::new();
         for slot in t.clustered_order().collect::<Vec<_>>() {
-            let Some(old) = t.slots[slot].latest().cloned() else { continue };
+            let Some(old) = t.slots[slot].latest().cloned() else {
+                continue;
+            };
             if !self.row_matches(i, &scope, &old, u.where_clause.as_ref(), None)? {
                 continue;
             }
             let mut new = old.clone();
             for a in &u.assignments {
-                let ctx = RowCtx { scope: &scope, row: &old, outer: None, group: None };
+                let ctx = RowCtx {
+                    scope: &scope,
+                    row: &old,
+                    outer: None,
+                    group: None,
+                };
                 let v = self.eval(i, &a.value, Some(&ctx))?;
                 if let sql::ast::AssignTarget::Column(c) = &a.target {
                     if let Some(p) = t.column(&c.name().value) {
@@ -1299,7 +1858,12 @@ impl Simulation {
             }
         }
         self.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done { kind: CostKind::Update, rows: Some(n), reads: 0, written: n })
+        Ok(Flow::Done {
+            kind: CostKind::Update,
+            rows: Some(n),
+            reads: 0,
+            written: n,
+        })
     }
 
     pub(crate) fn exec_delete(&mut self, i: usize, d: &Delete) -> Result<Flow, Interrupt> {
@@ -1307,7 +1871,8 @@ impl Simulation {
         if !d.from.is_empty() {
             return Err(SqlError::not_simulated("DELETE ... FROM with a join").into());
         }
-        let (tid, bind, hints, pred, order, cte_top) = self.dml_target(&d.target, &d.ctes, d.where_clause.as_ref())?;
+        let (tid, bind, hints, pred, order, cte_top) =
+            self.dml_target(&d.target, &d.ctes, d.where_clause.as_ref())?;
         self.check_triggers_output(tid, d.output.as_ref(), DmlEvent::Delete)?;
         self.check_set_options(i, tid, "DELETE")?;
         let top = d.top.as_ref().or(cte_top);
@@ -1315,7 +1880,15 @@ impl Simulation {
             Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
             None => None,
         };
-        let spec = ScanSpec { table: tid, binding: bind, hints: &hints, purpose: Purpose::Delete, pred: pred.as_ref(), order: &order, limit };
+        let spec = ScanSpec {
+            table: tid,
+            binding: bind,
+            hints: &hints,
+            purpose: Purpose::Delete,
+            pred: pred.as_ref(),
+            order: &order,
+            limit,
+        };
         let (_, rows) = self.scan(i, &spec, None)?;
         let columns = self.db.tables[tid as usize].columns.clone();
         let table_name = self.db.tables[tid as usize].name.clone();
@@ -1329,21 +1902,39 @@ impl Simulation {
             let key = self.db.tables[tid as usize].key_text(slot);
             self.write_row(i, tid, slot, None);
             let name = self.sessions[i].name.clone();
-            self.push(Event::RowDeleted { session: name, table: table_name.clone(), key });
+            self.push(Event::RowDeleted {
+                session: name,
+                table: table_name.clone(),
+                key,
+            });
             deleted.push(old);
         }
         let n = deleted.len() as u64;
         self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
         if let Some(o) = &d.output {
-            let rows = deleted.into_iter().map(|r| (vec![Value::Null; r.len()], r)).collect();
+            let rows = deleted
+                .into_iter()
+                .map(|r| (vec![Value::Null; r.len()], r))
+                .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
         self.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done { kind: CostKind::Delete, rows: Some(n), reads: self.query_reads, written: n })
+        Ok(Flow::Done {
+            kind: CostKind::Delete,
+            rows: Some(n),
+            reads: self.query_reads,
+            written: n,
+        })
     }
 
     /// OUTPUT rows (inserted, deleted) to the client or INTO a table.
-    fn emit_output(&mut self, i: usize, o: &Output, columns: &[Column], rows: Vec<(Vec<Value>, Vec<Value>)>) -> Result<(), Interrupt> {
+    fn emit_output(
+        &mut self,
+        i: usize,
+        o: &Output,
+        columns: &[Column],
+        rows: Vec<(Vec<Value>, Vec<Value>)>,
+    ) -> Result<(), Interrupt> {
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         let mut scope = Scope::default();
         scope.push("inserted".into(), None, names.clone());
@@ -1364,28 +1955,61 @@ impl Simulation {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
-            let ctx = RowCtx { scope: &scope, row: &row, outer: None, group: None };
+            let ctx = RowCtx {
+                scope: &scope,
+                row: &row,
+                outer: None,
+                group: None,
+            };
             let mut r = Vec::new();
             for it in &o.items {
                 match it {
                     SelectItem::Wildcard { qualifier, .. } => {
-                        let deleted = qualifier.as_ref().is_some_and(|q| q.value.eq_ignore_ascii_case("deleted"));
-                        r.extend(if deleted { old.iter().cloned() } else { new.iter().cloned() });
+                        let deleted = qualifier
+                            .as_ref()
+                            .is_some_and(|q| q.value.eq_ignore_ascii_case("deleted"));
+                        r.extend(if deleted {
+                            old.iter().cloned()
+                        } else {
+                            new.iter().cloned()
+                        });
                     }
-                    SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => r.push(self.eval(i, expr, Some(&ctx))?),
+                    SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                        r.push(self.eval(i, expr, Some(&ctx))?)
+                    }
                 }
             }
             out_rows.push(r);
         }
         match &o.into {
-            None => self.add_result(i, ResultSet { columns: out_cols, rows: out_rows }),
+            None => self.add_result(
+                i,
+                ResultSet {
+                    columns: out_cols,
+                    rows: out_rows,
+                },
+            ),
             Some(into) => {
                 let cols: Vec<sql::ast::Ident> = into.columns.clone();
                 let rows: Vec<Vec<Expr>> = out_rows
                     .into_iter()
-                    .map(|r| r.into_iter().map(|v| Expr { kind: ExprKind::Literal(to_literal(v)), span: 0..0 }).collect())
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|v| Expr {
+                                kind: ExprKind::Literal(to_literal(v)),
+                                span: 0..0,
+                            })
+                            .collect()
+                    })
                     .collect();
-                let ins = sql::ast::Insert { ctes: vec![], top: None, target: into.target.clone(), columns: cols, output: None, source: InsertSource::Values(rows) };
+                let ins = sql::ast::Insert {
+                    ctes: vec![],
+                    top: None,
+                    target: into.target.clone(),
+                    columns: cols,
+                    output: None,
+                    source: InsertSource::Values(rows),
+                };
                 let saved_rowcount = self.sessions[i].rowcount;
                 self.insert_inner(i, &ins)?;
                 self.sessions[i].rowcount = saved_rowcount;
@@ -1395,13 +2019,33 @@ impl Simulation {
     }
 
     /// Runs AFTER triggers of `event` with the inserted/deleted pseudo-tables.
-    fn fire_triggers(&mut self, i: usize, tid: u32, event: DmlEvent, inserted: Vec<Vec<Value>>, deleted: Vec<Vec<Value>>) -> Result<(), Interrupt> {
-        let triggers: Vec<_> = self.db.tables[tid as usize].triggers.iter().filter(|t| t.enabled && t.events.contains(&event)).cloned().collect();
+    fn fire_triggers(
+        &mut self,
+        i: usize,
+        tid: u32,
+        event: DmlEvent,
+        inserted: Vec<Vec<Value>>,
+        deleted: Vec<Vec<Value>>,
+    ) -> Result<(), Interrupt> {
+        let triggers: Vec<_> = self.db.tables[tid as usize]
+            .triggers
+            .iter()
+            .filter(|t| t.enabled && t.events.contains(&event))
+            .cloned()
+            .collect();
         if triggers.is_empty() {
             return Ok(());
         }
-        let columns = self.db.tables[tid as usize].columns.iter().map(|c| c.name.clone()).collect();
-        self.trigger_rows.push(TriggerRows { columns, inserted, deleted });
+        let columns = self.db.tables[tid as usize]
+            .columns
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        self.trigger_rows.push(TriggerRows {
+            columns,
+            inserted,
+            deleted,
+        });
         let mut result = Ok(());
         'outer: for t in triggers {
             if t.instead_of {
@@ -1428,7 +2072,11 @@ impl Simulation {
                 }
                 Ok(())
             }
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if self.eval(i, cond, None)?.is_true() {
                     self.run_trigger_stmt(i, then)
                 } else if let Some(o) = otherwise {
@@ -1438,13 +2086,22 @@ impl Simulation {
                 }
             }
             StmtKind::SetOption(_) | StmtKind::Empty => Ok(()),
-            StmtKind::Insert(_) | StmtKind::Update(_) | StmtKind::Delete(_) | StmtKind::Select(_) | StmtKind::Declare(_) | StmtKind::SetVar { .. } => {
+            StmtKind::Insert(_)
+            | StmtKind::Update(_)
+            | StmtKind::Delete(_)
+            | StmtKind::Select(_)
+            | StmtKind::Declare(_)
+            | StmtKind::SetVar { .. } => {
                 let reads = self.query_reads;
                 self.exec_statement(i, stmt)?;
                 self.query_reads += reads;
                 Ok(())
             }
-            _ => Err(SqlError::not_simulated(&format!("{} inside a trigger", sql::statement_label(&stmt.kind))).into()),
+            _ => Err(SqlError::not_simulated(&format!(
+                "{} inside a trigger",
+                sql::statement_label(&stmt.kind)
+            ))
+            .into()),
         }
     }
 
@@ -1455,7 +2112,11 @@ impl Simulation {
         let mut probe = crate::sim::Session::probe(owner_name, self);
         probe.options.isolation = IsolationLevel::ReadUncommitted;
         self.sessions.push(probe);
-        self.sessions[i].frames.push(crate::sim::Frame::new(std::rc::Rc::new(crate::program::Code::default()), crate::sim::FrameKind::Batch, i));
+        self.sessions[i].frames.push(crate::sim::Frame::new(
+            std::rc::Rc::new(crate::program::Code::default()),
+            crate::sim::FrameKind::Batch,
+            i,
+        ));
         let was = self.tracing;
         self.tracing = false;
         let r = self.run_select(i, s, None);
@@ -1481,8 +2142,14 @@ fn to_literal(v: Value) -> sql::ast::Literal {
         Value::Null => sql::ast::Literal::Null,
         Value::Int(n) => sql::ast::Literal::Int(n),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
-        Value::Text(s) => sql::ast::Literal::Str { value: s, national: true },
-        Value::DateTime(t) => sql::ast::Literal::Str { value: crate::value::format_datetime(t, 6), national: false },
+        Value::Text(s) => sql::ast::Literal::Str {
+            value: s,
+            national: true,
+        },
+        Value::DateTime(t) => sql::ast::Literal::Str {
+            value: crate::value::format_datetime(t, 6),
+            national: false,
+        },
     }
 }
 
@@ -1518,17 +2185,43 @@ fn pure_eval(t: &Table, e: &Expr, row: &[Value]) -> Value {
     match &e.kind {
         ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
         ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => Value::Text(value.clone()),
-        ExprKind::Literal(sql::ast::Literal::Decimal(d)) => Value::Decimal(d.parse().unwrap_or(0.0)),
+        ExprKind::Literal(sql::ast::Literal::Decimal(d)) => {
+            Value::Decimal(d.parse().unwrap_or(0.0))
+        }
         ExprKind::Literal(sql::ast::Literal::Null) => Value::Null,
-        ExprKind::Column(n) => t.column(&n.name().value).map_or(Value::Null, |p| row[p].clone()),
-        ExprKind::Binary { op: BinaryOp::And, left, right } => Value::bool(pure_eval(t, left, row).is_true() && pure_eval(t, right, row).is_true()),
-        ExprKind::Binary { op: BinaryOp::Or, left, right } => Value::bool(pure_eval(t, left, row).is_true() || pure_eval(t, right, row).is_true()),
-        ExprKind::Binary { op, left, right } => crate::expr::binary(*op, &pure_eval(t, left, row), &pure_eval(t, right, row)).unwrap_or(Value::Null),
-        ExprKind::Unary { op: sql::ast::UnaryOp::Not, expr } => Value::bool(!pure_eval(t, expr, row).is_true()),
-        ExprKind::IsNull { expr, negated } => Value::bool(pure_eval(t, expr, row).is_null() != *negated),
-        ExprKind::InList { expr, list, negated } => {
+        ExprKind::Column(n) => t
+            .column(&n.name().value)
+            .map_or(Value::Null, |p| row[p].clone()),
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => Value::bool(pure_eval(t, left, row).is_true() && pure_eval(t, right, row).is_true()),
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            left,
+            right,
+        } => Value::bool(pure_eval(t, left, row).is_true() || pure_eval(t, right, row).is_true()),
+        ExprKind::Binary { op, left, right } => {
+            crate::expr::binary(*op, &pure_eval(t, left, row), &pure_eval(t, right, row))
+                .unwrap_or(Value::Null)
+        }
+        ExprKind::Unary {
+            op: sql::ast::UnaryOp::Not,
+            expr,
+        } => Value::bool(!pure_eval(t, expr, row).is_true()),
+        ExprKind::IsNull { expr, negated } => {
+            Value::bool(pure_eval(t, expr, row).is_null() != *negated)
+        }
+        ExprKind::InList {
+            expr,
+            list,
+            negated,
+        } => {
             let v = pure_eval(t, expr, row);
-            let hit = list.iter().any(|x| compare(&v, &pure_eval(t, x, row)) == Some(Ordering::Equal));
+            let hit = list
+                .iter()
+                .any(|x| compare(&v, &pure_eval(t, x, row)) == Some(Ordering::Equal));
             Value::bool(hit != *negated)
         }
         _ => Value::Null,
@@ -1549,7 +2242,10 @@ fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
 }
 
 fn rows_equal(a: &[Value], b: &[Value]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x.is_null() && y.is_null()) || compare(x, y) == Some(Ordering::Equal))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.is_null() && y.is_null()) || compare(x, y) == Some(Ordering::Equal))
 }
 
 fn dedup(rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
@@ -1576,5 +2272,8 @@ fn cross(left: &[Vec<Value>], right: &[Vec<Value>]) -> Vec<Vec<Value>> {
 
 #[allow(dead_code)]
 fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
-    display_name(&ObjectName { parts: vec![], span: 0..0 })
+    display_name(&ObjectName {
+        parts: vec![],
+        span: 0..0,
+    })
 }

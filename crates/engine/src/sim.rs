@@ -93,9 +93,12 @@ pub(crate) struct Undo {
 
 pub(crate) enum FrameKind {
     Batch,
-    Proc { name: String, return_var: Option<String>, outputs: Vec<(String, String)>, saved: Options },
-    /// A trigger body run inside the DML statement that fired it.
-    Trigger,
+    Proc {
+        name: String,
+        return_var: Option<String>,
+        outputs: Vec<(String, String)>,
+        saved: Options,
+    },
 }
 
 pub(crate) struct Frame {
@@ -134,8 +137,14 @@ pub(crate) enum State {
     NotStarted,
     Ready,
     /// Running a statement (or sleeping in WAITFOR) until `until`.
-    Busy { until: u64, end: Option<PendingEnd> },
-    Blocked { since: u64, timeout_at: Option<u64> },
+    Busy {
+        until: u64,
+        end: Option<PendingEnd>,
+    },
+    Blocked {
+        since: u64,
+        timeout_at: Option<u64>,
+    },
     Finished,
 }
 
@@ -192,7 +201,12 @@ impl From<SqlError> for Interrupt {
 /// What a statement asks of the session after it ran.
 pub(crate) enum Flow {
     /// Done: the session is busy for the statement's cost.
-    Done { kind: CostKind, rows: Option<u64>, reads: u64, written: u64 },
+    Done {
+        kind: CostKind,
+        rows: Option<u64>,
+        reads: u64,
+        written: u64,
+    },
     Sleep(u64),
     /// EXEC of a procedure: push its frame.
     Call(Frame),
@@ -237,7 +251,14 @@ impl Simulation {
         seed: u64,
     ) -> Result<Simulation, (usize, SqlError)> {
         let mut sim = Simulation {
-            db: Db { tables: Vec::new(), names: BTreeMap::new(), procs: BTreeMap::new(), rcsi: false, allow_snapshot: false, commit_seq: 1 },
+            db: Db {
+                tables: Vec::new(),
+                names: BTreeMap::new(),
+                procs: BTreeMap::new(),
+                rcsi: false,
+                allow_snapshot: false,
+                commit_seq: 1,
+            },
             locks: LockManager::new(),
             sessions: Vec::new(),
             trace: Trace::default(),
@@ -276,7 +297,10 @@ impl Simulation {
         drop(setup);
         sim.origin = sim.now;
         sim.tracing = true;
-        sim.push(Event::SetupFinished { statements, tables: sim.db.tables.len() });
+        sim.push(Event::SetupFinished {
+            statements,
+            tables: sim.db.tables.len(),
+        });
         for (i, (name, start_us, script, text)) in sessions.into_iter().enumerate() {
             let s = sim.new_session(name, start_us, script, text, i);
             sim.sessions.push(s);
@@ -284,7 +308,14 @@ impl Simulation {
         Ok(sim)
     }
 
-    fn new_session(&mut self, name: String, start_us: u64, script: Script, text: Rc<str>, index: usize) -> Session {
+    fn new_session(
+        &mut self,
+        name: String,
+        start_us: u64,
+        script: Script,
+        text: Rc<str>,
+        index: usize,
+    ) -> Session {
         let session_owner = self.alloc_owner_raw();
         Session {
             name: name.clone(),
@@ -294,7 +325,11 @@ impl Simulation {
             source_text: text,
             batch: 0,
             frames: Vec::new(),
-            state: if self.tracing || name != "setup" { State::NotStarted } else { State::Ready },
+            state: if self.tracing || name != "setup" {
+                State::NotStarted
+            } else {
+                State::Ready
+            },
             ready_at: self.now,
             txn: None,
             tran_count: 0,
@@ -303,7 +338,14 @@ impl Simulation {
             last_error: 0,
             session_owner,
             executed: 0,
-            out: SessionOutcome { name, wait_us: 0, statements: 0, errors: vec![], results: vec![], logical_reads: 0 },
+            out: SessionOutcome {
+                name,
+                wait_us: 0,
+                statements: 0,
+                errors: vec![],
+                results: vec![],
+                logical_reads: 0,
+            },
             statement_locks: Vec::new(),
             undo_mark: 0,
             fresh_locks: Vec::new(),
@@ -465,7 +507,13 @@ impl Simulation {
 
     fn end_statement(&mut self, i: usize, end: PendingEnd) {
         let name = self.sessions[i].name.clone();
-        self.push(Event::StatementFinished { session: name, label: end.label, rows: end.rows, reads: end.reads, cost_us: end.cost_us });
+        self.push(Event::StatementFinished {
+            session: name,
+            label: end.label,
+            rows: end.rows,
+            reads: end.reads,
+            cost_us: end.cost_us,
+        });
         self.release_statement_locks(i);
         let autocommit = self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
         if autocommit {
@@ -515,7 +563,11 @@ impl Simulation {
                     f.caught.pop();
                     f.pc += 1;
                 }
-                Instr::Test { cond, else_pc, span } => {
+                Instr::Test {
+                    cond,
+                    else_pc,
+                    span,
+                } => {
                     let has_query = crate::expr::has_subquery(cond);
                     if has_query && !std::mem::take(&mut self.sessions[i].resuming) {
                         self.begin_statement(i, "IF", span.clone());
@@ -528,7 +580,16 @@ impl Simulation {
                                 self.set_pc(i, *else_pc);
                             }
                             if has_query {
-                                self.finish_step(i, Flow::Done { kind: CostKind::Select, rows: None, reads, written: 0 }, "IF");
+                                self.finish_step(
+                                    i,
+                                    Flow::Done {
+                                        kind: CostKind::Select,
+                                        rows: None,
+                                        reads,
+                                        written: 0,
+                                    },
+                                    "IF",
+                                );
                                 return;
                             }
                         }
@@ -555,11 +616,17 @@ impl Simulation {
     }
 
     pub(crate) fn frame_mut(&mut self, i: usize) -> &mut Frame {
-        self.sessions[i].frames.last_mut().expect("a running session has a frame")
+        self.sessions[i]
+            .frames
+            .last_mut()
+            .expect("a running session has a frame")
     }
 
     pub(crate) fn frame(&self, i: usize) -> &Frame {
-        self.sessions[i].frames.last().expect("a running session has a frame")
+        self.sessions[i]
+            .frames
+            .last()
+            .expect("a running session has a frame")
     }
 
     fn start_next_batch(&mut self, i: usize) -> bool {
@@ -569,7 +636,11 @@ impl Simulation {
         }
         let code = compile(&s.script.batches[s.batch].statements);
         s.batch += 1;
-        let source = if self.tracing || i > 0 { i } else { SETUP_SOURCE };
+        let source = if self.tracing || i > 0 {
+            i
+        } else {
+            SETUP_SOURCE
+        };
         s.frames.push(Frame::new(code, FrameKind::Batch, source));
         true
     }
@@ -592,10 +663,17 @@ impl Simulation {
 
     /// Pops the top frame: a batch ends, a procedure returns its code.
     pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
-        let Some(frame) = self.sessions[i].frames.pop() else { return };
+        let Some(frame) = self.sessions[i].frames.pop() else {
+            return;
+        };
         match frame.kind {
-            FrameKind::Batch | FrameKind::Trigger => {}
-            FrameKind::Proc { name, return_var, outputs, saved } => {
+            FrameKind::Batch => {}
+            FrameKind::Proc {
+                name,
+                return_var,
+                outputs,
+                saved,
+            } => {
                 // SET options changed inside a procedure revert when it returns.
                 let s = &mut self.sessions[i];
                 s.options.isolation = saved.isolation;
@@ -604,7 +682,9 @@ impl Simulation {
                 let rc = code.unwrap_or(0);
                 let values: Vec<(String, Value)> = outputs
                     .iter()
-                    .filter_map(|(param, var)| frame.vars.get(param).map(|(_, v)| (var.clone(), v.clone())))
+                    .filter_map(|(param, var)| {
+                        frame.vars.get(param).map(|(_, v)| (var.clone(), v.clone()))
+                    })
                     .collect();
                 if let Some(caller) = s.frames.last_mut() {
                     for (var, v) in values {
@@ -619,7 +699,11 @@ impl Simulation {
                     }
                 }
                 let session = s.name.clone();
-                self.push(Event::ProcedureReturned { session, procedure: name, code: rc });
+                self.push(Event::ProcedureReturned {
+                    session,
+                    procedure: name,
+                    code: rc,
+                });
             }
         }
     }
@@ -639,7 +723,13 @@ impl Simulation {
             FrameKind::Proc { name, .. } => Some(name.clone()),
             _ => None,
         });
-        let text: Rc<str> = if source == SETUP_SOURCE { self.setup_text.clone() } else { self.sessions[source.min(self.sessions.len() - 1)].source_text.clone() };
+        let text: Rc<str> = if source == SETUP_SOURCE {
+            self.setup_text.clone()
+        } else {
+            self.sessions[source.min(self.sessions.len() - 1)]
+                .source_text
+                .clone()
+        };
         let start = span.start.min(text.len());
         let end = span.end.min(text.len()).max(start);
         let (line, _) = sql::line_col(&text, start);
@@ -650,8 +740,20 @@ impl Simulation {
             first.push_str(" …");
         }
         let name = self.sessions[i].name.clone();
-        let source = if source == SETUP_SOURCE { crate::view::Source::Setup } else { crate::view::Source::Session(source) };
-        self.push(Event::StatementStarted { session: name, label, line, text: first, source, span: (start, end), in_proc });
+        let source = if source == SETUP_SOURCE {
+            crate::view::Source::Setup
+        } else {
+            crate::view::Source::Session(source)
+        };
+        self.push(Event::StatementStarted {
+            session: name,
+            label,
+            line,
+            text: first,
+            source,
+            span: (start, end),
+            in_proc,
+        });
     }
 
     fn run_statement(&mut self, i: usize, stmt: &Stmt) {
@@ -668,11 +770,7 @@ impl Simulation {
         }
         match self.exec_statement(i, stmt) {
             Ok(flow) => {
-                if !matches!(flow, Flow::Call(_)) {
-                    self.frame_mut(i).pc += 1;
-                } else {
-                    self.frame_mut(i).pc += 1;
-                }
+                self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
             }
             Err(Interrupt::Block) => {}
@@ -682,7 +780,10 @@ impl Simulation {
                 self.raise(i, e);
                 if matches!(self.sessions[i].state, State::Ready) {
                     let cost = statement_cost(&mut self.rng, CostKind::Variable, 0, 0);
-                    self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+                    self.sessions[i].state = State::Busy {
+                        until: self.now + cost,
+                        end: None,
+                    };
                     if self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
                         self.commit(i);
                     }
@@ -694,9 +795,16 @@ impl Simulation {
 
     fn finish_step(&mut self, i: usize, flow: Flow, label: &'static str) {
         match flow {
-            Flow::Done { kind, rows, reads, written } => {
+            Flow::Done {
+                kind,
+                rows,
+                reads,
+                written,
+            } => {
                 let mut cost = statement_cost(&mut self.rng, kind, reads, written);
-                let flushes = (written > 0 && self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit)) || label == "COMMIT";
+                let flushes = (written > 0
+                    && self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit))
+                    || label == "COMMIT";
                 if flushes {
                     let end = self.now + cost;
                     if let Some(stall) = slow_flush(&mut self.rng) {
@@ -707,23 +815,44 @@ impl Simulation {
                     }
                 }
                 self.sessions[i].out.logical_reads += reads;
-                self.sessions[i].state = State::Busy { until: self.now + cost, end: Some(PendingEnd { label, rows, reads, cost_us: cost }) };
+                self.sessions[i].state = State::Busy {
+                    until: self.now + cost,
+                    end: Some(PendingEnd {
+                        label,
+                        rows,
+                        reads,
+                        cost_us: cost,
+                    }),
+                };
             }
             Flow::Sleep(us) => {
                 let name = self.sessions[i].name.clone();
-                self.push(Event::Sleeping { session: name, until_us: self.now_us() + us, delay_us: us });
-                self.sessions[i].state = State::Busy { until: self.now + us, end: None };
+                self.push(Event::Sleeping {
+                    session: name,
+                    until_us: self.now_us() + us,
+                    delay_us: us,
+                });
+                self.sessions[i].state = State::Busy {
+                    until: self.now + us,
+                    end: None,
+                };
             }
             Flow::Call(frame) => {
                 let cost = statement_cost(&mut self.rng, CostKind::Exec, 0, 0);
                 self.sessions[i].frames.push(frame);
-                self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+                self.sessions[i].state = State::Busy {
+                    until: self.now + cost,
+                    end: None,
+                };
             }
             Flow::Return(code) => {
                 // RETURN in a batch ends the batch; in a procedure returns to the caller.
                 self.pop_frame(i, code);
                 let cost = statement_cost(&mut self.rng, CostKind::Variable, 0, 0);
-                self.sessions[i].state = State::Busy { until: self.now + cost, end: None };
+                self.sessions[i].state = State::Busy {
+                    until: self.now + cost,
+                    end: None,
+                };
             }
         }
     }
@@ -735,7 +864,9 @@ impl Simulation {
     }
 
     fn undo_to(&mut self, i: usize, mark: usize) {
-        let Some(txn) = self.sessions[i].txn.as_mut() else { return };
+        let Some(txn) = self.sessions[i].txn.as_mut() else {
+            return;
+        };
         let tail: Vec<Undo> = txn.undo.drain(mark.min(txn.undo.len())..).collect();
         for u in tail.into_iter().rev() {
             if let Some(t) = self.db.tables.get_mut(u.table as usize) {
@@ -756,7 +887,10 @@ impl Simulation {
         let xact_abort = self.sessions[i].options.xact_abort;
         let mut scope = e.scope;
         // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
-        if xact_abort && matches!(scope, AbortScope::Statement | AbortScope::Batch) && e.number != 50000 {
+        if xact_abort
+            && matches!(scope, AbortScope::Statement | AbortScope::Batch)
+            && e.number != 50000
+        {
             scope = AbortScope::BatchAndTransaction;
         }
         if matches!(scope, AbortScope::BatchAndTransaction) && self.sessions[i].txn.is_some() {
@@ -804,7 +938,14 @@ impl Simulation {
         let s = &mut self.sessions[i];
         s.out.errors.push(e.info());
         let name = s.name.clone();
-        self.push(Event::Error { session: name, number: e.number, severity: e.severity, state: e.state, message: e.message.clone(), caught });
+        self.push(Event::Error {
+            session: name,
+            number: e.number,
+            severity: e.severity,
+            state: e.state,
+            message: e.message.clone(),
+            caught,
+        });
     }
 
     // ---------------------------------------------------------------------------------
@@ -817,7 +958,14 @@ impl Simulation {
         }
         let id = self.alloc_owner_raw();
         self.owners.insert(id, i);
-        self.sessions[i].txn = Some(Txn { id, explicit: false, snapshot_seq: None, undo: Vec::new(), rows_written: 0, began_explicit: false });
+        self.sessions[i].txn = Some(Txn {
+            id,
+            explicit: false,
+            snapshot_seq: None,
+            undo: Vec::new(),
+            rows_written: 0,
+            began_explicit: false,
+        });
         self.sessions[i].undo_mark = 0;
         id
     }
@@ -826,9 +974,19 @@ impl Simulation {
         if self.sessions[i].txn.is_none() {
             let id = self.alloc_owner_raw();
             self.owners.insert(id, i);
-            self.sessions[i].txn = Some(Txn { id, explicit: true, snapshot_seq: None, undo: Vec::new(), rows_written: 0, began_explicit: true });
+            self.sessions[i].txn = Some(Txn {
+                id,
+                explicit: true,
+                snapshot_seq: None,
+                undo: Vec::new(),
+                rows_written: 0,
+                began_explicit: true,
+            });
             let name = self.sessions[i].name.clone();
-            self.push(Event::TransactionBegan { session: name, explicit: true });
+            self.push(Event::TransactionBegan {
+                session: name,
+                explicit: true,
+            });
         } else if let Some(t) = self.sessions[i].txn.as_mut() {
             t.explicit = true;
             t.began_explicit = true;
@@ -837,7 +995,9 @@ impl Simulation {
     }
 
     pub(crate) fn commit(&mut self, i: usize) {
-        let Some(txn) = self.sessions[i].txn.take() else { return };
+        let Some(txn) = self.sessions[i].txn.take() else {
+            return;
+        };
         self.sessions[i].tran_count = 0;
         if !txn.undo.is_empty() {
             self.db.commit_seq += 1;
@@ -863,7 +1023,10 @@ impl Simulation {
         let released = self.release_owner(i, txn.id, ReleaseReason::Commit);
         if txn.began_explicit {
             let name = self.sessions[i].name.clone();
-            self.push(Event::TransactionCommitted { session: name, locks_released: released });
+            self.push(Event::TransactionCommitted {
+                session: name,
+                locks_released: released,
+            });
         }
     }
 
@@ -872,11 +1035,17 @@ impl Simulation {
             return;
         }
         self.undo_to(i, 0);
-        let Some(txn) = self.sessions[i].txn.take() else { return };
+        let Some(txn) = self.sessions[i].txn.take() else {
+            return;
+        };
         self.sessions[i].tran_count = 0;
         let released = self.release_owner(i, txn.id, ReleaseReason::Rollback);
         let name = self.sessions[i].name.clone();
-        self.push(Event::TransactionRolledBack { session: name, locks_released: released, why: why.to_string() });
+        self.push(Event::TransactionRolledBack {
+            session: name,
+            locks_released: released,
+            why: why.to_string(),
+        });
     }
 
     fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) -> usize {
@@ -886,7 +1055,12 @@ impl Simulation {
             for (res, mode) in &held {
                 if !mode.is_intent() {
                     let resource = self.resource_text(res);
-                    self.push(Event::LockReleased { session: name.clone(), resource, mode: *mode, reason });
+                    self.push(Event::LockReleased {
+                        session: name.clone(),
+                        resource,
+                        mode: *mode,
+                        reason,
+                    });
                 }
             }
         }
@@ -899,7 +1073,9 @@ impl Simulation {
 
     fn release_statement_locks(&mut self, i: usize) {
         let list = std::mem::take(&mut self.sessions[i].statement_locks);
-        let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) else { return };
+        let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) else {
+            return;
+        };
         for res in list {
             let grants = self.locks.release(owner, &res);
             self.wake(grants);
@@ -911,24 +1087,52 @@ impl Simulation {
 
     /// Requests a lock for session `i`'s transaction; blocks the session when it must wait.
     /// `transient` locks are dropped at the end of the statement.
-    pub(crate) fn lock(&mut self, i: usize, res: Resource, mode: LockMode, transient: bool) -> Result<(), Interrupt> {
+    pub(crate) fn lock(
+        &mut self,
+        i: usize,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<(), Interrupt> {
         let owner = self.ensure_txn(i);
         self.lock_as(i, owner, res, mode, transient)
     }
 
-    pub(crate) fn lock_as(&mut self, i: usize, owner: OwnerId, res: Resource, mode: LockMode, transient: bool) -> Result<(), Interrupt> {
-        self.lock_inner(i, owner, res, mode, transient, false).map(|_| ())
+    pub(crate) fn lock_as(
+        &mut self,
+        i: usize,
+        owner: OwnerId,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<(), Interrupt> {
+        self.lock_inner(i, owner, res, mode, transient, false)
+            .map(|_| ())
     }
 
     /// Like [`Self::lock`] but without a trace event for an immediate grant: scans lock
     /// every row they pass and report only the rows they keep. Returns whether the lock is
     /// new to the transaction.
-    pub(crate) fn lock_quiet(&mut self, i: usize, res: Resource, mode: LockMode, transient: bool) -> Result<bool, Interrupt> {
+    pub(crate) fn lock_quiet(
+        &mut self,
+        i: usize,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<bool, Interrupt> {
         let owner = self.ensure_txn(i);
         self.lock_inner(i, owner, res, mode, transient, true)
     }
 
-    fn lock_inner(&mut self, i: usize, owner: OwnerId, res: Resource, mode: LockMode, transient: bool, quiet: bool) -> Result<bool, Interrupt> {
+    fn lock_inner(
+        &mut self,
+        i: usize,
+        owner: OwnerId,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+        quiet: bool,
+    ) -> Result<bool, Interrupt> {
         // Setup (and queries on the final state) run alone: nothing to lock against.
         if !self.tracing {
             return Ok(false);
@@ -944,7 +1148,12 @@ impl Simulation {
                     if self.tracing && !mode.is_intent() && !transient && !quiet {
                         let resource = self.resource_text(&res);
                         let name = self.sessions[i].name.clone();
-                        self.push(Event::LockGranted { session: name, resource, mode, waited_us: None });
+                        self.push(Event::LockGranted {
+                            session: name,
+                            resource,
+                            mode,
+                            waited_us: None,
+                        });
                     }
                 }
                 Ok(!already)
@@ -960,12 +1169,20 @@ impl Simulation {
                     .collect();
                 let resource = self.resource_text(&res);
                 let name = self.sessions[i].name.clone();
-                self.push(Event::LockWaiting { session: name, resource, mode, holders });
+                self.push(Event::LockWaiting {
+                    session: name,
+                    resource,
+                    mode,
+                    holders,
+                });
                 let timeout = self.sessions[i].options.lock_timeout_ms;
                 let timeout_at = (timeout >= 0).then(|| self.now + timeout as u64 * 1000);
                 // The statement will be re-run when the lock is granted: undo what it did.
                 self.statement_failed(i);
-                self.sessions[i].state = State::Blocked { since: self.now, timeout_at };
+                self.sessions[i].state = State::Blocked {
+                    since: self.now,
+                    timeout_at,
+                };
                 if timeout == 0 {
                     self.lock_timeout(i, self.now);
                 }
@@ -976,7 +1193,10 @@ impl Simulation {
 
     pub(crate) fn owner_name(&self, owner: OwnerId) -> String {
         match self.owners.get(&owner) {
-            Some(&s) => self.sessions.get(s).map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+            Some(&s) => self
+                .sessions
+                .get(s)
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
             None => self
                 .sessions
                 .iter()
@@ -986,7 +1206,12 @@ impl Simulation {
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        let table = |id: &u32| self.db.tables.get(*id as usize).map_or_else(|| format!("t{id}"), |t| t.name.clone());
+        let table = |id: &u32| {
+            self.db
+                .tables
+                .get(*id as usize)
+                .map_or_else(|| format!("t{id}"), |t| t.name.clone())
+        };
         match res {
             Resource::Object { table: t } => format!("OBJECT {}", table(t)),
             Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
@@ -999,7 +1224,9 @@ impl Simulation {
     /// Sessions whose lock was granted by a release become ready now.
     pub(crate) fn wake(&mut self, grants: Vec<crate::locks::Grant>) {
         for g in grants {
-            let Some(&s) = self.owners.get(&g.owner) else { continue };
+            let Some(&s) = self.owners.get(&g.owner) else {
+                continue;
+            };
             if let State::Blocked { since, .. } = self.sessions[s].state {
                 let waited = self.now - since;
                 self.sessions[s].out.wait_us += waited;
@@ -1009,7 +1236,12 @@ impl Simulation {
                 self.sessions[s].resuming = true;
                 let resource = self.resource_text(&g.resource);
                 let name = self.sessions[s].name.clone();
-                self.push(Event::LockGranted { session: name, resource, mode: g.mode, waited_us: Some(waited) });
+                self.push(Event::LockGranted {
+                    session: name,
+                    resource,
+                    mode: g.mode,
+                    waited_us: Some(waited),
+                });
             }
         }
     }
@@ -1017,14 +1249,22 @@ impl Simulation {
     fn lock_timeout(&mut self, i: usize, since: u64) {
         let waited = self.now - since;
         self.sessions[i].out.wait_us += waited;
-        let res = self.sessions[i].txn.as_ref().and_then(|t| self.locks.waiting(t.id)).map(|(r, _)| r);
+        let res = self.sessions[i]
+            .txn
+            .as_ref()
+            .and_then(|t| self.locks.waiting(t.id))
+            .map(|(r, _)| r);
         if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
             let grants = self.locks.cancel_wait(owner);
             self.wake(grants);
         }
         let resource = res.map(|r| self.resource_text(&r)).unwrap_or_default();
         let name = self.sessions[i].name.clone();
-        self.push(Event::WaitTimedOut { session: name, resource, waited_us: waited });
+        self.push(Event::WaitTimedOut {
+            session: name,
+            resource,
+            waited_us: waited,
+        });
         self.sessions[i].state = State::Ready;
         self.sessions[i].ready_at = self.now;
         // The statement that waited fails with 1222; the transaction stays open.
@@ -1041,8 +1281,13 @@ impl Simulation {
     fn deadlock_monitor(&mut self) {
         // Bounded: each round removes one victim's wait.
         for _ in 0..self.sessions.len() {
-            let Some(cycle) = self.locks.find_deadlock() else { return };
-            let members: Vec<usize> = cycle.iter().filter_map(|o| self.owners.get(o).copied()).collect();
+            let Some(cycle) = self.locks.find_deadlock() else {
+                return;
+            };
+            let members: Vec<usize> = cycle
+                .iter()
+                .filter_map(|o| self.owners.get(o).copied())
+                .collect();
             if members.is_empty() {
                 return;
             }
@@ -1051,12 +1296,22 @@ impl Simulation {
                 .iter()
                 .min_by_key(|&&s| {
                     let sess = &self.sessions[s];
-                    (sess.options.deadlock_priority, sess.txn.as_ref().map_or(0, |t| t.undo.len()), std::cmp::Reverse(s))
+                    (
+                        sess.options.deadlock_priority,
+                        sess.txn.as_ref().map_or(0, |t| t.undo.len()),
+                        std::cmp::Reverse(s),
+                    )
                 })
                 .unwrap_or(&members[0]);
-            let names: Vec<String> = members.iter().map(|&s| self.sessions[s].name.clone()).collect();
+            let names: Vec<String> = members
+                .iter()
+                .map(|&s| self.sessions[s].name.clone())
+                .collect();
             let victim_name = self.sessions[victim].name.clone();
-            self.push(Event::Deadlock { victim: victim_name, cycle: names });
+            self.push(Event::Deadlock {
+                victim: victim_name,
+                cycle: names,
+            });
             if let State::Blocked { since, .. } = self.sessions[victim].state {
                 self.sessions[victim].out.wait_us += self.now - since;
             }
@@ -1083,24 +1338,35 @@ impl Simulation {
     }
 
     pub fn outcome(&self) -> Outcome {
-        Outcome { end_us: self.now_us(), sessions: self.sessions.iter().map(|s| s.out.clone()).collect() }
+        Outcome {
+            end_us: self.now_us(),
+            sessions: self.sessions.iter().map(|s| s.out.clone()).collect(),
+        }
     }
 
     pub(crate) fn add_result(&mut self, i: usize, rs: ResultSet) {
         if self.tracing {
-            let first_row = rs.rows.first().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
+            let first_row = rs.rows.first().map(|r| {
+                r.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
             let name = self.sessions[i].name.clone();
-            self.push(Event::ResultReturned { session: name, columns: rs.columns.clone(), rows: rs.rows.len(), first_row });
+            self.push(Event::ResultReturned {
+                session: name,
+                columns: rs.columns.clone(),
+                rows: rs.rows.len(),
+                first_row,
+            });
         }
         self.sessions[i].out.results.push(rs);
     }
 
     pub fn is_finished(&self) -> bool {
-        self.sessions.iter().all(|s| matches!(s.state, State::Finished))
-    }
-
-    pub(crate) fn sessions_len(&self) -> usize {
-        self.sessions.len()
+        self.sessions
+            .iter()
+            .all(|s| matches!(s.state, State::Finished))
     }
 }
 
@@ -1112,7 +1378,9 @@ impl Session {
             name: name.clone(),
             spid: 0,
             start_us: 0,
-            script: Script { batches: Vec::new() },
+            script: Script {
+                batches: Vec::new(),
+            },
             source_text: Rc::from(""),
             batch: 0,
             frames: Vec::new(),
@@ -1125,7 +1393,14 @@ impl Session {
             last_error: 0,
             session_owner: owner,
             executed: 0,
-            out: SessionOutcome { name, wait_us: 0, statements: 0, errors: vec![], results: vec![], logical_reads: 0 },
+            out: SessionOutcome {
+                name,
+                wait_us: 0,
+                statements: 0,
+                errors: vec![],
+                results: vec![],
+                logical_reads: 0,
+            },
             statement_locks: Vec::new(),
             undo_mark: 0,
             fresh_locks: Vec::new(),

@@ -31,8 +31,6 @@ pub struct Index {
     pub columns: Vec<(usize, bool)>,
     pub include: Vec<usize>,
     pub filter: Option<Expr>,
-    /// Filled in when the filter was evaluated for each row (see `Table::filter_cache`).
-    pub filter_columns: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -86,16 +84,10 @@ impl RowSlot {
     pub fn changed_since(&self, seq: u64) -> bool {
         self.committed.last().is_some_and(|(s, _)| *s > seq)
     }
-
-    /// True while any version (pending or committed) holds data: the row is physically there.
-    pub fn exists(&self) -> bool {
-        self.latest().is_some() || self.latest_committed().is_some()
-    }
 }
 
 #[derive(Clone, Debug)]
 pub struct Table {
-    pub id: u32,
     pub name: String,
     pub columns: Vec<Column>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
@@ -155,9 +147,8 @@ impl Ord for OrdKey {
 }
 
 impl Table {
-    pub fn new(id: u32, name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
+    pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
-            id,
             name,
             columns,
             key,
@@ -175,7 +166,9 @@ impl Table {
     }
 
     pub fn column(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
     }
 
     /// The clustered key of a row (a heap uses the slot number as its RID).
@@ -183,17 +176,25 @@ impl Table {
         if self.key.is_empty() {
             OrdKey(vec![Value::Int(slot as i64)], vec![false])
         } else {
-            OrdKey(self.key.iter().map(|&c| row[c].clone()).collect(), vec![false; self.key.len()])
+            OrdKey(
+                self.key.iter().map(|&c| row[c].clone()).collect(),
+                vec![false; self.key.len()],
+            )
         }
     }
 
     /// A short text of the key for lock resources and traces: `42` or `1,'a'`.
     pub fn key_text(&self, slot: RowId) -> String {
-        let data = self.slots[slot].latest().or_else(|| self.slots[slot].latest_committed());
+        let data = self.slots[slot]
+            .latest()
+            .or_else(|| self.slots[slot].latest_committed());
         match data {
-            Some(row) if !self.key.is_empty() => {
-                self.key.iter().map(|&c| row[c].to_string()).collect::<Vec<_>>().join(",")
-            }
+            Some(row) if !self.key.is_empty() => self
+                .key
+                .iter()
+                .map(|&c| row[c].to_string())
+                .collect::<Vec<_>>()
+                .join(","),
             _ => format!("rid {slot}"),
         }
     }
@@ -206,7 +207,10 @@ impl Table {
     pub fn insert_slot(&mut self, txn: TxnId, row: Vec<Value>) -> RowId {
         let slot = self.slots.len();
         let key = self.key_of(&row, slot);
-        self.slots.push(RowSlot { committed: Vec::new(), pending: Some((txn, Some(row))) });
+        self.slots.push(RowSlot {
+            committed: Vec::new(),
+            pending: Some((txn, Some(row))),
+        });
         self.order.insert(key, slot);
         self.leaf_pages_cache = None;
         slot
@@ -255,10 +259,14 @@ impl Table {
         let sizes: Vec<u32> = self
             .order
             .values()
-            .filter_map(|&s| self.slots[s].latest().or_else(|| self.slots[s].latest_committed()))
+            .filter_map(|&s| {
+                self.slots[s]
+                    .latest()
+                    .or_else(|| self.slots[s].latest_committed())
+            })
             .map(|row| row_size(&types, &self.columns, row))
             .collect();
-        let n = pages::leaf_pages(sizes.into_iter()).max(1);
+        let n = pages::leaf_pages(sizes).max(1);
         self.leaf_pages_cache = Some(n);
         n
     }
@@ -274,7 +282,10 @@ impl Table {
         let key_bytes: u32 = if self.key.is_empty() {
             8
         } else {
-            self.key.iter().map(|&c| fixed_key_bytes(&self.columns[c].ty)).sum()
+            self.key
+                .iter()
+                .map(|&c| fixed_key_bytes(&self.columns[c].ty))
+                .sum()
         };
         pages::btree_depth(leaf, key_bytes + 1 + 6)
     }
@@ -285,7 +296,12 @@ impl Table {
             .columns
             .iter()
             .map(|&(c, _)| fixed_key_bytes(&self.columns[c].ty))
-            .chain(index.include.iter().map(|&c| fixed_key_bytes(&self.columns[c].ty)))
+            .chain(
+                index
+                    .include
+                    .iter()
+                    .map(|&c| fixed_key_bytes(&self.columns[c].ty)),
+            )
             .sum();
         // A nonclustered leaf row carries the clustered key as its row locator.
         let locator: u32 = if self.key.is_empty() {
@@ -299,24 +315,10 @@ impl Table {
         };
         let leaf_row = key_bytes + locator + 1 + 3;
         // Equal-sized entries: pages are a division, not a packing.
-        let leaf = entries.div_ceil(pages::rows_per_page(leaf_row).max(1)).max(1);
+        let leaf = entries
+            .div_ceil(pages::rows_per_page(leaf_row).max(1))
+            .max(1);
         (leaf, pages::btree_depth(leaf, key_bytes + locator + 1 + 6))
-    }
-
-    /// The page (for PAGE lock resources) a row sits on: its position in clustered order
-    /// packed at the table's typical rows per page.
-    pub fn page_of(&mut self, slot: RowId) -> u32 {
-        let pages = self.leaf_pages().max(1) as usize;
-        let rows = self.order.len().max(1);
-        let per_page = rows.div_ceil(pages).max(1);
-        let pos = self
-            .slots
-            .get(slot)
-            .and_then(|s| s.latest().or_else(|| s.latest_committed()))
-            .map(|row| self.key_of(row, slot))
-            .map(|k| self.order.range(..k).count())
-            .unwrap_or(0);
-        (pos / per_page) as u32 + 1
     }
 }
 
@@ -353,7 +355,10 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
         DataType::Int => C::Int,
         DataType::BigInt => C::BigInt,
         DataType::Bit => C::Bit,
-        DataType::Decimal { precision, scale } => C::Decimal { p: *precision, s: *scale },
+        DataType::Decimal { precision, scale } => C::Decimal {
+            p: *precision,
+            s: *scale,
+        },
         DataType::Float => C::Float(53),
         DataType::Money => C::Money,
         DataType::Char(n) => C::Char(*n),
@@ -377,7 +382,10 @@ fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 
         .zip(columns)
         .zip(row)
         .map(|((t, c), v)| {
-            let var = matches!(c.ty, DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName);
+            let var = matches!(
+                c.ty,
+                DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
+            );
             (*t, var.then(|| stored_len(v, &c.ty)))
         })
         .collect();

@@ -63,7 +63,9 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Decimal(d) => write!(f, "{d}"),
             Value::Text(s) => f.write_str(s),
-            Value::DateTime(us) => f.write_str(&format_datetime(*us, if us % 1000 == 0 { 3 } else { 6 })),
+            Value::DateTime(us) => {
+                f.write_str(&format_datetime(*us, if us % 1000 == 0 { 3 } else { 6 }))
+            }
         }
     }
 }
@@ -85,7 +87,10 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
         format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
     } else {
         let digits = format!("{frac:06}");
-        format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}.{}", &digits[..p])
+        format!(
+            "{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}.{}",
+            &digits[..p]
+        )
     }
 }
 
@@ -248,11 +253,12 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
             fit_text(v, n, target)
         }
         DataType::SysName => fit_text(v, Some(128), target),
-        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => match v {
+        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => match v
+        {
             Value::DateTime(t) => Ok(Value::DateTime(round_datetime(*t, ty))),
             Value::Text(s) => parse_datetime(s)
                 .map(|t| Value::DateTime(round_datetime(t, ty)))
-                .ok_or_else(|| SqlError::conversion_failed_datetime()),
+                .ok_or_else(SqlError::conversion_failed_datetime),
             _ => Err(SqlError::explicit_conversion(v, ty)),
         },
         DataType::UniqueIdentifier => Ok(Value::Text(v.as_text())),
@@ -302,7 +308,11 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlErro
     Ok(Value::Int(n))
 }
 
-fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> Result<Value, SqlError> {
+fn fit_text(
+    v: &Value,
+    max_chars: Option<u32>,
+    target: Option<(&str, &str)>,
+) -> Result<Value, SqlError> {
     let s = v.as_text();
     if let Some(n) = max_chars {
         // Trailing spaces are trimmed before the length check, as SQL Server does.
@@ -322,7 +332,9 @@ fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> 
 pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     match (v, ty) {
         (Value::Null, _) => 0,
-        (_, DataType::NVarChar(_)) | (_, DataType::SysName) => 2 * v.as_text().chars().count() as u32,
+        (_, DataType::NVarChar(_)) | (_, DataType::SysName) => {
+            2 * v.as_text().chars().count() as u32
+        }
         (_, DataType::VarChar(_)) => v.as_text().len() as u32,
         _ => 0,
     }
@@ -358,8 +370,12 @@ mod tests {
 
     #[test]
     fn storing_too_long_text_fails_like_sql_server() {
-        let err = convert(&Value::Text("in_progress".into()), &DataType::VarChar(Len::N(10)), Some(("task", "status")))
-            .unwrap_err();
+        let err = convert(
+            &Value::Text("in_progress".into()),
+            &DataType::VarChar(Len::N(10)),
+            Some(("task", "status")),
+        )
+        .unwrap_err();
         assert_eq!(err.number, 2628);
         assert!(err.message.contains("column 'status'"), "{}", err.message);
     }

@@ -19,8 +19,14 @@ pub enum Source {
 pub enum SessionStatus {
     NotStarted,
     Running,
-    Waiting { resource: String, mode: LockMode, holders: Vec<String> },
-    Sleeping { until_us: u64 },
+    Waiting {
+        resource: String,
+        mode: LockMode,
+        holders: Vec<String>,
+    },
+    Sleeping {
+        until_us: u64,
+    },
     Finished,
 }
 
@@ -106,7 +112,9 @@ impl Simulation {
 
     /// The state now, with at most `max_rows` unlocked rows per table.
     pub fn view(&self, max_rows: usize) -> StateView {
-        let sessions = (0..self.sessions.len()).map(|i| self.session_view(i)).collect();
+        let sessions = (0..self.sessions.len())
+            .map(|i| self.session_view(i))
+            .collect();
         let mut tables = Vec::new();
         let all = self.locks.all_locks();
         for (tid, t) in self.db.tables.iter().enumerate() {
@@ -117,7 +125,9 @@ impl Simulation {
             let mut total = 0;
             for slot in t.clustered_order() {
                 let s = &t.slots[slot];
-                let Some(data) = s.latest().or_else(|| s.latest_committed()) else { continue };
+                let Some(data) = s.latest().or_else(|| s.latest_committed()) else {
+                    continue;
+                };
                 total += 1;
                 let key = t.key_text(slot);
                 let locks: Vec<LockBadge> = all
@@ -127,15 +137,32 @@ impl Simulation {
                     .collect();
                 let uncommitted_by = s.pending.as_ref().map(|(txn, _)| self.owner_name(*txn));
                 if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() {
-                    rows.push(RowView { key, values: data.clone(), locks, uncommitted_by });
+                    rows.push(RowView {
+                        key,
+                        values: data.clone(),
+                        locks,
+                        uncommitted_by,
+                    });
                 }
             }
             let table_locks = all
                 .iter()
-                .filter(|l| matches!(l.resource, Resource::Object { table } if table == tid as u32) && !l.mode.is_intent())
-                .map(|l| LockBadge { session: self.owner_name(l.owner), mode: l.mode })
+                .filter(|l| {
+                    matches!(l.resource, Resource::Object { table } if table == tid as u32)
+                        && !l.mode.is_intent()
+                })
+                .map(|l| LockBadge {
+                    session: self.owner_name(l.owner),
+                    mode: l.mode,
+                })
                 .collect();
-            tables.push(TableView { name: t.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), rows, total_rows: total, table_locks });
+            tables.push(TableView {
+                name: t.name.clone(),
+                columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+                rows,
+                total_rows: total,
+                table_locks,
+            });
         }
         let mut locks: Vec<LockView> = Vec::new();
         for l in &all {
@@ -143,10 +170,17 @@ impl Simulation {
                 continue;
             }
             let name = self.resource_text(&l.resource);
-            let badge = LockBadge { session: self.owner_name(l.owner), mode: l.mode };
+            let badge = LockBadge {
+                session: self.owner_name(l.owner),
+                mode: l.mode,
+            };
             match locks.iter_mut().find(|v| v.resource == name) {
                 Some(v) => v.holders.push(badge),
-                None => locks.push(LockView { resource: name, holders: vec![badge], waiters: Vec::new() }),
+                None => locks.push(LockView {
+                    resource: name,
+                    holders: vec![badge],
+                    waiters: Vec::new(),
+                }),
             }
         }
         let mut waits = Vec::new();
@@ -154,14 +188,35 @@ impl Simulation {
             let name = self.resource_text(&w.resource);
             let waiter = self.owner_name(w.owner);
             match locks.iter_mut().find(|v| v.resource == name) {
-                Some(v) => v.waiters.push(LockBadge { session: waiter.clone(), mode: w.requested }),
-                None => locks.push(LockView { resource: name.clone(), holders: Vec::new(), waiters: vec![LockBadge { session: waiter.clone(), mode: w.requested }] }),
+                Some(v) => v.waiters.push(LockBadge {
+                    session: waiter.clone(),
+                    mode: w.requested,
+                }),
+                None => locks.push(LockView {
+                    resource: name.clone(),
+                    holders: Vec::new(),
+                    waiters: vec![LockBadge {
+                        session: waiter.clone(),
+                        mode: w.requested,
+                    }],
+                }),
             }
             for b in &w.blockers {
-                waits.push(WaitEdge { waiter: waiter.clone(), blocker: self.owner_name(*b), resource: name.clone(), mode: w.requested });
+                waits.push(WaitEdge {
+                    waiter: waiter.clone(),
+                    blocker: self.owner_name(*b),
+                    resource: name.clone(),
+                    mode: w.requested,
+                });
             }
         }
-        StateView { now_us: self.now_us(), sessions, tables, locks, waits }
+        StateView {
+            now_us: self.now_us(),
+            sessions,
+            tables,
+            locks,
+            waits,
+        }
     }
 
     fn session_view(&self, i: usize) -> SessionView {
@@ -172,7 +227,9 @@ impl Simulation {
             State::Ready => SessionStatus::Running,
             State::Busy { until, end } => {
                 if end.is_none() && self.is_sleeping(i) {
-                    SessionStatus::Sleeping { until_us: until.saturating_sub(self.origin) }
+                    SessionStatus::Sleeping {
+                        until_us: until.saturating_sub(self.origin),
+                    }
                 } else {
                     SessionStatus::Running
                 }
@@ -182,8 +239,17 @@ impl Simulation {
                 match wait {
                     Some((res, mode)) => {
                         let owner = s.txn.as_ref().map(|t| t.id).unwrap_or(0);
-                        let holders = self.locks.blockers(owner).into_iter().map(|o| self.owner_name(o)).collect();
-                        SessionStatus::Waiting { resource: self.resource_text(&res), mode, holders }
+                        let holders = self
+                            .locks
+                            .blockers(owner)
+                            .into_iter()
+                            .map(|o| self.owner_name(o))
+                            .collect();
+                        SessionStatus::Waiting {
+                            resource: self.resource_text(&res),
+                            mode,
+                            holders,
+                        }
                     }
                     None => SessionStatus::Running,
                 }
@@ -191,24 +257,47 @@ impl Simulation {
         };
         let statement = s.frames.last().and_then(|f| {
             let idx = f.pc.min(f.code.instrs.len().saturating_sub(1));
-            let span = match f.code.instrs.get(if matches!(s.state, State::Blocked { .. }) { f.pc } else { idx.saturating_sub(0) }) {
+            let span = match f
+                .code
+                .instrs
+                .get(if matches!(s.state, State::Blocked { .. }) {
+                    f.pc
+                } else {
+                    idx.saturating_sub(0)
+                }) {
                 Some(crate::program::Instr::Run(stmt)) => Some(stmt.span.clone()),
                 Some(crate::program::Instr::Test { span, .. }) => Some(span.clone()),
                 _ => None,
             }?;
-            let source = if f.source == SETUP_SOURCE { Source::Setup } else { Source::Session(f.source) };
+            let source = if f.source == SETUP_SOURCE {
+                Source::Setup
+            } else {
+                Source::Session(f.source)
+            };
             Some((source, span.start, span.end))
         });
-        SessionView { name: s.name.clone(), status, statement, tran_count: s.tran_count }
+        SessionView {
+            name: s.name.clone(),
+            status,
+            statement,
+            tran_count: s.tran_count,
+        }
     }
 
     fn is_sleeping(&self, i: usize) -> bool {
         let name = &self.sessions[i].name;
-        self.trace.entries.iter().rev().find_map(|e| match &e.event {
-            Event::Sleeping { session, until_us, .. } if session == name => Some(*until_us > self.now_us()),
-            Event::StatementStarted { session, .. } if session == name => Some(false),
-            _ => None,
-        }) == Some(true)
+        self.trace
+            .entries
+            .iter()
+            .rev()
+            .find_map(|e| match &e.event {
+                Event::Sleeping {
+                    session, until_us, ..
+                } if session == name => Some(*until_us > self.now_us()),
+                Event::StatementStarted { session, .. } if session == name => Some(false),
+                _ => None,
+            })
+            == Some(true)
     }
 }
 
@@ -216,7 +305,10 @@ impl Simulation {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaneState {
     Running,
-    Waiting { resource: String, holders: Vec<String> },
+    Waiting {
+        resource: String,
+        holders: Vec<String>,
+    },
     Sleeping,
 }
 
@@ -254,46 +346,99 @@ pub struct Lane {
 
 /// The lanes of a trace: per session, when it ran, waited (and for whom) or slept.
 pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
-    let mut lanes: Vec<Lane> = sessions.iter().map(|s| Lane { session: s.clone(), segments: Vec::new(), marks: Vec::new() }).collect();
+    let mut lanes: Vec<Lane> = sessions
+        .iter()
+        .map(|s| Lane {
+            session: s.clone(),
+            segments: Vec::new(),
+            marks: Vec::new(),
+        })
+        .collect();
     let end = trace.entries.last().map_or(0, |e| e.at_us);
     // Open segment per lane: (start, state).
     let mut open: Vec<Option<(u64, LaneState)>> = vec![None; sessions.len()];
     let lane_of = |name: &str| sessions.iter().position(|s| s == name);
-    let close = |lanes: &mut Vec<Lane>, open: &mut Vec<Option<(u64, LaneState)>>, k: usize, at: u64| {
-        if let Some((from, state)) = open[k].take() {
-            if at > from || lanes[k].segments.is_empty() {
-                lanes[k].segments.push(Segment { from_us: from, to_us: at, state });
+    let close =
+        |lanes: &mut Vec<Lane>, open: &mut Vec<Option<(u64, LaneState)>>, k: usize, at: u64| {
+            if let Some((from, state)) = open[k].take() {
+                if at > from || lanes[k].segments.is_empty() {
+                    lanes[k].segments.push(Segment {
+                        from_us: from,
+                        to_us: at,
+                        state,
+                    });
+                }
             }
-        }
-    };
+        };
     for (idx, e) in trace.entries.iter().enumerate() {
         let t = e.at_us;
-        let Some(k) = e.event.session().and_then(lane_of) else { continue };
+        let Some(k) = e.event.session().and_then(lane_of) else {
+            continue;
+        };
         match &e.event {
             Event::SessionStarted { .. } => open[k] = Some((t, LaneState::Running)),
             Event::SessionFinished { .. } => close(&mut lanes, &mut open, k, t),
-            Event::LockWaiting { resource, holders, .. } => {
+            Event::LockWaiting {
+                resource, holders, ..
+            } => {
                 close(&mut lanes, &mut open, k, t);
-                open[k] = Some((t, LaneState::Waiting { resource: resource.clone(), holders: holders.iter().map(|h| h.0.clone()).collect() }));
+                open[k] = Some((
+                    t,
+                    LaneState::Waiting {
+                        resource: resource.clone(),
+                        holders: holders.iter().map(|h| h.0.clone()).collect(),
+                    },
+                ));
             }
-            Event::LockGranted { waited_us: Some(_), .. } | Event::WaitTimedOut { .. } => {
+            Event::LockGranted {
+                waited_us: Some(_), ..
+            }
+            | Event::WaitTimedOut { .. } => {
                 close(&mut lanes, &mut open, k, t);
                 open[k] = Some((t, LaneState::Running));
             }
             Event::Sleeping { until_us, .. } => {
                 close(&mut lanes, &mut open, k, t);
-                lanes[k].segments.push(Segment { from_us: t, to_us: *until_us, state: LaneState::Sleeping });
+                lanes[k].segments.push(Segment {
+                    from_us: t,
+                    to_us: *until_us,
+                    state: LaneState::Sleeping,
+                });
                 open[k] = Some((*until_us, LaneState::Running));
             }
-            Event::Error { number, .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Error { number: *number } }),
-            Event::RowSkipped { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Skipped }),
-            Event::ResultReturned { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Result }),
-            Event::TransactionCommitted { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Committed }),
-            Event::TransactionRolledBack { .. } => lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::RolledBack }),
+            Event::Error { number, .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::Error { number: *number },
+            }),
+            Event::RowSkipped { .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::Skipped,
+            }),
+            Event::ResultReturned { .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::Result,
+            }),
+            Event::TransactionCommitted { .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::Committed,
+            }),
+            Event::TransactionRolledBack { .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::RolledBack,
+            }),
             Event::Deadlock { .. } => {
                 close(&mut lanes, &mut open, k, t);
                 open[k] = Some((t, LaneState::Running));
-                lanes[k].marks.push(Mark { at_us: t, event: idx, kind: MarkKind::Deadlock });
+                lanes[k].marks.push(Mark {
+                    at_us: t,
+                    event: idx,
+                    kind: MarkKind::Deadlock,
+                });
             }
             _ => {}
         }
