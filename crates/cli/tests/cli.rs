@@ -343,7 +343,6 @@ fn run_help_documents_every_json_field() {
 
 /// Needs the real engine: the stub returns no rows.
 #[test]
-#[ignore = "needs the real engine (the stub returns no rows): enable when crates/engine runs SQL"]
 fn run_query_reads_the_final_state() {
     let dir = TempDir::new("query");
     dir.write("passing.md", PASSING);

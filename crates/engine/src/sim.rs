@@ -1020,14 +1020,16 @@ impl Simulation {
                 }
             }
         }
-        let released = self.release_owner(i, txn.id, ReleaseReason::Commit);
+        // The commit is announced before its releases wake the waiters.
         if txn.began_explicit {
             let name = self.sessions[i].name.clone();
+            let locks_released = self.locks.locks_of(txn.id).len();
             self.push(Event::TransactionCommitted {
                 session: name,
-                locks_released: released,
+                locks_released,
             });
         }
+        self.release_owner(i, txn.id, ReleaseReason::Commit);
     }
 
     pub(crate) fn rollback(&mut self, i: usize, why: &str) {
@@ -1039,16 +1041,17 @@ impl Simulation {
             return;
         };
         self.sessions[i].tran_count = 0;
-        let released = self.release_owner(i, txn.id, ReleaseReason::Rollback);
         let name = self.sessions[i].name.clone();
+        let locks_released = self.locks.locks_of(txn.id).len();
         self.push(Event::TransactionRolledBack {
             session: name,
-            locks_released: released,
+            locks_released,
             why: why.to_string(),
         });
+        self.release_owner(i, txn.id, ReleaseReason::Rollback);
     }
 
-    fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) -> usize {
+    fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
         let held = self.locks.locks_of(owner);
         if self.tracing {
             let name = self.sessions[i].name.clone();
@@ -1068,7 +1071,6 @@ impl Simulation {
         self.owners.remove(&owner);
         self.sessions[i].statement_locks.clear();
         self.wake(grants);
-        held.len()
     }
 
     fn release_statement_locks(&mut self, i: usize) {

@@ -1062,7 +1062,6 @@ fn run_executes_and_evaluates_the_applied_checks() {
 
 /// Needs the real engine: the stub returns no rows and no waits.
 #[test]
-#[ignore = "needs the real engine (the stub simulates nothing): enable when crates/engine runs SQL"]
 fn run_on_the_real_engine_passes_its_checks() {
     let text = BASE.replacen(
         "+++\n\nNarrative",
@@ -1080,7 +1079,6 @@ fn run_on_the_real_engine_passes_its_checks() {
 
 /// Needs the real engine: the stub accepts any SQL.
 #[test]
-#[ignore = "needs the real engine (the stub accepts any SQL): enable when crates/engine parses SQL"]
 fn engine_syntax_errors_point_into_the_lesson_file() {
     let text = BASE.replace("SELECT id FROM t;", "SELECT id FROM t WHERE;");
     let lesson = Lesson::parse("lessons/tiny.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
@@ -1129,7 +1127,6 @@ fn readme_example_is_a_valid_lesson() {
 }
 
 #[test]
-#[ignore = "needs the real engine (the stub simulates nothing): enable when crates/engine runs SQL"]
 fn readme_example_passes_its_checks_on_the_real_engine() {
     let lesson = Lesson::parse("lessons/example-wait-or-skip.md", &readme_example())
         .unwrap_or_else(|e| panic!("{e:?}"));
@@ -1155,7 +1152,6 @@ fn readme_documents_every_figure() {
 
 /// Needs the real engine: the stub accepts any SQL.
 #[test]
-#[ignore = "needs the real engine (the stub accepts any SQL): enable when crates/engine parses SQL"]
 fn engine_not_simulated_errors_point_into_the_lesson_file() {
     let text = BASE.replace(
         "SELECT id FROM t;",
@@ -1265,3 +1261,6 @@ fn random_bytes_never_panic() {
         parse_and_apply_everything(&text);
     }
 }
+
+#[path = "lesson/seed_000.rs"]
+mod seed_000;
