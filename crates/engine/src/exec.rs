@@ -618,13 +618,131 @@ impl Simulation {
         Ok(Flow::Call(frame))
     }
 
-    fn exec_system_proc(
-        &mut self,
-        _i: usize,
-        key: &str,
-        _exec: &sql::ast::Exec,
-    ) -> Result<Flow, Interrupt> {
-        Err(SqlError::not_simulated(&format!("system procedure {key}")).into())
+    fn exec_system_proc(&mut self, i: usize, key: &str, exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
+        let params: &[&str] = match key {
+            "sp_getapplock" => &["@resource", "@lockmode", "@lockowner", "@locktimeout", "@dbprincipal"],
+            "sp_releaseapplock" => &["@resource", "@lockowner", "@dbprincipal"],
+            _ => return Err(SqlError::not_simulated(&format!("system procedure {key}")).into()),
+        };
+        // Arguments by position or by name, as for any procedure.
+        let mut args: Vec<Option<Value>> = vec![None; params.len()];
+        for (n, a) in exec.args.iter().enumerate() {
+            let idx = match &a.name {
+                Some(name) => params.iter().position(|p| p.eq_ignore_ascii_case(&name.value)).ok_or_else(|| {
+                    SqlError::generic(8145, 16, format!("{} is not a parameter for procedure {key}.", name.value))
+                })?,
+                None => n,
+            };
+            if idx >= params.len() {
+                return Err(SqlError::too_many_arguments(key).into());
+            }
+            args[idx] = Some(self.eval_scalar(i, &a.value)?);
+        }
+        let code = if key == "sp_getapplock" { self.get_applock(i, &args)? } else { self.release_applock(i, &args)? };
+        if let Some(rv) = &exec.return_var {
+            self.assign_var(i, &rv.value, Value::Int(code))?;
+        }
+        Ok(done(CostKind::Exec))
+    }
+
+    /// The lock owner an application lock call names: the transaction or the session.
+    fn applock_owner(&mut self, i: usize, owner: &str) -> Option<crate::locks::OwnerId> {
+        if owner.eq_ignore_ascii_case("session") {
+            Some(self.sessions[i].session_owner)
+        } else if owner.eq_ignore_ascii_case("transaction") {
+            self.sessions[i].txn.as_ref().filter(|_| self.sessions[i].tran_count > 0).map(|t| t.id)
+        } else {
+            None
+        }
+    }
+
+    /// sp_getapplock: 0 granted at once, 1 granted after waiting, -1 timed out,
+    /// -3 deadlock victim, -999 a parameter or call error (semantics.md A11).
+    fn get_applock(&mut self, i: usize, args: &[Option<Value>]) -> Result<i64, Interrupt> {
+        if let Some(code) = self.sessions[i].applock_result.take() {
+            return Ok(code);
+        }
+        let text = |k: usize| args.get(k).cloned().flatten().map(|v| v.as_text());
+        let Some(resource) = text(0) else {
+            return Err(SqlError::missing_parameter("sp_getapplock", "@Resource").into());
+        };
+        let Some(mode_text) = text(1) else {
+            return Err(SqlError::missing_parameter("sp_getapplock", "@LockMode").into());
+        };
+        let owner_text = text(2).unwrap_or_else(|| "Transaction".into());
+        let timeout = match args.get(3).cloned().flatten() {
+            Some(v) => v.as_i64().unwrap_or(-1),
+            None => self.sessions[i].options.lock_timeout_ms,
+        };
+        let Some(mode) = crate::locks::LockMode::from_applock_name(&mode_text) else {
+            let e = SqlError::generic(15625, 16, format!("Option '{mode_text}' not recognized for '@LockMode' parameter."));
+            self.record_error(i, &e, false);
+            return Ok(-999);
+        };
+        if !owner_text.eq_ignore_ascii_case("session") && !owner_text.eq_ignore_ascii_case("transaction") {
+            let e = SqlError::generic(15625, 16, format!("Option '{owner_text}' not recognized for '@LockOwner' parameter."));
+            self.record_error(i, &e, false);
+            return Ok(-999);
+        }
+        let Some(owner) = self.applock_owner(i, &owner_text) else {
+            // Severity 10: a message, not an error; the call returns -999.
+            let name = self.sessions[i].name.clone();
+            self.push(Event::Printed {
+                session: name,
+                text: "You attempted to acquire a transactional application lock without an active transaction.".into(),
+            });
+            return Ok(-999);
+        };
+        let res = crate::locks::Resource::Application { name: resource };
+        if self.sessions[i].fresh_locks.contains(&res) {
+            // Granted while this call waited.
+            return Ok(1);
+        }
+        if timeout == 0 && !self.locks.conflicts(owner, &res, mode).is_empty() {
+            return Ok(-1);
+        }
+        self.sessions[i].timeout_override = Some(timeout);
+        match self.lock_as(i, owner, res, mode, false) {
+            Ok(()) => {
+                self.sessions[i].timeout_override = None;
+                Ok(0)
+            }
+            Err(Interrupt::Block) => {
+                self.sessions[i].applock_waiting = true;
+                Err(Interrupt::Block)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// sp_releaseapplock: 0, or -999 with Msg 1223 when the lock is not held.
+    fn release_applock(&mut self, i: usize, args: &[Option<Value>]) -> Result<i64, Interrupt> {
+        let text = |k: usize| args.get(k).cloned().flatten().map(|v| v.as_text());
+        let Some(resource) = text(0) else {
+            return Err(SqlError::missing_parameter("sp_releaseapplock", "@Resource").into());
+        };
+        let owner_text = text(1).unwrap_or_else(|| "Transaction".into());
+        let res = crate::locks::Resource::Application { name: resource.clone() };
+        let held = self.applock_owner(i, &owner_text).filter(|o| self.locks.held(*o, &res).is_some());
+        let Some(owner) = held else {
+            return Err(SqlError::generic(
+                1223,
+                16,
+                format!("Cannot release the application lock (Database Principal: 'public', Resource: '{resource}') because it is not currently held."),
+            )
+            .into());
+        };
+        let mode = self.locks.held(owner, &res).map(|(m, _)| m);
+        let grants = self.locks.release(owner, &res);
+        if let Some(mode) = mode {
+            if self.locks.held(owner, &res).is_none() {
+                let name = self.sessions[i].name.clone();
+                let resource = self.resource_text(&res);
+                self.push(Event::LockReleased { session: name, resource, mode, reason: crate::event::ReleaseReason::Explicit });
+            }
+        }
+        self.wake(grants);
+        Ok(0)
     }
 }
 

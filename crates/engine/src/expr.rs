@@ -687,6 +687,28 @@ impl Simulation {
                     },
                 }
             }
+            "APPLOCK_MODE" => {
+                let res = crate::locks::Resource::Application { name: arg(1).as_text() };
+                let owner = if arg(2).as_text().eq_ignore_ascii_case("session") {
+                    Some(self.sessions[i].session_owner)
+                } else {
+                    self.sessions[i].txn.as_ref().map(|t| t.id)
+                };
+                let mode = owner.and_then(|o| self.locks.held(o, &res)).map(|(m, _)| m);
+                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).to_string())
+            }
+            "APPLOCK_TEST" => {
+                let res = crate::locks::Resource::Application { name: arg(1).as_text() };
+                let Some(mode) = crate::locks::LockMode::from_applock_name(&arg(2).as_text()) else {
+                    return Err(SqlError::generic(1225, 16, "The application lock mode is invalid.").into());
+                };
+                let owner = if arg(3).as_text().eq_ignore_ascii_case("session") {
+                    self.sessions[i].session_owner
+                } else {
+                    self.sessions[i].txn.as_ref().map_or(0, |t| t.id)
+                };
+                Value::bool(self.locks.conflicts(owner, &res, mode).is_empty())
+            }
             "XACT_STATE" => Value::Int(
                 if self.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) {
                     1

@@ -184,6 +184,14 @@ pub(crate) struct Session {
     pub fresh_locks: Vec<Resource>,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
+    /// The owner (transaction or session) of the pending lock request, while blocked.
+    pub waiting_as: Option<OwnerId>,
+    /// LOCK_TIMEOUT for the next lock request only (sp_getapplock's @LockTimeout).
+    pub timeout_override: Option<i64>,
+    /// Blocked in sp_getapplock: a timeout or deadlock becomes its return code.
+    pub applock_waiting: bool,
+    /// The return code sp_getapplock gives when its statement runs again (-1, -3).
+    pub applock_result: Option<i64>,
 }
 
 /// Why a statement stopped before it finished.
@@ -350,6 +358,10 @@ impl Simulation {
             undo_mark: 0,
             fresh_locks: Vec::new(),
             resuming: false,
+            waiting_as: None,
+            timeout_override: None,
+            applock_waiting: false,
+            applock_result: None,
         }
     }
 
@@ -1177,7 +1189,8 @@ impl Simulation {
                     mode,
                     holders,
                 });
-                let timeout = self.sessions[i].options.lock_timeout_ms;
+                let timeout = self.sessions[i].timeout_override.take().unwrap_or(self.sessions[i].options.lock_timeout_ms);
+                self.sessions[i].waiting_as = Some(owner);
                 let timeout_at = (timeout >= 0).then(|| self.now + timeout as u64 * 1000);
                 // The statement will be re-run when the lock is granted: undo what it did.
                 self.statement_failed(i);
@@ -1230,6 +1243,7 @@ impl Simulation {
                 continue;
             };
             if let State::Blocked { since, .. } = self.sessions[s].state {
+                self.sessions[s].waiting_as = None;
                 let waited = self.now - since;
                 self.sessions[s].out.wait_us += waited;
                 self.sessions[s].state = State::Ready;
@@ -1251,24 +1265,23 @@ impl Simulation {
     fn lock_timeout(&mut self, i: usize, since: u64) {
         let waited = self.now - since;
         self.sessions[i].out.wait_us += waited;
-        let res = self.sessions[i]
-            .txn
-            .as_ref()
-            .and_then(|t| self.locks.waiting(t.id))
-            .map(|(r, _)| r);
-        if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
+        let owner = self.sessions[i].waiting_as.take();
+        let res = owner.and_then(|o| self.locks.waiting(o)).map(|(r, _)| r);
+        if let Some(owner) = owner {
             let grants = self.locks.cancel_wait(owner);
             self.wake(grants);
         }
         let resource = res.map(|r| self.resource_text(&r)).unwrap_or_default();
         let name = self.sessions[i].name.clone();
-        self.push(Event::WaitTimedOut {
-            session: name,
-            resource,
-            waited_us: waited,
-        });
+        self.push(Event::WaitTimedOut { session: name, resource, waited_us: waited });
         self.sessions[i].state = State::Ready;
         self.sessions[i].ready_at = self.now;
+        if std::mem::take(&mut self.sessions[i].applock_waiting) {
+            // sp_getapplock does not fail: it returns -1 when its timeout runs out.
+            self.sessions[i].applock_result = Some(-1);
+            self.sessions[i].resuming = true;
+            return;
+        }
         // The statement that waited fails with 1222; the transaction stays open.
         self.statement_failed(i);
         if !self.sessions[i].frames.is_empty() {
@@ -1317,12 +1330,19 @@ impl Simulation {
             if let State::Blocked { since, .. } = self.sessions[victim].state {
                 self.sessions[victim].out.wait_us += self.now - since;
             }
-            if let Some(owner) = self.sessions[victim].txn.as_ref().map(|t| t.id) {
+            if let Some(owner) = self.sessions[victim].waiting_as.take() {
                 let grants = self.locks.cancel_wait(owner);
                 self.wake(grants);
             }
             self.sessions[victim].state = State::Ready;
             self.sessions[victim].ready_at = self.now;
+            if std::mem::take(&mut self.sessions[victim].applock_waiting) {
+                // A deadlock on an application lock rolls nothing back: sp_getapplock
+                // returns -3 and the caller decides.
+                self.sessions[victim].applock_result = Some(-3);
+                self.sessions[victim].resuming = true;
+                continue;
+            }
             let spid = self.sessions[victim].spid;
             self.statement_failed(victim);
             if !self.sessions[victim].frames.is_empty() {
@@ -1407,6 +1427,10 @@ impl Session {
             undo_mark: 0,
             fresh_locks: Vec::new(),
             resuming: false,
+            waiting_as: None,
+            timeout_override: None,
+            applock_waiting: false,
+            applock_result: None,
         }
     }
 }

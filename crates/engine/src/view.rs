@@ -235,10 +235,10 @@ impl Simulation {
                 }
             }
             State::Blocked { .. } => {
-                let wait = s.txn.as_ref().and_then(|t| self.locks.waiting(t.id));
+                let wait = s.waiting_as.and_then(|o| self.locks.waiting(o));
                 match wait {
                     Some((res, mode)) => {
-                        let owner = s.txn.as_ref().map(|t| t.id).unwrap_or(0);
+                        let owner = s.waiting_as.unwrap_or(0);
                         let holders = self
                             .locks
                             .blockers(owner)

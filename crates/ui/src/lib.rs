@@ -5,10 +5,14 @@
 //! browser (URL hash, `localStorage`, `matchMedia`, the `<html>` element) lives in
 //! [`hooks`] at the edge. The UI holds no simulation logic; that is the engine's job.
 
+pub mod catalog;
 pub mod components;
 pub mod hooks;
 pub mod panic;
+pub mod player;
+pub mod present;
 pub mod route;
+pub mod run;
 pub mod state;
 
 pub use components::App;

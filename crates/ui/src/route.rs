@@ -1,6 +1,14 @@
 //! Hash routes. The app lives in one `index.html` served from any static host (or an
-//! iframe), so the route is carried in the URL fragment: `#/`, `#/debug/panic`, and
-//! later `#/lesson/<id>` and `#/embed/<id>?toggle=value`.
+//! iframe), so the route is carried in the URL fragment:
+//!
+//! - `#/`: the lesson list;
+//! - `#/lesson/<id>?<toggle>=<value>&...&t=<ms>&e=<events>&seed=<n>`: a lesson with
+//!   toggles (only those that differ from the default are written), the playhead at
+//!   `t` milliseconds of virtual time, or after exactly `e` events (used when several
+//!   events share one instant), and an optional seed other than the lesson's;
+//! - `#/debug/panic`: panics on purpose (for the panic test).
+//!
+//! Values are taken as written here; the lesson decides which toggles and values exist.
 
 use std::fmt;
 
@@ -9,6 +17,8 @@ pub enum Route {
     /// `#/` (also an empty or missing hash): the lesson list.
     #[default]
     Home,
+    /// `#/lesson/<id>?...`: the lesson player.
+    Lesson(LessonRoute),
     /// `#/debug/panic`: panics on purpose, so the browser tests can prove that a wasm
     /// panic shows the error panel instead of a dead page.
     DebugPanic,
@@ -16,16 +26,46 @@ pub enum Route {
     NotFound(String),
 }
 
+/// Where the playhead goes when a run is shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seek {
+    /// The start (no `t` or `e`).
+    #[default]
+    Start,
+    /// `t=`: virtual time in microseconds (written in ms).
+    Time(u64),
+    /// `e=`: after this many events of the trace (wins over `t`).
+    Events(usize),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LessonRoute {
+    pub id: String,
+    /// `(toggle, value)` in URL order, unchecked.
+    pub toggles: Vec<(String, String)>,
+    pub seek: Seek,
+    /// `t=` as given, kept alongside `e=` so a link round-trips.
+    pub time_us: Option<u64>,
+    pub seed: Option<u64>,
+    /// Parameters that could not be read (`t=soon`), as sentences for the page.
+    pub problems: Vec<String>,
+}
+
+/// Query names that are not toggles.
+pub const TIME_PARAM: &str = "t";
+pub const EVENTS_PARAM: &str = "e";
+pub const SEED_PARAM: &str = "seed";
+
 impl Route {
-    /// Parses `location.hash` (with or without the leading `#`). A query after `?`
-    /// is ignored here; routes that take options will read it.
+    /// Parses `location.hash` (with or without the leading `#`).
     pub fn parse(hash: &str) -> Route {
         let hash = hash.strip_prefix('#').unwrap_or(hash);
-        let path = hash.split('?').next().unwrap_or_default();
+        let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         match segments.as_slice() {
             [] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
+            ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
             _ => Route::NotFound(path.to_owned()),
         }
     }
@@ -36,19 +76,119 @@ impl Route {
     }
 }
 
+impl LessonRoute {
+    pub fn new(id: &str) -> LessonRoute {
+        LessonRoute { id: id.to_owned(), ..LessonRoute::default() }
+    }
+
+    fn parse(id: &str, query: &str) -> LessonRoute {
+        let mut route = LessonRoute::new(id);
+        let mut events = None;
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (name, value) = (percent_decode(name), percent_decode(value));
+            match name.as_str() {
+                TIME_PARAM => match parse_ms(&value) {
+                    Some(us) => route.time_us = Some(us),
+                    None => route.problems.push(format!(
+                        "`t={value}` is not a time: write milliseconds of virtual time, e.g. `t=1500`"
+                    )),
+                },
+                EVENTS_PARAM => match value.parse::<usize>() {
+                    Ok(n) => events = Some(n),
+                    Err(_) => route.problems.push(format!(
+                        "`e={value}` is not an event count: write a whole number, e.g. `e=12`"
+                    )),
+                },
+                SEED_PARAM => match value.parse::<u64>() {
+                    Ok(seed) => route.seed = Some(seed),
+                    Err(_) => route
+                        .problems
+                        .push(format!("`seed={value}` is not a seed: write a whole number, e.g. `seed=7`")),
+                },
+                _ => route.toggles.push((name, value)),
+            }
+        }
+        route.seek = match (events, route.time_us) {
+            (Some(n), _) => Seek::Events(n),
+            (None, Some(us)) => Seek::Time(us),
+            (None, None) => Seek::Start,
+        };
+        route
+    }
+}
+
 impl fmt::Display for Route {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Route::Home => f.write_str("/"),
+            Route::Lesson(lesson) => lesson.fmt(f),
             Route::DebugPanic => f.write_str("/debug/panic"),
             Route::NotFound(path) => f.write_str(path),
         }
     }
 }
 
+impl fmt::Display for LessonRoute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "/lesson/{}", self.id)?;
+        let mut params: Vec<String> = self.toggles.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        if let Some(us) = self.time_us {
+            params.push(format!("{TIME_PARAM}={}", ms_text(us)));
+        }
+        if let Seek::Events(n) = self.seek {
+            params.push(format!("{EVENTS_PARAM}={n}"));
+        }
+        if let Some(seed) = self.seed {
+            params.push(format!("{SEED_PARAM}={seed}"));
+        }
+        if !params.is_empty() {
+            write!(f, "?{}", params.join("&"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Milliseconds as a URL writes them: `1500`, `1500.021` (µs precision, no trailing zeros).
+pub fn ms_text(us: u64) -> String {
+    let whole = us / 1000;
+    let frac = us % 1000;
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{frac:03}").trim_end_matches('0').to_string()
+    }
+}
+
+/// `1500`, `1500.021`, `1.5` (ms) → µs; finer than a microsecond is rounded.
+fn parse_ms(text: &str) -> Option<u64> {
+    let ms: f64 = text.trim().parse().ok()?;
+    (ms.is_finite() && ms >= 0.0 && ms < 1e12).then(|| (ms * 1000.0).round() as u64)
+}
+
+/// Decodes `%XX` escapes (and `+` as a space is *not* applied: hashes are not forms).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Route;
+    use super::*;
 
     #[test]
     fn parses_hashes() {
@@ -60,6 +200,7 @@ mod tests {
             ("#/debug/panic", Route::DebugPanic),
             ("/debug/panic/", Route::DebugPanic),
             ("#/nope", Route::NotFound("/nope".to_owned())),
+            ("#/lesson/a/b", Route::NotFound("/lesson/a/b".to_owned())),
         ];
         for (hash, want) in cases {
             assert_eq!(Route::parse(hash), want, "hash {hash:?}");
@@ -67,9 +208,48 @@ mod tests {
     }
 
     #[test]
+    fn parses_lesson_routes() {
+        let Route::Lesson(route) = Route::parse("#/lesson/queue-wait-or-skip?readpast=off&ranks=3%2C1%2C1&t=1500") else {
+            panic!("not a lesson route");
+        };
+        assert_eq!(route.id, "queue-wait-or-skip");
+        assert_eq!(
+            route.toggles,
+            [("readpast".to_owned(), "off".to_owned()), ("ranks".to_owned(), "3,1,1".to_owned())]
+        );
+        assert_eq!(route.seek, Seek::Time(1_500_000));
+        assert!(route.problems.is_empty());
+
+        let Route::Lesson(route) = Route::parse("#/lesson/x?t=0.021&e=12&seed=9") else { panic!() };
+        assert_eq!(route.seek, Seek::Events(12));
+        assert_eq!(route.time_us, Some(21));
+        assert_eq!(route.seed, Some(9));
+
+        let Route::Lesson(route) = Route::parse("#/lesson/x?t=soon&e=-1&seed=x") else { panic!() };
+        assert_eq!(route.seek, Seek::Start);
+        assert_eq!(route.problems.len(), 3, "{:?}", route.problems);
+        assert!(route.problems[0].contains("`t=soon`"));
+    }
+
+    #[test]
     fn href_round_trips() {
-        for route in [Route::Home, Route::DebugPanic] {
+        let mut lesson = LessonRoute::new("queue-claim-race");
+        lesson.toggles = vec![("claim".into(), "one-statement".into()), ("workers".into(), "4".into())];
+        lesson.time_us = Some(1_500_021);
+        lesson.seek = Seek::Events(40);
+        lesson.seed = Some(3);
+        let route = Route::Lesson(lesson);
+        assert_eq!(route.href(), "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3");
+        for route in [Route::Home, Route::DebugPanic, route] {
             assert_eq!(Route::parse(&route.href()), route);
         }
+    }
+
+    #[test]
+    fn ms_text_trims() {
+        assert_eq!(ms_text(0), "0");
+        assert_eq!(ms_text(1_500_000), "1500");
+        assert_eq!(ms_text(1_500_020), "1500.02");
+        assert_eq!(ms_text(21), "0.021");
     }
 }

@@ -4,6 +4,8 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::catalog::Catalog;
+use crate::player::{Player, PlayerAction};
 use crate::route::Route;
 
 /// Light or dark colours; `<html data-theme>` carries it to the CSS.
@@ -38,14 +40,48 @@ impl Theme {
     }
 }
 
-/// One entry of the lesson list (filled from the lesson crate in a later issue).
+/// One entry of the lesson list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonSummary {
     pub id: String,
     pub title: String,
+    pub summary: String,
+    /// Scenario IDs the lesson reproduces (Q2, Q3).
+    pub covers: Vec<String>,
+    /// Toggle labels, for "what can I change here".
+    pub toggles: Vec<String>,
+    /// Why the file did not parse (`file:line:col: message`); empty when it did.
+    pub errors: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+impl LessonSummary {
+    pub fn list(catalog: &Catalog) -> Vec<LessonSummary> {
+        catalog
+            .entries
+            .iter()
+            .map(|entry| match &entry.lesson {
+                Ok(lesson) => LessonSummary {
+                    id: lesson.id.clone(),
+                    title: lesson.title.clone(),
+                    summary: lesson.summary.clone(),
+                    covers: lesson.covers.clone(),
+                    toggles: lesson.toggles.iter().map(|t| t.label.clone()).collect(),
+                    errors: Vec::new(),
+                },
+                Err(errors) => LessonSummary {
+                    id: entry.id.clone(),
+                    title: entry.file_name.clone(),
+                    summary: String::new(),
+                    covers: Vec::new(),
+                    toggles: Vec::new(),
+                    errors: errors.clone(),
+                },
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
     pub route: Route,
     /// What `prefers-color-scheme` says now; followed until the user picks a theme.
@@ -53,21 +89,49 @@ pub struct State {
     /// The user's explicit choice, persisted in `localStorage`.
     pub chosen_theme: Option<Theme>,
     pub lessons: Vec<LessonSummary>,
+    /// The player of the lesson on screen (a lesson route whose file parsed).
+    pub player: Option<Player>,
 }
 
 impl State {
+    /// The state for a route at start-up.
+    pub fn new(route: Route, catalog: &Catalog) -> State {
+        let mut state = State { lessons: LessonSummary::list(catalog), ..State::default() };
+        state.navigate(route, catalog);
+        state
+    }
+
     /// The theme in effect: the user's choice, else the system's.
     pub fn theme(&self) -> Theme {
         self.chosen_theme.unwrap_or(self.system_theme)
     }
+
+    fn navigate(&mut self, route: Route, catalog: &Catalog) {
+        self.player = match &route {
+            Route::Lesson(lesson_route) => {
+                let lesson = catalog.get(&lesson_route.id).and_then(|e| e.lesson.as_ref().ok());
+                match (self.player.take(), lesson) {
+                    (Some(mut player), Some(_)) if player.lesson.id == lesson_route.id => {
+                        player.navigate(lesson_route);
+                        Some(player)
+                    }
+                    (_, Some(lesson)) => Some(Player::new(Rc::clone(lesson), lesson_route)),
+                    (_, None) => None,
+                }
+            }
+            _ => None,
+        };
+        self.route = route;
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Navigate(Route),
     SystemThemeChanged(Theme),
     /// Switches to the other theme and makes that an explicit choice.
     ToggleTheme,
+    Player(PlayerAction),
 }
 
 impl Reducible for State {
@@ -76,9 +140,13 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::Navigate(route) => next.route = route,
+            Action::Navigate(route) => next.navigate(route, &crate::catalog::catalog()),
             Action::SystemThemeChanged(theme) => next.system_theme = theme,
             Action::ToggleTheme => next.chosen_theme = Some(self.theme().toggled()),
+            Action::Player(action) => match next.player.as_mut() {
+                Some(player) => player.update(action),
+                None => return self,
+            },
         }
         if next == *self {
             // Same Rc: yew skips the re-render.
@@ -147,5 +215,25 @@ mod tests {
             assert_eq!(Theme::parse(theme.as_str()), Some(theme));
         }
         assert_eq!(Theme::parse("blue"), None);
+    }
+
+    #[test]
+    fn a_lesson_route_opens_its_player_and_keeps_it_across_toggles() {
+        let catalog = crate::catalog::catalog();
+        let state = State::new(Route::parse("#/lesson/queue-wait-or-skip?readpast=off"), &catalog);
+        assert!(!state.lessons.is_empty());
+        let player = state.player.as_ref().expect("a player");
+        assert_eq!(player.key.settings.get("readpast"), Some("off"));
+        let state = reduce(state, [Action::Navigate(Route::parse("#/lesson/queue-wait-or-skip?readpast=on"))]);
+        assert_eq!(state.player.as_ref().unwrap().key.settings.get("readpast"), Some("on"));
+        let state = reduce(state, [Action::Navigate(Route::Home)]);
+        assert!(state.player.is_none());
+    }
+
+    #[test]
+    fn unknown_lessons_have_no_player() {
+        let state = State::new(Route::parse("#/lesson/no-such-lesson"), &crate::catalog::catalog());
+        assert!(state.player.is_none());
+        assert!(matches!(state.route, Route::Lesson(_)));
     }
 }

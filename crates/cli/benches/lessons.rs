@@ -1,0 +1,46 @@
+//! How long whole lessons take to simulate natively: the claim race (two-step, 2 workers,
+//! 500 tasks: thousands of statements and lock waits) and the filtered-index lesson
+//! (a 20 040-row setup, then one claim). `cargo bench -p lockstep-cli`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use lesson::{run, Lesson};
+
+fn applied(id: &str, settings: &[(&str, &str)]) -> lesson::Applied {
+    let path = format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("lesson file");
+    let lesson = Lesson::parse(&format!("{id}.md"), &text).expect("lesson parses");
+    let settings = lesson
+        .settings_with(settings.iter().copied())
+        .expect("settings");
+    lesson.apply(&settings).expect("lesson applies")
+}
+
+fn lessons(c: &mut Criterion) {
+    let mut g = c.benchmark_group("lesson");
+    g.sample_size(10);
+    let race = applied(
+        "queue-claim-race",
+        &[("claim", "two-step"), ("workers", "2"), ("tasks", "500")],
+    );
+    g.bench_function("queue-claim-race two-step 2x500", |b| {
+        b.iter(|| run(&race, 7).expect("runs"))
+    });
+    let filtered = applied(
+        "queue-filtered-index",
+        &[("index", "filtered"), ("finished", "20000")],
+    );
+    g.bench_function("queue-filtered-index filtered 20000", |b| {
+        b.iter(|| run(&filtered, 1).expect("runs"))
+    });
+    let none = applied(
+        "queue-filtered-index",
+        &[("index", "none"), ("finished", "20000")],
+    );
+    g.bench_function("queue-filtered-index none 20000", |b| {
+        b.iter(|| run(&none, 1).expect("runs"))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, lessons);
+criterion_main!(benches);

@@ -1,0 +1,491 @@
+//! The player's state: which run is wanted and which one is shown, the playhead, play
+//! and speed, and the before → after of the last toggle. Pure data and pure updates
+//! (called by the reducer in [`crate::state`]), so all of it is tested natively.
+
+use std::fmt;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use lesson::{Lesson, Settings};
+
+use crate::route::{LessonRoute, Seek};
+use crate::run::{RunKey, RunModel, RunSummary};
+
+/// An `Rc` compared by pointer: props and state stay cheap to compare however big the
+/// value (a run with 30 000 events), and a new value always means a new pointer.
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shared({:p})", Rc::as_ptr(&self.0))
+    }
+}
+
+/// Play speeds: multiples of virtual time per real time.
+pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 16.0, 64.0, 256.0, 1024.0];
+pub const DEFAULT_SPEED: usize = 2;
+/// At 1× the playhead shows at most this many events per second, so a burst of events
+/// at one instant (a statement's locks, read and update) plays out visibly instead of
+/// flashing past in one frame; idle stretches pass at the speed's pace.
+pub const EVENTS_PER_SECOND: f64 = 4.0;
+
+/// The playhead: how many events have happened, and the virtual time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Playhead {
+    pub events: usize,
+    pub t_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub lesson: Shared<Lesson>,
+    /// The run the page asks for now.
+    pub key: RunKey,
+    /// Problems with the URL (unknown toggle, bad value, bad `t`), as sentences.
+    pub warnings: Vec<String>,
+    /// The newest run received; while its key differs from `key` a new one is on its way.
+    pub run: Option<Shared<RunModel>>,
+    /// The run for `key` could not be built (the engine refused the SQL, say).
+    pub error: Option<String>,
+    /// The run shown before the last change of settings, for before → after.
+    pub previous: Option<Rc<RunSummary>>,
+    /// Toggles whose value the last change flipped (their text is highlighted).
+    pub fresh: Vec<String>,
+    /// Counts changes of settings, so the highlight animation restarts each time.
+    pub flash: u32,
+    /// Where the playhead goes when the run for `key` arrives.
+    pub seek: Option<Seek>,
+    pub head: Playhead,
+    pub playing: bool,
+    pub speed: usize,
+    /// Events the player may still show in this stretch (see [`EVENTS_PER_SECOND`]).
+    credit: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerAction {
+    /// A run finished building (possibly for settings the page has left since).
+    RunReady(Shared<RunModel>),
+    RunFailed { key: RunKey, error: String },
+    TogglePlay,
+    Pause,
+    StepForward,
+    StepBack,
+    Home,
+    End,
+    SeekTime(u64),
+    SeekEvents(usize),
+    SetSpeed(usize),
+    /// One animation frame: `dt_ms` of real time passed while playing.
+    Tick(f64),
+    /// Reduced motion: one discrete step while playing.
+    Advance,
+}
+
+/// Settings from URL pairs: each bad pair is skipped (its toggle keeps the default)
+/// and explained, so a broken link still opens the lesson.
+pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, Vec<String>) {
+    let mut good: Vec<(&str, &str)> = Vec::new();
+    let mut warnings = Vec::new();
+    for (name, value) in pairs {
+        let mut trial = good.clone();
+        trial.push((name, value));
+        match lesson.settings_with(trial.iter().copied()) {
+            Ok(_) => good = trial,
+            Err(e) => {
+                let default = lesson
+                    .toggles
+                    .iter()
+                    .find(|t| t.name == *name)
+                    .map(|t| format!("; showing `{name}={}`", t.default_value()))
+                    .unwrap_or_default();
+                warnings.push(format!("The link asks for `{name}={value}`, but {e}{default}."));
+            }
+        }
+    }
+    let settings = lesson.settings_with(good).unwrap_or_else(|_| lesson.settings_default());
+    (settings, warnings)
+}
+
+/// The toggles of `settings` that differ from the lesson's defaults, in toggle order:
+/// what a URL needs to say.
+pub fn non_default(lesson: &Lesson, settings: &Settings) -> Vec<(String, String)> {
+    lesson
+        .toggles
+        .iter()
+        .filter_map(|t| {
+            let value = settings.get(&t.name)?;
+            (value != t.default_value()).then(|| (t.name.clone(), value.to_string()))
+        })
+        .collect()
+}
+
+impl Player {
+    pub fn new(lesson: Rc<Lesson>, route: &LessonRoute) -> Player {
+        let (key, warnings) = Player::key_for(&lesson, route);
+        Player {
+            lesson: Shared(lesson),
+            key,
+            warnings,
+            run: None,
+            error: None,
+            previous: None,
+            fresh: Vec::new(),
+            flash: 0,
+            seek: Some(route.seek),
+            head: Playhead::default(),
+            playing: false,
+            speed: DEFAULT_SPEED,
+            credit: 0.0,
+        }
+    }
+
+    fn key_for(lesson: &Lesson, route: &LessonRoute) -> (RunKey, Vec<String>) {
+        let (settings, mut warnings) = settings_from(lesson, &route.toggles);
+        warnings.extend(route.problems.iter().cloned());
+        let seed = route.seed.unwrap_or(lesson.seed);
+        (RunKey { lesson_id: lesson.id.clone(), settings, seed }, warnings)
+    }
+
+    /// The URL changed while this lesson is open (a toggle, back/forward, an edited link).
+    pub fn navigate(&mut self, route: &LessonRoute) {
+        let (key, warnings) = Player::key_for(&self.lesson, route);
+        self.warnings = warnings;
+        if key == self.key {
+            match self.current() {
+                Some(run) => self.head = resolve(&run, route.seek),
+                None => self.seek = Some(route.seek),
+            }
+        } else {
+            self.key = key;
+            self.error = None;
+            self.seek = Some(route.seek);
+            self.playing = false;
+        }
+    }
+
+    /// The run for the wanted key, if it has arrived.
+    pub fn current(&self) -> Option<Shared<RunModel>> {
+        self.run.clone().filter(|r| r.key == self.key)
+    }
+
+    /// A new run is being built (the shown one, if any, is for other settings).
+    pub fn pending(&self) -> bool {
+        self.error.is_none() && self.current().is_none()
+    }
+
+    /// The route that describes this player now (for the URL).
+    pub fn route(&self) -> LessonRoute {
+        let mut route = LessonRoute::new(&self.lesson.id);
+        route.toggles = non_default(&self.lesson, &self.key.settings);
+        if self.key.seed != self.lesson.seed {
+            route.seed = Some(self.key.seed);
+        }
+        if let Some(run) = self.current() {
+            let head = self.head;
+            if head.events > 0 || head.t_us > 0 {
+                route.time_us = Some(head.t_us);
+                // `t` alone lands after every event at that instant; say which one.
+                route.seek = if run.events_by(head.t_us) == head.events { Seek::Time(head.t_us) } else { Seek::Events(head.events) };
+            }
+        } else if let Some(seek) = self.seek {
+            route.seek = seek;
+            route.time_us = match seek {
+                Seek::Time(us) => Some(us),
+                _ => None,
+            };
+        }
+        route
+    }
+
+    pub fn update(&mut self, action: PlayerAction) {
+        match action {
+            PlayerAction::RunReady(run) => self.receive(run),
+            PlayerAction::RunFailed { key, error } => {
+                if key == self.key {
+                    self.error = Some(error);
+                    self.playing = false;
+                }
+            }
+            action => {
+                let Some(run) = self.current() else { return };
+                self.play(&run, action);
+            }
+        }
+    }
+
+    fn receive(&mut self, run: Shared<RunModel>) {
+        if run.key != self.key {
+            return; // settings moved on while it was built
+        }
+        if let Some(old) = self.run.take() {
+            if old.key != run.key {
+                self.fresh = self
+                    .lesson
+                    .toggles
+                    .iter()
+                    .filter(|t| old.key.settings.get(&t.name) != run.key.settings.get(&t.name))
+                    .map(|t| t.name.clone())
+                    .collect();
+                self.flash += 1;
+                self.previous = Some(Rc::clone(&old.summary));
+            }
+        }
+        let seek = self.seek.take().unwrap_or(Seek::Time(self.head.t_us));
+        self.head = resolve(&run, seek);
+        self.error = None;
+        self.run = Some(run);
+    }
+
+    fn play(&mut self, run: &RunModel, action: PlayerAction) {
+        let n = run.events();
+        let at = |k: usize| if k == 0 { 0 } else { run.trace[k - 1].at_us };
+        match action {
+            PlayerAction::TogglePlay => {
+                if self.playing {
+                    self.playing = false;
+                } else {
+                    if self.head.events >= n {
+                        self.head = Playhead::default();
+                    }
+                    self.playing = true;
+                    self.credit = 1.0;
+                }
+            }
+            PlayerAction::Pause => self.playing = false,
+            PlayerAction::StepForward => {
+                self.playing = false;
+                self.step_forward(run);
+            }
+            PlayerAction::Advance => {
+                if self.head.events >= n {
+                    self.head.t_us = run.end_us();
+                    self.playing = false;
+                } else {
+                    self.step_forward(run);
+                }
+            }
+            PlayerAction::StepBack => {
+                self.playing = false;
+                if self.head.events > 0 {
+                    let k = self.head.events - 1;
+                    self.head = Playhead { events: k, t_us: at(k) };
+                } else {
+                    self.head.t_us = 0;
+                }
+            }
+            PlayerAction::Home => {
+                self.playing = false;
+                self.head = Playhead::default();
+            }
+            PlayerAction::End => {
+                self.playing = false;
+                self.head = Playhead { events: n, t_us: run.end_us() };
+            }
+            PlayerAction::SeekTime(us) => {
+                self.playing = false;
+                self.head = resolve(run, Seek::Time(us));
+            }
+            PlayerAction::SeekEvents(k) => {
+                self.playing = false;
+                self.head = resolve(run, Seek::Events(k));
+            }
+            PlayerAction::SetSpeed(i) => self.speed = i.min(SPEEDS.len() - 1),
+            PlayerAction::Tick(dt_ms) => {
+                if self.playing {
+                    self.tick(run, dt_ms);
+                }
+            }
+            PlayerAction::RunReady(_) | PlayerAction::RunFailed { .. } => {}
+        }
+    }
+
+    fn step_forward(&mut self, run: &RunModel) {
+        if self.head.events < run.events() {
+            let k = self.head.events + 1;
+            self.head = Playhead { events: k, t_us: run.trace[k - 1].at_us.max(self.head.t_us) };
+        } else {
+            self.head.t_us = run.end_us();
+        }
+    }
+
+    fn tick(&mut self, run: &RunModel, dt_ms: f64) {
+        let dt_ms = dt_ms.clamp(0.0, 250.0); // a background tab resumes without a jump
+        let speed = SPEEDS[self.speed];
+        let end = run.end_us();
+        let target = (self.head.t_us as f64 + dt_ms * 1000.0 * speed).min(end as f64) as u64;
+        self.credit += dt_ms / 1000.0 * EVENTS_PER_SECOND * speed;
+        let by_time = run.events_by(target);
+        let allowed = self.head.events + self.credit.floor() as usize;
+        if by_time > allowed {
+            self.credit -= (allowed - self.head.events) as f64;
+            let t = if allowed == 0 { self.head.t_us } else { run.trace[allowed - 1].at_us.max(self.head.t_us) };
+            self.head = Playhead { events: allowed, t_us: t };
+        } else {
+            self.credit = (self.credit - (by_time - self.head.events) as f64).min(1.0);
+            self.head = Playhead { events: by_time.max(self.head.events), t_us: target };
+        }
+        if self.head.events >= run.events() && self.head.t_us >= end {
+            self.playing = false;
+        }
+    }
+}
+
+/// The playhead for a seek in a run, clamped to it.
+pub fn resolve(run: &RunModel, seek: Seek) -> Playhead {
+    match seek {
+        Seek::Start => Playhead::default(),
+        Seek::Time(us) => {
+            let us = us.min(run.end_us());
+            Playhead { events: run.events_by(us), t_us: us }
+        }
+        Seek::Events(k) => {
+            let k = k.min(run.events());
+            Playhead { events: k, t_us: if k == 0 { 0 } else { run.trace[k - 1].at_us } }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+    use crate::route::Route;
+
+    fn lesson(id: &str) -> Rc<Lesson> {
+        Rc::clone(catalog().get(id).unwrap().lesson.as_ref().unwrap())
+    }
+
+    fn route(hash: &str) -> LessonRoute {
+        match Route::parse(hash) {
+            Route::Lesson(r) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn ready(player: &mut Player) -> Shared<RunModel> {
+        let run = Shared::new(RunModel::build(&player.lesson, &player.key.settings, player.key.seed).unwrap());
+        player.update(PlayerAction::RunReady(run.clone()));
+        run
+    }
+
+    #[test]
+    fn bad_url_values_fall_back_with_a_warning() {
+        let lesson = lesson("queue-wait-or-skip");
+        let pairs = [("readpast".to_string(), "maybe".to_string()), ("ranks".to_string(), "3,1,1".to_string()), ("colour".to_string(), "red".to_string())];
+        let (settings, warnings) = settings_from(&lesson, &pairs);
+        assert_eq!(settings.get("readpast"), Some("on"));
+        assert_eq!(settings.get("ranks"), Some("3,1,1"));
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("`readpast=maybe`") && warnings[0].contains("values: on, off"), "{}", warnings[0]);
+        assert!(warnings[1].contains("unknown toggle `colour`"), "{}", warnings[1]);
+    }
+
+    #[test]
+    fn url_seek_is_applied_when_the_run_arrives() {
+        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip?readpast=off&t=2000"));
+        assert!(player.pending());
+        let run = ready(&mut player);
+        assert_eq!(player.head.t_us, 2_000_000);
+        assert_eq!(player.head.events, run.events_by(2_000_000));
+        assert_eq!(player.route().to_string(), "/lesson/queue-wait-or-skip?readpast=off&t=2000");
+    }
+
+    #[test]
+    fn a_toggle_keeps_the_time_and_remembers_the_previous_run() {
+        let lesson = lesson("queue-wait-or-skip");
+        let mut player = Player::new(Rc::clone(&lesson), &route("#/lesson/queue-wait-or-skip?t=1500"));
+        ready(&mut player);
+        player.navigate(&route("#/lesson/queue-wait-or-skip?readpast=off&t=1500"));
+        assert!(player.pending());
+        ready(&mut player);
+        assert_eq!(player.head.t_us, 1_500_000);
+        assert_eq!(player.fresh, ["readpast"]);
+        assert_eq!(player.flash, 1);
+        let previous = player.previous.as_ref().unwrap();
+        assert_eq!(previous.key.settings.get("readpast"), Some("on"));
+    }
+
+    #[test]
+    fn a_stale_run_is_ignored() {
+        let lesson = lesson("queue-wait-or-skip");
+        let mut player = Player::new(Rc::clone(&lesson), &route("#/lesson/queue-wait-or-skip"));
+        let stale = Shared::new(RunModel::build(&lesson, &lesson.settings_default(), 1).unwrap());
+        player.navigate(&route("#/lesson/queue-wait-or-skip?readpast=off"));
+        player.update(PlayerAction::RunReady(stale));
+        assert!(player.run.is_none());
+    }
+
+    #[test]
+    fn steps_and_seeks() {
+        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip"));
+        let run = ready(&mut player);
+        let n = run.events();
+        player.update(PlayerAction::StepForward);
+        assert_eq!(player.head, Playhead { events: 1, t_us: 0 });
+        player.update(PlayerAction::End);
+        assert_eq!(player.head.events, n);
+        player.update(PlayerAction::StepForward);
+        assert_eq!(player.head.events, n);
+        player.update(PlayerAction::StepBack);
+        assert_eq!(player.head, Playhead { events: n - 1, t_us: run.trace[n - 2].at_us });
+        player.update(PlayerAction::SeekTime(1_600_000));
+        assert_eq!(player.head.t_us, 1_600_000);
+        assert!(run.trace[player.head.events - 1].at_us <= 1_600_000);
+        assert!(run.trace[player.head.events].at_us > 1_600_000);
+        player.update(PlayerAction::SeekEvents(3));
+        assert_eq!(player.route().to_string(), format!("/lesson/queue-wait-or-skip?t={}&e=3", crate::route::ms_text(run.trace[2].at_us)));
+        player.update(PlayerAction::Home);
+        assert_eq!(player.head, Playhead::default());
+    }
+
+    #[test]
+    fn playing_paces_bursts_and_stops_at_the_end() {
+        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip"));
+        let run = ready(&mut player);
+        player.update(PlayerAction::TogglePlay);
+        assert!(player.playing);
+        // One second at 1×: at most ~4 more events although ~18 happen before 1 ms.
+        for _ in 0..60 {
+            player.update(PlayerAction::Tick(1000.0 / 60.0));
+        }
+        assert!((4..=6).contains(&player.head.events), "{:?}", player.head);
+        player.update(PlayerAction::SetSpeed(SPEEDS.len() - 1));
+        for _ in 0..10_000 {
+            if !player.playing {
+                break;
+            }
+            player.update(PlayerAction::Tick(16.0));
+        }
+        assert!(!player.playing);
+        assert_eq!(player.head, Playhead { events: run.events(), t_us: run.end_us() });
+        // Play at the end starts again.
+        player.update(PlayerAction::TogglePlay);
+        assert_eq!(player.head, Playhead::default());
+    }
+}

@@ -1,0 +1,588 @@
+//! Presentation: turning runs, views and traces into what the panels draw (text with
+//! marks, windows of rows, lane segments merged to screen resolution, before → after
+//! lines). Pure functions, no DOM, tested natively. Nothing here decides what the
+//! simulation does; it only arranges what the engine reported.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use engine::{Event, LaneState, Mark, MarkKind, Segment, TraceEntry};
+use lesson::{value_text, ToggledRange};
+
+use crate::run::RunSummary;
+
+/// Colour classes for sessions; the text always names the session as well.
+pub const SESSION_COLOURS: usize = 8;
+
+pub fn session_class(index: usize) -> String {
+    format!("sess-{}", index % SESSION_COLOURS)
+}
+
+/// Virtual time for people: `0 ms`, `0.021 ms`, `2 500.185 ms` (µs precision, digits
+/// grouped by a narrow no-break space).
+pub fn ms_label(us: u64) -> String {
+    let whole = group_digits(us / 1000);
+    let frac = us % 1000;
+    if frac == 0 {
+        format!("{whole} ms")
+    } else {
+        format!("{whole}.{}", format!("{frac:03}").trim_end_matches('0')) + " ms"
+    }
+}
+
+fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// µs as a plain decimal number of ms, for `data-` attributes the tests read.
+pub fn ms_number(us: u64) -> String {
+    crate::route::ms_text(us)
+}
+
+// ---------------------------------------------------------------------------------------
+// Code with marks
+
+/// A piece of a code listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CodeItem {
+    Text {
+        text: String,
+        /// The toggle whose marker produced this text.
+        toggle: Option<String>,
+        /// Sessions whose current statement covers this text.
+        sessions: Vec<usize>,
+    },
+    /// A toggle marker whose current value has no text.
+    Caret { toggle: String },
+    /// Where a session's current statement starts: a tag naming the session.
+    Tag { session: usize },
+}
+
+/// A statement a session is at, as a byte range of the listed text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatementMark {
+    pub session: usize,
+    pub range: Range<usize>,
+}
+
+/// Cuts `text[window]` at every toggle range and statement boundary.
+pub fn code_items(text: &str, window: Range<usize>, toggled: &[ToggledRange], statements: &[StatementMark]) -> Vec<CodeItem> {
+    let window = window.start.min(text.len())..window.end.min(text.len());
+    let inside = |at: usize| window.start <= at && at <= window.end;
+    let mut cuts: BTreeSet<usize> = [window.start, window.end].into();
+    for r in toggled.iter().map(|t| &t.range).chain(statements.iter().map(|s| &s.range)) {
+        for at in [r.start, r.end] {
+            if inside(at) && text.is_char_boundary(at) {
+                cuts.insert(at);
+            }
+        }
+    }
+    let cuts: Vec<usize> = cuts.into_iter().collect();
+    let mut items = Vec::new();
+    for (i, &a) in cuts.iter().enumerate() {
+        for t in toggled.iter().filter(|t| t.range.is_empty() && t.range.start == a) {
+            items.push(CodeItem::Caret { toggle: t.toggle.clone() });
+        }
+        for s in statements.iter().filter(|s| s.range.start == a) {
+            items.push(CodeItem::Tag { session: s.session });
+        }
+        let Some(&b) = cuts.get(i + 1) else { break };
+        let toggle = toggled.iter().find(|t| t.range.start <= a && b <= t.range.end && !t.range.is_empty()).map(|t| t.toggle.clone());
+        let sessions = statements.iter().filter(|s| s.range.start <= a && b <= s.range.end).map(|s| s.session).collect();
+        items.push(CodeItem::Text { text: text[a..b].to_string(), toggle, sessions });
+    }
+    items
+}
+
+/// The lines around `span` (with `context` lines either side) as a byte range, and the
+/// 1-based number of its first line.
+pub fn snippet(text: &str, span: Range<usize>, context: usize) -> (Range<usize>, usize) {
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).filter(|&i| i <= text.len()).collect();
+    let line_of = |at: usize| starts.partition_point(|&s| s <= at).saturating_sub(1);
+    let first = line_of(span.start.min(text.len())).saturating_sub(context);
+    let last = (line_of(span.end.saturating_sub(1).max(span.start).min(text.len())) + context).min(starts.len() - 1);
+    let end = starts.get(last + 1).map_or(text.len(), |&s| s.saturating_sub(1));
+    (starts[first]..end.max(starts[first]), first + 1)
+}
+
+// ---------------------------------------------------------------------------------------
+// What one step did to the tables
+
+/// Rows a step changed, inserted or skipped, read from its trace events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepMarks {
+    /// (table, key) → changed columns.
+    pub changed: BTreeMap<(String, String), Vec<String>>,
+    pub inserted: BTreeSet<(String, String)>,
+    /// (table, key) → "worker1 skipped it: worker2 holds X".
+    pub skipped: BTreeMap<(String, String), Vec<String>>,
+    /// A deadlock in this step: (victim, cycle).
+    pub deadlock: Option<(String, Vec<String>)>,
+}
+
+impl StepMarks {
+    pub fn of(events: &[TraceEntry]) -> StepMarks {
+        let mut marks = StepMarks::default();
+        for entry in events {
+            match &entry.event {
+                Event::RowUpdated { table, key, changes, .. } => {
+                    let cols = marks.changed.entry((table.clone(), key.clone())).or_default();
+                    cols.extend(changes.iter().map(|(c, _, _)| c.clone()));
+                }
+                Event::RowInserted { table, key, .. } => {
+                    marks.inserted.insert((table.clone(), key.clone()));
+                }
+                Event::RowSkipped { session, table, key, holder, held, wanted } => {
+                    marks
+                        .skipped
+                        .entry((table.clone(), key.clone()))
+                        .or_default()
+                        .push(format!("{session} skipped it (READPAST): {holder} holds {held}, {session} needs {wanted}"));
+                }
+                Event::Deadlock { victim, cycle } => marks.deadlock = Some((victim.clone(), cycle.clone())),
+                _ => {}
+            }
+        }
+        marks
+    }
+
+    pub fn touches(&self, table: &str, key: &str) -> bool {
+        let k = (table.to_string(), key.to_string());
+        self.changed.contains_key(&k) || self.inserted.contains(&k) || self.skipped.contains_key(&k)
+    }
+}
+
+/// A window of a table's rows: a row by index, or a run of rows not shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowSlot {
+    Row(usize),
+    Gap(usize),
+}
+
+/// At most about `limit` of `total` rows: every focus row (locked, changed, skipped),
+/// their neighbours, and the first rows, in order, with gaps counted.
+pub fn row_window(total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
+    if total <= limit {
+        return (0..total).map(RowSlot::Row).collect();
+    }
+    let mut chosen: BTreeSet<usize> = focus.iter().copied().filter(|&i| i < total).collect();
+    let around: Vec<usize> = chosen.iter().flat_map(|&i| [i.wrapping_sub(1), i + 1]).filter(|&i| i < total).collect();
+    for i in (0..3).chain(around).chain(3..total) {
+        if chosen.len() >= limit.max(focus.len()) {
+            break;
+        }
+        chosen.insert(i);
+    }
+    let mut slots = Vec::new();
+    let mut next = 0;
+    for i in chosen {
+        if i > next {
+            slots.push(RowSlot::Gap(i - next));
+        }
+        slots.push(RowSlot::Row(i));
+        next = i + 1;
+    }
+    if next < total {
+        slots.push(RowSlot::Gap(total - next));
+    }
+    slots
+}
+
+// ---------------------------------------------------------------------------------------
+// Timeline lanes at screen resolution
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SegKind {
+    Running,
+    Waiting { resource: String, holders: Vec<String> },
+    Sleeping,
+    /// Many stretches too short to draw one by one.
+    Mixed { running_us: u64, waiting_us: u64, sleeping_us: u64, waits: usize, count: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplaySeg {
+    pub from_us: u64,
+    pub to_us: u64,
+    pub kind: SegKind,
+}
+
+impl DisplaySeg {
+    /// `running`, `waiting`, `sleeping`, or for a mix the state that took most time.
+    pub fn state_name(&self) -> &'static str {
+        match &self.kind {
+            SegKind::Running => "running",
+            SegKind::Waiting { .. } => "waiting",
+            SegKind::Sleeping => "sleeping",
+            SegKind::Mixed { .. } => "mixed",
+        }
+    }
+
+    pub fn dominant(&self) -> &'static str {
+        match &self.kind {
+            SegKind::Mixed { running_us, waiting_us, sleeping_us, .. } => {
+                if waiting_us >= running_us && waiting_us >= sleeping_us {
+                    "waiting"
+                } else if sleeping_us >= running_us {
+                    "sleeping"
+                } else {
+                    "running"
+                }
+            }
+            _ => self.state_name(),
+        }
+    }
+
+    /// One sentence for a title and screen readers.
+    pub fn describe(&self, session: &str) -> String {
+        let span = format!("{} to {}", ms_label(self.from_us), ms_label(self.to_us));
+        match &self.kind {
+            SegKind::Running => format!("{session} runs from {span}"),
+            SegKind::Sleeping => format!("{session} sleeps (WAITFOR) from {span}"),
+            SegKind::Waiting { resource, holders } => {
+                let whom = if holders.is_empty() { "earlier waiters".to_string() } else { holders.join(", ") };
+                format!("{session} waits for {whom} from {span}, for a lock on {resource}")
+            }
+            SegKind::Mixed { running_us, waiting_us, sleeping_us, waits, count } => format!(
+                "{session}, {span}: {count} short stretches: running {}, sleeping {}, waiting {} ({waits} waits)",
+                ms_label(*running_us),
+                ms_label(*sleeping_us),
+                ms_label(*waiting_us)
+            ),
+        }
+    }
+}
+
+fn seg_kind(state: &LaneState) -> SegKind {
+    match state {
+        LaneState::Running => SegKind::Running,
+        LaneState::Waiting { resource, holders } => SegKind::Waiting { resource: resource.clone(), holders: holders.clone() },
+        LaneState::Sleeping => SegKind::Sleeping,
+    }
+}
+
+/// Merges a lane's segments so that none is shorter than `min_us` (a pixel or so):
+/// equal neighbours join, and runs of short stretches become one `Mixed` segment.
+pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
+    let mut out: Vec<DisplaySeg> = Vec::new();
+    let mut mixed: Option<DisplaySeg> = None;
+    let flush = |out: &mut Vec<DisplaySeg>, mixed: &mut Option<DisplaySeg>| {
+        if let Some(m) = mixed.take() {
+            out.push(m);
+        }
+    };
+    for seg in segments {
+        let kind = seg_kind(&seg.state);
+        let long = seg.to_us.saturating_sub(seg.from_us) >= min_us;
+        if long {
+            flush(&mut out, &mut mixed);
+            match out.last_mut() {
+                Some(last) if last.kind == kind && last.to_us == seg.from_us => last.to_us = seg.to_us,
+                _ => out.push(DisplaySeg { from_us: seg.from_us, to_us: seg.to_us, kind }),
+            }
+            continue;
+        }
+        let d = seg.to_us.saturating_sub(seg.from_us);
+        let m = mixed.get_or_insert_with(|| DisplaySeg {
+            from_us: seg.from_us,
+            to_us: seg.to_us,
+            kind: SegKind::Mixed { running_us: 0, waiting_us: 0, sleeping_us: 0, waits: 0, count: 0 },
+        });
+        m.to_us = seg.to_us;
+        if let SegKind::Mixed { running_us, waiting_us, sleeping_us, waits, count } = &mut m.kind {
+            *count += 1;
+            match seg.state {
+                LaneState::Running => *running_us += d,
+                LaneState::Waiting { .. } => {
+                    *waiting_us += d;
+                    *waits += 1;
+                }
+                LaneState::Sleeping => *sleeping_us += d,
+            }
+        }
+        if m.to_us - m.from_us >= min_us {
+            flush(&mut out, &mut mixed);
+        }
+    }
+    flush(&mut out, &mut mixed);
+    out
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisplayMark {
+    pub at_us: u64,
+    /// Trace index of the first mark of the cluster (clicking goes there).
+    pub event: usize,
+    pub kind: MarkKind,
+    pub count: usize,
+}
+
+impl DisplayMark {
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            MarkKind::Error { .. } => "error",
+            MarkKind::Skipped => "skipped",
+            MarkKind::Deadlock => "deadlock",
+            MarkKind::Result => "result",
+            MarkKind::Committed => "commit",
+            MarkKind::RolledBack => "rollback",
+        }
+    }
+
+    /// A short visible label: `✕ 650`, `⤼`, `✓`.
+    pub fn symbol(&self) -> String {
+        match self.kind {
+            MarkKind::Error { number } => format!("✕{number}"),
+            MarkKind::Skipped => "⤼".into(),
+            MarkKind::Deadlock => "☠".into(),
+            MarkKind::Result => "◆".into(),
+            MarkKind::Committed => "✓".into(),
+            MarkKind::RolledBack => "↺".into(),
+        }
+    }
+
+    pub fn describe(&self, session: &str) -> String {
+        let what = match self.kind {
+            MarkKind::Error { number } => format!("gets error {number}"),
+            MarkKind::Skipped => "skips a locked row (READPAST)".into(),
+            MarkKind::Deadlock => "is the deadlock victim".into(),
+            MarkKind::Result => "gets a result".into(),
+            MarkKind::Committed => "commits".into(),
+            MarkKind::RolledBack => "rolls back".into(),
+        };
+        if self.count > 1 {
+            format!("{session} {what} ({} times from {})", self.count, ms_label(self.at_us))
+        } else {
+            format!("{session} {what} at {}", ms_label(self.at_us))
+        }
+    }
+}
+
+/// Marks of one kind closer than `min_us` become one mark with a count. Commits are
+/// left out of crowded lanes (`keep_commits` false): errors and skips matter more.
+pub fn display_marks(marks: &[Mark], min_us: u64, keep_commits: bool) -> Vec<DisplayMark> {
+    let mut out: Vec<DisplayMark> = Vec::new();
+    for m in marks {
+        if !keep_commits && m.kind == MarkKind::Committed {
+            continue;
+        }
+        let same = out.iter_mut().rev().find(|d| std::mem::discriminant(&d.kind) == std::mem::discriminant(&m.kind));
+        match same {
+            Some(d) if d.kind == m.kind && m.at_us.saturating_sub(d.at_us) < min_us => d.count += 1,
+            _ => out.push(DisplayMark { at_us: m.at_us, event: m.event, kind: m.kind.clone(), count: 1 }),
+        }
+    }
+    out
+}
+
+/// Round tick positions (µs) for an axis from 0 to `end_us`, about `want` of them.
+pub fn ticks(end_us: u64, want: u64) -> Vec<u64> {
+    if end_us == 0 {
+        return vec![0];
+    }
+    let raw = (end_us / want.max(1)).max(1);
+    let mut step = 1u64;
+    while step * 10 <= raw {
+        step *= 10;
+    }
+    for m in [1, 2, 5, 10] {
+        if step * m >= raw {
+            step *= m;
+            break;
+        }
+    }
+    (0..=end_us / step).map(|i| i * step).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Before → after
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub what: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// What changed between two runs of a lesson: settings, each session's wait, errors,
+/// results and reads, the end time, and checks that exist in both.
+pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut push = |what: String, b: String, a: String| {
+        if b != a {
+            out.push(Change { what, before: b, after: a });
+        }
+    };
+    for (name, value) in after.key.settings.iter() {
+        let old = before.key.settings.get(name).unwrap_or("—");
+        push(format!("Toggle {name}"), old.to_string(), value.to_string());
+    }
+    if before.key.seed != after.key.seed {
+        push("Seed".into(), before.key.seed.to_string(), after.key.seed.to_string());
+    }
+    for s in &after.outcome.sessions {
+        let Some(old) = before.outcome.sessions.iter().find(|o| o.name == s.name) else {
+            push(format!("{} runs", s.name), "no".into(), "yes".into());
+            continue;
+        };
+        push(format!("{} waited", s.name), ms_label(old.wait_us), ms_label(s.wait_us));
+        push(format!("{} errors", s.name), errors_text(&old.errors), errors_text(&s.errors));
+        push(format!("{} got", s.name), results_text(&old.results), results_text(&s.results));
+        push(format!("{} logical reads", s.name), old.logical_reads.to_string(), s.logical_reads.to_string());
+    }
+    for old in &before.outcome.sessions {
+        if !after.outcome.sessions.iter().any(|s| s.name == old.name) {
+            push(format!("{} runs", old.name), "yes".into(), "no".into());
+        }
+    }
+    push("Run ended at".into(), ms_label(before.end_us), ms_label(after.end_us));
+    for c in &after.checks {
+        if let Some(old) = before.checks.iter().find(|o| o.name == c.name) {
+            let verdict = |p: bool| if p { "passed" } else { "failed" };
+            push(format!("Check “{}”", c.name), verdict(old.passed).into(), verdict(c.passed).into());
+        }
+    }
+    out
+}
+
+pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
+    if errors.is_empty() {
+        "none".into()
+    } else {
+        errors.iter().map(|e| e.number.to_string()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The first row of each result set: `2, task 2, 3, B`.
+pub fn results_text(results: &[engine::ResultSet]) -> String {
+    if results.is_empty() {
+        return "no result".into();
+    }
+    results
+        .iter()
+        .map(|r| match r.rows.first() {
+            Some(row) => row.iter().map(value_text).collect::<Vec<_>>().join(", "),
+            None => "no rows".into(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ms_labels() {
+        assert_eq!(ms_label(0), "0 ms");
+        assert_eq!(ms_label(21), "0.021 ms");
+        assert_eq!(ms_label(2_500_185), "2\u{202f}500.185 ms");
+        assert_eq!(ms_label(4_000_000), "4\u{202f}000 ms");
+        assert_eq!(ms_label(1_234_567_890), "1\u{202f}234\u{202f}567.89 ms");
+    }
+
+    fn tr(toggle: &str, range: Range<usize>) -> ToggledRange {
+        ToggledRange { toggle: toggle.into(), range }
+    }
+
+    #[test]
+    fn code_is_cut_at_toggles_and_statements() {
+        let text = "SELECT a FROM t WITH (UPDLOCK, ROWLOCK);";
+        let toggled = [tr("readpast", 30..30)];
+        let statements = [StatementMark { session: 1, range: 0..text.len() }];
+        let items = code_items(text, 0..text.len(), &toggled, &statements);
+        assert_eq!(
+            items,
+            [
+                CodeItem::Tag { session: 1 },
+                CodeItem::Text { text: "SELECT a FROM t WITH (UPDLOCK, ".into(), toggle: None, sessions: vec![1] },
+                CodeItem::Caret { toggle: "readpast".into() },
+                CodeItem::Text { text: "ROWLOCK);".into(), toggle: None, sessions: vec![1] },
+            ]
+        );
+        let items = code_items("ab", 0..2, &[tr("x", 1..2)], &[]);
+        assert_eq!(
+            items,
+            [
+                CodeItem::Text { text: "a".into(), toggle: None, sessions: vec![] },
+                CodeItem::Text { text: "b".into(), toggle: Some("x".into()), sessions: vec![] },
+            ]
+        );
+    }
+
+    #[test]
+    fn snippets_take_whole_lines() {
+        let text = "l1\nl2\nl3 stmt\nl4\nl5\n";
+        let at = text.find("stmt").unwrap();
+        let (range, first) = snippet(text, at..at + 4, 1);
+        assert_eq!(&text[range], "l2\nl3 stmt\nl4");
+        assert_eq!(first, 2);
+        let (range, first) = snippet(text, 0..2, 0);
+        assert_eq!((&text[range], first), ("l1", 1));
+    }
+
+    #[test]
+    fn row_windows_keep_focus_and_count_gaps() {
+        assert_eq!(row_window(3, &[], 5), [RowSlot::Row(0), RowSlot::Row(1), RowSlot::Row(2)]);
+        let slots = row_window(100, &[50], 6);
+        assert_eq!(
+            slots,
+            [
+                RowSlot::Row(0),
+                RowSlot::Row(1),
+                RowSlot::Row(2),
+                RowSlot::Gap(46),
+                RowSlot::Row(49),
+                RowSlot::Row(50),
+                RowSlot::Gap(49),
+            ]
+        );
+        // Focus always shows, even past the limit.
+        let many: Vec<usize> = (10..30).collect();
+        let shown = row_window(100, &many, 5).iter().filter(|s| matches!(s, RowSlot::Row(_))).count();
+        assert_eq!(shown, 20);
+    }
+
+    fn seg(from: u64, to: u64, state: LaneState) -> Segment {
+        Segment { from_us: from, to_us: to, state }
+    }
+
+    #[test]
+    fn lanes_merge_short_stretches() {
+        let wait = LaneState::Waiting { resource: "KEY task (1)".into(), holders: vec!["A".into()] };
+        let segs = [
+            seg(0, 100, LaneState::Running),
+            seg(100, 200, LaneState::Running),
+            seg(200, 205, LaneState::Running),
+            seg(205, 210, LaneState::Sleeping),
+            seg(210, 400, wait.clone()),
+        ];
+        let out = display_segments(&segs, 50);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!((out[0].from_us, out[0].to_us, out[0].state_name()), (0, 200, "running"));
+        assert_eq!(out[1].state_name(), "mixed");
+        assert_eq!(out[2].describe("B"), "B waits for A from 0.21 ms to 0.4 ms, for a lock on KEY task (1)");
+    }
+
+    #[test]
+    fn marks_cluster() {
+        let marks: Vec<Mark> = (0..10).map(|i| Mark { at_us: i * 10, event: i as usize, kind: MarkKind::Skipped }).collect();
+        let out = display_marks(&marks, 50, true);
+        assert_eq!(out.iter().map(|m| m.count).collect::<Vec<_>>(), [5, 5]);
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(ticks(4_000_334, 6), [0, 1_000_000, 2_000_000, 3_000_000, 4_000_000]);
+        assert_eq!(ticks(365_389, 6), [0, 100_000, 200_000, 300_000]);
+        assert_eq!(ticks(0, 6), [0]);
+    }
+}

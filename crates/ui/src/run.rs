@@ -1,0 +1,192 @@
+//! One simulated run of a lesson, as the player shows it: the trace, the outcome and
+//! checks, the timeline lanes, and where each engine step ended in the trace. Built
+//! once per (lesson, settings, seed); the state at any playhead position comes from
+//! [`ViewCursor`], which replays the same deterministic run to that step. Everything
+//! here calls the engine and lesson crates; nothing re-implements them.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use engine::{timeline, Lane, Outcome, Simulation, StateView, TraceEntry};
+use lesson::{evaluate_checks, Applied, CheckResult, Lesson, Settings};
+
+/// What a run is a function of (the engine is deterministic).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RunKey {
+    pub lesson_id: String,
+    pub settings: Settings,
+    pub seed: u64,
+}
+
+/// A finished run with everything the player needs to show any moment of it.
+pub struct RunModel {
+    pub key: RunKey,
+    pub applied: Applied,
+    pub trace: Vec<TraceEntry>,
+    /// Trace length after `Simulation::new` (index 0) and after each step (index s):
+    /// the events of step s are `bounds[s - 1]..bounds[s]`.
+    pub bounds: Vec<usize>,
+    pub sessions: Vec<String>,
+    pub lanes: Vec<Lane>,
+    pub summary: Rc<RunSummary>,
+}
+
+/// The figures of a run that the outcome panel compares across toggles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub key: RunKey,
+    pub outcome: Outcome,
+    pub checks: Vec<CheckResult>,
+    /// Virtual time of the last event (or the outcome's end, if later).
+    pub end_us: u64,
+    pub events: usize,
+}
+
+/// Upper bound on rows per table in a state view; the tables panel windows them.
+pub const VIEW_ROWS: usize = 5000;
+
+impl RunModel {
+    /// Applies the settings and runs the lesson to the end. An error is a sentence for
+    /// the page (`file:line:col: message` when it is in the lesson).
+    pub fn build(lesson: &Lesson, settings: &Settings, seed: u64) -> Result<RunModel, String> {
+        let applied = lesson.apply(settings).map_err(|e| e.to_string())?;
+        let mut sim = Simulation::new(&applied.scenario, seed)
+            .map_err(|e| applied.locate(e.block, e.line, e.col, &e.message).to_string())?;
+        let mut bounds = vec![sim.trace().entries.len()];
+        while sim.step() {
+            bounds.push(sim.trace().entries.len());
+        }
+        let outcome = sim.outcome();
+        let trace = sim.trace().entries.clone();
+        let sessions = sim.session_names();
+        let lanes = timeline(sim.trace(), &sessions);
+        let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
+        let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
+        let key = RunKey { lesson_id: lesson.id.clone(), settings: settings.clone(), seed };
+        let summary = Rc::new(RunSummary { key: key.clone(), outcome, checks, end_us, events: trace.len() });
+        Ok(RunModel { key, applied, trace, bounds, sessions, lanes, summary })
+    }
+
+    pub fn events(&self) -> usize {
+        self.trace.len()
+    }
+
+    pub fn end_us(&self) -> u64 {
+        self.summary.end_us
+    }
+
+    /// The step whose end the state after `events` events shows: the step that
+    /// produced event `events - 1` (step 0 is the setup, before any session runs).
+    pub fn step_of(&self, events: usize) -> usize {
+        self.bounds.partition_point(|&b| b < events).min(self.bounds.len() - 1)
+    }
+
+    /// Trace indices of the events that step `step` produced.
+    pub fn step_events(&self, step: usize) -> std::ops::Range<usize> {
+        let start = if step == 0 { 0 } else { self.bounds[step - 1] };
+        start..self.bounds[step]
+    }
+
+    /// How many events have happened by virtual time `us` (those at `us` included).
+    pub fn events_by(&self, us: u64) -> usize {
+        self.trace.partition_point(|e| e.at_us <= us)
+    }
+
+    /// Index of a session by name.
+    pub fn session_index(&self, name: &str) -> Option<usize> {
+        self.sessions.iter().position(|s| s == name)
+    }
+}
+
+/// Gives the state view after any step of a run. It keeps one live simulation and
+/// moves it forward (cheap while playing); going back replays from the start, which
+/// the deterministic engine makes exact. Recent views are cached, so stepping back and
+/// forth around the playhead costs nothing.
+#[derive(Default)]
+pub struct ViewCursor {
+    run: Option<Rc<RunModel>>,
+    sim: Option<(Simulation, usize)>,
+    cache: VecDeque<(usize, Rc<StateView>)>,
+}
+
+/// Views kept for quick stepping back (each holds one table window).
+const CACHED_VIEWS: usize = 256;
+
+impl ViewCursor {
+    pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
+        if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
+            *self = ViewCursor { run: Some(Rc::clone(run)), ..ViewCursor::default() };
+        }
+        if let Some((_, view)) = self.cache.iter().find(|(s, _)| *s == step) {
+            return Rc::clone(view);
+        }
+        let reusable = matches!(&self.sim, Some((_, at)) if *at <= step);
+        if !reusable {
+            // The run was built from this scenario, so it cannot fail here.
+            self.sim = Simulation::new(&run.applied.scenario, run.key.seed).ok().map(|sim| (sim, 0));
+        }
+        let view = match self.sim.as_mut() {
+            Some((sim, at)) => {
+                while *at < step && sim.step() {
+                    *at += 1;
+                }
+                Rc::new(sim.view(VIEW_ROWS))
+            }
+            None => Rc::new(StateView { now_us: 0, sessions: Vec::new(), tables: Vec::new(), locks: Vec::new(), waits: Vec::new() }),
+        };
+        if self.cache.len() == CACHED_VIEWS {
+            self.cache.pop_front();
+        }
+        self.cache.push_back((step, Rc::clone(&view)));
+        view
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    fn build(id: &str, pairs: &[(&str, &str)]) -> RunModel {
+        let catalog = catalog();
+        let lesson = catalog.get(id).unwrap().lesson.as_ref().unwrap();
+        let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
+        RunModel::build(lesson, &settings, lesson.seed).unwrap()
+    }
+
+    #[test]
+    fn steps_partition_the_trace() {
+        let run = build("queue-wait-or-skip", &[("readpast", "off")]);
+        assert_eq!(*run.bounds.last().unwrap(), run.events());
+        assert_eq!(run.step_of(0), 0);
+        assert_eq!(run.step_of(1), 0, "the setup event belongs to step 0");
+        for k in 1..=run.events() {
+            let s = run.step_of(k);
+            assert!(run.step_events(s).contains(&(k - 1)), "event {} not in step {s}", k - 1);
+        }
+        let b_wait = run.summary.outcome.sessions.iter().find(|s| s.name == "B").unwrap().wait_us;
+        assert!((2_450_000..=2_550_000).contains(&b_wait), "B waited {b_wait} us");
+    }
+
+    #[test]
+    fn the_cursor_replays_any_step_exactly() {
+        let run = Rc::new(build("queue-wait-or-skip", &[]));
+        let mut cursor = ViewCursor::default();
+        let last = run.bounds.len() - 1;
+        let forward: Vec<_> = (0..=last).map(|s| cursor.view(&run, s)).collect();
+        let mut fresh = ViewCursor::default();
+        for s in (0..=last).rev() {
+            assert_eq!(*fresh.view(&run, s), *forward[s], "step {s}");
+        }
+        assert_eq!(forward[last].now_us, run.trace.last().unwrap().at_us);
+    }
+
+    #[test]
+    fn a_broken_setting_is_an_error_not_a_panic() {
+        let catalog = catalog();
+        let lesson = catalog.get("queue-priority").unwrap().lesson.as_ref().unwrap();
+        let settings = lesson.settings_default();
+        let run = RunModel::build(lesson, &settings, 1).unwrap();
+        assert!(run.summary.checks.iter().all(|c| c.passed));
+    }
+}
