@@ -1264,3 +1264,5 @@ fn random_bytes_never_panic() {
 
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
+#[path = "lesson/seed_003.rs"]
+mod seed_003;

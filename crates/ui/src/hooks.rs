@@ -1,23 +1,41 @@
-//! Effects at the edge: everything that reads or writes browser state.
+//! Effects at the edge: everything that reads or writes browser state (the URL, the
+//! colour-scheme and reduced-motion queries, `<html data-theme>`, `localStorage`,
+//! timers, animation frames, the keyboard, the Performance API).
 //!
-//! Each listener is owned by its effect and dropped by the effect's cleanup, so nothing
-//! leaks when a component unmounts.
+//! Each listener, timer and animation frame is owned by its effect and dropped (or
+//! cancelled) by the effect's cleanup, so nothing leaks when a component unmounts or
+//! its inputs change.
 
-use gloo::events::EventListener;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::timers::callback::{Interval, Timeout};
 use gloo::utils::{document, window};
-use web_sys::{MediaQueryList, Storage};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, KeyboardEvent, MediaQueryList, Storage};
 use yew::prelude::*;
 
+use crate::catalog::catalog;
+use crate::player::{PlayerAction, Shared, SPEEDS};
 use crate::route::Route;
+use crate::run::{RunKey, RunModel, ViewCursor};
 use crate::state::{Action, State, Theme};
 
 /// `localStorage` key for the explicit theme choice (index.html's inline script reads
 /// it too, to apply the theme before the first paint).
 pub const THEME_KEY: &str = "lockstep.theme";
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
+
+/// Performance API names the browser tests read.
+pub const MEASURE_SIMULATE: &str = "lockstep:simulate";
+pub const MARK_LESSON_READY: &str = "lockstep:lesson-ready";
 
 /// The app's state, with the effects that keep it in step with the browser: the URL
-/// hash, the system colour scheme, `<html data-theme>`, and the saved theme.
+/// hash, the system colour scheme, `<html data-theme>`, the saved theme, and the
+/// simulation runs the player asks for.
 #[hook]
 pub fn use_app_state() -> UseReducerHandle<State> {
     let state = use_reducer(initial_state);
@@ -32,11 +50,8 @@ pub fn use_app_state() -> UseReducerHandle<State> {
 
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
-        let listener = dark_query().map(|query| {
-            let target = query.clone();
-            EventListener::new(&target, "change", move |_| {
-                dispatcher.dispatch(Action::SystemThemeChanged(theme_of(&query)));
-            })
+        let listener = media_listener(DARK_QUERY, move |dark| {
+            dispatcher.dispatch(Action::SystemThemeChanged(if dark { Theme::Dark } else { Theme::Light }));
         });
         move || drop(listener)
     });
@@ -55,32 +70,40 @@ pub fn use_app_state() -> UseReducerHandle<State> {
         }
     });
 
+    use_runner(&state);
     state
 }
 
 fn initial_state() -> State {
-    State {
-        route: Route::parse(&current_hash()),
-        system_theme: dark_query().map_or(Theme::Light, |query| theme_of(&query)),
-        chosen_theme: load_theme(),
-        lessons: Vec::new(),
-    }
+    let mut state = State::new(Route::parse(&current_hash()), &catalog());
+    state.system_theme = if media_matches(DARK_QUERY) { Theme::Dark } else { Theme::Light };
+    state.chosen_theme = load_theme();
+    state
 }
 
 fn current_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
-fn dark_query() -> Option<MediaQueryList> {
-    window().match_media(DARK_QUERY).ok().flatten()
+/// Goes to `route` as a new history entry; the `hashchange` listener takes it from there,
+/// so the URL stays the one source of lesson and toggles.
+pub fn navigate(route: &Route) {
+    let _ = window().location().set_hash(&route.href());
 }
 
-fn theme_of(dark_query: &MediaQueryList) -> Theme {
-    if dark_query.matches() {
-        Theme::Dark
-    } else {
-        Theme::Light
-    }
+fn media_query(query: &str) -> Option<MediaQueryList> {
+    window().match_media(query).ok().flatten()
+}
+
+fn media_matches(query: &str) -> bool {
+    media_query(query).is_some_and(|q| q.matches())
+}
+
+/// Calls `on_change(matches)` when the media query flips; dropped with the listener.
+fn media_listener(query: &str, on_change: impl Fn(bool) + 'static) -> Option<EventListener> {
+    let list = media_query(query)?;
+    let target = list.clone();
+    Some(EventListener::new(&target, "change", move |_| on_change(list.matches())))
 }
 
 /// `None` when storage is unavailable, e.g. in a sandboxed or third-party iframe,
@@ -92,4 +115,227 @@ fn local_storage() -> Option<Storage> {
 fn load_theme() -> Option<Theme> {
     let saved = local_storage()?.get_item(THEME_KEY).ok().flatten()?;
     Theme::parse(&saved)
+}
+
+/// Whether the user asked the system for less motion; follows changes.
+#[hook]
+pub fn use_reduced_motion() -> bool {
+    let reduced = use_state(|| media_matches(REDUCED_MOTION_QUERY));
+    let setter = reduced.setter();
+    use_effect_with((), move |_| {
+        let listener = media_listener(REDUCED_MOTION_QUERY, move |on| setter.set(on));
+        move || drop(listener)
+    });
+    *reduced
+}
+
+/// Builds the run the player asks for, after the current frame has painted (so the
+/// page can show "Simulating…" first), and hands it to the reducer. Runs are kept for
+/// a while, so flipping a toggle back shows the earlier run at once. Each build is
+/// timed with the Performance API (`lockstep:simulate`).
+#[hook]
+fn use_runner(state: &UseReducerHandle<State>) {
+    let cache: Rc<RefCell<Vec<Shared<RunModel>>>> = use_mut_ref(Vec::new);
+    let wanted: Option<RunKey> = state.player.as_ref().filter(|p| p.pending()).map(|p| p.key.clone());
+    let lesson = state.player.as_ref().map(|p| p.lesson.clone());
+    let dispatcher = state.dispatcher();
+    use_effect_with(wanted, move |wanted| {
+        let timeout = match (wanted.clone(), lesson) {
+            (Some(key), Some(lesson)) => {
+                let cached = cache.borrow().iter().find(|r| r.key == key).cloned();
+                match cached {
+                    Some(run) => {
+                        dispatcher.dispatch(Action::Player(PlayerAction::RunReady(run)));
+                        None
+                    }
+                    None => Some(Timeout::new(0, move || {
+                        let performance = window().performance();
+                        let start = format!("{MEASURE_SIMULATE}:start");
+                        if let Some(p) = &performance {
+                            let _ = p.mark(&start);
+                        }
+                        let result = RunModel::build(&lesson, &key.settings, key.seed);
+                        if let Some(p) = &performance {
+                            let end = format!("{MEASURE_SIMULATE}:end");
+                            let _ = p.mark(&end);
+                            let _ = p.measure_with_start_mark_and_end_mark(MEASURE_SIMULATE, &start, &end);
+                        }
+                        let action = match result {
+                            Ok(run) => {
+                                let run = Shared::new(run);
+                                remember(&mut cache.borrow_mut(), run.clone());
+                                PlayerAction::RunReady(run)
+                            }
+                            Err(error) => PlayerAction::RunFailed { key, error },
+                        };
+                        dispatcher.dispatch(Action::Player(action));
+                    })),
+                }
+            }
+            _ => None,
+        };
+        move || drop(timeout)
+    });
+}
+
+/// Keeps recent runs up to a total number of events (a run of the claim race holds
+/// tens of thousands, and memory on a phone is not free).
+fn remember(cache: &mut Vec<Shared<RunModel>>, run: Shared<RunModel>) {
+    const MAX_EVENTS: usize = 120_000;
+    cache.retain(|r| r.key != run.key);
+    cache.push(run);
+    while cache.len() > 1 && cache.iter().map(|r| r.events()).sum::<usize>() > MAX_EVENTS {
+        cache.remove(0);
+    }
+}
+
+/// Marks the first moment a lesson's run is on screen (`lockstep:lesson-ready`).
+#[hook]
+pub fn use_ready_mark(ready: bool) {
+    use_effect_with(ready, |ready| {
+        if *ready {
+            if let Some(p) = window().performance() {
+                if p.get_entries_by_name(MARK_LESSON_READY).length() == 0 {
+                    let _ = p.mark(MARK_LESSON_READY);
+                }
+            }
+        }
+    });
+}
+
+/// The state view after `step` of `run`, from a cursor kept across renders.
+#[hook]
+pub fn use_state_view(run: Option<Shared<RunModel>>, step: usize) -> Option<Rc<engine::StateView>> {
+    let cursor = use_mut_ref(ViewCursor::default);
+    let view = use_memo((run, step), move |(run, step)| run.as_ref().map(|run| cursor.borrow_mut().view(&run.0, *step)));
+    (*view).clone()
+}
+
+/// The animation loop: while `playing`, one `Tick(dt)` per animation frame, or with
+/// reduced motion one discrete `Advance` per interval (no smooth movement). The frame
+/// request or interval is cancelled by the effect's cleanup.
+#[hook]
+pub fn use_playback(playing: bool, speed: usize, reduced: bool, dispatch: Callback<PlayerAction>) {
+    use_effect_with((playing, speed, reduced), move |&(playing, speed, reduced)| {
+        let mut interval = None;
+        let mut frames = None;
+        if playing && reduced {
+            let ms = (250.0 / SPEEDS[speed]).clamp(16.0, 2000.0) as u32;
+            interval = Some(Interval::new(ms, move || dispatch.emit(PlayerAction::Advance)));
+        } else if playing {
+            frames = Some(AnimationLoop::start(move |dt| dispatch.emit(PlayerAction::Tick(dt))));
+        }
+        move || {
+            drop(interval);
+            drop(frames);
+        }
+    });
+}
+
+/// `requestAnimationFrame` in a loop, calling back with the milliseconds since the
+/// previous frame. Dropping it cancels the pending frame and frees the closure.
+struct AnimationLoop {
+    id: Rc<Cell<Option<i32>>>,
+    closure: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>,
+}
+
+impl AnimationLoop {
+    fn start(mut on_frame: impl FnMut(f64) + 'static) -> AnimationLoop {
+        let closure: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let id = Rc::new(Cell::new(None));
+        let (inner_closure, inner_id) = (Rc::clone(&closure), Rc::clone(&id));
+        let mut last: Option<f64> = None;
+        *closure.borrow_mut() = Some(Closure::new(move |now: f64| {
+            if let Some(prev) = last {
+                on_frame(now - prev);
+            }
+            last = Some(now);
+            if let Some(f) = inner_closure.borrow().as_ref() {
+                inner_id.set(window().request_animation_frame(f.as_ref().unchecked_ref()).ok());
+            }
+        }));
+        if let Some(f) = closure.borrow().as_ref() {
+            id.set(window().request_animation_frame(f.as_ref().unchecked_ref()).ok());
+        }
+        AnimationLoop { id, closure }
+    }
+}
+
+impl Drop for AnimationLoop {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            let _ = window().cancel_animation_frame(id);
+        }
+        // Breaks the closure's reference to itself.
+        self.closure.borrow_mut().take();
+    }
+}
+
+/// The player's keys, on the whole page while a lesson is open: Space plays or pauses,
+/// ← → step one event, Home and End jump. Keys typed into a field, a select or a range
+/// keep their own meaning, and Space/Enter on a button or link press that control.
+#[hook]
+pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
+    use_effect_with(active, move |&active| {
+        let listener = active.then(|| {
+            EventListener::new_with_options(&document(), "keydown", EventListenerOptions::enable_prevent_default(), move |event| {
+                let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };
+                if event.ctrl_key() || event.alt_key() || event.meta_key() || event.default_prevented() {
+                    return;
+                }
+                let tag = event
+                    .target()
+                    .and_then(|t| t.dyn_into::<Element>().ok())
+                    .map(|e| e.tag_name().to_ascii_uppercase())
+                    .unwrap_or_default();
+                if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                    return;
+                }
+                let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+                let action = match event.key().as_str() {
+                    " " | "Spacebar" if !control => PlayerAction::TogglePlay,
+                    "ArrowRight" => PlayerAction::StepForward,
+                    "ArrowLeft" => PlayerAction::StepBack,
+                    "Home" => PlayerAction::Home,
+                    "End" => PlayerAction::End,
+                    _ => return,
+                };
+                event.prevent_default();
+                dispatch.emit(action);
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// Keeps the address bar on the player's state (toggles, playhead) without adding
+/// history entries or firing `hashchange`; skipped while playing, written on pause.
+#[hook]
+pub fn use_url_sync(route: Option<Route>, playing: bool) {
+    use_effect_with((route, playing), |(route, playing)| {
+        if let (Some(route), false) = (route, playing) {
+            let href = route.href();
+            if current_hash() != href {
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&href));
+                }
+            }
+        }
+    });
+}
+
+/// Scrolls `container` so that its descendant matching `selector` is visible, without
+/// scrolling the page (as `scrollIntoView` would), whenever `key` changes.
+#[hook]
+pub fn use_keep_in_view<K: PartialEq + Clone + 'static>(container: NodeRef, selector: &'static str, key: K) {
+    use_effect_with(key, move |_| {
+        let Some(box_el) = container.cast::<web_sys::HtmlElement>() else { return };
+        let Ok(Some(item)) = box_el.query_selector(selector) else { return };
+        let Ok(item) = item.dyn_into::<web_sys::HtmlElement>() else { return };
+        let (top, bottom) = (item.offset_top(), item.offset_top() + item.offset_height());
+        let (view_top, view_height) = (box_el.scroll_top(), box_el.client_height());
+        if top < view_top || bottom > view_top + view_height {
+            box_el.set_scroll_top((top - view_height / 3).max(0));
+        }
+    });
 }

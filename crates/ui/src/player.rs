@@ -223,6 +223,25 @@ impl Player {
         route
     }
 
+    /// The route after setting toggle `name` to `value`: the playhead keeps its time
+    /// (event counts differ between runs, virtual time means the same).
+    pub fn route_with(&self, name: &str, value: &str) -> LessonRoute {
+        let mut pairs: Vec<(&str, &str)> = self.key.settings.iter().filter(|(n, _)| *n != name).collect();
+        pairs.push((name, value));
+        let settings = self.lesson.settings_with(pairs).unwrap_or_else(|_| self.key.settings.clone());
+        let mut route = LessonRoute::new(&self.lesson.id);
+        route.toggles = non_default(&self.lesson, &settings);
+        if self.key.seed != self.lesson.seed {
+            route.seed = Some(self.key.seed);
+        }
+        let t_us = if self.current().is_some() { self.head.t_us } else { route_time(self.seek) };
+        if t_us > 0 {
+            route.time_us = Some(t_us);
+            route.seek = Seek::Time(t_us);
+        }
+        route
+    }
+
     pub fn update(&mut self, action: PlayerAction) {
         match action {
             PlayerAction::RunReady(run) => self.receive(run),
@@ -356,6 +375,13 @@ impl Player {
     }
 }
 
+fn route_time(seek: Option<Seek>) -> u64 {
+    match seek {
+        Some(Seek::Time(us)) => us,
+        _ => 0,
+    }
+}
+
 /// The playhead for a seek in a run, clamped to it.
 pub fn resolve(run: &RunModel, seek: Seek) -> Playhead {
     match seek {
@@ -429,6 +455,8 @@ mod tests {
         assert_eq!(player.flash, 1);
         let previous = player.previous.as_ref().unwrap();
         assert_eq!(previous.key.settings.get("readpast"), Some("on"));
+        assert_eq!(player.route_with("readpast", "on").to_string(), "/lesson/queue-wait-or-skip?t=1500");
+        assert_eq!(player.route_with("ranks", "3,1,1").to_string(), "/lesson/queue-wait-or-skip?readpast=off&ranks=3,1,1&t=1500");
     }
 
     #[test]

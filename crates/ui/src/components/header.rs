@@ -9,12 +9,15 @@ pub const TAGLINE: &str = "Watch database job queues and locks behave, one step 
 pub struct HeaderProps {
     pub theme: Theme,
     pub on_toggle_theme: Callback<()>,
+    /// A slimmer header for the player, which needs the height.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 #[function_component]
 pub fn Header(props: &HeaderProps) -> Html {
     html! {
-        <header class="site-header">
+        <header class={classes!("site-header", props.compact.then_some("site-header--compact"))}>
             <div class="site-header__titles">
                 <h1 class="site-header__name">
                     <a href={Route::Home.href()}>{ "Lockstep" }</a>

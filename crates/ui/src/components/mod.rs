@@ -1,16 +1,28 @@
 //! Props-only view components, and [`App`], the one component that owns state.
 
+mod code;
 mod header;
+mod lanes;
 mod lesson_list;
+mod lesson_page;
+mod log;
+mod narrative;
+mod outcome;
 mod pages;
+mod tables;
+mod transport;
+mod waits;
 
 use yew::prelude::*;
 
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
-pub use pages::{DebugPanic, NotFound};
+pub use lesson_page::LessonPage;
+pub use pages::{DebugPanic, LessonProblem, NotFound};
 
-use crate::hooks::use_app_state;
+use crate::catalog::catalog;
+use crate::hooks::{navigate, use_app_state, use_player_keys, use_playback, use_ready_mark, use_reduced_motion, use_state_view, use_url_sync};
+use crate::player::PlayerAction;
 use crate::route::Route;
 use crate::state::Action;
 
@@ -22,16 +34,56 @@ pub fn App() -> Html {
         Callback::from(move |()| dispatcher.dispatch(Action::ToggleTheme))
     };
 
+    // The player's effects live here, at the top, so the page below is props-only.
+    let player = state.player.as_ref();
+    let dispatch = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |action: PlayerAction| dispatcher.dispatch(Action::Player(action)))
+    };
+    let reduced = use_reduced_motion();
+    let run = player.and_then(|p| p.current());
+    let step = match (player, &run) {
+        (Some(p), Some(run)) => run.step_of(p.head.events),
+        _ => 0,
+    };
+    let view = use_state_view(run.clone(), step);
+    let playing = player.is_some_and(|p| p.playing);
+    use_playback(playing, player.map_or(0, |p| p.speed), reduced, dispatch.clone());
+    use_player_keys(player.is_some(), dispatch.clone());
+    use_url_sync(player.map(|p| Route::Lesson(p.route())), playing);
+    use_ready_mark(view.is_some());
+
+    let on_toggle = {
+        let player = state.player.clone();
+        Callback::from(move |(name, value): (String, String)| {
+            if let Some(player) = &player {
+                navigate(&Route::Lesson(player.route_with(&name, &value)));
+            }
+        })
+    };
+
     let page = match &state.route {
         Route::Home => html! { <LessonList lessons={state.lessons.clone()} /> },
+        Route::Lesson(route) => match player {
+            Some(player) => html! {
+                <LessonPage player={player.clone()} {view} {reduced} {dispatch} {on_toggle} />
+            },
+            None => {
+                let catalog = catalog();
+                let errors = catalog.get(&route.id).and_then(|e| e.lesson.as_ref().err().cloned());
+                let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
+                html! { <LessonProblem id={route.id.clone()} {errors} {known} /> }
+            }
+        },
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
+    let wide = matches!(state.route, Route::Lesson(_));
 
     html! {
         <>
-            <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} />
-            <main id="main" class="page">{ page }</main>
+            <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} compact={wide} />
+            <main id="main" class={classes!("page", wide.then_some("page--wide"))}>{ page }</main>
         </>
     }
 }
