@@ -403,6 +403,7 @@ impl Simulation {
                 columns: cols,
                 include: Vec::new(),
                 filter: None,
+                filter_eq: None,
             });
         }
         self.db.names.insert(key, id);
@@ -446,6 +447,10 @@ impl Simulation {
             columns,
             include,
             filter: ci.filter.clone(),
+            filter_eq: ci
+                .filter
+                .as_ref()
+                .and_then(|f| crate::query::filter_equalities(table, f)),
         };
         if ix.unique {
             self.check_unique_existing(tid, &ix)?;
@@ -618,9 +623,20 @@ impl Simulation {
         Ok(Flow::Call(frame))
     }
 
-    fn exec_system_proc(&mut self, i: usize, key: &str, exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
+    fn exec_system_proc(
+        &mut self,
+        i: usize,
+        key: &str,
+        exec: &sql::ast::Exec,
+    ) -> Result<Flow, Interrupt> {
         let params: &[&str] = match key {
-            "sp_getapplock" => &["@resource", "@lockmode", "@lockowner", "@locktimeout", "@dbprincipal"],
+            "sp_getapplock" => &[
+                "@resource",
+                "@lockmode",
+                "@lockowner",
+                "@locktimeout",
+                "@dbprincipal",
+            ],
             "sp_releaseapplock" => &["@resource", "@lockowner", "@dbprincipal"],
             _ => return Err(SqlError::not_simulated(&format!("system procedure {key}")).into()),
         };
@@ -628,9 +644,16 @@ impl Simulation {
         let mut args: Vec<Option<Value>> = vec![None; params.len()];
         for (n, a) in exec.args.iter().enumerate() {
             let idx = match &a.name {
-                Some(name) => params.iter().position(|p| p.eq_ignore_ascii_case(&name.value)).ok_or_else(|| {
-                    SqlError::generic(8145, 16, format!("{} is not a parameter for procedure {key}.", name.value))
-                })?,
+                Some(name) => params
+                    .iter()
+                    .position(|p| p.eq_ignore_ascii_case(&name.value))
+                    .ok_or_else(|| {
+                        SqlError::generic(
+                            8145,
+                            16,
+                            format!("{} is not a parameter for procedure {key}.", name.value),
+                        )
+                    })?,
                 None => n,
             };
             if idx >= params.len() {
@@ -638,7 +661,11 @@ impl Simulation {
             }
             args[idx] = Some(self.eval_scalar(i, &a.value)?);
         }
-        let code = if key == "sp_getapplock" { self.get_applock(i, &args)? } else { self.release_applock(i, &args)? };
+        let code = if key == "sp_getapplock" {
+            self.get_applock(i, &args)?
+        } else {
+            self.release_applock(i, &args)?
+        };
         if let Some(rv) = &exec.return_var {
             self.assign_var(i, &rv.value, Value::Int(code))?;
         }
@@ -650,7 +677,11 @@ impl Simulation {
         if owner.eq_ignore_ascii_case("session") {
             Some(self.sessions[i].session_owner)
         } else if owner.eq_ignore_ascii_case("transaction") {
-            self.sessions[i].txn.as_ref().filter(|_| self.sessions[i].tran_count > 0).map(|t| t.id)
+            self.sessions[i]
+                .txn
+                .as_ref()
+                .filter(|_| self.sessions[i].tran_count > 0)
+                .map(|t| t.id)
         } else {
             None
         }
@@ -675,12 +706,22 @@ impl Simulation {
             None => self.sessions[i].options.lock_timeout_ms,
         };
         let Some(mode) = crate::locks::LockMode::from_applock_name(&mode_text) else {
-            let e = SqlError::generic(15625, 16, format!("Option '{mode_text}' not recognized for '@LockMode' parameter."));
+            let e = SqlError::generic(
+                15625,
+                16,
+                format!("Option '{mode_text}' not recognized for '@LockMode' parameter."),
+            );
             self.record_error(i, &e, false);
             return Ok(-999);
         };
-        if !owner_text.eq_ignore_ascii_case("session") && !owner_text.eq_ignore_ascii_case("transaction") {
-            let e = SqlError::generic(15625, 16, format!("Option '{owner_text}' not recognized for '@LockOwner' parameter."));
+        if !owner_text.eq_ignore_ascii_case("session")
+            && !owner_text.eq_ignore_ascii_case("transaction")
+        {
+            let e = SqlError::generic(
+                15625,
+                16,
+                format!("Option '{owner_text}' not recognized for '@LockOwner' parameter."),
+            );
             self.record_error(i, &e, false);
             return Ok(-999);
         }
@@ -722,8 +763,12 @@ impl Simulation {
             return Err(SqlError::missing_parameter("sp_releaseapplock", "@Resource").into());
         };
         let owner_text = text(1).unwrap_or_else(|| "Transaction".into());
-        let res = crate::locks::Resource::Application { name: resource.clone() };
-        let held = self.applock_owner(i, &owner_text).filter(|o| self.locks.held(*o, &res).is_some());
+        let res = crate::locks::Resource::Application {
+            name: resource.clone(),
+        };
+        let held = self
+            .applock_owner(i, &owner_text)
+            .filter(|o| self.locks.held(*o, &res).is_some());
         let Some(owner) = held else {
             return Err(SqlError::generic(
                 1223,
@@ -738,7 +783,12 @@ impl Simulation {
             if self.locks.held(owner, &res).is_none() {
                 let name = self.sessions[i].name.clone();
                 let resource = self.resource_text(&res);
-                self.push(Event::LockReleased { session: name, resource, mode, reason: crate::event::ReleaseReason::Explicit });
+                self.push(Event::LockReleased {
+                    session: name,
+                    resource,
+                    mode,
+                    reason: crate::event::ReleaseReason::Explicit,
+                });
             }
         }
         self.wake(grants);

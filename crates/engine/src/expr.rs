@@ -688,7 +688,9 @@ impl Simulation {
                 }
             }
             "APPLOCK_MODE" => {
-                let res = crate::locks::Resource::Application { name: arg(1).as_text() };
+                let res = crate::locks::Resource::Application {
+                    name: arg(1).as_text(),
+                };
                 let owner = if arg(2).as_text().eq_ignore_ascii_case("session") {
                     Some(self.sessions[i].session_owner)
                 } else {
@@ -698,9 +700,17 @@ impl Simulation {
                 Value::Text(mode.map_or("NoLock", |m| m.applock_name()).to_string())
             }
             "APPLOCK_TEST" => {
-                let res = crate::locks::Resource::Application { name: arg(1).as_text() };
-                let Some(mode) = crate::locks::LockMode::from_applock_name(&arg(2).as_text()) else {
-                    return Err(SqlError::generic(1225, 16, "The application lock mode is invalid.").into());
+                let res = crate::locks::Resource::Application {
+                    name: arg(1).as_text(),
+                };
+                let Some(mode) = crate::locks::LockMode::from_applock_name(&arg(2).as_text())
+                else {
+                    return Err(SqlError::generic(
+                        1225,
+                        16,
+                        "The application lock mode is invalid.",
+                    )
+                    .into());
                 };
                 let owner = if arg(3).as_text().eq_ignore_ascii_case("session") {
                     self.sessions[i].session_owner

@@ -1041,30 +1041,17 @@ impl Simulation {
             }
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
-            for (slot, row) in members {
+            for (slot, key) in members {
                 if let Some(v) = &seek_value {
-                    if compare(&row[ix.columns[0].0], v) != Some(Ordering::Equal) {
+                    if compare(&key[0], v) != Some(Ordering::Equal) {
                         continue;
                     }
                 }
-                let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
                 cand.push((key, slot));
             }
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
-            cand.sort_by(|a, b| {
-                cmp_keys(&a.0, &b.0, &desc).then_with(|| {
-                    let t = &self.db.tables[tid as usize];
-                    let ka = t.slots[a.1]
-                        .latest()
-                        .or_else(|| t.slots[a.1].latest_committed())
-                        .map(|r| t.key_of(r, a.1));
-                    let kb = t.slots[b.1]
-                        .latest()
-                        .or_else(|| t.slots[b.1].latest_committed())
-                        .map(|r| t.key_of(r, b.1));
-                    ka.cmp(&kb)
-                })
-            });
+            // Stable: equal index keys stay in clustered-key order (the row locator).
+            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
             let t = &self.db.tables[tid as usize];
             let high = t
                 .index_high_water
@@ -1152,6 +1139,7 @@ impl Simulation {
         ix: &crate::storage::Index,
         snapshot: Option<(u64, Option<u32>)>,
     ) -> Vec<(RowId, Vec<Value>)> {
+        // Returns each member's index key values, in clustered order.
         let t = &self.db.tables[tid as usize];
         let mut out = Vec::new();
         for slot in t.clustered_order() {
@@ -1165,7 +1153,10 @@ impl Simulation {
                 .flatten()
                 .find(|row| filter_passes(t, ix, row));
             if let Some(row) = pick {
-                out.push((slot, row.clone()));
+                out.push((
+                    slot,
+                    ix.columns.iter().map(|(c, _)| row[*c].clone()).collect(),
+                ));
             }
         }
         out
@@ -1183,7 +1174,7 @@ impl Simulation {
         let old = t.slots[slot].latest().cloned();
         t.count_index_change(old.as_deref(), data.as_deref());
         t.slots[slot].pending = Some((txn, data));
-        t.touch();
+        t.touch_slot(slot);
         if let Some(tx) = self.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
                 table: tid,
@@ -2175,10 +2166,45 @@ fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
 /// Evaluates a filtered index's predicate on a row (only columns, literals, comparisons,
 /// AND/OR/NOT, IS NULL and IN appear in index filters).
 pub(crate) fn filter_passes(t: &Table, ix: &crate::storage::Index, row: &[Value]) -> bool {
+    if let Some(eqs) = &ix.filter_eq {
+        // The usual filter, `col = literal AND ...`, without walking the expression.
+        return eqs
+            .iter()
+            .all(|(c, v)| compare(&row[*c], v) == Some(Ordering::Equal));
+    }
     match &ix.filter {
         None => true,
         Some(f) => pure_eval(t, f, row).is_true(),
     }
+}
+
+/// A filter that is a conjunction of `column = literal`, as (position, value) pairs.
+pub(crate) fn filter_equalities(t: &Table, filter: &Expr) -> Option<Vec<(usize, Value)>> {
+    let mut out = Vec::new();
+    for c in conjuncts(filter) {
+        let ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left,
+            right,
+        } = &c.kind
+        else {
+            return None;
+        };
+        let (ExprKind::Column(n), ExprKind::Literal(l)) = (&left.kind, &right.kind) else {
+            return None;
+        };
+        let col = t.column(&n.name().value)?;
+        let v = pure_eval(
+            t,
+            &Expr {
+                kind: ExprKind::Literal(l.clone()),
+                span: 0..0,
+            },
+            &[],
+        );
+        out.push((col, v));
+    }
+    Some(out)
 }
 
 fn pure_eval(t: &Table, e: &Expr, row: &[Value]) -> Value {

@@ -18,7 +18,7 @@ use crate::value::Value;
 use crate::{Outcome, ResultSet, SchedulePolicy, SessionOutcome, Trace, TraceEntry};
 
 /// A session may run at most this many statements; a loop that never ends stops here.
-pub const MAX_STATEMENTS_PER_SESSION: u64 = 2_000_000;
+pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
 /// Control instructions (jumps, tests) one step may run before it must reach a statement.
 const MAX_INSTRUCTIONS_PER_STEP: u32 = 100_000;
 /// SQL Server's deadlock monitor wakes every 5 s (semantics.md A8).
@@ -888,7 +888,7 @@ impl Simulation {
                     let after = t.slots[u.slot].latest().cloned();
                     t.count_index_change(before.as_deref(), after.as_deref());
                 }
-                t.touch();
+                t.touch_slot(u.slot);
             }
         }
     }
@@ -1189,7 +1189,10 @@ impl Simulation {
                     mode,
                     holders,
                 });
-                let timeout = self.sessions[i].timeout_override.take().unwrap_or(self.sessions[i].options.lock_timeout_ms);
+                let timeout = self.sessions[i]
+                    .timeout_override
+                    .take()
+                    .unwrap_or(self.sessions[i].options.lock_timeout_ms);
                 self.sessions[i].waiting_as = Some(owner);
                 let timeout_at = (timeout >= 0).then(|| self.now + timeout as u64 * 1000);
                 // The statement will be re-run when the lock is granted: undo what it did.
@@ -1273,7 +1276,11 @@ impl Simulation {
         }
         let resource = res.map(|r| self.resource_text(&r)).unwrap_or_default();
         let name = self.sessions[i].name.clone();
-        self.push(Event::WaitTimedOut { session: name, resource, waited_us: waited });
+        self.push(Event::WaitTimedOut {
+            session: name,
+            resource,
+            waited_us: waited,
+        });
         self.sessions[i].state = State::Ready;
         self.sessions[i].ready_at = self.now;
         if std::mem::take(&mut self.sessions[i].applock_waiting) {

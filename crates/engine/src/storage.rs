@@ -31,6 +31,8 @@ pub struct Index {
     pub columns: Vec<(usize, bool)>,
     pub include: Vec<usize>,
     pub filter: Option<Expr>,
+    /// The filter as `column = value` pairs when it is that simple (the fast path).
+    pub filter_eq: Option<Vec<(usize, Value)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +104,9 @@ pub struct Table {
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
     leaf_pages_cache: Option<u32>,
+    /// Stored size of each slot's newest data (None: to be computed), so re-packing
+    /// pages after a write is an integer loop.
+    sizes: Vec<Option<u32>>,
     /// The most entries each nonclustered index (by id) ever held: a B-tree keeps its
     /// levels when rows leave it, so depth follows the high-water mark.
     pub index_high_water: BTreeMap<u32, u32>,
@@ -160,6 +165,7 @@ impl Table {
             triggers: Vec::new(),
             is_variable,
             leaf_pages_cache: None,
+            sizes: Vec::new(),
             index_high_water: BTreeMap::new(),
             index_entries: BTreeMap::new(),
         }
@@ -212,6 +218,7 @@ impl Table {
             pending: Some((txn, Some(row))),
         });
         self.order.insert(key, slot);
+        self.sizes.push(None);
         self.leaf_pages_cache = None;
         slot
     }
@@ -220,8 +227,19 @@ impl Table {
         self.order.get(key).copied()
     }
 
+    /// Forgets the page count after rows were cleared or dropped.
     pub fn touch(&mut self) {
         self.leaf_pages_cache = None;
+        self.sizes.iter_mut().for_each(|s| *s = None);
+        self.sizes.resize(self.slots.len(), None);
+    }
+
+    /// Forgets one row's size after a write.
+    pub fn touch_slot(&mut self, slot: RowId) {
+        self.leaf_pages_cache = None;
+        if let Some(s) = self.sizes.get_mut(slot) {
+            *s = None;
+        }
     }
 
     /// Keeps each index's entry count and high-water mark as one row changes from `old`
@@ -256,17 +274,24 @@ impl Table {
             return n;
         }
         let types = self.column_types();
-        let sizes: Vec<u32> = self
-            .order
-            .values()
-            .filter_map(|&s| {
-                self.slots[s]
+        self.sizes.resize(self.slots.len(), None);
+        for slot in 0..self.slots.len() {
+            if self.sizes[slot].is_none() {
+                let s = &self.slots[slot];
+                let size = s
                     .latest()
-                    .or_else(|| self.slots[s].latest_committed())
-            })
-            .map(|row| row_size(&types, &self.columns, row))
-            .collect();
-        let n = pages::leaf_pages(sizes).max(1);
+                    .or_else(|| s.latest_committed())
+                    .map_or(0, |row| row_size(&types, &self.columns, row));
+                self.sizes[slot] = Some(size);
+            }
+        }
+        let sizes = &self.sizes;
+        let n = pages::leaf_pages(
+            self.order
+                .values()
+                .filter_map(|&s| sizes[s].filter(|&z| z > 0)),
+        )
+        .max(1);
         self.leaf_pages_cache = Some(n);
         n
     }

@@ -46,7 +46,12 @@ impl Catalog {
                     .map_err(|errors| errors.iter().map(ToString::to_string).collect()),
             })
             .collect();
-        let rank = |id: &str| LESSON_ORDER.iter().position(|k| *k == id).unwrap_or(LESSON_ORDER.len());
+        let rank = |id: &str| {
+            LESSON_ORDER
+                .iter()
+                .position(|k| *k == id)
+                .unwrap_or(LESSON_ORDER.len())
+        };
         entries.sort_by(|a, b| (rank(&a.id), &a.id).cmp(&(rank(&b.id), &b.id)));
         Catalog { entries }
     }
@@ -82,7 +87,12 @@ mod tests {
             }
         }
         let ids = catalog.ids();
-        for id in ["queue-wait-or-skip", "queue-claim-race", "queue-isolation", "queue-priority"] {
+        for id in [
+            "queue-wait-or-skip",
+            "queue-claim-race",
+            "queue-isolation",
+            "queue-priority",
+        ] {
             assert!(ids.contains(&id), "{id} missing from {ids:?}");
         }
         assert_eq!(ids[0], "queue-wait-or-skip");
@@ -90,7 +100,10 @@ mod tests {
 
     #[test]
     fn a_broken_file_is_kept_with_its_error() {
-        let catalog = Catalog::parse(&[("broken.md", "no front matter"), ("queue-priority.md", "+++\n")]);
+        let catalog = Catalog::parse(&[
+            ("broken.md", "no front matter"),
+            ("queue-priority.md", "+++\n"),
+        ]);
         assert_eq!(catalog.ids(), ["queue-priority", "broken"]);
         let errors = catalog.get("broken").unwrap().lesson.as_ref().unwrap_err();
         assert!(errors[0].starts_with("broken.md:1:1: "), "{errors:?}");

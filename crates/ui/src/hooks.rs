@@ -51,7 +51,11 @@ pub fn use_app_state() -> UseReducerHandle<State> {
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
         let listener = media_listener(DARK_QUERY, move |dark| {
-            dispatcher.dispatch(Action::SystemThemeChanged(if dark { Theme::Dark } else { Theme::Light }));
+            dispatcher.dispatch(Action::SystemThemeChanged(if dark {
+                Theme::Dark
+            } else {
+                Theme::Light
+            }));
         });
         move || drop(listener)
     });
@@ -76,7 +80,11 @@ pub fn use_app_state() -> UseReducerHandle<State> {
 
 fn initial_state() -> State {
     let mut state = State::new(Route::parse(&current_hash()), &catalog());
-    state.system_theme = if media_matches(DARK_QUERY) { Theme::Dark } else { Theme::Light };
+    state.system_theme = if media_matches(DARK_QUERY) {
+        Theme::Dark
+    } else {
+        Theme::Light
+    };
     state.chosen_theme = load_theme();
     state
 }
@@ -103,7 +111,9 @@ fn media_matches(query: &str) -> bool {
 fn media_listener(query: &str, on_change: impl Fn(bool) + 'static) -> Option<EventListener> {
     let list = media_query(query)?;
     let target = list.clone();
-    Some(EventListener::new(&target, "change", move |_| on_change(list.matches())))
+    Some(EventListener::new(&target, "change", move |_| {
+        on_change(list.matches())
+    }))
 }
 
 /// `None` when storage is unavailable, e.g. in a sandboxed or third-party iframe,
@@ -136,7 +146,11 @@ pub fn use_reduced_motion() -> bool {
 #[hook]
 fn use_runner(state: &UseReducerHandle<State>) {
     let cache: Rc<RefCell<Vec<Shared<RunModel>>>> = use_mut_ref(Vec::new);
-    let wanted: Option<RunKey> = state.player.as_ref().filter(|p| p.pending()).map(|p| p.key.clone());
+    let wanted: Option<RunKey> = state
+        .player
+        .as_ref()
+        .filter(|p| p.pending())
+        .map(|p| p.key.clone());
     let lesson = state.player.as_ref().map(|p| p.lesson.clone());
     let dispatcher = state.dispatcher();
     use_effect_with(wanted, move |wanted| {
@@ -158,7 +172,11 @@ fn use_runner(state: &UseReducerHandle<State>) {
                         if let Some(p) = &performance {
                             let end = format!("{MEASURE_SIMULATE}:end");
                             let _ = p.mark(&end);
-                            let _ = p.measure_with_start_mark_and_end_mark(MEASURE_SIMULATE, &start, &end);
+                            let _ = p.measure_with_start_mark_and_end_mark(
+                                MEASURE_SIMULATE,
+                                &start,
+                                &end,
+                            );
                         }
                         let action = match result {
                             Ok(run) => {
@@ -207,7 +225,10 @@ pub fn use_ready_mark(ready: bool) {
 #[hook]
 pub fn use_state_view(run: Option<Shared<RunModel>>, step: usize) -> Option<Rc<engine::StateView>> {
     let cursor = use_mut_ref(ViewCursor::default);
-    let view = use_memo((run, step), move |(run, step)| run.as_ref().map(|run| cursor.borrow_mut().view(&run.0, *step)));
+    let view = use_memo((run, step), move |(run, step)| {
+        run.as_ref()
+            .map(|run| cursor.borrow_mut().view(&run.0, *step))
+    });
     (*view).clone()
 }
 
@@ -216,20 +237,27 @@ pub fn use_state_view(run: Option<Shared<RunModel>>, step: usize) -> Option<Rc<e
 /// request or interval is cancelled by the effect's cleanup.
 #[hook]
 pub fn use_playback(playing: bool, speed: usize, reduced: bool, dispatch: Callback<PlayerAction>) {
-    use_effect_with((playing, speed, reduced), move |&(playing, speed, reduced)| {
-        let mut interval = None;
-        let mut frames = None;
-        if playing && reduced {
-            let ms = (250.0 / SPEEDS[speed]).clamp(16.0, 2000.0) as u32;
-            interval = Some(Interval::new(ms, move || dispatch.emit(PlayerAction::Advance)));
-        } else if playing {
-            frames = Some(AnimationLoop::start(move |dt| dispatch.emit(PlayerAction::Tick(dt))));
-        }
-        move || {
-            drop(interval);
-            drop(frames);
-        }
-    });
+    use_effect_with(
+        (playing, speed, reduced),
+        move |&(playing, speed, reduced)| {
+            let mut interval = None;
+            let mut frames = None;
+            if playing && reduced {
+                let ms = (250.0 / SPEEDS[speed]).clamp(16.0, 2000.0) as u32;
+                interval = Some(Interval::new(ms, move || {
+                    dispatch.emit(PlayerAction::Advance)
+                }));
+            } else if playing {
+                frames = Some(AnimationLoop::start(move |dt| {
+                    dispatch.emit(PlayerAction::Tick(dt))
+                }));
+            }
+            move || {
+                drop(interval);
+                drop(frames);
+            }
+        },
+    );
 }
 
 /// `requestAnimationFrame` in a loop, calling back with the milliseconds since the
@@ -251,11 +279,19 @@ impl AnimationLoop {
             }
             last = Some(now);
             if let Some(f) = inner_closure.borrow().as_ref() {
-                inner_id.set(window().request_animation_frame(f.as_ref().unchecked_ref()).ok());
+                inner_id.set(
+                    window()
+                        .request_animation_frame(f.as_ref().unchecked_ref())
+                        .ok(),
+                );
             }
         }));
         if let Some(f) = closure.borrow().as_ref() {
-            id.set(window().request_animation_frame(f.as_ref().unchecked_ref()).ok());
+            id.set(
+                window()
+                    .request_animation_frame(f.as_ref().unchecked_ref())
+                    .ok(),
+            );
         }
         AnimationLoop { id, closure }
     }
@@ -278,31 +314,42 @@ impl Drop for AnimationLoop {
 pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
     use_effect_with(active, move |&active| {
         let listener = active.then(|| {
-            EventListener::new_with_options(&document(), "keydown", EventListenerOptions::enable_prevent_default(), move |event| {
-                let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };
-                if event.ctrl_key() || event.alt_key() || event.meta_key() || event.default_prevented() {
-                    return;
-                }
-                let tag = event
-                    .target()
-                    .and_then(|t| t.dyn_into::<Element>().ok())
-                    .map(|e| e.tag_name().to_ascii_uppercase())
-                    .unwrap_or_default();
-                if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
-                    return;
-                }
-                let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-                let action = match event.key().as_str() {
-                    " " | "Spacebar" if !control => PlayerAction::TogglePlay,
-                    "ArrowRight" => PlayerAction::StepForward,
-                    "ArrowLeft" => PlayerAction::StepBack,
-                    "Home" => PlayerAction::Home,
-                    "End" => PlayerAction::End,
-                    _ => return,
-                };
-                event.prevent_default();
-                dispatch.emit(action);
-            })
+            EventListener::new_with_options(
+                &document(),
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |event| {
+                    let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if event.ctrl_key()
+                        || event.alt_key()
+                        || event.meta_key()
+                        || event.default_prevented()
+                    {
+                        return;
+                    }
+                    let tag = event
+                        .target()
+                        .and_then(|t| t.dyn_into::<Element>().ok())
+                        .map(|e| e.tag_name().to_ascii_uppercase())
+                        .unwrap_or_default();
+                    if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                        return;
+                    }
+                    let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+                    let action = match event.key().as_str() {
+                        " " | "Spacebar" if !control => PlayerAction::TogglePlay,
+                        "ArrowRight" => PlayerAction::StepForward,
+                        "ArrowLeft" => PlayerAction::StepBack,
+                        "Home" => PlayerAction::Home,
+                        "End" => PlayerAction::End,
+                        _ => return,
+                    };
+                    event.prevent_default();
+                    dispatch.emit(action);
+                },
+            )
         });
         move || drop(listener)
     });
@@ -327,11 +374,21 @@ pub fn use_url_sync(route: Option<Route>, playing: bool) {
 /// Scrolls `container` so that its descendant matching `selector` is visible, without
 /// scrolling the page (as `scrollIntoView` would), whenever `key` changes.
 #[hook]
-pub fn use_keep_in_view<K: PartialEq + Clone + 'static>(container: NodeRef, selector: &'static str, key: K) {
+pub fn use_keep_in_view<K: PartialEq + Clone + 'static>(
+    container: NodeRef,
+    selector: &'static str,
+    key: K,
+) {
     use_effect_with(key, move |_| {
-        let Some(box_el) = container.cast::<web_sys::HtmlElement>() else { return };
-        let Ok(Some(item)) = box_el.query_selector(selector) else { return };
-        let Ok(item) = item.dyn_into::<web_sys::HtmlElement>() else { return };
+        let Some(box_el) = container.cast::<web_sys::HtmlElement>() else {
+            return;
+        };
+        let Ok(Some(item)) = box_el.query_selector(selector) else {
+            return;
+        };
+        let Ok(item) = item.dyn_into::<web_sys::HtmlElement>() else {
+            return;
+        };
         let (top, bottom) = (item.offset_top(), item.offset_top() + item.offset_height());
         let (view_top, view_height) = (box_el.scroll_top(), box_el.client_height());
         if top < view_top || bottom > view_top + view_height {

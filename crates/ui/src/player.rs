@@ -91,7 +91,10 @@ pub struct Player {
 pub enum PlayerAction {
     /// A run finished building (possibly for settings the page has left since).
     RunReady(Shared<RunModel>),
-    RunFailed { key: RunKey, error: String },
+    RunFailed {
+        key: RunKey,
+        error: String,
+    },
     TogglePlay,
     Pause,
     StepForward,
@@ -124,11 +127,15 @@ pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, 
                     .find(|t| t.name == *name)
                     .map(|t| format!("; showing `{name}={}`", t.default_value()))
                     .unwrap_or_default();
-                warnings.push(format!("The link asks for `{name}={value}`, but {e}{default}."));
+                warnings.push(format!(
+                    "The link asks for `{name}={value}`, but {e}{default}."
+                ));
             }
         }
     }
-    let settings = lesson.settings_with(good).unwrap_or_else(|_| lesson.settings_default());
+    let settings = lesson
+        .settings_with(good)
+        .unwrap_or_else(|_| lesson.settings_default());
     (settings, warnings)
 }
 
@@ -169,7 +176,14 @@ impl Player {
         let (settings, mut warnings) = settings_from(lesson, &route.toggles);
         warnings.extend(route.problems.iter().cloned());
         let seed = route.seed.unwrap_or(lesson.seed);
-        (RunKey { lesson_id: lesson.id.clone(), settings, seed }, warnings)
+        (
+            RunKey {
+                lesson_id: lesson.id.clone(),
+                settings,
+                seed,
+            },
+            warnings,
+        )
     }
 
     /// The URL changed while this lesson is open (a toggle, back/forward, an edited link).
@@ -211,7 +225,11 @@ impl Player {
             if head.events > 0 || head.t_us > 0 {
                 route.time_us = Some(head.t_us);
                 // `t` alone lands after every event at that instant; say which one.
-                route.seek = if run.events_by(head.t_us) == head.events { Seek::Time(head.t_us) } else { Seek::Events(head.events) };
+                route.seek = if run.events_by(head.t_us) == head.events {
+                    Seek::Time(head.t_us)
+                } else {
+                    Seek::Events(head.events)
+                };
             }
         } else if let Some(seek) = self.seek {
             route.seek = seek;
@@ -226,15 +244,27 @@ impl Player {
     /// The route after setting toggle `name` to `value`: the playhead keeps its time
     /// (event counts differ between runs, virtual time means the same).
     pub fn route_with(&self, name: &str, value: &str) -> LessonRoute {
-        let mut pairs: Vec<(&str, &str)> = self.key.settings.iter().filter(|(n, _)| *n != name).collect();
+        let mut pairs: Vec<(&str, &str)> = self
+            .key
+            .settings
+            .iter()
+            .filter(|(n, _)| *n != name)
+            .collect();
         pairs.push((name, value));
-        let settings = self.lesson.settings_with(pairs).unwrap_or_else(|_| self.key.settings.clone());
+        let settings = self
+            .lesson
+            .settings_with(pairs)
+            .unwrap_or_else(|_| self.key.settings.clone());
         let mut route = LessonRoute::new(&self.lesson.id);
         route.toggles = non_default(&self.lesson, &settings);
         if self.key.seed != self.lesson.seed {
             route.seed = Some(self.key.seed);
         }
-        let t_us = if self.current().is_some() { self.head.t_us } else { route_time(self.seek) };
+        let t_us = if self.current().is_some() {
+            self.head.t_us
+        } else {
+            route_time(self.seek)
+        };
         if t_us > 0 {
             route.time_us = Some(t_us);
             route.seek = Seek::Time(t_us);
@@ -313,7 +343,10 @@ impl Player {
                 self.playing = false;
                 if self.head.events > 0 {
                     let k = self.head.events - 1;
-                    self.head = Playhead { events: k, t_us: at(k) };
+                    self.head = Playhead {
+                        events: k,
+                        t_us: at(k),
+                    };
                 } else {
                     self.head.t_us = 0;
                 }
@@ -324,7 +357,10 @@ impl Player {
             }
             PlayerAction::End => {
                 self.playing = false;
-                self.head = Playhead { events: n, t_us: run.end_us() };
+                self.head = Playhead {
+                    events: n,
+                    t_us: run.end_us(),
+                };
             }
             PlayerAction::SeekTime(us) => {
                 self.playing = false;
@@ -347,7 +383,10 @@ impl Player {
     fn step_forward(&mut self, run: &RunModel) {
         if self.head.events < run.events() {
             let k = self.head.events + 1;
-            self.head = Playhead { events: k, t_us: run.trace[k - 1].at_us.max(self.head.t_us) };
+            self.head = Playhead {
+                events: k,
+                t_us: run.trace[k - 1].at_us.max(self.head.t_us),
+            };
         } else {
             self.head.t_us = run.end_us();
         }
@@ -363,11 +402,21 @@ impl Player {
         let allowed = self.head.events + self.credit.floor() as usize;
         if by_time > allowed {
             self.credit -= (allowed - self.head.events) as f64;
-            let t = if allowed == 0 { self.head.t_us } else { run.trace[allowed - 1].at_us.max(self.head.t_us) };
-            self.head = Playhead { events: allowed, t_us: t };
+            let t = if allowed == 0 {
+                self.head.t_us
+            } else {
+                run.trace[allowed - 1].at_us.max(self.head.t_us)
+            };
+            self.head = Playhead {
+                events: allowed,
+                t_us: t,
+            };
         } else {
             self.credit = (self.credit - (by_time - self.head.events) as f64).min(1.0);
-            self.head = Playhead { events: by_time.max(self.head.events), t_us: target };
+            self.head = Playhead {
+                events: by_time.max(self.head.events),
+                t_us: target,
+            };
         }
         if self.head.events >= run.events() && self.head.t_us >= end {
             self.playing = false;
@@ -388,11 +437,17 @@ pub fn resolve(run: &RunModel, seek: Seek) -> Playhead {
         Seek::Start => Playhead::default(),
         Seek::Time(us) => {
             let us = us.min(run.end_us());
-            Playhead { events: run.events_by(us), t_us: us }
+            Playhead {
+                events: run.events_by(us),
+                t_us: us,
+            }
         }
         Seek::Events(k) => {
             let k = k.min(run.events());
-            Playhead { events: k, t_us: if k == 0 { 0 } else { run.trace[k - 1].at_us } }
+            Playhead {
+                events: k,
+                t_us: if k == 0 { 0 } else { run.trace[k - 1].at_us },
+            }
         }
     }
 }
@@ -415,7 +470,9 @@ mod tests {
     }
 
     fn ready(player: &mut Player) -> Shared<RunModel> {
-        let run = Shared::new(RunModel::build(&player.lesson, &player.key.settings, player.key.seed).unwrap());
+        let run = Shared::new(
+            RunModel::build(&player.lesson, &player.key.settings, player.key.seed).unwrap(),
+        );
         player.update(PlayerAction::RunReady(run.clone()));
         run
     }
@@ -423,29 +480,50 @@ mod tests {
     #[test]
     fn bad_url_values_fall_back_with_a_warning() {
         let lesson = lesson("queue-wait-or-skip");
-        let pairs = [("readpast".to_string(), "maybe".to_string()), ("ranks".to_string(), "3,1,1".to_string()), ("colour".to_string(), "red".to_string())];
+        let pairs = [
+            ("readpast".to_string(), "maybe".to_string()),
+            ("ranks".to_string(), "3,1,1".to_string()),
+            ("colour".to_string(), "red".to_string()),
+        ];
         let (settings, warnings) = settings_from(&lesson, &pairs);
         assert_eq!(settings.get("readpast"), Some("on"));
         assert_eq!(settings.get("ranks"), Some("3,1,1"));
         assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(warnings[0].contains("`readpast=maybe`") && warnings[0].contains("values: on, off"), "{}", warnings[0]);
-        assert!(warnings[1].contains("unknown toggle `colour`"), "{}", warnings[1]);
+        assert!(
+            warnings[0].contains("`readpast=maybe`") && warnings[0].contains("values: on, off"),
+            "{}",
+            warnings[0]
+        );
+        assert!(
+            warnings[1].contains("unknown toggle `colour`"),
+            "{}",
+            warnings[1]
+        );
     }
 
     #[test]
     fn url_seek_is_applied_when_the_run_arrives() {
-        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip?readpast=off&t=2000"));
+        let mut player = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip?readpast=off&t=2000"),
+        );
         assert!(player.pending());
         let run = ready(&mut player);
         assert_eq!(player.head.t_us, 2_000_000);
         assert_eq!(player.head.events, run.events_by(2_000_000));
-        assert_eq!(player.route().to_string(), "/lesson/queue-wait-or-skip?readpast=off&t=2000");
+        assert_eq!(
+            player.route().to_string(),
+            "/lesson/queue-wait-or-skip?readpast=off&t=2000"
+        );
     }
 
     #[test]
     fn a_toggle_keeps_the_time_and_remembers_the_previous_run() {
         let lesson = lesson("queue-wait-or-skip");
-        let mut player = Player::new(Rc::clone(&lesson), &route("#/lesson/queue-wait-or-skip?t=1500"));
+        let mut player = Player::new(
+            Rc::clone(&lesson),
+            &route("#/lesson/queue-wait-or-skip?t=1500"),
+        );
         ready(&mut player);
         player.navigate(&route("#/lesson/queue-wait-or-skip?readpast=off&t=1500"));
         assert!(player.pending());
@@ -455,8 +533,14 @@ mod tests {
         assert_eq!(player.flash, 1);
         let previous = player.previous.as_ref().unwrap();
         assert_eq!(previous.key.settings.get("readpast"), Some("on"));
-        assert_eq!(player.route_with("readpast", "on").to_string(), "/lesson/queue-wait-or-skip?t=1500");
-        assert_eq!(player.route_with("ranks", "3,1,1").to_string(), "/lesson/queue-wait-or-skip?readpast=off&ranks=3,1,1&t=1500");
+        assert_eq!(
+            player.route_with("readpast", "on").to_string(),
+            "/lesson/queue-wait-or-skip?t=1500"
+        );
+        assert_eq!(
+            player.route_with("ranks", "3,1,1").to_string(),
+            "/lesson/queue-wait-or-skip?readpast=off&ranks=3,1,1&t=1500"
+        );
     }
 
     #[test]
@@ -471,7 +555,10 @@ mod tests {
 
     #[test]
     fn steps_and_seeks() {
-        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip"));
+        let mut player = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip"),
+        );
         let run = ready(&mut player);
         let n = run.events();
         player.update(PlayerAction::StepForward);
@@ -481,20 +568,35 @@ mod tests {
         player.update(PlayerAction::StepForward);
         assert_eq!(player.head.events, n);
         player.update(PlayerAction::StepBack);
-        assert_eq!(player.head, Playhead { events: n - 1, t_us: run.trace[n - 2].at_us });
+        assert_eq!(
+            player.head,
+            Playhead {
+                events: n - 1,
+                t_us: run.trace[n - 2].at_us
+            }
+        );
         player.update(PlayerAction::SeekTime(1_600_000));
         assert_eq!(player.head.t_us, 1_600_000);
         assert!(run.trace[player.head.events - 1].at_us <= 1_600_000);
         assert!(run.trace[player.head.events].at_us > 1_600_000);
         player.update(PlayerAction::SeekEvents(3));
-        assert_eq!(player.route().to_string(), format!("/lesson/queue-wait-or-skip?t={}&e=3", crate::route::ms_text(run.trace[2].at_us)));
+        assert_eq!(
+            player.route().to_string(),
+            format!(
+                "/lesson/queue-wait-or-skip?t={}&e=3",
+                crate::route::ms_text(run.trace[2].at_us)
+            )
+        );
         player.update(PlayerAction::Home);
         assert_eq!(player.head, Playhead::default());
     }
 
     #[test]
     fn playing_paces_bursts_and_stops_at_the_end() {
-        let mut player = Player::new(lesson("queue-wait-or-skip"), &route("#/lesson/queue-wait-or-skip"));
+        let mut player = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip"),
+        );
         let run = ready(&mut player);
         player.update(PlayerAction::TogglePlay);
         assert!(player.playing);
@@ -511,7 +613,13 @@ mod tests {
             player.update(PlayerAction::Tick(16.0));
         }
         assert!(!player.playing);
-        assert_eq!(player.head, Playhead { events: run.events(), t_us: run.end_us() });
+        assert_eq!(
+            player.head,
+            Playhead {
+                events: run.events(),
+                t_us: run.end_us()
+            }
+        );
         // Play at the end starts again.
         player.update(PlayerAction::TogglePlay);
         assert_eq!(player.head, Playhead::default());

@@ -74,11 +74,20 @@ pub struct StatementMark {
 }
 
 /// Cuts `text[window]` at every toggle range and statement boundary.
-pub fn code_items(text: &str, window: Range<usize>, toggled: &[ToggledRange], statements: &[StatementMark]) -> Vec<CodeItem> {
+pub fn code_items(
+    text: &str,
+    window: Range<usize>,
+    toggled: &[ToggledRange],
+    statements: &[StatementMark],
+) -> Vec<CodeItem> {
     let window = window.start.min(text.len())..window.end.min(text.len());
     let inside = |at: usize| window.start <= at && at <= window.end;
     let mut cuts: BTreeSet<usize> = [window.start, window.end].into();
-    for r in toggled.iter().map(|t| &t.range).chain(statements.iter().map(|s| &s.range)) {
+    for r in toggled
+        .iter()
+        .map(|t| &t.range)
+        .chain(statements.iter().map(|s| &s.range))
+    {
         for at in [r.start, r.end] {
             if inside(at) && text.is_char_boundary(at) {
                 cuts.insert(at);
@@ -88,16 +97,32 @@ pub fn code_items(text: &str, window: Range<usize>, toggled: &[ToggledRange], st
     let cuts: Vec<usize> = cuts.into_iter().collect();
     let mut items = Vec::new();
     for (i, &a) in cuts.iter().enumerate() {
-        for t in toggled.iter().filter(|t| t.range.is_empty() && t.range.start == a) {
-            items.push(CodeItem::Caret { toggle: t.toggle.clone() });
+        for t in toggled
+            .iter()
+            .filter(|t| t.range.is_empty() && t.range.start == a)
+        {
+            items.push(CodeItem::Caret {
+                toggle: t.toggle.clone(),
+            });
         }
         for s in statements.iter().filter(|s| s.range.start == a) {
             items.push(CodeItem::Tag { session: s.session });
         }
         let Some(&b) = cuts.get(i + 1) else { break };
-        let toggle = toggled.iter().find(|t| t.range.start <= a && b <= t.range.end && !t.range.is_empty()).map(|t| t.toggle.clone());
-        let sessions = statements.iter().filter(|s| s.range.start <= a && b <= s.range.end).map(|s| s.session).collect();
-        items.push(CodeItem::Text { text: text[a..b].to_string(), toggle, sessions });
+        let toggle = toggled
+            .iter()
+            .find(|t| t.range.start <= a && b <= t.range.end && !t.range.is_empty())
+            .map(|t| t.toggle.clone());
+        let sessions = statements
+            .iter()
+            .filter(|s| s.range.start <= a && b <= s.range.end)
+            .map(|s| s.session)
+            .collect();
+        items.push(CodeItem::Text {
+            text: text[a..b].to_string(),
+            toggle,
+            sessions,
+        });
     }
     items
 }
@@ -105,11 +130,17 @@ pub fn code_items(text: &str, window: Range<usize>, toggled: &[ToggledRange], st
 /// The lines around `span` (with `context` lines either side) as a byte range, and the
 /// 1-based number of its first line.
 pub fn snippet(text: &str, span: Range<usize>, context: usize) -> (Range<usize>, usize) {
-    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).filter(|&i| i <= text.len()).collect();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| i <= text.len())
+        .collect();
     let line_of = |at: usize| starts.partition_point(|&s| s <= at).saturating_sub(1);
     let first = line_of(span.start.min(text.len())).saturating_sub(context);
-    let last = (line_of(span.end.saturating_sub(1).max(span.start).min(text.len())) + context).min(starts.len() - 1);
-    let end = starts.get(last + 1).map_or(text.len(), |&s| s.saturating_sub(1));
+    let last = (line_of(span.end.saturating_sub(1).max(span.start).min(text.len())) + context)
+        .min(starts.len() - 1);
+    let end = starts
+        .get(last + 1)
+        .map_or(text.len(), |&s| s.saturating_sub(1));
     (starts[first]..end.max(starts[first]), first + 1)
 }
 
@@ -133,21 +164,38 @@ impl StepMarks {
         let mut marks = StepMarks::default();
         for entry in events {
             match &entry.event {
-                Event::RowUpdated { table, key, changes, .. } => {
-                    let cols = marks.changed.entry((table.clone(), key.clone())).or_default();
+                Event::RowUpdated {
+                    table,
+                    key,
+                    changes,
+                    ..
+                } => {
+                    let cols = marks
+                        .changed
+                        .entry((table.clone(), key.clone()))
+                        .or_default();
                     cols.extend(changes.iter().map(|(c, _, _)| c.clone()));
                 }
                 Event::RowInserted { table, key, .. } => {
                     marks.inserted.insert((table.clone(), key.clone()));
                 }
-                Event::RowSkipped { session, table, key, holder, held, wanted } => {
+                Event::RowSkipped {
+                    session,
+                    table,
+                    key,
+                    holder,
+                    held,
+                    wanted,
+                } => {
                     marks
                         .skipped
                         .entry((table.clone(), key.clone()))
                         .or_default()
                         .push(format!("{session} skipped it (READPAST): {holder} holds {held}, {session} needs {wanted}"));
                 }
-                Event::Deadlock { victim, cycle } => marks.deadlock = Some((victim.clone(), cycle.clone())),
+                Event::Deadlock { victim, cycle } => {
+                    marks.deadlock = Some((victim.clone(), cycle.clone()))
+                }
                 _ => {}
             }
         }
@@ -174,8 +222,12 @@ pub fn row_window(total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
         return (0..total).map(RowSlot::Row).collect();
     }
     let mut chosen: BTreeSet<usize> = focus.iter().copied().filter(|&i| i < total).collect();
-    let around: Vec<usize> = chosen.iter().flat_map(|&i| [i.wrapping_sub(1), i + 1]).filter(|&i| i < total).collect();
-    for i in (0..3).chain(around).chain(3..total) {
+    let around: Vec<usize> = chosen
+        .iter()
+        .flat_map(|&i| [i.wrapping_sub(1), i + 1])
+        .filter(|&i| i < total)
+        .collect();
+    for i in around.into_iter().chain(0..total) {
         if chosen.len() >= limit.max(focus.len()) {
             break;
         }
@@ -202,10 +254,19 @@ pub fn row_window(total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SegKind {
     Running,
-    Waiting { resource: String, holders: Vec<String> },
+    Waiting {
+        resource: String,
+        holders: Vec<String>,
+    },
     Sleeping,
     /// Many stretches too short to draw one by one.
-    Mixed { running_us: u64, waiting_us: u64, sleeping_us: u64, waits: usize, count: usize },
+    Mixed {
+        running_us: u64,
+        waiting_us: u64,
+        sleeping_us: u64,
+        waits: usize,
+        count: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +289,12 @@ impl DisplaySeg {
 
     pub fn dominant(&self) -> &'static str {
         match &self.kind {
-            SegKind::Mixed { running_us, waiting_us, sleeping_us, .. } => {
+            SegKind::Mixed {
+                running_us,
+                waiting_us,
+                sleeping_us,
+                ..
+            } => {
                 if waiting_us >= running_us && waiting_us >= sleeping_us {
                     "waiting"
                 } else if sleeping_us >= running_us {
@@ -264,7 +330,10 @@ impl DisplaySeg {
 fn seg_kind(state: &LaneState) -> SegKind {
     match state {
         LaneState::Running => SegKind::Running,
-        LaneState::Waiting { resource, holders } => SegKind::Waiting { resource: resource.clone(), holders: holders.clone() },
+        LaneState::Waiting { resource, holders } => SegKind::Waiting {
+            resource: resource.clone(),
+            holders: holders.clone(),
+        },
         LaneState::Sleeping => SegKind::Sleeping,
     }
 }
@@ -285,8 +354,14 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
         if long {
             flush(&mut out, &mut mixed);
             match out.last_mut() {
-                Some(last) if last.kind == kind && last.to_us == seg.from_us => last.to_us = seg.to_us,
-                _ => out.push(DisplaySeg { from_us: seg.from_us, to_us: seg.to_us, kind }),
+                Some(last) if last.kind == kind && last.to_us == seg.from_us => {
+                    last.to_us = seg.to_us
+                }
+                _ => out.push(DisplaySeg {
+                    from_us: seg.from_us,
+                    to_us: seg.to_us,
+                    kind,
+                }),
             }
             continue;
         }
@@ -294,10 +369,23 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
         let m = mixed.get_or_insert_with(|| DisplaySeg {
             from_us: seg.from_us,
             to_us: seg.to_us,
-            kind: SegKind::Mixed { running_us: 0, waiting_us: 0, sleeping_us: 0, waits: 0, count: 0 },
+            kind: SegKind::Mixed {
+                running_us: 0,
+                waiting_us: 0,
+                sleeping_us: 0,
+                waits: 0,
+                count: 0,
+            },
         });
         m.to_us = seg.to_us;
-        if let SegKind::Mixed { running_us, waiting_us, sleeping_us, waits, count } = &mut m.kind {
+        if let SegKind::Mixed {
+            running_us,
+            waiting_us,
+            sleeping_us,
+            waits,
+            count,
+        } = &mut m.kind
+        {
             *count += 1;
             match seg.state {
                 LaneState::Running => *running_us += d,
@@ -316,7 +404,7 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
     out
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DisplayMark {
     pub at_us: u64,
     /// Trace index of the first mark of the cluster (clicking goes there).
@@ -359,7 +447,11 @@ impl DisplayMark {
             MarkKind::RolledBack => "rolls back".into(),
         };
         if self.count > 1 {
-            format!("{session} {what} ({} times from {})", self.count, ms_label(self.at_us))
+            format!(
+                "{session} {what} ({} times from {})",
+                self.count,
+                ms_label(self.at_us)
+            )
         } else {
             format!("{session} {what} at {}", ms_label(self.at_us))
         }
@@ -374,10 +466,18 @@ pub fn display_marks(marks: &[Mark], min_us: u64, keep_commits: bool) -> Vec<Dis
         if !keep_commits && m.kind == MarkKind::Committed {
             continue;
         }
-        let same = out.iter_mut().rev().find(|d| std::mem::discriminant(&d.kind) == std::mem::discriminant(&m.kind));
+        let same = out
+            .iter_mut()
+            .rev()
+            .find(|d| std::mem::discriminant(&d.kind) == std::mem::discriminant(&m.kind));
         match same {
             Some(d) if d.kind == m.kind && m.at_us.saturating_sub(d.at_us) < min_us => d.count += 1,
-            _ => out.push(DisplayMark { at_us: m.at_us, event: m.event, kind: m.kind.clone(), count: 1 }),
+            _ => out.push(DisplayMark {
+                at_us: m.at_us,
+                event: m.event,
+                kind: m.kind.clone(),
+                count: 1,
+            }),
         }
     }
     out
@@ -418,7 +518,11 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
     let mut out = Vec::new();
     let mut push = |what: String, b: String, a: String| {
         if b != a {
-            out.push(Change { what, before: b, after: a });
+            out.push(Change {
+                what,
+                before: b,
+                after: a,
+            });
         }
     };
     for (name, value) in after.key.settings.iter() {
@@ -426,28 +530,56 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
         push(format!("Toggle {name}"), old.to_string(), value.to_string());
     }
     if before.key.seed != after.key.seed {
-        push("Seed".into(), before.key.seed.to_string(), after.key.seed.to_string());
+        push(
+            "Seed".into(),
+            before.key.seed.to_string(),
+            after.key.seed.to_string(),
+        );
     }
     for s in &after.outcome.sessions {
         let Some(old) = before.outcome.sessions.iter().find(|o| o.name == s.name) else {
             push(format!("{} runs", s.name), "no".into(), "yes".into());
             continue;
         };
-        push(format!("{} waited", s.name), ms_label(old.wait_us), ms_label(s.wait_us));
-        push(format!("{} errors", s.name), errors_text(&old.errors), errors_text(&s.errors));
-        push(format!("{} got", s.name), results_text(&old.results), results_text(&s.results));
-        push(format!("{} logical reads", s.name), old.logical_reads.to_string(), s.logical_reads.to_string());
+        push(
+            format!("{} waited", s.name),
+            ms_label(old.wait_us),
+            ms_label(s.wait_us),
+        );
+        push(
+            format!("{} errors", s.name),
+            errors_text(&old.errors),
+            errors_text(&s.errors),
+        );
+        push(
+            format!("{} got", s.name),
+            results_text(&old.results),
+            results_text(&s.results),
+        );
+        push(
+            format!("{} logical reads", s.name),
+            old.logical_reads.to_string(),
+            s.logical_reads.to_string(),
+        );
     }
     for old in &before.outcome.sessions {
         if !after.outcome.sessions.iter().any(|s| s.name == old.name) {
             push(format!("{} runs", old.name), "yes".into(), "no".into());
         }
     }
-    push("Run ended at".into(), ms_label(before.end_us), ms_label(after.end_us));
+    push(
+        "Run ended at".into(),
+        ms_label(before.end_us),
+        ms_label(after.end_us),
+    );
     for c in &after.checks {
         if let Some(old) = before.checks.iter().find(|o| o.name == c.name) {
             let verdict = |p: bool| if p { "passed" } else { "failed" };
-            push(format!("Check “{}”", c.name), verdict(old.passed).into(), verdict(c.passed).into());
+            push(
+                format!("Check “{}”", c.name),
+                verdict(old.passed).into(),
+                verdict(c.passed).into(),
+            );
         }
     }
     out
@@ -457,7 +589,11 @@ pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
     if errors.is_empty() {
         "none".into()
     } else {
-        errors.iter().map(|e| e.number.to_string()).collect::<Vec<_>>().join(", ")
+        errors
+            .iter()
+            .map(|e| e.number.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -490,30 +626,54 @@ mod tests {
     }
 
     fn tr(toggle: &str, range: Range<usize>) -> ToggledRange {
-        ToggledRange { toggle: toggle.into(), range }
+        ToggledRange {
+            toggle: toggle.into(),
+            range,
+        }
     }
 
     #[test]
     fn code_is_cut_at_toggles_and_statements() {
         let text = "SELECT a FROM t WITH (UPDLOCK, ROWLOCK);";
-        let toggled = [tr("readpast", 30..30)];
-        let statements = [StatementMark { session: 1, range: 0..text.len() }];
+        let toggled = [tr("readpast", 31..31)];
+        let statements = [StatementMark {
+            session: 1,
+            range: 0..text.len(),
+        }];
         let items = code_items(text, 0..text.len(), &toggled, &statements);
         assert_eq!(
             items,
             [
                 CodeItem::Tag { session: 1 },
-                CodeItem::Text { text: "SELECT a FROM t WITH (UPDLOCK, ".into(), toggle: None, sessions: vec![1] },
-                CodeItem::Caret { toggle: "readpast".into() },
-                CodeItem::Text { text: "ROWLOCK);".into(), toggle: None, sessions: vec![1] },
+                CodeItem::Text {
+                    text: "SELECT a FROM t WITH (UPDLOCK, ".into(),
+                    toggle: None,
+                    sessions: vec![1]
+                },
+                CodeItem::Caret {
+                    toggle: "readpast".into()
+                },
+                CodeItem::Text {
+                    text: "ROWLOCK);".into(),
+                    toggle: None,
+                    sessions: vec![1]
+                },
             ]
         );
         let items = code_items("ab", 0..2, &[tr("x", 1..2)], &[]);
         assert_eq!(
             items,
             [
-                CodeItem::Text { text: "a".into(), toggle: None, sessions: vec![] },
-                CodeItem::Text { text: "b".into(), toggle: Some("x".into()), sessions: vec![] },
+                CodeItem::Text {
+                    text: "a".into(),
+                    toggle: None,
+                    sessions: vec![]
+                },
+                CodeItem::Text {
+                    text: "b".into(),
+                    toggle: Some("x".into()),
+                    sessions: vec![]
+                },
             ]
         );
     }
@@ -531,7 +691,10 @@ mod tests {
 
     #[test]
     fn row_windows_keep_focus_and_count_gaps() {
-        assert_eq!(row_window(3, &[], 5), [RowSlot::Row(0), RowSlot::Row(1), RowSlot::Row(2)]);
+        assert_eq!(
+            row_window(3, &[], 5),
+            [RowSlot::Row(0), RowSlot::Row(1), RowSlot::Row(2)]
+        );
         let slots = row_window(100, &[50], 6);
         assert_eq!(
             slots,
@@ -542,22 +705,33 @@ mod tests {
                 RowSlot::Gap(46),
                 RowSlot::Row(49),
                 RowSlot::Row(50),
-                RowSlot::Gap(49),
+                RowSlot::Row(51),
+                RowSlot::Gap(48),
             ]
         );
         // Focus always shows, even past the limit.
         let many: Vec<usize> = (10..30).collect();
-        let shown = row_window(100, &many, 5).iter().filter(|s| matches!(s, RowSlot::Row(_))).count();
+        let shown = row_window(100, &many, 5)
+            .iter()
+            .filter(|s| matches!(s, RowSlot::Row(_)))
+            .count();
         assert_eq!(shown, 20);
     }
 
     fn seg(from: u64, to: u64, state: LaneState) -> Segment {
-        Segment { from_us: from, to_us: to, state }
+        Segment {
+            from_us: from,
+            to_us: to,
+            state,
+        }
     }
 
     #[test]
     fn lanes_merge_short_stretches() {
-        let wait = LaneState::Waiting { resource: "KEY task (1)".into(), holders: vec!["A".into()] };
+        let wait = LaneState::Waiting {
+            resource: "KEY task (1)".into(),
+            holders: vec!["A".into()],
+        };
         let segs = [
             seg(0, 100, LaneState::Running),
             seg(100, 200, LaneState::Running),
@@ -567,21 +741,36 @@ mod tests {
         ];
         let out = display_segments(&segs, 50);
         assert_eq!(out.len(), 3, "{out:?}");
-        assert_eq!((out[0].from_us, out[0].to_us, out[0].state_name()), (0, 200, "running"));
+        assert_eq!(
+            (out[0].from_us, out[0].to_us, out[0].state_name()),
+            (0, 200, "running")
+        );
         assert_eq!(out[1].state_name(), "mixed");
-        assert_eq!(out[2].describe("B"), "B waits for A from 0.21 ms to 0.4 ms, for a lock on KEY task (1)");
+        assert_eq!(
+            out[2].describe("B"),
+            "B waits for A from 0.21 ms to 0.4 ms, for a lock on KEY task (1)"
+        );
     }
 
     #[test]
     fn marks_cluster() {
-        let marks: Vec<Mark> = (0..10).map(|i| Mark { at_us: i * 10, event: i as usize, kind: MarkKind::Skipped }).collect();
+        let marks: Vec<Mark> = (0..10)
+            .map(|i| Mark {
+                at_us: i * 10,
+                event: i as usize,
+                kind: MarkKind::Skipped,
+            })
+            .collect();
         let out = display_marks(&marks, 50, true);
         assert_eq!(out.iter().map(|m| m.count).collect::<Vec<_>>(), [5, 5]);
     }
 
     #[test]
     fn ticks_are_round() {
-        assert_eq!(ticks(4_000_334, 6), [0, 1_000_000, 2_000_000, 3_000_000, 4_000_000]);
+        assert_eq!(
+            ticks(4_000_334, 6),
+            [0, 1_000_000, 2_000_000, 3_000_000, 4_000_000]
+        );
         assert_eq!(ticks(365_389, 6), [0, 100_000, 200_000, 300_000]);
         assert_eq!(ticks(0, 6), [0]);
     }

@@ -78,7 +78,10 @@ impl Route {
 
 impl LessonRoute {
     pub fn new(id: &str) -> LessonRoute {
-        LessonRoute { id: id.to_owned(), ..LessonRoute::default() }
+        LessonRoute {
+            id: id.to_owned(),
+            ..LessonRoute::default()
+        }
     }
 
     fn parse(id: &str, query: &str) -> LessonRoute {
@@ -132,7 +135,11 @@ impl fmt::Display for Route {
 impl fmt::Display for LessonRoute {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "/lesson/{}", self.id)?;
-        let mut params: Vec<String> = self.toggles.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let mut params: Vec<String> = self
+            .toggles
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
         if let Some(us) = self.time_us {
             params.push(format!("{TIME_PARAM}={}", ms_text(us)));
         }
@@ -156,7 +163,9 @@ pub fn ms_text(us: u64) -> String {
     if frac == 0 {
         whole.to_string()
     } else {
-        format!("{whole}.{frac:03}").trim_end_matches('0').to_string()
+        format!("{whole}.{frac:03}")
+            .trim_end_matches('0')
+            .to_string()
     }
 }
 
@@ -209,23 +218,32 @@ mod tests {
 
     #[test]
     fn parses_lesson_routes() {
-        let Route::Lesson(route) = Route::parse("#/lesson/queue-wait-or-skip?readpast=off&ranks=3%2C1%2C1&t=1500") else {
+        let Route::Lesson(route) =
+            Route::parse("#/lesson/queue-wait-or-skip?readpast=off&ranks=3%2C1%2C1&t=1500")
+        else {
             panic!("not a lesson route");
         };
         assert_eq!(route.id, "queue-wait-or-skip");
         assert_eq!(
             route.toggles,
-            [("readpast".to_owned(), "off".to_owned()), ("ranks".to_owned(), "3,1,1".to_owned())]
+            [
+                ("readpast".to_owned(), "off".to_owned()),
+                ("ranks".to_owned(), "3,1,1".to_owned())
+            ]
         );
         assert_eq!(route.seek, Seek::Time(1_500_000));
         assert!(route.problems.is_empty());
 
-        let Route::Lesson(route) = Route::parse("#/lesson/x?t=0.021&e=12&seed=9") else { panic!() };
+        let Route::Lesson(route) = Route::parse("#/lesson/x?t=0.021&e=12&seed=9") else {
+            panic!()
+        };
         assert_eq!(route.seek, Seek::Events(12));
         assert_eq!(route.time_us, Some(21));
         assert_eq!(route.seed, Some(9));
 
-        let Route::Lesson(route) = Route::parse("#/lesson/x?t=soon&e=-1&seed=x") else { panic!() };
+        let Route::Lesson(route) = Route::parse("#/lesson/x?t=soon&e=-1&seed=x") else {
+            panic!()
+        };
         assert_eq!(route.seek, Seek::Start);
         assert_eq!(route.problems.len(), 3, "{:?}", route.problems);
         assert!(route.problems[0].contains("`t=soon`"));
@@ -234,12 +252,18 @@ mod tests {
     #[test]
     fn href_round_trips() {
         let mut lesson = LessonRoute::new("queue-claim-race");
-        lesson.toggles = vec![("claim".into(), "one-statement".into()), ("workers".into(), "4".into())];
+        lesson.toggles = vec![
+            ("claim".into(), "one-statement".into()),
+            ("workers".into(), "4".into()),
+        ];
         lesson.time_us = Some(1_500_021);
         lesson.seek = Seek::Events(40);
         lesson.seed = Some(3);
         let route = Route::Lesson(lesson);
-        assert_eq!(route.href(), "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3");
+        assert_eq!(
+            route.href(),
+            "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3"
+        );
         for route in [Route::Home, Route::DebugPanic, route] {
             assert_eq!(Route::parse(&route.href()), route);
         }

@@ -50,8 +50,11 @@ impl RunModel {
     /// the page (`file:line:col: message` when it is in the lesson).
     pub fn build(lesson: &Lesson, settings: &Settings, seed: u64) -> Result<RunModel, String> {
         let applied = lesson.apply(settings).map_err(|e| e.to_string())?;
-        let mut sim = Simulation::new(&applied.scenario, seed)
-            .map_err(|e| applied.locate(e.block, e.line, e.col, &e.message).to_string())?;
+        let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| {
+            applied
+                .locate(e.block, e.line, e.col, &e.message)
+                .to_string()
+        })?;
         let mut bounds = vec![sim.trace().entries.len()];
         while sim.step() {
             bounds.push(sim.trace().entries.len());
@@ -62,9 +65,27 @@ impl RunModel {
         let lanes = timeline(sim.trace(), &sessions);
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
-        let key = RunKey { lesson_id: lesson.id.clone(), settings: settings.clone(), seed };
-        let summary = Rc::new(RunSummary { key: key.clone(), outcome, checks, end_us, events: trace.len() });
-        Ok(RunModel { key, applied, trace, bounds, sessions, lanes, summary })
+        let key = RunKey {
+            lesson_id: lesson.id.clone(),
+            settings: settings.clone(),
+            seed,
+        };
+        let summary = Rc::new(RunSummary {
+            key: key.clone(),
+            outcome,
+            checks,
+            end_us,
+            events: trace.len(),
+        });
+        Ok(RunModel {
+            key,
+            applied,
+            trace,
+            bounds,
+            sessions,
+            lanes,
+            summary,
+        })
     }
 
     pub fn events(&self) -> usize {
@@ -78,7 +99,9 @@ impl RunModel {
     /// The step whose end the state after `events` events shows: the step that
     /// produced event `events - 1` (step 0 is the setup, before any session runs).
     pub fn step_of(&self, events: usize) -> usize {
-        self.bounds.partition_point(|&b| b < events).min(self.bounds.len() - 1)
+        self.bounds
+            .partition_point(|&b| b < events)
+            .min(self.bounds.len() - 1)
     }
 
     /// Trace indices of the events that step `step` produced.
@@ -115,7 +138,10 @@ const CACHED_VIEWS: usize = 256;
 impl ViewCursor {
     pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
         if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
-            *self = ViewCursor { run: Some(Rc::clone(run)), ..ViewCursor::default() };
+            *self = ViewCursor {
+                run: Some(Rc::clone(run)),
+                ..ViewCursor::default()
+            };
         }
         if let Some((_, view)) = self.cache.iter().find(|(s, _)| *s == step) {
             return Rc::clone(view);
@@ -123,7 +149,9 @@ impl ViewCursor {
         let reusable = matches!(&self.sim, Some((_, at)) if *at <= step);
         if !reusable {
             // The run was built from this scenario, so it cannot fail here.
-            self.sim = Simulation::new(&run.applied.scenario, run.key.seed).ok().map(|sim| (sim, 0));
+            self.sim = Simulation::new(&run.applied.scenario, run.key.seed)
+                .ok()
+                .map(|sim| (sim, 0));
         }
         let view = match self.sim.as_mut() {
             Some((sim, at)) => {
@@ -132,7 +160,13 @@ impl ViewCursor {
                 }
                 Rc::new(sim.view(VIEW_ROWS))
             }
-            None => Rc::new(StateView { now_us: 0, sessions: Vec::new(), tables: Vec::new(), locks: Vec::new(), waits: Vec::new() }),
+            None => Rc::new(StateView {
+                now_us: 0,
+                sessions: Vec::new(),
+                tables: Vec::new(),
+                locks: Vec::new(),
+                waits: Vec::new(),
+            }),
         };
         if self.cache.len() == CACHED_VIEWS {
             self.cache.pop_front();
@@ -162,10 +196,24 @@ mod tests {
         assert_eq!(run.step_of(1), 0, "the setup event belongs to step 0");
         for k in 1..=run.events() {
             let s = run.step_of(k);
-            assert!(run.step_events(s).contains(&(k - 1)), "event {} not in step {s}", k - 1);
+            assert!(
+                run.step_events(s).contains(&(k - 1)),
+                "event {} not in step {s}",
+                k - 1
+            );
         }
-        let b_wait = run.summary.outcome.sessions.iter().find(|s| s.name == "B").unwrap().wait_us;
-        assert!((2_450_000..=2_550_000).contains(&b_wait), "B waited {b_wait} us");
+        let b_wait = run
+            .summary
+            .outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == "B")
+            .unwrap()
+            .wait_us;
+        assert!(
+            (2_450_000..=2_550_000).contains(&b_wait),
+            "B waited {b_wait} us"
+        );
     }
 
     #[test]
@@ -184,7 +232,12 @@ mod tests {
     #[test]
     fn a_broken_setting_is_an_error_not_a_panic() {
         let catalog = catalog();
-        let lesson = catalog.get("queue-priority").unwrap().lesson.as_ref().unwrap();
+        let lesson = catalog
+            .get("queue-priority")
+            .unwrap()
+            .lesson
+            .as_ref()
+            .unwrap();
         let settings = lesson.settings_default();
         let run = RunModel::build(lesson, &settings, 1).unwrap();
         assert!(run.summary.checks.iter().all(|c| c.passed));

@@ -96,7 +96,10 @@ pub struct State {
 impl State {
     /// The state for a route at start-up.
     pub fn new(route: Route, catalog: &Catalog) -> State {
-        let mut state = State { lessons: LessonSummary::list(catalog), ..State::default() };
+        let mut state = State {
+            lessons: LessonSummary::list(catalog),
+            ..State::default()
+        };
         state.navigate(route, catalog);
         state
     }
@@ -109,7 +112,9 @@ impl State {
     fn navigate(&mut self, route: Route, catalog: &Catalog) {
         self.player = match &route {
             Route::Lesson(lesson_route) => {
-                let lesson = catalog.get(&lesson_route.id).and_then(|e| e.lesson.as_ref().ok());
+                let lesson = catalog
+                    .get(&lesson_route.id)
+                    .and_then(|e| e.lesson.as_ref().ok());
                 match (self.player.take(), lesson) {
                     (Some(mut player), Some(_)) if player.lesson.id == lesson_route.id => {
                         player.navigate(lesson_route);
@@ -220,19 +225,33 @@ mod tests {
     #[test]
     fn a_lesson_route_opens_its_player_and_keeps_it_across_toggles() {
         let catalog = crate::catalog::catalog();
-        let state = State::new(Route::parse("#/lesson/queue-wait-or-skip?readpast=off"), &catalog);
+        let state = State::new(
+            Route::parse("#/lesson/queue-wait-or-skip?readpast=off"),
+            &catalog,
+        );
         assert!(!state.lessons.is_empty());
         let player = state.player.as_ref().expect("a player");
         assert_eq!(player.key.settings.get("readpast"), Some("off"));
-        let state = reduce(state, [Action::Navigate(Route::parse("#/lesson/queue-wait-or-skip?readpast=on"))]);
-        assert_eq!(state.player.as_ref().unwrap().key.settings.get("readpast"), Some("on"));
+        let state = reduce(
+            state,
+            [Action::Navigate(Route::parse(
+                "#/lesson/queue-wait-or-skip?readpast=on",
+            ))],
+        );
+        assert_eq!(
+            state.player.as_ref().unwrap().key.settings.get("readpast"),
+            Some("on")
+        );
         let state = reduce(state, [Action::Navigate(Route::Home)]);
         assert!(state.player.is_none());
     }
 
     #[test]
     fn unknown_lessons_have_no_player() {
-        let state = State::new(Route::parse("#/lesson/no-such-lesson"), &crate::catalog::catalog());
+        let state = State::new(
+            Route::parse("#/lesson/no-such-lesson"),
+            &crate::catalog::catalog(),
+        );
         assert!(state.player.is_none());
         assert!(matches!(state.route, Route::Lesson(_)));
     }

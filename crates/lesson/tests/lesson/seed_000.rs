@@ -509,3 +509,25 @@ fn every_lesson_check_passes_with_its_default_settings() {
         all_checks_pass(&r);
     }
 }
+
+#[test]
+fn a_loop_that_never_ends_stops_with_a_clear_error_not_a_hang() {
+    let scenario = engine::Scenario {
+        dialect: engine::Dialect::TSql,
+        setup: String::new(),
+        sessions: vec![engine::SessionSpec {
+            name: "A".into(),
+            start_us: 0,
+            sql: "DECLARE @x int = 0;\nWHILE 1 = 1\n    SET @x = @x + 1;".into(),
+        }],
+    };
+    let mut sim = Simulation::new(&scenario, 1).unwrap();
+    sim.run();
+    let o = sim.outcome();
+    let e = &session(&o, "A").errors[0];
+    assert!(
+        e.message.contains("ran more than 500000 statements"),
+        "{}",
+        e.message
+    );
+}

@@ -21,8 +21,11 @@ pub use lesson_page::LessonPage;
 pub use pages::{DebugPanic, LessonProblem, NotFound};
 
 use crate::catalog::catalog;
-use crate::hooks::{navigate, use_app_state, use_player_keys, use_playback, use_ready_mark, use_reduced_motion, use_state_view, use_url_sync};
-use crate::player::PlayerAction;
+use crate::hooks::{
+    navigate, use_app_state, use_playback, use_player_keys, use_ready_mark, use_reduced_motion,
+    use_state_view, use_url_sync,
+};
+use crate::player::{PlayerAction, Shared};
 use crate::route::Route;
 use crate::state::Action;
 
@@ -41,14 +44,20 @@ pub fn App() -> Html {
         Callback::from(move |action: PlayerAction| dispatcher.dispatch(Action::Player(action)))
     };
     let reduced = use_reduced_motion();
-    let run = player.and_then(|p| p.current());
+    // The newest run received: while a new one is built the old one stays on screen.
+    let run = player.and_then(|p| p.run.clone());
     let step = match (player, &run) {
         (Some(p), Some(run)) => run.step_of(p.head.events),
         _ => 0,
     };
-    let view = use_state_view(run.clone(), step);
+    let view = use_state_view(run.clone(), step).map(Shared);
     let playing = player.is_some_and(|p| p.playing);
-    use_playback(playing, player.map_or(0, |p| p.speed), reduced, dispatch.clone());
+    use_playback(
+        playing,
+        player.map_or(0, |p| p.speed),
+        reduced,
+        dispatch.clone(),
+    );
     use_player_keys(player.is_some(), dispatch.clone());
     use_url_sync(player.map(|p| Route::Lesson(p.route())), playing);
     use_ready_mark(view.is_some());
@@ -70,7 +79,9 @@ pub fn App() -> Html {
             },
             None => {
                 let catalog = catalog();
-                let errors = catalog.get(&route.id).and_then(|e| e.lesson.as_ref().err().cloned());
+                let errors = catalog
+                    .get(&route.id)
+                    .and_then(|e| e.lesson.as_ref().err().cloned());
                 let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
                 html! { <LessonProblem id={route.id.clone()} {errors} {known} /> }
             }

@@ -1,0 +1,204 @@
+//! Code panels: each session's SQL with its current statement highlighted (and, when
+//! it is inside a procedure from the setup, the lines it is at there), and the text
+//! that toggles switched marked, freshly flipped text flashing briefly.
+
+use engine::{Block, Event, SessionStatus, Source, StateView};
+use lesson::ToggledRange;
+use yew::prelude::*;
+
+use crate::player::Shared;
+use crate::present::{code_items, ms_label, session_class, snippet, CodeItem, StatementMark};
+use crate::run::RunModel;
+
+#[derive(Properties, PartialEq)]
+pub struct CodeListingProps {
+    pub text: AttrValue,
+    /// Part of `text` to show (a snippet); all of it when `None`.
+    #[prop_or_default]
+    pub window: Option<(usize, usize)>,
+    pub toggled: Vec<ToggledRange>,
+    pub statements: Vec<StatementMark>,
+    pub sessions: Vec<String>,
+    pub fresh: Vec<String>,
+    pub flash: u32,
+}
+
+/// A `<pre>` of SQL with marks. Text switched by a toggle is a `<mark>` naming the
+/// toggle; a session's current statement is highlighted in its colour and starts with
+/// a tag naming the session, so colour is never the only cue.
+#[function_component]
+pub fn CodeListing(props: &CodeListingProps) -> Html {
+    let text = props.text.as_str();
+    let window = props.window.map_or(0..text.len(), |(a, b)| a..b);
+    let items = code_items(text, window, &props.toggled, &props.statements);
+    let name = |i: usize| props.sessions.get(i).cloned().unwrap_or_default();
+    let rendered = items.into_iter().enumerate().map(|(i, item)| match item {
+        CodeItem::Text { text, toggle, sessions } => {
+            let inner = match sessions.first() {
+                Some(&s) => html! {
+                    <span class={classes!("stmt", session_class(s), (sessions.len() > 1).then_some("stmt--shared"))} data-session={name(s)}>{ text }</span>
+                },
+                None => html! { { text } },
+            };
+            match toggle {
+                Some(toggle) => {
+                    let fresh = props.fresh.contains(&toggle);
+                    let key = if fresh { format!("f{}-{i}", props.flash) } else { format!("t{i}") };
+                    html! {
+                        <mark key={key} class={classes!("toggled", fresh.then_some("toggled--fresh"))}
+                            data-toggle={toggle.clone()} title={format!("switched by the toggle “{toggle}”")}>{ inner }</mark>
+                    }
+                }
+                None => inner,
+            }
+        }
+        CodeItem::Caret { toggle } => {
+            let fresh = props.fresh.contains(&toggle);
+            let key = if fresh { format!("f{}-{i}", props.flash) } else { format!("c{i}") };
+            html! {
+                <mark key={key} class={classes!("toggled", "toggled--empty", fresh.then_some("toggled--fresh"))}
+                    data-toggle={toggle.clone()} title={format!("the toggle “{toggle}” puts no text here now")}>
+                    <span aria-hidden="true">{ "‸" }</span>
+                    <span class="visually-hidden">{ format!("(nothing here for {toggle})") }</span>
+                </mark>
+            }
+        }
+        CodeItem::Tag { session } => html! {
+            <span class={classes!("stmt-tag", session_class(session))}>{ format!("{} ▸", name(session)) }</span>
+        },
+    });
+    html! { <pre class="code"><code>{ for rendered }</code></pre> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SessionCodeProps {
+    pub run: Shared<RunModel>,
+    pub view: Shared<StateView>,
+    /// Events shown so far (for the procedure a session is in).
+    pub events: usize,
+    pub fresh: Vec<String>,
+    pub flash: u32,
+}
+
+/// What a session is doing, in words.
+pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static str) {
+    match status {
+        SessionStatus::NotStarted => (
+            format!("not started (starts at {})", ms_label(start_us)),
+            "idle",
+        ),
+        SessionStatus::Running => ("running".into(), "running"),
+        SessionStatus::Waiting {
+            resource,
+            mode,
+            holders,
+        } => {
+            let whom = if holders.is_empty() {
+                "earlier waiters".to_string()
+            } else {
+                holders.join(", ")
+            };
+            (
+                format!("waiting for {whom}: wants {mode} on {resource}"),
+                "waiting",
+            )
+        }
+        SessionStatus::Sleeping { until_us } => (
+            format!("sleeping (WAITFOR) until {}", ms_label(*until_us)),
+            "sleeping",
+        ),
+        SessionStatus::Finished => ("finished".into(), "finished"),
+    }
+}
+
+#[function_component]
+pub fn SessionCode(props: &SessionCodeProps) -> Html {
+    let run = &props.run;
+    let sessions = &run.sessions;
+    let setup = run
+        .applied
+        .blocks
+        .iter()
+        .find(|b| b.engine_block == Some(Block::Setup));
+    let cards = props.view.sessions.iter().enumerate().map(|(i, session)| {
+        let block = run.applied.blocks.iter().find(|b| b.engine_block == Some(Block::Session(i)));
+        let start_us = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
+        let (status, state) = status_text(&session.status, start_us);
+        let in_tran = session.tran_count > 0 && !matches!(session.status, SessionStatus::Finished);
+        let own = match session.statement {
+            Some((Source::Session(j), a, b)) if j == i => vec![StatementMark { session: i, range: a..b }],
+            _ => Vec::new(),
+        };
+        let in_setup = match (session.statement, setup) {
+            (Some((Source::Setup, a, b)), Some(setup)) => {
+                let (window, line) = snippet(&setup.text, a..b, 1);
+                let procedure = procedure_of(run, &session.name, props.events);
+                Some(html! {
+                    <div class="session__inner">
+                        <p class="session__where">
+                            { match procedure {
+                                Some(p) => format!("inside procedure {p} (setup block), line {line}:"),
+                                None => format!("in the setup block, line {line}:"),
+                            } }
+                        </p>
+                        <CodeListing
+                            text={AttrValue::from(setup.text.clone())}
+                            window={Some((window.start, window.end))}
+                            toggled={setup.toggled.clone()}
+                            statements={vec![StatementMark { session: i, range: a..b }]}
+                            sessions={sessions.clone()}
+                            fresh={props.fresh.clone()}
+                            flash={props.flash}
+                        />
+                    </div>
+                })
+            }
+            _ => None,
+        };
+        html! {
+            <div class={classes!("session", session_class(i))} data-testid={format!("session-{}", session.name)} data-state={state}>
+                <p class="session__head">
+                    <span class="session__name"><span class="swatch" aria-hidden="true"></span>{ &session.name }</span>
+                    <span class="session__status" data-testid={format!("status-{}", session.name)}>{ status }</span>
+                    if in_tran {
+                        <span class="chip" title="open transactions (@@TRANCOUNT)">{ format!("in transaction ({})", session.tran_count) }</span>
+                    }
+                </p>
+                if let Some(block) = block {
+                    <CodeListing
+                        text={AttrValue::from(block.text.clone())}
+                        toggled={block.toggled.clone()}
+                        statements={own}
+                        sessions={sessions.clone()}
+                        fresh={props.fresh.clone()}
+                        flash={props.flash}
+                    />
+                }
+                { for in_setup }
+            </div>
+        }
+    });
+    html! {
+        <section class="panel code-panel" aria-labelledby="code-heading" data-testid="code">
+            <h3 id="code-heading" class="panel__title">{ "Sessions" }</h3>
+            <div class="sessions">{ for cards }</div>
+        </section>
+    }
+}
+
+/// The procedure a session's latest statement ran in, from the trace (looking back a
+/// bounded way: statements start often).
+fn procedure_of(run: &RunModel, session: &str, events: usize) -> Option<String> {
+    run.trace[..events.min(run.trace.len())]
+        .iter()
+        .rev()
+        .take(5000)
+        .find_map(|e| match &e.event {
+            Event::StatementStarted {
+                session: s,
+                in_proc,
+                ..
+            } if s == session => Some(in_proc.clone()),
+            _ => None,
+        })?
+}

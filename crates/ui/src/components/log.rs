@@ -1,0 +1,78 @@
+//! The event log: the trace's one-line events around the playhead (each says who and
+//! why), the current one marked; clicking an event moves the playhead there. Long
+//! traces show a window, so a run of 30 000 events stays fast.
+
+use yew::prelude::*;
+
+use crate::hooks::use_keep_in_view;
+use crate::player::{PlayerAction, Shared};
+use crate::present::{ms_label, session_class};
+use crate::run::RunModel;
+
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    pub run: Shared<RunModel>,
+    /// Events shown so far; the current event is the last of them.
+    pub events: usize,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+/// Events listed either side of the current one.
+const AROUND: usize = 40;
+
+#[function_component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let run = &props.run;
+    let n = run.events();
+    let current = props.events.checked_sub(1);
+    let centre = current.unwrap_or(0);
+    let from = centre.saturating_sub(AROUND);
+    let to = (centre + AROUND + 1).min(n);
+    let step = run.step_events(run.step_of(props.events));
+    let list = use_node_ref();
+    use_keep_in_view(
+        list.clone(),
+        "[aria-current]",
+        (Shared::clone(&props.run), props.events),
+    );
+    let rows = (from..to).map(|i| {
+        let entry = &run.trace[i];
+        let session = entry.event.session().and_then(|s| run.session_index(s));
+        let is_current = Some(i) == current;
+        let onclick = {
+            let dispatch = props.dispatch.clone();
+            Callback::from(move |_: MouseEvent| dispatch.emit(PlayerAction::SeekEvents(i + 1)))
+        };
+        html! {
+            <li
+                key={i}
+                class={classes!("log__item", is_current.then_some("log__item--current"), (i >= props.events && step.contains(&i)).then_some("log__item--same-step"), (i >= props.events).then_some("log__item--future"))}
+                aria-current={is_current.then_some("step")}
+                data-index={i.to_string()}
+            >
+                <button type="button" class="log__button" {onclick} title="Move the playhead to this event">
+                    <span class="log__time">{ ms_label(entry.at_us) }</span>
+                    <span class={classes!("log__who", session.map(session_class))} aria-hidden="true"></span>
+                    <span class="log__text">{ entry.event.to_string() }</span>
+                </button>
+            </li>
+        }
+    });
+    html! {
+        <section class="panel log" aria-labelledby="log-heading" data-testid="event-log">
+            <h3 id="log-heading" class="panel__title">
+                { "Events" }
+                <span class="panel__note">{ format!("{n} in this run; click one to go there") }</span>
+            </h3>
+            <ol class="log__list" ref={list}>
+                if from > 0 {
+                    <li class="log__more muted">{ format!("… {from} earlier events") }</li>
+                }
+                { for rows }
+                if to < n {
+                    <li class="log__more muted">{ format!("… {} later events", n - to) }</li>
+                }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,175 @@
+//! The lesson's narrative, rendered from its Markdown (the lesson crate escapes raw
+//! HTML, so the HTML is safe to insert), with each SQL block filled in live: the text
+//! for the current toggles, switched text marked, and the statements sessions are at.
+
+use engine::{Block, SessionStatus, Source, StateView};
+use lesson::{narrative_html, BlockRole, Lesson};
+use yew::prelude::*;
+
+use super::code::CodeListing;
+use crate::player::Shared;
+use crate::present::{ms_label, StatementMark};
+use crate::run::RunModel;
+
+#[derive(Properties, PartialEq)]
+pub struct NarrativeProps {
+    pub lesson: Shared<Lesson>,
+    pub run: Shared<RunModel>,
+    pub view: Option<Shared<StateView>>,
+    pub fresh: Vec<String>,
+    pub flash: u32,
+}
+
+/// A piece of the narrative: HTML from the lesson crate, or the place of block N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    Html(String),
+    Block(usize),
+}
+
+const PLACEHOLDER: &str = "<div class=\"lockstep-block\" data-block=\"";
+
+/// Splits the narrative HTML at its block placeholders.
+pub fn parts(html: &str) -> Vec<Part> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(PLACEHOLDER) {
+        let after = &rest[at + PLACEHOLDER.len()..];
+        let Some(quote) = after.find('"') else { break };
+        let Ok(index) = after[..quote].parse::<usize>() else {
+            break;
+        };
+        let Some(close) = after.find("</div>") else {
+            break;
+        };
+        if at > 0 {
+            out.push(Part::Html(rest[..at].to_string()));
+        }
+        out.push(Part::Block(index));
+        rest = after[close + "</div>".len()..].trim_start_matches('\n');
+    }
+    if !rest.is_empty() {
+        out.push(Part::Html(rest.to_string()));
+    }
+    // The page shows the title already; the narrative's headings sit under it.
+    if let Some(Part::Html(first)) = out.first_mut() {
+        if first.starts_with("<h1>") {
+            if let Some(end) = first.find("</h1>") {
+                *first = first[end + "</h1>".len()..].trim_start().to_string();
+            }
+        }
+    }
+    for part in &mut out {
+        if let Part::Html(html) = part {
+            *html = demote_headings(html);
+        }
+    }
+    out.retain(|p| !matches!(p, Part::Html(h) if h.trim().is_empty()));
+    out
+}
+
+/// `<h1>` becomes `<h3>` and so on (down to `<h6>`): the page's `<h1>` is the site and
+/// its `<h2>` the lesson's title.
+fn demote_headings(html: &str) -> String {
+    let mut out = html.to_string();
+    for level in (1..=6).rev() {
+        let to = (level + 2).min(6);
+        for (from, into) in [
+            (format!("<h{level}"), format!("<h{to}")),
+            (format!("</h{level}>"), format!("</h{to}>")),
+        ] {
+            out = out.replace(&from, &into);
+        }
+    }
+    out
+}
+
+#[function_component]
+pub fn Narrative(props: &NarrativeProps) -> Html {
+    let lesson = props.lesson.clone();
+    let parts = use_memo(lesson, |lesson| parts(&narrative_html(lesson)));
+    let run = &props.run;
+    let statements_in = |block: Option<Block>| -> Vec<StatementMark> {
+        let Some(view) = &props.view else {
+            return Vec::new();
+        };
+        view.sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                !matches!(
+                    s.status,
+                    SessionStatus::Finished | SessionStatus::NotStarted
+                )
+            })
+            .filter_map(|(i, s)| {
+                let (source, a, b) = s.statement?;
+                let here = match (source, block?) {
+                    (Source::Setup, Block::Setup) => true,
+                    (Source::Session(j), Block::Session(k)) => j == k && j == i,
+                    _ => false,
+                };
+                here.then_some(StatementMark {
+                    session: i,
+                    range: a..b,
+                })
+            })
+            .collect()
+    };
+    let rendered = parts.iter().map(|part| match part {
+        Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
+        Part::Block(index) => {
+            let Some(block) = run.applied.blocks.iter().find(|b| b.block == *index) else {
+                let when = props.lesson.blocks.get(*index).map(|b| {
+                    b.when.iter().map(|c| format!("{} = {}", c.toggle, c.values.join(" or "))).collect::<Vec<_>>().join(" and ")
+                });
+                return html! {
+                    <p class="block-off muted">{ format!("(A block that takes part only when {}: not in this run.)", when.unwrap_or_default()) }</p>
+                };
+            };
+            let label = match &block.role {
+                BlockRole::Setup => "setup: schema and data, run before the sessions".to_string(),
+                BlockRole::Session { name, start_us } => format!("session {name}, starts at {}", ms_label(*start_us)),
+                BlockRole::Show => "shown only, not run".to_string(),
+            };
+            html! {
+                <figure class="block" data-block={index.to_string()}>
+                    <figcaption class="block__label">{ label }</figcaption>
+                    <CodeListing
+                        text={AttrValue::from(block.text.clone())}
+                        toggled={block.toggled.clone()}
+                        statements={statements_in(block.engine_block)}
+                        sessions={run.sessions.clone()}
+                        fresh={props.fresh.clone()}
+                        flash={props.flash}
+                    />
+                </figure>
+            }
+        }
+    });
+    html! {
+        <div class="narrative__body prose" data-testid="narrative">{ for rendered }</div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_at_placeholders() {
+        let html = "<h1>T</h1>\n<div class=\"lockstep-block\" data-block=\"0\"></div>\n<p>x</p>\n<div class=\"lockstep-block\" data-block=\"1\"></div>\n";
+        assert_eq!(
+            parts(html),
+            [
+                Part::Block(0),
+                Part::Html("<p>x</p>\n".into()),
+                Part::Block(1)
+            ]
+        );
+        assert_eq!(
+            parts("<p>a</p><h2 id=\"x\">B</h2>"),
+            [Part::Html("<p>a</p><h4 id=\"x\">B</h4>".into())]
+        );
+    }
+}

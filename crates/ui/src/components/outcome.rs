@@ -1,0 +1,122 @@
+//! The outcome of the whole run: per session its wait, results (the claims), errors
+//! and logical reads; the lesson's checks with pass or fail; and after a toggle, what
+//! changed (before → after).
+
+use std::rc::Rc;
+
+use lesson::value_text;
+use yew::prelude::*;
+
+use crate::present::{changes, ms_label, ms_number, session_class};
+use crate::run::RunSummary;
+
+#[derive(Properties, PartialEq)]
+pub struct OutcomeProps {
+    pub summary: Rc<RunSummary>,
+    pub previous: Option<Rc<RunSummary>>,
+}
+
+/// Result rows shown per result set.
+const RESULT_ROWS: usize = 3;
+
+#[function_component]
+pub fn Outcome(props: &OutcomeProps) -> Html {
+    let summary = &props.summary;
+    let cards = summary.outcome.sessions.iter().enumerate().map(|(i, s)| {
+        let results = s.results.iter().enumerate().map(|(r, rs)| {
+            let more = rs.rows.len().saturating_sub(RESULT_ROWS);
+            html! {
+                <div class="result" data-testid={format!("result-{}-{}", s.name, r + 1)}>
+                    <table>
+                        <caption>{ format!("Result {} · {} row{}", r + 1, rs.rows.len(), if rs.rows.len() == 1 { "" } else { "s" }) }</caption>
+                        <thead><tr>{ for rs.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }</tr></thead>
+                        <tbody>
+                            { for rs.rows.iter().take(RESULT_ROWS).map(|row| html! {
+                                <tr>{ for row.iter().map(|v| html! { <td>{ value_text(v) }</td> }) }</tr>
+                            }) }
+                            if more > 0 {
+                                <tr><td colspan={rs.columns.len().to_string()} class="muted">{ format!("… {more} more") }</td></tr>
+                            }
+                        </tbody>
+                    </table>
+                </div>
+            }
+        });
+        let errors = s.errors.iter().map(|e| {
+            html! {
+                <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
+                    <strong>{ format!("Error {}", e.number) }</strong>
+                    { format!(" (severity {}, state {}): {}", e.severity, e.state, e.message) }
+                </li>
+            }
+        });
+        html! {
+            <div class={classes!("outcome__session", session_class(i))} data-testid={format!("outcome-{}", s.name)}
+                data-wait-ms={ms_number(s.wait_us)} data-errors={s.errors.len().to_string()}>
+                <p class="session__head">
+                    <span class="session__name"><span class="swatch" aria-hidden="true"></span>{ &s.name }</span>
+                </p>
+                <dl class="figures">
+                    <div><dt>{ "waited for locks" }</dt><dd data-testid={format!("wait-{}", s.name)}>{ ms_label(s.wait_us) }</dd></div>
+                    <div><dt>{ "statements" }</dt><dd>{ s.statements }</dd></div>
+                    <div><dt>{ "logical reads" }</dt><dd>{ s.logical_reads }</dd></div>
+                    <div><dt>{ "errors" }</dt><dd>{ s.errors.len() }</dd></div>
+                </dl>
+                if !s.errors.is_empty() {
+                    <ul class="errors">{ for errors }</ul>
+                }
+                if s.results.is_empty() {
+                    <p class="muted">{ "No result sets returned to the client." }</p>
+                }
+                { for results }
+            </div>
+        }
+    });
+    let passed = summary.checks.iter().filter(|c| c.passed).count();
+    let checks = summary.checks.iter().map(|c| {
+        html! {
+            <li class={classes!("check", if c.passed { "check--pass" } else { "check--fail" })}
+                data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}>
+                <span class="check__verdict">{ if c.passed { "✓ pass" } else { "✗ fail" } }</span>
+                <span class="check__name">{ &c.name }</span>
+                <span class="check__detail" data-testid="check-detail">{ &c.detail }</span>
+            </li>
+        }
+    });
+    let diff = props.previous.as_ref().map(|before| {
+        let lines = changes(before, summary);
+        html! {
+            <div class="before-after" data-testid="before-after">
+                <h4 class="panel__subtitle">{ "What the last toggle changed" }</h4>
+                if lines.is_empty() {
+                    <p class="muted">{ "Nothing in the outcome changed." }</p>
+                } else {
+                    <ul>
+                        { for lines.iter().map(|c| html! {
+                            <li data-what={c.what.clone()}>
+                                <span class="before-after__what">{ &c.what }</span>{ " " }
+                                <span class="before-after__before">{ &c.before }</span>
+                                <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " became " }</span>
+                                <strong class="before-after__after">{ &c.after }</strong>
+                            </li>
+                        }) }
+                    </ul>
+                }
+            </div>
+        }
+    });
+    html! {
+        <section class="panel outcome" aria-labelledby="outcome-heading" data-testid="outcome" data-end-ms={ms_number(summary.end_us)}>
+            <h3 id="outcome-heading" class="panel__title">
+                { "Outcome" }
+                <span class="panel__note">{ format!("whole run · ended at {} · seed {}", ms_label(summary.end_us), summary.key.seed) }</span>
+            </h3>
+            { for diff }
+            <div class="outcome__sessions">{ for cards }</div>
+            if !summary.checks.is_empty() {
+                <h4 class="panel__subtitle">{ format!("Checks: {passed} of {} pass", summary.checks.len()) }</h4>
+                <ul class="checks" data-testid="checks">{ for checks }</ul>
+            }
+        </section>
+    }
+}

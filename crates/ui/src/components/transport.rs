@@ -1,0 +1,198 @@
+//! The player's controls: toggles, play/pause/step/speed/scrub, and the line that
+//! narrates the current event.
+
+use lesson::{Settings, Toggle};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::player::{PlayerAction, Playhead, Shared, SPEEDS};
+use crate::present::{ms_label, ms_number};
+use crate::run::RunModel;
+
+#[derive(Properties, PartialEq)]
+pub struct TogglesProps {
+    pub toggles: Vec<Toggle>,
+    pub settings: Settings,
+    pub fresh: Vec<String>,
+    pub pending: bool,
+    pub on_toggle: Callback<(String, String)>,
+}
+
+/// One group of buttons per toggle; the pressed one is the current value.
+#[function_component]
+pub fn Toggles(props: &TogglesProps) -> Html {
+    if props.toggles.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="toggles" data-testid="toggles">
+            { for props.toggles.iter().map(|toggle| {
+                let current = props.settings.get(&toggle.name).unwrap_or_default();
+                let help_id = format!("toggle-help-{}", toggle.name);
+                let fresh = props.fresh.contains(&toggle.name);
+                html! {
+                    <div
+                        class={classes!("toggle", fresh.then_some("toggle--fresh"))}
+                        role="group"
+                        aria-label={toggle.label.clone()}
+                        aria-describedby={toggle.help.as_ref().map(|_| help_id.clone())}
+                        data-testid={format!("toggle-{}", toggle.name)}
+                        data-value={current.to_string()}
+                    >
+                        <span class="toggle__label">{ &toggle.label }</span>
+                        <span class="toggle__values">
+                            { for toggle.values.iter().map(|value| {
+                                let pressed = value == current;
+                                let onclick = {
+                                    let (name, value, on_toggle) = (toggle.name.clone(), value.clone(), props.on_toggle.clone());
+                                    Callback::from(move |_: MouseEvent| {
+                                        if !pressed {
+                                            on_toggle.emit((name.clone(), value.clone()));
+                                        }
+                                    })
+                                };
+                                html! {
+                                    <button
+                                        type="button"
+                                        class="toggle__value"
+                                        aria-pressed={if pressed { "true" } else { "false" }}
+                                        data-testid={format!("toggle-{}-{}", toggle.name, value)}
+                                        {onclick}
+                                    >{ value }</button>
+                                }
+                            }) }
+                        </span>
+                        if let Some(help) = &toggle.help {
+                            <span class="toggle__help" id={help_id}>{ help }</span>
+                        }
+                    </div>
+                }
+            }) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TransportProps {
+    pub head: Playhead,
+    pub events: usize,
+    pub end_us: u64,
+    pub playing: bool,
+    pub speed: usize,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+#[function_component]
+pub fn Transport(props: &TransportProps) -> Html {
+    let send = |action: PlayerAction| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+    };
+    let on_speed = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
+                if let Ok(i) = select.value().parse::<usize>() {
+                    dispatch.emit(PlayerAction::SetSpeed(i));
+                }
+            }
+        })
+    };
+    let on_scrub = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
+                if let Ok(us) = input.value().parse::<f64>() {
+                    dispatch.emit(PlayerAction::SeekTime(us.max(0.0) as u64));
+                }
+            }
+        })
+    };
+    let head = props.head;
+    let at_start = head.events == 0 && head.t_us == 0;
+    let at_end = head.events >= props.events && head.t_us >= props.end_us;
+    html! {
+        <div class="transport" data-testid="transport">
+            <div class="transport__buttons">
+                <button type="button" class="icon-button" aria-label="Back to the start (Home)" title="Start (Home)"
+                    data-testid="home" disabled={at_start} onclick={send(PlayerAction::Home)}>{ "⏮" }</button>
+                <button type="button" class="icon-button" aria-label="Step back one event (←)" title="Step back (←)"
+                    data-testid="step-back" disabled={at_start} onclick={send(PlayerAction::StepBack)}>{ "◀" }</button>
+                <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
+                    title={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
+                    data-testid="play" data-playing={if props.playing { "true" } else { "false" }}
+                    onclick={send(PlayerAction::TogglePlay)}>
+                    { if props.playing { "⏸ Pause" } else if at_end { "↻ Replay" } else { "▶ Play" } }
+                </button>
+                <button type="button" class="icon-button" aria-label="Step forward one event (→)" title="Step forward (→)"
+                    data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ "▶" }</button>
+                <button type="button" class="icon-button" aria-label="Jump to the end (End)" title="End (End)"
+                    data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ "⏭" }</button>
+                <label class="transport__speed">
+                    <span>{ "Speed" }</span>
+                    <select data-testid="speed" onchange={on_speed}>
+                        { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
+                            <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+            <div class="transport__position">
+                <span class="transport__time" data-testid="position"
+                    data-events={head.events.to_string()} data-t-ms={ms_number(head.t_us)}>
+                    <strong>{ ms_label(head.t_us) }</strong>
+                    { format!(" of {} · event {} of {}", ms_label(props.end_us), head.events, props.events) }
+                </span>
+                <input
+                    type="range"
+                    class="transport__scrub"
+                    aria-label="Virtual time"
+                    aria-valuetext={ms_label(head.t_us)}
+                    data-testid="scrub"
+                    min="0"
+                    max={props.end_us.to_string()}
+                    step="1"
+                    value={head.t_us.to_string()}
+                    oninput={on_scrub}
+                />
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NarrationProps {
+    pub run: Shared<RunModel>,
+    pub head: Playhead,
+    pub playing: bool,
+}
+
+/// The current event in words. A polite live region while paused, so each step is
+/// read out; silent while playing, so a screen reader is not flooded.
+#[function_component]
+pub fn Narration(props: &NarrationProps) -> Html {
+    let k = props.head.events;
+    let text = if k == 0 {
+        "Start: the setup has run and no session has started. Press Play, or → to step.".to_string()
+    } else {
+        let entry = &props.run.trace[k - 1];
+        format!(
+            "{} · event {k} of {}: {}",
+            ms_label(entry.at_us),
+            props.run.events(),
+            entry.event
+        )
+    };
+    html! {
+        <p class="narration" data-testid="narration" aria-live={if props.playing { "off" } else { "polite" }} aria-atomic="true">
+            { text }
+        </p>
+    }
+}

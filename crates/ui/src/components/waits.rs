@@ -1,0 +1,151 @@
+//! The wait-for graph at the playhead: an arrow from each waiting session to each
+//! session it waits for, with the lock; a deadlock's cycle in red with its victim
+//! named. Under the drawing, the same facts as text, and the locks held now.
+
+use std::rc::Rc;
+
+use engine::StateView;
+use yew::prelude::*;
+
+use super::tables::badge;
+use crate::player::Shared;
+use crate::present::{session_class, StepMarks};
+
+#[derive(Properties, PartialEq)]
+pub struct WaitsProps {
+    pub view: Shared<StateView>,
+    pub marks: Rc<StepMarks>,
+    pub sessions: Vec<String>,
+}
+
+const SIZE: f64 = 200.0;
+
+#[function_component]
+pub fn Waits(props: &WaitsProps) -> Html {
+    let view = &props.view;
+    let sessions = &props.sessions;
+    let n = sessions.len().max(1);
+    let radius = if n == 1 { 0.0 } else { SIZE / 2.0 - 34.0 };
+    let pos = |i: usize| {
+        let angle = std::f64::consts::PI * (0.5 + 2.0 * i as f64 / n as f64) + std::f64::consts::PI;
+        let (x, y) = (
+            SIZE / 2.0 + radius * angle.cos() * 1.15,
+            SIZE / 2.0 + radius * angle.sin(),
+        );
+        (x, y)
+    };
+    let index = |name: &str| sessions.iter().position(|s| s == name);
+    let deadlock = props.marks.deadlock.as_ref();
+    let in_cycle = |a: &str, b: &str| {
+        deadlock.is_some_and(|(_, cycle)| {
+            cycle.windows(2).any(|w| w[0] == a && w[1] == b)
+                || (cycle.last().map(String::as_str) == Some(a)
+                    && cycle.first().map(String::as_str) == Some(b))
+        })
+    };
+    // Edges: waits now, plus a deadlock cycle found in this step (its waits may be gone).
+    let mut edges: Vec<(String, String, String)> = Vec::new();
+    for w in &view.waits {
+        if !edges
+            .iter()
+            .any(|(a, b, _)| *a == w.waiter && *b == w.blocker)
+        {
+            edges.push((
+                w.waiter.clone(),
+                w.blocker.clone(),
+                format!("{} on {}", w.mode, w.resource),
+            ));
+        }
+    }
+    if let Some((_, cycle)) = deadlock {
+        for (i, a) in cycle.iter().enumerate() {
+            let b = &cycle[(i + 1) % cycle.len()];
+            if a != b && !edges.iter().any(|(x, y, _)| x == a && y == b) {
+                edges.push((a.clone(), b.clone(), "deadlock".into()));
+            }
+        }
+    }
+    let arrows = edges.iter().filter_map(|(a, b, label)| {
+        let ((x1, y1), (x2, y2)) = (pos(index(a)?), pos(index(b)?));
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let (ux, uy) = (dx / len, dy / len);
+        let r = 22.0;
+        let red = in_cycle(a, b);
+        Some(html! {
+            <g class={classes!("edge", red.then_some("edge--deadlock"))}>
+                <line x1={format!("{:.1}", x1 + ux * r)} y1={format!("{:.1}", y1 + uy * r)}
+                      x2={format!("{:.1}", x2 - ux * (r + 4.0))} y2={format!("{:.1}", y2 - uy * (r + 4.0))}
+                      marker-end={if red { "url(#arrow-red)" } else { "url(#arrow)" }} />
+                <title>{ format!("{a} waits for {b} ({label})") }</title>
+            </g>
+        })
+    });
+    let nodes = sessions.iter().enumerate().map(|(i, name)| {
+        let (x, y) = pos(i);
+        let victim = deadlock.is_some_and(|(v, _)| v == name);
+        html! {
+            <g class={classes!("node", session_class(i), victim.then_some("node--victim"))}>
+                <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="20" />
+                <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} text-anchor="middle">{ name }</text>
+            </g>
+        }
+    });
+    let sentences: Vec<String> = edges
+        .iter()
+        .map(|(a, b, label)| format!("{a} waits for {b} ({label})"))
+        .collect();
+    let locks = view.locks.iter().take(8).map(|l| {
+        html! {
+            <li>
+                <code>{ &l.resource }</code>{ " " }
+                { for l.holders.iter().map(|b| badge(b, sessions)) }
+                if !l.waiters.is_empty() {
+                    <span class="locks__waiting">
+                        { " waiting: " }
+                        { for l.waiters.iter().map(|w| html! { <span class="lock lock--waiting">{ format!("{} wants {}", w.session, w.mode) }</span> }) }
+                    </span>
+                }
+            </li>
+        }
+    });
+    html! {
+        <section class="panel waits" aria-labelledby="waits-heading" data-testid="waits">
+            <h3 id="waits-heading" class="panel__title">{ "Who waits for whom" }</h3>
+            <svg class="waits__graph" viewBox={format!("0 0 {SIZE} {SIZE}")} role="img"
+                 aria-label={if sentences.is_empty() { "Nobody waits".to_string() } else { sentences.join("; ") }}>
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
+                    </marker>
+                    <marker id="arrow-red" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead arrowhead--deadlock" />
+                    </marker>
+                </defs>
+                { for arrows }
+                { for nodes }
+            </svg>
+            <ul class="waits__list" data-testid="wait-edges">
+                if sentences.is_empty() {
+                    <li class="muted">{ "Nobody waits now." }</li>
+                }
+                { for sentences.iter().map(|s| html! { <li>{ s }</li> }) }
+            </ul>
+            if let Some((victim, cycle)) = deadlock {
+                <p class="deadlock" role="status" data-testid="deadlock">
+                    { format!("Deadlock: {} — {victim} is the victim (error 1205).", cycle.join(" → ")) }
+                </p>
+            }
+            <h4 class="panel__subtitle">{ "Locks held" }</h4>
+            <ul class="locks">
+                if view.locks.is_empty() {
+                    <li class="muted">{ "No locks (intent locks aside)." }</li>
+                }
+                { for locks }
+                if view.locks.len() > 8 {
+                    <li class="muted">{ format!("… and {} more", view.locks.len() - 8) }</li>
+                }
+            </ul>
+        </section>
+    }
+}
