@@ -169,6 +169,21 @@ pub enum Event {
         procedure: String,
         code: i64,
     },
+    /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
+    /// -3 deadlock victim, -999 a call error; `holders` hold the lock when refused.
+    /// A row inserted into `external_system`, the simulated receiver of SCENARIOS.md I2:
+    /// each such row is one real call.
+    ExternalCall {
+        session: String,
+        key: String,
+    },
+    AppLockRequested {
+        session: String,
+        resource: String,
+        mode: LockMode,
+        code: i64,
+        holders: Vec<String>,
+    },
 }
 
 impl Event {
@@ -199,7 +214,9 @@ impl Event {
             | WaitTimedOut { session, .. }
             | Printed { session, .. }
             | ProcedureCalled { session, .. }
-            | ProcedureReturned { session, .. } => Some(session),
+            | ProcedureReturned { session, .. }
+            | AppLockRequested { session, .. }
+            | ExternalCall { session, .. } => Some(session),
         }
     }
 }
@@ -320,6 +337,18 @@ impl fmt::Display for Event {
             ),
             Printed { session, text } => write!(f, "{session} prints: {text}"),
             ProcedureCalled { session, procedure } => write!(f, "{session} calls {procedure}"),
+            ExternalCall { session, key } => write!(f, "{session} calls the external system: it records call ({key})"),
+            AppLockRequested { session, resource, mode, code, holders } => {
+                let meaning = match code {
+                    0 => "granted at once".to_string(),
+                    1 => "granted after waiting".to_string(),
+                    -1 if holders.is_empty() => "timed out".to_string(),
+                    -1 => format!("timed out: {} holds it", holders.join(", ")),
+                    -3 => "chosen as deadlock victim".to_string(),
+                    _ => "a parameter or call error".to_string(),
+                };
+                write!(f, "{session}'s sp_getapplock for {} on {resource} returns {code}: {meaning}", mode.applock_name())
+            }
             ProcedureReturned { session, procedure, code } => {
                 write!(f, "{session} returns from {procedure} with code {code}")
             }

@@ -662,7 +662,41 @@ impl Simulation {
             args[idx] = Some(self.eval_scalar(i, &a.value)?);
         }
         let code = if key == "sp_getapplock" {
-            self.get_applock(i, &args)?
+            let code = self.get_applock(i, &args)?;
+            let resource = args
+                .first()
+                .cloned()
+                .flatten()
+                .map(|v| v.as_text())
+                .unwrap_or_default();
+            let mode = args
+                .get(1)
+                .cloned()
+                .flatten()
+                .and_then(|v| crate::locks::LockMode::from_applock_name(&v.as_text()));
+            if let Some(mode) = mode {
+                let res = crate::locks::Resource::Application {
+                    name: resource.clone(),
+                };
+                let holders = if code < 0 {
+                    self.locks
+                        .holders(&res)
+                        .into_iter()
+                        .map(|(o, _, _)| self.owner_name(o))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let name = self.sessions[i].name.clone();
+                self.push(Event::AppLockRequested {
+                    session: name,
+                    resource,
+                    mode,
+                    code,
+                    holders,
+                });
+            }
+            code
         } else {
             self.release_applock(i, &args)?
         };

@@ -34,6 +34,9 @@ type ScanRows = (Scope, Vec<(RowId, Vec<Value>)>);
 /// A projected row, its source row, and its group's rows.
 type Projected = (Vec<Value>, Vec<Value>, Vec<Vec<Value>>);
 
+/// The table that stands for the external receiver (SCENARIOS.md I2): a row there is a call.
+pub const EXTERNAL_SYSTEM: &str = "external_system";
+
 /// Rows produced by a query, with their column names.
 pub(crate) struct QueryOut {
     pub columns: Vec<String>,
@@ -1501,11 +1504,15 @@ impl Simulation {
             let key = t.key_text(slot);
             let name = self.sessions[i].name.clone();
             let table = t.name.clone();
+            let external = table.eq_ignore_ascii_case(EXTERNAL_SYSTEM);
             self.push(Event::RowInserted {
-                session: name,
+                session: name.clone(),
                 table,
-                key,
+                key: key.clone(),
             });
+            if external {
+                self.push(Event::ExternalCall { session: name, key });
+            }
         }
         Ok(())
     }

@@ -321,12 +321,16 @@ pub struct Segment {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum MarkKind {
-    Error { number: u32 },
+    Error {
+        number: u32,
+    },
     Skipped,
     Deadlock,
     Result,
     Committed,
     RolledBack,
+    /// A call to the simulated external system.
+    ExternalCall,
 }
 
 /// A point event on a lane; `event` indexes the trace.
@@ -420,6 +424,11 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                 at_us: t,
                 event: idx,
                 kind: MarkKind::Result,
+            }),
+            Event::ExternalCall { .. } => lanes[k].marks.push(Mark {
+                at_us: t,
+                event: idx,
+                kind: MarkKind::ExternalCall,
             }),
             Event::TransactionCommitted { .. } => lanes[k].marks.push(Mark {
                 at_us: t,

@@ -422,6 +422,7 @@ impl DisplayMark {
             MarkKind::Result => "result",
             MarkKind::Committed => "commit",
             MarkKind::RolledBack => "rollback",
+            MarkKind::ExternalCall => "external-call",
         }
     }
 
@@ -434,6 +435,7 @@ impl DisplayMark {
             MarkKind::Result => "◆".into(),
             MarkKind::Committed => "✓".into(),
             MarkKind::RolledBack => "↺".into(),
+            MarkKind::ExternalCall => "☎".into(),
         }
     }
 
@@ -445,6 +447,7 @@ impl DisplayMark {
             MarkKind::Result => "gets a result".into(),
             MarkKind::Committed => "commits".into(),
             MarkKind::RolledBack => "rolls back".into(),
+            MarkKind::ExternalCall => "calls the external system".into(),
         };
         if self.count > 1 {
             format!(
