@@ -9,7 +9,7 @@ use engine::{Scenario, SessionSpec};
 use crate::block::{BlockRole, Piece, SqlBlock};
 use crate::check::Check;
 use crate::markdown::splice;
-use crate::source::{offset_of, OffsetMap, SourceFile};
+use crate::source::{offset_of, to_u32, OffsetMap, SourceFile};
 use crate::toggle::{all_hold, Settings};
 use crate::{Lesson, LessonError};
 
@@ -44,6 +44,12 @@ pub struct RenderedBlock {
     map: OffsetMap,
     /// Offsets in the block's source text → offsets in the file.
     source_map: OffsetMap,
+    /// Where `text` starts in the engine's script: setup blocks are joined into one
+    /// script, so the second one starts some lines and bytes in. Zero for sessions.
+    script_line: u32,
+    script_offset: usize,
+    /// The editable id, when `text` is a learner's edit rather than the file's text.
+    pub(crate) edited: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,18 +62,49 @@ impl RenderedBlock {
     fn file_offset(&self, offset: usize) -> usize {
         self.source_map.map(self.map.map(offset))
     }
+
+    /// Whether `text` is a learner's edit (see [`crate::Lesson::apply_edits`]).
+    pub fn is_edited(&self) -> bool {
+        self.edited.is_some()
+    }
 }
 
 impl Applied {
+    /// The rendered block and the line in its text of (`line`) of an engine script:
+    /// a session's script is one block; the setup script may be several, joined.
+    pub(crate) fn script_block(&self, block: engine::Block, line: u32) -> Option<(usize, u32)> {
+        let i = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.engine_block == Some(block))
+            .take_while(|(_, b)| b.script_line < line.max(1))
+            .last()
+            .map(|(i, _)| i)?;
+        Some((i, line.max(1) - self.blocks[i].script_line))
+    }
+
+    /// Which rendered block holds byte `offset` of the engine's setup script
+    /// (`scenario.setup`, which joins the setup blocks), and the offset in its `text`.
+    /// Statements of procedures created in setup point into that script.
+    pub fn setup_position(&self, offset: usize) -> Option<(usize, usize)> {
+        let i = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.engine_block == Some(engine::Block::Setup))
+            .take_while(|(_, b)| b.script_offset <= offset)
+            .last()
+            .map(|(i, _)| i)?;
+        let within = offset - self.blocks[i].script_offset;
+        (within <= self.blocks[i].text.len()).then_some((i, within))
+    }
+
     /// The error an engine reports at (`line`, `col`) of one of its blocks, placed in
     /// the lesson file. Columns count characters.
     pub fn locate(&self, block: engine::Block, line: u32, col: u32, message: &str) -> LessonError {
-        match self
-            .blocks
-            .iter()
-            .position(|b| b.engine_block == Some(block))
-        {
-            Some(i) => {
+        match self.script_block(block, line) {
+            Some((i, line)) => {
                 let (line, col) = self.file_position(i, line, col);
                 LessonError {
                     file: self.source.name.clone(),
@@ -95,7 +132,12 @@ impl Applied {
     }
 }
 
-pub(crate) fn apply(lesson: &Lesson, settings: &Settings) -> Result<Applied, LessonError> {
+/// `edits` are (editable id, SQL), already checked against the lesson's editable blocks.
+pub(crate) fn apply(
+    lesson: &Lesson,
+    settings: &Settings,
+    edits: &[(&str, &str)],
+) -> Result<Applied, LessonError> {
     let source = &lesson.source;
     if !settings.fits(&lesson.toggles) {
         return Err(source.error(
@@ -107,7 +149,8 @@ pub(crate) fn apply(lesson: &Lesson, settings: &Settings) -> Result<Applied, Les
         ));
     }
     let mut blocks = Vec::new();
-    let mut setup: Option<&SqlBlock> = None;
+    let mut setup_text = String::new();
+    let mut setup_lines = 0u32;
     let mut sessions: Vec<SessionSpec> = Vec::new();
     let mut session_lines: Vec<u32> = Vec::new();
     let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
@@ -117,21 +160,7 @@ pub(crate) fn apply(lesson: &Lesson, settings: &Settings) -> Result<Applied, Les
             continue;
         }
         let engine_block = match &block.role {
-            BlockRole::Setup => {
-                if let Some(first) = setup {
-                    return Err(source.error(
-                        block.fence_offset,
-                        format!(
-                            "two setup blocks apply with {} (lines {} and {}); give them exclusive `when` conditions",
-                            describe(settings),
-                            first.line,
-                            block.line
-                        ),
-                    ));
-                }
-                setup = Some(block);
-                Some(engine::Block::Setup)
-            }
+            BlockRole::Setup => Some(engine::Block::Setup),
             BlockRole::Session { name, .. } => {
                 if let Some(i) = sessions.iter().position(|s| s.name == *name) {
                     return Err(source.error(
@@ -148,7 +177,31 @@ pub(crate) fn apply(lesson: &Lesson, settings: &Settings) -> Result<Applied, Les
             }
             BlockRole::Show => None,
         };
-        let rendered = render(index, block, settings);
+        // A learner's edit replaces the block's text as typed (no toggle markers).
+        let edit = block
+            .editable
+            .as_deref()
+            .and_then(|id| edits.iter().rev().find(|(e, _)| *e == id));
+        let mut rendered = match edit {
+            Some((id, sql)) => edited(index, block, id, sql),
+            None => render(index, block, settings),
+        };
+        if block.role == BlockRole::Setup {
+            // Each setup block is a batch of its own: joined with `GO`, so that a
+            // CREATE PROCEDURE may open the next block.
+            if !setup_text.is_empty() {
+                if !setup_text.ends_with('\n') {
+                    setup_text.push('\n');
+                    setup_lines += 1;
+                }
+                setup_text.push_str("GO\n");
+                setup_lines += 1;
+            }
+            rendered.script_line = setup_lines;
+            rendered.script_offset = setup_text.len();
+            setup_text.push_str(&rendered.text);
+            setup_lines += to_u32(rendered.text.matches('\n').count());
+        }
         match &block.role {
             BlockRole::Session { name, start_us } => {
                 sessions.push(SessionSpec {
@@ -181,11 +234,15 @@ pub(crate) fn apply(lesson: &Lesson, settings: &Settings) -> Result<Applied, Les
             ),
         ));
     }
-    let setup_text = blocks
-        .iter()
-        .find(|b| b.engine_block == Some(engine::Block::Setup))
-        .map(|b| b.text.clone())
-        .unwrap_or_default();
+    // Solutions are never part of the narrative.
+    replacements.extend(
+        lesson
+            .exercise
+            .iter()
+            .flat_map(|e| &e.solutions)
+            .map(|s| (s.file_range.clone(), String::new())),
+    );
+    replacements.sort_by_key(|(range, _)| range.start);
     Ok(Applied {
         lesson_id: lesson.id.clone(),
         settings: settings.clone(),
@@ -273,5 +330,27 @@ fn render(index: usize, block: &SqlBlock, settings: &Settings) -> RenderedBlock 
         toggled,
         map,
         source_map: block.source_map.clone(),
+        script_line: 0,
+        script_offset: 0,
+        edited: None,
+    }
+}
+
+/// A block whose text is a learner's edit. Positions in it belong to the learner's
+/// text (see [`crate::run_exercise`]); mapped to the file they point at the block.
+fn edited(index: usize, block: &SqlBlock, id: &str, sql: &str) -> RenderedBlock {
+    let mut map = OffsetMap::default();
+    map.push_point(0, sql.len(), 0);
+    RenderedBlock {
+        block: index,
+        role: block.role.clone(),
+        engine_block: None,
+        text: sql.to_string(),
+        toggled: Vec::new(),
+        map,
+        source_map: block.source_map.clone(),
+        script_line: 0,
+        script_offset: 0,
+        edited: Some(id.to_string()),
     }
 }

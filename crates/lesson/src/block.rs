@@ -23,6 +23,9 @@ pub struct SqlBlock {
     pub role: BlockRole,
     /// The block takes part only when every condition holds.
     pub when: Vec<Condition>,
+    /// In an exercise, the id under which the learner edits this block (`editable` or
+    /// `editable=ID` in the info string; the id defaults to the session name or `setup`).
+    pub editable: Option<String>,
     /// 1-based line of the opening fence in the lesson file.
     pub line: u32,
     /// The block's text as written, markers included.
@@ -35,6 +38,23 @@ pub struct SqlBlock {
     /// The whole block, fences included, and its text alone, in the file.
     pub(crate) file_range: Range<usize>,
     pub(crate) text_range: Option<Range<usize>>,
+}
+
+/// An exercise's answer for one editable block: a ```` ```sql solution=ID ```` block.
+/// Kept apart from [`SqlBlock`]s: learners never see it and a plain run never uses it.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The id of the editable block it replaces.
+    pub block: String,
+    /// The SQL as written: like a learner's edit, it has no toggle markers.
+    pub sql: String,
+    /// 1-based line of the opening fence in the lesson file.
+    pub line: u32,
+    /// Offsets in `sql` → offsets in the lesson file.
+    pub(crate) source_map: OffsetMap,
+    pub(crate) fence_offset: usize,
+    /// The whole block, fences included, in the file.
+    pub(crate) file_range: Range<usize>,
 }
 
 impl SqlBlock {
@@ -259,8 +279,19 @@ pub(crate) fn shorten(s: &str) -> String {
 /// What the info string of a fenced `sql` block says.
 #[derive(Debug)]
 pub(crate) struct Info {
-    pub role: BlockRole,
+    pub kind: InfoKind,
     pub when: Vec<Condition>,
+    /// The editable id, if the block is `editable`.
+    pub editable: Option<String>,
+}
+
+#[derive(Debug)]
+pub(crate) enum InfoKind {
+    Block(BlockRole),
+    /// `sql solution=ID`: an exercise's answer for the editable block ID, never shown
+    /// to learners nor run by the lesson itself. Not a [`BlockRole`]: it is not part of
+    /// the scenario or the narrative.
+    Solution(String),
 }
 
 /// A `key` or `key=value` word of an info string, with offsets in the info string.
@@ -325,7 +356,16 @@ fn attrs<'a>(info: &'a str, errors: &mut Vec<LocalError>) -> Vec<Attr<'a>> {
     out
 }
 
-const INFO_HELP: &str = "setup, show, session=NAME, start=TIME, when=\"TOGGLE=VALUE\"";
+/// Whether an info string has a `solution=...` attribute (read as `parse_info` reads it).
+pub(crate) fn has_solution_attr(info: &str) -> bool {
+    attrs(info, &mut Vec::new())
+        .iter()
+        .skip(1)
+        .any(|a| a.key == "solution")
+}
+
+const INFO_HELP: &str =
+    "setup, show, session=NAME, start=TIME, when=\"TOGGLE=VALUE\", editable[=ID], solution=ID";
 
 /// Reads `sql setup`, `sql session=A start=1500ms when="workers=4"`, `sql show`.
 /// The first word (`sql`) has been checked by the caller.
@@ -339,7 +379,9 @@ pub(crate) fn parse_info(
     let mut role: Option<(usize, &str)> = None;
     let mut session: Option<String> = None;
     let mut start: Option<(usize, u64)> = None;
-    let mut when = Vec::new();
+    let mut when: Option<(usize, Vec<Condition>)> = None;
+    let mut editable: Option<(usize, Option<String>)> = None;
+    let mut solution: Option<String> = None;
     let mut seen: Vec<&str> = Vec::new();
     for attr in words.iter().skip(1) {
         if seen.contains(&attr.key) {
@@ -355,7 +397,7 @@ pub(crate) fn parse_info(
                 errors.push((
                     attr.at,
                     format!(
-                        "a block is one of setup, show or session; this one is already `{first}`"
+                        "a block is one of setup, show, session or solution; this one is already `{first}`"
                     ),
                 ));
             } else {
@@ -387,13 +429,34 @@ pub(crate) fn parse_info(
             },
             ("when", Some((at, text))) => {
                 if let Some(c) = parse_conditions(text, at, toggles, errors) {
-                    when = c;
+                    when = Some((attr.at, c));
+                }
+            }
+            ("editable", value) => match value {
+                None => editable = Some((attr.at, None)),
+                Some((_, id)) if is_session_name(id) => {
+                    editable = Some((attr.at, Some(id.to_string())));
+                }
+                Some((at, id)) => errors.push((
+                    at,
+                    format!("bad editable id `{id}`: use up to 30 letters, digits, `_` or `-`, starting with a letter"),
+                )),
+            },
+            ("solution", Some((at, id))) => {
+                if is_session_name(id) {
+                    solution = Some(id.to_string());
+                    set_role("solution", errors);
+                } else {
+                    errors.push((
+                        at,
+                        format!("bad solution id `{id}`: name an editable block (letters, digits, `_` or `-`, starting with a letter)"),
+                    ));
                 }
             }
             (key @ ("setup" | "show"), Some(_)) => {
                 errors.push((attr.at, format!("`{key}` takes no value")));
             }
-            (key @ ("session" | "start" | "when"), None) => {
+            (key @ ("session" | "start" | "when" | "solution"), None) => {
                 errors.push((attr.at, format!("`{key}` needs a value: {key}=...")));
             }
             (key, _) => errors.push((
@@ -402,13 +465,14 @@ pub(crate) fn parse_info(
             )),
         }
     }
-    let role = match (role, session) {
-        (Some((_, "setup")), _) => BlockRole::Setup,
-        (Some((_, "show")), _) => BlockRole::Show,
-        (Some((_, "session")), Some(name)) => BlockRole::Session {
+    let kind = match (role, session, solution) {
+        (Some((_, "setup")), _, _) => InfoKind::Block(BlockRole::Setup),
+        (Some((_, "show")), _, _) => InfoKind::Block(BlockRole::Show),
+        (Some((_, "session")), Some(name), _) => InfoKind::Block(BlockRole::Session {
             name,
             start_us: start.map_or(0, |s| s.1),
-        },
+        }),
+        (Some((_, "solution")), _, Some(id)) => InfoKind::Solution(id),
         _ => {
             if errors.len() == first_errors {
                 errors.push((0, format!("a sql block needs a role: `sql setup`, `sql session=NAME` or `sql show` (attributes: {INFO_HELP})")));
@@ -416,10 +480,54 @@ pub(crate) fn parse_info(
             return None;
         }
     };
-    if let (Some((at, _)), false) = (start, matches!(role, BlockRole::Session { .. })) {
+    let is_session = matches!(kind, InfoKind::Block(BlockRole::Session { .. }));
+    if let (Some((at, _)), false) = (start, is_session) {
         errors.push((at, "`start` belongs to session blocks".to_string()));
     }
-    (errors.len() == first_errors).then_some(Info { role, when })
+    let editable = match (&kind, editable) {
+        (_, None) => None,
+        (InfoKind::Block(BlockRole::Show), Some((at, _))) => {
+            errors.push((
+                at,
+                "a show block does not run, so it cannot be `editable`".to_string(),
+            ));
+            None
+        }
+        (InfoKind::Solution(_), Some((at, _))) => {
+            errors.push((
+                at,
+                "a solution block is not `editable`: it is the answer for one".to_string(),
+            ));
+            None
+        }
+        (InfoKind::Block(role), Some((at, id))) => {
+            if when.is_some() {
+                // An edit replaces the block's whole text; with `when` the block could be
+                // absent under some settings and the learner's edit would silently vanish.
+                errors.push((
+                    at,
+                    "an editable block takes part under every setting: remove its `when`"
+                        .to_string(),
+                ));
+            }
+            Some(id.unwrap_or_else(|| match role {
+                BlockRole::Session { name, .. } => name.clone(),
+                _ => "setup".to_string(),
+            }))
+        }
+    };
+    if let (InfoKind::Solution(_), Some((at, _))) = (&kind, &when) {
+        errors.push((
+            *at,
+            "a solution block takes no `when`: it replaces its editable block under every setting"
+                .to_string(),
+        ));
+    }
+    (errors.len() == first_errors).then_some(Info {
+        kind,
+        when: when.map(|w| w.1).unwrap_or_default(),
+        editable,
+    })
 }
 
 pub(crate) fn is_session_name(name: &str) -> bool {

@@ -22,13 +22,22 @@ struct RawFront {
     summary: String,
     #[serde(default)]
     covers: Vec<Spanned<String>>,
-    #[serde(default)]
-    kind: Kind,
+    kind: Option<Spanned<Kind>>,
     seed: Option<u64>,
+    goal: Option<Spanned<String>>,
+    #[serde(default)]
+    hints: Vec<RawHint>,
+    seeds: Option<Spanned<Vec<Spanned<u64>>>>,
     #[serde(default)]
     toggles: Vec<RawToggle>,
     #[serde(default)]
     checks: Vec<RawCheck>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHint {
+    text: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -74,7 +83,11 @@ pub(crate) struct Front {
     pub summary: String,
     pub covers: Vec<String>,
     pub kind: Kind,
+    /// File offset of `kind` (or of the front matter when it is absent).
+    pub kind_offset: usize,
     pub seed: u64,
+    /// Present exactly when `kind = "exercise"`.
+    pub exercise: Option<FrontExercise>,
     pub toggles: Vec<Toggle>,
     /// File offsets of each toggle's name.
     pub toggle_offsets: Vec<usize>,
@@ -82,6 +95,18 @@ pub(crate) struct Front {
     /// File offsets of each check's `session`, if any.
     pub check_sessions: Vec<Option<(usize, String)>>,
 }
+
+/// The exercise fields of the front matter, validated.
+pub(crate) struct FrontExercise {
+    pub goal: String,
+    pub hints: Vec<String>,
+    pub seeds: Vec<u64>,
+}
+
+/// How many seeds `Check` runs when an exercise does not list `seeds`.
+pub const DEFAULT_EXERCISE_SEEDS: u64 = 5;
+/// Most seeds an exercise may list: the browser runs them all on every Check.
+pub const MAX_EXERCISE_SEEDS: usize = 20;
 
 /// Reads the front matter `text`, which starts at byte `base` of the file.
 pub(crate) fn parse_front(
@@ -127,6 +152,13 @@ pub(crate) fn parse_front(
             );
         }
     }
+
+    let kind = raw.kind.as_ref().map_or(Kind::Lesson, |k| *k.get_ref());
+    let kind_offset = base + raw.kind.as_ref().map_or(0, |k| k.span().start);
+    let seed = raw.seed.unwrap_or(0);
+    let exercise = exercise_fields(&raw, kind, seed, &mut |span, message| {
+        err(errors, span, message)
+    });
 
     let mut toggles: Vec<Toggle> = Vec::new();
     let mut toggle_offsets = Vec::new();
@@ -263,13 +295,90 @@ pub(crate) fn parse_front(
         },
         summary: raw.summary,
         covers: raw.covers.into_iter().map(Spanned::into_inner).collect(),
-        kind: raw.kind,
-        seed: raw.seed.unwrap_or(0),
+        kind,
+        kind_offset,
+        seed,
+        exercise,
         toggles,
         toggle_offsets,
         checks,
         check_sessions,
     })
+}
+
+/// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.
+fn exercise_fields(
+    raw: &RawFront,
+    kind: Kind,
+    seed: u64,
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Option<FrontExercise> {
+    if kind != Kind::Exercise {
+        let only = |key: &str| {
+            format!("`{key}` belongs to exercises: add kind = \"exercise\" or remove it")
+        };
+        if let Some(goal) = &raw.goal {
+            err(goal.span(), only("goal"));
+        }
+        if let Some(hint) = raw.hints.first() {
+            err(hint.text.span(), only("[[hints]]"));
+        }
+        if let Some(seeds) = &raw.seeds {
+            err(seeds.span(), only("seeds"));
+        }
+        return None;
+    }
+    let mut ok = true;
+    let goal = match &raw.goal {
+        Some(goal) if !goal.get_ref().trim().is_empty() => goal.get_ref().clone(),
+        Some(goal) => {
+            err(
+                goal.span(),
+                "`goal` is empty: say what the learner must achieve".into(),
+            );
+            ok = false;
+            String::new()
+        }
+        None => {
+            let at = raw.kind.as_ref().map_or(0..0, Spanned::span);
+            err(at, "an exercise needs a `goal`: one or two sentences saying what the learner must achieve".into());
+            ok = false;
+            String::new()
+        }
+    };
+    let mut hints = Vec::new();
+    for hint in &raw.hints {
+        if hint.text.get_ref().trim().is_empty() {
+            err(hint.text.span(), "a hint's `text` is empty".into());
+            ok = false;
+        }
+        hints.push(hint.text.get_ref().clone());
+    }
+    let seeds = match &raw.seeds {
+        // The lesson's seed and the ones after it: the same runs on every machine.
+        None => (0..DEFAULT_EXERCISE_SEEDS)
+            .map(|k| seed.wrapping_add(k))
+            .collect(),
+        Some(list) => {
+            let mut seeds: Vec<u64> = Vec::new();
+            if list.get_ref().is_empty() {
+                err(list.span(), "`seeds` is empty: list the seeds Check runs, such as [1, 2, 3, 4, 5], or leave it out".into());
+                ok = false;
+            } else if list.get_ref().len() > MAX_EXERCISE_SEEDS {
+                err(list.span(), format!("`seeds` lists {} seeds; at most {MAX_EXERCISE_SEEDS} (Check runs every one in the browser)", list.get_ref().len()));
+                ok = false;
+            }
+            for s in list.get_ref() {
+                if seeds.contains(s.get_ref()) {
+                    err(s.span(), format!("seed {} is listed twice", s.get_ref()));
+                    ok = false;
+                }
+                seeds.push(*s.get_ref());
+            }
+            seeds
+        }
+    };
+    ok.then_some(FrontExercise { goal, hints, seeds })
 }
 
 /// `when = { readpast = "on" }` or `{ claim = ["two-step", "conditional"] }`.

@@ -10,6 +10,7 @@ mod apply;
 mod block;
 mod check;
 mod error;
+mod exercise;
 mod front;
 mod markdown;
 mod run;
@@ -23,11 +24,16 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 pub use apply::{Applied, RenderedBlock, ToggledRange};
-pub use block::{parse_duration_us, BlockRole, SqlBlock};
+pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};
 pub use check::{
     evaluate_checks, Bound, Check, CheckKind, CheckResult, Expectation, Expected, Figure,
 };
 pub use error::{LessonError, SettingsError};
+pub use exercise::{
+    check_exercise, run_exercise, validate_exercise, Exercise, ExerciseError, ExerciseReport,
+    ExerciseValidation, GoalReport,
+};
+pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 pub use markdown::{markdown_html, narrative_html};
 pub use run::{run, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
@@ -58,9 +64,12 @@ pub struct Lesson {
     pub kind: Kind,
     /// Seed of a run unless the caller picks another.
     pub seed: u64,
+    /// Goal, hints, seeds and solutions; present exactly when `kind` is `Exercise`.
+    /// An exercise's goals are its `checks`.
+    pub exercise: Option<Exercise>,
     pub toggles: Vec<Toggle>,
     pub checks: Vec<Check>,
-    /// Every `sql` block, in file order.
+    /// Every `sql` block, in file order (solution blocks excepted: see [`Exercise`]).
     pub blocks: Vec<SqlBlock>,
     /// The Markdown after the front matter, as written.
     pub body: String,
@@ -108,10 +117,10 @@ impl Lesson {
     }
 
     /// The lesson with these settings: scenario, rendered blocks, narrative, checks.
-    /// Fails when the settings leave no session, or two setups or two sessions of one
-    /// name apply at once.
+    /// Fails when the settings leave no session, or two sessions of one name apply at
+    /// once.
     pub fn apply(&self, settings: &Settings) -> Result<Applied, LessonError> {
-        apply::apply(self, settings)
+        apply::apply(self, settings, &[])
     }
 
     /// The lesson file's name as given to [`Lesson::parse`].
@@ -139,7 +148,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
             return None;
         }
     };
-    let front = front::parse_front(
+    let mut front = front::parse_front(
         &source,
         &text[front_range.clone()],
         front_range.start,
@@ -147,7 +156,8 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
     )?;
     let body = text[body_offset..].to_string();
     let before = errors.len();
-    let blocks = markdown::scan_blocks(&source, &body, body_offset, &front.toggles, errors);
+    let markdown::Scanned { blocks, solutions } =
+        markdown::scan_blocks(&source, &body, body_offset, &front.toggles, errors);
     // A block that failed to parse is missing from `blocks`: rules about sessions would
     // only repeat its error in other words.
     let blocks_complete = errors.len() == before;
@@ -159,6 +169,15 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         blocks_complete,
         errors,
     );
+    if blocks_complete {
+        validate_exercise_blocks(&source, &front, &blocks, &solutions, body_offset, errors);
+    }
+    let exercise = front.exercise.take().map(|e| Exercise {
+        goal: e.goal,
+        hints: e.hints,
+        seeds: e.seeds,
+        solutions,
+    });
     let source = Arc::new(source);
     Some(Lesson {
         id: front.id,
@@ -168,6 +187,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         covers: front.covers,
         kind: front.kind,
         seed: front.seed,
+        exercise,
         toggles: front.toggles,
         checks: front.checks,
         blocks,
@@ -175,6 +195,93 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         body_offset,
         source,
     })
+}
+
+/// The rules of exercises that need the blocks: editable blocks and solutions belong
+/// to exercises, ids are unique, each solution names an editable block.
+fn validate_exercise_blocks(
+    source: &SourceFile,
+    front: &front::Front,
+    blocks: &[SqlBlock],
+    solutions: &[Solution],
+    body_offset: usize,
+    errors: &mut Vec<LessonError>,
+) {
+    if front.kind != Kind::Exercise {
+        for b in blocks.iter().filter(|b| b.editable.is_some()) {
+            errors.push(source.error(
+                b.fence_offset,
+                "`editable` belongs to exercises: add kind = \"exercise\" to the front matter",
+            ));
+        }
+        for s in solutions {
+            errors.push(source.error(
+                s.fence_offset,
+                "a solution block belongs to exercises: add kind = \"exercise\" to the front matter",
+            ));
+        }
+        return;
+    }
+    let mut ids: Vec<(&str, u32)> = Vec::new();
+    for b in blocks {
+        let Some(id) = b.editable.as_deref() else {
+            continue;
+        };
+        if let Some((_, line)) = ids.iter().find(|(x, _)| *x == id) {
+            errors.push(source.error(
+                b.fence_offset,
+                format!("editable id `{id}` is used twice (first at line {line}); give one block `editable=OTHER`"),
+            ));
+        } else {
+            ids.push((id, b.line));
+        }
+    }
+    if ids.is_empty() {
+        errors.push(source.error(
+            body_offset,
+            "an exercise needs a block the learner edits: mark a ```sql setup or session block `editable`",
+        ));
+        return;
+    }
+    if front.checks.is_empty() {
+        errors.push(source.error(
+            front.kind_offset,
+            "an exercise's goals are its checks: add at least one [[checks]]",
+        ));
+    }
+    let listed = || ids.iter().map(|(id, _)| *id).collect::<Vec<_>>().join(", ");
+    let mut seen: Vec<(&str, u32)> = Vec::new();
+    for s in solutions {
+        if !ids.iter().any(|(id, _)| *id == s.block) {
+            errors.push(source.error(
+                s.fence_offset,
+                format!(
+                    "solution for `{}`, which is not an editable block (editable: {})",
+                    s.block,
+                    listed()
+                ),
+            ));
+        } else if let Some((_, line)) = seen.iter().find(|(id, _)| *id == s.block) {
+            errors.push(source.error(
+                s.fence_offset,
+                format!(
+                    "a second solution for `{}` (the first is at line {line})",
+                    s.block
+                ),
+            ));
+        } else {
+            seen.push((&s.block, s.line));
+        }
+    }
+    if solutions.is_empty() {
+        errors.push(source.error(
+            body_offset,
+            format!(
+                "an exercise needs a solution, so that `lockstep check` can show its goals can be met: add ```sql solution=ID for an editable block ({})",
+                listed()
+            ),
+        ));
+    }
 }
 
 /// The front matter sits between a first line `+++` and the next line `+++`.
@@ -248,16 +355,6 @@ fn validate(
                 ),
             ));
         }
-    }
-    let setups: Vec<&SqlBlock> = blocks
-        .iter()
-        .filter(|b| b.role == BlockRole::Setup && b.when.is_empty())
-        .collect();
-    for extra in setups.iter().skip(1) {
-        errors.push(source.error(
-            extra.fence_offset,
-            format!("a second setup block (the first is at line {}); a lesson has at most one setup block per setting", setups[0].line),
-        ));
     }
     for (check, session) in front.checks.iter().zip(&front.check_sessions) {
         if let Some((at, name)) = session {

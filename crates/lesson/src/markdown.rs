@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use crate::block::{parse_info, parse_pieces, LocalError, SqlBlock};
+use crate::block::{parse_info, parse_pieces, InfoKind, LocalError, Solution, SqlBlock};
 use crate::source::{OffsetMap, SourceFile};
 use crate::toggle::Toggle;
 use crate::LessonError;
@@ -17,6 +17,24 @@ pub(crate) fn options() -> Options {
 /// Whether a fenced block's info string makes it a lesson block (`sql ...`).
 fn is_sql_info(info: &str) -> bool {
     info.split_whitespace().next() == Some("sql")
+}
+
+/// Whether a `sql` block is an exercise's solution, which is never part of the
+/// narrative (nor of [`crate::Lesson::blocks`]).
+fn is_solution_info(info: &str) -> bool {
+    is_sql_info(info) && crate::block::has_solution_attr(info)
+}
+
+/// The `sql` blocks of a body: the lesson's blocks and, apart, exercise solutions.
+#[derive(Default)]
+pub(crate) struct Scanned {
+    pub blocks: Vec<SqlBlock>,
+    pub solutions: Vec<Solution>,
+}
+
+enum Made {
+    Block(SqlBlock),
+    Solution(Solution),
 }
 
 /// A `sql` block being read: its fence's info string and range, and its text so far.
@@ -37,8 +55,8 @@ pub(crate) fn scan_blocks(
     base: usize,
     toggles: &[Toggle],
     errors: &mut Vec<LessonError>,
-) -> Vec<SqlBlock> {
-    let mut blocks = Vec::new();
+) -> Scanned {
+    let mut scanned = Scanned::default();
     let mut current: Option<OpenBlock> = None;
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         match event {
@@ -68,15 +86,17 @@ pub(crate) fn scan_blocks(
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some(open) = current.take() {
-                    if let Some(block) = make_block(source, body, base, open, toggles, errors) {
-                        blocks.push(block);
+                    match make_block(source, body, base, open, toggles, errors) {
+                        Some(Made::Block(block)) => scanned.blocks.push(block),
+                        Some(Made::Solution(solution)) => scanned.solutions.push(solution),
+                        None => {}
                     }
                 }
             }
             _ => {}
         }
     }
-    blocks
+    scanned
 }
 
 fn make_block(
@@ -86,7 +106,7 @@ fn make_block(
     open: OpenBlock,
     toggles: &[Toggle],
     errors: &mut Vec<LessonError>,
-) -> Option<SqlBlock> {
+) -> Option<Made> {
     let OpenBlock {
         info,
         range,
@@ -112,6 +132,29 @@ fn make_block(
             .drain(..)
             .map(|(at, m)| source.error(info_offset + at, m)),
     );
+    let (line, _) = source.position(fence_offset);
+    if let Some(InfoKind::Solution(block)) = parsed.as_ref().map(|i| &i.kind) {
+        // A solution is SQL as a learner would type it; a marker here would be run as
+        // text, so an author who expects it to switch is told at once.
+        if let Some(at) = content.find("{{") {
+            errors.push(source.error(
+                source_map.map(at),
+                "a solution block has no toggle markers: write the SQL as the learner would",
+            ));
+            return None;
+        }
+        if errors.len() != before {
+            return None;
+        }
+        return Some(Made::Solution(Solution {
+            block: block.clone(),
+            sql: content,
+            line,
+            source_map,
+            fence_offset,
+            file_range: base + range.start..base + range.end,
+        }));
+    }
     let pieces = parse_pieces(&content, toggles, &mut local);
     errors.extend(
         local
@@ -122,10 +165,13 @@ fn make_block(
     if errors.len() != before {
         return None;
     }
-    let (line, _) = source.position(fence_offset);
-    Some(SqlBlock {
-        role: info.role,
+    let InfoKind::Block(role) = info.kind else {
+        return None;
+    };
+    Some(Made::Block(SqlBlock {
+        role,
         when: info.when,
+        editable: info.editable,
         line,
         source: content,
         pieces,
@@ -133,7 +179,7 @@ fn make_block(
         fence_offset,
         file_range: base + range.start..base + range.end,
         text_range: text_range.map(|r| base + r.start..base + r.end),
-    })
+    }))
 }
 
 /// Offset in `body` where the info string of the fence at `fence` starts, or the fence
@@ -199,6 +245,12 @@ fn render(markdown: &str, mut sql_block: impl FnMut(usize, &str) -> Option<Strin
     let mut sql_index = 0;
     for event in Parser::new_ext(markdown, options()) {
         match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref info)))
+                if is_solution_info(info) =>
+            {
+                // The answer to an exercise is for `lockstep check` and facilitators.
+                skipping = true;
+            }
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref info))) if is_sql_info(info) => {
                 let replacement = sql_block(sql_index, info);
                 sql_index += 1;

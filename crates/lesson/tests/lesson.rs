@@ -1262,6 +1262,8 @@ fn random_bytes_never_panic() {
     }
 }
 
+#[path = "lesson/engine.rs"]
+mod engine_behaviour;
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
 #[path = "lesson/seed_003.rs"]

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use engine::{timeline, Lane, Outcome, Simulation, StateView, TraceEntry};
+use engine::{timeline, Event, Lane, Outcome, Simulation, Source, StateView, TraceEntry};
 use lesson::{evaluate_checks, Applied, CheckResult, Lesson, Settings};
 
 /// What a run is a function of (the engine is deterministic).
@@ -42,8 +42,10 @@ pub struct RunSummary {
     pub events: usize,
 }
 
-/// Upper bound on rows per table in a state view; the tables panel windows them.
-pub const VIEW_ROWS: usize = 5000;
+/// Unlocked rows per table in a state view (locked and uncommitted rows always come
+/// too): enough for small tables, a window of big ones, and small enough that many
+/// views can be cached.
+pub const VIEW_ROWS: usize = 12;
 
 impl RunModel {
     /// Applies the settings and runs the lesson to the end. An error is a sentence for
@@ -119,12 +121,43 @@ impl RunModel {
     pub fn session_index(&self, name: &str) -> Option<usize> {
         self.sessions.iter().position(|s| s == name)
     }
+
+    /// The statement `session` is running (or ran last) after `events` events, from the
+    /// trace: its script, byte range and procedure. Looks back a bounded way.
+    pub fn statement_at(&self, session: &str, events: usize) -> Option<Statement> {
+        self.trace[..events.min(self.trace.len())]
+            .iter()
+            .rev()
+            .take(20_000)
+            .find_map(|e| match &e.event {
+                Event::StatementStarted {
+                    session: s,
+                    source,
+                    span,
+                    in_proc,
+                    ..
+                } if s == session => Some(Statement {
+                    source: *source,
+                    range: span.0..span.1,
+                    procedure: in_proc.clone(),
+                }),
+                _ => None,
+            })
+    }
+}
+
+/// Where a session is in its SQL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub source: Source,
+    pub range: std::ops::Range<usize>,
+    pub procedure: Option<String>,
 }
 
 /// Gives the state view after any step of a run. It keeps one live simulation and
 /// moves it forward (cheap while playing); going back replays from the start, which
-/// the deterministic engine makes exact. Recent views are cached, so stepping back and
-/// forth around the playhead costs nothing.
+/// the deterministic engine makes exact, and caches the views of the steps just
+/// before the target on the way, so stepping back from there costs nothing.
 #[derive(Default)]
 pub struct ViewCursor {
     run: Option<Rc<RunModel>>,
@@ -132,30 +165,74 @@ pub struct ViewCursor {
     cache: VecDeque<(usize, Rc<StateView>)>,
 }
 
-/// Views kept for quick stepping back (each holds one table window).
-const CACHED_VIEWS: usize = 256;
+/// Views kept (each holds a window of every table).
+const CACHED_VIEWS: usize = 512;
+/// Views saved on the way when replaying from the start.
+const PREFETCH_VIEWS: usize = 96;
 
 impl ViewCursor {
-    pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
+    fn reset_for(&mut self, run: &Rc<RunModel>) {
         if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
             *self = ViewCursor {
                 run: Some(Rc::clone(run)),
                 ..ViewCursor::default()
             };
         }
-        if let Some((_, view)) = self.cache.iter().find(|(s, _)| *s == step) {
-            return Rc::clone(view);
+    }
+
+    /// The view if it is ready without simulating.
+    pub fn cached(&self, run: &Rc<RunModel>, step: usize) -> Option<Rc<StateView>> {
+        if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
+            return None;
         }
-        let reusable = matches!(&self.sim, Some((_, at)) if *at <= step);
-        if !reusable {
+        self.cache
+            .iter()
+            .find(|(s, _)| *s == step)
+            .map(|(_, v)| Rc::clone(v))
+    }
+
+    /// How many engine steps reaching `step` would take.
+    pub fn cost(&self, run: &Rc<RunModel>, step: usize) -> usize {
+        if self.cached(run, step).is_some() {
+            return 0;
+        }
+        match &self.sim {
+            Some((_, at))
+                if self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) && *at <= step =>
+            {
+                step - at
+            }
+            _ => step,
+        }
+    }
+
+    pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
+        self.reset_for(run);
+        if let Some(view) = self.cached(run, step) {
+            return view;
+        }
+        let replay = !matches!(&self.sim, Some((_, at)) if *at <= step);
+        if replay {
             // The run was built from this scenario, so it cannot fail here.
             self.sim = Simulation::new(&run.applied.scenario, run.key.seed)
                 .ok()
                 .map(|sim| (sim, 0));
         }
+        let prefetch_from = if replay {
+            step.saturating_sub(PREFETCH_VIEWS)
+        } else {
+            step
+        };
+        let mut saved = Vec::new();
         let view = match self.sim.as_mut() {
             Some((sim, at)) => {
-                while *at < step && sim.step() {
+                loop {
+                    if *at >= prefetch_from && *at < step {
+                        saved.push((*at, Rc::new(sim.view(VIEW_ROWS))));
+                    }
+                    if *at >= step || !sim.step() {
+                        break;
+                    }
                     *at += 1;
                 }
                 Rc::new(sim.view(VIEW_ROWS))
@@ -168,10 +245,15 @@ impl ViewCursor {
                 waits: Vec::new(),
             }),
         };
-        if self.cache.len() == CACHED_VIEWS {
-            self.cache.pop_front();
+        saved.push((step, Rc::clone(&view)));
+        for (s, v) in saved {
+            if self.cache.iter().all(|(c, _)| *c != s) {
+                if self.cache.len() == CACHED_VIEWS {
+                    self.cache.pop_front();
+                }
+                self.cache.push_back((s, v));
+            }
         }
-        self.cache.push_back((step, Rc::clone(&view)));
         view
     }
 }
@@ -227,6 +309,33 @@ mod tests {
             assert_eq!(*fresh.view(&run, s), *forward[s], "step {s}");
         }
         assert_eq!(forward[last].now_us, run.trace.last().unwrap().at_us);
+    }
+
+    #[test]
+    fn a_replay_caches_the_steps_before_its_target() {
+        let run = Rc::new(build("queue-wait-or-skip", &[]));
+        let mut cursor = ViewCursor::default();
+        let last = run.bounds.len() - 1;
+        assert_eq!(cursor.cost(&run, last), last);
+        cursor.view(&run, last);
+        for s in 0..last {
+            assert!(cursor.cached(&run, s).is_some(), "step {s} not cached");
+        }
+        assert_eq!(cursor.cost(&run, 0), 0);
+    }
+
+    #[test]
+    fn statements_come_from_the_trace() {
+        let run = build("queue-wait-or-skip", &[("readpast", "off")]);
+        // Sleeping in WAITFOR: the statement is the WAITFOR, not the COMMIT after it.
+        let k = run.events_by(1_000_000);
+        let st = run.statement_at("A", k).unwrap();
+        let text = &run.applied.scenario.sessions[0].sql[st.range.clone()];
+        assert!(text.starts_with("WAITFOR"), "{text}");
+        assert_eq!(st.source, Source::Session(0));
+        let st = run.statement_at("B", run.events_by(2_000_000)).unwrap();
+        assert_eq!(st.source, Source::Setup);
+        assert_eq!(st.procedure.as_deref(), Some("next_task"));
     }
 
     #[test]

@@ -73,6 +73,22 @@ pub fn Toggles(props: &TogglesProps) -> Html {
     }
 }
 
+/// A 16×16 icon drawn in the text colour (system fonts lack some media symbols).
+fn icon(path: &'static str) -> Html {
+    html! {
+        <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+            <path d={path} />
+        </svg>
+    }
+}
+
+const ICON_HOME: &str = "M2 3h2v10H2zM9 3v10L4 8zM15 3v10L10 8z";
+const ICON_BACK: &str = "M3 3h2v10H3zM13 3v10L6 8z";
+const ICON_PLAY: &str = "M4 2.5v11L13 8z";
+const ICON_PAUSE: &str = "M3.5 3h3v10h-3zM9.5 3h3v10h-3z";
+const ICON_FORWARD: &str = "M3 3v10l7-5zM11 3h2v10h-2z";
+const ICON_END: &str = "M1 3v10l5-5zM7 3v10l5-5zM12 3h2v10h-2z";
+
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
     pub head: Playhead,
@@ -122,19 +138,20 @@ pub fn Transport(props: &TransportProps) -> Html {
         <div class="transport" data-testid="transport">
             <div class="transport__buttons">
                 <button type="button" class="icon-button" aria-label="Back to the start (Home)" title="Start (Home)"
-                    data-testid="home" disabled={at_start} onclick={send(PlayerAction::Home)}>{ "⏮" }</button>
+                    data-testid="home" disabled={at_start} onclick={send(PlayerAction::Home)}>{ icon(ICON_HOME) }</button>
                 <button type="button" class="icon-button" aria-label="Step back one event (←)" title="Step back (←)"
-                    data-testid="step-back" disabled={at_start} onclick={send(PlayerAction::StepBack)}>{ "◀" }</button>
+                    data-testid="step-back" disabled={at_start} onclick={send(PlayerAction::StepBack)}>{ icon(ICON_BACK) }</button>
                 <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
                     title={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
                     data-testid="play" data-playing={if props.playing { "true" } else { "false" }}
                     onclick={send(PlayerAction::TogglePlay)}>
-                    { if props.playing { "⏸ Pause" } else if at_end { "↻ Replay" } else { "▶ Play" } }
+                    { icon(if props.playing { ICON_PAUSE } else { ICON_PLAY }) }
+                    { if props.playing { "Pause" } else if at_end { "Replay" } else { "Play" } }
                 </button>
                 <button type="button" class="icon-button" aria-label="Step forward one event (→)" title="Step forward (→)"
-                    data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ "▶" }</button>
+                    data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ icon(ICON_FORWARD) }</button>
                 <button type="button" class="icon-button" aria-label="Jump to the end (End)" title="End (End)"
-                    data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ "⏭" }</button>
+                    data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ icon(ICON_END) }</button>
                 <label class="transport__speed">
                     <span>{ "Speed" }</span>
                     <select data-testid="speed" onchange={on_speed}>

@@ -1,0 +1,297 @@
+//! Exercises: lessons whose checks are goals and whose `editable` blocks the learner
+//! rewrites. "Check" runs the learner's SQL on several seeds, because a race that
+//! happens to go well on one seed is not fixed: a goal holds only when it holds on
+//! every seed, and a failing goal names the first seed it failed on, so the player can
+//! show that run.
+
+use std::fmt;
+
+use engine::{ScenarioError, Simulation};
+
+use crate::block::Solution;
+use crate::check::evaluate_checks;
+use crate::source::offset_of;
+use crate::{Applied, Lesson, LessonError, RunReport, Settings, SqlBlock};
+
+/// What makes a lesson an exercise (`kind = "exercise"`); its goals are the lesson's
+/// `checks`.
+#[derive(Clone, Debug)]
+pub struct Exercise {
+    /// What the learner must achieve, in a sentence or two (`goal`).
+    pub goal: String,
+    /// Revealed one at a time, in this order (`[[hints]]`).
+    pub hints: Vec<String>,
+    /// The seeds Check runs, in order (`seeds`; by default the lesson's `seed` and the
+    /// four after it).
+    pub seeds: Vec<u64>,
+    /// The author's answers, one per editable block at most, in file order. Never shown
+    /// to learners; `lockstep check` verifies that they meet every goal on every seed.
+    pub solutions: Vec<Solution>,
+}
+
+impl Exercise {
+    /// The solutions as edits for [`check_exercise`]: (editable id, SQL).
+    pub fn solution_edits(&self) -> Vec<(&str, &str)> {
+        self.solutions
+            .iter()
+            .map(|s| (s.block.as_str(), s.sql.as_str()))
+            .collect()
+    }
+}
+
+impl Lesson {
+    /// The blocks a learner may edit, in file order (each has `editable` set).
+    pub fn editable_blocks(&self) -> impl Iterator<Item = &SqlBlock> {
+        self.blocks.iter().filter(|b| b.editable.is_some())
+    }
+
+    /// As [`Lesson::apply`], with the learner's SQL in place of editable blocks.
+    /// `edits` are (editable id, SQL); the SQL is taken as typed (toggle markers are an
+    /// author's tool), and a later edit of the same block wins. Blocks not edited keep
+    /// the file's text.
+    pub fn apply_edits(
+        &self,
+        settings: &Settings,
+        edits: &[(&str, &str)],
+    ) -> Result<Applied, ExerciseError> {
+        for (id, _) in edits {
+            if !self
+                .editable_blocks()
+                .any(|b| b.editable.as_deref() == Some(*id))
+            {
+                return Err(ExerciseError::NotEditable {
+                    block: (*id).to_string(),
+                    editable: self
+                        .editable_blocks()
+                        .filter_map(|b| b.editable.clone())
+                        .collect(),
+                });
+            }
+        }
+        crate::apply::apply(self, settings, edits).map_err(ExerciseError::Lesson)
+    }
+}
+
+/// Why an exercise could not be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExerciseError {
+    /// The learner's SQL for editable block `block` does not parse, or is SQL the
+    /// simulator does not model. `line` and `col` (1-based, characters) are in the
+    /// learner's text.
+    Edit {
+        block: String,
+        line: u32,
+        col: u32,
+        message: String,
+    },
+    /// An edit names a block that the learner may not edit.
+    NotEditable {
+        block: String,
+        editable: Vec<String>,
+    },
+    /// The lesson itself cannot run with these settings (not the learner's doing).
+    Lesson(LessonError),
+}
+
+impl fmt::Display for ExerciseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExerciseError::Edit {
+                block,
+                line,
+                col,
+                message,
+            } => write!(f, "{block}:{line}:{col}: {message}"),
+            ExerciseError::NotEditable { block, editable } if editable.is_empty() => {
+                write!(
+                    f,
+                    "`{block}` is not editable: this lesson has no editable block"
+                )
+            }
+            ExerciseError::NotEditable { block, editable } => write!(
+                f,
+                "`{block}` is not an editable block (editable: {})",
+                editable.join(", ")
+            ),
+            ExerciseError::Lesson(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ExerciseError {}
+
+/// One goal over all seeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalReport {
+    pub name: String,
+    pub passed_all_seeds: bool,
+    /// The first seed (in the order run) on which the goal failed.
+    pub failing_seed: Option<u64>,
+    /// Expected versus actual on the failing seed, or on the last seed when all passed.
+    pub detail: String,
+    /// Where the goal (its check's `name`) is written in the lesson file.
+    pub line: u32,
+    pub col: u32,
+}
+
+/// The verdict of Check: every goal, and whether all of them held on every seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExerciseReport {
+    /// The goals that apply to the settings, in the lesson's order.
+    pub goals: Vec<GoalReport>,
+    /// Every goal held on every seed (and there was at least one goal and one seed).
+    pub solved: bool,
+    /// The seeds run, in order.
+    pub seeds: Vec<u64>,
+}
+
+/// Runs an applied lesson (usually from [`Lesson::apply_edits`]) like [`crate::run`];
+/// an error in the learner's SQL comes back as [`ExerciseError::Edit`], placed in their
+/// text, and an error in the lesson's own SQL as [`ExerciseError::Lesson`].
+pub fn run_exercise(applied: &Applied, seed: u64) -> Result<RunReport, ExerciseError> {
+    let mut simulation =
+        Simulation::new(&applied.scenario, seed).map_err(|e| place(applied, &e))?;
+    simulation.run();
+    let outcome = simulation.outcome();
+    let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
+    Ok(RunReport {
+        seed,
+        outcome,
+        checks,
+        simulation,
+    })
+}
+
+/// Where an engine error belongs: the learner's text or the lesson file.
+fn place(applied: &Applied, e: &ScenarioError) -> ExerciseError {
+    let edited = |i: usize| applied.blocks[i].edited.clone();
+    match applied.script_block(e.block, e.line) {
+        Some((i, line)) => match edited(i) {
+            Some(block) => ExerciseError::Edit {
+                block,
+                line,
+                col: e.col,
+                message: e.message.clone(),
+            },
+            None => {
+                // The lesson's own setup passes `lockstep check`, so when the joined setup
+                // fails with a learner's block in it (a run-time error in setup has no
+                // position: the engine says line 1), the learner's block is the cause.
+                let learner_setup = (e.block == engine::Block::Setup)
+                    .then(|| {
+                        applied
+                            .blocks
+                            .iter()
+                            .filter(|b| b.engine_block == Some(engine::Block::Setup))
+                            .find_map(|b| b.edited.clone())
+                    })
+                    .flatten();
+                match learner_setup {
+                    Some(block) => ExerciseError::Edit {
+                        block,
+                        line: 1,
+                        col: 1,
+                        message: e.message.clone(),
+                    },
+                    None => {
+                        ExerciseError::Lesson(applied.locate(e.block, e.line, e.col, &e.message))
+                    }
+                }
+            }
+        },
+        None => ExerciseError::Lesson(applied.locate(e.block, e.line, e.col, &e.message)),
+    }
+}
+
+/// Check: applies the learner's `edits` (editable id, SQL), runs every seed in order and
+/// judges the goals (the checks that apply to `settings`). Pass `exercise.seeds` as
+/// `seeds` unless the player lets the learner pick. An edit that does not parse is an
+/// [`ExerciseError::Edit`], before any seed runs.
+pub fn check_exercise(
+    lesson: &Lesson,
+    settings: &Settings,
+    edits: &[(&str, &str)],
+    seeds: &[u64],
+) -> Result<ExerciseReport, ExerciseError> {
+    let applied = lesson.apply_edits(settings, edits)?;
+    let mut goals: Vec<GoalReport> = applied
+        .checks
+        .iter()
+        .map(|c| GoalReport {
+            name: c.name.clone(),
+            passed_all_seeds: !seeds.is_empty(),
+            failing_seed: None,
+            detail: "no seed was run".to_string(),
+            line: c.line,
+            col: c.col,
+        })
+        .collect();
+    for &seed in seeds {
+        let report = run_exercise(&applied, seed)?;
+        for (goal, result) in goals.iter_mut().zip(&report.checks) {
+            if goal.failing_seed.is_some() {
+                continue;
+            }
+            goal.detail.clone_from(&result.detail);
+            if !result.passed {
+                goal.passed_all_seeds = false;
+                goal.failing_seed = Some(seed);
+            }
+        }
+    }
+    let solved = !goals.is_empty() && goals.iter().all(|g| g.passed_all_seeds);
+    Ok(ExerciseReport {
+        goals,
+        solved,
+        seeds: seeds.to_vec(),
+    })
+}
+
+/// What `lockstep check` verifies of an exercise under one settings combination: the
+/// SQL as shipped should fail some goal on some seed (else there is nothing to fix),
+/// and the solutions must meet every goal on every seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExerciseValidation {
+    pub starting: ExerciseReport,
+    pub solution: ExerciseReport,
+}
+
+/// Runs an exercise as shipped and with its solutions on its seeds. An error in a
+/// solution block is placed in the lesson file, like any other lesson error. A lesson
+/// that is not an exercise has nothing to validate: an error says so.
+pub fn validate_exercise(
+    lesson: &Lesson,
+    settings: &Settings,
+) -> Result<ExerciseValidation, LessonError> {
+    let Some(exercise) = &lesson.exercise else {
+        return Err(lesson
+            .source
+            .error(0, format!("lesson `{}` is not an exercise", lesson.id)));
+    };
+    let in_file = |e: ExerciseError| match e {
+        ExerciseError::Lesson(e) => e,
+        ExerciseError::Edit {
+            block,
+            line,
+            col,
+            message,
+        } => match exercise.solutions.iter().find(|s| s.block == block) {
+            Some(s) => lesson.source.error(
+                s.source_map.map(offset_of(&s.sql, line, col)),
+                format!("in the solution: {message}"),
+            ),
+            None => lesson.source.error(0, message),
+        },
+        // Parsing checked that every solution names an editable block.
+        e @ ExerciseError::NotEditable { .. } => lesson.source.error(0, e.to_string()),
+    };
+    let starting = check_exercise(lesson, settings, &[], &exercise.seeds).map_err(in_file)?;
+    let solution = check_exercise(
+        lesson,
+        settings,
+        &exercise.solution_edits(),
+        &exercise.seeds,
+    )
+    .map_err(in_file)?;
+    Ok(ExerciseValidation { starting, solution })
+}
