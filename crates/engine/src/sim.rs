@@ -443,7 +443,24 @@ impl Simulation {
         let pick = self.choose(&ties);
         self.now = t;
         self.advance_session(pick);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
         true
+    }
+
+    /// After every step in debug builds: no incompatible locks granted, every wait is
+    /// queued in the lock manager with a blocker, every blocked session has that wait.
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        if let Err(e) = self.locks.check_invariants() {
+            panic!("lock manager invariant broken at {} µs: {e}", self.now_us());
+        }
+        for s in &self.sessions {
+            if let State::Blocked { .. } = s.state {
+                let queued = s.waiting_as.and_then(|o| self.locks.waiting(o));
+                assert!(queued.is_some(), "{} is blocked without a queued lock request", s.name);
+            }
+        }
     }
 
     fn choose(&mut self, ties: &[usize]) -> usize {
