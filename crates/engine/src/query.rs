@@ -1148,13 +1148,15 @@ impl Simulation {
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
             // A versioned reader sees the index as of its snapshot.
-            let seen = snapshot.and_then(|(seq, own)| s.visible_at(seq, own));
-            let latest = s.latest();
-            let committed = s.latest_committed();
-            let pick = [seen, latest, committed]
-                .into_iter()
-                .flatten()
-                .find(|row| filter_passes(t, ix, row));
+            let mut pick = snapshot
+                .and_then(|(seq, own)| s.visible_at(seq, own))
+                .filter(|r| filter_passes(t, ix, r));
+            if pick.is_none() {
+                pick = s.latest().filter(|r| filter_passes(t, ix, r));
+            }
+            if pick.is_none() && s.pending.is_some() {
+                pick = s.latest_committed().filter(|r| filter_passes(t, ix, r));
+            }
             if let Some(row) = pick {
                 out.push((
                     slot,

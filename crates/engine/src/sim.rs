@@ -162,6 +162,8 @@ pub(crate) struct Session {
     pub start_us: u64,
     pub script: Script,
     pub source_text: Rc<str>,
+    /// Byte offsets of the newlines in `source_text`.
+    pub newlines: Rc<[usize]>,
     pub batch: usize,
     pub frames: Vec<Frame>,
     pub state: State,
@@ -237,6 +239,7 @@ pub struct Simulation {
     next_owner: OwnerId,
     pub(crate) tracing: bool,
     pub(crate) setup_text: Rc<str>,
+    setup_newlines: Rc<[usize]>,
     steps: u64,
     /// Logical reads of the statement being run.
     pub(crate) query_reads: u64,
@@ -246,6 +249,14 @@ pub struct Simulation {
     pub(crate) ctes: Vec<sql::ast::Cte>,
     /// inserted/deleted of the triggers running now.
     pub(crate) trigger_rows: Vec<crate::query::TriggerRows>,
+}
+
+fn newlines(text: &str) -> Rc<[usize]> {
+    text.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(k, _)| k)
+        .collect()
 }
 
 /// Index used for the setup pseudo-session's script source.
@@ -280,6 +291,7 @@ impl Simulation {
             next_owner: 1,
             tracing: false,
             setup_text: Rc::from(setup_text),
+            setup_newlines: newlines(setup_text),
             steps: 0,
             query_reads: 0,
             log_stall_until: 0,
@@ -330,6 +342,7 @@ impl Simulation {
             spid: 52 + index as u32,
             start_us,
             script,
+            newlines: newlines(&text),
             source_text: text,
             batch: 0,
             frames: Vec::new(),
@@ -458,7 +471,11 @@ impl Simulation {
         for s in &self.sessions {
             if let State::Blocked { .. } = s.state {
                 let queued = s.waiting_as.and_then(|o| self.locks.waiting(o));
-                assert!(queued.is_some(), "{} is blocked without a queued lock request", s.name);
+                assert!(
+                    queued.is_some(),
+                    "{} is blocked without a queued lock request",
+                    s.name
+                );
             }
         }
     }
@@ -752,16 +769,16 @@ impl Simulation {
             FrameKind::Proc { name, .. } => Some(name.clone()),
             _ => None,
         });
-        let text: Rc<str> = if source == SETUP_SOURCE {
-            self.setup_text.clone()
+        let (text, newlines) = if source == SETUP_SOURCE {
+            (self.setup_text.clone(), self.setup_newlines.clone())
         } else {
-            self.sessions[source.min(self.sessions.len() - 1)]
-                .source_text
-                .clone()
+            let s = &self.sessions[source.min(self.sessions.len() - 1)];
+            (s.source_text.clone(), s.newlines.clone())
         };
         let start = span.start.min(text.len());
         let end = span.end.min(text.len()).max(start);
-        let (line, _) = sql::line_col(&text, start);
+        // Line numbers from the script's newline offsets, not a scan of the text.
+        let line = newlines.partition_point(|&n| n < start) as u32 + 1;
         let snippet = text.get(start..end).unwrap_or("");
         let first = snippet.lines().next().unwrap_or("").trim();
         let mut first: String = first.chars().take(80).collect();
@@ -1428,6 +1445,7 @@ impl Session {
                 batches: Vec::new(),
             },
             source_text: Rc::from(""),
+            newlines: Rc::from([]),
             batch: 0,
             frames: Vec::new(),
             state: State::Finished,

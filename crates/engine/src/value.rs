@@ -153,6 +153,12 @@ fn as_f64(v: &Value) -> Option<f64> {
 pub fn collate(a: &str, b: &str) -> Ordering {
     let a = a.trim_end_matches(' ');
     let b = b.trim_end_matches(' ');
+    if a.is_ascii() && b.is_ascii() {
+        // The common case, without Unicode case tables.
+        let ai = a.bytes().map(|c| c.to_ascii_lowercase());
+        let bi = b.bytes().map(|c| c.to_ascii_lowercase());
+        return ai.cmp(bi);
+    }
     let mut ai = a.chars().flat_map(char::to_lowercase);
     let mut bi = b.chars().flat_map(char::to_lowercase);
     loop {

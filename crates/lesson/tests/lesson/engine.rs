@@ -190,3 +190,55 @@ fn malformed_sql_gets_a_located_error_and_unsupported_sql_says_not_simulated() {
     let sim = run(&scenario("", &[("A", 0, "SELECT * FROM dbo.nowhere;")]), 1);
     assert_eq!(errors(&sim, "A"), [208]);
 }
+
+#[test]
+fn session_application_locks_end_with_the_session_and_applock_test_reports_them() {
+    let sc = scenario(
+        "",
+        &[
+            ("A", 0, "EXEC sp_getapplock @Resource = 'job', @LockMode = 'Exclusive', @LockOwner = 'Session';\nWAITFOR DELAY '00:00:01';"),
+            (
+                "B",
+                500_000,
+                "SELECT APPLOCK_TEST('public', 'job', 'Exclusive', 'Session') AS free_now;\nDECLARE @r int;\nEXEC @r = sp_getapplock @Resource = 'job', @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 5000;\nSELECT @r AS result, APPLOCK_MODE('public', 'job', 'Session') AS mode;",
+            ),
+        ],
+    );
+    let sim = run(&sc, 1);
+    let out = sim.outcome();
+    let b = out.sessions.iter().find(|s| s.name == "B").unwrap();
+    assert_eq!(
+        b.results[0].rows[0][0],
+        engine::Value::Int(0),
+        "A holds it at 500 ms"
+    );
+    // A never released it: its session ending at ~1 s did, so B waited about 500 ms.
+    assert_eq!(
+        b.results[1].rows[0],
+        [
+            engine::Value::Int(1),
+            engine::Value::Text("Exclusive".into())
+        ]
+    );
+    assert!((495_000..=510_000).contains(&b.wait_us), "{}", b.wait_us);
+    // A transaction-owned application lock needs a transaction: -999 and a message.
+    let sim = run(
+        &scenario(
+            "",
+            &[(
+                "A",
+                0,
+                "DECLARE @r int;\nEXEC @r = sp_getapplock 'x', 'Shared';\nSELECT @r;",
+            )],
+        ),
+        1,
+    );
+    assert_eq!(
+        sim.outcome().sessions[0].results[0].rows[0][0],
+        engine::Value::Int(-999)
+    );
+    assert!(sim
+        .trace()
+        .to_string()
+        .contains("without an active transaction"));
+}
