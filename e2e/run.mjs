@@ -109,9 +109,12 @@ async function runOne(t, baseUrl) {
     if (msg.type() === 'error') errors.push({ kind: 'console', text: msg.text() });
   });
   page.on('pageerror', (err) => errors.push({ kind: 'pageerror', text: String(err) }));
-  page.on('requestfailed', (req) =>
-    errors.push({ kind: 'requestfailed', text: `${req.url()}: ${req.failure()?.errorText}` }),
-  );
+  page.on('requestfailed', (req) => {
+    // A reload or navigation cancels requests still in flight (often the favicon): the
+    // browser aborted them, the server did not fail them.
+    if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
+    errors.push({ kind: 'requestfailed', text: `${req.url()}: ${req.failure()?.errorText}` });
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) errors.push({ kind: 'http', text: `${res.status()} ${res.url()}` });
   });

@@ -9,7 +9,7 @@ const theme = (page) => page.evaluate(() => document.documentElement.dataset.the
 const pressed = (page) => page.getAttribute('#theme-switch', 'aria-pressed');
 const bodyColour = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
-test('home: renders the header and the empty lesson list', async (t) => {
+test('home: renders the header and the lesson list', async (t) => {
   const { page } = t;
   await t.open('#/');
   assert.equal(await page.title(), 'Lockstep');
@@ -20,8 +20,18 @@ test('home: renders the header and the empty lesson list', async (t) => {
   const list = await page.$('#lesson-list');
   assert.ok(list, 'no #lesson-list element');
   assert.equal(await list.evaluate((el) => el.tagName), 'UL');
-  assert.equal((await list.textContent()).trim(), 'No lessons yet');
   assert.equal(await page.textContent('#lessons-heading'), 'Lessons');
+  const ids = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((i) => i.dataset.lesson));
+  for (const id of ['queue-wait-or-skip', 'queue-claim-race', 'queue-isolation', 'queue-priority']) {
+    assert.ok(ids.includes(id), `${id} missing from the list: ${ids}`);
+  }
+  assert.equal(ids[0], 'queue-wait-or-skip', 'the lessons keep their published order');
+  // Each entry: title, summary and the scenario IDs it covers, linking to the player.
+  const first = page.locator('[data-lesson="queue-wait-or-skip"]');
+  assert.match(await first.locator('.lesson-list__title').textContent(), /READPAST/);
+  assert.ok((await first.locator('.lesson-list__summary').textContent()).length > 20);
+  assert.match(await first.locator('.lesson-list__covers').textContent(), /Q2/);
+  assert.equal(await first.locator('a').getAttribute('href'), '#/lesson/queue-wait-or-skip');
   await t.screenshot('home-light');
 });
 

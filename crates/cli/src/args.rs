@@ -26,6 +26,8 @@ pub enum Command {
     Run(RunArgs),
     /// Validate lessons: each parses, every toggle combination applies and runs, every check passes.
     Check(CheckArgs),
+    /// List exercises for a facilitator: goal, goals checked, hints, editable blocks.
+    Exercises(ExercisesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -45,6 +47,13 @@ pub struct RunArgs {
     /// Print one JSON object instead of text (fields below).
     #[arg(long)]
     pub json: bool,
+    /// Also write the timeline as one self-contained SVG file (lanes, waits, events,
+    /// outcome, checks); stdout is unchanged.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Run an exercise with its solution in place of the editable blocks.
+    #[arg(long)]
+    pub solution: bool,
 }
 
 #[derive(Debug, Args)]
@@ -56,6 +65,20 @@ pub struct CheckArgs {
     /// Run every combination with this seed instead of each lesson's `seed`.
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExercisesArgs {
+    /// Lesson files, or directories searched recursively for *.md (README.md and
+    /// pending/ excepted); lessons that are not exercises are left out.
+    #[arg(required = true, value_name = "FILE_OR_DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Print Markdown (a printable handout) instead of plain text.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Include each exercise's solution SQL (for facilitators, not learners).
+    #[arg(long)]
+    pub solutions: bool,
 }
 
 const RUN_AFTER_HELP: &str = "\
@@ -76,14 +99,26 @@ JSON output (--json), one object; these fields are a contract:
 Values in rows are JSON null, numbers or strings (datetimes as
 \"YYYY-MM-DD hh:mm:ss.fff\").
 
+SVG output (--svg FILE): the lesson's title and settings, a time axis in ms, one lane
+per session (running / waiting on <resource> for <holder> / sleeping, coloured and
+labelled), marks for errors (with their number), READPAST skips, deadlocks, result
+sets, commits, rollbacks and external calls, a legend, each session's outcome (wait
+ms, errors, logical reads, statements, first result row) and the checks. No external
+fonts, scripts or links: it opens on its own in a browser.
+
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (unreadable file,
 lesson errors, bad --set, SQL the engine refuses, a failing --query).";
 
 const CHECK_AFTER_HELP: &str = "\
 Problems print as `file:line:col: message`; a failing check prints its detail with the
 settings and seed that failed. A lesson whose toggles multiply past 64 combinations is
-checked on a sample that tries every value at least once (a note says so). The last line
-sums up.
+checked on a sample that tries every value at least once (a note says so). Directories
+named pending/ are skipped with a note (lessons waiting for an engine feature).
+
+An exercise (kind = \"exercise\") is run on its seeds twice per combination: as shipped,
+where some goal must fail on some seed (else there is nothing to fix), and with its
+solution blocks, where every goal must hold on every seed. --seed replaces its seeds.
+The last line sums up.
 
 Exit codes: 0 all is well, 1 a check failed, 2 bad input (unreadable paths, lesson
 errors, SQL the engine refuses).";

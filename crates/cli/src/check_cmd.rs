@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use lesson::{run, Lesson};
+use lesson::{run, validate_exercise, Lesson, LessonError};
 
 use crate::args::CheckArgs;
 use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
@@ -23,11 +23,16 @@ pub fn command(args: &CheckArgs) -> u8 {
     let mut files = Vec::new();
     for path in &args.paths {
         match lesson_files(path) {
-            Ok(found) if found.is_empty() => {
-                eprintln!("{}: no lesson files (*.md) here", path.display());
-                tally.errors += 1;
+            Ok(found) => {
+                for dir in &found.skipped {
+                    println!("{}: note: {PENDING_NOTE}", dir.display());
+                }
+                if found.files.is_empty() {
+                    eprintln!("{}: no lesson files (*.md) here", path.display());
+                    tally.errors += 1;
+                }
+                files.extend(found.files);
             }
-            Ok(found) => files.extend(found),
             Err(message) => {
                 eprintln!("{message}");
                 tally.errors += 1;
@@ -91,6 +96,10 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
             combos.settings.len()
         );
     }
+    if lesson.exercise.is_some() {
+        check_exercise(&lesson, &name, &combos.settings, seed, tally);
+        return;
+    }
     // The same SQL error usually repeats under every setting: report it once.
     let mut reported: BTreeSet<String> = BTreeSet::new();
     for settings in &combos.settings {
@@ -129,15 +138,120 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
     }
 }
 
+/// An exercise's checks are goals that its SQL as shipped should fail: `check` runs it
+/// on the exercise's seeds expecting some goal to fail somewhere (else there is nothing
+/// to fix), and runs its solutions expecting every goal to hold on every seed.
+fn check_exercise(
+    lesson: &Lesson,
+    name: &str,
+    combos: &[lesson::Settings],
+    seed: Option<u64>,
+    tally: &mut Tally,
+) {
+    let Some(exercise) = &lesson.exercise else {
+        return;
+    };
+    let seeds: Vec<u64> = seed.map_or_else(|| exercise.seeds.clone(), |s| vec![s]);
+    let mut reported: BTreeSet<String> = BTreeSet::new();
+    let mut something_to_fix = false;
+    let mut validated = 0usize;
+    let mut starting_failures = 0usize;
+    for settings in combos {
+        let v = match validate_exercise(lesson, settings, &seeds) {
+            Ok(v) => v,
+            Err(e) => {
+                if reported.insert(e.to_string()) {
+                    eprintln!("{e}");
+                    tally.errors += 1;
+                }
+                continue;
+            }
+        };
+        validated += 1;
+        tally.runs += 2 * seeds.len();
+        something_to_fix |= !v.starting.solved;
+        starting_failures += v
+            .starting
+            .goals
+            .iter()
+            .filter(|g| !g.passed_all_seeds)
+            .count();
+        let with = if settings.is_empty() {
+            String::new()
+        } else {
+            format!("{settings}, ")
+        };
+        for goal in &v.solution.goals {
+            if goal.passed_all_seeds {
+                tally.passed += 1;
+                continue;
+            }
+            tally.failed += 1;
+            let error = LessonError {
+                file: name.to_string(),
+                line: goal.line,
+                col: goal.col,
+                message: format!(
+                    "the solution fails goal `{}` ({with}seed {}): {}",
+                    goal.name,
+                    goal.failing_seed.unwrap_or_default(),
+                    goal.detail
+                ),
+            };
+            eprintln!("{error}");
+        }
+    }
+    if validated == 0 {
+        return;
+    }
+    if something_to_fix {
+        tally.passed += 1;
+        println!(
+            "{name}: exercise: as shipped it fails {} on seeds {}; the solution meets every goal",
+            count(starting_failures, "goal"),
+            seeds_text(&seeds)
+        );
+    } else {
+        tally.failed += 1;
+        let error = lesson.error_at_goal(format!(
+            "the exercise as shipped already meets every goal on seeds {}: there is nothing to fix",
+            seeds_text(&seeds)
+        ));
+        eprintln!("{error}");
+    }
+}
+
+fn seeds_text(seeds: &[u64]) -> String {
+    let list: Vec<String> = seeds.iter().map(u64::to_string).collect();
+    list.join(", ")
+}
+
+/// Subdirectories with this name hold lessons that wait for an engine feature
+/// (`lessons/pending/README.md`): a directory walk skips them, naming one checks it.
+const PENDING_DIR: &str = "pending";
+
+pub(crate) const PENDING_NOTE: &str =
+    "skipped (lessons waiting for an engine feature; name it to check it)";
+
+/// Lesson files found under a path, and the `pending/` directories left out.
+pub(crate) struct Found {
+    pub files: Vec<PathBuf>,
+    pub skipped: Vec<PathBuf>,
+}
+
 /// The path itself if it is a file; the *.md files under it (sorted, README.md left
-/// out) if it is a directory.
-fn lesson_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+/// out, `pending/` subdirectories skipped) if it is a directory.
+pub(crate) fn lesson_files(path: &Path) -> Result<Found, String> {
     let meta =
         std::fs::metadata(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
+        return Ok(Found {
+            files: vec![path.to_path_buf()],
+            skipped: Vec::new(),
+        });
     }
     let mut found = Vec::new();
+    let mut skipped = Vec::new();
     let mut pending = vec![path.to_path_buf()];
     while let Some(dir) = pending.pop() {
         let entries =
@@ -146,7 +260,11 @@ fn lesson_files(path: &Path) -> Result<Vec<PathBuf>, String> {
             let entry = entry.map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
             let p = entry.path();
             if p.is_dir() {
-                pending.push(p);
+                if p.file_name().is_some_and(|n| n == PENDING_DIR) {
+                    skipped.push(p);
+                } else {
+                    pending.push(p);
+                }
             } else if p.extension().is_some_and(|x| x == "md")
                 && !p
                     .file_name()
@@ -156,6 +274,10 @@ fn lesson_files(path: &Path) -> Result<Vec<PathBuf>, String> {
             }
         }
     }
+    skipped.sort();
     found.sort();
-    Ok(found)
+    Ok(Found {
+        files: found,
+        skipped,
+    })
 }

@@ -1,11 +1,13 @@
-//! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, or
-//! one JSON object) and `check` lesson files. File reading lives here, not in the
+//! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, one
+//! JSON object, an SVG timeline), `check` lesson files and list `exercises`. File reading lives here, not in the
 //! lesson crate, which also builds for wasm32.
 
 mod args;
 mod check_cmd;
+mod exercises_cmd;
 mod json;
 mod run_cmd;
+mod svg;
 mod table;
 
 use std::path::Path;
@@ -30,6 +32,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Run(args) => run_cmd::command(&args),
         Command::Check(args) => check_cmd::command(&args),
+        Command::Exercises(args) => exercises_cmd::command(&args),
     };
     ExitCode::from(code)
 }

@@ -3,11 +3,12 @@
 use std::fmt::Write as _;
 
 use engine::ResultSet;
-use lesson::{ms, run, trace_line, Lesson, RunReport, Settings};
+use lesson::{ms, run, run_exercise, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
 use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
 use crate::json::run_json;
+use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
 
 pub fn command(args: &RunArgs) -> u8 {
@@ -36,9 +37,22 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
     let lesson = Lesson::parse(&name, &text)
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let settings = settings(&lesson, &args.set).map_err(|m| vec![m])?;
-    let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
     let seed = args.seed.unwrap_or(lesson.seed);
-    let mut report = run(&applied, seed).map_err(|e| vec![e.to_string()])?;
+    let mut report = if args.solution {
+        let Some(exercise) = &lesson.exercise else {
+            return Err(vec![format!(
+                "error: --solution: lesson `{}` is not an exercise",
+                lesson.id
+            )]);
+        };
+        let applied = lesson
+            .apply_edits(&settings, &exercise.solution_edits())
+            .map_err(|e| vec![e.to_string()])?;
+        run_exercise(&applied, seed).map_err(|e| vec![format!("{name}: solution {e}")])?
+    } else {
+        let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
+        run(&applied, seed).map_err(|e| vec![e.to_string()])?
+    };
     let mut queries: Vec<(String, ResultSet)> = Vec::new();
     for sql in &args.query {
         let rs = report.simulation.query(sql).map_err(|e| {
@@ -48,6 +62,25 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             )]
         })?;
         queries.push((sql.clone(), rs));
+    }
+    if let Some(path) = &args.svg {
+        let lanes = engine::timeline(
+            report.simulation.trace(),
+            &report.simulation.session_names(),
+        );
+        let svg = timeline_svg(&SvgRun {
+            title: &lesson.title,
+            lesson_id: &lesson.id,
+            seed,
+            settings: settings.to_string(),
+            note: args.solution.then_some("with the exercise's solution"),
+            lanes: &lanes,
+            trace: &report.simulation.trace().entries,
+            outcome: &report.outcome,
+            checks: &report.checks,
+        });
+        std::fs::write(path, svg)
+            .map_err(|e| vec![format!("{}: cannot write: {e}", path.display())])?;
     }
     let output = if args.json {
         let json = run_json(

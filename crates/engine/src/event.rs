@@ -171,6 +171,25 @@ pub enum Event {
     },
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
     /// -3 deadlock victim, -999 a call error; `holders` hold the lock when refused.
+    /// Teradata: a SELECT AND CONSUME found the queue empty; its transaction waits in the
+    /// delayed state, holding no lock, until a row arrives.
+    ConsumeDelayed {
+        session: String,
+        table: String,
+    },
+    /// Teradata: a row arrived and the delayed consume goes on.
+    ConsumeResumed {
+        session: String,
+        table: String,
+        delayed_us: u64,
+    },
+    /// Teradata: a DELETE, UPDATE or MERGE on a queue table spoiled its FIFO cache; the
+    /// next access rebuilds it with a full table scan.
+    FifoCacheRebuilt {
+        session: String,
+        table: String,
+        reads: u64,
+    },
     /// A row inserted into `external_system`, the simulated receiver of SCENARIOS.md I2:
     /// each such row is one real call.
     ExternalCall {
@@ -216,7 +235,10 @@ impl Event {
             | ProcedureCalled { session, .. }
             | ProcedureReturned { session, .. }
             | AppLockRequested { session, .. }
-            | ExternalCall { session, .. } => Some(session),
+            | ExternalCall { session, .. }
+            | ConsumeDelayed { session, .. }
+            | ConsumeResumed { session, .. }
+            | FifoCacheRebuilt { session, .. } => Some(session),
         }
     }
 }
@@ -337,6 +359,16 @@ impl fmt::Display for Event {
             ),
             Printed { session, text } => write!(f, "{session} prints: {text}"),
             ProcedureCalled { session, procedure } => write!(f, "{session} calls {procedure}"),
+            ConsumeDelayed { session, table } => {
+                write!(f, "{session} finds {table} empty: its consume is delayed, holding no lock, until a row arrives")
+            }
+            ConsumeResumed { session, table, delayed_us } => {
+                write!(f, "{session}'s consume on {table} resumes after {} in the delayed state", ms(*delayed_us))
+            }
+            FifoCacheRebuilt { session, table, reads } => write!(
+                f,
+                "{session} changed queue table {table}: its FIFO cache is rebuilt with a full table scan ({reads} logical reads)"
+            ),
             ExternalCall { session, key } => write!(f, "{session} calls the external system: it records call ({key})"),
             AppLockRequested { session, resource, mode, code, holders } => {
                 let meaning = match code {

@@ -302,6 +302,17 @@ impl Simulation {
             StmtKind::Insert(ins) => self.exec_insert(i, ins),
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
+            StmtKind::SelectAndConsume(c) => self.exec_consume(i, c),
+            StmtKind::Locking { locks, stmt } => self.exec_locking(i, locks, stmt.as_deref()),
+            StmtKind::TeradataTxn(t) => self.exec_teradata_txn(i, *t),
+            StmtKind::Merge(m) => {
+                // Only MERGE's effect on a queue table's FIFO cache is modelled (T11).
+                if let sql::ast::TableFactor::Table { name, .. } = &m.target {
+                    let tid = self.table_id(name)?;
+                    self.fifo_cache_rebuild(i, tid);
+                }
+                Err(SqlError::not_simulated("MERGE").into())
+            }
             StmtKind::Break | StmtKind::Continue | StmtKind::Empty => Ok(done(CostKind::Variable)),
             StmtKind::If { .. }
             | StmtKind::While { .. }
@@ -405,6 +416,14 @@ impl Simulation {
                 filter: None,
                 filter_eq: None,
             });
+        }
+        t.queue = ct.queue;
+        if let Some(pi) = &ct.primary_index {
+            t.primary_index = pi
+                .columns
+                .iter()
+                .filter_map(|c| t.column(&c.value))
+                .collect();
         }
         self.db.names.insert(key, id);
         self.db.tables.push(t);

@@ -592,6 +592,11 @@ impl Simulation {
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
             | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64),
+            "USER" | "CURRENT_USER" | "SUSER_SNAME" => Value::Text(self.sessions[i].name.clone()),
+            "CURRENT_DATE" => Value::DateTime(
+                (crate::value::CLOCK_ZERO_US + self.now as i64).div_euclid(86_400_000_000)
+                    * 86_400_000_000,
+            ),
             "SCOPE_IDENTITY" => self
                 .frame(i)
                 .scope_identity

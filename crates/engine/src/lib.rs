@@ -3,6 +3,7 @@
 //! Sans-IO and deterministic: the trace is a function of (scenario, seed, schedule). The
 //! caller steps it; nothing here reads a clock, the OS's randomness or the network.
 
+mod bteq;
 mod cost;
 mod error;
 mod event;
@@ -14,6 +15,7 @@ mod program;
 mod query;
 mod sim;
 mod storage;
+mod teradata;
 mod value;
 mod view;
 
@@ -167,25 +169,40 @@ impl Simulation {
             }
         };
         let d = dialect(scenario.dialect);
-        let setup = sql::parse_script(&scenario.setup, d)
-            .map_err(|e| located(Block::Setup, &scenario.setup, e.span.clone(), e.message))?;
+        // Teradata scripts may carry BTEQ dot commands: blanked out before parsing (spans
+        // and lines stay the same), and what they ask for goes to the session.
+        let prepare =
+            |block: Block, text: &str| -> Result<(sql::ast::Script, bteq::Bteq), ScenarioError> {
+                let (clean, commands) = match scenario.dialect {
+                    Dialect::Teradata => {
+                        bteq::preprocess(text).map_err(|(at, m)| located(block, text, at..at, m))?
+                    }
+                    Dialect::TSql => (text.to_string(), bteq::Bteq::default()),
+                };
+                let script = sql::parse_script(&clean, d)
+                    .map_err(|e| located(block, text, e.span.clone(), e.message))?;
+                Ok((script, commands))
+            };
+        let (setup, setup_commands) = prepare(Block::Setup, &scenario.setup)?;
         let mut sessions = Vec::new();
         for (k, s) in scenario.sessions.iter().enumerate() {
-            let script = sql::parse_script(&s.sql, d)
-                .map_err(|e| located(Block::Session(k), &s.sql, e.span.clone(), e.message))?;
+            let (script, commands) = prepare(Block::Session(k), &s.sql)?;
             sessions.push((
                 s.name.clone(),
                 s.start_us,
                 script,
                 std::rc::Rc::from(s.sql.as_str()),
+                commands,
             ));
         }
-        Simulation::build(setup, &scenario.setup, sessions, seed).map_err(|(_, e)| ScenarioError {
-            block: Block::Setup,
-            line: 1,
-            col: 1,
-            message: format!("setup failed with error {}: {}", e.number, e.message),
-        })
+        Simulation::build((setup, setup_commands), &scenario.setup, sessions, seed, d).map_err(
+            |(_, e)| ScenarioError {
+                block: Block::Setup,
+                line: 1,
+                col: 1,
+                message: format!("setup failed with error {}: {}", e.number, e.message),
+            },
+        )
     }
 
     /// Replaces the tie-breaking policy (before the first step).
@@ -203,7 +220,7 @@ impl Simulation {
     /// Runs a query against the current state (after `run`, the final state). It reads
     /// the newest data without taking locks.
     pub fn query(&mut self, text: &str) -> Result<ResultSet, QueryError> {
-        let script = sql::parse_script(text, sql::Dialect::TSql).map_err(|e| {
+        let script = sql::parse_script(text, self.dialect).map_err(|e| {
             let (line, col) = sql::line_col(text, e.span.start);
             QueryError {
                 line,

@@ -965,6 +965,19 @@ impl Simulation {
     }
 
     pub(crate) fn key_resource(&self, tid: u32, slot: RowId) -> Resource {
+        let t = &self.db.tables[tid as usize];
+        if !t.primary_index.is_empty() {
+            // Teradata locks rows by the row hash of their primary index value.
+            if let Some(row) = t.slots[slot]
+                .latest()
+                .or_else(|| t.slots[slot].latest_committed())
+            {
+                return Resource::RowHash {
+                    table: tid,
+                    hash: crate::teradata::row_hash(t, row),
+                };
+            }
+        }
         Resource::Key {
             table: tid,
             index: 1,
@@ -1170,9 +1183,14 @@ impl Simulation {
     // -----------------------------------------------------------------------------------
     // Writes
 
+    /// Deletes a row in the current transaction.
+    pub(crate) fn delete_row(&mut self, i: usize, tid: u32, slot: RowId) {
+        self.write_row(i, tid, slot, None);
+    }
+
     /// Writes a new version of a row in the current transaction, keeping undo and the
     /// index sizes the page model needs.
-    fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
+    pub(crate) fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
         let txn = self.ensure_txn(i);
         let t = &mut self.db.tables[tid as usize];
         let prev = t.slots[slot].pending.clone();
@@ -1337,6 +1355,12 @@ impl Simulation {
             InsertSource::Select(s) => self.run_select(i, s, None)?.rows,
             InsertSource::DefaultValues => vec![Vec::new()],
             InsertSource::Exec(_) => return Err(SqlError::not_simulated("INSERT ... EXEC").into()),
+            InsertSource::SelectAndConsume(c) => {
+                // T2: the target table takes a table-level WRITE lock first.
+                self.lock(i, Resource::Object { table: tid }, LockMode::X, false)?;
+                let (cols, row) = self.consume(i, c)?;
+                vec![self.project_consumed(i, c, &cols, &row)?.1]
+            }
         };
         for r in &source {
             if !matches!(ins.source, InsertSource::DefaultValues) && r.len() != targets.len() {
@@ -1470,10 +1494,20 @@ impl Simulation {
             }
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
-        let res = Resource::Key {
-            table: tid,
-            index: 1,
-            key: key_text.clone(),
+        let res = {
+            let t = &self.db.tables[tid as usize];
+            if t.primary_index.is_empty() {
+                Resource::Key {
+                    table: tid,
+                    index: 1,
+                    key: key_text.clone(),
+                }
+            } else {
+                Resource::RowHash {
+                    table: tid,
+                    hash: crate::teradata::row_hash(t, &row),
+                }
+            }
         };
         self.lock(i, res, LockMode::X, false)?;
         let t = &self.db.tables[tid as usize];
@@ -1793,6 +1827,7 @@ impl Simulation {
             changed.push((new, old));
         }
         let n = changed.len() as u64;
+        self.fifo_cache_rebuild(i, tid);
         self.fire_triggers(
             i,
             tid,
@@ -1910,6 +1945,7 @@ impl Simulation {
             deleted.push(old);
         }
         let n = deleted.len() as u64;
+        self.fifo_cache_rebuild(i, tid);
         self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
         if let Some(o) = &d.output {
             let rows = deleted

@@ -83,6 +83,8 @@ pub(crate) struct Txn {
     pub rows_written: u64,
     /// Begun by BEGIN TRAN (kept after COMMIT hands the end to the statement's end).
     pub began_explicit: bool,
+    /// Teradata: SELECT AND CONSUME requests so far (T9).
+    pub consumes: u32,
 }
 
 pub(crate) struct Undo {
@@ -145,6 +147,10 @@ pub(crate) enum State {
         since: u64,
         timeout_at: Option<u64>,
     },
+    /// Teradata: a consume waiting for a row of queue table `table` (no lock held).
+    Delayed {
+        table: u32,
+    },
     Finished,
 }
 
@@ -194,6 +200,14 @@ pub(crate) struct Session {
     pub applock_waiting: bool,
     /// The return code sp_getapplock gives when its statement runs again (-1, -3).
     pub applock_result: Option<i64>,
+    /// Teradata session mode (from `.SET SESSION TRANSACTION`).
+    pub td_mode: crate::bteq::SessionMode,
+    /// Teradata: when the current consume entered the delayed state.
+    pub delayed_since: Option<u64>,
+    /// BTEQ `.REPEAT n`: batch index → times to run it.
+    pub repeat_counts: BTreeMap<usize, u32>,
+    /// Runs of the current batch so far under `.REPEAT`.
+    pub repeats_done: u32,
 }
 
 /// Why a statement stopped before it finished.
@@ -239,6 +253,7 @@ pub struct Simulation {
     next_owner: OwnerId,
     pub(crate) tracing: bool,
     pub(crate) setup_text: Rc<str>,
+    pub(crate) dialect: sql::Dialect,
     setup_newlines: Rc<[usize]>,
     steps: u64,
     /// Logical reads of the statement being run.
@@ -264,10 +279,11 @@ pub(crate) const SETUP_SOURCE: usize = usize::MAX;
 
 impl Simulation {
     pub(crate) fn build(
-        setup: Script,
+        (setup, setup_commands): (Script, crate::bteq::Bteq),
         setup_text: &str,
-        sessions: Vec<(String, u64, Script, Rc<str>)>,
+        sessions: Vec<(String, u64, Script, Rc<str>, crate::bteq::Bteq)>,
         seed: u64,
+        dialect: sql::Dialect,
     ) -> Result<Simulation, (usize, SqlError)> {
         let mut sim = Simulation {
             db: Db {
@@ -291,6 +307,7 @@ impl Simulation {
             next_owner: 1,
             tracing: false,
             setup_text: Rc::from(setup_text),
+            dialect,
             setup_newlines: newlines(setup_text),
             steps: 0,
             query_reads: 0,
@@ -299,7 +316,8 @@ impl Simulation {
             trigger_rows: Vec::new(),
         };
         // Setup runs alone, untraced, as session index 0 of a throwaway list.
-        let setup_session = sim.new_session("setup".into(), 0, setup, Rc::from(setup_text), 0);
+        let mut setup_session = sim.new_session("setup".into(), 0, setup, Rc::from(setup_text), 0);
+        setup_session.apply_commands(setup_commands);
         sim.sessions.push(setup_session);
         let mut statements = 0u64;
         while !matches!(sim.sessions[0].state, State::Finished) {
@@ -321,8 +339,9 @@ impl Simulation {
             statements,
             tables: sim.db.tables.len(),
         });
-        for (i, (name, start_us, script, text)) in sessions.into_iter().enumerate() {
-            let s = sim.new_session(name, start_us, script, text, i);
+        for (i, (name, start_us, script, text, commands)) in sessions.into_iter().enumerate() {
+            let mut s = sim.new_session(name, start_us, script, text, i);
+            s.apply_commands(commands);
             sim.sessions.push(s);
         }
         Ok(sim)
@@ -375,6 +394,10 @@ impl Simulation {
             timeout_override: None,
             applock_waiting: false,
             applock_result: None,
+            td_mode: crate::bteq::SessionMode::Btet,
+            delayed_since: None,
+            repeat_counts: BTreeMap::new(),
+            repeats_done: 0,
         }
     }
 
@@ -416,6 +439,7 @@ impl Simulation {
                     any_blocked = true;
                     *timeout_at
                 }
+                State::Delayed { .. } => None,
                 State::Finished => None,
             };
             if let Some(t) = t {
@@ -543,6 +567,7 @@ impl Simulation {
                 self.run_until_statement(i);
             }
             State::Ready => self.run_until_statement(i),
+            State::Delayed { .. } => {}
             State::Blocked { since, timeout_at } => {
                 if timeout_at.is_some_and(|t| t <= self.now) {
                     self.lock_timeout(i, since);
@@ -562,7 +587,13 @@ impl Simulation {
         });
         self.release_statement_locks(i);
         let autocommit = self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
-        if autocommit {
+        // A Teradata request is one implicit transaction: commit after its last statement.
+        let request_goes_on = self.dialect == sql::Dialect::Teradata
+            && self.sessions[i]
+                .frames
+                .last()
+                .is_some_and(|f| matches!(f.kind, FrameKind::Batch) && f.pc < f.code.instrs.len());
+        if autocommit && !request_goes_on {
             self.commit(i);
         }
     }
@@ -581,6 +612,10 @@ impl Simulation {
             let Some(frame) = self.sessions[i].frames.last() else {
                 if !self.start_next_batch(i) {
                     self.finish_session(i);
+                    return;
+                }
+                if matches!(self.sessions[i].state, State::Busy { .. }) {
+                    // The request was refused before it ran.
                     return;
                 }
                 continue;
@@ -680,8 +715,31 @@ impl Simulation {
         if s.batch >= s.script.batches.len() {
             return false;
         }
-        let code = compile(&s.script.batches[s.batch].statements);
-        s.batch += 1;
+        let index = s.batch;
+        let code = compile(&s.script.batches[index].statements);
+        // BTEQ `.REPEAT n` sends the same request n times.
+        let times = s.repeat_counts.get(&index).copied().unwrap_or(1);
+        if s.repeats_done + 1 < times {
+            s.repeats_done += 1;
+        } else {
+            s.repeats_done = 0;
+            s.batch += 1;
+        }
+        if self.dialect == sql::Dialect::Teradata {
+            let rule = self.check_request(&self.sessions[i].script.batches[index]);
+            if let Err(e) = rule {
+                let span = self.sessions[i].script.batches[index].span.clone();
+                self.begin_statement(i, "REQUEST", span);
+                self.record_error(i, &e, false);
+                let cost = statement_cost(&mut self.rng, CostKind::Variable, 0, 0);
+                self.sessions[i].state = State::Busy {
+                    until: self.now + cost,
+                    end: None,
+                };
+                return true;
+            }
+        }
+        let s = &mut self.sessions[i];
         let source = if self.tracing || i > 0 {
             i
         } else {
@@ -1004,14 +1062,20 @@ impl Simulation {
         }
         let id = self.alloc_owner_raw();
         self.owners.insert(id, i);
+        // Teradata ANSI mode: a transaction lasts until COMMIT or ROLLBACK (T5).
+        let ansi = self.tracing && self.sessions[i].td_mode == crate::bteq::SessionMode::Ansi;
         self.sessions[i].txn = Some(Txn {
             id,
-            explicit: false,
+            explicit: ansi,
             snapshot_seq: None,
             undo: Vec::new(),
             rows_written: 0,
-            began_explicit: false,
+            began_explicit: ansi,
+            consumes: 0,
         });
+        if ansi {
+            self.sessions[i].tran_count = 1;
+        }
         self.sessions[i].undo_mark = 0;
         id
     }
@@ -1027,6 +1091,7 @@ impl Simulation {
                 undo: Vec::new(),
                 rows_written: 0,
                 began_explicit: true,
+                consumes: 0,
             });
             let name = self.sessions[i].name.clone();
             self.push(Event::TransactionBegan {
@@ -1045,6 +1110,8 @@ impl Simulation {
             return;
         };
         self.sessions[i].tran_count = 0;
+        // Rows this commit adds to Teradata queue tables (T3: they wake delayed consumers).
+        let mut arrived: Vec<(u32, bool)> = Vec::new();
         if !txn.undo.is_empty() {
             self.db.commit_seq += 1;
             let seq = self.db.commit_seq;
@@ -1054,8 +1121,13 @@ impl Simulation {
                     continue;
                 }
                 if let Some(t) = self.db.tables.get_mut(u.table as usize) {
+                    let queue = t.queue;
                     if let Some(slot) = t.slots.get_mut(u.slot) {
                         if let Some((_, data)) = slot.pending.take() {
+                            arrived.push((
+                                u.table,
+                                queue && data.is_some() && slot.latest_committed().is_none(),
+                            ));
                             slot.committed.push((seq, data));
                             // Old versions are kept only while a snapshot could need them.
                             if slot.committed.len() > 16 {
@@ -1076,12 +1148,36 @@ impl Simulation {
             });
         }
         self.release_owner(i, txn.id, ReleaseReason::Commit);
+        for (table, rows) in crate::teradata::rows_by_table(&arrived) {
+            self.wake_delayed(table, rows);
+        }
     }
 
     pub(crate) fn rollback(&mut self, i: usize, why: &str) {
         if self.sessions[i].txn.is_none() {
             return;
         }
+        // Rows a rollback puts back into queue tables (T5: consumed rows return).
+        let returned: Vec<(u32, bool)> = self.sessions[i]
+            .txn
+            .as_ref()
+            .map(|t| {
+                t.undo
+                    .iter()
+                    .filter(|u| u.prev.is_none())
+                    .map(|u| {
+                        let table = &self.db.tables[u.table as usize];
+                        let slot = &table.slots[u.slot];
+                        (
+                            u.table,
+                            table.queue
+                                && slot.latest_committed().is_some()
+                                && matches!(slot.pending, Some((_, None))),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         self.undo_to(i, 0);
         let Some(txn) = self.sessions[i].txn.take() else {
             return;
@@ -1095,6 +1191,9 @@ impl Simulation {
             why: why.to_string(),
         });
         self.release_owner(i, txn.id, ReleaseReason::Rollback);
+        for (table, rows) in crate::teradata::rows_by_table(&returned) {
+            self.wake_delayed(table, rows);
+        }
     }
 
     fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
@@ -1269,7 +1368,7 @@ impl Simulation {
             Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
             Resource::Key { table: t, key, .. } => format!("KEY {} ({key})", table(t)),
             Resource::Application { name } => format!("APP {name}"),
-            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash})", table(t)),
+            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash:08X})", table(t)),
         }
     }
 
@@ -1434,6 +1533,22 @@ impl Simulation {
 }
 
 impl Session {
+    /// What the script's BTEQ commands ask for: the session mode, and `.REPEAT n` for the
+    /// first request after each such command.
+    fn apply_commands(&mut self, commands: crate::bteq::Bteq) {
+        self.td_mode = commands.mode;
+        for (offset, times) in commands.repeats {
+            if let Some(b) = self
+                .script
+                .batches
+                .iter()
+                .position(|b| b.span.start >= offset)
+            {
+                self.repeat_counts.insert(b, times);
+            }
+        }
+    }
+
     /// A session that exists only to run a query against the final state.
     pub(crate) fn probe(name: String, sim: &mut Simulation) -> Session {
         let owner = sim.alloc_owner_raw();
@@ -1473,6 +1588,10 @@ impl Session {
             timeout_override: None,
             applock_waiting: false,
             applock_result: None,
+            td_mode: crate::bteq::SessionMode::Btet,
+            delayed_since: None,
+            repeat_counts: BTreeMap::new(),
+            repeats_done: 0,
         }
     }
 }

@@ -103,6 +103,10 @@ pub struct Table {
     pub triggers: Vec<Trigger>,
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
+    /// Teradata queue table: its first column is the queue insertion timestamp.
+    pub queue: bool,
+    /// Teradata primary index columns: their value's hash is the row-hash lock resource.
+    pub primary_index: Vec<usize>,
     leaf_pages_cache: Option<u32>,
     /// Stored size of each slot's newest data (None: to be computed), so re-packing
     /// pages after a write is an integer loop.
@@ -164,6 +168,8 @@ impl Table {
             indexes: Vec::new(),
             triggers: Vec::new(),
             is_variable,
+            queue: false,
+            primary_index: Vec::new(),
             leaf_pages_cache: None,
             sizes: Vec::new(),
             index_high_water: BTreeMap::new(),
@@ -349,7 +355,7 @@ impl Table {
 
 fn fixed_key_bytes(ty: &DataType) -> u32 {
     match ty {
-        DataType::TinyInt | DataType::Bit => 1,
+        DataType::TinyInt | DataType::ByteInt | DataType::Bit => 1,
         DataType::SmallInt => 2,
         DataType::Int => 4,
         DataType::BigInt | DataType::Float | DataType::Money | DataType::DateTime => 8,
@@ -375,7 +381,7 @@ fn fixed_key_bytes(ty: &DataType) -> u32 {
 pub fn col_type(ty: &DataType) -> pages::ColType {
     use pages::ColType as C;
     match ty {
-        DataType::TinyInt => C::TinyInt,
+        DataType::TinyInt | DataType::ByteInt => C::TinyInt,
         DataType::SmallInt => C::SmallInt,
         DataType::Int => C::Int,
         DataType::BigInt => C::BigInt,

@@ -236,6 +236,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
     }
     match ty {
         DataType::TinyInt => int_in(v, ty, 0, 255),
+        DataType::ByteInt => int_in(v, ty, -128, 127),
         DataType::SmallInt => int_in(v, ty, i16::MIN as i64, i16::MAX as i64),
         DataType::Int => int_in(v, ty, i32::MIN as i64, i32::MAX as i64),
         DataType::BigInt => int_in(v, ty, i64::MIN, i64::MAX),

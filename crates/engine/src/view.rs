@@ -27,6 +27,10 @@ pub enum SessionStatus {
     Sleeping {
         until_us: u64,
     },
+    /// Teradata: a consume waiting for a row of an empty queue table.
+    Delayed {
+        table: String,
+    },
     Finished,
 }
 
@@ -234,6 +238,13 @@ impl Simulation {
                     SessionStatus::Running
                 }
             }
+            State::Delayed { table } => SessionStatus::Delayed {
+                table: self
+                    .db
+                    .tables
+                    .get(*table as usize)
+                    .map_or_else(String::new, |t| t.name.clone()),
+            },
             State::Blocked { .. } => {
                 let wait = s.waiting_as.and_then(|o| self.locks.waiting(o));
                 match wait {
@@ -310,6 +321,10 @@ pub enum LaneState {
         holders: Vec<String>,
     },
     Sleeping,
+    /// Teradata: a consume in the delayed state on this queue table.
+    Delayed {
+        table: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -398,6 +413,19 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                 waited_us: Some(_), ..
             }
             | Event::WaitTimedOut { .. } => {
+                close(&mut lanes, &mut open, k, t);
+                open[k] = Some((t, LaneState::Running));
+            }
+            Event::ConsumeDelayed { table, .. } => {
+                close(&mut lanes, &mut open, k, t);
+                open[k] = Some((
+                    t,
+                    LaneState::Delayed {
+                        table: table.clone(),
+                    },
+                ));
+            }
+            Event::ConsumeResumed { .. } => {
                 close(&mut lanes, &mut open, k, t);
                 open[k] = Some((t, LaneState::Running));
             }

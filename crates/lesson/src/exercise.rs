@@ -27,6 +27,8 @@ pub struct Exercise {
     /// The author's answers, one per editable block at most, in file order. Never shown
     /// to learners; `lockstep check` verifies that they meet every goal on every seed.
     pub solutions: Vec<Solution>,
+    /// File offset of `goal`, for messages about the exercise as a whole.
+    pub(crate) goal_offset: usize,
 }
 
 impl Exercise {
@@ -40,6 +42,13 @@ impl Exercise {
 }
 
 impl Lesson {
+    /// An error at the exercise's `goal` in the file (for `lockstep check`'s verdicts on
+    /// the exercise as a whole); at the start of the file for a plain lesson.
+    pub fn error_at_goal(&self, message: String) -> LessonError {
+        let at = self.exercise.as_ref().map_or(0, |e| e.goal_offset);
+        self.source.error(at, message)
+    }
+
     /// The blocks a learner may edit, in file order (each has `editable` set).
     pub fn editable_blocks(&self) -> impl Iterator<Item = &SqlBlock> {
         self.blocks.iter().filter(|b| b.editable.is_some())
@@ -256,12 +265,14 @@ pub struct ExerciseValidation {
     pub solution: ExerciseReport,
 }
 
-/// Runs an exercise as shipped and with its solutions on its seeds. An error in a
-/// solution block is placed in the lesson file, like any other lesson error. A lesson
-/// that is not an exercise has nothing to validate: an error says so.
+/// Runs an exercise as shipped and with its solutions on `seeds` (normally
+/// `exercise.seeds`). An error in a solution block is placed in the lesson file, like
+/// any other lesson error. A lesson that is not an exercise has nothing to validate:
+/// an error says so.
 pub fn validate_exercise(
     lesson: &Lesson,
     settings: &Settings,
+    seeds: &[u64],
 ) -> Result<ExerciseValidation, LessonError> {
     let Some(exercise) = &lesson.exercise else {
         return Err(lesson
@@ -285,13 +296,8 @@ pub fn validate_exercise(
         // Parsing checked that every solution names an editable block.
         e @ ExerciseError::NotEditable { .. } => lesson.source.error(0, e.to_string()),
     };
-    let starting = check_exercise(lesson, settings, &[], &exercise.seeds).map_err(in_file)?;
-    let solution = check_exercise(
-        lesson,
-        settings,
-        &exercise.solution_edits(),
-        &exercise.seeds,
-    )
-    .map_err(in_file)?;
+    let starting = check_exercise(lesson, settings, &[], seeds).map_err(in_file)?;
+    let solution =
+        check_exercise(lesson, settings, &exercise.solution_edits(), seeds).map_err(in_file)?;
     Ok(ExerciseValidation { starting, solution })
 }

@@ -99,6 +99,7 @@ pub(crate) struct Front {
 /// The exercise fields of the front matter, validated.
 pub(crate) struct FrontExercise {
     pub goal: String,
+    pub goal_offset: usize,
     pub hints: Vec<String>,
     pub seeds: Vec<u64>,
 }
@@ -158,6 +159,10 @@ pub(crate) fn parse_front(
     let seed = raw.seed.unwrap_or(0);
     let exercise = exercise_fields(&raw, kind, seed, &mut |span, message| {
         err(errors, span, message)
+    })
+    .map(|e| FrontExercise {
+        goal_offset: base + e.goal_offset,
+        ..e
     });
 
     let mut toggles: Vec<Toggle> = Vec::new();
@@ -378,7 +383,13 @@ fn exercise_fields(
             seeds
         }
     };
-    ok.then_some(FrontExercise { goal, hints, seeds })
+    let goal_offset = raw.goal.as_ref().map_or(0, |g| g.span().start);
+    ok.then_some(FrontExercise {
+        goal,
+        goal_offset,
+        hints,
+        seeds,
+    })
 }
 
 /// `when = { readpast = "on" }` or `{ claim = ["two-step", "conditional"] }`.

@@ -177,6 +177,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         hints: e.hints,
         seeds: e.seeds,
         solutions,
+        goal_offset: e.goal_offset,
     });
     let source = Arc::new(source);
     Some(Lesson {

@@ -84,8 +84,8 @@ fn unknown_front_matter_key() {
     check_error(
         &[("title = ", "titel = ")],
         expect![[r#"
-        lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `toggles`, `checks`
-    "#]],
+            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`
+        "#]],
     );
 }
 
@@ -220,8 +220,8 @@ fn unknown_block_attribute() {
     check_error(
         &[("session=B start=1500ms", "session=B begin=1500ms")],
         expect![[r#"
-        lessons/tiny.md:31:18: unknown attribute `begin` in a sql block's info string (expected setup, show, session=NAME, start=TIME, when="TOGGLE=VALUE")
-    "#]],
+            lessons/tiny.md:31:18: unknown attribute `begin` in a sql block's info string (expected setup, show, session=NAME, start=TIME, when="TOGGLE=VALUE", editable[=ID], solution=ID)
+        "#]],
     );
 }
 
@@ -240,8 +240,8 @@ fn sql_block_without_role() {
     check_error(
         &[("```sql setup", "```sql")],
         expect![[r#"
-        lessons/tiny.md:23:4: a sql block needs a role: `sql setup`, `sql session=NAME` or `sql show` (attributes: setup, show, session=NAME, start=TIME, when="TOGGLE=VALUE")
-    "#]],
+            lessons/tiny.md:23:4: a sql block needs a role: `sql setup`, `sql session=NAME` or `sql show` (attributes: setup, show, session=NAME, start=TIME, when="TOGGLE=VALUE", editable[=ID], solution=ID)
+        "#]],
     );
 }
 
@@ -360,17 +360,30 @@ fn toggle_that_switches_nothing() {
     );
 }
 
+/// Several setup blocks run in file order, each a batch of its own (joined with GO);
+/// an engine error in the second is placed in the file, not in the joined script.
 #[test]
-fn two_setup_blocks() {
-    check_error(
-        &[(
-            "```sql session=A start=0",
-            "```sql setup\n```\n\n```sql session=A start=0",
-        )],
-        expect![[r#"
-        lessons/tiny.md:27:1: a second setup block (the first is at line 23); a lesson has at most one setup block per setting
-    "#]],
-    );
+fn two_setup_blocks_run_in_file_order() {
+    let text = edit(&[(
+        "```sql session=A start=0",
+        "```sql setup\nSELECT 1 WHERE;\n```\n\n```sql session=A start=0",
+    )]);
+    let lesson = Lesson::parse("lessons/tiny.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let applied = lesson
+        .apply(&lesson.settings_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    expect![[r#"
+        CREATE TABLE t (id int PRIMARY KEY);
+        GO
+        SELECT 1 WHERE;
+    "#]]
+    .assert_eq(&applied.scenario.setup);
+    let second = applied.scenario.setup.find("SELECT").expect("second block");
+    assert_eq!(applied.setup_position(second + 3), Some((1, 3)));
+    assert_eq!(applied.setup_position(2), Some((0, 2)));
+    let err = run(&applied, 1).map(|_| ()).unwrap_err();
+    expect![[r#"lessons/tiny.md:28:15: found ';', expected an expression"#]]
+        .assert_eq(&err.to_string());
 }
 
 #[test]
@@ -1264,6 +1277,8 @@ fn random_bytes_never_panic() {
 
 #[path = "lesson/engine.rs"]
 mod engine_behaviour;
+#[path = "lesson/exercise.rs"]
+mod exercise;
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
 #[path = "lesson/seed_003.rs"]

@@ -1,10 +1,18 @@
-//! The syntax tree of the simulated T-SQL subset.
+//! The syntax tree of the simulated T-SQL subset and of the Teradata subset.
+//!
+//! Both dialects share one tree: a Teradata `SELECT` is a [`Select`], a Teradata `INSERT` an
+//! [`Insert`]. What only Teradata has gets its own nodes: [`StmtKind::SelectAndConsume`],
+//! [`StmtKind::Locking`], [`StmtKind::TeradataTxn`], [`StmtKind::Merge`],
+//! [`InsertSource::SelectAndConsume`], the queue-table fields of [`CreateTable`] and
+//! [`DataType::ByteInt`]. See [`crate::parse_script`] for how Teradata requests map onto
+//! [`Batch`]es.
 //!
 //! Conventions the interpreter can rely on:
 //! - Every node that an error or a trace may point at carries a `span`: byte offsets into
 //!   the script text passed to [`crate::parse_script`] (not into the batch).
 //! - Identifiers are unquoted (`[dbo].[task]` and `"task"` become `dbo`, `task`) and keep
-//!   their spelling; SQL Server compares them case-insensitively, so must the interpreter.
+//!   their spelling; SQL Server and Teradata compare them case-insensitively, so must the
+//!   interpreter.
 //! - Variable names keep their `@` (`@id`) and their spelling; compare case-insensitively.
 //! - Compound assignments (`SET @x += 1`, `SET col -= 1`) are desugared to `x = x + 1`;
 //!   the synthetic left operand carries the span of the target.
@@ -15,8 +23,19 @@
 //!   both assigns variables and returns columns, CREATE PROCEDURE/TRIGGER that is not the
 //!   first statement of its batch, type sizes out of range.
 //!
+//! - Teradata statements are mapped onto the T-SQL conventions where the meaning is the
+//!   same: `SEL`/`INS`/`UPD`/`DEL` are SELECT/INSERT/UPDATE/DELETE; a DELETE or UPDATE whose
+//!   table has an alias (`DELETE FROM q AS x WHERE ...`) targets the alias and lists the
+//!   table in `from`, as T-SQL's `DELETE x FROM q AS x WHERE ...` does; `DELETE ... ALL`
+//!   is a DELETE without WHERE; Teradata's `TIMESTAMP(p)` is [`DataType::DateTime2`]`(p)`
+//!   (Teradata allows p <= 6), `a MOD b` is [`BinaryOp::Mod`], `DATE '2024-01-31'` and
+//!   `TIMESTAMP '...'` are CASTs of the string, `CURRENT_TIMESTAMP(6)` is a function call
+//!   with one argument.
+//!
 //! `Display` (in `print.rs`) renders any node as canonical T-SQL that parses back to the
-//! same tree.
+//! same tree; [`Script::to_sql`] (and `to_sql` on batches, statements and expressions)
+//! renders it in a given dialect, which is how a Teradata tree is printed so that it parses
+//! back, in Teradata, to the same tree. Teradata-only nodes print in Teradata syntax either way.
 
 /// Byte range into the script text.
 pub type Span = std::ops::Range<usize>;
@@ -28,6 +47,12 @@ pub struct Script {
 }
 
 /// One batch: what a client sends to the server in one request.
+///
+/// In Teradata a batch is one *request* as BTEQ sends it: a `;` that is the last token on
+/// its line ends the request, so statements separated by `;` on the same line form one
+/// multi-statement request (`SELECT AND CONSUME TOP 1 * FROM q; UPDATE q SET ...;`), while
+/// a statement may span lines freely. The end of the script ends the last request even
+/// without a `;`. See [`crate::parse_script`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Batch {
     pub statements: Vec<Stmt>,
@@ -133,6 +158,22 @@ pub enum StmtKind {
     },
     /// A lone `;`.
     Empty,
+    /// Teradata `SELECT AND CONSUME TOP 1 items FROM queue`: returns the queue table's row
+    /// with the oldest QITS and deletes it; waits ("delayed state") while the queue is empty.
+    SelectAndConsume(SelectAndConsume),
+    /// Teradata `LOCKING [TABLE] t | ROW FOR|IN ACCESS|READ|WRITE|EXCLUSIVE [MODE] [NOWAIT]`,
+    /// one or more, in front of the statement they modify (`LOCKING ROW FOR WRITE SELECT ...`).
+    Locking {
+        locks: Vec<LockingClause>,
+        /// The modified statement (never itself a `Locking`); `None` for a request that is
+        /// only `LOCKING ...;`, which just takes the lock.
+        stmt: Option<Box<Stmt>>,
+    },
+    /// Teradata transaction control, spelled as written (`BT` or `BEGIN TRANSACTION`, ...):
+    /// the session mode decides which spellings are allowed, so the interpreter needs it.
+    TeradataTxn(TeradataTxn),
+    /// Teradata `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
+    Merge(Merge),
 }
 
 /// A short upper-case name of a statement kind, for traces ("SELECT", "BEGIN TRAN").
@@ -170,6 +211,100 @@ pub fn statement_label(kind: &StmtKind) -> &'static str {
         StmtKind::Continue => "CONTINUE",
         StmtKind::AlterDatabaseSet { .. } => "ALTER DATABASE",
         StmtKind::Empty => ";",
+        StmtKind::SelectAndConsume(_) => "SELECT AND CONSUME",
+        StmtKind::Locking { .. } => "LOCKING",
+        StmtKind::TeradataTxn(t) => t.label(),
+        StmtKind::Merge(_) => "MERGE",
+    }
+}
+
+impl StmtKind {
+    /// The queue table a `SELECT AND CONSUME` consumes from, alone, as the source of
+    /// `INSERT ... SELECT AND CONSUME`, or under a LOCKING modifier.
+    pub fn consumed_table(&self) -> Option<&ObjectName> {
+        match self {
+            StmtKind::SelectAndConsume(c) => Some(&c.queue),
+            StmtKind::Insert(Insert {
+                source: InsertSource::SelectAndConsume(c),
+                ..
+            }) => Some(&c.queue),
+            StmtKind::Locking { stmt: Some(s), .. } => s.kind.consumed_table(),
+            _ => None,
+        }
+    }
+
+    /// The table a DELETE, UPDATE or MERGE changes (through a LOCKING modifier too), with a
+    /// target alias resolved through FROM (`DELETE x FROM q AS x` changes `q`). These are
+    /// the statements that cannot share a request with a consume of the same queue table
+    /// (Teradata's rule, T10) and that make Teradata rebuild the queue's FIFO cache (T11).
+    pub fn delete_update_merge_table(&self) -> Option<&ObjectName> {
+        fn resolve<'a>(target: &'a TableFactor, from: &'a [TableRef]) -> Option<&'a ObjectName> {
+            let TableFactor::Table { name, .. } = target else {
+                return None;
+            };
+            if name.parts.len() == 1 {
+                let wanted = &name.parts[0].value;
+                let factors = from.iter().flat_map(|r| {
+                    std::iter::once(&r.factor).chain(r.joins.iter().map(|j| &j.factor))
+                });
+                for f in factors {
+                    if let TableFactor::Table {
+                        name: table,
+                        alias: Some(alias),
+                        ..
+                    } = f
+                    {
+                        if alias.value.eq_ignore_ascii_case(wanted) {
+                            return Some(table);
+                        }
+                    }
+                }
+            }
+            Some(name)
+        }
+        match self {
+            StmtKind::Delete(d) => resolve(&d.target, &d.from),
+            StmtKind::Update(u) => resolve(&u.target, &u.from),
+            StmtKind::Merge(m) => match &m.target {
+                TableFactor::Table { name, .. } => Some(name),
+                _ => None,
+            },
+            StmtKind::Locking { stmt: Some(s), .. } => s.kind.delete_update_merge_table(),
+            _ => None,
+        }
+    }
+}
+
+impl Batch {
+    /// Teradata's multi-statement rule (T10): a request with a SELECT AND CONSUME cannot
+    /// also DELETE, UPDATE or MERGE the same queue table. Returns the first such pair
+    /// (consume, conflicting statement). Table names are compared part by part,
+    /// case-insensitively, as written (`q` and `db.q` are different names here).
+    pub fn consume_conflict(&self) -> Option<(&Stmt, &Stmt)> {
+        for consume in &self.statements {
+            let Some(queue) = consume.kind.consumed_table() else {
+                continue;
+            };
+            for other in &self.statements {
+                if other
+                    .kind
+                    .delete_update_merge_table()
+                    .is_some_and(|t| t.same_name(queue))
+                {
+                    return Some((consume, other));
+                }
+            }
+        }
+        None
+    }
+
+    /// How many statements of this request consume from a queue (Teradata allows one per
+    /// multi-statement request).
+    pub fn consume_count(&self) -> usize {
+        self.statements
+            .iter()
+            .filter(|s| s.kind.consumed_table().is_some())
+            .count()
     }
 }
 
@@ -202,6 +337,16 @@ impl ObjectName {
     pub fn qualifier(&self) -> &[Ident] {
         &self.parts[..self.parts.len().saturating_sub(1)]
     }
+
+    /// The same parts, compared case-insensitively (spans aside).
+    pub fn same_name(&self, other: &ObjectName) -> bool {
+        self.parts.len() == other.parts.len()
+            && self
+                .parts
+                .iter()
+                .zip(&other.parts)
+                .all(|(a, b)| a.value.eq_ignore_ascii_case(&b.value))
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -212,6 +357,40 @@ pub struct CreateTable {
     pub name: ObjectName,
     pub columns: Vec<ColumnDef>,
     pub constraints: Vec<TableConstraint>,
+    /// Teradata `CREATE SET TABLE` (`Some(true)`) or `CREATE MULTISET TABLE` (`Some(false)`);
+    /// `None` when not said: Teradata session mode then makes a SET table, ANSI mode a
+    /// MULTISET one. Always `None` in T-SQL.
+    pub set_table: Option<bool>,
+    /// Teradata `CREATE TABLE name, QUEUE (...)`: a queue table. Its first column is the
+    /// QITS column (checked when parsing: `TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)`).
+    pub queue: bool,
+    /// Teradata table options other than QUEUE, in source order (`, FALLBACK, NO BEFORE JOURNAL`).
+    pub options: Vec<TableOption>,
+    /// Teradata `[UNIQUE] PRIMARY INDEX [name] (columns)` after the column list.
+    pub primary_index: Option<PrimaryIndex>,
+}
+
+/// A Teradata table option between the table name and the column list. `true` is the
+/// option, `false` its `NO` form. They have no effect in the simulator; they are kept so
+/// that the printed statement says what the lesson wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableOption {
+    /// `[NO] FALLBACK [PROTECTION]`.
+    Fallback(bool),
+    /// `[NO] BEFORE JOURNAL`.
+    BeforeJournal(bool),
+    /// `[NO] AFTER JOURNAL`.
+    AfterJournal(bool),
+}
+
+/// Teradata `[UNIQUE] PRIMARY INDEX [name] (columns)`: the columns whose row hash places
+/// and locks a row (a row-hash lock covers every row with the same primary index value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrimaryIndex {
+    pub unique: bool,
+    pub name: Option<Ident>,
+    pub columns: Vec<Ident>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -626,10 +805,15 @@ pub struct Insert {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InsertSource {
+    /// Several rows in T-SQL; always one row in Teradata (`VALUES` may be omitted there:
+    /// `INS q (CURRENT_TIMESTAMP, 1)`).
     Values(Vec<Vec<Expr>>),
     Select(Box<Select>),
     Exec(Box<Exec>),
     DefaultValues,
+    /// Teradata `INSERT INTO t SELECT AND CONSUME TOP 1 * FROM q`: moves the queue's oldest
+    /// row into `t` (a table-level WRITE lock on `t`).
+    SelectAndConsume(Box<SelectAndConsume>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -670,6 +854,122 @@ pub struct Delete {
     pub output: Option<Output>,
     pub from: Vec<TableRef>,
     pub where_clause: Option<Expr>,
+}
+
+/// Teradata `MERGE INTO target [[AS] alias] USING source ON cond WHEN ... THEN ...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merge {
+    /// A `Table`, with its alias if any (no hints).
+    pub target: TableFactor,
+    /// A `Table` or a `Derived` table (`USING (SELECT ...) AS s`).
+    pub source: TableFactor,
+    pub on: Expr,
+    /// In source order; at most one WHEN MATCHED and one WHEN NOT MATCHED.
+    pub clauses: Vec<MergeClause>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeClause {
+    /// `WHEN MATCHED` (true) or `WHEN NOT MATCHED` (false).
+    pub matched: bool,
+    pub action: MergeAction,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeAction {
+    /// `UPDATE SET a = 1, ...` (WHEN MATCHED).
+    Update(Vec<Assignment>),
+    /// `DELETE` (WHEN MATCHED).
+    Delete,
+    /// `INSERT [(columns)] VALUES (...)` (WHEN NOT MATCHED).
+    Insert {
+        columns: Vec<Ident>,
+        values: Vec<Expr>,
+    },
+}
+
+// ---------------------------------------------------------------------------------------
+// Teradata
+
+/// `SELECT AND CONSUME TOP 1 items FROM queue [[AS] alias]`. Teradata's rules are checked
+/// when parsing: TOP exactly 1 (no PERCENT or WITH TIES), one table and no join, no WHERE,
+/// GROUP BY, HAVING, ORDER BY, set operator, aggregate or window function, and not in a
+/// subquery.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectAndConsume {
+    /// What is returned (or inserted) from the consumed row: `*`, columns, and expressions
+    /// such as `USER` or `CURRENT_TIMESTAMP`.
+    pub items: Vec<SelectItem>,
+    pub queue: ObjectName,
+    pub alias: Option<Ident>,
+    /// From `SELECT` to the end of the FROM clause.
+    pub span: Span,
+}
+
+/// One `LOCKING object FOR severity [MODE] [NOWAIT]` modifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockingClause {
+    pub object: LockingObject,
+    pub severity: LockSeverity,
+    /// Abort the request instead of waiting when the lock is not free.
+    pub nowait: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LockingObject {
+    /// `LOCKING [TABLE] name`.
+    Table(ObjectName),
+    /// `LOCKING ROW`: the row hashes the modified statement touches.
+    Row,
+}
+
+/// Teradata lock severities, weakest first. `SHARE` is read as `READ` and `EXCL` as
+/// `EXCLUSIVE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LockSeverity {
+    Access,
+    Read,
+    Write,
+    Exclusive,
+}
+
+/// Teradata transaction statements, keeping the spelling.
+///
+/// In Teradata session mode `BT`/`BEGIN TRANSACTION` ... `ET`/`END TRANSACTION` make an
+/// explicit transaction (otherwise each request is its own implicit one); in ANSI mode a
+/// transaction lasts until `COMMIT` or `ROLLBACK` and BT/ET are not allowed. `ABORT` and
+/// `ROLLBACK` roll back in both modes. Enforcing the mode is the interpreter's job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TeradataTxn {
+    /// `BT` (`abbreviated`) or `BEGIN TRANSACTION`.
+    Begin { abbreviated: bool },
+    /// `ET` (`abbreviated`) or `END TRANSACTION`.
+    End { abbreviated: bool },
+    /// `COMMIT [WORK]`.
+    Commit { work: bool },
+    /// `ROLLBACK [WORK]`.
+    Rollback { work: bool },
+    /// `ABORT`.
+    Abort,
+}
+
+impl TeradataTxn {
+    /// The statement as written, upper-case: `BT`, `END TRANSACTION`, `COMMIT WORK`, ...
+    pub fn label(self) -> &'static str {
+        match self {
+            TeradataTxn::Begin { abbreviated: true } => "BT",
+            TeradataTxn::Begin { abbreviated: false } => "BEGIN TRANSACTION",
+            TeradataTxn::End { abbreviated: true } => "ET",
+            TeradataTxn::End { abbreviated: false } => "END TRANSACTION",
+            TeradataTxn::Commit { work: false } => "COMMIT",
+            TeradataTxn::Commit { work: true } => "COMMIT WORK",
+            TeradataTxn::Rollback { work: false } => "ROLLBACK",
+            TeradataTxn::Rollback { work: true } => "ROLLBACK WORK",
+            TeradataTxn::Abort => "ABORT",
+        }
+    }
 }
 
 /// `OUTPUT inserted.id, deleted.* [INTO target [(columns)]]`.
@@ -822,6 +1122,10 @@ pub struct Window {
 // ---------------------------------------------------------------------------------------
 // Types
 
+/// Data types of both dialects. Teradata's names map onto these: INTEGER/INT is `Int`,
+/// DECIMAL/NUMERIC `Decimal` (Teradata's default is (5, 0)), FLOAT/REAL/DOUBLE PRECISION
+/// `Float`, CHAR(n) `Char`, VARCHAR(n) `VarChar`, DATE `Date`, TIME(p) `Time`, TIMESTAMP(p)
+/// `DateTime2(p)` (p <= 6, default 6), and BYTEINT the Teradata-only `ByteInt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DataType {
     TinyInt,
@@ -852,6 +1156,8 @@ pub enum DataType {
     UniqueIdentifier,
     /// `sysname` = `nvarchar(128) NOT NULL`.
     SysName,
+    /// Teradata `BYTEINT`: a signed byte, -128 to 127 (unlike T-SQL's tinyint, 0 to 255).
+    ByteInt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,9 +1,11 @@
-//! Tokens of T-SQL. Keywords are not tokens of their own: they are `Word`s that the parser
-//! compares case-insensitively, because most T-SQL keywords are also valid identifiers.
+//! Tokens of T-SQL and Teradata SQL. Keywords are not tokens of their own: they are `Word`s
+//! that the parser compares case-insensitively, because most keywords are also valid
+//! identifiers.
 
 use logos::{FilterResult, Logos};
 
 use crate::error::ParseError;
+use crate::Dialect;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) enum LexError {
@@ -253,6 +255,53 @@ pub(crate) fn lex(src: &str) -> (Vec<Token>, Option<ParseError>) {
         }
     }
     (tokens, None)
+}
+
+/// Lexes for a dialect.
+///
+/// In Teradata, Unicode spaces such as the no-break spaces of SQL copied from a web page
+/// (seed 002's examples are indented with them) are whitespace; they are lexed as ASCII
+/// spaces of the same byte length, so spans still point into `src`. And Teradata has no
+/// `@variables`: the first `@x` or `@@x` ends the token stream with an error naming T-SQL,
+/// so that an earlier syntax error still wins.
+pub(crate) fn lex_in(src: &str, dialect: Dialect) -> (Vec<Token>, Option<ParseError>) {
+    let unicode_space = |c: char| !c.is_ascii() && c.is_whitespace();
+    let (mut tokens, lex_error) = if dialect == Dialect::Teradata && src.contains(unicode_space) {
+        let spaced: String = src
+            .chars()
+            .map(|c| {
+                if unicode_space(c) {
+                    " ".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        lex(&spaced)
+    } else {
+        lex(src)
+    };
+    if dialect == Dialect::Teradata {
+        let var = tokens
+            .iter()
+            .position(|t| matches!(t.kind, Tok::Var | Tok::Global));
+        if let Some(i) = var {
+            let t = &tokens[i];
+            let text = &src[t.start..t.end];
+            let what = if t.kind == Tok::Global {
+                format!("global variables ({text})")
+            } else {
+                format!("variables ({text})")
+            };
+            let e = ParseError::new(
+                t.start..t.end,
+                format!("{what}: T-SQL syntax; this lesson's dialect is Teradata"),
+            );
+            tokens.truncate(i);
+            return (tokens, Some(e));
+        }
+    }
+    (tokens, lex_error)
 }
 
 /// The text of a string literal token without quotes, `''` unescaped.

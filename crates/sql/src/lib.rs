@@ -1,8 +1,22 @@
 //! Lockstep's SQL front end: a `logos` lexer and a hand-written recursive-descent parser
-//! for the T-SQL subset the simulator runs, with byte spans on every node and precise
-//! errors (`found 'READPAST', expected one of: ',', ')'`, `not simulated: MERGE`).
+//! for the T-SQL subset and the Teradata subset the simulator runs, with byte spans on
+//! every node and precise errors (`found 'READPAST', expected one of: ',', ')'`,
+//! `not simulated: MERGE`).
 //!
 //! No I/O and no threads, so it builds for wasm32.
+//!
+//! # Teradata
+//!
+//! [`Dialect::Teradata`] reads what a lesson would type into BTEQ in either session mode:
+//! `CREATE [SET|MULTISET] TABLE q, QUEUE [, FALLBACK] [, NO BEFORE JOURNAL] ... (...)
+//! [UNIQUE] PRIMARY INDEX (...)`, `SELECT AND CONSUME TOP 1 ...`, `INSERT ... SELECT AND
+//! CONSUME TOP 1 ...`, `BT`/`ET`, `BEGIN`/`END TRANSACTION`, `COMMIT [WORK]`,
+//! `ROLLBACK [WORK]`, `ABORT`, the `LOCKING` modifier, `INSERT` (one row, `VALUES` optional),
+//! `UPDATE` (`FROM` before `SET`), `DELETE` (`ALL`), `MERGE`, `SELECT` with `TOP n`,
+//! `SEL`/`INS`/`UPD`/`DEL`/`CT`, `a MOD b`, `DATE '...'`,
+//! `CURRENT_TIMESTAMP(6)`, `USER`; `--` and `/* */` comments; identifiers case-insensitive,
+//! `"quoted"`, Teradata's reserved words. Statements are separated by `;` and grouped into
+//! requests by line (see [`parse_script`]).
 //!
 //! # Errors
 //!
@@ -16,7 +30,13 @@
 //!   `unexpected character 'X'`
 //! - `not simulated: MERGE` (`cursors`, `SELECT INTO`, `WAITFOR TIME`, ...), spanned on the
 //!   construct: valid T-SQL that the simulator does not model
-//! - `not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL)`
+//! - `not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL)`,
+//!   and the other way round `table hints: T-SQL syntax; this lesson's dialect is Teradata`
+//!   (also `TOP (n)`, `BEGIN TRY`, `variables (@x)`, `GO`, `DECLARE`, `OUTPUT`, ...)
+//! - Teradata's rules, named: `SELECT AND CONSUME allows only TOP 1`, `SELECT AND CONSUME
+//!   cannot have a WHERE clause` (`... a GROUP BY clause`, `... an ORDER BY clause`),
+//!   `SELECT AND CONSUME cannot join tables`, `a Teradata INSERT ... VALUES inserts one row:
+//!   write one INSERT per row`, `a queue table's first column must be its QITS column: ...`
 //! - `expression nested too deeply` (`statement ...`, `query ...`): nesting is bounded so
 //!   that no input can overflow the stack
 //! - a few compile-time rules of SQL Server, in plain words (see [`ast`]).
@@ -31,7 +51,7 @@ mod print;
 pub use ast::statement_label;
 pub use error::{line_col, ParseError};
 
-use lexer::{lex, Tok, Token};
+use lexer::{lex, lex_in, Tok, Token};
 use parser::Parser;
 
 /// The SQL dialect a lesson is written in.
@@ -42,11 +62,27 @@ pub enum Dialect {
     Teradata,
 }
 
-/// Parses a script: batches separated by `GO` lines. Spans are byte offsets into `src`.
+/// Parses a script. Spans are byte offsets into `src`.
+///
+/// In T-SQL, batches are separated by `GO` lines.
+///
+/// In Teradata, each batch is one request as BTEQ would send it: statements end with `;`,
+/// and a `;` that is the last token of its line (a trailing comment allowed) ends the
+/// request. So `SELECT AND CONSUME TOP 1 * FROM q; UPDATE q SET c = 1;` on one line is one
+/// multi-statement request of two statements, while the same statements on two lines are
+/// two requests. A statement may span several lines (`SELECT AND CONSUME TOP 1 *` then
+/// `FROM myqueue;`). The end of the script ends the last request, with or without `;`. In
+/// Teradata session mode a request outside BT/ET is one implicit transaction, which is
+/// what Teradata's one-consume rule (T4) and its multi-statement rule (T10,
+/// [`ast::Batch::consume_conflict`]) are about.
 ///
 /// Never panics; the first error in text order is returned.
 pub fn parse_script(src: &str, dialect: Dialect) -> Result<ast::Script, ParseError> {
-    dialect_supported(dialect)?;
+    if dialect == Dialect::Teradata {
+        let (tokens, lex_error) = lex_in(src, dialect);
+        let batches = Parser::new(src, &tokens, dialect, lex_error).requests()?;
+        return Ok(ast::Script { batches });
+    }
     let (tokens, mut lex_error) = lex(src);
     let mut batches = Vec::new();
     let mut start = 0;
@@ -72,16 +108,8 @@ pub fn parse_script(src: &str, dialect: Dialect) -> Result<ast::Script, ParseErr
 
 /// Parses one expression (a lesson check, a toggle value); the whole text must be used.
 pub fn parse_expr(src: &str, dialect: Dialect) -> Result<ast::Expr, ParseError> {
-    dialect_supported(dialect)?;
-    let (tokens, lex_error) = lex(src);
+    let (tokens, lex_error) = lex_in(src, dialect);
     Parser::new(src, &tokens, dialect, lex_error).whole_expr()
-}
-
-fn dialect_supported(dialect: Dialect) -> Result<(), ParseError> {
-    match dialect {
-        Dialect::TSql => Ok(()),
-        Dialect::Teradata => Err(ParseError::new(0..0, "not simulated: Teradata dialect")),
-    }
 }
 
 /// `GO` is a client-side batch separator, recognised only alone on its line (a trailing

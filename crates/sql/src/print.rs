@@ -1,24 +1,37 @@
 //! `Display` as canonical T-SQL: upper-case keywords, minimal parentheses, one statement
 //! per line. Printing then parsing gives back the same tree (spans aside), which the tests
 //! check on every script; traces and snapshots use the printed form.
+//!
+//! `to_sql(Dialect::Teradata)` prints the same way in Teradata's syntax (`TOP n`, `"quoted"`
+//! names, INTEGER/TIMESTAMP(6), `a MOD b`, FROM before SET in UPDATE) and prints a script
+//! request by request: the statements of one request on one line, separated by `; `, so
+//! that it parses back into the same requests. Teradata-only nodes print in Teradata
+//! syntax in both.
 
 use std::fmt;
 
 use crate::ast::*;
 use crate::keywords::is_regular_ident;
-use crate::parser::NILADIC;
+use crate::parser::{NILADIC, TERADATA_NILADIC};
+use crate::Dialect;
 
 struct Printer {
     out: String,
     indent: usize,
+    dialect: Dialect,
 }
 
 impl Printer {
-    fn new() -> Self {
+    fn new(dialect: Dialect) -> Self {
         Printer {
             out: String::new(),
             indent: 0,
+            dialect,
         }
+    }
+
+    fn teradata(&self) -> bool {
+        self.dialect == Dialect::Teradata
     }
 
     fn w(&mut self, s: &str) {
@@ -48,13 +61,29 @@ impl Printer {
     }
 
     fn name(&mut self, name: &str) {
-        if name.starts_with('@') || is_regular_ident(name) {
+        if self.teradata() {
+            if is_regular_ident(name, self.dialect) {
+                self.w(name);
+            } else {
+                self.w("\"");
+                self.w(&name.replace('"', "\"\""));
+                self.w("\"");
+            }
+        } else if name.starts_with('@') || is_regular_ident(name, self.dialect) {
             self.w(name);
         } else {
             self.w("[");
             self.w(&name.replace(']', "]]"));
             self.w("]");
         }
+    }
+
+    fn ty(&mut self, ty: &DataType) {
+        let text = match (self.dialect, ty) {
+            (Dialect::Teradata, _) => teradata_type(ty).unwrap_or_else(|| ty.to_string()),
+            (Dialect::TSql, _) => ty.to_string(),
+        };
+        self.w(&text);
     }
 
     fn object(&mut self, name: &ObjectName) {
@@ -68,6 +97,21 @@ impl Printer {
     }
 
     // ---- statements -----------------------------------------------------------------------
+
+    /// A Teradata request: its statements on one line, each ended by `;`.
+    fn request(&mut self, b: &Batch) {
+        for (i, s) in b.statements.iter().enumerate() {
+            if i > 0 {
+                self.w(if matches!(s.kind, StmtKind::Empty) {
+                    ""
+                } else {
+                    " "
+                });
+            }
+            self.stmt(&s.kind);
+            self.w(";");
+        }
+    }
 
     fn stmts(&mut self, stmts: &[Stmt]) {
         for s in stmts {
@@ -108,11 +152,7 @@ impl Printer {
 
     fn stmt(&mut self, s: &StmtKind) {
         match s {
-            StmtKind::CreateTable(t) => {
-                self.w("CREATE TABLE ");
-                self.object(&t.name);
-                self.table_elements(&t.columns, &t.constraints);
-            }
+            StmtKind::CreateTable(t) => self.create_table(t),
             StmtKind::CreateIndex(ix) => self.create_index(ix),
             StmtKind::CreateProcedure(p) => {
                 self.w(if p.or_alter {
@@ -124,7 +164,8 @@ impl Printer {
                 for (i, param) in p.params.iter().enumerate() {
                     self.w(if i == 0 { " " } else { ", " });
                     self.ident(&param.name);
-                    self.w(&format!(" {}", param.ty));
+                    self.w(" ");
+                    self.ty(&param.ty);
                     if let Some(d) = &param.default {
                         self.w(" = ");
                         self.expr(d);
@@ -220,7 +261,8 @@ impl Printer {
                 self.w("DECLARE ");
                 self.list(decls, ", ", |p, d| {
                     p.ident(&d.name);
-                    p.w(&format!(" {}", d.ty));
+                    p.w(" ");
+                    p.ty(&d.ty);
                     if let Some(init) = &d.init {
                         p.w(" = ");
                         p.expr(init);
@@ -324,6 +366,118 @@ impl Printer {
                 }
             }
             StmtKind::Empty => {}
+            StmtKind::SelectAndConsume(c) => self.consume(c),
+            StmtKind::Locking { locks, stmt } => {
+                for (i, l) in locks.iter().enumerate() {
+                    if i > 0 {
+                        self.w(" ");
+                    }
+                    self.locking(l);
+                }
+                if let Some(s) = stmt {
+                    self.w(" ");
+                    self.stmt(&s.kind);
+                }
+            }
+            StmtKind::TeradataTxn(t) => self.w(t.label()),
+            StmtKind::Merge(m) => self.merge(m),
+        }
+    }
+
+    fn create_table(&mut self, t: &CreateTable) {
+        self.w(match t.set_table {
+            None => "CREATE TABLE ",
+            Some(true) => "CREATE SET TABLE ",
+            Some(false) => "CREATE MULTISET TABLE ",
+        });
+        self.object(&t.name);
+        if t.queue {
+            self.w(", QUEUE");
+        }
+        for o in &t.options {
+            let (no, what) = match o {
+                TableOption::Fallback(on) => (!on, "FALLBACK"),
+                TableOption::BeforeJournal(on) => (!on, "BEFORE JOURNAL"),
+                TableOption::AfterJournal(on) => (!on, "AFTER JOURNAL"),
+            };
+            self.w(if no { ", NO " } else { ", " });
+            self.w(what);
+        }
+        self.table_elements(&t.columns, &t.constraints);
+        if let Some(pi) = &t.primary_index {
+            self.w(if pi.unique {
+                " UNIQUE PRIMARY INDEX "
+            } else {
+                " PRIMARY INDEX "
+            });
+            if let Some(n) = &pi.name {
+                self.ident(n);
+                self.w(" ");
+            }
+            self.idents_in_parens(&pi.columns);
+        }
+    }
+
+    fn consume(&mut self, c: &SelectAndConsume) {
+        self.w("SELECT AND CONSUME TOP 1 ");
+        self.list(&c.items, ", ", |p, i| p.select_item(i));
+        self.w(" FROM ");
+        self.object(&c.queue);
+        if let Some(a) = &c.alias {
+            self.w(" AS ");
+            self.ident(a);
+        }
+    }
+
+    fn locking(&mut self, l: &LockingClause) {
+        self.w("LOCKING ");
+        match &l.object {
+            LockingObject::Table(t) => {
+                self.w("TABLE ");
+                self.object(t);
+            }
+            LockingObject::Row => self.w("ROW"),
+        }
+        self.w(match l.severity {
+            LockSeverity::Access => " FOR ACCESS",
+            LockSeverity::Read => " FOR READ",
+            LockSeverity::Write => " FOR WRITE",
+            LockSeverity::Exclusive => " FOR EXCLUSIVE",
+        });
+        if l.nowait {
+            self.w(" NOWAIT");
+        }
+    }
+
+    fn merge(&mut self, m: &Merge) {
+        self.w("MERGE INTO ");
+        self.factor(&m.target);
+        self.w(" USING ");
+        self.factor(&m.source);
+        self.w(" ON ");
+        self.expr(&m.on);
+        for c in &m.clauses {
+            self.w(if c.matched {
+                " WHEN MATCHED THEN "
+            } else {
+                " WHEN NOT MATCHED THEN "
+            });
+            match &c.action {
+                MergeAction::Update(assignments) => {
+                    self.w("UPDATE SET ");
+                    self.assignments(assignments);
+                }
+                MergeAction::Delete => self.w("DELETE"),
+                MergeAction::Insert { columns, values } => {
+                    self.w("INSERT ");
+                    if !columns.is_empty() {
+                        self.idents_in_parens(columns);
+                        self.w(" ");
+                    }
+                    self.w("VALUES ");
+                    self.rows(std::slice::from_ref(values));
+                }
+            }
         }
     }
 
@@ -400,7 +554,8 @@ impl Printer {
 
     fn column(&mut self, c: &ColumnDef) {
         self.ident(&c.name);
-        self.w(&format!(" {}", c.ty));
+        self.w(" ");
+        self.ty(&c.ty);
         if let Some((seed, step)) = c.identity {
             self.w(&format!(" IDENTITY({seed}, {step})"));
         }
@@ -410,9 +565,14 @@ impl Printer {
             None => {}
         }
         if let Some(d) = &c.default {
-            self.w(" DEFAULT (");
-            self.expr(d);
-            self.w(")");
+            if self.teradata() {
+                self.w(" DEFAULT ");
+                self.expr(d);
+            } else {
+                self.w(" DEFAULT (");
+                self.expr(d);
+                self.w(")");
+            }
         }
         if c.primary_key {
             self.w(" PRIMARY KEY");
@@ -522,9 +682,16 @@ impl Printer {
 
     fn top(&mut self, top: &Option<Top>) {
         if let Some(t) = top {
-            self.w("TOP (");
-            self.expr(&t.count);
-            self.w(")");
+            let bare =
+                self.teradata() && matches!(t.count.kind, ExprKind::Literal(Literal::Int(_)));
+            if bare {
+                self.w("TOP ");
+                self.expr(&t.count);
+            } else {
+                self.w("TOP (");
+                self.expr(&t.count);
+                self.w(")");
+            }
             if t.percent {
                 self.w(" PERCENT");
             }
@@ -736,16 +903,15 @@ impl Printer {
                 self.exec(e);
             }
             InsertSource::DefaultValues => self.w(" DEFAULT VALUES"),
+            InsertSource::SelectAndConsume(c) => {
+                self.w(" ");
+                self.consume(c);
+            }
         }
     }
 
-    fn update(&mut self, u: &Update) {
-        self.ctes(&u.ctes);
-        self.w("UPDATE ");
-        self.top(&u.top);
-        self.factor(&u.target);
-        self.w(" SET ");
-        self.list(&u.assignments, ", ", |p, a| {
+    fn assignments(&mut self, assignments: &[Assignment]) {
+        self.list(assignments, ", ", |p, a| {
             match &a.target {
                 AssignTarget::Column(c) => p.object(c),
                 AssignTarget::Var(v) => p.ident(v),
@@ -758,6 +924,26 @@ impl Printer {
             p.w(" = ");
             p.expr(&a.value);
         });
+    }
+
+    fn update(&mut self, u: &Update) {
+        self.ctes(&u.ctes);
+        self.w("UPDATE ");
+        self.top(&u.top);
+        self.factor(&u.target);
+        if self.teradata() {
+            // Teradata puts FROM before SET.
+            if !u.from.is_empty() {
+                self.w(" FROM ");
+                self.from(&u.from);
+            }
+            self.w(" SET ");
+            self.assignments(&u.assignments);
+            self.where_clause(&u.where_clause);
+            return;
+        }
+        self.w(" SET ");
+        self.assignments(&u.assignments);
         self.output(&u.output);
         if !u.from.is_empty() {
             self.w(" FROM ");
@@ -767,6 +953,15 @@ impl Printer {
     }
 
     fn delete(&mut self, d: &Delete) {
+        if self.teradata() && !d.from.is_empty() {
+            // `DELETE x FROM t AS x, u WHERE ...`
+            self.w("DELETE ");
+            self.factor(&d.target);
+            self.w(" FROM ");
+            self.from(&d.from);
+            self.where_clause(&d.where_clause);
+            return;
+        }
         self.ctes(&d.ctes);
         self.w("DELETE ");
         self.top(&d.top);
@@ -849,7 +1044,11 @@ impl Printer {
                 // Comparisons do not chain, so a comparison operand always gets parentheses.
                 let left_min = if p == PREC_CMP { p + 1 } else { p };
                 self.operand(left, left_min);
-                self.w(&format!(" {} ", binary_symbol(*op)));
+                if self.teradata() && *op == BinaryOp::Mod {
+                    self.w(" MOD ");
+                } else {
+                    self.w(&format!(" {} ", binary_symbol(*op)));
+                }
                 self.operand(right, p + 1);
             }
             ExprKind::IsNull { expr, negated } => {
@@ -919,7 +1118,10 @@ impl Printer {
                 over,
             } => {
                 self.w(name);
-                let niladic = NILADIC.contains(&name.as_str()) && args.is_empty() && !star;
+                let niladic = (NILADIC.contains(&name.as_str())
+                    || TERADATA_NILADIC.contains(&name.as_str()))
+                    && args.is_empty()
+                    && !star;
                 if !niladic {
                     self.w("(");
                     if *star {
@@ -950,10 +1152,14 @@ impl Printer {
                 None => {
                     self.w("CAST(");
                     self.expr(expr);
-                    self.w(&format!(" AS {ty})"));
+                    self.w(" AS ");
+                    self.ty(ty);
+                    self.w(")");
                 }
                 Some(style) => {
-                    self.w(&format!("CONVERT({ty}, "));
+                    self.w("CONVERT(");
+                    self.ty(ty);
+                    self.w(", ");
                     self.expr(expr);
                     self.w(", ");
                     self.expr(style);
@@ -1070,30 +1276,69 @@ fn on_off(on: bool) -> &'static str {
     }
 }
 
+/// Teradata's name of a type, where it differs from T-SQL's.
+fn teradata_type(ty: &DataType) -> Option<String> {
+    Some(match ty {
+        DataType::ByteInt => "BYTEINT".into(),
+        DataType::SmallInt => "SMALLINT".into(),
+        DataType::Int => "INTEGER".into(),
+        DataType::BigInt => "BIGINT".into(),
+        DataType::Decimal { precision, scale } => format!("DECIMAL({precision}, {scale})"),
+        DataType::Float => "FLOAT".into(),
+        DataType::Char(n) => format!("CHAR({n})"),
+        DataType::VarChar(Len::N(n)) => format!("VARCHAR({n})"),
+        DataType::Date => "DATE".into(),
+        DataType::DateTime2(p) => format!("TIMESTAMP({p})"),
+        DataType::Time(p) => format!("TIME({p})"),
+        _ => return None,
+    })
+}
+
+fn print_script(p: &mut Printer, s: &Script) {
+    for (i, b) in s.batches.iter().enumerate() {
+        if i > 0 {
+            p.w(if p.teradata() { "\n" } else { "\nGO\n" });
+        }
+        print_batch(p, b);
+    }
+}
+
+fn print_batch(p: &mut Printer, b: &Batch) {
+    if p.teradata() {
+        p.request(b);
+        return;
+    }
+    let start = p.out.len();
+    p.stmts(&b.statements);
+    // Every statement starts on a new line; the first needs none.
+    if p.out[start..].starts_with('\n') {
+        p.out.remove(start);
+    }
+}
+
 macro_rules! display_with {
     ($ty:ty, |$p:ident, $v:ident| $body:expr) => {
         impl fmt::Display for $ty {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                let mut $p = Printer::new();
+                f.write_str(&self.to_sql(Dialect::TSql))
+            }
+        }
+
+        impl $ty {
+            /// The node as SQL of `dialect` that parses back to the same tree (`Display`
+            /// is `to_sql(Dialect::TSql)`).
+            pub fn to_sql(&self, dialect: Dialect) -> String {
+                let mut $p = Printer::new(dialect);
                 let $v = self;
                 $body;
-                f.write_str(&$p.out)
+                $p.out
             }
         }
     };
 }
 
-display_with!(Script, |p, s| {
-    let batches: Vec<String> = s.batches.iter().map(|b| b.to_string()).collect();
-    p.w(&batches.join("\nGO\n"));
-});
-display_with!(Batch, |p, b| {
-    p.stmts(&b.statements);
-    // Every statement starts on a new line; the first needs none.
-    if p.out.starts_with('\n') {
-        p.out.remove(0);
-    }
-});
+display_with!(Script, |p, s| print_script(&mut p, s));
+display_with!(Batch, |p, b| print_batch(&mut p, b));
 display_with!(Stmt, |p, s| p.stmt(&s.kind));
 display_with!(StmtKind, |p, s| p.stmt(s));
 display_with!(Expr, |p, e| p.expr(e));
@@ -1102,6 +1347,7 @@ display_with!(TableFactor, |p, f| p.factor(f));
 display_with!(SelectItem, |p, i| p.select_item(i));
 display_with!(Ident, |p, i| p.ident(i));
 display_with!(ObjectName, |p, n| p.object(n));
+display_with!(SelectAndConsume, |p, c| p.consume(c));
 
 impl fmt::Display for HintKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1124,7 +1370,7 @@ impl fmt::Display for HintKind {
             HintKind::ForceSeek => "FORCESEEK",
             HintKind::ForceScan => "FORCESCAN",
             HintKind::Index(names) => {
-                let mut p = Printer::new();
+                let mut p = Printer::new(Dialect::TSql);
                 p.w("INDEX(");
                 p.list(names, ", ", |p, n| {
                     if n.value.bytes().all(|b| b.is_ascii_digit()) {
@@ -1183,6 +1429,7 @@ impl fmt::Display for DataType {
             DataType::Time(p) => write!(f, "time({p})"),
             DataType::UniqueIdentifier => f.write_str("uniqueidentifier"),
             DataType::SysName => f.write_str("sysname"),
+            DataType::ByteInt => f.write_str("byteint"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Parser tests: the seed scripts verbatim (snapshots of the canonical printed form with
 //! each statement's position), English variants, precedence, every error message with its
-//! position, and a no-panic sweep over truncated and random inputs.
+//! position, and a no-panic sweep over truncated and random inputs; then the same for the
+//! Teradata dialect (seed 002 and the queue-table examples of the semantics reference).
 
 use expect_test::{expect, Expect};
 use lockstep_sql::ast::*;
@@ -48,9 +49,32 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("english_send", include_str!("scripts/english_send.sql")),
 ];
 
+/// Teradata scripts: seed 002's examples verbatim (indented with the no-break spaces of the
+/// page they come from), the queue-table examples of semantics.md Part B, and a lesson.
+const TERADATA_SCRIPTS: &[(&str, &str)] = &[
+    ("seed002_bt_et", include_str!("scripts/seed002_bt_et.sql")),
+    (
+        "seed002_implicit",
+        include_str!("scripts/seed002_implicit.sql"),
+    ),
+    (
+        "seed002_ansi_commit",
+        include_str!("scripts/seed002_ansi_commit.sql"),
+    ),
+    (
+        "teradata_queue_table",
+        include_str!("scripts/teradata_queue_table.sql"),
+    ),
+    (
+        "teradata_english",
+        include_str!("scripts/teradata_english.sql"),
+    ),
+];
+
 fn script(name: &str) -> &'static str {
     SCRIPTS
         .iter()
+        .chain(TERADATA_SCRIPTS)
         .find(|(n, _)| *n == name)
         .map(|(_, s)| *s)
         .expect("known script")
@@ -1116,8 +1140,44 @@ fn teradata_syntax_is_rejected_in_tsql() {
         "LOCKING ROW FOR ACCESS SELECT * FROM q",
         expect!["1:1: not simulated: LOCKING (Teradata syntax; this lesson's dialect is T-SQL) [LOCKING]"],
     );
-    let e = parse_script("SELECT 1", Dialect::Teradata).unwrap_err();
-    assert_eq!(e.message, "not simulated: Teradata dialect");
+    check_error_span(
+        "SEL * FROM q",
+        expect!["1:1: not simulated: SEL (Teradata syntax; this lesson's dialect is T-SQL) [SEL]"],
+    );
+    check_error_span(
+        "INSERT INTO tgt SELECT AND CONSUME TOP 1 * FROM q",
+        expect!["1:17: not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL) [SELECT AND CONSUME]"],
+    );
+    check_error_span(
+        "ABORT;",
+        expect![
+            "1:1: not simulated: ABORT (Teradata syntax; this lesson's dialect is T-SQL) [ABORT]"
+        ],
+    );
+    check_error_span(
+        "CREATE SET TABLE q (a int)",
+        expect!["1:1: not simulated: CREATE SET TABLE (Teradata syntax; this lesson's dialect is T-SQL) [CREATE SET TABLE]"],
+    );
+    check_error_span(
+        "CREATE TABLE qtbl_1, QUEUE (col_1 datetime2(6))",
+        expect!["1:20: not simulated: table options (, QUEUE) (Teradata syntax; this lesson's dialect is T-SQL) [, QUEUE]"],
+    );
+    check_error_span(
+        "CREATE TABLE q (a int) PRIMARY INDEX (a)",
+        expect!["1:24: not simulated: PRIMARY INDEX (Teradata syntax; this lesson's dialect is T-SQL) [PRIMARY]"],
+    );
+    // The same statements are Teradata.
+    for src in [
+        "SELECT AND CONSUME TOP 1 * FROM q",
+        "BT;\nSELECT 1;\nET;",
+        "LOCKING ROW FOR ACCESS SELECT * FROM q",
+        "SEL * FROM q",
+        "ABORT;",
+    ] {
+        if let Err(e) = parse_script(src, Dialect::Teradata) {
+            panic!("{src}: {}", e.render(src));
+        }
+    }
 }
 
 /// Runs `f` on a thread with wasm32's default 1 MiB stack: the depth limit must hold there.
@@ -1238,18 +1298,24 @@ impl XorShift {
 
 fn must_not_panic(src: &str) {
     let result = std::panic::catch_unwind(|| {
-        let _ = parse_script(src, Dialect::TSql);
-        let _ = parse_expr(src, Dialect::TSql);
+        for dialect in [Dialect::TSql, Dialect::Teradata] {
+            let _ = parse_script(src, dialect);
+            let _ = parse_expr(src, dialect);
+        }
     });
     assert!(result.is_ok(), "panicked on {src:?}");
 }
 
 #[test]
 fn truncated_scripts_never_panic() {
-    for (_, src) in SCRIPTS {
+    let all = SCRIPTS
+        .iter()
+        .map(|s| (s, Dialect::TSql))
+        .chain(TERADATA_SCRIPTS.iter().map(|s| (s, Dialect::Teradata)));
+    for ((_, src), dialect) in all {
         for (i, _) in src.char_indices() {
             must_not_panic(&src[..i]);
-            if let Err(e) = parse_script(&src[..i], Dialect::TSql) {
+            if let Err(e) = parse_script(&src[..i], dialect) {
                 assert!(e.span.start <= i && e.span.end <= i, "span past the end");
             }
         }
@@ -1268,6 +1334,7 @@ fn random_inputs_never_panic() {
     // Random token soup from the grammar's own words reaches deep into the parser.
     let words: Vec<&str> = SCRIPTS
         .iter()
+        .chain(TERADATA_SCRIPTS)
         .flat_map(|(_, s)| s.split_whitespace())
         .chain([
             "(",
@@ -1327,6 +1394,31 @@ fn random_inputs_never_panic() {
             "0x",
             "$(",
             ":",
+            // Teradata
+            "SEL",
+            "AND CONSUME",
+            "SELECT AND CONSUME TOP 1",
+            "LOCKING",
+            "ROW",
+            "FOR",
+            "ACCESS",
+            "WRITE",
+            "NOWAIT",
+            "BT;\n",
+            "ET;\n",
+            ";\n",
+            "; ",
+            "QUEUE",
+            "PRIMARY INDEX",
+            "MERGE",
+            "USING",
+            "MATCHED",
+            "MOD",
+            "||",
+            "DATE",
+            "'2024-01-01'",
+            ".LOGON",
+            "\u{a0}",
         ])
         .collect();
     // LOCKSTEP_FUZZ_ROUNDS=1000000 for a longer local run.
@@ -1362,4 +1454,999 @@ fn parse_time_of_the_seed_scripts() {
         "parsed {} seed scripts ({bytes} bytes) in {per_round:?} per round",
         seeds.len()
     );
+}
+
+// ---- Teradata ---------------------------------------------------------------------------------
+
+fn td_parse(src: &str) -> Script {
+    match parse_script(src, Dialect::Teradata) {
+        Ok(s) => s,
+        Err(e) => panic!("{}", e.render(src)),
+    }
+}
+
+/// Each request as `== request N`, then its statements as `-- line:col LABEL` and their
+/// canonical Teradata text.
+fn td_summary(src: &str) -> String {
+    let script = td_parse(src);
+    let mut out = String::new();
+    for (i, batch) in script.batches.iter().enumerate() {
+        out.push_str(&format!("== request {}\n", i + 1));
+        for stmt in &batch.statements {
+            let (line, col) = line_col(src, stmt.span.start);
+            out.push_str(&format!(
+                "-- {line}:{col} {}\n",
+                statement_label(&stmt.kind)
+            ));
+            out.push_str(&format!("{}\n", stmt.to_sql(Dialect::Teradata)));
+        }
+    }
+    out
+}
+
+fn check_td_script(name: &str, expect: Expect) {
+    expect.assert_eq(&td_summary(script(name)));
+}
+
+/// The Teradata error with the source text its span covers.
+fn td_error(src: &str) -> String {
+    match parse_script(src, Dialect::Teradata) {
+        Ok(s) => panic!(
+            "expected an error, parsed:\n{}",
+            s.to_sql(Dialect::Teradata)
+        ),
+        Err(e) => format!("{} [{}]", e.render(src), &src[e.span.clone()]),
+    }
+}
+
+fn check_td_error(src: &str, expect: Expect) {
+    expect.assert_eq(&td_error(src));
+}
+
+fn td_first_stmt(src: &str) -> StmtKind {
+    td_parse(src).batches.remove(0).statements.remove(0).kind
+}
+
+#[test]
+fn teradata_seed002_bt_et() {
+    // BEGIN/END TRANSACTION and three consumes, each ending its line: five requests.
+    check_td_script(
+        "seed002_bt_et",
+        expect![[r#"
+        == request 1
+        -- 1:9 BEGIN TRANSACTION
+        BEGIN TRANSACTION
+        == request 2
+        -- 2:7 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+        == request 3
+        -- 5:7 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+        == request 4
+        -- 8:7 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+        == request 5
+        -- 10:5 END TRANSACTION
+        END TRANSACTION
+    "#]],
+    );
+}
+
+#[test]
+fn teradata_seed002_implicit() {
+    check_td_script(
+        "seed002_implicit",
+        expect![[r#"
+        == request 1
+        -- 1:9 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 col_1_qits, qsn FROM myqueue
+        == request 2
+        -- 4:5 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 col_1_qits, USER, CURRENT_TIMESTAMP FROM myqueue
+        == request 3
+        -- 7:5 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+    "#]],
+    );
+}
+
+#[test]
+fn teradata_seed002_ansi_commit() {
+    check_td_script(
+        "seed002_ansi_commit",
+        expect![[r#"
+        == request 1
+        -- 1:9 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+        == request 2
+        -- 4:5 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM myqueue
+        == request 3
+        -- 7:5 COMMIT
+        COMMIT
+    "#]],
+    );
+}
+
+#[test]
+fn teradata_queue_table_examples() {
+    check_td_script(
+        "teradata_queue_table",
+        expect![[r#"
+        == request 1
+        -- 1:1 CREATE TABLE
+        CREATE SET TABLE qtbl_1, QUEUE, FALLBACK, NO BEFORE JOURNAL, NO AFTER JOURNAL (
+            col_1 TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+            col_2 INTEGER,
+            col_3 INTEGER
+        ) PRIMARY INDEX (col_2, col_3)
+        == request 2
+        -- 2:1 INSERT
+        INSERT INTO tgt SELECT AND CONSUME TOP 1 * FROM q
+        == request 3
+        -- 3:1 DELETE
+        DELETE FROM tempTbl
+        == request 4
+        -- 4:1 INSERT
+        INSERT INTO tempTbl SELECT AND CONSUME TOP 1 * FROM qTbl
+        == request 5
+        -- 6:1 SELECT
+        SELECT c.name, t.customerId, t.orderId FROM tempTbl AS t, customer AS c WHERE t.customerId = c.customerId
+    "#]],
+    );
+}
+
+#[test]
+fn teradata_english() {
+    check_td_script(
+        "teradata_english",
+        expect![[r#"
+        == request 1
+        -- 2:1 CREATE TABLE
+        CREATE MULTISET TABLE job_queue, QUEUE, NO FALLBACK (
+            qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+            job_id INTEGER NOT NULL,
+            payload VARCHAR(100),
+            producer CHAR(2)
+        ) PRIMARY INDEX (job_id)
+        == request 2
+        -- 8:1 CREATE TABLE
+        CREATE TABLE job_log (
+            job_id INTEGER,
+            consumer VARCHAR(30),
+            taken TIMESTAMP(6),
+            tries BYTEINT DEFAULT 0
+        ) UNIQUE PRIMARY INDEX (job_id)
+        == request 3
+        -- 12:1 INSERT
+        INSERT INTO job_queue (job_id, payload, producer) VALUES (1, 'first', 'p1')
+        == request 4
+        -- 13:1 INSERT
+        INSERT INTO job_queue VALUES (CURRENT_TIMESTAMP(6), 2, 'second', 'p2')
+        == request 5
+        -- 14:1 INSERT
+        INSERT INTO job_queue VALUES (CAST('2024-01-01 00:00:00' AS TIMESTAMP(6)), 3, 'third', 'p3')
+        == request 6
+        -- 17:1 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM job_queue
+        == request 7
+        -- 18:1 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 job_id, payload, USER, CURRENT_TIMESTAMP FROM job_queue
+        == request 8
+        -- 21:1 BT
+        BT
+        == request 9
+        -- 22:1 LOCKING
+        LOCKING ROW FOR WRITE SELECT AND CONSUME TOP 1 job_id FROM job_queue
+        == request 10
+        -- 23:1 INSERT
+        INSERT INTO job_log (job_id, consumer, taken) VALUES (2, USER, CURRENT_TIMESTAMP)
+        == request 11
+        -- 24:1 ET
+        ET
+        == request 12
+        -- 27:1 LOCKING
+        LOCKING TABLE job_log FOR WRITE NOWAIT INSERT INTO job_log (job_id) SELECT AND CONSUME TOP 1 job_id FROM job_queue
+        == request 13
+        -- 30:1 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM job_queue
+        -- 30:44 UPDATE
+        UPDATE job_log SET tries = tries + 1 WHERE job_id = 1
+        == request 14
+        -- 33:1 LOCKING
+        LOCKING TABLE job_queue FOR ACCESS SELECT TOP 5 qits, job_id FROM job_queue ORDER BY qits
+        == request 15
+        -- 35:1 UPDATE
+        UPDATE job_queue SET payload = 'retry' WHERE job_id MOD 2 = 0
+        == request 16
+        -- 36:1 DELETE
+        DELETE FROM job_queue WHERE job_id > 100
+        == request 17
+        -- 37:1 DELETE
+        DELETE FROM job_log
+        == request 18
+        -- 38:1 MERGE
+        MERGE INTO job_log AS l USING job_queue AS q ON l.job_id = q.job_id WHEN MATCHED THEN UPDATE SET consumer = 'merged' WHEN NOT MATCHED THEN INSERT (job_id, consumer) VALUES (q.job_id, 'new')
+        == request 19
+        -- 43:1 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM job_queue
+        == request 20
+        -- 44:1 ROLLBACK WORK
+        ROLLBACK WORK
+        == request 21
+        -- 45:1 SELECT AND CONSUME
+        SELECT AND CONSUME TOP 1 * FROM job_queue
+        == request 22
+        -- 46:1 COMMIT WORK
+        COMMIT WORK
+        == request 23
+        -- 47:1 ABORT
+        ABORT
+        == request 24
+        -- 48:1 DROP TABLE
+        DROP TABLE job_log
+    "#]],
+    );
+}
+
+/// Printing in Teradata and parsing again gives the same printed text and requests.
+#[test]
+fn teradata_printed_form_parses_back_to_itself() {
+    for (name, src) in TERADATA_SCRIPTS {
+        let script = td_parse(src);
+        let printed = script.to_sql(Dialect::Teradata);
+        let again = parse_script(&printed, Dialect::Teradata)
+            .unwrap_or_else(|e| panic!("{name}: {}\n{printed}", e.render(&printed)));
+        assert_eq!(printed, again.to_sql(Dialect::Teradata), "{name}");
+        let shape =
+            |s: &Script| -> Vec<usize> { s.batches.iter().map(|b| b.statements.len()).collect() };
+        assert_eq!(shape(&script), shape(&again), "{name}: requests");
+    }
+}
+
+/// Statement spans start at the statement's first word (Teradata's abbreviations allowed)
+/// and requests cover their statements.
+#[test]
+fn teradata_statement_spans_point_at_the_source() {
+    for (name, src) in TERADATA_SCRIPTS {
+        for b in td_parse(src).batches {
+            let first = b.statements.first().unwrap();
+            let last = b.statements.last().unwrap();
+            assert!(b.span.start == first.span.start && b.span.end >= last.span.end);
+            for s in &b.statements {
+                let text = src[s.span.clone()].to_ascii_uppercase();
+                let label = statement_label(&s.kind);
+                let first_word = label.split(' ').next().unwrap();
+                let abbreviation = match first_word {
+                    "SELECT" => "SEL",
+                    "INSERT" => "INS",
+                    "UPDATE" => "UPD",
+                    "DELETE" => "DEL",
+                    "CREATE" => "CT",
+                    other => other,
+                };
+                assert!(
+                    text.starts_with(first_word) || text.starts_with(abbreviation),
+                    "{name}: {label} span starts with {text:?}"
+                );
+                assert!(
+                    !text.ends_with(';'),
+                    "{name}: {label} span includes its ';'"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn teradata_requests_are_grouped_by_line() {
+    let src = "SELECT AND CONSUME TOP 1 * FROM q; UPDATE q SET c = 1;\n\
+               SELECT AND CONSUME TOP 1 *\n  FROM q;\n\
+               BT; SEL 1; ET; -- one request, then the comment\n\
+               INS q (CURRENT_TIMESTAMP, 1); /* same line */ INS q (CURRENT_TIMESTAMP, 2);\n\
+               SELECT 1;\n\
+               ;\n\
+               SELECT 2";
+    let script = td_parse(src);
+    let requests: Vec<Vec<&str>> = script
+        .batches
+        .iter()
+        .map(|b| {
+            b.statements
+                .iter()
+                .map(|s| statement_label(&s.kind))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        requests,
+        [
+            vec!["SELECT AND CONSUME", "UPDATE"],
+            vec!["SELECT AND CONSUME"],
+            vec!["BT", "SELECT", "ET"],
+            vec!["INSERT", "INSERT"],
+            vec!["SELECT"],
+            vec![";"],
+            vec!["SELECT"],
+        ]
+    );
+    let spans: Vec<&str> = script
+        .batches
+        .iter()
+        .map(|b| &src[b.span.clone()])
+        .collect();
+    assert_eq!(
+        spans[0],
+        "SELECT AND CONSUME TOP 1 * FROM q; UPDATE q SET c = 1;"
+    );
+    assert_eq!(spans[1], "SELECT AND CONSUME TOP 1 *\n  FROM q;");
+    assert_eq!(spans[6], "SELECT 2");
+    // Printed: one line per request.
+    expect![[r#"
+        SELECT AND CONSUME TOP 1 * FROM q; UPDATE q SET c = 1;
+        SELECT AND CONSUME TOP 1 * FROM q;
+        BT; SELECT 1; ET;
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP, 1); INSERT INTO q VALUES (CURRENT_TIMESTAMP, 2);
+        SELECT 1;
+        ;
+        SELECT 2;"#]]
+    .assert_eq(&script.to_sql(Dialect::Teradata));
+    // Statements must be separated by ';', on one line or several.
+    check_td_error(
+        "SELECT a FROM q\nSELECT b FROM r;",
+        expect!["2:1: found 'SELECT', expected one of: AS, an alias, JOIN, INNER, LEFT, RIGHT, FULL, CROSS, ',', WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, MINUS, ORDER, ';' [SELECT]"],
+    );
+}
+
+/// T10: a request with a consume cannot also DELETE, UPDATE or MERGE the same queue
+/// table; the AST says which statements those are, the engine raises the error.
+#[test]
+fn teradata_consume_conflicts_in_a_request() {
+    let conflict = |src: &str| -> Vec<Option<(String, String)>> {
+        td_parse(src)
+            .batches
+            .iter()
+            .map(|b| {
+                b.consume_conflict().map(|(c, o)| {
+                    (
+                        src[c.span.clone()].to_string(),
+                        src[o.span.clone()].to_string(),
+                    )
+                })
+            })
+            .collect()
+    };
+    assert_eq!(
+        conflict(
+            "SELECT AND CONSUME TOP 1 * FROM q; UPDATE Q SET a = 1;\n\
+             SELECT AND CONSUME TOP 1 * FROM q;\nDELETE FROM q;\n\
+             LOCKING ROW FOR WRITE INSERT INTO t SELECT AND CONSUME TOP 1 * FROM q; DEL x FROM q AS x WHERE x.a = 1;\n\
+             MERGE INTO q USING s ON q.a = s.a WHEN MATCHED THEN DELETE; SEL AND CONSUME TOP 1 * FROM q;\n\
+             SELECT AND CONSUME TOP 1 * FROM q; DELETE FROM r; UPDATE t SET a = 1; INSERT INTO q VALUES (CURRENT_TIMESTAMP, 1);"
+        ),
+        [
+            Some((
+                "SELECT AND CONSUME TOP 1 * FROM q".into(),
+                "UPDATE Q SET a = 1".into()
+            )),
+            None,
+            None,
+            Some((
+                "LOCKING ROW FOR WRITE INSERT INTO t SELECT AND CONSUME TOP 1 * FROM q".into(),
+                "DEL x FROM q AS x WHERE x.a = 1".into()
+            )),
+            Some((
+                "SEL AND CONSUME TOP 1 * FROM q".into(),
+                "MERGE INTO q USING s ON q.a = s.a WHEN MATCHED THEN DELETE".into()
+            )),
+            None,
+        ]
+    );
+    let two = td_parse("SELECT AND CONSUME TOP 1 * FROM q; SELECT AND CONSUME TOP 1 * FROM q;");
+    assert_eq!(two.batches[0].consume_count(), 2);
+    let StmtKind::Update(u) = td_first_stmt("UPD q AS x FROM r SET a = r.a WHERE x.b = r.b;")
+    else {
+        panic!()
+    };
+    let kind = StmtKind::Update(u);
+    assert_eq!(kind.delete_update_merge_table().unwrap().to_string(), "q");
+}
+
+#[test]
+fn teradata_queue_table_ast() {
+    let StmtKind::CreateTable(t) = td_first_stmt(
+        "CREATE SET TABLE qtbl_1, QUEUE, FALLBACK, NO BEFORE JOURNAL, NO AFTER JOURNAL (col_1 TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), col_2 INTEGER, col_3 INTEGER) PRIMARY INDEX (col_2, col_3);",
+    ) else {
+        panic!()
+    };
+    assert!(t.queue);
+    assert_eq!(t.set_table, Some(true));
+    assert_eq!(
+        t.options,
+        [
+            TableOption::Fallback(true),
+            TableOption::BeforeJournal(false),
+            TableOption::AfterJournal(false)
+        ]
+    );
+    let pi = t.primary_index.unwrap();
+    assert!(!pi.unique);
+    let pi_cols: Vec<&str> = pi.columns.iter().map(|c| c.value.as_str()).collect();
+    assert_eq!(pi_cols, ["col_2", "col_3"]);
+    let qits = &t.columns[0];
+    assert_eq!(qits.ty, DataType::DateTime2(6));
+    assert_eq!(qits.nullable, Some(false));
+    assert_eq!(
+        qits.default.as_ref().unwrap().to_sql(Dialect::Teradata),
+        "CURRENT_TIMESTAMP(6)"
+    );
+    // Defaults: no SET/MULTISET said, not a queue, no primary index.
+    let StmtKind::CreateTable(t) = td_first_stmt("CT t (a INTEGER)") else {
+        panic!()
+    };
+    assert_eq!(
+        (t.set_table, t.queue, t.options.len(), t.primary_index),
+        (None, false, 0, None)
+    );
+    let StmtKind::CreateTable(t) =
+        td_first_stmt("CREATE MULTISET TABLE t (a INTEGER) UNIQUE PRIMARY INDEX ix (a)")
+    else {
+        panic!()
+    };
+    assert_eq!(t.set_table, Some(false));
+    let pi = t.primary_index.unwrap();
+    assert!(pi.unique && pi.name.unwrap().value == "ix");
+}
+
+#[test]
+fn teradata_consume_ast() {
+    let StmtKind::SelectAndConsume(c) = td_first_stmt(
+        "SELECT AND CONSUME TOP 1 col_1_qits, USER, CURRENT_TIMESTAMP FROM db.myqueue AS q",
+    ) else {
+        panic!()
+    };
+    assert_eq!(c.queue.to_string(), "db.myqueue");
+    assert_eq!(c.alias.unwrap().value, "q");
+    let items: Vec<String> = c.items.iter().map(|i| i.to_string()).collect();
+    assert_eq!(items, ["col_1_qits", "USER", "CURRENT_TIMESTAMP"]);
+    let StmtKind::Insert(i) =
+        td_first_stmt("INSERT INTO tgt (a, b) SELECT AND CONSUME TOP 1 * FROM q")
+    else {
+        panic!()
+    };
+    assert_eq!(i.target.to_string(), "tgt");
+    assert_eq!(i.columns.len(), 2);
+    let InsertSource::SelectAndConsume(c) = &i.source else {
+        panic!()
+    };
+    assert_eq!(c.queue.to_string(), "q");
+    assert!(matches!(c.items[..], [SelectItem::Wildcard { .. }]));
+}
+
+#[test]
+fn teradata_locking_ast() {
+    let StmtKind::Locking { locks, stmt } = td_first_stmt(
+        "LOCKING TABLE q FOR ACCESS LOCK t IN EXCL MODE NOWAIT LOCKING ROW SHARE SEL * FROM q",
+    ) else {
+        panic!()
+    };
+    let summary: Vec<String> = locks
+        .iter()
+        .map(|l| {
+            let object = match &l.object {
+                LockingObject::Table(t) => format!("table {t}"),
+                LockingObject::Row => "row".to_string(),
+            };
+            format!("{object} {:?} nowait={}", l.severity, l.nowait)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "table q Access nowait=false",
+            "table t Exclusive nowait=true",
+            "row Read nowait=false"
+        ]
+    );
+    assert!(matches!(stmt.unwrap().kind, StmtKind::Select(_)));
+    // A LOCKING request without a statement only takes the lock.
+    let StmtKind::Locking { locks, stmt } = td_first_stmt("LOCKING TABLE q FOR WRITE;") else {
+        panic!()
+    };
+    assert!(stmt.is_none() && locks[0].severity == LockSeverity::Write);
+    assert!(
+        LockSeverity::Access < LockSeverity::Read && LockSeverity::Write < LockSeverity::Exclusive
+    );
+}
+
+#[test]
+fn teradata_transactions_keep_their_spelling() {
+    let src = "BT; ET; BEGIN TRANSACTION; END TRANSACTION; COMMIT; COMMIT WORK; ROLLBACK; ROLLBACK WORK; ABORT;";
+    let kinds: Vec<TeradataTxn> = td_parse(src).batches[0]
+        .statements
+        .iter()
+        .map(|s| match s.kind {
+            StmtKind::TeradataTxn(t) => t,
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            TeradataTxn::Begin { abbreviated: true },
+            TeradataTxn::End { abbreviated: true },
+            TeradataTxn::Begin { abbreviated: false },
+            TeradataTxn::End { abbreviated: false },
+            TeradataTxn::Commit { work: false },
+            TeradataTxn::Commit { work: true },
+            TeradataTxn::Rollback { work: false },
+            TeradataTxn::Rollback { work: true },
+            TeradataTxn::Abort,
+        ]
+    );
+    expect![[r#"BT; ET; BEGIN TRANSACTION; END TRANSACTION; COMMIT; COMMIT WORK; ROLLBACK; ROLLBACK WORK; ABORT;"#]]
+        .assert_eq(&td_parse(src).to_sql(Dialect::Teradata));
+}
+
+#[test]
+fn teradata_dml_forms() {
+    let src = "\
+INSERT INTO q (col) VALUES (1);
+INSERT INTO q VALUES (CURRENT_TIMESTAMP(6), 1);
+INS q (CURRENT_TIMESTAMP, 2, 'x');
+INSERT q DEFAULT VALUES;
+INSERT INTO t (a, b) SEL a, b FROM r WHERE a IN (SEL a FROM s);
+DELETE ALL FROM t;
+DELETE FROM t ALL;
+DEL t;
+DELETE FROM q WHERE qits < CURRENT_TIMESTAMP;
+DELETE FROM q AS x WHERE x.a = 1;
+DELETE x FROM q AS x, r WHERE x.a = r.a;
+UPDATE q SET a = a + 1, b = 'y' WHERE c MOD 2 = 1;
+UPD q AS x SET a = 2 WHERE x.b = 3;
+UPDATE q FROM r SET a = r.a WHERE q.b = r.b;
+MERGE INTO q AS t USING (SEL 1 AS id, 'v' AS v) AS s ON t.id = s.id WHEN MATCHED THEN UPD SET v = s.v WHEN NOT MATCHED THEN INS (id, v) VALUES (s.id, s.v);
+MERGE q USING r ON q.a = r.a WHEN NOT MATCHED THEN INSERT VALUES (r.a) WHEN MATCHED THEN DELETE;
+SELECT TOP 10 PERCENT WITH TIES a, DATE '2024-01-31' AS d, CURRENT_DATE FROM q MINUS SELECT a, d, e FROM r ORDER BY 1;
+WITH c (x) AS (SEL a FROM q) SEL x FROM c;
+DROP TABLE q;
+";
+    expect![[r#"
+        INSERT INTO q (col) VALUES (1);
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP(6), 1);
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP, 2, 'x');
+        INSERT INTO q DEFAULT VALUES;
+        INSERT INTO t (a, b) SELECT a, b FROM r WHERE a IN (SELECT a FROM s);
+        DELETE FROM t;
+        DELETE FROM t;
+        DELETE FROM t;
+        DELETE FROM q WHERE qits < CURRENT_TIMESTAMP;
+        DELETE x FROM q AS x WHERE x.a = 1;
+        DELETE x FROM q AS x, r WHERE x.a = r.a;
+        UPDATE q SET a = a + 1, b = 'y' WHERE c MOD 2 = 1;
+        UPDATE x FROM q AS x SET a = 2 WHERE x.b = 3;
+        UPDATE q FROM r SET a = r.a WHERE q.b = r.b;
+        MERGE INTO q AS t USING (SELECT 1 AS id, 'v' AS v) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v);
+        MERGE INTO q USING r ON q.a = r.a WHEN NOT MATCHED THEN INSERT VALUES (r.a) WHEN MATCHED THEN DELETE;
+        SELECT TOP 10 PERCENT WITH TIES a, CAST('2024-01-31' AS DATE) AS d, CURRENT_DATE FROM q EXCEPT SELECT a, d, e FROM r ORDER BY 1;
+        WITH c (x) AS (SELECT a FROM q) SELECT x FROM c;
+        DROP TABLE q;"#]].assert_eq(&td_parse(src).to_sql(Dialect::Teradata));
+    // The alias of DELETE/UPDATE becomes the target, with the table in FROM (T-SQL's form).
+    let StmtKind::Delete(d) = td_first_stmt("DELETE FROM q AS x WHERE x.a = 1") else {
+        panic!()
+    };
+    assert_eq!(d.target.to_string(), "x");
+    assert_eq!(d.from[0].factor.to_string(), "q AS x");
+    // Without VALUES, a parenthesised list is the row; with it, the column list.
+    let StmtKind::Insert(i) = td_first_stmt("INS q (a, b)") else {
+        panic!()
+    };
+    assert!(
+        i.columns.is_empty()
+            && matches!(&i.source, InsertSource::Values(rows) if rows[0].len() == 2)
+    );
+    let StmtKind::Merge(m) =
+        td_first_stmt("MERGE INTO q USING r ON q.a = r.a WHEN MATCHED THEN UPDATE SET b = r.b")
+    else {
+        panic!()
+    };
+    assert_eq!(m.target.to_string(), "q");
+    assert!(m.clauses[0].matched && matches!(m.clauses[0].action, MergeAction::Update(_)));
+}
+
+#[test]
+fn teradata_data_types() {
+    let StmtKind::CreateTable(t) = td_first_stmt(
+        "CREATE TABLE t (a BYTEINT, b SMALLINT, c INTEGER, d INT, e BIGINT, f DECIMAL(10, 2), \
+         g DECIMAL, h NUMERIC(5), i FLOAT, j REAL, k DOUBLE PRECISION, l CHAR(3), m CHAR, \
+         n VARCHAR(64000), o CHARACTER VARYING(5), p DATE, q TIME, r TIME(0), s TIMESTAMP, \
+         u TIMESTAMP(0), v VARCHAR(10) CHARACTER SET UNICODE NOT CASESPECIFIC NOT NULL)",
+    ) else {
+        panic!()
+    };
+    let types: Vec<String> = t.columns.iter().map(|c| format!("{:?}", c.ty)).collect();
+    expect!["ByteInt SmallInt Int Int BigInt Decimal { precision: 10, scale: 2 } Decimal { precision: 5, scale: 0 } Decimal { precision: 5, scale: 0 } Float Float Float Char(3) Char(1) VarChar(N(64000)) VarChar(N(5)) Date Time(6) Time(0) DateTime2(6) DateTime2(0) VarChar(N(10))"].assert_eq(&types.join(" "));
+    assert_eq!(t.columns.last().unwrap().nullable, Some(false));
+    // T-SQL prints BYTEINT in its own style; engines' messages use Display.
+    assert_eq!(DataType::ByteInt.to_string(), "byteint");
+}
+
+#[test]
+fn teradata_expressions() {
+    let td = |src: &str| {
+        parse_expr(src, Dialect::Teradata)
+            .unwrap_or_else(|e| panic!("{}", e.render(src)))
+            .to_sql(Dialect::Teradata)
+    };
+    assert_eq!(td("CURRENT_TIMESTAMP(6)"), "CURRENT_TIMESTAMP(6)");
+    assert_eq!(td("current_timestamp"), "CURRENT_TIMESTAMP");
+    assert_eq!(td("USER"), "USER");
+    assert_eq!(
+        td("a MOD 2 = 0 AND b % 3 = 1"),
+        "a MOD 2 = 0 AND b MOD 3 = 1"
+    );
+    assert_eq!(
+        td("CAST(a AS VARCHAR(10)) || 'x'".split(" ||").next().unwrap()),
+        "CAST(a AS VARCHAR(10))"
+    );
+    assert_eq!(
+        td("TIMESTAMP '2024-01-01 00:00:00.000001'"),
+        "CAST('2024-01-01 00:00:00.000001' AS TIMESTAMP(6))"
+    );
+    assert_eq!(td("\"rank\" + \"Queue\""), "\"rank\" + \"Queue\"");
+    // The same tree in T-SQL's canonical form.
+    let e = parse_expr("a MOD 2", Dialect::Teradata).unwrap();
+    assert_eq!(e.to_string(), "a % 2");
+    let e = parse_expr("x = @x", Dialect::Teradata).unwrap_err();
+    assert_eq!(
+        e.render("x = @x"),
+        "1:5: variables (@x): T-SQL syntax; this lesson's dialect is Teradata"
+    );
+}
+
+#[test]
+fn teradata_consume_rules_are_errors() {
+    check_td_error(
+        "SELECT AND CONSUME TOP 2 * FROM myqueue;",
+        expect!["1:20: SELECT AND CONSUME allows only TOP 1 [TOP 2]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 PERCENT * FROM myqueue;",
+        expect!["1:20: SELECT AND CONSUME allows only TOP 1, without PERCENT or WITH TIES [TOP 1 PERCENT]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME * FROM myqueue;",
+        expect!["1:20: SELECT AND CONSUME requires TOP 1 [*]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 *\nFROM myqueue\nWHERE qsn = 1;",
+        expect!["3:1: SELECT AND CONSUME cannot have a WHERE clause [WHERE]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM myqueue ORDER BY qits;",
+        expect!["1:41: SELECT AND CONSUME cannot have an ORDER BY clause: it always takes the row with the oldest QITS [ORDER]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM myqueue GROUP BY qsn;",
+        expect!["1:41: SELECT AND CONSUME cannot have a GROUP BY clause [GROUP]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM myqueue q JOIN t ON t.a = q.a;",
+        expect!["1:43: SELECT AND CONSUME cannot join tables [JOIN]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM myqueue, t;",
+        expect!["1:40: SELECT AND CONSUME cannot join tables [,]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 MAX(qsn) FROM myqueue;",
+        expect!["1:26: SELECT AND CONSUME cannot use aggregate or ordered analytic functions [MAX(qsn)]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM myqueue UNION SELECT * FROM t;",
+        expect!["1:41: SELECT AND CONSUME cannot be used with a set operator [UNION]"],
+    );
+    check_td_error(
+        "SELECT * FROM t WHERE a IN (SELECT AND CONSUME TOP 1 a FROM myqueue);",
+        expect!["1:29: SELECT AND CONSUME cannot be used in a subquery or with a set operator [SELECT AND CONSUME]"],
+    );
+    check_td_error(
+        "SELECT AND CONSUME TOP 1 * FROM (SEL * FROM myqueue) AS d;",
+        expect!["1:33: SELECT AND CONSUME reads from one queue table, not from a derived table [(SEL * FROM myqueue) AS d]"],
+    );
+}
+
+#[test]
+fn teradata_queue_table_rules_are_errors() {
+    check_td_error(
+        "CREATE TABLE q, QUEUE (a INTEGER, qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6));",
+        expect!["1:24: a queue table's first column must be its QITS column: TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) [a INTEGER]"],
+    );
+    check_td_error(
+        "CREATE TABLE q, QUEUE (qits TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), a INTEGER);",
+        expect!["1:24: a queue table's first column must be its QITS column: TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) [qits TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)]"],
+    );
+    check_td_error(
+        "CREATE TABLE q, QUEUE (qits TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, a INTEGER)\nUNIQUE PRIMARY INDEX (qits);",
+        expect!["2:1: the QITS column of a queue table cannot be UNIQUE, a PRIMARY KEY or a unique primary index [UNIQUE PRIMARY INDEX (qits)]"],
+    );
+    check_td_error(
+        "CREATE TABLE q, QUEUE, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6));",
+        expect!["1:24: QUEUE given twice for the same table [QUEUE]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a INTEGER) PRIMARY INDEX (a) PRIMARY INDEX (a);",
+        expect!["1:46: a table has only one primary index [PRIMARY INDEX (a)]"],
+    );
+}
+
+#[test]
+fn tsql_syntax_is_rejected_in_teradata() {
+    check_td_error(
+        "SELECT TOP 1 * FROM myqueue WITH (READPAST);",
+        expect!["1:29: table hints: T-SQL syntax; this lesson's dialect is Teradata [WITH (]"],
+    );
+    check_td_error(
+        "SELECT * FROM myqueue (NOLOCK);",
+        expect!["1:23: table hints: T-SQL syntax; this lesson's dialect is Teradata [(]"],
+    );
+    check_td_error(
+        "SELECT TOP (1) * FROM myqueue;",
+        expect!["1:12: TOP (n): T-SQL syntax; this lesson's dialect is Teradata [(]"],
+    );
+    check_td_error(
+        "BEGIN TRY\n    SELECT 1;\nEND TRY",
+        expect!["1:1: BEGIN TRY: T-SQL syntax; this lesson's dialect is Teradata [BEGIN TRY]"],
+    );
+    check_td_error(
+        "SELECT * FROM myqueue WHERE qsn = @x;",
+        expect!["1:35: variables (@x): T-SQL syntax; this lesson's dialect is Teradata [@x]"],
+    );
+    check_td_error(
+        "SELECT @@ROWCOUNT;",
+        expect!["1:8: global variables (@@ROWCOUNT): T-SQL syntax; this lesson's dialect is Teradata [@@ROWCOUNT]"],
+    );
+    check_td_error(
+        "SELECT 1;\nGO\nSELECT 2;",
+        expect!["2:1: GO: T-SQL syntax; this lesson's dialect is Teradata [GO]"],
+    );
+    check_td_error(
+        "SELECT 1\nGO",
+        expect!["2:1: GO: T-SQL syntax; this lesson's dialect is Teradata [GO]"],
+    );
+    check_td_error(
+        "DECLARE @id int;",
+        expect!["1:1: DECLARE: T-SQL syntax; this lesson's dialect is Teradata [DECLARE]"],
+    );
+    check_td_error(
+        "SET NOCOUNT ON;",
+        expect!["1:1: SET: T-SQL syntax; this lesson's dialect is Teradata [SET]"],
+    );
+    check_td_error(
+        "BEGIN TRAN;",
+        expect!["1:1: BEGIN TRAN: T-SQL syntax; this lesson's dialect is Teradata [BEGIN TRAN]"],
+    );
+    check_td_error(
+        "COMMIT TRANSACTION;",
+        expect!["1:1: COMMIT TRANSACTION: T-SQL syntax; this lesson's dialect is Teradata [COMMIT TRANSACTION]"],
+    );
+    check_td_error(
+        "BEGIN\n  SELECT 1;\nEND;",
+        expect![
+            "1:1: BEGIN ... END blocks: T-SQL syntax; this lesson's dialect is Teradata [BEGIN]"
+        ],
+    );
+    check_td_error(
+        "WAITFOR DELAY '00:00:01';",
+        expect!["1:1: WAITFOR: T-SQL syntax; this lesson's dialect is Teradata [WAITFOR]"],
+    );
+    check_td_error(
+        "DELETE FROM q OUTPUT deleted.*;",
+        expect!["1:15: OUTPUT: T-SQL syntax; this lesson's dialect is Teradata [OUTPUT]"],
+    );
+    check_td_error(
+        "UPDATE q SET a = 1 FROM q WHERE b = 2;",
+        expect!["1:20: FROM after SET: T-SQL syntax; this lesson's dialect is Teradata [FROM]"],
+    );
+    check_td_error(
+        "UPDATE q SET a += 1;",
+        expect!["1:16: compound assignment: T-SQL syntax; this lesson's dialect is Teradata [+=]"],
+    );
+    check_td_error(
+        "SELECT total = a + b FROM q;",
+        expect!["1:8: alias = expression in a select list: T-SQL syntax; this lesson's dialect is Teradata [total =]"],
+    );
+    check_td_error(
+        "SELECT * FROM q CROSS APPLY r;",
+        expect!["1:17: CROSS APPLY: T-SQL syntax; this lesson's dialect is Teradata [CROSS APPLY]"],
+    );
+    check_td_error(
+        "SELECT [id] FROM q;",
+        expect![
+            "1:8: [bracketed] identifiers: T-SQL syntax; this lesson's dialect is Teradata [[id]]"
+        ],
+    );
+    check_td_error(
+        "SELECT CONVERT(INTEGER, a) FROM q;",
+        expect!["1:8: CONVERT: T-SQL syntax; this lesson's dialect is Teradata [CONVERT]"],
+    );
+    check_td_error(
+        "CREATE TABLE t (id INTEGER IDENTITY(1, 1));",
+        expect!["1:28: IDENTITY: T-SQL syntax; this lesson's dialect is Teradata [IDENTITY]"],
+    );
+    check_td_error(
+        "CREATE TABLE t (at datetime2(3));",
+        expect!["1:20: data type datetime2: T-SQL syntax; this lesson's dialect is Teradata [datetime2]"],
+    );
+    check_td_error(
+        "INSERT INTO q (a) VALUES (1), (2);",
+        expect![
+            "1:29: a Teradata INSERT ... VALUES inserts one row: write one INSERT per row [, (]"
+        ],
+    );
+    check_td_error(
+        "SELECT a & 1 FROM q;",
+        expect!["1:10: bitwise operator '&': T-SQL syntax; this lesson's dialect is Teradata [&]"],
+    );
+}
+
+#[test]
+fn teradata_syntax_errors_list_what_was_expected() {
+    check_td_error(
+        "LOCKING myqueue FOR BOGUS SELECT 1;",
+        expect!["1:21: found 'BOGUS', expected one of: ACCESS, READ, SHARE, WRITE, EXCLUSIVE, EXCL [BOGUS]"],
+    );
+    check_td_error(
+        "LOCKING myqueue FOR ACCESS BT;",
+        expect!["1:28: found 'BT', expected one of: MODE, NOWAIT, LOCKING, LOCK, ';', SELECT, INSERT, UPDATE, DELETE, MERGE [BT]"],
+    );
+    check_td_error(
+        "END TRY;",
+        expect!["1:5: found 'TRY', expected TRANSACTION [TRY]"],
+    );
+    check_td_error(
+        "SELECT rank FROM q;",
+        expect![[
+            r#"1:8: found 'rank' (a reserved word in Teradata; as a name write "rank"), expected one of: DISTINCT, ALL, TOP, '*', an expression [rank]"#
+        ]],
+    );
+    check_td_error(
+        "CREATE TABLE q (qits TIMESTAMP(6) NOT NULL, date DATE);",
+        expect![[
+            r#"1:45: found 'date' (a reserved word in Teradata; as a name write "date"), expected one of: CONSTRAINT, PRIMARY, UNIQUE, CHECK, an identifier [date]"#
+        ]],
+    );
+    check_td_error(
+        "CREATE TABLE q (a INTEGER) x;",
+        expect!["1:28: found 'x', expected one of: UNIQUE, PRIMARY, ';' [x]"],
+    );
+    check_td_error(
+        "CREATE VOLATILE TABLE q (a INTEGER);",
+        expect!["1:1: not simulated: CREATE VOLATILE [CREATE VOLATILE]"],
+    );
+    check_td_error(
+        "CREATE q (a INTEGER);",
+        expect!["1:8: found 'q', expected one of: SET, MULTISET, TABLE [q]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a strnig);",
+        expect!["1:19: unknown data type 'strnig' [strnig]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a VARCHAR);",
+        expect!["1:26: found ')', expected '(' [)]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a TIMESTAMP(7));",
+        expect!["1:29: 7 is out of range for TIMESTAMP: allowed 0 to 6 [7]"],
+    );
+    check_td_error(
+        "MERGE INTO q USING r ON q.a = r.a;",
+        expect!["1:34: found ';', expected one of: '*', '/', '%', '+', '-', '&', '|', '^', AND, OR, WHEN [;]"],
+    );
+    check_td_error(
+        "MERGE INTO q USING r ON q.a = r.a WHEN MATCHED THEN INSERT VALUES (1);",
+        expect!["1:53: found 'INSERT', expected one of: UPDATE, DELETE [INSERT]"],
+    );
+    check_td_error(
+        "MERGE INTO q USING r ON q.a = r.a WHEN MATCHED THEN DELETE WHEN MATCHED THEN DELETE;",
+        expect!["1:60: a MERGE has at most one WHEN MATCHED clause [WHEN MATCHED THEN DELETE]"],
+    );
+    check_td_error(
+        "SELECT 'open;\nSELECT 1;",
+        expect!["1:8: unterminated string literal [']"],
+    );
+    check_td_error(
+        "SELECT 1 /* never",
+        expect!["1:10: unterminated comment [/]"],
+    );
+}
+
+#[test]
+fn teradata_not_simulated_constructs_are_named() {
+    check_td_error(
+        ".LOGON tdpid/dbc,dbc\nSELECT 1;",
+        expect!["1:1: not simulated: BTEQ commands [.LOGON tdpid/dbc,dbc]"],
+    );
+    check_td_error(
+        "SELECT a || b FROM q;",
+        expect!["1:10: not simulated: || (string concatenation) [||]"],
+    );
+    check_td_error(
+        "SELECT * FROM q QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1;",
+        expect!["1:17: not simulated: QUALIFY [QUALIFY]"],
+    );
+    check_td_error(
+        "SELECT * FROM q SAMPLE 10;",
+        expect!["1:17: not simulated: SAMPLE [SAMPLE]"],
+    );
+    check_td_error(
+        "LOCKING ROW FOR READ OVERRIDE SELECT * FROM q;",
+        expect!["1:17: not simulated: READ OVERRIDE [READ OVERRIDE]"],
+    );
+    check_td_error(
+        "LOCKING VIEW v FOR ACCESS SELECT * FROM v;",
+        expect!["1:1: not simulated: LOCKING VIEW [LOCKING VIEW]"],
+    );
+    check_td_error(
+        "CREATE TABLE q, CHECKSUM = ON (a INTEGER);",
+        expect!["1:17: not simulated: table option CHECKSUM [CHECKSUM]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a INTEGER) PRIMARY INDEX (a), INDEX (b);",
+        expect!["1:47: not simulated: secondary indexes [INDEX]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a INTEGER FORMAT '999');",
+        expect!["1:27: not simulated: column attribute FORMAT [FORMAT]"],
+    );
+    check_td_error(
+        "CREATE TABLE q (a TIMESTAMP(6) WITH TIME ZONE);",
+        expect!["1:32: not simulated: WITH TIME ZONE [WITH TIME]"],
+    );
+    check_td_error(
+        "UPDATE q SET a = 1 WHERE b = 2 ELSE INSERT INTO q VALUES (2);",
+        expect!["1:32: not simulated: atomic upsert (UPDATE ... ELSE INSERT) [ELSE INSERT]"],
+    );
+    check_td_error(
+        "ABORT 'no rows' WHERE 1 = 1;",
+        expect!["1:7: not simulated: ABORT with a message or a condition ['no rows']"],
+    );
+    check_td_error(
+        "EXEC my_macro;",
+        expect!["1:1: not simulated: macros (EXEC) [EXEC]"],
+    );
+    check_td_error("HELP TABLE q;", expect!["1:1: not simulated: HELP [HELP]"]);
+    check_td_error(
+        "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ UNCOMMITTED;",
+        expect!["1:1: not simulated: SET SESSION [SET SESSION]"],
+    );
+    check_td_error(
+        "SELECT CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND;",
+        expect!["1:28: not simulated: INTERVAL literals [INTERVAL]"],
+    );
+}
+
+#[test]
+fn teradata_nesting_is_bounded() {
+    let deep_parens = format!("SELECT {}1{};", "(".repeat(10_000), ")".repeat(10_000));
+    let deep_subquery = format!("SEL {}1{};", "(SEL ".repeat(10_000), ")".repeat(10_000));
+    let deep_locking = format!(
+        "{}SELECT {}1{};",
+        "LOCKING ROW FOR ACCESS ".repeat(10_000),
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    for src in [deep_parens, deep_subquery, deep_locking] {
+        let e = parse_script(&src, Dialect::Teradata).unwrap_err();
+        assert!(e.message.ends_with("nested too deeply"), "{}", e.message);
+    }
+    on_wasm_sized_stack(|| {
+        let src = format!(
+            "LOCKING ROW FOR WRITE SEL {}1{};",
+            "(SEL ".repeat(30),
+            ")".repeat(30)
+        );
+        parse_script(&src, Dialect::Teradata).unwrap();
+    });
 }

@@ -221,15 +221,54 @@ pub fn use_ready_mark(ready: bool) {
     });
 }
 
-/// The state view after `step` of `run`, from a cursor kept across renders.
+/// Engine steps a view may take to compute during a render; further (a replay from
+/// the start of a long run) it is computed just after, so dragging the scrubber over
+/// thirty thousand events stays fluid.
+const SYNC_STEPS: usize = 400;
+
+/// A view on screen: the run and step it belongs to.
+type ShownView = (Shared<RunModel>, usize, Rc<engine::StateView>);
+
+/// The state view after `step` of `run`, from a cursor kept across renders, and
+/// whether it is that step's (`false`: an earlier view is shown while it computes).
 #[hook]
-pub fn use_state_view(run: Option<Shared<RunModel>>, step: usize) -> Option<Rc<engine::StateView>> {
+pub fn use_state_view(
+    run: Option<Shared<RunModel>>,
+    step: usize,
+) -> Option<(Rc<engine::StateView>, bool)> {
     let cursor = use_mut_ref(ViewCursor::default);
-    let view = use_memo((run, step), move |(run, step)| {
-        run.as_ref()
-            .map(|run| cursor.borrow_mut().view(&run.0, *step))
+    let shown: Rc<RefCell<Option<ShownView>>> = use_mut_ref(|| None);
+    let refresh = use_force_update();
+    let ready = run.as_ref().and_then(|run| {
+        let mut cursor = cursor.borrow_mut();
+        (cursor.cost(&run.0, step) <= SYNC_STEPS).then(|| cursor.view(&run.0, step))
     });
-    (*view).clone()
+    if let (Some(run), Some(view)) = (&run, &ready) {
+        *shown.borrow_mut() = Some((run.clone(), step, Rc::clone(view)));
+    }
+    {
+        let (cursor, shown) = (Rc::clone(&cursor), Rc::clone(&shown));
+        use_effect_with(
+            (run.clone(), step, ready.is_some()),
+            move |(run, step, ready)| {
+                let timer = match (run.clone(), ready) {
+                    (Some(run), false) => {
+                        let step = *step;
+                        Some(Timeout::new(30, move || {
+                            let view = cursor.borrow_mut().view(&run.0, step);
+                            *shown.borrow_mut() = Some((run, step, view));
+                            refresh.force_update();
+                        }))
+                    }
+                    _ => None,
+                };
+                move || drop(timer)
+            },
+        );
+    }
+    let shown = shown.borrow();
+    let (for_run, at, view) = shown.as_ref()?;
+    (Some(for_run) == run.as_ref()).then(|| (Rc::clone(view), *at == step))
 }
 
 /// The animation loop: while `playing`, one `Tick(dt)` per animation frame, or with
@@ -264,12 +303,15 @@ pub fn use_playback(playing: bool, speed: usize, reduced: bool, dispatch: Callba
 /// previous frame. Dropping it cancels the pending frame and frees the closure.
 struct AnimationLoop {
     id: Rc<Cell<Option<i32>>>,
-    closure: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>,
+    closure: FrameCallback,
 }
+
+/// The frame callback, shared with itself so that it can ask for the next frame.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
 impl AnimationLoop {
     fn start(mut on_frame: impl FnMut(f64) + 'static) -> AnimationLoop {
-        let closure: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let closure: FrameCallback = Rc::new(RefCell::new(None));
         let id = Rc::new(Cell::new(None));
         let (inner_closure, inner_id) = (Rc::clone(&closure), Rc::clone(&id));
         let mut last: Option<f64> = None;

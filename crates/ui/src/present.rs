@@ -208,42 +208,67 @@ impl StepMarks {
     }
 }
 
-/// A window of a table's rows: a row by index, or a run of rows not shown.
+/// A window of a table's rows: a row by index, or rows not shown (counted when the
+/// keys tell how many).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowSlot {
     Row(usize),
-    Gap(usize),
+    Gap(Option<usize>),
 }
 
-/// At most about `limit` of `total` rows: every focus row (locked, changed, skipped),
-/// their neighbours, and the first rows, in order, with gaps counted.
-pub fn row_window(total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
-    if total <= limit {
-        return (0..total).map(RowSlot::Row).collect();
-    }
-    let mut chosen: BTreeSet<usize> = focus.iter().copied().filter(|&i| i < total).collect();
+/// Which of a view's rows to show: every focus row (locked, changed, skipped), its
+/// neighbours, then the first rows, up to about `limit`, in key order. `keys` are the
+/// view's rows (a window the engine chose) and `total` the table's size; gaps between
+/// integer keys are counted, the rest of the table is the last gap.
+pub fn row_window(keys: &[String], total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
+    let n = keys.len();
+    let mut chosen: BTreeSet<usize> = focus.iter().copied().filter(|&i| i < n).collect();
     let around: Vec<usize> = chosen
         .iter()
         .flat_map(|&i| [i.wrapping_sub(1), i + 1])
-        .filter(|&i| i < total)
+        .filter(|&i| i < n)
         .collect();
-    for i in around.into_iter().chain(0..total) {
+    for i in around.into_iter().chain(0..n) {
         if chosen.len() >= limit.max(focus.len()) {
             break;
         }
         chosen.insert(i);
     }
+    let int = |i: usize| keys[i].parse::<i64>().ok();
     let mut slots = Vec::new();
-    let mut next = 0;
-    for i in chosen {
-        if i > next {
-            slots.push(RowSlot::Gap(i - next));
+    let mut hidden_counted = 0usize;
+    let mut prev: Option<usize> = None;
+    for i in chosen.iter().copied() {
+        let skipped_in_view = match prev {
+            Some(p) => i - p - 1,
+            None => i,
+        };
+        let by_keys = match (prev.and_then(int), int(i)) {
+            (Some(a), Some(b)) if b > a + 1 => Some((b - a - 1) as usize),
+            (Some(_), Some(_)) => Some(0),
+            _ => None,
+        };
+        let gap = match (by_keys, skipped_in_view) {
+            (Some(k), s) => Some(k.max(s)),
+            (None, 0) => Some(0),
+            (None, s) if prev.is_none() => Some(s),
+            (None, _) => None,
+        };
+        match gap {
+            Some(0) => {}
+            Some(k) => {
+                hidden_counted += k;
+                slots.push(RowSlot::Gap(Some(k)));
+            }
+            None => slots.push(RowSlot::Gap(None)),
         }
         slots.push(RowSlot::Row(i));
-        next = i + 1;
+        prev = Some(i);
     }
-    if next < total {
-        slots.push(RowSlot::Gap(total - next));
+    let shown = chosen.len();
+    let rest = total.saturating_sub(shown + hidden_counted);
+    if rest > 0 {
+        slots.push(RowSlot::Gap(Some(rest)));
     }
     slots
 }
@@ -366,7 +391,7 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
             continue;
         }
         let d = seg.to_us.saturating_sub(seg.from_us);
-        let m = mixed.get_or_insert_with(|| DisplaySeg {
+        let m = mixed.get_or_insert(DisplaySeg {
             from_us: seg.from_us,
             to_us: seg.to_us,
             kind: SegKind::Mixed {
@@ -692,31 +717,59 @@ mod tests {
         assert_eq!((&text[range], first), ("l1", 1));
     }
 
+    fn keys(range: std::ops::Range<i64>) -> Vec<String> {
+        range.map(|k| k.to_string()).collect()
+    }
+
     #[test]
     fn row_windows_keep_focus_and_count_gaps() {
         assert_eq!(
-            row_window(3, &[], 5),
+            row_window(&keys(1..4), 3, &[], 5),
             [RowSlot::Row(0), RowSlot::Row(1), RowSlot::Row(2)]
         );
-        let slots = row_window(100, &[50], 6);
+        // A view of 100 rows; focus on the 51st.
+        let slots = row_window(&keys(1..101), 100, &[50], 6);
+        use RowSlot::*;
         assert_eq!(
             slots,
             [
-                RowSlot::Row(0),
-                RowSlot::Row(1),
-                RowSlot::Row(2),
-                RowSlot::Gap(46),
-                RowSlot::Row(49),
-                RowSlot::Row(50),
-                RowSlot::Row(51),
-                RowSlot::Gap(48),
+                Row(0),
+                Row(1),
+                Row(2),
+                Gap(Some(46)),
+                Row(49),
+                Row(50),
+                Row(51),
+                Gap(Some(48))
             ]
+        );
+        // The engine's window: keys 1-3 and the locked 228 of a 500-row table.
+        let view: Vec<String> = ["1", "2", "3", "228"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            row_window(&view, 500, &[3], 10),
+            [
+                Row(0),
+                Row(1),
+                Row(2),
+                Gap(Some(224)),
+                Row(3),
+                Gap(Some(272))
+            ]
+        );
+        // Text keys: gaps within the view are counted, the rest is the last gap.
+        let view: Vec<String> = ["a", "b", "q"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            row_window(&view, 9, &[2], 2),
+            [Gap(Some(1)), Row(1), Row(2), Gap(Some(6))]
         );
         // Focus always shows, even past the limit.
         let many: Vec<usize> = (10..30).collect();
-        let shown = row_window(100, &many, 5)
+        let shown = row_window(&keys(1..101), 100, &many, 5)
             .iter()
-            .filter(|s| matches!(s, RowSlot::Row(_)))
+            .filter(|s| matches!(s, Row(_)))
             .count();
         assert_eq!(shown, 20);
     }

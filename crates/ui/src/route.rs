@@ -172,7 +172,9 @@ pub fn ms_text(us: u64) -> String {
 /// `1500`, `1500.021`, `1.5` (ms) → µs; finer than a microsecond is rounded.
 fn parse_ms(text: &str) -> Option<u64> {
     let ms: f64 = text.trim().parse().ok()?;
-    (ms.is_finite() && ms >= 0.0 && ms < 1e12).then(|| (ms * 1000.0).round() as u64)
+    (0.0..1e12)
+        .contains(&ms)
+        .then(|| (ms * 1000.0).round() as u64)
 }
 
 /// Decodes `%XX` escapes (and `+` as a space is *not* applied: hashes are not forms).

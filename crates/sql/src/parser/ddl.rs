@@ -46,6 +46,10 @@ impl Parser<'_> {
                 self.advance();
                 Ok(StmtKind::CreateTable(self.create_table()?))
             }
+            "SET" | "MULTISET" if !or_alter && self.kw_at(1, "TABLE") => {
+                let span = create.start..self.tok_at(1).map_or(self.eof, |t| t.end);
+                Err(self.teradata_syntax(&format!("CREATE {word} TABLE"), span))
+            }
             "INDEX" | "UNIQUE" | "CLUSTERED" | "NONCLUSTERED" if !or_alter => {
                 Ok(StmtKind::CreateIndex(self.create_index()?))
             }
@@ -203,7 +207,17 @@ impl Parser<'_> {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "graph and FileTable tables"));
         }
+        if self.kind_at(0) == Some(Tok::Comma) && self.kind_at(1) == Some(Tok::Word) {
+            let span = self.cur_start()..self.tok_at(1).map_or(self.eof, |t| t.end);
+            return Err(self.teradata_syntax("table options (, QUEUE)", span));
+        }
         let (columns, constraints) = self.table_elements()?;
+        let primary_index = (self.kw_at(0, "PRIMARY") || self.kw_at(0, "UNIQUE"))
+            && (self.kw_at(1, "INDEX") || self.kw_at(2, "INDEX"));
+        if primary_index {
+            let span = self.cur_span();
+            return Err(self.teradata_syntax("PRIMARY INDEX", span));
+        }
         if self.kw_at(0, "ON") || self.kw_at(0, "WITH") || self.kw_at(0, "TEXTIMAGE_ON") {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "table storage options (ON/WITH)"));
@@ -212,6 +226,10 @@ impl Parser<'_> {
             name,
             columns,
             constraints,
+            set_table: None,
+            queue: false,
+            options: Vec::new(),
+            primary_index: None,
         })
     }
 
@@ -240,7 +258,7 @@ impl Parser<'_> {
                 break;
             }
             // SQL Server accepts a trailing comma before the closing parenthesis.
-            if self.at(Tok::RParen) {
+            if !self.teradata() && self.at(Tok::RParen) {
                 break;
             }
         }
@@ -306,6 +324,9 @@ impl Parser<'_> {
     }
 
     fn opt_clustered(&mut self) -> Option<bool> {
+        if self.teradata() {
+            return None;
+        }
         if self.eat_kw("CLUSTERED") {
             Some(true)
         } else if self.eat_kw("NONCLUSTERED") {
@@ -337,6 +358,9 @@ impl Parser<'_> {
     }
 
     fn column_def(&mut self) -> PResult<ColumnDef> {
+        if self.teradata() {
+            return self.teradata_column_def();
+        }
         let start = self.cur_start();
         let name = self.ident()?;
         if self.kw_at(0, "AS") {
@@ -427,7 +451,7 @@ impl Parser<'_> {
         Ok(col)
     }
 
-    fn duplicate(&self, already: bool, start: usize, what: &str) -> PResult<()> {
+    pub(super) fn duplicate(&self, already: bool, start: usize, what: &str) -> PResult<()> {
         if already {
             return Err(ParseError::new(
                 start..self.prev_end(),
@@ -516,7 +540,7 @@ impl Parser<'_> {
         let make: fn(bool) -> DatabaseOption = match self.word_at(0).as_deref() {
             Some("READ_COMMITTED_SNAPSHOT") => DatabaseOption::ReadCommittedSnapshot,
             Some("ALLOW_SNAPSHOT_ISOLATION") => DatabaseOption::AllowSnapshotIsolation,
-            Some(w) if !crate::keywords::is_reserved(w) => {
+            Some(w) if !crate::keywords::is_reserved(w, self.dialect) => {
                 return Err(self.not_simulated(option_span, &format!("ALTER DATABASE SET {w}")))
             }
             _ => return Err(self.unexpected()),
@@ -607,6 +631,9 @@ impl Parser<'_> {
 
     /// A data type; `in_cast` selects the default length of varchar (30 in CAST, else 1).
     pub(crate) fn data_type(&mut self, in_cast: bool) -> PResult<DataType> {
+        if self.teradata() {
+            return self.teradata_data_type();
+        }
         self.note("a data type");
         let span = self.cur_span();
         let name = match self.tok_at(0) {
@@ -721,7 +748,7 @@ impl Parser<'_> {
     }
 
     /// An integer literal within `min..=max` (type lengths, precisions).
-    fn small_number(&mut self, min: u32, max: u32, ty: &str) -> PResult<u32> {
+    pub(super) fn small_number(&mut self, min: u32, max: u32, ty: &str) -> PResult<u32> {
         self.note("a number");
         if !self.at(Tok::Int) {
             return Err(self.unexpected());

@@ -12,11 +12,20 @@ impl Parser<'_> {
     pub(crate) fn tsql_only(&self, what: &str, span: Span) -> PResult<()> {
         match self.dialect {
             Dialect::TSql => Ok(()),
-            Dialect::Teradata => Err(ParseError::new(
-                span,
-                format!("{what}: T-SQL syntax; this lesson's dialect is Teradata"),
-            )),
+            Dialect::Teradata => Err(self.tsql_syntax(what, span)),
         }
+    }
+
+    /// The error for T-SQL syntax met in a Teradata script.
+    pub(crate) fn tsql_syntax(&self, what: &str, span: Span) -> ParseError {
+        ParseError::new(
+            span,
+            format!("{what}: T-SQL syntax; this lesson's dialect is Teradata"),
+        )
+    }
+
+    pub(crate) fn teradata(&self) -> bool {
+        self.dialect == Dialect::Teradata
     }
 
     /// The error for Teradata syntax: in T-SQL it names the dialect mix-up; in Teradata it

@@ -113,7 +113,7 @@ impl Parser<'_> {
     }
 
     /// `col = e`, `t.col = e`, `@v = e`, `@v = col = e`, and the compound forms (`+=`).
-    fn assignment(&mut self) -> PResult<Assignment> {
+    pub(super) fn assignment(&mut self) -> PResult<Assignment> {
         let start = self.cur_start();
         let (target, op) = if self.at(Tok::Var) {
             let var = self.var_ident()?;
@@ -177,6 +177,9 @@ impl Parser<'_> {
         }
         match self.assign_op_at(0) {
             Some(op) => {
+                if op.is_some() {
+                    self.tsql_only("compound assignment", self.cur_span())?;
+                }
                 self.advance();
                 Ok(op)
             }

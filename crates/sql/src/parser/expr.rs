@@ -34,6 +34,47 @@ pub(crate) const NILADIC: &[&str] = &[
     "USER",
 ];
 
+/// Teradata's other functions written without parentheses (`CURRENT_TIMESTAMP` and `USER`
+/// are in [`NILADIC`]); `CURRENT_TIME(p)` and `CURRENT_TIMESTAMP(p)` also take a precision.
+pub(crate) const TERADATA_NILADIC: &[&str] = &["CURRENT_DATE", "CURRENT_TIME"];
+
+/// Teradata reserved words that are also functions: followed by `(` they are calls.
+const TERADATA_FUNCTIONS: &[&str] = &[
+    "ABS",
+    "ADD_MONTHS",
+    "AVE",
+    "AVERAGE",
+    "AVG",
+    "CHARACTER_LENGTH",
+    "CHAR_LENGTH",
+    "COALESCE",
+    "COUNT",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "EXP",
+    "HASHAMP",
+    "HASHBUCKET",
+    "HASHROW",
+    "LN",
+    "LOWER",
+    "MAX",
+    "MAXIMUM",
+    "MIN",
+    "MINIMUM",
+    "NULLIF",
+    "NULLIFZERO",
+    "OCTET_LENGTH",
+    "PERCENT_RANK",
+    "RANDOM",
+    "RANK",
+    "ROW_NUMBER",
+    "SQRT",
+    "SUBSTR",
+    "SUM",
+    "UPPER",
+    "ZEROIFNULL",
+];
+
 fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
     let span = left.span.start..right.span.end;
     Expr {
@@ -74,7 +115,8 @@ impl Parser<'_> {
             ) => true,
             Some(Tok::Word) => {
                 let w = self.word_at(0).unwrap_or_default();
-                keywords::can_be_alias(&w) || RESERVED_EXPR_STARTS.contains(&w.as_str())
+                keywords::can_be_alias(&w, self.dialect)
+                    || RESERVED_EXPR_STARTS.contains(&w.as_str())
             }
             _ => false,
         }
@@ -171,7 +213,7 @@ impl Parser<'_> {
         }
         if self.eat_kw("IN") {
             self.expect(Tok::LParen)?;
-            let kind = if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
+            let kind = if self.select_at(0) || self.kw_at(0, "WITH") {
                 let query = self.select_query()?;
                 ExprKind::InSubquery {
                     expr: Box::new(left),
@@ -243,10 +285,26 @@ impl Parser<'_> {
             let Some(op) = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op) else {
                 return Ok(left);
             };
+            if self.teradata()
+                && matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor)
+            {
+                return Err(self.teradata_bitwise());
+            }
             self.advance();
             let right = self.multiplicative()?;
             left = binary(op, left, right);
         }
+    }
+
+    #[inline(never)]
+    fn teradata_bitwise(&self) -> crate::ParseError {
+        let span = self.cur_span();
+        if self.kind_at(0) == Some(Tok::Pipe) && self.kind_at(1) == Some(Tok::Pipe) {
+            let end = self.tok_at(1).map_or(span.end, |t| t.end);
+            return self.not_simulated(span.start..end, "|| (string concatenation)");
+        }
+        let op = &self.src[span.clone()];
+        self.tsql_syntax(&format!("bitwise operator '{op}'"), span)
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
@@ -257,7 +315,10 @@ impl Parser<'_> {
                 (Tok::Slash, BinaryOp::Div),
                 (Tok::Percent, BinaryOp::Mod),
             ];
-            let Some(op) = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op) else {
+            let found = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op);
+            // Teradata's `a MOD b`; not listed as expected, `%` stands for it there.
+            let teradata_mod = self.teradata() && self.kw_at(0, "MOD");
+            let Some(op) = found.or(teradata_mod.then_some(BinaryOp::Mod)) else {
                 return Ok(left);
             };
             self.advance();
@@ -270,6 +331,7 @@ impl Parser<'_> {
         let op = if self.at(Tok::Minus) {
             Some(UnaryOp::Neg)
         } else if self.at(Tok::Tilde) {
+            self.tsql_only("bitwise operator '~'", self.cur_span())?;
             Some(UnaryOp::BitNot)
         } else if self.at(Tok::Plus) {
             None
@@ -365,7 +427,7 @@ impl Parser<'_> {
     fn parenthesized(&mut self) -> PResult<Expr> {
         let span = self.cur_span();
         self.advance();
-        if self.kw_at(0, "SELECT") || self.kw_at(0, "WITH") {
+        if self.select_at(0) || self.kw_at(0, "WITH") {
             return self.scalar_subquery(span.start);
         }
         let inner = self.expr()?;
@@ -390,6 +452,11 @@ impl Parser<'_> {
         let span = self.cur_span();
         let word = self.word_at(0).unwrap_or_default();
         let next_is_paren = self.kind_at(1) == Some(Tok::LParen);
+        if self.teradata() {
+            if let Some(e) = self.teradata_word_primary(&word, next_is_paren)? {
+                return Ok(e);
+            }
+        }
         match word.as_str() {
             "NULL" => {
                 self.advance();
@@ -429,14 +496,67 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        let reserved = keywords::is_reserved(&word);
-        if next_is_paren && (!reserved || RESERVED_EXPR_STARTS.contains(&word.as_str())) {
+        let reserved = keywords::is_reserved(&word, self.dialect);
+        let function_word = if self.teradata() {
+            TERADATA_FUNCTIONS.contains(&word.as_str())
+        } else {
+            RESERVED_EXPR_STARTS.contains(&word.as_str())
+        };
+        if next_is_paren && (!reserved || function_word) {
             return self.function_call();
         }
         if reserved {
             return Err(self.unexpected());
         }
         self.column_ref()
+    }
+
+    /// Teradata's own primaries: typed literals (`DATE '2024-01-31'` is a CAST of the
+    /// string), `CURRENT_DATE`, `CURRENT_TIME`; T-SQL's CONVERT is rejected. `None`: not one
+    /// of these, parse as in T-SQL.
+    #[inline(never)]
+    fn teradata_word_primary(&mut self, word: &str, next_is_paren: bool) -> PResult<Option<Expr>> {
+        let span = self.cur_span();
+        let typed = match word {
+            "DATE" => Some(crate::ast::DataType::Date),
+            "TIME" => Some(crate::ast::DataType::Time(6)),
+            "TIMESTAMP" => Some(crate::ast::DataType::DateTime2(6)),
+            _ => None,
+        };
+        if let Some(ty) = typed {
+            if self.kind_at(1) == Some(Tok::Str) {
+                self.advance();
+                let lit = self.primary()?;
+                return Ok(Some(Expr {
+                    span: span.start..lit.span.end,
+                    kind: ExprKind::Cast {
+                        expr: Box::new(lit),
+                        ty,
+                        style: None,
+                    },
+                }));
+            }
+        }
+        if TERADATA_NILADIC.contains(&word) && !next_is_paren {
+            self.advance();
+            return Ok(Some(Expr {
+                kind: ExprKind::Function {
+                    name: word.to_string(),
+                    args: vec![],
+                    star: false,
+                    distinct: false,
+                    over: None,
+                },
+                span,
+            }));
+        }
+        if matches!(word, "CONVERT" | "ISNULL" | "TRY_CAST" | "TRY_CONVERT") && next_is_paren {
+            return Err(self.tsql_syntax(word, span));
+        }
+        if word == "INTERVAL" {
+            return Err(self.not_simulated(span, "INTERVAL literals"));
+        }
+        Ok(None)
     }
 
     /// `a`, `t.a`, `dbo.t.a`; a multi-part name followed by `(` is a user-defined function.

@@ -11,8 +11,9 @@ mod dml;
 mod expr;
 mod select;
 mod stmt;
+mod teradata;
 
-pub(crate) use expr::NILADIC;
+pub(crate) use expr::{NILADIC, TERADATA_NILADIC};
 
 use crate::ast::{Batch, Ident, ObjectName, Span};
 use crate::error::ParseError;
@@ -110,6 +111,17 @@ impl<'a> Parser<'a> {
     fn kw_at(&self, n: usize, kw: &str) -> bool {
         self.tok_at(n)
             .is_some_and(|t| t.kind == Tok::Word && self.text(t).eq_ignore_ascii_case(kw))
+    }
+
+    /// Whether the token `n` ahead begins a query: `SELECT`, or Teradata's `SEL` (quiet).
+    fn select_at(&self, n: usize) -> bool {
+        self.kw_at(n, "SELECT") || (self.teradata() && self.kw_at(n, "SEL"))
+    }
+
+    /// `SELECT` (or `SEL` in Teradata) at the current token, noted as `SELECT`.
+    fn at_select(&mut self) -> bool {
+        self.note("SELECT");
+        self.select_at(0)
     }
 
     /// The upper-cased word `n` ahead, if it is a word (quiet).
@@ -234,10 +246,29 @@ impl<'a> Parser<'a> {
                 let msg = if wanted.is_empty() {
                     format!("unexpected '{found}'")
                 } else {
-                    format!("found '{found}', {wanted}")
+                    let hint = self.reserved_hint(t, &expected);
+                    format!("found '{found}'{hint}, {wanted}")
                 };
                 ParseError::new(t.start..t.end, msg)
             }
+        }
+    }
+
+    /// ` (a reserved word in Teradata; ...)` when a name was expected and the token is one
+    /// of Teradata's reserved words that T-SQL allows as names (`rank`, `date`, `queue`).
+    fn reserved_hint(&self, t: &Token, expected: &[&str]) -> String {
+        let name_wanted = ["an identifier", "an expression", "an alias"]
+            .iter()
+            .any(|w| expected.contains(w));
+        let word = self.text(t);
+        let reserved_here = t.kind == Tok::Word
+            && self.teradata()
+            && keywords::is_reserved(word, Dialect::Teradata)
+            && !keywords::is_reserved(word, Dialect::TSql);
+        if name_wanted && reserved_here {
+            format!(" (a reserved word in Teradata; as a name write \"{word}\")")
+        } else {
+            String::new()
         }
     }
 
@@ -267,7 +298,7 @@ impl<'a> Parser<'a> {
     fn ident_at(&self, n: usize) -> bool {
         match self.tok_at(n) {
             Some(t) if t.kind == Tok::QuotedIdent => true,
-            Some(t) if t.kind == Tok::Word => !keywords::is_reserved(self.text(t)),
+            Some(t) if t.kind == Tok::Word => !keywords::is_reserved(self.text(t), self.dialect),
             _ => false,
         }
     }

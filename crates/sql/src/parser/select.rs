@@ -86,6 +86,8 @@ impl Parser<'_> {
                 SetOp::Except
             } else if self.eat_kw("INTERSECT") {
                 SetOp::Intersect
+            } else if self.teradata() && self.eat_kw("MINUS") {
+                SetOp::Except
             } else {
                 break;
             };
@@ -102,6 +104,7 @@ impl Parser<'_> {
                 return Err(self.not_simulated(span, "OFFSET ... FETCH"));
             }
         }
+        self.teradata_clauses_not_simulated()?;
         if self.kw_at(0, "OPTION") {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "query hints (OPTION)"));
@@ -124,9 +127,19 @@ impl Parser<'_> {
     }
 
     fn select_core(&mut self) -> PResult<Select> {
-        let start = self.expect_kw("SELECT")?.start;
+        if !self.at_select() {
+            return Err(self.unexpected());
+        }
+        let start = self.advance().start;
         if self.kw_at(0, "AND") && self.kw_at(1, "CONSUME") {
             let span = start..self.tok_at(1).map_or(self.eof, |t| t.end);
+            if self.teradata() {
+                // A statement or INSERT source never gets here: only nested queries do.
+                return Err(crate::ParseError::new(
+                    span,
+                    "SELECT AND CONSUME cannot be used in a subquery or with a set operator",
+                ));
+            }
             return Err(self.teradata_syntax("SELECT AND CONSUME", span));
         }
         let distinct = if self.eat_kw("DISTINCT") {
@@ -181,6 +194,7 @@ impl Parser<'_> {
         } else {
             None
         };
+        self.teradata_clauses_not_simulated()?;
         Ok(Select {
             ctes: Vec::new(),
             distinct,
@@ -210,6 +224,9 @@ impl Parser<'_> {
     /// `TOP (expr) [PERCENT] [WITH TIES]`; `TOP n` without parentheses only in SELECT.
     pub(crate) fn top(&mut self, bare_allowed: bool) -> PResult<Top> {
         let start = self.expect_kw("TOP")?.start;
+        if self.teradata() && self.kind_at(0) == Some(Tok::LParen) {
+            return Err(self.tsql_syntax("TOP (n)", self.cur_span()));
+        }
         let count = if self.at(Tok::LParen) {
             self.tsql_only("TOP (n)", self.cur_span())?;
             self.advance();
@@ -304,6 +321,8 @@ impl Parser<'_> {
         if self.kind_at(1) == Some(Tok::Eq)
             && (self.ident_at(0) || self.kind_at(0) == Some(Tok::Str))
         {
+            let span = self.cur_start()..self.tok_at(1).map_or(self.eof, |t| t.end);
+            self.tsql_only("alias = expression in a select list", span)?;
             let alias = self.alias_name()?;
             self.advance();
             let expr = self.expr()?;
@@ -349,7 +368,7 @@ impl Parser<'_> {
         }
         self.note("an alias");
         let implicit = match self.tok_at(0) {
-            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t)),
+            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t), self.dialect),
             Some(t) => matches!(t.kind, Tok::QuotedIdent | Tok::Str),
             None => false,
         };
@@ -367,7 +386,7 @@ impl Parser<'_> {
         }
         self.note("an alias");
         let implicit = match self.tok_at(0) {
-            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t)),
+            Some(t) if t.kind == Tok::Word => keywords::can_be_alias(self.text(t), self.dialect),
             Some(t) => t.kind == Tok::QuotedIdent,
             None => false,
         };
@@ -409,13 +428,20 @@ impl Parser<'_> {
                 self.join_keyword()?;
                 JoinKind::FullOuter
             } else if self.eat_kw("CROSS") {
+                if self.teradata() && self.kw_at(0, "APPLY") {
+                    let span = start..self.cur_span().end;
+                    return Err(self.tsql_syntax("CROSS APPLY", span));
+                }
                 if self.eat_kw("APPLY") {
                     JoinKind::CrossApply
                 } else {
                     self.expect_kw("JOIN")?;
                     JoinKind::Cross
                 }
-            } else if self.at_kw("OUTER") && self.kw_at(1, "APPLY") {
+            } else if self.teradata() && self.kw_at(0, "OUTER") && self.kw_at(1, "APPLY") {
+                let span = start..self.tok_at(1).map_or(self.eof, |t| t.end);
+                return Err(self.tsql_syntax("OUTER APPLY", span));
+            } else if !self.teradata() && self.at_kw("OUTER") && self.kw_at(1, "APPLY") {
                 self.advance();
                 self.advance();
                 JoinKind::OuterApply
@@ -452,7 +478,7 @@ impl Parser<'_> {
     pub(crate) fn table_factor(&mut self) -> PResult<TableFactor> {
         let start = self.cur_start();
         if self.at(Tok::LParen) {
-            if self.kw_at(1, "SELECT") || self.kw_at(1, "WITH") {
+            if self.select_at(1) || self.kw_at(1, "WITH") {
                 self.advance();
                 let query = self.select_query()?;
                 self.expect(Tok::RParen)?;
@@ -465,6 +491,8 @@ impl Parser<'_> {
                 });
             }
             if self.kw_at(1, "VALUES") {
+                let span = self.cur_start()..self.tok_at(1).map_or(self.eof, |t| t.end);
+                self.tsql_only("VALUES as a table", span)?;
                 self.advance();
                 self.advance();
                 let rows = self.values_rows()?;
@@ -490,6 +518,9 @@ impl Parser<'_> {
             });
         }
         let name = self.object_name()?;
+        if self.teradata() {
+            return self.teradata_table_factor(name, start);
+        }
         let mut hints = Vec::new();
         if self.at(Tok::LParen) {
             if !self.hint_word_at(1) {
@@ -516,6 +547,51 @@ impl Parser<'_> {
             hints,
             span: start..self.prev_end(),
         })
+    }
+
+    /// A table name and its alias in Teradata; T-SQL's hints are reported without being
+    /// listed among the expected tokens.
+    pub(super) fn teradata_table_factor(
+        &mut self,
+        name: crate::ast::ObjectName,
+        start: usize,
+    ) -> PResult<TableFactor> {
+        if self.kind_at(0) == Some(Tok::LParen) {
+            if self.hint_word_at(1) {
+                self.table_hints(self.cur_start())?;
+            }
+            return Err(self.not_simulated(name.span, "table functions"));
+        }
+        let alias = self.opt_table_alias()?;
+        if self.kw_at(0, "WITH") && self.kind_at(1) == Some(Tok::LParen) {
+            let with = self.advance();
+            self.table_hints(with.start)?;
+        }
+        if self.kind_at(0) == Some(Tok::LParen) && self.hint_word_at(1) {
+            self.table_hints(self.cur_start())?;
+        }
+        Ok(TableFactor::Table {
+            name,
+            alias,
+            hints: Vec::new(),
+            span: start..self.prev_end(),
+        })
+    }
+
+    /// Teradata clauses that are valid but not simulated: QUALIFY, SAMPLE, WITH ... BY.
+    fn teradata_clauses_not_simulated(&self) -> PResult<()> {
+        if !self.teradata() {
+            return Ok(());
+        }
+        for w in ["QUALIFY", "SAMPLE", "EXPAND"] {
+            if self.kw_at(0, w) {
+                return Err(self.not_simulated(self.cur_span(), w));
+            }
+        }
+        if self.kw_at(0, "WITH") {
+            return Err(self.not_simulated(self.cur_span(), "WITH ... BY (summary lines)"));
+        }
+        Ok(())
     }
 
     /// `[AS] alias [(columns)]` after a derived table or VALUES; the alias is required.

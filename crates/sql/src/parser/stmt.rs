@@ -55,11 +55,14 @@ impl Parser<'_> {
     /// Dispatches on the first word. Every arm is a plain call so that this frame, which
     /// is on the path of every nested statement, stays small even in unoptimised builds.
     fn statement_kind(&mut self) -> PResult<StmtKind> {
+        if self.teradata() {
+            return self.teradata_statement_kind();
+        }
         let word = match self.tok_at(0) {
             Some(t) if t.kind == Tok::Word => self.text(t).to_ascii_uppercase(),
             _ => return Err(self.no_statement()),
         };
-        if self.kind_at(1) == Some(Tok::Colon) && !keywords::is_reserved(&word) {
+        if self.kind_at(1) == Some(Tok::Colon) && !keywords::is_reserved(&word, self.dialect) {
             return Err(self.statement_error(&word));
         }
         match word.as_str() {
@@ -89,7 +92,7 @@ impl Parser<'_> {
         }
     }
 
-    fn no_statement(&mut self) -> crate::ParseError {
+    pub(super) fn no_statement(&mut self) -> crate::ParseError {
         self.note("a statement");
         self.unexpected()
     }
@@ -119,7 +122,7 @@ impl Parser<'_> {
                 span,
                 "GO is a batch separator of client tools: put it alone on its own line",
             ),
-            "BT" | "ET" | "LOCKING" | "SEL" | "INS" | "UPD" | "DEL" => {
+            "BT" | "ET" | "LOCKING" | "SEL" | "INS" | "UPD" | "DEL" | "ABORT" | "CT" => {
                 self.teradata_syntax(word, span)
             }
             "ELSE" => crate::ParseError::new(span, "ELSE without a matching IF"),
@@ -319,7 +322,9 @@ impl Parser<'_> {
         self.note("a transaction name");
         match self.tok_at(0) {
             Some(t) if t.kind == Tok::Var => Ok(Some(self.var_ident()?)),
-            Some(t) if t.kind == Tok::Word && keywords::can_be_alias(self.text(t)) => {
+            Some(t)
+                if t.kind == Tok::Word && keywords::can_be_alias(self.text(t), self.dialect) =>
+            {
                 Ok(Some(self.ident()?))
             }
             Some(t) if t.kind == Tok::QuotedIdent => Ok(Some(self.ident()?)),
@@ -570,7 +575,7 @@ impl Parser<'_> {
             Some(Tok::Plus | Tok::Binary | Tok::QuotedIdent) => true,
             Some(Tok::Word) => {
                 let w = self.word_at(0).unwrap_or_default();
-                keywords::can_be_alias(&w) || w == "NULL" || w == "DEFAULT"
+                keywords::can_be_alias(&w, self.dialect) || w == "NULL" || w == "DEFAULT"
             }
             _ => false,
         }

@@ -2,13 +2,15 @@
 //! it is inside a procedure from the setup, the lines it is at there), and the text
 //! that toggles switched marked, freshly flipped text flashing briefly.
 
-use engine::{Block, Event, SessionStatus, Source, StateView};
+use std::rc::Rc;
+
+use engine::{Block, SessionStatus, Source, StateView};
 use lesson::ToggledRange;
 use yew::prelude::*;
 
 use crate::player::Shared;
 use crate::present::{code_items, ms_label, session_class, snippet, CodeItem, StatementMark};
-use crate::run::RunModel;
+use crate::run::{RunModel, Statement};
 
 #[derive(Properties, PartialEq)]
 pub struct CodeListingProps {
@@ -74,10 +76,22 @@ pub fn CodeListing(props: &CodeListingProps) -> Html {
 pub struct SessionCodeProps {
     pub run: Shared<RunModel>,
     pub view: Shared<StateView>,
-    /// Events shown so far (for the procedure a session is in).
-    pub events: usize,
+    /// Per session, the statement it is at (see [`statements`]).
+    pub statements: Rc<Vec<Option<Statement>>>,
     pub fresh: Vec<String>,
     pub flash: u32,
+}
+
+/// The statement each session is at after `events` events: none before it starts and
+/// after it finishes.
+pub fn statements(run: &RunModel, view: &StateView, events: usize) -> Vec<Option<Statement>> {
+    view.sessions
+        .iter()
+        .map(|s| match s.status {
+            SessionStatus::NotStarted | SessionStatus::Finished => None,
+            _ => run.statement_at(&s.name, events),
+        })
+        .collect()
 }
 
 /// What a session is doing, in words.
@@ -125,14 +139,15 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
         let start_us = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
         let (status, state) = status_text(&session.status, start_us);
         let in_tran = session.tran_count > 0 && !matches!(session.status, SessionStatus::Finished);
-        let own = match session.statement {
-            Some((Source::Session(j), a, b)) if j == i => vec![StatementMark { session: i, range: a..b }],
+        let statement = props.statements.get(i).cloned().flatten();
+        let own = match &statement {
+            Some(Statement { source: Source::Session(j), range, .. }) if *j == i => vec![StatementMark { session: i, range: range.clone() }],
             _ => Vec::new(),
         };
-        let in_setup = match (session.statement, setup) {
-            (Some((Source::Setup, a, b)), Some(setup)) => {
+        let in_setup = match (statement, setup) {
+            (Some(Statement { source: Source::Setup, range, procedure }), Some(setup)) => {
+                let (a, b) = (range.start, range.end);
                 let (window, line) = snippet(&setup.text, a..b, 1);
-                let procedure = procedure_of(run, &session.name, props.events);
                 Some(html! {
                     <div class="session__inner">
                         <p class="session__where">
@@ -184,21 +199,4 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
             <div class="sessions">{ for cards }</div>
         </section>
     }
-}
-
-/// The procedure a session's latest statement ran in, from the trace (looking back a
-/// bounded way: statements start often).
-fn procedure_of(run: &RunModel, session: &str, events: usize) -> Option<String> {
-    run.trace[..events.min(run.trace.len())]
-        .iter()
-        .rev()
-        .take(5000)
-        .find_map(|e| match &e.event {
-            Event::StatementStarted {
-                session: s,
-                in_proc,
-                ..
-            } if s == session => Some(in_proc.clone()),
-            _ => None,
-        })?
 }

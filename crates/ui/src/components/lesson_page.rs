@@ -5,7 +5,7 @@ use std::rc::Rc;
 use engine::StateView;
 use yew::prelude::*;
 
-use super::code::SessionCode;
+use super::code::{statements, SessionCode};
 use super::lanes::Lanes;
 use super::log::EventLog;
 use super::narrative::Narrative;
@@ -22,6 +22,8 @@ pub struct LessonPageProps {
     pub player: Player,
     /// The state at the playhead (of the newest run received).
     pub view: Option<Shared<StateView>>,
+    /// `false` while the view of an earlier moment is shown (a long replay is on its way).
+    pub view_current: bool,
     pub reduced: bool,
     pub dispatch: Callback<PlayerAction>,
     pub on_toggle: Callback<(String, String)>,
@@ -48,6 +50,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         }
     });
 
+    let statements = Rc::new(match (&player.run, &props.view) {
+        (Some(run), Some(view)) => statements(run, view, player.head.events),
+        _ => Vec::new(),
+    });
     let body = match (&player.run, &player.error) {
         (_, Some(error)) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
@@ -64,6 +70,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let step = run.step_of(head.events);
             let marks = Rc::new(StepMarks::of(&run.trace[run.step_events(step)]));
             let view = props.view.clone();
+            let statements = statements.clone();
             html! {
                 <>
                     <Transport
@@ -80,11 +87,12 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         <SessionCode
                             run={run.clone()}
                             view={view.clone()}
-                            events={head.events}
+                            statements={statements}
                             fresh={player.fresh.clone()}
                             flash={player.flash}
                         />
-                        <div class="player__pair">
+                        <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}
+                            aria-busy={if props.view_current { "false" } else { "true" }}>
                             <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
                             <Waits view={view} marks={marks} sessions={run.sessions.clone()} />
                         </div>
@@ -109,7 +117,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             <Narrative
                 lesson={lesson.clone()}
                 run={run.clone()}
-                view={props.view.clone()}
+                statements={statements.clone()}
                 fresh={player.fresh.clone()}
                 flash={player.flash}
             />

@@ -50,7 +50,10 @@ pub fn App() -> Html {
         (Some(p), Some(run)) => run.step_of(p.head.events),
         _ => 0,
     };
-    let view = use_state_view(run.clone(), step).map(Shared);
+    let (view, view_current) = match use_state_view(run.clone(), step) {
+        Some((view, current)) => (Some(Shared(view)), current),
+        None => (None, true),
+    };
     let playing = player.is_some_and(|p| p.playing);
     use_playback(
         playing,
@@ -75,7 +78,7 @@ pub fn App() -> Html {
         Route::Home => html! { <LessonList lessons={state.lessons.clone()} /> },
         Route::Lesson(route) => match player {
             Some(player) => html! {
-                <LessonPage player={player.clone()} {view} {reduced} {dispatch} {on_toggle} />
+                <LessonPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} />
             },
             None => {
                 let catalog = catalog();

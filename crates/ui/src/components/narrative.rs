@@ -2,20 +2,23 @@
 //! HTML, so the HTML is safe to insert), with each SQL block filled in live: the text
 //! for the current toggles, switched text marked, and the statements sessions are at.
 
-use engine::{Block, SessionStatus, Source, StateView};
+use std::rc::Rc;
+
+use engine::{Block, Source};
 use lesson::{narrative_html, BlockRole, Lesson};
 use yew::prelude::*;
 
 use super::code::CodeListing;
 use crate::player::Shared;
 use crate::present::{ms_label, StatementMark};
-use crate::run::RunModel;
+use crate::run::{RunModel, Statement};
 
 #[derive(Properties, PartialEq)]
 pub struct NarrativeProps {
     pub lesson: Shared<Lesson>,
     pub run: Shared<RunModel>,
-    pub view: Option<Shared<StateView>>,
+    /// Per session, the statement it is at.
+    pub statements: Rc<Vec<Option<Statement>>>,
     pub fresh: Vec<String>,
     pub flash: u32,
 }
@@ -90,28 +93,20 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
     let parts = use_memo(lesson, |lesson| parts(&narrative_html(lesson)));
     let run = &props.run;
     let statements_in = |block: Option<Block>| -> Vec<StatementMark> {
-        let Some(view) = &props.view else {
-            return Vec::new();
-        };
-        view.sessions
+        props
+            .statements
             .iter()
             .enumerate()
-            .filter(|(_, s)| {
-                !matches!(
-                    s.status,
-                    SessionStatus::Finished | SessionStatus::NotStarted
-                )
-            })
-            .filter_map(|(i, s)| {
-                let (source, a, b) = s.statement?;
-                let here = match (source, block?) {
+            .filter_map(|(i, st)| {
+                let st = st.as_ref()?;
+                let here = match (st.source, block?) {
                     (Source::Setup, Block::Setup) => true,
                     (Source::Session(j), Block::Session(k)) => j == k && j == i,
                     _ => false,
                 };
-                here.then_some(StatementMark {
+                here.then(|| StatementMark {
                     session: i,
-                    range: a..b,
+                    range: st.range.clone(),
                 })
             })
             .collect()

@@ -67,12 +67,19 @@ fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
                 || marks.touches(&t.name, &t.rows[i].key)
         })
         .collect();
-    let hidden_by_engine = t.total_rows.saturating_sub(t.rows.len());
-    let slots = row_window(t.rows.len(), &focus, ROWS_SHOWN);
+    let keys: Vec<String> = t.rows.iter().map(|r| r.key.clone()).collect();
+    let slots = row_window(&keys, t.total_rows, &focus, ROWS_SHOWN);
+    let shown = slots
+        .iter()
+        .filter(|s| matches!(s, RowSlot::Row(_)))
+        .count();
     let columns = t.columns.len() + 1;
     let rows = slots.iter().map(|slot| match *slot {
         RowSlot::Gap(n) => html! {
-            <tr class="row--gap"><td colspan={columns.to_string()}>{ format!("… {n} more row{} …", if n == 1 { "" } else { "s" }) }</td></tr>
+            <tr class="row--gap"><td colspan={columns.to_string()}>{ match n {
+                Some(n) => format!("… {n} more row{} …", if n == 1 { "" } else { "s" }),
+                None => "…".to_string(),
+            } }</td></tr>
         },
         RowSlot::Row(i) => {
             let row = &t.rows[i];
@@ -116,7 +123,10 @@ fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
         <div class="table" data-testid={format!("table-{}", t.name)}>
             <p class="table__head">
                 <span class="table__name">{ &t.name }</span>
-                <span class="table__count">{ format!("{} row{}", t.total_rows, if t.total_rows == 1 { "" } else { "s" }) }</span>
+                <span class="table__count">
+                    { format!("{} row{}", t.total_rows, if t.total_rows == 1 { "" } else { "s" }) }
+                    if shown < t.total_rows { { format!(" · {shown} shown: locked, just changed, and the first") } }
+                </span>
                 { for t.table_locks.iter().map(|b| badge(b, sessions)) }
             </p>
             if t.columns.is_empty() || t.total_rows == 0 {
@@ -132,9 +142,6 @@ fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
                         </thead>
                         <tbody>
                             { for rows }
-                            if hidden_by_engine > 0 {
-                                <tr class="row--gap"><td colspan={columns.to_string()}>{ format!("… {hidden_by_engine} more rows not loaded …") }</td></tr>
-                            }
                         </tbody>
                     </table>
                 </div>

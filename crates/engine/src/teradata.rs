@@ -1,0 +1,400 @@
+//! Teradata queue tables (semantics.md Part B, SCENARIOS.md T1–T14): SELECT AND CONSUME
+//! with its row-hash WRITE lock, the delayed state of a consume on an empty queue, the
+//! session modes (ANSI and Teradata/BTET) and the rules and limits of consume.
+
+use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, TeradataTxn};
+
+use crate::bteq::SessionMode;
+use crate::cost::CostKind;
+use crate::error::{AbortScope, SqlError};
+use crate::event::Event;
+use crate::exec::done;
+use crate::expr::{RowCtx, Scope};
+use crate::locks::{LockMode, Resource};
+use crate::sim::{Flow, Interrupt, Simulation, State};
+use crate::storage::RowId;
+use crate::value::{sort_cmp, Value};
+use crate::ResultSet;
+
+/// More SELECT AND CONSUME requests than this in one transaction abort it (T9).
+pub const MAX_CONSUMES_PER_TRANSACTION: u32 = 2210;
+/// Sessions one parsing engine serves by default (T13).
+pub const SESSIONS_PER_PE: usize = 120;
+/// At most 20 % of a parsing engine's sessions may be delayed by consumes (T13): 24.
+pub const MAX_DELAYED: usize = SESSIONS_PER_PE / 5;
+
+/// An error of a documented Teradata rule whose error number our sources do not give.
+fn rule_error(message: String, scope: AbortScope) -> SqlError {
+    let mut e = SqlError::generic(0, 16, message);
+    e.scope = scope;
+    e
+}
+
+impl Simulation {
+    /// The request-level rules, checked before a Teradata request runs: one consume per
+    /// request (T4 outside BT/ET), and no DELETE/UPDATE/MERGE of the consumed queue in
+    /// the same request (T10).
+    pub(crate) fn check_request(&self, batch: &Batch) -> Result<(), SqlError> {
+        if batch.consume_count() > 1 {
+            return Err(rule_error(
+                "A multi-statement request may hold only one SELECT AND CONSUME; in Teradata mode put the consumes in separate requests or between BT and ET (the error number is not documented in our sources)".into(),
+                AbortScope::Batch,
+            ));
+        }
+        if let Some((_, other)) = batch.consume_conflict() {
+            return Err(rule_error(
+                format!(
+                    "{} cannot share a multi-statement request with a SELECT AND CONSUME on the same queue table (the error number is not documented in our sources)",
+                    sql::statement_label(&other.kind)
+                ),
+                AbortScope::Batch,
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_teradata_txn(
+        &mut self,
+        i: usize,
+        t: TeradataTxn,
+    ) -> Result<Flow, Interrupt> {
+        let mode = self.sessions[i].td_mode;
+        match t {
+            TeradataTxn::Begin { .. } => {
+                if mode == SessionMode::Ansi {
+                    return Err(rule_error(format!("{} is not allowed in ANSI session mode: a transaction ends with COMMIT or ROLLBACK", t.label()), AbortScope::Statement).into());
+                }
+                self.begin_explicit(i);
+            }
+            TeradataTxn::End { .. } | TeradataTxn::Commit { .. } => {
+                if mode == SessionMode::Btet
+                    && matches!(t, TeradataTxn::End { .. })
+                    && self.sessions[i].tran_count == 0
+                {
+                    return Err(rule_error(
+                        format!(
+                            "{} without a BT: no explicit transaction is open",
+                            t.label()
+                        ),
+                        AbortScope::Statement,
+                    )
+                    .into());
+                }
+                if mode == SessionMode::Ansi && matches!(t, TeradataTxn::End { .. }) {
+                    return Err(rule_error(
+                        format!(
+                            "{} is not allowed in ANSI session mode: use COMMIT",
+                            t.label()
+                        ),
+                        AbortScope::Statement,
+                    )
+                    .into());
+                }
+                // The statement's end commits, so the locks go at its end time.
+                let s = &mut self.sessions[i];
+                s.tran_count = 0;
+                if let Some(txn) = s.txn.as_mut() {
+                    txn.explicit = false;
+                }
+            }
+            TeradataTxn::Rollback { .. } | TeradataTxn::Abort => self.rollback(i, t.label()),
+        }
+        Ok(done(CostKind::Transaction))
+    }
+
+    /// `SELECT AND CONSUME TOP 1`: the result set of the consumed row.
+    pub(crate) fn exec_consume(
+        &mut self,
+        i: usize,
+        c: &SelectAndConsume,
+    ) -> Result<Flow, Interrupt> {
+        self.query_reads = 0;
+        let (columns, row) = self.consume(i, c)?;
+        let (names, values) = self.project_consumed(i, c, &columns, &row)?;
+        self.add_result(
+            i,
+            ResultSet {
+                columns: names,
+                rows: vec![values],
+            },
+        );
+        self.sessions[i].rowcount = 1;
+        Ok(Flow::Done {
+            kind: CostKind::Delete,
+            rows: Some(1),
+            reads: self.query_reads,
+            written: 1,
+        })
+    }
+
+    /// The values a consume's select list takes from the row (`*`, columns, `USER`, ...).
+    pub(crate) fn project_consumed(
+        &mut self,
+        i: usize,
+        c: &SelectAndConsume,
+        columns: &[String],
+        row: &[Value],
+    ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
+        let mut scope = Scope::default();
+        let binding = c.alias.as_ref().map_or_else(
+            || c.queue.name().value.to_ascii_lowercase(),
+            |a| a.value.to_ascii_lowercase(),
+        );
+        scope.push(
+            binding,
+            Some(c.queue.name().value.to_ascii_lowercase()),
+            columns.to_vec(),
+        );
+        let ctx = RowCtx {
+            scope: &scope,
+            row,
+            outer: None,
+            group: None,
+        };
+        let (mut names, mut values) = (Vec::new(), Vec::new());
+        for item in &c.items {
+            match item {
+                SelectItem::Wildcard { .. } => {
+                    names.extend(columns.iter().cloned());
+                    values.extend(row.iter().cloned());
+                }
+                SelectItem::Expr { expr, alias } => {
+                    names.push(match (alias, &expr.kind) {
+                        (Some(a), _) => a.value.clone(),
+                        (None, sql::ast::ExprKind::Column(n)) => n.name().value.clone(),
+                        (None, sql::ast::ExprKind::Function { name, .. }) => name.clone(),
+                        _ => String::new(),
+                    });
+                    values.push(self.eval(i, expr, Some(&ctx))?);
+                }
+                SelectItem::Assign { var, .. } => {
+                    return Err(SqlError::not_simulated(&format!(
+                        "variable {} in SELECT AND CONSUME",
+                        var.value
+                    ))
+                    .into())
+                }
+            }
+        }
+        Ok((names, values))
+    }
+
+    /// Pops the oldest row this session may take, under a row-hash WRITE lock (T1); on an
+    /// empty queue the session enters the delayed state without a lock (T3).
+    pub(crate) fn consume(
+        &mut self,
+        i: usize,
+        c: &SelectAndConsume,
+    ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
+        let tid = self.table_id(&c.queue)?;
+        if !self.db.tables[tid as usize].queue {
+            return Err(rule_error(
+                format!(
+                    "SELECT AND CONSUME needs a queue table; {} is not one",
+                    c.queue.name().value
+                ),
+                AbortScope::Statement,
+            )
+            .into());
+        }
+        let own = self.ensure_txn(i);
+        let consumed = self.sessions[i].txn.as_ref().map_or(0, |t| t.consumes);
+        if consumed >= MAX_CONSUMES_PER_TRANSACTION {
+            return Err(rule_error(
+                format!("Transaction ABORTed: more than {MAX_CONSUMES_PER_TRANSACTION} SELECT AND CONSUME requests in one transaction (the error number is not documented in our sources)"),
+                AbortScope::BatchAndTransaction,
+            )
+            .into());
+        }
+        // FIFO by the queue insertion timestamp (the first column), then arrival.
+        let t = &self.db.tables[tid as usize];
+        let mut rows: Vec<(RowId, Vec<Value>)> = Vec::new();
+        for slot in t.clustered_order() {
+            let s = &t.slots[slot];
+            let visible = match &s.pending {
+                // A row this transaction inserted is its to consume (T14).
+                Some((txn, data)) if *txn == own => data.as_ref(),
+                // Another transaction's uncommitted insert is not there yet; a row another
+                // consumer popped is gone unless it rolls back.
+                Some(_) => None,
+                None => s.latest_committed(),
+            };
+            if let Some(row) = visible {
+                rows.push((slot, row.clone()));
+            }
+        }
+        rows.sort_by(|a, b| sort_cmp(&a.1[0], &b.1[0]));
+        let columns: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
+        let table_name = t.name.clone();
+        self.query_reads += 1;
+        let Some((slot, row)) = rows.into_iter().next() else {
+            return self.delay(i, tid, table_name);
+        };
+        let hash = row_hash(&self.db.tables[tid as usize], &row);
+        self.lock(
+            i,
+            Resource::RowHash { table: tid, hash },
+            LockMode::X,
+            false,
+        )?;
+        if let Some(started) = self.sessions[i].delayed_since.take() {
+            let name = self.sessions[i].name.clone();
+            let delayed_us = self.now - started;
+            self.push(Event::ConsumeResumed {
+                session: name,
+                table: table_name.clone(),
+                delayed_us,
+            });
+        }
+        self.delete_row(i, tid, slot);
+        if let Some(t) = self.sessions[i].txn.as_mut() {
+            t.consumes += 1;
+        }
+        let key = self.db.tables[tid as usize].key_text(slot);
+        let name = self.sessions[i].name.clone();
+        self.push(Event::RowDeleted {
+            session: name,
+            table: table_name,
+            key,
+        });
+        Ok((columns, row))
+    }
+
+    fn delay(
+        &mut self,
+        i: usize,
+        tid: u32,
+        table: String,
+    ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
+        let delayed = self
+            .sessions
+            .iter()
+            .filter(|s| matches!(s.state, State::Delayed { .. }))
+            .count();
+        if delayed >= MAX_DELAYED {
+            // T13: over 20 % of the parsing engine's sessions would be delayed.
+            let mut e = SqlError::generic(
+                3128,
+                16,
+                "Transaction aborted due to exceeding the maximum consume statement limit.",
+            );
+            e.scope = AbortScope::BatchAndTransaction;
+            return Err(e.into());
+        }
+        self.statement_failed(i);
+        if self.sessions[i].delayed_since.is_none() {
+            self.sessions[i].delayed_since = Some(self.now);
+            let name = self.sessions[i].name.clone();
+            self.push(Event::ConsumeDelayed {
+                session: name,
+                table,
+            });
+        }
+        self.sessions[i].state = State::Delayed { table: tid };
+        Err(Interrupt::Block)
+    }
+
+    /// Rows arrived in queue `tid` (a commit of inserts, a rollback of consumes): wake up
+    /// to `rows` delayed consumers. The manual promises no fairness; the simulator wakes
+    /// them in the order they were delayed.
+    pub(crate) fn wake_delayed(&mut self, tid: u32, rows: usize) {
+        let mut waiting: Vec<(u64, usize)> = self
+            .sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.state, State::Delayed { table } if table == tid))
+            .map(|(k, s)| (s.delayed_since.unwrap_or(0), k))
+            .collect();
+        waiting.sort();
+        for (_, k) in waiting.into_iter().take(rows) {
+            self.sessions[k].state = State::Ready;
+            self.sessions[k].ready_at = self.now;
+            self.sessions[k].resuming = true;
+        }
+    }
+
+    /// A DELETE, UPDATE or MERGE on a queue table spoils its FIFO cache: the next access
+    /// rebuilds it with a full table scan (T11).
+    pub(crate) fn fifo_cache_rebuild(&mut self, i: usize, tid: u32) {
+        if !self.db.tables[tid as usize].queue || !self.tracing {
+            return;
+        }
+        let t = &mut self.db.tables[tid as usize];
+        let reads = t.leaf_pages() as u64 + t.clustered_depth().saturating_sub(1) as u64;
+        let table = t.name.clone();
+        self.query_reads += reads;
+        let name = self.sessions[i].name.clone();
+        self.push(Event::FifoCacheRebuilt {
+            session: name,
+            table,
+            reads,
+        });
+    }
+
+    /// Statement-level Teradata work for the dispatcher.
+    pub(crate) fn exec_locking(
+        &mut self,
+        i: usize,
+        locks: &[sql::ast::LockingClause],
+        stmt: Option<&Stmt>,
+    ) -> Result<Flow, Interrupt> {
+        // LOCKING is accepted; it changes nothing for a consume (T2). For other statements
+        // a table lock of the named severity is taken for the transaction.
+        let consume = stmt.is_some_and(|s| s.kind.consumed_table().is_some());
+        if !consume {
+            for l in locks {
+                if let sql::ast::LockingObject::Table(name) = &l.object {
+                    let tid = self.table_id(name)?;
+                    let mode = match l.severity {
+                        sql::ast::LockSeverity::Access => continue,
+                        sql::ast::LockSeverity::Read => LockMode::S,
+                        sql::ast::LockSeverity::Write | sql::ast::LockSeverity::Exclusive => {
+                            LockMode::X
+                        }
+                    };
+                    self.lock(i, Resource::Object { table: tid }, mode, false)?;
+                }
+            }
+        }
+        match stmt {
+            Some(s) => self.exec_statement(i, s),
+            None => Ok(done(CostKind::Transaction)),
+        }
+    }
+}
+
+/// Rows per queue table that a transaction's undo log shows as inserted (for waking
+/// delayed consumers at commit) or as consumed (for waking them at rollback).
+pub(crate) fn rows_by_table(entries: &[(u32, bool)]) -> Vec<(u32, usize)> {
+    let mut out: Vec<(u32, usize)> = Vec::new();
+    for (t, counts) in entries {
+        if !counts {
+            continue;
+        }
+        match out.iter_mut().find(|(x, _)| x == t) {
+            Some((_, n)) => *n += 1,
+            None => out.push((*t, 1)),
+        }
+    }
+    out
+}
+
+/// The row hash of a row: the hash of its primary index value (every row with the same
+/// primary index value shares it, and its lock). Without a primary index, the first
+/// column's value.
+pub(crate) fn row_hash(t: &crate::storage::Table, row: &[Value]) -> u32 {
+    let cols: Vec<usize> = if t.primary_index.is_empty() {
+        vec![0]
+    } else {
+        t.primary_index.clone()
+    };
+    // FNV-1a over the text of the values: stable across runs and platforms.
+    let mut h: u32 = 0x811c_9dc5;
+    for c in cols {
+        for b in row[c].to_string().bytes().chain([0]) {
+            h ^= b as u32;
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    }
+    h
+}

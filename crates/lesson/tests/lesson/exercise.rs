@@ -1,0 +1,675 @@
+//! Exercises: the front-matter fields, editable and solution blocks, Check over seeds,
+//! errors in the learner's SQL, and the exercises shipped in `lessons/`.
+
+use expect_test::{expect, Expect};
+use lockstep_lesson::{
+    check_exercise, narrative_html, run_exercise, validate_exercise, ExerciseError, Lesson,
+};
+
+/// A small valid exercise: B must not wait for A's lock. Malformed cases edit it.
+const DRILL: &str = r#"+++
+id = "drill"
+title = "Drill"
+dialect = "tsql"
+summary = "B must not wait."
+kind = "exercise"
+seed = 3
+goal = "Make B take a row without waiting for A."
+
+[[hints]]
+text = "Look at B's lane."
+
+[[hints]]
+text = "READPAST."
+
+[[checks]]
+name = "B does not wait"
+session = "B"
+figure = "wait_ms"
+max = 1
+
+[[checks]]
+name = "B gets row 2"
+session = "B"
+result = 1
+expect = [[2]]
++++
+
+Narrative.
+
+```sql setup
+CREATE TABLE t (id int PRIMARY KEY);
+INSERT INTO t VALUES (1), (2);
+```
+
+```sql session=A
+BEGIN TRAN;
+SELECT TOP (1) id FROM t WITH (UPDLOCK, ROWLOCK) ORDER BY id;
+WAITFOR DELAY '00:00:01';
+COMMIT;
+```
+
+```sql session=B start=100ms editable
+SELECT TOP (1) id FROM t WITH (UPDLOCK, ROWLOCK) ORDER BY id;
+```
+
+```sql solution=B
+SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;
+```
+"#;
+
+fn drill_with(edits: &[(&str, &str)]) -> String {
+    let mut text = DRILL.to_string();
+    for (from, to) in edits {
+        assert!(text.contains(from), "DRILL has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+fn drill() -> Lesson {
+    Lesson::parse("lessons/drill.md", DRILL).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn errors_of(text: &str) -> String {
+    match Lesson::parse("lessons/drill.md", text) {
+        Ok(_) => "ok".to_string(),
+        Err(errors) => errors.iter().map(|e| format!("{e}\n")).collect(),
+    }
+}
+
+fn check_error(edits: &[(&str, &str)], expect: Expect) {
+    expect.assert_eq(&errors_of(&drill_with(edits)));
+}
+
+/// The tiny lesson of `lesson.rs`, written here again so that a case can make it an
+/// exercise (or give a plain lesson exercise fields).
+fn plain_with(extra_front: &str, from: &str, to: &str) -> String {
+    drill_with(&[
+        ("kind = \"exercise\"\n", ""),
+        ("goal = \"Make B take a row without waiting for A.\"\n", extra_front),
+        ("[[hints]]\ntext = \"Look at B's lane.\"\n\n", ""),
+        ("[[hints]]\ntext = \"READPAST.\"\n\n", ""),
+        (
+            "```sql solution=B\nSELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;\n```\n",
+            "",
+        ),
+        (" editable\n", "\n"),
+        (from, to),
+    ])
+}
+
+#[test]
+fn drill_is_a_valid_exercise() {
+    let lesson = drill();
+    let exercise = lesson.exercise.as_ref().expect("an exercise");
+    let editable: Vec<(&str, u32)> = lesson
+        .editable_blocks()
+        .map(|b| (b.editable.as_deref().unwrap_or_default(), b.line))
+        .collect();
+    expect![[r#"
+        goal: Make B take a row without waiting for A.
+        hints: ["Look at B's lane.", "READPAST."]
+        seeds: [3, 4, 5, 6, 7]
+        editable: [("B", 43)]
+        blocks: 3
+        solutions: [("B", "SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;\n")]
+    "#]]
+    .assert_eq(&format!(
+        "goal: {}\nhints: {:?}\nseeds: {:?}\neditable: {editable:?}\nblocks: {}\nsolutions: {:?}\n",
+        exercise.goal,
+        exercise.hints,
+        exercise.seeds,
+        lesson.blocks.len(),
+        exercise.solution_edits()
+    ));
+    assert_eq!(errors_of(&plain_with("", "Narrative.", "Narrative.")), "ok");
+}
+
+// ---- malformed exercises: each gets one precise error ----
+
+#[test]
+fn exercise_fields_in_a_plain_lesson() {
+    expect![[r#"
+        lessons/drill.md:7:9: `seeds` belongs to exercises: add kind = "exercise" or remove it
+        lessons/drill.md:8:8: `goal` belongs to exercises: add kind = "exercise" or remove it
+        lessons/drill.md:10:8: `[[hints]]` belongs to exercises: add kind = "exercise" or remove it
+    "#]]
+    .assert_eq(&errors_of(&plain_with(
+        "goal = \"g\"\n[[hints]]\ntext = \"h\"\n\n",
+        "seed = 3\n",
+        "seed = 3\nseeds = [1]\n",
+    )));
+    expect![[r#"
+        lessons/drill.md:28:1: `editable` belongs to exercises: add kind = "exercise" to the front matter
+        lessons/drill.md:35:1: a solution block belongs to exercises: add kind = "exercise" to the front matter
+    "#]]
+    .assert_eq(&errors_of(&plain_with(
+        "",
+        "```sql session=A\n",
+        "```sql session=A editable\n",
+    ).replacen("```sql session=B", "```sql solution=A\nSELECT 1;\n```\n\n```sql session=B", 1)));
+}
+
+#[test]
+fn exercise_without_goal() {
+    check_error(
+        &[("goal = \"Make B take a row without waiting for A.\"\n", "")],
+        expect![[r#"
+            lessons/drill.md:6:8: an exercise needs a `goal`: one or two sentences saying what the learner must achieve
+        "#]],
+    );
+    check_error(
+        &[(
+            "goal = \"Make B take a row without waiting for A.\"",
+            "goal = \"  \"",
+        )],
+        expect![[r#"
+            lessons/drill.md:8:8: `goal` is empty: say what the learner must achieve
+        "#]],
+    );
+}
+
+#[test]
+fn bad_seeds() {
+    check_error(
+        &[("seed = 3\n", "seeds = []\n")],
+        expect![[r#"
+            lessons/drill.md:7:9: `seeds` is empty: list the seeds Check runs, such as [1, 2, 3, 4, 5], or leave it out
+        "#]],
+    );
+    check_error(
+        &[("seed = 3\n", "seeds = [1, 2, 1]\n")],
+        expect![[r#"
+            lessons/drill.md:7:16: seed 1 is listed twice
+        "#]],
+    );
+    let many: Vec<String> = (0..21).map(|n| n.to_string()).collect();
+    check_error(
+        &[("seed = 3\n", &format!("seeds = [{}]\n", many.join(", ")))],
+        expect![[r#"
+            lessons/drill.md:7:9: `seeds` lists 21 seeds; at most 20 (Check runs every one in the browser)
+        "#]],
+    );
+    check_error(
+        &[("seed = 3\n", "seeds = [-1]\n")],
+        expect![[r#"
+            lessons/drill.md:7:10: front matter: invalid value: integer `-1`, expected u64
+        "#]],
+    );
+}
+
+#[test]
+fn bad_hints() {
+    check_error(
+        &[("text = \"READPAST.\"", "text = \"\"")],
+        expect![[r#"
+            lessons/drill.md:14:8: a hint's `text` is empty
+        "#]],
+    );
+    check_error(
+        &[("text = \"READPAST.\"", "txt = \"READPAST.\"")],
+        expect![[r#"
+            lessons/drill.md:14:1: front matter: unknown field `txt`, expected `text`
+        "#]],
+    );
+}
+
+#[test]
+fn bad_editable_blocks() {
+    check_error(
+        &[("start=100ms editable", "start=100ms editable=9b")],
+        expect![[r#"
+            lessons/drill.md:43:39: bad editable id `9b`: use up to 30 letters, digits, `_` or `-`, starting with a letter
+        "#]],
+    );
+    check_error(
+        &[("```sql setup", "```sql show editable")],
+        expect![[r#"
+            lessons/drill.md:31:13: a show block does not run, so it cannot be `editable`
+        "#]],
+    );
+    check_error(
+        &[
+            ("[[hints]]\ntext = \"Look", "[[toggles]]\nname = \"rows\"\nlabel = \"Rows\"\nvalues = [\"2\", \"3\"]\n\n[[hints]]\ntext = \"Look"),
+            ("start=100ms editable", "start=100ms when=\"rows=2\" editable"),
+        ],
+        expect![[r#"
+            lessons/drill.md:13:1: front matter: unknown field `goal`, expected one of `name`, `label`, `values`, `default`, `help`
+        "#]],
+    );
+    check_error(
+        &[("```sql session=A", "```sql session=A editable=B")],
+        expect![[r#"
+            lessons/drill.md:43:1: editable id `B` is used twice (first at line 36); give one block `editable=OTHER`
+        "#]],
+    );
+    check_error(
+        &[
+            ("start=100ms editable", "start=100ms"),
+            ("```sql solution=B", "```sql solution=A"),
+        ],
+        expect![[r#"
+            lessons/drill.md:28:1: an exercise needs a block the learner edits: mark a ```sql setup or session block `editable`
+        "#]],
+    );
+}
+
+#[test]
+fn bad_solutions() {
+    check_error(
+        &[("```sql solution=B", "```sql solution=C")],
+        expect![[r#"
+            lessons/drill.md:47:1: solution for `C`, which is not an editable block (editable: B)
+        "#]],
+    );
+    check_error(
+        &[(
+            "```sql solution=B\n",
+            "```sql solution=B\nSELECT 1;\n```\n\n```sql solution=B\n",
+        )],
+        expect![[r#"
+            lessons/drill.md:51:1: a second solution for `B` (the first is at line 47)
+        "#]],
+    );
+    check_error(
+        &[(
+            "READPAST, ROWLOCK) ORDER BY id;\n```",
+            "{{x}} ROWLOCK) ORDER BY id;\n```",
+        )],
+        expect![[r#"
+            lessons/drill.md:48:41: a solution block has no toggle markers: write the SQL as the learner would
+        "#]],
+    );
+    check_error(
+        &[("```sql solution=B", "```sql session=C solution=B")],
+        expect![[r#"
+            lessons/drill.md:47:18: a block is one of setup, show, session or solution; this one is already `session`
+        "#]],
+    );
+    check_error(
+        &[("```sql solution=B", "```sql solution=B editable")],
+        expect![[r#"
+            lessons/drill.md:47:19: a solution block is not `editable`: it is the answer for one
+        "#]],
+    );
+    check_error(
+        &[("```sql solution=B", "```sql solution")],
+        expect![[r#"
+            lessons/drill.md:47:8: `solution` needs a value: solution=...
+        "#]],
+    );
+    check_error(
+        &[(
+            "```sql solution=B\nSELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;\n```\n",
+            "",
+        )],
+        expect![[r#"
+            lessons/drill.md:28:1: an exercise needs a solution, so that `lockstep check` can show its goals can be met: add ```sql solution=ID for an editable block (B)
+        "#]],
+    );
+}
+
+#[test]
+fn exercise_without_goals() {
+    let text = drill_with(&[(
+        "[[checks]]\nname = \"B does not wait\"\nsession = \"B\"\nfigure = \"wait_ms\"\nmax = 1\n\n[[checks]]\nname = \"B gets row 2\"\nsession = \"B\"\nresult = 1\nexpect = [[2]]\n",
+        "",
+    )]);
+    expect![[r#"
+        lessons/drill.md:6:8: an exercise's goals are its checks: add at least one [[checks]]
+    "#]]
+    .assert_eq(&errors_of(&text));
+}
+
+// ---- what learners see: no solution anywhere ----
+
+#[test]
+fn solutions_stay_out_of_the_narrative() {
+    let lesson = drill();
+    let html = narrative_html(&lesson);
+    assert!(!html.contains("READPAST"), "{html}");
+    assert_eq!(
+        html.matches("class=\"lockstep-block\"").count(),
+        lesson.blocks.len()
+    );
+    assert!(html.contains("data-block=\"2\""), "{html}");
+    let applied = lesson
+        .apply(&lesson.settings_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !applied.narrative_markdown.contains("solution"),
+        "{}",
+        applied.narrative_markdown
+    );
+}
+
+// ---- Check ----
+
+fn report_text(report: &lockstep_lesson::ExerciseReport) -> String {
+    let mut out = format!("solved: {} seeds: {:?}\n", report.solved, report.seeds);
+    for g in &report.goals {
+        out.push_str(&format!(
+            "{} {}:{} {} (failing seed {:?}): {}\n",
+            if g.passed_all_seeds { "PASS" } else { "FAIL" },
+            g.line,
+            g.col,
+            g.name,
+            g.failing_seed,
+            g.detail
+        ));
+    }
+    out
+}
+
+#[test]
+fn check_runs_every_seed_and_names_the_first_failing_one() {
+    let lesson = drill();
+    let settings = lesson.settings_default();
+    let seeds = &lesson.exercise.as_ref().expect("exercise").seeds;
+    let starting = check_exercise(&lesson, &settings, &[], seeds).unwrap_or_else(|e| panic!("{e}"));
+    expect![[r#"
+        solved: false seeds: [3, 4, 5, 6, 7]
+        FAIL 17:8 B does not wait (failing seed Some(3)): B wait_ms = 900.155 (expected at most 1)
+        FAIL 23:8 B gets row 2 (failing seed Some(3)): expected [[2]], got [[1]]
+    "#]]
+    .assert_eq(&report_text(&starting));
+    let fixed = "SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;";
+    let solved = check_exercise(&lesson, &settings, &[("B", fixed)], seeds)
+        .unwrap_or_else(|e| panic!("{e}"));
+    expect![[r#"
+        solved: true seeds: [3, 4, 5, 6, 7]
+        PASS 17:8 B does not wait (failing seed None): B wait_ms = 0 (expected at most 1)
+        PASS 23:8 B gets row 2 (failing seed None): got [[2]]
+    "#]]
+    .assert_eq(&report_text(&solved));
+    // The player shows the failing run by running that seed again.
+    let applied = lesson
+        .apply_edits(&settings, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let run = run_exercise(&applied, 3).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.checks[0].detail, starting.goals[0].detail);
+    // No seeds: nothing is solved.
+    let none =
+        check_exercise(&lesson, &settings, &[("B", fixed)], &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!none.solved && none.goals.iter().all(|g| !g.passed_all_seeds));
+}
+
+#[test]
+fn errors_in_the_learners_sql_point_into_their_text() {
+    let lesson = drill();
+    let settings = lesson.settings_default();
+    let check = |edits: &[(&str, &str)]| match check_exercise(&lesson, &settings, edits, &[1]) {
+        Ok(report) => format!("ok, solved: {}", report.solved),
+        Err(e) => e.to_string(),
+    };
+    expect!["B:2:40: found 'ROWLOCK', expected one of: ',', ')'"].assert_eq(&check(&[(
+        "B",
+        "-- my fix\nSELECT TOP (1) id FROM t WITH (UPDLOCK ROWLOCK READPAST) ORDER BY id;",
+    )]));
+    expect![[r#"B:1:1: not simulated: MERGE"#]].assert_eq(&check(&[(
+        "B",
+        "MERGE t USING t AS s ON 1 = 1 WHEN MATCHED THEN DELETE;",
+    )]));
+    expect!["`A` is not an editable block (editable: B)"].assert_eq(&check(&[("A", "SELECT 1;")]));
+    expect!["ok, solved: false"].assert_eq(&check(&[("B", "")]));
+    // A run-time error is not a located error: it is an outcome, and goals judge it.
+    expect!["ok, solved: false"].assert_eq(&check(&[("B", "SELECT 1 / 0;")]));
+    let err = check_exercise(&lesson, &settings, &[("B", "SELECT FROM;")], &[1]).unwrap_err();
+    assert!(
+        matches!(&err, ExerciseError::Edit { block, line: 1, col: 8, .. } if block == "B"),
+        "{err:?}"
+    );
+}
+
+/// An editable setup block is joined with the others; its errors still point into the
+/// learner's text, and a setup that fails at run time is laid at the learner's door.
+#[test]
+fn errors_in_an_editable_setup_block() {
+    let text = drill_with(&[
+        ("```sql setup\n", "```sql setup\nCREATE TABLE u (id int);\n```\n\n```sql setup editable=data\n"),
+        ("```sql solution=B", "```sql solution=data\nCREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2);\n```\n\n```sql solution=B"),
+    ]);
+    let lesson = Lesson::parse("lessons/drill.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let settings = lesson.settings_default();
+    let check = |sql: &str| match check_exercise(&lesson, &settings, &[("data", sql)], &[1]) {
+        Ok(report) => format!("ok, solved: {}", report.solved),
+        Err(e) => e.to_string(),
+    };
+    expect!["data:2:22: found '1', expected '('"].assert_eq(&check(
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES 1;",
+    ));
+    expect!["data:1:1: setup failed with error 2627: Violation of PRIMARY KEY constraint 'PK__t'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (1)."]
+        .assert_eq(&check("CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (1);"));
+    expect!["ok, solved: false"].assert_eq(&check(
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2);",
+    ));
+}
+
+#[test]
+fn validate_places_solution_errors_in_the_file() {
+    let text = drill_with(&[("READPAST, ROWLOCK) ORDER", "READPAST ROWLOCK) ORDER")]);
+    let lesson = Lesson::parse("lessons/drill.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let seeds = [3];
+    let err = validate_exercise(&lesson, &lesson.settings_default(), &seeds).unwrap_err();
+    expect!["lessons/drill.md:48:50: in the solution: found 'ROWLOCK', expected one of: ',', ')'"]
+        .assert_eq(&err.to_string());
+    let plain = Lesson::parse(
+        "lessons/drill.md",
+        &plain_with("", "Narrative.", "Narrative."),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let err = validate_exercise(&plain, &plain.settings_default(), &seeds).unwrap_err();
+    expect!["lessons/drill.md:1:1: lesson `drill` is not an exercise"].assert_eq(&err.to_string());
+}
+
+// ---- the exercises in lessons/ ----
+
+fn shipped(id: &str) -> Lesson {
+    let path = format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Lesson::parse(&format!("lessons/{id}.md"), &text).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// As shipped, each exercise fails a goal on some seed; its solution meets all of them.
+#[test]
+fn shipped_exercises_fail_as_shipped_and_pass_with_their_solution() {
+    let mut summary = String::new();
+    for id in [
+        "exercise-claim-fix",
+        "exercise-skip-locked",
+        "exercise-send-applock",
+    ] {
+        let lesson = shipped(id);
+        let exercise = lesson.exercise.as_ref().expect("an exercise");
+        for settings in lesson.all_combinations().settings {
+            let v = validate_exercise(&lesson, &settings, &exercise.seeds)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(!v.starting.solved, "{id}: nothing to fix");
+            assert!(v.solution.solved, "{id}: {:?}", v.solution.goals);
+            let failing: Vec<String> = v
+                .starting
+                .goals
+                .iter()
+                .filter(|g| !g.passed_all_seeds)
+                .map(|g| format!("{} (seed {:?})", g.name, g.failing_seed.unwrap_or_default()))
+                .collect();
+            summary.push_str(&format!("{id}: {}\n", failing.join("; ")));
+        }
+    }
+    expect![[r#"
+        exercise-claim-fix: No task is claimed twice (seed 7)
+        exercise-skip-locked: B gets its task at once (waits at most 1 ms) (seed 1)
+        exercise-send-applock: The receiver is called exactly once (seed 1); user2 gets code 3, BUSY (seed 1); No errors in any session (seed 1)
+    "#]]
+    .assert_eq(&summary);
+}
+
+/// The narrative of the claim exercise says the conditional update also meets the
+/// goals: it does, on every seed.
+#[test]
+fn the_conditional_claim_also_solves_the_claim_exercise() {
+    let lesson = shipped("exercise-claim-fix");
+    let conditional = r"CREATE OR ALTER PROCEDURE dbo.work @process varchar(10)
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @id int, @done bit = 0;
+    WHILE @done = 0
+    BEGIN
+        SET @id = NULL;
+        SELECT TOP (1) @id = id FROM dbo.task
+        WHERE active = 1 AND status = 'new' ORDER BY rank DESC, activated, id;
+        IF @id IS NULL
+            SET @done = 1;
+        ELSE
+        BEGIN
+            WAITFOR DELAY '00:00:00.020';
+            UPDATE dbo.task
+            SET status = 'in_progress', owner = @process, taken = SYSDATETIME()
+            WHERE id = @id AND status = 'new';
+            IF @@ROWCOUNT > 0
+                INSERT dbo.claim (process, task_id) VALUES (@process, @id);
+        END
+    END
+END
+";
+    let exercise = lesson.exercise.as_ref().expect("an exercise");
+    let report = check_exercise(
+        &lesson,
+        &lesson.settings_default(),
+        &[("worker", conditional)],
+        &exercise.seeds,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.solved, "{:?}", report.goals);
+}
+
+#[test]
+fn readme_documents_the_exercise_format() {
+    let readme = include_str!("../../../../lessons/README.md");
+    for word in [
+        "`goal`",
+        "[[hints]]",
+        "`seeds`",
+        "`editable`",
+        "editable=ID",
+        "solution=ID",
+        "exercise-claim-fix",
+        "exercise-skip-locked",
+        "exercise-send-applock",
+        "exercise-teradata-rollback",
+        "check_exercise",
+    ] {
+        assert!(readme.contains(word), "README lacks {word}");
+    }
+}
+
+// ---- robustness: no input panics ----
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Parse, apply and Check with the solution as the edit (one seed, to stay quick).
+fn everything(text: &str) {
+    if let Ok(lesson) = Lesson::parse("lessons/drill.md", text) {
+        let _ = narrative_html(&lesson);
+        let edits: Vec<(String, String)> = lesson
+            .exercise
+            .as_ref()
+            .map(|e| {
+                e.solution_edits()
+                    .into_iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let edits: Vec<(&str, &str)> = edits
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        for s in lesson.combinations(4).settings {
+            let _ = check_exercise(&lesson, &s, &edits, &[1]);
+        }
+    }
+}
+
+#[test]
+fn exercise_truncations_never_panic() {
+    for (i, _) in DRILL.char_indices().step_by(3) {
+        everything(&DRILL[..i]);
+    }
+}
+
+#[test]
+fn random_exercise_edits_never_panic() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let pieces = [
+        "goal = \"g\"\n",
+        "[[hints]]\ntext = \"\"\n",
+        "seeds = [",
+        "seeds = [1, 1]\n",
+        "seeds = []\n",
+        " editable",
+        " editable=",
+        " editable=B",
+        " solution=B",
+        " solution=",
+        "```sql solution=A\nSELECT 1;\n```\n",
+        "kind = \"lesson\"\n",
+        "kind = \"exercise\"\n",
+        "{{",
+        "\n",
+        "```",
+        "é",
+        "\"",
+    ];
+    for _ in 0..600 {
+        let mut text = DRILL.to_string();
+        for _ in 0..(rng.next() % 3 + 1) {
+            let mut at = (rng.next() as usize) % (text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.next() % 3 == 0 {
+                let mut end = (at + (rng.next() as usize) % 8).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.replace_range(at..end, "");
+            } else {
+                text.insert_str(at, pieces[(rng.next() as usize) % pieces.len()]);
+            }
+        }
+        everything(&text);
+    }
+}
+
+/// Every prefix of a real solution, as a learner types it, is an answer or a located
+/// error: never a panic.
+#[test]
+fn learner_sql_as_it_is_typed_never_panics() {
+    let lesson = shipped("exercise-skip-locked");
+    let exercise = lesson.exercise.as_ref().expect("an exercise");
+    let settings = lesson.settings_default();
+    let solution = &exercise.solutions[0].sql;
+    let mut located = 0;
+    for (i, _) in solution.char_indices().step_by(7) {
+        match check_exercise(&lesson, &settings, &[("next_task", &solution[..i])], &[1]) {
+            Ok(_) => {}
+            Err(ExerciseError::Edit { line, col, .. }) => {
+                assert!(line >= 1 && col >= 1);
+                located += 1;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(located > 10, "{located}");
+}

@@ -1,0 +1,7 @@
+        SELECT AND CONSUME TOP 1 *
+    FROM myqueue;
+
+    SELECT AND CONSUME TOP 1 *
+    FROM myqueue;
+
+    COMMIT;

@@ -1,0 +1,348 @@
+// The lesson player: toggles re-simulate, lanes and outcome show waits and errors, the
+// playhead moves by keyboard, clicks and URL, and each lesson renders readably in both
+// themes on a desktop and a phone. Real clicks and key presses, real DOM reads.
+
+import { test, assert } from './harness.mjs';
+
+const PLAYER = '[data-testid=player]';
+
+/** Waits until the player shows a run for settings that include every `name=value`. */
+async function settled(page, ...settings) {
+  await page.waitForFunction(
+    ([sel, want]) => {
+      const el = document.querySelector(sel);
+      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
+      const shown = (el.dataset.settings || '').split(' ');
+      return want.every((s) => shown.includes(s));
+    },
+    [PLAYER, settings],
+    { timeout: 20_000 },
+  );
+}
+
+async function openLesson(t, hash, ...settings) {
+  await t.open(hash);
+  await settled(t.page, ...settings);
+}
+
+const position = (page) =>
+  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+
+const waitMs = (page, session) =>
+  page.$eval(`[data-testid=outcome-${session}]`, (el) => Number(el.dataset.waitMs));
+
+/** The checks panel as { name: { passed, detail } }. */
+const checks = (page) =>
+  page.$$eval('[data-testid=check]', (items) =>
+    Object.fromEntries(
+      items.map((li) => [
+        li.dataset.name,
+        { passed: li.dataset.passed === 'true', detail: li.querySelector('[data-testid=check-detail]').textContent },
+      ]),
+    ),
+  );
+
+test('player: READPAST on, B gets a task at once (wait ≤ 1 ms and the task it got)', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  assert.ok((await waitMs(page, 'B')) <= 1, `B waited ${await waitMs(page, 'B')} ms`);
+  assert.match(await page.textContent('[data-testid=wait-B]'), /^0 ms$/);
+  const got = await page.$$eval('[data-testid=result-B-1] tbody tr', (rows) => rows.map((r) => r.textContent));
+  assert.deepEqual(got, ['2task 23B'], 'B claims task 2');
+  // The lanes say B never waited.
+  assert.equal(await page.$('[data-testid=lane-B] [data-state=waiting]'), null);
+  const results = await checks(page);
+  assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
+});
+
+test('player: READPAST off, B waits about 2.5 s for A, shown in lanes and before → after', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  await page.click('[data-testid=toggle-readpast-off]');
+  await settled(page, 'readpast=off');
+  assert.equal(await page.getAttribute('[data-testid=toggle-readpast-off]', 'aria-pressed'), 'true');
+  assert.match(page.url(), /readpast=off/);
+
+  // A segment of B's lane is a wait, for A, and says so in words.
+  const waiting = page.locator('[data-testid=lane-B] [data-state=waiting]');
+  assert.equal(await waiting.count(), 1);
+  assert.equal(await waiting.getAttribute('data-holders'), 'A');
+  assert.match(await waiting.locator('.seg__label').textContent(), /waits for A/);
+  const from = Number(await waiting.getAttribute('data-from-ms'));
+  const to = Number(await waiting.getAttribute('data-to-ms'));
+  assert.ok(from >= 1500 && from < 1501 && to > 4000 && to < 4001, `wait ${from}-${to} ms`);
+
+  const wait = await waitMs(page, 'B');
+  assert.ok(wait >= 2450 && wait <= 2550, `B waited ${wait} ms`);
+  // Before → after names B's wait, and the switched text flashes.
+  const line = await page.textContent('[data-testid=before-after] li[data-what="B waited"]');
+  assert.match(line, /B waited\s*0 ms.*2\u202f500\.185 ms/);
+  assert.ok(await page.$('mark.toggled--fresh[data-toggle=readpast]'), 'the READPAST span is not highlighted');
+
+  // At 2 s B is blocked on A's lock: its status, the wait-for graph and the lock list agree.
+  await page.evaluate(() => {
+    location.hash = '#/lesson/queue-wait-or-skip?readpast=off&t=2000';
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.tMs === '2000');
+  assert.match(await page.textContent('[data-testid=status-B]'), /waiting for A/);
+  assert.match(await page.textContent('[data-testid=wait-edges]'), /B waits for A \(U on KEY task \(1\)\)/);
+  const results = await checks(page);
+  assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
+});
+
+test('player: the URL after a toggle and steps reloads to the same state', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  await page.click('[data-testid="toggle-ranks-3,1,1"]');
+  await settled(page, 'ranks=3,1,1');
+  for (let i = 0; i < 7; i++) await page.click('[data-testid=step-forward]');
+  const before = await position(page);
+  assert.equal(before.events, 7);
+  await page.waitForFunction(() => location.hash.includes('e=7'));
+  const url = page.url();
+  assert.match(url, /#\/lesson\/queue-wait-or-skip\?ranks=3,1,1&t=[\d.]+&e=7$/);
+
+  await page.reload();
+  await settled(page, 'ranks=3,1,1');
+  assert.equal(page.url(), url);
+  assert.deepEqual(await position(page), before);
+  assert.equal(await page.getAttribute('[data-testid="toggle-ranks-3,1,1"]', 'aria-pressed'), 'true');
+  assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
+  const narration = await page.textContent('[data-testid=narration]');
+  assert.match(narration, /event 7 of/);
+
+  // A link with only `t` lands after every event at that time.
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
+  await settled(page, 'readpast=off');
+  const at = await position(page);
+  assert.equal(at.t, 2000);
+  assert.match(await page.textContent('[data-testid=narration]'), /B waits for U on KEY task \(1\): A holds X/);
+});
+
+test('player: keyboard steps, jumps and plays; clicks on the log and lanes move the playhead', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip');
+  assert.deepEqual(await position(page), { events: 0, t: 0 });
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await position(page)).events, 1);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await position(page)).events, 3);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await position(page)).events, 2);
+  await page.keyboard.press('End');
+  const end = await position(page);
+  assert.ok(end.events > 30 && end.t > 1500, JSON.stringify(end));
+  await page.keyboard.press('Home');
+  assert.deepEqual(await position(page), { events: 0, t: 0 });
+
+  // The narration is a polite live region naming the step.
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('[data-testid=narration]', 'aria-live'), 'polite');
+  assert.match(await page.textContent('[data-testid=narration]'), /event 1 of \d+: setup ran/);
+
+  // Space plays; the playhead moves on its own; Space pauses.
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'data-playing'), 'true');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]').dataset.events) >= 3);
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'data-playing'), 'false');
+
+  // Clicking an event in the log goes there.
+  const item = page.locator('[data-testid=event-log] li[data-index="5"] button');
+  await item.click();
+  assert.equal((await position(page)).events, 6);
+  assert.equal(await page.getAttribute('[data-testid=event-log] li[data-index="5"]', 'aria-current'), 'step');
+
+  // Clicking a lane at its middle moves the playhead to about half the run.
+  const track = page.locator('[data-testid=lane-A] .lane__track');
+  const box = await track.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const mid = await position(page);
+  assert.ok(Math.abs(mid.t - end.t / 2) < end.t * 0.02, `clicked at half: ${mid.t} of ${end.t}`);
+});
+
+test('player: the claim race, two-step duplicates claims and one-statement does not', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');
+  let results = await checks(page);
+  const twice = results['Two-step: some task was claimed twice'];
+  assert.ok(twice, `no duplicate check in ${Object.keys(results)}`);
+  const duplicates = Number(/got (\d+)/.exec(twice.detail)?.[1]);
+  assert.ok(twice.passed && duplicates > 0, `two-step duplicates: ${twice.detail}`);
+
+  // Flip to one statement and time the re-simulation as the learner sees it.
+  const started = await page.evaluate(() => performance.now());
+  await page.click('[data-testid=toggle-claim-one-statement]');
+  const done = await page.waitForFunction(
+    () => {
+      const el = document.querySelector('[data-testid=player]');
+      return el.dataset.pending === 'false' && el.dataset.settings.includes('claim=one-statement') && performance.now();
+    },
+    null,
+    { timeout: 20_000, polling: 'raf' },
+  );
+  const shownMs = (await done.jsonValue()) - started;
+  const simulateMs = await page.evaluate(() => performance.getEntriesByName('lockstep:simulate').at(-1).duration);
+  console.log(`     perf: queue-claim-race two-step → one-statement: simulation ${simulateMs.toFixed(0)} ms, click to rendered ${shownMs.toFixed(0)} ms`);
+
+  results = await checks(page);
+  const once = results['Conditional, one-statement: no task is claimed twice'];
+  assert.ok(once?.passed, JSON.stringify(results, null, 1));
+  assert.equal(once.detail, 'got [[0]]');
+  assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
+  // READPAST skips show as marks on the lanes.
+  assert.ok((await page.locator('[data-testid=lane-worker1] [data-kind=skipped]').count()) > 0);
+
+  // Stepping back from the end of a long run replays it; the tables catch up.
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('.player__pair')?.getAttribute('aria-busy') === 'false');
+  const claim = await page.textContent('[data-testid=table-claim] .table__count');
+  assert.match(claim, /^500 rows/);
+});
+
+test('player: isolation SNAPSHOT with READPAST fails with error 650', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-isolation', 'isolation=read-committed', 'readpast=on');
+  await page.click('[data-testid=toggle-isolation-snapshot]');
+  await settled(page, 'isolation=snapshot');
+  for (const session of ['A', 'B']) {
+    const error = page.locator(`[data-testid=error-${session}]`);
+    assert.equal(await error.getAttribute('data-number'), '650');
+    assert.match(await error.textContent(), /Error 650.*READPAST lock in the READ COMMITTED or REPEATABLE READ/);
+  }
+  // The lanes mark the failure with its number.
+  assert.match(await page.textContent('[data-testid=lane-B] [data-kind=error]'), /650/);
+  assert.match(page.url(), /isolation=snapshot/);
+  const results = await checks(page);
+  assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
+});
+
+test('player: a broken link says what is wrong and still plays', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=maybe&speed=3&t=soon');
+  const warnings = await page.textContent('[data-testid=url-warnings]');
+  assert.match(warnings, /`readpast=maybe`.*values: on, off.*showing `readpast=on`/);
+  assert.match(warnings, /unknown toggle `speed`/);
+  assert.match(warnings, /`t=soon` is not a time/);
+  assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
+
+  await t.open('#/lesson/no-such-lesson');
+  const problem = await page.textContent('[data-testid=lesson-problem]');
+  assert.match(problem, /No such lesson.*no-such-lesson/);
+  await page.click('[data-testid=lesson-problem] a[href="#/lesson/queue-claim-race"]');
+  await settled(page, 'claim=two-step');
+});
+
+test('player: reduced motion plays in discrete steps', async (t) => {
+  const { page } = t;
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await openLesson(t, '#/lesson/queue-priority');
+  assert.ok(await page.$('.playhead--still'), 'the playhead should not glide');
+  await page.click('[data-testid=play]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]').dataset.events) >= 2);
+  await page.click('[data-testid=play]');
+  const at = await position(page);
+  // Each step lands exactly on an event's time.
+  const eventTimes = await page.$$eval('[data-testid=event-log] li[data-index]', (items) =>
+    items.map((li) => li.querySelector('.log__time').textContent),
+  );
+  assert.ok(eventTimes.length > 0);
+  assert.ok(at.events >= 2, JSON.stringify(at));
+});
+
+test('player: the lesson plays inside an iframe', async (t) => {
+  const { page } = t;
+  const host = t.url('blog-post.html');
+  await page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>Blog</title><p>Post</p><iframe src="./#/lesson/queue-wait-or-skip?readpast=off" width="800" height="700"></iframe>',
+    }),
+  );
+  await page.goto(host);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('[data-testid=player][data-pending=false] [data-testid=outcome-B]').waitFor();
+  const wait = Number(await frame.locator('[data-testid=outcome-B]').getAttribute('data-wait-ms'));
+  assert.ok(wait > 2450 && wait < 2550);
+  await frame.locator('[data-testid=step-forward]').click();
+  assert.equal(await frame.locator('[data-testid=position]').getAttribute('data-events'), '1');
+});
+
+test('player: time from navigation to the first rendered lesson', async (t) => {
+  const { page } = t;
+  const figures = [];
+  for (const id of ['queue-wait-or-skip', 'queue-claim-race']) {
+    // A fresh document each time: the figure is from navigation start.
+    await page.goto('about:blank');
+    await openLesson(t, `#/lesson/${id}`);
+    const ready = await page.evaluate(() => performance.getEntriesByName('lockstep:lesson-ready')[0]?.startTime);
+    const simulate = await page.evaluate(() => performance.getEntriesByName('lockstep:simulate')[0]?.duration);
+    assert.ok(ready > 0, 'no lockstep:lesson-ready mark');
+    figures.push(`${id}: first rendered ${ready.toFixed(0)} ms after navigation (simulation ${simulate.toFixed(0)} ms)`);
+  }
+  console.log(`     perf: ${figures.join('; ')}`);
+});
+
+// Every seed-000 lesson, at a moment worth seeing, in both themes, on a desktop and a phone.
+const MOMENTS = [
+  ['queue-wait-or-skip', '?readpast=off&t=2000', 'readpast=off'],
+  ['queue-claim-race', '?t=41', 'claim=two-step'],
+  ['queue-isolation', '?isolation=snapshot&t=1500.02', 'isolation=snapshot'],
+  ['queue-priority', '?e=1000', 'priority=text'],
+  ['queue-filtered-index', '?index=none&e=100000', 'index=none'],
+  ['queue-output-trigger', '?e=100000', 'trigger=on'],
+];
+
+for (const [id, query, setting] of MOMENTS) {
+  test(
+    `player: ${id} plays each toggle value; screenshots light and dark, desktop and phone`,
+    async (t) => {
+      const { page } = t;
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await openLesson(t, `#/lesson/${id}`);
+      // Every value of every toggle runs and its checks pass.
+      const toggles = await page.$$eval('[data-testid=toggles] [role=group]', (groups) =>
+        groups.map((g) => ({
+          name: g.dataset.testid.replace(/^toggle-/, ''),
+          values: [...g.querySelectorAll('button')].map((b) => b.textContent),
+          current: g.dataset.value,
+        })),
+      );
+      for (const toggle of toggles) {
+        for (const value of [...toggle.values.filter((v) => v !== toggle.current), toggle.current]) {
+          await page.click(`[data-testid="toggle-${toggle.name}-${value}"]`);
+          await settled(page, `${toggle.name}=${value}`);
+          assert.equal(await page.$('[data-testid=run-error]'), null, `${id} ${toggle.name}=${value} cannot run`);
+          const failed = Object.entries(await checks(page)).filter(([, c]) => !c.passed);
+          assert.deepEqual(failed, [], `${id} ${toggle.name}=${value}: failed checks`);
+        }
+      }
+
+      await openLesson(t, `#/lesson/${id}${query}`, setting);
+      const shots = [];
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+        for (const [width, height] of [[1280, 800], [390, 844]]) {
+          await page.setViewportSize({ width, height });
+          await page.evaluate(() => window.scrollTo(0, 0));
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${id} at ${width}px scrolls sideways by ${overflow}px`);
+          shots.push(await t.screenshot(`${id}-${scheme}-${width}`));
+          if (width === 390) {
+            // On a phone the lanes are below the controls: show them too.
+            await page.locator('[data-testid=lanes]').scrollIntoViewIfNeeded();
+            shots.push(await t.screenshot(`${id}-${scheme}-${width}-lanes`));
+          }
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.screenshot({ path: shots[0].replace(/\.png$/, '-full.png'), fullPage: true });
+    },
+    { timeoutMs: 120_000 },
+  );
+}
