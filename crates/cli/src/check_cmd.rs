@@ -43,10 +43,11 @@ pub fn command(args: &CheckArgs) -> u8 {
         check_file(file, args.seed, &mut tally);
     }
     println!(
-        "checked {}, {}: {} passed, {} failed; {}",
+        "checked {}, {}, {}: {} passed, {} failed; {}",
         count(tally.lessons, "lesson"),
         count(tally.runs, "run"),
         count(tally.passed + tally.failed, "check"),
+        tally.passed,
         tally.failed,
         count(tally.errors, "error")
     );

@@ -364,3 +364,416 @@ fn run_query_reads_the_final_state() {
         serde_json::json!([[1], [2]])
     );
 }
+
+// ---- run --svg: the static timeline ----
+
+fn repo_lesson(id: &str) -> String {
+    format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `lockstep run LESSON ARGS --svg FILE` and returns the SVG text, checking that
+/// stdout is what the same run prints without `--svg`.
+fn svg_of(dir: &TempDir, lesson: &str, args: &[&str]) -> String {
+    let file = dir.0.join("out.svg");
+    let _ = std::fs::remove_file(&file);
+    let path = file.display().to_string();
+    let plain: Vec<&str> = ["run", lesson].iter().chain(args).copied().collect();
+    let mut with_svg = plain.clone();
+    with_svg.extend(["--svg", path.as_str()]);
+    let (code, stdout, stderr) = lockstep(&dir.0, &with_svg);
+    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    let (_, plain_stdout, _) = lockstep(&dir.0, &plain);
+    assert_eq!(stdout, plain_stdout, "--svg changed stdout");
+    std::fs::read_to_string(&file).expect("the SVG file")
+}
+
+/// Parses the SVG (a real XML parser: well-formedness is not checked by eye) and
+/// checks that it is self-contained; returns its text nodes, one per line.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
+    for node in doc.descendants().filter(roxmltree::Node::is_element) {
+        let name = node.tag_name().name();
+        assert!(
+            !matches!(
+                name,
+                "script" | "style" | "image" | "a" | "foreignObject" | "use"
+            ),
+            "<{name}> in a self-contained SVG"
+        );
+        for attr in node.attributes() {
+            assert!(
+                !attr.name().contains("href") && !attr.value().contains("://")
+                    || attr.name() == "xmlns",
+                "external reference: {}={}",
+                attr.name(),
+                attr.value()
+            );
+        }
+    }
+    doc.descendants()
+        .filter(roxmltree::Node::is_text)
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn svg_of_wait_or_skip_shows_both_lanes_and_who_b_waits_for() {
+    let dir = TempDir::new("svg-wait");
+    let lesson = repo_lesson("queue-wait-or-skip");
+    let off = svg_texts(&svg_of(&dir, &lesson, &["--set", "readpast=off"]));
+    let on = svg_texts(&svg_of(&dir, &lesson, &["--set", "readpast=on"]));
+    for texts in [&off, &on] {
+        assert!(texts.iter().any(|t| t == "A"), "no lane A: {texts:?}");
+        assert!(texts.iter().any(|t| t == "B"), "no lane B: {texts:?}");
+        assert!(texts
+            .iter()
+            .any(|t| t == "Wait or skip: READPAST in a job queue"));
+        assert!(texts.iter().any(|t| t == "Legend"));
+        assert!(texts
+            .iter()
+            .any(|t| t.starts_with("Checks: 5 passed, 0 failed")));
+    }
+    let lane_label = "waiting on KEY task (1) for A";
+    assert!(off.iter().any(|t| t == lane_label), "{off:?}");
+    assert!(off
+        .iter()
+        .any(|t| t.contains("readpast=off ranks=3,3,2,2,1")));
+    assert!(
+        !on.iter().any(|t| t.starts_with("waiting on KEY")),
+        "{on:?}"
+    );
+    assert!(on.iter().any(|t| t.contains("readpast=on")));
+    // B's outcome row: its wait in ms, no errors, its claimed row.
+    let b_wait = off
+        .iter()
+        .position(|t| t == "B")
+        .and_then(|_| off.iter().find(|t| t.starts_with("2500.")));
+    assert!(b_wait.is_some(), "B's wait is not in the outcome: {off:?}");
+    assert!(off.iter().any(|t| t == "2, task 2, 3, B"));
+}
+
+#[test]
+fn svg_of_the_claim_race_stays_small() {
+    let dir = TempDir::new("svg-race");
+    let lesson = repo_lesson("queue-claim-race");
+    let mut sizes = String::new();
+    for args in [
+        &["--set", "claim=two-step"][..],
+        &["--set", "claim=one-statement", "--set", "workers=4"][..],
+        &[
+            "--set",
+            "claim=conditional",
+            "--set",
+            "workers=4",
+            "--set",
+            "tasks=600",
+        ][..],
+    ] {
+        let svg = svg_of(&dir, &lesson, args);
+        let texts = svg_texts(&svg);
+        assert!(texts.iter().any(|t| t == "worker2"));
+        assert!(
+            (4_000..150_000).contains(&svg.len()),
+            "{args:?}: {} bytes",
+            svg.len()
+        );
+        sizes.push_str(&format!("{args:?}: under 150 KB\n"));
+    }
+    assert_eq!(sizes.lines().count(), 3);
+}
+
+#[test]
+fn svg_escapes_lesson_text_and_marks_errors() {
+    let dir = TempDir::new("svg-escape");
+    let text = PASSING
+        .replace(
+            "title = \"Passing\"",
+            "title = \"<Passing> & 'friends' \\\"quoted\\\"\"",
+        )
+        .replace(
+            "SELECT id FROM t;\n```",
+            "SELECT N'<b>&amp;</b>' AS html, id FROM t;\nSELECT 1 / 0;\n```",
+        )
+        .replace("equals = 0", "min = 0");
+    dir.write("passing.md", &text);
+    let svg = svg_of(&dir, "passing.md", &[]);
+    let texts = svg_texts(&svg);
+    assert!(
+        texts.contains(&"<Passing> & 'friends' \"quoted\"".to_string()),
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"<b>&amp;</b>, 1".to_string()), "{texts:?}");
+    // The divide-by-zero error: a mark with its number, and the number in the outcome.
+    assert!(texts.contains(&"8134".to_string()), "{texts:?}");
+}
+
+#[test]
+fn svg_to_an_unwritable_path_is_bad_input() {
+    let dir = TempDir::new("svg-bad");
+    dir.write("passing.md", PASSING);
+    check_cli(
+        &dir,
+        &["run", "passing.md", "--svg", "no/such/dir/out.svg"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            no/such/dir/out.svg: cannot write: No such file or directory (os error 2)
+        "#]],
+    );
+}
+
+#[test]
+fn run_help_documents_svg_and_solution() {
+    let dir = TempDir::new("help-svg");
+    let (code, stdout, _) = lockstep(&dir.0, &["run", "--help"]);
+    assert_eq!(code, 0);
+    for word in ["--svg <FILE>", "--solution", "SVG output", "self-contained"] {
+        assert!(
+            stdout.contains(word),
+            "`{word}` missing from run --help:\n{stdout}"
+        );
+    }
+}
+
+// ---- exercises ----
+
+/// A small exercise: B must not wait for A's lock.
+const EXERCISE: &str = r#"+++
+id = "drill"
+title = "Drill"
+dialect = "tsql"
+summary = "B must not wait."
+kind = "exercise"
+seed = 3
+seeds = [3, 4]
+goal = "Make B take a row without waiting for A."
+
+[[hints]]
+text = "Look at B's lane."
+
+[[hints]]
+text = "READPAST."
+
+[[checks]]
+name = "B does not wait"
+session = "B"
+figure = "wait_ms"
+max = 1
++++
+
+```sql setup
+CREATE TABLE t (id int PRIMARY KEY);
+INSERT INTO t VALUES (1), (2);
+```
+
+```sql session=A
+BEGIN TRAN;
+SELECT TOP (1) id FROM t WITH (UPDLOCK, ROWLOCK) ORDER BY id;
+WAITFOR DELAY '00:00:01';
+COMMIT;
+```
+
+```sql session=B start=100ms editable
+SELECT TOP (1) id FROM t WITH (UPDLOCK, ROWLOCK) ORDER BY id;
+```
+
+```sql solution=B
+SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;
+```
+"#;
+
+#[test]
+fn check_validates_exercises() {
+    let dir = TempDir::new("exercise");
+    dir.write("drill.md", EXERCISE);
+    check_cli(
+        &dir,
+        &["check", "drill.md"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            drill.md: exercise: as shipped it fails 1 goal on seeds 3, 4; the solution meets every goal
+            checked 1 lesson, 4 runs: 2 checks passed, 0 failed; 0 errors
+            --- stderr
+        "#]],
+    );
+    // Nothing to fix: the starting SQL already meets the goal.
+    dir.write(
+        "drill.md",
+        &EXERCISE.replacen(
+            "(UPDLOCK, ROWLOCK) ORDER BY id;\n```\n\n```sql solution",
+            "(UPDLOCK, READPAST, ROWLOCK) ORDER BY id;\n```\n\n```sql solution",
+            1,
+        ),
+    );
+    check_cli(
+        &dir,
+        &["check", "drill.md"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            checked 1 lesson, 4 runs: 1 check passed, 1 failed; 0 errors
+            --- stderr
+            drill.md:9:8: the exercise as shipped already meets every goal on seeds 3, 4: there is nothing to fix
+        "#]],
+    );
+    // A solution that does not meet the goal.
+    dir.write(
+        "drill.md",
+        &EXERCISE.replace("(UPDLOCK, READPAST, ROWLOCK)", "(UPDLOCK, ROWLOCK)"),
+    );
+    check_cli(
+        &dir,
+        &["check", "drill.md", "--seed", "11"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            drill.md: exercise: as shipped it fails 1 goal on seeds 11; the solution meets every goal
+            checked 1 lesson, 2 runs: 1 check passed, 1 failed; 0 errors
+            --- stderr
+            drill.md:17:8: the solution fails goal `B does not wait` (seed 11): B wait_ms = 900.013 (expected at most 1)
+        "#]],
+    );
+    // A solution that does not parse is placed in the file.
+    dir.write(
+        "drill.md",
+        &EXERCISE.replace("(UPDLOCK, READPAST, ROWLOCK)", "(UPDLOCK READPAST)"),
+    );
+    check_cli(
+        &dir,
+        &["check", "drill.md"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 1 lesson, 0 runs: 0 checks passed, 0 failed; 1 error
+            --- stderr
+            drill.md:42:40: in the solution: found 'READPAST', expected one of: ',', ')'
+        "#]],
+    );
+}
+
+#[test]
+fn check_skips_pending_directories_unless_named() {
+    let dir = TempDir::new("pending");
+    dir.write("passing.md", PASSING);
+    std::fs::create_dir_all(dir.0.join("pending")).expect("mkdir");
+    dir.write("pending/later.md", "not a lesson yet");
+    check_cli(
+        &dir,
+        &["check", "."],
+        expect![[r#"
+            exit 0
+            --- stdout
+            ./pending: note: skipped (lessons waiting for an engine feature; name it to check it)
+            checked 1 lesson, 2 runs: 3 checks passed, 0 failed; 0 errors
+            --- stderr
+        "#]],
+    );
+    check_cli(
+        &dir,
+        &["check", "pending"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 0 lessons, 0 runs: 0 checks passed, 0 failed; 1 error
+            --- stderr
+            pending/later.md:1:1: a lesson starts with TOML front matter between two `+++` lines
+        "#]],
+    );
+}
+
+#[test]
+fn run_solution_runs_an_exercise_with_its_answer() {
+    let dir = TempDir::new("solution");
+    dir.write("drill.md", EXERCISE);
+    dir.write("passing.md", PASSING);
+    let (code, stdout, _) = lockstep(&dir.0, &["run", "drill.md"]);
+    assert_eq!(code, 1, "{stdout}");
+    let (code, stdout, _) = lockstep(&dir.0, &["run", "drill.md", "--solution"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("  PASS B does not wait: B wait_ms = 0"),
+        "{stdout}"
+    );
+    check_cli(
+        &dir,
+        &["run", "passing.md", "--solution"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --solution: lesson `passing` is not an exercise
+        "#]],
+    );
+}
+
+#[test]
+fn exercises_prints_a_facilitators_handout() {
+    let dir = TempDir::new("exercises");
+    dir.write("drill.md", EXERCISE);
+    dir.write("passing.md", PASSING);
+    check_cli(
+        &dir,
+        &["exercises", ".", "--markdown", "--solutions"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            # Lockstep exercises
+
+            Each exercise gives the learner SQL to change. **Check** runs it on several seeds (the seeds vary statement timings, as real runs do); a goal counts only when it holds on every seed.
+
+            | exercise | id | goals |
+            |---|---|---|
+            | Drill | `drill` | 1 |
+
+            ## Drill (`drill`)
+
+            **Goal.** Make B take a row without waiting for A.
+
+            **The learner edits** `B` (session B, line 36).
+
+            **Goals**, each on seeds 3, 4:
+
+            - [ ] B does not wait
+
+            **Hints**, to reveal one at a time:
+
+            1. Look at B's lane.
+            2. READPAST.
+
+            **Solution for `B`:**
+
+            ```sql
+            SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;
+            ```
+            --- stderr
+        "#]],
+    );
+    check_cli(
+        &dir,
+        &["exercises", "drill.md"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            drill  Drill
+              file: drill.md
+              goal: Make B take a row without waiting for A.
+              edits: B (session B, line 36)
+              goals, each on every seed (3, 4):
+                - B does not wait
+              hints:
+                1. Look at B's lane.
+                2. READPAST.
+            --- stderr
+        "#]],
+    );
+}

@@ -21,6 +21,8 @@ pub enum Access {
     ClusteredSeek,
     ClusteredScan,
     IndexSeek(String),
+    /// Teradata: the row hash of a primary index value leads to one AMP and its rows.
+    PrimaryIndex,
     Constant,
 }
 
@@ -30,6 +32,7 @@ impl fmt::Display for Access {
             Access::ClusteredSeek => f.write_str("clustered index seek"),
             Access::ClusteredScan => f.write_str("clustered index scan"),
             Access::IndexSeek(ix) => write!(f, "seek on index {ix}"),
+            Access::PrimaryIndex => f.write_str("primary index (row hash)"),
             Access::Constant => f.write_str("no table"),
         }
     }

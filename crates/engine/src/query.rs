@@ -761,6 +761,7 @@ impl Simulation {
         let cl_depth = self.cl_depth(tid);
         let mut reads = match &access {
             Access::ClusteredSeek => cl_depth,
+            Access::PrimaryIndex => 1,
             Access::IndexSeek(_) => index_depth as u64,
             Access::ClusteredScan => cl_depth.saturating_sub(1),
             Access::Constant => 0,
@@ -1030,6 +1031,34 @@ impl Simulation {
                 let ord = crate::storage::OrdKey(converted, vec![false; key_cols.len()]);
                 let found = t.find_key(&ord).into_iter().collect();
                 return Ok((Access::ClusteredSeek, found, 0));
+            }
+        }
+        // Teradata: equality on every primary index column is a one-AMP row-hash access.
+        let pi_cols = self.db.tables[tid as usize].primary_index.clone();
+        if !pi_cols.is_empty() {
+            let mut want = Vec::new();
+            for &c in &pi_cols {
+                let col = self.db.tables[tid as usize].columns[c].name.clone();
+                match self.equality_value(i, &preds, &col, scope, outer)? {
+                    Some(v) => want.push((c, v)),
+                    None => break,
+                }
+            }
+            if want.len() == pi_cols.len() {
+                let t = &self.db.tables[tid as usize];
+                let found = t
+                    .clustered_order()
+                    .filter(|&s| {
+                        let row = t.slots[s]
+                            .latest()
+                            .or_else(|| t.slots[s].latest_committed());
+                        row.is_some_and(|r| {
+                            want.iter()
+                                .all(|(c, v)| compare(&r[*c], v) == Some(Ordering::Equal))
+                        })
+                    })
+                    .collect();
+                return Ok((Access::PrimaryIndex, found, 0));
             }
         }
         // A nonclustered index whose filter the predicate implies, and which gives the

@@ -206,9 +206,10 @@ impl Simulation {
             )
             .into());
         }
-        // FIFO by the queue insertion timestamp (the first column), then arrival.
+        // FIFO by the queue insertion timestamp (the first column), then arrival: one pass
+        // for the oldest row this transaction may take.
         let t = &self.db.tables[tid as usize];
-        let mut rows: Vec<(RowId, Vec<Value>)> = Vec::new();
+        let mut best: Option<(RowId, &Vec<Value>)> = None;
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
             let visible = match &s.pending {
@@ -220,14 +221,16 @@ impl Simulation {
                 None => s.latest_committed(),
             };
             if let Some(row) = visible {
-                rows.push((slot, row.clone()));
+                if best.is_none_or(|(_, b)| sort_cmp(&row[0], &b[0]) == std::cmp::Ordering::Less) {
+                    best = Some((slot, row));
+                }
             }
         }
-        rows.sort_by(|a, b| sort_cmp(&a.1[0], &b.1[0]));
+        let best = best.map(|(slot, row)| (slot, row.clone()));
         let columns: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
         let table_name = t.name.clone();
         self.query_reads += 1;
-        let Some((slot, row)) = rows.into_iter().next() else {
+        let Some((slot, row)) = best else {
             return self.delay(i, tid, table_name);
         };
         let hash = row_hash(&self.db.tables[tid as usize], &row);

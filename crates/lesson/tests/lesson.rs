@@ -1281,5 +1281,7 @@ mod engine_behaviour;
 mod exercise;
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
+#[path = "lesson/seed_002.rs"]
+mod seed_002;
 #[path = "lesson/seed_003.rs"]
 mod seed_003;

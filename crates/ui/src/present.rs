@@ -511,6 +511,15 @@ pub fn display_marks(marks: &[Mark], min_us: u64, keep_commits: bool) -> Vec<Dis
     out
 }
 
+/// A tick's label: whole seconds as `2 s` when the ticks are whole seconds apart.
+pub fn tick_label(us: u64, step_us: u64) -> String {
+    if step_us >= 1_000_000 && step_us % 1_000_000 == 0 {
+        format!("{} s", us / 1_000_000)
+    } else {
+        ms_label(us)
+    }
+}
+
 /// Round tick positions (µs) for an axis from 0 to `end_us`, about `want` of them.
 pub fn ticks(end_us: u64, want: u64) -> Vec<u64> {
     if end_us == 0 {
@@ -829,5 +838,7 @@ mod tests {
         );
         assert_eq!(ticks(365_389, 6), [0, 100_000, 200_000, 300_000]);
         assert_eq!(ticks(0, 6), [0]);
+        assert_eq!(tick_label(3_000_000, 1_000_000), "3 s");
+        assert_eq!(tick_label(300_000, 100_000), "300 ms");
     }
 }

@@ -7,7 +7,9 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::player::{PlayerAction, Shared};
-use crate::present::{display_marks, display_segments, ms_label, session_class, ticks, SegKind};
+use crate::present::{
+    display_marks, display_segments, ms_label, session_class, tick_label, ticks, SegKind,
+};
 use crate::run::RunModel;
 
 #[derive(Properties, PartialEq)]
@@ -60,9 +62,11 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
     let onclick = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: MouseEvent| {
+            // Yew delegates events, so `currentTarget` is not the track: find it from the target.
             let Some(track) = e
-                .current_target()
+                .target()
                 .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|el| el.closest(".lane__track").ok().flatten())
             else {
                 return;
             };
@@ -122,9 +126,12 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                     }) }
                     { for marks.iter().map(|m| {
                         let description = m.describe(name);
+                        let left = percent(m.at_us, end);
+                        // Near an edge the label hangs inwards, so the track does not cut it.
+                        let edge = if left < 4.0 { Some("mark--start") } else if left > 96.0 { Some("mark--end") } else { None };
                         html! {
-                            <span class={classes!("mark", format!("mark--{}", m.kind_name()))}
-                                style={format!("left: {:.3}%", percent(m.at_us, end))}
+                            <span class={classes!("mark", format!("mark--{}", m.kind_name()), edge)}
+                                style={format!("left: {left:.3}%")}
                                 data-kind={m.kind_name()} title={description.clone()}>
                                 <span aria-hidden="true">{ m.symbol() }{ if m.count > 1 { format!("×{}", m.count) } else { String::new() } }</span>
                                 <span class="visually-hidden">{ description }</span>
@@ -135,14 +142,16 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
             </div>
         }
     });
+    let axis = ticks(end, 5);
+    let step = axis.get(1).copied().unwrap_or(end);
     html! {
         <>
             { for lanes }
             <div class="lane lane--axis" aria-hidden="true">
                 <div class="lane__name"></div>
                 <div class="lane__track lane__track--axis">
-                    { for ticks(end, 5).into_iter().map(|t| html! {
-                        <span class="tick" style={format!("left: {:.3}%", percent(t, end))}>{ ms_label(t) }</span>
+                    { for axis.iter().map(|&t| html! {
+                        <span class="tick" style={format!("left: {:.3}%", percent(t, end))}>{ tick_label(t, step) }</span>
                     }) }
                 </div>
             </div>

@@ -70,7 +70,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
         let (dx, dy) = (x2 - x1, y2 - y1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let (ux, uy) = (dx / len, dy / len);
-        let r = 22.0;
+        let r = 17.0;
         let red = in_cycle(a, b);
         Some(html! {
             <g class={classes!("edge", red.then_some("edge--deadlock"))}>
@@ -84,10 +84,12 @@ pub fn Waits(props: &WaitsProps) -> Html {
     let nodes = sessions.iter().enumerate().map(|(i, name)| {
         let (x, y) = pos(i);
         let victim = deadlock.is_some_and(|(v, _)| v == name);
+        // A pill wide enough for the name.
+        let w = (name.chars().count() as f64 * 7.6 + 16.0).max(36.0);
         html! {
             <g class={classes!("node", session_class(i), victim.then_some("node--victim"))}>
-                <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="20" />
-                <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} text-anchor="middle">{ name }</text>
+                <rect x={format!("{:.1}", x - w / 2.0)} y={format!("{:.1}", y - 15.0)} width={format!("{w:.1}")} height="30" rx="15" />
+                <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.5)} text-anchor="middle">{ name }</text>
             </g>
         }
     });
@@ -112,6 +114,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
     html! {
         <section class="panel waits" aria-labelledby="waits-heading" data-testid="waits">
             <h3 id="waits-heading" class="panel__title">{ "Who waits for whom" }</h3>
+            if sessions.len() > 1 {
             <svg class="waits__graph" viewBox={format!("0 0 {SIZE} {SIZE}")} role="img"
                  aria-label={if sentences.is_empty() { "Nobody waits".to_string() } else { sentences.join("; ") }}>
                 <defs>
@@ -125,6 +128,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 { for arrows }
                 { for nodes }
             </svg>
+            }
             <ul class="waits__list" data-testid="wait-edges">
                 if sentences.is_empty() {
                     <li class="muted">{ "Nobody waits now." }</li>

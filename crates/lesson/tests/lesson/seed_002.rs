@@ -1,0 +1,316 @@
+//! Seed 002 (Teradata queue tables and SELECT AND CONSUME): T1–T5, T9–T11, T13, T14 of
+//! SCENARIOS.md, asserted through the engine with the Teradata lessons and small scenarios.
+
+use engine::locks::LockMode;
+use engine::{Dialect, Event, Scenario, SessionSpec, Simulation, Value};
+use lockstep_lesson::{run, Lesson, RunReport};
+
+fn run_lesson(id: &str, settings: &[(&str, &str)]) -> RunReport {
+    let path = format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let l = Lesson::parse(&format!("{id}.md"), &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let s = l
+        .settings_with(settings.iter().copied())
+        .expect("valid settings");
+    let r = run(&l.apply(&s).expect("applies"), l.seed).unwrap_or_else(|e| panic!("{e}"));
+    for c in &r.checks {
+        assert!(c.passed, "{id} {settings:?}: `{}`: {}", c.name, c.detail);
+    }
+    r
+}
+
+fn teradata(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
+    let sc = Scenario {
+        dialect: Dialect::Teradata,
+        setup: setup.into(),
+        sessions: sessions
+            .iter()
+            .map(|(n, t, sql)| SessionSpec {
+                name: (*n).into(),
+                start_us: *t,
+                sql: (*sql).into(),
+            })
+            .collect(),
+    };
+    let mut sim = Simulation::new(&sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.run();
+    sim
+}
+
+const QUEUE: &str = "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER NOT NULL) PRIMARY INDEX (id);";
+
+fn errors(r: &RunReport, name: &str) -> Vec<engine::SqlErrorInfo> {
+    r.outcome
+        .sessions
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap()
+        .errors
+        .clone()
+}
+
+#[test]
+fn t1_a_consume_takes_a_row_hash_write_lock() {
+    let r = run_lesson("teradata-consume", &[]);
+    let lock = r
+        .simulation
+        .trace()
+        .entries
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::LockGranted {
+                session,
+                resource,
+                mode,
+                ..
+            } if session == "consumer1" && resource.starts_with("ROWHASH order_queue") => {
+                Some(*mode)
+            }
+            _ => None,
+        });
+    assert_eq!(
+        lock,
+        Some(LockMode::X),
+        "WRITE (X) on the consumed row's row hash"
+    );
+}
+
+#[test]
+fn t2_insert_select_and_consume_locks_the_target_table_for_write() {
+    let r = run_lesson("teradata-consume", &[]);
+    let granted = r.simulation.trace().entries.iter().any(|e| {
+        matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if session == "consumer2" && resource == "OBJECT shipment")
+    });
+    assert!(granted, "table-level WRITE on shipment");
+}
+
+#[test]
+fn t3_a_consumer_on_an_empty_queue_is_delayed_and_gets_the_first_row_when_it_arrives() {
+    for (delay, at_us) in [("1000", 1_000_000u64), ("3000", 3_000_000)] {
+        let r = run_lesson("teradata-consume", &[("producer_delay_ms", delay)]);
+        let entries = &r.simulation.trace().entries;
+        let delayed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeDelayed { session, .. } if session == "consumer1")).unwrap();
+        assert!(
+            entries[delayed].at_us < 1_000,
+            "delayed at once (after BT), holding no lock"
+        );
+        let commit = entries.iter().position(|e| matches!(&e.event, Event::TransactionCommitted { session, .. } if session == "producer")).unwrap();
+        let resumed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeResumed { session, .. } if session == "consumer1")).unwrap();
+        assert!(entries[commit].at_us >= at_us);
+        assert_eq!(
+            entries[resumed].at_us, entries[commit].at_us,
+            "resumes the moment the row is committed"
+        );
+        // Within one step: nothing of another session between the commit and the resume.
+        let between = &entries[commit..resumed];
+        assert!(
+            between
+                .iter()
+                .all(|e| matches!(e.event.session(), Some("producer") | Some("consumer1"))),
+            "{between:?}"
+        );
+        // No lock while delayed.
+        assert!(!entries[delayed..resumed].iter().any(
+            |e| matches!(&e.event, Event::LockGranted { session, .. } if session == "consumer1")
+        ));
+    }
+}
+
+#[test]
+fn t3_fifo_order_across_three_producers() {
+    let sim = teradata(
+        QUEUE,
+        &[
+            ("p1", 100_000, "INSERT INTO q (id) VALUES (30);"),
+            ("p2", 200_000, "INSERT INTO q (id) VALUES (10);"),
+            ("p3", 300_000, "INSERT INTO q (id) VALUES (20);"),
+            ("c", 1_000_000, "SELECT AND CONSUME TOP 1 id FROM q;\nSELECT AND CONSUME TOP 1 id FROM q;\nSELECT AND CONSUME TOP 1 id FROM q;"),
+        ],
+    );
+    let c = sim
+        .outcome()
+        .sessions
+        .into_iter()
+        .find(|s| s.name == "c")
+        .unwrap();
+    let ids: Vec<Value> = c.results.iter().map(|r| r.rows[0][0].clone()).collect();
+    assert_eq!(
+        ids,
+        [Value::Int(30), Value::Int(10), Value::Int(20)],
+        "oldest QITS first, not by value"
+    );
+}
+
+#[test]
+fn t4_two_consumes_in_one_request_outside_bt_et_are_refused() {
+    let r = run_lesson("teradata-rules", &[("t4", "break")]);
+    let e = errors(&r, "t4_consumer");
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].message.contains("only one SELECT AND CONSUME"),
+        "{}",
+        e[0].message
+    );
+    let r = run_lesson("teradata-rules", &[("t4", "keep")]);
+    assert!(errors(&r, "t4_consumer").is_empty());
+}
+
+#[test]
+fn t5_rollback_puts_the_consumed_row_back_and_the_next_consumer_gets_it() {
+    for mode in ["teradata", "ansi"] {
+        let mut r = run_lesson("teradata-consume", &[("mode", mode), ("end", "rollback")]);
+        let shipped = r
+            .simulation
+            .query("SELECT order_id FROM shipment")
+            .unwrap()
+            .rows;
+        assert_eq!(shipped, [[Value::Int(101)]], "{mode}");
+        let trace = r.simulation.trace().to_string();
+        assert!(trace.contains("consumer1 rolls back"), "{mode}");
+    }
+}
+
+#[test]
+fn t9_the_2211th_consume_in_a_transaction_aborts_it() {
+    let mut r = run_lesson("teradata-rules", &[("t9", "break")]);
+    let e = errors(&r, "t9_batch");
+    assert!(
+        e[0].message.contains("more than 2210 SELECT AND CONSUME"),
+        "{}",
+        e[0].message
+    );
+    let left = r
+        .simulation
+        .query("SELECT COUNT(*) FROM bulk_queue")
+        .unwrap()
+        .rows;
+    assert_eq!(
+        left,
+        [[Value::Int(2211)]],
+        "every consume of the aborted transaction is undone"
+    );
+    let mut r = run_lesson("teradata-rules", &[("t9", "keep")]);
+    assert!(errors(&r, "t9_batch").is_empty());
+    assert_eq!(
+        r.simulation
+            .query("SELECT COUNT(*) FROM bulk_queue")
+            .unwrap()
+            .rows,
+        [[Value::Int(1)]]
+    );
+}
+
+#[test]
+fn t10_delete_on_the_queue_cannot_share_the_consumes_request() {
+    let r = run_lesson("teradata-rules", &[("t10", "break")]);
+    let e = errors(&r, "t10_cleaner");
+    assert!(
+        e[0].message
+            .contains("DELETE cannot share a multi-statement request"),
+        "{}",
+        e[0].message
+    );
+}
+
+#[test]
+fn t11_an_update_on_a_queue_table_costs_a_full_scan() {
+    let r = run_lesson("teradata-rules", &[("t11", "break")]);
+    let rebuilt = r
+        .simulation
+        .trace()
+        .entries
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::FifoCacheRebuilt { table, reads, .. } if table == "history_queue" => {
+                Some(*reads)
+            }
+            _ => None,
+        });
+    let reads = rebuilt.expect("the FIFO cache is rebuilt");
+    let plain = run_lesson("teradata-rules", &[("t11", "keep")]);
+    let fixer = |r: &RunReport| {
+        r.outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == "t11_fixer")
+            .unwrap()
+            .logical_reads
+    };
+    assert!(reads >= 10, "a full scan of 3000 rows: {reads} pages");
+    assert_eq!(
+        fixer(&plain),
+        1,
+        "the same update on a plain table: one row hash"
+    );
+    assert_eq!(fixer(&r), reads + 1);
+}
+
+#[test]
+fn t13_the_25th_delayed_session_of_120_gets_3128() {
+    let r = run_lesson("teradata-rules", &[("t13", "break")]);
+    let e = errors(&r, "waiter25");
+    assert_eq!(e[0].number, 3128);
+    assert_eq!(
+        e[0].message,
+        "Transaction aborted due to exceeding the maximum consume statement limit."
+    );
+    for k in 1..=24 {
+        assert!(
+            errors(&r, &format!("waiter{k:02}")).is_empty(),
+            "waiter{k:02}"
+        );
+    }
+}
+
+#[test]
+fn t14_a_consume_sees_rows_its_own_transaction_inserted() {
+    for mode in ["teradata", "ansi"] {
+        let r = run_lesson("teradata-consume", &[("mode", mode)]);
+        let auditor = r
+            .outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == "auditor")
+            .unwrap();
+        assert_eq!(
+            auditor.results[0].rows,
+            [[Value::Int(7), Value::Text("self-check".into())]],
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn dialects_reject_each_others_syntax() {
+    let sc = Scenario {
+        dialect: Dialect::Teradata,
+        setup: QUEUE.into(),
+        sessions: vec![SessionSpec {
+            name: "c".into(),
+            start_us: 0,
+            sql: "SELECT TOP (1) id FROM q WITH (READPAST);".into(),
+        }],
+    };
+    let e = Simulation::new(&sc, 1)
+        .err()
+        .expect("T-SQL is not Teradata");
+    assert!(
+        e.message
+            .contains("T-SQL syntax; this lesson's dialect is Teradata"),
+        "{}",
+        e.message
+    );
+    let sc = Scenario {
+        dialect: Dialect::TSql,
+        setup: String::new(),
+        sessions: vec![SessionSpec {
+            name: "c".into(),
+            start_us: 0,
+            sql: "SELECT AND CONSUME TOP 1 * FROM q;".into(),
+        }],
+    };
+    let e = Simulation::new(&sc, 1)
+        .err()
+        .expect("Teradata is not T-SQL");
+    assert!(e.message.contains("Teradata syntax"), "{}", e.message);
+}
