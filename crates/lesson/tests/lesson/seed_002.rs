@@ -94,7 +94,7 @@ fn t3_a_consumer_on_an_empty_queue_is_delayed_and_gets_the_first_row_when_it_arr
             entries[delayed].at_us < 1_000,
             "delayed at once (after BT), holding no lock"
         );
-        let commit = entries.iter().position(|e| matches!(&e.event, Event::TransactionCommitted { session, .. } if session == "producer")).unwrap();
+        let commit = entries.iter().position(|e| matches!(&e.event, Event::LockReleased { session, reason: engine::ReleaseReason::Commit, .. } if session == "producer")).unwrap();
         let resumed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeResumed { session, .. } if session == "consumer1")).unwrap();
         assert!(entries[commit].at_us >= at_us);
         assert_eq!(
