@@ -233,13 +233,7 @@ impl Simulation {
         let Some((slot, row)) = best else {
             return self.delay(i, tid, table_name);
         };
-        let hash = row_hash(&self.db.tables[tid as usize], &row);
-        self.lock(
-            i,
-            Resource::RowHash { table: tid, hash },
-            LockMode::X,
-            false,
-        )?;
+        // A row is there: the delayed state ends, then the row hash is locked (T3).
         if let Some(started) = self.sessions[i].delayed_since.take() {
             let name = self.sessions[i].name.clone();
             let delayed_us = self.now - started;
@@ -249,6 +243,13 @@ impl Simulation {
                 delayed_us,
             });
         }
+        let hash = row_hash(&self.db.tables[tid as usize], &row);
+        self.lock(
+            i,
+            Resource::RowHash { table: tid, hash },
+            LockMode::X,
+            false,
+        )?;
         self.delete_row(i, tid, slot);
         if let Some(t) = self.sessions[i].txn.as_mut() {
             t.consumes += 1;
