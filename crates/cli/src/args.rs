@@ -100,11 +100,13 @@ Values in rows are JSON null, numbers or strings (datetimes as
 \"YYYY-MM-DD hh:mm:ss.fff\").
 
 SVG output (--svg FILE): the lesson's title and settings, a time axis in ms, one lane
-per session (running / waiting on <resource> for <holder> / sleeping, coloured and
-labelled), marks for errors (with their number), READPAST skips, deadlocks, result
-sets, commits, rollbacks and external calls, a legend, each session's outcome (wait
-ms, errors, logical reads, statements, first result row) and the checks. No external
-fonts, scripts or links: it opens on its own in a browser.
+per session (running / waiting on <resource> for <holder> / sleeping / a delayed
+Teradata consume, coloured and labelled in text), marks for errors (with their
+number), READPAST skips, deadlocks, result sets, commits, rollbacks and external
+calls, a legend, each session's outcome (wait ms, errors, logical reads, statements,
+first result row) and the checks. No external fonts, scripts or links: it opens on
+its own in a browser. Stretches too short to see at the picture's scale are merged
+(the legend says how), so a long run stays a small file.
 
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (unreadable file,
 lesson errors, bad --set, SQL the engine refuses, a failing --query).";

@@ -406,7 +406,11 @@ fn svg_of(dir: &TempDir, lesson: &str, args: &[&str]) -> String {
     let mut with_svg = plain.clone();
     with_svg.extend(["--svg", path.as_str()]);
     let (code, stdout, stderr) = lockstep(&dir.0, &with_svg);
-    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    // Exit 1 (a check failed) still draws: an exercise as shipped fails its goals.
+    assert!(
+        code <= 1 && stderr.is_empty(),
+        "exit {code}: {stderr}{stdout}"
+    );
     let (_, plain_stdout, _) = lockstep(&dir.0, &plain);
     assert_eq!(stdout, plain_stdout, "--svg changed stdout");
     std::fs::read_to_string(&file).expect("the SVG file")
@@ -485,34 +489,53 @@ fn svg_of_wait_or_skip_shows_both_lanes_and_who_b_waits_for() {
     assert!(off.iter().any(|t| t == "2, task 2, 3, B"));
 }
 
+/// Thousands of segments per lane (a 20 ms WAITFOR per claim) are merged at the
+/// picture's scale: the file stays small, whichever claim and however many workers.
 #[test]
 fn svg_of_the_claim_race_stays_small() {
     let dir = TempDir::new("svg-race");
-    let lesson = repo_lesson("queue-claim-race");
-    let mut sizes = String::new();
-    for args in [
-        &["--set", "claim=two-step"][..],
-        &["--set", "claim=one-statement", "--set", "workers=4"][..],
-        &[
-            "--set",
-            "claim=conditional",
-            "--set",
-            "workers=4",
-            "--set",
-            "tasks=600",
-        ][..],
-    ] {
-        let svg = svg_of(&dir, &lesson, args);
+    let race = repo_lesson("queue-claim-race");
+    let exercise = repo_lesson("exercise-claim-fix");
+    let runs: [(&str, &[&str]); 4] = [
+        (&race, &["--set", "claim=two-step"]),
+        (
+            &race,
+            &["--set", "claim=one-statement", "--set", "workers=4"],
+        ),
+        (
+            &race,
+            &[
+                "--set",
+                "claim=conditional",
+                "--set",
+                "workers=4",
+                "--set",
+                "tasks=600",
+            ],
+        ),
+        (&exercise, &[]),
+    ];
+    for (lesson, args) in runs {
+        let svg = svg_of(&dir, lesson, args);
         let texts = svg_texts(&svg);
         assert!(texts.iter().any(|t| t == "worker2"));
         assert!(
-            (4_000..150_000).contains(&svg.len()),
-            "{args:?}: {} bytes",
+            (4_000..120_000).contains(&svg.len()),
+            "{lesson} {args:?}: {} bytes",
             svg.len()
         );
-        sizes.push_str(&format!("{args:?}: under 150 KB\n"));
     }
-    assert_eq!(sizes.lines().count(), 3);
+}
+
+/// A Teradata consume waiting for a row has a lane state of its own, said in text.
+#[test]
+fn svg_names_a_delayed_consume() {
+    let dir = TempDir::new("svg-delayed");
+    let texts = svg_texts(&svg_of(&dir, &repo_lesson("teradata-consume"), &[]));
+    assert!(
+        texts.iter().any(|t| t == "delayed: order_queue is empty"),
+        "{texts:?}"
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Lockstep's lesson files: TOML front matter, Markdown narrative, fenced `sql`
 //! blocks with toggle markers, and checks. `lessons/README.md` documents the format
 //! for authors; this crate parses and validates it, applies toggle settings, runs a
-//! lesson on the engine and judges its checks.
+//! lesson on the engine and judges its checks. Exercises (a learner's SQL in place of
+//! `editable` blocks, checked over several seeds) are in [`check_exercise`].
 //!
 //! No file system here (the crate builds for wasm32): callers pass the file's name and
 //! text, and every problem comes back as a [`LessonError`] `file:line:col: message`.

@@ -235,7 +235,7 @@ fn bad_editable_blocks() {
             ("start=100ms editable", "start=100ms when=\"rows=2\" editable"),
         ],
         expect![[r#"
-            lessons/drill.md:13:1: front matter: unknown field `goal`, expected one of `name`, `label`, `values`, `default`, `help`
+            lessons/drill.md:48:44: an editable block takes part under every setting: remove its `when`
         "#]],
     );
     check_error(
@@ -527,6 +527,7 @@ fn shipped_exercises_fail_as_shipped_and_pass_with_their_solution() {
         exercise-claim-fix: No task is claimed twice (seed 7)
         exercise-skip-locked: B gets its task at once (waits at most 1 ms) (seed 1)
         exercise-send-applock: The receiver is called exactly once (seed 1); user2 gets code 3, BUSY (seed 1); No errors in any session (seed 1)
+        exercise-teradata-rollback: Job 1 is shipped (by B, after A gave it back) (seed 1); No job is lost: shipped and waiting jobs add up to 3 (seed 1)
     "#]]
     .assert_eq(&summary);
 }
