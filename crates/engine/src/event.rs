@@ -87,18 +87,24 @@ pub enum Event {
         resource: String,
         mode: LockMode,
         waited_us: Option<u64>,
+        /// Teradata names the modes: READ (S), WRITE (X).
+        teradata: bool,
     },
     LockWaiting {
         session: String,
         resource: String,
         mode: LockMode,
         holders: Vec<(String, LockMode)>,
+        /// Teradata names the modes: READ (S), WRITE (X).
+        teradata: bool,
     },
     LockReleased {
         session: String,
         resource: String,
         mode: LockMode,
         reason: ReleaseReason,
+        /// Teradata names the modes: READ (S), WRITE (X).
+        teradata: bool,
     },
     RowSkipped {
         session: String,
@@ -254,6 +260,15 @@ fn ms(us: u64) -> String {
     }
 }
 
+/// A lock mode as the dialect names it: Teradata says READ and WRITE for S and X.
+fn mode_name(mode: LockMode, teradata: bool) -> String {
+    match (teradata, mode) {
+        (true, LockMode::S) => "READ".into(),
+        (true, LockMode::X) => "WRITE".into(),
+        _ => mode.to_string(),
+    }
+}
+
 fn holders_text(holders: &[(String, LockMode)]) -> String {
     if holders.is_empty() {
         return "earlier waiters are queued".into();
@@ -301,16 +316,21 @@ impl fmt::Display for Event {
             TransactionRolledBack { session, locks_released, why } => {
                 write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")
             }
-            LockGranted { session, resource, mode, waited_us } => match waited_us {
-                Some(w) => write!(f, "{session} gets {mode} on {resource} after waiting {}", ms(*w)),
-                None => write!(f, "{session} gets {mode} on {resource}"),
-            },
-            LockWaiting { session, resource, mode, holders } => write!(
+            LockGranted { session, resource, mode, waited_us, teradata } => {
+                let mode = mode_name(*mode, *teradata);
+                match waited_us {
+                    Some(w) => write!(f, "{session} gets {mode} on {resource} after waiting {}", ms(*w)),
+                    None => write!(f, "{session} gets {mode} on {resource}"),
+                }
+            }
+            LockWaiting { session, resource, mode, holders, teradata } => write!(
                 f,
-                "{session} waits for {mode} on {resource}: {}",
+                "{session} waits for {} on {resource}: {}",
+                mode_name(*mode, *teradata),
                 holders_text(holders)
             ),
-            LockReleased { session, resource, mode, reason } => {
+            LockReleased { session, resource, mode, reason, teradata } => {
+                let mode = mode_name(*mode, *teradata);
                 let why = match reason {
                     ReleaseReason::Commit => "at commit",
                     ReleaseReason::Rollback => "at rollback",

@@ -841,6 +841,7 @@ impl Simulation {
                     resource,
                     mode,
                     reason: crate::event::ReleaseReason::Explicit,
+                    teradata: false,
                 });
             }
         }

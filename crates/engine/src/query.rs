@@ -853,6 +853,7 @@ impl Simulation {
                         resource,
                         mode,
                         waited_us: None,
+                        teradata: false,
                     });
                 }
                 if keep {

@@ -411,7 +411,15 @@ impl Simulation {
         self.policy = policy;
     }
 
-    pub(crate) fn push(&mut self, event: Event) {
+    pub(crate) fn push(&mut self, mut event: Event) {
+        if self.dialect == sql::Dialect::Teradata {
+            if let Event::LockGranted { teradata, .. }
+            | Event::LockWaiting { teradata, .. }
+            | Event::LockReleased { teradata, .. } = &mut event
+            {
+                *teradata = true;
+            }
+        }
         if self.tracing {
             let at_us = self.now.saturating_sub(self.origin);
             self.trace.entries.push(TraceEntry { at_us, event });
@@ -1208,6 +1216,7 @@ impl Simulation {
                         resource,
                         mode: *mode,
                         reason,
+                        teradata: false,
                     });
                 }
             }
@@ -1300,6 +1309,7 @@ impl Simulation {
                             resource,
                             mode,
                             waited_us: None,
+                            teradata: false,
                         });
                     }
                 }
@@ -1321,6 +1331,7 @@ impl Simulation {
                     resource,
                     mode,
                     holders,
+                    teradata: false,
                 });
                 let timeout = self.sessions[i]
                     .timeout_override
@@ -1393,6 +1404,7 @@ impl Simulation {
                     resource,
                     mode: g.mode,
                     waited_us: Some(waited),
+                    teradata: false,
                 });
             }
         }
