@@ -412,29 +412,3 @@ pub fn use_url_sync(route: Option<Route>, playing: bool) {
         }
     });
 }
-
-/// Scrolls `container` so that its descendant matching `selector` is visible, without
-/// scrolling the page (as `scrollIntoView` would), whenever `key` changes.
-#[hook]
-pub fn use_keep_in_view<K: PartialEq + Clone + 'static>(
-    container: NodeRef,
-    selector: &'static str,
-    key: K,
-) {
-    use_effect_with(key, move |_| {
-        let Some(box_el) = container.cast::<web_sys::HtmlElement>() else {
-            return;
-        };
-        let Ok(Some(item)) = box_el.query_selector(selector) else {
-            return;
-        };
-        let Ok(item) = item.dyn_into::<web_sys::HtmlElement>() else {
-            return;
-        };
-        let (top, bottom) = (item.offset_top(), item.offset_top() + item.offset_height());
-        let (view_top, view_height) = (box_el.scroll_top(), box_el.client_height());
-        if top < view_top || bottom > view_top + view_height {
-            box_el.set_scroll_top((top - view_height / 3).max(0));
-        }
-    });
-}

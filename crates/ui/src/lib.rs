@@ -7,10 +7,13 @@
 
 pub mod catalog;
 pub mod components;
+pub mod embed;
+pub mod exercise;
 pub mod hooks;
 pub mod panic;
 pub mod player;
 pub mod present;
+pub mod progress;
 pub mod route;
 pub mod run;
 pub mod state;

@@ -208,6 +208,45 @@ impl StepMarks {
     }
 }
 
+/// A row change from the trace, for tables too big to show the changed row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecentChange {
+    pub table: String,
+    pub key: String,
+    pub at_us: u64,
+    /// The event's own line (`A updates task (20017): status 'new' -> ...`).
+    pub text: String,
+}
+
+/// The latest change of each row, newest first, at most `per_table` rows per table,
+/// looking back at most `look_back` events from the end of `events`.
+pub fn recent_changes(
+    events: &[TraceEntry],
+    per_table: usize,
+    look_back: usize,
+) -> Vec<RecentChange> {
+    let mut out: Vec<RecentChange> = Vec::new();
+    for entry in events.iter().rev().take(look_back) {
+        let (table, key) = match &entry.event {
+            Event::RowUpdated { table, key, .. }
+            | Event::RowInserted { table, key, .. }
+            | Event::RowDeleted { table, key, .. } => (table, key),
+            _ => continue,
+        };
+        let seen = out.iter().filter(|c| c.table == *table).count();
+        if seen >= per_table || out.iter().any(|c| c.table == *table && c.key == *key) {
+            continue;
+        }
+        out.push(RecentChange {
+            table: table.clone(),
+            key: key.clone(),
+            at_us: entry.at_us,
+            text: entry.event.to_string(),
+        });
+    }
+    out
+}
+
 /// A window of a table's rows: a row by index, or rows not shown (counted when the
 /// keys tell how many).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,6 +323,10 @@ pub enum SegKind {
         holders: Vec<String>,
     },
     Sleeping,
+    /// Teradata: a consume waiting for a row of an empty queue table.
+    Delayed {
+        table: String,
+    },
     /// Many stretches too short to draw one by one.
     Mixed {
         running_us: u64,
@@ -308,6 +351,7 @@ impl DisplaySeg {
             SegKind::Running => "running",
             SegKind::Waiting { .. } => "waiting",
             SegKind::Sleeping => "sleeping",
+            SegKind::Delayed { .. } => "delayed",
             SegKind::Mixed { .. } => "mixed",
         }
     }
@@ -338,6 +382,9 @@ impl DisplaySeg {
         match &self.kind {
             SegKind::Running => format!("{session} runs from {span}"),
             SegKind::Sleeping => format!("{session} sleeps (WAITFOR) from {span}"),
+            SegKind::Delayed { table } => {
+                format!("{session} is delayed from {span}: its consume waits for a row in queue table {table}")
+            }
             SegKind::Waiting { resource, holders } => {
                 let whom = if holders.is_empty() { "earlier waiters".to_string() } else { holders.join(", ") };
                 format!("{session} waits for {whom} from {span}, for a lock on {resource}")
@@ -360,6 +407,9 @@ fn seg_kind(state: &LaneState) -> SegKind {
             holders: holders.clone(),
         },
         LaneState::Sleeping => SegKind::Sleeping,
+        LaneState::Delayed { table } => SegKind::Delayed {
+            table: table.clone(),
+        },
     }
 }
 
@@ -418,6 +468,8 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
                     *waiting_us += d;
                     *waits += 1;
                 }
+                // Delayed (a Teradata consume on an empty queue) waits for data.
+                LaneState::Delayed { .. } => *waiting_us += d,
                 LaneState::Sleeping => *sleeping_us += d,
             }
         }
@@ -828,6 +880,23 @@ mod tests {
             .collect();
         let out = display_marks(&marks, 50, true);
         assert_eq!(out.iter().map(|m| m.count).collect::<Vec<_>>(), [5, 5]);
+    }
+
+    #[test]
+    fn recent_changes_keep_the_latest_per_row() {
+        let entry = |at_us: u64, key: &str| TraceEntry {
+            at_us,
+            event: Event::RowInserted {
+                session: "A".into(),
+                table: "claim".into(),
+                key: key.into(),
+            },
+        };
+        let trace = [entry(1, "1"), entry(2, "2"), entry(3, "3"), entry(4, "2")];
+        let recent = recent_changes(&trace, 2, 100);
+        let keys: Vec<(&str, u64)> = recent.iter().map(|c| (c.key.as_str(), c.at_us)).collect();
+        assert_eq!(keys, [("2", 4), ("3", 3)]);
+        assert_eq!(recent[0].text, "A inserts claim (2)");
     }
 
     #[test]

@@ -6,11 +6,17 @@
 //!   toggles (only those that differ from the default are written), the playhead at
 //!   `t` milliseconds of virtual time, or after exactly `e` events (used when several
 //!   events share one instant), and an optional seed other than the lesson's;
+//! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player
+//!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
+//! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
+//! - `#/facilitator`: every exercise with its goals and hints, printable;
 //! - `#/debug/panic`: panics on purpose (for the panic test).
 //!
 //! Values are taken as written here; the lesson decides which toggles and values exist.
 
 use std::fmt;
+
+pub use crate::embed::EmbedRoute;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Route {
@@ -19,6 +25,12 @@ pub enum Route {
     Home,
     /// `#/lesson/<id>?...`: the lesson player.
     Lesson(LessonRoute),
+    /// `#/embed/<id>?...`: the player alone, for an iframe.
+    Embed(EmbedRoute),
+    /// `#/exercise/<id>`: an exercise to solve.
+    Exercise(String),
+    /// `#/facilitator`: the exercises for a workshop facilitator.
+    Facilitator,
     /// `#/debug/panic`: panics on purpose, so the browser tests can prove that a wasm
     /// panic shows the error panel instead of a dead page.
     DebugPanic,
@@ -66,6 +78,9 @@ impl Route {
             [] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
             ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
+            ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
+            ["exercise", id] => Route::Exercise(percent_decode(id)),
+            ["facilitator"] => Route::Facilitator,
             _ => Route::NotFound(path.to_owned()),
         }
     }
@@ -84,7 +99,7 @@ impl LessonRoute {
         }
     }
 
-    fn parse(id: &str, query: &str) -> LessonRoute {
+    pub(crate) fn parse(id: &str, query: &str) -> LessonRoute {
         let mut route = LessonRoute::new(id);
         let mut events = None;
         for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -126,6 +141,9 @@ impl fmt::Display for Route {
         match self {
             Route::Home => f.write_str("/"),
             Route::Lesson(lesson) => lesson.fmt(f),
+            Route::Embed(embed) => embed.fmt(f),
+            Route::Exercise(id) => write!(f, "/exercise/{id}"),
+            Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
             Route::NotFound(path) => f.write_str(path),
         }

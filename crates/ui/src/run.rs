@@ -112,6 +112,18 @@ impl RunModel {
         start..self.bounds[step]
     }
 
+    /// The events whose marks the tables and graph show after `events` events: the
+    /// step the state view is at, and everything else at that instant (a deadlock, say,
+    /// and what its survivor does next).
+    pub fn marked_events(&self, events: usize) -> std::ops::Range<usize> {
+        let step = self.step_events(self.step_of(events));
+        let instant = match events.checked_sub(1).and_then(|k| self.trace.get(k)) {
+            Some(e) => self.trace.partition_point(|x| x.at_us < e.at_us),
+            None => step.start,
+        };
+        instant.min(step.start)..step.end
+    }
+
     /// How many events have happened by virtual time `us` (those at `us` included).
     pub fn events_by(&self, us: u64) -> usize {
         self.trace.partition_point(|e| e.at_us <= us)
@@ -336,6 +348,44 @@ mod tests {
         let st = run.statement_at("B", run.events_by(2_000_000)).unwrap();
         assert_eq!(st.source, Source::Setup);
         assert_eq!(st.procedure.as_deref(), Some("next_task"));
+    }
+
+    #[test]
+    fn a_deadlock_shows_its_cycle_and_victim() {
+        // Not a published lesson: two sessions update two rows in opposite order.
+        let text = include_str!("../tests-data/deadlock-demo.md");
+        let catalog = crate::catalog::Catalog::parse(&[("deadlock-demo.md", text)]);
+        let lesson = catalog
+            .get("deadlock-demo")
+            .unwrap()
+            .lesson
+            .as_ref()
+            .unwrap();
+        let run = Rc::new(RunModel::build(lesson, &lesson.settings_default(), 0).unwrap());
+        let at = run
+            .trace
+            .iter()
+            .position(|e| matches!(e.event, Event::Deadlock { .. }))
+            .expect("a deadlock");
+        let step = run.step_of(at + 1);
+        let marks = crate::present::StepMarks::of(&run.trace[run.step_events(step)]);
+        let deadlock = Some(("B".to_string(), vec!["A".to_string(), "B".to_string()]));
+        assert_eq!(marks.deadlock, deadlock);
+        // Later events at the same instant still show it.
+        let same_instant = run.events_by(run.trace[at].at_us);
+        assert!(same_instant > at + 1);
+        let marks = crate::present::StepMarks::of(&run.trace[run.marked_events(same_instant)]);
+        assert_eq!(marks.deadlock, deadlock);
+        // Just before, both wait for each other: the cycle the graph draws.
+        let mut cursor = ViewCursor::default();
+        let before = cursor.view(&run, step - 1);
+        let mut edges: Vec<(&str, &str)> = before
+            .waits
+            .iter()
+            .map(|w| (w.waiter.as_str(), w.blocker.as_str()))
+            .collect();
+        edges.sort();
+        assert_eq!(edges, [("A", "B"), ("B", "A")]);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct LessonSummary {
     pub covers: Vec<String>,
     /// Toggle labels, for "what can I change here".
     pub toggles: Vec<String>,
+    /// An exercise: its checks are goals the learner reaches by changing the SQL.
+    pub exercise: bool,
     /// Why the file did not parse (`file:line:col: message`); empty when it did.
     pub errors: Vec<String>,
 }
@@ -66,6 +68,7 @@ impl LessonSummary {
                     summary: lesson.summary.clone(),
                     covers: lesson.covers.clone(),
                     toggles: lesson.toggles.iter().map(|t| t.label.clone()).collect(),
+                    exercise: lesson.kind == lesson::Kind::Exercise,
                     errors: Vec::new(),
                 },
                 Err(errors) => LessonSummary {
@@ -74,6 +77,7 @@ impl LessonSummary {
                     summary: String::new(),
                     covers: Vec::new(),
                     toggles: Vec::new(),
+                    exercise: false,
                     errors: errors.clone(),
                 },
             })
@@ -106,12 +110,21 @@ impl State {
 
     /// The theme in effect: the user's choice, else the system's.
     pub fn theme(&self) -> Theme {
+        // An embed follows its `theme=`, else the system (as its host page does), never
+        // the theme saved for the site.
+        if let Route::Embed(embed) = &self.route {
+            return embed.theme.unwrap_or(self.system_theme);
+        }
         self.chosen_theme.unwrap_or(self.system_theme)
     }
 
     fn navigate(&mut self, route: Route, catalog: &Catalog) {
         self.player = match &route {
-            Route::Lesson(lesson_route) => {
+            Route::Lesson(lesson_route)
+            | Route::Embed(crate::route::EmbedRoute {
+                lesson: lesson_route,
+                ..
+            }) => {
                 let lesson = catalog
                     .get(&lesson_route.id)
                     .and_then(|e| e.lesson.as_ref().ok());

@@ -121,6 +121,10 @@ pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static s
             format!("sleeping (WAITFOR) until {}", ms_label(*until_us)),
             "sleeping",
         ),
+        SessionStatus::Delayed { table } => (
+            format!("delayed: its consume waits for a row in queue table {table}"),
+            "delayed",
+        ),
         SessionStatus::Finished => ("finished".into(), "finished"),
     }
 }

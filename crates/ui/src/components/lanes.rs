@@ -32,8 +32,17 @@ fn percent(us: u64, end_us: u64) -> f64 {
 pub fn Lanes(props: &LanesProps) -> Html {
     let end = props.run.end_us();
     let at = percent(props.t_us, end);
+    // The name column fits the longest session name (the CSS caps it).
+    let chars = props
+        .run
+        .sessions
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(1);
     html! {
-        <section class="panel lanes" aria-labelledby="lanes-heading" data-testid="lanes">
+        <section class="panel lanes" aria-labelledby="lanes-heading" data-testid="lanes"
+            style={format!("--name-chars: {chars}")}>
             <h3 id="lanes-heading" class="panel__title">{ "Timeline" }</h3>
             <div class="lanes__body">
                 <LaneRows run={props.run.clone()} dispatch={props.dispatch.clone()} />
@@ -41,7 +50,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     <div class={classes!("playhead", props.reduced.then_some("playhead--still"))} style={format!("left: {at:.3}%")} data-testid="playhead"></div>
                 </div>
             </div>
-            <LaneLegend />
+            <LaneLegend delayed={props.run.lanes.iter().flat_map(|l| &l.segments).any(|s| matches!(s.state, engine::LaneState::Delayed { .. }))} />
         </section>
     }
 }
@@ -105,6 +114,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                                 (Some(format!("waits for {whom}")), holders.join(","))
                             }
                             SegKind::Sleeping => (Some("sleeps".to_string()), String::new()),
+                            SegKind::Delayed { table } => (Some(format!("delayed: {table} empty")), String::new()),
                             _ => (None, String::new()),
                         };
                         html! {
@@ -159,13 +169,22 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct LaneLegendProps {
+    /// Show the Teradata "delayed" state (only lessons that have it).
+    delayed: bool,
+}
+
 #[function_component]
-fn LaneLegend() -> Html {
+fn LaneLegend(props: &LaneLegendProps) -> Html {
     html! {
         <p class="legend" aria-label="Legend">
             <span class="legend__item"><span class="seg-sample seg--running"></span>{ "running" }</span>
             <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ "waiting for a lock (holder named)" }</span>
             <span class="legend__item"><span class="seg-sample seg--sleeping"></span>{ "sleeping (WAITFOR)" }</span>
+            if props.delayed {
+                <span class="legend__item"><span class="seg-sample seg--delayed"></span>{ "delayed (consume on an empty queue)" }</span>
+            }
             <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps" }</span>
             <span class="legend__item">{ "✕ error · ⤼ skipped (READPAST) · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
         </p>

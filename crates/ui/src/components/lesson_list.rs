@@ -24,7 +24,11 @@ pub fn LessonList(props: &LessonListProps) -> Html {
 }
 
 fn item(lesson: &LessonSummary) -> Html {
-    let href = Route::Lesson(LessonRoute::new(&lesson.id)).href();
+    let href = if lesson.exercise {
+        Route::Exercise(lesson.id.clone()).href()
+    } else {
+        Route::Lesson(LessonRoute::new(&lesson.id)).href()
+    };
     if !lesson.errors.is_empty() {
         return html! {
             <li key={lesson.id.clone()} class="lesson-list__item lesson-list__item--broken" data-testid="lesson-item" data-lesson={lesson.id.clone()}>
@@ -36,9 +40,13 @@ fn item(lesson: &LessonSummary) -> Html {
         };
     }
     html! {
-        <li key={lesson.id.clone()} class="lesson-list__item" data-testid="lesson-item" data-lesson={lesson.id.clone()}>
+        <li key={lesson.id.clone()} class="lesson-list__item" data-testid="lesson-item" data-lesson={lesson.id.clone()}
+            data-kind={if lesson.exercise { "exercise" } else { "lesson" }}>
             <a {href}>
-                <span class="lesson-list__title">{ &lesson.title }</span>
+                <span class="lesson-list__title">
+                    if lesson.exercise { <span class="chip chip--exercise">{ "Exercise" }</span>{ " " } }
+                    { &lesson.title }
+                </span>
                 <span class="lesson-list__summary">{ &lesson.summary }</span>
                 <span class="lesson-list__meta">
                     if !lesson.covers.is_empty() {

@@ -14,7 +14,7 @@ use super::tables::Tables;
 use super::transport::{Narration, Toggles, Transport};
 use super::waits::Waits;
 use crate::player::{Player, PlayerAction, Shared};
-use crate::present::StepMarks;
+use crate::present::{recent_changes, StepMarks};
 use crate::route::Route;
 
 #[derive(Properties, PartialEq)]
@@ -34,6 +34,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let player = &props.player;
     let lesson = &player.lesson;
     let pending = player.pending();
+    let exercise = lesson.kind == lesson::Kind::Exercise;
     let settings_text = |s: &lesson::Settings| {
         s.iter()
             .map(|(n, v)| format!("{n}={v}"))
@@ -67,8 +68,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         },
         (Some(run), None) => {
             let head = player.head;
-            let step = run.step_of(head.events);
-            let marks = Rc::new(StepMarks::of(&run.trace[run.step_events(step)]));
+            let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
+            let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
             let view = props.view.clone();
             let statements = statements.clone();
             html! {
@@ -93,13 +94,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         />
                         <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}
                             aria-busy={if props.view_current { "false" } else { "true" }}>
-                            <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
+                            <Tables view={view.clone()} marks={marks.clone()} {recent} sessions={run.sessions.clone()} />
                             <Waits view={view} marks={marks} sessions={run.sessions.clone()} />
                         </div>
                     }
                     <Outcome
                         summary={run.summary.clone()}
                         previous={player.previous.clone()}
+                        {exercise}
                     />
                     <EventLog run={run.clone()} events={head.events} dispatch={props.dispatch.clone()} />
                 </>
@@ -125,11 +127,13 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     });
 
     html! {
-        <article class="lesson" data-testid="lesson" data-lesson={lesson.id.clone()}>
+        <article class="lesson" data-testid="lesson" data-lesson={lesson.id.clone()}
+            data-kind={if exercise { "exercise" } else { "lesson" }}>
             <header class="lesson__head">
                 <p class="lesson__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
                 <h2 class="lesson__title">{ &lesson.title }</h2>
                 <p class="lesson__summary">{ &lesson.summary }</p>
+                <super::embed::CopyEmbed route={player.route()} title={lesson.title.clone()} />
             </header>
             { for warnings }
             <div class="lesson__grid">

@@ -1,10 +1,10 @@
 //! The event log: the trace's one-line events around the playhead (each says who and
-//! why), the current one marked; clicking an event moves the playhead there. Long
-//! traces show a window, so a run of 30 000 events stays fast.
+//! why), the current one marked; clicking an event moves the playhead there. It shows
+//! a fixed window (a few events before the current one, more after), so a run of
+//! 30 000 events stays fast and the current event never scrolls out of sight.
 
 use yew::prelude::*;
 
-use crate::hooks::use_keep_in_view;
 use crate::player::{PlayerAction, Shared};
 use crate::present::{ms_label, session_class};
 use crate::run::RunModel;
@@ -17,8 +17,9 @@ pub struct EventLogProps {
     pub dispatch: Callback<PlayerAction>,
 }
 
-/// Events listed either side of the current one.
-const AROUND: usize = 40;
+/// Events listed before and after the current one.
+const BEFORE: usize = 6;
+const AFTER: usize = 12;
 
 #[function_component]
 pub fn EventLog(props: &EventLogProps) -> Html {
@@ -26,15 +27,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let n = run.events();
     let current = props.events.checked_sub(1);
     let centre = current.unwrap_or(0);
-    let from = centre.saturating_sub(AROUND);
-    let to = (centre + AROUND + 1).min(n);
+    let from = centre.saturating_sub(BEFORE);
+    let to = (from + BEFORE + AFTER + 1).min(n);
     let step = run.step_events(run.step_of(props.events));
-    let list = use_node_ref();
-    use_keep_in_view(
-        list.clone(),
-        "[aria-current]",
-        (Shared::clone(&props.run), props.events),
-    );
     let rows = (from..to).map(|i| {
         let entry = &run.trace[i];
         let session = entry.event.session().and_then(|s| run.session_index(s));
@@ -64,7 +59,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 { "Events" }
                 <span class="panel__note">{ format!("{n} in this run; click one to go there") }</span>
             </h3>
-            <ol class="log__list" ref={list}>
+            <ol class="log__list">
                 if from > 0 {
                     <li class="log__more muted">{ format!("… {from} earlier events") }</li>
                 }

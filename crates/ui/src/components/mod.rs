@@ -1,6 +1,9 @@
 //! Props-only view components, and [`App`], the one component that owns state.
 
 mod code;
+mod embed;
+mod exercise;
+mod facilitator;
 mod header;
 mod lanes;
 mod lesson_list;
@@ -15,6 +18,9 @@ mod waits;
 
 use yew::prelude::*;
 
+pub use embed::{CopyEmbed, EmbedPage};
+pub use exercise::ExercisePage;
+pub use facilitator::FacilitatorPage;
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
@@ -26,7 +32,7 @@ use crate::hooks::{
     use_state_view, use_url_sync,
 };
 use crate::player::{PlayerAction, Shared};
-use crate::route::Route;
+use crate::route::{LessonRoute, Route};
 use crate::state::Action;
 
 #[function_component]
@@ -39,6 +45,18 @@ pub fn App() -> Html {
 
     // The player's effects live here, at the top, so the page below is props-only.
     let player = state.player.as_ref();
+    // In an embed the player's URL stays an embed URL (same view and theme).
+    let embed = match &state.route {
+        Route::Embed(embed) => Some(embed.clone()),
+        _ => None,
+    };
+    let player_route = {
+        let embed = embed.clone();
+        move |lesson: LessonRoute| match &embed {
+            Some(embed) => Route::Embed(embed.with_lesson(lesson)),
+            None => Route::Lesson(lesson),
+        }
+    };
     let dispatch = {
         let dispatcher = state.dispatcher();
         Callback::from(move |action: PlayerAction| dispatcher.dispatch(Action::Player(action)))
@@ -62,20 +80,33 @@ pub fn App() -> Html {
         dispatch.clone(),
     );
     use_player_keys(player.is_some(), dispatch.clone());
-    use_url_sync(player.map(|p| Route::Lesson(p.route())), playing);
+    use_url_sync(player.map(|p| player_route(p.route())), playing);
     use_ready_mark(view.is_some());
 
     let on_toggle = {
         let player = state.player.clone();
         Callback::from(move |(name, value): (String, String)| {
             if let Some(player) = &player {
-                navigate(&Route::Lesson(player.route_with(&name, &value)));
+                navigate(&player_route(player.route_with(&name, &value)));
             }
         })
     };
 
     let page = match &state.route {
-        Route::Home => html! { <LessonList lessons={state.lessons.clone()} /> },
+        Route::Home => html! {
+            <>
+                <LessonList lessons={state.lessons.clone()} />
+                <p class="facilitator-link"><a href={Route::Facilitator.href()}>{ "For workshop facilitators: every exercise with its goals and hints, printable" }</a></p>
+            </>
+        },
+        Route::Embed(route) => match player {
+            Some(player) => html! {
+                <EmbedPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} mode={route.view} />
+            },
+            None => embed::problem(&route.lesson.id),
+        },
+        Route::Exercise(id) => html! { <ExercisePage key={id.clone()} id={id.clone()} /> },
+        Route::Facilitator => html! { <FacilitatorPage /> },
         Route::Lesson(route) => match player {
             Some(player) => html! {
                 <LessonPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} />
@@ -92,12 +123,14 @@ pub fn App() -> Html {
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
-    let wide = matches!(state.route, Route::Lesson(_));
+    let wide = matches!(state.route, Route::Lesson(_) | Route::Exercise(_));
 
     html! {
         <>
-            <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} compact={wide} />
-            <main id="main" class={classes!("page", wide.then_some("page--wide"))}>{ page }</main>
+            if embed.is_none() {
+                <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} compact={wide} />
+            }
+            <main id="main" class={classes!("page", wide.then_some("page--wide"), embed.is_some().then_some("page--embed"))}>{ page }</main>
         </>
     }
 }

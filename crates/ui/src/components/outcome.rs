@@ -14,6 +14,9 @@ use crate::run::RunSummary;
 pub struct OutcomeProps {
     pub summary: Rc<RunSummary>,
     pub previous: Option<Rc<RunSummary>>,
+    /// An exercise's checks are its goals, unmet until the learner changes the SQL.
+    #[prop_or_default]
+    pub exercise: bool,
 }
 
 /// Result rows shown per result set.
@@ -114,7 +117,16 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
             { for diff }
             <div class="outcome__sessions">{ for cards }</div>
             if !summary.checks.is_empty() {
-                <h4 class="panel__subtitle">{ format!("Checks: {passed} of {} pass", summary.checks.len()) }</h4>
+                <h4 class="panel__subtitle">
+                    { if props.exercise {
+                        format!("Goals: {passed} of {} met", summary.checks.len())
+                    } else {
+                        format!("Checks: {passed} of {} pass", summary.checks.len())
+                    } }
+                </h4>
+                if props.exercise && passed < summary.checks.len() {
+                    <p class="muted exercise-note">{ "This is an exercise: the goals are met once the SQL is fixed. Read the lesson text for the task." }</p>
+                }
                 <ul class="checks" data-testid="checks">{ for checks }</ul>
             }
         </section>

@@ -10,7 +10,7 @@ use lesson::value_text;
 use yew::prelude::*;
 
 use crate::player::Shared;
-use crate::present::{row_window, session_class, RowSlot, StepMarks};
+use crate::present::{ms_label, row_window, session_class, RecentChange, RowSlot, StepMarks};
 
 /// Rows shown per table before windowing.
 const ROWS_SHOWN: usize = 10;
@@ -19,6 +19,9 @@ const ROWS_SHOWN: usize = 10;
 pub struct TablesProps {
     pub view: Shared<StateView>,
     pub marks: Rc<StepMarks>,
+    /// The latest row changes, for rows outside a big table's window.
+    #[prop_or_default]
+    pub recent: Rc<Vec<RecentChange>>,
     pub sessions: Vec<String>,
 }
 
@@ -37,7 +40,7 @@ pub fn Tables(props: &TablesProps) -> Html {
         .view
         .tables
         .iter()
-        .map(|t| table(t, &props.marks, &props.sessions));
+        .map(|t| table(t, &props.marks, &props.recent, &props.sessions));
     html! {
         <section class="panel tables" aria-labelledby="tables-heading" data-testid="tables">
             <h3 id="tables-heading" class="panel__title">{ "Tables" }</h3>
@@ -58,7 +61,7 @@ fn cell_text(value: &Value) -> (String, Option<String>) {
     }
 }
 
-fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
+fn table(t: &TableView, marks: &StepMarks, recent: &[RecentChange], sessions: &[String]) -> Html {
     let key = |i: usize| (t.name.clone(), t.rows[i].key.clone());
     let focus: Vec<usize> = (0..t.rows.len())
         .filter(|&i| {
@@ -69,6 +72,15 @@ fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
         .collect();
     let keys: Vec<String> = t.rows.iter().map(|r| r.key.clone()).collect();
     let slots = row_window(&keys, t.total_rows, &focus, ROWS_SHOWN);
+    let outside: Vec<&RecentChange> = recent
+        .iter()
+        .filter(|c| c.table == t.name)
+        .filter(|c| {
+            !slots
+                .iter()
+                .any(|s| matches!(s, RowSlot::Row(i) if t.rows[*i].key == c.key))
+        })
+        .collect();
     let shown = slots
         .iter()
         .filter(|s| matches!(s, RowSlot::Row(_)))
@@ -144,6 +156,16 @@ fn table(t: &TableView, marks: &StepMarks, sessions: &[String]) -> Html {
                             { for rows }
                         </tbody>
                     </table>
+                </div>
+            }
+            if !outside.is_empty() {
+                <div class="table__recent" data-testid={format!("recent-{}", t.name)}>
+                    <p class="table__recent-title">{ "Latest changes to rows not shown:" }</p>
+                    <ul>
+                        { for outside.iter().map(|c| html! {
+                            <li><span class="muted">{ ms_label(c.at_us) }</span>{ " " }{ &c.text }</li>
+                        }) }
+                    </ul>
                 </div>
             }
         </div>

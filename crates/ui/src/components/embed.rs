@@ -1,0 +1,352 @@
+//! The embedded player (`#/embed/<id>`): one lesson's player without site chrome, for
+//! an `<iframe>` in a blog post, reporting its height to the host page; and the "copy
+//! embed code" control of the full player, which writes that `<iframe>` line.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use engine::StateView;
+use gloo::utils::window;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{HtmlElement, HtmlInputElement, ResizeObserver};
+use yew::prelude::*;
+
+use super::code::{statements, SessionCode};
+use super::lanes::Lanes;
+use super::log::EventLog;
+use super::outcome::Outcome;
+use super::pages::LessonProblem;
+use super::tables::Tables;
+use super::transport::{Narration, Toggles, Transport};
+use super::waits::Waits;
+use crate::catalog::catalog;
+use crate::embed::{app_address, embed_code, EmbedRoute, EmbedView, HEIGHT_MESSAGE};
+use crate::player::{Player, PlayerAction, Shared};
+use crate::present::StepMarks;
+use crate::route::{LessonRoute, Route};
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedPageProps {
+    pub player: Player,
+    pub view: Option<Shared<StateView>>,
+    pub view_current: bool,
+    pub reduced: bool,
+    pub dispatch: Callback<PlayerAction>,
+    pub on_toggle: Callback<(String, String)>,
+    /// Compact (toggles, transport, lanes, outcome) or every panel.
+    pub mode: EmbedView,
+}
+
+/// The player alone, sized for a 680 px column (and a phone): title, toggles, the
+/// transport, lanes and outcome; with `view=full` also the code, tables, wait-for
+/// graph and event log. A link opens the full lesson in a new tab.
+#[function_component]
+pub fn EmbedPage(props: &EmbedPageProps) -> Html {
+    let root = use_node_ref();
+    use_report_height(root.clone());
+
+    let player = &props.player;
+    let lesson = &player.lesson;
+    let pending = player.pending();
+    let full = props.mode == EmbedView::Full;
+    let shown = player
+        .run
+        .as_ref()
+        .map(|r| {
+            r.key
+                .settings
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+
+    let body = match (&player.run, &player.error) {
+        (_, Some(error)) => html! {
+            <div class="notice notice--error" role="alert" data-testid="run-error">
+                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <pre class="notice__detail">{ error }</pre>
+            </div>
+        },
+        (None, None) => html! {
+            <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p>
+        },
+        (Some(run), None) => {
+            let head = player.head;
+            let panels = match (&props.view, full) {
+                (Some(view), true) => {
+                    let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
+                    let statements = Rc::new(statements(run, view, head.events));
+                    html! {
+                        <>
+                            <SessionCode
+                                run={run.clone()}
+                                view={view.clone()}
+                                {statements}
+                                fresh={player.fresh.clone()}
+                                flash={player.flash}
+                            />
+                            <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}>
+                                <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
+                                <Waits view={view.clone()} {marks} sessions={run.sessions.clone()} />
+                            </div>
+                        </>
+                    }
+                }
+                _ => html! {},
+            };
+            html! {
+                <>
+                    <Transport
+                        head={head}
+                        events={run.events()}
+                        end_us={run.end_us()}
+                        playing={player.playing}
+                        speed={player.speed}
+                        dispatch={props.dispatch.clone()}
+                    />
+                    <Narration run={run.clone()} head={head} playing={player.playing} />
+                    <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
+                    { panels }
+                    <Outcome summary={run.summary.clone()} previous={player.previous.clone()} />
+                    if full {
+                        <EventLog run={run.clone()} events={head.events} dispatch={props.dispatch.clone()} />
+                    }
+                </>
+            }
+        }
+    };
+
+    let warnings = (!player.warnings.is_empty()).then(|| {
+        html! {
+            <div class="notice notice--warning" role="status" data-testid="url-warnings">
+                <p class="notice__title">{ "This embed's link could not be followed exactly" }</p>
+                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+            </div>
+        }
+    });
+    // A fragment link resolves against the app's own address, so the full lesson
+    // opens from wherever the widget is served.
+    let full_lesson = Route::Lesson(player.route()).href();
+
+    html! {
+        <article ref={root} class={classes!("embed", format!("embed--{}", props.mode.as_str()))}
+            data-testid="embed" data-lesson={lesson.id.clone()} data-view={props.mode.as_str()}>
+            <header class="embed__head">
+                <h2 class="embed__title">{ &lesson.title }</h2>
+                <a class="embed__open" href={full_lesson} target="_blank" rel="noopener" data-testid="embed-open">
+                    { "Open in Lockstep" }<span aria-hidden="true">{ " ↗" }</span>
+                    <span class="visually-hidden">{ " (opens a new tab)" }</span>
+                </a>
+            </header>
+            { for warnings }
+            <section
+                class={classes!("player", pending.then_some("player--stale"))}
+                aria-label="Player"
+                aria-busy={if pending { "true" } else { "false" }}
+                data-testid="player"
+                data-settings={shown}
+                data-pending={if pending { "true" } else { "false" }}
+            >
+                <Toggles
+                    toggles={lesson.toggles.clone()}
+                    settings={player.key.settings.clone()}
+                    fresh={player.fresh.clone()}
+                    pending={pending}
+                    on_toggle={props.on_toggle.clone()}
+                />
+                { body }
+            </section>
+        </article>
+    }
+}
+
+/// An embed of a lesson that cannot be played: the same explanation as the full page.
+pub fn problem(id: &str) -> Html {
+    let catalog = catalog();
+    let errors = catalog
+        .get(id)
+        .and_then(|e| e.lesson.as_ref().err().cloned());
+    let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
+    html! { <LessonProblem id={id.to_string()} {errors} {known} /> }
+}
+
+/// Posts `{ type: "lockstep:height", height }` to the parent page when the widget is
+/// shown and whenever `root` changes size (a ResizeObserver), so `embed.js` can fit the
+/// iframe to it. The observer is disconnected by the effect's cleanup.
+#[hook]
+fn use_report_height(root: NodeRef) {
+    use_effect_with((), move |_| {
+        let reporter = root
+            .cast::<HtmlElement>()
+            .and_then(|element| HeightReporter::start(&element));
+        move || drop(reporter)
+    });
+}
+
+struct HeightReporter {
+    observer: ResizeObserver,
+    // Kept alive as long as the observer may call it.
+    _callback: Closure<dyn FnMut(JsValue)>,
+}
+
+impl HeightReporter {
+    fn start(element: &HtmlElement) -> Option<HeightReporter> {
+        let parent = window().parent().ok().flatten()?;
+        if JsValue::from(parent.clone()) == JsValue::from(window()) {
+            return None; // not in a frame: nobody to tell
+        }
+        let last = Rc::new(Cell::new(0u32));
+        let report = {
+            let element = element.clone();
+            move || {
+                let rect = element.get_bounding_client_rect();
+                let scroll = window().scroll_y().unwrap_or(0.0);
+                let height = (rect.bottom() + scroll).ceil().max(0.0) as u32;
+                if height == last.replace(height) {
+                    return;
+                }
+                let message = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+                let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+                // Only a height goes out, so any host may read it.
+                let _ = parent.post_message(&message, "*");
+            }
+        };
+        report();
+        let callback = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| report());
+        let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(element);
+        Some(HeightReporter {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for HeightReporter {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CopyEmbedProps {
+    /// The player's state now (lesson, toggles, playhead).
+    pub route: LessonRoute,
+    pub title: AttrValue,
+}
+
+/// What happened to the last copy.
+#[derive(Clone, Debug, PartialEq)]
+enum Copy {
+    /// On the clipboard: this code.
+    Copied(String),
+    /// No clipboard access: the text is selected for Ctrl+C.
+    Selected,
+}
+
+/// "Copy embed code": opens a read-only field with the `<iframe>` line for this lesson,
+/// its toggles and playhead, and copies it with the Clipboard API when the browser
+/// allows (else selects it for the reader to copy).
+#[function_component]
+pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
+    let open = use_state(|| false);
+    let full = use_state(|| false);
+    let copy = use_state(|| None::<Copy>);
+    let field = use_node_ref();
+
+    let mut route = EmbedRoute::new(props.route.clone());
+    if *full {
+        route.view = EmbedView::Full;
+    }
+    let code = embed_code(
+        app_address(&window().location().href().unwrap_or_default()),
+        &route,
+        &props.title,
+    );
+
+    let onclick = {
+        let (open, copy, field, code) = (open.clone(), copy.clone(), field.clone(), code.clone());
+        Callback::from(move |_: MouseEvent| {
+            open.set(true);
+            copy_to_clipboard(code.clone(), field.clone(), copy.clone());
+        })
+    };
+    let on_full = {
+        let full = full.clone();
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
+                full.set(input.checked());
+            }
+        })
+    };
+    let on_focus = Callback::from(|e: FocusEvent| {
+        if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
+            input.select();
+        }
+    });
+    let feedback = match &*copy {
+        Some(Copy::Copied(copied)) if *copied == code => "Copied to the clipboard",
+        Some(Copy::Copied(_)) => "The player moved since: copy again for this moment",
+        Some(Copy::Selected) => "Selected: press Ctrl+C (⌘C on a Mac) to copy",
+        None => "",
+    };
+    html! {
+        <div class="copy-embed" data-testid="copy-embed">
+            <button type="button" class="copy-embed__button" data-testid="copy-embed-button" {onclick}
+                aria-expanded={if *open { "true" } else { "false" }}>
+                { "Copy embed code" }
+            </button>
+            if *open {
+                <div class="copy-embed__panel">
+                    <label class="copy-embed__label" for="embed-code">
+                        { "Paste this into your page; add " }<code>{ "embed.js" }</code>
+                        { " (next to index.html) to fit the height automatically." }
+                    </label>
+                    <input ref={field} id="embed-code" class="copy-embed__code" data-testid="embed-code" type="text"
+                        readonly=true value={code.clone()} onfocus={on_focus} spellcheck="false" />
+                    <label class="copy-embed__full">
+                        <input type="checkbox" checked={*full} onchange={on_full} data-testid="embed-full" />
+                        { " every panel (view=full)" }
+                    </label>
+                    <span class="copy-embed__feedback" role="status" aria-live="polite" data-testid="embed-copied"
+                        data-copied={if matches!(&*copy, Some(Copy::Copied(c)) if *c == code) { "true" } else { "false" }}>
+                        { feedback }
+                    </span>
+                </div>
+            }
+        </div>
+    }
+}
+
+/// Writes `code` to the clipboard when the browser offers it; otherwise (or when it
+/// refuses) selects the code in `field` so the reader can copy it by hand.
+fn copy_to_clipboard(code: String, field: NodeRef, copy: UseStateHandle<Option<Copy>>) {
+    let select = move |copy: &UseStateHandle<Option<Copy>>| {
+        if let Some(input) = field.cast::<HtmlInputElement>() {
+            let _ = input.focus();
+            input.select();
+        }
+        copy.set(Some(Copy::Selected));
+    };
+    let navigator = window().navigator();
+    // `navigator.clipboard` is missing outside secure contexts: check before calling.
+    let available = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !available {
+        // The field appears on this render; select it once it is there.
+        yew::platform::spawn_local(async move { select(&copy) });
+        return;
+    }
+    let promise = navigator.clipboard().write_text(&code);
+    yew::platform::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => copy.set(Some(Copy::Copied(code))),
+            Err(_) => select(&copy),
+        }
+    });
+}

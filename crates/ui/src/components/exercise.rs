@@ -1,0 +1,526 @@
+//! The exercise page (`#/exercise/<id>`): the goal, hints revealed one at a time, the
+//! narrative with a labelled SQL editor in place of each editable block, Check (every
+//! goal on every seed), and the run where a goal failed, in the player's own panels.
+//! Progress (solved, the learner's SQL) is saved in `localStorage` as it changes.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use gloo::utils::window;
+use lesson::{narrative_html, BlockRole, Kind, Lesson};
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+use super::code::{statements, CodeListing, SessionCode};
+use super::lanes::Lanes;
+use super::log::EventLog;
+use super::narrative::{parts, Part};
+use super::outcome::Outcome;
+use super::pages::LessonProblem;
+use super::tables::Tables;
+use super::transport::{Narration, Transport};
+use super::waits::Waits;
+use crate::catalog::catalog;
+use crate::exercise::{check, error_line, ExerciseAction, ExerciseState, ShownRun, Verdict};
+use crate::hooks::{use_playback, use_player_keys, use_reduced_motion, use_state_view};
+use crate::player::{Player, PlayerAction, Shared};
+use crate::present::{ms_label, StepMarks};
+use crate::progress;
+use crate::route::{LessonRoute, Route};
+use crate::run::RunModel;
+
+/// Performance API measure of one Check (all seeds and the run shown).
+pub const MEASURE_CHECK: &str = "lockstep:check";
+
+#[derive(Properties, PartialEq)]
+pub struct ExercisePageProps {
+    pub id: AttrValue,
+}
+
+#[function_component]
+pub fn ExercisePage(props: &ExercisePageProps) -> Html {
+    let catalog = catalog();
+    let entry = catalog.get(&props.id);
+    match entry.map(|e| &e.lesson) {
+        Some(Ok(lesson)) if lesson.kind == Kind::Exercise => {
+            html! { <Exercise lesson={Shared(Rc::clone(lesson))} /> }
+        }
+        Some(Ok(lesson)) => html! {
+            <section class="problem" role="alert" data-testid="lesson-problem">
+                <h2>{ "Not an exercise" }</h2>
+                <p>{ "The lesson " }<code>{ &lesson.id }</code>{ " has no goals to check. " }
+                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ "Open it in the player" }</a>{ "." }</p>
+            </section>
+        },
+        other => {
+            let errors = other.and_then(|l| l.as_ref().err().cloned());
+            let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
+            html! { <LessonProblem id={props.id.clone()} {errors} {known} /> }
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExerciseProps {
+    lesson: Shared<Lesson>,
+}
+
+#[function_component]
+fn Exercise(props: &ExerciseProps) -> Html {
+    let state = {
+        let lesson = Rc::clone(&props.lesson.0);
+        use_reducer(move || {
+            let saved = progress::load(&lesson.id);
+            ExerciseState::new(lesson, saved)
+        })
+    };
+    use_checker(&state);
+    use_saved_progress(&state);
+
+    let lesson = &state.lesson;
+    let Some(exercise) = lesson.exercise.as_ref() else {
+        return html! {};
+    };
+    let send = |action: ExerciseAction| {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatcher.dispatch(action.clone()))
+    };
+
+    let notice = state.notice.as_ref().map(|notice| {
+        html! {
+            <div class="notice notice--warning" role="status" data-testid="progress-notice">
+                <p class="notice__title">{ notice }</p>
+                <button type="button" class="link-button" onclick={send(ExerciseAction::DismissNotice)}>{ "Dismiss" }</button>
+            </div>
+        }
+    });
+
+    let hints = state.hints();
+    let hint_list = (state.hints_shown > 0).then(|| {
+        html! {
+            <ol class="exercise__hints" data-testid="hints">
+                { for hints.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ h }</li> }) }
+            </ol>
+        }
+    });
+    let hint_button = (state.hints_shown < hints.len()).then(|| {
+        let label = if state.hints_shown == 0 {
+            format!("Show a hint (1 of {})", hints.len())
+        } else {
+            format!("Next hint ({} of {})", state.hints_shown + 1, hints.len())
+        };
+        html! {
+            <button type="button" class="button" data-testid="hint-button" onclick={send(ExerciseAction::ShowHint)}>{ label }</button>
+        }
+    });
+
+    // Goals with their verdict, once checked.
+    let report = match &state.verdict {
+        Some(Verdict::Report { report, .. }) => Some(report.clone()),
+        _ => None,
+    };
+    let goals = lesson.checks.iter().map(|check| {
+        let verdict = report
+            .as_ref()
+            .and_then(|r| r.goals.iter().find(|g| g.name == check.name));
+        let (class, mark, text) = match verdict {
+            None => ("goal--unknown", "○", "not checked yet".to_string()),
+            Some(g) if g.passed_all_seeds => (
+                "goal--pass",
+                "✓",
+                format!(
+                    "met on all {} seeds",
+                    report.as_ref().map_or(0, |r| r.seeds.len())
+                ),
+            ),
+            Some(g) => (
+                "goal--fail",
+                "✗",
+                format!(
+                    "failed on seed {}: {}",
+                    g.failing_seed.unwrap_or_default(),
+                    g.detail
+                ),
+            ),
+        };
+        html! {
+            <li class={classes!("goal", class)} data-testid="goal" data-name={check.name.clone()}
+                data-passed={verdict.map(|g| if g.passed_all_seeds { "true" } else { "false" })}>
+                <span class="goal__mark" aria-hidden="true">{ mark }</span>
+                <span class="goal__name">{ &check.name }</span>
+                <span class="goal__detail" data-testid="goal-detail">{ text }</span>
+            </li>
+        }
+    });
+
+    let verdict = match &state.verdict {
+        _ if state.checking => html! {
+            <p class="simulating" role="status" data-testid="checking">
+                { format!("Checking on {} seeds…", exercise.seeds.len()) }
+            </p>
+        },
+        None => html! {},
+        Some(Verdict::Report { report, .. }) if report.solved => html! {
+            <p class="verdict verdict--solved" role="status" data-testid="verdict" data-solved="true">
+                { format!("Solved: every goal holds on all {} seeds.", report.seeds.len()) }
+            </p>
+        },
+        Some(Verdict::Report { report, .. }) => {
+            let failed = report.goals.iter().filter(|g| !g.passed_all_seeds).count();
+            html! {
+                <p class="verdict verdict--fail" role="status" data-testid="verdict" data-solved="false">
+                    { format!("Not yet: {failed} of {} goals failed. The run where the first one failed is below.", report.goals.len()) }
+                </p>
+            }
+        }
+        Some(Verdict::EditError {
+            block, line, col, ..
+        }) => html! {
+            <p class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
+                { format!("Your SQL in {block} has an error at line {line}, column {col}: see under the editor. No seed was run.") }
+            </p>
+        },
+        Some(Verdict::LessonError(message)) => html! {
+            <div class="notice notice--error" role="alert" data-testid="verdict" data-solved="false">
+                <p class="notice__title">{ "This exercise cannot run" }</p>
+                <pre class="notice__detail">{ message }</pre>
+            </div>
+        },
+    };
+    let stale = (state.stale() && !state.checking).then(|| {
+        html! { <p class="muted" data-testid="stale">{ "Your SQL changed since this check: press Check again." }</p> }
+    });
+
+    let shown = match &state.verdict {
+        Some(Verdict::Report {
+            shown: Some(shown), ..
+        }) if !state.checking => Some(shown.clone()),
+        _ => None,
+    };
+
+    html! {
+        <article class="exercise" data-testid="exercise" data-lesson={lesson.id.clone()}
+            data-solved={if state.solved { "true" } else { "false" }}>
+            <header class="lesson__head">
+                <p class="lesson__crumbs">
+                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    { " · " }
+                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ "Watch the starting SQL in the player" }</a>
+                </p>
+                <h2 class="lesson__title">
+                    <span class="chip chip--exercise">{ "Exercise" }</span>{ " " }{ &lesson.title }
+                    if state.solved {
+                        { " " }<span class="chip chip--solved" data-testid="solved-badge">{ "✓ Solved" }</span>
+                    }
+                </h2>
+                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ &exercise.goal }</p>
+            </header>
+            { for notice }
+            <div class="exercise__grid">
+                <div class="exercise__main">
+                    <ExerciseNarrative state={Shared(Rc::new((*state).clone()))} dispatcher={state.dispatcher()} />
+                </div>
+                <aside class="exercise__side" aria-label="Goals and Check">
+                    <section class="panel">
+                        <h3 class="panel__title">{ "Goals" }
+                            <span class="panel__note">{ format!("checked on seeds {}", exercise.seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</span>
+                        </h3>
+                        <ul class="goals" data-testid="goals">{ for goals }</ul>
+                        <div class="exercise__actions">
+                            <button type="button" class="button button--primary" data-testid="check-button"
+                                disabled={state.checking} onclick={send(ExerciseAction::Check)}>{ "Check" }</button>
+                            { for hint_button }
+                            <button type="button" class="button" data-testid="reset-progress" onclick={send(ExerciseAction::Reset)}
+                                title="Back to the starting SQL; forgets that you solved it">{ "Reset progress" }</button>
+                        </div>
+                        { verdict }
+                        { for stale }
+                        { for hint_list }
+                    </section>
+                </aside>
+            </div>
+            if let Some(shown) = shown {
+                <ShownRunPanel lesson={lesson.clone()} {shown} />
+            }
+        </article>
+    }
+}
+
+/// Runs Check after the "Checking…" frame has painted, and hands the verdict to the
+/// reducer. The timer is dropped by the effect's cleanup (a newer request, or leaving).
+#[hook]
+fn use_checker(state: &UseReducerHandle<ExerciseState>) {
+    let wanted = state.checking.then_some(state.request);
+    let lesson = state.lesson.clone();
+    let edits = state.edits();
+    let dispatcher = state.dispatcher();
+    use_effect_with(wanted, move |wanted| {
+        let timer = wanted.map(|request| {
+            Timeout::new(0, move || {
+                let performance = window().performance();
+                let start = format!("{MEASURE_CHECK}:start");
+                if let Some(p) = &performance {
+                    let _ = p.mark(&start);
+                }
+                let verdict = check(&lesson, &edits);
+                if let Some(p) = &performance {
+                    let end = format!("{MEASURE_CHECK}:end");
+                    let _ = p.mark(&end);
+                    let _ = p.measure_with_start_mark_and_end_mark(MEASURE_CHECK, &start, &end);
+                }
+                dispatcher.dispatch(ExerciseAction::Checked { request, verdict });
+            })
+        });
+        move || drop(timer)
+    });
+}
+
+/// Saves progress whenever it changes (and removes it when there is nothing to keep).
+#[hook]
+fn use_saved_progress(state: &UseReducerHandle<ExerciseState>) {
+    let id = state.lesson.id.clone();
+    use_effect_with(state.progress(), move |progress| {
+        progress::save(&id, progress);
+    });
+}
+
+#[derive(Properties, PartialEq)]
+struct ExerciseNarrativeProps {
+    state: Shared<ExerciseState>,
+    dispatcher: UseReducerDispatcher<ExerciseState>,
+}
+
+/// The lesson's narrative, editable blocks as labelled text areas, the others as code.
+#[function_component]
+fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
+    let state = &props.state;
+    let lesson = state.lesson.clone();
+    let rendered = use_memo(lesson, |lesson| {
+        let applied = lesson.apply(&lesson.settings_default()).ok();
+        (parts(&narrative_html(lesson)), applied)
+    });
+    let (parts, applied) = &*rendered;
+    let edit_error = match &state.verdict {
+        Some(Verdict::EditError {
+            block,
+            line,
+            col,
+            message,
+        }) if !state.stale() => Some((block.clone(), *line, *col, message.clone())),
+        _ => None,
+    };
+    let items = parts.iter().map(|part| match part {
+        Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
+        Part::Block(index) => {
+            if let Some(block) = state.blocks.iter().find(|b| b.index == *index) {
+                let error = edit_error.as_ref().filter(|e| e.0 == block.id);
+                return editor(block, &state.lesson, error, &props.dispatcher);
+            }
+            let Some(block) = applied
+                .as_ref()
+                .and_then(|a| a.blocks.iter().find(|b| b.block == *index))
+            else {
+                return html! {};
+            };
+            html! {
+                <figure class="block" data-block={index.to_string()}>
+                    <figcaption class="block__label">{ role_label(&block.role) }</figcaption>
+                    <CodeListing
+                        text={AttrValue::from(block.text.clone())}
+                        toggled={block.toggled.clone()}
+                        statements={Vec::new()}
+                        sessions={Vec::new()}
+                        fresh={Vec::new()}
+                        flash={0}
+                    />
+                </figure>
+            }
+        }
+    });
+    html! { <div class="narrative__body prose" data-testid="narrative">{ for items }</div> }
+}
+
+fn role_label(role: &BlockRole) -> String {
+    match role {
+        BlockRole::Setup => "setup: schema and data, run before the sessions".to_string(),
+        BlockRole::Session { name, start_us } => {
+            format!("session {name}, starts at {}", ms_label(*start_us))
+        }
+        BlockRole::Show => "shown only, not run".to_string(),
+    }
+}
+
+/// A labelled, monospace text area for one editable block, with the error in it (if
+/// Check found one) as `line:col: message` and the line with a caret.
+fn editor(
+    block: &crate::exercise::EditableBlock,
+    lesson: &Lesson,
+    error: Option<&(String, u32, u32, String)>,
+    dispatcher: &UseReducerDispatcher<ExerciseState>,
+) -> Html {
+    let id = format!("editor-{}", block.id);
+    let role = lesson
+        .blocks
+        .get(block.index)
+        .map(|b| role_label(&b.role))
+        .unwrap_or_default();
+    let oninput = {
+        let (dispatcher, name) = (dispatcher.clone(), block.id.clone());
+        Callback::from(move |e: InputEvent| {
+            if let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() {
+                dispatcher.dispatch(ExerciseAction::Edit {
+                    block: name.clone(),
+                    text: area.value(),
+                });
+            }
+        })
+    };
+    let rows = (block.text.lines().count() + 1).clamp(4, 40);
+    let changed = block.text != block.starting;
+    let error_id = format!("{id}-error");
+    let error_html = error.map(|(name, line, col, message)| {
+        let excerpt = error_line(&block.text, *line, *col);
+        html! {
+            <div class="editor__error" id={error_id.clone()} role="alert" data-testid="sql-error"
+                data-line={line.to_string()} data-col={col.to_string()}>
+                <p><strong>{ format!("{name}:{line}:{col}") }</strong>{ ": " }{ message }</p>
+                if let Some((text, caret)) = excerpt {
+                    <pre class="editor__excerpt" aria-hidden="true">{ format!("{text}\n{}^", " ".repeat(caret)) }</pre>
+                }
+            </div>
+        }
+    });
+    html! {
+        <figure class="block block--editable" data-block={block.index.to_string()} data-editable={block.id.clone()}>
+            <label class="editor__label" for={id.clone()}>
+                { "Your SQL: " }<code>{ &block.id }</code>{ format!(" ({role})") }
+                if changed { <span class="editor__changed">{ " · changed" }</span> }
+            </label>
+            <textarea
+                id={id}
+                class="editor"
+                data-testid={format!("editor-{}", block.id)}
+                spellcheck="false"
+                autocomplete="off"
+                autocapitalize="off"
+                wrap="off"
+                rows={rows.to_string()}
+                aria-invalid={if error.is_some() { "true" } else { "false" }}
+                aria-describedby={error.map(|_| error_id.clone())}
+                value={block.text.clone()}
+                {oninput}
+            />
+            { for error_html }
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ShownRunProps {
+    lesson: Shared<Lesson>,
+    shown: ShownRun,
+}
+
+/// The run Check shows: where the first failing goal failed (or a run of the solution),
+/// in the player's panels with its own playhead.
+#[function_component]
+fn ShownRunPanel(props: &ShownRunProps) -> Html {
+    let shown = &props.shown;
+    let title = match &shown.failed_goal {
+        Some(goal) => format!("Where “{goal}” failed: seed {}", shown.seed),
+        None => format!("A run of your solution: seed {}", shown.seed),
+    };
+    html! {
+        <section class="exercise__run" aria-label="The run" data-testid="failing-run"
+            data-seed={shown.seed.to_string()} data-failed={shown.failed_goal.is_some().to_string()}>
+            <h3 class="exercise__run-title">{ title }</h3>
+            { match &shown.run {
+                Ok(run) => html! {
+                    <RunPlayer key={format!("{:p}", Rc::as_ptr(&run.0))} lesson={props.lesson.clone()} run={run.clone()} />
+                },
+                Err(error) => html! {
+                    <div class="notice notice--error" role="alert">
+                        <p class="notice__title">{ "This run cannot be shown" }</p>
+                        <pre class="notice__detail">{ error }</pre>
+                    </div>
+                },
+            } }
+        </section>
+    }
+}
+
+/// A player for one finished run: the lesson page's panels with a playhead of its own.
+struct Mini(Player);
+
+impl Reducible for Mini {
+    type Action = PlayerAction;
+
+    fn reduce(self: Rc<Self>, action: PlayerAction) -> Rc<Self> {
+        let mut player = self.0.clone();
+        player.update(action);
+        if player == self.0 {
+            self
+        } else {
+            Rc::new(Mini(player))
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RunPlayerProps {
+    lesson: Shared<Lesson>,
+    run: Shared<RunModel>,
+}
+
+#[function_component]
+fn RunPlayer(props: &RunPlayerProps) -> Html {
+    let player = {
+        let (lesson, run) = (props.lesson.clone(), props.run.clone());
+        use_reducer(move || {
+            let mut route = LessonRoute::new(&lesson.id);
+            route.seed = Some(run.key.seed);
+            let mut player = Player::new(Rc::clone(&lesson.0), &route);
+            player.update(PlayerAction::RunReady(run));
+            Mini(player)
+        })
+    };
+    let dispatch = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |action: PlayerAction| dispatcher.dispatch(action))
+    };
+    let reduced = use_reduced_motion();
+    let p = &player.0;
+    let run = props.run.clone();
+    let head = p.head;
+    let step = run.step_of(head.events);
+    let view = use_state_view(Some(run.clone()), step);
+    use_playback(p.playing, p.speed, reduced, dispatch.clone());
+    use_player_keys(true, dispatch.clone());
+
+    let panels = view.map(|(view, current)| {
+        let view = Shared(view);
+        let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
+        let statements = Rc::new(statements(&run, &view, head.events));
+        html! {
+            <>
+                <SessionCode run={run.clone()} view={view.clone()} {statements} fresh={Vec::<String>::new()} flash={0} />
+                <div class={classes!("player__pair", (!current).then_some("player__pair--catching-up"))}>
+                    <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
+                    <Waits view={view} {marks} sessions={run.sessions.clone()} />
+                </div>
+            </>
+        }
+    });
+    html! {
+        <div class="player" data-testid="player" data-pending="false"
+            data-settings={format!("seed={}", run.key.seed)}>
+            <Transport head={head} events={run.events()} end_us={run.end_us()} playing={p.playing}
+                speed={p.speed} dispatch={dispatch.clone()} />
+            <Narration run={run.clone()} head={head} playing={p.playing} />
+            <Lanes run={run.clone()} t_us={head.t_us} {reduced} dispatch={dispatch.clone()} />
+            { for panels }
+            <Outcome summary={run.summary.clone()} previous={None} exercise=true />
+            <EventLog run={run.clone()} events={head.events} {dispatch} />
+        </div>
+    }
+}

@@ -1,0 +1,92 @@
+//! The facilitator page (`#/facilitator`): every exercise with its goal, the goals
+//! Check judges (on which seeds), its hints in order and the blocks learners edit. It
+//! prints as a handout (the print rules in `www/style.css` drop the buttons and print
+//! black on white); the solutions are not here (`lockstep exercises --solutions`).
+
+use gloo::utils::window;
+use lesson::Kind;
+use yew::prelude::*;
+
+use crate::catalog::catalog;
+use crate::progress;
+use crate::route::Route;
+
+#[function_component]
+pub fn FacilitatorPage() -> Html {
+    let cleared = use_state(|| None::<usize>);
+    let catalog = catalog();
+    let exercises: Vec<_> = catalog
+        .entries
+        .iter()
+        .filter_map(|e| e.lesson.as_ref().ok())
+        .filter(|l| l.kind == Kind::Exercise)
+        .collect();
+    let on_print = Callback::from(|_: MouseEvent| {
+        let _ = window().print();
+    });
+    let on_clear = {
+        let cleared = cleared.clone();
+        Callback::from(move |_: MouseEvent| cleared.set(Some(progress::clear_all())))
+    };
+    let items = exercises.iter().map(|lesson| {
+        let Some(exercise) = &lesson.exercise else {
+            return html! {};
+        };
+        let seeds = exercise
+            .seeds
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let editable: Vec<String> = lesson.editable_blocks().filter_map(|b| b.editable.clone()).collect();
+        html! {
+            <article class="facilitator__exercise" data-testid="facilitator-exercise" data-lesson={lesson.id.clone()}>
+                <h3>{ &lesson.title }</h3>
+                <p class="facilitator__meta">
+                    <code>{ &lesson.id }</code>
+                    if !lesson.covers.is_empty() { { format!(" · covers {}", lesson.covers.join(", ")) } }
+                    { format!(" · checked on seeds {seeds}") }
+                </p>
+                <p class="facilitator__summary">{ &lesson.summary }</p>
+                <h4>{ "Goal" }</h4>
+                <p data-testid="facilitator-goal">{ &exercise.goal }</p>
+                <h4>{ format!("Checks ({})", lesson.checks.len()) }</h4>
+                <ol class="facilitator__checks">
+                    { for lesson.checks.iter().map(|c| html! { <li data-testid="facilitator-check">{ &c.name }</li> }) }
+                </ol>
+                <h4>{ format!("Hints, in the order learners see them ({})", exercise.hints.len()) }</h4>
+                <ol class="facilitator__hints">
+                    { for exercise.hints.iter().map(|h| html! { <li data-testid="facilitator-hint">{ h }</li> }) }
+                </ol>
+                <p class="facilitator__edits">
+                    { "Learners edit: " }
+                    { for editable.iter().enumerate().map(|(i, id)| html! {
+                        <>{ if i > 0 { ", " } else { "" } }<code>{ id }</code></>
+                    }) }
+                </p>
+                <p class="facilitator__link"><a href={Route::Exercise(lesson.id.clone()).href()}>{ "Open the exercise" }</a></p>
+            </article>
+        }
+    });
+    html! {
+        <section class="facilitator" data-testid="facilitator">
+            <p class="lesson__crumbs facilitator__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
+            <h2>{ "Workshop exercises" }</h2>
+            <p>
+                { format!("{} exercises. Each is checked on several seeds: a fix that works only when the race happens to go well does not count. ", exercises.len()) }
+                { "Learners' progress stays in their own browser." }
+            </p>
+            <div class="facilitator__actions">
+                <button type="button" class="button" data-testid="print" onclick={on_print}>{ "Print this page" }</button>
+                <button type="button" class="button" data-testid="clear-all-progress" onclick={on_clear}
+                    title="Forget solved exercises and saved SQL in this browser (for a shared workshop machine)">
+                    { "Reset all exercise progress in this browser" }
+                </button>
+                if let Some(n) = *cleared {
+                    <span role="status" data-testid="cleared">{ format!("Cleared saved progress of {n} exercise{}.", if n == 1 { "" } else { "s" }) }</span>
+                }
+            </div>
+            { for items }
+        </section>
+    }
+}

@@ -1,0 +1,537 @@
+//! An exercise being solved: the learner's SQL per editable block, the hints shown,
+//! the verdict of the last Check and the run to show when a goal failed. Pure state
+//! and a reducer (tested natively); the exercise page owns it, its effects (running
+//! Check after the "Checking…" frame has painted, saving progress) live at the edge in
+//! `components/exercise.rs`. Check itself is the lesson crate's `check_exercise`.
+
+use std::rc::Rc;
+
+use engine::{timeline, Simulation};
+use lesson::{check_exercise, evaluate_checks, Applied, ExerciseError, ExerciseReport, Lesson};
+use yew::Reducible;
+
+use crate::player::Shared;
+use crate::progress::{Corrupt, Progress, CORRUPT_NOTICE};
+use crate::run::{RunKey, RunModel, RunSummary};
+
+/// One block the learner may rewrite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditableBlock {
+    /// The editable id (`editable=ID`), under which the SQL is saved.
+    pub id: String,
+    /// Index into `Lesson::blocks` (and the narrative's block placeholders).
+    pub index: usize,
+    /// The text the exercise starts from (the block rendered with default toggles).
+    pub starting: String,
+    /// What the learner has typed.
+    pub text: String,
+}
+
+/// The run shown under the verdict: where a goal failed, or one of the solution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownRun {
+    /// The goal that failed on this seed; `None` when every goal held.
+    pub failed_goal: Option<String>,
+    pub seed: u64,
+    pub run: Result<Shared<RunModel>, String>,
+}
+
+/// What Check said.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Report {
+        report: Rc<ExerciseReport>,
+        shown: Option<ShownRun>,
+    },
+    /// The learner's SQL does not parse, or is SQL the simulator does not model; the
+    /// position is in their text (1-based line and character column).
+    EditError {
+        block: String,
+        line: u32,
+        col: u32,
+        message: String,
+    },
+    /// The exercise cannot run at all (not the learner's doing).
+    LessonError(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExerciseState {
+    pub lesson: Shared<Lesson>,
+    pub blocks: Vec<EditableBlock>,
+    pub hints_shown: usize,
+    /// Check has found every goal met on every seed (kept until the learner resets).
+    pub solved: bool,
+    /// A Check is on its way.
+    pub checking: bool,
+    /// Counts Check requests; a verdict for an older request is dropped.
+    pub request: u32,
+    pub verdict: Option<Verdict>,
+    /// The texts the verdict is about, to say when the SQL changed since.
+    pub checked: Vec<String>,
+    /// A message about saved progress (e.g. it could not be read).
+    pub notice: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExerciseAction {
+    Edit {
+        block: String,
+        text: String,
+    },
+    ShowHint,
+    Check,
+    Checked {
+        request: u32,
+        verdict: Verdict,
+    },
+    /// Back to the starting SQL, no hints, not solved (the page clears the storage).
+    Reset,
+    DismissNotice,
+}
+
+impl ExerciseState {
+    /// The state for `lesson` with what was saved (`Err` when the saved value was
+    /// corrupt: the page starts afresh and says so).
+    pub fn new(lesson: Rc<Lesson>, saved: Result<Option<Progress>, Corrupt>) -> ExerciseState {
+        let settings = lesson.settings_default();
+        let applied = lesson.apply(&settings).ok();
+        let (progress, notice) = match saved {
+            Ok(p) => (p.unwrap_or_default(), None),
+            Err(Corrupt) => (Progress::default(), Some(CORRUPT_NOTICE.to_string())),
+        };
+        let blocks = lesson
+            .blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(index, block)| {
+                let id = block.editable.clone()?;
+                let starting = applied
+                    .as_ref()
+                    .and_then(|a| a.blocks.iter().find(|b| b.block == index))
+                    .map_or_else(|| block.source.clone(), |b| b.text.clone());
+                let text = progress
+                    .sql_for(&id)
+                    .map_or_else(|| starting.clone(), str::to_string);
+                Some(EditableBlock {
+                    id,
+                    index,
+                    starting,
+                    text,
+                })
+            })
+            .collect();
+        ExerciseState {
+            lesson: Shared(lesson),
+            blocks,
+            hints_shown: 0,
+            solved: progress.solved,
+            checking: false,
+            request: 0,
+            verdict: None,
+            checked: Vec::new(),
+            notice,
+        }
+    }
+
+    pub fn hints(&self) -> &[String] {
+        self.lesson
+            .exercise
+            .as_ref()
+            .map_or(&[], |e| e.hints.as_slice())
+    }
+
+    /// The learner's SQL as `check_exercise` takes it.
+    pub fn edits(&self) -> Vec<(String, String)> {
+        self.blocks
+            .iter()
+            .map(|b| (b.id.clone(), b.text.clone()))
+            .collect()
+    }
+
+    /// The SQL changed since the verdict shown was given.
+    pub fn stale(&self) -> bool {
+        self.verdict.is_some()
+            && self.checked.len() == self.blocks.len()
+            && self
+                .blocks
+                .iter()
+                .zip(&self.checked)
+                .any(|(b, c)| b.text != *c)
+    }
+
+    /// What to save: solved, and the SQL of blocks the learner changed.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            solved: self.solved,
+            sql: self
+                .blocks
+                .iter()
+                .filter(|b| b.text != b.starting)
+                .map(|b| (b.id.clone(), b.text.clone()))
+                .collect(),
+        }
+    }
+}
+
+impl Reducible for ExerciseState {
+    type Action = ExerciseAction;
+
+    fn reduce(self: Rc<Self>, action: ExerciseAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            ExerciseAction::Edit { block, text } => {
+                match next.blocks.iter_mut().find(|b| b.id == block) {
+                    Some(b) if b.text != text => b.text = text,
+                    _ => return self,
+                }
+            }
+            ExerciseAction::ShowHint => {
+                if next.hints_shown >= next.hints().len() {
+                    return self;
+                }
+                next.hints_shown += 1;
+            }
+            ExerciseAction::Check => {
+                next.checking = true;
+                next.request += 1;
+            }
+            ExerciseAction::Checked { request, verdict } => {
+                if request != next.request {
+                    return self;
+                }
+                if let Verdict::Report { report, .. } = &verdict {
+                    next.solved |= report.solved;
+                }
+                next.checking = false;
+                next.checked = next.blocks.iter().map(|b| b.text.clone()).collect();
+                next.verdict = Some(verdict);
+            }
+            ExerciseAction::Reset => {
+                for b in &mut next.blocks {
+                    b.text.clone_from(&b.starting);
+                }
+                next.hints_shown = 0;
+                next.solved = false;
+                next.checking = false;
+                next.request += 1; // a Check still running is for SQL no longer there
+                next.verdict = None;
+                next.checked.clear();
+                next.notice = None;
+            }
+            ExerciseAction::DismissNotice => next.notice = None,
+        }
+        Rc::new(next)
+    }
+}
+
+/// Check: the learner's SQL on every seed of the exercise (default toggles), and the
+/// run to show: the first seed where a goal failed, or the first seed when all held.
+pub fn check(lesson: &Lesson, edits: &[(String, String)]) -> Verdict {
+    let settings = lesson.settings_default();
+    let seeds = lesson
+        .exercise
+        .as_ref()
+        .map_or_else(|| vec![lesson.seed], |e| e.seeds.clone());
+    let edits: Vec<(&str, &str)> = edits
+        .iter()
+        .map(|(b, s)| (b.as_str(), s.as_str()))
+        .collect();
+    let report = match check_exercise(lesson, &settings, &edits, &seeds) {
+        Ok(report) => report,
+        Err(error) => return verdict_of(error),
+    };
+    let failed = report.goals.iter().find(|g| !g.passed_all_seeds);
+    let (failed_goal, seed) = match failed {
+        Some(goal) => (
+            Some(goal.name.clone()),
+            goal.failing_seed.unwrap_or(lesson.seed),
+        ),
+        None => (None, seeds.first().copied().unwrap_or(lesson.seed)),
+    };
+    let run = lesson
+        .apply_edits(&settings, &edits)
+        .map_err(|e| e.to_string())
+        .and_then(|applied| run_model(lesson, applied, seed))
+        .map(Shared::new);
+    Verdict::Report {
+        report: Rc::new(report),
+        shown: Some(ShownRun {
+            failed_goal,
+            seed,
+            run,
+        }),
+    }
+}
+
+fn verdict_of(error: ExerciseError) -> Verdict {
+    match error {
+        ExerciseError::Edit {
+            block,
+            line,
+            col,
+            message,
+        } => Verdict::EditError {
+            block,
+            line,
+            col,
+            message,
+        },
+        other => Verdict::LessonError(other.to_string()),
+    }
+}
+
+/// A player's run of an applied lesson (the learner's SQL in place), as
+/// [`RunModel::build`] makes one from a lesson's own SQL.
+pub fn run_model(lesson: &Lesson, applied: Applied, seed: u64) -> Result<RunModel, String> {
+    let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| e.message.clone())?;
+    let mut bounds = vec![sim.trace().entries.len()];
+    while sim.step() {
+        bounds.push(sim.trace().entries.len());
+    }
+    let outcome = sim.outcome();
+    let trace = sim.trace().entries.clone();
+    let sessions = sim.session_names();
+    let lanes = timeline(sim.trace(), &sessions);
+    let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
+    let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
+    let key = RunKey {
+        lesson_id: lesson.id.clone(),
+        settings: applied.settings.clone(),
+        seed,
+    };
+    let summary = Rc::new(RunSummary {
+        key: key.clone(),
+        outcome,
+        checks,
+        end_us,
+        events: trace.len(),
+    });
+    Ok(RunModel {
+        key,
+        applied,
+        trace,
+        bounds,
+        sessions,
+        lanes,
+        summary,
+    })
+}
+
+/// Where `line:col` (1-based, characters) of `text` is: the line's text and the
+/// character column to put a caret under, for showing an error in the learner's SQL.
+pub fn error_line(text: &str, line: u32, col: u32) -> Option<(String, usize)> {
+    let line_text = text.lines().nth((line as usize).checked_sub(1)?)?;
+    let col = (col as usize)
+        .saturating_sub(1)
+        .min(line_text.chars().count());
+    Some((line_text.to_string(), col))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    fn lesson(id: &str) -> Rc<Lesson> {
+        Rc::clone(catalog().get(id).unwrap().lesson.as_ref().unwrap())
+    }
+
+    fn reduce(
+        state: ExerciseState,
+        actions: impl IntoIterator<Item = ExerciseAction>,
+    ) -> ExerciseState {
+        let mut state = Rc::new(state);
+        for action in actions {
+            state = state.reduce(action);
+        }
+        Rc::unwrap_or_clone(state)
+    }
+
+    fn solution(lesson: &Lesson) -> Vec<(String, String)> {
+        lesson
+            .exercise
+            .as_ref()
+            .unwrap()
+            .solution_edits()
+            .into_iter()
+            .map(|(b, s)| (b.to_string(), s.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_exercise_starts_from_its_editable_blocks() {
+        let catalog = catalog();
+        let exercises: Vec<_> = catalog
+            .entries
+            .iter()
+            .filter_map(|e| e.lesson.as_ref().ok())
+            .filter(|l| l.kind == lesson::Kind::Exercise)
+            .collect();
+        assert!(exercises.len() >= 4, "{} exercises", exercises.len());
+        for lesson in exercises {
+            let state = ExerciseState::new(Rc::clone(lesson), Ok(None));
+            assert!(!state.blocks.is_empty(), "{}", lesson.id);
+            for b in &state.blocks {
+                assert_eq!(b.text, b.starting);
+                assert!(
+                    !b.starting.contains("{{"),
+                    "{}: markers rendered",
+                    lesson.id
+                );
+            }
+            assert!(!state.hints().is_empty(), "{}", lesson.id);
+        }
+    }
+
+    #[test]
+    fn the_starting_sql_fails_and_shows_the_failing_run() {
+        let lesson = lesson("exercise-skip-locked");
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let Verdict::Report { report, shown } = check(&lesson, &state.edits()) else {
+            panic!("not a report");
+        };
+        assert!(!report.solved);
+        let goal = report.goals.iter().find(|g| !g.passed_all_seeds).unwrap();
+        let shown = shown.unwrap();
+        assert_eq!(shown.failed_goal.as_deref(), Some(goal.name.as_str()));
+        assert_eq!(Some(shown.seed), goal.failing_seed);
+        let run = shown.run.unwrap();
+        assert_eq!(run.key.seed, shown.seed);
+        let b = run
+            .summary
+            .outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == "B")
+            .unwrap();
+        assert!(b.wait_us > 1_000_000, "B waited {} us", b.wait_us);
+        assert!(run.summary.checks.iter().any(|c| !c.passed));
+    }
+
+    #[test]
+    fn the_solution_solves_it_and_the_state_remembers() {
+        let lesson = lesson("exercise-skip-locked");
+        let [(block, sql)] = solution(&lesson).try_into().unwrap();
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::Edit {
+                    block: block.clone(),
+                    text: sql.clone(),
+                },
+                ExerciseAction::Check,
+            ],
+        );
+        assert!(state.checking);
+        let verdict = check(&lesson, &state.edits());
+        let Verdict::Report { report, shown } = &verdict else {
+            panic!()
+        };
+        assert!(report.solved, "{report:?}");
+        assert_eq!(shown.as_ref().unwrap().failed_goal, None);
+        let state = reduce(
+            state,
+            [ExerciseAction::Checked {
+                request: 1,
+                verdict,
+            }],
+        );
+        assert!(state.solved && !state.checking && !state.stale());
+        let progress = state.progress();
+        assert_eq!(progress.sql, [(block.clone(), sql.clone())]);
+        assert!(progress.solved);
+
+        // A reload restores it from what was saved.
+        let saved = Progress::decode(&progress.encode()).map(Some);
+        let again = ExerciseState::new(Rc::clone(&lesson), saved);
+        assert!(again.solved);
+        assert_eq!(again.blocks[0].text, sql);
+
+        // Editing after a check makes the verdict stale; reset forgets everything.
+        let state = reduce(
+            state,
+            [ExerciseAction::Edit {
+                block,
+                text: "-- nothing".into(),
+            }],
+        );
+        assert!(state.stale() && state.solved);
+        let state = reduce(state, [ExerciseAction::ShowHint, ExerciseAction::Reset]);
+        assert!(!state.solved && state.verdict.is_none() && state.hints_shown == 0);
+        assert!(state.progress().is_empty());
+    }
+
+    #[test]
+    fn a_late_verdict_is_dropped_and_hints_stop_at_the_last() {
+        let lesson = lesson("exercise-skip-locked");
+        let n = lesson.exercise.as_ref().unwrap().hints.len();
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let state = reduce(state, (0..n + 3).map(|_| ExerciseAction::ShowHint));
+        assert_eq!(state.hints_shown, n);
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::Check,
+                ExerciseAction::Reset,
+                ExerciseAction::Checked {
+                    request: 1,
+                    verdict: Verdict::LessonError("late".into()),
+                },
+            ],
+        );
+        assert_eq!(state.verdict, None);
+        assert!(!state.checking);
+    }
+
+    #[test]
+    fn an_error_in_the_learners_sql_is_placed_in_their_text() {
+        let lesson = lesson("exercise-skip-locked");
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let broken = state.blocks[0]
+            .text
+            .replace("WITH (UPDLOCK, ROWLOCK)", "WITH (UPDLOCK, ROWLOCK");
+        let verdict = check(&lesson, &[(state.blocks[0].id.clone(), broken.clone())]);
+        let Verdict::EditError {
+            block, line, col, ..
+        } = verdict
+        else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!(block, "next_task");
+        // The parser stops at the token after the missing `)`.
+        let (text, caret) = error_line(&broken, line, col).unwrap();
+        let at: String = text.chars().skip(caret).collect();
+        assert!(at.starts_with("WHERE"), "{line}:{col} {text}");
+        assert_eq!(error_line("a", 3, 1), None);
+        assert_eq!(error_line("ab", 1, 9), Some(("ab".into(), 2)));
+    }
+
+    #[test]
+    fn a_corrupt_save_starts_afresh_with_a_notice() {
+        let lesson = lesson("exercise-skip-locked");
+        let state = ExerciseState::new(Rc::clone(&lesson), Err(Corrupt));
+        assert_eq!(state.notice.as_deref(), Some(CORRUPT_NOTICE));
+        assert!(!state.solved);
+        assert!(state.blocks.iter().all(|b| b.text == b.starting));
+        let state = reduce(state, [ExerciseAction::DismissNotice]);
+        assert_eq!(state.notice, None);
+    }
+
+    #[test]
+    fn every_exercise_solution_solves_it() {
+        for id in [
+            "exercise-claim-fix",
+            "exercise-skip-locked",
+            "exercise-send-applock",
+            "exercise-teradata-rollback",
+        ] {
+            let lesson = lesson(id);
+            let Verdict::Report { report, .. } = check(&lesson, &solution(&lesson)) else {
+                panic!("{id}")
+            };
+            assert!(report.solved, "{id}: {report:?}");
+        }
+    }
+}

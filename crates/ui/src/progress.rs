@@ -1,0 +1,245 @@
+//! A learner's progress on an exercise, kept in the browser's `localStorage` under
+//! `lockstep.exercise.<id>`: whether it was solved, and the last SQL typed into each
+//! editable block. The stored text is a small line format (a version line, then
+//! `solved` and one `sql <block> <text>` line per block, the text percent-escaped), so
+//! a value that is not exactly that is recognised as corrupt: the page then drops it
+//! and says so, and never trusts half of it.
+//!
+//! Encoding and decoding are pure (tested natively); [`load`], [`save`] and [`clear`]
+//! are the browser edge. Storage may be missing (a sandboxed iframe, privacy settings):
+//! then progress is simply not kept.
+
+use web_sys::Storage;
+
+/// Prefix of every key this module writes.
+pub const KEY_PREFIX: &str = "lockstep.exercise.";
+const VERSION_LINE: &str = "lockstep-progress 1";
+
+/// What the page shows when a stored value could not be read.
+pub const CORRUPT_NOTICE: &str =
+    "Your saved progress for this exercise could not be read and was reset.";
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Check once found every goal met on every seed.
+    pub solved: bool,
+    /// The learner's last SQL per editable block id, in block order.
+    pub sql: Vec<(String, String)>,
+}
+
+/// A stored value that is not progress in this format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Corrupt;
+
+impl Progress {
+    /// Nothing worth keeping: not solved and no SQL of the learner's own.
+    pub fn is_empty(&self) -> bool {
+        !self.solved && self.sql.is_empty()
+    }
+
+    pub fn encode(&self) -> String {
+        let mut out = String::from(VERSION_LINE);
+        out.push('\n');
+        if self.solved {
+            out.push_str("solved\n");
+        }
+        for (block, sql) in &self.sql {
+            out.push_str("sql ");
+            out.push_str(&escape(block));
+            out.push(' ');
+            out.push_str(&escape(sql));
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn decode(text: &str) -> Result<Progress, Corrupt> {
+        let mut lines = text.split('\n');
+        if lines.next() != Some(VERSION_LINE) {
+            return Err(Corrupt);
+        }
+        let mut progress = Progress::default();
+        for line in lines {
+            match line.split(' ').collect::<Vec<_>>().as_slice() {
+                [""] => {}
+                ["solved"] => progress.solved = true,
+                ["sql", block, sql] => {
+                    let block = unescape(block)?;
+                    if block.is_empty() || progress.sql.iter().any(|(b, _)| *b == block) {
+                        return Err(Corrupt);
+                    }
+                    progress.sql.push((block, unescape(sql)?));
+                }
+                _ => return Err(Corrupt),
+            }
+        }
+        Ok(progress)
+    }
+
+    /// The saved SQL for `block`, if any.
+    pub fn sql_for(&self, block: &str) -> Option<&str> {
+        self.sql
+            .iter()
+            .find(|(b, _)| b == block)
+            .map(|(_, s)| s.as_str())
+    }
+}
+
+/// Escapes `%`, spaces, control characters and DEL as `%XX`, so one value is one word
+/// of one line.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '%' || c == ' ' || c.is_ascii_control() {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn unescape(text: &str) -> Result<String, Corrupt> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).ok_or(Corrupt)?;
+                let hex = std::str::from_utf8(hex).map_err(|_| Corrupt)?;
+                out.push(u8::from_str_radix(hex, 16).map_err(|_| Corrupt)?);
+                i += 3;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| Corrupt)
+}
+
+pub fn key(exercise: &str) -> String {
+    format!("{KEY_PREFIX}{exercise}")
+}
+
+fn storage() -> Option<Storage> {
+    gloo::utils::window().local_storage().ok().flatten()
+}
+
+/// The saved progress of `exercise`: `Ok(None)` when nothing is saved or storage is
+/// unavailable; `Err(Corrupt)` when the value could not be read (it is removed, so the
+/// notice shows once).
+pub fn load(exercise: &str) -> Result<Option<Progress>, Corrupt> {
+    let Some(storage) = storage() else {
+        return Ok(None);
+    };
+    let Ok(Some(text)) = storage.get_item(&key(exercise)) else {
+        return Ok(None);
+    };
+    match Progress::decode(&text) {
+        Ok(progress) => Ok(Some(progress)),
+        Err(corrupt) => {
+            let _ = storage.remove_item(&key(exercise));
+            Err(corrupt)
+        }
+    }
+}
+
+/// Saves `progress` (removes the key when there is nothing to keep). Quota and privacy
+/// errors only lose persistence.
+pub fn save(exercise: &str, progress: &Progress) {
+    if let Some(storage) = storage() {
+        let _ = if progress.is_empty() {
+            storage.remove_item(&key(exercise))
+        } else {
+            storage.set_item(&key(exercise), &progress.encode())
+        };
+    }
+}
+
+pub fn clear(exercise: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.remove_item(&key(exercise));
+    }
+}
+
+/// Removes the saved progress of every exercise (a shared workshop machine); returns
+/// how many were removed.
+pub fn clear_all() -> usize {
+    let Some(storage) = storage() else {
+        return 0;
+    };
+    let n = storage.length().unwrap_or(0);
+    let keys: Vec<String> = (0..n)
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter(|k| k.starts_with(KEY_PREFIX))
+        .collect();
+    for k in &keys {
+        let _ = storage.remove_item(k);
+    }
+    keys.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_any_text() {
+        let progress = Progress {
+            solved: true,
+            sql: vec![
+                (
+                    "next_task".into(),
+                    "CREATE PROC p\r\n AS\tSELECT '100%' -- é ✓\n%41".into(),
+                ),
+                ("B".into(), String::new()),
+            ],
+        };
+        let text = progress.encode();
+        assert_eq!(text.lines().count(), 4, "{text}");
+        assert_eq!(Progress::decode(&text), Ok(progress));
+        assert_eq!(
+            Progress::decode(&Progress::default().encode()),
+            Ok(Progress::default())
+        );
+    }
+
+    #[test]
+    fn anything_else_is_corrupt() {
+        for text in [
+            "",
+            "garbage",
+            "{\"solved\":true}",
+            "lockstep-progress 2\nsolved\n",
+            "lockstep-progress 1\nsolved yes\n",
+            "lockstep-progress 1\nsql a\n",
+            "lockstep-progress 1\nsql a b c\n",
+            "lockstep-progress 1\nsql a %4\n",
+            "lockstep-progress 1\nsql a %ZZ\n",
+            "lockstep-progress 1\nsql a %FF\n",
+            "lockstep-progress 1\nsql a x\nsql a y\n",
+            "lockstep-progress 1\nsql  x\n",
+        ] {
+            assert_eq!(Progress::decode(text), Err(Corrupt), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn finds_sql_by_block() {
+        let progress = Progress {
+            solved: false,
+            sql: vec![("worker".into(), "SELECT 1".into())],
+        };
+        assert_eq!(progress.sql_for("worker"), Some("SELECT 1"));
+        assert_eq!(progress.sql_for("other"), None);
+        assert!(!progress.is_empty());
+        assert!(Progress::default().is_empty());
+        assert_eq!(
+            key("exercise-skip-locked"),
+            "lockstep.exercise.exercise-skip-locked"
+        );
+    }
+}

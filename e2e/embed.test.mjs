@@ -1,0 +1,226 @@
+// Widgets for blogs: the example post embeds two lessons that render inside their
+// iframes and are fitted by embed.js; a widget plays; the full player's "copy embed
+// code" gives an <iframe> that, pasted into another page, shows the same state; the
+// widget follows the host's colour scheme or its theme= parameter. Real clicks, real
+// DOM reads (inside the frames).
+
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { test, assert } from './harness.mjs';
+
+const SHOTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'target', 'e2e');
+
+/** Waits until the player in `frame` (a Page or Frame) shows a run with every `name=value`. */
+async function settled(frame, ...settings) {
+  await frame.waitForFunction(
+    (want) => {
+      const el = document.querySelector('[data-testid=player]');
+      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
+      const shown = (el.dataset.settings || '').split(' ');
+      return want.every((s) => shown.includes(s));
+    },
+    settings,
+    { timeout: 20_000 },
+  );
+}
+
+const position = (frame) =>
+  frame.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+
+/** The frame of the iframe matching `selector`, once its document has loaded. */
+async function frameOf(page, selector) {
+  const handle = await page.waitForSelector(selector);
+  const frame = await handle.contentFrame();
+  assert.ok(frame, `no frame for ${selector}`);
+  return frame;
+}
+
+/** Heights of an iframe: its attribute, its box, and its content's height inside. */
+async function heights(page, selector) {
+  const frame = await frameOf(page, selector);
+  const box = await page.$eval(selector, (el) => ({
+    attr: Number(el.getAttribute('height')),
+    shown: el.getBoundingClientRect().height,
+    resized: el.dataset.lockstepResized === 'true',
+  }));
+  const content = await frame.$eval('[data-testid=embed]', (el) => Math.ceil(el.getBoundingClientRect().bottom + scrollY));
+  return { ...box, content };
+}
+
+/** Waits until embed.js has fitted the iframe to its content (±2 px, the border). */
+async function fitted(page, selector) {
+  const deadline = Date.now() + 10_000;
+  let h;
+  while (Date.now() < deadline) {
+    h = await heights(page, selector);
+    if (h.resized && Math.abs(h.shown - h.content) <= 3) return h;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${selector} not fitted: ${JSON.stringify(h)}`);
+}
+
+test('embed: the example post shows both widgets in their iframes, fitted by embed.js, and one plays', async (t) => {
+  const { page } = t;
+  await page.goto(t.url('embed-example.html'), { waitUntil: 'load' });
+  assert.match(await page.title(), /Two workers, one queue/);
+  assert.equal(await page.locator('iframe.lockstep').count(), 2);
+
+  // Both widgets rendered their lesson, without the site's header.
+  const readpast = await frameOf(page, '#widget-readpast');
+  const applock = await frameOf(page, '#widget-applock');
+  await settled(readpast, 'readpast=off');
+  await settled(applock, 'guard=applock');
+  for (const [frame, id] of [
+    [readpast, 'queue-wait-or-skip'],
+    [applock, 'send-double-click'],
+  ]) {
+    assert.equal(await frame.$eval('[data-testid=embed]', (el) => el.dataset.lesson), id);
+    assert.equal(await frame.$('.site-header'), null, `${id}: the site header is shown`);
+    assert.ok((await frame.locator('[data-testid=lane-A], [data-testid=lane-user1]').count()) >= 1, `${id}: no lanes`);
+  }
+
+  // embed.js fitted each iframe to its content: no longer the height attribute.
+  for (const sel of ['#widget-readpast', '#widget-applock']) {
+    const h = await fitted(page, sel);
+    assert.notEqual(Math.round(h.shown), h.attr, `${sel} kept its height attribute: ${JSON.stringify(h)}`);
+    console.log(`     ${sel}: height attribute ${h.attr} px → ${Math.round(h.shown)} px (content ${h.content} px)`);
+  }
+  // Inside a 680 px column nothing spills sideways.
+  for (const frame of [readpast, applock]) {
+    const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px in ${frame.url()}`);
+  }
+
+  // Play the READPAST widget to the end at the highest speed and read its outcome.
+  await readpast.selectOption('[data-testid=speed]', { index: (await readpast.$$('[data-testid=speed] option')).length - 1 });
+  await readpast.click('[data-testid=play]');
+  // Playing stops at the end, where the End button is disabled.
+  await readpast.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=play]').dataset.playing === 'false' &&
+      document.querySelector('[data-testid=end]').disabled,
+    null,
+    { timeout: 20_000 },
+  );
+  const end = await position(readpast);
+  assert.ok(end.t >= 4000, `the play stopped at ${end.t} ms`);
+  const wait = Number(await readpast.$eval('[data-testid=outcome-B]', (el) => el.dataset.waitMs));
+  assert.ok(wait >= 2450 && wait <= 2550, `B waited ${wait} ms`);
+  assert.match(await readpast.textContent('[data-testid=wait-B]'), /2\u202f5\d\d/);
+
+  // A toggle in the widget re-simulates there; its URL stays an embed URL.
+  await readpast.click('[data-testid=toggle-readpast-on]');
+  await settled(readpast, 'readpast=on');
+  const after = Number(await readpast.$eval('[data-testid=outcome-B]', (el) => el.dataset.waitMs));
+  assert.ok(after <= 1, `with READPAST B waited ${after} ms`);
+  await readpast.waitForFunction(() => location.hash.startsWith('#/embed/queue-wait-or-skip') && !location.hash.includes('readpast=off'));
+  await fitted(page, '#widget-readpast');
+
+  await page.screenshot({ path: join(SHOTS, 'embed-example-light.png'), fullPage: true });
+  await page.locator('#widget-readpast').screenshot({ path: join(SHOTS, 'embed-widget-readpast-light.png') });
+  await page.locator('#widget-applock').screenshot({ path: join(SHOTS, 'embed-widget-applock-light.png') });
+});
+
+test(
+  'embed: the example post in the dark, and on a phone',
+  async (t) => {
+    const { page } = t;
+    await page.goto(t.url('embed-example.html'), { waitUntil: 'load' });
+    const readpast = await frameOf(page, '#widget-readpast');
+    await settled(readpast, 'readpast=off');
+    // The widget follows the reader's (and so the host page's) dark preference.
+    assert.equal(await readpast.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await settled(await frameOf(page, '#widget-applock'), 'guard=applock');
+    await fitted(page, '#widget-readpast');
+    await fitted(page, '#widget-applock');
+    await page.screenshot({ path: join(SHOTS, 'embed-example-dark.png'), fullPage: true });
+    await page.locator('#widget-applock').screenshot({ path: join(SHOTS, 'embed-widget-applock-dark.png') });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await fitted(page, '#widget-readpast');
+    const overflow = await readpast.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px on a phone`);
+    await page.locator('#widget-readpast').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'embed-example-phone-dark.png') });
+  },
+  { colorScheme: 'dark' },
+);
+
+test(
+  'embed: theme= wins over the system, view=full shows every panel, and a bad parameter is explained',
+  async (t) => {
+    const { page } = t;
+    await t.open('#/embed/queue-wait-or-skip?theme=light&view=full');
+    await settled(page, 'readpast=on');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    assert.equal(await page.$eval('[data-testid=embed]', (el) => el.dataset.view), 'full');
+    assert.ok(await page.$('[data-testid=transport]'));
+    assert.ok(await page.$('[data-testid=event-log]'), 'no event log in view=full');
+    assert.equal(await page.$('.site-header'), null);
+
+    await t.open('#/embed/queue-wait-or-skip?view=huge');
+    await settled(page, 'readpast=on');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.match(await page.textContent('[data-testid=url-warnings]'), /view=huge/);
+    assert.equal(await page.$eval('[data-testid=embed]', (el) => el.dataset.view), 'compact');
+  },
+  { colorScheme: 'dark' },
+);
+
+test('embed: without embed.js the iframe keeps its height and still works', async (t) => {
+  const { page } = t;
+  const host = t.url('no-script.html');
+  await page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>No script</title><iframe src="./#/embed/queue-wait-or-skip?readpast=off" width="600" height="400"></iframe>',
+    }),
+  );
+  await page.goto(host);
+  const frame = await frameOf(page, 'iframe');
+  await settled(frame, 'readpast=off');
+  assert.equal(await page.$eval('iframe', (el) => el.clientHeight), 400);
+  await frame.click('[data-testid=step-forward]');
+  assert.equal((await position(frame)).events, 1);
+});
+
+test('embed: the copy-embed code, pasted into another page, restores toggles and playhead', async (t) => {
+  const { page, context } = t;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(t.baseUrl).origin });
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
+  await settled(page, 'readpast=off');
+  // Move the playhead by hand too: two steps forward from 2 000 ms.
+  await page.click('[data-testid=step-forward]');
+  await page.click('[data-testid=step-forward]');
+  const here = await position(page);
+  const url = page.url();
+
+  await page.click('[data-testid=copy-embed-button]');
+  await page.waitForSelector('[data-testid=embed-copied][data-copied=true]');
+  const code = await page.inputValue('[data-testid=embed-code]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code, 'the clipboard holds the code');
+  assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#\/embed\/queue-wait-or-skip\?readpast=off&amp;t=[\d.]+(&amp;e=\d+)?" /);
+  assert.match(code, /title="Lockstep: [^"]+"/);
+  assert.match(code, /height="\d+"/);
+  assert.match(await page.textContent('[data-testid=embed-copied]'), /Copied/);
+  console.log(`     embed code: ${code}`);
+
+  // Paste it into somebody's post (another page on this server) with embed.js.
+  const post = t.url('pasted-post.html');
+  await page.route(post, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><meta charset="utf-8"><title>Pasted</title><h1>My post</h1><p>Look:</p>\n${code}\n<script src="./embed.js"></script>`,
+    }),
+  );
+  await page.goto(post);
+  const frame = await frameOf(page, 'iframe');
+  await settled(frame, 'readpast=off');
+  await frame.waitForFunction((n) => Number(document.querySelector('[data-testid=position]').dataset.events) === n, here.events);
+  const there = await position(frame);
+  assert.deepEqual(there, here, `the pasted widget shows ${JSON.stringify(there)}, the player showed ${JSON.stringify(here)} (${url})`);
+  assert.equal(await frame.getAttribute('[data-testid=toggle-readpast-off]', 'aria-pressed'), 'true');
+  await frame.waitForFunction(() => document.querySelector('[data-testid=lane-B] [data-state=waiting]'));
+  await page.waitForFunction(() => document.querySelector('iframe').dataset.lockstepResized === 'true');
+});

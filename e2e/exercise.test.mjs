@@ -1,0 +1,240 @@
+// Workshop exercises: the list links them, Check judges the learner's SQL on every
+// seed and shows the run where a goal failed, an edit in the page solves one, progress
+// survives a reload, a corrupt saved value is dropped with a notice (no error), a SQL
+// error is placed at line:col, and the facilitator page lists and prints them.
+
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { test, assert } from './harness.mjs';
+
+const SHOTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'target', 'e2e');
+const ID = 'exercise-skip-locked';
+const KEY = `lockstep.exercise.${ID}`;
+const EDITOR = '[data-testid=editor-next_task]';
+const NOTICE = 'Your saved progress for this exercise could not be read and was reset.';
+
+const saved = (page) => page.evaluate((k) => localStorage.getItem(k), KEY);
+
+/** The goals as { name: passed } ("true"/"false", or null before a check). */
+const goals = (page) =>
+  page.$$eval('[data-testid=goal]', (items) => Object.fromEntries(items.map((li) => [li.dataset.name, li.dataset.passed ?? null])));
+
+async function openExercise(t, id = ID) {
+  await t.open(`#/exercise/${id}`);
+  await t.page.waitForSelector('[data-testid=exercise]');
+}
+
+async function check(page) {
+  await page.click('[data-testid=check-button]');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
+  return page.$eval('[data-testid=verdict]', (el) => el.dataset.solved === 'true');
+}
+
+/** Types `text` into the editor right after the first `after` in it, as a learner would. */
+async function typeAfter(page, after, text) {
+  await page.click(EDITOR);
+  const at = await page.$eval(
+    EDITOR,
+    (el, after) => {
+      const i = el.value.indexOf(after);
+      if (i < 0) return -1;
+      el.setSelectionRange(i + after.length, i + after.length);
+      return i + after.length;
+    },
+    after,
+  );
+  assert.ok(at >= 0, `"${after}" is not in the editor`);
+  await page.keyboard.type(text);
+}
+
+test('exercise: the lesson list links exercises to their exercise page', async (t) => {
+  const { page } = t;
+  await t.open('#/');
+  const item = page.locator(`[data-testid=lesson-item][data-lesson="${ID}"]`);
+  assert.equal(await item.getAttribute('data-kind'), 'exercise');
+  assert.equal(await item.locator('a').getAttribute('href'), `#/exercise/${ID}`);
+  assert.match(await item.textContent(), /Exercise/);
+  await item.locator('a').click();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.match(await page.textContent('[data-testid=goal-text]'), /B does not wait for A/);
+});
+
+test('exercise: Check fails as shipped and shows the failing run; hints come one at a time', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  // Labelled, monospace, pre-filled with the block's text.
+  const label = await page.textContent(`label[for="editor-next_task"]`);
+  assert.match(label, /next_task/);
+  assert.match(await page.inputValue(EDITOR), /WITH \(UPDLOCK, ROWLOCK\)/);
+  assert.match(await page.$eval(EDITOR, (el) => getComputedStyle(el).fontFamily), /mono|Mono|Menlo|Consolas/);
+  assert.ok(Object.values(await goals(page)).every((p) => p === null), 'goals judged before Check');
+
+  assert.equal(await check(page), false);
+  const judged = await goals(page);
+  assert.equal(judged['B gets its task at once (waits at most 1 ms)'], 'false', JSON.stringify(judged));
+  assert.equal(judged['A claims task 1'], 'true', JSON.stringify(judged));
+  // The run where it failed, in the player's panels: B waited for A.
+  const run = page.locator('[data-testid=failing-run]');
+  assert.equal(await run.getAttribute('data-failed'), 'true');
+  assert.match(await run.locator('h3').textContent(), /failed: seed \d+/);
+  const wait = Number(await run.locator('[data-testid=outcome-B]').getAttribute('data-wait-ms'));
+  assert.ok(wait > 2000, `B waited ${wait} ms in the failing run`);
+  assert.equal(await run.locator('[data-testid=lane-B] [data-state=waiting]').count(), 1);
+  await run.locator('[data-testid=step-forward]').click();
+  assert.equal(await run.locator('[data-testid=position]').getAttribute('data-events'), '1');
+
+  const hints = await page.$$eval('[data-testid=hint]', (h) => h.length);
+  assert.equal(hints, 0);
+  for (let i = 1; i <= 3; i++) {
+    await page.click('[data-testid=hint-button]');
+    assert.equal(await page.locator('[data-testid=hint]').count(), i);
+  }
+  assert.equal(await page.$('[data-testid=hint-button]'), null, 'a hint button after the last hint');
+  assert.match(await page.textContent('[data-testid=hints]'), /READPAST/);
+  await t.screenshot('exercise-failing-light');
+});
+
+test('exercise: a SQL error in the learner\'s text is shown at line:col, never a panic', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  // Delete the ")" that closes the table hints.
+  await typeAfter(page, 'WITH (UPDLOCK, ROWLOCK', '');
+  await page.keyboard.press('Delete');
+  assert.doesNotMatch(await page.inputValue(EDITOR), /ROWLOCK\)/);
+  assert.equal(await check(page), false);
+  const error = page.locator('[data-testid=sql-error]');
+  const [line, col] = [await error.getAttribute('data-line'), await error.getAttribute('data-col')];
+  assert.match(await error.textContent(), new RegExp(`next_task:${line}:${col}: .*expected`));
+  assert.equal(line, '8', 'the parser stops at WHERE, on the line after the missing ")"');
+  assert.equal(await page.getAttribute(EDITOR, 'aria-invalid'), 'true');
+  assert.equal(await page.$('#panic-panel'), null);
+  assert.equal(await page.$('[data-testid=failing-run]'), null);
+});
+
+test('exercise: solving by editing SQL marks it solved, survives a reload, and a corrupt save is reset with a notice', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  assert.equal(await page.$('[data-testid=solved-badge]'), null);
+  await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
+  assert.match(await page.inputValue(EDITOR), /WITH \(UPDLOCK, READPAST, ROWLOCK\)/);
+
+  assert.equal(await check(page), true);
+  assert.match(await page.textContent('[data-testid=verdict]'), /Solved: every goal holds on all 5 seeds/);
+  assert.ok(Object.values(await goals(page)).every((p) => p === 'true'), JSON.stringify(await goals(page)));
+  assert.equal(await page.getAttribute('[data-testid=exercise]', 'data-solved'), 'true');
+  assert.match(await page.textContent('[data-testid=solved-badge]'), /Solved/);
+  const run = page.locator('[data-testid=failing-run]');
+  assert.equal(await run.getAttribute('data-failed'), 'false');
+  assert.ok(Number(await run.locator('[data-testid=outcome-B]').getAttribute('data-wait-ms')) <= 1);
+  const measure = await page.evaluate(() => performance.getEntriesByName('lockstep:check').map((e) => e.duration));
+  console.log(`     Check (5 seeds + the run shown) took ${measure.map((d) => d.toFixed(1)).join(', ')} ms`);
+  const stored = await saved(page);
+  assert.match(stored, /^lockstep-progress 1\nsolved\nsql next_task .*READPAST/);
+  await t.screenshot('exercise-solved-light');
+
+  // Reload: still solved, the learner's SQL back in the editor.
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.equal(await page.getAttribute('[data-testid=exercise]', 'data-solved'), 'true');
+  assert.match(await page.textContent('[data-testid=solved-badge]'), /Solved/);
+  assert.match(await page.inputValue(EDITOR), /READPAST/);
+  assert.equal(await page.$('[data-testid=progress-notice]'), null);
+
+  // A corrupt saved value: dropped with a notice, no error, the exercise starts afresh.
+  await page.evaluate((k) => localStorage.setItem(k, '{"solved": tru'), KEY);
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.equal(await page.textContent('[data-testid=progress-notice] .notice__title'), NOTICE);
+  assert.equal(await page.getAttribute('[data-testid=exercise]', 'data-solved'), 'false');
+  assert.doesNotMatch(await page.inputValue(EDITOR), /READPAST/);
+  assert.equal(await saved(page), null, 'the corrupt value is still stored');
+  assert.equal(await page.$('#panic-panel'), null);
+  await t.screenshot('exercise-corrupt-notice');
+  // The notice goes away when dismissed, and a reload no longer shows it.
+  await page.click('[data-testid=progress-notice] button');
+  assert.equal(await page.$('[data-testid=progress-notice]'), null);
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.equal(await page.$('[data-testid=progress-notice]'), null);
+});
+
+test('exercise: reset progress forgets the solution and the saved SQL', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
+  assert.equal(await check(page), true);
+  assert.notEqual(await saved(page), null);
+  await page.click('[data-testid=reset-progress]');
+  assert.equal(await page.getAttribute('[data-testid=exercise]', 'data-solved'), 'false');
+  assert.doesNotMatch(await page.inputValue(EDITOR), /READPAST/);
+  assert.equal(await page.$('[data-testid=verdict]'), null);
+  assert.equal(await saved(page), null);
+});
+
+test(
+  'exercise: dark theme, desktop and phone',
+  async (t) => {
+    const { page } = t;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openExercise(t);
+    assert.equal(await check(page), false);
+    await page.click('[data-testid=hint-button]');
+    await t.screenshot('exercise-failing-dark');
+    await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
+    assert.equal(await check(page), true);
+    await t.screenshot('exercise-solved-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px on a phone`);
+    await t.screenshot('exercise-phone-dark');
+  },
+  { colorScheme: 'dark' },
+);
+
+test('exercise: every exercise opens, and its starting SQL fails Check', async (t) => {
+  const { page } = t;
+  for (const id of ['exercise-claim-fix', 'exercise-send-applock', 'exercise-teradata-rollback']) {
+    await openExercise(t, id);
+    assert.ok((await page.$$('textarea.editor')).length >= 1, `${id}: no editor`);
+    assert.equal(await check(page), false, `${id}: solved as shipped`);
+    await page.waitForSelector('[data-testid=failing-run] [data-testid=transport]');
+  }
+});
+
+test('facilitator: lists every exercise with goal, checks and hints, and prints black on white without buttons', async (t) => {
+  const { page } = t;
+  await t.open('#/');
+  await page.click('a[href="#/facilitator"]');
+  await page.waitForSelector('[data-testid=facilitator]');
+  const items = await page.$$eval('[data-testid=facilitator-exercise]', (els) =>
+    els.map((el) => ({
+      id: el.dataset.lesson,
+      goal: el.querySelector('[data-testid=facilitator-goal]').textContent,
+      checks: el.querySelectorAll('[data-testid=facilitator-check]').length,
+      hints: el.querySelectorAll('[data-testid=facilitator-hint]').length,
+    })),
+  );
+  const ids = items.map((i) => i.id).sort();
+  assert.deepEqual(ids, ['exercise-claim-fix', 'exercise-send-applock', 'exercise-skip-locked', 'exercise-teradata-rollback']);
+  for (const i of items) {
+    assert.ok(i.goal.length > 40 && i.checks >= 1 && i.hints >= 1, JSON.stringify(i));
+  }
+  const skip = page.locator(`[data-testid=facilitator-exercise][data-lesson="${ID}"]`);
+  assert.match(await skip.textContent(), /B gets its task at once/);
+  assert.match(await skip.textContent(), /Add READPAST to the hints/);
+  // Solutions are not on the page.
+  assert.doesNotMatch(await page.textContent('main'), /UPDLOCK, READPAST, ROWLOCK\)/);
+
+  await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  const printed = await page.evaluate(() => ({
+    buttons: [...document.querySelectorAll('button')].filter((b) => b.getClientRects().length > 0).length,
+    header: document.querySelector('.site-header')?.getClientRects().length ?? 0,
+    background: getComputedStyle(document.body).backgroundColor,
+    text: getComputedStyle(document.querySelector('[data-testid=facilitator-goal]')).color,
+  }));
+  assert.deepEqual(printed, { buttons: 0, header: 0, background: 'rgb(255, 255, 255)', text: 'rgb(0, 0, 0)' });
+  await t.screenshot('facilitator-print');
+  await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
+  await t.screenshot('facilitator-light');
+});
