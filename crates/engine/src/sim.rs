@@ -208,6 +208,8 @@ pub(crate) struct Session {
     pub repeat_counts: BTreeMap<usize, u32>,
     /// Runs of the current batch so far under `.REPEAT`.
     pub repeats_done: u32,
+    /// The statement running now (or last run): its script and byte range.
+    pub current: Option<(crate::view::Source, usize, usize)>,
 }
 
 /// Why a statement stopped before it finished.
@@ -398,6 +400,7 @@ impl Simulation {
             delayed_since: None,
             repeat_counts: BTreeMap::new(),
             repeats_done: 0,
+            current: None,
         }
     }
 
@@ -857,6 +860,7 @@ impl Simulation {
         } else {
             crate::view::Source::Session(source)
         };
+        self.sessions[i].current = Some((source, start, end));
         self.push(Event::StatementStarted {
             session: name,
             label,
@@ -1604,6 +1608,7 @@ impl Session {
             delayed_since: None,
             repeat_counts: BTreeMap::new(),
             repeats_done: 0,
+            current: None,
         }
     }
 }

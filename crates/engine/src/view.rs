@@ -266,7 +266,12 @@ impl Simulation {
                 }
             }
         };
-        let statement = s.frames.last().and_then(|f| {
+        // Running, sleeping or waiting: the statement doing so; otherwise the next one.
+        let busy = matches!(
+            s.state,
+            State::Busy { .. } | State::Blocked { .. } | State::Delayed { .. }
+        );
+        let next = s.frames.last().and_then(|f| {
             let idx = f.pc.min(f.code.instrs.len().saturating_sub(1));
             let span = match f
                 .code
@@ -287,6 +292,7 @@ impl Simulation {
             };
             Some((source, span.start, span.end))
         });
+        let statement = if busy { s.current.or(next) } else { next };
         SessionView {
             name: s.name.clone(),
             status,

@@ -177,6 +177,17 @@ pub(crate) fn parse_front(
             );
             continue;
         }
+        if RESERVED_TOGGLE_NAMES.contains(&name.as_str()) {
+            err(
+                errors,
+                t.name.span(),
+                format!(
+                    "toggle name `{name}` is reserved: player URLs use it (reserved: {})",
+                    RESERVED_TOGGLE_NAMES.join(", ")
+                ),
+            );
+            continue;
+        }
         if toggles.iter().any(|x| x.name == *name) {
             err(
                 errors,
@@ -312,6 +323,9 @@ pub(crate) fn parse_front(
 }
 
 /// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.
+/// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`).
+pub const RESERVED_TOGGLE_NAMES: [&str; 5] = ["t", "e", "seed", "view", "theme"];
+
 fn exercise_fields(
     raw: &RawFront,
     kind: Kind,

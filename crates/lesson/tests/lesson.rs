@@ -80,6 +80,22 @@ fn bad_toml() {
 }
 
 #[test]
+fn toggle_names_the_player_url_uses_are_reserved() {
+    check_error(
+        &[
+            ("name = \"readpast\"", "name = \"t\""),
+            ("{{readpast:", "{{t:"),
+            ("readpast = \"on\"", "t = \"on\""),
+        ],
+        expect![[r#"
+            lessons/tiny.md:9:8: toggle name `t` is reserved: player URLs use it (reserved: t, e, seed, view, theme)
+            lessons/tiny.md:15:10: unknown toggle `t` in `when`: the lesson declares no toggles
+            lessons/tiny.md:28:35: unknown toggle `t` in span: the lesson declares no toggles
+        "#]],
+    );
+}
+
+#[test]
 fn unknown_front_matter_key() {
     check_error(
         &[("title = ", "titel = ")],
