@@ -77,7 +77,7 @@ test('exercise: Check fails as shipped and shows the failing run; hints come one
   // The run where it failed, in the player's panels: B waited for A.
   const run = page.locator('[data-testid=failing-run]');
   assert.equal(await run.getAttribute('data-failed'), 'true');
-  assert.match(await run.locator('h3').textContent(), /failed: seed \d+/);
+  assert.match(await run.locator('.exercise__run-title').textContent(), /failed: seed \d+/);
   const wait = Number(await run.locator('[data-testid=outcome-B]').getAttribute('data-wait-ms'));
   assert.ok(wait > 2000, `B waited ${wait} ms in the failing run`);
   assert.equal(await run.locator('[data-testid=lane-B] [data-state=waiting]').count(), 1);
@@ -92,7 +92,9 @@ test('exercise: Check fails as shipped and shows the failing run; hints come one
   }
   assert.equal(await page.$('[data-testid=hint-button]'), null, 'a hint button after the last hint');
   assert.match(await page.textContent('[data-testid=hints]'), /READPAST/);
+  await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot('exercise-failing-light');
+  await page.screenshot({ path: join(SHOTS, 'exercise-failing-light-full.png'), fullPage: true });
 });
 
 test('exercise: a SQL error in the learner\'s text is shown at line:col, never a panic', async (t) => {
@@ -131,7 +133,9 @@ test('exercise: solving by editing SQL marks it solved, survives a reload, and a
   console.log(`     Check (5 seeds + the run shown) took ${measure.map((d) => d.toFixed(1)).join(', ')} ms`);
   const stored = await saved(page);
   assert.match(stored, /^lockstep-progress 1\nsolved\nsql next_task .*READPAST/);
+  await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot('exercise-solved-light');
+  await page.screenshot({ path: join(SHOTS, 'exercise-solved-light-full.png'), fullPage: true });
 
   // Reload: still solved, the learner's SQL back in the editor.
   await page.reload();
@@ -180,14 +184,19 @@ test(
     await openExercise(t);
     assert.equal(await check(page), false);
     await page.click('[data-testid=hint-button]');
+    await page.evaluate(() => scrollTo(0, 0));
     await t.screenshot('exercise-failing-dark');
     await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
     assert.equal(await check(page), true);
+    await page.evaluate(() => scrollTo(0, 0));
     await t.screenshot('exercise-solved-dark');
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px on a phone`);
+    await page.evaluate(() => scrollTo(0, 0));
     await t.screenshot('exercise-phone-dark');
+    await page.locator('[data-testid=goals]').scrollIntoViewIfNeeded();
+    await t.screenshot('exercise-phone-dark-goals');
   },
   { colorScheme: 'dark' },
 );
@@ -223,8 +232,8 @@ test('facilitator: lists every exercise with goal, checks and hints, and prints 
   const skip = page.locator(`[data-testid=facilitator-exercise][data-lesson="${ID}"]`);
   assert.match(await skip.textContent(), /B gets its task at once/);
   assert.match(await skip.textContent(), /Add READPAST to the hints/);
-  // Solutions are not on the page.
-  assert.doesNotMatch(await page.textContent('main'), /UPDLOCK, READPAST, ROWLOCK\)/);
+  // Solutions (whole procedures) are not on the page.
+  assert.doesNotMatch(await page.textContent('main'), /CREATE OR ALTER PROCEDURE/);
 
   await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
   const printed = await page.evaluate(() => ({
@@ -234,7 +243,8 @@ test('facilitator: lists every exercise with goal, checks and hints, and prints 
     text: getComputedStyle(document.querySelector('[data-testid=facilitator-goal]')).color,
   }));
   assert.deepEqual(printed, { buttons: 0, header: 0, background: 'rgb(255, 255, 255)', text: 'rgb(0, 0, 0)' });
-  await t.screenshot('facilitator-print');
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, 'facilitator-print.png'), fullPage: true });
   await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
   await t.screenshot('facilitator-light');
 });

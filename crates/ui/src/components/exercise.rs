@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo::utils::window;
-use lesson::{narrative_html, BlockRole, Kind, Lesson};
+use lesson::{markdown_html, narrative_html, BlockRole, Kind, Lesson};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -99,7 +99,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
     let hint_list = (state.hints_shown > 0).then(|| {
         html! {
             <ol class="exercise__hints" data-testid="hints">
-                { for hints.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ h }</li> }) }
+                { for hints.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ inline_markdown(h) }</li> }) }
             </ol>
         }
     });
@@ -213,7 +213,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         { " " }<span class="chip chip--solved" data-testid="solved-badge">{ "✓ Solved" }</span>
                     }
                 </h2>
-                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ &exercise.goal }</p>
+                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ inline_markdown(&exercise.goal) }</p>
             </header>
             { for notice }
             <div class="exercise__grid">
@@ -338,6 +338,21 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
         }
     });
     html! { <div class="narrative__body prose" data-testid="narrative">{ for items }</div> }
+}
+
+/// A sentence or two of an author's Markdown (`code`, *emphasis*, links) as inline
+/// HTML. The lesson crate escapes raw HTML, so it is safe to insert.
+pub(super) fn inline_markdown(text: &str) -> Html {
+    let html = markdown_html(text);
+    let trimmed = html.trim();
+    let inner = match trimmed
+        .strip_prefix("<p>")
+        .and_then(|t| t.strip_suffix("</p>"))
+    {
+        Some(inner) if !inner.contains("<p>") => inner,
+        _ => trimmed,
+    };
+    Html::from_html_unchecked(AttrValue::from(inner.to_string()))
 }
 
 fn role_label(role: &BlockRole) -> String {

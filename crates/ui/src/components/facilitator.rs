@@ -7,6 +7,7 @@ use gloo::utils::window;
 use lesson::Kind;
 use yew::prelude::*;
 
+use super::exercise::inline_markdown;
 use crate::catalog::catalog;
 use crate::progress;
 use crate::route::Route;
@@ -49,14 +50,14 @@ pub fn FacilitatorPage() -> Html {
                 </p>
                 <p class="facilitator__summary">{ &lesson.summary }</p>
                 <h4>{ "Goal" }</h4>
-                <p data-testid="facilitator-goal">{ &exercise.goal }</p>
+                <p data-testid="facilitator-goal">{ inline_markdown(&exercise.goal) }</p>
                 <h4>{ format!("Checks ({})", lesson.checks.len()) }</h4>
                 <ol class="facilitator__checks">
                     { for lesson.checks.iter().map(|c| html! { <li data-testid="facilitator-check">{ &c.name }</li> }) }
                 </ol>
                 <h4>{ format!("Hints, in the order learners see them ({})", exercise.hints.len()) }</h4>
                 <ol class="facilitator__hints">
-                    { for exercise.hints.iter().map(|h| html! { <li data-testid="facilitator-hint">{ h }</li> }) }
+                    { for exercise.hints.iter().map(|h| html! { <li data-testid="facilitator-hint">{ inline_markdown(h) }</li> }) }
                 </ol>
                 <p class="facilitator__edits">
                     { "Learners edit: " }
