@@ -1567,48 +1567,17 @@ impl Session {
 
     /// A session that exists only to run a query against the final state.
     pub(crate) fn probe(name: String, sim: &mut Simulation) -> Session {
-        let owner = sim.alloc_owner_raw();
-        Session {
-            name: name.clone(),
-            spid: 0,
-            start_us: 0,
-            script: Script {
+        let mut s = sim.new_session(
+            name,
+            0,
+            Script {
                 batches: Vec::new(),
             },
-            source_text: Rc::from(""),
-            newlines: Rc::from([]),
-            batch: 0,
-            frames: Vec::new(),
-            state: State::Finished,
-            ready_at: sim.now,
-            txn: None,
-            tran_count: 0,
-            options: Options::default(),
-            rowcount: 0,
-            last_error: 0,
-            session_owner: owner,
-            executed: 0,
-            out: SessionOutcome {
-                name,
-                wait_us: 0,
-                statements: 0,
-                errors: vec![],
-                results: vec![],
-                logical_reads: 0,
-            },
-            statement_locks: Vec::new(),
-            undo_mark: 0,
-            fresh_locks: Vec::new(),
-            resuming: false,
-            waiting_as: None,
-            timeout_override: None,
-            applock_waiting: false,
-            applock_result: None,
-            td_mode: crate::bteq::SessionMode::Btet,
-            delayed_since: None,
-            repeat_counts: BTreeMap::new(),
-            repeats_done: 0,
-            current: None,
-        }
+            Rc::from(""),
+            0,
+        );
+        s.spid = 0;
+        s.state = State::Finished;
+        s
     }
 }
