@@ -204,6 +204,7 @@ test('embed: the copy-embed code, pasted into another page, restores toggles and
   assert.match(code, /title="Lockstep: [^"]+"/);
   assert.match(code, /height="\d+"/);
   assert.match(await page.textContent('[data-testid=embed-copied]'), /Copied/);
+  await t.screenshot('copy-embed-open');
   console.log(`     embed code: ${code}`);
 
   // Paste it into somebody's post (another page on this server) with embed.js.
