@@ -6,13 +6,12 @@
 
 use std::rc::Rc;
 
-use engine::{timeline, Simulation};
-use lesson::{check_exercise, evaluate_checks, Applied, ExerciseError, ExerciseReport, Lesson};
+use lesson::{check_exercise, Applied, ExerciseError, ExerciseReport, Lesson};
 use yew::Reducible;
 
 use crate::player::Shared;
 use crate::progress::{Corrupt, Progress, CORRUPT_NOTICE};
-use crate::run::{RunKey, RunModel, RunSummary};
+use crate::run::RunModel;
 
 /// One block the learner may rewrite.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,38 +283,7 @@ fn verdict_of(error: ExerciseError) -> Verdict {
 /// A player's run of an applied lesson (the learner's SQL in place), as
 /// [`RunModel::build`] makes one from a lesson's own SQL.
 pub fn run_model(lesson: &Lesson, applied: Applied, seed: u64) -> Result<RunModel, String> {
-    let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| e.message.clone())?;
-    let mut bounds = vec![sim.trace().entries.len()];
-    while sim.step() {
-        bounds.push(sim.trace().entries.len());
-    }
-    let outcome = sim.outcome();
-    let trace = sim.trace().entries.clone();
-    let sessions = sim.session_names();
-    let lanes = timeline(sim.trace(), &sessions);
-    let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
-    let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
-    let key = RunKey {
-        lesson_id: lesson.id.clone(),
-        settings: applied.settings.clone(),
-        seed,
-    };
-    let summary = Rc::new(RunSummary {
-        key: key.clone(),
-        outcome,
-        checks,
-        end_us,
-        events: trace.len(),
-    });
-    Ok(RunModel {
-        key,
-        applied,
-        trace,
-        bounds,
-        sessions,
-        lanes,
-        summary,
-    })
+    RunModel::from_applied(&lesson.id, applied, seed)
 }
 
 /// Where `line:col` (1-based, characters) of `text` is: the line's text and the

@@ -52,6 +52,11 @@ impl RunModel {
     /// the page (`file:line:col: message` when it is in the lesson).
     pub fn build(lesson: &Lesson, settings: &Settings, seed: u64) -> Result<RunModel, String> {
         let applied = lesson.apply(settings).map_err(|e| e.to_string())?;
+        RunModel::from_applied(&lesson.id, applied, seed)
+    }
+
+    /// Runs an applied lesson (the lesson's own SQL, or a learner's edit of it) to the end.
+    pub fn from_applied(lesson_id: &str, applied: Applied, seed: u64) -> Result<RunModel, String> {
         let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| {
             applied
                 .locate(e.block, e.line, e.col, &e.message)
@@ -68,8 +73,8 @@ impl RunModel {
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
         let key = RunKey {
-            lesson_id: lesson.id.clone(),
-            settings: settings.clone(),
+            lesson_id: lesson_id.to_string(),
+            settings: applied.settings.clone(),
             seed,
         };
         let summary = Rc::new(RunSummary {
