@@ -54,6 +54,14 @@ pub struct RunArgs {
     /// Run an exercise with its solution in place of the editable blocks.
     #[arg(long)]
     pub solution: bool,
+    /// Replay a recorded schedule (the `schedule` field of --json): the session picked at
+    /// each choice point, e.g. `0.1~3.0`; `u.` first for an untimed run.
+    #[arg(long, value_name = "SCHEDULE")]
+    pub schedule: Option<String>,
+    /// Untimed: every statement boundary is a choice point and WAITFOR only yields
+    /// (choices are seeded random unless --schedule gives them).
+    #[arg(long)]
+    pub untimed: bool,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +104,12 @@ JSON output (--json), one object; these fields are a contract:
                results  [{columns: [string], rows: [[value]]}]
   checks     [{name, passed, detail}] for the checks that apply to these settings
   queries    [{sql, columns, rows}], one per --query, run against the final state
+  schedule   the choices the run made at its choice points (sessions enabled at the
+             same instant; in an untimed run every statement boundary), as text:
+             session numbers (0 = first) joined by `.`, a repeat as `N~COUNT`, `-` for
+             none, `u.` first when untimed. `--schedule` with it replays the run's trace
+             exactly; a pick that is not enabled is an error naming the choice, and
+             choices past the end of the text are seeded random
 Values in rows are JSON null, numbers or strings (datetimes as
 \"YYYY-MM-DD hh:mm:ss.fff\").
 
@@ -109,7 +123,8 @@ its own in a browser. Stretches too short to see at the picture's scale are merg
 (the legend says how), so a long run stays a small file.
 
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (unreadable file,
-lesson errors, bad --set, SQL the engine refuses, a failing --query).";
+lesson errors, bad --set, bad --schedule or a pick it makes that is not enabled, SQL
+the engine refuses, a failing --query).";
 
 const CHECK_AFTER_HELP: &str = "\
 Problems print as `file:line:col: message`; a failing check prints its detail with the

@@ -14,6 +14,8 @@ pub struct RunJson<'a> {
     pub sessions: Vec<SessionJson<'a>>,
     pub checks: Vec<CheckJson<'a>>,
     pub queries: Vec<QueryJson<'a>>,
+    /// The run's choices as text (`Schedule`'s `Display`); `--schedule` replays them.
+    pub schedule: String,
 }
 
 /// Toggle → value, as an object in the lesson's toggle order.
@@ -96,8 +98,10 @@ pub fn run_json<'a>(
     outcome: &'a Outcome,
     checks: &'a [CheckResult],
     queries: &'a [(String, ResultSet)],
+    schedule: &engine::Schedule,
 ) -> RunJson<'a> {
     RunJson {
+        schedule: schedule.to_string(),
         lesson,
         seed,
         settings: SettingsJson(settings),

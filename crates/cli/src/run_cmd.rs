@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use engine::ResultSet;
-use lesson::{ms, run, run_exercise, trace_line, Lesson, RunReport, Settings};
+use engine::{Mode, ResultSet, Schedule};
+use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
 use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
@@ -38,6 +38,30 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let settings = settings(&lesson, &args.set).map_err(|m| vec![m])?;
     let seed = args.seed.unwrap_or(lesson.seed);
+    let schedule = match (&args.schedule, args.untimed) {
+        (Some(text), untimed) => {
+            let s: Schedule = text
+                .parse()
+                .map_err(|e| vec![format!("error: --schedule: {e}")])?;
+            if untimed && s.mode != Mode::Untimed {
+                return Err(vec![format!(
+                    "error: --untimed with a timed --schedule `{text}` (an untimed one starts `u.`)"
+                )]);
+            }
+            Some(s)
+        }
+        (None, true) => Some(Schedule {
+            mode: Mode::Untimed,
+            choices: Vec::new(),
+        }),
+        (None, false) => None,
+    };
+    let run_applied = |applied: &lesson::Applied| {
+        run_with(applied, seed, schedule.as_ref()).map_err(|e| match e {
+            lesson::RunError::Schedule(e) => vec![format!("error: --schedule: {e}")],
+            lesson::RunError::Lesson(e) => vec![e.to_string()],
+        })
+    };
     let mut report = if args.solution {
         let Some(exercise) = &lesson.exercise else {
             return Err(vec![format!(
@@ -48,10 +72,14 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         let applied = lesson
             .apply_edits(&settings, &exercise.solution_edits())
             .map_err(|e| vec![e.to_string()])?;
-        run_exercise(&applied, seed).map_err(|e| vec![format!("{name}: solution {e}")])?
+        if schedule.is_some() {
+            run_applied(&applied)?
+        } else {
+            run_exercise(&applied, seed).map_err(|e| vec![format!("{name}: solution {e}")])?
+        }
     } else {
         let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
-        run(&applied, seed).map_err(|e| vec![e.to_string()])?
+        run_applied(&applied)?
     };
     let mut queries: Vec<(String, ResultSet)> = Vec::new();
     for sql in &args.query {
@@ -64,10 +92,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         queries.push((sql.clone(), rs));
     }
     if let Some(path) = &args.svg {
-        let lanes = engine::timeline(
-            report.simulation.trace(),
-            &report.simulation.session_names(),
-        );
+        let lanes = engine::timeline(&report.trace, &report.simulation.session_names());
         let svg = timeline_svg(&SvgRun {
             title: &lesson.title,
             lesson_id: &lesson.id,
@@ -75,7 +100,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             settings: settings.to_string(),
             note: args.solution.then_some("with the exercise's solution"),
             lanes: &lanes,
-            trace: &report.simulation.trace().entries,
+            trace: &report.trace.entries,
             outcome: &report.outcome,
             checks: &report.checks,
         });
@@ -90,6 +115,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             &report.outcome,
             &report.checks,
             &queries,
+            &report.schedule,
         );
         // Serializing plain structs of strings and numbers cannot fail.
         let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
@@ -127,8 +153,9 @@ fn text_report(
         settings.to_string()
     };
     let _ = writeln!(out, "lesson {}  seed {}  {shown}", lesson.id, report.seed);
+    let _ = writeln!(out, "schedule {}", report.schedule);
     let _ = writeln!(out, "\ntrace:");
-    for entry in &report.simulation.trace().entries {
+    for entry in &report.trace.entries {
         let _ = writeln!(out, "{}", trace_line(entry));
     }
     let outcome = &report.outcome;

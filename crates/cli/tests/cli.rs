@@ -234,7 +234,7 @@ fn run_json_has_the_contract_fields() {
         json["sessions"][1]["wait_ms"].is_number(),
     );
     expect![[r#"
-        top: ["checks", "end_ms", "lesson", "queries", "seed", "sessions", "settings"]
+        top: ["checks", "end_ms", "lesson", "queries", "schedule", "seed", "sessions", "settings"]
         session: ["errors", "logical_reads", "name", "results", "statements", "wait_ms"]
         check: ["detail", "name", "passed"]
         query: ["columns", "rows", "sql"]

@@ -9,10 +9,13 @@ mod error;
 mod event;
 mod exec;
 mod expr;
+mod fingerprint;
+mod footprint;
 pub mod locks;
 pub mod pages;
 mod program;
 mod query;
+mod schedule;
 mod sim;
 mod storage;
 mod teradata;
@@ -21,7 +24,9 @@ mod view;
 
 pub use error::{AbortScope, SqlError};
 pub use event::{Access, Event, ReleaseReason};
-pub use sim::{Simulation, MAX_STATEMENTS_PER_SESSION, MAX_VIRTUAL_US};
+pub use footprint::{Footprint, RowRef};
+pub use schedule::{Mode, Schedule, ScheduleError, SchedulePolicy, Scheduler};
+pub use sim::{Simulation, Sink, MAX_STATEMENTS_PER_SESSION, MAX_VIRTUAL_US};
 pub use value::{format_datetime, Value, CLOCK_ZERO_US};
 pub use view::{
     timeline, Lane, LaneState, LockBadge, LockView, Mark, MarkKind, RowView, Segment,
@@ -68,18 +73,6 @@ pub struct ScenarioError {
     pub line: u32,
     pub col: u32,
     pub message: String,
-}
-
-/// How ties between sessions runnable at the same instant are broken.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum SchedulePolicy {
-    /// Seeded random choice (the default).
-    #[default]
-    Random,
-    RoundRobin,
-    /// A replayable interleaving: the session index to pick at each tie, in order;
-    /// when the list runs out the policy falls back to round-robin.
-    Scripted(Vec<usize>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -211,10 +204,12 @@ impl Simulation {
         self
     }
 
-    /// Steps until every session has finished. Bounded: a session stops after
+    /// Steps until every session has finished, dropping the events (see
+    /// [`Simulation::run_traced`] to keep them). Bounded: a session stops after
     /// [`MAX_STATEMENTS_PER_SESSION`] statements and the run after [`MAX_VIRTUAL_US`].
-    pub fn run(&mut self) {
-        while self.step() {}
+    pub fn run(&mut self) -> Result<(), ScheduleError> {
+        while self.try_step()? {}
+        Ok(())
     }
 
     /// Runs a query against the current state (after `run`, the final state). It reads

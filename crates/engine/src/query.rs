@@ -777,6 +777,9 @@ impl Simulation {
         let mut examined = 0u64;
         for slot in candidates {
             examined += 1;
+            if let Some(t) = &mut self.touched {
+                t.read.push((tid, slot));
+            }
             if matches!(access, Access::IndexSeek(_)) {
                 reads += cl_depth; // key lookup for the columns the index lacks
             }
@@ -1222,6 +1225,9 @@ impl Simulation {
     /// index sizes the page model needs.
     pub(crate) fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
         let txn = self.ensure_txn(i);
+        if let Some(t) = &mut self.touched {
+            t.written.push((tid, slot));
+        }
         let t = &mut self.db.tables[tid as usize];
         let prev = t.slots[slot].pending.clone();
         let old = t.slots[slot].latest().cloned();
@@ -2197,6 +2203,7 @@ impl Simulation {
 }
 
 /// Inserted/deleted rows visible to a running trigger.
+#[derive(Clone)]
 pub(crate) struct TriggerRows {
     pub columns: Vec<String>,
     pub inserted: Vec<Vec<Value>>,

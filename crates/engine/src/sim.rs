@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use sql::ast::{IsolationLevel, Script, Stmt};
 
 use crate::cost::{slow_flush, statement_cost, CostKind};
@@ -13,9 +13,10 @@ use crate::error::{AbortScope, SqlError};
 use crate::event::{Event, ReleaseReason};
 use crate::locks::{LockManager, LockMode, OwnerId, Request, Resource};
 use crate::program::{compile, Code, Instr};
+use crate::schedule::{Mode, Policy, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 use crate::storage::{RowData, Table, TxnId};
 use crate::value::Value;
-use crate::{Outcome, ResultSet, SchedulePolicy, SessionOutcome, Trace, TraceEntry};
+use crate::{Outcome, ResultSet, SessionOutcome, TraceEntry};
 
 /// A session may run at most this many statements; a loop that never ends stops here.
 pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
@@ -26,6 +27,7 @@ const DEADLOCK_MONITOR_US: u64 = 5_000_000;
 /// Virtual time after which a run is cut off (a session waiting forever, say).
 pub const MAX_VIRTUAL_US: u64 = 3_600_000_000;
 
+#[derive(Clone)]
 pub(crate) struct Db {
     pub tables: Vec<Table>,
     pub names: BTreeMap<String, u32>,
@@ -51,7 +53,7 @@ pub(crate) struct Procedure {
     pub source: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub(crate) struct Options {
     pub isolation: IsolationLevel,
     pub xact_abort: bool,
@@ -75,6 +77,7 @@ impl Default for Options {
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct Txn {
     pub id: TxnId,
     pub explicit: bool,
@@ -87,12 +90,14 @@ pub(crate) struct Txn {
     pub consumes: u32,
 }
 
+#[derive(Clone)]
 pub(crate) struct Undo {
     pub table: u32,
     pub slot: usize,
     pub prev: Option<(TxnId, RowData)>,
 }
 
+#[derive(Clone)]
 pub(crate) enum FrameKind {
     Batch,
     Proc {
@@ -103,6 +108,7 @@ pub(crate) enum FrameKind {
     },
 }
 
+#[derive(Clone)]
 pub(crate) struct Frame {
     pub code: Rc<Code>,
     pub pc: usize,
@@ -162,11 +168,12 @@ pub(crate) struct PendingEnd {
     pub cost_us: u64,
 }
 
+#[derive(Clone)]
 pub(crate) struct Session {
     pub name: String,
     pub spid: u32,
     pub start_us: u64,
-    pub script: Script,
+    pub script: Rc<Script>,
     pub source_text: Rc<str>,
     /// Byte offsets of the newlines in `source_text`.
     pub newlines: Rc<[usize]>,
@@ -210,6 +217,19 @@ pub(crate) struct Session {
     pub repeats_done: u32,
     /// The statement running now (or last run): its script and byte range.
     pub current: Option<(crate::view::Source, usize, usize)>,
+    /// In WAITFOR until this time (absolute virtual µs).
+    pub sleeping_until: Option<u64>,
+}
+
+/// What the timed clock does next.
+enum Next {
+    /// These sessions are due at this instant.
+    Sessions(u64, Vec<usize>),
+    /// The deadlock monitor wakes first.
+    Monitor(u64),
+    /// The next thing due is past the time limit.
+    CutOff,
+    Done,
 }
 
 /// Why a statement stopped before it finished.
@@ -240,17 +260,40 @@ pub(crate) enum Flow {
     Return(Option<i64>),
 }
 
+/// What a run does with its events: keep them (the trace), count them, or neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sink {
+    /// Every event of a step is kept until the next step ([`Simulation::events`]).
+    #[default]
+    Full,
+    /// Events are only counted ([`Simulation::event_count`]).
+    Counters,
+    /// Nothing: for searches that only need states.
+    Nothing,
+}
+
+/// The simulation: the world (tables, sessions, locks), the clock, the cost model and the
+/// scheduler. `Clone` is cheap: parsed scripts are shared, and events leave it after each
+/// step (the caller keeps the trace).
+#[derive(Clone)]
 pub struct Simulation {
     pub(crate) db: Db,
     pub(crate) locks: LockManager,
     pub(crate) sessions: Vec<Session>,
-    pub(crate) trace: Trace,
     pub(crate) now: u64,
     pub(crate) origin: u64,
+    /// The cost model's generator (statement costs, slow flushes, NEWID()).
     pub(crate) rng: ChaCha8Rng,
-    policy: SchedulePolicy,
-    script_pos: usize,
-    rr_next: usize,
+    policy: Policy,
+    mode: Mode,
+    /// Choices made at choice points so far.
+    recorded: Vec<usize>,
+    sink: Sink,
+    /// The events of the current step (with [`Sink::Full`]).
+    events: Vec<TraceEntry>,
+    event_count: u64,
+    /// Rows read and written in the current step, when a footprint is being taken.
+    pub(crate) touched: Option<crate::footprint::Touched>,
     pub(crate) owners: BTreeMap<OwnerId, usize>,
     next_owner: OwnerId,
     pub(crate) tracing: bool,
@@ -266,6 +309,7 @@ pub struct Simulation {
     pub(crate) ctes: Vec<sql::ast::Cte>,
     /// inserted/deleted of the triggers running now.
     pub(crate) trigger_rows: Vec<crate::query::TriggerRows>,
+    seed: u64,
 }
 
 fn newlines(text: &str) -> Rc<[usize]> {
@@ -298,13 +342,17 @@ impl Simulation {
             },
             locks: LockManager::new(),
             sessions: Vec::new(),
-            trace: Trace::default(),
             now: 0,
             origin: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            policy: SchedulePolicy::Random,
-            script_pos: 0,
-            rr_next: 0,
+            policy: Policy::new(SchedulePolicy::Random, seed),
+            mode: Mode::Timed,
+            recorded: Vec::new(),
+            sink: Sink::Full,
+            events: Vec::new(),
+            event_count: 0,
+            touched: None,
+            seed,
             owners: BTreeMap::new(),
             next_owner: 1,
             tracing: false,
@@ -362,7 +410,7 @@ impl Simulation {
             name: name.clone(),
             spid: 52 + index as u32,
             start_us,
-            script,
+            script: Rc::new(script),
             newlines: newlines(&text),
             source_text: text,
             batch: 0,
@@ -401,6 +449,7 @@ impl Simulation {
             repeat_counts: BTreeMap::new(),
             repeats_done: 0,
             current: None,
+            sleeping_until: None,
         }
     }
 
@@ -410,8 +459,50 @@ impl Simulation {
         id
     }
 
+    /// Replaces the scheduler (before the first step).
     pub fn set_schedule(&mut self, policy: SchedulePolicy) {
-        self.policy = policy;
+        self.policy = Policy::new(policy, self.seed);
+    }
+
+    /// Timed (the default) or untimed (before the first step).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// What happens to events from now on.
+    pub fn set_sink(&mut self, sink: Sink) {
+        self.sink = sink;
+        if sink != Sink::Full {
+            self.events.clear();
+        }
+    }
+
+    /// The choices this run has made so far; replaying them (`Schedule::policy`, same
+    /// scenario, seed and mode) reproduces the trace.
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            mode: self.mode,
+            choices: self.recorded.clone(),
+        }
+    }
+
+    /// The events of the last step (empty unless the sink is [`Sink::Full`]).
+    pub fn events(&self) -> &[TraceEntry] {
+        &self.events
+    }
+
+    /// Takes the events of the last step out (leaving none).
+    pub fn take_events(&mut self) -> Vec<TraceEntry> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Events so far (not counted with [`Sink::Nothing`]).
+    pub fn event_count(&self) -> u64 {
+        self.event_count
     }
 
     pub(crate) fn push(&mut self, mut event: Event) {
@@ -423,10 +514,19 @@ impl Simulation {
                 *teradata = true;
             }
         }
-        if self.tracing {
-            let at_us = self.now.saturating_sub(self.origin);
-            self.trace.entries.push(TraceEntry { at_us, event });
+        if self.recording() {
+            self.event_count += 1;
+            if self.sink == Sink::Full {
+                let at_us = self.now.saturating_sub(self.origin);
+                self.events.push(TraceEntry { at_us, event });
+            }
         }
+    }
+
+    /// Whether events are wanted (kept or counted): callers skip building an event's text
+    /// when not. A few events are pushed without asking; `push` drops them.
+    pub(crate) fn recording(&self) -> bool {
+        self.tracing && self.sink != Sink::Nothing
     }
 
     /// Virtual time relative to the end of setup.
@@ -434,12 +534,108 @@ impl Simulation {
         self.now - self.origin
     }
 
-    /// Runs one step: the session due next (ties broken by the schedule policy) runs one
-    /// statement, or a lock wait times out, or the deadlock monitor wakes.
-    /// Returns false when every session has finished.
+    /// Runs one step: in timed mode the session due next (ties broken by the scheduler)
+    /// runs one statement, or a lock wait times out, or the deadlock monitor wakes; in
+    /// untimed mode the scheduler picks any enabled session. Returns false when every
+    /// session has finished, or when a scripted pick is not enabled (see
+    /// [`Self::try_step`], which says so).
     pub fn step(&mut self) -> bool {
+        self.try_step().unwrap_or(false)
+    }
+
+    /// [`Self::step`], with the error of a scripted pick that is not enabled.
+    pub fn try_step(&mut self) -> Result<bool, ScheduleError> {
+        self.events.clear();
         self.steps += 1;
-        let mut due: Vec<(u64, usize)> = Vec::new();
+        match self.mode {
+            Mode::Timed => match self.next_timed() {
+                Next::Done => return Ok(false),
+                Next::CutOff => {
+                    self.cut_off();
+                    return Ok(false);
+                }
+                Next::Monitor(m) => {
+                    self.now = m;
+                    self.deadlock_monitor();
+                    return Ok(true);
+                }
+                Next::Sessions(t, ties) => {
+                    let pick = self.choose(&ties)?;
+                    self.now = t;
+                    self.advance_session(pick);
+                }
+            },
+            Mode::Untimed => {
+                let enabled = self.untimed_enabled();
+                if enabled.is_empty() {
+                    return Ok(self.untimed_timer());
+                }
+                let pick = self.choose(&enabled)?;
+                self.advance_untimed(pick);
+            }
+        }
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        Ok(true)
+    }
+
+    /// The sessions that can run their next statement now: in timed mode those due at the
+    /// earliest instant (empty when a timer is due first: the deadlock monitor), in untimed
+    /// mode every session that has not finished and is not waiting. Ascending.
+    pub fn enabled(&self) -> Vec<usize> {
+        match self.mode {
+            Mode::Timed => match self.next_timed() {
+                Next::Sessions(_, ties) => ties,
+                _ => Vec::new(),
+            },
+            Mode::Untimed => self.untimed_enabled(),
+        }
+    }
+
+    /// Runs session `i`'s next statement (it must be enabled) and reports what the step
+    /// touched. When `enabled()` is empty and the run is not over, [`Self::step`] runs the
+    /// timer that is due instead.
+    pub fn step_session(&mut self, i: usize) -> Result<crate::Footprint, ScheduleError> {
+        let enabled = self.enabled();
+        if !enabled.contains(&i) {
+            return Err(self.schedule_error(i, &enabled, self.recorded.len() + 1));
+        }
+        self.events.clear();
+        self.steps += 1;
+        if enabled.len() > 1 {
+            self.recorded.push(i);
+        }
+        let probe = crate::footprint::Probe::begin(self, i);
+        match self.mode {
+            Mode::Timed => {
+                if let Next::Sessions(t, _) = self.next_timed() {
+                    self.now = t;
+                }
+                self.advance_session(i);
+            }
+            Mode::Untimed => self.advance_untimed(i),
+        }
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        Ok(probe.end(self))
+    }
+
+    /// Steps until the end and returns the whole trace (the events the simulation held
+    /// when it was made included).
+    pub fn run_traced(&mut self) -> Result<crate::Trace, ScheduleError> {
+        let mut trace = crate::Trace {
+            entries: std::mem::take(&mut self.events),
+        };
+        while self.try_step()? {
+            trace.entries.append(&mut self.events);
+        }
+        trace.entries.append(&mut self.events);
+        Ok(trace)
+    }
+
+    fn next_timed(&self) -> Next {
+        let mut earliest: Option<u64> = None;
+        let mut ties: Vec<usize> = Vec::new();
         let mut any_blocked = false;
         for (i, s) in self.sessions.iter().enumerate() {
             let t = match &s.state {
@@ -453,47 +649,108 @@ impl Simulation {
                 State::Delayed { .. } => None,
                 State::Finished => None,
             };
-            if let Some(t) = t {
-                due.push((t.max(self.now), i));
-            }
-        }
-        let monitor = if any_blocked {
-            let rel = self.now - self.origin;
-            Some(self.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US)
-        } else {
-            None
-        };
-        let earliest = due.iter().map(|d| d.0).min();
-        match (earliest, monitor) {
-            (None, None) => return false,
-            (None, Some(m)) => {
-                if m - self.origin > MAX_VIRTUAL_US {
-                    self.cut_off();
-                    return false;
+            if let Some(t) = t.map(|t| t.max(self.now)) {
+                match earliest {
+                    Some(e) if e < t => {}
+                    Some(e) if e == t => ties.push(i),
+                    _ => {
+                        earliest = Some(t);
+                        ties.clear();
+                        ties.push(i);
+                    }
                 }
-                self.now = m;
-                self.deadlock_monitor();
-                return true;
             }
-            (Some(e), Some(m)) if m < e => {
-                self.now = m;
-                self.deadlock_monitor();
-                return true;
-            }
-            _ => {}
         }
-        let t = earliest.unwrap_or(self.now);
-        if t - self.origin > MAX_VIRTUAL_US {
-            self.cut_off();
+        let monitor = any_blocked.then(|| {
+            let rel = self.now - self.origin;
+            self.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US
+        });
+        match (earliest, monitor) {
+            (None, None) => Next::Done,
+            (None, Some(m)) if m - self.origin > MAX_VIRTUAL_US => Next::CutOff,
+            (None, Some(m)) => Next::Monitor(m),
+            (Some(e), Some(m)) if m < e => Next::Monitor(m),
+            (Some(e), _) if e - self.origin > MAX_VIRTUAL_US => Next::CutOff,
+            (Some(e), _) => Next::Sessions(e, ties),
+        }
+    }
+
+    fn untimed_enabled(&self) -> Vec<usize> {
+        (0..self.sessions.len())
+            .filter(|&i| {
+                matches!(
+                    self.sessions[i].state,
+                    State::NotStarted | State::Ready | State::Busy { .. }
+                )
+            })
+            .collect()
+    }
+
+    /// Untimed: session `i` runs now; the clock only moves forward (to when its statement
+    /// would have ended, if that is later), so WAITFOR is a yield.
+    fn advance_untimed(&mut self, i: usize) {
+        let due = match &self.sessions[i].state {
+            State::NotStarted => self.now,
+            State::Ready => self.sessions[i].ready_at,
+            State::Busy { until, .. } => *until,
+            _ => self.now,
+        };
+        self.now = self.now.max(due);
+        if let State::Busy { end, .. } = self.sessions[i].state.clone() {
+            // Ends early (a sleep is cut short): the clock stays where it is.
+            self.sessions[i].state = State::Busy {
+                until: self.now,
+                end,
+            };
+        }
+        self.advance_session(i);
+        if self
+            .sessions
+            .iter()
+            .any(|s| matches!(s.state, State::Blocked { .. }))
+        {
+            // Without time, a deadlock is found as soon as it forms.
+            self.deadlock_monitor();
+        }
+    }
+
+    /// Untimed, nobody enabled: a lock wait times out (the earliest), or the run is over.
+    fn untimed_timer(&mut self) -> bool {
+        let next_timeout = self
+            .sessions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s.state {
+                State::Blocked {
+                    timeout_at: Some(t),
+                    ..
+                } => Some((t, i)),
+                _ => None,
+            })
+            .min();
+        if let Some((t, i)) = next_timeout {
+            self.now = self.now.max(t);
+            self.advance_session(i);
+            return true;
+        }
+        if self.is_finished() {
             return false;
         }
-        let ties: Vec<usize> = due.iter().filter(|d| d.0 == t).map(|d| d.1).collect();
-        let pick = self.choose(&ties);
-        self.now = t;
-        self.advance_session(pick);
-        #[cfg(debug_assertions)]
-        self.check_invariants();
-        true
+        // Every session left waits for something no other session can give.
+        self.cut_off_with("no session can run: every one left waits for a lock or a row that nothing will release");
+        false
+    }
+
+    fn schedule_error(&self, wanted: usize, enabled: &[usize], choice: usize) -> ScheduleError {
+        ScheduleError {
+            choice,
+            wanted,
+            wanted_name: self.sessions.get(wanted).map(|s| s.name.clone()),
+            enabled: enabled
+                .iter()
+                .map(|&s| self.sessions[s].name.clone())
+                .collect(),
+        }
     }
 
     /// After every step in debug builds: no incompatible locks granted, every wait is
@@ -515,44 +772,35 @@ impl Simulation {
         }
     }
 
-    fn choose(&mut self, ties: &[usize]) -> usize {
+    /// The scheduler's pick among `ties`; a choice point (two or more) is recorded.
+    fn choose(&mut self, ties: &[usize]) -> Result<usize, ScheduleError> {
         if ties.len() == 1 {
-            return ties[0];
+            return Ok(ties[0]);
         }
-        match &self.policy {
-            SchedulePolicy::Random => ties[self.rng.next_u32() as usize % ties.len()],
-            SchedulePolicy::Scripted(list) if self.script_pos < list.len() => {
-                let want = list[self.script_pos];
-                self.script_pos += 1;
-                if ties.contains(&want) {
-                    want
-                } else {
-                    self.round_robin(ties)
-                }
+        let choice = self.recorded.len() + 1;
+        match self.policy.pick(ties) {
+            Some(pick) if ties.contains(&pick) => {
+                self.recorded.push(pick);
+                Ok(pick)
             }
-            _ => self.round_robin(ties),
+            Some(pick) => Err(self.schedule_error(pick, ties, choice)),
+            None => Err(self.schedule_error(usize::MAX, ties, choice)),
         }
-    }
-
-    fn round_robin(&mut self, ties: &[usize]) -> usize {
-        let n = self.sessions.len().max(1);
-        let pick = (0..n)
-            .map(|k| (self.rr_next + k) % n)
-            .find(|i| ties.contains(i))
-            .unwrap_or(ties[0]);
-        self.rr_next = (pick + 1) % n;
-        pick
     }
 
     /// Ends a run that went past [`MAX_VIRTUAL_US`]: every unfinished session fails.
     fn cut_off(&mut self) {
+        self.cut_off_with(&format!(
+            "simulation stopped after {} s of virtual time with this session still running",
+            MAX_VIRTUAL_US / 1_000_000
+        ));
+    }
+
+    /// Ends the run: every unfinished session fails with `why`.
+    fn cut_off_with(&mut self, why: &str) {
         for i in 0..self.sessions.len() {
             if !matches!(self.sessions[i].state, State::Finished) {
-                let e = SqlError::generic(
-                    0,
-                    16,
-                    format!("simulation stopped after {} s of virtual time with this session still running", MAX_VIRTUAL_US / 1_000_000),
-                );
+                let e = SqlError::generic(0, 16, why.to_string());
                 self.record_error(i, &e, false);
                 self.finish_session(i);
             }
@@ -829,23 +1077,39 @@ impl Simulation {
         s.out.statements += 1;
         s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
         s.fresh_locks.clear();
+        s.sleeping_until = None;
         if !self.tracing {
             return;
         }
         let frame = s.frames.last();
         let source = frame.map_or(i, |f| f.source);
+        let text = if source == SETUP_SOURCE {
+            &self.setup_text
+        } else {
+            &self.sessions[source.min(self.sessions.len() - 1)].source_text
+        };
+        let start = span.start.min(text.len());
+        let end = span.end.min(text.len()).max(start);
+        let view_source = if source == SETUP_SOURCE {
+            crate::view::Source::Setup
+        } else {
+            crate::view::Source::Session(source)
+        };
+        self.sessions[i].current = Some((view_source, start, end));
+        if !self.recording() {
+            return;
+        }
+        let s = &self.sessions[i];
         let in_proc = s.frames.iter().rev().find_map(|f| match &f.kind {
             FrameKind::Proc { name, .. } => Some(name.clone()),
             _ => None,
         });
         let (text, newlines) = if source == SETUP_SOURCE {
-            (self.setup_text.clone(), self.setup_newlines.clone())
+            (&self.setup_text, &self.setup_newlines)
         } else {
             let s = &self.sessions[source.min(self.sessions.len() - 1)];
-            (s.source_text.clone(), s.newlines.clone())
+            (&s.source_text, &s.newlines)
         };
-        let start = span.start.min(text.len());
-        let end = span.end.min(text.len()).max(start);
         // Line numbers from the script's newline offsets, not a scan of the text.
         let line = newlines.partition_point(|&n| n < start) as u32 + 1;
         let snippet = text.get(start..end).unwrap_or("");
@@ -855,18 +1119,12 @@ impl Simulation {
             first.push_str(" …");
         }
         let name = self.sessions[i].name.clone();
-        let source = if source == SETUP_SOURCE {
-            crate::view::Source::Setup
-        } else {
-            crate::view::Source::Session(source)
-        };
-        self.sessions[i].current = Some((source, start, end));
         self.push(Event::StatementStarted {
             session: name,
             label,
             line,
             text: first,
-            source,
+            source: view_source,
             span: (start, end),
             in_proc,
         });
@@ -942,6 +1200,7 @@ impl Simulation {
                 };
             }
             Flow::Sleep(us) => {
+                self.sessions[i].sleeping_until = Some(self.now + us);
                 let name = self.sessions[i].name.clone();
                 self.push(Event::Sleeping {
                     session: name,
@@ -1122,6 +1381,9 @@ impl Simulation {
             return;
         };
         self.sessions[i].tran_count = 0;
+        if let Some(t) = &mut self.touched {
+            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+        }
         // Rows this commit adds to Teradata queue tables (T3: they wake delayed consumers).
         let mut arrived: Vec<(u32, bool)> = Vec::new();
         if !txn.undo.is_empty() {
@@ -1190,6 +1452,9 @@ impl Simulation {
                     .collect()
             })
             .unwrap_or_default();
+        if let (Some(t), Some(txn)) = (&mut self.touched, &self.sessions[i].txn) {
+            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+        }
         self.undo_to(i, 0);
         let Some(txn) = self.sessions[i].txn.take() else {
             return;
@@ -1209,8 +1474,12 @@ impl Simulation {
     }
 
     fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
-        let held = self.locks.locks_of(owner);
-        if self.tracing {
+        let held = if self.recording() {
+            self.locks.locks_of(owner)
+        } else {
+            Vec::new()
+        };
+        if self.recording() {
             let name = self.sessions[i].name.clone();
             for (res, mode) in &held {
                 if !mode.is_intent() {
@@ -1305,7 +1574,7 @@ impl Simulation {
                     if transient {
                         self.sessions[i].statement_locks.push(res.clone());
                     }
-                    if self.tracing && !mode.is_intent() && !transient && !quiet {
+                    if self.recording() && !mode.is_intent() && !transient && !quiet {
                         let resource = self.resource_text(&res);
                         let name = self.sessions[i].name.clone();
                         self.push(Event::LockGranted {
@@ -1355,6 +1624,13 @@ impl Simulation {
                 Err(Interrupt::Block)
             }
         }
+    }
+
+    /// The lock session `i` waits for, if it is blocked.
+    pub(crate) fn waiting_lock(&self, i: usize) -> Option<(Resource, LockMode)> {
+        self.sessions[i]
+            .waiting_as
+            .and_then(|o| self.locks.waiting(o))
     }
 
     pub(crate) fn owner_name(&self, owner: OwnerId) -> String {
@@ -1510,10 +1786,6 @@ impl Simulation {
 
     // ---------------------------------------------------------------------------------
     // Results
-
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
 
     pub fn outcome(&self) -> Outcome {
         Outcome {

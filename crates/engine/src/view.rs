@@ -101,7 +101,7 @@ impl Simulation {
     /// Steps until the trace holds at least `events` entries (or the run ends).
     /// Returns false when the run ended first.
     pub fn run_until_events(&mut self, events: usize) -> bool {
-        while self.trace().entries.len() < events {
+        while self.event_count() < events as u64 {
             if !self.step() {
                 return false;
             }
@@ -302,19 +302,9 @@ impl Simulation {
     }
 
     fn is_sleeping(&self, i: usize) -> bool {
-        let name = &self.sessions[i].name;
-        self.trace
-            .entries
-            .iter()
-            .rev()
-            .find_map(|e| match &e.event {
-                Event::Sleeping {
-                    session, until_us, ..
-                } if session == name => Some(*until_us > self.now_us()),
-                Event::StatementStarted { session, .. } if session == name => Some(false),
-                _ => None,
-            })
-            == Some(true)
+        self.sessions[i]
+            .sleeping_until
+            .is_some_and(|until| until > self.now)
     }
 }
 

@@ -9,7 +9,6 @@ use std::fmt;
 use engine::{ScenarioError, Simulation};
 
 use crate::block::Solution;
-use crate::check::evaluate_checks;
 use crate::source::offset_of;
 use crate::{Applied, Lesson, LessonError, RunReport, Settings, SqlBlock};
 
@@ -158,16 +157,10 @@ pub struct ExerciseReport {
 /// an error in the learner's SQL comes back as [`ExerciseError::Edit`], placed in their
 /// text, and an error in the lesson's own SQL as [`ExerciseError::Lesson`].
 pub fn run_exercise(applied: &Applied, seed: u64) -> Result<RunReport, ExerciseError> {
-    let mut simulation =
-        Simulation::new(&applied.scenario, seed).map_err(|e| place(applied, &e))?;
-    simulation.run();
-    let outcome = simulation.outcome();
-    let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
-    Ok(RunReport {
-        seed,
-        outcome,
-        checks,
-        simulation,
+    let simulation = Simulation::new(&applied.scenario, seed).map_err(|e| place(applied, &e))?;
+    // The default random scheduler always picks an enabled session.
+    crate::run::finish(applied, seed, simulation).map_err(|e| {
+        ExerciseError::Lesson(applied.locate(engine::Block::Setup, 1, 1, &e.to_string()))
     })
 }
 

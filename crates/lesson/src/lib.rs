@@ -36,7 +36,7 @@ pub use exercise::{
 };
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 pub use markdown::{markdown_html, narrative_html};
-pub use run::{run, RunReport};
+pub use run::{run, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
 pub use trace::{event_text, trace_line};
 pub use value::{datetime_text, ms, value_text};

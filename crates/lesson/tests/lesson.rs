@@ -1301,3 +1301,5 @@ mod seed_000;
 mod seed_002;
 #[path = "lesson/seed_003.rs"]
 mod seed_003;
+#[path = "lesson/explorable.rs"]
+mod explorable;

@@ -29,7 +29,15 @@ pub struct RunModel {
     pub sessions: Vec<String>,
     pub lanes: Vec<Lane>,
     pub summary: Rc<RunSummary>,
+    /// Clones of the simulation after some steps (step 0 first, ascending), so the
+    /// state after any step is a clone and a few steps away: seeking never replays.
+    snapshots: Vec<(usize, Simulation)>,
 }
+
+/// Steps between snapshots to begin with; doubled whenever there would be more than
+/// [`MAX_SNAPSHOTS`].
+const SNAPSHOT_EVERY: usize = 32;
+const MAX_SNAPSHOTS: usize = 256;
 
 /// The figures of a run that the outcome panel compares across toggles.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,14 +70,28 @@ impl RunModel {
                 .locate(e.block, e.line, e.col, &e.message)
                 .to_string()
         })?;
-        let mut bounds = vec![sim.trace().entries.len()];
+        let mut trace = sim.take_events();
+        let mut bounds = vec![trace.len()];
+        let mut snapshots = vec![(0, sim.clone())];
+        let mut every = SNAPSHOT_EVERY;
         while sim.step() {
-            bounds.push(sim.trace().entries.len());
+            trace.append(&mut sim.take_events());
+            bounds.push(trace.len());
+            let step = bounds.len() - 1;
+            if step % every == 0 {
+                snapshots.push((step, sim.clone()));
+                if snapshots.len() > MAX_SNAPSHOTS {
+                    // Keep every other one: memory stays bounded, seeks stay short.
+                    every *= 2;
+                    snapshots.retain(|(s, _)| s % every == 0);
+                }
+            }
         }
         let outcome = sim.outcome();
-        let trace = sim.trace().entries.clone();
         let sessions = sim.session_names();
-        let lanes = timeline(sim.trace(), &sessions);
+        let trace = engine::Trace { entries: trace };
+        let lanes = timeline(&trace, &sessions);
+        let trace = trace.entries;
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
         let key = RunKey {
@@ -92,11 +114,18 @@ impl RunModel {
             sessions,
             lanes,
             summary,
+            snapshots,
         })
     }
 
     pub fn events(&self) -> usize {
         self.trace.len()
+    }
+
+    /// The last snapshot at or before `step`.
+    fn snapshot_before(&self, step: usize) -> Option<&(usize, Simulation)> {
+        let k = self.snapshots.partition_point(|(s, _)| *s <= step);
+        k.checked_sub(1).map(|k| &self.snapshots[k])
     }
 
     pub fn end_us(&self) -> u64 {
@@ -172,9 +201,9 @@ pub struct Statement {
 }
 
 /// Gives the state view after any step of a run. It keeps one live simulation and
-/// moves it forward (cheap while playing); going back replays from the start, which
-/// the deterministic engine makes exact, and caches the views of the steps just
-/// before the target on the way, so stepping back from there costs nothing.
+/// moves it forward (cheap while playing); to go back, or far ahead, it clones the
+/// run's nearest snapshot at or before the target and steps from there. Views of the
+/// steps just before the target are cached on the way, so stepping back costs nothing.
 #[derive(Default)]
 pub struct ViewCursor {
     run: Option<Rc<RunModel>>,
@@ -184,7 +213,7 @@ pub struct ViewCursor {
 
 /// Views kept (each holds a window of every table).
 const CACHED_VIEWS: usize = 512;
-/// Views saved on the way when replaying from the start.
+/// Views saved on the way when starting from a snapshot.
 const PREFETCH_VIEWS: usize = 96;
 
 impl ViewCursor {
@@ -213,13 +242,14 @@ impl ViewCursor {
         if self.cached(run, step).is_some() {
             return 0;
         }
+        let from_snapshot = step - run.snapshot_before(step).map_or(0, |(s, _)| *s);
         match &self.sim {
             Some((_, at))
                 if self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) && *at <= step =>
             {
-                step - at
+                (step - at).min(from_snapshot)
             }
-            _ => step,
+            _ => from_snapshot,
         }
     }
 
@@ -228,14 +258,25 @@ impl ViewCursor {
         if let Some(view) = self.cached(run, step) {
             return view;
         }
-        let replay = !matches!(&self.sim, Some((_, at)) if *at <= step);
-        if replay {
-            // The run was built from this scenario, so it cannot fail here.
-            self.sim = Simulation::new(&run.applied.scenario, run.key.seed)
-                .ok()
-                .map(|sim| (sim, 0));
+        let live = match &self.sim {
+            Some((_, at)) if *at <= step => Some(*at),
+            _ => None,
+        };
+        let snapshot = run.snapshot_before(step);
+        let restart = match (live, snapshot) {
+            (Some(at), Some((s, _))) => *s > at,
+            (None, _) => true,
+            (Some(_), None) => false,
+        };
+        if restart {
+            self.sim = snapshot.map(|(s, sim)| {
+                let mut sim = sim.clone();
+                // Views need the state, not the events.
+                sim.set_sink(engine::Sink::Nothing);
+                (sim, *s)
+            });
         }
-        let prefetch_from = if replay {
+        let prefetch_from = if restart {
             step.saturating_sub(PREFETCH_VIEWS)
         } else {
             step

@@ -21,9 +21,13 @@ fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
 }
 
 fn run(sc: &Scenario, seed: u64) -> Simulation {
+    run_traced(sc, seed).0
+}
+
+fn run_traced(sc: &Scenario, seed: u64) -> (Simulation, engine::Trace) {
     let mut sim = Simulation::new(sc, seed).unwrap_or_else(|e| panic!("{e:?}"));
-    sim.run();
-    sim
+    let trace = sim.run_traced().unwrap();
+    (sim, trace)
 }
 
 fn errors(sim: &Simulation, name: &str) -> Vec<u32> {
@@ -47,8 +51,7 @@ fn opposite_update_order_deadlocks_and_the_monitor_picks_a_victim_with_1205() {
             ("B", 0, "BEGIN TRAN;\nUPDATE dbo.account SET balance = balance - 20 WHERE id = 2;\nWAITFOR DELAY '00:00:00.100';\nUPDATE dbo.account SET balance = balance + 20 WHERE id = 1;\nCOMMIT;"),
         ],
     );
-    let sim = run(&sc, 1);
-    let trace = sim.trace();
+    let (sim, trace) = run_traced(&sc, 1);
     let deadlock = trace
         .entries
         .iter()
@@ -148,9 +151,9 @@ fn a_scripted_schedule_replays_an_interleaving_and_differs_from_another() {
         let mut sim = Simulation::new(&sc, 1)
             .unwrap()
             .with_schedule(SchedulePolicy::Scripted(order));
-        sim.run();
+        let trace = sim.run_traced().unwrap();
         let v = sim.query("SELECT v FROM dbo.t").unwrap().rows[0][0].clone();
-        (v, sim.trace().to_string())
+        (v, trace.to_string())
     };
     let (a_first, t1) = final_v(vec![0, 1, 0, 1]);
     let (b_first, t2) = final_v(vec![1, 0, 1, 0]);
@@ -222,7 +225,7 @@ fn session_application_locks_end_with_the_session_and_applock_test_reports_them(
     );
     assert!((495_000..=510_000).contains(&b.wait_us), "{}", b.wait_us);
     // A transaction-owned application lock needs a transaction: -999 and a message.
-    let sim = run(
+    let (sim, trace) = run_traced(
         &scenario(
             "",
             &[(
@@ -237,8 +240,5 @@ fn session_application_locks_end_with_the_session_and_applock_test_reports_them(
         sim.outcome().sessions[0].results[0].rows[0][0],
         engine::Value::Int(-999)
     );
-    assert!(sim
-        .trace()
-        .to_string()
-        .contains("without an active transaction"));
+    assert!(trace.to_string().contains("without an active transaction"));
 }

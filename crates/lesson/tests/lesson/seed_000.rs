@@ -53,8 +53,7 @@ fn first_error(o: &Outcome, name: &str) -> Option<u32> {
 /// The trace as text for snapshots, without the column padding (expect-test trims
 /// leading whitespace).
 fn trace_text(r: &RunReport) -> String {
-    r.simulation
-        .trace()
+    r.trace
         .entries
         .iter()
         .map(|e| format!("{:.3} ms  {}\n", e.at_us as f64 / 1000.0, e.event))
@@ -86,7 +85,7 @@ fn q1_schema_english_status_needs_varchar_20_and_varchar_10_truncates() {
         .setup
         .replace("status    varchar(20)", "status    varchar(10)");
     let mut sim = Simulation::new(&applied.scenario, 1).unwrap();
-    sim.run();
+    sim.run().unwrap();
     let o = sim.outcome();
     let e = &session(&o, "A").errors[0];
     assert_eq!(e.number, 2628);
@@ -113,7 +112,7 @@ fn q2_one_statement_claim_returns_at_most_one_row() {
 fn q3_readpast_skips_at_once_and_without_it_b_waits_the_rest_of_the_hold() {
     let r = run_lesson("queue-wait-or-skip", &[("readpast", "on")], 1);
     assert!(wait_ms(&r.outcome, "B") <= 1.0);
-    let skipped = r.simulation.trace().entries.iter().any(|e| matches!(&e.event, Event::RowSkipped { session, key, .. } if session == "B" && key == "1"));
+    let skipped = r.trace.entries.iter().any(|e| matches!(&e.event, Event::RowSkipped { session, key, .. } if session == "B" && key == "1"));
     assert!(skipped, "B skipped task 1");
 
     for seed in 1..=5 {
@@ -124,7 +123,7 @@ fn q3_readpast_skips_at_once_and_without_it_b_waits_the_rest_of_the_hold() {
             "seed {seed}: B waited {w} ms"
         );
         // The wait ends exactly when A commits.
-        let entries = &r.simulation.trace().entries;
+        let entries = &r.trace.entries;
         let commit = entries.iter().find(|e| matches!(&e.event, Event::TransactionCommitted { session, .. } if session == "A")).unwrap();
         let granted = entries
             .iter()
@@ -207,9 +206,7 @@ fn q7_without_updlock_four_processes_600_tasks_no_duplicates_no_waits() {
         assert!(s.errors.is_empty(), "{}: {:?}", s.name, s.errors);
         assert_eq!(s.wait_us, 0, "{} skipped instead of waiting", s.name);
     }
-    let skips = r
-        .simulation
-        .trace()
+    let skips = r.trace
         .entries
         .iter()
         .filter(|e| matches!(e.event, Event::RowSkipped { .. }))
@@ -392,8 +389,8 @@ fn same_lesson_settings_and_seed_give_byte_identical_traces() {
             vec![("isolation", "snapshot"), ("readpast", "off")],
         ),
     ] {
-        let a = run_lesson(id, &settings, 42).simulation.trace().to_string();
-        let b = run_lesson(id, &settings, 42).simulation.trace().to_string();
+        let a = run_lesson(id, &settings, 42).trace.to_string();
+        let b = run_lesson(id, &settings, 42).trace.to_string();
         assert!(!a.is_empty());
         assert_eq!(a, b, "{id}");
     }
@@ -522,7 +519,7 @@ fn a_loop_that_never_ends_stops_with_a_clear_error_not_a_hang() {
         }],
     };
     let mut sim = Simulation::new(&scenario, 1).unwrap();
-    sim.run();
+    sim.run().unwrap();
     let o = sim.outcome();
     let e = &session(&o, "A").errors[0];
     assert!(

@@ -33,7 +33,7 @@ fn teradata(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
             .collect(),
     };
     let mut sim = Simulation::new(&sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
-    sim.run();
+    sim.run().unwrap();
     sim
 }
 
@@ -52,22 +52,15 @@ fn errors(r: &RunReport, name: &str) -> Vec<engine::SqlErrorInfo> {
 #[test]
 fn t1_a_consume_takes_a_row_hash_write_lock() {
     let r = run_lesson("teradata-consume", &[]);
-    let lock = r
-        .simulation
-        .trace()
-        .entries
-        .iter()
-        .find_map(|e| match &e.event {
-            Event::LockGranted {
-                session,
-                resource,
-                mode,
-                ..
-            } if session == "consumer1" && resource.starts_with("ROWHASH order_queue") => {
-                Some(*mode)
-            }
-            _ => None,
-        });
+    let lock = r.trace.entries.iter().find_map(|e| match &e.event {
+        Event::LockGranted {
+            session,
+            resource,
+            mode,
+            ..
+        } if session == "consumer1" && resource.starts_with("ROWHASH order_queue") => Some(*mode),
+        _ => None,
+    });
     assert_eq!(
         lock,
         Some(LockMode::X),
@@ -78,7 +71,7 @@ fn t1_a_consume_takes_a_row_hash_write_lock() {
 #[test]
 fn t2_insert_select_and_consume_locks_the_target_table_for_write() {
     let r = run_lesson("teradata-consume", &[]);
-    let granted = r.simulation.trace().entries.iter().any(|e| {
+    let granted = r.trace.entries.iter().any(|e| {
         matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if session == "consumer2" && resource == "OBJECT shipment")
     });
     assert!(granted, "table-level WRITE on shipment");
@@ -88,7 +81,7 @@ fn t2_insert_select_and_consume_locks_the_target_table_for_write() {
 fn t3_a_consumer_on_an_empty_queue_is_delayed_and_gets_the_first_row_when_it_arrives() {
     for (delay, at_us) in [("1000", 1_000_000u64), ("3000", 3_000_000)] {
         let r = run_lesson("teradata-consume", &[("producer_delay_ms", delay)]);
-        let entries = &r.simulation.trace().entries;
+        let entries = &r.trace.entries;
         let delayed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeDelayed { session, .. } if session == "consumer1")).unwrap();
         assert!(
             entries[delayed].at_us < 1_000,
@@ -165,7 +158,7 @@ fn t5_rollback_puts_the_consumed_row_back_and_the_next_consumer_gets_it() {
             .unwrap()
             .rows;
         assert_eq!(shipped, [[Value::Int(101)]], "{mode}");
-        let trace = r.simulation.trace().to_string();
+        let trace = r.trace.to_string();
         assert!(trace.contains("consumer1 rolls back"), "{mode}");
     }
 }
@@ -215,17 +208,10 @@ fn t10_delete_on_the_queue_cannot_share_the_consumes_request() {
 #[test]
 fn t11_an_update_on_a_queue_table_costs_a_full_scan() {
     let r = run_lesson("teradata-rules", &[("t11", "break")]);
-    let rebuilt = r
-        .simulation
-        .trace()
-        .entries
-        .iter()
-        .find_map(|e| match &e.event {
-            Event::FifoCacheRebuilt { table, reads, .. } if table == "history_queue" => {
-                Some(*reads)
-            }
-            _ => None,
-        });
+    let rebuilt = r.trace.entries.iter().find_map(|e| match &e.event {
+        Event::FifoCacheRebuilt { table, reads, .. } if table == "history_queue" => Some(*reads),
+        _ => None,
+    });
     let reads = rebuilt.expect("the FIFO cache is rebuilt");
     let plain = run_lesson("teradata-rules", &[("t11", "keep")]);
     let fixer = |r: &RunReport| {

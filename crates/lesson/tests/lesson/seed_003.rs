@@ -83,7 +83,7 @@ fn i1_i3_without_a_lock_the_receiver_is_called_twice_and_the_index_objects_only_
     );
     assert_eq!(errors(&r.outcome, "user2"), [2601]);
     assert_eq!(result(&r.outcome, "user2", 0), row(1, "NEW", Some(1001)));
-    let entries = &r.simulation.trace().entries;
+    let entries = &r.trace.entries;
     let second_call = entries
         .iter()
         .position(|e| matches!(&e.event, Event::RowInserted { session, table, .. } if session == "user2" && table == "external_system"))
@@ -133,7 +133,7 @@ fn i4_the_application_lock_answers_busy_at_once_with_one_call() {
         1
     );
     // "At once": user2's answer comes within 1 ms of its start.
-    let entries = &r.simulation.trace().entries;
+    let entries = &r.trace.entries;
     let start = entries
         .iter()
         .find(|e| matches!(&e.event, Event::SessionStarted { session } if session == "user2"))

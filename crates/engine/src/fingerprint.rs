@@ -1,0 +1,133 @@
+//! A hash of the state that decides what happens from here on, so a search can skip
+//! states it has seen. Abstracted away: time (the clock, wait starts, statement ends),
+//! owner and transaction ids (named by their session instead), commit sequence numbers
+//! and older row versions, row slot numbers (rows are hashed in clustered order), and
+//! what the sessions already returned except their errors and result counts.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use crate::locks::OwnerId;
+use crate::sim::{FrameKind, Simulation, State};
+use crate::storage::Table;
+use crate::value::Value;
+
+fn value(h: &mut DefaultHasher, v: &Value) {
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Int(n) => (1u8, n).hash(h),
+        Value::Decimal(x) => (2u8, x.to_bits()).hash(h),
+        Value::Text(s) => (3u8, s).hash(h),
+        Value::DateTime(t) => (4u8, t).hash(h),
+    }
+}
+
+fn row(h: &mut DefaultHasher, r: Option<&Vec<Value>>) {
+    match r {
+        None => 0usize.hash(h),
+        Some(values) => {
+            (values.len() + 1).hash(h);
+            for v in values {
+                value(h, v);
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// Equal for states that behave the same from here on; see the module docs for what
+    /// is abstracted. Deterministic within one build (a fixed-key hasher).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        for t in &self.db.tables {
+            self.table(&mut h, t);
+        }
+        self.db.procs.keys().for_each(|k| k.hash(&mut h));
+        (self.db.rcsi, self.db.allow_snapshot).hash(&mut h);
+        for (i, s) in self.sessions.iter().enumerate() {
+            i.hash(&mut h);
+            match &s.state {
+                State::NotStarted => 0u8.hash(&mut h),
+                State::Ready => 1u8.hash(&mut h),
+                State::Busy { end, .. } => (2u8, end.as_ref().map(|e| e.label)).hash(&mut h),
+                State::Blocked { timeout_at, .. } => (3u8, timeout_at.is_some()).hash(&mut h),
+                State::Delayed { table } => (4u8, table).hash(&mut h),
+                State::Finished => 5u8.hash(&mut h),
+            }
+            (s.batch, s.repeats_done, s.tran_count, &s.options).hash(&mut h);
+            (s.rowcount, s.last_error, s.resuming, s.applock_waiting).hash(&mut h);
+            (
+                s.applock_result,
+                s.timeout_override,
+                s.delayed_since.is_some(),
+            )
+                .hash(&mut h);
+            for f in &s.frames {
+                (f.pc, f.source, f.scope_identity, &f.tries).hash(&mut h);
+                if let FrameKind::Proc { name, .. } = &f.kind {
+                    name.hash(&mut h);
+                }
+                for (name, (_, v)) in &f.vars {
+                    name.hash(&mut h);
+                    value(&mut h, v);
+                }
+                for (name, t) in &f.table_vars {
+                    name.hash(&mut h);
+                    self.table(&mut h, t);
+                }
+                f.caught.iter().for_each(|e| e.number.hash(&mut h));
+            }
+            match &s.txn {
+                None => 0u8.hash(&mut h),
+                Some(t) => {
+                    (1u8, t.explicit, t.began_explicit, t.snapshot_seq.is_some()).hash(&mut h);
+                    (t.consumes, t.undo.len()).hash(&mut h);
+                    for u in &t.undo {
+                        (u.table, u.prev.is_some()).hash(&mut h);
+                        if let Some((_, data)) = &u.prev {
+                            row(&mut h, data.as_ref());
+                        }
+                    }
+                }
+            }
+            (&s.statement_locks, &s.fresh_locks).hash(&mut h);
+            let errors: Vec<u32> = s.out.errors.iter().map(|e| e.number).collect();
+            (errors, s.out.results.len()).hash(&mut h);
+        }
+        for l in self.locks.all_locks() {
+            (&l.resource, self.owner_key(l.owner), l.mode, l.count).hash(&mut h);
+        }
+        for w in self.locks.all_waits() {
+            (&w.resource, self.owner_key(w.owner), w.requested, w.target).hash(&mut h);
+            w.conversion.hash(&mut h);
+        }
+        h.finish()
+    }
+
+    /// An owner named by its session: (session, 0) for the session's own locks, (session,
+    /// 1) for its transaction's.
+    fn owner_key(&self, owner: OwnerId) -> (usize, u8) {
+        if let Some(i) = self.sessions.iter().position(|s| s.session_owner == owner) {
+            return (i, 0);
+        }
+        match self.owners.get(&owner) {
+            Some(&i) => (i, 1),
+            None => (usize::MAX, 2),
+        }
+    }
+
+    fn table(&self, h: &mut DefaultHasher, t: &Table) {
+        (&t.name, t.identity.as_ref().map(|i| i.next)).hash(h);
+        for slot in t.clustered_order() {
+            let s = &t.slots[slot];
+            row(h, s.latest_committed());
+            match &s.pending {
+                None => 0u8.hash(h),
+                Some((owner, data)) => {
+                    (1u8, self.owner_key(*owner)).hash(h);
+                    row(h, data.as_ref());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! What one step touched: locks taken, released and waited for, rows read and written.
+//! Enough for partial-order reduction: two steps of different sessions whose footprints
+//! do not meet commute (running them in either order reaches the same state).
+
+use std::collections::BTreeSet;
+
+use crate::locks::{LockMode, Resource};
+use crate::sim::Simulation;
+
+/// A row: table number and row slot.
+pub type RowRef = (u32, usize);
+
+/// The footprint of one step of one session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    pub session: usize,
+    /// Locks granted (or strengthened) by the step, with the mode held after it.
+    pub locks_taken: Vec<(Resource, LockMode)>,
+    /// Locks that went away during the step (any owner: a commit releases, a wake grants).
+    pub locks_released: Vec<Resource>,
+    /// The lock the session waits for after the step, if it blocked.
+    pub waited_for: Option<(Resource, LockMode)>,
+    /// Rows the step's statement examined.
+    pub rows_read: Vec<RowRef>,
+    /// Rows the step wrote, and rows whose changes a commit or rollback published.
+    pub rows_written: Vec<RowRef>,
+}
+
+impl Footprint {
+    /// Whether the two steps commute: different sessions, no lock resource in common, and
+    /// no row one writes that the other reads or writes.
+    pub fn independent(&self, other: &Footprint) -> bool {
+        if self.session == other.session {
+            return false;
+        }
+        let locks = |f: &Footprint| -> BTreeSet<Resource> {
+            f.locks_taken
+                .iter()
+                .map(|(r, _)| r.clone())
+                .chain(f.locks_released.iter().cloned())
+                .chain(f.waited_for.iter().map(|(r, _)| r.clone()))
+                .collect()
+        };
+        if !locks(self).is_disjoint(&locks(other)) {
+            return false;
+        }
+        let meets = |w: &[RowRef], f: &Footprint| {
+            w.iter()
+                .any(|r| f.rows_read.contains(r) || f.rows_written.contains(r))
+        };
+        !meets(&self.rows_written, other) && !meets(&other.rows_written, self)
+    }
+}
+
+/// Rows read and written, collected while a footprint is being taken.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touched {
+    pub read: Vec<RowRef>,
+    pub written: Vec<RowRef>,
+}
+
+/// The lock table before a step, to diff against after it.
+pub(crate) struct Probe {
+    session: usize,
+    before: BTreeSet<(Resource, u32, LockMode)>,
+}
+
+fn granted(sim: &Simulation) -> BTreeSet<(Resource, u32, LockMode)> {
+    sim.locks
+        .all_locks()
+        .into_iter()
+        .map(|l| (l.resource, l.owner, l.mode))
+        .collect()
+}
+
+impl Probe {
+    pub(crate) fn begin(sim: &mut Simulation, session: usize) -> Probe {
+        sim.touched = Some(Touched::default());
+        Probe {
+            session,
+            before: granted(sim),
+        }
+    }
+
+    pub(crate) fn end(self, sim: &mut Simulation) -> Footprint {
+        let after = granted(sim);
+        let touched = sim.touched.take().unwrap_or_default();
+        let dedup = |mut v: Vec<RowRef>| {
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut released: Vec<Resource> = self
+            .before
+            .difference(&after)
+            .map(|(r, _, _)| r.clone())
+            .collect();
+        released.dedup();
+        Footprint {
+            session: self.session,
+            locks_taken: after
+                .difference(&self.before)
+                .map(|(r, _, m)| (r.clone(), *m))
+                .collect(),
+            locks_released: released,
+            waited_for: sim.waiting_lock(self.session),
+            rows_read: dedup(touched.read),
+            rows_written: dedup(touched.written),
+        }
+    }
+}
