@@ -1,6 +1,7 @@
 //! How long whole lessons take to simulate natively: the claim race (two-step, 2 workers,
 //! 500 tasks: thousands of statements and lock waits) and the filtered-index lesson
-//! (a 20 040-row setup, then one claim). `cargo bench -p lockstep-cli`.
+//! (a 20 040-row setup, then one claim); and the cost of cloning a simulation mid-run.
+//! `cargo bench -p lockstep-cli`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use lesson::{run, Lesson};
@@ -42,5 +43,28 @@ fn lessons(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, lessons);
+/// A clone of the claim race's simulation halfway through its steps: what explore mode
+/// and the player's snapshots pay per copy.
+fn clone(c: &mut Criterion) {
+    let race = applied(
+        "queue-claim-race",
+        &[("claim", "two-step"), ("workers", "2"), ("tasks", "500")],
+    );
+    let mut sim = engine::Simulation::new(&race.scenario, 7).expect("builds");
+    let mut steps = 0usize;
+    while sim.step() {
+        steps += 1;
+    }
+    let mut sim = engine::Simulation::new(&race.scenario, 7).expect("builds");
+    for _ in 0..steps / 2 {
+        sim.step();
+    }
+    let mut g = c.benchmark_group("engine");
+    g.bench_function("clone queue-claim-race 2x500 mid-run", |b| {
+        b.iter(|| std::hint::black_box(sim.clone()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, lessons, clone);
 criterion_main!(benches);
