@@ -9,6 +9,7 @@ mod error;
 mod event;
 mod exec;
 mod expr;
+mod index;
 pub mod locks;
 pub mod pages;
 mod program;
