@@ -10,6 +10,7 @@ mod event;
 mod exec;
 mod expr;
 mod index;
+mod leaf;
 pub mod locks;
 pub mod pages;
 mod program;

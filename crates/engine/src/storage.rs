@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use sql::ast::{DataType, Expr, Len, Stmt};
 
 use crate::index::{EntryKey, IndexEntries};
+use crate::leaf::LeafPacking;
 use crate::pages;
 use crate::value::{sort_cmp, stored_len, Value};
 
@@ -113,10 +114,14 @@ pub struct Table {
     pub queue: bool,
     /// Teradata primary index columns: their value's hash is the row-hash lock resource.
     pub primary_index: Vec<usize>,
-    leaf_pages_cache: Option<u32>,
     /// Stored size of each slot's newest data (None: to be computed), so re-packing
     /// pages after a write is an integer loop.
     sizes: Vec<Option<u32>>,
+    /// Slots whose size was forgotten since the last packing.
+    resized: Vec<RowId>,
+    /// The packing must start over (rows cleared, a row filed before others).
+    repack_all: bool,
+    leaf: LeafPacking,
     /// The most entries each nonclustered index (by id) ever held: a B-tree keeps its
     /// levels when rows leave it, so depth follows the high-water mark.
     pub index_high_water: BTreeMap<u32, u32>,
@@ -178,8 +183,10 @@ impl Table {
             is_variable,
             queue: false,
             primary_index: Vec::new(),
-            leaf_pages_cache: None,
             sizes: Vec::new(),
+            resized: Vec::new(),
+            repack_all: false,
+            leaf: LeafPacking::default(),
             index_high_water: BTreeMap::new(),
             index_entries: BTreeMap::new(),
         }
@@ -237,9 +244,18 @@ impl Table {
         let key = self.key_of(row, slot);
         self.slots.push(RowSlot::default());
         self.locators.push(key.0.clone().into());
+        if self
+            .order
+            .last_key_value()
+            .is_none_or(|(last, _)| *last < key)
+        {
+            self.leaf.append(slot);
+        } else {
+            self.repack_all = true;
+        }
         self.order.insert(key, slot);
         self.sizes.push(None);
-        self.leaf_pages_cache = None;
+        self.resized.push(slot);
         slot
     }
 
@@ -358,16 +374,16 @@ impl Table {
 
     /// Forgets the page count after rows were cleared or dropped.
     pub fn touch(&mut self) {
-        self.leaf_pages_cache = None;
         self.sizes.iter_mut().for_each(|s| *s = None);
         self.sizes.resize(self.slots.len(), None);
+        self.repack_all = true;
     }
 
     /// Forgets one row's size after a write.
     pub fn touch_slot(&mut self, slot: RowId) {
-        self.leaf_pages_cache = None;
         if let Some(s) = self.sizes.get_mut(slot) {
             *s = None;
+            self.resized.push(slot);
         }
     }
 
@@ -405,30 +421,37 @@ impl Table {
 
     /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
     pub fn leaf_pages(&mut self) -> u32 {
-        if let Some(n) = self.leaf_pages_cache {
-            return n;
-        }
-        let types = self.column_types();
-        self.sizes.resize(self.slots.len(), None);
-        for slot in 0..self.slots.len() {
-            if self.sizes[slot].is_none() {
-                let s = &self.slots[slot];
-                let size = s
-                    .latest()
-                    .or_else(|| s.latest_committed())
-                    .map_or(0, |row| row_size(&types, &self.columns, row));
-                self.sizes[slot] = Some(size);
+        if self.repack_all {
+            self.repack_all = false;
+            self.resized.clear();
+            let types = self.column_types();
+            self.sizes.resize(self.slots.len(), None);
+            let sizes: Vec<u32> = (0..self.slots.len())
+                .map(|slot| self.size_of(&types, slot))
+                .collect();
+            self.leaf.rebuild(self.order.values().copied(), &sizes);
+        } else if !self.resized.is_empty() {
+            let types = self.column_types();
+            for slot in std::mem::take(&mut self.resized) {
+                let size = self.size_of(&types, slot);
+                self.leaf.set_size(slot, size);
             }
         }
-        let sizes = &self.sizes;
-        let n = pages::leaf_pages(
-            self.order
-                .values()
-                .filter_map(|&s| sizes[s].filter(|&z| z > 0)),
-        )
-        .max(1);
-        self.leaf_pages_cache = Some(n);
-        n
+        self.leaf.pages().max(1)
+    }
+
+    /// A slot's stored size (0: no data), computed from its data when it was forgotten.
+    fn size_of(&mut self, types: &[pages::ColType], slot: RowId) -> u32 {
+        if let Some(size) = self.sizes[slot] {
+            return size;
+        }
+        let s = &self.slots[slot];
+        let size = s
+            .latest()
+            .or_else(|| s.latest_committed())
+            .map_or(0, |row| row_size(types, &self.columns, row));
+        self.sizes[slot] = Some(size);
+        size
     }
 
     /// Bytes a row takes on its data page.
