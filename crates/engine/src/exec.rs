@@ -84,9 +84,7 @@ impl Simulation {
                             // Keep ids stable: the slot stays, renamed out of the way.
                             let t = &mut self.db.tables[id as usize];
                             t.name = format!("(dropped {})", t.name);
-                            t.slots.clear();
-                            t.order.clear();
-                            t.touch();
+                            t.clear_rows();
                         }
                         None if *if_exists => {}
                         None => return Err(SqlError::cannot_drop_table(&n.name().value).into()),
@@ -123,10 +121,7 @@ impl Simulation {
             } => {
                 let tid = self.table_id(table)?;
                 let t = &mut self.db.tables[tid as usize];
-                let before = t.indexes.len();
-                t.indexes
-                    .retain(|ix| !ix.name.eq_ignore_ascii_case(&name.value));
-                if before == t.indexes.len() && !*if_exists {
+                if !t.drop_index(&name.value) && !*if_exists {
                     return Err(SqlError::generic(
                         3701,
                         11,
@@ -145,9 +140,7 @@ impl Simulation {
                     false,
                 )?;
                 let t = &mut self.db.tables[tid as usize];
-                t.slots.clear();
-                t.order.clear();
-                t.touch();
+                t.clear_rows();
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Declare(decls) => {
@@ -407,7 +400,7 @@ impl Simulation {
             });
         }
         for (n, (name, cols)) in uniques.into_iter().enumerate() {
-            t.indexes.push(Index {
+            t.add_index(Index {
                 name: name.unwrap_or_else(|| format!("UQ__{}_{}", t.name, n + 1)),
                 id: 2 + n as u32,
                 unique: true,
@@ -475,7 +468,7 @@ impl Simulation {
             self.check_unique_existing(tid, &ix)?;
         }
         let t = &mut self.db.tables[tid as usize];
-        t.indexes.push(ix);
+        t.add_index(ix);
         t.touch();
         Ok(())
     }

@@ -11,6 +11,8 @@ mod exec;
 mod expr;
 mod fingerprint;
 mod footprint;
+mod index;
+mod leaf;
 pub mod locks;
 pub mod pages;
 mod program;

@@ -29,6 +29,41 @@ type DmlTarget<'a> = (
     Vec<OrderItem>,
     Option<&'a sql::ast::Top>,
 );
+/// The rows an access path yields, in its order: listed, or read from a nonclustered
+/// index's entries one at a time (so a TOP scan stops after the entries it needs).
+enum Candidates {
+    Listed(std::vec::IntoIter<RowId>),
+    Index {
+        /// Position of the index in its table's `indexes`.
+        index: usize,
+        /// Equality on the index's leading column.
+        seek: Option<Value>,
+        /// The last entry read.
+        after: Option<crate::index::EntryKey>,
+    },
+}
+
+impl Candidates {
+    fn next(&mut self, t: &Table) -> Option<RowId> {
+        match self {
+            Candidates::Listed(slots) => slots.next(),
+            Candidates::Index { index, seek, after } => {
+                let entries = t.entries(*index);
+                loop {
+                    let (key, slot) = entries.next_after(after.as_ref())?;
+                    *after = Some(key.clone());
+                    if seek
+                        .as_ref()
+                        .is_none_or(|v| compare(key.lead(), v) == Some(Ordering::Equal))
+                    {
+                        return Some(slot);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A scan's scope and the rows it kept, with their slots.
 type ScanRows = (Scope, Vec<(RowId, Vec<Value>)>);
 /// A projected row, its source row, and its group's rows.
@@ -75,6 +110,10 @@ struct ScanSpec<'a> {
     pred: Option<&'a Expr>,
     order: &'a [OrderItem],
     limit: Option<usize>,
+}
+
+fn listed(slots: Vec<RowId>) -> Candidates {
+    Candidates::Listed(slots.into_iter())
 }
 
 fn has_hint(hints: &[TableHint], k: HintKind) -> bool {
@@ -775,7 +814,8 @@ impl Simulation {
         };
         let mut out = Vec::new();
         let mut examined = 0u64;
-        for slot in candidates {
+        let mut candidates = candidates;
+        while let Some(slot) = candidates.next(&self.db.tables[tid as usize]) {
             examined += 1;
             if let Some(t) = &mut self.touched {
                 t.read.push((tid, slot));
@@ -1011,7 +1051,7 @@ impl Simulation {
         scope: &Scope,
         outer: Option<&RowCtx>,
         snapshot: Option<(u64, Option<u32>)>,
-    ) -> Result<(Access, Vec<RowId>, u32), Interrupt> {
+    ) -> Result<(Access, Candidates, u32), Interrupt> {
         let tid = spec.table;
         let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
         let canon: Vec<String> = preds.iter().map(|p| canonical(p)).collect();
@@ -1033,8 +1073,8 @@ impl Simulation {
                     converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
                 }
                 let ord = crate::storage::OrdKey(converted, vec![false; key_cols.len()]);
-                let found = t.find_key(&ord).into_iter().collect();
-                return Ok((Access::ClusteredSeek, found, 0));
+                let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
+                return Ok((Access::ClusteredSeek, listed(found), 0));
             }
         }
         // Teradata: equality on every primary index column is a one-AMP row-hash access.
@@ -1050,7 +1090,7 @@ impl Simulation {
             }
             if want.len() == pi_cols.len() {
                 let t = &self.db.tables[tid as usize];
-                let found = t
+                let found: Vec<RowId> = t
                     .clustered_order()
                     .filter(|&s| {
                         let row = t.slots[s]
@@ -1062,13 +1102,13 @@ impl Simulation {
                         })
                     })
                     .collect();
-                return Ok((Access::PrimaryIndex, found, 0));
+                return Ok((Access::PrimaryIndex, listed(found), 0));
             }
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
         // requested order or a seek on its leading column.
         let indexes = self.db.tables[tid as usize].indexes.clone();
-        for ix in &indexes {
+        for (k, ix) in indexes.iter().enumerate() {
             let filter_ok = ix
                 .filter
                 .as_ref()
@@ -1088,6 +1128,33 @@ impl Simulation {
             {
                 continue;
             }
+            let t = &self.db.tables[tid as usize];
+            let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
+            if snapshot.is_none() {
+                // Locking and dirty readers: the index's entries as they are now.
+                let entries = t.entries(k);
+                // The depth follows the most entries the index held, or the entries this
+                // seek finds now, whichever is more (the count only when it can matter).
+                let found = if entries.len() as u32 <= high {
+                    0
+                } else {
+                    entries
+                        .iter()
+                        .filter(|(key, _)| {
+                            seek_value
+                                .as_ref()
+                                .is_none_or(|v| compare(key.lead(), v) == Some(Ordering::Equal))
+                        })
+                        .count() as u32
+                };
+                let (_, depth) = t.index_shape(ix, high.max(found));
+                let cand = Candidates::Index {
+                    index: k,
+                    seek: seek_value,
+                    after: None,
+                };
+                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth));
+            }
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
             for (slot, key) in members {
@@ -1102,23 +1169,17 @@ impl Simulation {
             // Stable: equal index keys stay in clustered-key order (the row locator).
             cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
             let t = &self.db.tables[tid as usize];
-            let high = t
-                .index_high_water
-                .get(&ix.id)
-                .copied()
-                .unwrap_or(0)
-                .max(cand.len() as u32);
-            let (_, depth) = t.index_shape(ix, high);
+            let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
             return Ok((
                 Access::IndexSeek(ix.name.clone()),
-                cand.into_iter().map(|c| c.1).collect(),
+                listed(cand.into_iter().map(|c| c.1).collect()),
                 depth,
             ));
         }
         // Clustered scan, sorted when an order is asked for.
         let slots: Vec<RowId> = self.db.tables[tid as usize].clustered_order().collect();
         if spec.order.is_empty() {
-            return Ok((Access::ClusteredScan, slots, 0));
+            return Ok((Access::ClusteredScan, listed(slots), 0));
         }
         let mut keyed = Vec::with_capacity(slots.len());
         for slot in slots {
@@ -1143,7 +1204,7 @@ impl Simulation {
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
         Ok((
             Access::ClusteredScan,
-            keyed.into_iter().map(|k| k.1).collect(),
+            listed(keyed.into_iter().map(|k| k.1).collect()),
             0,
         ))
     }
@@ -1228,12 +1289,7 @@ impl Simulation {
         if let Some(t) = &mut self.touched {
             t.written.push((tid, slot));
         }
-        let t = &mut self.db.tables[tid as usize];
-        let prev = t.slots[slot].pending.clone();
-        let old = t.slots[slot].latest().cloned();
-        t.count_index_change(old.as_deref(), data.as_deref());
-        t.slots[slot].pending = Some((txn, data));
-        t.touch_slot(slot);
+        let prev = self.db.tables[tid as usize].set_pending(slot, Some((txn, data)));
         if let Some(tx) = self.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
                 table: tid,
@@ -1561,10 +1617,7 @@ impl Simulation {
                 slot
             }
             None => {
-                let txn = self.ensure_txn(i);
-                let t = &mut self.db.tables[tid as usize];
-                let slot = t.insert_slot(txn, row.clone());
-                t.slots[slot].pending = None;
+                let slot = self.db.tables[tid as usize].new_slot(&row);
                 self.write_row(i, tid, slot, Some(row.clone()));
                 slot
             }

@@ -1246,12 +1246,8 @@ impl Simulation {
         for u in tail.into_iter().rev() {
             if let Some(t) = self.db.tables.get_mut(u.table as usize) {
                 if u.slot < t.slots.len() {
-                    let before = t.slots[u.slot].latest().cloned();
-                    t.slots[u.slot].pending = u.prev;
-                    let after = t.slots[u.slot].latest().cloned();
-                    t.count_index_change(before.as_deref(), after.as_deref());
+                    t.set_pending(u.slot, u.prev);
                 }
-                t.touch_slot(u.slot);
             }
         }
     }
@@ -1395,19 +1391,8 @@ impl Simulation {
                     continue;
                 }
                 if let Some(t) = self.db.tables.get_mut(u.table as usize) {
-                    let queue = t.queue;
-                    if let Some(slot) = t.slots.get_mut(u.slot) {
-                        if let Some((_, data)) = slot.pending.take() {
-                            arrived.push((
-                                u.table,
-                                queue && data.is_some() && slot.latest_committed().is_none(),
-                            ));
-                            slot.committed.push((seq, data));
-                            // Old versions are kept only while a snapshot could need them.
-                            if slot.committed.len() > 16 {
-                                slot.committed.remove(0);
-                            }
-                        }
+                    if let Some(inserted) = t.commit_slot(u.slot, seq) {
+                        arrived.push((u.table, t.queue && inserted));
                     }
                 }
             }

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use sql::ast::{DataType, Expr, Len, Stmt};
 
+use crate::index::{EntryKey, IndexEntries};
+use crate::leaf::LeafPacking;
 use crate::pages;
 use crate::value::{sort_cmp, stored_len, Value};
 
@@ -99,7 +101,12 @@ pub struct Table {
     pub slots: Vec<RowSlot>,
     /// Clustered order: key values → slot.
     pub order: BTreeMap<OrdKey, RowId>,
+    /// The clustered key each slot was filed under in `order` (its row locator).
+    locators: Vec<Box<[Value]>>,
+    /// Nonclustered indexes; change them with `add_index` and `drop_index`.
     pub indexes: Vec<Index>,
+    /// The entries of each index in `indexes`, at the same position.
+    entries: Vec<IndexEntries>,
     pub triggers: Vec<Trigger>,
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
@@ -107,10 +114,14 @@ pub struct Table {
     pub queue: bool,
     /// Teradata primary index columns: their value's hash is the row-hash lock resource.
     pub primary_index: Vec<usize>,
-    leaf_pages_cache: Option<u32>,
     /// Stored size of each slot's newest data (None: to be computed), so re-packing
     /// pages after a write is an integer loop.
     sizes: Vec<Option<u32>>,
+    /// Slots whose size was forgotten since the last packing.
+    resized: Vec<RowId>,
+    /// The packing must start over (rows cleared, a row filed before others).
+    repack_all: bool,
+    leaf: LeafPacking,
     /// The most entries each nonclustered index (by id) ever held: a B-tree keeps its
     /// levels when rows leave it, so depth follows the high-water mark.
     pub index_high_water: BTreeMap<u32, u32>,
@@ -165,13 +176,17 @@ impl Table {
             identity: None,
             slots: Vec::new(),
             order: BTreeMap::new(),
+            locators: Vec::new(),
             indexes: Vec::new(),
+            entries: Vec::new(),
             triggers: Vec::new(),
             is_variable,
             queue: false,
             primary_index: Vec::new(),
-            leaf_pages_cache: None,
             sizes: Vec::new(),
+            resized: Vec::new(),
+            repack_all: false,
+            leaf: LeafPacking::default(),
             index_high_water: BTreeMap::new(),
             index_entries: BTreeMap::new(),
         }
@@ -217,16 +232,140 @@ impl Table {
     }
 
     pub fn insert_slot(&mut self, txn: TxnId, row: Vec<Value>) -> RowId {
+        let slot = self.new_slot(&row);
+        self.set_pending(slot, Some((txn, Some(row))));
+        slot
+    }
+
+    /// Files a slot without data under the clustered key of `row` (its data comes with
+    /// the next write).
+    pub fn new_slot(&mut self, row: &[Value]) -> RowId {
         let slot = self.slots.len();
-        let key = self.key_of(&row, slot);
-        self.slots.push(RowSlot {
-            committed: Vec::new(),
-            pending: Some((txn, Some(row))),
-        });
+        let key = self.key_of(row, slot);
+        self.slots.push(RowSlot::default());
+        self.locators.push(key.0.clone().into());
+        if self
+            .order
+            .last_key_value()
+            .is_none_or(|(last, _)| *last < key)
+        {
+            self.leaf.append(slot);
+        } else {
+            self.repack_all = true;
+        }
         self.order.insert(key, slot);
         self.sizes.push(None);
-        self.leaf_pages_cache = None;
+        self.resized.push(slot);
         slot
+    }
+
+    /// Empties the table (TRUNCATE, DROP), keeping indexes and counters.
+    pub fn clear_rows(&mut self) {
+        self.slots.clear();
+        self.order.clear();
+        self.locators.clear();
+        self.entries.iter_mut().for_each(IndexEntries::clear);
+        self.touch();
+    }
+
+    /// Adds a nonclustered index with the entries of the rows there now.
+    pub fn add_index(&mut self, ix: Index) {
+        self.indexes.push(ix);
+        self.entries.push(IndexEntries::default());
+        let k = self.indexes.len() - 1;
+        for slot in 0..self.slots.len() {
+            let key = self.entry_key(k, slot);
+            self.entries[k].set(slot, key);
+        }
+    }
+
+    /// Drops the nonclustered indexes called `name`; false when there is none.
+    pub fn drop_index(&mut self, name: &str) -> bool {
+        let before = self.indexes.len();
+        let mut k = 0;
+        while k < self.indexes.len() {
+            if self.indexes[k].name.eq_ignore_ascii_case(name) {
+                self.indexes.remove(k);
+                self.entries.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        before != self.indexes.len()
+    }
+
+    /// The entries of index `k` (a position in `indexes`).
+    pub fn entries(&self, k: usize) -> &IndexEntries {
+        &self.entries[k]
+    }
+
+    /// Where `slot` sits in index `k`, as locking readers see it: by its newest data when
+    /// that passes the filter, else by its committed data when an uncommitted change moved
+    /// it out of the filter; None when neither passes.
+    fn entry_key(&self, k: usize, slot: RowId) -> Option<EntryKey> {
+        let ix = &self.indexes[k];
+        let s = &self.slots[slot];
+        let passes = |r: &&Vec<Value>| crate::query::filter_passes(self, ix, r);
+        let row = s.latest().filter(passes).or_else(|| {
+            s.pending
+                .as_ref()
+                .and_then(|_| s.latest_committed())
+                .filter(passes)
+        })?;
+        let mut values = Vec::with_capacity(ix.columns.len() + self.locators[slot].len());
+        let mut desc = 0u64;
+        for (n, &(c, d)) in ix.columns.iter().enumerate() {
+            values.push(row[c].clone());
+            if d && n < 64 {
+                desc |= 1 << n;
+            }
+        }
+        values.extend(self.locators[slot].iter().cloned());
+        Some(EntryKey::new(values, desc))
+    }
+
+    /// Files `slot` again in every index after its data changed.
+    fn reindex(&mut self, slot: RowId) {
+        for k in 0..self.indexes.len() {
+            let key = self.entry_key(k, slot);
+            self.entries[k].set(slot, key);
+        }
+    }
+
+    /// Replaces a row's uncommitted version (a write, or its undo), keeping the index
+    /// entries, their counts and the page sizes; returns the version it replaced.
+    pub fn set_pending(
+        &mut self,
+        slot: RowId,
+        pending: Option<(TxnId, RowData)>,
+    ) -> Option<(TxnId, RowData)> {
+        let prev = std::mem::replace(&mut self.slots[slot].pending, pending);
+        let s = &self.slots[slot];
+        let old = match &prev {
+            Some((_, data)) => data.as_deref(),
+            None => s.latest_committed().map(Vec::as_slice),
+        };
+        let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
+        self.apply_index_counts(delta);
+        self.reindex(slot);
+        self.touch_slot(slot);
+        prev
+    }
+
+    /// Makes a row's uncommitted version its newest committed one (commit sequence `seq`).
+    /// Returns None when the row had no uncommitted version, else whether the committed
+    /// version is a row that had none before (an insert).
+    pub fn commit_slot(&mut self, slot: RowId, seq: u64) -> Option<bool> {
+        let s = self.slots.get_mut(slot)?;
+        let (_, data) = s.pending.take()?;
+        let inserted = data.is_some() && s.latest_committed().is_none();
+        s.committed.push((seq, data));
+        // Old versions are kept only while a snapshot could need them.
+        if s.committed.len() > 16 {
+            s.committed.remove(0);
+        }
+        self.reindex(slot);
+        Some(inserted)
     }
 
     pub fn find_key(&self, key: &OrdKey) -> Option<RowId> {
@@ -235,35 +374,41 @@ impl Table {
 
     /// Forgets the page count after rows were cleared or dropped.
     pub fn touch(&mut self) {
-        self.leaf_pages_cache = None;
         self.sizes.iter_mut().for_each(|s| *s = None);
         self.sizes.resize(self.slots.len(), None);
+        self.repack_all = true;
     }
 
     /// Forgets one row's size after a write.
     pub fn touch_slot(&mut self, slot: RowId) {
-        self.leaf_pages_cache = None;
         if let Some(s) = self.sizes.get_mut(slot) {
             *s = None;
+            self.resized.push(slot);
         }
     }
 
-    /// Keeps each index's entry count and high-water mark as one row changes from `old`
-    /// to `new` (both as the newest data).
-    pub fn count_index_change(&mut self, old: Option<&[Value]>, new: Option<&[Value]>) {
+    /// How each index's entry count (by the newest data) changes as one row goes from
+    /// `old` to `new`: (index id, change) for the indexes whose count changes.
+    fn index_count_delta(&self, old: Option<&[Value]>, new: Option<&[Value]>) -> Vec<(u32, i64)> {
         if self.is_variable {
-            return;
+            return Vec::new();
         }
-        for k in 0..self.indexes.len() {
-            let ix = &self.indexes[k];
+        let mut out = Vec::new();
+        for ix in &self.indexes {
             let was = old.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
             let is = new.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
-            if was == is {
-                continue;
+            if was != is {
+                out.push((ix.id, is - was));
             }
-            let id = ix.id;
+        }
+        out
+    }
+
+    /// Keeps each index's entry count and high-water mark.
+    fn apply_index_counts(&mut self, delta: Vec<(u32, i64)>) {
+        for (id, d) in delta {
             let entries = self.index_entries.entry(id).or_insert(0);
-            *entries = (*entries as i64 + is - was).max(0) as u32;
+            *entries = (*entries as i64 + d).max(0) as u32;
             let now = *entries;
             let high = self.index_high_water.entry(id).or_insert(0);
             *high = (*high).max(now);
@@ -276,30 +421,37 @@ impl Table {
 
     /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
     pub fn leaf_pages(&mut self) -> u32 {
-        if let Some(n) = self.leaf_pages_cache {
-            return n;
-        }
-        let types = self.column_types();
-        self.sizes.resize(self.slots.len(), None);
-        for slot in 0..self.slots.len() {
-            if self.sizes[slot].is_none() {
-                let s = &self.slots[slot];
-                let size = s
-                    .latest()
-                    .or_else(|| s.latest_committed())
-                    .map_or(0, |row| row_size(&types, &self.columns, row));
-                self.sizes[slot] = Some(size);
+        if self.repack_all {
+            self.repack_all = false;
+            self.resized.clear();
+            let types = self.column_types();
+            self.sizes.resize(self.slots.len(), None);
+            let sizes: Vec<u32> = (0..self.slots.len())
+                .map(|slot| self.size_of(&types, slot))
+                .collect();
+            self.leaf.rebuild(self.order.values().copied(), &sizes);
+        } else if !self.resized.is_empty() {
+            let types = self.column_types();
+            for slot in std::mem::take(&mut self.resized) {
+                let size = self.size_of(&types, slot);
+                self.leaf.set_size(slot, size);
             }
         }
-        let sizes = &self.sizes;
-        let n = pages::leaf_pages(
-            self.order
-                .values()
-                .filter_map(|&s| sizes[s].filter(|&z| z > 0)),
-        )
-        .max(1);
-        self.leaf_pages_cache = Some(n);
-        n
+        self.leaf.pages().max(1)
+    }
+
+    /// A slot's stored size (0: no data), computed from its data when it was forgotten.
+    fn size_of(&mut self, types: &[pages::ColType], slot: RowId) -> u32 {
+        if let Some(size) = self.sizes[slot] {
+            return size;
+        }
+        let s = &self.slots[slot];
+        let size = s
+            .latest()
+            .or_else(|| s.latest_committed())
+            .map_or(0, |row| row_size(types, &self.columns, row));
+        self.sizes[slot] = Some(size);
+        size
     }
 
     /// Bytes a row takes on its data page.
