@@ -2,7 +2,7 @@
 //! (record, print, replay), cheap clones that step like the original, footprints, and
 //! fingerprints that merge commuting orders and nothing else.
 
-use engine::{Mode, Schedule, Scenario, SessionSpec, Simulation, Sink, Trace};
+use engine::{Mode, Scenario, Schedule, SessionSpec, Simulation, Sink, Trace};
 use lockstep_lesson::{run_with, Applied, Lesson};
 
 fn lessons() -> Vec<Lesson> {
@@ -67,7 +67,15 @@ fn untimed_runs_choose_at_every_statement_boundary() {
         .unwrap();
     let a = applied(&l);
     let untimed = |choices: Vec<usize>| {
-        run_with(&a, 1, Some(&Schedule { mode: Mode::Untimed, choices })).unwrap()
+        run_with(
+            &a,
+            1,
+            Some(&Schedule {
+                mode: Mode::Untimed,
+                choices,
+            }),
+        )
+        .unwrap()
     };
     let b_first = untimed(vec![1; 40]);
     let a_first = untimed(vec![0; 40]);
@@ -141,7 +149,12 @@ fn a_silent_run_ends_in_the_same_state() {
         counted.run().unwrap();
         assert_eq!(full.outcome(), silent.outcome(), "{}", l.id);
         assert_eq!(full.fingerprint(), silent.fingerprint(), "{}", l.id);
-        assert_eq!(counted.event_count(), trace.entries.len() as u64, "{}", l.id);
+        assert_eq!(
+            counted.event_count(),
+            trace.entries.len() as u64,
+            "{}",
+            l.id
+        );
         // Only the setup event, made before the sink was switched off.
         assert_eq!(silent.event_count(), 1, "{}", l.id);
     }
@@ -193,6 +206,7 @@ fn fingerprints_merge_commuting_orders_and_nothing_else() {
     let (ba, fb) = run(&[1, 0, 1, 0]);
     assert_eq!(ab.fingerprint(), ba.fingerprint());
     assert!(fa[2].independent(&fa[3]), "{:?} {:?}", fa[2], fa[3]);
+    assert!(fb[2].independent(&fb[3]) && fb[2].session == 1);
     assert!(!fa[2].rows_written.is_empty() && !fa[2].locks_taken.is_empty());
     // Same steps, but A's update only: data and locks differ from both updated.
     let (a_only, _) = run(&[0, 1, 0]);
@@ -201,7 +215,11 @@ fn fingerprints_merge_commuting_orders_and_nothing_else() {
     let (mut committed, _) = run(&[0, 1, 0, 1]);
     let before = committed.fingerprint();
     committed.step_session(0).unwrap();
-    assert_ne!(committed.fingerprint(), before, "a commit changes locks and versions");
+    assert_ne!(
+        committed.fingerprint(),
+        before,
+        "a commit changes locks and versions"
+    );
     // Two sessions updating the same row: their steps are not independent.
     let mut same = sc.clone();
     same.sessions[1].sql = "BEGIN TRAN;\nUPDATE a SET v = 2 WHERE id = 1;\nCOMMIT;".into();
@@ -212,7 +230,10 @@ fn fingerprints_merge_commuting_orders_and_nothing_else() {
     let fb = sim.step_session(1).unwrap();
     assert!(fb.waited_for.is_some(), "B waits for A's row: {fb:?}");
     assert!(!fa.independent(&fb));
-    assert!(!sim.enabled().contains(&1), "a blocked session is not enabled");
+    assert!(
+        !sim.enabled().contains(&1),
+        "a blocked session is not enabled"
+    );
 }
 
 /// Untimed: a deadlock is found as soon as it forms, and a run where every session
