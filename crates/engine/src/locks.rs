@@ -216,11 +216,12 @@ pub enum Resource {
         index: u32,
         page: u32,
     },
-    /// One row in an index; `key` is the caller's rendering of the key value.
+    /// One row in an index; `key` is the caller's rendering of the key value (shared, so
+    /// a scan that locks every row it passes copies no text).
     Key {
         table: u32,
         index: u32,
-        key: String,
+        key: std::rc::Rc<str>,
     },
     /// An `sp_getapplock` resource (name as given: case-sensitive, A11).
     Application {
@@ -1002,7 +1003,7 @@ mod tests {
         Resource::Key {
             table: 1,
             index: 1,
-            key: k.to_string(),
+            key: k.to_string().into(),
         }
     }
 

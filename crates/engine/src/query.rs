@@ -1026,7 +1026,7 @@ impl Simulation {
         Resource::Key {
             table: tid,
             index: 1,
-            key: self.db.tables[tid as usize].key_text(slot),
+            key: self.db.tables[tid as usize].key_rc(slot),
         }
     }
 
@@ -1128,6 +1128,7 @@ impl Simulation {
             {
                 continue;
             }
+            self.db.tables[tid as usize].file_entries();
             let t = &self.db.tables[tid as usize];
             let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
             if snapshot.is_none() {
@@ -1395,7 +1396,7 @@ impl Simulation {
             self.check_triggers_output(tid, ins.output.as_ref(), DmlEvent::Insert)?;
             self.check_set_options(i, tid, "INSERT")?;
         }
-        let columns: Vec<Column> = match &is_var {
+        let columns: std::rc::Rc<[Column]> = match &is_var {
             Some(v) => self
                 .frame(i)
                 .table_vars
@@ -1483,7 +1484,7 @@ impl Simulation {
             inserted.push(row);
         }
         let n = inserted.len() as u64;
-        if is_var.is_none() {
+        if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
         }
         if let Some(o) = &ins.output {
@@ -1575,15 +1576,7 @@ impl Simulation {
         let existing = self.db.tables[tid as usize].find_key(&key);
         let key_text = {
             let t = &self.db.tables[tid as usize];
-            if t.key.is_empty() {
-                format!("rid {}", t.slots.len())
-            } else {
-                t.key
-                    .iter()
-                    .map(|&c| row[c].to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            }
+            t.key_text_of(Some(&row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
         let res = {
@@ -1917,13 +1910,15 @@ impl Simulation {
         }
         let n = changed.len() as u64;
         self.fifo_cache_rebuild(i, tid);
-        self.fire_triggers(
-            i,
-            tid,
-            DmlEvent::Update,
-            changed.iter().map(|c| c.0.clone()).collect(),
-            changed.iter().map(|c| c.1.clone()).collect(),
-        )?;
+        if self.has_triggers(tid, DmlEvent::Update) {
+            self.fire_triggers(
+                i,
+                tid,
+                DmlEvent::Update,
+                changed.iter().map(|c| c.0.clone()).collect(),
+                changed.iter().map(|c| c.1.clone()).collect(),
+            )?;
+        }
         if let Some(o) = &u.output {
             self.emit_output(i, o, &columns, changed)?;
         }
@@ -2035,7 +2030,9 @@ impl Simulation {
         }
         let n = deleted.len() as u64;
         self.fifo_cache_rebuild(i, tid);
-        self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
+        if self.has_triggers(tid, DmlEvent::Delete) {
+            self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
+        }
         if let Some(o) = &d.output {
             let rows = deleted
                 .into_iter()
@@ -2141,6 +2138,14 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+
+    /// Whether `event` fires a trigger (callers skip copying the rows for one otherwise).
+    fn has_triggers(&self, tid: u32, event: DmlEvent) -> bool {
+        self.db.tables[tid as usize]
+            .triggers
+            .iter()
+            .any(|t| t.enabled && t.events.contains(&event))
     }
 
     /// Runs AFTER triggers of `event` with the inserted/deleted pseudo-tables.

@@ -5,6 +5,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use sql::ast::{DataType, Expr, Len, Stmt};
 
@@ -93,7 +94,8 @@ impl RowSlot {
 #[derive(Clone, Debug)]
 pub struct Table {
     pub name: String,
-    pub columns: Vec<Column>,
+    /// Shared: statements take the column list for every row they write.
+    pub columns: Rc<[Column]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
     pub pk_name: Option<String>,
@@ -103,6 +105,13 @@ pub struct Table {
     pub order: BTreeMap<OrdKey, RowId>,
     /// The clustered key each slot was filed under in `order` (its row locator).
     locators: Vec<Box<[Value]>>,
+    /// Each slot's key text (`key_text`), kept as its data changes (None: no data yet).
+    key_texts: Vec<Option<Rc<str>>>,
+    /// Slots changed since the index entries were last brought up to date, and a mark
+    /// per slot so each is listed once: entries are filed when an index is read, so a
+    /// setup that inserts and then updates thousands of rows files each row once.
+    unfiled: Vec<RowId>,
+    is_unfiled: Vec<bool>,
     /// Nonclustered indexes; change them with `add_index` and `drop_index`.
     pub indexes: Vec<Index>,
     /// The entries of each index in `indexes`, at the same position.
@@ -170,13 +179,16 @@ impl Table {
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
             name,
-            columns,
+            columns: columns.into(),
             key,
             pk_name: None,
             identity: None,
             slots: Vec::new(),
             order: BTreeMap::new(),
             locators: Vec::new(),
+            key_texts: Vec::new(),
+            unfiled: Vec::new(),
+            is_unfiled: Vec::new(),
             indexes: Vec::new(),
             entries: Vec::new(),
             triggers: Vec::new(),
@@ -212,18 +224,37 @@ impl Table {
 
     /// A short text of the key for lock resources and traces: `42` or `1,'a'`.
     pub fn key_text(&self, slot: RowId) -> String {
-        let data = self.slots[slot]
-            .latest()
-            .or_else(|| self.slots[slot].latest_committed());
-        match data {
+        self.key_rc(slot).to_string()
+    }
+
+    /// The key text shared, for lock resources.
+    pub fn key_rc(&self, slot: RowId) -> Rc<str> {
+        match &self.key_texts[slot] {
+            Some(text) => text.clone(),
+            None => self.key_text_of(None, slot),
+        }
+    }
+
+    /// The key text of `row` (None: no data) in `slot`.
+    pub fn key_text_of(&self, row: Option<&[Value]>, slot: RowId) -> Rc<str> {
+        match row {
+            Some(row) if self.key.len() == 1 => row[self.key[0]].to_string().into(),
             Some(row) if !self.key.is_empty() => self
                 .key
                 .iter()
                 .map(|&c| row[c].to_string())
                 .collect::<Vec<_>>()
-                .join(","),
-            _ => format!("rid {slot}"),
+                .join(",")
+                .into(),
+            _ => format!("rid {slot}").into(),
         }
+    }
+
+    /// Keeps a slot's key text after its newest or committed data changed.
+    fn rekey(&mut self, slot: RowId) {
+        let s = &self.slots[slot];
+        let row = s.latest().or_else(|| s.latest_committed());
+        self.key_texts[slot] = Some(self.key_text_of(row.map(Vec::as_slice), slot));
     }
 
     /// Slots in clustered order.
@@ -244,6 +275,8 @@ impl Table {
         let key = self.key_of(row, slot);
         self.slots.push(RowSlot::default());
         self.locators.push(key.0.clone().into());
+        self.key_texts.push(None);
+        self.is_unfiled.push(false);
         if self
             .order
             .last_key_value()
@@ -264,12 +297,16 @@ impl Table {
         self.slots.clear();
         self.order.clear();
         self.locators.clear();
+        self.key_texts.clear();
+        self.unfiled.clear();
+        self.is_unfiled.clear();
         self.entries.iter_mut().for_each(IndexEntries::clear);
         self.touch();
     }
 
     /// Adds a nonclustered index with the entries of the rows there now.
     pub fn add_index(&mut self, ix: Index) {
+        self.file_entries();
         self.indexes.push(ix);
         self.entries.push(IndexEntries::default());
         let k = self.indexes.len() - 1;
@@ -294,9 +331,21 @@ impl Table {
         before != self.indexes.len()
     }
 
-    /// The entries of index `k` (a position in `indexes`).
+    /// The entries of index `k` (a position in `indexes`), filed by `file_entries`.
     pub fn entries(&self, k: usize) -> &IndexEntries {
+        debug_assert!(self.unfiled.is_empty(), "index entries read before filing");
         &self.entries[k]
+    }
+
+    /// Files the rows changed since the last call in every index.
+    pub fn file_entries(&mut self) {
+        for slot in std::mem::take(&mut self.unfiled) {
+            self.is_unfiled[slot] = false;
+            for k in 0..self.indexes.len() {
+                let key = self.entry_key(k, slot);
+                self.entries[k].set(slot, key);
+            }
+        }
     }
 
     /// Where `slot` sits in index `k`, as locking readers see it: by its newest data when
@@ -324,11 +373,11 @@ impl Table {
         Some(EntryKey::new(values, desc))
     }
 
-    /// Files `slot` again in every index after its data changed.
+    /// Lists `slot` to be filed again in every index after its data changed.
     fn reindex(&mut self, slot: RowId) {
-        for k in 0..self.indexes.len() {
-            let key = self.entry_key(k, slot);
-            self.entries[k].set(slot, key);
+        if !self.indexes.is_empty() && !self.is_unfiled[slot] {
+            self.is_unfiled[slot] = true;
+            self.unfiled.push(slot);
         }
     }
 
@@ -348,6 +397,7 @@ impl Table {
         let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
         self.apply_index_counts(delta);
         self.reindex(slot);
+        self.rekey(slot);
         self.touch_slot(slot);
         prev
     }
@@ -365,6 +415,7 @@ impl Table {
             s.committed.remove(0);
         }
         self.reindex(slot);
+        self.rekey(slot);
         Some(inserted)
     }
 

@@ -136,7 +136,7 @@ impl Simulation {
                 let key = t.key_text(slot);
                 let locks: Vec<LockBadge> = all
                     .iter()
-                    .filter(|l| matches!(&l.resource, Resource::Key { table, key: k, .. } if *table == tid as u32 && *k == key))
+                    .filter(|l| matches!(&l.resource, Resource::Key { table, key: k, .. } if *table == tid as u32 && **k == *key))
                     .map(|l| LockBadge { session: self.owner_name(l.owner), mode: l.mode })
                     .collect();
                 let uncommitted_by = s.pending.as_ref().map(|(txn, _)| self.owner_name(*txn));
