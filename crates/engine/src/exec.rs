@@ -107,7 +107,7 @@ impl Simulation {
             }
             StmtKind::DropTrigger { names, .. } => {
                 for n in names {
-                    for t in &mut self.db.tables {
+                    for t in self.db.tables.iter_mut() {
                         t.triggers
                             .retain(|x| !x.name.eq_ignore_ascii_case(&n.name().value));
                     }

@@ -39,7 +39,7 @@ impl Simulation {
     /// is abstracted. Deterministic within one build (a fixed-key hasher).
     pub fn fingerprint(&self) -> u64 {
         let mut h = DefaultHasher::new();
-        for t in &self.db.tables {
+        for t in self.db.tables.iter() {
             self.table(&mut h, t);
         }
         self.db.procs.keys().for_each(|k| k.hash(&mut h));

@@ -1072,7 +1072,8 @@ impl Simulation {
                 for (k, &kc) in key.iter().zip(&key_cols) {
                     converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
                 }
-                let ord = crate::storage::OrdKey(converted, vec![false; key_cols.len()]);
+                let ord =
+                    crate::storage::OrdKey(converted.into(), vec![false; key_cols.len()].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 return Ok((Access::ClusteredSeek, listed(found), 0));
             }
@@ -1474,8 +1475,9 @@ impl Simulation {
                     if let Some(t) = self.frame_mut(i).table_vars.get_mut(v) {
                         let slot = t.insert_slot(txn, row.clone());
                         // Table variables ignore transactions: commit at once.
-                        if let Some((_, data)) = t.slots[slot].pending.take() {
-                            t.slots[slot].committed.push((0, data));
+                        let s = t.slot_mut(slot);
+                        if let Some((_, data)) = s.pending.take() {
+                            s.committed.push((0, data));
                         }
                     }
                 }
@@ -1973,7 +1975,7 @@ impl Simulation {
         let n = updates.len() as u64;
         if let Some(tv) = self.frame_mut(i).table_vars.get_mut(&key) {
             for (slot, new) in updates {
-                tv.slots[slot].committed.push((0, Some(new)));
+                tv.slot_mut(slot).committed.push((0, Some(new)));
             }
         }
         self.sessions[i].rowcount = n as i64;

@@ -29,7 +29,7 @@ pub const MAX_VIRTUAL_US: u64 = 3_600_000_000;
 
 #[derive(Clone)]
 pub(crate) struct Db {
-    pub tables: Vec<Table>,
+    pub tables: crate::storage::Tables,
     pub names: BTreeMap<String, u32>,
     pub procs: BTreeMap<String, Rc<Procedure>>,
     pub rcsi: bool,
@@ -333,7 +333,7 @@ impl Simulation {
     ) -> Result<Simulation, (usize, SqlError)> {
         let mut sim = Simulation {
             db: Db {
-                tables: Vec::new(),
+                tables: crate::storage::Tables::default(),
                 names: BTreeMap::new(),
                 procs: BTreeMap::new(),
                 rcsi: false,

@@ -100,11 +100,12 @@ pub struct Table {
     pub key: Vec<usize>,
     pub pk_name: Option<String>,
     pub identity: Option<Identity>,
-    pub slots: Vec<RowSlot>,
+    /// Each slot shared between clones of a simulation until one of them writes it.
+    pub slots: Vec<Rc<RowSlot>>,
     /// Clustered order: key values → slot.
     pub order: BTreeMap<OrdKey, RowId>,
     /// The clustered key each slot was filed under in `order` (its row locator).
-    locators: Vec<Box<[Value]>>,
+    locators: Vec<Rc<[Value]>>,
     /// Each slot's key text (`key_text`), kept as its data changes (None: no data yet).
     key_texts: Vec<Option<Rc<str>>>,
     /// Slots changed since the index entries were last brought up to date, and a mark
@@ -147,7 +148,7 @@ pub struct Identity {
 
 /// A key that sorts like SQL Server sorts index keys (NULL first, collation for text).
 #[derive(Clone, Debug)]
-pub struct OrdKey(pub Vec<Value>, pub Vec<bool>);
+pub struct OrdKey(pub Rc<[Value]>, pub Rc<[bool]>);
 
 impl PartialEq for OrdKey {
     fn eq(&self, other: &Self) -> bool {
@@ -162,7 +163,7 @@ impl PartialOrd for OrdKey {
 }
 impl Ord for OrdKey {
     fn cmp(&self, other: &Self) -> Ordering {
-        for (i, (a, b)) in self.0.iter().zip(&other.0).enumerate() {
+        for (i, (a, b)) in self.0.iter().zip(other.0.iter()).enumerate() {
             let mut o = sort_cmp(a, b);
             if self.1.get(i).copied().unwrap_or(false) {
                 o = o.reverse();
@@ -213,11 +214,11 @@ impl Table {
     /// The clustered key of a row (a heap uses the slot number as its RID).
     pub fn key_of(&self, row: &[Value], slot: RowId) -> OrdKey {
         if self.key.is_empty() {
-            OrdKey(vec![Value::Int(slot as i64)], vec![false])
+            OrdKey(Rc::new([Value::Int(slot as i64)]), Rc::new([false]))
         } else {
             OrdKey(
                 self.key.iter().map(|&c| row[c].clone()).collect(),
-                vec![false; self.key.len()],
+                vec![false; self.key.len()].into(),
             )
         }
     }
@@ -273,8 +274,8 @@ impl Table {
     pub fn new_slot(&mut self, row: &[Value]) -> RowId {
         let slot = self.slots.len();
         let key = self.key_of(row, slot);
-        self.slots.push(RowSlot::default());
-        self.locators.push(key.0.clone().into());
+        self.slots.push(Rc::default());
+        self.locators.push(key.0.clone());
         self.key_texts.push(None);
         self.is_unfiled.push(false);
         if self
@@ -388,7 +389,7 @@ impl Table {
         slot: RowId,
         pending: Option<(TxnId, RowData)>,
     ) -> Option<(TxnId, RowData)> {
-        let prev = std::mem::replace(&mut self.slots[slot].pending, pending);
+        let prev = std::mem::replace(&mut self.slot_mut(slot).pending, pending);
         let s = &self.slots[slot];
         let old = match &prev {
             Some((_, data)) => data.as_deref(),
@@ -402,11 +403,16 @@ impl Table {
         prev
     }
 
+    /// A slot to change (copied first if a clone of the simulation shares it).
+    pub fn slot_mut(&mut self, slot: RowId) -> &mut RowSlot {
+        Rc::make_mut(&mut self.slots[slot])
+    }
+
     /// Makes a row's uncommitted version its newest committed one (commit sequence `seq`).
     /// Returns None when the row had no uncommitted version, else whether the committed
     /// version is a row that had none before (an insert).
     pub fn commit_slot(&mut self, slot: RowId, seq: u64) -> Option<bool> {
-        let s = self.slots.get_mut(slot)?;
+        let s = Rc::make_mut(self.slots.get_mut(slot)?);
         let (_, data) = s.pending.take()?;
         let inserted = data.is_some() && s.latest_committed().is_none();
         s.committed.push((seq, data));
@@ -624,4 +630,50 @@ fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 
         })
         .collect();
     pages::row_size(&cols)
+}
+
+/// The database's tables. Each is shared between clones of a simulation until one of
+/// them changes it (copy on write: `IndexMut` and `get_mut` copy a shared table), so a
+/// clone costs a pointer per table and a write copies row pointers, not rows.
+#[derive(Clone, Default)]
+pub(crate) struct Tables(Vec<Rc<Table>>);
+
+impl Tables {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn push(&mut self, t: Table) {
+        self.0.push(Rc::new(t));
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Table> {
+        self.0.get(i).map(|t| &**t)
+    }
+
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut Table> {
+        self.0.get_mut(i).map(Rc::make_mut)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Table> {
+        self.0.iter().map(|t| &**t)
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Table> {
+        self.0.iter_mut().map(Rc::make_mut)
+    }
+}
+
+impl std::ops::Index<usize> for Tables {
+    type Output = Table;
+
+    fn index(&self, i: usize) -> &Table {
+        &self.0[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Tables {
+    fn index_mut(&mut self, i: usize) -> &mut Table {
+        Rc::make_mut(&mut self.0[i])
+    }
 }
