@@ -9,30 +9,14 @@
 // path. Prints one line per test and ends with `e2e: N passed, N failed`, which
 // `cargo xtask test` reads. Screenshots go to target/e2e/.
 
-import { access, mkdir, readdir } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
+import { E2E_DIR, ROOT, launchChromium, openSite } from './browser.mjs';
 import { registry, setCurrentFile, APP_READY } from './harness.mjs';
-import { serveStatic } from './server.mjs';
 
-const E2E_DIR = dirname(fileURLToPath(import.meta.url));
-const ROOT = dirname(E2E_DIR);
-const DIST = join(ROOT, 'dist');
 const SHOTS = join(ROOT, 'target', 'e2e');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-// Without the networking flags Chromium keeps trying hosts this sandbox cannot reach.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 const args = process.argv.slice(2);
@@ -55,20 +39,13 @@ try {
   planned = tests.length;
   if (tests.length === 0) throw new Error(`no tests found${filter ? ` matching ${filter}` : ''} in ${E2E_DIR}`);
 
-  let baseUrl = process.env.E2E_BASE_URL;
-  if (!baseUrl) {
-    await access(join(DIST, 'index.html')).catch(() => {
-      throw new Error(`${relative(ROOT, DIST)}/index.html is missing: run \`trunk build --release\` first`);
-    });
-    server = await serveStatic(DIST);
-    baseUrl = server.url;
-  }
-  if (!baseUrl.endsWith('/')) baseUrl += '/';
+  server = await openSite();
+  const { baseUrl } = server;
   await mkdir(SHOTS, { recursive: true });
 
-  // launch() gives Chromium a fresh temporary profile (and deletes it on close), and
-  // each test gets its own context, so no state leaks between runs or tests.
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  // A fresh temporary profile per launch, and each test gets its own context, so no
+  // state leaks between runs or tests.
+  browser = await launchChromium();
   console.log(`e2e: ${tests.length} tests against ${baseUrl} in ${browser.version()}`);
 
   for (const [index, t] of tests.entries()) {

@@ -1,6 +1,8 @@
 //! `cargo xtask <command>`: Lockstep's build, serve and test automation, in Rust so it
 //! needs nothing beyond cargo to start (the xtask pattern). See `cargo xtask help`.
 
+mod bench;
+mod parity;
 mod report;
 mod setup;
 mod shell;
@@ -19,10 +21,17 @@ commands:
   serve [--port N]    install what is missing, build the app (release) and serve it on
                       http://127.0.0.1:8080, rebuilding when sources change
   test                install what is missing (plus Chromium), then: fmt, clippy, native
-                      tests, the engine's invariants and wasm32 build, the release wasm
-                      build, and the browser tests; ends with `N passed, N failed`
+                      tests, the engine's invariants and wasm32 build, native/wasm trace
+                      parity, the release wasm build, and the browser tests; ends with
+                      `N passed, N failed`
+  parity              only the native/wasm trace parity check: every lesson's default
+                      run natively and in wasm (Node), compared by trace digest
   e2e [--filter TEXT] the release wasm build and the browser tests only
   setup [--browser]   only install what is missing
+  bench [--rounds N] [--json FILE]
+                      the release wasm build, then a browser benchmark of it (toggle
+                      re-simulation, seeking, page load, wasm size); prints, never fails
+                      on a slow figure
 ";
 
 fn main() -> ExitCode {
@@ -36,6 +45,14 @@ fn main() -> ExitCode {
         "serve" => serve(&shell, rest),
         "test" => test(&shell, rest, true),
         "e2e" => test(&shell, rest, false),
+        "bench" => bench::run(&shell, rest),
+        "parity" => {
+            let mut steps = Report::default();
+            if steps.step("set-up", || setup::ensure_parity(&shell).into()) {
+                steps.step(PARITY_STEP, || parity::check(&shell));
+            }
+            steps.finish()
+        }
         "setup" => match setup::ensure_all(&shell, rest.iter().any(|a| a == "--browser")) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
@@ -55,6 +72,7 @@ fn main() -> ExitCode {
 }
 
 const SERVE_DIST: &str = "target/serve";
+const PARITY_STEP: &str = "trace parity, native vs wasm";
 
 fn serve(shell: &Shell, args: &[String]) -> ExitCode {
     let started = Instant::now();
@@ -125,6 +143,7 @@ fn test(shell: &Shell, args: &[String], full: bool) -> ExitCode {
                 ]))
                 .into()
         });
+        steps.step(PARITY_STEP, || parity::check(shell));
     }
     let built = steps.step("trunk build --release", || {
         let result = shell.status(shell.cmd("trunk").args(["build", "--release"]));

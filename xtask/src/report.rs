@@ -40,6 +40,14 @@ impl StepResult {
         };
         StepResult { error, tests }
     }
+
+    /// A step that counted its own tests; `result` says whether it passed.
+    pub fn counted(result: Result, tests: TestCounts) -> StepResult {
+        StepResult {
+            error: result.err(),
+            tests: Some(tests),
+        }
+    }
 }
 
 enum Status {

@@ -33,6 +33,12 @@ pub fn ensure_all(shell: &Shell, browser: bool) -> Result {
         })
 }
 
+/// What `cargo xtask parity` needs: the wasm32 target and Node.
+pub fn ensure_parity(shell: &Shell) -> Result {
+    ensure_wasm_target(shell)?;
+    ensure_node(shell)
+}
+
 fn say(what: &str) {
     println!("set-up: {what}");
 }

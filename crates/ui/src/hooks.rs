@@ -29,8 +29,11 @@ pub const THEME_KEY: &str = "lockstep.theme";
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
 
-/// Performance API names the browser tests read.
+/// Performance API names the browser tests and `e2e/bench.mjs` read.
 pub const MEASURE_SIMULATE: &str = "lockstep:simulate";
+/// A state view the cursor had to compute after the playhead jumped (see
+/// [`use_state_view`]).
+pub const MEASURE_SEEK: &str = "lockstep:seek";
 pub const MARK_LESSON_READY: &str = "lockstep:lesson-ready";
 
 /// The app's state, with the effects that keep it in step with the browser: the URL
@@ -163,21 +166,9 @@ fn use_runner(state: &UseReducerHandle<State>) {
                         None
                     }
                     None => Some(Timeout::new(0, move || {
-                        let performance = window().performance();
-                        let start = format!("{MEASURE_SIMULATE}:start");
-                        if let Some(p) = &performance {
-                            let _ = p.mark(&start);
-                        }
-                        let result = RunModel::build(&lesson, &key.settings, key.seed);
-                        if let Some(p) = &performance {
-                            let end = format!("{MEASURE_SIMULATE}:end");
-                            let _ = p.mark(&end);
-                            let _ = p.measure_with_start_mark_and_end_mark(
-                                MEASURE_SIMULATE,
-                                &start,
-                                &end,
-                            );
-                        }
+                        let result = measured(MEASURE_SIMULATE, || {
+                            RunModel::build(&lesson, &key.settings, key.seed)
+                        });
                         let action = match result {
                             Ok(run) => {
                                 let run = Shared::new(run);
@@ -194,6 +185,23 @@ fn use_runner(state: &UseReducerHandle<State>) {
         };
         move || drop(timeout)
     });
+}
+
+/// Runs `work` between the marks `<name>:start` and `<name>:end` and records the
+/// Performance API measure `name` over it (nothing when the API is missing).
+fn measured<T>(name: &str, work: impl FnOnce() -> T) -> T {
+    let performance = window().performance();
+    let start = format!("{name}:start");
+    if let Some(p) = &performance {
+        let _ = p.mark(&start);
+    }
+    let result = work();
+    if let Some(p) = &performance {
+        let end = format!("{name}:end");
+        let _ = p.mark(&end);
+        let _ = p.measure_with_start_mark_and_end_mark(name, &start, &end);
+    }
+    result
 }
 
 /// Keeps recent runs up to a total number of events (a run of the claim race holds
@@ -231,6 +239,10 @@ type ShownView = (Shared<RunModel>, usize, Rc<engine::StateView>);
 
 /// The state view after `step` of `run`, from a cursor kept across renders, and
 /// whether it is that step's (`false`: an earlier view is shown while it computes).
+///
+/// A view the cursor has to compute after a jump is timed as `lockstep:seek`: a move
+/// back, a move more than [`SYNC_STEPS`] forward (computed just after the render), or
+/// the first view of a new run. Cached views and playback's short moves forward are not.
 #[hook]
 pub fn use_state_view(
     run: Option<Shared<RunModel>>,
@@ -241,7 +253,18 @@ pub fn use_state_view(
     let refresh = use_force_update();
     let ready = run.as_ref().and_then(|run| {
         let mut cursor = cursor.borrow_mut();
-        (cursor.cost(&run.0, step) <= SYNC_STEPS).then(|| cursor.view(&run.0, step))
+        if cursor.cost(&run.0, step) > SYNC_STEPS {
+            return None;
+        }
+        let seek = cursor.cached(&run.0, step).is_none()
+            && !shown.borrow().as_ref().is_some_and(|(r, at, _)| {
+                r == run && (*at..=at.saturating_add(SYNC_STEPS)).contains(&step)
+            });
+        Some(if seek {
+            measured(MEASURE_SEEK, || cursor.view(&run.0, step))
+        } else {
+            cursor.view(&run.0, step)
+        })
     });
     if let (Some(run), Some(view)) = (&run, &ready) {
         *shown.borrow_mut() = Some((run.clone(), step, Rc::clone(view)));
@@ -255,7 +278,8 @@ pub fn use_state_view(
                     (Some(run), false) => {
                         let step = *step;
                         Some(Timeout::new(30, move || {
-                            let view = cursor.borrow_mut().view(&run.0, step);
+                            let view =
+                                measured(MEASURE_SEEK, || cursor.borrow_mut().view(&run.0, step));
                             *shown.borrow_mut() = Some((run, step, view));
                             refresh.force_update();
                         }))

@@ -1,0 +1,388 @@
+// A browser benchmark of the release build (`cargo xtask bench` builds dist/ and runs
+// it). It measures and prints; it never fails on a slow figure, only when it cannot run
+// (no build, no browser, the page threw or logged an error).
+//
+//   node e2e/bench.mjs [--rounds N] [--json FILE]
+//
+// In headless Chromium (e2e/browser.mjs: the browser tests' launch and server), with
+// the app's own Performance API measures (crates/ui/src/hooks.rs):
+//
+// - lesson queue-claim-race, re-simulation after a click on a toggle: each value of
+//   `claim` from another run, then back to two-step (a run the page keeps: no
+//   simulation). `lockstep:simulate` is the engine run; `first view` the state view of
+//   the new run's first moment (`lockstep:seek`); click → frame runs from the click
+//   event to the first animation frame whose DOM shows the new run. Each round uses
+//   its own seed (so no run is cached from an earlier round): seeds 7 (the lesson's),
+//   8, 9, ... The round opens the lesson with `tasks=600` and then clicks `tasks=500`,
+//   so the two-step row too is a click on a run the page has not seen.
+// - seeking in that lesson's two-step run: End from the start and Home from the end,
+//   each time with a view the player's ViewCursor has not cached (it computes the state
+//   there: `lockstep:seek`), and both again when it has. key → frame runs from the
+//   keydown event to the first animation frame whose tables show the new position.
+// - navigation → first rendered lesson (`lockstep:lesson-ready`), each time in a fresh
+//   document (the server says no-store, so the wasm is fetched again; V8 may reuse the
+//   code it compiled in the same browser process, so the first load is the coldest).
+// - the size of dist/*.wasm, raw and compressed (gzip -9, brotli 11, with Node's zlib).
+//
+// Figures are min / median / max over the rounds, in ms. `--json FILE` also writes
+// every sample. E2E_BASE_URL and CHROMIUM work as for the browser tests (run.mjs).
+
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+
+import { DIST, launchChromium, openSite } from './browser.mjs';
+import { APP_READY } from './harness.mjs';
+
+const LESSON = 'queue-claim-race';
+const CLAIMS = ['two-step', 'conditional', 'one-statement', 'one-statement-no-updlock'];
+const LOAD_LESSONS = ['queue-claim-race', 'queue-wait-or-skip'];
+const FIRST_SEED = 7; // queue-claim-race's own seed
+const SIMULATE = 'lockstep:simulate';
+const SEEK = 'lockstep:seek';
+const READY = 'lockstep:lesson-ready';
+const WAIT_MS = 180_000;
+
+const options = parseArgs(process.argv.slice(2));
+
+let site;
+let browser;
+let exitCode = 0;
+try {
+  site = await openSite();
+  browser = await launchChromium();
+  const result = {
+    chromium: browser.version(),
+    node: process.version,
+    date: new Date().toISOString(),
+    baseUrl: site.baseUrl,
+    rounds: options.rounds,
+    seeds: Array.from({ length: options.rounds }, (_, r) => FIRST_SEED + r),
+    wasm: process.env.E2E_BASE_URL ? [] : await wasmSizes(),
+    // Other work on the machine skews the figures: say how busy it was.
+    cpus: availableParallelism(),
+    load: { start: loadavg()[0] },
+  };
+  console.log(
+    `bench: ${LESSON} and page loads in Chromium ${result.chromium}, ${options.rounds} rounds, ` +
+      `against ${site.baseUrl}`,
+  );
+  const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const errors = watchErrors(page);
+  // The moment of the last click or key press, read back after the frame it caused.
+  await page.addInitScript(() => {
+    for (const type of ['click', 'keydown']) {
+      window.addEventListener(type, () => (window.__benchInputAt = performance.now()), true);
+    }
+  });
+
+  result.navigation = await measureNavigation(page, site.baseUrl, options.rounds);
+  const { toggles, seeks } = await measureClaimRace(page, site.baseUrl, result.seeds);
+  result.toggles = toggles;
+  result.seeks = seeks;
+  result.load.end = loadavg()[0];
+  if (errors.length > 0) {
+    throw new Error(`the page reported errors:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  }
+
+  printReport(result);
+  if (options.json) {
+    await writeFile(options.json, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`bench: wrote ${options.json}`);
+  }
+} catch (err) {
+  exitCode = 1;
+  console.log(`bench: could not run: ${err.stack || err}`);
+} finally {
+  await browser?.close().catch(() => {});
+  await site?.close();
+}
+process.exit(exitCode);
+
+function parseArgs(args) {
+  const options = { rounds: 5, json: null };
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1];
+    if (args[i] === '--rounds' && Number.isInteger(Number(value)) && Number(value) > 0) {
+      options.rounds = Number(value);
+      i++;
+    } else if (args[i] === '--json' && value) {
+      options.json = resolve(value);
+      i++;
+    } else {
+      console.error('usage: node e2e/bench.mjs [--rounds N] [--json FILE]');
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+function watchErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(`[console] ${msg.text()}`));
+  page.on('pageerror', (err) => errors.push(`[pageerror] ${err}`));
+  page.on('requestfailed', (req) => {
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED') {
+      errors.push(`[requestfailed] ${req.url()}: ${req.failure()?.errorText}`);
+    }
+  });
+  return errors;
+}
+
+async function wasmSizes() {
+  const files = (await readdir(DIST)).filter((f) => f.endsWith('.wasm')).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const bytes = await readFile(join(DIST, file));
+      return {
+        file: `dist/${file}`,
+        raw: bytes.length,
+        gzip: gzipSync(bytes, { level: 9 }).length,
+        brotli: brotliCompressSync(bytes, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+            [zlib.BROTLI_PARAM_LGWIN]: zlib.BROTLI_MAX_WINDOW_BITS,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        }).length,
+      };
+    }),
+  );
+}
+
+/** Navigation → first rendered lesson, each in a fresh document. */
+async function measureNavigation(page, baseUrl, rounds) {
+  const load = [];
+  for (const id of LOAD_LESSONS) {
+    const samples = [];
+    for (let r = 0; r < rounds; r++) {
+      await page.goto('about:blank');
+      await page.goto(new URL(`#/lesson/${id}`, baseUrl).href, { waitUntil: 'load' });
+      await page.waitForSelector(APP_READY, { state: 'attached' });
+      await waitFor(page, { settings: [] });
+      samples.push(
+        await page.evaluate(
+          ([ready, simulate]) => ({
+            readyMs: performance.getEntriesByName(ready)[0]?.startTime ?? null,
+            simulateMs: performance.getEntriesByName(simulate)[0]?.duration ?? null,
+            events: Number(/of (\d+)$/.exec(document.querySelector('[data-testid=position]').textContent)?.[1]),
+          }),
+          [READY, SIMULATE],
+        ),
+      );
+    }
+    load.push({ lesson: id, samples });
+  }
+  return load;
+}
+
+/** Toggle clicks and seeks in queue-claim-race, one round per seed, in one warm page. */
+async function measureClaimRace(page, baseUrl, seeds) {
+  const toggles = new Map();
+  const seeks = new Map();
+  const add = (map, key, sample) => map.set(key, [...(map.get(key) ?? []), sample]);
+  for (const [round, seed] of seeds.entries()) {
+    // Open at tasks=600, a run no click below asks for.
+    const hash = `#/lesson/${LESSON}?tasks=600&seed=${seed}`;
+    if (round === 0) {
+      await page.goto('about:blank');
+      await page.goto(new URL(hash, baseUrl).href, { waitUntil: 'load' });
+      await page.waitForSelector(APP_READY, { state: 'attached' });
+    } else {
+      await page.evaluate((h) => (location.hash = h), hash);
+    }
+    await waitFor(page, { settings: ['tasks=600', 'claim=two-step'], events: 0 });
+
+    // Each claim from another run (two-step: from tasks=600), then back to a kept run.
+    add(toggles, 'claim=two-step', { seed, ...(await click(page, 'toggle-tasks-500', ['tasks=500', 'claim=two-step'])) });
+    for (const claim of CLAIMS.slice(1)) {
+      add(toggles, `claim=${claim}`, { seed, ...(await click(page, `toggle-claim-${claim}`, [`claim=${claim}`])) });
+    }
+    add(toggles, 'claim=two-step (back: kept run)', {
+      seed,
+      ...(await click(page, 'toggle-claim-two-step', ['claim=two-step'])),
+    });
+
+    // The two-step run, at the start, with a fresh view cursor (the run changed).
+    const total = await totalEvents(page);
+    add(seeks, 'start → end', { seed, ...(await press(page, 'End', total)) });
+    add(seeks, 'end → start (cached view)', { seed, ...(await press(page, 'Home', 0)) });
+    add(seeks, 'start → end (cached view)', { seed, ...(await press(page, 'End', total)) });
+    // Away to another run and back resets the cursor; the playhead keeps its time.
+    await click(page, 'toggle-claim-conditional', ['claim=conditional']);
+    await click(page, 'toggle-claim-two-step', ['claim=two-step']);
+    if ((await position(page)) !== total) await press(page, 'End', total);
+    add(seeks, 'end → start', { seed, ...(await press(page, 'Home', 0)) });
+  }
+  return {
+    toggles: [...toggles].map(([setting, samples]) => ({ setting, samples })),
+    seeks: [...seeks].map(([move, samples]) => ({ move, samples })),
+  };
+}
+
+/**
+ * Clicks a toggle and waits for the first frame showing a run for `settings`, with its
+ * state view current. Returns the measures taken meanwhile.
+ */
+async function click(page, testid, settings) {
+  const before = await counts(page);
+  await page.click(`[data-testid="${testid}"]`);
+  const doneAt = await waitFor(page, { settings });
+  return taken(page, before, doneAt);
+}
+
+/** Presses a player key and waits for the first frame showing `events` with its view. */
+async function press(page, key, events) {
+  const before = await counts(page);
+  await page.keyboard.press(key);
+  const doneAt = await waitFor(page, { events });
+  return taken(page, before, doneAt);
+}
+
+/** How many of each measure the page has taken so far. */
+function counts(page) {
+  return page.evaluate(
+    (names) => names.map((n) => performance.getEntriesByName(n, 'measure').length),
+    [SIMULATE, SEEK],
+  );
+}
+
+async function taken(page, [simulates, seeks], doneAt) {
+  const got = await page.evaluate(
+    ([names, from]) => ({
+      inputAt: window.__benchInputAt,
+      measures: names.map((n, i) => performance.getEntriesByName(n, 'measure').slice(from[i]).map((e) => e.duration)),
+    }),
+    [[SIMULATE, SEEK], [simulates, seeks]],
+  );
+  const [simulate, seek] = got.measures;
+  const sum = (xs) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0));
+  return {
+    events: await totalEvents(page),
+    simulateMs: sum(simulate),
+    seekMs: sum(seek),
+    seekCount: seek.length,
+    frameMs: doneAt - got.inputAt,
+  };
+}
+
+/**
+ * Polls once per animation frame until the player shows a finished run whose settings
+ * include `settings`, at `events` events if given, with the state view of that moment
+ * (not an earlier one while it catches up); resolves to performance.now() then.
+ */
+async function waitFor(page, { settings = [], events = null }) {
+  const handle = await page.waitForFunction(
+    ([want, events]) => {
+      const player = document.querySelector('[data-testid=player]');
+      if (!player || player.dataset.pending !== 'false') return false;
+      const shown = (player.dataset.settings || '').split(' ');
+      if (!want.every((s) => shown.includes(s))) return false;
+      const position = document.querySelector('[data-testid=position]');
+      if (!position || (events !== null && Number(position.dataset.events) !== events)) return false;
+      if (document.querySelector('.player__pair')?.getAttribute('aria-busy') !== 'false') return false;
+      return performance.now();
+    },
+    [settings, events],
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return handle.jsonValue();
+}
+
+/** Events shown (the playhead). */
+function position(page) {
+  return page.$eval('[data-testid=position]', (el) => Number(el.dataset.events));
+}
+
+/** Events in the run shown. */
+function totalEvents(page) {
+  return page.$eval('[data-testid=position]', (el) => Number(/of (\d+)$/.exec(el.textContent)?.[1]));
+}
+
+function stats(values) {
+  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+  if (xs.length === 0) return null;
+  const mid = xs.length >> 1;
+  const median = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  return { min: xs[0], median, max: xs.at(-1), n: xs.length };
+}
+
+function fmtStats(values, missing = '-') {
+  const s = stats(values);
+  if (!s) return missing;
+  const ms = (x) => x.toFixed(1);
+  const text = `${ms(s.min)} / ${ms(s.median)} / ${ms(s.max)}`;
+  // Some rounds measured nothing here (a cached run or view): say how many did.
+  return s.n < values.length ? `${text} (${s.n} of ${values.length})` : text;
+}
+
+function fmtRange(values) {
+  const xs = values.filter(Number.isFinite);
+  if (xs.length === 0) return '-';
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
+}
+
+function table(headings, rows) {
+  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd();
+  return [line(headings), ...rows.map(line)].join('\n');
+}
+
+function printReport(result) {
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const col = (samples, key) => samples.map((s) => s[key]);
+  const out = [''];
+  out.push(`Chromium ${result.chromium}, Node ${result.node}; ms as min / median / max over ${result.rounds} rounds`);
+  out.push(
+    `load average ${result.load.start.toFixed(1)} at the start, ${result.load.end.toFixed(1)} at the end ` +
+      `(${result.cpus} CPUs)`,
+  );
+  for (const w of result.wasm) {
+    out.push(`wasm ${w.file}: ${kib(w.raw)} raw, ${kib(w.gzip)} gzip (zlib, level 9), ${kib(w.brotli)} brotli (quality 11)`);
+  }
+
+  out.push('', `${LESSON}: a toggle click re-simulates (seeds ${result.seeds.join(', ')})`);
+  out.push(
+    table(
+      ['setting', 'events', `simulate (${SIMULATE})`, `first view (${SEEK})`, 'click → frame'],
+      result.toggles.map(({ setting, samples }) => [
+        setting,
+        fmtRange(col(samples, 'events')),
+        fmtStats(col(samples, 'simulateMs'), 'none (kept run)'),
+        fmtStats(col(samples, 'seekMs')),
+        fmtStats(col(samples, 'frameMs')),
+      ]),
+    ),
+  );
+
+  out.push('', `${LESSON}, claim=two-step: seeking with End and Home`);
+  out.push(
+    table(
+      ['move', 'events', `view (${SEEK})`, 'key → frame'],
+      result.seeks.map(({ move, samples }) => [
+        move,
+        fmtRange(col(samples, 'events')),
+        fmtStats(col(samples, 'seekMs'), 'none (cached)'),
+        fmtStats(col(samples, 'frameMs')),
+      ]),
+    ),
+  );
+
+  out.push('', `navigation → first rendered lesson (${READY}), fresh document each time`);
+  out.push(
+    table(
+      ['lesson', 'events', `first rendered (${READY})`, `of which simulate (${SIMULATE})`],
+      result.navigation.map(({ lesson, samples }) => [
+        lesson,
+        fmtRange(col(samples, 'events')),
+        fmtStats(col(samples, 'readyMs')),
+        fmtStats(col(samples, 'simulateMs')),
+      ]),
+    ),
+  );
+  console.log(out.join('\n'));
+}
