@@ -1,0 +1,40 @@
+//! What the player adds to a simulation, natively: building a `RunModel` (the run with
+//! its trace, lanes, checks and snapshots) and seeking from the end to the start and
+//! back. `cargo bench -p lockstep-ui`. The browser figures come from `cargo xtask bench`.
+
+use std::rc::Rc;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use lockstep_ui::catalog::catalog;
+use lockstep_ui::run::{RunModel, ViewCursor};
+
+fn player(c: &mut Criterion) {
+    let catalog = catalog();
+    let lesson = catalog
+        .get("queue-claim-race")
+        .and_then(|e| e.lesson.as_ref().ok())
+        .expect("the claim race parses");
+    let settings = lesson
+        .settings_with([("claim", "two-step"), ("workers", "2"), ("tasks", "500")])
+        .expect("settings");
+    let mut g = c.benchmark_group("player");
+    g.sample_size(10);
+    g.bench_function("build queue-claim-race two-step 2x500", |b| {
+        b.iter(|| RunModel::build(lesson, &settings, 7).expect("runs"))
+    });
+    let run = Rc::new(RunModel::build(lesson, &settings, 7).expect("runs"));
+    let last = run.step_of(run.events());
+    g.bench_function("seek end, start, end (fresh cursor)", |b| {
+        b.iter(|| {
+            let mut cursor = ViewCursor::default();
+            cursor.view(&run, last);
+            cursor.view(&run, 0);
+            cursor.view(&run, last / 2);
+            cursor.view(&run, last)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, player);
+criterion_main!(benches);
