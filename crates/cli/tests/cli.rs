@@ -823,3 +823,93 @@ fn exercises_prints_a_facilitators_handout() {
         "#]],
     );
 }
+
+/// Two sessions that start together: every run makes choices.
+const RACE: &str = r#"+++
+id = "race"
+title = "Race"
+dialect = "tsql"
+summary = "Two sessions update one row."
++++
+
+```sql setup
+CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t (id, v) VALUES (1, 0);
+```
+
+```sql session=A
+UPDATE t SET v = v + 1 WHERE id = 1;
+SELECT v FROM t;
+```
+
+```sql session=B
+UPDATE t SET v = v + 10 WHERE id = 1;
+SELECT v FROM t;
+```
+"#;
+
+#[test]
+fn run_schedule_replays_the_json_schedule_exactly() {
+    let dir = TempDir::new("schedule");
+    dir.write("race.md", RACE);
+    for untimed in [false, true] {
+        let mut args = vec!["run", "race.md", "--json", "--seed", "5"];
+        if untimed {
+            args.push("--untimed");
+        }
+        let (code, first, stderr) = lockstep(&dir.0, &args);
+        assert_eq!((code, stderr.as_str()), (0, ""));
+        let json: serde_json::Value = serde_json::from_str(&first).unwrap();
+        let schedule = json["schedule"].as_str().unwrap().to_string();
+        assert_eq!(schedule.starts_with("u."), untimed, "{schedule}");
+        assert_ne!(schedule.trim_start_matches("u."), "-", "no choice was made");
+        let (code, again, _) = lockstep(
+            &dir.0,
+            &[
+                "run",
+                "race.md",
+                "--json",
+                "--seed",
+                "5",
+                "--schedule",
+                &schedule,
+            ],
+        );
+        assert_eq!(code, 0);
+        assert_eq!(again, first, "replaying {schedule}");
+        // The text output names the schedule and replays the same trace.
+        let text = |extra: &[&str]| {
+            let mut a = vec!["run", "race.md", "--seed", "5"];
+            a.extend_from_slice(extra);
+            lockstep(&dir.0, &a).1
+        };
+        let base: &[&str] = if untimed { &["--untimed"] } else { &[] };
+        assert_eq!(text(base), text(&["--schedule", &schedule]));
+    }
+}
+
+#[test]
+fn run_bad_schedule_is_bad_input_naming_the_choice() {
+    let dir = TempDir::new("bad-schedule");
+    dir.write("race.md", RACE);
+    check_cli(
+        &dir,
+        &["run", "race.md", "--schedule", "0.x"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --schedule: schedule `0.x`: item 2 (`x`) is not a session number or NUMBER~COUNT
+        "#]],
+    );
+    check_cli(
+        &dir,
+        &["run", "race.md", "--schedule", "u.5"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --schedule: schedule choice 1 picks session 5, which does not exist, but only A, B can run then
+        "#]],
+    );
+}
