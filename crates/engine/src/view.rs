@@ -2,6 +2,8 @@
 //! table rows with their locks, the wait-for graph) and the timeline of a trace. Pure
 //! functions of the simulation: no rendering, no UI logic.
 
+use std::collections::BTreeMap;
+
 use crate::event::Event;
 use crate::locks::{LockMode, Resource};
 use crate::sim::{Simulation, State, SETUP_SOURCE};
@@ -125,6 +127,19 @@ impl Simulation {
             if self.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32)) {
                 continue;
             }
+            // Key locks of this table by key text, so a row costs a lookup, and its key
+            // text is built only for the rows shown.
+            let mut key_locks: BTreeMap<&str, Vec<LockBadge>> = BTreeMap::new();
+            for l in &all {
+                if let Resource::Key { table, key, .. } = &l.resource {
+                    if *table == tid as u32 {
+                        key_locks.entry(&**key).or_default().push(LockBadge {
+                            session: self.owner_name(l.owner),
+                            mode: l.mode,
+                        });
+                    }
+                }
+            }
             let mut rows = Vec::new();
             let mut total = 0;
             for slot in t.clustered_order() {
@@ -133,16 +148,17 @@ impl Simulation {
                     continue;
                 };
                 total += 1;
-                let key = t.key_text(slot);
-                let locks: Vec<LockBadge> = all
-                    .iter()
-                    .filter(|l| matches!(&l.resource, Resource::Key { table, key: k, .. } if *table == tid as u32 && **k == *key))
-                    .map(|l| LockBadge { session: self.owner_name(l.owner), mode: l.mode })
-                    .collect();
+                let key = (!key_locks.is_empty() || rows.len() < max_rows || s.pending.is_some())
+                    .then(|| t.key_rc(slot));
+                let locks = key
+                    .as_deref()
+                    .and_then(|k| key_locks.get(k))
+                    .cloned()
+                    .unwrap_or_default();
                 let uncommitted_by = s.pending.as_ref().map(|(txn, _)| self.owner_name(*txn));
                 if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() {
                     rows.push(RowView {
-                        key,
+                        key: key.map_or_else(|| t.key_text(slot), |k| k.to_string()),
                         values: data.clone(),
                         locks,
                         uncommitted_by,
