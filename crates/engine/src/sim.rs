@@ -545,6 +545,16 @@ impl Simulation {
 
     /// [`Self::step`], with the error of a scripted pick that is not enabled.
     pub fn try_step(&mut self) -> Result<bool, ScheduleError> {
+        // The built-in policy is taken out for the step, so `choose` can borrow both.
+        let mut policy = std::mem::replace(&mut self.policy, Policy::RoundRobin { next: 0 });
+        let stepped = self.step_with(&mut policy);
+        self.policy = policy;
+        stepped
+    }
+
+    /// [`Self::try_step`] with another scheduler for this step's choice point, if any
+    /// (explore mode's search, a learner's clicks). The pick is recorded as usual.
+    pub fn step_with(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, ScheduleError> {
         self.events.clear();
         self.steps += 1;
         match self.mode {
@@ -560,7 +570,7 @@ impl Simulation {
                     return Ok(true);
                 }
                 Next::Sessions(t, ties) => {
-                    let pick = self.choose(&ties)?;
+                    let pick = self.choose(scheduler, &ties)?;
                     self.now = t;
                     self.advance_session(pick);
                 }
@@ -570,7 +580,7 @@ impl Simulation {
                 if enabled.is_empty() {
                     return Ok(self.untimed_timer());
                 }
-                let pick = self.choose(&enabled)?;
+                let pick = self.choose(scheduler, &enabled)?;
                 self.advance_untimed(pick);
             }
         }
@@ -773,12 +783,16 @@ impl Simulation {
     }
 
     /// The scheduler's pick among `ties`; a choice point (two or more) is recorded.
-    fn choose(&mut self, ties: &[usize]) -> Result<usize, ScheduleError> {
+    fn choose(
+        &mut self,
+        scheduler: &mut dyn Scheduler,
+        ties: &[usize],
+    ) -> Result<usize, ScheduleError> {
         if ties.len() == 1 {
             return Ok(ties[0]);
         }
         let choice = self.recorded.len() + 1;
-        match self.policy.pick(ties) {
+        match scheduler.pick(ties) {
             Some(pick) if ties.contains(&pick) => {
                 self.recorded.push(pick);
                 Ok(pick)

@@ -263,3 +263,32 @@ fn untimed_runs_find_deadlocks_at_once() {
     assert_eq!(errors, [1205], "{trace}");
     assert!(o.end_us < 1_000_000, "no 5 s monitor wait: {}", o.end_us);
 }
+
+/// Any `Scheduler` can drive a run; its picks are recorded like the built-in ones and
+/// replay to the same trace.
+#[test]
+fn a_custom_scheduler_drives_a_run_and_its_picks_replay() {
+    struct Last;
+    impl engine::Scheduler for Last {
+        fn pick(&mut self, enabled: &[usize]) -> Option<usize> {
+            enabled.last().copied()
+        }
+    }
+    let l = lessons()
+        .into_iter()
+        .find(|l| l.id == "send-double-click")
+        .unwrap();
+    let a = applied(&l);
+    let mut sim = Simulation::new(&a.scenario, l.seed).unwrap();
+    sim.set_mode(Mode::Untimed);
+    let mut trace = Trace {
+        entries: sim.take_events(),
+    };
+    while sim.step_with(&mut Last).unwrap() {
+        trace.entries.extend(sim.take_events());
+    }
+    let schedule = sim.schedule();
+    assert!(!schedule.choices.is_empty());
+    let replay = run_with(&a, l.seed, Some(&schedule)).unwrap();
+    assert!(replay.trace == trace, "{schedule}");
+}
