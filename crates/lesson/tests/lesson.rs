@@ -1295,11 +1295,11 @@ fn random_bytes_never_panic() {
 mod engine_behaviour;
 #[path = "lesson/exercise.rs"]
 mod exercise;
+#[path = "lesson/explorable.rs"]
+mod explorable;
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
 #[path = "lesson/seed_002.rs"]
 mod seed_002;
 #[path = "lesson/seed_003.rs"]
 mod seed_003;
-#[path = "lesson/explorable.rs"]
-mod explorable;

@@ -206,7 +206,8 @@ fn q7_without_updlock_four_processes_600_tasks_no_duplicates_no_waits() {
         assert!(s.errors.is_empty(), "{}: {:?}", s.name, s.errors);
         assert_eq!(s.wait_us, 0, "{} skipped instead of waiting", s.name);
     }
-    let skips = r.trace
+    let skips = r
+        .trace
         .entries
         .iter()
         .filter(|e| matches!(e.event, Event::RowSkipped { .. }))
