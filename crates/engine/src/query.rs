@@ -1054,42 +1054,44 @@ impl Simulation {
     ) -> Result<(Access, Candidates, u32), Interrupt> {
         let tid = spec.table;
         let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
-        let canon: Vec<String> = preds.iter().map(|p| canonical(p)).collect();
+        // The predicate's conjuncts as text, built when a filtered index asks for them.
+        let mut canon: Option<Vec<String>> = None;
         // Equality on every clustered key column: a seek.
-        let key_cols = self.db.tables[tid as usize].key.clone();
-        if !key_cols.is_empty() {
+        let n_key = self.db.tables[tid as usize].key.len();
+        if n_key > 0 {
             let mut key = Vec::new();
-            for &kc in &key_cols {
-                let col = self.db.tables[tid as usize].columns[kc].name.clone();
-                match self.equality_value(i, &preds, &col, scope, outer)? {
-                    Some(v) => key.push(v),
-                    None => break,
-                }
-            }
-            if key.len() == key_cols.len() {
+            for n in 0..n_key {
                 let t = &self.db.tables[tid as usize];
-                let mut converted = Vec::new();
-                for (k, &kc) in key.iter().zip(&key_cols) {
+                let col = &t.columns[t.key[n]].name;
+                let Some(e) = equality_expr(&preds, col, scope) else {
+                    break;
+                };
+                key.push(self.eval(i, e, outer)?);
+            }
+            if key.len() == n_key {
+                let t = &self.db.tables[tid as usize];
+                let mut converted = Vec::with_capacity(n_key);
+                for (k, &kc) in key.iter().zip(&t.key) {
                     converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
                 }
-                let ord =
-                    crate::storage::OrdKey(converted.into(), vec![false; key_cols.len()].into());
+                let ord = crate::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 return Ok((Access::ClusteredSeek, listed(found), 0));
             }
         }
         // Teradata: equality on every primary index column is a one-AMP row-hash access.
-        let pi_cols = self.db.tables[tid as usize].primary_index.clone();
-        if !pi_cols.is_empty() {
+        let n_pi = self.db.tables[tid as usize].primary_index.len();
+        if n_pi > 0 {
             let mut want = Vec::new();
-            for &c in &pi_cols {
-                let col = self.db.tables[tid as usize].columns[c].name.clone();
-                match self.equality_value(i, &preds, &col, scope, outer)? {
-                    Some(v) => want.push((c, v)),
-                    None => break,
-                }
+            for n in 0..n_pi {
+                let t = &self.db.tables[tid as usize];
+                let c = t.primary_index[n];
+                let Some(e) = equality_expr(&preds, &t.columns[c].name, scope) else {
+                    break;
+                };
+                want.push((c, self.eval(i, e, outer)?));
             }
-            if want.len() == pi_cols.len() {
+            if want.len() == n_pi {
                 let t = &self.db.tables[tid as usize];
                 let found: Vec<RowId> = t
                     .clustered_order()
@@ -1108,29 +1110,35 @@ impl Simulation {
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
         // requested order or a seek on its leading column.
-        let indexes = self.db.tables[tid as usize].indexes.clone();
-        for (k, ix) in indexes.iter().enumerate() {
-            let filter_ok = ix
-                .filter
-                .as_ref()
-                .is_none_or(|f| conjuncts(f).iter().all(|c| canon.contains(&canonical(c))));
+        let n_ix = self.db.tables[tid as usize].indexes.len();
+        for k in 0..n_ix {
+            let t = &self.db.tables[tid as usize];
+            let ix = &t.indexes[k];
+            let filter_ok = ix.filter.is_none() || {
+                let canon =
+                    canon.get_or_insert_with(|| preds.iter().map(|p| canonical(p)).collect());
+                ix.filter_canon.iter().all(|c| canon.contains(c))
+            };
             if !filter_ok || has_hint(spec.hints, HintKind::ForceScan) {
                 continue;
             }
-            let t = &self.db.tables[tid as usize];
             let ordered = !spec.order.is_empty()
                 && spec.order.len() <= ix.columns.len()
                 && spec.order.iter().zip(&ix.columns).all(|(o, (c, desc))| {
                     matches!(&o.expr.kind, ExprKind::Column(n) if t.columns[*c].name.eq_ignore_ascii_case(&n.name().value)) && o.desc == *desc
                 });
-            let lead = t.columns[ix.columns[0].0].name.clone();
-            let seek_value = self.equality_value(i, &preds, &lead, scope, outer)?;
-            if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty()))
-            {
+            let filtered = ix.filter.is_some();
+            let seek_expr = equality_expr(&preds, &t.columns[ix.columns[0].0].name, scope);
+            let seek_value = match seek_expr {
+                Some(e) => Some(self.eval(i, e, outer)?),
+                None => None,
+            };
+            if !(ordered || seek_value.is_some() || (filtered && spec.order.is_empty())) {
                 continue;
             }
             self.db.tables[tid as usize].file_entries();
             let t = &self.db.tables[tid as usize];
+            let ix = &t.indexes[k];
             let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
             if snapshot.is_none() {
                 // Locking and dirty readers: the index's entries as they are now.
@@ -1209,38 +1217,6 @@ impl Simulation {
             listed(keyed.into_iter().map(|k| k.1).collect()),
             0,
         ))
-    }
-
-    /// The value a predicate pins `column` to (`column = expr` with no column of this
-    /// table on the other side), if any.
-    fn equality_value(
-        &mut self,
-        i: usize,
-        preds: &[&Expr],
-        column: &str,
-        scope: &Scope,
-        outer: Option<&RowCtx>,
-    ) -> Result<Option<Value>, Interrupt> {
-        for p in preds {
-            if let ExprKind::Binary {
-                op: BinaryOp::Eq,
-                left,
-                right,
-            } = &p.kind
-            {
-                for (a, b) in [(left, right), (right, left)] {
-                    if let ExprKind::Column(n) = &a.kind {
-                        if n.name().value.eq_ignore_ascii_case(column)
-                            && scope.resolve(n).ok().flatten().is_some()
-                            && !mentions_scope(b, scope)
-                        {
-                            return Ok(Some(self.eval(i, b, outer)?));
-                        }
-                    }
-                }
-            }
-        }
-        Ok(None)
     }
 
     /// Rows in a nonclustered index: those whose newest or committed data passes its filter
@@ -2291,6 +2267,31 @@ fn show(v: &Value) -> String {
         Value::Text(s) => format!("'{s}'"),
         other => other.to_string(),
     }
+}
+
+/// The expression a predicate pins `column` to (`column = expr` with no column of this
+/// table on the other side), if any.
+fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {
+    for p in preds {
+        if let ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left,
+            right,
+        } = &p.kind
+        {
+            for (a, b) in [(left, right), (right, left)] {
+                if let ExprKind::Column(n) = &a.kind {
+                    if n.name().value.eq_ignore_ascii_case(column)
+                        && scope.resolve(n).ok().flatten().is_some()
+                        && !mentions_scope(b, scope)
+                    {
+                        return Some(b);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 fn mentions_scope(e: &Expr, scope: &Scope) -> bool {

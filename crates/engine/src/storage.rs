@@ -34,6 +34,8 @@ pub struct Index {
     pub columns: Vec<(usize, bool)>,
     pub include: Vec<usize>,
     pub filter: Option<Expr>,
+    /// The filter's conjuncts in canonical text, matched against a query's predicate.
+    pub filter_canon: Vec<String>,
     /// The filter as `column = value` pairs when it is that simple (the fast path).
     pub filter_eq: Option<Vec<(usize, Value)>>,
 }
