@@ -514,18 +514,19 @@ impl Simulation {
             )
             .into());
         };
-        let rows: Vec<Vec<Value>> = match c.group {
-            Some(g) => g.to_vec(),
-            None => vec![c.row.to_vec()],
-        };
         if star {
-            return Ok(Value::Int(rows.len() as i64));
+            return Ok(Value::Int(c.group.map_or(1, <[_]>::len) as i64));
         }
+        let one = [c.row];
+        let rows: Vec<&[Value]> = match c.group {
+            Some(g) => g.iter().map(Vec::as_slice).collect(),
+            None => one.to_vec(),
+        };
         let Some(arg) = args.first() else {
             return Ok(Value::Null);
         };
         let mut vals = Vec::new();
-        for r in &rows {
+        for &r in &rows {
             let rc = RowCtx {
                 scope: c.scope,
                 row: r,

@@ -282,6 +282,7 @@ impl Simulation {
         // Grouping: each group is represented by its first row plus the group's rows.
         let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
             let mut groups: Vec<Projected> = Vec::new();
+            let mut keys = RowSet::default();
             for r in rows {
                 let mut key = Vec::with_capacity(s.group_by.len());
                 for g in &s.group_by {
@@ -293,9 +294,9 @@ impl Simulation {
                     };
                     key.push(self.eval(i, g, Some(&ctx))?);
                 }
-                match groups.iter_mut().find(|(k, _, _)| rows_equal(k, &key)) {
-                    Some((_, _, members)) => members.push(r),
-                    None => groups.push((key, r.clone(), vec![r])),
+                match keys.insert(key) {
+                    (g, false) => groups[g].2.push(r),
+                    (_, true) => groups.push((Vec::new(), r.clone(), vec![r])),
                 }
             }
             if groups.is_empty() && s.group_by.is_empty() {
@@ -378,15 +379,8 @@ impl Simulation {
             projected.push((out, src, members));
         }
         if s.distinct {
-            let mut seen: Vec<Vec<Value>> = Vec::new();
-            projected.retain(|(o, _, _)| {
-                if seen.iter().any(|x| rows_equal(x, o)) {
-                    false
-                } else {
-                    seen.push(o.clone());
-                    true
-                }
-            });
+            let mut seen = RowSet::default();
+            projected.retain(|(o, _, _)| seen.insert(o.clone()).1);
         }
         if !s.order_by.is_empty() && !filtered_in_scan {
             let mut keyed = Vec::with_capacity(projected.len());
@@ -2418,13 +2412,107 @@ fn rows_equal(a: &[Value], b: &[Value]) -> bool {
 }
 
 fn dedup(rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
-    let mut out: Vec<Vec<Value>> = Vec::new();
+    let mut set = RowSet::default();
     for r in rows {
-        if !out.iter().any(|x| rows_equal(x, &r)) {
-            out.push(r);
+        set.insert(r);
+    }
+    set.rows
+}
+
+/// Distinct rows in the order first seen, equal as `rows_equal` says. While every column
+/// holds one kind of value (NULLs aside) equality is a total order's, so a row is found by
+/// binary search in `sorted`; a mix of kinds (where `compare` is not transitive) falls
+/// back to comparing with each row, as `rows_equal` alone would.
+#[derive(Default)]
+struct RowSet {
+    rows: Vec<Vec<Value>>,
+    /// Positions in `rows`, in key order; unused once `mixed`.
+    sorted: Vec<usize>,
+    /// Each column's kind of value (`kind`), `None` while only NULLs were seen.
+    kinds: Vec<Option<u8>>,
+    mixed: bool,
+}
+
+impl RowSet {
+    /// The position of the row equal to `row`, if any.
+    fn find(&self, row: &[Value]) -> Option<usize> {
+        if !self.mixed && self.fits(row) {
+            return self
+                .sorted
+                .binary_search_by(|&p| cmp_homogeneous(&self.rows[p], row))
+                .ok()
+                .map(|k| self.sorted[k]);
+        }
+        self.rows.iter().position(|x| rows_equal(x, row))
+    }
+
+    /// Whether `row` keeps every column to one kind of value.
+    fn fits(&self, row: &[Value]) -> bool {
+        (self.rows.is_empty() || row.len() == self.kinds.len())
+            && row.iter().enumerate().all(|(c, v)| match kind(v) {
+                None => true,
+                Some(k) => {
+                    k != u8::MAX && self.kinds.get(c).is_none_or(|&s| s.is_none_or(|s| s == k))
+                }
+            })
+    }
+
+    /// Adds `row` unless an equal row is there; returns its position and whether it is new.
+    fn insert(&mut self, row: Vec<Value>) -> (usize, bool) {
+        if let Some(p) = self.find(&row) {
+            return (p, false);
+        }
+        let p = self.rows.len();
+        if !self.mixed && self.fits(&row) {
+            if self.kinds.is_empty() {
+                self.kinds = vec![None; row.len()];
+            }
+            for (c, v) in row.iter().enumerate() {
+                if let Some(k) = kind(v) {
+                    self.kinds[c] = Some(k);
+                }
+            }
+            let at = self
+                .sorted
+                .partition_point(|&q| cmp_homogeneous(&self.rows[q], &row) == Ordering::Less);
+            self.sorted.insert(at, p);
+        } else {
+            self.mixed = true;
+            self.sorted = Vec::new();
+        }
+        self.rows.push(row);
+        (p, true)
+    }
+}
+
+/// A value's kind for `RowSet`: `None` for NULL, `u8::MAX` for a value that never equals
+/// itself (NaN).
+fn kind(v: &Value) -> Option<u8> {
+    match v {
+        Value::Null => None,
+        Value::Int(_) => Some(0),
+        Value::Decimal(d) if d.is_nan() => Some(u8::MAX),
+        Value::Decimal(_) => Some(1),
+        Value::Text(_) => Some(2),
+        Value::DateTime(_) => Some(3),
+    }
+}
+
+/// Orders rows whose columns each hold one kind of value: NULL first, then `compare`
+/// (a total order within one kind); equal exactly when `rows_equal`.
+fn cmp_homogeneous(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x.is_null(), y.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => compare(x, y).unwrap_or(Ordering::Equal),
+        };
+        if o != Ordering::Equal {
+            return o;
         }
     }
-    out
+    Ordering::Equal
 }
 
 fn cross(left: &[Vec<Value>], right: &[Vec<Value>]) -> Vec<Vec<Value>> {
@@ -2445,4 +2533,43 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
         parts: vec![],
         span: 0..0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dedup, Value};
+
+    fn t(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    #[test]
+    fn dedup_keeps_first_rows_under_the_collation() {
+        let rows = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("B "), Value::Int(1)],
+            vec![t("a"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        let want = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        assert_eq!(dedup(rows), want);
+    }
+
+    #[test]
+    fn dedup_with_mixed_kinds_compares_each_row() {
+        // 'x' and 1 do not compare; '1' equals 1 and 1.0.
+        let rows = vec![
+            vec![Value::Int(1)],
+            vec![t("x")],
+            vec![t("1")],
+            vec![Value::Decimal(1.0)],
+            vec![t("X")],
+        ];
+        assert_eq!(dedup(rows), vec![vec![Value::Int(1)], vec![t("x")]]);
+    }
 }
