@@ -2,6 +2,7 @@
 //! isolation levels, row versions), logical reads, OUTPUT and triggers.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use sql::ast::{
     BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
@@ -470,7 +471,11 @@ impl Simulation {
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
         for tr in &s.from {
             let (sc, rs) = self.factor_rows(i, &tr.factor, outer)?;
-            rows = cross(&rows, &rs);
+            rows = if rows.len() == 1 && rows[0].is_empty() {
+                rs
+            } else {
+                cross(&rows, &rs)
+            };
             for b in sc.bindings {
                 scope.push(b.name, b.table, b.columns);
             }
@@ -859,12 +864,12 @@ impl Simulation {
                     .is_some()
                     && !self.sessions[i].fresh_locks.contains(&res);
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
+                // Shared with the table: the row is copied only when the scan keeps it.
+                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
-                    Some(seq) => self.db.tables[tid as usize].slots[slot]
-                        .visible_at(seq, own)
-                        .cloned(),
-                    None => self.db.tables[tid as usize].slots[slot].latest().cloned(),
+                    Some(seq) => slot_rc.visible_at(seq, own),
+                    None => slot_rc.latest(),
                 };
                 let keep = match &data {
                     Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
@@ -901,21 +906,21 @@ impl Simulation {
                                 return Err(SqlError::snapshot_update_conflict(&table_name).into());
                             }
                         }
-                        out.push((slot, row));
+                        out.push((slot, row.clone()));
                     }
                 }
             } else {
-                let slot_ref = &self.db.tables[tid as usize].slots[slot];
+                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
                 let data = if lk.dirty || lk.table.is_some() {
-                    slot_ref.latest().cloned()
+                    slot_rc.latest()
                 } else if let Some(seq) = lk.snapshot {
-                    slot_ref.visible_at(seq, own).cloned()
+                    slot_rc.visible_at(seq, own)
                 } else {
-                    slot_ref.latest().cloned()
+                    slot_rc.latest()
                 };
                 if let Some(row) = data {
-                    if self.row_matches(i, &scope, &row, spec.pred, outer)? {
-                        out.push((slot, row));
+                    if self.row_matches(i, &scope, row, spec.pred, outer)? {
+                        out.push((slot, row.clone()));
                     }
                 }
             }
