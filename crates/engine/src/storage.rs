@@ -417,13 +417,18 @@ impl Table {
         let s = Rc::make_mut(self.slots.get_mut(slot)?);
         let (_, data) = s.pending.take()?;
         let inserted = data.is_some() && s.latest_committed().is_none();
+        // A committed row keeps the key text its uncommitted version was given; only a
+        // committed delete changes it (to the rid text).
+        let deleted = data.is_none();
         s.committed.push((seq, data));
         // Old versions are kept only while a snapshot could need them.
         if s.committed.len() > 16 {
             s.committed.remove(0);
         }
         self.reindex(slot);
-        self.rekey(slot);
+        if deleted {
+            self.rekey(slot);
+        }
         Some(inserted)
     }
 
