@@ -320,7 +320,7 @@ impl Simulation {
 
     pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
         self.db
-            .table_id(&object_key(name))
+            .table_id(&name.name().value)
             .ok_or_else(|| SqlError::invalid_object(&display_name(name)))
     }
 

@@ -39,7 +39,12 @@ pub(crate) struct Db {
 
 impl Db {
     pub fn table_id(&self, name: &str) -> Option<u32> {
-        self.names.get(&name.to_ascii_lowercase()).copied()
+        // Names are kept lowercase; most lookups are already, so copy only when not.
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.names.get(&name.to_ascii_lowercase()).copied()
+        } else {
+            self.names.get(name).copied()
+        }
     }
 }
 
