@@ -1118,8 +1118,14 @@ impl Simulation {
         // Line numbers from the script's newline offsets, not a scan of the text.
         let line = newlines.partition_point(|&n| n < start) as u32 + 1;
         let snippet = text.get(start..end).unwrap_or("");
-        let first = snippet.lines().next().unwrap_or("").trim();
-        let mut first: String = first.chars().take(80).collect();
+        let line_one = snippet.lines().next().unwrap_or("").trim();
+        // Its first 80 characters, copied at once.
+        let cut = line_one
+            .char_indices()
+            .nth(80)
+            .map_or(line_one.len(), |(b, _)| b);
+        let mut first = String::with_capacity(cut + " …".len());
+        first.push_str(&line_one[..cut]);
         if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
             first.push_str(" …");
         }
