@@ -611,7 +611,7 @@ impl Simulation {
                 sc.push(
                     alias.value.to_ascii_lowercase(),
                     None,
-                    columns.iter().map(|c| c.value.clone()).collect(),
+                    columns.iter().map(|c| c.value.clone()).collect::<Vec<_>>(),
                 );
                 Ok((sc, out))
             }
@@ -622,7 +622,7 @@ impl Simulation {
                     .table_vars
                     .get(&key)
                     .ok_or_else(|| SqlError::undeclared_variable(&name.value))?;
-                let cols = t.columns.iter().map(|c| c.name.clone()).collect();
+                let cols = Rc::clone(&t.column_names);
                 let rows = t
                     .clustered_order()
                     .filter_map(|s| t.slots[s].latest().cloned())
@@ -767,10 +767,7 @@ impl Simulation {
         let tid = spec.table;
         let (table_name, columns) = {
             let t = &self.db.tables[tid as usize];
-            (
-                t.name.clone(),
-                t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
-            )
+            (t.name.clone(), Rc::clone(&t.column_names))
         };
         let mut scope = Scope::default();
         scope.push(
@@ -1917,11 +1914,7 @@ impl Simulation {
             .cloned()
             .ok_or_else(|| SqlError::undeclared_variable(name))?;
         let mut scope = Scope::default();
-        scope.push(
-            key.clone(),
-            None,
-            t.columns.iter().map(|c| c.name.clone()).collect(),
-        );
+        scope.push(key.clone(), None, Rc::clone(&t.column_names));
         let mut updates = Vec::new();
         for slot in t.clustered_order().collect::<Vec<_>>() {
             let Some(old) = t.slots[slot].latest().cloned() else {

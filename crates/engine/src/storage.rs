@@ -98,6 +98,8 @@ pub struct Table {
     pub name: String,
     /// Shared: statements take the column list for every row they write.
     pub columns: Rc<[Column]>,
+    /// The columns' names, shared with the scopes of queries that read the table.
+    pub column_names: Rc<[String]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
     pub pk_name: Option<String>,
@@ -182,6 +184,7 @@ impl Table {
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
             name,
+            column_names: columns.iter().map(|c| c.name.clone()).collect(),
             columns: columns.into(),
             key,
             pk_name: None,
