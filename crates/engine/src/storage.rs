@@ -400,10 +400,23 @@ impl Table {
             Some((_, data)) => data.as_deref(),
             None => s.latest_committed().map(Vec::as_slice),
         };
+        // The key text follows the newest data, else the committed data: unchanged when
+        // the row it was made from and the row now have the same key values.
+        let keyed_from = old.or_else(|| s.latest_committed().map(Vec::as_slice));
+        let keyed_now = s.latest().or_else(|| s.latest_committed());
+        // (Table variables change committed rows in place, so they always key again.)
+        let same_key = !self.is_variable
+            && self.key_texts[slot].is_some()
+            && match (keyed_from, keyed_now) {
+                (Some(a), Some(b)) => self.key.iter().all(|&c| identical(&a[c], &b[c])),
+                _ => false,
+            };
         let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
         self.apply_index_counts(delta);
         self.reindex(slot);
-        self.rekey(slot);
+        if !same_key {
+            self.rekey(slot);
+        }
         self.touch_slot(slot);
         prev
     }
@@ -685,5 +698,18 @@ impl std::ops::Index<usize> for Tables {
 impl std::ops::IndexMut<usize> for Tables {
     fn index_mut(&mut self, i: usize) -> &mut Table {
         Rc::make_mut(&mut self.0[i])
+    }
+}
+
+/// Whether two values are the same value of the same kind (so print the same): stricter
+/// than SQL equality, which ignores case and compares across kinds.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Decimal(x), Value::Decimal(y)) => x.to_bits() == y.to_bits(),
+        (Value::Text(x), Value::Text(y)) => x == y,
+        (Value::DateTime(x), Value::DateTime(y)) => x == y,
+        _ => false,
     }
 }
