@@ -102,6 +102,8 @@ pub struct Table {
     pub column_names: Rc<[String]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
+    /// All-ascending flags for `key_of`'s keys, made once (one flag for a heap's rid).
+    ascending: Rc<[bool]>,
     pub pk_name: Option<String>,
     pub identity: Option<Identity>,
     /// Each slot shared between clones of a simulation until one of them writes it.
@@ -186,6 +188,7 @@ impl Table {
             name,
             column_names: columns.iter().map(|c| c.name.clone()).collect(),
             columns: columns.into(),
+            ascending: vec![false; key.len().max(1)].into(),
             key,
             pk_name: None,
             identity: None,
@@ -219,11 +222,14 @@ impl Table {
     /// The clustered key of a row (a heap uses the slot number as its RID).
     pub fn key_of(&self, row: &[Value], slot: RowId) -> OrdKey {
         if self.key.is_empty() {
-            OrdKey(Rc::new([Value::Int(slot as i64)]), Rc::new([false]))
+            OrdKey(
+                Rc::new([Value::Int(slot as i64)]),
+                Rc::clone(&self.ascending),
+            )
         } else {
             OrdKey(
                 self.key.iter().map(|&c| row[c].clone()).collect(),
-                vec![false; self.key.len()].into(),
+                Rc::clone(&self.ascending),
             )
         }
     }
