@@ -11,6 +11,7 @@ use sql::ast::{
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::Event;
+use crate::expr::{canonical, conjuncts};
 use crate::program::compile;
 use crate::sim::{Flow, Frame, FrameKind, Interrupt, Procedure, Simulation};
 use crate::storage::{Column, Identity, Index, Table, Trigger};
@@ -319,7 +320,7 @@ impl Simulation {
 
     pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
         self.db
-            .table_id(&object_key(name))
+            .table_id(&name.name().value)
             .ok_or_else(|| SqlError::invalid_object(&display_name(name)))
     }
 
@@ -407,6 +408,7 @@ impl Simulation {
                 columns: cols,
                 include: Vec::new(),
                 filter: None,
+                filter_canon: Vec::new(),
                 filter_eq: None,
             });
         }
@@ -459,6 +461,11 @@ impl Simulation {
             columns,
             include,
             filter: ci.filter.clone(),
+            filter_canon: ci
+                .filter
+                .as_ref()
+                .map(|f| conjuncts(f).into_iter().map(canonical).collect())
+                .unwrap_or_default(),
             filter_eq: ci
                 .filter
                 .as_ref()

@@ -1,6 +1,7 @@
 //! Expression evaluation: columns in scope, variables, built-in functions, aggregates.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, UnaryOp};
 
@@ -15,7 +16,8 @@ pub(crate) struct Binding {
     pub name: String,
     /// The base table's name, lower-cased, when the binding is a table.
     pub table: Option<String>,
-    pub columns: Vec<String>,
+    /// Shared with the table for base tables (`Table::column_names`).
+    pub columns: Rc<[String]>,
     pub offset: usize,
 }
 
@@ -31,7 +33,8 @@ impl Scope {
             .map_or(0, |b| b.offset + b.columns.len())
     }
 
-    pub fn push(&mut self, name: String, table: Option<String>, columns: Vec<String>) {
+    pub fn push(&mut self, name: String, table: Option<String>, columns: impl Into<Rc<[String]>>) {
+        let columns = columns.into();
         let offset = self.width();
         self.bindings.push(Binding {
             name,
@@ -514,18 +517,19 @@ impl Simulation {
             )
             .into());
         };
-        let rows: Vec<Vec<Value>> = match c.group {
-            Some(g) => g.to_vec(),
-            None => vec![c.row.to_vec()],
-        };
         if star {
-            return Ok(Value::Int(rows.len() as i64));
+            return Ok(Value::Int(c.group.map_or(1, <[_]>::len) as i64));
         }
+        let one = [c.row];
+        let rows: Vec<&[Value]> = match c.group {
+            Some(g) => g.iter().map(Vec::as_slice).collect(),
+            None => one.to_vec(),
+        };
         let Some(arg) = args.first() else {
             return Ok(Value::Null);
         };
         let mut vals = Vec::new();
-        for r in &rows {
+        for &r in &rows {
             let rc = RowCtx {
                 scope: c.scope,
                 row: r,

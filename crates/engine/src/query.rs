@@ -2,6 +2,7 @@
 //! isolation levels, row versions), logical reads, OUTPUT and triggers.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use sql::ast::{
     BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
@@ -282,6 +283,7 @@ impl Simulation {
         // Grouping: each group is represented by its first row plus the group's rows.
         let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
             let mut groups: Vec<Projected> = Vec::new();
+            let mut keys = RowSet::default();
             for r in rows {
                 let mut key = Vec::with_capacity(s.group_by.len());
                 for g in &s.group_by {
@@ -293,9 +295,9 @@ impl Simulation {
                     };
                     key.push(self.eval(i, g, Some(&ctx))?);
                 }
-                match groups.iter_mut().find(|(k, _, _)| rows_equal(k, &key)) {
-                    Some((_, _, members)) => members.push(r),
-                    None => groups.push((key, r.clone(), vec![r])),
+                match keys.insert(key) {
+                    (g, false) => groups[g].2.push(r),
+                    (_, true) => groups.push((Vec::new(), r.clone(), vec![r])),
                 }
             }
             if groups.is_empty() && s.group_by.is_empty() {
@@ -378,15 +380,8 @@ impl Simulation {
             projected.push((out, src, members));
         }
         if s.distinct {
-            let mut seen: Vec<Vec<Value>> = Vec::new();
-            projected.retain(|(o, _, _)| {
-                if seen.iter().any(|x| rows_equal(x, o)) {
-                    false
-                } else {
-                    seen.push(o.clone());
-                    true
-                }
-            });
+            let mut seen = RowSet::default();
+            projected.retain(|(o, _, _)| seen.insert(o.clone()).1);
         }
         if !s.order_by.is_empty() && !filtered_in_scan {
             let mut keyed = Vec::with_capacity(projected.len());
@@ -476,7 +471,11 @@ impl Simulation {
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
         for tr in &s.from {
             let (sc, rs) = self.factor_rows(i, &tr.factor, outer)?;
-            rows = cross(&rows, &rs);
+            rows = if rows.len() == 1 && rows[0].is_empty() {
+                rs
+            } else {
+                cross(&rows, &rs)
+            };
             for b in sc.bindings {
                 scope.push(b.name, b.table, b.columns);
             }
@@ -612,7 +611,7 @@ impl Simulation {
                 sc.push(
                     alias.value.to_ascii_lowercase(),
                     None,
-                    columns.iter().map(|c| c.value.clone()).collect(),
+                    columns.iter().map(|c| c.value.clone()).collect::<Vec<_>>(),
                 );
                 Ok((sc, out))
             }
@@ -623,7 +622,7 @@ impl Simulation {
                     .table_vars
                     .get(&key)
                     .ok_or_else(|| SqlError::undeclared_variable(&name.value))?;
-                let cols = t.columns.iter().map(|c| c.name.clone()).collect();
+                let cols = Rc::clone(&t.column_names);
                 let rows = t
                     .clustered_order()
                     .filter_map(|s| t.slots[s].latest().cloned())
@@ -768,10 +767,7 @@ impl Simulation {
         let tid = spec.table;
         let (table_name, columns) = {
             let t = &self.db.tables[tid as usize];
-            (
-                t.name.clone(),
-                t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
-            )
+            (t.name.clone(), Rc::clone(&t.column_names))
         };
         let mut scope = Scope::default();
         scope.push(
@@ -865,12 +861,12 @@ impl Simulation {
                     .is_some()
                     && !self.sessions[i].fresh_locks.contains(&res);
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
+                // Shared with the table: the row is copied only when the scan keeps it.
+                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
-                    Some(seq) => self.db.tables[tid as usize].slots[slot]
-                        .visible_at(seq, own)
-                        .cloned(),
-                    None => self.db.tables[tid as usize].slots[slot].latest().cloned(),
+                    Some(seq) => slot_rc.visible_at(seq, own),
+                    None => slot_rc.latest(),
                 };
                 let keep = match &data {
                     Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
@@ -907,21 +903,21 @@ impl Simulation {
                                 return Err(SqlError::snapshot_update_conflict(&table_name).into());
                             }
                         }
-                        out.push((slot, row));
+                        out.push((slot, row.clone()));
                     }
                 }
             } else {
-                let slot_ref = &self.db.tables[tid as usize].slots[slot];
+                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
                 let data = if lk.dirty || lk.table.is_some() {
-                    slot_ref.latest().cloned()
+                    slot_rc.latest()
                 } else if let Some(seq) = lk.snapshot {
-                    slot_ref.visible_at(seq, own).cloned()
+                    slot_rc.visible_at(seq, own)
                 } else {
-                    slot_ref.latest().cloned()
+                    slot_rc.latest()
                 };
                 if let Some(row) = data {
-                    if self.row_matches(i, &scope, &row, spec.pred, outer)? {
-                        out.push((slot, row));
+                    if self.row_matches(i, &scope, row, spec.pred, outer)? {
+                        out.push((slot, row.clone()));
                     }
                 }
             }
@@ -1054,42 +1050,44 @@ impl Simulation {
     ) -> Result<(Access, Candidates, u32), Interrupt> {
         let tid = spec.table;
         let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
-        let canon: Vec<String> = preds.iter().map(|p| canonical(p)).collect();
+        // The predicate's conjuncts as text, built when a filtered index asks for them.
+        let mut canon: Option<Vec<String>> = None;
         // Equality on every clustered key column: a seek.
-        let key_cols = self.db.tables[tid as usize].key.clone();
-        if !key_cols.is_empty() {
+        let n_key = self.db.tables[tid as usize].key.len();
+        if n_key > 0 {
             let mut key = Vec::new();
-            for &kc in &key_cols {
-                let col = self.db.tables[tid as usize].columns[kc].name.clone();
-                match self.equality_value(i, &preds, &col, scope, outer)? {
-                    Some(v) => key.push(v),
-                    None => break,
-                }
-            }
-            if key.len() == key_cols.len() {
+            for n in 0..n_key {
                 let t = &self.db.tables[tid as usize];
-                let mut converted = Vec::new();
-                for (k, &kc) in key.iter().zip(&key_cols) {
+                let col = &t.columns[t.key[n]].name;
+                let Some(e) = equality_expr(&preds, col, scope) else {
+                    break;
+                };
+                key.push(self.eval(i, e, outer)?);
+            }
+            if key.len() == n_key {
+                let t = &self.db.tables[tid as usize];
+                let mut converted = Vec::with_capacity(n_key);
+                for (k, &kc) in key.iter().zip(&t.key) {
                     converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
                 }
-                let ord =
-                    crate::storage::OrdKey(converted.into(), vec![false; key_cols.len()].into());
+                let ord = crate::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 return Ok((Access::ClusteredSeek, listed(found), 0));
             }
         }
         // Teradata: equality on every primary index column is a one-AMP row-hash access.
-        let pi_cols = self.db.tables[tid as usize].primary_index.clone();
-        if !pi_cols.is_empty() {
+        let n_pi = self.db.tables[tid as usize].primary_index.len();
+        if n_pi > 0 {
             let mut want = Vec::new();
-            for &c in &pi_cols {
-                let col = self.db.tables[tid as usize].columns[c].name.clone();
-                match self.equality_value(i, &preds, &col, scope, outer)? {
-                    Some(v) => want.push((c, v)),
-                    None => break,
-                }
+            for n in 0..n_pi {
+                let t = &self.db.tables[tid as usize];
+                let c = t.primary_index[n];
+                let Some(e) = equality_expr(&preds, &t.columns[c].name, scope) else {
+                    break;
+                };
+                want.push((c, self.eval(i, e, outer)?));
             }
-            if want.len() == pi_cols.len() {
+            if want.len() == n_pi {
                 let t = &self.db.tables[tid as usize];
                 let found: Vec<RowId> = t
                     .clustered_order()
@@ -1108,29 +1106,35 @@ impl Simulation {
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
         // requested order or a seek on its leading column.
-        let indexes = self.db.tables[tid as usize].indexes.clone();
-        for (k, ix) in indexes.iter().enumerate() {
-            let filter_ok = ix
-                .filter
-                .as_ref()
-                .is_none_or(|f| conjuncts(f).iter().all(|c| canon.contains(&canonical(c))));
+        let n_ix = self.db.tables[tid as usize].indexes.len();
+        for k in 0..n_ix {
+            let t = &self.db.tables[tid as usize];
+            let ix = &t.indexes[k];
+            let filter_ok = ix.filter.is_none() || {
+                let canon =
+                    canon.get_or_insert_with(|| preds.iter().map(|p| canonical(p)).collect());
+                ix.filter_canon.iter().all(|c| canon.contains(c))
+            };
             if !filter_ok || has_hint(spec.hints, HintKind::ForceScan) {
                 continue;
             }
-            let t = &self.db.tables[tid as usize];
             let ordered = !spec.order.is_empty()
                 && spec.order.len() <= ix.columns.len()
                 && spec.order.iter().zip(&ix.columns).all(|(o, (c, desc))| {
                     matches!(&o.expr.kind, ExprKind::Column(n) if t.columns[*c].name.eq_ignore_ascii_case(&n.name().value)) && o.desc == *desc
                 });
-            let lead = t.columns[ix.columns[0].0].name.clone();
-            let seek_value = self.equality_value(i, &preds, &lead, scope, outer)?;
-            if !(ordered || seek_value.is_some() || (ix.filter.is_some() && spec.order.is_empty()))
-            {
+            let filtered = ix.filter.is_some();
+            let seek_expr = equality_expr(&preds, &t.columns[ix.columns[0].0].name, scope);
+            let seek_value = match seek_expr {
+                Some(e) => Some(self.eval(i, e, outer)?),
+                None => None,
+            };
+            if !(ordered || seek_value.is_some() || (filtered && spec.order.is_empty())) {
                 continue;
             }
             self.db.tables[tid as usize].file_entries();
             let t = &self.db.tables[tid as usize];
+            let ix = &t.indexes[k];
             let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
             if snapshot.is_none() {
                 // Locking and dirty readers: the index's entries as they are now.
@@ -1209,38 +1213,6 @@ impl Simulation {
             listed(keyed.into_iter().map(|k| k.1).collect()),
             0,
         ))
-    }
-
-    /// The value a predicate pins `column` to (`column = expr` with no column of this
-    /// table on the other side), if any.
-    fn equality_value(
-        &mut self,
-        i: usize,
-        preds: &[&Expr],
-        column: &str,
-        scope: &Scope,
-        outer: Option<&RowCtx>,
-    ) -> Result<Option<Value>, Interrupt> {
-        for p in preds {
-            if let ExprKind::Binary {
-                op: BinaryOp::Eq,
-                left,
-                right,
-            } = &p.kind
-            {
-                for (a, b) in [(left, right), (right, left)] {
-                    if let ExprKind::Column(n) = &a.kind {
-                        if n.name().value.eq_ignore_ascii_case(column)
-                            && scope.resolve(n).ok().flatten().is_some()
-                            && !mentions_scope(b, scope)
-                        {
-                            return Ok(Some(self.eval(i, b, outer)?));
-                        }
-                    }
-                }
-            }
-        }
-        Ok(None)
     }
 
     /// Rows in a nonclustered index: those whose newest or committed data passes its filter
@@ -1942,11 +1914,7 @@ impl Simulation {
             .cloned()
             .ok_or_else(|| SqlError::undeclared_variable(name))?;
         let mut scope = Scope::default();
-        scope.push(
-            key.clone(),
-            None,
-            t.columns.iter().map(|c| c.name.clone()).collect(),
-        );
+        scope.push(key.clone(), None, Rc::clone(&t.column_names));
         let mut updates = Vec::new();
         for slot in t.clustered_order().collect::<Vec<_>>() {
             let Some(old) = t.slots[slot].latest().cloned() else {
@@ -2293,6 +2261,31 @@ fn show(v: &Value) -> String {
     }
 }
 
+/// The expression a predicate pins `column` to (`column = expr` with no column of this
+/// table on the other side), if any.
+fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {
+    for p in preds {
+        if let ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left,
+            right,
+        } = &p.kind
+        {
+            for (a, b) in [(left, right), (right, left)] {
+                if let ExprKind::Column(n) = &a.kind {
+                    if n.name().value.eq_ignore_ascii_case(column)
+                        && scope.resolve(n).ok().flatten().is_some()
+                        && !mentions_scope(b, scope)
+                    {
+                        return Some(b);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
     let mut hit = false;
     crate::expr::walk(e, &mut |x| {
@@ -2417,13 +2410,107 @@ fn rows_equal(a: &[Value], b: &[Value]) -> bool {
 }
 
 fn dedup(rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
-    let mut out: Vec<Vec<Value>> = Vec::new();
+    let mut set = RowSet::default();
     for r in rows {
-        if !out.iter().any(|x| rows_equal(x, &r)) {
-            out.push(r);
+        set.insert(r);
+    }
+    set.rows
+}
+
+/// Distinct rows in the order first seen, equal as `rows_equal` says. While every column
+/// holds one kind of value (NULLs aside) equality is a total order's, so a row is found by
+/// binary search in `sorted`; a mix of kinds (where `compare` is not transitive) falls
+/// back to comparing with each row, as `rows_equal` alone would.
+#[derive(Default)]
+struct RowSet {
+    rows: Vec<Vec<Value>>,
+    /// Positions in `rows`, in key order; unused once `mixed`.
+    sorted: Vec<usize>,
+    /// Each column's kind of value (`kind`), `None` while only NULLs were seen.
+    kinds: Vec<Option<u8>>,
+    mixed: bool,
+}
+
+impl RowSet {
+    /// The position of the row equal to `row`, if any.
+    fn find(&self, row: &[Value]) -> Option<usize> {
+        if !self.mixed && self.fits(row) {
+            return self
+                .sorted
+                .binary_search_by(|&p| cmp_homogeneous(&self.rows[p], row))
+                .ok()
+                .map(|k| self.sorted[k]);
+        }
+        self.rows.iter().position(|x| rows_equal(x, row))
+    }
+
+    /// Whether `row` keeps every column to one kind of value.
+    fn fits(&self, row: &[Value]) -> bool {
+        (self.rows.is_empty() || row.len() == self.kinds.len())
+            && row.iter().enumerate().all(|(c, v)| match kind(v) {
+                None => true,
+                Some(k) => {
+                    k != u8::MAX && self.kinds.get(c).is_none_or(|&s| s.is_none_or(|s| s == k))
+                }
+            })
+    }
+
+    /// Adds `row` unless an equal row is there; returns its position and whether it is new.
+    fn insert(&mut self, row: Vec<Value>) -> (usize, bool) {
+        if let Some(p) = self.find(&row) {
+            return (p, false);
+        }
+        let p = self.rows.len();
+        if !self.mixed && self.fits(&row) {
+            if self.kinds.is_empty() {
+                self.kinds = vec![None; row.len()];
+            }
+            for (c, v) in row.iter().enumerate() {
+                if let Some(k) = kind(v) {
+                    self.kinds[c] = Some(k);
+                }
+            }
+            let at = self
+                .sorted
+                .partition_point(|&q| cmp_homogeneous(&self.rows[q], &row) == Ordering::Less);
+            self.sorted.insert(at, p);
+        } else {
+            self.mixed = true;
+            self.sorted = Vec::new();
+        }
+        self.rows.push(row);
+        (p, true)
+    }
+}
+
+/// A value's kind for `RowSet`: `None` for NULL, `u8::MAX` for a value that never equals
+/// itself (NaN).
+fn kind(v: &Value) -> Option<u8> {
+    match v {
+        Value::Null => None,
+        Value::Int(_) => Some(0),
+        Value::Decimal(d) if d.is_nan() => Some(u8::MAX),
+        Value::Decimal(_) => Some(1),
+        Value::Text(_) => Some(2),
+        Value::DateTime(_) => Some(3),
+    }
+}
+
+/// Orders rows whose columns each hold one kind of value: NULL first, then `compare`
+/// (a total order within one kind); equal exactly when `rows_equal`.
+fn cmp_homogeneous(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x.is_null(), y.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => compare(x, y).unwrap_or(Ordering::Equal),
+        };
+        if o != Ordering::Equal {
+            return o;
         }
     }
-    out
+    Ordering::Equal
 }
 
 fn cross(left: &[Vec<Value>], right: &[Vec<Value>]) -> Vec<Vec<Value>> {
@@ -2444,4 +2531,43 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
         parts: vec![],
         span: 0..0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dedup, Value};
+
+    fn t(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    #[test]
+    fn dedup_keeps_first_rows_under_the_collation() {
+        let rows = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("B "), Value::Int(1)],
+            vec![t("a"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        let want = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        assert_eq!(dedup(rows), want);
+    }
+
+    #[test]
+    fn dedup_with_mixed_kinds_compares_each_row() {
+        // 'x' and 1 do not compare; '1' equals 1 and 1.0.
+        let rows = vec![
+            vec![Value::Int(1)],
+            vec![t("x")],
+            vec![t("1")],
+            vec![Value::Decimal(1.0)],
+            vec![t("X")],
+        ];
+        assert_eq!(dedup(rows), vec![vec![Value::Int(1)], vec![t("x")]]);
+    }
 }

@@ -39,7 +39,12 @@ pub(crate) struct Db {
 
 impl Db {
     pub fn table_id(&self, name: &str) -> Option<u32> {
-        self.names.get(&name.to_ascii_lowercase()).copied()
+        // Names are kept lowercase; most lookups are already, so copy only when not.
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.names.get(&name.to_ascii_lowercase()).copied()
+        } else {
+            self.names.get(name).copied()
+        }
     }
 }
 
@@ -1127,8 +1132,14 @@ impl Simulation {
         // Line numbers from the script's newline offsets, not a scan of the text.
         let line = newlines.partition_point(|&n| n < start) as u32 + 1;
         let snippet = text.get(start..end).unwrap_or("");
-        let first = snippet.lines().next().unwrap_or("").trim();
-        let mut first: String = first.chars().take(80).collect();
+        let line_one = snippet.lines().next().unwrap_or("").trim();
+        // Its first 80 characters, copied at once.
+        let cut = line_one
+            .char_indices()
+            .nth(80)
+            .map_or(line_one.len(), |(b, _)| b);
+        let mut first = String::with_capacity(cut + " …".len());
+        first.push_str(&line_one[..cut]);
         if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
             first.push_str(" …");
         }

@@ -34,6 +34,8 @@ pub struct Index {
     pub columns: Vec<(usize, bool)>,
     pub include: Vec<usize>,
     pub filter: Option<Expr>,
+    /// The filter's conjuncts in canonical text, matched against a query's predicate.
+    pub filter_canon: Vec<String>,
     /// The filter as `column = value` pairs when it is that simple (the fast path).
     pub filter_eq: Option<Vec<(usize, Value)>>,
 }
@@ -96,8 +98,12 @@ pub struct Table {
     pub name: String,
     /// Shared: statements take the column list for every row they write.
     pub columns: Rc<[Column]>,
+    /// The columns' names, shared with the scopes of queries that read the table.
+    pub column_names: Rc<[String]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
+    /// All-ascending flags for `key_of`'s keys, made once (one flag for a heap's rid).
+    ascending: Rc<[bool]>,
     pub pk_name: Option<String>,
     pub identity: Option<Identity>,
     /// Each slot shared between clones of a simulation until one of them writes it.
@@ -180,7 +186,9 @@ impl Table {
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
             name,
+            column_names: columns.iter().map(|c| c.name.clone()).collect(),
             columns: columns.into(),
+            ascending: vec![false; key.len().max(1)].into(),
             key,
             pk_name: None,
             identity: None,
@@ -214,11 +222,14 @@ impl Table {
     /// The clustered key of a row (a heap uses the slot number as its RID).
     pub fn key_of(&self, row: &[Value], slot: RowId) -> OrdKey {
         if self.key.is_empty() {
-            OrdKey(Rc::new([Value::Int(slot as i64)]), Rc::new([false]))
+            OrdKey(
+                Rc::new([Value::Int(slot as i64)]),
+                Rc::clone(&self.ascending),
+            )
         } else {
             OrdKey(
                 self.key.iter().map(|&c| row[c].clone()).collect(),
-                vec![false; self.key.len()].into(),
+                Rc::clone(&self.ascending),
             )
         }
     }
@@ -395,10 +406,23 @@ impl Table {
             Some((_, data)) => data.as_deref(),
             None => s.latest_committed().map(Vec::as_slice),
         };
+        // The key text follows the newest data, else the committed data: unchanged when
+        // the row it was made from and the row now have the same key values.
+        let keyed_from = old.or_else(|| s.latest_committed().map(Vec::as_slice));
+        let keyed_now = s.latest().or_else(|| s.latest_committed());
+        // (Table variables change committed rows in place, so they always key again.)
+        let same_key = !self.is_variable
+            && self.key_texts[slot].is_some()
+            && match (keyed_from, keyed_now) {
+                (Some(a), Some(b)) => self.key.iter().all(|&c| identical(&a[c], &b[c])),
+                _ => false,
+            };
         let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
         self.apply_index_counts(delta);
         self.reindex(slot);
-        self.rekey(slot);
+        if !same_key {
+            self.rekey(slot);
+        }
         self.touch_slot(slot);
         prev
     }
@@ -415,13 +439,18 @@ impl Table {
         let s = Rc::make_mut(self.slots.get_mut(slot)?);
         let (_, data) = s.pending.take()?;
         let inserted = data.is_some() && s.latest_committed().is_none();
+        // A committed row keeps the key text its uncommitted version was given; only a
+        // committed delete changes it (to the rid text).
+        let deleted = data.is_none();
         s.committed.push((seq, data));
         // Old versions are kept only while a snapshot could need them.
         if s.committed.len() > 16 {
             s.committed.remove(0);
         }
         self.reindex(slot);
-        self.rekey(slot);
+        if deleted {
+            self.rekey(slot);
+        }
         Some(inserted)
     }
 
@@ -675,5 +704,18 @@ impl std::ops::Index<usize> for Tables {
 impl std::ops::IndexMut<usize> for Tables {
     fn index_mut(&mut self, i: usize) -> &mut Table {
         Rc::make_mut(&mut self.0[i])
+    }
+}
+
+/// Whether two values are the same value of the same kind (so print the same): stricter
+/// than SQL equality, which ignores case and compares across kinds.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Decimal(x), Value::Decimal(y)) => x.to_bits() == y.to_bits(),
+        (Value::Text(x), Value::Text(y)) => x == y,
+        (Value::DateTime(x), Value::DateTime(y)) => x == y,
+        _ => false,
     }
 }
