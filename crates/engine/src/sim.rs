@@ -1102,10 +1102,12 @@ impl Simulation {
         }
         let frame = s.frames.last();
         let source = frame.map_or(i, |f| f.source);
-        let text = if source == SETUP_SOURCE {
-            &self.setup_text
+        // Shared texts (an `Rc` each): the session is changed below.
+        let (text, newlines) = if source == SETUP_SOURCE {
+            (self.setup_text.clone(), self.setup_newlines.clone())
         } else {
-            &self.sessions[source.min(self.sessions.len() - 1)].source_text
+            let s = &self.sessions[source.min(self.sessions.len() - 1)];
+            (s.source_text.clone(), s.newlines.clone())
         };
         let start = span.start.min(text.len());
         let end = span.end.min(text.len()).max(start);
@@ -1123,12 +1125,6 @@ impl Simulation {
             FrameKind::Proc { name, .. } => Some(name.clone()),
             _ => None,
         });
-        let (text, newlines) = if source == SETUP_SOURCE {
-            (&self.setup_text, &self.setup_newlines)
-        } else {
-            let s = &self.sessions[source.min(self.sessions.len() - 1)];
-            (&s.source_text, &s.newlines)
-        };
         // Line numbers from the script's newline offsets, not a scan of the text.
         let line = newlines.partition_point(|&n| n < start) as u32 + 1;
         let snippet = text.get(start..end).unwrap_or("");
@@ -1484,14 +1480,9 @@ impl Simulation {
     }
 
     fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
-        let held = if self.recording() {
-            self.locks.locks_of(owner)
-        } else {
-            Vec::new()
-        };
         if self.recording() {
             let name = self.sessions[i].name.clone();
-            for (res, mode) in &held {
+            for (res, mode) in &self.locks.locks_of(owner) {
                 if !mode.is_intent() {
                     let resource = self.resource_text(res);
                     self.push(Event::LockReleased {
