@@ -1,10 +1,14 @@
-//! Embeds the lesson files: lists `lessons/*.md` (README.md excepted) and writes
-//! `$OUT_DIR/lessons.rs`, a table of (file name, `include_str!` of the file). The app
-//! has no network at run time, so lessons reach it at build time; listing the directory
-//! (rather than a fixed list) lets a new lesson appear without touching the UI.
+//! Compiles the lessons: parses and validates every `lessons/*.md` (README.md excepted),
+//! renders its Markdown to HTML and writes `$OUT_DIR/lessons.bin`, the compact form of
+//! `lesson::Compiled` that `catalog.rs` embeds. The app has no network at run time, so
+//! lessons reach it at build time; compiling them here keeps the TOML and Markdown
+//! parsers out of the wasm, and a lesson with an error fails the build with its
+//! `file:line:col` instead of shipping a broken page. Listing the directory (rather than
+//! a fixed list) lets a new lesson appear without touching the UI.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
+
+use lesson::{Compiled, Lesson};
 
 fn main() {
     let manifest =
@@ -27,25 +31,31 @@ fn main() {
         Err(_) => Vec::new(),
     };
     files.sort();
-    let mut out = String::from(
-        "/// Every `lessons/*.md` at build time: (file name, text), sorted by name.\n\
-         pub const LESSON_FILES: &[(&str, &str)] = &[\n",
-    );
+    let mut compiled = Vec::new();
+    let mut errors = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .expect("lesson file names are UTF-8");
-        let full = path.canonicalize().expect("lesson file path");
-        writeln!(
-            out,
-            "    ({name:?}, include_str!({:?})),",
-            full.display().to_string()
-        )
-        .expect("write to a String");
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|err| panic!("reading {}: {err}", path.display()));
+        match Lesson::parse(name, &text) {
+            Ok(lesson) => compiled.push(Compiled::new(lesson)),
+            Err(errs) => errors.extend(errs.iter().map(|e| format!("lessons/{e}"))),
+        }
     }
-    out.push_str("];\n");
-    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("lessons.rs");
-    std::fs::write(dest, out).expect("write lessons.rs");
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("{e}");
+        }
+        eprintln!(
+            "error: {} problem(s) in lessons/*.md, which the app embeds compiled",
+            errors.len()
+        );
+        std::process::exit(1);
+    }
+    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("lessons.bin");
+    std::fs::write(dest, Compiled::encode_all(&compiled)).expect("write lessons.bin");
 }

@@ -8,7 +8,6 @@ use engine::{Scenario, SessionSpec};
 
 use crate::block::{BlockRole, Piece, SqlBlock};
 use crate::check::Check;
-use crate::markdown::splice;
 use crate::source::{offset_of, to_u32, OffsetMap, SourceFile};
 use crate::toggle::{all_hold, Settings};
 use crate::{Lesson, LessonError};
@@ -353,4 +352,23 @@ fn edited(index: usize, block: &SqlBlock, id: &str, sql: &str) -> RenderedBlock 
         script_offset: 0,
         edited: Some(id.to_string()),
     }
+}
+
+/// The body's Markdown with each active block's text replaced by its rendered text and
+/// inactive blocks removed. `replacements` are (file range, new text), in file order.
+fn splice(
+    source: &str,
+    base: usize,
+    end: usize,
+    replacements: &[(Range<usize>, String)],
+) -> String {
+    let mut out = String::new();
+    let mut pos = base;
+    for (range, text) in replacements {
+        out.push_str(&source[pos..range.start]);
+        out.push_str(text);
+        pos = range.end;
+    }
+    out.push_str(&source[pos..end]);
+    out
 }

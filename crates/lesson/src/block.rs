@@ -4,7 +4,9 @@
 use std::ops::Range;
 
 use crate::source::OffsetMap;
-use crate::toggle::{is_toggle_name, Condition, Toggle};
+use crate::toggle::Condition;
+#[cfg(feature = "parse")]
+use crate::toggle::{is_toggle_name, Toggle};
 
 /// What a block is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,9 +93,11 @@ pub(crate) struct Alternative {
 }
 
 /// An error at a byte offset of the text being parsed.
+#[cfg(feature = "parse")]
 pub(crate) type LocalError = (usize, String);
 
 /// Cuts a block's text into literals and markers; markers name declared toggles and values.
+#[cfg(feature = "parse")]
 pub(crate) fn parse_pieces(
     text: &str,
     toggles: &[Toggle],
@@ -133,6 +137,7 @@ pub(crate) fn parse_pieces(
     pieces
 }
 
+#[cfg(feature = "parse")]
 fn parse_marker(
     text: &str,
     open: usize,
@@ -236,6 +241,7 @@ fn parse_marker(
 /// A span written over several lines puts its alternatives on lines of their own:
 /// the line break right after `value=` and the last line break (with the indentation
 /// before `|` or `}}`) belong to the layout of the marker, not to the SQL.
+#[cfg(feature = "parse")]
 fn trim_line_breaks(text: &str, mut range: Range<usize>) -> Range<usize> {
     let s = &text[range.clone()];
     if s.starts_with("\r\n") {
@@ -253,6 +259,7 @@ fn trim_line_breaks(text: &str, mut range: Range<usize>) -> Range<usize> {
     range
 }
 
+#[cfg(feature = "parse")]
 pub(crate) fn unknown_toggle(name: &str, toggles: &[Toggle], place: &str) -> String {
     if toggles.is_empty() {
         format!("unknown toggle `{name}` {place}: the lesson declares no toggles")
@@ -266,6 +273,7 @@ pub(crate) fn unknown_toggle(name: &str, toggles: &[Toggle], place: &str) -> Str
 }
 
 /// A snippet short enough for a one-line message.
+#[cfg(feature = "parse")]
 pub(crate) fn shorten(s: &str) -> String {
     let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() > 40 {
@@ -277,6 +285,7 @@ pub(crate) fn shorten(s: &str) -> String {
 }
 
 /// What the info string of a fenced `sql` block says.
+#[cfg(feature = "parse")]
 #[derive(Debug)]
 pub(crate) struct Info {
     pub kind: InfoKind,
@@ -285,6 +294,7 @@ pub(crate) struct Info {
     pub editable: Option<String>,
 }
 
+#[cfg(feature = "parse")]
 #[derive(Debug)]
 pub(crate) enum InfoKind {
     Block(BlockRole),
@@ -295,6 +305,7 @@ pub(crate) enum InfoKind {
 }
 
 /// A `key` or `key=value` word of an info string, with offsets in the info string.
+#[cfg(feature = "parse")]
 struct Attr<'a> {
     at: usize,
     key: &'a str,
@@ -302,6 +313,7 @@ struct Attr<'a> {
 }
 
 /// Words split at whitespace; a value may be double-quoted to hold spaces.
+#[cfg(feature = "parse")]
 fn attrs<'a>(info: &'a str, errors: &mut Vec<LocalError>) -> Vec<Attr<'a>> {
     let bytes = info.as_bytes();
     let mut out = Vec::new();
@@ -357,6 +369,7 @@ fn attrs<'a>(info: &'a str, errors: &mut Vec<LocalError>) -> Vec<Attr<'a>> {
 }
 
 /// Whether an info string has a `solution=...` attribute (read as `parse_info` reads it).
+#[cfg(feature = "parse")]
 pub(crate) fn has_solution_attr(info: &str) -> bool {
     attrs(info, &mut Vec::new())
         .iter()
@@ -364,11 +377,13 @@ pub(crate) fn has_solution_attr(info: &str) -> bool {
         .any(|a| a.key == "solution")
 }
 
+#[cfg(feature = "parse")]
 const INFO_HELP: &str =
     "setup, show, session=NAME, start=TIME, when=\"TOGGLE=VALUE\", editable[=ID], solution=ID";
 
 /// Reads `sql setup`, `sql session=A start=1500ms when="workers=4"`, `sql show`.
 /// The first word (`sql`) has been checked by the caller.
+#[cfg(feature = "parse")]
 pub(crate) fn parse_info(
     info: &str,
     toggles: &[Toggle],
@@ -530,6 +545,7 @@ pub(crate) fn parse_info(
     })
 }
 
+#[cfg(feature = "parse")]
 pub(crate) fn is_session_name(name: &str) -> bool {
     let mut chars = name.chars();
     name.len() <= 30
@@ -538,6 +554,7 @@ pub(crate) fn is_session_name(name: &str) -> bool {
 }
 
 /// `workers=4`, `claim=two-step|conditional`, several separated by spaces (all must hold).
+#[cfg(feature = "parse")]
 fn parse_conditions(
     text: &str,
     at: usize,
@@ -577,6 +594,7 @@ fn parse_conditions(
 }
 
 /// Checks a condition against the declared toggles; the message names what is wrong.
+#[cfg(feature = "parse")]
 pub(crate) fn resolve_condition<'a>(
     name: &str,
     values: impl IntoIterator<Item = &'a str>,

@@ -1,10 +1,8 @@
 //! Checks: what a lesson asserts about a run, and their evaluation against an outcome.
 
-use engine::{Outcome, QueryError, ResultSet, SessionOutcome, Value};
-use serde::Deserialize;
-
 use crate::toggle::Condition;
 use crate::value::{ms, value_literal};
+use engine::{Outcome, QueryError, ResultSet, SessionOutcome, Value};
 
 /// One assertion of a lesson, shown to learners by its `name`.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,8 +66,9 @@ pub struct Bound {
 }
 
 /// A number taken from the outcome. Names are a contract (lesson files use them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "parse", derive(serde::Deserialize))]
+#[cfg_attr(feature = "parse", serde(rename_all = "snake_case"))]
 pub enum Figure {
     /// Time blocked on locks, ms (µs precision).
     WaitMs,

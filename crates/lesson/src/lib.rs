@@ -10,9 +10,12 @@
 mod apply;
 mod block;
 mod check;
+mod compact;
 mod error;
 mod exercise;
+#[cfg(feature = "parse")]
 mod front;
+#[cfg(feature = "parse")]
 mod markdown;
 mod run;
 mod source;
@@ -22,19 +25,20 @@ mod value;
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-
 pub use apply::{Applied, RenderedBlock, ToggledRange};
 pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};
 pub use check::{
     evaluate_checks, Bound, Check, CheckKind, CheckResult, Expectation, Expected, Figure,
 };
+pub use compact::{Compiled, DecodeError};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, Exercise, ExerciseError, ExerciseReport,
     ExerciseValidation, GoalReport,
 };
+#[cfg(feature = "parse")]
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
+#[cfg(feature = "parse")]
 pub use markdown::{markdown_html, narrative_html};
 pub use run::{run, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
@@ -44,8 +48,9 @@ pub use value::{datetime_text, ms, value_text};
 use source::SourceFile;
 
 /// What a lesson is for: reading along, or an exercise with goals (its checks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "parse", derive(serde::Deserialize))]
+#[cfg_attr(feature = "parse", serde(rename_all = "lowercase"))]
 pub enum Kind {
     #[default]
     Lesson,
@@ -79,6 +84,7 @@ pub struct Lesson {
 }
 
 impl Lesson {
+    #[cfg(feature = "parse")]
     /// Parses and validates a lesson. `file_name` appears in errors and its stem must
     /// equal the lesson's `id`. Errors come sorted by position.
     pub fn parse(file_name: &str, text: &str) -> Result<Lesson, Vec<LessonError>> {
@@ -140,6 +146,7 @@ impl Lesson {
     }
 }
 
+#[cfg(feature = "parse")]
 fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Lesson> {
     let text = source.text.as_str();
     let (front_range, body_offset) = match split_front_matter(text) {
@@ -199,6 +206,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
     })
 }
 
+#[cfg(feature = "parse")]
 /// The rules of exercises that need the blocks: editable blocks and solutions belong
 /// to exercises, ids are unique, each solution names an editable block.
 fn validate_exercise_blocks(
@@ -286,6 +294,7 @@ fn validate_exercise_blocks(
     }
 }
 
+#[cfg(feature = "parse")]
 /// The front matter sits between a first line `+++` and the next line `+++`.
 /// Returns its byte range and where the body starts.
 fn split_front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), (usize, String)> {
@@ -312,6 +321,7 @@ fn split_front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), (us
     ))
 }
 
+#[cfg(feature = "parse")]
 /// Rules that need both the front matter and the blocks.
 fn validate(
     source: &SourceFile,

@@ -313,22 +313,3 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         CowStr::from("#")
     }
 }
-
-/// The body's Markdown with each active block's text replaced by its rendered text and
-/// inactive blocks removed. `replacements` are (file range, new text), in file order.
-pub(crate) fn splice(
-    source: &str,
-    base: usize,
-    end: usize,
-    replacements: &[(Range<usize>, String)],
-) -> String {
-    let mut out = String::new();
-    let mut pos = base;
-    for (range, text) in replacements {
-        out.push_str(&source[pos..range.start]);
-        out.push_str(text);
-        pos = range.end;
-    }
-    out.push_str(&source[pos..end]);
-    out
-}

@@ -83,15 +83,15 @@ pub(crate) fn offset_of(text: &str, line: u32, col: u32) -> usize {
 /// toggle's value) maps every offset in it to one origin offset.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct OffsetMap {
-    segments: Vec<Segment>,
+    pub(crate) segments: Vec<Segment>,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Segment {
-    out_start: usize,
-    len: usize,
-    origin: usize,
-    linear: bool,
+pub(crate) struct Segment {
+    pub(crate) out_start: usize,
+    pub(crate) len: usize,
+    pub(crate) origin: usize,
+    pub(crate) linear: bool,
 }
 
 impl OffsetMap {

@@ -52,6 +52,7 @@ pub(crate) fn all_hold(conditions: &[Condition], settings: &Settings) -> bool {
 }
 
 /// Toggle names: lower-case identifiers, so they read well in URLs and `{{name}}`.
+#[cfg(feature = "parse")]
 pub(crate) fn is_toggle_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
@@ -60,6 +61,7 @@ pub(crate) fn is_toggle_name(name: &str) -> bool {
 
 /// Toggle values: short tokens that need no quoting in a block's info string, a URL
 /// or a span (`3,3,2,2,1`, `read-committed`, `500`).
+#[cfg(feature = "parse")]
 pub(crate) fn is_toggle_value(value: &str) -> bool {
     !value.is_empty()
         && value

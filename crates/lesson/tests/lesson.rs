@@ -1291,6 +1291,8 @@ fn random_bytes_never_panic() {
     }
 }
 
+#[path = "lesson/compact.rs"]
+mod compact;
 #[path = "lesson/engine.rs"]
 mod engine_behaviour;
 #[path = "lesson/exercise.rs"]

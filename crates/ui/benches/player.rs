@@ -11,9 +11,8 @@ use lockstep_ui::run::{RunModel, ViewCursor};
 fn player(c: &mut Criterion) {
     let catalog = catalog();
     let lesson = catalog
-        .get("queue-claim-race")
-        .and_then(|e| e.lesson.as_ref().ok())
-        .expect("the claim race parses");
+        .lesson("queue-claim-race")
+        .expect("the claim race is built in");
     let settings = lesson
         .settings_with([("claim", "two-step"), ("workers", "2"), ("tasks", "500")])
         .expect("settings");

@@ -1,12 +1,14 @@
-//! The lessons built into the app: every `lessons/*.md` embedded by `build.rs`, parsed
-//! once on first use. A file that fails to parse stays in the catalog with its errors,
-//! so the list and its page can say what is wrong instead of leaving a dead link.
+//! The lessons built into the app: `build.rs` parses, validates and compiles every
+//! `lessons/*.md` (a lesson with an error fails the build), and this module reads the
+//! compiled form once, on first use. The Markdown arrives as HTML, so the wasm carries
+//! no TOML or Markdown parser.
 
 use std::rc::Rc;
 
-use lesson::Lesson;
+use lesson::{Compiled, Lesson};
 
-include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
+/// `lesson::Compiled::encode_all` of every lesson file, written by `build.rs`.
+const COMPILED_LESSONS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lessons.bin"));
 
 /// Lesson ids in the order the list shows them (the published contract of
 /// `lessons/README.md`); lessons not named here follow, by id.
@@ -19,13 +21,16 @@ pub const LESSON_ORDER: &[&str] = &[
     "queue-output-trigger",
 ];
 
-/// One embedded lesson file.
+/// One embedded lesson with the HTML of its Markdown (the lesson's raw HTML escaped).
 #[derive(Clone, Debug)]
 pub struct Entry {
-    /// The file stem, which a valid lesson's `id` equals.
-    pub id: String,
-    pub file_name: String,
-    pub lesson: Result<Rc<Lesson>, Vec<String>>,
+    pub lesson: Rc<Lesson>,
+    /// The narrative, each `sql` block a placeholder (`lesson::narrative_html`).
+    pub narrative_html: Rc<str>,
+    /// An exercise's goal; empty for a plain lesson.
+    pub goal_html: String,
+    /// An exercise's hints, in order.
+    pub hints_html: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -34,16 +39,15 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Parses `(file name, text)` pairs; errors are kept as `file:line:col: message`.
-    pub fn parse(files: &[(&str, &str)]) -> Catalog {
-        let mut entries: Vec<Entry> = files
-            .iter()
-            .map(|(name, text)| Entry {
-                id: name.strip_suffix(".md").unwrap_or(name).to_string(),
-                file_name: name.to_string(),
-                lesson: Lesson::parse(name, text)
-                    .map(Rc::new)
-                    .map_err(|errors| errors.iter().map(ToString::to_string).collect()),
+    /// Reads lessons compiled by `lesson::Compiled::encode_all`, in list order.
+    pub fn decode(bytes: &[u8]) -> Result<Catalog, lesson::DecodeError> {
+        let mut entries: Vec<Entry> = Compiled::decode_all(bytes)?
+            .into_iter()
+            .map(|c| Entry {
+                lesson: Rc::new(c.lesson),
+                narrative_html: c.narrative_html.into(),
+                goal_html: c.goal_html,
+                hints_html: c.hints_html,
             })
             .collect();
         let rank = |id: &str| {
@@ -52,24 +56,34 @@ impl Catalog {
                 .position(|k| *k == id)
                 .unwrap_or(LESSON_ORDER.len())
         };
-        entries.sort_by(|a, b| (rank(&a.id), &a.id).cmp(&(rank(&b.id), &b.id)));
-        Catalog { entries }
+        entries.sort_by(|a, b| {
+            let (a, b) = (&a.lesson.id, &b.lesson.id);
+            (rank(a), a).cmp(&(rank(b), b))
+        });
+        Ok(Catalog { entries })
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.id == id)
+        self.entries.iter().find(|e| e.lesson.id == id)
+    }
+
+    pub fn lesson(&self, id: &str) -> Option<&Rc<Lesson>> {
+        self.get(id).map(|e| &e.lesson)
     }
 
     pub fn ids(&self) -> Vec<&str> {
-        self.entries.iter().map(|e| e.id.as_str()).collect()
+        self.entries.iter().map(|e| e.lesson.id.as_str()).collect()
     }
 }
 
 thread_local! {
-    static CATALOG: Rc<Catalog> = Rc::new(Catalog::parse(LESSON_FILES));
+    static CATALOG: Rc<Catalog> = Rc::new(
+        // build.rs wrote these bytes with the same lesson crate: a failure is a build bug.
+        Catalog::decode(COMPILED_LESSONS).expect("the lessons compiled by build.rs read back"),
+    );
 }
 
-/// The embedded lessons (parsed on first call, then shared).
+/// The embedded lessons (read on first call, then shared).
 pub fn catalog() -> Rc<Catalog> {
     CATALOG.with(Rc::clone)
 }
@@ -79,13 +93,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn embedded_lessons_parse_and_keep_their_order() {
+    fn embedded_lessons_read_back_in_list_order_with_their_html() {
         let catalog = catalog();
-        for entry in &catalog.entries {
-            if let Err(errors) = &entry.lesson {
-                panic!("{} does not parse:\n{}", entry.file_name, errors.join("\n"));
-            }
-        }
         let ids = catalog.ids();
         for id in [
             "queue-wait-or-skip",
@@ -96,16 +105,10 @@ mod tests {
             assert!(ids.contains(&id), "{id} missing from {ids:?}");
         }
         assert_eq!(ids[0], "queue-wait-or-skip");
-    }
-
-    #[test]
-    fn a_broken_file_is_kept_with_its_error() {
-        let catalog = Catalog::parse(&[
-            ("broken.md", "no front matter"),
-            ("queue-priority.md", "+++\n"),
-        ]);
-        assert_eq!(catalog.ids(), ["queue-priority", "broken"]);
-        let errors = catalog.get("broken").unwrap().lesson.as_ref().unwrap_err();
-        assert!(errors[0].starts_with("broken.md:1:1: "), "{errors:?}");
+        let entry = catalog.get("queue-claim-race").unwrap();
+        assert!(entry.narrative_html.contains("data-block=\"0\""));
+        let exercise = catalog.get("exercise-claim-fix").unwrap();
+        assert!(!exercise.goal_html.is_empty());
+        assert!(!exercise.hints_html.is_empty());
     }
 }

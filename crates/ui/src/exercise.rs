@@ -302,7 +302,7 @@ mod tests {
     use crate::catalog::catalog;
 
     fn lesson(id: &str) -> Rc<Lesson> {
-        Rc::clone(catalog().get(id).unwrap().lesson.as_ref().unwrap())
+        Rc::clone(catalog().lesson(id).unwrap())
     }
 
     fn reduce(
@@ -333,7 +333,7 @@ mod tests {
         let exercises: Vec<_> = catalog
             .entries
             .iter()
-            .filter_map(|e| e.lesson.as_ref().ok())
+            .map(|e| &e.lesson)
             .filter(|l| l.kind == lesson::Kind::Exercise)
             .collect();
         assert!(exercises.len() >= 4, "{} exercises", exercises.len());

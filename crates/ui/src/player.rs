@@ -459,7 +459,7 @@ mod tests {
     use crate::route::Route;
 
     fn lesson(id: &str) -> Rc<Lesson> {
-        Rc::clone(catalog().get(id).unwrap().lesson.as_ref().unwrap())
+        Rc::clone(catalog().lesson(id).unwrap())
     }
 
     fn route(hash: &str) -> LessonRoute {

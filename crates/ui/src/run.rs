@@ -331,7 +331,7 @@ mod tests {
 
     fn build(id: &str, pairs: &[(&str, &str)]) -> RunModel {
         let catalog = catalog();
-        let lesson = catalog.get(id).unwrap().lesson.as_ref().unwrap();
+        let lesson = catalog.lesson(id).unwrap();
         let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
         RunModel::build(lesson, &settings, lesson.seed).unwrap()
     }
@@ -413,14 +413,8 @@ mod tests {
     fn a_deadlock_shows_its_cycle_and_victim() {
         // Not a published lesson: two sessions update two rows in opposite order.
         let text = include_str!("../tests-data/deadlock-demo.md");
-        let catalog = crate::catalog::Catalog::parse(&[("deadlock-demo.md", text)]);
-        let lesson = catalog
-            .get("deadlock-demo")
-            .unwrap()
-            .lesson
-            .as_ref()
-            .unwrap();
-        let run = Rc::new(RunModel::build(lesson, &lesson.settings_default(), 0).unwrap());
+        let lesson = Lesson::parse("deadlock-demo.md", text).unwrap();
+        let run = Rc::new(RunModel::build(&lesson, &lesson.settings_default(), 0).unwrap());
         let at = run
             .trace
             .iter()
@@ -450,12 +444,7 @@ mod tests {
     #[test]
     fn a_broken_setting_is_an_error_not_a_panic() {
         let catalog = catalog();
-        let lesson = catalog
-            .get("queue-priority")
-            .unwrap()
-            .lesson
-            .as_ref()
-            .unwrap();
+        let lesson = catalog.lesson("queue-priority").unwrap();
         let settings = lesson.settings_default();
         let run = RunModel::build(lesson, &settings, 1).unwrap();
         assert!(run.summary.checks.iter().all(|c| c.passed));

@@ -52,8 +52,6 @@ pub struct LessonSummary {
     pub toggles: Vec<String>,
     /// An exercise: its checks are goals the learner reaches by changing the SQL.
     pub exercise: bool,
-    /// Why the file did not parse (`file:line:col: message`); empty when it did.
-    pub errors: Vec<String>,
 }
 
 impl LessonSummary {
@@ -61,25 +59,16 @@ impl LessonSummary {
         catalog
             .entries
             .iter()
-            .map(|entry| match &entry.lesson {
-                Ok(lesson) => LessonSummary {
+            .map(|entry| {
+                let lesson = &entry.lesson;
+                LessonSummary {
                     id: lesson.id.clone(),
                     title: lesson.title.clone(),
                     summary: lesson.summary.clone(),
                     covers: lesson.covers.clone(),
                     toggles: lesson.toggles.iter().map(|t| t.label.clone()).collect(),
                     exercise: lesson.kind == lesson::Kind::Exercise,
-                    errors: Vec::new(),
-                },
-                Err(errors) => LessonSummary {
-                    id: entry.id.clone(),
-                    title: entry.file_name.clone(),
-                    summary: String::new(),
-                    covers: Vec::new(),
-                    toggles: Vec::new(),
-                    exercise: false,
-                    errors: errors.clone(),
-                },
+                }
             })
             .collect()
     }
@@ -125,9 +114,7 @@ impl State {
                 lesson: lesson_route,
                 ..
             }) => {
-                let lesson = catalog
-                    .get(&lesson_route.id)
-                    .and_then(|e| e.lesson.as_ref().ok());
+                let lesson = catalog.lesson(&lesson_route.id);
                 match (self.player.take(), lesson) {
                     (Some(mut player), Some(_)) if player.lesson.id == lesson_route.id => {
                         player.navigate(lesson_route);

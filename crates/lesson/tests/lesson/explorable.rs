@@ -5,7 +5,7 @@
 use engine::{Mode, Scenario, Schedule, SessionSpec, Simulation, Sink, Trace};
 use lockstep_lesson::{run_with, Applied, Lesson};
 
-fn lessons() -> Vec<Lesson> {
+pub(crate) fn lessons() -> Vec<Lesson> {
     let dir = format!("{}/../../lessons", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

@@ -165,12 +165,8 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
 
 /// An embed of a lesson that cannot be played: the same explanation as the full page.
 pub fn problem(id: &str) -> Html {
-    let catalog = catalog();
-    let errors = catalog
-        .get(id)
-        .and_then(|e| e.lesson.as_ref().err().cloned());
-    let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
-    html! { <LessonProblem id={id.to_string()} {errors} {known} /> }
+    let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
+    html! { <LessonProblem id={id.to_string()} {known} /> }
 }
 
 /// Posts `{ type: "lockstep:height", height }` to the parent page when the widget is

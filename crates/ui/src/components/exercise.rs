@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo::utils::window;
-use lesson::{markdown_html, narrative_html, BlockRole, Kind, Lesson};
+use lesson::{BlockRole, Kind, Lesson};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -42,20 +42,19 @@ pub fn ExercisePage(props: &ExercisePageProps) -> Html {
     let catalog = catalog();
     let entry = catalog.get(&props.id);
     match entry.map(|e| &e.lesson) {
-        Some(Ok(lesson)) if lesson.kind == Kind::Exercise => {
+        Some(lesson) if lesson.kind == Kind::Exercise => {
             html! { <Exercise lesson={Shared(Rc::clone(lesson))} /> }
         }
-        Some(Ok(lesson)) => html! {
+        Some(lesson) => html! {
             <section class="problem" role="alert" data-testid="lesson-problem">
                 <h2>{ "Not an exercise" }</h2>
                 <p>{ "The lesson " }<code>{ &lesson.id }</code>{ " has no goals to check. " }
                     <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ "Open it in the player" }</a>{ "." }</p>
             </section>
         },
-        other => {
-            let errors = other.and_then(|l| l.as_ref().err().cloned());
+        None => {
             let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
-            html! { <LessonProblem id={props.id.clone()} {errors} {known} /> }
+            html! { <LessonProblem id={props.id.clone()} {known} /> }
         }
     }
 }
@@ -95,11 +94,15 @@ fn Exercise(props: &ExerciseProps) -> Html {
         }
     });
 
+    let catalog = catalog();
+    let entry = catalog.get(&lesson.id);
+    let goal_html = entry.map_or("", |e| e.goal_html.as_str());
+    let hints_html = entry.map_or(&[][..], |e| e.hints_html.as_slice());
     let hints = state.hints();
     let hint_list = (state.hints_shown > 0).then(|| {
         html! {
             <ol class="exercise__hints" data-testid="hints">
-                { for hints.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ inline_markdown(h) }</li> }) }
+                { for hints_html.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ inline_html(h) }</li> }) }
             </ol>
         }
     });
@@ -213,7 +216,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         { " " }<span class="chip chip--solved" data-testid="solved-badge">{ "✓ Solved" }</span>
                     }
                 </h2>
-                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ inline_markdown(&exercise.goal) }</p>
+                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ inline_html(goal_html) }</p>
             </header>
             { for notice }
             <div class="exercise__grid">
@@ -297,7 +300,8 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
     let lesson = state.lesson.clone();
     let rendered = use_memo(lesson, |lesson| {
         let applied = lesson.apply(&lesson.settings_default()).ok();
-        (parts(&narrative_html(lesson)), applied)
+        let narrative = catalog().get(&lesson.id).map(|e| parts(&e.narrative_html));
+        (narrative.unwrap_or_default(), applied)
     });
     let (parts, applied) = &*rendered;
     let edit_error = match &state.verdict {
@@ -340,10 +344,9 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
     html! { <div class="narrative__body prose" data-testid="narrative">{ for items }</div> }
 }
 
-/// A sentence or two of an author's Markdown (`code`, *emphasis*, links) as inline
-/// HTML. The lesson crate escapes raw HTML, so it is safe to insert.
-pub(super) fn inline_markdown(text: &str) -> Html {
-    let html = markdown_html(text);
+/// A sentence or two of an author's Markdown (`code`, *emphasis*, links), rendered at
+/// build time, as inline HTML. The lesson crate escapes raw HTML, so it is safe to insert.
+pub(super) fn inline_html(html: &str) -> Html {
     let trimmed = html.trim();
     let inner = match trimmed
         .strip_prefix("<p>")

@@ -7,7 +7,7 @@ use gloo::utils::window;
 use lesson::Kind;
 use yew::prelude::*;
 
-use super::exercise::inline_markdown;
+use super::exercise::inline_html;
 use crate::catalog::catalog;
 use crate::progress;
 use crate::route::Route;
@@ -19,8 +19,7 @@ pub fn FacilitatorPage() -> Html {
     let exercises: Vec<_> = catalog
         .entries
         .iter()
-        .filter_map(|e| e.lesson.as_ref().ok())
-        .filter(|l| l.kind == Kind::Exercise)
+        .filter(|e| e.lesson.kind == Kind::Exercise)
         .collect();
     let on_print = Callback::from(|_: MouseEvent| {
         let _ = window().print();
@@ -29,7 +28,8 @@ pub fn FacilitatorPage() -> Html {
         let cleared = cleared.clone();
         Callback::from(move |_: MouseEvent| cleared.set(Some(progress::clear_all())))
     };
-    let items = exercises.iter().map(|lesson| {
+    let items = exercises.iter().map(|entry| {
+        let lesson = &entry.lesson;
         let Some(exercise) = &lesson.exercise else {
             return html! {};
         };
@@ -50,14 +50,14 @@ pub fn FacilitatorPage() -> Html {
                 </p>
                 <p class="facilitator__summary">{ &lesson.summary }</p>
                 <h4>{ "Goal" }</h4>
-                <p data-testid="facilitator-goal">{ inline_markdown(&exercise.goal) }</p>
+                <p data-testid="facilitator-goal">{ inline_html(&entry.goal_html) }</p>
                 <h4>{ format!("Checks ({})", lesson.checks.len()) }</h4>
                 <ol class="facilitator__checks">
                     { for lesson.checks.iter().map(|c| html! { <li data-testid="facilitator-check">{ &c.name }</li> }) }
                 </ol>
                 <h4>{ format!("Hints, in the order learners see them ({})", exercise.hints.len()) }</h4>
                 <ol class="facilitator__hints">
-                    { for exercise.hints.iter().map(|h| html! { <li data-testid="facilitator-hint">{ inline_markdown(h) }</li> }) }
+                    { for entry.hints_html.iter().map(|h| html! { <li data-testid="facilitator-hint">{ inline_html(h) }</li> }) }
                 </ol>
                 <p class="facilitator__edits">
                     { "Learners edit: " }

@@ -29,16 +29,6 @@ fn item(lesson: &LessonSummary) -> Html {
     } else {
         Route::Lesson(LessonRoute::new(&lesson.id)).href()
     };
-    if !lesson.errors.is_empty() {
-        return html! {
-            <li key={lesson.id.clone()} class="lesson-list__item lesson-list__item--broken" data-testid="lesson-item" data-lesson={lesson.id.clone()}>
-                <a {href}>
-                    <span class="lesson-list__title">{ &lesson.title }</span>
-                    <span class="lesson-list__summary">{ "This lesson file has errors: " }<code>{ &lesson.errors[0] }</code></span>
-                </a>
-            </li>
-        };
-    }
     html! {
         <li key={lesson.id.clone()} class="lesson-list__item" data-testid="lesson-item" data-lesson={lesson.id.clone()}
             data-kind={if lesson.exercise { "exercise" } else { "lesson" }}>

@@ -112,12 +112,8 @@ pub fn App() -> Html {
                 <LessonPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} />
             },
             None => {
-                let catalog = catalog();
-                let errors = catalog
-                    .get(&route.id)
-                    .and_then(|e| e.lesson.as_ref().err().cloned());
-                let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
-                html! { <LessonProblem id={route.id.clone()} {errors} {known} /> }
+                let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
+                html! { <LessonProblem id={route.id.clone()} {known} /> }
             }
         },
         Route::DebugPanic => html! { <DebugPanic /> },

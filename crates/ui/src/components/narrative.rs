@@ -1,14 +1,15 @@
-//! The lesson's narrative, rendered from its Markdown (the lesson crate escapes raw
-//! HTML, so the HTML is safe to insert), with each SQL block filled in live: the text
+//! The lesson's narrative, its Markdown rendered at build time (the lesson crate escapes
+//! raw HTML, so the HTML is safe to insert), with each SQL block filled in live: the text
 //! for the current toggles, switched text marked, and the statements sessions are at.
 
 use std::rc::Rc;
 
 use engine::{Block, Source};
-use lesson::{narrative_html, BlockRole, Lesson};
+use lesson::{BlockRole, Lesson};
 use yew::prelude::*;
 
 use super::code::CodeListing;
+use crate::catalog::catalog;
 use crate::player::Shared;
 use crate::present::{ms_label, StatementMark};
 use crate::run::{RunModel, Statement};
@@ -90,7 +91,10 @@ fn demote_headings(html: &str) -> String {
 #[function_component]
 pub fn Narrative(props: &NarrativeProps) -> Html {
     let lesson = props.lesson.clone();
-    let parts = use_memo(lesson, |lesson| parts(&narrative_html(lesson)));
+    let parts = use_memo(lesson, |lesson| {
+        let narrative = catalog().get(&lesson.id).map(|e| parts(&e.narrative_html));
+        narrative.unwrap_or_default()
+    });
     let run = &props.run;
     let statements_in = |block: Option<Block>| -> Vec<StatementMark> {
         props

@@ -1,0 +1,620 @@
+//! Lessons compiled ahead of time: a parsed, validated [`Lesson`] with its Markdown
+//! already rendered to HTML, in a compact binary form. The browser app embeds this form
+//! (its build script compiles `lessons/*.md`), so it needs neither a TOML nor a
+//! Markdown parser, and a lesson that does not parse fails the build instead of the page.
+//!
+//! The form is private to one build: the writer and the reader are this file, built
+//! from the same source, so it has a magic number but no versioning. Numbers are LEB128
+//! (signed ones zigzagged), floats their IEEE bits, strings a length and UTF-8 bytes,
+//! enums a one-byte tag. Each struct is read and written by destructuring it whole, so a
+//! new field does not compile until it is encoded.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::block::{Alternative, BlockRole, Piece, Solution, SqlBlock};
+use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
+use crate::source::{OffsetMap, Segment, SourceFile};
+use crate::toggle::{Condition, Toggle};
+use crate::{Exercise, Kind, Lesson};
+
+const MAGIC: &[u8; 4] = b"LSL1";
+
+/// A lesson ready for the browser: the lesson and the HTML of its Markdown (raw HTML in
+/// the lesson escaped, as [`crate::markdown_html`] renders it).
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub lesson: Lesson,
+    /// [`crate::narrative_html`] of the lesson.
+    pub narrative_html: String,
+    /// An exercise's goal as HTML; empty for a plain lesson.
+    pub goal_html: String,
+    /// An exercise's hints as HTML, in order.
+    pub hints_html: Vec<String>,
+}
+
+/// The compiled form is not one this build wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub at: usize,
+    pub message: &'static str,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "compiled lessons, byte {}: {}", self.at, self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+impl Compiled {
+    /// Renders the lesson's Markdown.
+    #[cfg(feature = "parse")]
+    pub fn new(lesson: Lesson) -> Compiled {
+        let exercise = lesson.exercise.as_ref();
+        Compiled {
+            narrative_html: crate::narrative_html(&lesson),
+            goal_html: exercise.map_or_else(String::new, |e| crate::markdown_html(&e.goal)),
+            hints_html: exercise.map_or_else(Vec::new, |e| {
+                e.hints.iter().map(|h| crate::markdown_html(h)).collect()
+            }),
+            lesson,
+        }
+    }
+
+    /// The compact form of several lessons.
+    pub fn encode_all(lessons: &[Compiled]) -> Vec<u8> {
+        let mut w = Writer(MAGIC.to_vec());
+        lessons.to_vec().put(&mut w);
+        w.0
+    }
+
+    /// Reads what [`Compiled::encode_all`] wrote.
+    pub fn decode_all(bytes: &[u8]) -> Result<Vec<Compiled>, DecodeError> {
+        let mut r = Reader { bytes, pos: 0 };
+        if r.take(MAGIC.len())? != MAGIC {
+            return Err(r.error("not compiled lessons (bad magic number)"));
+        }
+        let lessons = Vec::<Compiled>::get(&mut r)?;
+        if r.pos != bytes.len() {
+            return Err(r.error("bytes left over"));
+        }
+        Ok(lessons)
+    }
+}
+
+struct Writer(Vec<u8>);
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Writer {
+    fn uint(&mut self, mut n: u64) {
+        loop {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.0.push(byte);
+                return;
+            }
+            self.0.push(byte | 0x80);
+        }
+    }
+
+    fn tag(&mut self, tag: u8) {
+        self.0.push(tag);
+    }
+}
+
+impl Reader<'_> {
+    fn error(&self, message: &'static str) -> DecodeError {
+        DecodeError {
+            at: self.pos,
+            message,
+        }
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u8], DecodeError> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&end| end <= self.bytes.len())
+            .ok_or_else(|| self.error("unexpected end"))?;
+        let bytes = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(bytes)
+    }
+
+    fn uint(&mut self) -> Result<u64, DecodeError> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = self.take(1)?[0];
+            n |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(self.error("number too long"))
+    }
+
+    fn tag(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn bad_tag<T>(&self) -> Result<T, DecodeError> {
+        Err(self.error("unknown tag"))
+    }
+}
+
+trait Codec: Sized {
+    fn put(&self, w: &mut Writer);
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+}
+
+impl Codec for u64 {
+    fn put(&self, w: &mut Writer) {
+        w.uint(*self);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.uint()
+    }
+}
+
+impl Codec for u32 {
+    fn put(&self, w: &mut Writer) {
+        w.uint(u64::from(*self));
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        u32::try_from(r.uint()?).map_err(|_| r.error("number out of range"))
+    }
+}
+
+impl Codec for usize {
+    fn put(&self, w: &mut Writer) {
+        w.uint(*self as u64);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        usize::try_from(r.uint()?).map_err(|_| r.error("number out of range"))
+    }
+}
+
+impl Codec for i64 {
+    fn put(&self, w: &mut Writer) {
+        w.uint(((*self << 1) ^ (*self >> 63)) as u64);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let n = r.uint()?;
+        Ok((n >> 1) as i64 ^ -((n & 1) as i64))
+    }
+}
+
+impl Codec for f64 {
+    fn put(&self, w: &mut Writer) {
+        w.0.extend_from_slice(&self.to_bits().to_le_bytes());
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let bytes: [u8; 8] = r.take(8)?.try_into().expect("8 bytes");
+        Ok(f64::from_bits(u64::from_le_bytes(bytes)))
+    }
+}
+
+impl Codec for bool {
+    fn put(&self, w: &mut Writer) {
+        w.tag(u8::from(*self));
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl Codec for String {
+    fn put(&self, w: &mut Writer) {
+        self.len().put(w);
+        w.0.extend_from_slice(self.as_bytes());
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let len = usize::get(r)?;
+        let bytes = r.take(len)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| r.error("text is not UTF-8"))
+    }
+}
+
+impl<T: Codec> Codec for Option<T> {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            None => w.tag(0),
+            Some(x) => {
+                w.tag(1);
+                x.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(None),
+            1 => T::get(r).map(Some),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl<T: Codec> Codec for Vec<T> {
+    fn put(&self, w: &mut Writer) {
+        self.len().put(w);
+        for x in self {
+            x.put(w);
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let len = usize::get(r)?;
+        // Each item takes at least a byte: a corrupt length cannot reserve much.
+        let mut out = Vec::with_capacity(len.min(r.bytes.len() - r.pos));
+        for _ in 0..len {
+            out.push(T::get(r)?);
+        }
+        Ok(out)
+    }
+}
+
+impl Codec for Range<usize> {
+    fn put(&self, w: &mut Writer) {
+        self.start.put(w);
+        self.end.put(w);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(usize::get(r)?..usize::get(r)?)
+    }
+}
+
+/// Implements [`Codec`] for a struct with named fields, each field a `Codec`.
+macro_rules! codec_struct {
+    ($name:ident { $($field:ident),* $(,)? }) => {
+        impl Codec for $name {
+            fn put(&self, w: &mut Writer) {
+                let $name { $($field),* } = self;
+                $($field.put(w);)*
+            }
+            fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                $(let $field = Codec::get(r)?;)*
+                Ok($name { $($field),* })
+            }
+        }
+    };
+}
+
+codec_struct!(Compiled {
+    lesson,
+    narrative_html,
+    goal_html,
+    hints_html
+});
+codec_struct!(Toggle {
+    name,
+    label,
+    values,
+    default,
+    help
+});
+codec_struct!(Condition { toggle, values });
+codec_struct!(Check {
+    name,
+    when,
+    kind,
+    line,
+    col
+});
+codec_struct!(Bound { min, max, equals });
+codec_struct!(SqlBlock {
+    role,
+    when,
+    editable,
+    line,
+    source,
+    pieces,
+    source_map,
+    fence_offset,
+    file_range,
+    text_range
+});
+codec_struct!(Solution {
+    block,
+    sql,
+    line,
+    source_map,
+    fence_offset,
+    file_range
+});
+codec_struct!(Alternative { value, text });
+codec_struct!(Exercise {
+    goal,
+    hints,
+    seeds,
+    solutions,
+    goal_offset
+});
+codec_struct!(OffsetMap { segments });
+codec_struct!(Segment {
+    out_start,
+    len,
+    origin,
+    linear
+});
+
+impl Codec for Lesson {
+    fn put(&self, w: &mut Writer) {
+        let Lesson {
+            id,
+            title,
+            dialect,
+            summary,
+            covers,
+            kind,
+            seed,
+            exercise,
+            toggles,
+            checks,
+            blocks,
+            body,
+            body_offset,
+            source,
+        } = self;
+        // The body is the file's text from `body_offset` on: written once, as the file.
+        debug_assert_eq!(&source.text[*body_offset..], body.as_str());
+        source.name.put(w);
+        source.text.put(w);
+        body_offset.put(w);
+        id.put(w);
+        title.put(w);
+        dialect.put(w);
+        summary.put(w);
+        covers.put(w);
+        kind.put(w);
+        seed.put(w);
+        exercise.put(w);
+        toggles.put(w);
+        checks.put(w);
+        blocks.put(w);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let name = String::get(r)?;
+        let text = String::get(r)?;
+        let body_offset = usize::get(r)?;
+        let body = text
+            .get(body_offset..)
+            .ok_or_else(|| r.error("body offset outside the file"))?
+            .to_string();
+        Ok(Lesson {
+            id: Codec::get(r)?,
+            title: Codec::get(r)?,
+            dialect: Codec::get(r)?,
+            summary: Codec::get(r)?,
+            covers: Codec::get(r)?,
+            kind: Codec::get(r)?,
+            seed: Codec::get(r)?,
+            exercise: Codec::get(r)?,
+            toggles: Codec::get(r)?,
+            checks: Codec::get(r)?,
+            blocks: Codec::get(r)?,
+            body,
+            body_offset,
+            source: Arc::new(SourceFile::new(&name, &text)),
+        })
+    }
+}
+
+/// Implements [`Codec`] for an enum of unit variants, as a tag: its index in `ALL`, an
+/// array of every variant.
+macro_rules! codec_unit_enum {
+    ($name:ty, $all:expr) => {
+        impl Codec for $name {
+            fn put(&self, w: &mut Writer) {
+                let all: &[$name] = &$all;
+                let tag = all
+                    .iter()
+                    .position(|v| v == self)
+                    .expect("every variant is listed");
+                w.tag(tag as u8);
+            }
+            fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                let all: &[$name] = &$all;
+                match all.get(usize::from(r.tag()?)) {
+                    Some(v) => Ok(*v),
+                    None => r.bad_tag(),
+                }
+            }
+        }
+    };
+}
+
+codec_unit_enum!(Kind, [Kind::Lesson, Kind::Exercise]);
+codec_unit_enum!(
+    engine::Dialect,
+    [engine::Dialect::TSql, engine::Dialect::Teradata]
+);
+codec_unit_enum!(Figure, Figure::ALL);
+
+impl Codec for BlockRole {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            BlockRole::Setup => w.tag(0),
+            BlockRole::Session { name, start_us } => {
+                w.tag(1);
+                name.put(w);
+                start_us.put(w);
+            }
+            BlockRole::Show => w.tag(2),
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(BlockRole::Setup),
+            1 => Ok(BlockRole::Session {
+                name: Codec::get(r)?,
+                start_us: Codec::get(r)?,
+            }),
+            2 => Ok(BlockRole::Show),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl Codec for Piece {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Piece::Literal(range) => {
+                w.tag(0);
+                range.put(w);
+            }
+            Piece::Value { toggle, at } => {
+                w.tag(1);
+                toggle.put(w);
+                at.put(w);
+            }
+            Piece::Choice {
+                toggle,
+                at,
+                alternatives,
+            } => {
+                w.tag(2);
+                toggle.put(w);
+                at.put(w);
+                alternatives.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(Piece::Literal(Codec::get(r)?)),
+            1 => Ok(Piece::Value {
+                toggle: Codec::get(r)?,
+                at: Codec::get(r)?,
+            }),
+            2 => Ok(Piece::Choice {
+                toggle: Codec::get(r)?,
+                at: Codec::get(r)?,
+                alternatives: Codec::get(r)?,
+            }),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl Codec for CheckKind {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            CheckKind::Query { sql, expect } => {
+                w.tag(0);
+                sql.put(w);
+                expect.put(w);
+            }
+            CheckKind::Result {
+                session,
+                result,
+                expect,
+            } => {
+                w.tag(1);
+                session.put(w);
+                result.put(w);
+                expect.put(w);
+            }
+            CheckKind::Figure {
+                session,
+                figure,
+                bound,
+            } => {
+                w.tag(2);
+                session.put(w);
+                figure.put(w);
+                bound.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(CheckKind::Query {
+                sql: Codec::get(r)?,
+                expect: Codec::get(r)?,
+            }),
+            1 => Ok(CheckKind::Result {
+                session: Codec::get(r)?,
+                result: Codec::get(r)?,
+                expect: Codec::get(r)?,
+            }),
+            2 => Ok(CheckKind::Figure {
+                session: Codec::get(r)?,
+                figure: Codec::get(r)?,
+                bound: Codec::get(r)?,
+            }),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl Codec for Expectation {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Expectation::Rows(rows) => {
+                w.tag(0);
+                rows.put(w);
+            }
+            Expectation::RowCount(n) => {
+                w.tag(1);
+                n.put(w);
+            }
+            Expectation::Scalar(bound) => {
+                w.tag(2);
+                bound.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(Expectation::Rows(Codec::get(r)?)),
+            1 => Ok(Expectation::RowCount(Codec::get(r)?)),
+            2 => Ok(Expectation::Scalar(Codec::get(r)?)),
+            _ => r.bad_tag(),
+        }
+    }
+}
+
+impl Codec for Expected {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Expected::Null => w.tag(0),
+            Expected::Int(n) => {
+                w.tag(1);
+                n.put(w);
+            }
+            Expected::Float(x) => {
+                w.tag(2);
+                x.put(w);
+            }
+            Expected::Text(s) => {
+                w.tag(3);
+                s.put(w);
+            }
+            Expected::Bool(b) => {
+                w.tag(4);
+                b.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(Expected::Null),
+            1 => Ok(Expected::Int(Codec::get(r)?)),
+            2 => Ok(Expected::Float(Codec::get(r)?)),
+            3 => Ok(Expected::Text(Codec::get(r)?)),
+            4 => Ok(Expected::Bool(Codec::get(r)?)),
+            _ => r.bad_tag(),
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The compiled form the browser app embeds: every lesson reads back as it was parsed,
+//! and bytes this build did not write are refused, never misread.
+
+use lockstep_lesson::{narrative_html, Compiled, Kind};
+
+use crate::explorable::lessons;
+
+#[test]
+fn every_lesson_reads_back_as_parsed_with_its_html() {
+    let compiled: Vec<Compiled> = lessons().into_iter().map(Compiled::new).collect();
+    let bytes = Compiled::encode_all(&compiled);
+    let back = Compiled::decode_all(&bytes).expect("reads back");
+    assert_eq!(back.len(), compiled.len());
+    for (a, b) in compiled.iter().zip(&back) {
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", a.lesson.id);
+        assert_eq!(b.narrative_html, narrative_html(&b.lesson));
+        let exercise = b.lesson.kind == Kind::Exercise;
+        assert_eq!(!b.goal_html.is_empty(), exercise, "{}", a.lesson.id);
+        let hints = b.lesson.exercise.as_ref().map_or(0, |e| e.hints.len());
+        assert_eq!(b.hints_html.len(), hints, "{}", a.lesson.id);
+    }
+    assert!(back.iter().any(|c| c.goal_html.contains("<code>")));
+}
+
+#[test]
+fn bytes_not_written_by_this_build_are_refused() {
+    let compiled: Vec<Compiled> = lessons().into_iter().take(2).map(Compiled::new).collect();
+    let bytes = Compiled::encode_all(&compiled);
+    let err = Compiled::decode_all(&bytes[..bytes.len() - 1]).unwrap_err();
+    assert_eq!(err.message, "unexpected end");
+    let err = Compiled::decode_all(b"PK\x03\x04").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "compiled lessons, byte 4: not compiled lessons (bad magic number)"
+    );
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(
+        Compiled::decode_all(&longer).unwrap_err().message,
+        "bytes left over"
+    );
+}
