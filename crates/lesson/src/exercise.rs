@@ -6,11 +6,11 @@
 
 use std::fmt;
 
-use engine::{ScenarioError, Simulation};
+use engine::{ScenarioError, Simulation, Sink};
 
 use crate::block::Solution;
 use crate::source::offset_of;
-use crate::{Applied, Lesson, LessonError, RunReport, Settings, SqlBlock};
+use crate::{evaluate_checks, Applied, Lesson, LessonError, RunReport, Settings, SqlBlock};
 
 /// What makes a lesson an exercise (`kind = "exercise"`); its goals are the lesson's
 /// `checks`.
@@ -215,38 +215,145 @@ pub fn check_exercise(
     edits: &[(&str, &str)],
     seeds: &[u64],
 ) -> Result<ExerciseReport, ExerciseError> {
-    let applied = lesson.apply_edits(settings, edits)?;
-    let mut goals: Vec<GoalReport> = applied
-        .checks
-        .iter()
-        .map(|c| GoalReport {
-            name: c.name.clone(),
-            passed_all_seeds: !seeds.is_empty(),
-            failing_seed: None,
-            detail: "no seed was run".to_string(),
-            line: c.line,
-            col: c.col,
-        })
-        .collect();
-    for &seed in seeds {
-        let report = run_exercise(&applied, seed)?;
-        for (goal, result) in goals.iter_mut().zip(&report.checks) {
-            if goal.failing_seed.is_some() {
-                continue;
-            }
-            goal.detail.clone_from(&result.detail);
-            if !result.passed {
-                goal.passed_all_seeds = false;
-                goal.failing_seed = Some(seed);
-            }
+    let mut check = ExerciseCheck::new(lesson, settings, edits, seeds)?;
+    loop {
+        if let Some(report) = check.advance(u64::MAX)? {
+            return Ok(report);
         }
     }
-    let solved = !goals.is_empty() && goals.iter().all(|g| g.passed_all_seeds);
-    Ok(ExerciseReport {
-        goals,
-        solved,
-        seeds: seeds.to_vec(),
-    })
+}
+
+/// [`check_exercise`] a few engine steps at a time: the caller decides how much work
+/// each call does, so the browser can run a long check (a learner's loop that never
+/// ends runs until the engine's limits) in slices between frames, show how far it got,
+/// and cancel it by dropping it.
+pub struct ExerciseCheck {
+    applied: Applied,
+    seeds: Vec<u64>,
+    goals: Vec<GoalReport>,
+    /// The seed being run (an index in `seeds`) and its simulation, once started.
+    seed_index: usize,
+    simulation: Option<Simulation>,
+    steps: u64,
+}
+
+/// How far an [`ExerciseCheck`] got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckProgress {
+    /// Seeds finished, of `seeds`.
+    pub seeds_done: usize,
+    pub seeds: usize,
+    /// Engine steps so far, over every seed.
+    pub steps: u64,
+    /// Virtual time of the seed being run.
+    pub now_us: u64,
+}
+
+impl ExerciseCheck {
+    /// Applies the edits; no seed runs yet.
+    pub fn new(
+        lesson: &Lesson,
+        settings: &Settings,
+        edits: &[(&str, &str)],
+        seeds: &[u64],
+    ) -> Result<ExerciseCheck, ExerciseError> {
+        let applied = lesson.apply_edits(settings, edits)?;
+        let goals = applied
+            .checks
+            .iter()
+            .map(|c| GoalReport {
+                name: c.name.clone(),
+                passed_all_seeds: !seeds.is_empty(),
+                failing_seed: None,
+                detail: "no seed was run".to_string(),
+                line: c.line,
+                col: c.col,
+            })
+            .collect();
+        Ok(ExerciseCheck {
+            applied,
+            seeds: seeds.to_vec(),
+            goals,
+            seed_index: 0,
+            simulation: None,
+            steps: 0,
+        })
+    }
+
+    /// Runs at most `max_steps` engine steps (a new seed's setup counts as none); the
+    /// report once every seed has run. An edit the engine refuses is an error at once.
+    pub fn advance(&mut self, max_steps: u64) -> Result<Option<ExerciseReport>, ExerciseError> {
+        let mut budget = max_steps;
+        while let Some(&seed) = self.seeds.get(self.seed_index) {
+            let applied = &self.applied;
+            let simulation = match &mut self.simulation {
+                Some(simulation) => simulation,
+                None => {
+                    let mut simulation =
+                        Simulation::new(&applied.scenario, seed).map_err(|e| place(applied, &e))?;
+                    // Check judges outcomes and final states; the state never depends
+                    // on the sink, and building no events is faster.
+                    simulation.set_sink(Sink::Nothing);
+                    self.simulation.insert(simulation)
+                }
+            };
+            loop {
+                if budget == 0 {
+                    return Ok(None);
+                }
+                budget -= 1;
+                self.steps += 1;
+                // The default random scheduler always picks an enabled session.
+                let stepped = simulation.try_step().map_err(|e| {
+                    ExerciseError::Lesson(applied.locate(
+                        engine::Block::Setup,
+                        1,
+                        1,
+                        &e.to_string(),
+                    ))
+                })?;
+                if !stepped {
+                    break;
+                }
+            }
+            let outcome = simulation.outcome();
+            let checks =
+                evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
+            for (goal, result) in self.goals.iter_mut().zip(&checks) {
+                if goal.failing_seed.is_some() {
+                    continue;
+                }
+                goal.detail.clone_from(&result.detail);
+                if !result.passed {
+                    goal.passed_all_seeds = false;
+                    goal.failing_seed = Some(seed);
+                }
+            }
+            self.simulation = None;
+            self.seed_index += 1;
+        }
+        let goals = std::mem::take(&mut self.goals);
+        let solved = !goals.is_empty() && goals.iter().all(|g| g.passed_all_seeds);
+        Ok(Some(ExerciseReport {
+            goals,
+            solved,
+            seeds: self.seeds.clone(),
+        }))
+    }
+
+    pub fn progress(&self) -> CheckProgress {
+        CheckProgress {
+            seeds_done: self.seed_index,
+            seeds: self.seeds.len(),
+            steps: self.steps,
+            now_us: self.simulation.as_ref().map_or(0, Simulation::now_us),
+        }
+    }
+
+    /// The lesson with the learner's SQL, as the seeds run it.
+    pub fn applied(&self) -> &Applied {
+        &self.applied
+    }
 }
 
 /// What `lockstep check` verifies of an exercise under one settings combination: the

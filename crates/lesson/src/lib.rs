@@ -33,8 +33,8 @@ pub use check::{
 pub use compact::{Compiled, DecodeError};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
-    check_exercise, run_exercise, validate_exercise, Exercise, ExerciseError, ExerciseReport,
-    ExerciseValidation, GoalReport,
+    check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,
+    ExerciseError, ExerciseReport, ExerciseValidation, GoalReport,
 };
 #[cfg(feature = "parse")]
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};

@@ -6,12 +6,12 @@
 
 use std::rc::Rc;
 
-use lesson::{check_exercise, Applied, ExerciseError, ExerciseReport, Lesson};
+use lesson::{ExerciseCheck, ExerciseError, ExerciseReport, Lesson};
 use yew::Reducible;
 
 use crate::player::Shared;
 use crate::progress::{Corrupt, Progress, CORRUPT_NOTICE};
-use crate::run::RunModel;
+use crate::run::{RunBuilder, RunModel};
 
 /// One block the learner may rewrite.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +52,8 @@ pub enum Verdict {
     },
     /// The exercise cannot run at all (not the learner's doing).
     LessonError(String),
+    /// The learner stopped Check with the Cancel button when it had got this far.
+    Cancelled(CheckProgress),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +65,8 @@ pub struct ExerciseState {
     pub solved: bool,
     /// A Check is on its way.
     pub checking: bool,
+    /// How far it got, once it has taken long enough to say so.
+    pub check_progress: Option<CheckProgress>,
     /// Counts Check requests; a verdict for an older request is dropped.
     pub request: u32,
     pub verdict: Option<Verdict>,
@@ -84,6 +88,13 @@ pub enum ExerciseAction {
         request: u32,
         verdict: Verdict,
     },
+    /// Check (for `request`) is still running and has got this far.
+    CheckProgress {
+        request: u32,
+        progress: CheckProgress,
+    },
+    /// Stop the Check that is running (the page's Cancel button).
+    Cancel,
     /// Back to the starting SQL, no hints, not solved (the page clears the storage).
     Reset,
     DismissNotice,
@@ -126,6 +137,7 @@ impl ExerciseState {
             hints_shown: 0,
             solved: progress.solved,
             checking: false,
+            check_progress: None,
             request: 0,
             verdict: None,
             checked: Vec::new(),
@@ -193,7 +205,24 @@ impl Reducible for ExerciseState {
             }
             ExerciseAction::Check => {
                 next.checking = true;
+                next.check_progress = None;
                 next.request += 1;
+            }
+            ExerciseAction::CheckProgress { request, progress } => {
+                if request != next.request || !next.checking {
+                    return self;
+                }
+                next.check_progress = Some(progress);
+            }
+            ExerciseAction::Cancel => {
+                if !next.checking {
+                    return self;
+                }
+                let progress = next.check_progress.take().unwrap_or_default();
+                next.checking = false;
+                next.request += 1; // the page drops the Check, and a late verdict
+                next.checked = next.blocks.iter().map(|b| b.text.clone()).collect();
+                next.verdict = Some(Verdict::Cancelled(progress));
             }
             ExerciseAction::Checked { request, verdict } => {
                 if request != next.request {
@@ -203,6 +232,7 @@ impl Reducible for ExerciseState {
                     next.solved |= report.solved;
                 }
                 next.checking = false;
+                next.check_progress = None;
                 next.checked = next.blocks.iter().map(|b| b.text.clone()).collect();
                 next.verdict = Some(verdict);
             }
@@ -213,6 +243,7 @@ impl Reducible for ExerciseState {
                 next.hints_shown = 0;
                 next.solved = false;
                 next.checking = false;
+                next.check_progress = None;
                 next.request += 1; // a Check still running is for SQL no longer there
                 next.verdict = None;
                 next.checked.clear();
@@ -227,40 +258,182 @@ impl Reducible for ExerciseState {
 /// Check: the learner's SQL on every seed of the exercise (default toggles), and the
 /// run to show: the first seed where a goal failed, or the first seed when all held.
 pub fn check(lesson: &Lesson, edits: &[(String, String)]) -> Verdict {
-    let settings = lesson.settings_default();
-    let seeds = lesson
-        .exercise
-        .as_ref()
-        .map_or_else(|| vec![lesson.seed], |e| e.seeds.clone());
-    let edits: Vec<(&str, &str)> = edits
-        .iter()
-        .map(|(b, s)| (b.as_str(), s.as_str()))
-        .collect();
-    let report = match check_exercise(lesson, &settings, &edits, &seeds) {
-        Ok(report) => report,
-        Err(error) => return verdict_of(error),
-    };
-    let failed = report.goals.iter().find(|g| !g.passed_all_seeds);
-    let (failed_goal, seed) = match failed {
-        Some(goal) => (
-            Some(goal.name.clone()),
-            goal.failing_seed.unwrap_or(lesson.seed),
-        ),
-        None => (None, seeds.first().copied().unwrap_or(lesson.seed)),
-    };
-    let run = lesson
-        .apply_edits(&settings, &edits)
-        .map_err(|e| e.to_string())
-        .and_then(|applied| run_model(lesson, applied, seed))
-        .map(Shared::new);
-    Verdict::Report {
-        report: Rc::new(report),
-        shown: Some(ShownRun {
-            failed_goal,
-            seed,
-            run,
-        }),
+    match Checker::new(lesson, edits) {
+        Err(verdict) => verdict,
+        Ok(mut checker) => loop {
+            if let Some(verdict) = checker.advance(usize::MAX) {
+                return verdict;
+            }
+        },
     }
+}
+
+/// [`check`] a few engine steps at a time, for the page to run between frames: first
+/// every seed (`lesson::ExerciseCheck`), then the run the player shows. Dropping it
+/// cancels Check.
+pub struct Checker {
+    lesson_id: String,
+    /// The seed to show when Check ran none.
+    lesson_seed: u64,
+    stage: Stage,
+}
+
+enum Stage {
+    Seeds(ExerciseCheck),
+    Run(RunToShow, RunBuilder),
+    Done,
+}
+
+/// The seeds' report and the run of it to show, once built.
+struct RunToShow {
+    report: Rc<ExerciseReport>,
+    failed_goal: Option<String>,
+    seed: u64,
+    /// Engine steps the seeds took (for progress).
+    seeds_steps: u64,
+}
+
+impl RunToShow {
+    fn verdict(self, run: Result<Shared<RunModel>, String>) -> Verdict {
+        Verdict::Report {
+            report: self.report,
+            shown: Some(ShownRun {
+                failed_goal: self.failed_goal,
+                seed: self.seed,
+                run,
+            }),
+        }
+    }
+}
+
+/// How far Check got, for the page to show while it runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckProgress {
+    /// Seeds run to the end, of `seeds`.
+    pub seeds_done: usize,
+    pub seeds: usize,
+    /// Engine steps so far (the seeds, then the run to show).
+    pub steps: u64,
+    /// Virtual time the current run has reached.
+    pub now_us: u64,
+}
+
+impl Checker {
+    /// Applies the learner's SQL; a verdict at once when it cannot apply.
+    pub fn new(lesson: &Lesson, edits: &[(String, String)]) -> Result<Checker, Verdict> {
+        let settings = lesson.settings_default();
+        let seeds = lesson
+            .exercise
+            .as_ref()
+            .map_or_else(|| vec![lesson.seed], |e| e.seeds.clone());
+        let edits: Vec<(&str, &str)> = edits
+            .iter()
+            .map(|(b, s)| (b.as_str(), s.as_str()))
+            .collect();
+        let check = ExerciseCheck::new(lesson, &settings, &edits, &seeds).map_err(verdict_of)?;
+        Ok(Checker {
+            lesson_id: lesson.id.clone(),
+            lesson_seed: lesson.seed,
+            stage: Stage::Seeds(check),
+        })
+    }
+
+    /// Runs at most about `max_steps` engine steps; the verdict once Check is done.
+    pub fn advance(&mut self, max_steps: usize) -> Option<Verdict> {
+        match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::Seeds(mut check) => {
+                let report = match check.advance(max_steps as u64) {
+                    Ok(None) => {
+                        self.stage = Stage::Seeds(check);
+                        return None;
+                    }
+                    Ok(Some(report)) => report,
+                    Err(error) => return Some(verdict_of(error)),
+                };
+                let failed = report.goals.iter().find(|g| !g.passed_all_seeds);
+                let (failed_goal, seed) = match failed {
+                    Some(goal) => (
+                        Some(goal.name.clone()),
+                        goal.failing_seed.unwrap_or(self.lesson_seed),
+                    ),
+                    None => (
+                        None,
+                        report.seeds.first().copied().unwrap_or(self.lesson_seed),
+                    ),
+                };
+                let show = RunToShow {
+                    report: Rc::new(report),
+                    failed_goal,
+                    seed,
+                    seeds_steps: check.progress().steps,
+                };
+                match RunBuilder::new(&self.lesson_id, check.applied().clone(), seed) {
+                    Ok(builder) => {
+                        self.stage = Stage::Run(show, builder);
+                        None
+                    }
+                    Err(error) => Some(show.verdict(Err(error))),
+                }
+            }
+            Stage::Run(show, mut builder) => {
+                if builder.advance(max_steps) {
+                    Some(show.verdict(Ok(Shared::new(builder.finish()))))
+                } else {
+                    self.stage = Stage::Run(show, builder);
+                    None
+                }
+            }
+            Stage::Done => None,
+        }
+    }
+
+    pub fn progress(&self) -> CheckProgress {
+        match &self.stage {
+            Stage::Seeds(check) => {
+                let p = check.progress();
+                CheckProgress {
+                    seeds_done: p.seeds_done,
+                    seeds: p.seeds,
+                    steps: p.steps,
+                    now_us: p.now_us,
+                }
+            }
+            Stage::Run(show, builder) => {
+                let p = builder.progress();
+                CheckProgress {
+                    seeds_done: show.report.seeds.len(),
+                    seeds: show.report.seeds.len(),
+                    steps: show.seeds_steps + p.steps as u64,
+                    now_us: p.now_us,
+                }
+            }
+            Stage::Done => CheckProgress::default(),
+        }
+    }
+}
+
+/// How the engine words the errors of its runaway limits (statements per session,
+/// instructions per step, virtual time): the page tells a run stopped by a limit from
+/// one the learner cancelled.
+const ENGINE_LIMIT: &str = "simulation stopped";
+
+/// The engine's message when its limits stopped a session of the run shown, e.g. a
+/// learner's loop that never ends.
+pub fn stopped_by_limit(verdict: &Verdict) -> Option<String> {
+    let Verdict::Report {
+        shown: Some(ShownRun { run: Ok(run), .. }),
+        ..
+    } = verdict
+    else {
+        return None;
+    };
+    run.summary
+        .outcome
+        .sessions
+        .iter()
+        .flat_map(|s| &s.errors)
+        .find(|e| e.message.starts_with(ENGINE_LIMIT))
+        .map(|e| e.message.clone())
 }
 
 fn verdict_of(error: ExerciseError) -> Verdict {
@@ -278,12 +451,6 @@ fn verdict_of(error: ExerciseError) -> Verdict {
         },
         other => Verdict::LessonError(other.to_string()),
     }
-}
-
-/// A player's run of an applied lesson (the learner's SQL in place), as
-/// [`RunModel::build`] makes one from a lesson's own SQL.
-pub fn run_model(lesson: &Lesson, applied: Applied, seed: u64) -> Result<RunModel, String> {
-    RunModel::from_applied(&lesson.id, applied, seed)
 }
 
 /// Where `line:col` (1-based, characters) of `text` is: the line's text and the
@@ -485,6 +652,47 @@ mod tests {
         assert!(state.blocks.iter().all(|b| b.text == b.starting));
         let state = reduce(state, [ExerciseAction::DismissNotice]);
         assert_eq!(state.notice, None);
+    }
+
+    /// Cancel ends Check with a verdict that says so; a verdict arriving later for
+    /// the cancelled request is dropped.
+    #[test]
+    fn cancel_ends_check_and_drops_its_late_verdict() {
+        let lesson = lesson("exercise-claim-fix");
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let state = reduce(state, [ExerciseAction::Check]);
+        let request = state.request;
+        let progress = CheckProgress {
+            seeds_done: 1,
+            seeds: 5,
+            steps: 1234,
+            now_us: 99,
+        };
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::CheckProgress { request, progress },
+                ExerciseAction::Cancel,
+            ],
+        );
+        assert!(!state.checking);
+        assert_eq!(state.verdict, Some(Verdict::Cancelled(progress)));
+        let verdict = check(&lesson, &state.edits());
+        let state = reduce(state, [ExerciseAction::Checked { request, verdict }]);
+        assert_eq!(state.verdict, Some(Verdict::Cancelled(progress)));
+        assert!(stopped_by_limit(state.verdict.as_ref().unwrap()).is_none());
+    }
+
+    /// A learner's loop that never ends: the engine's limit stops it, and the page
+    /// can say so.
+    #[test]
+    fn a_loop_that_never_ends_is_stopped_by_the_engine_and_said_so() {
+        let lesson = lesson("exercise-skip-locked");
+        let block = ExerciseState::new(Rc::clone(&lesson), Ok(None)).blocks[0].clone();
+        let forever = format!("{}\nWHILE 1 = 1 SET NOCOUNT ON;", block.text);
+        let verdict = check(&lesson, &[(block.id, forever)]);
+        let message = stopped_by_limit(&verdict).expect("stopped by a limit");
+        assert!(message.contains("a loop that never ends"), "{message}");
     }
 
     #[test]

@@ -17,10 +17,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, KeyboardEvent, MediaQueryList, Storage};
 use yew::prelude::*;
 
+use lesson::Lesson;
+
 use crate::catalog::catalog;
 use crate::player::{PlayerAction, Shared, SPEEDS};
 use crate::route::Route;
-use crate::run::{RunKey, RunModel, ViewCursor};
+use crate::run::{RunBuilder, RunKey, RunModel, ViewCursor};
+use crate::sliced::{run_sliced, Sliced};
 use crate::state::{Action, State, Theme};
 
 /// `localStorage` key for the explicit theme choice (index.html's inline script reads
@@ -142,10 +145,11 @@ pub fn use_reduced_motion() -> bool {
     *reduced
 }
 
-/// Builds the run the player asks for, after the current frame has painted (so the
-/// page can show "Simulating…" first), and hands it to the reducer. Runs are kept for
-/// a while, so flipping a toggle back shows the earlier run at once. Each build is
-/// timed with the Performance API (`lockstep:simulate`).
+/// Builds the run the player asks for in slices between frames (`sliced.rs`: the page
+/// stays responsive, a long run reports progress, and a newer request, Cancel or
+/// leaving drops the build), and hands it to the reducer. Runs are kept for a while,
+/// so flipping a toggle back shows the earlier run at once. Each build is timed with
+/// the Performance API (`lockstep:simulate`, from its first slice to its last).
 #[hook]
 fn use_runner(state: &UseReducerHandle<State>) {
     let cache: Rc<RefCell<Vec<Shared<RunModel>>>> = use_mut_ref(Vec::new);
@@ -157,7 +161,7 @@ fn use_runner(state: &UseReducerHandle<State>) {
     let lesson = state.player.as_ref().map(|p| p.lesson.clone());
     let dispatcher = state.dispatcher();
     use_effect_with(wanted, move |wanted| {
-        let timeout = match (wanted.clone(), lesson) {
+        let job = match (wanted.clone(), lesson) {
             (Some(key), Some(lesson)) => {
                 let cached = cache.borrow().iter().find(|r| r.key == key).cloned();
                 match cached {
@@ -165,42 +169,82 @@ fn use_runner(state: &UseReducerHandle<State>) {
                         dispatcher.dispatch(Action::Player(PlayerAction::RunReady(run)));
                         None
                     }
-                    None => Some(Timeout::new(0, move || {
-                        let result = measured(MEASURE_SIMULATE, || {
-                            RunModel::build(&lesson, &key.settings, key.seed)
-                        });
-                        let action = match result {
-                            Ok(run) => {
-                                let run = Shared::new(run);
-                                remember(&mut cache.borrow_mut(), run.clone());
-                                PlayerAction::RunReady(run)
-                            }
-                            Err(error) => PlayerAction::RunFailed { key, error },
-                        };
-                        dispatcher.dispatch(Action::Player(action));
-                    })),
+                    None => start_build(&lesson, key, cache, dispatcher),
                 }
             }
             _ => None,
         };
-        move || drop(timeout)
+        move || drop(job)
     });
 }
 
-/// Runs `work` between the marks `<name>:start` and `<name>:end` and records the
-/// Performance API measure `name` over it (nothing when the API is missing).
-fn measured<T>(name: &str, work: impl FnOnce() -> T) -> T {
-    let performance = window().performance();
-    let start = format!("{name}:start");
-    if let Some(p) = &performance {
-        let _ = p.mark(&start);
+/// Starts building the run for `key`; `None` when it is already over (failed at once:
+/// the error is dispatched).
+fn start_build(
+    lesson: &Lesson,
+    key: RunKey,
+    cache: Rc<RefCell<Vec<Shared<RunModel>>>>,
+    dispatcher: UseReducerDispatcher<State>,
+) -> Option<Sliced> {
+    let builder = lesson
+        .apply(&key.settings)
+        .map_err(|e| e.to_string())
+        .and_then(|applied| RunBuilder::new(&lesson.id, applied, key.seed));
+    let builder = match builder {
+        Ok(builder) => builder,
+        Err(error) => {
+            dispatcher.dispatch(Action::Player(PlayerAction::RunFailed { key, error }));
+            return None;
+        }
+    };
+    let measure = Measure::start(MEASURE_SIMULATE);
+    let progress = {
+        let (dispatcher, key) = (dispatcher.clone(), key.clone());
+        move |progress| {
+            let key = key.clone();
+            dispatcher.dispatch(Action::Player(PlayerAction::Progress { key, progress }));
+        }
+    };
+    let done = move |run: RunModel| {
+        measure.end();
+        let run = Shared::new(run);
+        remember(&mut cache.borrow_mut(), run.clone());
+        dispatcher.dispatch(Action::Player(PlayerAction::RunReady(run)));
+    };
+    run_sliced(Some(builder), progress, done)
+}
+
+/// A Performance API measure being taken: the mark `<name>:start` now, and on
+/// [`Measure::end`] the mark `<name>:end` and the measure `name` between them (nothing
+/// when the API is missing). The two may be tasks apart.
+pub struct Measure {
+    name: &'static str,
+    start: String,
+}
+
+impl Measure {
+    pub fn start(name: &'static str) -> Measure {
+        let start = format!("{name}:start");
+        if let Some(p) = window().performance() {
+            let _ = p.mark(&start);
+        }
+        Measure { name, start }
     }
+
+    pub fn end(self) {
+        if let Some(p) = window().performance() {
+            let end = format!("{}:end", self.name);
+            let _ = p.mark(&end);
+            let _ = p.measure_with_start_mark_and_end_mark(self.name, &self.start, &end);
+        }
+    }
+}
+
+/// Runs `work` as the measure `name` (see [`Measure`]).
+fn measured<T>(name: &'static str, work: impl FnOnce() -> T) -> T {
+    let measure = Measure::start(name);
     let result = work();
-    if let Some(p) = &performance {
-        let end = format!("{name}:end");
-        let _ = p.mark(&end);
-        let _ = p.measure_with_start_mark_and_end_mark(name, &start, &end);
-    }
+    measure.end();
     result
 }
 

@@ -16,6 +16,7 @@ pub mod present;
 pub mod progress;
 pub mod route;
 pub mod run;
+pub mod sliced;
 pub mod state;
 
 pub use components::App;

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use lesson::{Lesson, Settings};
 
 use crate::route::{LessonRoute, Seek};
-use crate::run::{RunKey, RunModel, RunSummary};
+use crate::run::{BuildProgress, RunKey, RunModel, RunSummary};
 
 /// An `Rc` compared by pointer: props and state stay cheap to compare however big the
 /// value (a run with 30 000 events), and a new value always means a new pointer.
@@ -72,6 +72,10 @@ pub struct Player {
     pub run: Option<Shared<RunModel>>,
     /// The run for `key` could not be built (the engine refused the SQL, say).
     pub error: Option<String>,
+    /// How far the run for `key` got, once it has taken long enough to say so.
+    pub progress: Option<BuildProgress>,
+    /// The learner cancelled the run for `key` when it had got this far.
+    pub cancelled: Option<BuildProgress>,
     /// The run shown before the last change of settings, for before → after.
     pub previous: Option<Rc<RunSummary>>,
     /// Toggles whose value the last change flipped (their text is highlighted).
@@ -95,6 +99,15 @@ pub enum PlayerAction {
         key: RunKey,
         error: String,
     },
+    /// The run for `key` is still being built and has got this far.
+    Progress {
+        key: RunKey,
+        progress: BuildProgress,
+    },
+    /// Stop building the run wanted now (the page's Cancel button).
+    Cancel,
+    /// Build the run again after a Cancel or an error.
+    Retry,
     TogglePlay,
     Pause,
     StepForward,
@@ -161,6 +174,8 @@ impl Player {
             warnings,
             run: None,
             error: None,
+            progress: None,
+            cancelled: None,
             previous: None,
             fresh: Vec::new(),
             flash: 0,
@@ -198,6 +213,8 @@ impl Player {
         } else {
             self.key = key;
             self.error = None;
+            self.progress = None;
+            self.cancelled = None;
             self.seek = Some(route.seek);
             self.playing = false;
         }
@@ -210,7 +227,7 @@ impl Player {
 
     /// A new run is being built (the shown one, if any, is for other settings).
     pub fn pending(&self) -> bool {
-        self.error.is_none() && self.current().is_none()
+        self.error.is_none() && self.cancelled.is_none() && self.current().is_none()
     }
 
     /// The route that describes this player now (for the URL).
@@ -278,8 +295,24 @@ impl Player {
             PlayerAction::RunFailed { key, error } => {
                 if key == self.key {
                     self.error = Some(error);
+                    self.progress = None;
                     self.playing = false;
                 }
+            }
+            PlayerAction::Progress { key, progress } => {
+                if key == self.key && self.pending() {
+                    self.progress = Some(progress);
+                }
+            }
+            PlayerAction::Cancel => {
+                if self.pending() {
+                    self.cancelled = Some(self.progress.take().unwrap_or_default());
+                    self.playing = false;
+                }
+            }
+            PlayerAction::Retry => {
+                self.cancelled = None;
+                self.error = None;
             }
             action => {
                 let Some(run) = self.current() else { return };
@@ -308,6 +341,8 @@ impl Player {
         let seek = self.seek.take().unwrap_or(Seek::Time(self.head.t_us));
         self.head = resolve(&run, seek);
         self.error = None;
+        self.progress = None;
+        self.cancelled = None;
         self.run = Some(run);
     }
 
@@ -376,7 +411,11 @@ impl Player {
                     self.tick(run, dt_ms);
                 }
             }
-            PlayerAction::RunReady(_) | PlayerAction::RunFailed { .. } => {}
+            PlayerAction::RunReady(_)
+            | PlayerAction::RunFailed { .. }
+            | PlayerAction::Progress { .. }
+            | PlayerAction::Cancel
+            | PlayerAction::Retry => {}
         }
     }
 
@@ -515,6 +554,43 @@ mod tests {
             player.route().to_string(),
             "/lesson/queue-wait-or-skip?readpast=off&t=2000"
         );
+    }
+
+    /// Cancel stops waiting for the run (the page drops its build); a late run is not
+    /// shown; Run again asks for it anew; a new setting forgets the cancel.
+    #[test]
+    fn cancel_stops_the_wanted_run_until_run_again() {
+        let mut player = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip"),
+        );
+        let progress = BuildProgress {
+            steps: 10,
+            events: 30,
+            now_us: 500,
+        };
+        let key = player.key.clone();
+        player.update(PlayerAction::Progress { key, progress });
+        assert_eq!(player.progress, Some(progress));
+        player.update(PlayerAction::Cancel);
+        assert!(!player.pending());
+        assert_eq!((player.cancelled, player.progress), (Some(progress), None));
+        let run = Shared::new(
+            RunModel::build(&player.lesson, &player.key.settings, player.key.seed).unwrap(),
+        );
+        player.update(PlayerAction::RunReady(run.clone()));
+        // The run arrived after all (a cancel raced with its last slice): it is shown.
+        assert!(player.current().is_some() && player.cancelled.is_none());
+        player.update(PlayerAction::Retry);
+        assert!(player.cancelled.is_none() && !player.pending());
+
+        player.navigate(&route("#/lesson/queue-wait-or-skip?readpast=off"));
+        player.update(PlayerAction::Cancel);
+        assert!(player.cancelled.is_some());
+        player.update(PlayerAction::Retry);
+        assert!(player.pending());
+        player.navigate(&route("#/lesson/queue-wait-or-skip"));
+        assert!(player.cancelled.is_none());
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub enum Route {
     /// `#/debug/panic`: panics on purpose, so the browser tests can prove that a wasm
     /// panic shows the error panel instead of a dead page.
     DebugPanic,
+    /// `#/debug/panic-run`: starts a run that panics in its first slice, so the browser
+    /// tests can prove a failure inside a run reaches the error panel too.
+    DebugPanicRun,
     /// Anything else; keeps the path so the page can say what was not found.
     NotFound(String),
 }
@@ -77,6 +80,7 @@ impl Route {
         match segments.as_slice() {
             [] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
+            ["debug", "panic-run"] => Route::DebugPanicRun,
             ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
             ["exercise", id] => Route::Exercise(percent_decode(id)),
@@ -145,6 +149,7 @@ impl fmt::Display for Route {
             Route::Exercise(id) => write!(f, "/exercise/{id}"),
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
+            Route::DebugPanicRun => f.write_str("/debug/panic-run"),
             Route::NotFound(path) => f.write_str(path),
         }
     }
@@ -228,6 +233,7 @@ mod tests {
             ("#/?theme=dark", Route::Home),
             ("#/debug/panic", Route::DebugPanic),
             ("/debug/panic/", Route::DebugPanic),
+            ("#/debug/panic-run", Route::DebugPanicRun),
             ("#/nope", Route::NotFound("/nope".to_owned())),
             ("#/lesson/a/b", Route::NotFound("/lesson/a/b".to_owned())),
         ];
@@ -284,7 +290,7 @@ mod tests {
             route.href(),
             "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3"
         );
-        for route in [Route::Home, Route::DebugPanic, route] {
+        for route in [Route::Home, Route::DebugPanic, Route::DebugPanicRun, route] {
             assert_eq!(Route::parse(&route.href()), route);
         }
     }

@@ -41,6 +41,137 @@ pub struct RunModel {
 const SNAPSHOT_EVERY: usize = 256;
 const MAX_SNAPSHOTS: usize = 64;
 
+/// A run being built, a few engine steps at a time: the browser builds long runs in
+/// slices between frames (so the page answers input meanwhile), shows how far it got,
+/// and cancels by dropping the builder. [`RunModel::from_applied`] is the same in one go.
+pub struct RunBuilder {
+    lesson_id: String,
+    applied: Applied,
+    seed: u64,
+    sim: Simulation,
+    trace: Vec<TraceEntry>,
+    bounds: Vec<usize>,
+    snapshots: Vec<(usize, Simulation)>,
+    every: usize,
+    done: bool,
+}
+
+/// How far a [`RunBuilder`] got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildProgress {
+    pub steps: usize,
+    pub events: usize,
+    /// Virtual time reached.
+    pub now_us: u64,
+}
+
+impl RunBuilder {
+    /// Starts the simulation (setup runs here); an error is a sentence for the page.
+    pub fn new(lesson_id: &str, applied: Applied, seed: u64) -> Result<RunBuilder, String> {
+        let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| {
+            applied
+                .locate(e.block, e.line, e.col, &e.message)
+                .to_string()
+        })?;
+        let trace = sim.take_events();
+        let bounds = vec![trace.len()];
+        let snapshots = vec![(0, sim.clone())];
+        Ok(RunBuilder {
+            lesson_id: lesson_id.to_string(),
+            applied,
+            seed,
+            sim,
+            trace,
+            bounds,
+            snapshots,
+            every: SNAPSHOT_EVERY,
+            done: false,
+        })
+    }
+
+    /// Runs at most `max_steps` engine steps; true once the run has ended.
+    pub fn advance(&mut self, max_steps: usize) -> bool {
+        for _ in 0..max_steps {
+            if self.done {
+                break;
+            }
+            if !self.sim.step() {
+                self.done = true;
+                break;
+            }
+            self.trace.append(&mut self.sim.take_events());
+            self.bounds.push(self.trace.len());
+            let step = self.bounds.len() - 1;
+            if step % self.every == 0 {
+                self.snapshots.push((step, self.sim.clone()));
+                if self.snapshots.len() > MAX_SNAPSHOTS {
+                    // Keep every other one: memory stays bounded, seeks stay short.
+                    self.every *= 2;
+                    let every = self.every;
+                    self.snapshots.retain(|(s, _)| s % every == 0);
+                }
+            }
+        }
+        self.done
+    }
+
+    pub fn progress(&self) -> BuildProgress {
+        BuildProgress {
+            steps: self.bounds.len() - 1,
+            events: self.trace.len(),
+            now_us: self.sim.now_us(),
+        }
+    }
+
+    /// The finished run. Call once [`RunBuilder::advance`] has returned true.
+    pub fn finish(self) -> RunModel {
+        let RunBuilder {
+            lesson_id,
+            applied,
+            seed,
+            mut sim,
+            trace,
+            bounds,
+            mut snapshots,
+            ..
+        } = self;
+        // The end is a snapshot too: jumping there is a clone.
+        let last = bounds.len() - 1;
+        if snapshots.last().is_some_and(|(s, _)| *s != last) {
+            snapshots.push((last, sim.clone()));
+        }
+        let outcome = sim.outcome();
+        let sessions = sim.session_names();
+        let trace = engine::Trace { entries: trace };
+        let lanes = timeline(&trace, &sessions);
+        let trace = trace.entries;
+        let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
+        let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
+        let key = RunKey {
+            lesson_id,
+            settings: applied.settings.clone(),
+            seed,
+        };
+        let summary = Rc::new(RunSummary {
+            key: key.clone(),
+            outcome,
+            checks,
+            end_us,
+            events: trace.len(),
+        });
+        RunModel {
+            key,
+            applied,
+            trace,
+            bounds,
+            sessions,
+            lanes,
+            summary,
+            snapshots,
+        }
+    }
+}
+
 /// The figures of a run that the outcome panel compares across toggles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
@@ -67,62 +198,12 @@ impl RunModel {
 
     /// Runs an applied lesson (the lesson's own SQL, or a learner's edit of it) to the end.
     pub fn from_applied(lesson_id: &str, applied: Applied, seed: u64) -> Result<RunModel, String> {
-        let mut sim = Simulation::new(&applied.scenario, seed).map_err(|e| {
-            applied
-                .locate(e.block, e.line, e.col, &e.message)
-                .to_string()
-        })?;
-        let mut trace = sim.take_events();
-        let mut bounds = vec![trace.len()];
-        let mut snapshots = vec![(0, sim.clone())];
-        let mut every = SNAPSHOT_EVERY;
-        while sim.step() {
-            trace.append(&mut sim.take_events());
-            bounds.push(trace.len());
-            let step = bounds.len() - 1;
-            if step % every == 0 {
-                snapshots.push((step, sim.clone()));
-                if snapshots.len() > MAX_SNAPSHOTS {
-                    // Keep every other one: memory stays bounded, seeks stay short.
-                    every *= 2;
-                    snapshots.retain(|(s, _)| s % every == 0);
-                }
+        let mut builder = RunBuilder::new(lesson_id, applied, seed)?;
+        loop {
+            if builder.advance(usize::MAX) {
+                return Ok(builder.finish());
             }
         }
-        // The end is a snapshot too: jumping there is a clone.
-        let last = bounds.len() - 1;
-        if snapshots.last().is_some_and(|(s, _)| *s != last) {
-            snapshots.push((last, sim.clone()));
-        }
-        let outcome = sim.outcome();
-        let sessions = sim.session_names();
-        let trace = engine::Trace { entries: trace };
-        let lanes = timeline(&trace, &sessions);
-        let trace = trace.entries;
-        let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
-        let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
-        let key = RunKey {
-            lesson_id: lesson_id.to_string(),
-            settings: applied.settings.clone(),
-            seed,
-        };
-        let summary = Rc::new(RunSummary {
-            key: key.clone(),
-            outcome,
-            checks,
-            end_us,
-            events: trace.len(),
-        });
-        Ok(RunModel {
-            key,
-            applied,
-            trace,
-            bounds,
-            sessions,
-            lanes,
-            summary,
-            snapshots,
-        })
     }
 
     pub fn events(&self) -> usize {
@@ -407,6 +488,28 @@ mod tests {
         let st = run.statement_at("B", run.events_by(2_000_000)).unwrap();
         assert_eq!(st.source, Source::Setup);
         assert_eq!(st.procedure.as_deref(), Some("next_task"));
+    }
+
+    /// A run built a few steps at a time is the run built in one go.
+    #[test]
+    fn a_run_built_in_slices_equals_one_built_at_once() {
+        let catalog = catalog();
+        let lesson = catalog.lesson("queue-wait-or-skip").unwrap();
+        let settings = lesson.settings_default();
+        let whole = RunModel::build(lesson, &settings, 3).unwrap();
+        let applied = lesson.apply(&settings).unwrap();
+        let mut builder = RunBuilder::new(&lesson.id, applied, 3).unwrap();
+        let mut last = builder.progress();
+        while !builder.advance(2) {
+            let now = builder.progress();
+            assert_eq!(now.steps, last.steps + 2);
+            assert!(now.events >= last.events && now.now_us >= last.now_us);
+            last = now;
+        }
+        let sliced = builder.finish();
+        assert_eq!(sliced.trace, whole.trace);
+        assert_eq!(sliced.bounds, whole.bounds);
+        assert_eq!(sliced.summary, whole.summary);
     }
 
     #[test]

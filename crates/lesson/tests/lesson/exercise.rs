@@ -3,7 +3,8 @@
 
 use expect_test::{expect, Expect};
 use lockstep_lesson::{
-    check_exercise, narrative_html, run_exercise, validate_exercise, ExerciseError, Lesson,
+    check_exercise, narrative_html, run_exercise, validate_exercise, CheckProgress, ExerciseCheck,
+    ExerciseError, Lesson,
 };
 
 /// A small valid exercise: B must not wait for A's lock. Malformed cases edit it.
@@ -418,6 +419,50 @@ fn check_runs_every_seed_and_names_the_first_failing_one() {
     let none =
         check_exercise(&lesson, &settings, &[("B", fixed)], &[]).unwrap_or_else(|e| panic!("{e}"));
     assert!(!none.solved && none.goals.iter().all(|g| !g.passed_all_seeds));
+}
+
+/// Check in slices of one engine step gives Check's report; progress counts seeds and
+/// steps as it goes, and a learner's loop that never ends is stopped by the engine.
+#[test]
+fn check_in_slices_reports_progress_and_gives_the_same_verdict() {
+    let lesson = drill();
+    let settings = lesson.settings_default();
+    let seeds = &lesson.exercise.as_ref().expect("exercise").seeds;
+    let whole = check_exercise(&lesson, &settings, &[], seeds).unwrap_or_else(|e| panic!("{e}"));
+    let mut check =
+        ExerciseCheck::new(&lesson, &settings, &[], seeds).unwrap_or_else(|e| panic!("{e}"));
+    let mut calls = 0;
+    let sliced = loop {
+        calls += 1;
+        let before = check.progress();
+        if let Some(report) = check.advance(1).unwrap_or_else(|e| panic!("{e}")) {
+            break report;
+        }
+        let after = check.progress();
+        assert!(after.steps == before.steps + 1 && after.seeds_done >= before.seeds_done);
+    };
+    assert_eq!(sliced, whole);
+    assert!(calls > seeds.len(), "{calls} calls");
+    let done = check.progress();
+    assert_eq!((done.seeds_done, done.seeds), (seeds.len(), seeds.len()));
+
+    let forever = "DECLARE @n int = 0; WHILE 1 = 1 SET @n += 1;";
+    let mut check = ExerciseCheck::new(&lesson, &settings, &[("B", forever)], &[3])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(check
+        .advance(10_000)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none());
+    let CheckProgress {
+        steps, seeds_done, ..
+    } = check.progress();
+    assert_eq!((steps, seeds_done), (10_000, 0));
+    let report = check.advance(u64::MAX).unwrap_or_else(|e| panic!("{e}"));
+    let report = report.expect("the engine's limit ends the run");
+    assert!(
+        report.goals[1].detail.contains("0 result sets"),
+        "{report:?}"
+    );
 }
 
 #[test]

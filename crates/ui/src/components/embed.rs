@@ -18,7 +18,7 @@ use super::log::EventLog;
 use super::outcome::Outcome;
 use super::pages::LessonProblem;
 use super::tables::Tables;
-use super::transport::{Narration, Toggles, Transport};
+use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
 use super::waits::Waits;
 use crate::catalog::catalog;
 use crate::embed::{app_address, embed_code, EmbedRoute, EmbedView, HEIGHT_MESSAGE};
@@ -64,6 +64,9 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
         .unwrap_or_default();
 
     let body = match (&player.run, &player.error) {
+        _ if player.cancelled.is_some() => html! {
+            <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
+        },
         (_, Some(error)) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
                 <p class="notice__title">{ "This setting cannot be simulated" }</p>
@@ -71,7 +74,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
             </div>
         },
         (None, None) => html! {
-            <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p>
+            <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
         },
         (Some(run), None) => {
             let head = player.head;

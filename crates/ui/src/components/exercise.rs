@@ -5,8 +5,6 @@
 
 use std::rc::Rc;
 
-use gloo::timers::callback::Timeout;
-use gloo::utils::window;
 use lesson::{BlockRole, Kind, Lesson};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -21,13 +19,17 @@ use super::tables::Tables;
 use super::transport::{Narration, Transport};
 use super::waits::Waits;
 use crate::catalog::catalog;
-use crate::exercise::{check, error_line, ExerciseAction, ExerciseState, ShownRun, Verdict};
-use crate::hooks::{use_playback, use_player_keys, use_reduced_motion, use_state_view};
+use crate::exercise::{
+    error_line, stopped_by_limit, CheckProgress, Checker, ExerciseAction, ExerciseState, ShownRun,
+    Verdict,
+};
+use crate::hooks::{use_playback, use_player_keys, use_reduced_motion, use_state_view, Measure};
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::{ms_label, StepMarks};
 use crate::progress;
 use crate::route::{LessonRoute, Route};
 use crate::run::RunModel;
+use crate::sliced::run_sliced;
 
 /// Performance API measure of one Check (all seeds and the run shown).
 pub const MEASURE_CHECK: &str = "lockstep:check";
@@ -158,8 +160,21 @@ fn Exercise(props: &ExerciseProps) -> Html {
 
     let verdict = match &state.verdict {
         _ if state.checking => html! {
-            <p class="simulating" role="status" data-testid="checking">
-                { format!("Checking on {} seeds…", exercise.seeds.len()) }
+            <div class="simulating" role="status" data-testid="checking">
+                <p>{ format!("Checking on {} seeds…", exercise.seeds.len()) }</p>
+                if let Some(p) = state.check_progress {
+                    <p class="progress" data-testid="check-progress">
+                        { check_progress_text(&p) }
+                        { " " }
+                        <button type="button" class="button" data-testid="cancel-check"
+                            onclick={send(ExerciseAction::Cancel)}>{ "Cancel" }</button>
+                    </p>
+                }
+            </div>
+        },
+        Some(Verdict::Cancelled(p)) => html! {
+            <p class="verdict verdict--error" role="status" data-testid="verdict" data-solved="false" data-stopped="cancel">
+                { format!("You cancelled Check: {}. No goal was judged; change your SQL and press Check again.", check_progress_text(p)) }
             </p>
         },
         None => html! {},
@@ -190,6 +205,18 @@ fn Exercise(props: &ExerciseProps) -> Html {
             </div>
         },
     };
+    let limit = state
+        .verdict
+        .as_ref()
+        .filter(|_| !state.checking)
+        .and_then(stopped_by_limit)
+        .map(|message| {
+            html! {
+                <p class="verdict verdict--error" role="status" data-testid="stopped-by-limit" data-stopped="limit">
+                    { format!("The simulator stopped your SQL at one of its limits: {message}") }
+                </p>
+            }
+        });
     let stale = (state.stale() && !state.checking).then(|| {
         html! { <p class="muted" data-testid="stale">{ "Your SQL changed since this check: press Check again." }</p> }
     });
@@ -237,6 +264,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                                 title="Back to the starting SQL; forgets that you solved it">{ "Reset progress" }</button>
                         </div>
                         { verdict }
+                        { for limit }
                         { for stale }
                         { for hint_list }
                     </section>
@@ -249,8 +277,20 @@ fn Exercise(props: &ExerciseProps) -> Html {
     }
 }
 
-/// Runs Check after the "Checking…" frame has painted, and hands the verdict to the
-/// reducer. The timer is dropped by the effect's cleanup (a newer request, or leaving).
+/// "seed 2 of 5, 120 000 engine steps, 3.2 s of virtual time".
+fn check_progress_text(p: &CheckProgress) -> String {
+    let seed = (p.seeds_done + 1).min(p.seeds);
+    format!(
+        "seed {seed} of {}, {} engine steps, {} of virtual time",
+        p.seeds,
+        p.steps,
+        ms_label(p.now_us)
+    )
+}
+
+/// Runs Check in slices between frames (`sliced.rs`), so the page answers input and a
+/// long Check shows its progress and a Cancel button, and hands the verdict to the
+/// reducer. The effect's cleanup (Cancel, a newer request, leaving) drops the Check.
 #[hook]
 fn use_checker(state: &UseReducerHandle<ExerciseState>) {
     let wanted = state.checking.then_some(state.request);
@@ -258,23 +298,27 @@ fn use_checker(state: &UseReducerHandle<ExerciseState>) {
     let edits = state.edits();
     let dispatcher = state.dispatcher();
     use_effect_with(wanted, move |wanted| {
-        let timer = wanted.map(|request| {
-            Timeout::new(0, move || {
-                let performance = window().performance();
-                let start = format!("{MEASURE_CHECK}:start");
-                if let Some(p) = &performance {
-                    let _ = p.mark(&start);
+        let job = wanted.and_then(|request| {
+            let checker = match Checker::new(&lesson, &edits) {
+                Ok(checker) => checker,
+                Err(verdict) => {
+                    dispatcher.dispatch(ExerciseAction::Checked { request, verdict });
+                    return None;
                 }
-                let verdict = check(&lesson, &edits);
-                if let Some(p) = &performance {
-                    let end = format!("{MEASURE_CHECK}:end");
-                    let _ = p.mark(&end);
-                    let _ = p.measure_with_start_mark_and_end_mark(MEASURE_CHECK, &start, &end);
+            };
+            let measure = Measure::start(MEASURE_CHECK);
+            let progress = {
+                let dispatcher = dispatcher.clone();
+                move |progress| {
+                    dispatcher.dispatch(ExerciseAction::CheckProgress { request, progress });
                 }
+            };
+            run_sliced(checker, progress, move |verdict| {
+                measure.end();
                 dispatcher.dispatch(ExerciseAction::Checked { request, verdict });
             })
         });
-        move || drop(timer)
+        move || drop(job)
     });
 }
 

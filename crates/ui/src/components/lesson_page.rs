@@ -11,7 +11,7 @@ use super::log::EventLog;
 use super::narrative::Narrative;
 use super::outcome::Outcome;
 use super::tables::Tables;
-use super::transport::{Narration, Toggles, Transport};
+use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
 use super::waits::Waits;
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::{recent_changes, StepMarks};
@@ -56,6 +56,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         _ => Vec::new(),
     });
     let body = match (&player.run, &player.error) {
+        _ if player.cancelled.is_some() => html! {
+            <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
+        },
         (_, Some(error)) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
                 <p class="notice__title">{ "This setting cannot be simulated" }</p>
@@ -64,7 +67,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             </div>
         },
         (None, None) => html! {
-            <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p>
+            <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
         },
         (Some(run), None) => {
             let head = player.head;
@@ -153,7 +156,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         on_toggle={props.on_toggle.clone()}
                     />
                     if pending && player.run.is_some() {
-                        <p class="simulating simulating--over" role="status">{ "Simulating…" }</p>
+                        <Simulating progress={player.progress} over={true} dispatch={props.dispatch.clone()} />
                     }
                     { body }
                 </section>

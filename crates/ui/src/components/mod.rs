@@ -24,7 +24,7 @@ pub use facilitator::FacilitatorPage;
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
-pub use pages::{DebugPanic, LessonProblem, NotFound};
+pub use pages::{DebugPanic, DebugPanicRun, LessonProblem, NotFound};
 
 use crate::catalog::catalog;
 use crate::hooks::{
@@ -117,6 +117,7 @@ pub fn App() -> Html {
             }
         },
         Route::DebugPanic => html! { <DebugPanic /> },
+        Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
     let wide = matches!(state.route, Route::Lesson(_) | Route::Exercise(_));

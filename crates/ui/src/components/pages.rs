@@ -1,6 +1,7 @@
 use yew::prelude::*;
 
 use crate::route::{LessonRoute, Route};
+use crate::sliced::{run_sliced, Job};
 
 #[derive(Properties, PartialEq)]
 pub struct NotFoundProps {
@@ -49,4 +50,29 @@ pub const DEBUG_PANIC_MESSAGE: &str = "deliberate panic from #/debug/panic";
 #[function_component]
 pub fn DebugPanic() -> Html {
     panic!("{DEBUG_PANIC_MESSAGE}");
+}
+
+/// The message of the panic inside a run (`#/debug/panic-run`).
+pub const DEBUG_PANIC_RUN_MESSAGE: &str = "deliberate panic inside a run from #/debug/panic-run";
+
+/// A job whose first slice panics, as a bug in the engine would.
+struct PanickingJob;
+
+impl Job for PanickingJob {
+    type Output = ();
+    type Progress = ();
+    fn advance(&mut self, _steps: usize) -> Option<()> {
+        panic!("{DEBUG_PANIC_RUN_MESSAGE}");
+    }
+    fn progress(&self) {}
+}
+
+/// Shows "Simulating…" and starts a run that panics in its first slice.
+#[function_component]
+pub fn DebugPanicRun() -> Html {
+    use_effect_with((), |_| {
+        let job = run_sliced(PanickingJob, |()| {}, |()| {});
+        move || drop(job)
+    });
+    html! { <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p> }
 }

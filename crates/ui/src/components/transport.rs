@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::player::{PlayerAction, Playhead, Shared, SPEEDS};
 use crate::present::{ms_label, ms_number};
-use crate::run::RunModel;
+use crate::run::{BuildProgress, RunModel};
 
 #[derive(Properties, PartialEq)]
 pub struct TogglesProps {
@@ -211,5 +211,52 @@ pub fn Narration(props: &NarrationProps) -> Html {
         <p class="narration" data-testid="narration" aria-live={if props.playing { "off" } else { "polite" }} aria-atomic="true">
             { text }
         </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SimulatingProps {
+    pub progress: Option<BuildProgress>,
+    /// Over the previous run, which stays on screen meanwhile.
+    pub over: bool,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+/// "Simulating…", and once a run has taken a while (`sliced::PROGRESS_AFTER_MS`), how
+/// far it got and a Cancel button.
+#[function_component]
+pub fn Simulating(props: &SimulatingProps) -> Html {
+    let cancel = props.dispatch.reform(|_: MouseEvent| PlayerAction::Cancel);
+    html! {
+        <div class={classes!("simulating", props.over.then_some("simulating--over"))} role="status"
+            data-testid={(!props.over).then_some("simulating")}>
+            { "Simulating…" }
+            if let Some(p) = props.progress {
+                <span class="simulating__progress" data-testid="run-progress">
+                    { format!(" {} engine steps, {} of virtual time ", p.steps, ms_label(p.now_us)) }
+                </span>
+                <button type="button" class="button" data-testid="cancel-run" onclick={cancel}>{ "Cancel" }</button>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CancelledProps {
+    pub progress: BuildProgress,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+/// A run the reader cancelled: how far it had got, and a button to run it again.
+#[function_component]
+pub fn Cancelled(props: &CancelledProps) -> Html {
+    let p = props.progress;
+    let retry = props.dispatch.reform(|_: MouseEvent| PlayerAction::Retry);
+    html! {
+        <div class="notice notice--warning" role="status" data-testid="run-cancelled" data-stopped="cancel">
+            <p class="notice__title">{ "You cancelled this run" }</p>
+            <p>{ format!("It had run {} engine steps, {} of virtual time. ", p.steps, ms_label(p.now_us)) }
+                <button type="button" class="button" data-testid="run-again" onclick={retry}>{ "Run again" }</button></p>
+        </div>
     }
 }
