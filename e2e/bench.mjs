@@ -1,6 +1,8 @@
 // A browser benchmark of the release build (`cargo xtask bench` builds dist/ and runs
-// it). It measures and prints; it never fails on a slow figure, only when it cannot run
-// (no build, no browser, the page threw or logged an error).
+// it). It measures, prints, and ends with the budgets (BUDGETS below) as a table: it
+// exits with 1 when a figure is over its budget, and with 2 when it cannot run (no
+// build, no browser, the page threw or logged an error). Not part of `cargo xtask test`:
+// timings on a shared machine are no test.
 //
 //   node e2e/bench.mjs [--rounds N] [--json FILE]
 //
@@ -22,7 +24,12 @@
 // - navigation → first rendered lesson (`lockstep:lesson-ready`), each time in a fresh
 //   document (the server says no-store, so the wasm is fetched again; V8 may reuse the
 //   code it compiled in the same browser process, so the first load is the coldest).
-// - the size of dist/*.wasm, raw and compressed (gzip -9, brotli 11, with Node's zlib).
+// - the size of dist/*.wasm, raw and compressed (gzip -9, brotli 11, with Node's zlib),
+//   and of everything a lesson page loads (dist/ but the blog's embed.js and example).
+// - budgets: first contentful paint and the run on screen of a fresh lesson page (the
+//   median over the rounds), and a learner's loop that never ends in the exercise
+//   page: the longest main-thread task (Long Tasks API) over 5 s of it, and how long
+//   Cancel takes from the click to the verdict on screen.
 //
 // Figures are min / median / max over the rounds, in ms. `--json FILE` also writes
 // every sample. E2E_BASE_URL and CHROMIUM work as for the browser tests (run.mjs).
@@ -43,12 +50,27 @@ const SIMULATE = 'lockstep:simulate';
 const SEEK = 'lockstep:seek';
 const READY = 'lockstep:lesson-ready';
 const WAIT_MS = 180_000;
+const RUNAWAY_EXERCISE = 'exercise-skip-locked';
+const RUNAWAY_EDITOR = '[data-testid=editor-next_task]';
+const RUNAWAY_MS = 5_000;
+// Each round of the loop scans the task table: Check (five seeds to the engine's limit
+// of 500 000 statements, then the run to show) lasts well over RUNAWAY_MS.
+const RUNAWAY_LOOP = 'DECLARE @spin int; WHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task;';
+/** Budget per figure: at most `max` (in `unit`). */
+const BUDGETS = [
+  { key: 'lessonPageBrotliKB', what: 'a lesson page\'s download, brotli', max: 300, unit: 'KB' },
+  { key: 'fcpMs', what: 'first contentful paint (median)', max: 300, unit: 'ms' },
+  { key: 'runOnScreenMs', what: 'run on screen (median)', max: 500, unit: 'ms' },
+  { key: 'longestTaskMs', what: `longest task, ${RUNAWAY_MS / 1000} s of a runaway check`, max: 50, unit: 'ms', below: true },
+  { key: 'cancelMs', what: 'Cancel → verdict on screen', max: 100, unit: 'ms' },
+];
 
 const options = parseArgs(process.argv.slice(2));
 
 let site;
 let browser;
 let exitCode = 0;
+let overBudget = false;
 try {
   site = await openSite();
   browser = await launchChromium();
@@ -79,7 +101,9 @@ try {
     }
   });
 
+  result.lessonPage = process.env.E2E_BASE_URL ? null : await lessonPageSize();
   result.navigation = await measureNavigation(page, site.baseUrl, options.rounds);
+  result.runaway = await measureRunaway(page, site.baseUrl);
   const { toggles, seeks } = await measureClaimRace(page, site.baseUrl, result.seeds);
   result.toggles = toggles;
   result.seeks = seeks;
@@ -89,18 +113,19 @@ try {
   }
 
   printReport(result);
+  overBudget = printBudgets(result);
   if (options.json) {
     await writeFile(options.json, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`bench: wrote ${options.json}`);
   }
 } catch (err) {
-  exitCode = 1;
+  exitCode = 2;
   console.log(`bench: could not run: ${err.stack || err}`);
 } finally {
   await browser?.close().catch(() => {});
   await site?.close();
 }
-process.exit(exitCode);
+process.exit(exitCode || (overBudget ? 1 : 0));
 
 function parseArgs(args) {
   const options = { rounds: 5, json: null };
@@ -141,16 +166,73 @@ async function wasmSizes() {
         file: `dist/${file}`,
         raw: bytes.length,
         gzip: gzipSync(bytes, { level: 9 }).length,
-        brotli: brotliCompressSync(bytes, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-            [zlib.BROTLI_PARAM_LGWIN]: zlib.BROTLI_MAX_WINDOW_BITS,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-          },
-        }).length,
+        brotli: brotliSize(bytes),
       };
     }),
   );
+}
+
+/** Brotli size of what a lesson page loads: dist/ but the blog's embed files. */
+async function lessonPageSize() {
+  const files = (await readdir(DIST)).filter((f) => !f.startsWith('embed') && !f.startsWith('.')).sort();
+  let brotli = 0;
+  for (const file of files) brotli += brotliSize(await readFile(join(DIST, file)));
+  return { files, brotli };
+}
+
+function brotliSize(bytes) {
+  return brotliCompressSync(bytes, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_LGWIN]: zlib.BROTLI_MAX_WINDOW_BITS,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  }).length;
+}
+
+/**
+ * A learner's loop that never ends, checked in the exercise page: the longest
+ * main-thread task over RUNAWAY_MS of it, then Cancel from click to verdict.
+ */
+async function measureRunaway(page, baseUrl) {
+  await page.goto('about:blank');
+  await page.goto(new URL(`#/exercise/${RUNAWAY_EXERCISE}`, baseUrl).href, { waitUntil: 'load' });
+  await page.waitForSelector(RUNAWAY_EDITOR);
+  const original = await page.inputValue(RUNAWAY_EDITOR);
+  const at = original.indexOf('SET NOCOUNT ON;') + 'SET NOCOUNT ON;'.length;
+  await page.fill(RUNAWAY_EDITOR, `${original.slice(0, at)}\n${RUNAWAY_LOOP}${original.slice(at)}`);
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    window.__longTaskObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    });
+    window.__longTaskObserver.observe({ type: 'longtask' });
+  });
+  const started = Date.now();
+  await page.click('[data-testid=check-button]');
+  await page.waitForSelector('[data-testid=cancel-check]');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: RUNAWAY_MS }).catch(() => {});
+  const running = (await page.$('[data-testid=cancel-check]')) !== null;
+  const cancelMs = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const button = document.querySelector('[data-testid=cancel-check]');
+        if (!button) return resolve(null);
+        const start = performance.now();
+        button.click();
+        const poll = () =>
+          document.querySelector('[data-testid=verdict][data-stopped=cancel]')
+            ? resolve(performance.now() - start)
+            : requestAnimationFrame(poll);
+        poll();
+      }),
+  );
+  const tasks = await page.evaluate(() => {
+    window.__longTaskObserver.takeRecords().forEach((e) => window.__longTasks.push(e.duration));
+    window.__longTaskObserver.disconnect();
+    return window.__longTasks;
+  });
+  return { running, ranMs: Date.now() - started, cancelMs, longTasks: tasks, longestTaskMs: Math.max(0, ...tasks) };
 }
 
 /** Navigation → first rendered lesson, each in a fresh document. */
@@ -167,6 +249,7 @@ async function measureNavigation(page, baseUrl, rounds) {
         await page.evaluate(
           ([ready, simulate]) => ({
             readyMs: performance.getEntriesByName(ready)[0]?.startTime ?? null,
+            fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
             simulateMs: performance.getEntriesByName(simulate)[0]?.duration ?? null,
             events: Number(/of (\d+)$/.exec(document.querySelector('[data-testid=position]').textContent)?.[1]),
           }),
@@ -344,6 +427,7 @@ function printReport(result) {
   for (const w of result.wasm) {
     out.push(`wasm ${w.file}: ${kib(w.raw)} raw, ${kib(w.gzip)} gzip (zlib, level 9), ${kib(w.brotli)} brotli (quality 11)`);
   }
+  if (result.lessonPage) out.push(`a lesson page loads ${kib(result.lessonPage.brotli)} brotli in all`);
 
   out.push('', `${LESSON}: a toggle click re-simulates (seeds ${result.seeds.join(', ')})`);
   out.push(
@@ -375,14 +459,44 @@ function printReport(result) {
   out.push('', `navigation → first rendered lesson (${READY}), fresh document each time`);
   out.push(
     table(
-      ['lesson', 'events', `first rendered (${READY})`, `of which simulate (${SIMULATE})`],
+      ['lesson', 'events', 'first contentful paint', `first rendered (${READY})`, `of which simulate (${SIMULATE})`],
       result.navigation.map(({ lesson, samples }) => [
         lesson,
         fmtRange(col(samples, 'events')),
+        fmtStats(col(samples, 'fcpMs')),
         fmtStats(col(samples, 'readyMs')),
         fmtStats(col(samples, 'simulateMs')),
       ]),
     ),
   );
   console.log(out.join('\n'));
+}
+
+/** The budgets as a table; returns whether any figure is over its budget. */
+function printBudgets(result) {
+  const claimRace = result.navigation.find((n) => n.lesson === LESSON)?.samples ?? [];
+  const median = (key) => stats(claimRace.map((s) => s[key]))?.median ?? null;
+  const figures = {
+    lessonPageBrotliKB: result.lessonPage ? result.lessonPage.brotli / 1000 : null,
+    fcpMs: median('fcpMs'),
+    runOnScreenMs: median('readyMs'),
+    // Measured only if Check was still running after RUNAWAY_MS, as the budget asks.
+    longestTaskMs: result.runaway.running ? result.runaway.longestTaskMs : null,
+    cancelMs: result.runaway.cancelMs,
+  };
+  let over = false;
+  const rows = BUDGETS.map(({ key, what, max, unit, below }) => {
+    const value = figures[key];
+    const fails = value === null || (below ? value >= max : value > max);
+    over ||= fails;
+    // The Long Tasks API reports only tasks of 50 ms or more.
+    const none = key === 'longestTaskMs' && value === 0;
+    const shown = value === null ? 'not measured' : none ? 'no long task' : `${value.toFixed(1)} ${unit}`;
+    return [what, shown, `${below ? '<' : '≤'} ${max} ${unit}`, fails ? 'OVER' : 'ok'];
+  });
+  console.log(['', `budgets (${LESSON} for page load; ${RUNAWAY_EXERCISE} for the runaway)`, table(['figure', 'measured', 'budget', ''], rows)].join('\n'));
+  if (result.lessonPage) console.log(`  (a lesson page loads: ${result.lessonPage.files.join(', ')})`);
+  if (!result.runaway.running) console.log(`  (the runaway check ended by itself after ${result.runaway.ranMs} ms)`);
+  console.log(over ? 'bench: over budget' : 'bench: within budget');
+  return over;
 }

@@ -1,7 +1,9 @@
 //! `cargo xtask bench`: the browser benchmark. Installs what is missing (Chromium
 //! included), builds dist/ like `cargo xtask test` (`trunk build --release`, then the
-//! wasm sizes), and runs `node e2e/bench.mjs`, which prints the figures. It measures and
-//! never judges: it fails only when something cannot run, not on a slow figure.
+//! wasm sizes), and runs `node e2e/bench.mjs`, which prints the figures and a table of
+//! budgets (download size, first paint, run on screen, longest task and Cancel during a
+//! runaway check). It fails when a figure is over its budget or something cannot run.
+//! Not part of `cargo xtask test`: timings on a shared machine are no test.
 
 use std::path::Path;
 use std::process::ExitCode;

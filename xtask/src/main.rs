@@ -30,8 +30,8 @@ commands:
   setup [--browser]   only install what is missing
   bench [--rounds N] [--json FILE]
                       the release wasm build, then a browser benchmark of it (toggle
-                      re-simulation, seeking, page load, wasm size); prints, never fails
-                      on a slow figure
+                      re-simulation, seeking, page load, wasm size, a runaway check);
+                      prints a table of budgets and fails when one is exceeded
 ";
 
 fn main() -> ExitCode {
