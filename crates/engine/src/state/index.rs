@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::rc::Rc;
 
-use crate::storage::RowId;
+use crate::state::pages::RowId;
 use crate::value::{sort_cmp, Value};
 
 /// An entry's place in its index: the index key values, then the row's clustered key (its
