@@ -278,3 +278,22 @@ fn setup_errors_point_at_their_statement() {
     assert_eq!((err.line, err.col), (3, 1), "{err:?}");
     assert!(err.message.contains("2627"), "{err:?}");
 }
+
+#[test]
+fn a_script_over_a_megabyte_is_refused_with_its_size() {
+    let huge = "SELECT 1;\n".repeat(200_000);
+    let sc = scenario(Dialect::TSql, "", &[("A", 0, &huge)]);
+    let err = Simulation::new(&sc, 1).map(|_| ()).unwrap_err();
+    assert_eq!((err.line, err.col), (1, 1));
+    assert!(err.message.contains("at most 1024 KB"), "{}", err.message);
+}
+
+#[test]
+fn a_recursive_cte_that_explodes_stops_at_the_row_limit() {
+    let sim = run_one(
+        "",
+        "WITH n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n, (VALUES (1), (2)) AS d(x) WHERE i < 40)\nSELECT COUNT(*) FROM n;",
+    );
+    let last = errors(&sim, "A").pop().expect("an error");
+    assert!(last.1.contains("more than 1000000 rows"), "{last:?}");
+}
