@@ -66,7 +66,10 @@ mod tests {
     fn a_huge_cell_is_cut_not_a_panic() {
         let rs = ResultSet {
             columns: vec!["v".into(), "w".into()],
-            rows: vec![vec![Value::Text("x".repeat(70_000).into()), Value::Int(1)]],
+            rows: vec![vec![
+                Value::Text(From::from("x".repeat(70_000).as_str())),
+                Value::Int(1),
+            ]],
         };
         let out = table(&rs, "  ");
         let lines: Vec<&str> = out.lines().collect();
