@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use sql::ast::{DataType, Len};
+use sql::ast::{BinaryOp, DataType, Len};
 
 use crate::error::SqlError;
 
@@ -20,6 +20,17 @@ pub enum Value {
 }
 
 impl Value {
+    /// The value's type as SQL Server's messages name it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "int",
+            Value::Decimal(_) => "float",
+            Value::Text(_) => "varchar",
+            Value::DateTime(_) => "datetime2",
+            Value::Null => "null",
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }
@@ -270,7 +281,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
             Value::Text(s) => parse_datetime(s)
                 .map(|t| Value::DateTime(round_datetime(t, ty)))
                 .ok_or_else(SqlError::conversion_failed_datetime),
-            _ => Err(SqlError::explicit_conversion(v, ty)),
+            _ => Err(SqlError::explicit_conversion(v.type_name(), ty)),
         },
         DataType::UniqueIdentifier => Ok(Value::Text(v.as_text())),
     }
@@ -297,7 +308,7 @@ fn to_number(v: &Value, ty: &DataType) -> Result<f64, SqlError> {
             .trim()
             .parse::<f64>()
             .map_err(|_| SqlError::conversion_failed(s, ty)),
-        Value::DateTime(_) => Err(SqlError::explicit_conversion(v, ty)),
+        Value::DateTime(_) => Err(SqlError::explicit_conversion(v.type_name(), ty)),
         Value::Null => Ok(0.0),
     }
 }
@@ -310,7 +321,7 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlErro
             .trim()
             .parse::<i64>()
             .map_err(|_| SqlError::conversion_failed(s, ty))?,
-        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v, ty)),
+        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v.type_name(), ty)),
         Value::Null => return Ok(Value::Null),
     };
     if n < min || n > max {
@@ -348,6 +359,129 @@ pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
         }
         (_, DataType::VarChar(_)) => v.as_text().len() as u32,
         _ => 0,
+    }
+}
+
+/// Whether a point in time (µs from 1970) lies within datetime2's years 0001–9999.
+pub(crate) fn in_datetime_range(us: i64) -> bool {
+    // 0001-01-01 and 10000-01-01 in µs from 1970-01-01.
+    (-62_135_596_800_000_000..253_402_300_800_000_000).contains(&us)
+}
+
+/// A binary operator on two values (arithmetic, comparison, concatenation), with SQL
+/// Server's NULL and type rules.
+pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
+    use BinaryOp::*;
+    if let Eq | Ne | Lt | Le | Gt | Ge = op {
+        return Ok(match compare(l, r) {
+            None => Value::Null,
+            Some(o) => Value::bool(match op {
+                Eq => o == Ordering::Equal,
+                Ne => o != Ordering::Equal,
+                Lt => o == Ordering::Less,
+                Le => o != Ordering::Greater,
+                Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            }),
+        });
+    }
+    if l.is_null() || r.is_null() {
+        return Ok(Value::Null);
+    }
+    // `+` concatenates when either side is text that is not a number (T-SQL's precedence
+    // converts text to the number type otherwise).
+    if op == Add {
+        if let (Value::Text(a), Value::Text(b)) = (l, r) {
+            return Ok(Value::Text(format!("{a}{b}")));
+        }
+        if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
+            if a.trim().parse::<f64>().is_err() {
+                if matches!(other, Value::Int(_) | Value::Decimal(_)) {
+                    return Err(SqlError::conversion_failed(a, &DataType::Int));
+                }
+                let (x, y) = if matches!(l, Value::Text(_)) {
+                    (a.clone(), other.as_text())
+                } else {
+                    (other.as_text(), a.clone())
+                };
+                return Ok(Value::Text(format!("{x}{y}")));
+            }
+        }
+    }
+    if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
+        // datetime + int adds days, as in SQL Server.
+        let days = n.checked_mul(86_400_000_000);
+        let moved = match op {
+            Add => days.and_then(|d| t.checked_add(d)),
+            Sub => days.and_then(|d| t.checked_sub(d)),
+            _ => Some(*t),
+        };
+        return moved
+            .filter(|&m| in_datetime_range(m))
+            .map(Value::DateTime)
+            .ok_or_else(SqlError::datetime_overflow);
+    }
+    match (l, r) {
+        (Value::Int(a), Value::Int(b)) => {
+            let (a, b) = (*a, *b);
+            Ok(Value::Int(match op {
+                Add => a
+                    .checked_add(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Sub => a
+                    .checked_sub(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Mul => a
+                    .checked_mul(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Div => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a.checked_div(b)
+                        .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
+                }
+                Mod => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a.checked_rem(b)
+                        .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
+                }
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                _ => 0,
+            }))
+        }
+        _ => {
+            let num = |v: &Value| match v {
+                Value::Int(n) => Ok(*n as f64),
+                Value::Decimal(d) => Ok(*d),
+                Value::Text(s) => s
+                    .trim()
+                    .parse::<f64>()
+                    .map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
+                other => Err(SqlError::explicit_conversion(
+                    other.type_name(),
+                    &DataType::Float,
+                )),
+            };
+            let (a, b) = (num(l)?, num(r)?);
+            Ok(Value::Decimal(match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                Div => {
+                    if b == 0.0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a / b
+                }
+                Mod => a % b,
+                _ => 0.0,
+            }))
+        }
     }
 }
 
