@@ -172,9 +172,17 @@ async function wasmSizes() {
   );
 }
 
-/** Brotli size of what a lesson page loads: dist/ but the blog's embed files. */
+/**
+ * Brotli size of what a lesson page loads: the files at the top of dist/ but the blog's
+ * embed files, and the lesson's prerendered first paint.
+ */
 async function lessonPageSize() {
-  const files = (await readdir(DIST)).filter((f) => !f.startsWith('embed') && !f.startsWith('.')).sort();
+  const entries = await readdir(DIST, { withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile() && !e.name.startsWith('embed') && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+  files.push(`prerender/${LESSON}.html`);
   let brotli = 0;
   for (const file of files) brotli += brotliSize(await readFile(join(DIST, file)));
   return { files, brotli };

@@ -168,3 +168,29 @@ test('embed: the app renders inside an iframe on another page', async (t) => {
   await frame.locator('#lesson-list').waitFor();
   assert.equal((await frame.locator('header h1').textContent()).trim(), 'Lockstep');
 });
+
+test('first paint: a lesson shows its text and code before the wasm has loaded, then the app takes over', async (t) => {
+  const { page } = t;
+  // Hold the wasm back, as a slow phone would.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(t.url('#/lesson/queue-wait-or-skip?readpast=off'), { waitUntil: 'domcontentloaded' });
+  const first = await page.waitForSelector('#first-paint [data-lesson="queue-wait-or-skip"]');
+  assert.match(await first.textContent(), /Several terminals take their next task/);
+  assert.match(await page.textContent('#first-paint pre code'), /CREATE TABLE dbo\.task/);
+  assert.equal(await page.$('#main'), null, 'the app has not started yet');
+  await t.screenshot('first-paint');
+  release();
+  await page.waitForSelector('[data-testid=player][data-pending=false]');
+  assert.equal(await page.$('#first-paint'), null, 'the app removed the first paint');
+
+  // A lesson id that does not exist asks for no prerendered page (no failed request).
+  await page.goto('about:blank');
+  await page.goto(t.url('#/lesson/no-such-lesson'), { waitUntil: 'load' });
+  await page.waitForSelector('[data-testid=lesson-problem]');
+  assert.deepEqual(t.errors, []);
+});

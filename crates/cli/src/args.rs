@@ -28,6 +28,9 @@ pub enum Command {
     Check(CheckArgs),
     /// List exercises for a facilitator: goal, goals checked, hints, editable blocks.
     Exercises(ExercisesArgs),
+    /// Write each lesson as static HTML (OUT/<id>.html), which the app shows before its
+    /// wasm has loaded.
+    Prerender(PrerenderArgs),
 }
 
 #[derive(Debug, Args)]
@@ -87,6 +90,17 @@ pub struct ExercisesArgs {
     /// Include each exercise's solution SQL (for facilitators, not learners).
     #[arg(long)]
     pub solutions: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PrerenderArgs {
+    /// Lesson files, or directories searched recursively for *.md (README.md and
+    /// pending/ excepted).
+    #[arg(required = true, value_name = "FILE_OR_DIR")]
+    pub paths: Vec<PathBuf>,
+    /// The directory to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 const RUN_AFTER_HELP: &str = "\

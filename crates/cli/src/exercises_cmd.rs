@@ -9,10 +9,12 @@ use crate::args::ExercisesArgs;
 use crate::check_cmd::{lesson_files, PENDING_NOTE};
 use crate::exit::{BAD_INPUT, OK};
 
-pub fn command(args: &ExercisesArgs) -> u8 {
+/// Every lesson under `paths` that parses; problems (unreadable paths, lesson errors)
+/// are printed as they come, and the flag says whether there were any.
+pub(crate) fn parse_lessons(paths: &[std::path::PathBuf]) -> (Vec<Lesson>, bool) {
     let mut bad = false;
-    let mut exercises: Vec<Lesson> = Vec::new();
-    for path in &args.paths {
+    let mut lessons = Vec::new();
+    for path in paths {
         let found = match lesson_files(path) {
             Ok(found) => found,
             Err(message) => {
@@ -34,8 +36,7 @@ pub fn command(args: &ExercisesArgs) -> u8 {
                 }
             };
             match Lesson::parse(&file.display().to_string(), &text) {
-                Ok(lesson) if lesson.exercise.is_some() => exercises.push(lesson),
-                Ok(_) => {}
+                Ok(lesson) => lessons.push(lesson),
                 Err(errors) => {
                     for e in &errors {
                         eprintln!("{e}");
@@ -45,6 +46,15 @@ pub fn command(args: &ExercisesArgs) -> u8 {
             }
         }
     }
+    (lessons, bad)
+}
+
+pub fn command(args: &ExercisesArgs) -> u8 {
+    let (lessons, bad) = parse_lessons(&args.paths);
+    let exercises: Vec<Lesson> = lessons
+        .into_iter()
+        .filter(|l| l.exercise.is_some())
+        .collect();
     let out = if args.markdown {
         markdown(&exercises, args.solutions)
     } else {

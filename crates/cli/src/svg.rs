@@ -879,20 +879,15 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 /// Text for XML content and attribute values. Characters XML 1.0 cannot hold at all
 /// (most control characters: a SQL value may contain them) become U+FFFD.
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    let allowed: String = text
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect();
+    lesson::escape_html(&allowed).replace('\'', "&apos;")
 }
 
 #[cfg(test)]

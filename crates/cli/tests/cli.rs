@@ -913,3 +913,37 @@ fn run_bad_schedule_is_bad_input_naming_the_choice() {
         "#]],
     );
 }
+
+// ---- prerender ----
+
+#[test]
+fn prerender_writes_each_lessons_first_paint_and_their_ids() {
+    let dir = TempDir::new("prerender");
+    dir.write("passing.md", PASSING);
+    dir.write("drill.md", EXERCISE);
+    check_cli(
+        &dir,
+        &["prerender", ".", "--out", "pages"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let ids = std::fs::read_to_string(dir.0.join("pages/ids.js")).expect("ids.js");
+    assert_eq!(
+        ids,
+        "var LOCKSTEP_PRERENDERED = [\"drill\", \"passing\"];\n"
+    );
+    let page = std::fs::read_to_string(dir.0.join("pages/passing.html")).expect("page");
+    assert!(page.starts_with("<article class=\"first-paint prose\" data-lesson=\"passing\">"));
+    assert!(
+        page.contains("<pre class=\"first-paint__code\"><code>"),
+        "{page}"
+    );
+    // A lesson with an error is reported like everywhere else, and fails the command.
+    dir.write("broken.md", "no front matter");
+    let (code, _, stderr) = lockstep(&dir.0, &["prerender", ".", "--out", "pages"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("broken.md:1:1: "), "{stderr}");
+}

@@ -21,6 +21,24 @@ use crate::{Exercise, Kind, Lesson};
 
 const MAGIC: &[u8; 4] = b"LSL1";
 
+/// How [`crate::narrative_html`] marks where block N goes: this, N, then `"></div>`.
+const BLOCK_PLACEHOLDER: &str = "<div class=\"lockstep-block\" data-block=\"";
+
+/// Text for HTML content and attribute values (double-quoted).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// A lesson ready for the browser: the lesson and the HTML of its Markdown (raw HTML in
 /// the lesson escaped, as [`crate::markdown_html`] renders it).
 #[derive(Clone, Debug)]
@@ -62,6 +80,39 @@ impl Compiled {
             }),
             lesson,
         }
+    }
+
+    /// The lesson as static HTML for the first paint, before the app has loaded: its
+    /// narrative (which opens with the title), each `sql` block as code with every toggle at its default
+    /// (the text the player opens with). Every string from the lesson is escaped.
+    pub fn first_paint_html(&self) -> String {
+        let lesson = &self.lesson;
+        let applied = lesson.apply(&lesson.settings_default()).ok();
+        let mut narrative = String::new();
+        let mut rest = self.narrative_html.as_str();
+        while let Some(at) = rest.find(BLOCK_PLACEHOLDER) {
+            narrative.push_str(&rest[..at]);
+            let after = &rest[at + BLOCK_PLACEHOLDER.len()..];
+            let end = after.find("\"></div>").unwrap_or(after.len());
+            let index: Option<usize> = after[..end].parse().ok();
+            let text = applied.as_ref().and_then(|a| {
+                a.blocks
+                    .iter()
+                    .find(|b| Some(b.block) == index)
+                    .map(|b| b.text.as_str())
+            });
+            if let Some(text) = text {
+                narrative.push_str("<pre class=\"first-paint__code\"><code>");
+                narrative.push_str(&escape_html(text));
+                narrative.push_str("</code></pre>");
+            }
+            rest = after.get(end + "\"></div>".len()..).unwrap_or("");
+        }
+        narrative.push_str(rest);
+        format!(
+            "<article class=\"first-paint prose\" data-lesson=\"{}\">\n{narrative}</article>\n",
+            escape_html(&lesson.id),
+        )
     }
 
     /// The compact form of several lessons.

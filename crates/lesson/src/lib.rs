@@ -30,7 +30,7 @@ pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};
 pub use check::{
     evaluate_checks, Bound, Check, CheckKind, CheckResult, Expectation, Expected, Figure,
 };
-pub use compact::{Compiled, DecodeError};
+pub use compact::{escape_html, Compiled, DecodeError};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,

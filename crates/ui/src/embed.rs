@@ -148,23 +148,9 @@ pub fn embed_code(app: &str, route: &EmbedRoute, title: &str) -> String {
     format!(
         "<iframe src=\"{src}\" title=\"{title}\" width=\"100%\" height=\"{FALLBACK_HEIGHT_PX}\" \
          style=\"border:0;max-width:680px\" loading=\"lazy\"></iframe>",
-        src = attr_escape(&format!("{app}#{route}")),
-        title = attr_escape(&format!("Lockstep: {title}")),
+        src = lesson::escape_html(&format!("{app}#{route}")),
+        title = lesson::escape_html(&format!("Lockstep: {title}")),
     )
-}
-
-fn attr_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ pub const THEME_KEY: &str = "lockstep.theme";
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
 
+/// The element of index.html that shows a prerendered lesson while the wasm loads.
+const FIRST_PAINT_ID: &str = "first-paint";
+
 /// Performance API names the browser tests and `e2e/bench.mjs` read.
 pub const MEASURE_SIMULATE: &str = "lockstep:simulate";
 /// A state view the cursor had to compute after the playhead jumped (see
@@ -45,6 +48,13 @@ pub const MARK_LESSON_READY: &str = "lockstep:lesson-ready";
 #[hook]
 pub fn use_app_state() -> UseReducerHandle<State> {
     let state = use_reducer(initial_state);
+
+    // index.html's first paint (a prerendered lesson) gives way to the app.
+    use_effect_with((), |_| {
+        if let Some(first_paint) = document().get_element_by_id(FIRST_PAINT_ID) {
+            first_paint.remove();
+        }
+    });
 
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {

@@ -22,6 +22,27 @@ fn every_lesson_reads_back_as_parsed_with_its_html() {
     assert!(back.iter().any(|c| c.goal_html.contains("<code>")));
 }
 
+/// The first paint is the narrative with each block's default text as escaped code.
+#[test]
+fn the_first_paint_is_the_narrative_with_the_default_code() {
+    let lesson = lessons()
+        .into_iter()
+        .find(|l| l.id == "queue-wait-or-skip")
+        .expect("queue-wait-or-skip");
+    let applied = lesson.apply(&lesson.settings_default()).expect("applies");
+    let html = Compiled::new(lesson).first_paint_html();
+    assert!(html
+        .starts_with("<article class=\"first-paint prose\" data-lesson=\"queue-wait-or-skip\">"));
+    assert!(!html.contains("lockstep-block"), "a placeholder is left");
+    let code_blocks = html
+        .matches("<pre class=\"first-paint__code\"><code>")
+        .count();
+    assert_eq!(code_blocks, applied.blocks.len());
+    // The default toggle (READPAST on) is in the code, escaped like all of it.
+    assert!(html.contains("WITH (UPDLOCK, READPAST, ROWLOCK)"), "{html}");
+    assert!(!html.contains("<script"));
+}
+
 #[test]
 fn bytes_not_written_by_this_build_are_refused() {
     let compiled: Vec<Compiled> = lessons().into_iter().take(2).map(Compiled::new).collect();
