@@ -8,12 +8,12 @@ use sql::ast::Script;
 
 use crate::error::SqlError;
 use crate::event::TraceEntry;
-use crate::exec::run::MAX_STATEMENTS_PER_SESSION;
 use crate::exec::{Exec, Output, Rules, Sink};
 use crate::outcome::Outcome;
 use crate::schedule::{Mode, Policy, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 use crate::state::session::{ClientSettings, State};
 use crate::state::World;
+use crate::state::MAX_STATEMENTS_PER_SESSION;
 
 /// SQL Server's deadlock monitor wakes every 5 s (semantics.md A8).
 const DEADLOCK_MONITOR_US: u64 = 5_000_000;

@@ -16,8 +16,6 @@ use crate::state::session::{Frame, FrameKind, Options, PendingEnd, Session, Stat
 use crate::state::{newlines, SETUP_SOURCE};
 use crate::value::Value;
 
-/// A session may run at most this many statements; a loop that never ends stops here.
-pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
 /// Control instructions (jumps, tests) one step may run before it must reach a statement.
 const MAX_INSTRUCTIONS_PER_STEP: u32 = 100_000;
 

@@ -20,6 +20,9 @@ use std::rc::Rc;
 use locks::{LockManager, LockMode, OwnerId, Resource};
 use session::{Frame, Procedure, Session, State};
 
+/// A session may run at most this many statements; a loop that never ends stops here.
+pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
+
 /// Index used for the setup pseudo-session's script source.
 pub(crate) const SETUP_SOURCE: usize = usize::MAX;
 
@@ -118,7 +121,7 @@ impl World {
             running_triggers: Vec::new(),
             working: Vec::new(),
             query_depth: 0,
-            max_statements: crate::exec::run::MAX_STATEMENTS_PER_SESSION,
+            max_statements: MAX_STATEMENTS_PER_SESSION,
         }
     }
 
