@@ -271,7 +271,7 @@ impl Simulation {
             ExprKind::Literal(l) => match l {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
-                Literal::Str { value, .. } => Value::Text(value.clone()),
+                Literal::Str { value, .. } => Value::Text(value.as_str().into()),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,
@@ -596,7 +596,9 @@ impl Simulation {
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
             | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64),
-            "USER" | "CURRENT_USER" | "SUSER_SNAME" => Value::Text(self.sessions[i].name.clone()),
+            "USER" | "CURRENT_USER" | "SUSER_SNAME" => {
+                Value::Text(self.sessions[i].name.as_str().into())
+            }
             "CURRENT_DATE" => Value::DateTime(
                 (crate::value::CLOCK_ZERO_US + self.now as i64).div_euclid(86_400_000_000)
                     * 86_400_000_000,
@@ -650,7 +652,7 @@ impl Simulation {
             "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
             "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
             "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
-            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect()),
+            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect::<String>().into()),
             "LEFT" => {
                 let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
                 text_fn(arg(0), |s| s.chars().take(n).collect())
@@ -690,7 +692,7 @@ impl Simulation {
                     None => Value::Null,
                     Some(e) => match name {
                         "ERROR_NUMBER" => Value::Int(e.number as i64),
-                        "ERROR_MESSAGE" => Value::Text(e.message.clone()),
+                        "ERROR_MESSAGE" => Value::Text(e.message.as_str().into()),
                         "ERROR_SEVERITY" => Value::Int(e.severity as i64),
                         _ => Value::Int(e.state as i64),
                     },
@@ -706,7 +708,7 @@ impl Simulation {
                     self.sessions[i].txn.as_ref().map(|t| t.id)
                 };
                 let mode = owner.and_then(|o| self.locks.held(o, &res)).map(|(m, _)| m);
-                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).to_string())
+                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).into())
             }
             "APPLOCK_TEST" => {
                 let res = crate::locks::Resource::Application {
@@ -768,14 +770,17 @@ impl Simulation {
             "NEWID" => {
                 use rand_core::Rng;
                 let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
-                Value::Text(format!(
-                    "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
-                    a >> 32,
-                    (a >> 16) & 0xffff,
-                    a & 0xffff,
-                    b >> 48,
-                    b & 0xffff_ffff_ffff
-                ))
+                Value::Text(
+                    format!(
+                        "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
+                        a >> 32,
+                        (a >> 16) & 0xffff,
+                        a & 0xffff,
+                        b >> 48,
+                        b & 0xffff_ffff_ffff
+                    )
+                    .into(),
+                )
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
@@ -793,7 +798,7 @@ fn as_time(v: &Value) -> Option<i64> {
 fn text_fn(v: Value, f: impl FnOnce(&str) -> String) -> Value {
     match v {
         Value::Null => Value::Null,
-        x => Value::Text(f(&x.as_text())),
+        x => Value::Text(f(&x.as_text()).into()),
     }
 }
 
@@ -834,7 +839,10 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
     // converts text to the number type otherwise).
     if op == Add {
         if let (Value::Text(a), Value::Text(b)) = (l, r) {
-            return Ok(Value::Text(format!("{a}{b}")));
+            let mut s = String::with_capacity(a.len() + b.len());
+            s.push_str(a);
+            s.push_str(b);
+            return Ok(Value::Text(s.into()));
         }
         if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
             if a.trim().parse::<f64>().is_err() {
@@ -842,11 +850,11 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                     return Err(SqlError::conversion_failed(a, &DataType::Int));
                 }
                 let (x, y) = if matches!(l, Value::Text(_)) {
-                    (a.clone(), other.as_text())
+                    (a.to_string(), other.as_text())
                 } else {
-                    (other.as_text(), a.clone())
+                    (other.as_text(), a.to_string())
                 };
-                return Ok(Value::Text(format!("{x}{y}")));
+                return Ok(Value::Text(format!("{x}{y}").into()));
             }
         }
     }

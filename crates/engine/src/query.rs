@@ -2244,7 +2244,7 @@ fn to_literal(v: Value) -> sql::ast::Literal {
         Value::Int(n) => sql::ast::Literal::Int(n),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
         Value::Text(s) => sql::ast::Literal::Str {
-            value: s,
+            value: s.to_string(),
             national: true,
         },
         Value::DateTime(t) => sql::ast::Literal::Str {
@@ -2345,7 +2345,9 @@ pub(crate) fn filter_equalities(t: &Table, filter: &Expr) -> Option<Vec<(usize, 
 fn pure_eval(t: &Table, e: &Expr, row: &[Value]) -> Value {
     match &e.kind {
         ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
-        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => Value::Text(value.clone()),
+        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => {
+            Value::Text(value.as_str().into())
+        }
         ExprKind::Literal(sql::ast::Literal::Decimal(d)) => {
             Value::Decimal(d.parse().unwrap_or(0.0))
         }

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::rc::Rc;
 
 use sql::ast::{DataType, Len};
 
@@ -14,7 +15,8 @@ pub enum Value {
     Null,
     Int(i64),
     Decimal(f64),
-    Text(String),
+    /// Shared: rows are copied often (versions, scans, results), text rarely changes.
+    Text(Rc<str>),
     /// datetime2: microseconds since 1970-01-01 (virtual time zero is [`CLOCK_ZERO_US`]).
     DateTime(i64),
 }
@@ -46,8 +48,17 @@ impl Value {
     pub fn as_text(&self) -> String {
         match self {
             Value::Null => String::new(),
-            Value::Text(s) => s.clone(),
+            Value::Text(s) => s.to_string(),
             other => other.to_string(),
+        }
+    }
+
+    /// The value as shared text: a text value's own, else its printed form.
+    pub fn to_text_rc(&self) -> Rc<str> {
+        match self {
+            Value::Text(s) => s.clone(),
+            Value::Null => Rc::from(""),
+            other => other.to_string().into(),
         }
     }
 
@@ -272,7 +283,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
                 .ok_or_else(SqlError::conversion_failed_datetime),
             _ => Err(SqlError::explicit_conversion(v, ty)),
         },
-        DataType::UniqueIdentifier => Ok(Value::Text(v.as_text())),
+        DataType::UniqueIdentifier => Ok(Value::Text(v.to_text_rc())),
     }
 }
 
@@ -324,15 +335,23 @@ fn fit_text(
     max_chars: Option<u32>,
     target: Option<(&str, &str)>,
 ) -> Result<Value, SqlError> {
-    let s = v.as_text();
+    let s = v.to_text_rc();
     if let Some(n) = max_chars {
         // Trailing spaces are trimmed before the length check, as SQL Server does.
-        let len = s.trim_end_matches(' ').chars().count();
+        let t = s.trim_end_matches(' ');
+        // Bytes bound characters from above: count them only when it could matter.
+        let len = if t.len() <= n as usize {
+            t.len()
+        } else {
+            t.chars().count()
+        };
         if len > n as usize {
             return match target {
                 Some((table, column)) => Err(SqlError::truncation(table, column, &s, n)),
                 // CAST silently truncates; only storing into a column is an error.
-                None => Ok(Value::Text(s.chars().take(n as usize).collect())),
+                None => Ok(Value::Text(
+                    s.chars().take(n as usize).collect::<String>().into(),
+                )),
             };
         }
     }
@@ -343,9 +362,13 @@ fn fit_text(
 pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     match (v, ty) {
         (Value::Null, _) => 0,
+        (Value::Text(s), DataType::NVarChar(_)) | (Value::Text(s), DataType::SysName) => {
+            2 * s.chars().count() as u32
+        }
         (_, DataType::NVarChar(_)) | (_, DataType::SysName) => {
             2 * v.as_text().chars().count() as u32
         }
+        (Value::Text(s), DataType::VarChar(_)) => s.len() as u32,
         (_, DataType::VarChar(_)) => v.as_text().len() as u32,
         _ => 0,
     }
