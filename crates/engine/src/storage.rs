@@ -169,6 +169,15 @@ impl PartialOrd for OrdKey {
 }
 impl Ord for OrdKey {
     fn cmp(&self, other: &Self) -> Ordering {
+        // One integer column (an identity key, a heap's rid): the common case, directly.
+        if let ([Value::Int(a)], [Value::Int(b)]) = (&*self.0, &*other.0) {
+            let o = a.cmp(b);
+            return if self.1.first().copied().unwrap_or(false) {
+                o.reverse()
+            } else {
+                o
+            };
+        }
         for (i, (a, b)) in self.0.iter().zip(other.0.iter()).enumerate() {
             let mut o = sort_cmp(a, b);
             if self.1.get(i).copied().unwrap_or(false) {
@@ -250,7 +259,11 @@ impl Table {
     /// The key text of `row` (None: no data) in `slot`.
     pub fn key_text_of(&self, row: Option<&[Value]>, slot: RowId) -> Rc<str> {
         match row {
-            Some(row) if self.key.len() == 1 => row[self.key[0]].to_string().into(),
+            Some(row) if self.key.len() == 1 => match &row[self.key[0]] {
+                // Integer keys without the formatting machinery (one per row written).
+                Value::Int(n) => int_text(*n),
+                v => v.to_string().into(),
+            },
             Some(row) if !self.key.is_empty() => self
                 .key
                 .iter()
@@ -455,7 +468,11 @@ impl Table {
     }
 
     pub fn find_key(&self, key: &OrdKey) -> Option<RowId> {
-        self.order.get(key).copied()
+        // A key past the last one (an identity insert) is not there: no search.
+        match self.order.last_key_value() {
+            Some((last, _)) if *last < *key => None,
+            _ => self.order.get(key).copied(),
+        }
     }
 
     /// Forgets the page count after rows were cleared or dropped.
@@ -646,19 +663,50 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
 }
 
 fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 {
-    let cols: Vec<(pages::ColType, Option<u32>)> = types
-        .iter()
-        .zip(columns)
-        .zip(row)
-        .map(|((t, c), v)| {
-            let var = matches!(
-                c.ty,
-                DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
-            );
-            (*t, var.then(|| stored_len(v, &c.ty)))
-        })
-        .collect();
-    pages::row_size(&cols)
+    let cols = types.iter().zip(columns).zip(row).map(|((t, c), v)| {
+        let var = matches!(
+            c.ty,
+            DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
+        );
+        (*t, var.then(|| stored_len(v, &c.ty)))
+    });
+    // Sized on the stack for the usual table (this runs for every row a page count needs).
+    const STACK: usize = 16;
+    if columns.len() <= STACK {
+        let mut buf = [(pages::ColType::Int, None); STACK];
+        let mut n = 0;
+        for c in cols {
+            buf[n] = c;
+            n += 1;
+        }
+        pages::row_size(&buf[..n])
+    } else {
+        pages::row_size(&cols.collect::<Vec<_>>())
+    }
+}
+
+/// `n` as text, as `Display` writes it, without the formatting machinery.
+fn int_text(n: i64) -> Rc<str> {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let digits = std::str::from_utf8(&buf[at..]).unwrap_or("0");
+    if n < 0 {
+        let mut s = String::with_capacity(digits.len() + 1);
+        s.push('-');
+        s.push_str(digits);
+        s.into()
+    } else {
+        digits.into()
+    }
 }
 
 /// The database's tables. Each is shared between clones of a simulation until one of
