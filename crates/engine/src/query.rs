@@ -1438,8 +1438,13 @@ impl Simulation {
                 .into());
             }
         }
+        // The inserted rows are kept only for triggers and OUTPUT.
+        let keep =
+            ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
         let mut inserted = Vec::new();
+        let mut n = 0u64;
         for r in source {
+            n += 1;
             let row = self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?;
             match &is_var {
                 Some(v) => {
@@ -1453,11 +1458,17 @@ impl Simulation {
                         }
                     }
                 }
-                None => self.insert_row(i, tid, row.clone())?,
+                None => {
+                    let copy = keep.then(|| row.clone());
+                    self.insert_row(i, tid, row)?;
+                    inserted.extend(copy);
+                    continue;
+                }
             }
-            inserted.push(row);
+            if keep {
+                inserted.push(row);
+            }
         }
-        let n = inserted.len() as u64;
         if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
         }
@@ -1548,48 +1559,52 @@ impl Simulation {
             t.key_of(&row, t.slots.len())
         };
         let existing = self.db.tables[tid as usize].find_key(&key);
-        let key_text = {
-            let t = &self.db.tables[tid as usize];
-            t.key_text_of(Some(&row), t.slots.len())
+        // The key's text names the lock and a duplicate; setup takes no locks.
+        let key_text = |sim: &Self, row: &[Value]| {
+            let t = &sim.db.tables[tid as usize];
+            t.key_text_of(Some(row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
         let res = {
             let t = &self.db.tables[tid as usize];
-            if t.primary_index.is_empty() {
-                Resource::Key {
+            if !self.tracing {
+                None
+            } else if t.primary_index.is_empty() {
+                Some(Resource::Key {
                     table: tid,
                     index: 1,
-                    key: key_text.clone(),
-                }
+                    key: key_text(self, &row),
+                })
             } else {
-                Resource::RowHash {
+                Some(Resource::RowHash {
                     table: tid,
                     hash: crate::teradata::row_hash(t, &row),
-                }
+                })
             }
         };
-        self.lock(i, res, LockMode::X, false)?;
+        if let Some(res) = res {
+            self.lock(i, res, LockMode::X, false)?;
+        }
         let t = &self.db.tables[tid as usize];
         if let Some(slot) = existing {
             if t.slots[slot].latest().is_some() {
                 let pk = t.pk_name.clone().unwrap_or_default();
-                return Err(SqlError::duplicate_primary_key(&pk, &t.name, &key_text).into());
+                return Err(
+                    SqlError::duplicate_primary_key(&pk, &t.name, &key_text(self, &row)).into(),
+                );
             }
         }
         self.check_unique(i, tid, &row, existing)?;
         let cl_depth = self.cl_depth(tid);
         let slot = match existing {
-            Some(slot) => {
-                self.write_row(i, tid, slot, Some(row.clone()));
-                slot
-            }
-            None => {
-                let slot = self.db.tables[tid as usize].new_slot(&row);
-                self.write_row(i, tid, slot, Some(row.clone()));
-                slot
-            }
+            Some(slot) => slot,
+            None => self.db.tables[tid as usize].new_slot(&row),
         };
-        let m = self.maintenance_reads(tid, None, Some(&row));
+        // Index maintenance is counted only when reads are (not in setup): copy the row
+        // for it only then.
+        let counted = self.tracing.then(|| row.clone());
+        self.write_row(i, tid, slot, Some(row));
+        let m = self.maintenance_reads(tid, None, counted.as_deref());
         self.query_reads += cl_depth + m;
         if self.tracing {
             let t = &self.db.tables[tid as usize];
