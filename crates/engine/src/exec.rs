@@ -516,9 +516,9 @@ impl Simulation {
     }
 
     pub(crate) fn assign_var(&mut self, i: usize, name: &str, v: Value) -> Result<(), SqlError> {
-        let key = name.to_ascii_lowercase();
+        let key = crate::names::lower(name);
         let frame = self.frame_mut(i);
-        match frame.vars.get_mut(&key) {
+        match frame.vars.get_mut(&*key) {
             Some((ty, slot)) => {
                 *slot = convert(&v, ty, None)?;
                 Ok(())

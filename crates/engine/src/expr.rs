@@ -473,11 +473,11 @@ impl Simulation {
     }
 
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
-        let key = name.to_ascii_lowercase();
+        let key = crate::names::lower(name);
         self.sessions[i]
             .frames
             .last()
-            .and_then(|f| f.vars.get(&key))
+            .and_then(|f| f.vars.get(&*key))
             .map(|(_, v)| v.clone())
             .ok_or_else(|| SqlError::undeclared_variable(name))
     }

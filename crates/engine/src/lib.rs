@@ -14,6 +14,7 @@ mod footprint;
 mod index;
 mod leaf;
 pub mod locks;
+mod names;
 pub mod pages;
 mod program;
 mod query;

@@ -855,14 +855,16 @@ impl Simulation {
     }
 
     fn end_statement(&mut self, i: usize, end: PendingEnd) {
-        let name = self.sessions[i].name.clone();
-        self.push(Event::StatementFinished {
-            session: name,
-            label: end.label,
-            rows: end.rows,
-            reads: end.reads,
-            cost_us: end.cost_us,
-        });
+        if self.recording() {
+            let name = self.sessions[i].name.clone();
+            self.push(Event::StatementFinished {
+                session: name,
+                label: end.label,
+                rows: end.rows,
+                reads: end.reads,
+                cost_us: end.cost_us,
+            });
+        }
         self.release_statement_locks(i);
         let autocommit = self.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
         // A Teradata request is one implicit transaction: commit after its last statement.
@@ -1407,13 +1409,18 @@ impl Simulation {
             self.db.commit_seq += 1;
             let seq = self.db.commit_seq;
             let mut seen = std::collections::BTreeSet::new();
+            // An autocommit of one row (most of them) has nothing to tell apart.
+            let single = txn.undo.len() == 1;
             for u in &txn.undo {
-                if !seen.insert((u.table, u.slot)) {
+                if !single && !seen.insert((u.table, u.slot)) {
                     continue;
                 }
                 if let Some(t) = self.db.tables.get_mut(u.table as usize) {
                     if let Some(inserted) = t.commit_slot(u.slot, seq) {
-                        arrived.push((u.table, t.queue && inserted));
+                        // Only rows that arrive in a queue count (`rows_by_table`).
+                        if t.queue && inserted {
+                            arrived.push((u.table, true));
+                        }
                     }
                 }
             }
