@@ -1656,19 +1656,9 @@ impl Simulation {
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        let table = |id: &u32| {
-            self.db
-                .tables
-                .get(*id as usize)
-                .map_or_else(|| format!("t{id}"), |t| t.name.clone())
-        };
-        match res {
-            Resource::Object { table: t } => format!("OBJECT {}", table(t)),
-            Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
-            Resource::Key { table: t, key, .. } => format!("KEY {} ({key})", table(t)),
-            Resource::Application { name } => format!("APP {name}"),
-            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash:08X})", table(t)),
-        }
+        crate::locks::resource_text(res, |id| {
+            self.db.tables.get(id as usize).map(|t| t.name.as_str())
+        })
     }
 
     /// Sessions whose lock was granted by a release become ready now.
