@@ -193,9 +193,12 @@ pub(crate) fn canonical(e: &Expr) -> String {
 }
 
 fn canon(e: &Expr, s: &mut String) {
+    use std::fmt::Write;
     match &e.kind {
         ExprKind::Column(n) => s.push_str(&n.name().value.to_ascii_lowercase()),
-        ExprKind::Literal(Literal::Int(i)) => s.push_str(&i.to_string()),
+        ExprKind::Literal(Literal::Int(i)) => {
+            let _ = write!(s, "{i}");
+        }
         ExprKind::Literal(Literal::Str { value, .. }) => {
             s.push('\'');
             s.push_str(&value.to_lowercase());
@@ -207,7 +210,7 @@ fn canon(e: &Expr, s: &mut String) {
         ExprKind::Binary { op, left, right } => {
             s.push('(');
             canon(left, s);
-            s.push_str(&format!(" {op:?} "));
+            let _ = write!(s, " {op:?} ");
             canon(right, s);
             s.push(')');
         }
@@ -228,7 +231,9 @@ fn canon(e: &Expr, s: &mut String) {
             }
             s.push(')');
         }
-        _ => s.push_str(&format!("{:?}", std::mem::discriminant(&e.kind))),
+        _ => {
+            let _ = write!(s, "{:?}", std::mem::discriminant(&e.kind));
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use sql::ast::{DataType, Expr, Len, Stmt};
 use crate::index::{EntryKey, IndexEntries};
 use crate::leaf::LeafPacking;
 use crate::pages;
-use crate::value::{sort_cmp, stored_len, Value};
+use crate::value::{int_text, sort_cmp, stored_len, Value};
 
 pub type TxnId = u32;
 pub type RowId = usize;
@@ -100,6 +100,8 @@ pub struct Table {
     pub columns: Rc<[Column]>,
     /// The columns' names, shared with the scopes of queries that read the table.
     pub column_names: Rc<[String]>,
+    /// Each column's type in the page model, made once.
+    col_types: Rc<[pages::ColType]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
     /// All-ascending flags for `key_of`'s keys, made once (one flag for a heap's rid).
@@ -196,6 +198,7 @@ impl Table {
         Table {
             name,
             column_names: columns.iter().map(|c| c.name.clone()).collect(),
+            col_types: columns.iter().map(|c| col_type(&c.ty)).collect(),
             columns: columns.into(),
             ascending: vec![false; key.len().max(1)].into(),
             key,
@@ -430,8 +433,24 @@ impl Table {
                 (Some(a), Some(b)) => self.key.iter().all(|&c| identical(&a[c], &b[c])),
                 _ => false,
             };
-        let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
-        self.apply_index_counts(delta);
+        // Each index's entry count (by the newest data) and high-water mark, counted in
+        // place (one write changes one row in one or two indexes).
+        if !self.is_variable {
+            let new = s.latest().map(Vec::as_slice);
+            for k in 0..self.indexes.len() {
+                let ix = &self.indexes[k];
+                let was = old.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
+                let is = new.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
+                if was != is {
+                    let id = ix.id;
+                    let entries = self.index_entries.entry(id).or_insert(0);
+                    *entries = (*entries as i64 + is - was).max(0) as u32;
+                    let now = *entries;
+                    let high = self.index_high_water.entry(id).or_insert(0);
+                    *high = (*high).max(now);
+                }
+            }
+        }
         self.reindex(slot);
         if !same_key {
             self.rekey(slot);
@@ -490,36 +509,9 @@ impl Table {
         }
     }
 
-    /// How each index's entry count (by the newest data) changes as one row goes from
-    /// `old` to `new`: (index id, change) for the indexes whose count changes.
-    fn index_count_delta(&self, old: Option<&[Value]>, new: Option<&[Value]>) -> Vec<(u32, i64)> {
-        if self.is_variable {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        for ix in &self.indexes {
-            let was = old.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
-            let is = new.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
-            if was != is {
-                out.push((ix.id, is - was));
-            }
-        }
-        out
-    }
-
-    /// Keeps each index's entry count and high-water mark.
-    fn apply_index_counts(&mut self, delta: Vec<(u32, i64)>) {
-        for (id, d) in delta {
-            let entries = self.index_entries.entry(id).or_insert(0);
-            *entries = (*entries as i64 + d).max(0) as u32;
-            let now = *entries;
-            let high = self.index_high_water.entry(id).or_insert(0);
-            *high = (*high).max(now);
-        }
-    }
-
-    fn column_types(&self) -> Vec<pages::ColType> {
-        self.columns.iter().map(|c| col_type(&c.ty)).collect()
+    /// The page model's type of each column (shared: every packing needs them).
+    fn column_types(&self) -> Rc<[pages::ColType]> {
+        Rc::clone(&self.col_types)
     }
 
     /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
@@ -682,30 +674,6 @@ fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 
         pages::row_size(&buf[..n])
     } else {
         pages::row_size(&cols.collect::<Vec<_>>())
-    }
-}
-
-/// `n` as text, as `Display` writes it, without the formatting machinery.
-fn int_text(n: i64) -> Rc<str> {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut m = n.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    let digits = std::str::from_utf8(&buf[at..]).unwrap_or("0");
-    if n < 0 {
-        let mut s = String::with_capacity(digits.len() + 1);
-        s.push('-');
-        s.push_str(digits);
-        s.into()
-    } else {
-        digits.into()
     }
 }
 

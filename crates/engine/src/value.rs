@@ -57,6 +57,7 @@ impl Value {
     pub fn to_text_rc(&self) -> Rc<str> {
         match self {
             Value::Text(s) => s.clone(),
+            Value::Int(n) => int_text(*n),
             Value::Null => Rc::from(""),
             other => other.to_string().into(),
         }
@@ -94,6 +95,26 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
     let frac = in_day % 1_000_000;
     let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
     let p = precision.min(6) as usize;
+    if (0..=9999).contains(&y) {
+        // Digits written directly: results and updated rows print many datetimes.
+        let mut s = String::with_capacity(26);
+        for (n, width, sep) in [
+            (y, 4, "-"),
+            (m, 2, "-"),
+            (d, 2, " "),
+            (hh, 2, ":"),
+            (mm, 2, ":"),
+            (ss, 2, ""),
+        ] {
+            push_digits(&mut s, n as u64, width);
+            s.push_str(sep);
+        }
+        if p > 0 {
+            s.push('.');
+            push_digits(&mut s, frac as u64 / 10u64.pow(6 - p as u32), p);
+        }
+        return s;
+    }
     if p == 0 {
         format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
     } else {
@@ -103,6 +124,34 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
             &digits[..p]
         )
     }
+}
+
+/// Appends `n` with at least `width` digits, zero-padded (as `{n:0width$}` writes it).
+fn push_digits(s: &mut String, n: u64, width: usize) {
+    let mut buf = [b'0'; 20];
+    let mut at = buf.len();
+    let mut m = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    at = at.min(buf.len() - width.min(buf.len()));
+    s.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// `n` as shared text, as `Display` writes it, without the formatting machinery (key
+/// texts and CASTs of integers are written for every row).
+pub(crate) fn int_text(n: i64) -> Rc<str> {
+    let mut s = String::with_capacity(20);
+    if n < 0 {
+        s.push('-');
+    }
+    push_digits(&mut s, n.unsigned_abs(), 1);
+    s.into()
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
@@ -204,24 +253,24 @@ pub fn parse_delay(text: &str) -> Option<u64> {
         Some((a, b)) => (a, b),
         None => (t, ""),
     };
-    let parts: Vec<&str> = hms.split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
+    // Parsed in place: every WAITFOR of a loop parses its delay.
+    if hms.split(':').count() > 3 {
         return None;
     }
     let mut secs = 0u64;
-    for p in &parts {
+    for p in hms.split(':') {
         secs = secs * 60 + p.trim().parse::<u64>().ok()?;
     }
     // Pad the fraction to microseconds: '.020' is 20 ms.
-    let frac_us = if frac.is_empty() {
-        0
-    } else {
-        let digits: String = frac.chars().take(6).collect();
-        if !digits.chars().all(|c| c.is_ascii_digit()) {
-            return None;
+    let mut frac_us = 0u64;
+    if !frac.is_empty() {
+        let mut digits = 0;
+        for c in frac.chars().take(6) {
+            frac_us = frac_us * 10 + u64::from(c.to_digit(10)?);
+            digits += 1;
         }
-        format!("{digits:0<6}").parse::<u64>().ok()?
-    };
+        frac_us *= 10u64.pow(6 - digits);
+    }
     Some(secs * 1_000_000 + frac_us)
 }
 
@@ -392,6 +441,30 @@ mod tests {
         let mut labels = vec!["Niski", "Krytyczny", "Wysoki", "Normalny"];
         labels.sort_by(|a, b| collate(b, a));
         assert_eq!(labels, ["Wysoki", "Normalny", "Niski", "Krytyczny"]);
+    }
+
+    #[test]
+    fn datetimes_print_as_format_would() {
+        for us in [0, CLOCK_ZERO_US, CLOCK_ZERO_US + 1_500_123, -86_400_000_001] {
+            for p in [0u8, 3, 6] {
+                let days = us.div_euclid(86_400_000_000);
+                let in_day = us.rem_euclid(86_400_000_000);
+                let (y, m, d) = civil_from_days(days);
+                let secs = in_day / 1_000_000;
+                let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
+                let digits = format!("{:06}", in_day % 1_000_000);
+                let mut want = format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}");
+                if p > 0 {
+                    want = format!("{want}.{}", &digits[..p as usize]);
+                }
+                assert_eq!(format_datetime(us, p), want);
+            }
+        }
+        assert_eq!(&*int_text(-120), "-120");
+        assert_eq!(&*int_text(i64::MIN), i64::MIN.to_string());
+        assert_eq!(parse_delay("00:01:02.5"), Some(62_500_000));
+        assert_eq!(parse_delay("1:2:3:4"), None);
+        assert_eq!(parse_delay("00:00:00.x"), None);
     }
 
     #[test]
