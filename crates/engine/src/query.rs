@@ -1408,9 +1408,9 @@ impl Simulation {
         };
         let source: Vec<Vec<Value>> = match &ins.source {
             InsertSource::Values(rows) => {
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(rows.len());
                 for r in rows {
-                    let mut row = Vec::new();
+                    let mut row = Vec::with_capacity(r.len());
                     for e in r {
                         row.push(self.eval(i, e, None)?);
                     }

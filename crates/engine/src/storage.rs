@@ -367,13 +367,17 @@ impl Table {
 
     /// Files the rows changed since the last call in every index.
     pub fn file_entries(&mut self) {
-        for slot in std::mem::take(&mut self.unfiled) {
+        // The list is kept (emptied) so the next writes reuse its buffer.
+        let unfiled = std::mem::take(&mut self.unfiled);
+        for &slot in &unfiled {
             self.is_unfiled[slot] = false;
             for k in 0..self.indexes.len() {
                 let key = self.entry_key(k, slot);
                 self.entries[k].set(slot, key);
             }
         }
+        self.unfiled = unfiled;
+        self.unfiled.clear();
     }
 
     /// Where `slot` sits in index `k`, as locking readers see it: by its newest data when
@@ -527,10 +531,13 @@ impl Table {
             self.leaf.rebuild(self.order.values().copied(), &sizes);
         } else if !self.resized.is_empty() {
             let types = self.column_types();
-            for slot in std::mem::take(&mut self.resized) {
+            let resized = std::mem::take(&mut self.resized);
+            for &slot in &resized {
                 let size = self.size_of(&types, slot);
                 self.leaf.set_size(slot, size);
             }
+            self.resized = resized;
+            self.resized.clear();
         }
         self.leaf.pages().max(1)
     }

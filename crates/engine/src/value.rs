@@ -126,9 +126,8 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
     }
 }
 
-/// Appends `n` with at least `width` digits, zero-padded (as `{n:0width$}` writes it).
-fn push_digits(s: &mut String, n: u64, width: usize) {
-    let mut buf = [b'0'; 20];
+/// Writes `n`'s decimal digits at the end of `buf`; returns where they start.
+fn write_digits(buf: &mut [u8; 21], n: u64) -> usize {
     let mut at = buf.len();
     let mut m = n;
     loop {
@@ -136,22 +135,29 @@ fn push_digits(s: &mut String, n: u64, width: usize) {
         buf[at] = b'0' + (m % 10) as u8;
         m /= 10;
         if m == 0 {
-            break;
+            return at;
         }
     }
-    at = at.min(buf.len() - width.min(buf.len()));
+}
+
+/// Appends `n` with at least `width` digits, zero-padded (as `{n:0width$}` writes it).
+fn push_digits(s: &mut String, n: u64, width: usize) {
+    let mut buf = [b'0'; 21];
+    let at = write_digits(&mut buf, n).min(buf.len() - width.min(buf.len()));
     s.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
 /// `n` as shared text, as `Display` writes it, without the formatting machinery (key
-/// texts and CASTs of integers are written for every row).
+/// texts and CASTs of integers are written for every row). Written on the stack, so the
+/// shared text is the only allocation.
 pub(crate) fn int_text(n: i64) -> Rc<str> {
-    let mut s = String::with_capacity(20);
+    let mut buf = [b'0'; 21];
+    let mut at = write_digits(&mut buf, n.unsigned_abs());
     if n < 0 {
-        s.push('-');
+        at -= 1;
+        buf[at] = b'-';
     }
-    push_digits(&mut s, n.unsigned_abs(), 1);
-    s.into()
+    Rc::from(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
