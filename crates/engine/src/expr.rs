@@ -326,6 +326,13 @@ impl Simulation {
                     });
                 }
                 let l = self.eval(i, left, ctx)?;
+                // A comparison with a text literal (`status = 'new'`, per row of a scan)
+                // compares with the literal's text instead of copying it into a value.
+                if let ExprKind::Literal(Literal::Str { value, .. }) = &right.kind {
+                    if let (Some(o), Value::Text(x)) = (comparison(*op), &l) {
+                        return Ok(o(Some(crate::value::collate(x, value))));
+                    }
+                }
                 let r = self.eval(i, right, ctx)?;
                 binary(*op, &l, &r)?
             }
@@ -822,20 +829,28 @@ fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
     }
 }
 
+/// For a comparison operator, its result from the order of its operands (NULL when
+/// they do not compare).
+fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> {
+    use BinaryOp::*;
+    fn result(o: Option<Ordering>, holds: fn(Ordering) -> bool) -> Value {
+        o.map_or(Value::Null, |o| Value::bool(holds(o)))
+    }
+    Some(match op {
+        Eq => |o| result(o, |o| o == Ordering::Equal),
+        Ne => |o| result(o, |o| o != Ordering::Equal),
+        Lt => |o| result(o, |o| o == Ordering::Less),
+        Le => |o| result(o, |o| o != Ordering::Greater),
+        Gt => |o| result(o, |o| o == Ordering::Greater),
+        Ge => |o| result(o, |o| o != Ordering::Less),
+        _ => return None,
+    })
+}
+
 pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
     use BinaryOp::*;
-    if let Eq | Ne | Lt | Le | Gt | Ge = op {
-        return Ok(match compare(l, r) {
-            None => Value::Null,
-            Some(o) => Value::bool(match op {
-                Eq => o == Ordering::Equal,
-                Ne => o != Ordering::Equal,
-                Lt => o == Ordering::Less,
-                Le => o != Ordering::Greater,
-                Gt => o == Ordering::Greater,
-                _ => o != Ordering::Less,
-            }),
-        });
+    if let Some(result) = comparison(op) {
+        return Ok(result(compare(l, r)));
     }
     if l.is_null() || r.is_null() {
         return Ok(Value::Null);
