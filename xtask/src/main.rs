@@ -27,6 +27,8 @@ commands:
   parity              only the native/wasm trace parity check: every lesson's default
                       run natively and in wasm (Node), compared by trace digest
   e2e [--filter TEXT] the release wasm build and the browser tests only
+  tidy                only the engine's invariants: no web dependencies, no clock or
+                      OS entropy, no import cycles, dialect code only in dialect/
   setup [--browser]   only install what is missing
   bench [--rounds N] [--json FILE]
                       the release wasm build, then a browser benchmark of it (toggle
@@ -46,6 +48,13 @@ fn main() -> ExitCode {
         "test" => test(&shell, rest, true),
         "e2e" => test(&shell, rest, false),
         "bench" => bench::run(&shell, rest),
+        "tidy" => match tidy::check_engine(&shell) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("xtask tidy: {err}");
+                ExitCode::FAILURE
+            }
+        },
         "parity" => {
             let mut steps = Report::default();
             if steps.step("set-up", || setup::ensure_parity(&shell).into()) {

@@ -2,8 +2,6 @@
 
 use sql::ast::DataType;
 
-use crate::value::Value;
-
 /// The database name errors show (`lockstep.dbo.task`).
 pub const DATABASE: &str = "lockstep";
 
@@ -78,14 +76,8 @@ impl SqlError {
         )
     }
 
-    pub fn explicit_conversion(v: &Value, ty: &DataType) -> SqlError {
-        let from = match v {
-            Value::Int(_) => "int",
-            Value::Decimal(_) => "float",
-            Value::Text(_) => "varchar",
-            Value::DateTime(_) => "datetime2",
-            Value::Null => "null",
-        };
+    /// `from` is the value's type as SQL Server names it ([`crate::value::Value::type_name`]).
+    pub fn explicit_conversion(from: &str, ty: &DataType) -> SqlError {
         SqlError::new(
             529,
             16,
@@ -378,12 +370,20 @@ impl SqlError {
         SqlError::new(number, severity, message.into(), AbortScope::Statement)
     }
 
-    pub fn info(&self) -> crate::SqlErrorInfo {
-        crate::SqlErrorInfo {
+    pub fn info(&self) -> crate::error::SqlErrorInfo {
+        crate::error::SqlErrorInfo {
             number: self.number,
             severity: self.severity,
             state: self.state,
             message: self.message.clone(),
         }
     }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlErrorInfo {
+    pub number: u32,
+    pub severity: u8,
+    pub state: u8,
+    pub message: String,
 }

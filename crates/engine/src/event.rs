@@ -3,9 +3,16 @@
 
 use std::fmt;
 
-use crate::locks::LockMode;
+use crate::state::locks::LockMode;
 
 /// Why a lock went away.
+/// Which script a statement's text comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Setup,
+    Session(usize),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReleaseReason {
     Commit,
@@ -58,7 +65,7 @@ pub enum Event {
         label: &'static str,
         line: u32,
         text: String,
-        source: crate::view::Source,
+        source: Source,
         span: (usize, usize),
         in_proc: Option<String>,
     },
@@ -87,24 +94,27 @@ pub enum Event {
         resource: String,
         mode: LockMode,
         waited_us: Option<u64>,
-        /// Teradata names the modes: READ (S), WRITE (X).
-        teradata: bool,
+        /// The mode as the dialect's manuals name it, when that differs from `mode`'s
+        /// abbreviation (set by the dialect as the event is recorded).
+        mode_name: Option<&'static str>,
     },
     LockWaiting {
         session: String,
         resource: String,
         mode: LockMode,
         holders: Vec<(String, LockMode)>,
-        /// Teradata names the modes: READ (S), WRITE (X).
-        teradata: bool,
+        /// The mode as the dialect's manuals name it, when that differs from `mode`'s
+        /// abbreviation (set by the dialect as the event is recorded).
+        mode_name: Option<&'static str>,
     },
     LockReleased {
         session: String,
         resource: String,
         mode: LockMode,
         reason: ReleaseReason,
-        /// Teradata names the modes: READ (S), WRITE (X).
-        teradata: bool,
+        /// The mode as the dialect's manuals name it, when that differs from `mode`'s
+        /// abbreviation (set by the dialect as the event is recorded).
+        mode_name: Option<&'static str>,
     },
     RowSkipped {
         session: String,
@@ -260,13 +270,9 @@ fn ms(us: u64) -> String {
     }
 }
 
-/// A lock mode as the dialect names it: Teradata says READ and WRITE for S and X.
-fn mode_name(mode: LockMode, teradata: bool) -> String {
-    match (teradata, mode) {
-        (true, LockMode::S) => "READ".into(),
-        (true, LockMode::X) => "WRITE".into(),
-        _ => mode.to_string(),
-    }
+/// A lock mode as the dialect names it.
+fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
+    name.map_or_else(|| mode.to_string(), str::to_string)
 }
 
 fn holders_text(holders: &[(String, LockMode)]) -> String {
@@ -316,21 +322,21 @@ impl fmt::Display for Event {
             TransactionRolledBack { session, locks_released, why } => {
                 write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")
             }
-            LockGranted { session, resource, mode, waited_us, teradata } => {
-                let mode = mode_name(*mode, *teradata);
+            LockGranted { session, resource, mode, waited_us, mode_name } => {
+                let mode = mode_text(*mode, *mode_name);
                 match waited_us {
                     Some(w) => write!(f, "{session} gets {mode} on {resource} after waiting {}", ms(*w)),
                     None => write!(f, "{session} gets {mode} on {resource}"),
                 }
             }
-            LockWaiting { session, resource, mode, holders, teradata } => write!(
+            LockWaiting { session, resource, mode, holders, mode_name } => write!(
                 f,
                 "{session} waits for {} on {resource}: {}",
-                mode_name(*mode, *teradata),
+                mode_text(*mode, *mode_name),
                 holders_text(holders)
             ),
-            LockReleased { session, resource, mode, reason, teradata } => {
-                let mode = mode_name(*mode, *teradata);
+            LockReleased { session, resource, mode, reason, mode_name } => {
+                let mode = mode_text(*mode, *mode_name);
                 let why = match reason {
                     ReleaseReason::Commit => "at commit",
                     ReleaseReason::Rollback => "at rollback",
@@ -408,5 +414,33 @@ impl fmt::Display for Event {
                 write!(f, "{session} returns from {procedure} with code {code}")
             }
         }
+    }
+}
+
+/// The events of a run, in order, each stamped with virtual time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    pub entries: Vec<TraceEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceEntry {
+    /// Microseconds since the sessions' time zero (the end of setup).
+    pub at_us: u64,
+    pub event: Event,
+}
+
+impl std::fmt::Display for TraceEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:>10.3} ms  {}", self.at_us as f64 / 1000.0, self.event)
+    }
+}
+
+impl std::fmt::Display for Trace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for e in &self.entries {
+            writeln!(f, "{e}")?;
+        }
+        Ok(())
     }
 }

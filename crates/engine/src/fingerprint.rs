@@ -7,9 +7,10 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use crate::locks::OwnerId;
-use crate::sim::{FrameKind, Simulation, State};
-use crate::storage::Table;
+use crate::sim::Simulation;
+use crate::state::locks::OwnerId;
+use crate::state::session::{FrameKind, State};
+use crate::state::storage::Table;
 use crate::value::Value;
 
 fn value(h: &mut DefaultHasher, v: &Value) {
@@ -39,12 +40,12 @@ impl Simulation {
     /// is abstracted. Deterministic within one build (a fixed-key hasher).
     pub fn fingerprint(&self) -> u64 {
         let mut h = DefaultHasher::new();
-        for t in self.db.tables.iter() {
+        for t in self.world.db.tables.iter() {
             self.table(&mut h, t);
         }
-        self.db.procs.keys().for_each(|k| k.hash(&mut h));
-        (self.db.rcsi, self.db.allow_snapshot).hash(&mut h);
-        for (i, s) in self.sessions.iter().enumerate() {
+        self.world.db.procs.keys().for_each(|k| k.hash(&mut h));
+        (self.world.db.rcsi, self.world.db.allow_snapshot).hash(&mut h);
+        for (i, s) in self.world.sessions.iter().enumerate() {
             i.hash(&mut h);
             match &s.state {
                 State::NotStarted => 0u8.hash(&mut h),
@@ -94,10 +95,10 @@ impl Simulation {
             let errors: Vec<u32> = s.out.errors.iter().map(|e| e.number).collect();
             (errors, s.out.results.len()).hash(&mut h);
         }
-        for l in self.locks.all_locks() {
+        for l in self.world.locks.all_locks() {
             (&l.resource, self.owner_key(l.owner), l.mode, l.count).hash(&mut h);
         }
-        for w in self.locks.all_waits() {
+        for w in self.world.locks.all_waits() {
             (&w.resource, self.owner_key(w.owner), w.requested, w.target).hash(&mut h);
             w.conversion.hash(&mut h);
         }
@@ -107,10 +108,15 @@ impl Simulation {
     /// An owner named by its session: (session, 0) for the session's own locks, (session,
     /// 1) for its transaction's.
     fn owner_key(&self, owner: OwnerId) -> (usize, u8) {
-        if let Some(i) = self.sessions.iter().position(|s| s.session_owner == owner) {
+        if let Some(i) = self
+            .world
+            .sessions
+            .iter()
+            .position(|s| s.session_owner == owner)
+        {
             return (i, 0);
         }
-        match self.owners.get(&owner) {
+        match self.world.owners.get(&owner) {
             Some(&i) => (i, 1),
             None => (usize::MAX, 2),
         }

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::locks::{LockMode, Resource};
-use crate::sim::Simulation;
+use crate::exec::{Output, Touched};
+use crate::state::locks::{LockMode, Resource};
+use crate::state::World;
 
 /// A row: table number and row slot.
 pub type RowRef = (u32, usize);
@@ -52,21 +53,14 @@ impl Footprint {
     }
 }
 
-/// Rows read and written, collected while a footprint is being taken.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Touched {
-    pub read: Vec<RowRef>,
-    pub written: Vec<RowRef>,
-}
-
 /// The lock table before a step, to diff against after it.
 pub(crate) struct Probe {
     session: usize,
     before: BTreeSet<(Resource, u32, LockMode)>,
 }
 
-fn granted(sim: &Simulation) -> BTreeSet<(Resource, u32, LockMode)> {
-    sim.locks
+fn granted(w: &World) -> BTreeSet<(Resource, u32, LockMode)> {
+    w.locks
         .all_locks()
         .into_iter()
         .map(|l| (l.resource, l.owner, l.mode))
@@ -74,17 +68,17 @@ fn granted(sim: &Simulation) -> BTreeSet<(Resource, u32, LockMode)> {
 }
 
 impl Probe {
-    pub(crate) fn begin(sim: &mut Simulation, session: usize) -> Probe {
-        sim.touched = Some(Touched::default());
+    pub(crate) fn begin(w: &World, out: &mut Output, session: usize) -> Probe {
+        out.touched = Some(Touched::default());
         Probe {
             session,
-            before: granted(sim),
+            before: granted(w),
         }
     }
 
-    pub(crate) fn end(self, sim: &mut Simulation) -> Footprint {
-        let after = granted(sim);
-        let touched = sim.touched.take().unwrap_or_default();
+    pub(crate) fn end(self, w: &World, out: &mut Output) -> Footprint {
+        let after = granted(w);
+        let touched = out.touched.take().unwrap_or_default();
         let dedup = |mut v: Vec<RowRef>| {
             v.sort_unstable();
             v.dedup();
@@ -103,7 +97,7 @@ impl Probe {
                 .map(|(r, _, m)| (r.clone(), *m))
                 .collect(),
             locks_released: released,
-            waited_for: sim.waiting_lock(self.session),
+            waited_for: w.waiting_lock(self.session),
             rows_read: dedup(touched.read),
             rows_written: dedup(touched.written),
         }

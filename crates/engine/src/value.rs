@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
 
-use sql::ast::{DataType, Len};
+use sql::ast::{BinaryOp, DataType, Len};
 
 use crate::error::SqlError;
 
@@ -22,6 +22,17 @@ pub enum Value {
 }
 
 impl Value {
+    /// The value's type as SQL Server's messages name it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "int",
+            Value::Decimal(_) => "float",
+            Value::Text(_) => "varchar",
+            Value::DateTime(_) => "datetime2",
+            Value::Null => "null",
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }
@@ -336,7 +347,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
             Value::Text(s) => parse_datetime(s)
                 .map(|t| Value::DateTime(round_datetime(t, ty)))
                 .ok_or_else(SqlError::conversion_failed_datetime),
-            _ => Err(SqlError::explicit_conversion(v, ty)),
+            _ => Err(SqlError::explicit_conversion(v.type_name(), ty)),
         },
         DataType::UniqueIdentifier => Ok(Value::Text(v.to_text_rc())),
     }
@@ -363,7 +374,7 @@ fn to_number(v: &Value, ty: &DataType) -> Result<f64, SqlError> {
             .trim()
             .parse::<f64>()
             .map_err(|_| SqlError::conversion_failed(s, ty)),
-        Value::DateTime(_) => Err(SqlError::explicit_conversion(v, ty)),
+        Value::DateTime(_) => Err(SqlError::explicit_conversion(v.type_name(), ty)),
         Value::Null => Ok(0.0),
     }
 }
@@ -376,7 +387,7 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlErro
             .trim()
             .parse::<i64>()
             .map_err(|_| SqlError::conversion_failed(s, ty))?,
-        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v, ty)),
+        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v.type_name(), ty)),
         Value::Null => return Ok(Value::Null),
     };
     if n < min || n > max {
@@ -426,6 +437,127 @@ pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
         (Value::Text(s), DataType::VarChar(_)) => s.len() as u32,
         (_, DataType::VarChar(_)) => v.as_text().len() as u32,
         _ => 0,
+    }
+}
+
+/// For a comparison operator, its result from the order of its operands (NULL when
+/// they do not compare).
+pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> {
+    use BinaryOp::*;
+    fn result(o: Option<Ordering>, holds: fn(Ordering) -> bool) -> Value {
+        o.map_or(Value::Null, |o| Value::bool(holds(o)))
+    }
+    Some(match op {
+        Eq => |o| result(o, |o| o == Ordering::Equal),
+        Ne => |o| result(o, |o| o != Ordering::Equal),
+        Lt => |o| result(o, |o| o == Ordering::Less),
+        Le => |o| result(o, |o| o != Ordering::Greater),
+        Gt => |o| result(o, |o| o == Ordering::Greater),
+        Ge => |o| result(o, |o| o != Ordering::Less),
+        _ => return None,
+    })
+}
+
+/// A binary operator on two values (arithmetic, comparison, concatenation), with SQL
+/// Server's NULL and type rules.
+pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
+    use BinaryOp::*;
+    if let Some(result) = comparison(op) {
+        return Ok(result(compare(l, r)));
+    }
+    if l.is_null() || r.is_null() {
+        return Ok(Value::Null);
+    }
+    // `+` concatenates when either side is text that is not a number (T-SQL's precedence
+    // converts text to the number type otherwise).
+    if op == Add {
+        if let (Value::Text(a), Value::Text(b)) = (l, r) {
+            let mut s = String::with_capacity(a.len() + b.len());
+            s.push_str(a);
+            s.push_str(b);
+            return Ok(Value::Text(s.into()));
+        }
+        if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
+            if a.trim().parse::<f64>().is_err() {
+                if matches!(other, Value::Int(_) | Value::Decimal(_)) {
+                    return Err(SqlError::conversion_failed(a, &DataType::Int));
+                }
+                let (x, y) = if matches!(l, Value::Text(_)) {
+                    (a.to_string(), other.as_text())
+                } else {
+                    (other.as_text(), a.to_string())
+                };
+                return Ok(Value::Text(format!("{x}{y}").into()));
+            }
+        }
+    }
+    if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
+        // datetime + int adds days, as in SQL Server.
+        return Ok(Value::DateTime(match op {
+            Add => t + n * 86_400_000_000,
+            Sub => t - n * 86_400_000_000,
+            _ => *t,
+        }));
+    }
+    match (l, r) {
+        (Value::Int(a), Value::Int(b)) => {
+            let (a, b) = (*a, *b);
+            Ok(Value::Int(match op {
+                Add => a
+                    .checked_add(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Sub => a
+                    .checked_sub(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Mul => a
+                    .checked_mul(b)
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                Div => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a / b
+                }
+                Mod => {
+                    if b == 0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a % b
+                }
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                _ => 0,
+            }))
+        }
+        _ => {
+            let num = |v: &Value| match v {
+                Value::Int(n) => Ok(*n as f64),
+                Value::Decimal(d) => Ok(*d),
+                Value::Text(s) => s
+                    .trim()
+                    .parse::<f64>()
+                    .map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
+                other => Err(SqlError::explicit_conversion(
+                    other.type_name(),
+                    &DataType::Float,
+                )),
+            };
+            let (a, b) = (num(l)?, num(r)?);
+            Ok(Value::Decimal(match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                Div => {
+                    if b == 0.0 {
+                        return Err(SqlError::divide_by_zero());
+                    }
+                    a / b
+                }
+                Mod => a % b,
+                _ => 0.0,
+            }))
+        }
     }
 }
 

@@ -5,17 +5,13 @@
 use std::collections::BTreeMap;
 
 use crate::event::Event;
-use crate::locks::{LockMode, Resource};
-use crate::sim::{Simulation, State, SETUP_SOURCE};
+pub use crate::event::Source;
+use crate::event::Trace;
+use crate::sim::Simulation;
+use crate::state::locks::{LockMode, Resource};
+use crate::state::session::State;
+use crate::state::SETUP_SOURCE;
 use crate::value::Value;
-use crate::Trace;
-
-/// Which script a span points into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    Setup,
-    Session(usize),
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum SessionStatus {
@@ -113,18 +109,18 @@ impl Simulation {
 
     /// Names of the sessions, in scenario order.
     pub fn session_names(&self) -> Vec<String> {
-        self.sessions.iter().map(|s| s.name.clone()).collect()
+        self.world.sessions.iter().map(|s| s.name.clone()).collect()
     }
 
     /// The state now, with at most `max_rows` unlocked rows per table.
     pub fn view(&self, max_rows: usize) -> StateView {
-        let sessions = (0..self.sessions.len())
+        let sessions = (0..self.world.sessions.len())
             .map(|i| self.session_view(i))
             .collect();
         let mut tables = Vec::new();
-        let all = self.locks.all_locks();
-        for (tid, t) in self.db.tables.iter().enumerate() {
-            if self.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32)) {
+        let all = self.world.locks.all_locks();
+        for (tid, t) in self.world.db.tables.iter().enumerate() {
+            if self.world.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32)) {
                 continue;
             }
             // Key locks of this table by key text, so a row costs a lookup, and its key
@@ -134,7 +130,7 @@ impl Simulation {
                 if let Resource::Key { table, key, .. } = &l.resource {
                     if *table == tid as u32 {
                         key_locks.entry(&**key).or_default().push(LockBadge {
-                            session: self.owner_name(l.owner),
+                            session: self.world.owner_name(l.owner),
                             mode: l.mode,
                         });
                     }
@@ -155,7 +151,10 @@ impl Simulation {
                     .and_then(|k| key_locks.get(k))
                     .cloned()
                     .unwrap_or_default();
-                let uncommitted_by = s.pending.as_ref().map(|(txn, _)| self.owner_name(*txn));
+                let uncommitted_by = s
+                    .pending
+                    .as_ref()
+                    .map(|(txn, _)| self.world.owner_name(*txn));
                 if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() {
                     rows.push(RowView {
                         key: key.map_or_else(|| t.key_text(slot), |k| k.to_string()),
@@ -172,7 +171,7 @@ impl Simulation {
                         && !l.mode.is_intent()
                 })
                 .map(|l| LockBadge {
-                    session: self.owner_name(l.owner),
+                    session: self.world.owner_name(l.owner),
                     mode: l.mode,
                 })
                 .collect();
@@ -189,9 +188,9 @@ impl Simulation {
             if l.mode.is_intent() || matches!(l.resource, Resource::Page { .. }) {
                 continue;
             }
-            let name = self.resource_text(&l.resource);
+            let name = self.world.resource_text(&l.resource);
             let badge = LockBadge {
-                session: self.owner_name(l.owner),
+                session: self.world.owner_name(l.owner),
                 mode: l.mode,
             };
             match locks.iter_mut().find(|v| v.resource == name) {
@@ -204,9 +203,9 @@ impl Simulation {
             }
         }
         let mut waits = Vec::new();
-        for w in self.locks.all_waits() {
-            let name = self.resource_text(&w.resource);
-            let waiter = self.owner_name(w.owner);
+        for w in self.world.locks.all_waits() {
+            let name = self.world.resource_text(&w.resource);
+            let waiter = self.world.owner_name(w.owner);
             match locks.iter_mut().find(|v| v.resource == name) {
                 Some(v) => v.waiters.push(LockBadge {
                     session: waiter.clone(),
@@ -224,7 +223,7 @@ impl Simulation {
             for b in &w.blockers {
                 waits.push(WaitEdge {
                     waiter: waiter.clone(),
-                    blocker: self.owner_name(*b),
+                    blocker: self.world.owner_name(*b),
                     resource: name.clone(),
                     mode: w.requested,
                 });
@@ -240,7 +239,7 @@ impl Simulation {
     }
 
     fn session_view(&self, i: usize) -> SessionView {
-        let s = &self.sessions[i];
+        let s = &self.world.sessions[i];
         let status = match &s.state {
             State::NotStarted => SessionStatus::NotStarted,
             State::Finished => SessionStatus::Finished,
@@ -248,7 +247,7 @@ impl Simulation {
             State::Busy { until, end } => {
                 if end.is_none() && self.is_sleeping(i) {
                     SessionStatus::Sleeping {
-                        until_us: until.saturating_sub(self.origin),
+                        until_us: until.saturating_sub(self.world.origin),
                     }
                 } else {
                     SessionStatus::Running
@@ -256,24 +255,26 @@ impl Simulation {
             }
             State::Delayed { table } => SessionStatus::Delayed {
                 table: self
+                    .world
                     .db
                     .tables
                     .get(*table as usize)
                     .map_or_else(String::new, |t| t.name.clone()),
             },
             State::Blocked { .. } => {
-                let wait = s.waiting_as.and_then(|o| self.locks.waiting(o));
+                let wait = s.waiting_as.and_then(|o| self.world.locks.waiting(o));
                 match wait {
                     Some((res, mode)) => {
                         let owner = s.waiting_as.unwrap_or(0);
                         let holders = self
+                            .world
                             .locks
                             .blockers(owner)
                             .into_iter()
-                            .map(|o| self.owner_name(o))
+                            .map(|o| self.world.owner_name(o))
                             .collect();
                         SessionStatus::Waiting {
-                            resource: self.resource_text(&res),
+                            resource: self.world.resource_text(&res),
                             mode,
                             holders,
                         }
@@ -297,8 +298,8 @@ impl Simulation {
                 } else {
                     idx.saturating_sub(0)
                 }) {
-                Some(crate::program::Instr::Run(stmt)) => Some(stmt.span.clone()),
-                Some(crate::program::Instr::Test { span, .. }) => Some(span.clone()),
+                Some(crate::state::program::Instr::Run(stmt)) => Some(stmt.span.clone()),
+                Some(crate::state::program::Instr::Test { span, .. }) => Some(span.clone()),
                 _ => None,
             }?;
             let source = if f.source == SETUP_SOURCE {
@@ -318,9 +319,9 @@ impl Simulation {
     }
 
     fn is_sleeping(&self, i: usize) -> bool {
-        self.sessions[i]
+        self.world.sessions[i]
             .sleeping_until
-            .is_some_and(|until| until > self.now)
+            .is_some_and(|until| until > self.world.now)
     }
 }
 

@@ -2,8 +2,8 @@
 //! between statements: when rows change size, packing resumes at the first changed row
 //! and stops as soon as a page fills exactly as before, instead of starting over.
 
-use crate::pages::{SLOT_BYTES, USABLE_PAGE_BYTES};
-use crate::storage::RowId;
+use crate::state::pages::RowId;
+use crate::state::pages::{SLOT_BYTES, USABLE_PAGE_BYTES};
 
 /// Page fill before a row is placed when no page has been started yet.
 const NO_PAGE: u32 = u32::MAX;
@@ -122,7 +122,7 @@ fn place(fill: u32, size: u32) -> (u32, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pages::leaf_pages;
+    use crate::state::pages::leaf_pages;
 
     /// Packing again only what changed gives the pages a packing from scratch gives.
     #[test]

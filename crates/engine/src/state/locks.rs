@@ -227,7 +227,7 @@ pub enum Resource {
     Application {
         name: String,
     },
-    /// A Teradata row hash.
+    /// A row hash: every row whose hash key has this hash (a hash-keyed table).
     RowHash {
         table: u32,
         hash: u32,

@@ -3,11 +3,12 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, UnaryOp};
+use sql::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp};
 
 use crate::error::SqlError;
-use crate::sim::{Interrupt, Simulation};
-use crate::value::{compare, convert, Value};
+use crate::exec::{Exec, Interrupt};
+use crate::syntax::is_aggregate;
+use crate::value::{binary, compare, comparison, convert, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -84,159 +85,6 @@ pub(crate) struct RowCtx<'a> {
     pub group: Option<&'a [Vec<Value>]>,
 }
 
-pub(crate) fn has_subquery(e: &Expr) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if matches!(
-            x.kind,
-            ExprKind::Exists(_) | ExprKind::Subquery(_) | ExprKind::InSubquery { .. }
-        ) {
-            found = true;
-        }
-    });
-    found
-}
-
-pub(crate) fn has_aggregate(e: &Expr) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if let ExprKind::Function {
-            name, over: None, ..
-        } = &x.kind
-        {
-            if is_aggregate(name) {
-                found = true;
-            }
-        }
-    });
-    found
-}
-
-pub(crate) fn is_aggregate(name: &str) -> bool {
-    matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
-}
-
-/// Visits every sub-expression (not into subqueries).
-pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => walk(expr, f),
-        ExprKind::Binary { left, right, .. } => {
-            walk(left, f);
-            walk(right, f);
-        }
-        ExprKind::InList { expr, list, .. } => {
-            walk(expr, f);
-            for x in list {
-                walk(x, f);
-            }
-        }
-        ExprKind::InSubquery { expr, .. } => walk(expr, f),
-        ExprKind::Between {
-            expr, low, high, ..
-        } => {
-            walk(expr, f);
-            walk(low, f);
-            walk(high, f);
-        }
-        ExprKind::Like { expr, pattern, .. } => {
-            walk(expr, f);
-            walk(pattern, f);
-        }
-        ExprKind::Function { args, .. } => {
-            for a in args {
-                walk(a, f);
-            }
-        }
-        ExprKind::Cast { expr, .. } => walk(expr, f),
-        ExprKind::Case {
-            operand,
-            branches,
-            otherwise,
-        } => {
-            if let Some(o) = operand {
-                walk(o, f);
-            }
-            for (w, t) in branches {
-                walk(w, f);
-                walk(t, f);
-            }
-            if let Some(o) = otherwise {
-                walk(o, f);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The AND-ed parts of a predicate.
-pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Binary {
-            op: BinaryOp::And,
-            left,
-            right,
-        } => {
-            let mut v = conjuncts(left);
-            v.extend(conjuncts(right));
-            v
-        }
-        _ => vec![e],
-    }
-}
-
-/// Canonical text of an expression, for matching a filtered index's predicate.
-pub(crate) fn canonical(e: &Expr) -> String {
-    let mut s = String::new();
-    canon(e, &mut s);
-    s
-}
-
-fn canon(e: &Expr, s: &mut String) {
-    use std::fmt::Write;
-    match &e.kind {
-        ExprKind::Column(n) => s.push_str(&n.name().value.to_ascii_lowercase()),
-        ExprKind::Literal(Literal::Int(i)) => {
-            let _ = write!(s, "{i}");
-        }
-        ExprKind::Literal(Literal::Str { value, .. }) => {
-            s.push('\'');
-            s.push_str(&value.to_lowercase());
-            s.push('\'');
-        }
-        ExprKind::Literal(Literal::Decimal(d)) => s.push_str(d),
-        ExprKind::Literal(Literal::Null) => s.push_str("null"),
-        ExprKind::Var(v) => s.push_str(&v.to_ascii_lowercase()),
-        ExprKind::Binary { op, left, right } => {
-            s.push('(');
-            canon(left, s);
-            let _ = write!(s, " {op:?} ");
-            canon(right, s);
-            s.push(')');
-        }
-        ExprKind::IsNull { expr, negated } => {
-            canon(expr, s);
-            s.push_str(if *negated { " is not null" } else { " is null" });
-        }
-        ExprKind::InList {
-            expr,
-            list,
-            negated,
-        } => {
-            canon(expr, s);
-            s.push_str(if *negated { " not in (" } else { " in (" });
-            for x in list {
-                canon(x, s);
-                s.push(',');
-            }
-            s.push(')');
-        }
-        _ => {
-            let _ = write!(s, "{:?}", std::mem::discriminant(&e.kind));
-        }
-    }
-}
-
 enum Cols<'a> {
     Found(&'a RowCtx<'a>, usize),
     Missing,
@@ -253,7 +101,7 @@ fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Result<Cols<'a>
     Ok(Cols::Missing)
 }
 
-impl Simulation {
+impl Exec<'_> {
     /// Evaluates an expression that needs no row.
     pub(crate) fn eval_scalar(&mut self, i: usize, e: &Expr) -> Result<Value, Interrupt> {
         self.eval(i, e, None)
@@ -261,9 +109,9 @@ impl Simulation {
 
     /// IF / WHILE conditions: truth and the logical reads their subqueries cost.
     pub(crate) fn eval_condition(&mut self, i: usize, e: &Expr) -> Result<(bool, u64), Interrupt> {
-        let before = self.query_reads;
+        let before = self.w.query_reads;
         let v = self.eval(i, e, None)?;
-        Ok((v.is_true(), self.query_reads - before))
+        Ok((v.is_true(), self.w.query_reads - before))
     }
 
     pub(crate) fn eval(
@@ -486,7 +334,7 @@ impl Simulation {
 
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
         let key = crate::names::lower(name);
-        self.sessions[i]
+        self.w.sessions[i]
             .frames
             .last()
             .and_then(|f| f.vars.get(&*key))
@@ -495,7 +343,7 @@ impl Simulation {
     }
 
     fn global(&self, i: usize, g: &str) -> Result<Value, SqlError> {
-        let s = &self.sessions[i];
+        let s = &self.w.sessions[i];
         Ok(match g {
             "ROWCOUNT" => Value::Int(s.rowcount),
             "TRANCOUNT" => Value::Int(s.tran_count as i64),
@@ -607,12 +455,14 @@ impl Simulation {
         let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
-            | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.now as i64),
+            | "SYSDATETIMEOFFSET" => {
+                Value::DateTime(crate::value::CLOCK_ZERO_US + self.w.now as i64)
+            }
             "USER" | "CURRENT_USER" | "SUSER_SNAME" => {
-                Value::Text(self.sessions[i].name.as_str().into())
+                Value::Text(self.w.sessions[i].name.as_str().into())
             }
             "CURRENT_DATE" => Value::DateTime(
-                (crate::value::CLOCK_ZERO_US + self.now as i64).div_euclid(86_400_000_000)
+                (crate::value::CLOCK_ZERO_US + self.w.now as i64).div_euclid(86_400_000_000)
                     * 86_400_000_000,
             ),
             "SCOPE_IDENTITY" => self
@@ -627,9 +477,9 @@ impl Simulation {
                     .unwrap_or("")
                     .trim_matches(|c| c == '[' || c == ']')
                     .to_ascii_lowercase();
-                match self.db.names.get(&key) {
+                match self.w.db.names.get(&key) {
                     Some(id) => Value::Int(1_000 + *id as i64),
-                    None if self.db.procs.contains_key(&key) => {
+                    None if self.w.db.procs.contains_key(&key) => {
                         Value::Int(900_000 + key.len() as i64)
                     }
                     None => Value::Null,
@@ -695,7 +545,7 @@ impl Simulation {
                 other => other,
             },
             "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
-                let caught = self.sessions[i]
+                let caught = self.w.sessions[i]
                     .frames
                     .iter()
                     .rev()
@@ -711,22 +561,25 @@ impl Simulation {
                 }
             }
             "APPLOCK_MODE" => {
-                let res = crate::locks::Resource::Application {
+                let res = crate::state::locks::Resource::Application {
                     name: arg(1).as_text(),
                 };
                 let owner = if arg(2).as_text().eq_ignore_ascii_case("session") {
-                    Some(self.sessions[i].session_owner)
+                    Some(self.w.sessions[i].session_owner)
                 } else {
-                    self.sessions[i].txn.as_ref().map(|t| t.id)
+                    self.w.sessions[i].txn.as_ref().map(|t| t.id)
                 };
-                let mode = owner.and_then(|o| self.locks.held(o, &res)).map(|(m, _)| m);
+                let mode = owner
+                    .and_then(|o| self.w.locks.held(o, &res))
+                    .map(|(m, _)| m);
                 Value::Text(mode.map_or("NoLock", |m| m.applock_name()).into())
             }
             "APPLOCK_TEST" => {
-                let res = crate::locks::Resource::Application {
+                let res = crate::state::locks::Resource::Application {
                     name: arg(1).as_text(),
                 };
-                let Some(mode) = crate::locks::LockMode::from_applock_name(&arg(2).as_text())
+                let Some(mode) =
+                    crate::state::locks::LockMode::from_applock_name(&arg(2).as_text())
                 else {
                     return Err(SqlError::generic(
                         1225,
@@ -736,14 +589,14 @@ impl Simulation {
                     .into());
                 };
                 let owner = if arg(3).as_text().eq_ignore_ascii_case("session") {
-                    self.sessions[i].session_owner
+                    self.w.sessions[i].session_owner
                 } else {
-                    self.sessions[i].txn.as_ref().map_or(0, |t| t.id)
+                    self.w.sessions[i].txn.as_ref().map_or(0, |t| t.id)
                 };
-                Value::bool(self.locks.conflicts(owner, &res, mode).is_empty())
+                Value::bool(self.w.locks.conflicts(owner, &res, mode).is_empty())
             }
             "XACT_STATE" => Value::Int(
-                if self.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) {
+                if self.w.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) {
                     1
                 } else {
                     0
@@ -826,122 +679,6 @@ fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
         (true, _) => Value::bool(!negated),
         (false, true) => Value::Null,
         (false, false) => Value::bool(negated),
-    }
-}
-
-/// For a comparison operator, its result from the order of its operands (NULL when
-/// they do not compare).
-fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> {
-    use BinaryOp::*;
-    fn result(o: Option<Ordering>, holds: fn(Ordering) -> bool) -> Value {
-        o.map_or(Value::Null, |o| Value::bool(holds(o)))
-    }
-    Some(match op {
-        Eq => |o| result(o, |o| o == Ordering::Equal),
-        Ne => |o| result(o, |o| o != Ordering::Equal),
-        Lt => |o| result(o, |o| o == Ordering::Less),
-        Le => |o| result(o, |o| o != Ordering::Greater),
-        Gt => |o| result(o, |o| o == Ordering::Greater),
-        Ge => |o| result(o, |o| o != Ordering::Less),
-        _ => return None,
-    })
-}
-
-pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
-    use BinaryOp::*;
-    if let Some(result) = comparison(op) {
-        return Ok(result(compare(l, r)));
-    }
-    if l.is_null() || r.is_null() {
-        return Ok(Value::Null);
-    }
-    // `+` concatenates when either side is text that is not a number (T-SQL's precedence
-    // converts text to the number type otherwise).
-    if op == Add {
-        if let (Value::Text(a), Value::Text(b)) = (l, r) {
-            let mut s = String::with_capacity(a.len() + b.len());
-            s.push_str(a);
-            s.push_str(b);
-            return Ok(Value::Text(s.into()));
-        }
-        if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
-            if a.trim().parse::<f64>().is_err() {
-                if matches!(other, Value::Int(_) | Value::Decimal(_)) {
-                    return Err(SqlError::conversion_failed(a, &DataType::Int));
-                }
-                let (x, y) = if matches!(l, Value::Text(_)) {
-                    (a.to_string(), other.as_text())
-                } else {
-                    (other.as_text(), a.to_string())
-                };
-                return Ok(Value::Text(format!("{x}{y}").into()));
-            }
-        }
-    }
-    if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
-        // datetime + int adds days, as in SQL Server.
-        return Ok(Value::DateTime(match op {
-            Add => t + n * 86_400_000_000,
-            Sub => t - n * 86_400_000_000,
-            _ => *t,
-        }));
-    }
-    match (l, r) {
-        (Value::Int(a), Value::Int(b)) => {
-            let (a, b) = (*a, *b);
-            Ok(Value::Int(match op {
-                Add => a
-                    .checked_add(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
-                Sub => a
-                    .checked_sub(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
-                Mul => a
-                    .checked_mul(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
-                Div => {
-                    if b == 0 {
-                        return Err(SqlError::divide_by_zero());
-                    }
-                    a / b
-                }
-                Mod => {
-                    if b == 0 {
-                        return Err(SqlError::divide_by_zero());
-                    }
-                    a % b
-                }
-                BitAnd => a & b,
-                BitOr => a | b,
-                BitXor => a ^ b,
-                _ => 0,
-            }))
-        }
-        _ => {
-            let num = |v: &Value| match v {
-                Value::Int(n) => Ok(*n as f64),
-                Value::Decimal(d) => Ok(*d),
-                Value::Text(s) => s
-                    .trim()
-                    .parse::<f64>()
-                    .map_err(|_| SqlError::conversion_failed(s, &DataType::Float)),
-                other => Err(SqlError::explicit_conversion(other, &DataType::Float)),
-            };
-            let (a, b) = (num(l)?, num(r)?);
-            Ok(Value::Decimal(match op {
-                Add => a + b,
-                Sub => a - b,
-                Mul => a * b,
-                Div => {
-                    if b == 0.0 {
-                        return Err(SqlError::divide_by_zero());
-                    }
-                    a / b
-                }
-                Mod => a % b,
-                _ => 0.0,
-            }))
-        }
     }
 }
 

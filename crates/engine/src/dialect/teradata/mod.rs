@@ -1,20 +1,23 @@
 //! Teradata queue tables (semantics.md Part B, SCENARIOS.md T1–T14): SELECT AND CONSUME
 //! with its row-hash WRITE lock, the delayed state of a consume on an empty queue, the
-//! session modes (ANSI and Teradata/BTET) and the rules and limits of consume.
+//! session modes (ANSI and Teradata/BTET) and the rules and limits of consume; BTEQ's
+//! dot commands (`bteq`). What differs from SQL Server is in [`Teradata`]'s [`Rules`].
 
-use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, TeradataTxn};
+use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, StmtKind, TeradataTxn};
 
-use crate::bteq::SessionMode;
 use crate::cost::CostKind;
 use crate::error::{AbortScope, SqlError};
 use crate::event::Event;
-use crate::exec::done;
-use crate::expr::{RowCtx, Scope};
-use crate::locks::{LockMode, Resource};
-use crate::sim::{Flow, Interrupt, Simulation, State};
-use crate::storage::RowId;
+use crate::exec::expr::{RowCtx, Scope};
+use crate::exec::{done, Exec, Flow, Interrupt, Rules};
+use crate::outcome::ResultSet;
+use crate::state::locks::{LockMode, Resource};
+use crate::state::session::ClientSettings;
+use crate::state::session::State;
+use crate::state::storage::RowId;
 use crate::value::{sort_cmp, Value};
-use crate::ResultSet;
+
+pub(crate) mod bteq;
 
 /// More SELECT AND CONSUME requests than this in one transaction abort it (T9).
 pub const MAX_CONSUMES_PER_TRANSACTION: u32 = 2210;
@@ -30,11 +33,27 @@ fn rule_error(message: String, scope: AbortScope) -> SqlError {
     e
 }
 
-impl Simulation {
+/// Teradata's rules: requests are transactions, READ and WRITE locks, queue tables with
+/// SELECT AND CONSUME, BT/ET and the ANSI session mode, BTEQ's dot commands.
+pub(crate) struct Teradata;
+
+impl Rules for Teradata {
+    fn mode_name(&self, mode: LockMode) -> Option<&'static str> {
+        match mode {
+            LockMode::S => Some("READ"),
+            LockMode::X => Some("WRITE"),
+            _ => None,
+        }
+    }
+
+    fn request_is_transaction(&self) -> bool {
+        true
+    }
+
     /// The request-level rules, checked before a Teradata request runs: one consume per
     /// request (T4 outside BT/ET), and no DELETE/UPDATE/MERGE of the consumed queue in
     /// the same request (T10).
-    pub(crate) fn check_request(&self, batch: &Batch) -> Result<(), SqlError> {
+    fn check_request(&self, batch: &Batch) -> Result<(), SqlError> {
         if batch.consume_count() > 1 {
             return Err(rule_error(
                 "A multi-statement request may hold only one SELECT AND CONSUME; in Teradata mode put the consumes in separate requests or between BT and ET (the error number is not documented in our sources)".into(),
@@ -53,23 +72,68 @@ impl Simulation {
         Ok(())
     }
 
+    fn client_commands(&self, text: &str) -> Result<(String, ClientSettings), (usize, String)> {
+        let (clean, commands) = bteq::preprocess(text)?;
+        Ok((
+            clean,
+            ClientSettings {
+                chained_txns: commands.mode == bteq::SessionMode::Ansi,
+                repeats: commands.repeats,
+            },
+        ))
+    }
+
+    fn exec_statement(
+        &self,
+        x: &mut Exec<'_>,
+        i: usize,
+        stmt: &Stmt,
+    ) -> Option<Result<Flow, Interrupt>> {
+        Some(match &stmt.kind {
+            StmtKind::SelectAndConsume(c) => x.exec_consume(i, c),
+            StmtKind::Locking { locks, stmt } => x.exec_locking(i, locks, stmt.as_deref()),
+            StmtKind::TeradataTxn(t) => x.exec_teradata_txn(i, *t),
+            _ => return None,
+        })
+    }
+
+    fn consume(
+        &self,
+        x: &mut Exec<'_>,
+        i: usize,
+        c: &SelectAndConsume,
+    ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
+        let (columns, row) = x.consume(i, c)?;
+        x.project_consumed(i, c, &columns, &row)
+    }
+
+    fn rows_arrived(&self, x: &mut Exec<'_>, table: u32, rows: usize) {
+        x.wake_delayed(table, rows);
+    }
+
+    fn rows_modified(&self, x: &mut Exec<'_>, i: usize, table: u32) {
+        x.fifo_cache_rebuild(i, table);
+    }
+}
+
+impl Exec<'_> {
     pub(crate) fn exec_teradata_txn(
         &mut self,
         i: usize,
         t: TeradataTxn,
     ) -> Result<Flow, Interrupt> {
-        let mode = self.sessions[i].td_mode;
+        let ansi = self.w.sessions[i].chained_txns;
         match t {
             TeradataTxn::Begin { .. } => {
-                if mode == SessionMode::Ansi {
+                if ansi {
                     return Err(rule_error(format!("{} is not allowed in ANSI session mode: a transaction ends with COMMIT or ROLLBACK", t.label()), AbortScope::Statement).into());
                 }
                 self.begin_explicit(i);
             }
             TeradataTxn::End { .. } | TeradataTxn::Commit { .. } => {
-                if mode == SessionMode::Btet
+                if !ansi
                     && matches!(t, TeradataTxn::End { .. })
-                    && self.sessions[i].tran_count == 0
+                    && self.w.sessions[i].tran_count == 0
                 {
                     return Err(rule_error(
                         format!(
@@ -80,7 +144,7 @@ impl Simulation {
                     )
                     .into());
                 }
-                if mode == SessionMode::Ansi && matches!(t, TeradataTxn::End { .. }) {
+                if ansi && matches!(t, TeradataTxn::End { .. }) {
                     return Err(rule_error(
                         format!(
                             "{} is not allowed in ANSI session mode: use COMMIT",
@@ -91,7 +155,7 @@ impl Simulation {
                     .into());
                 }
                 // The statement's end commits, so the locks go at its end time.
-                let s = &mut self.sessions[i];
+                let s = &mut self.w.sessions[i];
                 s.tran_count = 0;
                 if let Some(txn) = s.txn.as_mut() {
                     txn.explicit = false;
@@ -108,7 +172,7 @@ impl Simulation {
         i: usize,
         c: &SelectAndConsume,
     ) -> Result<Flow, Interrupt> {
-        self.query_reads = 0;
+        self.w.query_reads = 0;
         let (columns, row) = self.consume(i, c)?;
         let (names, values) = self.project_consumed(i, c, &columns, &row)?;
         self.add_result(
@@ -118,11 +182,11 @@ impl Simulation {
                 rows: vec![values],
             },
         );
-        self.sessions[i].rowcount = 1;
+        self.w.sessions[i].rowcount = 1;
         Ok(Flow::Done {
             kind: CostKind::Delete,
             rows: Some(1),
-            reads: self.query_reads,
+            reads: self.w.query_reads,
             written: 1,
         })
     }
@@ -187,7 +251,7 @@ impl Simulation {
         c: &SelectAndConsume,
     ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
         let tid = self.table_id(&c.queue)?;
-        if !self.db.tables[tid as usize].queue {
+        if !self.w.db.tables[tid as usize].queue {
             return Err(rule_error(
                 format!(
                     "SELECT AND CONSUME needs a queue table; {} is not one",
@@ -198,7 +262,7 @@ impl Simulation {
             .into());
         }
         let own = self.ensure_txn(i);
-        let consumed = self.sessions[i].txn.as_ref().map_or(0, |t| t.consumes);
+        let consumed = self.w.sessions[i].txn.as_ref().map_or(0, |t| t.consumes);
         if consumed >= MAX_CONSUMES_PER_TRANSACTION {
             return Err(rule_error(
                 format!("Transaction ABORTed: more than {MAX_CONSUMES_PER_TRANSACTION} SELECT AND CONSUME requests in one transaction (the error number is not documented in our sources)"),
@@ -208,7 +272,7 @@ impl Simulation {
         }
         // FIFO by the queue insertion timestamp (the first column), then arrival: one pass
         // for the oldest row this transaction may take.
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         let mut best: Option<(RowId, &Vec<Value>)> = None;
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
@@ -229,21 +293,21 @@ impl Simulation {
         let best = best.map(|(slot, row)| (slot, row.clone()));
         let columns: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
         let table_name = t.name.clone();
-        self.query_reads += 1;
+        self.w.query_reads += 1;
         let Some((slot, row)) = best else {
             return self.delay(i, tid, table_name);
         };
         // A row is there: the delayed state ends, then the row hash is locked (T3).
-        if let Some(started) = self.sessions[i].delayed_since.take() {
-            let name = self.sessions[i].name.clone();
-            let delayed_us = self.now - started;
+        if let Some(started) = self.w.sessions[i].delayed_since.take() {
+            let name = self.w.sessions[i].name.clone();
+            let delayed_us = self.w.now - started;
             self.push(Event::ConsumeResumed {
                 session: name,
                 table: table_name.clone(),
                 delayed_us,
             });
         }
-        let hash = row_hash(&self.db.tables[tid as usize], &row);
+        let hash = self.w.db.tables[tid as usize].row_hash(&row);
         self.lock(
             i,
             Resource::RowHash { table: tid, hash },
@@ -251,11 +315,11 @@ impl Simulation {
             false,
         )?;
         self.delete_row(i, tid, slot);
-        if let Some(t) = self.sessions[i].txn.as_mut() {
+        if let Some(t) = self.w.sessions[i].txn.as_mut() {
             t.consumes += 1;
         }
-        let key = self.db.tables[tid as usize].key_text(slot);
-        let name = self.sessions[i].name.clone();
+        let key = self.w.db.tables[tid as usize].key_text(slot);
+        let name = self.w.sessions[i].name.clone();
         self.push(Event::RowDeleted {
             session: name,
             table: table_name,
@@ -271,6 +335,7 @@ impl Simulation {
         table: String,
     ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
         let delayed = self
+            .w
             .sessions
             .iter()
             .filter(|s| matches!(s.state, State::Delayed { .. }))
@@ -286,15 +351,15 @@ impl Simulation {
             return Err(e.into());
         }
         self.statement_failed(i);
-        if self.sessions[i].delayed_since.is_none() {
-            self.sessions[i].delayed_since = Some(self.now);
-            let name = self.sessions[i].name.clone();
+        if self.w.sessions[i].delayed_since.is_none() {
+            self.w.sessions[i].delayed_since = Some(self.w.now);
+            let name = self.w.sessions[i].name.clone();
             self.push(Event::ConsumeDelayed {
                 session: name,
                 table,
             });
         }
-        self.sessions[i].state = State::Delayed { table: tid };
+        self.w.sessions[i].state = State::Delayed { table: tid };
         Err(Interrupt::Block)
     }
 
@@ -303,6 +368,7 @@ impl Simulation {
     /// them in the order they were delayed.
     pub(crate) fn wake_delayed(&mut self, tid: u32, rows: usize) {
         let mut waiting: Vec<(u64, usize)> = self
+            .w
             .sessions
             .iter()
             .enumerate()
@@ -311,23 +377,23 @@ impl Simulation {
             .collect();
         waiting.sort();
         for (_, k) in waiting.into_iter().take(rows) {
-            self.sessions[k].state = State::Ready;
-            self.sessions[k].ready_at = self.now;
-            self.sessions[k].resuming = true;
+            self.w.sessions[k].state = State::Ready;
+            self.w.sessions[k].ready_at = self.w.now;
+            self.w.sessions[k].resuming = true;
         }
     }
 
     /// A DELETE, UPDATE or MERGE on a queue table spoils its FIFO cache: the next access
     /// rebuilds it with a full table scan (T11).
     pub(crate) fn fifo_cache_rebuild(&mut self, i: usize, tid: u32) {
-        if !self.db.tables[tid as usize].queue || !self.tracing {
+        if !self.w.db.tables[tid as usize].queue || !self.w.tracing {
             return;
         }
-        let t = &mut self.db.tables[tid as usize];
+        let t = &mut self.w.db.tables[tid as usize];
         let reads = t.leaf_pages() as u64 + t.clustered_depth().saturating_sub(1) as u64;
         let table = t.name.clone();
-        self.query_reads += reads;
-        let name = self.sessions[i].name.clone();
+        self.w.query_reads += reads;
+        let name = self.w.sessions[i].name.clone();
         self.push(Event::FifoCacheRebuilt {
             session: name,
             table,
@@ -365,40 +431,4 @@ impl Simulation {
             None => Ok(done(CostKind::Transaction)),
         }
     }
-}
-
-/// Rows per queue table that a transaction's undo log shows as inserted (for waking
-/// delayed consumers at commit) or as consumed (for waking them at rollback).
-pub(crate) fn rows_by_table(entries: &[(u32, bool)]) -> Vec<(u32, usize)> {
-    let mut out: Vec<(u32, usize)> = Vec::new();
-    for (t, counts) in entries {
-        if !counts {
-            continue;
-        }
-        match out.iter_mut().find(|(x, _)| x == t) {
-            Some((_, n)) => *n += 1,
-            None => out.push((*t, 1)),
-        }
-    }
-    out
-}
-
-/// The row hash of a row: the hash of its primary index value (every row with the same
-/// primary index value shares it, and its lock). Without a primary index, the first
-/// column's value.
-pub(crate) fn row_hash(t: &crate::storage::Table, row: &[Value]) -> u32 {
-    let cols: Vec<usize> = if t.primary_index.is_empty() {
-        vec![0]
-    } else {
-        t.primary_index.clone()
-    };
-    // FNV-1a over the text of the values: stable across runs and platforms.
-    let mut h: u32 = 0x811c_9dc5;
-    for c in cols {
-        for b in row[c].to_string().bytes().chain([0]) {
-            h ^= b as u32;
-            h = h.wrapping_mul(0x0100_0193);
-        }
-    }
-    h
 }

@@ -12,6 +12,9 @@
 
 use std::fmt;
 
+/// A row's slot number in its table.
+pub type RowId = usize;
+
 /// Bytes of a page.
 pub const PAGE_BYTES: u32 = 8_192;
 /// Bytes of a page available to rows and their slots (8,192 − 96-byte header).

@@ -4,14 +4,14 @@
 //! They are the entries a locking reader sees: a row is in the index when its newest data
 //! passes the filter, or when its committed data does and an uncommitted change moves it
 //! out (the entry stays, locked, until the change commits). Versioned readers see the index
-//! as of their snapshot and take the slow path in `query.rs`.
+//! as of their snapshot and take the slow path in `exec/query.rs`.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::rc::Rc;
 
-use crate::storage::RowId;
+use crate::state::pages::RowId;
 use crate::value::{sort_cmp, Value};
 
 /// An entry's place in its index: the index key values, then the row's clustered key (its

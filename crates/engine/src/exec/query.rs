@@ -12,14 +12,16 @@ use sql::ast::{
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::{Access, Event};
-use crate::exec::{display_name, object_key};
-use crate::expr::{canonical, conjuncts, has_aggregate, RowCtx, Scope};
-use crate::locks::{LockMode, Resource};
-use crate::pages;
-use crate::sim::{Flow, Interrupt, Simulation, Undo};
-use crate::storage::{Column, RowId, Table};
+use crate::exec::expr::{RowCtx, Scope};
+use crate::exec::stmt::{display_name, object_key};
+use crate::exec::{Exec, Flow, Interrupt};
+use crate::outcome::ResultSet;
+use crate::state::locks::{LockMode, Resource};
+use crate::state::pages;
+use crate::state::session::{TriggerRows, Undo};
+use crate::state::storage::{Column, RowId, Table};
+use crate::syntax::{canonical, conjuncts, has_aggregate};
 use crate::value::{compare, convert, sort_cmp, Value};
-use crate::ResultSet;
 
 /// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
 type DmlTarget<'a> = (
@@ -40,7 +42,7 @@ enum Candidates {
         /// Equality on the index's leading column.
         seek: Option<Value>,
         /// The last entry read.
-        after: Option<crate::index::EntryKey>,
+        after: Option<crate::state::index::EntryKey>,
     },
 }
 
@@ -126,12 +128,12 @@ fn assigns(items: &[SelectItem]) -> bool {
     items.iter().any(|i| matches!(i, SelectItem::Assign { .. }))
 }
 
-impl Simulation {
+impl Exec<'_> {
     // -----------------------------------------------------------------------------------
     // SELECT
 
     pub(crate) fn exec_select(&mut self, i: usize, s: &Select) -> Result<Flow, Interrupt> {
-        self.query_reads = 0;
+        self.w.query_reads = 0;
         let out = self.run_select(i, s, None)?;
         let n = out.rows.len() as u64;
         if assigns(&s.items) {
@@ -161,7 +163,7 @@ impl Simulation {
         Ok(Flow::Done {
             kind: CostKind::Select,
             rows: Some(n),
-            reads: self.query_reads,
+            reads: self.w.query_reads,
             written: 0,
         })
     }
@@ -183,11 +185,11 @@ impl Simulation {
     ) -> Result<QueryOut, Interrupt> {
         let pushed = s.ctes.len();
         for c in &s.ctes {
-            self.ctes.push(c.clone());
+            self.w.ctes.push(c.clone());
         }
         let r = self.run_select_inner(i, s, outer);
-        let keep = self.ctes.len() - pushed;
-        self.ctes.truncate(keep);
+        let keep = self.w.ctes.len() - pushed;
+        self.w.ctes.truncate(keep);
         let mut out = r?;
         if let Some((op, next)) = &s.set_op {
             let right = self.run_select(i, next, outer)?;
@@ -451,13 +453,14 @@ impl Simulation {
     pub(crate) fn base_table(&self, name: &ObjectName) -> Option<u32> {
         if name.parts.len() == 1
             && self
+                .w
                 .ctes
                 .iter()
                 .any(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
         {
             return None;
         }
-        self.db.table_id(&object_key(name))
+        self.w.db.table_id(&object_key(name))
     }
 
     /// FROM with joins: every factor is read whole, then joined by nested loops.
@@ -542,6 +545,7 @@ impl Simulation {
                 // CTEs, then trigger pseudo-tables, then base tables.
                 if name.parts.len() == 1 {
                     if let Some(c) = self
+                        .w
                         .ctes
                         .iter()
                         .rev()
@@ -552,7 +556,7 @@ impl Simulation {
                     }
                     let n = name.name().value.to_ascii_lowercase();
                     if n == "inserted" || n == "deleted" {
-                        if let Some(t) = self.trigger_rows.last() {
+                        if let Some(t) = self.w.trigger_rows.last() {
                             let rows = if n == "inserted" {
                                 t.inserted.clone()
                             } else {
@@ -666,7 +670,7 @@ impl Simulation {
         purpose: Purpose,
     ) -> Result<Locking, Interrupt> {
         let h = |k| has_hint(hints, k);
-        let iso = self.sessions[i].options.isolation;
+        let iso = self.w.sessions[i].options.isolation;
         let readpast = h(HintKind::ReadPast);
         let nolock = h(HintKind::NoLock) || h(HintKind::ReadUncommitted);
         let hold_hint =
@@ -685,7 +689,7 @@ impl Simulation {
                 return Err(SqlError::readpast_isolation().into());
             }
         }
-        if iso == IsolationLevel::Snapshot && !self.db.allow_snapshot {
+        if iso == IsolationLevel::Snapshot && !self.w.db.allow_snapshot {
             return Err(SqlError::snapshot_not_allowed().into());
         }
         let updlock = h(HintKind::UpdLock);
@@ -715,12 +719,12 @@ impl Simulation {
                     l.dirty = true;
                 } else if !explicit_lock
                     && (iso == IsolationLevel::Snapshot
-                        || (iso == IsolationLevel::ReadCommitted && self.db.rcsi))
+                        || (iso == IsolationLevel::ReadCommitted && self.w.db.rcsi))
                 {
                     l.snapshot = Some(if iso == IsolationLevel::Snapshot {
                         self.snapshot_seq(i)
                     } else {
-                        self.db.commit_seq
+                        self.w.db.commit_seq
                     });
                 } else {
                     l.row = Some(if xlock {
@@ -749,9 +753,12 @@ impl Simulation {
     }
 
     fn snapshot_seq(&mut self, i: usize) -> u64 {
-        let seq = self.db.commit_seq;
+        let seq = self.w.db.commit_seq;
         self.ensure_txn(i);
-        let t = self.sessions[i].txn.as_mut().expect("ensure_txn made one");
+        let t = self.w.sessions[i]
+            .txn
+            .as_mut()
+            .expect("ensure_txn made one");
         *t.snapshot_seq.get_or_insert(seq)
     }
 
@@ -766,7 +773,7 @@ impl Simulation {
         let lk = self.locking(i, spec.hints, spec.purpose)?;
         let tid = spec.table;
         let (table_name, columns) = {
-            let t = &self.db.tables[tid as usize];
+            let t = &self.w.db.tables[tid as usize];
             (t.name.clone(), Rc::clone(&t.column_names))
         };
         let mut scope = Scope::default();
@@ -775,7 +782,7 @@ impl Simulation {
             Some(table_name.to_ascii_lowercase()),
             columns,
         );
-        let own = self.sessions[i].txn.as_ref().map(|t| t.id);
+        let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
         // Table-level locks first: intent locks, or the TABLOCK lock itself.
         let intent = match (lk.table, lk.row) {
             (Some(m), _) => Some(m),
@@ -801,8 +808,8 @@ impl Simulation {
             Access::ClusteredScan => cl_depth.saturating_sub(1),
             Access::Constant => 0,
         };
-        let rows_per_page = if self.tracing {
-            let t = &mut self.db.tables[tid as usize];
+        let rows_per_page = if self.w.tracing {
+            let t = &mut self.w.db.tables[tid as usize];
             let n = t.order.len().max(1) as u64;
             n.div_ceil(t.leaf_pages().max(1) as u64).max(1)
         } else {
@@ -811,9 +818,9 @@ impl Simulation {
         let mut out = Vec::new();
         let mut examined = 0u64;
         let mut candidates = candidates;
-        while let Some(slot) = candidates.next(&self.db.tables[tid as usize]) {
+        while let Some(slot) = candidates.next(&self.w.db.tables[tid as usize]) {
             examined += 1;
-            if let Some(t) = &mut self.touched {
+            if let Some(t) = &mut self.out.touched {
                 t.read.push((tid, slot));
             }
             if matches!(access, Access::IndexSeek(_)) {
@@ -823,16 +830,16 @@ impl Simulation {
                 let res = self.key_resource(tid, slot);
                 if lk.readpast {
                     let owner = self.ensure_txn(i);
-                    let blockers = self.locks.conflicts(owner, &res, mode);
+                    let blockers = self.w.locks.conflicts(owner, &res, mode);
                     if !blockers.is_empty() {
-                        let holders = self.locks.holders(&res);
+                        let holders = self.w.locks.holders(&res);
                         let (holder, held) = holders
                             .iter()
                             .find(|(o, _, _)| blockers.contains(o))
-                            .map(|(o, m, _)| (self.owner_name(*o), *m))
+                            .map(|(o, m, _)| (self.w.owner_name(*o), *m))
                             .unwrap_or_else(|| ("another session".into(), LockMode::X));
-                        let key = self.db.tables[tid as usize].key_text(slot);
-                        let name = self.sessions[i].name.clone();
+                        let key = self.w.db.tables[tid as usize].key_text(slot);
+                        let name = self.w.sessions[i].name.clone();
                         self.push(Event::RowSkipped {
                             session: name,
                             table: table_name.clone(),
@@ -850,19 +857,19 @@ impl Simulation {
                     _ => LockMode::IX,
                 };
                 let transient = !lk.hold;
-                if self.tracing {
+                if self.w.tracing {
                     let page = self.page_resource(tid, slot);
                     self.lock(i, page, page_mode, transient)?;
                 }
-                let had = self.sessions[i]
+                let had = self.w.sessions[i]
                     .txn
                     .as_ref()
-                    .and_then(|t| self.locks.held(t.id, &res))
+                    .and_then(|t| self.w.locks.held(t.id, &res))
                     .is_some()
-                    && !self.sessions[i].fresh_locks.contains(&res);
+                    && !self.w.sessions[i].fresh_locks.contains(&res);
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
                 // Shared with the table: the row is copied only when the scan keeps it.
-                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
+                let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
                     Some(seq) => slot_rc.visible_at(seq, own),
@@ -878,28 +885,28 @@ impl Simulation {
                     && !had
                     && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
                 {
-                    if let Some(owner) = self.sessions[i].txn.as_ref().map(|t| t.id) {
-                        let grants = self.locks.release(owner, &res);
-                        self.sessions[i].statement_locks.retain(|r| r != &res);
+                    if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
+                        let grants = self.w.locks.release(owner, &res);
+                        self.w.sessions[i].statement_locks.retain(|r| r != &res);
                         self.wake(grants);
                     }
                 }
-                if keep && new_lock && !transient && self.tracing {
-                    let resource = self.resource_text(&res);
-                    let name = self.sessions[i].name.clone();
+                if keep && new_lock && !transient && self.w.tracing {
+                    let resource = self.w.resource_text(&res);
+                    let name = self.w.sessions[i].name.clone();
                     self.push(Event::LockGranted {
                         session: name,
                         resource,
                         mode,
                         waited_us: None,
-                        teradata: false,
+                        mode_name: None,
                     });
                 }
                 if keep {
                     if let Some(row) = data {
                         if let Some(seq) = lk.snapshot {
                             // SNAPSHOT writers: a row changed since the snapshot is a conflict.
-                            if self.db.tables[tid as usize].slots[slot].changed_since(seq) {
+                            if self.w.db.tables[tid as usize].slots[slot].changed_since(seq) {
                                 return Err(SqlError::snapshot_update_conflict(&table_name).into());
                             }
                         }
@@ -907,7 +914,7 @@ impl Simulation {
                     }
                 }
             } else {
-                let slot_rc = Rc::clone(&self.db.tables[tid as usize].slots[slot]);
+                let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
                 let data = if lk.dirty || lk.table.is_some() {
                     slot_rc.latest()
                 } else if let Some(seq) = lk.snapshot {
@@ -927,13 +934,13 @@ impl Simulation {
         }
         // A lock granted after a wait on a row the re-run no longer reaches (it left the
         // index, say) is dropped as the scan would have dropped it on that row.
-        if let (Some(mode), Some(owner)) = (lk.row, self.sessions[i].txn.as_ref().map(|t| t.id)) {
+        if let (Some(mode), Some(owner)) = (lk.row, self.w.sessions[i].txn.as_ref().map(|t| t.id)) {
             if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
                 let kept: Vec<Resource> = out
                     .iter()
                     .map(|(s, _)| self.key_resource(tid, *s))
                     .collect();
-                let stale: Vec<Resource> = self.sessions[i]
+                let stale: Vec<Resource> = self.w.sessions[i]
                     .fresh_locks
                     .iter()
                     .filter(|r| {
@@ -943,16 +950,16 @@ impl Simulation {
                     .cloned()
                     .collect();
                 for r in stale {
-                    if self.locks.held(owner, &r).is_some_and(|(m, _)| m == mode) {
-                        let grants = self.locks.release(owner, &r);
-                        self.sessions[i].fresh_locks.retain(|x| x != &r);
+                    if self.w.locks.held(owner, &r).is_some_and(|(m, _)| m == mode) {
+                        let grants = self.w.locks.release(owner, &r);
+                        self.w.sessions[i].fresh_locks.retain(|x| x != &r);
                         self.wake(grants);
                     }
                 }
             }
         }
-        if access == Access::ClusteredScan && self.tracing {
-            let t = &mut self.db.tables[tid as usize];
+        if access == Access::ClusteredScan && self.w.tracing {
+            let t = &mut self.w.db.tables[tid as usize];
             let leaf = t.leaf_pages() as u64;
             let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
             reads += if stopped_early {
@@ -961,9 +968,9 @@ impl Simulation {
                 leaf
             };
         }
-        self.query_reads += reads;
-        if self.tracing && !self.db.tables[tid as usize].is_variable {
-            let name = self.sessions[i].name.clone();
+        self.w.query_reads += reads;
+        if self.w.tracing && !self.w.db.tables[tid as usize].is_variable {
+            let name = self.w.sessions[i].name.clone();
             self.push(Event::RowsRead {
                 session: name,
                 table: table_name,
@@ -999,35 +1006,35 @@ impl Simulation {
 
     /// Depth of a table's clustered index, for read counts (setup does not count reads).
     fn cl_depth(&mut self, tid: u32) -> u64 {
-        if !self.tracing {
+        if !self.w.tracing {
             return 0;
         }
-        self.db.tables[tid as usize].clustered_depth() as u64
+        self.w.db.tables[tid as usize].clustered_depth() as u64
     }
 
     pub(crate) fn key_resource(&self, tid: u32, slot: RowId) -> Resource {
-        let t = &self.db.tables[tid as usize];
-        if !t.primary_index.is_empty() {
-            // Teradata locks rows by the row hash of their primary index value.
+        let t = &self.w.db.tables[tid as usize];
+        if !t.hash_key.is_empty() {
+            // A hash-keyed table locks rows by the hash of their hash-key value.
             if let Some(row) = t.slots[slot]
                 .latest()
                 .or_else(|| t.slots[slot].latest_committed())
             {
                 return Resource::RowHash {
                     table: tid,
-                    hash: crate::teradata::row_hash(t, row),
+                    hash: t.row_hash(row),
                 };
             }
         }
         Resource::Key {
             table: tid,
             index: 1,
-            key: self.db.tables[tid as usize].key_rc(slot),
+            key: self.w.db.tables[tid as usize].key_rc(slot),
         }
     }
 
     fn page_resource(&mut self, tid: u32, slot: RowId) -> Resource {
-        let t = &mut self.db.tables[tid as usize];
+        let t = &mut self.w.db.tables[tid as usize];
         let per_page = (t.order.len().max(1))
             .div_ceil(t.leaf_pages().max(1) as usize)
             .max(1);
@@ -1053,11 +1060,11 @@ impl Simulation {
         // The predicate's conjuncts as text, built when a filtered index asks for them.
         let mut canon: Option<Vec<String>> = None;
         // Equality on every clustered key column: a seek.
-        let n_key = self.db.tables[tid as usize].key.len();
+        let n_key = self.w.db.tables[tid as usize].key.len();
         if n_key > 0 {
             let mut key = Vec::new();
             for n in 0..n_key {
-                let t = &self.db.tables[tid as usize];
+                let t = &self.w.db.tables[tid as usize];
                 let col = &t.columns[t.key[n]].name;
                 let Some(e) = equality_expr(&preds, col, scope) else {
                     break;
@@ -1065,30 +1072,31 @@ impl Simulation {
                 key.push(self.eval(i, e, outer)?);
             }
             if key.len() == n_key {
-                let t = &self.db.tables[tid as usize];
+                let t = &self.w.db.tables[tid as usize];
                 let mut converted = Vec::with_capacity(n_key);
                 for (k, &kc) in key.iter().zip(&t.key) {
                     converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
                 }
-                let ord = crate::storage::OrdKey(converted.into(), vec![false; n_key].into());
+                let ord =
+                    crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 return Ok((Access::ClusteredSeek, listed(found), 0));
             }
         }
-        // Teradata: equality on every primary index column is a one-AMP row-hash access.
-        let n_pi = self.db.tables[tid as usize].primary_index.len();
+        // Equality on every hash-key column is a row-hash access (a one-AMP access).
+        let n_pi = self.w.db.tables[tid as usize].hash_key.len();
         if n_pi > 0 {
             let mut want = Vec::new();
             for n in 0..n_pi {
-                let t = &self.db.tables[tid as usize];
-                let c = t.primary_index[n];
+                let t = &self.w.db.tables[tid as usize];
+                let c = t.hash_key[n];
                 let Some(e) = equality_expr(&preds, &t.columns[c].name, scope) else {
                     break;
                 };
                 want.push((c, self.eval(i, e, outer)?));
             }
             if want.len() == n_pi {
-                let t = &self.db.tables[tid as usize];
+                let t = &self.w.db.tables[tid as usize];
                 let found: Vec<RowId> = t
                     .clustered_order()
                     .filter(|&s| {
@@ -1106,9 +1114,9 @@ impl Simulation {
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
         // requested order or a seek on its leading column.
-        let n_ix = self.db.tables[tid as usize].indexes.len();
+        let n_ix = self.w.db.tables[tid as usize].indexes.len();
         for k in 0..n_ix {
-            let t = &self.db.tables[tid as usize];
+            let t = &self.w.db.tables[tid as usize];
             let ix = &t.indexes[k];
             let filter_ok = ix.filter.is_none() || {
                 let canon =
@@ -1132,8 +1140,8 @@ impl Simulation {
             if !(ordered || seek_value.is_some() || (filtered && spec.order.is_empty())) {
                 continue;
             }
-            self.db.tables[tid as usize].file_entries();
-            let t = &self.db.tables[tid as usize];
+            self.w.db.tables[tid as usize].file_entries();
+            let t = &self.w.db.tables[tid as usize];
             let ix = &t.indexes[k];
             let high = t.index_high_water.get(&ix.id).copied().unwrap_or(0);
             if snapshot.is_none() {
@@ -1174,7 +1182,7 @@ impl Simulation {
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
             // Stable: equal index keys stay in clustered-key order (the row locator).
             cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
-            let t = &self.db.tables[tid as usize];
+            let t = &self.w.db.tables[tid as usize];
             let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
             return Ok((
                 Access::IndexSeek(ix.name.clone()),
@@ -1183,14 +1191,14 @@ impl Simulation {
             ));
         }
         // Clustered scan, sorted when an order is asked for.
-        let slots: Vec<RowId> = self.db.tables[tid as usize].clustered_order().collect();
+        let slots: Vec<RowId> = self.w.db.tables[tid as usize].clustered_order().collect();
         if spec.order.is_empty() {
             return Ok((Access::ClusteredScan, listed(slots), 0));
         }
         let mut keyed = Vec::with_capacity(slots.len());
         for slot in slots {
             let row = {
-                let s = &self.db.tables[tid as usize].slots[slot];
+                let s = &self.w.db.tables[tid as usize].slots[slot];
                 s.latest().or_else(|| s.latest_committed()).cloned()
             };
             let Some(row) = row else { continue };
@@ -1220,23 +1228,23 @@ impl Simulation {
     pub(crate) fn index_members(
         &self,
         tid: u32,
-        ix: &crate::storage::Index,
+        ix: &crate::state::storage::Index,
         snapshot: Option<(u64, Option<u32>)>,
     ) -> Vec<(RowId, Vec<Value>)> {
         // Returns each member's index key values, in clustered order.
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         let mut out = Vec::new();
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
             // A versioned reader sees the index as of its snapshot.
             let mut pick = snapshot
                 .and_then(|(seq, own)| s.visible_at(seq, own))
-                .filter(|r| filter_passes(t, ix, r));
+                .filter(|r| t.filter_passes(ix, r));
             if pick.is_none() {
-                pick = s.latest().filter(|r| filter_passes(t, ix, r));
+                pick = s.latest().filter(|r| t.filter_passes(ix, r));
             }
             if pick.is_none() && s.pending.is_some() {
-                pick = s.latest_committed().filter(|r| filter_passes(t, ix, r));
+                pick = s.latest_committed().filter(|r| t.filter_passes(ix, r));
             }
             if let Some(row) = pick {
                 out.push((
@@ -1260,11 +1268,11 @@ impl Simulation {
     /// index sizes the page model needs.
     pub(crate) fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
         let txn = self.ensure_txn(i);
-        if let Some(t) = &mut self.touched {
+        if let Some(t) = &mut self.out.touched {
             t.written.push((tid, slot));
         }
-        let prev = self.db.tables[tid as usize].set_pending(slot, Some((txn, data)));
-        if let Some(tx) = self.sessions[i].txn.as_mut() {
+        let prev = self.w.db.tables[tid as usize].set_pending(slot, Some((txn, data)));
+        if let Some(tx) = self.w.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
                 table: tid,
                 slot,
@@ -1280,7 +1288,7 @@ impl Simulation {
         output: Option<&Output>,
         event: DmlEvent,
     ) -> Result<(), SqlError> {
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         if output.is_some_and(|o| o.into.is_none())
             && t.triggers
                 .iter()
@@ -1292,8 +1300,8 @@ impl Simulation {
     }
 
     fn check_set_options(&self, i: usize, tid: u32, verb: &str) -> Result<(), SqlError> {
-        let t = &self.db.tables[tid as usize];
-        if !self.sessions[i].options.quoted_identifier
+        let t = &self.w.db.tables[tid as usize];
+        if !self.w.sessions[i].options.quoted_identifier
             && t.indexes.iter().any(|ix| ix.filter.is_some())
         {
             return Err(SqlError::set_options(verb, "QUOTED_IDENTIFIER"));
@@ -1303,14 +1311,14 @@ impl Simulation {
 
     /// Index maintenance reads for a row changing from `old` to `new`.
     fn maintenance_reads(&mut self, tid: u32, old: Option<&[Value]>, new: Option<&[Value]>) -> u64 {
-        if !self.tracing {
+        if !self.w.tracing {
             return 0;
         }
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         let mut reads = 0;
         for ix in &t.indexes {
-            let was = old.is_some_and(|r| filter_passes(t, ix, r));
-            let is = new.is_some_and(|r| filter_passes(t, ix, r));
+            let was = old.is_some_and(|r| t.filter_passes(ix, r));
+            let is = new.is_some_and(|r| t.filter_passes(ix, r));
             let key_changed = match (old, new) {
                 (Some(a), Some(b)) => ix
                     .columns
@@ -1338,14 +1346,14 @@ impl Simulation {
         i: usize,
         ins: &sql::ast::Insert,
     ) -> Result<Flow, Interrupt> {
-        self.query_reads = 0;
+        self.w.query_reads = 0;
         let pushed = ins.ctes.len();
         for c in &ins.ctes {
-            self.ctes.push(c.clone());
+            self.w.ctes.push(c.clone());
         }
         let r = self.insert_inner(i, ins);
-        let keep = self.ctes.len() - pushed;
-        self.ctes.truncate(keep);
+        let keep = self.w.ctes.len() - pushed;
+        self.w.ctes.truncate(keep);
         r
     }
 
@@ -1377,7 +1385,7 @@ impl Simulation {
                 .ok_or_else(|| SqlError::undeclared_variable(v))?
                 .columns
                 .clone(),
-            None => self.db.tables[tid as usize].columns.clone(),
+            None => self.w.db.tables[tid as usize].columns.clone(),
         };
         let targets: Vec<usize> = if ins.columns.is_empty() {
             let identity = match &is_var {
@@ -1386,7 +1394,7 @@ impl Simulation {
                     .table_vars
                     .get(v)
                     .and_then(|t| t.identity.as_ref().map(|x| x.column)),
-                None => self.db.tables[tid as usize]
+                None => self.w.db.tables[tid as usize]
                     .identity
                     .as_ref()
                     .map(|x| x.column),
@@ -1424,8 +1432,8 @@ impl Simulation {
             InsertSource::SelectAndConsume(c) => {
                 // T2: the target table takes a table-level WRITE lock first.
                 self.lock(i, Resource::Object { table: tid }, LockMode::X, false)?;
-                let (cols, row) = self.consume(i, c)?;
-                vec![self.project_consumed(i, c, &cols, &row)?.1]
+                let rules = self.rules;
+                vec![rules.consume(self, i, c)?.1]
             }
         };
         for r in &source {
@@ -1479,11 +1487,11 @@ impl Simulation {
                 .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
-        self.sessions[i].rowcount = n as i64;
+        self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
             kind: CostKind::Insert,
             rows: Some(n),
-            reads: self.query_reads,
+            reads: self.w.query_reads,
             written: n,
         })
     }
@@ -1499,7 +1507,7 @@ impl Simulation {
     ) -> Result<Vec<Value>, Interrupt> {
         let table_name = match var {
             Some(v) => v.to_string(),
-            None => self.db.tables[tid as usize].name.clone(),
+            None => self.w.db.tables[tid as usize].name.clone(),
         };
         let mut row = vec![Value::Null; columns.len()];
         let mut set = vec![false; columns.len()];
@@ -1518,7 +1526,7 @@ impl Simulation {
                     id.next += id.increment;
                     (id.column, n)
                 }),
-            None => self.db.tables[tid as usize].identity.as_mut().map(|id| {
+            None => self.w.db.tables[tid as usize].identity.as_mut().map(|id| {
                 let n = id.next;
                 id.next += id.increment;
                 (id.column, n)
@@ -1555,21 +1563,21 @@ impl Simulation {
 
     fn insert_row(&mut self, i: usize, tid: u32, row: Vec<Value>) -> Result<(), Interrupt> {
         let key = {
-            let t = &self.db.tables[tid as usize];
+            let t = &self.w.db.tables[tid as usize];
             t.key_of(&row, t.slots.len())
         };
-        let existing = self.db.tables[tid as usize].find_key(&key);
+        let existing = self.w.db.tables[tid as usize].find_key(&key);
         // The key's text names the lock and a duplicate; setup takes no locks.
-        let key_text = |sim: &Self, row: &[Value]| {
-            let t = &sim.db.tables[tid as usize];
+        let key_text = |x: &Self, row: &[Value]| {
+            let t = &x.w.db.tables[tid as usize];
             t.key_text_of(Some(row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
         let res = {
-            let t = &self.db.tables[tid as usize];
-            if !self.tracing {
+            let t = &self.w.db.tables[tid as usize];
+            if !self.w.tracing {
                 None
-            } else if t.primary_index.is_empty() {
+            } else if t.hash_key.is_empty() {
                 Some(Resource::Key {
                     table: tid,
                     index: 1,
@@ -1578,14 +1586,14 @@ impl Simulation {
             } else {
                 Some(Resource::RowHash {
                     table: tid,
-                    hash: crate::teradata::row_hash(t, &row),
+                    hash: t.row_hash(&row),
                 })
             }
         };
         if let Some(res) = res {
             self.lock(i, res, LockMode::X, false)?;
         }
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         if let Some(slot) = existing {
             if t.slots[slot].latest().is_some() {
                 let pk = t.pk_name.clone().unwrap_or_default();
@@ -1598,18 +1606,18 @@ impl Simulation {
         let cl_depth = self.cl_depth(tid);
         let slot = match existing {
             Some(slot) => slot,
-            None => self.db.tables[tid as usize].new_slot(&row),
+            None => self.w.db.tables[tid as usize].new_slot(&row),
         };
         // Index maintenance is counted only when reads are (not in setup): copy the row
         // for it only then.
-        let counted = self.tracing.then(|| row.clone());
+        let counted = self.w.tracing.then(|| row.clone());
         self.write_row(i, tid, slot, Some(row));
         let m = self.maintenance_reads(tid, None, counted.as_deref());
-        self.query_reads += cl_depth + m;
-        if self.tracing {
-            let t = &self.db.tables[tid as usize];
+        self.w.query_reads += cl_depth + m;
+        if self.w.tracing {
+            let t = &self.w.db.tables[tid as usize];
             let key = t.key_text(slot);
-            let name = self.sessions[i].name.clone();
+            let name = self.w.sessions[i].name.clone();
             let table = t.name.clone();
             let external = table.eq_ignore_ascii_case(EXTERNAL_SYSTEM);
             self.push(Event::RowInserted {
@@ -1632,15 +1640,15 @@ impl Simulation {
         row: &[Value],
         except: Option<RowId>,
     ) -> Result<(), Interrupt> {
-        let indexes: Vec<_> = self.db.tables[tid as usize]
+        let indexes: Vec<_> = self.w.db.tables[tid as usize]
             .indexes
             .iter()
             .filter(|ix| ix.unique)
             .cloned()
             .collect();
         for ix in indexes {
-            let t = &self.db.tables[tid as usize];
-            if !filter_passes(t, &ix, row) {
+            let t = &self.w.db.tables[tid as usize];
+            if !t.filter_passes(&ix, row) {
                 continue;
             }
             let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
@@ -1652,7 +1660,7 @@ impl Simulation {
                 let Some(other) = t.slots[slot].latest() else {
                     continue;
                 };
-                if !filter_passes(t, &ix, other) {
+                if !t.filter_passes(&ix, other) {
                     continue;
                 }
                 if ix
@@ -1669,10 +1677,10 @@ impl Simulation {
                 // An uncommitted clash waits for its writer, as the key lock makes it.
                 let res = self.key_resource(tid, slot);
                 self.lock(i, res, LockMode::S, true)?;
-                let t = &self.db.tables[tid as usize];
+                let t = &self.w.db.tables[tid as usize];
                 let still = t.slots[slot]
                     .latest()
-                    .is_some_and(|o| filter_passes(t, &ix, o));
+                    .is_some_and(|o| t.filter_passes(&ix, o));
                 if still {
                     let shown = key
                         .iter()
@@ -1689,15 +1697,15 @@ impl Simulation {
     pub(crate) fn check_unique_existing(
         &self,
         tid: u32,
-        ix: &crate::storage::Index,
+        ix: &crate::state::storage::Index,
     ) -> Result<(), SqlError> {
-        let t = &self.db.tables[tid as usize];
+        let t = &self.w.db.tables[tid as usize];
         let mut seen: Vec<Vec<Value>> = Vec::new();
         for slot in t.clustered_order() {
             let Some(row) = t.slots[slot].latest() else {
                 continue;
             };
-            if !filter_passes(t, ix, row) {
+            if !t.filter_passes(ix, row) {
                 continue;
             }
             let key: Vec<Value> = ix.columns.iter().map(|(c, _)| row[*c].clone()).collect();
@@ -1805,7 +1813,7 @@ impl Simulation {
     }
 
     pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
-        self.query_reads = 0;
+        self.w.query_reads = 0;
         if !u.from.is_empty() {
             return Err(SqlError::not_simulated("UPDATE ... FROM").into());
         }
@@ -1831,8 +1839,8 @@ impl Simulation {
             limit,
         };
         let (scope, rows) = self.scan(i, &spec, None)?;
-        let columns = self.db.tables[tid as usize].columns.clone();
-        let table_name = self.db.tables[tid as usize].name.clone();
+        let columns = self.w.db.tables[tid as usize].columns.clone();
+        let table_name = self.w.db.tables[tid as usize].name.clone();
         let mut changed = Vec::new();
         let cl_depth = self.cl_depth(tid);
         for (slot, old) in rows {
@@ -1874,20 +1882,20 @@ impl Simulation {
             self.lock(i, res, LockMode::X, false)?;
             self.check_unique(i, tid, &new, Some(slot))?;
             let m = self.maintenance_reads(tid, Some(&old), Some(&new));
-            let rewrite = self.tracing
-                && self.db.tables[tid as usize].stored_size(&old)
-                    != self.db.tables[tid as usize].stored_size(&new);
-            self.query_reads += cl_depth + m + rewrite as u64;
+            let rewrite = self.w.tracing
+                && self.w.db.tables[tid as usize].stored_size(&old)
+                    != self.w.db.tables[tid as usize].stored_size(&new);
+            self.w.query_reads += cl_depth + m + rewrite as u64;
             self.write_row(i, tid, slot, Some(new.clone()));
-            if self.tracing {
+            if self.w.tracing {
                 let changes: Vec<(String, String, String)> = columns
                     .iter()
                     .enumerate()
                     .filter(|(p, _)| old[*p] != new[*p])
                     .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
                     .collect();
-                let key = self.db.tables[tid as usize].key_text(slot);
-                let name = self.sessions[i].name.clone();
+                let key = self.w.db.tables[tid as usize].key_text(slot);
+                let name = self.w.sessions[i].name.clone();
                 self.push(Event::RowUpdated {
                     session: name,
                     table: table_name.clone(),
@@ -1898,7 +1906,8 @@ impl Simulation {
             changed.push((new, old));
         }
         let n = changed.len() as u64;
-        self.fifo_cache_rebuild(i, tid);
+        let rules = self.rules;
+        rules.rows_modified(self, i, tid);
         if self.has_triggers(tid, DmlEvent::Update) {
             self.fire_triggers(
                 i,
@@ -1911,11 +1920,11 @@ impl Simulation {
         if let Some(o) = &u.output {
             self.emit_output(i, o, &columns, changed)?;
         }
-        self.sessions[i].rowcount = n as i64;
+        self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
             kind: CostKind::Update,
             rows: Some(n),
-            reads: self.query_reads,
+            reads: self.w.query_reads,
             written: n,
         })
     }
@@ -1961,7 +1970,7 @@ impl Simulation {
                 tv.slot_mut(slot).committed.push((0, Some(new)));
             }
         }
-        self.sessions[i].rowcount = n as i64;
+        self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
             kind: CostKind::Update,
             rows: Some(n),
@@ -1971,7 +1980,7 @@ impl Simulation {
     }
 
     pub(crate) fn exec_delete(&mut self, i: usize, d: &Delete) -> Result<Flow, Interrupt> {
-        self.query_reads = 0;
+        self.w.query_reads = 0;
         if !d.from.is_empty() {
             return Err(SqlError::not_simulated("DELETE ... FROM with a join").into());
         }
@@ -1994,18 +2003,18 @@ impl Simulation {
             limit,
         };
         let (_, rows) = self.scan(i, &spec, None)?;
-        let columns = self.db.tables[tid as usize].columns.clone();
-        let table_name = self.db.tables[tid as usize].name.clone();
+        let columns = self.w.db.tables[tid as usize].columns.clone();
+        let table_name = self.w.db.tables[tid as usize].name.clone();
         let cl_depth = self.cl_depth(tid);
         let mut deleted = Vec::new();
         for (slot, old) in rows {
             let res = self.key_resource(tid, slot);
             self.lock(i, res, LockMode::X, false)?;
             let m = self.maintenance_reads(tid, Some(&old), None);
-            self.query_reads += cl_depth + m;
-            let key = self.db.tables[tid as usize].key_text(slot);
+            self.w.query_reads += cl_depth + m;
+            let key = self.w.db.tables[tid as usize].key_text(slot);
             self.write_row(i, tid, slot, None);
-            let name = self.sessions[i].name.clone();
+            let name = self.w.sessions[i].name.clone();
             self.push(Event::RowDeleted {
                 session: name,
                 table: table_name.clone(),
@@ -2014,7 +2023,8 @@ impl Simulation {
             deleted.push(old);
         }
         let n = deleted.len() as u64;
-        self.fifo_cache_rebuild(i, tid);
+        let rules = self.rules;
+        rules.rows_modified(self, i, tid);
         if self.has_triggers(tid, DmlEvent::Delete) {
             self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
         }
@@ -2025,11 +2035,11 @@ impl Simulation {
                 .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
-        self.sessions[i].rowcount = n as i64;
+        self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
             kind: CostKind::Delete,
             rows: Some(n),
-            reads: self.query_reads,
+            reads: self.w.query_reads,
             written: n,
         })
     }
@@ -2117,9 +2127,9 @@ impl Simulation {
                     output: None,
                     source: InsertSource::Values(rows),
                 };
-                let saved_rowcount = self.sessions[i].rowcount;
+                let saved_rowcount = self.w.sessions[i].rowcount;
                 self.insert_inner(i, &ins)?;
-                self.sessions[i].rowcount = saved_rowcount;
+                self.w.sessions[i].rowcount = saved_rowcount;
             }
         }
         Ok(())
@@ -2127,7 +2137,7 @@ impl Simulation {
 
     /// Whether `event` fires a trigger (callers skip copying the rows for one otherwise).
     fn has_triggers(&self, tid: u32, event: DmlEvent) -> bool {
-        self.db.tables[tid as usize]
+        self.w.db.tables[tid as usize]
             .triggers
             .iter()
             .any(|t| t.enabled && t.events.contains(&event))
@@ -2142,7 +2152,7 @@ impl Simulation {
         inserted: Vec<Vec<Value>>,
         deleted: Vec<Vec<Value>>,
     ) -> Result<(), Interrupt> {
-        let triggers: Vec<_> = self.db.tables[tid as usize]
+        let triggers: Vec<_> = self.w.db.tables[tid as usize]
             .triggers
             .iter()
             .filter(|t| t.enabled && t.events.contains(&event))
@@ -2151,12 +2161,12 @@ impl Simulation {
         if triggers.is_empty() {
             return Ok(());
         }
-        let columns = self.db.tables[tid as usize]
+        let columns = self.w.db.tables[tid as usize]
             .columns
             .iter()
             .map(|c| c.name.clone())
             .collect();
-        self.trigger_rows.push(TriggerRows {
+        self.w.trigger_rows.push(TriggerRows {
             columns,
             inserted,
             deleted,
@@ -2174,7 +2184,7 @@ impl Simulation {
                 }
             }
         }
-        self.trigger_rows.pop();
+        self.w.trigger_rows.pop();
         result
     }
 
@@ -2207,9 +2217,9 @@ impl Simulation {
             | StmtKind::Select(_)
             | StmtKind::Declare(_)
             | StmtKind::SetVar { .. } => {
-                let reads = self.query_reads;
+                let reads = self.w.query_reads;
                 self.exec_statement(i, stmt)?;
-                self.query_reads += reads;
+                self.w.query_reads += reads;
                 Ok(())
             }
             _ => Err(SqlError::not_simulated(&format!(
@@ -2222,35 +2232,29 @@ impl Simulation {
 
     /// Runs a query against the current state, outside any session's transaction.
     pub(crate) fn query_now(&mut self, s: &Select) -> Result<QueryOut, SqlError> {
-        let i = self.sessions.len();
+        let i = self.w.sessions.len();
         let owner_name = "query".to_string();
-        let mut probe = crate::sim::Session::probe(owner_name, self);
+        let mut probe = self.probe(owner_name);
         probe.options.isolation = IsolationLevel::ReadUncommitted;
-        self.sessions.push(probe);
-        self.sessions[i].frames.push(crate::sim::Frame::new(
-            std::rc::Rc::new(crate::program::Code::default()),
-            crate::sim::FrameKind::Batch,
-            i,
-        ));
-        let was = self.tracing;
-        self.tracing = false;
+        self.w.sessions.push(probe);
+        self.w.sessions[i]
+            .frames
+            .push(crate::state::session::Frame::new(
+                std::rc::Rc::new(crate::state::program::Code::default()),
+                crate::state::session::FrameKind::Batch,
+                i,
+            ));
+        let was = self.w.tracing;
+        self.w.tracing = false;
         let r = self.run_select(i, s, None);
-        self.tracing = was;
-        self.sessions.pop();
+        self.w.tracing = was;
+        self.w.sessions.pop();
         match r {
             Ok(o) => Ok(o),
             Err(Interrupt::Error(e)) => Err(e),
             Err(Interrupt::Block) => Err(SqlError::generic(0, 16, "query would wait for a lock")),
         }
     }
-}
-
-/// Inserted/deleted rows visible to a running trigger.
-#[derive(Clone)]
-pub(crate) struct TriggerRows {
-    pub columns: Vec<String>,
-    pub inserted: Vec<Vec<Value>>,
-    pub deleted: Vec<Vec<Value>>,
 }
 
 fn to_literal(v: Value) -> sql::ast::Literal {
@@ -2303,7 +2307,7 @@ fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<
 
 fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
     let mut hit = false;
-    crate::expr::walk(e, &mut |x| {
+    crate::syntax::walk(e, &mut |x| {
         if let ExprKind::Column(n) = &x.kind {
             if scope.resolve(n).ok().flatten().is_some() {
                 hit = true;
@@ -2311,99 +2315,6 @@ fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
         }
     });
     hit
-}
-
-/// Evaluates a filtered index's predicate on a row (only columns, literals, comparisons,
-/// AND/OR/NOT, IS NULL and IN appear in index filters).
-pub(crate) fn filter_passes(t: &Table, ix: &crate::storage::Index, row: &[Value]) -> bool {
-    if let Some(eqs) = &ix.filter_eq {
-        // The usual filter, `col = literal AND ...`, without walking the expression.
-        return eqs
-            .iter()
-            .all(|(c, v)| compare(&row[*c], v) == Some(Ordering::Equal));
-    }
-    match &ix.filter {
-        None => true,
-        Some(f) => pure_eval(t, f, row).is_true(),
-    }
-}
-
-/// A filter that is a conjunction of `column = literal`, as (position, value) pairs.
-pub(crate) fn filter_equalities(t: &Table, filter: &Expr) -> Option<Vec<(usize, Value)>> {
-    let mut out = Vec::new();
-    for c in conjuncts(filter) {
-        let ExprKind::Binary {
-            op: BinaryOp::Eq,
-            left,
-            right,
-        } = &c.kind
-        else {
-            return None;
-        };
-        let (ExprKind::Column(n), ExprKind::Literal(l)) = (&left.kind, &right.kind) else {
-            return None;
-        };
-        let col = t.column(&n.name().value)?;
-        let v = pure_eval(
-            t,
-            &Expr {
-                kind: ExprKind::Literal(l.clone()),
-                span: 0..0,
-            },
-            &[],
-        );
-        out.push((col, v));
-    }
-    Some(out)
-}
-
-fn pure_eval(t: &Table, e: &Expr, row: &[Value]) -> Value {
-    match &e.kind {
-        ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
-        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => {
-            Value::Text(value.as_str().into())
-        }
-        ExprKind::Literal(sql::ast::Literal::Decimal(d)) => {
-            Value::Decimal(d.parse().unwrap_or(0.0))
-        }
-        ExprKind::Literal(sql::ast::Literal::Null) => Value::Null,
-        ExprKind::Column(n) => t
-            .column(&n.name().value)
-            .map_or(Value::Null, |p| row[p].clone()),
-        ExprKind::Binary {
-            op: BinaryOp::And,
-            left,
-            right,
-        } => Value::bool(pure_eval(t, left, row).is_true() && pure_eval(t, right, row).is_true()),
-        ExprKind::Binary {
-            op: BinaryOp::Or,
-            left,
-            right,
-        } => Value::bool(pure_eval(t, left, row).is_true() || pure_eval(t, right, row).is_true()),
-        ExprKind::Binary { op, left, right } => {
-            crate::expr::binary(*op, &pure_eval(t, left, row), &pure_eval(t, right, row))
-                .unwrap_or(Value::Null)
-        }
-        ExprKind::Unary {
-            op: sql::ast::UnaryOp::Not,
-            expr,
-        } => Value::bool(!pure_eval(t, expr, row).is_true()),
-        ExprKind::IsNull { expr, negated } => {
-            Value::bool(pure_eval(t, expr, row).is_null() != *negated)
-        }
-        ExprKind::InList {
-            expr,
-            list,
-            negated,
-        } => {
-            let v = pure_eval(t, expr, row);
-            let hit = list
-                .iter()
-                .any(|x| compare(&v, &pure_eval(t, x, row)) == Some(Ordering::Equal));
-            Value::bool(hit != *negated)
-        }
-        _ => Value::Null,
-    }
 }
 
 fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {

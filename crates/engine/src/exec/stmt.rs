@@ -11,30 +11,22 @@ use sql::ast::{
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::Event;
-use crate::expr::{canonical, conjuncts};
-use crate::program::compile;
-use crate::sim::{Flow, Frame, FrameKind, Interrupt, Procedure, Simulation};
-use crate::storage::{Column, Identity, Index, Table, Trigger};
+use crate::exec::{done, Exec, Flow, Interrupt};
+use crate::state::program::compile;
+use crate::state::session::{Frame, FrameKind, Procedure};
+use crate::state::storage::{Column, Identity, Index, Table, Trigger};
+use crate::syntax::{canonical, conjuncts};
 use crate::value::{convert, parse_delay, Value};
 
 /// A UNIQUE constraint's name and columns (position, descending).
 type UniqueConstraint = (Option<String>, Vec<(usize, bool)>);
-
-pub(crate) fn done(kind: CostKind) -> Flow {
-    Flow::Done {
-        kind,
-        rows: None,
-        reads: 0,
-        written: 0,
-    }
-}
 
 /// Strips `dbo.` and other qualifiers: the simulator has one schema.
 pub(crate) fn object_key(name: &sql::ast::ObjectName) -> String {
     name.name().value.to_ascii_lowercase()
 }
 
-impl Simulation {
+impl Exec<'_> {
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
@@ -47,18 +39,18 @@ impl Simulation {
             }
             StmtKind::CreateProcedure(p) => {
                 let key = object_key(&p.name);
-                let source = self.frame(i).source;
+                let source = self.w.frame(i).source;
                 let proc_ = Procedure {
                     name: p.name.name().value.clone(),
                     params: p.params.clone(),
                     code: compile(&p.body),
-                    quoted_identifier: self.sessions[i].options.quoted_identifier,
+                    quoted_identifier: self.w.sessions[i].options.quoted_identifier,
                     source,
                 };
-                if !p.or_alter && self.db.procs.contains_key(&key) {
+                if !p.or_alter && self.w.db.procs.contains_key(&key) {
                     return Err(SqlError::object_exists(&p.name.name().value).into());
                 }
-                self.db.procs.insert(key, Rc::new(proc_));
+                self.w.db.procs.insert(key, Rc::new(proc_));
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::CreateTrigger(t) => {
@@ -70,7 +62,7 @@ impl Simulation {
                     body: Rc::new(t.body.clone()),
                     enabled: true,
                 };
-                let table = &mut self.db.tables[tid as usize];
+                let table = &mut self.w.db.tables[tid as usize];
                 table
                     .triggers
                     .retain(|x| !x.name.eq_ignore_ascii_case(&trig.name));
@@ -80,10 +72,10 @@ impl Simulation {
             StmtKind::DropTable { names, if_exists } => {
                 for n in names {
                     let key = object_key(n);
-                    match self.db.names.remove(&key) {
+                    match self.w.db.names.remove(&key) {
                         Some(id) => {
                             // Keep ids stable: the slot stays, renamed out of the way.
-                            let t = &mut self.db.tables[id as usize];
+                            let t = &mut self.w.db.tables[id as usize];
                             t.name = format!("(dropped {})", t.name);
                             t.clear_rows();
                         }
@@ -95,7 +87,7 @@ impl Simulation {
             }
             StmtKind::DropProcedure { names, if_exists } => {
                 for n in names {
-                    if self.db.procs.remove(&object_key(n)).is_none() && !*if_exists {
+                    if self.w.db.procs.remove(&object_key(n)).is_none() && !*if_exists {
                         return Err(SqlError::generic(
                             3701,
                             11,
@@ -108,7 +100,7 @@ impl Simulation {
             }
             StmtKind::DropTrigger { names, .. } => {
                 for n in names {
-                    for t in self.db.tables.iter_mut() {
+                    for t in self.w.db.tables.iter_mut() {
                         t.triggers
                             .retain(|x| !x.name.eq_ignore_ascii_case(&n.name().value));
                     }
@@ -121,7 +113,7 @@ impl Simulation {
                 if_exists,
             } => {
                 let tid = self.table_id(table)?;
-                let t = &mut self.db.tables[tid as usize];
+                let t = &mut self.w.db.tables[tid as usize];
                 if !t.drop_index(&name.value) && !*if_exists {
                     return Err(SqlError::generic(
                         3701,
@@ -136,18 +128,18 @@ impl Simulation {
                 let tid = self.table_id(name)?;
                 self.lock(
                     i,
-                    crate::locks::Resource::Object { table: tid },
-                    crate::locks::LockMode::SchM,
+                    crate::state::locks::Resource::Object { table: tid },
+                    crate::state::locks::LockMode::SchM,
                     false,
                 )?;
-                let t = &mut self.db.tables[tid as usize];
+                let t = &mut self.w.db.tables[tid as usize];
                 t.clear_rows();
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Declare(decls) => {
                 for d in decls {
                     let key = d.name.value.to_ascii_lowercase();
-                    if self.frame(i).vars.contains_key(&key) {
+                    if self.w.frame(i).vars.contains_key(&key) {
                         return Err(SqlError::variable_redeclared(&d.name.value).into());
                     }
                     let v = match &d.init {
@@ -202,7 +194,7 @@ impl Simulation {
             }
             StmtKind::Print(e) => {
                 let v = self.eval_scalar(i, e)?;
-                let name = self.sessions[i].name.clone();
+                let name = self.w.sessions[i].name.clone();
                 self.push(Event::Printed {
                     session: name,
                     text: v.as_text(),
@@ -228,7 +220,7 @@ impl Simulation {
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::CommitTran { .. } => {
-                let s = &mut self.sessions[i];
+                let s = &mut self.w.sessions[i];
                 if s.tran_count == 0 {
                     return Err(SqlError::commit_without_begin().into());
                 }
@@ -242,7 +234,7 @@ impl Simulation {
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::RollbackTran { .. } => {
-                if self.sessions[i].tran_count == 0 {
+                if self.w.sessions[i].tran_count == 0 {
                     return Err(SqlError::rollback_without_begin().into());
                 }
                 self.rollback(i, "ROLLBACK");
@@ -269,7 +261,7 @@ impl Simulation {
                     other => (50000, printf(&other.as_text(), &args)),
                 };
                 if sev <= 10 {
-                    let name = self.sessions[i].name.clone();
+                    let name = self.w.sessions[i].name.clone();
                     self.push(Event::Printed {
                         session: name,
                         text,
@@ -286,8 +278,8 @@ impl Simulation {
             }
             StmtKind::AlterDatabaseSet { option, .. } => {
                 match option {
-                    DatabaseOption::ReadCommittedSnapshot(on) => self.db.rcsi = *on,
-                    DatabaseOption::AllowSnapshotIsolation(on) => self.db.allow_snapshot = *on,
+                    DatabaseOption::ReadCommittedSnapshot(on) => self.w.db.rcsi = *on,
+                    DatabaseOption::AllowSnapshotIsolation(on) => self.w.db.allow_snapshot = *on,
                 }
                 Ok(done(CostKind::Ddl))
             }
@@ -296,14 +288,12 @@ impl Simulation {
             StmtKind::Insert(ins) => self.exec_insert(i, ins),
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
-            StmtKind::SelectAndConsume(c) => self.exec_consume(i, c),
-            StmtKind::Locking { locks, stmt } => self.exec_locking(i, locks, stmt.as_deref()),
-            StmtKind::TeradataTxn(t) => self.exec_teradata_txn(i, *t),
             StmtKind::Merge(m) => {
                 // Only MERGE's effect on a queue table's FIFO cache is modelled (T11).
                 if let sql::ast::TableFactor::Table { name, .. } = &m.target {
                     let tid = self.table_id(name)?;
-                    self.fifo_cache_rebuild(i, tid);
+                    let rules = self.rules;
+                    rules.rows_modified(self, i, tid);
                 }
                 Err(SqlError::not_simulated("MERGE").into())
             }
@@ -315,18 +305,26 @@ impl Simulation {
                 // Flattened by `program::compile`; never reached.
                 Ok(done(CostKind::Variable))
             }
+            // A statement of one dialect only: its rules run it.
+            _ => {
+                let rules = self.rules;
+                rules.exec_statement(self, i, stmt).unwrap_or_else(|| {
+                    Err(SqlError::not_simulated(sql::statement_label(&stmt.kind)).into())
+                })
+            }
         }
     }
 
     pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
-        self.db
+        self.w
+            .db
             .table_id(&name.name().value)
             .ok_or_else(|| SqlError::invalid_object(&display_name(name)))
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {
         let key = object_key(&ct.name);
-        if self.db.names.contains_key(&key) {
+        if self.w.db.names.contains_key(&key) {
             return Err(SqlError::object_exists(&ct.name.name().value));
         }
         let columns: Vec<Column> = ct
@@ -379,7 +377,7 @@ impl Simulation {
                 TableConstraintKind::Check(_) => {}
             }
         }
-        let id = self.db.tables.len() as u32;
+        let id = self.w.db.tables.len() as u32;
         let mut columns = columns;
         for &p in &pk {
             columns[p].nullable = false;
@@ -414,20 +412,20 @@ impl Simulation {
         }
         t.queue = ct.queue;
         if let Some(pi) = &ct.primary_index {
-            t.primary_index = pi
+            t.hash_key = pi
                 .columns
                 .iter()
                 .filter_map(|c| t.column(&c.value))
                 .collect();
         }
-        self.db.names.insert(key, id);
-        self.db.tables.push(t);
+        self.w.db.names.insert(key, id);
+        self.w.db.tables.push(t);
         Ok(())
     }
 
     fn create_index(&mut self, i: usize, ci: &CreateIndex) -> Result<(), Interrupt> {
         let tid = self.table_id(&ci.table)?;
-        let table = &self.db.tables[tid as usize];
+        let table = &self.w.db.tables[tid as usize];
         if table
             .indexes
             .iter()
@@ -450,7 +448,7 @@ impl Simulation {
                     .ok_or_else(|| SqlError::invalid_column(&c.value))?,
             );
         }
-        if ci.filter.is_some() && !self.sessions[i].options.quoted_identifier {
+        if ci.filter.is_some() && !self.w.sessions[i].options.quoted_identifier {
             return Err(SqlError::set_options("CREATE INDEX", "QUOTED_IDENTIFIER").into());
         }
         let id = 2 + table.indexes.len() as u32;
@@ -466,22 +464,21 @@ impl Simulation {
                 .as_ref()
                 .map(|f| conjuncts(f).into_iter().map(canonical).collect())
                 .unwrap_or_default(),
-            filter_eq: ci
-                .filter
-                .as_ref()
-                .and_then(|f| crate::query::filter_equalities(table, f)),
+            filter_eq: ci.filter.as_ref().and_then(|f| {
+                crate::state::filter::filter_equalities(&|name| table.column(name), f)
+            }),
         };
         if ix.unique {
             self.check_unique_existing(tid, &ix)?;
         }
-        let t = &mut self.db.tables[tid as usize];
+        let t = &mut self.w.db.tables[tid as usize];
         t.add_index(ix);
         t.touch();
         Ok(())
     }
 
     fn set_option(&mut self, i: usize, opt: &SetOption) -> Result<(), Interrupt> {
-        let o = &mut self.sessions[i].options;
+        let o = &mut self.w.sessions[i].options;
         match opt {
             SetOption::NoCount(b) => o.nocount = *b,
             SetOption::XactAbort(b) => o.xact_abort = *b,
@@ -509,7 +506,7 @@ impl Simulation {
                         self.eval_scalar(i, &e)?.as_i64().unwrap_or(0)
                     }
                 };
-                self.sessions[i].options.deadlock_priority = v.clamp(-10, 10);
+                self.w.sessions[i].options.deadlock_priority = v.clamp(-10, 10);
             }
         }
         Ok(())
@@ -535,7 +532,7 @@ impl Simulation {
         match args {
             None => {
                 // THROW; re-raises the error being handled, with its number and severity.
-                let caught = self.sessions[i]
+                let caught = self.w.sessions[i]
                     .frames
                     .iter()
                     .rev()
@@ -566,10 +563,10 @@ impl Simulation {
 
     fn exec_call(&mut self, i: usize, exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
         let key = object_key(&exec.procedure);
-        if key.starts_with("sp_") && !self.db.procs.contains_key(&key) {
+        if key.starts_with("sp_") && !self.w.db.procs.contains_key(&key) {
             return self.exec_system_proc(i, &key, exec);
         }
-        let Some(p) = self.db.procs.get(&key).cloned() else {
+        let Some(p) = self.w.db.procs.get(&key).cloned() else {
             return Err(SqlError::no_such_procedure(&display_name(&exec.procedure)).into());
         };
         if exec.args.len() > p.params.len() {
@@ -622,9 +619,9 @@ impl Simulation {
                 .vars
                 .insert(q.name.value.to_ascii_lowercase(), (q.ty, v));
         }
-        let saved = self.sessions[i].options.clone();
+        let saved = self.w.sessions[i].options.clone();
         // A procedure runs with the QUOTED_IDENTIFIER it was created with.
-        self.sessions[i].options.quoted_identifier = p.quoted_identifier;
+        self.w.sessions[i].options.quoted_identifier = p.quoted_identifier;
         frame.kind = FrameKind::Proc {
             name: p.name.clone(),
             return_var: exec
@@ -634,7 +631,7 @@ impl Simulation {
             outputs,
             saved,
         };
-        let name = self.sessions[i].name.clone();
+        let name = self.w.sessions[i].name.clone();
         self.push(Event::ProcedureCalled {
             session: name,
             procedure: p.name.clone(),
@@ -692,21 +689,22 @@ impl Simulation {
                 .get(1)
                 .cloned()
                 .flatten()
-                .and_then(|v| crate::locks::LockMode::from_applock_name(&v.as_text()));
+                .and_then(|v| crate::state::locks::LockMode::from_applock_name(&v.as_text()));
             if let Some(mode) = mode {
-                let res = crate::locks::Resource::Application {
+                let res = crate::state::locks::Resource::Application {
                     name: resource.clone(),
                 };
                 let holders = if code < 0 {
-                    self.locks
+                    self.w
+                        .locks
                         .holders(&res)
                         .into_iter()
-                        .map(|(o, _, _)| self.owner_name(o))
+                        .map(|(o, _, _)| self.w.owner_name(o))
                         .collect()
                 } else {
                     Vec::new()
                 };
-                let name = self.sessions[i].name.clone();
+                let name = self.w.sessions[i].name.clone();
                 self.push(Event::AppLockRequested {
                     session: name,
                     resource,
@@ -726,14 +724,14 @@ impl Simulation {
     }
 
     /// The lock owner an application lock call names: the transaction or the session.
-    fn applock_owner(&mut self, i: usize, owner: &str) -> Option<crate::locks::OwnerId> {
+    fn applock_owner(&mut self, i: usize, owner: &str) -> Option<crate::state::locks::OwnerId> {
         if owner.eq_ignore_ascii_case("session") {
-            Some(self.sessions[i].session_owner)
+            Some(self.w.sessions[i].session_owner)
         } else if owner.eq_ignore_ascii_case("transaction") {
-            self.sessions[i]
+            self.w.sessions[i]
                 .txn
                 .as_ref()
-                .filter(|_| self.sessions[i].tran_count > 0)
+                .filter(|_| self.w.sessions[i].tran_count > 0)
                 .map(|t| t.id)
         } else {
             None
@@ -743,7 +741,7 @@ impl Simulation {
     /// sp_getapplock: 0 granted at once, 1 granted after waiting, -1 timed out,
     /// -3 deadlock victim, -999 a parameter or call error (semantics.md A11).
     fn get_applock(&mut self, i: usize, args: &[Option<Value>]) -> Result<i64, Interrupt> {
-        if let Some(code) = self.sessions[i].applock_result.take() {
+        if let Some(code) = self.w.sessions[i].applock_result.take() {
             return Ok(code);
         }
         let text = |k: usize| args.get(k).cloned().flatten().map(|v| v.as_text());
@@ -756,9 +754,9 @@ impl Simulation {
         let owner_text = text(2).unwrap_or_else(|| "Transaction".into());
         let timeout = match args.get(3).cloned().flatten() {
             Some(v) => v.as_i64().unwrap_or(-1),
-            None => self.sessions[i].options.lock_timeout_ms,
+            None => self.w.sessions[i].options.lock_timeout_ms,
         };
-        let Some(mode) = crate::locks::LockMode::from_applock_name(&mode_text) else {
+        let Some(mode) = crate::state::locks::LockMode::from_applock_name(&mode_text) else {
             let e = SqlError::generic(
                 15625,
                 16,
@@ -780,29 +778,29 @@ impl Simulation {
         }
         let Some(owner) = self.applock_owner(i, &owner_text) else {
             // Severity 10: a message, not an error; the call returns -999.
-            let name = self.sessions[i].name.clone();
+            let name = self.w.sessions[i].name.clone();
             self.push(Event::Printed {
                 session: name,
                 text: "You attempted to acquire a transactional application lock without an active transaction.".into(),
             });
             return Ok(-999);
         };
-        let res = crate::locks::Resource::Application { name: resource };
-        if self.sessions[i].fresh_locks.contains(&res) {
+        let res = crate::state::locks::Resource::Application { name: resource };
+        if self.w.sessions[i].fresh_locks.contains(&res) {
             // Granted while this call waited.
             return Ok(1);
         }
-        if timeout == 0 && !self.locks.conflicts(owner, &res, mode).is_empty() {
+        if timeout == 0 && !self.w.locks.conflicts(owner, &res, mode).is_empty() {
             return Ok(-1);
         }
-        self.sessions[i].timeout_override = Some(timeout);
+        self.w.sessions[i].timeout_override = Some(timeout);
         match self.lock_as(i, owner, res, mode, false) {
             Ok(()) => {
-                self.sessions[i].timeout_override = None;
+                self.w.sessions[i].timeout_override = None;
                 Ok(0)
             }
             Err(Interrupt::Block) => {
-                self.sessions[i].applock_waiting = true;
+                self.w.sessions[i].applock_waiting = true;
                 Err(Interrupt::Block)
             }
             Err(e) => Err(e),
@@ -816,12 +814,12 @@ impl Simulation {
             return Err(SqlError::missing_parameter("sp_releaseapplock", "@Resource").into());
         };
         let owner_text = text(1).unwrap_or_else(|| "Transaction".into());
-        let res = crate::locks::Resource::Application {
+        let res = crate::state::locks::Resource::Application {
             name: resource.clone(),
         };
         let held = self
             .applock_owner(i, &owner_text)
-            .filter(|o| self.locks.held(*o, &res).is_some());
+            .filter(|o| self.w.locks.held(*o, &res).is_some());
         let Some(owner) = held else {
             return Err(SqlError::generic(
                 1223,
@@ -830,18 +828,18 @@ impl Simulation {
             )
             .into());
         };
-        let mode = self.locks.held(owner, &res).map(|(m, _)| m);
-        let grants = self.locks.release(owner, &res);
+        let mode = self.w.locks.held(owner, &res).map(|(m, _)| m);
+        let grants = self.w.locks.release(owner, &res);
         if let Some(mode) = mode {
-            if self.locks.held(owner, &res).is_none() {
-                let name = self.sessions[i].name.clone();
-                let resource = self.resource_text(&res);
+            if self.w.locks.held(owner, &res).is_none() {
+                let name = self.w.sessions[i].name.clone();
+                let resource = self.w.resource_text(&res);
                 self.push(Event::LockReleased {
                     session: name,
                     resource,
                     mode,
                     reason: crate::event::ReleaseReason::Explicit,
-                    teradata: false,
+                    mode_name: None,
                 });
             }
         }

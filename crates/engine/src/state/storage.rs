@@ -9,13 +9,13 @@ use std::rc::Rc;
 
 use sql::ast::{DataType, Expr, Len, Stmt};
 
-use crate::index::{EntryKey, IndexEntries};
-use crate::leaf::LeafPacking;
-use crate::pages;
+use crate::state::index::{EntryKey, IndexEntries};
+use crate::state::leaf::LeafPacking;
+use crate::state::pages;
+pub(crate) use crate::state::pages::RowId;
 use crate::value::{int_text, sort_cmp, stored_len, Value};
 
 pub type TxnId = u32;
-pub type RowId = usize;
 
 #[derive(Clone, Debug)]
 pub struct Column {
@@ -128,10 +128,11 @@ pub struct Table {
     pub triggers: Vec<Trigger>,
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
-    /// Teradata queue table: its first column is the queue insertion timestamp.
+    /// A queue table: its first column is the queue insertion timestamp.
     pub queue: bool,
-    /// Teradata primary index columns: their value's hash is the row-hash lock resource.
-    pub primary_index: Vec<usize>,
+    /// Columns whose value's hash places a row and names its lock (a row-hash lock, not
+    /// a key lock); empty for tables placed by their clustered key.
+    pub hash_key: Vec<usize>,
     /// Stored size of each slot's newest data (None: to be computed), so re-packing
     /// pages after a write is an integer loop.
     sizes: Vec<Option<u32>>,
@@ -194,6 +195,36 @@ impl Ord for OrdKey {
 }
 
 impl Table {
+    /// Whether a row is in filtered index `ix` (every row is in an unfiltered one).
+    pub(crate) fn filter_passes(&self, ix: &Index, row: &[Value]) -> bool {
+        super::filter::filter_passes(
+            &|name| self.column(name),
+            ix.filter_eq.as_deref(),
+            ix.filter.as_ref(),
+            row,
+        )
+    }
+
+    /// The row hash of a row: the hash of its hash-key value (every row with the same
+    /// value shares it, and its lock). Without a hash key, the first column's value.
+    pub fn row_hash(&self, row: &[Value]) -> u32 {
+        let first = [0];
+        let cols: &[usize] = if self.hash_key.is_empty() {
+            &first
+        } else {
+            &self.hash_key
+        };
+        // FNV-1a over the text of the values: stable across runs and platforms.
+        let mut h: u32 = 0x811c_9dc5;
+        for &c in cols {
+            for b in row[c].to_string().bytes().chain([0]) {
+                h ^= b as u32;
+                h = h.wrapping_mul(0x0100_0193);
+            }
+        }
+        h
+    }
+
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
             name,
@@ -215,7 +246,7 @@ impl Table {
             triggers: Vec::new(),
             is_variable,
             queue: false,
-            primary_index: Vec::new(),
+            hash_key: Vec::new(),
             sizes: Vec::new(),
             resized: Vec::new(),
             repack_all: false,
@@ -386,7 +417,7 @@ impl Table {
     fn entry_key(&self, k: usize, slot: RowId) -> Option<EntryKey> {
         let ix = &self.indexes[k];
         let s = &self.slots[slot];
-        let passes = |r: &&Vec<Value>| crate::query::filter_passes(self, ix, r);
+        let passes = |r: &&Vec<Value>| self.filter_passes(ix, r);
         let row = s.latest().filter(passes).or_else(|| {
             s.pending
                 .as_ref()
@@ -443,8 +474,8 @@ impl Table {
             let new = s.latest().map(Vec::as_slice);
             for k in 0..self.indexes.len() {
                 let ix = &self.indexes[k];
-                let was = old.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
-                let is = new.is_some_and(|r| crate::query::filter_passes(self, ix, r)) as i64;
+                let was = old.is_some_and(|r| self.filter_passes(ix, r)) as i64;
+                let is = new.is_some_and(|r| self.filter_passes(ix, r)) as i64;
                 if was != is {
                     let id = ix.id;
                     let entries = self.index_entries.entry(id).or_insert(0);

@@ -1,0 +1,34 @@
+//! Dialects: one module each, behind the executor's [`Rules`] trait. Everything that only
+//! one dialect does lives in its module: SQL Server (`tsql`) is the executor's default
+//! behaviour; Teradata (`teradata`) has its own statements, lock mode names, request and
+//! transaction rules, queue tables and client commands. A new dialect is a new module and
+//! one arm in [`Dialect::rules`] and [`Dialect::parser`].
+
+use crate::exec::Rules;
+
+mod teradata;
+mod tsql;
+
+/// The SQL dialect of a scenario: its parser and its rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    #[default]
+    TSql,
+    Teradata,
+}
+
+impl Dialect {
+    pub(crate) fn rules(self) -> &'static dyn Rules {
+        match self {
+            Dialect::TSql => &tsql::TSql,
+            Dialect::Teradata => &teradata::Teradata,
+        }
+    }
+
+    pub(crate) fn parser(self) -> sql::Dialect {
+        match self {
+            Dialect::TSql => sql::Dialect::TSql,
+            Dialect::Teradata => sql::Dialect::Teradata,
+        }
+    }
+}

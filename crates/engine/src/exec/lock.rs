@@ -1,0 +1,244 @@
+//! Locking: requests to the lock manager on a session's behalf, waits and their
+//! timeouts, wake-ups when locks are released, and the deadlock monitor's victims.
+
+use super::{Exec, Interrupt};
+use crate::error::SqlError;
+use crate::event::Event;
+use crate::state::locks::{Grant, LockMode, OwnerId, Request, Resource};
+use crate::state::session::State;
+
+impl Exec<'_> {
+    /// Requests a lock for session `i`'s transaction; blocks the session when it must wait.
+    /// `transient` locks are dropped at the end of the statement.
+    pub(crate) fn lock(
+        &mut self,
+        i: usize,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<(), Interrupt> {
+        let owner = self.ensure_txn(i);
+        self.lock_as(i, owner, res, mode, transient)
+    }
+
+    pub(crate) fn lock_as(
+        &mut self,
+        i: usize,
+        owner: OwnerId,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<(), Interrupt> {
+        self.lock_inner(i, owner, res, mode, transient, false)
+            .map(|_| ())
+    }
+
+    /// Like [`Self::lock`] but without a trace event for an immediate grant: scans lock
+    /// every row they pass and report only the rows they keep. Returns whether the lock is
+    /// new to the transaction.
+    pub(crate) fn lock_quiet(
+        &mut self,
+        i: usize,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+    ) -> Result<bool, Interrupt> {
+        let owner = self.ensure_txn(i);
+        self.lock_inner(i, owner, res, mode, transient, true)
+    }
+
+    pub(crate) fn lock_inner(
+        &mut self,
+        i: usize,
+        owner: OwnerId,
+        res: Resource,
+        mode: LockMode,
+        transient: bool,
+        quiet: bool,
+    ) -> Result<bool, Interrupt> {
+        // Setup (and queries on the final state) run alone: nothing to lock against.
+        if !self.w.tracing {
+            return Ok(false);
+        }
+        self.w.owners.insert(owner, i);
+        match self.w.locks.request(owner, res.clone(), mode) {
+            Request::Granted { already, .. } => {
+                if !already {
+                    self.w.sessions[i].fresh_locks.push(res.clone());
+                    if transient {
+                        self.w.sessions[i].statement_locks.push(res.clone());
+                    }
+                    if self.recording() && !mode.is_intent() && !transient && !quiet {
+                        let resource = self.w.resource_text(&res);
+                        let name = self.w.sessions[i].name.clone();
+                        self.push(Event::LockGranted {
+                            session: name,
+                            resource,
+                            mode,
+                            waited_us: None,
+                            mode_name: None,
+                        });
+                    }
+                }
+                Ok(!already)
+            }
+            Request::AlreadyWaiting { .. } => Err(Interrupt::Block),
+            Request::Waiting { blockers } => {
+                let holders: Vec<(String, LockMode)> = self
+                    .w
+                    .locks
+                    .holders(&res)
+                    .into_iter()
+                    .filter(|(o, _, _)| blockers.contains(o))
+                    .map(|(o, m, _)| (self.w.owner_name(o), m))
+                    .collect();
+                let resource = self.w.resource_text(&res);
+                let name = self.w.sessions[i].name.clone();
+                self.push(Event::LockWaiting {
+                    session: name,
+                    resource,
+                    mode,
+                    holders,
+                    mode_name: None,
+                });
+                let timeout = self.w.sessions[i]
+                    .timeout_override
+                    .take()
+                    .unwrap_or(self.w.sessions[i].options.lock_timeout_ms);
+                self.w.sessions[i].waiting_as = Some(owner);
+                let timeout_at = (timeout >= 0).then(|| self.w.now + timeout as u64 * 1000);
+                // The statement will be re-run when the lock is granted: undo what it did.
+                self.statement_failed(i);
+                self.w.sessions[i].state = State::Blocked {
+                    since: self.w.now,
+                    timeout_at,
+                };
+                if timeout == 0 {
+                    self.lock_timeout(i, self.w.now);
+                }
+                Err(Interrupt::Block)
+            }
+        }
+    }
+
+    /// Sessions whose lock was granted by a release become ready now.
+    pub(crate) fn wake(&mut self, grants: Vec<Grant>) {
+        for g in grants {
+            let Some(&s) = self.w.owners.get(&g.owner) else {
+                continue;
+            };
+            if let State::Blocked { since, .. } = self.w.sessions[s].state {
+                self.w.sessions[s].waiting_as = None;
+                let waited = self.w.now - since;
+                self.w.sessions[s].out.wait_us += waited;
+                self.w.sessions[s].state = State::Ready;
+                self.w.sessions[s].ready_at = self.w.now;
+                self.w.sessions[s].fresh_locks.push(g.resource.clone());
+                self.w.sessions[s].resuming = true;
+                let resource = self.w.resource_text(&g.resource);
+                let name = self.w.sessions[s].name.clone();
+                self.push(Event::LockGranted {
+                    session: name,
+                    resource,
+                    mode: g.mode,
+                    waited_us: Some(waited),
+                    mode_name: None,
+                });
+            }
+        }
+    }
+
+    pub(crate) fn lock_timeout(&mut self, i: usize, since: u64) {
+        let waited = self.w.now - since;
+        self.w.sessions[i].out.wait_us += waited;
+        let owner = self.w.sessions[i].waiting_as.take();
+        let res = owner.and_then(|o| self.w.locks.waiting(o)).map(|(r, _)| r);
+        if let Some(owner) = owner {
+            let grants = self.w.locks.cancel_wait(owner);
+            self.wake(grants);
+        }
+        let resource = res.map(|r| self.w.resource_text(&r)).unwrap_or_default();
+        let name = self.w.sessions[i].name.clone();
+        self.push(Event::WaitTimedOut {
+            session: name,
+            resource,
+            waited_us: waited,
+        });
+        self.w.sessions[i].state = State::Ready;
+        self.w.sessions[i].ready_at = self.w.now;
+        if std::mem::take(&mut self.w.sessions[i].applock_waiting) {
+            // sp_getapplock does not fail: it returns -1 when its timeout runs out.
+            self.w.sessions[i].applock_result = Some(-1);
+            self.w.sessions[i].resuming = true;
+            return;
+        }
+        // The statement that waited fails with 1222; the transaction stays open.
+        self.statement_failed(i);
+        if !self.w.sessions[i].frames.is_empty() {
+            self.frame_mut(i).pc += 1;
+        }
+        self.raise(i, SqlError::lock_timeout());
+        if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+            self.commit(i);
+        }
+    }
+
+    pub(crate) fn deadlock_monitor(&mut self) {
+        // Bounded: each round removes one victim's wait.
+        for _ in 0..self.w.sessions.len() {
+            let Some(cycle) = self.w.locks.find_deadlock() else {
+                return;
+            };
+            let members: Vec<usize> = cycle
+                .iter()
+                .filter_map(|o| self.w.owners.get(o).copied())
+                .collect();
+            if members.is_empty() {
+                return;
+            }
+            // Victim: lowest DEADLOCK_PRIORITY, then the cheapest to roll back.
+            let victim = *members
+                .iter()
+                .min_by_key(|&&s| {
+                    let sess = &self.w.sessions[s];
+                    (
+                        sess.options.deadlock_priority,
+                        sess.txn.as_ref().map_or(0, |t| t.undo.len()),
+                        std::cmp::Reverse(s),
+                    )
+                })
+                .unwrap_or(&members[0]);
+            let names: Vec<String> = members
+                .iter()
+                .map(|&s| self.w.sessions[s].name.clone())
+                .collect();
+            let victim_name = self.w.sessions[victim].name.clone();
+            self.push(Event::Deadlock {
+                victim: victim_name,
+                cycle: names,
+            });
+            if let State::Blocked { since, .. } = self.w.sessions[victim].state {
+                self.w.sessions[victim].out.wait_us += self.w.now - since;
+            }
+            if let Some(owner) = self.w.sessions[victim].waiting_as.take() {
+                let grants = self.w.locks.cancel_wait(owner);
+                self.wake(grants);
+            }
+            self.w.sessions[victim].state = State::Ready;
+            self.w.sessions[victim].ready_at = self.w.now;
+            if std::mem::take(&mut self.w.sessions[victim].applock_waiting) {
+                // A deadlock on an application lock rolls nothing back: sp_getapplock
+                // returns -3 and the caller decides.
+                self.w.sessions[victim].applock_result = Some(-3);
+                self.w.sessions[victim].resuming = true;
+                continue;
+            }
+            let spid = self.w.sessions[victim].spid;
+            self.statement_failed(victim);
+            if !self.w.sessions[victim].frames.is_empty() {
+                self.frame_mut(victim).pc += 1;
+            }
+            self.raise(victim, SqlError::deadlock_victim(spid));
+        }
+    }
+}

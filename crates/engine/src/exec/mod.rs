@@ -1,0 +1,190 @@
+//! Statements run against the world: the session's control flow (`run`), transactions
+//! (`txn`), locking (`lock`), statements and DDL (`stmt`), queries and DML (`query`) and
+//! expressions (`expr`). They are methods of [`Exec`]: the world, the cost model's
+//! generator, the event output and the dialect's [`Rules`] for the length of one step.
+//!
+//! [`Rules`] is what the executor asks of a dialect. Each dialect (`crate::dialect`)
+//! implements it; the executor calls it where dialects differ and never names one. The
+//! defaults are SQL Server's behaviour.
+
+pub(crate) mod expr;
+pub(crate) mod lock;
+pub(crate) mod query;
+pub(crate) mod run;
+pub(crate) mod stmt;
+pub(crate) mod txn;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::cost::CostKind;
+use crate::error::SqlError;
+use crate::event::Event;
+use crate::event::TraceEntry;
+use crate::state::locks::LockMode;
+use crate::state::session::{ClientSettings, Frame};
+use crate::state::World;
+use crate::value::Value;
+use sql::ast::{Batch, SelectAndConsume, Stmt};
+
+/// What a run does with its events: keep them (the trace), count them, or neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sink {
+    /// Every event of a step is kept until the next step ([`crate::sim::Simulation::events`]).
+    #[default]
+    Full,
+    /// Events are only counted ([`crate::sim::Simulation::event_count`]).
+    Counters,
+    /// Nothing: for searches that only need states.
+    Nothing,
+}
+
+/// Rows read and written, collected while a footprint is being taken.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touched {
+    pub read: Vec<(u32, usize)>,
+    pub written: Vec<(u32, usize)>,
+}
+
+/// Where a step's events go.
+#[derive(Clone, Default)]
+pub(crate) struct Output {
+    pub sink: Sink,
+    /// The events of the current step (with [`Sink::Full`]).
+    pub events: Vec<TraceEntry>,
+    pub count: u64,
+    /// Rows read and written in the current step, when a footprint is being taken.
+    pub touched: Option<Touched>,
+}
+
+/// Why a statement stopped before it finished.
+pub(crate) enum Interrupt {
+    Block,
+    Error(SqlError),
+}
+
+impl From<SqlError> for Interrupt {
+    fn from(e: SqlError) -> Self {
+        Interrupt::Error(e)
+    }
+}
+
+/// What a statement asks of the session after it ran.
+pub(crate) enum Flow {
+    /// Done: the session is busy for the statement's cost.
+    Done {
+        kind: CostKind,
+        rows: Option<u64>,
+        reads: u64,
+        written: u64,
+    },
+    Sleep(u64),
+    /// EXEC of a procedure: push its frame.
+    Call(Frame),
+    /// RETURN from the current frame.
+    Return(Option<i64>),
+}
+
+/// A finished statement of `kind` that touched no rows.
+pub(crate) fn done(kind: CostKind) -> Flow {
+    Flow::Done {
+        kind,
+        rows: None,
+        reads: 0,
+        written: 0,
+    }
+}
+
+/// The world and what a step needs besides it, borrowed for one step.
+pub(crate) struct Exec<'a> {
+    pub w: &'a mut World,
+    /// The cost model's generator (statement costs, slow flushes, NEWID()).
+    pub rng: &'a mut ChaCha8Rng,
+    pub out: &'a mut Output,
+    pub rules: &'static dyn Rules,
+}
+
+impl Exec<'_> {
+    pub(crate) fn push(&mut self, mut event: Event) {
+        if !self.recording() {
+            return;
+        }
+        self.out.count += 1;
+        if self.out.sink != Sink::Full {
+            return;
+        }
+        if let Event::LockGranted {
+            mode, mode_name, ..
+        }
+        | Event::LockWaiting {
+            mode, mode_name, ..
+        }
+        | Event::LockReleased {
+            mode, mode_name, ..
+        } = &mut event
+        {
+            *mode_name = self.rules.mode_name(*mode);
+        }
+        let at_us = self.w.now.saturating_sub(self.w.origin);
+        self.out.events.push(TraceEntry { at_us, event });
+    }
+
+    /// Whether events are wanted (kept or counted): callers skip building an event's text
+    /// when not. A few events are pushed without asking; `push` drops them.
+    pub(crate) fn recording(&self) -> bool {
+        self.w.tracing && self.out.sink != Sink::Nothing
+    }
+}
+
+pub(crate) trait Rules: Sync {
+    /// The dialect's name for a lock mode in the trace, when it differs from SQL Server's
+    /// abbreviation.
+    fn mode_name(&self, _mode: LockMode) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether a multi-statement request is one implicit transaction: an autocommit
+    /// transaction commits after the request's last statement, not after each one.
+    fn request_is_transaction(&self) -> bool {
+        false
+    }
+
+    /// Splits a client tool's commands (a client's dot commands, say) from a script's SQL:
+    /// the text to parse, with command lines blanked so spans stay, and what the
+    /// commands ask of the session; or the byte offset and message of a bad command.
+    fn client_commands(&self, text: &str) -> Result<(String, ClientSettings), (usize, String)> {
+        Ok((text.to_string(), ClientSettings::default()))
+    }
+
+    /// Checks a request (a batch) before any of it runs.
+    fn check_request(&self, _batch: &Batch) -> Result<(), SqlError> {
+        Ok(())
+    }
+
+    /// Runs a statement only this dialect has; `None` when `stmt` is not one of them.
+    fn exec_statement(
+        &self,
+        _x: &mut Exec<'_>,
+        _i: usize,
+        _stmt: &Stmt,
+    ) -> Option<Result<Flow, Interrupt>> {
+        None
+    }
+
+    /// A destructive read of the oldest row of a queue table: the select list's names and
+    /// values.
+    fn consume(
+        &self,
+        _x: &mut Exec<'_>,
+        _i: usize,
+        _c: &SelectAndConsume,
+    ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
+        Err(SqlError::not_simulated("SELECT AND CONSUME in this dialect").into())
+    }
+
+    /// `rows` rows arrived in queue table `table` (a commit of inserts, a rollback of
+    /// consumes).
+    fn rows_arrived(&self, _x: &mut Exec<'_>, _table: u32, _rows: usize) {}
+
+    /// Session `i` changed rows of table `table` with DELETE, UPDATE or MERGE.
+    fn rows_modified(&self, _x: &mut Exec<'_>, _i: usize, _table: u32) {}
+}

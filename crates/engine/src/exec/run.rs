@@ -1,0 +1,633 @@
+//! A session's control flow: statement boundaries, batches and frames, errors with TRY
+//! and CATCH and their abort scopes, and the session's results.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use sql::ast::{Script, Stmt};
+
+use super::{Exec, Flow, Interrupt};
+use crate::cost::{slow_flush, statement_cost, CostKind};
+use crate::error::{AbortScope, SqlError};
+use crate::event::{Event, Source};
+use crate::outcome::{ResultSet, SessionOutcome};
+use crate::state::program::{compile, Instr};
+use crate::state::session::{Frame, FrameKind, Options, PendingEnd, Session, State, Undo};
+use crate::state::{newlines, SETUP_SOURCE};
+use crate::value::Value;
+
+/// A session may run at most this many statements; a loop that never ends stops here.
+pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
+/// Control instructions (jumps, tests) one step may run before it must reach a statement.
+const MAX_INSTRUCTIONS_PER_STEP: u32 = 100_000;
+
+impl Exec<'_> {
+    pub(crate) fn new_session(
+        &mut self,
+        name: String,
+        start_us: u64,
+        script: Script,
+        text: Rc<str>,
+        index: usize,
+    ) -> Session {
+        let session_owner = self.w.alloc_owner();
+        Session {
+            name: name.clone(),
+            spid: 52 + index as u32,
+            start_us,
+            script: Rc::new(script),
+            newlines: newlines(&text),
+            source_text: text,
+            batch: 0,
+            frames: Vec::new(),
+            state: if self.w.tracing || name != "setup" {
+                State::NotStarted
+            } else {
+                State::Ready
+            },
+            ready_at: self.w.now,
+            txn: None,
+            tran_count: 0,
+            options: Options::default(),
+            rowcount: 0,
+            last_error: 0,
+            session_owner,
+            executed: 0,
+            out: SessionOutcome {
+                name,
+                wait_us: 0,
+                statements: 0,
+                errors: vec![],
+                results: vec![],
+                logical_reads: 0,
+            },
+            statement_locks: Vec::new(),
+            undo_mark: 0,
+            fresh_locks: Vec::new(),
+            resuming: false,
+            waiting_as: None,
+            timeout_override: None,
+            applock_waiting: false,
+            applock_result: None,
+            chained_txns: false,
+            delayed_since: None,
+            repeat_counts: BTreeMap::new(),
+            repeats_done: 0,
+            current: None,
+            sleeping_until: None,
+        }
+    }
+
+    /// One step of session `i` at `self.w.now`.
+    pub(crate) fn advance_session(&mut self, i: usize) {
+        match self.w.sessions[i].state.clone() {
+            State::Finished => {}
+            State::NotStarted => {
+                let name = self.w.sessions[i].name.clone();
+                self.push(Event::SessionStarted { session: name });
+                self.w.sessions[i].state = State::Ready;
+                self.w.sessions[i].ready_at = self.w.now;
+                self.run_until_statement(i);
+            }
+            State::Busy { end, .. } => {
+                if let Some(end) = end {
+                    self.end_statement(i, end);
+                }
+                self.w.sessions[i].state = State::Ready;
+                self.run_until_statement(i);
+            }
+            State::Ready => self.run_until_statement(i),
+            State::Delayed { .. } => {}
+            State::Blocked { since, timeout_at } => {
+                if timeout_at.is_some_and(|t| t <= self.w.now) {
+                    self.lock_timeout(i, since);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn end_statement(&mut self, i: usize, end: PendingEnd) {
+        if self.recording() {
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::StatementFinished {
+                session: name,
+                label: end.label,
+                rows: end.rows,
+                reads: end.reads,
+                cost_us: end.cost_us,
+            });
+        }
+        self.release_statement_locks(i);
+        let autocommit = self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
+        // Where a request is one implicit transaction, it commits after its last statement.
+        let request_goes_on = self.rules.request_is_transaction()
+            && self.w.sessions[i]
+                .frames
+                .last()
+                .is_some_and(|f| matches!(f.kind, FrameKind::Batch) && f.pc < f.code.instrs.len());
+        if autocommit && !request_goes_on {
+            self.commit(i);
+        }
+    }
+
+    /// Runs control instructions until one statement has run (or the session blocks,
+    /// sleeps, or finishes).
+    pub(crate) fn run_until_statement(&mut self, i: usize) {
+        let mut budget = MAX_INSTRUCTIONS_PER_STEP;
+        loop {
+            if budget == 0 {
+                let e = SqlError::runaway(MAX_INSTRUCTIONS_PER_STEP as u64);
+                self.raise(i, e);
+                return;
+            }
+            budget -= 1;
+            let Some(frame) = self.w.sessions[i].frames.last() else {
+                if !self.start_next_batch(i) {
+                    self.finish_session(i);
+                    return;
+                }
+                if matches!(self.w.sessions[i].state, State::Busy { .. }) {
+                    // The request was refused before it ran.
+                    return;
+                }
+                continue;
+            };
+            let code = frame.code.clone();
+            let pc = frame.pc;
+            if pc >= code.instrs.len() {
+                self.pop_frame(i, None);
+                continue;
+            }
+            match &code.instrs[pc] {
+                Instr::Jump(t) => self.set_pc(i, *t),
+                Instr::TryEnter { catch_pc } => {
+                    let f = self.frame_mut(i);
+                    let depth = f.caught.len();
+                    f.tries.push((*catch_pc, depth));
+                    f.pc += 1;
+                }
+                Instr::TryLeave { end_pc } => {
+                    let f = self.frame_mut(i);
+                    f.tries.pop();
+                    f.pc = *end_pc;
+                }
+                Instr::CatchLeave => {
+                    let f = self.frame_mut(i);
+                    f.caught.pop();
+                    f.pc += 1;
+                }
+                Instr::Test {
+                    cond,
+                    else_pc,
+                    span,
+                } => {
+                    let has_query = crate::syntax::has_subquery(cond);
+                    if has_query && !std::mem::take(&mut self.w.sessions[i].resuming) {
+                        self.begin_statement(i, "IF", span.clone());
+                    }
+                    match self.eval_condition(i, cond) {
+                        Ok((truth, reads)) => {
+                            if truth {
+                                self.frame_mut(i).pc += 1;
+                            } else {
+                                self.set_pc(i, *else_pc);
+                            }
+                            if has_query {
+                                self.finish_step(
+                                    i,
+                                    Flow::Done {
+                                        kind: CostKind::Select,
+                                        rows: None,
+                                        reads,
+                                        written: 0,
+                                    },
+                                    "IF",
+                                );
+                                return;
+                            }
+                        }
+                        Err(Interrupt::Block) => return,
+                        Err(Interrupt::Error(e)) => {
+                            self.statement_failed(i);
+                            self.raise(i, e);
+                            if has_query {
+                                return;
+                            }
+                        }
+                    }
+                }
+                Instr::Run(stmt) => {
+                    self.run_statement(i, stmt);
+                    return;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn set_pc(&mut self, i: usize, pc: usize) {
+        self.frame_mut(i).pc = pc;
+    }
+
+    pub(crate) fn frame_mut(&mut self, i: usize) -> &mut Frame {
+        self.w.sessions[i]
+            .frames
+            .last_mut()
+            .expect("a running session has a frame")
+    }
+
+    pub(crate) fn frame(&self, i: usize) -> &Frame {
+        self.w.sessions[i]
+            .frames
+            .last()
+            .expect("a running session has a frame")
+    }
+
+    pub(crate) fn start_next_batch(&mut self, i: usize) -> bool {
+        let s = &mut self.w.sessions[i];
+        if s.batch >= s.script.batches.len() {
+            return false;
+        }
+        let index = s.batch;
+        let code = compile(&s.script.batches[index].statements);
+        // A client tool may send the same request n times.
+        let times = s.repeat_counts.get(&index).copied().unwrap_or(1);
+        if s.repeats_done + 1 < times {
+            s.repeats_done += 1;
+        } else {
+            s.repeats_done = 0;
+            s.batch += 1;
+        }
+        {
+            let rule = self
+                .rules
+                .check_request(&self.w.sessions[i].script.batches[index]);
+            if let Err(e) = rule {
+                let span = self.w.sessions[i].script.batches[index].span.clone();
+                self.begin_statement(i, "REQUEST", span);
+                self.record_error(i, &e, false);
+                let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + cost,
+                    end: None,
+                };
+                return true;
+            }
+        }
+        let s = &mut self.w.sessions[i];
+        let source = if self.w.tracing || i > 0 {
+            i
+        } else {
+            SETUP_SOURCE
+        };
+        s.frames.push(Frame::new(code, FrameKind::Batch, source));
+        true
+    }
+
+    pub(crate) fn finish_session(&mut self, i: usize) {
+        // An open transaction at disconnect is rolled back; session app locks are freed.
+        if self.w.sessions[i].txn.is_some() {
+            self.rollback(i, "the session ended with an open transaction");
+        }
+        let owner = self.w.sessions[i].session_owner;
+        let grants = self.w.locks.release_all(owner, |_| true);
+        self.wake(grants);
+        self.w.sessions[i].frames.clear();
+        self.w.sessions[i].state = State::Finished;
+        if self.w.tracing {
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::SessionFinished { session: name });
+        }
+    }
+
+    /// Pops the top frame: a batch ends, a procedure returns its code.
+    pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
+        let Some(frame) = self.w.sessions[i].frames.pop() else {
+            return;
+        };
+        match frame.kind {
+            FrameKind::Batch => {}
+            FrameKind::Proc {
+                name,
+                return_var,
+                outputs,
+                saved,
+            } => {
+                // SET options changed inside a procedure revert when it returns.
+                let s = &mut self.w.sessions[i];
+                s.options.isolation = saved.isolation;
+                s.options.nocount = saved.nocount;
+                s.options.quoted_identifier = saved.quoted_identifier;
+                let rc = code.unwrap_or(0);
+                let values: Vec<(String, Value)> = outputs
+                    .iter()
+                    .filter_map(|(param, var)| {
+                        frame.vars.get(param).map(|(_, v)| (var.clone(), v.clone()))
+                    })
+                    .collect();
+                if let Some(caller) = s.frames.last_mut() {
+                    for (var, v) in values {
+                        if let Some(slot) = caller.vars.get_mut(&var) {
+                            slot.1 = v;
+                        }
+                    }
+                    if let Some(rv) = return_var {
+                        if let Some(slot) = caller.vars.get_mut(&rv) {
+                            slot.1 = Value::Int(rc);
+                        }
+                    }
+                }
+                let session = s.name.clone();
+                self.push(Event::ProcedureReturned {
+                    session,
+                    procedure: name,
+                    code: rc,
+                });
+            }
+        }
+    }
+
+    pub(crate) fn begin_statement(&mut self, i: usize, label: &'static str, span: sql::ast::Span) {
+        let s = &mut self.w.sessions[i];
+        s.executed += 1;
+        s.out.statements += 1;
+        s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
+        s.fresh_locks.clear();
+        s.sleeping_until = None;
+        if !self.w.tracing {
+            return;
+        }
+        let frame = s.frames.last();
+        let source = frame.map_or(i, |f| f.source);
+        // Shared texts (an `Rc` each): the session is changed below.
+        let (text, newlines) = if source == SETUP_SOURCE {
+            (self.w.setup_text.clone(), self.w.setup_newlines.clone())
+        } else {
+            let s = &self.w.sessions[source.min(self.w.sessions.len() - 1)];
+            (s.source_text.clone(), s.newlines.clone())
+        };
+        let start = span.start.min(text.len());
+        let end = span.end.min(text.len()).max(start);
+        let view_source = if source == SETUP_SOURCE {
+            Source::Setup
+        } else {
+            Source::Session(source)
+        };
+        self.w.sessions[i].current = Some((view_source, start, end));
+        if !self.recording() {
+            return;
+        }
+        let s = &self.w.sessions[i];
+        let in_proc = s.frames.iter().rev().find_map(|f| match &f.kind {
+            FrameKind::Proc { name, .. } => Some(name.clone()),
+            _ => None,
+        });
+        // Line numbers from the script's newline offsets, not a scan of the text.
+        let line = newlines.partition_point(|&n| n < start) as u32 + 1;
+        let snippet = text.get(start..end).unwrap_or("");
+        let line_one = snippet.lines().next().unwrap_or("").trim();
+        // Its first 80 characters, copied at once.
+        let cut = line_one
+            .char_indices()
+            .nth(80)
+            .map_or(line_one.len(), |(b, _)| b);
+        let mut first = String::with_capacity(cut + " …".len());
+        first.push_str(&line_one[..cut]);
+        if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
+            first.push_str(" …");
+        }
+        let name = self.w.sessions[i].name.clone();
+        self.push(Event::StatementStarted {
+            session: name,
+            label,
+            line,
+            text: first,
+            source: view_source,
+            span: (start, end),
+            in_proc,
+        });
+    }
+
+    pub(crate) fn run_statement(&mut self, i: usize, stmt: &Stmt) {
+        if self.w.sessions[i].executed >= MAX_STATEMENTS_PER_SESSION {
+            let e = SqlError::runaway(MAX_STATEMENTS_PER_SESSION);
+            self.raise(i, e);
+            self.finish_session(i);
+            return;
+        }
+        let label = sql::statement_label(&stmt.kind);
+        // A statement that is re-run after a lock wait is the same statement: no new event.
+        if !std::mem::take(&mut self.w.sessions[i].resuming) {
+            self.begin_statement(i, label, stmt.span.clone());
+        }
+        match self.exec_statement(i, stmt) {
+            Ok(flow) => {
+                self.frame_mut(i).pc += 1;
+                self.finish_step(i, flow, label);
+            }
+            Err(Interrupt::Block) => {}
+            Err(Interrupt::Error(e)) => {
+                self.statement_failed(i);
+                self.frame_mut(i).pc += 1;
+                self.raise(i, e);
+                if matches!(self.w.sessions[i].state, State::Ready) {
+                    let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
+                    self.w.sessions[i].state = State::Busy {
+                        until: self.w.now + cost,
+                        end: None,
+                    };
+                    if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+                        self.commit(i);
+                    }
+                    self.release_statement_locks(i);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn finish_step(&mut self, i: usize, flow: Flow, label: &'static str) {
+        match flow {
+            Flow::Done {
+                kind,
+                rows,
+                reads,
+                written,
+            } => {
+                let mut cost = statement_cost(self.rng, kind, reads, written);
+                let flushes = (written > 0
+                    && self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit))
+                    || label == "COMMIT";
+                if flushes {
+                    let end = self.w.now + cost;
+                    if let Some(stall) = slow_flush(self.rng) {
+                        self.w.log_stall_until = self.w.log_stall_until.max(end + stall);
+                    }
+                    if self.w.log_stall_until > end {
+                        cost = self.w.log_stall_until - self.w.now;
+                    }
+                }
+                self.w.sessions[i].out.logical_reads += reads;
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + cost,
+                    end: Some(PendingEnd {
+                        label,
+                        rows,
+                        reads,
+                        cost_us: cost,
+                    }),
+                };
+            }
+            Flow::Sleep(us) => {
+                self.w.sessions[i].sleeping_until = Some(self.w.now + us);
+                let name = self.w.sessions[i].name.clone();
+                self.push(Event::Sleeping {
+                    session: name,
+                    until_us: self.w.now_us() + us,
+                    delay_us: us,
+                });
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + us,
+                    end: None,
+                };
+            }
+            Flow::Call(frame) => {
+                let cost = statement_cost(self.rng, CostKind::Exec, 0, 0);
+                self.w.sessions[i].frames.push(frame);
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + cost,
+                    end: None,
+                };
+            }
+            Flow::Return(code) => {
+                // RETURN in a batch ends the batch; in a procedure returns to the caller.
+                self.pop_frame(i, code);
+                let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + cost,
+                    end: None,
+                };
+            }
+        }
+    }
+
+    /// Undoes the current statement's changes (statement-level atomicity).
+    pub(crate) fn statement_failed(&mut self, i: usize) {
+        let mark = self.w.sessions[i].undo_mark;
+        self.undo_to(i, mark);
+    }
+
+    pub(crate) fn undo_to(&mut self, i: usize, mark: usize) {
+        let Some(txn) = self.w.sessions[i].txn.as_mut() else {
+            return;
+        };
+        let tail: Vec<Undo> = txn.undo.drain(mark.min(txn.undo.len())..).collect();
+        for u in tail.into_iter().rev() {
+            if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
+                if u.slot < t.slots.len() {
+                    t.set_pending(u.slot, u.prev);
+                }
+            }
+        }
+    }
+
+    /// Raises an error in session `i`: records it, then finds a CATCH or aborts as far as
+    /// the error's scope (and XACT_ABORT) says.
+    pub(crate) fn raise(&mut self, i: usize, e: SqlError) {
+        let xact_abort = self.w.sessions[i].options.xact_abort;
+        let mut scope = e.scope;
+        // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
+        if xact_abort
+            && matches!(scope, AbortScope::Statement | AbortScope::Batch)
+            && e.number != 50000
+        {
+            scope = AbortScope::BatchAndTransaction;
+        }
+        if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
+            let why = format!("error {}", e.number);
+            self.rollback(i, &why);
+        }
+        self.w.sessions[i].last_error = e.number as i64;
+        // Find the innermost TRY; a compile error skips the TRY of its own frame.
+        let frames = self.w.sessions[i].frames.len();
+        let mut target = None;
+        for depth in (0..frames).rev() {
+            let f = &self.w.sessions[i].frames[depth];
+            if matches!(scope, AbortScope::Compile) && depth == frames - 1 {
+                continue;
+            }
+            if let Some(&(catch_pc, caught_depth)) = f.tries.last() {
+                target = Some((depth, catch_pc, caught_depth));
+                break;
+            }
+        }
+        self.record_error(i, &e, target.is_some());
+        if let Some((depth, catch_pc, caught_depth)) = target {
+            while self.w.sessions[i].frames.len() > depth + 1 {
+                self.pop_frame(i, None);
+            }
+            let f = self.frame_mut(i);
+            f.tries.pop();
+            f.caught.truncate(caught_depth);
+            f.caught.push(e);
+            f.pc = catch_pc;
+            return;
+        }
+        match scope {
+            AbortScope::Statement => {}
+            AbortScope::Batch | AbortScope::BatchAndTransaction | AbortScope::Compile => {
+                // The batch ends: drop every frame; the next batch (after GO) still runs.
+                while !self.w.sessions[i].frames.is_empty() {
+                    self.pop_frame(i, None);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn record_error(&mut self, i: usize, e: &SqlError, caught: bool) {
+        let s = &mut self.w.sessions[i];
+        s.out.errors.push(e.info());
+        let name = s.name.clone();
+        self.push(Event::Error {
+            session: name,
+            number: e.number,
+            severity: e.severity,
+            state: e.state,
+            message: e.message.clone(),
+            caught,
+        });
+    }
+
+    pub(crate) fn add_result(&mut self, i: usize, rs: ResultSet) {
+        if self.w.tracing {
+            let first_row = rs.rows.first().map(|r| {
+                r.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::ResultReturned {
+                session: name,
+                columns: rs.columns.clone(),
+                rows: rs.rows.len(),
+                first_row,
+            });
+        }
+        self.w.sessions[i].out.results.push(rs);
+    }
+
+    /// A session that exists only to run a query against the final state.
+    pub(crate) fn probe(&mut self, name: String) -> Session {
+        let mut s = self.new_session(
+            name,
+            0,
+            Script {
+                batches: Vec::new(),
+            },
+            Rc::from(""),
+            0,
+        );
+        s.spid = 0;
+        s.state = State::Finished;
+        s
+    }
+}

@@ -1,0 +1,202 @@
+//! Transactions: begun implicitly or explicitly, committed (publishing their rows and
+//! releasing their locks) or rolled back with their undo log.
+
+use super::Exec;
+use crate::event::{Event, ReleaseReason};
+use crate::state::locks::OwnerId;
+use crate::state::session::Txn;
+use crate::state::storage::TxnId;
+
+impl Exec<'_> {
+    /// The transaction the session's work belongs to, begun (autocommit) if there is none.
+    pub(crate) fn ensure_txn(&mut self, i: usize) -> TxnId {
+        if let Some(t) = &self.w.sessions[i].txn {
+            return t.id;
+        }
+        let id = self.w.alloc_owner();
+        self.w.owners.insert(id, i);
+        // Chained transactions (ANSI session mode): it lasts until COMMIT or ROLLBACK (T5).
+        let ansi = self.w.tracing && self.w.sessions[i].chained_txns;
+        self.w.sessions[i].txn = Some(Txn {
+            id,
+            explicit: ansi,
+            snapshot_seq: None,
+            undo: Vec::new(),
+            rows_written: 0,
+            began_explicit: ansi,
+            consumes: 0,
+        });
+        if ansi {
+            self.w.sessions[i].tran_count = 1;
+        }
+        self.w.sessions[i].undo_mark = 0;
+        id
+    }
+
+    pub(crate) fn begin_explicit(&mut self, i: usize) {
+        if self.w.sessions[i].txn.is_none() {
+            let id = self.w.alloc_owner();
+            self.w.owners.insert(id, i);
+            self.w.sessions[i].txn = Some(Txn {
+                id,
+                explicit: true,
+                snapshot_seq: None,
+                undo: Vec::new(),
+                rows_written: 0,
+                began_explicit: true,
+                consumes: 0,
+            });
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::TransactionBegan {
+                session: name,
+                explicit: true,
+            });
+        } else if let Some(t) = self.w.sessions[i].txn.as_mut() {
+            t.explicit = true;
+            t.began_explicit = true;
+        }
+        self.w.sessions[i].tran_count += 1;
+    }
+
+    pub(crate) fn commit(&mut self, i: usize) {
+        let Some(txn) = self.w.sessions[i].txn.take() else {
+            return;
+        };
+        self.w.sessions[i].tran_count = 0;
+        if let Some(t) = &mut self.out.touched {
+            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+        }
+        // Rows this commit adds to queue tables (T3: they wake delayed consumers).
+        let mut arrived: Vec<(u32, bool)> = Vec::new();
+        if !txn.undo.is_empty() {
+            self.w.db.commit_seq += 1;
+            let seq = self.w.db.commit_seq;
+            let mut seen = std::collections::BTreeSet::new();
+            // An autocommit of one row (most of them) has nothing to tell apart.
+            let single = txn.undo.len() == 1;
+            for u in &txn.undo {
+                if !single && !seen.insert((u.table, u.slot)) {
+                    continue;
+                }
+                if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
+                    if let Some(inserted) = t.commit_slot(u.slot, seq) {
+                        // Only rows that arrive in a queue count (`rows_by_table`).
+                        if t.queue && inserted {
+                            arrived.push((u.table, true));
+                        }
+                    }
+                }
+            }
+        }
+        // The commit is announced before its releases wake the waiters.
+        if txn.began_explicit {
+            let name = self.w.sessions[i].name.clone();
+            let locks_released = self.w.locks.locks_of(txn.id).len();
+            self.push(Event::TransactionCommitted {
+                session: name,
+                locks_released,
+            });
+        }
+        self.release_owner(i, txn.id, ReleaseReason::Commit);
+        let rules = self.rules;
+        for (table, rows) in rows_by_table(&arrived) {
+            rules.rows_arrived(self, table, rows);
+        }
+    }
+
+    pub(crate) fn rollback(&mut self, i: usize, why: &str) {
+        if self.w.sessions[i].txn.is_none() {
+            return;
+        }
+        // Rows a rollback puts back into queue tables (T5: consumed rows return).
+        let returned: Vec<(u32, bool)> = self.w.sessions[i]
+            .txn
+            .as_ref()
+            .map(|t| {
+                t.undo
+                    .iter()
+                    .filter(|u| u.prev.is_none())
+                    .map(|u| {
+                        let table = &self.w.db.tables[u.table as usize];
+                        let slot = &table.slots[u.slot];
+                        (
+                            u.table,
+                            table.queue
+                                && slot.latest_committed().is_some()
+                                && matches!(slot.pending, Some((_, None))),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let (Some(t), Some(txn)) = (&mut self.out.touched, &self.w.sessions[i].txn) {
+            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+        }
+        self.undo_to(i, 0);
+        let Some(txn) = self.w.sessions[i].txn.take() else {
+            return;
+        };
+        self.w.sessions[i].tran_count = 0;
+        let name = self.w.sessions[i].name.clone();
+        let locks_released = self.w.locks.locks_of(txn.id).len();
+        self.push(Event::TransactionRolledBack {
+            session: name,
+            locks_released,
+            why: why.to_string(),
+        });
+        self.release_owner(i, txn.id, ReleaseReason::Rollback);
+        let rules = self.rules;
+        for (table, rows) in rows_by_table(&returned) {
+            rules.rows_arrived(self, table, rows);
+        }
+    }
+
+    pub(crate) fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
+        if self.recording() {
+            let name = self.w.sessions[i].name.clone();
+            for (res, mode) in &self.w.locks.locks_of(owner) {
+                if !mode.is_intent() {
+                    let resource = self.w.resource_text(res);
+                    self.push(Event::LockReleased {
+                        session: name.clone(),
+                        resource,
+                        mode: *mode,
+                        reason,
+                        mode_name: None,
+                    });
+                }
+            }
+        }
+        let grants = self.w.locks.release_all(owner, |_| true);
+        self.w.owners.remove(&owner);
+        self.w.sessions[i].statement_locks.clear();
+        self.wake(grants);
+    }
+
+    pub(crate) fn release_statement_locks(&mut self, i: usize) {
+        let list = std::mem::take(&mut self.w.sessions[i].statement_locks);
+        let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) else {
+            return;
+        };
+        for res in list {
+            let grants = self.w.locks.release(owner, &res);
+            self.wake(grants);
+        }
+    }
+}
+
+/// Rows per queue table that a transaction's undo log shows as inserted (for waking
+/// delayed consumers at commit) or as consumed (for waking them at rollback).
+fn rows_by_table(entries: &[(u32, bool)]) -> Vec<(u32, usize)> {
+    let mut out: Vec<(u32, usize)> = Vec::new();
+    for (t, counts) in entries {
+        if !counts {
+            continue;
+        }
+        match out.iter_mut().find(|(x, _)| x == t) {
+            Some((_, n)) => *n += 1,
+            None => out.push((*t, 1)),
+        }
+    }
+    out
+}

@@ -1,0 +1,27 @@
+//! What a run produced: each session's results, errors, waits and reads.
+
+use crate::error::SqlErrorInfo;
+use crate::value::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultSet {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionOutcome {
+    pub name: String,
+    /// Total time blocked on locks.
+    pub wait_us: u64,
+    pub statements: u64,
+    pub errors: Vec<SqlErrorInfo>,
+    pub results: Vec<ResultSet>,
+    pub logical_reads: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub end_us: u64,
+    pub sessions: Vec<SessionOutcome>,
+}

@@ -1,0 +1,162 @@
+//! Scenarios: the setup script and the sessions' scripts as SQL text, parsed into a
+//! [`Simulation`] ready to step, and queries against its state.
+
+use crate::dialect::Dialect;
+use crate::outcome::ResultSet;
+use crate::schedule::{ScheduleError, SchedulePolicy};
+use crate::sim::Simulation;
+use crate::state::session::ClientSettings;
+
+/// A scenario: the setup script and one script per session, all as SQL text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scenario {
+    pub dialect: Dialect,
+    /// Schema and data, run to completion before any session starts (at time 0).
+    pub setup: String,
+    pub sessions: Vec<SessionSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionSpec {
+    /// Short name shown in traces and lanes ("A", "worker1").
+    pub name: String,
+    /// When the session starts, in microseconds of virtual time.
+    pub start_us: u64,
+    pub sql: String,
+}
+
+/// Which script a located error belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Setup,
+    Session(usize),
+}
+
+/// An error in a scenario's SQL text (syntax, or not simulated), located in its block.
+/// `line` and `col` are 1-based within the block's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub block: Block,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+/// An error from [`Simulation::query`]: the SQL did not parse or failed to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+impl Simulation {
+    /// Parses every script and runs the setup; the sessions have not started yet.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
+        let located = |block: Block, text: &str, span: std::ops::Range<usize>, message: String| {
+            let (line, col) = sql::line_col(text, span.start);
+            ScenarioError {
+                block,
+                line,
+                col,
+                message,
+            }
+        };
+        let rules = scenario.dialect.rules();
+        let parser = scenario.dialect.parser();
+        // A client tool's commands are blanked out before parsing
+        // (spans and lines stay the same), and what they ask for goes to the session.
+        let prepare = |block: Block,
+                       text: &str|
+         -> Result<(sql::ast::Script, ClientSettings), ScenarioError> {
+            let (clean, settings) = rules
+                .client_commands(text)
+                .map_err(|(at, m)| located(block, text, at..at, m))?;
+            let script = sql::parse_script(&clean, parser)
+                .map_err(|e| located(block, text, e.span.clone(), e.message))?;
+            Ok((script, settings))
+        };
+        let (setup, setup_commands) = prepare(Block::Setup, &scenario.setup)?;
+        let mut sessions = Vec::new();
+        for (k, s) in scenario.sessions.iter().enumerate() {
+            let (script, commands) = prepare(Block::Session(k), &s.sql)?;
+            sessions.push((
+                s.name.clone(),
+                s.start_us,
+                script,
+                std::rc::Rc::from(s.sql.as_str()),
+                commands,
+            ));
+        }
+        Simulation::build(
+            (setup, setup_commands),
+            &scenario.setup,
+            sessions,
+            seed,
+            rules,
+            parser,
+        )
+        .map_err(|(_, e)| ScenarioError {
+            block: Block::Setup,
+            line: 1,
+            col: 1,
+            message: format!("setup failed with error {}: {}", e.number, e.message),
+        })
+    }
+
+    /// Replaces the tie-breaking policy (before the first step).
+    pub fn with_schedule(mut self, policy: SchedulePolicy) -> Simulation {
+        self.set_schedule(policy);
+        self
+    }
+
+    /// Steps until every session has finished, dropping the events (see
+    /// [`Simulation::run_traced`] to keep them). Bounded: a session stops after
+    /// [`MAX_STATEMENTS_PER_SESSION`] statements and the run after [`MAX_VIRTUAL_US`].
+    pub fn run(&mut self) -> Result<(), ScheduleError> {
+        while self.try_step()? {}
+        Ok(())
+    }
+
+    /// Runs a query against the current state (after `run`, the final state). It reads
+    /// the newest data without taking locks.
+    pub fn query(&mut self, text: &str) -> Result<ResultSet, QueryError> {
+        let script = sql::parse_script(text, self.parser).map_err(|e| {
+            let (line, col) = sql::line_col(text, e.span.start);
+            QueryError {
+                line,
+                col,
+                message: e.message,
+            }
+        })?;
+        let stmts: Vec<&sql::ast::Stmt> = script
+            .batches
+            .iter()
+            .flat_map(|b| b.statements.iter())
+            .collect();
+        let [stmt] = stmts.as_slice() else {
+            return Err(QueryError {
+                line: 1,
+                col: 1,
+                message: "expected exactly one SELECT statement".into(),
+            });
+        };
+        let sql::ast::StmtKind::Select(select) = &stmt.kind else {
+            let (line, col) = sql::line_col(text, stmt.span.start);
+            return Err(QueryError {
+                line,
+                col,
+                message: "only SELECT can be run against the final state".into(),
+            });
+        };
+        let out = self.exec().query_now(select).map_err(|e| QueryError {
+            line: 1,
+            col: 1,
+            message: format!("error {}: {}", e.number, e.message),
+        })?;
+        Ok(ResultSet {
+            columns: out.columns,
+            rows: out.rows,
+        })
+    }
+}

@@ -1,0 +1,160 @@
+//! The world a simulation steps: tables and their rows and indexes, sessions with their
+//! frames and transactions, and the lock manager. `Clone`, with no random generator and
+//! no trace: the driver (`sim`) owns those, and `exec` changes the world.
+//!
+//! The world holds neutral facts (a queue flag on a table, the columns whose hash locks a
+//! row, a session's implicit-transaction mode); what they mean is decided by a dialect.
+
+pub(crate) mod filter;
+pub(crate) mod index;
+pub(crate) mod leaf;
+pub mod locks;
+pub mod pages;
+pub(crate) mod program;
+pub(crate) mod session;
+pub(crate) mod storage;
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use locks::{LockManager, LockMode, OwnerId, Resource};
+use session::{Frame, Procedure, Session, State};
+
+/// Index used for the setup pseudo-session's script source.
+pub(crate) const SETUP_SOURCE: usize = usize::MAX;
+
+#[derive(Clone)]
+pub(crate) struct Db {
+    pub tables: storage::Tables,
+    pub names: BTreeMap<String, u32>,
+    pub procs: BTreeMap<String, Rc<Procedure>>,
+    pub rcsi: bool,
+    pub allow_snapshot: bool,
+    pub commit_seq: u64,
+}
+
+impl Db {
+    pub fn table_id(&self, name: &str) -> Option<u32> {
+        // Names are kept lowercase; most lookups are already, so copy only when not.
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.names.get(&name.to_ascii_lowercase()).copied()
+        } else {
+            self.names.get(name).copied()
+        }
+    }
+}
+
+/// Everything a step can change, apart from the clock's driver and the cost model.
+#[derive(Clone)]
+pub(crate) struct World {
+    pub db: Db,
+    pub locks: LockManager,
+    pub sessions: Vec<Session>,
+    /// Virtual time, absolute (µs); `origin` is the end of setup.
+    pub now: u64,
+    pub origin: u64,
+    /// Which session each lock owner (transaction or session) belongs to.
+    pub owners: BTreeMap<OwnerId, usize>,
+    pub next_owner: OwnerId,
+    /// Off while setup runs (and for queries on the final state): no locks, no events.
+    pub tracing: bool,
+    pub setup_text: Rc<str>,
+    /// Byte offsets of the newlines in `setup_text`.
+    pub setup_newlines: Rc<[usize]>,
+    /// Logical reads of the statement being run.
+    pub query_reads: u64,
+    /// A slow log flush holds every commit until this time.
+    pub log_stall_until: u64,
+    /// CTEs in scope while a statement runs.
+    pub ctes: Vec<sql::ast::Cte>,
+    /// inserted/deleted of the triggers running now.
+    pub trigger_rows: Vec<session::TriggerRows>,
+}
+
+/// Byte offsets of the newlines of a script.
+pub(crate) fn newlines(text: &str) -> Rc<[usize]> {
+    text.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(k, _)| k)
+        .collect()
+}
+
+impl World {
+    pub(crate) fn new(setup_text: &str) -> World {
+        World {
+            db: Db {
+                tables: storage::Tables::default(),
+                names: BTreeMap::new(),
+                procs: BTreeMap::new(),
+                rcsi: false,
+                allow_snapshot: false,
+                commit_seq: 1,
+            },
+            locks: LockManager::new(),
+            sessions: Vec::new(),
+            now: 0,
+            origin: 0,
+            owners: BTreeMap::new(),
+            next_owner: 1,
+            tracing: false,
+            setup_text: Rc::from(setup_text),
+            setup_newlines: newlines(setup_text),
+            query_reads: 0,
+            log_stall_until: 0,
+            ctes: Vec::new(),
+            trigger_rows: Vec::new(),
+        }
+    }
+
+    pub(crate) fn alloc_owner(&mut self) -> OwnerId {
+        let id = self.next_owner;
+        self.next_owner += 1;
+        id
+    }
+
+    /// Virtual time relative to the end of setup.
+    pub(crate) fn now_us(&self) -> u64 {
+        self.now - self.origin
+    }
+
+    pub(crate) fn frame(&self, i: usize) -> &Frame {
+        self.sessions[i]
+            .frames
+            .last()
+            .expect("a running session has a frame")
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        self.sessions
+            .iter()
+            .all(|s| matches!(s.state, State::Finished))
+    }
+
+    /// The lock session `i` waits for, if it is blocked.
+    pub(crate) fn waiting_lock(&self, i: usize) -> Option<(Resource, LockMode)> {
+        self.sessions[i]
+            .waiting_as
+            .and_then(|o| self.locks.waiting(o))
+    }
+
+    pub(crate) fn owner_name(&self, owner: OwnerId) -> String {
+        match self.owners.get(&owner) {
+            Some(&s) => self
+                .sessions
+                .get(s)
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+            None => self
+                .sessions
+                .iter()
+                .find(|s| s.session_owner == owner)
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+        }
+    }
+
+    pub(crate) fn resource_text(&self, res: &Resource) -> String {
+        locks::resource_text(res, |id| {
+            self.db.tables.get(id as usize).map(|t| t.name.as_str())
+        })
+    }
+}

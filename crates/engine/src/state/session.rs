@@ -1,0 +1,228 @@
+//! Sessions: their scripts' frames and program counters, options, the open transaction
+//! with its undo log, and the state the scheduler sees.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use sql::ast::{IsolationLevel, Script};
+
+use super::locks::{OwnerId, Resource};
+use super::program::Code;
+use super::storage::{RowData, Table, TxnId};
+use crate::error::SqlError;
+use crate::outcome::SessionOutcome;
+use crate::value::Value;
+
+pub(crate) struct Procedure {
+    pub name: String,
+    pub params: Vec<sql::ast::Param>,
+    pub code: Rc<Code>,
+    /// QUOTED_IDENTIFIER as it was when the procedure was created (it sticks to it).
+    pub quoted_identifier: bool,
+    /// Index of the script (setup = usize::MAX, else session) whose text the spans point into.
+    pub source: usize,
+}
+
+#[derive(Clone, Debug, Hash)]
+pub(crate) struct Options {
+    pub isolation: IsolationLevel,
+    pub xact_abort: bool,
+    pub nocount: bool,
+    /// -1 waits forever.
+    pub lock_timeout_ms: i64,
+    pub quoted_identifier: bool,
+    pub deadlock_priority: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            isolation: IsolationLevel::ReadCommitted,
+            xact_abort: false,
+            nocount: false,
+            lock_timeout_ms: -1,
+            quoted_identifier: true,
+            deadlock_priority: 0,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub(crate) struct Txn {
+    pub id: TxnId,
+    pub explicit: bool,
+    pub snapshot_seq: Option<u64>,
+    pub undo: Vec<Undo>,
+    pub rows_written: u64,
+    /// Begun by BEGIN TRAN (kept after COMMIT hands the end to the statement's end).
+    pub began_explicit: bool,
+    /// Destructive reads (SELECT AND CONSUME) so far (T9).
+    pub consumes: u32,
+}
+
+#[derive(Clone)]
+pub(crate) struct Undo {
+    pub table: u32,
+    pub slot: usize,
+    pub prev: Option<(TxnId, RowData)>,
+}
+
+#[derive(Clone)]
+pub(crate) enum FrameKind {
+    Batch,
+    Proc {
+        name: String,
+        return_var: Option<String>,
+        outputs: Vec<(String, String)>,
+        saved: Options,
+    },
+}
+
+#[derive(Clone)]
+pub(crate) struct Frame {
+    pub code: Rc<Code>,
+    pub pc: usize,
+    pub vars: BTreeMap<String, (sql::ast::DataType, Value)>,
+    pub table_vars: BTreeMap<String, Table>,
+    /// Active TRY blocks: the CATCH entry point and how many caught errors were current.
+    pub tries: Vec<(usize, usize)>,
+    /// Errors being handled by enclosing CATCH blocks (ERROR_NUMBER() reads the last).
+    pub caught: Vec<SqlError>,
+    pub kind: FrameKind,
+    pub scope_identity: Option<i64>,
+    /// Which script's text the statements' spans point into (usize::MAX = setup).
+    pub source: usize,
+}
+
+impl Frame {
+    pub fn new(code: Rc<Code>, kind: FrameKind, source: usize) -> Frame {
+        Frame {
+            code,
+            pc: 0,
+            vars: BTreeMap::new(),
+            table_vars: BTreeMap::new(),
+            tries: Vec::new(),
+            caught: Vec::new(),
+            kind,
+            scope_identity: None,
+            source,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum State {
+    NotStarted,
+    Ready,
+    /// Running a statement (or sleeping in WAITFOR) until `until`.
+    Busy {
+        until: u64,
+        end: Option<PendingEnd>,
+    },
+    Blocked {
+        since: u64,
+        timeout_at: Option<u64>,
+    },
+    /// A consume waiting for a row of queue table `table` (no lock held).
+    Delayed {
+        table: u32,
+    },
+    Finished,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEnd {
+    pub label: &'static str,
+    pub rows: Option<u64>,
+    pub reads: u64,
+    pub cost_us: u64,
+}
+
+#[derive(Clone)]
+pub(crate) struct Session {
+    pub name: String,
+    pub spid: u32,
+    pub start_us: u64,
+    pub script: Rc<Script>,
+    pub source_text: Rc<str>,
+    /// Byte offsets of the newlines in `source_text`.
+    pub newlines: Rc<[usize]>,
+    pub batch: usize,
+    pub frames: Vec<Frame>,
+    pub state: State,
+    pub ready_at: u64,
+    pub txn: Option<Txn>,
+    pub tran_count: u32,
+    pub options: Options,
+    pub rowcount: i64,
+    pub last_error: i64,
+    /// Locks owned by the session itself (sp_getapplock @LockOwner = 'Session').
+    pub session_owner: OwnerId,
+    pub executed: u64,
+    pub out: SessionOutcome,
+    /// Transient locks to drop when the current statement ends.
+    pub statement_locks: Vec<Resource>,
+    /// Undo position at the start of the current statement.
+    pub undo_mark: usize,
+    /// Locks granted to the current statement (also while it waited), which it may drop
+    /// again when the row turns out not to qualify.
+    pub fresh_locks: Vec<Resource>,
+    /// The next statement to run is one that waited for a lock: the same statement again.
+    pub resuming: bool,
+    /// The owner (transaction or session) of the pending lock request, while blocked.
+    pub waiting_as: Option<OwnerId>,
+    /// LOCK_TIMEOUT for the next lock request only (sp_getapplock's @LockTimeout).
+    pub timeout_override: Option<i64>,
+    /// Blocked in sp_getapplock: a timeout or deadlock becomes its return code.
+    pub applock_waiting: bool,
+    /// The return code sp_getapplock gives when its statement runs again (-1, -3).
+    pub applock_result: Option<i64>,
+    /// Chained transactions (ANSI session mode): an implicit transaction lasts until
+    /// COMMIT or ROLLBACK instead of ending with its statement or request.
+    pub chained_txns: bool,
+    /// When the current consume entered the delayed state.
+    pub delayed_since: Option<u64>,
+    /// A client tool's repeat of a request: batch index → times to run it.
+    pub repeat_counts: BTreeMap<usize, u32>,
+    /// Runs of the current batch so far under `.REPEAT`.
+    pub repeats_done: u32,
+    /// The statement running now (or last run): its script and byte range.
+    pub current: Option<(crate::event::Source, usize, usize)>,
+    /// In WAITFOR until this time (absolute virtual µs).
+    pub sleeping_until: Option<u64>,
+}
+
+/// Inserted/deleted rows visible to a running trigger.
+#[derive(Clone)]
+pub(crate) struct TriggerRows {
+    pub columns: Vec<String>,
+    pub inserted: Vec<Vec<Value>>,
+    pub deleted: Vec<Vec<Value>>,
+}
+
+/// What a client tool's commands in a script ask of its session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClientSettings {
+    /// Chained transactions (ANSI session mode).
+    pub chained_txns: bool,
+    /// (byte offset where the command's line ends, n): the next request after that
+    /// offset runs n times.
+    pub repeats: Vec<(usize, u32)>,
+}
+
+impl Session {
+    /// Applies what the script's client commands ask for.
+    pub(crate) fn apply_settings(&mut self, settings: ClientSettings) {
+        self.chained_txns = settings.chained_txns;
+        for (offset, times) in settings.repeats {
+            if let Some(b) = self
+                .script
+                .batches
+                .iter()
+                .position(|b| b.span.start >= offset)
+            {
+                self.repeat_counts.insert(b, times);
+            }
+        }
+    }
+}

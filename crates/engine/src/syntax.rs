@@ -1,0 +1,159 @@
+//! Questions about parsed SQL that need no data: walking an expression, splitting a
+//! WHERE into its conjuncts, a canonical text for comparing predicates, whether it holds a
+//! subquery or an aggregate.
+
+use sql::ast::{BinaryOp, Expr, ExprKind, Literal};
+
+pub(crate) fn has_subquery(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Exists(_) | ExprKind::Subquery(_) | ExprKind::InSubquery { .. }
+        ) {
+            found = true;
+        }
+    });
+    found
+}
+
+pub(crate) fn has_aggregate(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::Function {
+            name, over: None, ..
+        } = &x.kind
+        {
+            if is_aggregate(name) {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+pub(crate) fn is_aggregate(name: &str) -> bool {
+    matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
+}
+
+/// Visits every sub-expression (not into subqueries).
+pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => walk(expr, f),
+        ExprKind::Binary { left, right, .. } => {
+            walk(left, f);
+            walk(right, f);
+        }
+        ExprKind::InList { expr, list, .. } => {
+            walk(expr, f);
+            for x in list {
+                walk(x, f);
+            }
+        }
+        ExprKind::InSubquery { expr, .. } => walk(expr, f),
+        ExprKind::Between {
+            expr, low, high, ..
+        } => {
+            walk(expr, f);
+            walk(low, f);
+            walk(high, f);
+        }
+        ExprKind::Like { expr, pattern, .. } => {
+            walk(expr, f);
+            walk(pattern, f);
+        }
+        ExprKind::Function { args, .. } => {
+            for a in args {
+                walk(a, f);
+            }
+        }
+        ExprKind::Cast { expr, .. } => walk(expr, f),
+        ExprKind::Case {
+            operand,
+            branches,
+            otherwise,
+        } => {
+            if let Some(o) = operand {
+                walk(o, f);
+            }
+            for (w, t) in branches {
+                walk(w, f);
+                walk(t, f);
+            }
+            if let Some(o) = otherwise {
+                walk(o, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The AND-ed parts of a predicate.
+pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => {
+            let mut v = conjuncts(left);
+            v.extend(conjuncts(right));
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+/// Canonical text of an expression, for matching a filtered index's predicate.
+pub(crate) fn canonical(e: &Expr) -> String {
+    let mut s = String::new();
+    canon(e, &mut s);
+    s
+}
+
+fn canon(e: &Expr, s: &mut String) {
+    // Written into the one buffer: access paths canonicalize every query's predicate.
+    use std::fmt::Write;
+    match &e.kind {
+        ExprKind::Column(n) => s.push_str(&n.name().value.to_ascii_lowercase()),
+        ExprKind::Literal(Literal::Int(i)) => {
+            let _ = write!(s, "{i}");
+        }
+        ExprKind::Literal(Literal::Str { value, .. }) => {
+            s.push('\'');
+            s.push_str(&value.to_lowercase());
+            s.push('\'');
+        }
+        ExprKind::Literal(Literal::Decimal(d)) => s.push_str(d),
+        ExprKind::Literal(Literal::Null) => s.push_str("null"),
+        ExprKind::Var(v) => s.push_str(&v.to_ascii_lowercase()),
+        ExprKind::Binary { op, left, right } => {
+            s.push('(');
+            canon(left, s);
+            let _ = write!(s, " {op:?} ");
+            canon(right, s);
+            s.push(')');
+        }
+        ExprKind::IsNull { expr, negated } => {
+            canon(expr, s);
+            s.push_str(if *negated { " is not null" } else { " is null" });
+        }
+        ExprKind::InList {
+            expr,
+            list,
+            negated,
+        } => {
+            canon(expr, s);
+            s.push_str(if *negated { " not in (" } else { " in (" });
+            for x in list {
+                canon(x, s);
+                s.push(',');
+            }
+            s.push(')');
+        }
+        _ => {
+            let _ = write!(s, "{:?}", std::mem::discriminant(&e.kind));
+        }
+    }
+}
