@@ -26,6 +26,9 @@ pub enum AbortScope {
     /// Compile-time errors: the batch ends before the statement runs; not caught by a
     /// TRY at the same level.
     Compile,
+    /// A limit of the simulator itself (statements, instructions, steps): no TRY catches
+    /// it, the transaction is rolled back and the session ends.
+    Session,
 }
 
 impl SqlError {
@@ -82,6 +85,26 @@ impl SqlError {
             529,
             16,
             format!("Explicit conversion from data type {from} to {ty} is not allowed."),
+            AbortScope::Statement,
+        )
+    }
+
+    /// Msg 517: date arithmetic left datetime2's range.
+    pub fn datetime_overflow() -> SqlError {
+        SqlError::new(
+            517,
+            16,
+            "Adding a value to a 'datetime2' column caused an overflow.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    /// Msg 8115 for an IDENTITY value past its column's type.
+    pub fn identity_overflow(ty: &DataType) -> SqlError {
+        SqlError::new(
+            8115,
+            16,
+            format!("Arithmetic overflow error converting IDENTITY to data type {ty}."),
             AbortScope::Statement,
         )
     }
@@ -357,11 +380,51 @@ impl SqlError {
             0,
             16,
             format!("simulation stopped this session: it ran more than {limit} statements (a loop that never ends?)"),
-            AbortScope::BatchAndTransaction,
+            AbortScope::Session,
         )
     }
 
     /// A valid construct the simulator does not model, found at run time.
+    /// A limit of the simulator that no SQL can catch: `what` says which and how far.
+    pub fn limit(what: String) -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            format!("simulation stopped this session: {what}"),
+            AbortScope::Session,
+        )
+    }
+
+    /// Msg 191: a query nested deeper than the simulator follows.
+    pub fn nested_too_deeply() -> SqlError {
+        SqlError::new(
+            191,
+            15,
+            "Some part of your SQL statement is nested too deeply. Rewrite the query or break it up into smaller queries.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    /// Msg 217: procedures, triggers and functions nest at most 32 deep.
+    pub fn nesting_exceeded() -> SqlError {
+        SqlError::new(
+            217,
+            16,
+            "Maximum stored procedure, function, trigger, or view nesting level exceeded (limit 32).".into(),
+            AbortScope::BatchAndTransaction,
+        )
+    }
+
+    /// Msg 530: a recursive CTE recursed more than MAXRECURSION (100) levels.
+    pub fn max_recursion(limit: u32) -> SqlError {
+        SqlError::new(
+            530,
+            16,
+            format!("The statement terminated. The maximum recursion {limit} has been exhausted before statement completion."),
+            AbortScope::Statement,
+        )
+    }
+
     pub fn not_simulated(what: &str) -> SqlError {
         SqlError::new(0, 16, format!("not simulated: {what}"), AbortScope::Compile)
     }

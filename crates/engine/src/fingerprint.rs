@@ -84,7 +84,7 @@ impl Simulation {
                     (1u8, t.explicit, t.began_explicit, t.snapshot_seq.is_some()).hash(&mut h);
                     (t.consumes, t.undo.len()).hash(&mut h);
                     for u in &t.undo {
-                        (u.table, u.prev.is_some()).hash(&mut h);
+                        (u.table, u.prev.is_some(), u.is_row()).hash(&mut h);
                         if let Some((_, data)) = &u.prev {
                             row(&mut h, data.as_ref());
                         }

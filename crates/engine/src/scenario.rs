@@ -96,11 +96,14 @@ impl Simulation {
             rules,
             parser,
         )
-        .map_err(|(_, e)| ScenarioError {
-            block: Block::Setup,
-            line: 1,
-            col: 1,
-            message: format!("setup failed with error {}: {}", e.number, e.message),
+        .map_err(|(at, e)| {
+            let (line, col) = sql::line_col(&scenario.setup, at.min(scenario.setup.len()));
+            ScenarioError {
+                block: Block::Setup,
+                line,
+                col,
+                message: format!("setup failed with error {}: {}", e.number, e.message),
+            }
         })
     }
 

@@ -19,6 +19,8 @@ use crate::state::World;
 const DEADLOCK_MONITOR_US: u64 = 5_000_000;
 /// Virtual time after which a run is cut off (a session waiting forever, say).
 pub const MAX_VIRTUAL_US: u64 = 3_600_000_000;
+/// Steps after which a run is cut off, whatever its sessions do.
+pub const MAX_STEPS: u64 = 5_000_000;
 
 /// What the timed clock does next.
 enum Next {
@@ -64,6 +66,7 @@ impl Simulation {
         rules: &'static dyn Rules,
         parser: sql::Dialect,
     ) -> Result<Simulation, (usize, SqlError)> {
+        // The error is the setup's first, with the byte offset of its statement.
         let mut sim = Simulation {
             world: World::new(setup_text),
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -91,7 +94,7 @@ impl Simulation {
         }
         if let Some(e) = sim.world.sessions[0].out.errors.first() {
             let err = SqlError::generic(e.number, e.severity, e.message.clone());
-            return Err((0, err));
+            return Err((sim.world.sessions[0].first_error_at.unwrap_or(0), err));
         }
         let setup = sim.world.sessions.pop();
         drop(setup);
@@ -187,9 +190,21 @@ impl Simulation {
     pub fn step_with(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, ScheduleError> {
         self.out.events.clear();
         self.steps += 1;
+        if self.steps > MAX_STEPS && !self.world.is_finished() {
+            self.cut_off_with(&format!(
+                "simulation stopped this session: the run took more than {MAX_STEPS} steps"
+            ));
+            return Ok(false);
+        }
         match self.mode {
             Mode::Timed => match self.next_timed() {
-                Next::Done => return Ok(false),
+                Next::Done => {
+                    if !self.world.is_finished() {
+                        // Only consumes waiting for a row are left, and no session can add one.
+                        self.cut_off_with("simulation stopped this session: its consume stays delayed, and no session is left that could add a row to the queue");
+                    }
+                    return Ok(false);
+                }
                 Next::CutOff => {
                     self.cut_off();
                     return Ok(false);
@@ -305,13 +320,20 @@ impl Simulation {
             let rel = self.world.now - self.world.origin;
             self.world.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US
         });
+        // The time limit first: a long WAITFOR must not run the monitor past it.
+        let first = match (earliest, monitor) {
+            (None, None) => return Next::Done,
+            (Some(e), Some(m)) => e.min(m),
+            (Some(t), None) | (None, Some(t)) => t,
+        };
+        if first - self.world.origin > MAX_VIRTUAL_US {
+            return Next::CutOff;
+        }
         match (earliest, monitor) {
+            (Some(e), Some(m)) if m >= e => Next::Sessions(e, ties),
+            (Some(e), None) => Next::Sessions(e, ties),
+            (_, Some(m)) => Next::Monitor(m),
             (None, None) => Next::Done,
-            (None, Some(m)) if m - self.world.origin > MAX_VIRTUAL_US => Next::CutOff,
-            (None, Some(m)) => Next::Monitor(m),
-            (Some(e), Some(m)) if m < e => Next::Monitor(m),
-            (Some(e), _) if e - self.world.origin > MAX_VIRTUAL_US => Next::CutOff,
-            (Some(e), _) => Next::Sessions(e, ties),
         }
     }
 

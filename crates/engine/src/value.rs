@@ -458,6 +458,12 @@ pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> 
     })
 }
 
+/// Whether a point in time (µs from 1970) lies within datetime2's years 0001–9999.
+pub(crate) fn in_datetime_range(us: i64) -> bool {
+    // 0001-01-01 and 10000-01-01 in µs from 1970-01-01.
+    (-62_135_596_800_000_000..253_402_300_800_000_000).contains(&us)
+}
+
 /// A binary operator on two values (arithmetic, comparison, concatenation), with SQL
 /// Server's NULL and type rules.
 pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
@@ -493,11 +499,16 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
     }
     if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
         // datetime + int adds days, as in SQL Server.
-        return Ok(Value::DateTime(match op {
-            Add => t + n * 86_400_000_000,
-            Sub => t - n * 86_400_000_000,
-            _ => *t,
-        }));
+        let days = n.checked_mul(86_400_000_000);
+        let moved = match op {
+            Add => days.and_then(|d| t.checked_add(d)),
+            Sub => days.and_then(|d| t.checked_sub(d)),
+            _ => Some(*t),
+        };
+        return moved
+            .filter(|&m| in_datetime_range(m))
+            .map(Value::DateTime)
+            .ok_or_else(SqlError::datetime_overflow);
     }
     match (l, r) {
         (Value::Int(a), Value::Int(b)) => {
@@ -516,13 +527,15 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                     if b == 0 {
                         return Err(SqlError::divide_by_zero());
                     }
-                    a / b
+                    a.checked_div(b)
+                        .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
                 }
                 Mod => {
                     if b == 0 {
                         return Err(SqlError::divide_by_zero());
                     }
-                    a % b
+                    a.checked_rem(b)
+                        .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
                 }
                 BitAnd => a & b,
                 BitOr => a | b,

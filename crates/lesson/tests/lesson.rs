@@ -1297,9 +1297,13 @@ mod engine_behaviour;
 mod exercise;
 #[path = "lesson/explorable.rs"]
 mod explorable;
+#[path = "lesson/robustness.rs"]
+mod robustness;
 #[path = "lesson/seed_000.rs"]
 mod seed_000;
 #[path = "lesson/seed_002.rs"]
 mod seed_002;
 #[path = "lesson/seed_003.rs"]
 mod seed_003;
+#[path = "lesson/support.rs"]
+mod support;

@@ -137,7 +137,9 @@ impl Exec<'_> {
                 let v = self.eval(i, expr, ctx)?;
                 match op {
                     UnaryOp::Neg => match v {
-                        Value::Int(n) => Value::Int(-n),
+                        Value::Int(n) => Value::Int(n.checked_neg().ok_or_else(|| {
+                            SqlError::arithmetic_overflow(&sql::ast::DataType::BigInt)
+                        })?),
                         Value::Decimal(d) => Value::Decimal(-d),
                         Value::Null => Value::Null,
                         other => Value::Decimal(-other.as_text().parse::<f64>().unwrap_or(0.0)),
@@ -294,8 +296,19 @@ impl Exec<'_> {
                     return self.aggregate(i, name, args, *star, *distinct, ctx);
                 }
                 let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.eval(i, a, ctx)?);
+                for (k, a) in args.iter().enumerate() {
+                    // A date part (`millisecond`, `day`) is a keyword, not a column.
+                    let part = k == 0
+                        && matches!(
+                            name.as_str(),
+                            "DATEADD" | "DATEDIFF" | "DATEPART" | "DATENAME"
+                        )
+                        && matches!(&a.kind, ExprKind::Column(n) if n.parts.len() == 1);
+                    vals.push(if part {
+                        Value::Null
+                    } else {
+                        self.eval(i, a, ctx)?
+                    });
                 }
                 self.function(i, name, args, vals)?
             }
@@ -539,11 +552,15 @@ impl Exec<'_> {
                 let n = arg(1).as_i64().unwrap_or(0).clamp(0, 8000) as usize;
                 text_fn(arg(0), |s| s.repeat(n))
             }
-            "ABS" => match arg(0) {
-                Value::Int(n) => Value::Int(n.abs()),
-                Value::Decimal(d) => Value::Decimal(d.abs()),
-                other => other,
-            },
+            "ABS" => {
+                match arg(0) {
+                    Value::Int(n) => Value::Int(n.checked_abs().ok_or_else(|| {
+                        SqlError::arithmetic_overflow(&sql::ast::DataType::BigInt)
+                    })?),
+                    Value::Decimal(d) => Value::Decimal(d.abs()),
+                    other => other,
+                }
+            }
             "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
                 let caught = self.w.sessions[i]
                     .frames
@@ -627,7 +644,12 @@ impl Exec<'_> {
                     }
                 } else {
                     match (arg(1).as_i64(), as_time(&arg(2))) {
-                        (Some(n), Some(t)) => Value::DateTime(t + n * unit),
+                        (Some(n), Some(t)) => n
+                            .checked_mul(unit)
+                            .and_then(|d| t.checked_add(d))
+                            .filter(|&m| crate::value::in_datetime_range(m))
+                            .map(Value::DateTime)
+                            .ok_or_else(SqlError::datetime_overflow)?,
                         _ => Value::Null,
                     }
                 }
@@ -684,28 +706,79 @@ fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
 
 /// LIKE with `%`, `_` and `[...]`, case-insensitive like the default collation.
 fn like(s: &str, p: &str) -> bool {
+    enum Tok {
+        Any,
+        One,
+        Lit(char),
+        /// `[...]`, `[^...]`: characters and `a-z` ranges.
+        Set(bool, Vec<(char, char)>),
+    }
     let s: Vec<char> = s.to_lowercase().chars().collect();
     let p: Vec<char> = p.to_lowercase().chars().collect();
-    fn m(s: &[char], p: &[char]) -> bool {
-        match p.first() {
-            None => s.is_empty(),
-            Some('%') => (0..=s.len()).any(|k| m(&s[k..], &p[1..])),
-            Some('_') => !s.is_empty() && m(&s[1..], &p[1..]),
-            Some('[') => match p.iter().position(|&c| c == ']') {
-                Some(end) if !s.is_empty() => {
-                    let set = &p[1..end];
-                    let (neg, set) = if set.first() == Some(&'^') {
-                        (true, &set[1..])
-                    } else {
-                        (false, set)
-                    };
-                    let hit = set.contains(&s[0]);
-                    hit != neg && m(&s[1..], &p[end + 1..])
+    let mut toks = Vec::new();
+    let mut k = 0;
+    while k < p.len() {
+        match p[k] {
+            '%' => toks.push(Tok::Any),
+            '_' => toks.push(Tok::One),
+            '[' => {
+                let Some(end) = p[k..].iter().position(|&c| c == ']').map(|e| k + e) else {
+                    return false;
+                };
+                let mut set = &p[k + 1..end];
+                let neg = set.first() == Some(&'^');
+                if neg {
+                    set = &set[1..];
                 }
-                _ => false,
-            },
-            Some(c) => !s.is_empty() && s[0] == *c && m(&s[1..], &p[1..]),
+                let mut ranges = Vec::new();
+                let mut j = 0;
+                while j < set.len() {
+                    if j + 2 < set.len() && set[j + 1] == '-' {
+                        ranges.push((set[j], set[j + 2]));
+                        j += 3;
+                    } else {
+                        ranges.push((set[j], set[j]));
+                        j += 1;
+                    }
+                }
+                toks.push(Tok::Set(neg, ranges));
+                k = end;
+            }
+            c => toks.push(Tok::Lit(c)),
         }
+        k += 1;
     }
-    m(&s, &p)
+    // Which prefixes of the text the pattern so far matches: O(text × pattern), where
+    // backtracking over many `%` would be exponential.
+    let mut at = vec![false; s.len() + 1];
+    at[0] = true;
+    for t in &toks {
+        let mut next = vec![false; s.len() + 1];
+        match t {
+            Tok::Any => {
+                let mut seen = false;
+                for n in 0..=s.len() {
+                    seen |= at[n];
+                    next[n] = seen;
+                }
+            }
+            _ => {
+                for n in 0..s.len() {
+                    if at[n] {
+                        let c = s[n];
+                        next[n + 1] = match t {
+                            Tok::One => true,
+                            Tok::Lit(l) => c == *l,
+                            Tok::Set(neg, ranges) => {
+                                ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *neg
+                            }
+                            Tok::Any => unreachable!(),
+                        };
+                    }
+                }
+            }
+        }
+        at = next;
+    }
+    at[s.len()]
 }

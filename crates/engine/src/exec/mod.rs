@@ -26,6 +26,10 @@ use crate::state::World;
 use crate::value::Value;
 use sql::ast::{Batch, SelectAndConsume, Stmt};
 
+/// Rows one table or one query result may hold: past this a session stops with a clear
+/// error instead of using up the memory.
+pub(crate) const MAX_ROWS: usize = 1_000_000;
+
 /// What a run does with its events: keep them (the trace), count them, or neither.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sink {

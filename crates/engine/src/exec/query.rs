@@ -183,6 +183,21 @@ impl Exec<'_> {
         s: &Select,
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
+        if self.w.query_depth >= MAX_QUERY_DEPTH {
+            return Err(SqlError::nested_too_deeply().into());
+        }
+        self.w.query_depth += 1;
+        let r = self.run_select_nested(i, s, outer);
+        self.w.query_depth -= 1;
+        r
+    }
+
+    fn run_select_nested(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<QueryOut, Interrupt> {
         let pushed = s.ctes.len();
         for c in &s.ctes {
             self.w.ctes.push(c.clone());
@@ -542,8 +557,17 @@ impl Exec<'_> {
                 let bind = alias
                     .as_ref()
                     .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
-                // CTEs, then trigger pseudo-tables, then base tables.
+                // A recursive CTE's rows of the level before, CTEs, then trigger
+                // pseudo-tables, then base tables.
                 if name.parts.len() == 1 {
+                    let key = name.name().value.to_ascii_lowercase();
+                    if let Some((_, cols, rows)) =
+                        self.w.working.iter().rev().find(|(n, _, _)| *n == key)
+                    {
+                        let mut sc = Scope::default();
+                        sc.push(bind, None, cols.clone());
+                        return Ok((sc, rows.clone()));
+                    }
                     if let Some(c) = self
                         .w
                         .ctes
@@ -649,6 +673,13 @@ impl Exec<'_> {
         bind: String,
         outer: Option<&RowCtx>,
     ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let name = c.name.value.to_ascii_lowercase();
+        if select_chain(&c.query)
+            .iter()
+            .any(|(_, m)| from_names(m, &name))
+        {
+            return self.recursive_cte_rows(i, c, name, bind, outer);
+        }
         let out = self.run_select(i, &c.query, outer)?;
         let cols = if c.columns.is_empty() {
             out.columns
@@ -658,6 +689,86 @@ impl Exec<'_> {
         let mut sc = Scope::default();
         sc.push(bind, None, cols);
         Ok((sc, out.rows))
+    }
+
+    /// A recursive CTE: its anchor members, then its recursive members over the rows of
+    /// the level before, until a level adds no rows; more than MAXRECURSION (100) levels
+    /// is error 530.
+    fn recursive_cte_rows(
+        &mut self,
+        i: usize,
+        c: &Cte,
+        name: String,
+        bind: String,
+        outer: Option<&RowCtx>,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let members = select_chain(&c.query);
+        let split = members
+            .iter()
+            .position(|(_, m)| from_names(m, &name))
+            .unwrap_or(members.len());
+        let shape_ok = split > 0
+            && members[1..]
+                .iter()
+                .all(|(op, _)| *op == Some(SetOp::UnionAll))
+            && members[split..].iter().all(|(_, m)| from_names(m, &name));
+        if !shape_ok || !c.query.order_by.is_empty() {
+            return Err(SqlError::not_simulated(
+                "this recursive CTE: write anchor members, then recursive members, joined by UNION ALL",
+            )
+            .into());
+        }
+        let single = |m: &Select| {
+            let mut one = m.clone();
+            one.set_op = None;
+            one.order_by = Vec::new();
+            one
+        };
+        let mut columns: Option<Vec<String>> =
+            (!c.columns.is_empty()).then(|| c.columns.iter().map(|x| x.value.clone()).collect());
+        let mut all = Vec::new();
+        for (_, m) in &members[..split] {
+            let out = self.run_select(i, &single(m), outer)?;
+            columns.get_or_insert(out.columns);
+            all.extend(out.rows);
+        }
+        let columns: Rc<[String]> = columns.unwrap_or_default().into();
+        let mut level = all.clone();
+        let mut depth = 0u32;
+        while !level.is_empty() {
+            if depth == MAX_RECURSION {
+                return Err(SqlError::max_recursion(MAX_RECURSION).into());
+            }
+            depth += 1;
+            self.w.working.push((name.clone(), columns.clone(), level));
+            let mut next = Vec::new();
+            let mut failed = None;
+            for (_, m) in &members[split..] {
+                match self.run_select(i, &single(m), outer) {
+                    Ok(out) => next.extend(out.rows),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            self.w.working.pop();
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if all.len() + next.len() > crate::exec::MAX_ROWS {
+                return Err(SqlError::limit(format!(
+                    "a recursive CTE produced more than {} rows",
+                    crate::exec::MAX_ROWS
+                ))
+                .into());
+            }
+            all.extend(next.iter().cloned());
+            level = next;
+        }
+        let mut sc = Scope::default();
+        sc.push(bind, None, columns);
+        Ok((sc, all))
     }
 
     // -----------------------------------------------------------------------------------
@@ -1277,6 +1388,7 @@ impl Exec<'_> {
                 table: tid,
                 slot,
                 prev,
+                table_before: None,
             });
             tx.rows_written += 1;
         }
@@ -1523,16 +1635,19 @@ impl Exec<'_> {
                 .and_then(|t| t.identity.as_mut())
                 .map(|id| {
                     let n = id.next;
-                    id.next += id.increment;
+                    id.next = id.next.saturating_add(id.increment);
                     (id.column, n)
                 }),
             None => self.w.db.tables[tid as usize].identity.as_mut().map(|id| {
                 let n = id.next;
-                id.next += id.increment;
+                id.next = id.next.saturating_add(id.increment);
                 (id.column, n)
             }),
         };
         if let Some((c, n)) = identity {
+            if convert(&Value::Int(n), &columns[c].ty, None).is_err() {
+                return Err(SqlError::identity_overflow(&columns[c].ty).into());
+            }
             if set[c] {
                 return Err(SqlError::generic(
                     544,
@@ -2152,14 +2267,21 @@ impl Exec<'_> {
         inserted: Vec<Vec<Value>>,
         deleted: Vec<Vec<Value>>,
     ) -> Result<(), Interrupt> {
+        // RECURSIVE_TRIGGERS is OFF (SQL Server's default): a trigger's own statements do
+        // not fire it again. Other triggers nest, up to 32 levels (217).
+        let running = self.w.running_triggers.last().cloned();
         let triggers: Vec<_> = self.w.db.tables[tid as usize]
             .triggers
             .iter()
             .filter(|t| t.enabled && t.events.contains(&event))
+            .filter(|t| running.as_deref() != Some(t.name.as_str()))
             .cloned()
             .collect();
         if triggers.is_empty() {
             return Ok(());
+        }
+        if self.nest_level(i) >= crate::exec::stmt::MAX_NESTING {
+            return Err(SqlError::nesting_exceeded().into());
         }
         let columns = self.w.db.tables[tid as usize]
             .columns
@@ -2177,12 +2299,15 @@ impl Exec<'_> {
                 result = Err(SqlError::not_simulated("INSTEAD OF triggers").into());
                 break;
             }
+            self.w.running_triggers.push(t.name.clone());
             for stmt in t.body.iter() {
                 if let Err(e) = self.run_trigger_stmt(i, stmt) {
                     result = Err(e);
+                    self.w.running_triggers.pop();
                     break 'outer;
                 }
             }
+            self.w.running_triggers.pop();
         }
         self.w.trigger_rows.pop();
         result
@@ -2255,6 +2380,33 @@ impl Exec<'_> {
             Err(Interrupt::Block) => Err(SqlError::generic(0, 16, "query would wait for a lock")),
         }
     }
+}
+
+/// SQL Server's default MAXRECURSION for a recursive CTE.
+const MAX_RECURSION: u32 = 100;
+/// Queries nested inside each other (subqueries, derived tables, CTEs) at most this deep.
+const MAX_QUERY_DEPTH: usize = 64;
+
+/// The members of a set-operation chain, each with the operator before it.
+fn select_chain(s: &Select) -> Vec<(Option<SetOp>, &Select)> {
+    let mut out = vec![(None, s)];
+    let mut at = s;
+    while let Some((op, next)) = &at.set_op {
+        out.push((Some(*op), next));
+        at = next;
+    }
+    out
+}
+
+/// Whether one member's FROM names `name` (a recursive CTE's reference to itself).
+fn from_names(s: &Select, name: &str) -> bool {
+    let is = |f: &TableFactor| {
+        matches!(f, TableFactor::Table { name: n, .. }
+            if n.parts.len() == 1 && n.name().value.eq_ignore_ascii_case(name))
+    };
+    s.from
+        .iter()
+        .any(|t| is(&t.factor) || t.joins.iter().any(|j| is(&j.factor)))
 }
 
 fn to_literal(v: Value) -> sql::ast::Literal {

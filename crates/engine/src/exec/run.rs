@@ -75,6 +75,7 @@ impl Exec<'_> {
             repeats_done: 0,
             current: None,
             sleeping_until: None,
+            first_error_at: None,
         }
     }
 
@@ -136,7 +137,9 @@ impl Exec<'_> {
         let mut budget = MAX_INSTRUCTIONS_PER_STEP;
         loop {
             if budget == 0 {
-                let e = SqlError::runaway(MAX_INSTRUCTIONS_PER_STEP as u64);
+                let e = SqlError::limit(format!(
+                    "it ran {MAX_INSTRUCTIONS_PER_STEP} control instructions without reaching a statement (a loop that never ends?)"
+                ));
                 self.raise(i, e);
                 return;
             }
@@ -179,6 +182,7 @@ impl Exec<'_> {
                 Instr::Test {
                     cond,
                     else_pc,
+                    end_pc,
                     span,
                 } => {
                     let has_query = crate::syntax::has_subquery(cond);
@@ -208,9 +212,12 @@ impl Exec<'_> {
                         }
                         Err(Interrupt::Block) => return,
                         Err(Interrupt::Error(e)) => {
+                            // The IF or WHILE fails as a statement: neither branch runs.
                             self.statement_failed(i);
+                            self.set_pc(i, *end_pc);
                             self.raise(i, e);
                             if has_query {
+                                self.after_failed_statement(i);
                                 return;
                             }
                         }
@@ -354,6 +361,8 @@ impl Exec<'_> {
         s.fresh_locks.clear();
         s.sleeping_until = None;
         if !self.w.tracing {
+            // Setup: only where the statement is, to place its errors.
+            s.current = Some((Source::Setup, span.start, span.end));
             return;
         }
         let frame = s.frames.last();
@@ -407,11 +416,26 @@ impl Exec<'_> {
         });
     }
 
+    /// A statement failed and its error was raised: the session spends a moment on it,
+    /// an autocommit transaction ends and the statement's locks go.
+    fn after_failed_statement(&mut self, i: usize) {
+        if matches!(self.w.sessions[i].state, State::Ready) {
+            let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
+            self.w.sessions[i].state = State::Busy {
+                until: self.w.now + cost,
+                end: None,
+            };
+            if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+                self.commit(i);
+            }
+            self.release_statement_locks(i);
+        }
+    }
+
     pub(crate) fn run_statement(&mut self, i: usize, stmt: &Stmt) {
         if self.w.sessions[i].executed >= MAX_STATEMENTS_PER_SESSION {
             let e = SqlError::runaway(MAX_STATEMENTS_PER_SESSION);
             self.raise(i, e);
-            self.finish_session(i);
             return;
         }
         let label = sql::statement_label(&stmt.kind);
@@ -429,17 +453,7 @@ impl Exec<'_> {
                 self.statement_failed(i);
                 self.frame_mut(i).pc += 1;
                 self.raise(i, e);
-                if matches!(self.w.sessions[i].state, State::Ready) {
-                    let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
-                    self.w.sessions[i].state = State::Busy {
-                        until: self.w.now + cost,
-                        end: None,
-                    };
-                    if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
-                        self.commit(i);
-                    }
-                    self.release_statement_locks(i);
-                }
+                self.after_failed_statement(i);
             }
         }
     }
@@ -521,6 +535,17 @@ impl Exec<'_> {
         };
         let tail: Vec<Undo> = txn.undo.drain(mark.min(txn.undo.len())..).collect();
         for u in tail.into_iter().rev() {
+            if let Some(before) = &u.table_before {
+                // TRUNCATE or DROP: the table as it was, and its name.
+                let (table, name) = &**before;
+                if (u.table as usize) < self.w.db.tables.len() {
+                    self.w.db.tables.restore(u.table as usize, Rc::clone(table));
+                }
+                if let Some(name) = name {
+                    self.w.db.names.insert(name.clone(), u.table);
+                }
+                continue;
+            }
             if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
                 if u.slot < t.slots.len() {
                     t.set_pending(u.slot, u.prev);
@@ -532,6 +557,13 @@ impl Exec<'_> {
     /// Raises an error in session `i`: records it, then finds a CATCH or aborts as far as
     /// the error's scope (and XACT_ABORT) says.
     pub(crate) fn raise(&mut self, i: usize, e: SqlError) {
+        if e.scope == AbortScope::Session {
+            // A limit of the simulator: no CATCH runs, the session ends (and with it its
+            // transaction).
+            self.record_error(i, &e, false);
+            self.finish_session(i);
+            return;
+        }
         let xact_abort = self.w.sessions[i].options.xact_abort;
         let mut scope = e.scope;
         // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
@@ -573,7 +605,10 @@ impl Exec<'_> {
         }
         match scope {
             AbortScope::Statement => {}
-            AbortScope::Batch | AbortScope::BatchAndTransaction | AbortScope::Compile => {
+            AbortScope::Batch
+            | AbortScope::BatchAndTransaction
+            | AbortScope::Compile
+            | AbortScope::Session => {
                 // The batch ends: drop every frame; the next batch (after GO) still runs.
                 while !self.w.sessions[i].frames.is_empty() {
                     self.pop_frame(i, None);
@@ -584,6 +619,9 @@ impl Exec<'_> {
 
     pub(crate) fn record_error(&mut self, i: usize, e: &SqlError, caught: bool) {
         let s = &mut self.w.sessions[i];
+        if !self.w.tracing && s.first_error_at.is_none() {
+            s.first_error_at = Some(s.current.map_or(0, |c| c.1));
+        }
         s.out.errors.push(e.info());
         let name = s.name.clone();
         self.push(Event::Error {

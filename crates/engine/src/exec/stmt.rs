@@ -13,7 +13,7 @@ use crate::error::SqlError;
 use crate::event::Event;
 use crate::exec::{done, Exec, Flow, Interrupt};
 use crate::state::program::compile;
-use crate::state::session::{Frame, FrameKind, Procedure};
+use crate::state::session::{Frame, FrameKind, Procedure, Undo};
 use crate::state::storage::{Column, Identity, Index, Table, Trigger};
 use crate::syntax::{canonical, conjuncts};
 use crate::value::{convert, parse_delay, Value};
@@ -25,6 +25,9 @@ type UniqueConstraint = (Option<String>, Vec<(usize, bool)>);
 pub(crate) fn object_key(name: &sql::ast::ObjectName) -> String {
     name.name().value.to_ascii_lowercase()
 }
+
+/// Procedures and triggers nest at most this deep (SQL Server's limit, error 217).
+pub(crate) const MAX_NESTING: usize = 32;
 
 impl Exec<'_> {
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
@@ -72,8 +75,17 @@ impl Exec<'_> {
             StmtKind::DropTable { names, if_exists } => {
                 for n in names {
                     let key = object_key(n);
-                    match self.w.db.names.remove(&key) {
+                    match self.w.db.names.get(&key).copied() {
                         Some(id) => {
+                            // Sch-M: no other session may read or write the table meanwhile.
+                            self.lock(
+                                i,
+                                crate::state::locks::Resource::Object { table: id },
+                                crate::state::locks::LockMode::SchM,
+                                false,
+                            )?;
+                            self.keep_for_rollback(i, id, Some(key.clone()));
+                            self.w.db.names.remove(&key);
                             // Keep ids stable: the slot stays, renamed out of the way.
                             let t = &mut self.w.db.tables[id as usize];
                             t.name = format!("(dropped {})", t.name);
@@ -132,6 +144,7 @@ impl Exec<'_> {
                     crate::state::locks::LockMode::SchM,
                     false,
                 )?;
+                self.keep_for_rollback(i, tid, None);
                 let t = &mut self.w.db.tables[tid as usize];
                 t.clear_rows();
                 Ok(done(CostKind::Ddl))
@@ -561,6 +574,32 @@ impl Exec<'_> {
         }
     }
 
+    /// Before TRUNCATE or DROP: the table as it is now (and the name DROP removes) goes
+    /// into the transaction's undo log, so ROLLBACK puts it back (table variables excepted:
+    /// they ignore transactions).
+    fn keep_for_rollback(&mut self, i: usize, table: u32, name: Option<String>) {
+        self.ensure_txn(i);
+        let before = self.w.db.tables.snapshot(table as usize);
+        if let Some(txn) = self.w.sessions[i].txn.as_mut() {
+            txn.undo.push(Undo {
+                table,
+                slot: usize::MAX,
+                prev: None,
+                table_before: Some(Rc::new((before, name))),
+            });
+        }
+    }
+
+    /// @@NESTLEVEL: the procedures and triggers session `i` is running inside.
+    pub(crate) fn nest_level(&self, i: usize) -> usize {
+        let procs = self.w.sessions[i]
+            .frames
+            .iter()
+            .filter(|f| matches!(f.kind, FrameKind::Proc { .. }))
+            .count();
+        procs + self.w.running_triggers.len()
+    }
+
     fn exec_call(&mut self, i: usize, exec: &sql::ast::Exec) -> Result<Flow, Interrupt> {
         let key = object_key(&exec.procedure);
         if key.starts_with("sp_") && !self.w.db.procs.contains_key(&key) {
@@ -571,6 +610,9 @@ impl Exec<'_> {
         };
         if exec.args.len() > p.params.len() {
             return Err(SqlError::too_many_arguments(&p.name).into());
+        }
+        if self.nest_level(i) >= MAX_NESTING {
+            return Err(SqlError::nesting_exceeded().into());
         }
         let mut frame = Frame::new(p.code.clone(), FrameKind::Batch, p.source);
         let mut outputs = Vec::new();

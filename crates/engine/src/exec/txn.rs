@@ -64,7 +64,12 @@ impl Exec<'_> {
         };
         self.w.sessions[i].tran_count = 0;
         if let Some(t) = &mut self.out.touched {
-            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+            t.written.extend(
+                txn.undo
+                    .iter()
+                    .filter(|u| u.is_row())
+                    .map(|u| (u.table, u.slot)),
+            );
         }
         // Rows this commit adds to queue tables (T3: they wake delayed consumers).
         let mut arrived: Vec<(u32, bool)> = Vec::new();
@@ -74,7 +79,7 @@ impl Exec<'_> {
             let mut seen = std::collections::BTreeSet::new();
             // An autocommit of one row (most of them) has nothing to tell apart.
             let single = txn.undo.len() == 1;
-            for u in &txn.undo {
+            for u in txn.undo.iter().filter(|u| u.is_row()) {
                 if !single && !seen.insert((u.table, u.slot)) {
                     continue;
                 }
@@ -115,22 +120,26 @@ impl Exec<'_> {
             .map(|t| {
                 t.undo
                     .iter()
-                    .filter(|u| u.prev.is_none())
+                    .filter(|u| u.is_row() && u.prev.is_none())
                     .map(|u| {
+                        // A slot a later TRUNCATE or DROP removed is no row to return.
                         let table = &self.w.db.tables[u.table as usize];
-                        let slot = &table.slots[u.slot];
-                        (
-                            u.table,
-                            table.queue
-                                && slot.latest_committed().is_some()
-                                && matches!(slot.pending, Some((_, None))),
-                        )
+                        let returns = table.slots.get(u.slot).is_some_and(|slot| {
+                            slot.latest_committed().is_some()
+                                && matches!(slot.pending, Some((_, None)))
+                        });
+                        (u.table, table.queue && returns)
                     })
                     .collect()
             })
             .unwrap_or_default();
         if let (Some(t), Some(txn)) = (&mut self.out.touched, &self.w.sessions[i].txn) {
-            t.written.extend(txn.undo.iter().map(|u| (u.table, u.slot)));
+            t.written.extend(
+                txn.undo
+                    .iter()
+                    .filter(|u| u.is_row())
+                    .map(|u| (u.table, u.slot)),
+            );
         }
         self.undo_to(i, 0);
         let Some(txn) = self.w.sessions[i].txn.take() else {

@@ -44,6 +44,9 @@ impl Db {
     }
 }
 
+/// A recursive CTE's name, columns and the rows its last level produced.
+pub(crate) type WorkingTable = (String, Rc<[String]>, Vec<Vec<crate::value::Value>>);
+
 /// Everything a step can change, apart from the clock's driver and the cost model.
 #[derive(Clone)]
 pub(crate) struct World {
@@ -69,6 +72,12 @@ pub(crate) struct World {
     pub ctes: Vec<sql::ast::Cte>,
     /// inserted/deleted of the triggers running now.
     pub trigger_rows: Vec<session::TriggerRows>,
+    /// Names of the triggers running now, innermost last.
+    pub running_triggers: Vec<String>,
+    /// Recursive CTEs being evaluated: name, columns and the rows of the level before.
+    pub working: Vec<WorkingTable>,
+    /// Queries nested inside the one running now.
+    pub query_depth: usize,
 }
 
 /// Byte offsets of the newlines of a script.
@@ -104,6 +113,9 @@ impl World {
             log_stall_until: 0,
             ctes: Vec::new(),
             trigger_rows: Vec::new(),
+            running_triggers: Vec::new(),
+            working: Vec::new(),
+            query_depth: 0,
         }
     }
 

@@ -9,10 +9,12 @@ use sql::ast::{Expr, Span, Stmt, StmtKind};
 pub enum Instr {
     /// A statement that touches data, variables or the transaction.
     Run(Box<Stmt>),
-    /// IF / WHILE test: jump to `else_pc` unless `cond` is true.
+    /// IF / WHILE test: jump to `else_pc` unless `cond` is true; `end_pc` is after the
+    /// whole IF or WHILE (where a condition that fails goes on).
     Test {
         cond: Box<Expr>,
         else_pc: usize,
+        end_pc: usize,
         span: Span,
     },
     Jump(usize),
@@ -71,6 +73,12 @@ impl Compiler {
         }
     }
 
+    fn patch_end(&mut self, at: usize, target: usize) {
+        if let Instr::Test { end_pc, .. } = &mut self.code.instrs[at] {
+            *end_pc = target;
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Block(body) => {
@@ -86,6 +94,7 @@ impl Compiler {
                 let test = self.emit(Instr::Test {
                     cond: Box::new(cond.clone()),
                     else_pc: 0,
+                    end_pc: 0,
                     span: s.span.clone(),
                 });
                 self.stmt(then);
@@ -96,9 +105,11 @@ impl Compiler {
                     self.stmt(other);
                     let end = self.pc();
                     self.patch(skip, end);
+                    self.patch_end(test, end);
                 } else {
                     let end = self.pc();
                     self.patch(test, end);
+                    self.patch_end(test, end);
                 }
             }
             StmtKind::While { cond, body } => {
@@ -106,6 +117,7 @@ impl Compiler {
                 let test = self.emit(Instr::Test {
                     cond: Box::new(cond.clone()),
                     else_pc: 0,
+                    end_pc: 0,
                     span: s.span.clone(),
                 });
                 self.loops.push((top, Vec::new()));
@@ -113,6 +125,7 @@ impl Compiler {
                 self.emit(Instr::Jump(top));
                 let end = self.pc();
                 self.patch(test, end);
+                self.patch_end(test, end);
                 if let Some((_, breaks)) = self.loops.pop() {
                     for b in breaks {
                         self.patch(b, end);

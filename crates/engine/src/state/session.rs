@@ -63,8 +63,18 @@ pub(crate) struct Txn {
 #[derive(Clone)]
 pub(crate) struct Undo {
     pub table: u32,
+    /// The row slot; unused for a table-level entry.
     pub slot: usize,
     pub prev: Option<(TxnId, RowData)>,
+    /// TRUNCATE or DROP: the whole table as it was, and the name DROP removed.
+    pub table_before: Option<Rc<(Rc<Table>, Option<String>)>>,
+}
+
+impl Undo {
+    /// Whether the entry is a row's (not a whole table's).
+    pub fn is_row(&self) -> bool {
+        self.table_before.is_none()
+    }
 }
 
 #[derive(Clone)]
@@ -188,6 +198,8 @@ pub(crate) struct Session {
     pub repeats_done: u32,
     /// The statement running now (or last run): its script and byte range.
     pub current: Option<(crate::event::Source, usize, usize)>,
+    /// Setup only: where the statement that raised the first error starts (byte offset).
+    pub first_error_at: Option<usize>,
     /// In WAITFOR until this time (absolute virtual µs).
     pub sleeping_until: Option<u64>,
 }

@@ -738,6 +738,16 @@ impl Tables {
         self.0.get_mut(i).map(Rc::make_mut)
     }
 
+    /// Table `i` as it is now, shared: what TRUNCATE and DROP keep for a rollback.
+    pub fn snapshot(&self, i: usize) -> Rc<Table> {
+        Rc::clone(&self.0[i])
+    }
+
+    /// Puts back a table kept by [`Self::snapshot`].
+    pub fn restore(&mut self, i: usize, t: Rc<Table>) {
+        self.0[i] = t;
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Table> {
         self.0.iter().map(|t| &**t)
     }

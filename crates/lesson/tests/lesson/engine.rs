@@ -1,23 +1,12 @@
 //! Engine behaviour beyond the seeds' scenarios: deadlocks, lock timeouts, XACT_ABORT,
 //! error scopes, schedules. Scenarios are built in code; traces are asserted as text.
 
-use engine::{Dialect, Event, Scenario, SchedulePolicy, SessionSpec, Simulation};
+use engine::{Dialect, Event, Scenario, SchedulePolicy, Simulation};
 
 const ACCOUNTS: &str = "CREATE TABLE dbo.account (id int PRIMARY KEY, balance int NOT NULL);\nINSERT dbo.account VALUES (1, 100), (2, 100);";
 
 fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
-    Scenario {
-        dialect: Dialect::TSql,
-        setup: setup.into(),
-        sessions: sessions
-            .iter()
-            .map(|(n, t, sql)| SessionSpec {
-                name: (*n).into(),
-                start_us: *t,
-                sql: (*sql).into(),
-            })
-            .collect(),
-    }
+    super::support::scenario_in(Dialect::TSql, setup, sessions)
 }
 
 fn run(sc: &Scenario, seed: u64) -> Simulation {
@@ -31,13 +20,8 @@ fn run_traced(sc: &Scenario, seed: u64) -> (Simulation, engine::Trace) {
 }
 
 fn errors(sim: &Simulation, name: &str) -> Vec<u32> {
-    sim.outcome()
-        .sessions
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap()
-        .errors
-        .iter()
+    super::support::errors_of(sim, name)
+        .into_iter()
         .map(|e| e.number)
         .collect()
 }

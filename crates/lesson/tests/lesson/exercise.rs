@@ -464,7 +464,7 @@ fn errors_in_an_editable_setup_block() {
     expect!["data:2:22: found '1', expected '('"].assert_eq(&check(
         "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES 1;",
     ));
-    expect!["data:1:1: setup failed with error 2627: Violation of PRIMARY KEY constraint 'PK__t'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (1)."]
+    expect!["data:2:1: setup failed with error 2627: Violation of PRIMARY KEY constraint 'PK__t'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (1)."]
         .assert_eq(&check("CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (1);"));
     expect!["ok, solved: false"].assert_eq(&check(
         "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2);",

@@ -20,18 +20,7 @@ fn run_lesson(id: &str, settings: &[(&str, &str)]) -> RunReport {
 }
 
 fn teradata(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
-    let sc = Scenario {
-        dialect: Dialect::Teradata,
-        setup: setup.into(),
-        sessions: sessions
-            .iter()
-            .map(|(n, t, sql)| SessionSpec {
-                name: (*n).into(),
-                start_us: *t,
-                sql: (*sql).into(),
-            })
-            .collect(),
-    };
+    let sc = super::support::scenario_in(Dialect::Teradata, setup, sessions);
     let mut sim = Simulation::new(&sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
     sim.run().unwrap();
     sim

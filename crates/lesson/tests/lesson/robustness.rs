@@ -1,0 +1,280 @@
+//! Every input ends in a clear answer: the crashes and hangs found by trying the engine
+//! as a learner would, and by fuzzing, each as a regression test.
+
+use engine::{Dialect, Scenario, Simulation, Value};
+
+use super::support::scenario_in as scenario;
+
+/// Runs one T-SQL session `A` after `setup` to the end.
+fn run_one(setup: &str, sql: &str) -> Simulation {
+    run(&scenario(Dialect::TSql, setup, &[("A", 0, sql)]))
+}
+
+fn run(sc: &Scenario) -> Simulation {
+    let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.run().unwrap();
+    sim
+}
+
+/// (number, message) of each error session `name` raised.
+fn errors(sim: &Simulation, name: &str) -> Vec<(u32, String)> {
+    super::support::errors_of(sim, name)
+        .into_iter()
+        .map(|e| (e.number, e.message))
+        .collect()
+}
+
+fn numbers(sim: &Simulation, name: &str) -> Vec<u32> {
+    errors(sim, name).into_iter().map(|(n, _)| n).collect()
+}
+
+fn rows(sim: &Simulation, name: &str, result: usize) -> Vec<Vec<Value>> {
+    sim.outcome()
+        .sessions
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap()
+        .results[result]
+        .rows
+        .clone()
+}
+
+fn ints(rows: Vec<Vec<Value>>) -> Vec<i64> {
+    rows.into_iter()
+        .map(|r| r[0].as_i64().expect("an integer"))
+        .collect()
+}
+
+#[test]
+fn a_recursive_cte_runs_its_recursion() {
+    let sim = run_one(
+        "",
+        "WITH n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n WHERE i < 3)\nSELECT i FROM n;",
+    );
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "A", 0)), [1, 2, 3]);
+}
+
+#[test]
+fn a_recursive_cte_stops_at_maxrecursion_100_with_530() {
+    let sim = run_one(
+        "",
+        "WITH n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n)\nSELECT i FROM n;\nSELECT 'after' AS next;",
+    );
+    let errs = errors(&sim, "A");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].0, 530);
+    assert!(errs[0].1.contains("maximum recursion 100"), "{}", errs[0].1);
+    // A statement-level error: the batch goes on.
+    assert_eq!(sim.outcome().sessions[0].results.len(), 1);
+}
+
+#[test]
+fn rollback_undoes_truncate_table() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT t VALUES (1), (2), (3);",
+        "BEGIN TRAN;\nDELETE t WHERE id = 1;\nTRUNCATE TABLE t;\nINSERT t VALUES (9);\nROLLBACK;\nSELECT id FROM t ORDER BY id;",
+    );
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "A", 0)), [1, 2, 3]);
+}
+
+#[test]
+fn rollback_undoes_drop_table() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT t VALUES (1), (2);",
+        "BEGIN TRAN;\nUPDATE t SET id = 5 WHERE id = 2;\nDROP TABLE t;\nROLLBACK;\nSELECT id FROM t ORDER BY id;",
+    );
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "A", 0)), [1, 2]);
+}
+
+#[test]
+fn drop_table_waits_for_a_reader_s_lock_and_readers_wait_for_it() {
+    let sim = run(&scenario(
+        Dialect::TSql,
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT t VALUES (1), (2);",
+        &[
+            ("A", 0, "BEGIN TRAN;\nSELECT id FROM t WITH (HOLDLOCK);\nWAITFOR DELAY '00:00:01';\nCOMMIT;"),
+            ("B", 100_000, "BEGIN TRAN;\nDROP TABLE t;\nROLLBACK;"),
+        ],
+    ));
+    let b = &sim.outcome().sessions[1];
+    assert!(b.wait_us >= 800_000, "B waited {} µs", b.wait_us);
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(numbers(&sim, "B"), Vec::<u32>::new());
+}
+
+/// Integers are 64-bit (bigint) in the simulator: arithmetic past that range is error
+/// 8115, and date arithmetic past datetime2's range error 517, never a wrapped value.
+#[test]
+fn integer_and_date_overflow_raise_8115_and_517() {
+    for (expr, number) in [
+        ("(-9223372036854775807 - 1) / -1", 8115),
+        ("(-9223372036854775807 - 1) % -1", 8115),
+        ("-(-9223372036854775807 - 1)", 8115),
+        ("ABS(-9223372036854775807 - 1)", 8115),
+        ("9223372036854775807 + 1", 8115),
+        ("(-9223372036854775807 - 1) - 1", 8115),
+        ("4294967296 * 4294967296", 8115),
+        ("DATEADD(day, 2147483647, SYSDATETIME())", 517),
+        ("DATEADD(second, 9223372036854775807, SYSDATETIME())", 517),
+        ("SYSDATETIME() + 2147483647", 517),
+    ] {
+        let sim = run_one("", &format!("SELECT {expr} AS v;\nSELECT 'next';"));
+        assert_eq!(
+            numbers(&sim, "A"),
+            [number],
+            "{expr}: {:?}",
+            errors(&sim, "A")
+        );
+        // A statement-level error: the batch goes on.
+        assert_eq!(sim.outcome().sessions[0].results.len(), 1, "{expr}");
+    }
+}
+
+#[test]
+fn tinyint_identity_overflows_with_8115() {
+    let sim = run_one(
+        "CREATE TABLE t (id tinyint IDENTITY(250, 1) PRIMARY KEY, v int);",
+        "DECLARE @n int = 0;\nWHILE @n < 10\nBEGIN\n  SET @n += 1;\n  INSERT t (v) VALUES (@n);\nEND\nSELECT MAX(id) FROM t;",
+    );
+    let n = numbers(&sim, "A");
+    assert!(n.iter().all(|&x| x == 8115) && !n.is_empty(), "{n:?}");
+    assert_eq!(ints(rows(&sim, "A", 0)), [255]);
+}
+
+#[test]
+fn a_condition_whose_subquery_fails_moves_on() {
+    for sql in [
+        "IF EXISTS (SELECT 1 FROM nope) PRINT 'yes';\nSELECT 1;",
+        "WHILE EXISTS (SELECT 1 FROM nope) PRINT 'yes';\nSELECT 1;",
+        "IF (SELECT 1 / 0) = 1 PRINT 'yes';\nSELECT 1;",
+        "IF EXISTS (SELECT 1 / 0) PRINT 'yes';\nSELECT 1;",
+    ] {
+        let sim = run_one("", sql);
+        assert!(sim.is_finished(), "{sql}");
+        assert_eq!(
+            numbers(&sim, "A").len(),
+            1,
+            "{sql}: {:?}",
+            errors(&sim, "A")
+        );
+    }
+}
+
+#[test]
+fn the_runaway_guard_cannot_be_caught() {
+    let sim = run_one(
+        "",
+        "WHILE 1 = 1\nBEGIN\n  BEGIN TRY\n    SELECT 1 / 0;\n  END TRY\n  BEGIN CATCH\n  END CATCH\nEND",
+    );
+    assert!(sim.is_finished());
+    let errs = errors(&sim, "A");
+    let last = errs.last().expect("an error");
+    assert!(last.1.contains("simulation stopped"), "{last:?}");
+}
+
+#[test]
+fn a_loop_without_statements_is_stopped_too() {
+    let sim = run_one("", "WHILE 1 = 1\nBEGIN\n  BEGIN TRY\n    BREAK;\n  END TRY\n  BEGIN CATCH\n  END CATCH\n  CONTINUE;\nEND\nWHILE 1 = 1 CONTINUE;");
+    assert!(sim.is_finished());
+    let last = errors(&sim, "A").pop().expect("an error");
+    assert!(last.1.contains("simulation stopped"), "{last:?}");
+}
+
+#[test]
+fn a_delayed_consumer_without_a_producer_ends_with_an_error() {
+    let sim = run(&scenario(
+        Dialect::Teradata,
+        "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER) PRIMARY INDEX (id);",
+        &[("A", 0, "SELECT AND CONSUME TOP 1 * FROM q;")],
+    ));
+    assert!(sim.is_finished());
+    let errs = errors(&sim, "A");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].1.contains("delayed"), "{errs:?}");
+}
+
+/// RECURSIVE_TRIGGERS is OFF by default in SQL Server: a trigger's own INSERT into its
+/// table does not fire it again.
+#[test]
+fn a_trigger_does_not_fire_itself() {
+    let sim = run_one(
+        "CREATE TABLE t (id int IDENTITY PRIMARY KEY, v int);\nGO\nCREATE TRIGGER tr ON t AFTER INSERT AS INSERT t (v) SELECT v + 1 FROM inserted;",
+        "INSERT t (v) VALUES (1);\nSELECT COUNT(*) FROM t;",
+    );
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "A", 0)), [2]);
+}
+
+/// Triggers that fire each other nest (nested triggers are ON by default) until the
+/// 33rd level fails with 217, which rolls the transaction back and ends the batch.
+#[test]
+fn two_triggers_firing_each_other_stop_with_217() {
+    let sim = run_one(
+        "CREATE TABLE a (id int IDENTITY PRIMARY KEY, v int);\nCREATE TABLE b (id int IDENTITY PRIMARY KEY, v int);\nGO\nCREATE TRIGGER ta ON a AFTER INSERT AS INSERT b (v) SELECT v FROM inserted;\nGO\nCREATE TRIGGER tb ON b AFTER INSERT AS INSERT a (v) SELECT v FROM inserted;",
+        "INSERT a (v) VALUES (1);\nSELECT 'same batch';\nGO\nSELECT (SELECT COUNT(*) FROM a) + (SELECT COUNT(*) FROM b);",
+    );
+    assert_eq!(numbers(&sim, "A"), [217]);
+    assert_eq!(sim.outcome().sessions[0].results.len(), 1);
+    assert_eq!(ints(rows(&sim, "A", 0)), [0]);
+}
+
+#[test]
+fn a_procedure_that_calls_itself_stops_with_217() {
+    let sim = run_one(
+        "CREATE PROCEDURE p @n int AS BEGIN SET @n += 1; EXEC p @n; END",
+        "EXEC p 0;\nSELECT 'same batch';\nGO\nSELECT 'next batch';",
+    );
+    let errs = errors(&sim, "A");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].0, 217);
+    assert!(errs[0].1.contains("limit 32"), "{errs:?}");
+    assert_eq!(sim.outcome().sessions[0].results.len(), 1);
+}
+
+#[test]
+fn like_with_many_wildcards_on_long_text_is_quick_and_right() {
+    let pattern = format!("{}b", "%a".repeat(40)) + "%";
+    let sim = run_one(
+        "",
+        &format!(
+            "DECLARE @s varchar(max) = REPLICATE('a', 8000);\nSELECT CASE WHEN @s LIKE '{pattern}' THEN 1 ELSE 0 END;\nSELECT CASE WHEN @s + 'b' LIKE '{pattern}' THEN 1 ELSE 0 END;"
+        ),
+    );
+    assert_eq!(numbers(&sim, "A"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "A", 0)), [0]);
+    assert_eq!(ints(rows(&sim, "A", 1)), [1]);
+}
+
+#[test]
+fn a_long_waitfor_is_cut_off_at_the_hour() {
+    let sim = run(&scenario(
+        Dialect::TSql,
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT t VALUES (1);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nUPDATE t SET id = 1;\nWAITFOR DELAY '99:00:00';\nCOMMIT;",
+            ),
+            ("B", 1000, "UPDATE t SET id = 2;"),
+        ],
+    ));
+    assert!(sim.is_finished());
+    assert!(sim.now_us() <= engine::MAX_VIRTUAL_US, "{}", sim.now_us());
+    assert!(!errors(&sim, "B").is_empty());
+}
+
+#[test]
+fn setup_errors_point_at_their_statement() {
+    let sc = scenario(
+        Dialect::TSql,
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT t VALUES (1);\nINSERT t VALUES (1);",
+        &[("A", 0, "SELECT 1;")],
+    );
+    let err = Simulation::new(&sc, 1).map(|_| ()).unwrap_err();
+    assert_eq!((err.line, err.col), (3, 1), "{err:?}");
+    assert!(err.message.contains("2627"), "{err:?}");
+}
