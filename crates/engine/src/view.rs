@@ -109,7 +109,11 @@ impl Simulation {
 
     /// Names of the sessions, in scenario order.
     pub fn session_names(&self) -> Vec<String> {
-        self.world.sessions.iter().map(|s| s.name.clone()).collect()
+        self.world
+            .sessions
+            .iter()
+            .map(|s| s.name.to_string())
+            .collect()
     }
 
     /// The state now, with at most `max_rows` unlocked rows per table.
@@ -311,7 +315,7 @@ impl Simulation {
         });
         let statement = if busy { s.current.or(next) } else { next };
         SessionView {
-            name: s.name.clone(),
+            name: s.name.to_string(),
             status,
             statement,
             tran_count: s.tran_count,

@@ -189,7 +189,7 @@ impl RunModel {
                     span,
                     in_proc,
                     ..
-                } if s == session => Some(Statement {
+                } if &**s == session => Some(Statement {
                     source: *source,
                     range: span.0..span.1,
                     procedure: in_proc.clone(),

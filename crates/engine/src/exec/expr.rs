@@ -471,9 +471,7 @@ impl Exec<'_> {
             | "SYSDATETIMEOFFSET" => {
                 Value::DateTime(crate::value::CLOCK_ZERO_US + self.w.now as i64)
             }
-            "USER" | "CURRENT_USER" | "SUSER_SNAME" => {
-                Value::Text(self.w.sessions[i].name.as_str().into())
-            }
+            "USER" | "CURRENT_USER" | "SUSER_SNAME" => Value::Text(self.w.sessions[i].name.clone()),
             "CURRENT_DATE" => Value::DateTime(
                 (crate::value::CLOCK_ZERO_US + self.w.now as i64).div_euclid(86_400_000_000)
                     * 86_400_000_000,

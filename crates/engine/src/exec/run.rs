@@ -32,7 +32,7 @@ impl Exec<'_> {
     ) -> Session {
         let session_owner = self.w.alloc_owner();
         Session {
-            name: name.clone(),
+            name: name.as_str().into(),
             spid: 52 + index as u32,
             start_us,
             script: Rc::new(script),

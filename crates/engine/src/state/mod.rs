@@ -155,12 +155,12 @@ impl World {
             Some(&s) => self
                 .sessions
                 .get(s)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
             None => self
                 .sessions
                 .iter()
                 .find(|s| s.session_owner == owner)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
         }
     }
 

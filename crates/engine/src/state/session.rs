@@ -150,7 +150,8 @@ pub(crate) struct PendingEnd {
 
 #[derive(Clone)]
 pub(crate) struct Session {
-    pub name: String,
+    /// Shared with every event that names the session.
+    pub name: Rc<str>,
     pub spid: u32,
     pub start_us: u64,
     pub script: Rc<Script>,
