@@ -68,7 +68,7 @@ pub enum Event {
         text: String,
         source: Source,
         span: (usize, usize),
-        in_proc: Option<String>,
+        in_proc: Option<Rc<str>>,
     },
     StatementFinished {
         session: Rc<str>,
@@ -119,7 +119,7 @@ pub enum Event {
     },
     RowSkipped {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         key: String,
         holder: String,
         held: LockMode,
@@ -127,25 +127,25 @@ pub enum Event {
     },
     RowsRead {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         rows: u64,
         logical_reads: u64,
         access: Access,
     },
     RowInserted {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         key: String,
     },
     RowUpdated {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         key: String,
         changes: Vec<(String, String, String)>,
     },
     RowDeleted {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         key: String,
     },
     ResultReturned {
@@ -182,11 +182,11 @@ pub enum Event {
     },
     ProcedureCalled {
         session: Rc<str>,
-        procedure: String,
+        procedure: Rc<str>,
     },
     ProcedureReturned {
         session: Rc<str>,
-        procedure: String,
+        procedure: Rc<str>,
         code: i64,
     },
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
@@ -195,19 +195,19 @@ pub enum Event {
     /// delayed state, holding no lock, until a row arrives.
     ConsumeDelayed {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
     },
     /// Teradata: a row arrived and the delayed consume goes on.
     ConsumeResumed {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         delayed_us: u64,
     },
     /// Teradata: a DELETE, UPDATE or MERGE on a queue table spoiled its FIFO cache; the
     /// next access rebuilds it with a full table scan.
     FifoCacheRebuilt {
         session: Rc<str>,
-        table: String,
+        table: Rc<str>,
         reads: u64,
     },
     /// A row inserted into `external_system`, the simulated receiver of SCENARIOS.md I2:

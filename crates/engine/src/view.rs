@@ -180,7 +180,7 @@ impl Simulation {
                 })
                 .collect();
             tables.push(TableView {
-                name: t.name.clone(),
+                name: t.name.to_string(),
                 columns: t.columns.iter().map(|c| c.name.clone()).collect(),
                 rows,
                 total_rows: total,
@@ -263,7 +263,7 @@ impl Simulation {
                     .db
                     .tables
                     .get(*table as usize)
-                    .map_or_else(String::new, |t| t.name.clone()),
+                    .map_or_else(String::new, |t| t.name.to_string()),
             },
             State::Blocked { .. } => {
                 let wait = s.waiting_as.and_then(|o| self.world.locks.waiting(o));
@@ -438,7 +438,7 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                 open[k] = Some((
                     t,
                     LaneState::Delayed {
-                        table: table.clone(),
+                        table: table.to_string(),
                     },
                 ));
             }

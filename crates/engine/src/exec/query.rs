@@ -1617,8 +1617,8 @@ impl Exec<'_> {
         targets: &[usize],
         given: &[Value],
     ) -> Result<Vec<Value>, Interrupt> {
-        let table_name = match var {
-            Some(v) => v.to_string(),
+        let table_name: Rc<str> = match var {
+            Some(v) => v.into(),
             None => self.w.db.tables[tid as usize].name.clone(),
         };
         let mut row = vec![Value::Null; columns.len()];

@@ -165,8 +165,6 @@ impl World {
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        locks::resource_text(res, |id| {
-            self.db.tables.get(id as usize).map(|t| t.name.as_str())
-        })
+        locks::resource_text(res, |id| self.db.tables.get(id as usize).map(|t| &*t.name))
     }
 }

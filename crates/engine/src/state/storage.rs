@@ -95,7 +95,8 @@ impl RowSlot {
 
 #[derive(Clone, Debug)]
 pub struct Table {
-    pub name: String,
+    /// Shared with the events that name the table.
+    pub name: Rc<str>,
     /// Shared: statements take the column list for every row they write.
     pub columns: Rc<[Column]>,
     /// The columns' names, shared with the scopes of queries that read the table.
@@ -227,7 +228,7 @@ impl Table {
 
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
-            name,
+            name: name.into(),
             column_names: columns.iter().map(|c| c.name.clone()).collect(),
             col_types: columns.iter().map(|c| col_type(&c.ty)).collect(),
             columns: columns.into(),

@@ -200,7 +200,7 @@ fn t10_delete_on_the_queue_cannot_share_the_consumes_request() {
 fn t11_an_update_on_a_queue_table_costs_a_full_scan() {
     let r = run_lesson("teradata-rules", &[("t11", "break")]);
     let rebuilt = r.trace.entries.iter().find_map(|e| match &e.event {
-        Event::FifoCacheRebuilt { table, reads, .. } if table == "history_queue" => Some(*reads),
+        Event::FifoCacheRebuilt { table, reads, .. } if &**table == "history_queue" => Some(*reads),
         _ => None,
     });
     let reads = rebuilt.expect("the FIFO cache is rebuilt");

@@ -86,7 +86,7 @@ fn i1_i3_without_a_lock_the_receiver_is_called_twice_and_the_index_objects_only_
     let entries = &r.trace.entries;
     let second_call = entries
         .iter()
-        .position(|e| matches!(&e.event, Event::RowInserted { session, table, .. } if &**session == "user2" && table == "external_system"))
+        .position(|e| matches!(&e.event, Event::RowInserted { session, table, .. } if &**session == "user2" && &**table == "external_system"))
         .expect("user2 called the receiver");
     let rejected = entries.iter().position(|e| matches!(&e.event, Event::Error { session, number: 2601, .. } if &**session == "user2")).unwrap();
     assert!(
