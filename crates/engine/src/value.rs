@@ -230,11 +230,19 @@ fn as_f64(v: &Value) -> Option<f64> {
 pub fn collate(a: &str, b: &str) -> Ordering {
     let a = a.trim_end_matches(' ');
     let b = b.trim_end_matches(' ');
+    // The same text (a filter's `status = 'new'` on a waiting row) is equal at once.
+    if a == b {
+        return Ordering::Equal;
+    }
     if a.is_ascii() && b.is_ascii() {
-        // The common case, without Unicode case tables.
-        let ai = a.bytes().map(|c| c.to_ascii_lowercase());
-        let bi = b.bytes().map(|c| c.to_ascii_lowercase());
-        return ai.cmp(bi);
+        // The common case, without Unicode case tables: byte by byte, then by length.
+        for (x, y) in a.bytes().zip(b.bytes()) {
+            let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
+            if x != y {
+                return x.cmp(&y);
+            }
+        }
+        return a.len().cmp(&b.len());
     }
     let mut ai = a.chars().flat_map(char::to_lowercase);
     let mut bi = b.chars().flat_map(char::to_lowercase);
