@@ -184,8 +184,9 @@ impl Exec<'_> {
                     else_pc,
                     end_pc,
                     span,
+                    has_query,
                 } => {
-                    let has_query = crate::syntax::has_subquery(cond);
+                    let has_query = *has_query;
                     if has_query && !std::mem::take(&mut self.w.sessions[i].resuming) {
                         self.begin_statement(i, "IF", span.clone());
                     }
