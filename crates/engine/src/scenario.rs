@@ -7,6 +7,10 @@ use crate::schedule::{ScheduleError, SchedulePolicy};
 use crate::sim::Simulation;
 use crate::state::session::ClientSettings;
 
+/// The longest script (setup or session) the simulator parses: far beyond any lesson,
+/// short of what would exhaust a browser tab's memory.
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+
 /// A scenario: the setup script and one script per session, all as SQL text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scenario {
@@ -69,6 +73,18 @@ impl Simulation {
         let prepare = |block: Block,
                        text: &str|
          -> Result<(sql::ast::Script, ClientSettings), ScenarioError> {
+            if text.len() > MAX_SCRIPT_BYTES {
+                return Err(located(
+                    block,
+                    text,
+                    0..0,
+                    format!(
+                        "this script is {} KB; the simulator takes scripts of at most {} KB",
+                        text.len() / 1024,
+                        MAX_SCRIPT_BYTES / 1024
+                    ),
+                ));
+            }
             let (clean, settings) = rules
                 .client_commands(text)
                 .map_err(|(at, m)| located(block, text, at..at, m))?;

@@ -50,6 +50,8 @@ pub struct Simulation {
     /// Choices made at choice points so far.
     recorded: Vec<usize>,
     steps: u64,
+    /// The run is cut off after this many steps ([`MAX_STEPS`] unless lowered).
+    max_steps: u64,
     seed: u64,
 }
 
@@ -77,6 +79,7 @@ impl Simulation {
             mode: Mode::Timed,
             recorded: Vec::new(),
             steps: 0,
+            max_steps: MAX_STEPS,
             seed,
         };
         // Setup runs alone, untraced, as session index 0 of a throwaway list.
@@ -124,6 +127,11 @@ impl Simulation {
     /// Replaces the scheduler (before the first step).
     pub fn set_schedule(&mut self, policy: SchedulePolicy) {
         self.policy = Policy::new(policy, self.seed);
+    }
+
+    /// Lowers the step budget ([`MAX_STEPS`]); a fuzzer runs many small simulations.
+    pub fn set_max_steps(&mut self, steps: u64) {
+        self.max_steps = steps.min(MAX_STEPS);
     }
 
     /// Timed (the default) or untimed (before the first step).
@@ -190,9 +198,10 @@ impl Simulation {
     pub fn step_with(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, ScheduleError> {
         self.out.events.clear();
         self.steps += 1;
-        if self.steps > MAX_STEPS && !self.world.is_finished() {
+        if self.steps > self.max_steps && !self.world.is_finished() {
+            let max = self.max_steps;
             self.cut_off_with(&format!(
-                "simulation stopped this session: the run took more than {MAX_STEPS} steps"
+                "simulation stopped this session: the run took more than {max} steps"
             ));
             return Ok(false);
         }

@@ -1565,6 +1565,17 @@ impl Exec<'_> {
         let mut n = 0u64;
         for r in source {
             n += 1;
+            let held = match &is_var {
+                Some(v) => self.frame(i).table_vars.get(v).map_or(0, |t| t.slots.len()),
+                None => self.w.db.tables[tid as usize].slots.len(),
+            };
+            if held >= crate::exec::MAX_ROWS {
+                return Err(SqlError::limit(format!(
+                    "a table holds {} rows, the most the simulator keeps in one table",
+                    crate::exec::MAX_ROWS
+                ))
+                .into());
+            }
             let row = self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?;
             match &is_var {
                 Some(v) => {
