@@ -448,6 +448,24 @@ pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     }
 }
 
+/// `a` then `b` as one shared text: short texts (the usual `N'task ' + ...`) are joined on
+/// the stack, so the shared text is the only allocation.
+fn concat(a: &str, b: &str) -> Rc<str> {
+    let n = a.len() + b.len();
+    let mut buf = [0u8; 64];
+    if n <= buf.len() {
+        buf[..a.len()].copy_from_slice(a.as_bytes());
+        buf[a.len()..n].copy_from_slice(b.as_bytes());
+        if let Ok(s) = std::str::from_utf8(&buf[..n]) {
+            return Rc::from(s);
+        }
+    }
+    let mut s = String::with_capacity(n);
+    s.push_str(a);
+    s.push_str(b);
+    s.into()
+}
+
 /// For a comparison operator, its result from the order of its operands (NULL when
 /// they do not compare).
 pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> {
@@ -486,10 +504,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
     // converts text to the number type otherwise).
     if op == Add {
         if let (Value::Text(a), Value::Text(b)) = (l, r) {
-            let mut s = String::with_capacity(a.len() + b.len());
-            s.push_str(a);
-            s.push_str(b);
-            return Ok(Value::Text(s.into()));
+            return Ok(Value::Text(concat(a, b)));
         }
         if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
             if a.trim().parse::<f64>().is_err() {
