@@ -4,7 +4,7 @@
 use crate::dialect::Dialect;
 use crate::outcome::ResultSet;
 use crate::schedule::{ScheduleError, SchedulePolicy};
-use crate::sim::Simulation;
+use crate::sim::{Limits, Simulation};
 use crate::state::session::ClientSettings;
 
 /// The longest script (setup or session) the simulator parses: far beyond any lesson,
@@ -57,6 +57,15 @@ pub struct QueryError {
 impl Simulation {
     /// Parses every script and runs the setup; the sessions have not started yet.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
+        Simulation::with_limits(scenario, seed, Limits::default())
+    }
+
+    /// [`Simulation::new`] with smaller budgets (steps, statements per session).
+    pub fn with_limits(
+        scenario: &Scenario,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Simulation, ScenarioError> {
         let located = |block: Block, text: &str, span: std::ops::Range<usize>, message: String| {
             let (line, col) = sql::line_col(text, span.start);
             ScenarioError {
@@ -111,6 +120,7 @@ impl Simulation {
             seed,
             rules,
             parser,
+            limits,
         )
         .map_err(|(at, e)| {
             let (line, col) = sql::line_col(&scenario.setup, at.min(scenario.setup.len()));

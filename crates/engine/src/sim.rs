@@ -55,11 +55,31 @@ pub struct Simulation {
     seed: u64,
 }
 
+/// Budgets of one run, at most the defaults: a fuzzer or a preview runs many small
+/// simulations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps of the whole run ([`MAX_STEPS`]).
+    pub steps: u64,
+    /// Statements per session, setup included ([`MAX_STATEMENTS_PER_SESSION`]).
+    pub statements: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: MAX_STEPS,
+            statements: MAX_STATEMENTS_PER_SESSION,
+        }
+    }
+}
+
 /// A session's script as `Simulation::build` takes it: name, start, parsed script, its
 /// text, and what its client commands asked for.
 pub(crate) type SessionScript = (String, u64, Script, std::rc::Rc<str>, ClientSettings);
 
 impl Simulation {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         (setup, setup_settings): (Script, ClientSettings),
         setup_text: &str,
@@ -67,6 +87,7 @@ impl Simulation {
         seed: u64,
         rules: &'static dyn Rules,
         parser: sql::Dialect,
+        limits: Limits,
     ) -> Result<Simulation, (usize, SqlError)> {
         // The error is the setup's first, with the byte offset of its statement.
         let mut sim = Simulation {
@@ -79,9 +100,10 @@ impl Simulation {
             mode: Mode::Timed,
             recorded: Vec::new(),
             steps: 0,
-            max_steps: MAX_STEPS,
+            max_steps: limits.steps.min(MAX_STEPS),
             seed,
         };
+        sim.world.max_statements = limits.statements.min(MAX_STATEMENTS_PER_SESSION);
         // Setup runs alone, untraced, as session index 0 of a throwaway list.
         let text = sim.world.setup_text.clone();
         let mut setup_session = sim.exec().new_session("setup".into(), 0, setup, text, 0);
@@ -91,7 +113,7 @@ impl Simulation {
         while !matches!(sim.world.sessions[0].state, State::Finished) {
             sim.exec().advance_session(0);
             statements = sim.world.sessions[0].executed;
-            if statements > MAX_STATEMENTS_PER_SESSION {
+            if statements > sim.world.max_statements {
                 break;
             }
         }
@@ -127,11 +149,6 @@ impl Simulation {
     /// Replaces the scheduler (before the first step).
     pub fn set_schedule(&mut self, policy: SchedulePolicy) {
         self.policy = Policy::new(policy, self.seed);
-    }
-
-    /// Lowers the step budget ([`MAX_STEPS`]); a fuzzer runs many small simulations.
-    pub fn set_max_steps(&mut self, steps: u64) {
-        self.max_steps = steps.min(MAX_STEPS);
     }
 
     /// Timed (the default) or untimed (before the first step).

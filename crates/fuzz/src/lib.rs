@@ -276,8 +276,9 @@ pub fn input(corpus: &Corpus, target: Target, seed: u64, index: u64) -> Input {
     }
 }
 
-/// Steps a simulated input may take: enough for the scripts' loops to meet a lock,
-/// few enough that a million inputs take minutes.
+/// Steps a simulated input may take, and statements per session (setup included):
+/// enough for the scripts' loops to meet a lock, few enough that a million inputs take
+/// minutes.
 pub const SIMULATE_STEPS: u64 = 3_000;
 
 /// Runs one input and returns a short signature of what came out (the error's kind, a
@@ -320,11 +321,14 @@ pub fn run(input: &Input) -> String {
             }
         },
         Input::Simulate { scenario, seed } => {
-            let mut sim = match Simulation::new(scenario, *seed) {
+            let limits = engine::Limits {
+                steps: SIMULATE_STEPS,
+                statements: SIMULATE_STEPS,
+            };
+            let mut sim = match Simulation::with_limits(scenario, *seed, limits) {
                 Ok(sim) => sim,
                 Err(e) => return signature(&e.message),
             };
-            sim.set_max_steps(SIMULATE_STEPS);
             let mut steps = 0u64;
             while sim.step() {
                 steps += 1;

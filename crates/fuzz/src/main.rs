@@ -192,6 +192,7 @@ fn chunk_size(t: Target) -> u64 {
     }
 }
 
+#[derive(Clone)]
 enum Failure {
     Panic(String),
     Abort(String),
@@ -324,6 +325,14 @@ fn watch(s: &Settings, seed: u64, c: Chunk, fine: bool) -> Ended {
 }
 
 #[derive(Default)]
+struct Progress {
+    turn: usize,
+    next: [u64; 3],
+    tally: [Tally; 3],
+    failures: Vec<String>,
+}
+
+#[derive(Default)]
 struct Tally {
     inputs: u64,
     behaviours: usize,
@@ -342,74 +351,67 @@ fn fuzz(s: &Settings) -> ExitCode {
         corpus.sql.len()
     );
     let start = Instant::now();
-    let mut next = [0u64; 3];
-    let mut tally: [Tally; 3] = Default::default();
-    let mut failures: Vec<String> = Vec::new();
-    // Parse gets most chunks (it is cheapest), then simulate, then lesson.
-    let plan = [
-        Target::Parse,
-        Target::Simulate,
-        Target::Parse,
-        Target::Simulate,
-        Target::Lesson,
-    ];
-    let mut turn = 0usize;
-    while start.elapsed() < s.time {
-        let chunks: Vec<Chunk> = (0..s.workers)
-            .map(|_| {
-                let target = plan[turn % plan.len()];
-                turn += 1;
-                let t = target as usize;
-                let c = Chunk {
-                    target,
-                    from: next[t],
-                    count: chunk_size(target),
-                };
-                next[t] += c.count;
-                c
-            })
-            .collect();
-        let results: Vec<(Chunk, Ended)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks
-                .iter()
-                .map(|&c| scope.spawn(move || (c, watch(s, s.seed, c, false))))
-                .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        });
-        for (c, ended) in results {
-            let t = &mut tally[c.target as usize];
-            t.chunks += 1;
-            for (k, m) in &ended.panics {
-                failures.push(save(s, &corpus, c.target, *k, &Failure::Panic(m.clone())));
-            }
-            match (&ended.failure, ended.done) {
-                (None, Some((n, b))) => {
-                    t.inputs += n;
-                    t.behaviours = t.behaviours.max(b);
-                }
-                (Some(f), _) => {
-                    // Find the input: run the rest of the chunk one input at a time.
-                    let from = ended.at.unwrap_or(c.from);
-                    let rest = Chunk {
-                        target: c.target,
-                        from,
-                        count: c.from + c.count - from,
+    // Each worker slot takes the next chunk as soon as its last one ends. Parse gets
+    // most chunks (it is cheapest), then simulate, then lesson.
+    let plan = [Target::Parse, Target::Simulate, Target::Parse, Target::Simulate, Target::Lesson];
+    let state = std::sync::Mutex::new(Progress::default());
+    std::thread::scope(|scope| {
+        for _ in 0..s.workers {
+            scope.spawn(|| {
+                while start.elapsed() < s.time {
+                    let c = {
+                        let mut st = state.lock().expect("fuzz state");
+                        let target = plan[st.turn % plan.len()];
+                        st.turn += 1;
+                        let t = target as usize;
+                        let c = Chunk {
+                            target,
+                            from: st.next[t],
+                            count: chunk_size(target),
+                        };
+                        st.next[t] += c.count;
+                        c
                     };
-                    let again = watch(s, s.seed, rest, true);
-                    let culprit = again.at.unwrap_or(from);
-                    let failure = again.failure.unwrap_or_else(|| match f {
-                        Failure::Hang => Failure::Hang,
-                        Failure::Memory(kb) => Failure::Memory(*kb),
-                        Failure::Panic(m) => Failure::Panic(m.clone()),
-                        Failure::Abort(m) => Failure::Abort(m.clone()),
-                    });
-                    t.inputs += culprit - c.from;
-                    failures.push(save(s, &corpus, c.target, culprit, &failure));
+                    let ended = watch(s, s.seed, c, false);
+                    let mut found = Vec::new();
+                    for (k, m) in &ended.panics {
+                        found.push(save(s, &corpus, c.target, *k, &Failure::Panic(m.clone())));
+                    }
+                    let inputs = match (&ended.failure, ended.done) {
+                        (None, Some((n, b))) => {
+                            let mut st = state.lock().expect("fuzz state");
+                            let t = &mut st.tally[c.target as usize];
+                            t.behaviours = t.behaviours.max(b);
+                            n
+                        }
+                        (Some(f), _) => {
+                            // Find the input: run the rest of the chunk one input at a time.
+                            let from = ended.at.unwrap_or(c.from);
+                            let rest = Chunk {
+                                target: c.target,
+                                from,
+                                count: c.from + c.count - from,
+                            };
+                            let again = watch(s, s.seed, rest, true);
+                            let culprit = again.at.unwrap_or(from);
+                            let failure = again.failure.unwrap_or_else(|| f.clone());
+                            found.push(save(s, &corpus, c.target, culprit, &failure));
+                            culprit - c.from
+                        }
+                        (None, None) => 0,
+                    };
+                    let mut st = state.lock().expect("fuzz state");
+                    let t = &mut st.tally[c.target as usize];
+                    t.chunks += 1;
+                    t.inputs += inputs;
+                    st.failures.extend(found);
                 }
-                (None, None) => {}
-            }
+            });
         }
-    }
+    });
+    let Progress {
+        tally, failures, ..
+    } = state.into_inner().expect("fuzz state");
     println!("target     inputs   behaviours  chunks");
     for target in Target::ALL {
         let t = &tally[target as usize];

@@ -1047,7 +1047,8 @@ impl Exec<'_> {
         // index, say) is dropped as the scan would have dropped it on that row.
         if let (Some(mode), Some(owner)) = (lk.row, self.w.sessions[i].txn.as_ref().map(|t| t.id)) {
             if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
-                let kept: Vec<Resource> = out
+                // A set: a scan of n rows must not compare n fresh locks with n rows.
+                let kept: std::collections::BTreeSet<Resource> = out
                     .iter()
                     .map(|(s, _)| self.key_resource(tid, *s))
                     .collect();

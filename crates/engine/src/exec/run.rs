@@ -444,8 +444,8 @@ impl Exec<'_> {
     }
 
     pub(crate) fn run_statement(&mut self, i: usize, stmt: &Stmt) {
-        if self.w.sessions[i].executed >= MAX_STATEMENTS_PER_SESSION {
-            let e = SqlError::runaway(MAX_STATEMENTS_PER_SESSION);
+        if self.w.sessions[i].executed >= self.w.max_statements {
+            let e = SqlError::runaway(self.w.max_statements);
             self.raise(i, e);
             return;
         }

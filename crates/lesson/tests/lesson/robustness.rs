@@ -329,3 +329,21 @@ fn the_outcome_tells_elapsed_and_delayed_time_and_caught_errors() {
     let caught: Vec<bool> = errs.iter().map(|e| e.caught).collect();
     assert_eq!(caught, [true, false]);
 }
+
+/// Found by fuzzing: a setup loop that never ends used to run 500 000 statements before
+/// it stopped; its budget is the session budget, and a smaller one applies when asked.
+#[test]
+fn an_endless_setup_loop_stops_with_the_statement_budget() {
+    let sc = scenario(
+        Dialect::TSql,
+        "CREATE TABLE task (id int IDENTITY PRIMARY KEY, status varchar(20) NOT NULL DEFAULT 'new');\nWHILE NOT ('aaa') BEGIN WITH next AS (SELECT id, status FROM task WITH (SERIALIZABLE) WHERE status = 'new' ORDER BY id) UPDATE next SET status = 'taken' OUTPUT inserted.id; END",
+        &[("A", 0, "SELECT 1;")],
+    );
+    let limits = engine::Limits {
+        steps: 1_000,
+        statements: 1_000,
+    };
+    let err = Simulation::with_limits(&sc, 1, limits).map(|_| ()).unwrap_err();
+    assert!(err.message.contains("more than 1000 statements"), "{err:?}");
+    assert_eq!(err.line, 2, "{err:?}");
+}
