@@ -16,6 +16,7 @@ mod event;
 mod exec;
 mod fingerprint;
 mod footprint;
+mod names;
 mod outcome;
 mod scenario;
 mod schedule;

@@ -435,10 +435,10 @@ impl Simulation {
         ScheduleError {
             choice,
             wanted,
-            wanted_name: self.world.sessions.get(wanted).map(|s| s.name.clone()),
+            wanted_name: self.world.sessions.get(wanted).map(|s| s.name.to_string()),
             enabled: enabled
                 .iter()
-                .map(|&s| self.world.sessions[s].name.clone())
+                .map(|&s| self.world.sessions[s].name.to_string())
                 .collect(),
         }
     }

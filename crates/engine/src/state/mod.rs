@@ -161,28 +161,16 @@ impl World {
             Some(&s) => self
                 .sessions
                 .get(s)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
             None => self
                 .sessions
                 .iter()
                 .find(|s| s.session_owner == owner)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
         }
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        let table = |id: &u32| {
-            self.db
-                .tables
-                .get(*id as usize)
-                .map_or_else(|| format!("t{id}"), |t| t.name.clone())
-        };
-        match res {
-            Resource::Object { table: t } => format!("OBJECT {}", table(t)),
-            Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
-            Resource::Key { table: t, key, .. } => format!("KEY {} ({key})", table(t)),
-            Resource::Application { name } => format!("APP {name}"),
-            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash:08X})", table(t)),
-        }
+        locks::resource_text(res, |id| self.db.tables.get(id as usize).map(|t| &*t.name))
     }
 }
