@@ -8,7 +8,7 @@ use sql::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp};
 use crate::error::SqlError;
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{binary, compare, convert, Value};
+use crate::value::{binary, compare, comparison, convert, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -124,7 +124,7 @@ impl Exec<'_> {
             ExprKind::Literal(l) => match l {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
-                Literal::Str { value, .. } => Value::Text(value.clone()),
+                Literal::Str { value, .. } => Value::Text(value.as_str().into()),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,
@@ -176,6 +176,13 @@ impl Exec<'_> {
                     });
                 }
                 let l = self.eval(i, left, ctx)?;
+                // A comparison with a text literal (`status = 'new'`, per row of a scan)
+                // compares with the literal's text instead of copying it into a value.
+                if let ExprKind::Literal(Literal::Str { value, .. }) = &right.kind {
+                    if let (Some(o), Value::Text(x)) = (comparison(*op), &l) {
+                        return Ok(o(Some(crate::value::collate(x, value))));
+                    }
+                }
                 let r = self.eval(i, right, ctx)?;
                 binary(*op, &l, &r)?
             }
@@ -339,11 +346,11 @@ impl Exec<'_> {
     }
 
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
-        let key = name.to_ascii_lowercase();
+        let key = crate::names::lower(name);
         self.w.sessions[i]
             .frames
             .last()
-            .and_then(|f| f.vars.get(&key))
+            .and_then(|f| f.vars.get(&*key))
             .map(|(_, v)| v.clone())
             .ok_or_else(|| SqlError::undeclared_variable(name))
     }
@@ -518,7 +525,7 @@ impl Exec<'_> {
             "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
             "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
             "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
-            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect()),
+            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect::<String>().into()),
             "LEFT" => {
                 let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
                 text_fn(arg(0), |s| s.chars().take(n).collect())
@@ -562,7 +569,7 @@ impl Exec<'_> {
                     None => Value::Null,
                     Some(e) => match name {
                         "ERROR_NUMBER" => Value::Int(e.number as i64),
-                        "ERROR_MESSAGE" => Value::Text(e.message.clone()),
+                        "ERROR_MESSAGE" => Value::Text(e.message.as_str().into()),
                         "ERROR_SEVERITY" => Value::Int(e.severity as i64),
                         _ => Value::Int(e.state as i64),
                     },
@@ -580,7 +587,7 @@ impl Exec<'_> {
                 let mode = owner
                     .and_then(|o| self.w.locks.held(o, &res))
                     .map(|(m, _)| m);
-                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).to_string())
+                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).into())
             }
             "APPLOCK_TEST" => {
                 let res = crate::state::locks::Resource::Application {
@@ -648,14 +655,17 @@ impl Exec<'_> {
             "NEWID" => {
                 use rand_core::Rng;
                 let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
-                Value::Text(format!(
-                    "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
-                    a >> 32,
-                    (a >> 16) & 0xffff,
-                    a & 0xffff,
-                    b >> 48,
-                    b & 0xffff_ffff_ffff
-                ))
+                Value::Text(
+                    format!(
+                        "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
+                        a >> 32,
+                        (a >> 16) & 0xffff,
+                        a & 0xffff,
+                        b >> 48,
+                        b & 0xffff_ffff_ffff
+                    )
+                    .into(),
+                )
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
@@ -673,7 +683,7 @@ fn as_time(v: &Value) -> Option<i64> {
 fn text_fn(v: Value, f: impl FnOnce(&str) -> String) -> Value {
     match v {
         Value::Null => Value::Null,
-        x => Value::Text(f(&x.as_text())),
+        x => Value::Text(f(&x.as_text()).into()),
     }
 }
 
