@@ -1307,3 +1307,5 @@ mod seed_002;
 mod seed_003;
 #[path = "lesson/support.rs"]
 mod support;
+#[path = "lesson/tsql_surface.rs"]
+mod tsql_surface;

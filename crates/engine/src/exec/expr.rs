@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use sql::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp};
 
+use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::SqlError;
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
@@ -610,39 +611,41 @@ impl Exec<'_> {
                     0
                 },
             ),
-            "DATEDIFF" | "DATEADD" => {
-                let part = args.first().map(|a| match &a.kind {
-                    ExprKind::Column(n) => n.name().value.to_ascii_lowercase(),
-                    _ => String::new(),
-                });
-                let unit: i64 = match part.as_deref() {
-                    Some("microsecond" | "mcs") => 1,
-                    Some("millisecond" | "ms") => 1_000,
-                    Some("second" | "ss" | "s") => 1_000_000,
-                    Some("minute" | "mi" | "n") => 60_000_000,
-                    Some("hour" | "hh") => 3_600_000_000,
-                    Some("day" | "dd" | "d") => 86_400_000_000,
+            "DATEDIFF" | "DATEADD" | "DATEPART" | "DATENAME" => {
+                let word = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Column(n)) if n.parts.len() == 1 => n.name().value.clone(),
                     _ => {
-                        return Err(
-                            SqlError::not_simulated(&format!("{name} with this date part")).into(),
+                        return Err(SqlError::generic(
+                            1023,
+                            15,
+                            format!(
+                                "Invalid parameter 1 specified for {}.",
+                                name.to_ascii_lowercase()
+                            ),
                         )
+                        .into())
                     }
                 };
-                if name == "DATEDIFF" {
-                    match (as_time(&arg(1)), as_time(&arg(2))) {
-                        (Some(a), Some(b)) => Value::Int(b.div_euclid(unit) - a.div_euclid(unit)),
-                        _ => Value::Null,
+                let part = DatePart::parse(&word, name)?;
+                let date = |n: usize| -> Result<Option<i64>, SqlError> {
+                    match arg(n) {
+                        Value::Null => Ok(None),
+                        v => as_time(&v)
+                            .map(Some)
+                            .ok_or_else(SqlError::conversion_failed_datetime),
                     }
-                } else {
-                    match (arg(1).as_i64(), as_time(&arg(2))) {
-                        (Some(n), Some(t)) => n
-                            .checked_mul(unit)
-                            .and_then(|d| t.checked_add(d))
-                            .filter(|&m| crate::value::in_datetime_range(m))
-                            .map(Value::DateTime)
-                            .ok_or_else(SqlError::datetime_overflow)?,
+                };
+                match name {
+                    "DATEDIFF" => match (date(1)?, date(2)?) {
+                        (Some(a), Some(b)) => Value::Int(date_diff(part, a, b)?),
                         _ => Value::Null,
-                    }
+                    },
+                    "DATEADD" => match (arg(1).as_i64(), date(2)?) {
+                        (Some(n), Some(t)) => Value::DateTime(date_add(part, n, t)?),
+                        _ => Value::Null,
+                    },
+                    "DATEPART" => date(1)?.map_or(Value::Null, |t| Value::Int(date_part(part, t))),
+                    _ => date(1)?.map_or(Value::Null, |t| Value::Text(date_name(part, t))),
                 }
             }
             "NEWID" => {
@@ -666,6 +669,11 @@ fn as_time(v: &Value) -> Option<i64> {
     match v {
         Value::DateTime(t) => Some(*t),
         Value::Text(s) => crate::value::parse_datetime(s),
+        // An integer is days after 1900-01-01, as when it converts to datetime.
+        Value::Int(n) => n
+            .checked_mul(86_400_000_000)
+            .and_then(|d| d.checked_add(crate::value::days_from_civil(1900, 1, 1) * 86_400_000_000))
+            .filter(|&t| crate::value::in_datetime_range(t)),
         _ => None,
     }
 }

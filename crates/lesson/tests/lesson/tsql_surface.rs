@@ -1,0 +1,128 @@
+//! The T-SQL people write in queue code beyond the seeds' procedures: date functions,
+//! NOWAIT, IIF/CHOOSE/CONCAT/STRING_AGG, UPDATE/DELETE with joins, APPLY, window
+//! functions, temporary tables and MERGE. Scenarios are built in code.
+
+use engine::{Dialect, Scenario, Simulation, Value};
+
+use super::support::{errors, numbers, scenario_in};
+
+fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
+    scenario_in(Dialect::TSql, setup, sessions)
+}
+
+fn run(sc: &Scenario) -> Simulation {
+    let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.run().unwrap();
+    sim
+}
+
+/// Runs one session `A` after `setup` to the end.
+fn run_one(setup: &str, sql: &str) -> Simulation {
+    run(&scenario(setup, &[("A", 0, sql)]))
+}
+
+/// Result set `k` of session `name`, each value as text (`NULL` for NULL).
+fn texts(sim: &Simulation, name: &str, k: usize) -> Vec<Vec<String>> {
+    let s = sim.outcome().sessions;
+    let s = s.iter().find(|s| s.name == name).expect("the session");
+    let set = s
+        .results
+        .get(k)
+        .unwrap_or_else(|| panic!("{name} has no result {k}: {:?}", s.errors));
+    set.rows
+        .iter()
+        .map(|r| r.iter().map(Value::to_string).collect())
+        .collect()
+}
+
+/// One row of one session's result `k`, as text.
+fn row(sim: &Simulation, name: &str, k: usize) -> Vec<String> {
+    let rows = texts(sim, name, k);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    rows.into_iter().next().unwrap_or_default()
+}
+
+fn no_errors(sim: &Simulation, name: &str) {
+    assert_eq!(errors(sim, name), Vec::new(), "{name}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Date functions
+
+#[test]
+fn date_functions_know_every_part_and_its_abbreviations() {
+    let sim = run_one(
+        "",
+        "DECLARE @t datetime2 = '2026-01-31 09:08:07.123456';\n\
+         SELECT DATEPART(yyyy, @t), DATEPART(qq, @t), DATEPART(m, @t), DATEPART(dy, @t), DATEPART(d, @t), DATEPART(wk, @t), DATEPART(dw, @t), DATEPART(hh, @t), DATEPART(mi, @t), DATEPART(ss, @t), DATEPART(ms, @t), DATEPART(mcs, @t), DATEPART(ns, @t);\n\
+         SELECT DATENAME(month, @t), DATENAME(weekday, @t), DATENAME(year, @t);\n\
+         SELECT DATEADD(month, 1, @t), DATEADD(yy, -1, @t), DATEADD(week, 1, @t), DATEADD(ms, 877, @t);\n\
+         SELECT DATEDIFF(year, '2025-12-31', '2026-01-01'), DATEDIFF(quarter, '2025-12-31', '2026-01-01'), DATEDIFF(hour, '2026-01-01 09:59:59', '2026-01-01 10:00:00'), DATEDIFF(week, '2026-01-03', '2026-01-04'), DATEDIFF(microsecond, @t, DATEADD(second, 1, @t));",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        row(&sim, "A", 0),
+        [
+            "2026",
+            "1",
+            "1",
+            "31",
+            "31",
+            "5",
+            "7",
+            "9",
+            "8",
+            "7",
+            "123",
+            "123456",
+            "123456000"
+        ]
+    );
+    assert_eq!(row(&sim, "A", 1), ["January", "Saturday", "2026"]);
+    assert_eq!(
+        row(&sim, "A", 2),
+        [
+            "2026-02-28 09:08:07.123456",
+            "2025-01-31 09:08:07.123456",
+            "2026-02-07 09:08:07.123456",
+            "2026-01-31 09:08:08.000456"
+        ]
+    );
+    assert_eq!(row(&sim, "A", 3), ["1", "1", "1", "1", "1000000"]);
+}
+
+#[test]
+fn date_function_errors_are_sql_servers() {
+    for (expr, number) in [
+        ("DATEADD(fortnight, 1, SYSDATETIME())", 155),
+        ("DATEDIFF(nanosecond, '2000-01-01', '2026-01-01')", 535),
+        ("DATEADD(year, 9000, SYSDATETIME())", 517),
+        ("DATEPART('day', SYSDATETIME())", 1023),
+    ] {
+        let sim = run_one("", &format!("SELECT {expr};"));
+        assert_eq!(numbers(&sim, "A"), [number], "{expr}");
+    }
+}
+
+/// The issue's example: a session times its own wait for a lock.
+#[test]
+fn a_session_times_its_own_wait_with_datediff() {
+    let sim = run(&scenario(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT t VALUES (1, 0);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nUPDATE t SET v = 1 WHERE id = 1;\nWAITFOR DELAY '00:00:00.500';\nCOMMIT;",
+            ),
+            (
+                "B",
+                100_000,
+                "DECLARE @t0 datetime2 = SYSDATETIME();\nUPDATE t SET v = 2 WHERE id = 1;\nSELECT DATEDIFF(millisecond, @t0, SYSDATETIME()) AS waited_ms;",
+            ),
+        ],
+    ));
+    no_errors(&sim, "B");
+    let ms: i64 = row(&sim, "B", 0)[0].parse().unwrap();
+    assert!((350..=500).contains(&ms), "B waited {ms} ms");
+}
