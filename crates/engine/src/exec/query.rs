@@ -881,6 +881,33 @@ impl Exec<'_> {
         spec: &ScanSpec,
         outer: Option<&RowCtx>,
     ) -> Result<ScanRows, Interrupt> {
+        self.nowait(i, spec.hints, |x| x.scan_rows(i, spec, outer))
+    }
+
+    /// Runs `f` with the table's NOWAIT hint in force: a lock it would wait for fails
+    /// with 1222 at once, like SET LOCK_TIMEOUT 0 for this table only.
+    fn nowait<T>(
+        &mut self,
+        i: usize,
+        hints: &[TableHint],
+        f: impl FnOnce(&mut Self) -> Result<T, Interrupt>,
+    ) -> Result<T, Interrupt> {
+        if !has_hint(hints, HintKind::NoWait) {
+            return f(self);
+        }
+        let saved = self.w.sessions[i].timeout_override.replace(0);
+        let r = f(self);
+        // A wait consumed the override; a scan that never waited leaves it to restore.
+        self.w.sessions[i].timeout_override = saved;
+        r
+    }
+
+    fn scan_rows(
+        &mut self,
+        i: usize,
+        spec: &ScanSpec,
+        outer: Option<&RowCtx>,
+    ) -> Result<ScanRows, Interrupt> {
         let lk = self.locking(i, spec.hints, spec.purpose)?;
         let tid = spec.table;
         let (table_name, columns) = {
@@ -1573,7 +1600,13 @@ impl Exec<'_> {
                         }
                     }
                 }
-                None => self.insert_row(i, tid, row.clone())?,
+                None => {
+                    let hints = match &ins.target {
+                        TableFactor::Table { hints, .. } => hints.as_slice(),
+                        _ => &[],
+                    };
+                    self.nowait(i, hints, |x| x.insert_row(i, tid, row.clone()))?
+                }
             }
             inserted.push(row);
         }
@@ -1979,7 +2012,7 @@ impl Exec<'_> {
             }
             // The U lock the scan took becomes X for the write.
             let res = self.key_resource(tid, slot);
-            self.lock(i, res, LockMode::X, false)?;
+            self.nowait(i, &hints, |x| x.lock(i, res, LockMode::X, false))?;
             self.check_unique(i, tid, &new, Some(slot))?;
             let m = self.maintenance_reads(tid, Some(&old), Some(&new));
             let rewrite = self.w.tracing
@@ -2109,7 +2142,7 @@ impl Exec<'_> {
         let mut deleted = Vec::new();
         for (slot, old) in rows {
             let res = self.key_resource(tid, slot);
-            self.lock(i, res, LockMode::X, false)?;
+            self.nowait(i, &hints, |x| x.lock(i, res, LockMode::X, false))?;
             let m = self.maintenance_reads(tid, Some(&old), None);
             self.w.query_reads += cl_depth + m;
             let key = self.w.db.tables[tid as usize].key_text(slot);

@@ -126,3 +126,68 @@ fn a_session_times_its_own_wait_with_datediff() {
     let ms: i64 = row(&sim, "B", 0)[0].parse().unwrap();
     assert!((350..=500).contains(&ms), "B waited {ms} ms");
 }
+
+// ---------------------------------------------------------------------------------------
+// NOWAIT and LOCK_TIMEOUT 0
+
+/// `WITH (NOWAIT)` and `SET LOCK_TIMEOUT 0` fail a statement that meets a lock with 1222
+/// at once, at the instant it asks, and the batch goes on.
+#[test]
+fn nowait_and_lock_timeout_0_fail_at_once_with_1222() {
+    for (b_sql, waits_after) in [
+        (
+            "SELECT v FROM t WITH (UPDLOCK, NOWAIT) WHERE id = 1;\nSELECT 'next';\nSELECT v FROM t WHERE id = 1;",
+            true,
+        ),
+        (
+            "UPDATE t WITH (NOWAIT) SET v = 2 WHERE id = 1;\nSELECT 'next';\nSELECT v FROM t WHERE id = 1;",
+            true,
+        ),
+        (
+            "SET LOCK_TIMEOUT 0;\nSELECT v FROM t WHERE id = 1;\nSELECT 'next';\nSELECT @@LOCK_TIMEOUT;",
+            false,
+        ),
+    ] {
+        let sim = run(&scenario(
+            "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT t VALUES (1, 0), (2, 0);",
+            &[
+                (
+                    "A",
+                    0,
+                    "BEGIN TRAN;\nUPDATE t SET v = 1 WHERE id = 1;\nWAITFOR DELAY '00:00:01';\nCOMMIT;",
+                ),
+                ("B", 100_000, b_sql),
+            ],
+        ));
+        let errs = errors(&sim, "B");
+        assert_eq!(errs.len(), 1, "{b_sql}: {errs:?}");
+        assert_eq!(errs[0].0, 1222, "{b_sql}");
+        assert_eq!(row(&sim, "B", 0), ["next"], "{b_sql}");
+        let b = &sim.outcome().sessions[1];
+        if waits_after {
+            // NOWAIT is the statement's: the next statement waits as usual.
+            assert_eq!(row(&sim, "B", 1), ["1"], "{b_sql}");
+            assert!(b.wait_us >= 800_000, "{b_sql}: waited {} µs", b.wait_us);
+        } else {
+            assert_eq!(row(&sim, "B", 1), ["0"], "{b_sql}");
+            assert_eq!(b.wait_us, 0, "{b_sql}");
+        }
+    }
+}
+
+#[test]
+fn insert_with_nowait_fails_at_once_on_a_locked_key() {
+    let sim = run(&scenario(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nINSERT t VALUES (1, 1);\nWAITFOR DELAY '00:00:01';\nROLLBACK;",
+            ),
+            ("B", 100_000, "INSERT t WITH (NOWAIT) VALUES (1, 2);"),
+        ],
+    ));
+    assert_eq!(numbers(&sim, "B"), [1222]);
+    assert_eq!(sim.outcome().sessions[1].wait_us, 0);
+}
