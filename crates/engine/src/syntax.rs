@@ -33,7 +33,10 @@ pub(crate) fn has_aggregate(e: &Expr) -> bool {
 }
 
 pub(crate) fn is_aggregate(name: &str) -> bool {
-    matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
+    matches!(
+        name,
+        "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG" | "STRING_AGG"
+    )
 }
 
 /// Visits every sub-expression (not into subqueries).

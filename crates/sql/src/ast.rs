@@ -1054,6 +1054,9 @@ pub enum ExprKind {
         distinct: bool,
         /// `ROW_NUMBER() OVER (...)`.
         over: Option<Box<Window>>,
+        /// `STRING_AGG(x, ',') WITHIN GROUP (ORDER BY ...)`: the order of the aggregated
+        /// values; empty without WITHIN GROUP.
+        within_group: Vec<OrderItem>,
     },
     /// `CAST(x AS ty)` or `CONVERT(ty, x [, style])`.
     Cast {

@@ -1116,6 +1116,7 @@ impl Printer {
                 star,
                 distinct,
                 over,
+                within_group,
             } => {
                 self.w(name);
                 let niladic = (NILADIC.contains(&name.as_str())
@@ -1131,6 +1132,11 @@ impl Printer {
                         self.w("DISTINCT ");
                     }
                     self.list(args, ", ", |p, e| p.expr(e));
+                    self.w(")");
+                }
+                if !within_group.is_empty() {
+                    self.w(" WITHIN GROUP (");
+                    self.order_by(within_group);
                     self.w(")");
                 }
                 if let Some(w) = over {

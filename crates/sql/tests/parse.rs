@@ -1050,6 +1050,24 @@ fn syntax_errors_list_what_was_expected() {
 }
 
 #[test]
+fn string_agg_within_group_and_other_functions() {
+    expect!["STRING_AGG(name, ', ') WITHIN GROUP (ORDER BY id DESC, name)"].assert_eq(&tree(
+        "string_agg(name, ', ') within group (order by id desc, name)",
+    ));
+    expect!["IIF(a > 1, 'x', CHOOSE(b, 'p', 'q'))"]
+        .assert_eq(&tree("iif(a > 1, 'x', choose(b, 'p', 'q'))"));
+    expect!["DATEDIFF(millisecond, @t0, SYSDATETIME())"]
+        .assert_eq(&tree("DATEDIFF(millisecond, @t0, SYSDATETIME())"));
+    let src = "SELECT STRING_AGG(name, ',') WITHIN GROUP (ORDER BY id) FROM t;";
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY id) OVER () FROM t",
+        expect!["1:29: not simulated: WITHIN GROUP of PERCENTILE_CONT [WITHIN]"],
+    );
+}
+
+#[test]
 fn not_simulated_constructs_are_named_and_spanned() {
     check_error_span(
         "MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE;",

@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use sql::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp};
+use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, OrderItem, UnaryOp};
 
 use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::SqlError;
@@ -84,6 +84,18 @@ pub(crate) struct RowCtx<'a> {
     pub row: &'a [Value],
     pub outer: Option<&'a RowCtx<'a>>,
     pub group: Option<&'a [Vec<Value>]>,
+}
+
+impl<'a> RowCtx<'a> {
+    /// One row of this context's group, for an aggregate's argument.
+    fn member(&self, row: &'a [Value]) -> RowCtx<'a> {
+        RowCtx {
+            scope: self.scope,
+            row,
+            outer: self.outer,
+            group: None,
+        }
+    }
 }
 
 enum Cols<'a> {
@@ -282,12 +294,34 @@ impl Exec<'_> {
                 star,
                 distinct,
                 over,
+                within_group,
             } => {
                 if over.is_some() {
                     return Err(SqlError::not_simulated("window functions (OVER)").into());
                 }
                 if is_aggregate(name) {
-                    return self.aggregate(i, name, args, *star, *distinct, ctx);
+                    let agg = Aggregate {
+                        name,
+                        args,
+                        star: *star,
+                        distinct: *distinct,
+                        order: within_group,
+                    };
+                    return self.aggregate(i, &agg, ctx);
+                }
+                // Shorthands for CASE: only the chosen argument is evaluated, and the result
+                // takes the type of highest precedence among the arguments.
+                if let Some(chosen) = self.case_shorthand(i, name, args, ctx)? {
+                    let v = match chosen {
+                        Some(e) => self.eval(i, e, ctx)?,
+                        None => Value::Null,
+                    };
+                    let candidates = if name == "COALESCE" {
+                        &args[..]
+                    } else {
+                        &args[1..]
+                    };
+                    return self.at_precedence(i, candidates, v, ctx);
                 }
                 let mut vals = Vec::with_capacity(args.len());
                 for (k, a) in args.iter().enumerate() {
@@ -370,12 +404,16 @@ impl Exec<'_> {
     fn aggregate(
         &mut self,
         i: usize,
-        name: &str,
-        args: &[Expr],
-        star: bool,
-        distinct: bool,
+        agg: &Aggregate,
         ctx: Option<&RowCtx>,
     ) -> Result<Value, Interrupt> {
+        let Aggregate {
+            name,
+            args,
+            star,
+            distinct,
+            order,
+        } = *agg;
         let Some(c) = ctx else {
             return Err(SqlError::generic(
                 147,
@@ -395,15 +433,12 @@ impl Exec<'_> {
         let Some(arg) = args.first() else {
             return Ok(Value::Null);
         };
+        if name == "STRING_AGG" {
+            return self.string_agg(i, arg, args.get(1), order, c, &rows);
+        }
         let mut vals = Vec::new();
         for &r in &rows {
-            let rc = RowCtx {
-                scope: c.scope,
-                row: r,
-                outer: c.outer,
-                group: None,
-            };
-            let v = self.eval(i, arg, Some(&rc))?;
+            let v = self.eval(i, arg, Some(&c.member(r)))?;
             if !v.is_null() {
                 vals.push(v);
             }
@@ -449,6 +484,144 @@ impl Exec<'_> {
                 }
             }
             _ => Value::Null,
+        })
+    }
+
+    /// `STRING_AGG(arg, sep) [WITHIN GROUP (ORDER BY ...)]` over a group's rows: the
+    /// non-NULL values as text joined by `sep`, NULL when there are none.
+    fn string_agg(
+        &mut self,
+        i: usize,
+        arg: &Expr,
+        sep: Option<&Expr>,
+        order: &[OrderItem],
+        c: &RowCtx,
+        rows: &[&[Value]],
+    ) -> Result<Value, Interrupt> {
+        let Some(sep) = sep else {
+            return Err(wrong_arity("STRING_AGG", 2).into());
+        };
+        let sep = self.eval(i, sep, c.outer)?.as_text();
+        let mut items: Vec<(Vec<Value>, String)> = Vec::new();
+        for &r in rows {
+            let rc = c.member(r);
+            let v = self.eval(i, arg, Some(&rc))?;
+            if v.is_null() {
+                continue;
+            }
+            let mut key = Vec::with_capacity(order.len());
+            for o in order {
+                key.push(self.eval(i, &o.expr, Some(&rc))?);
+            }
+            items.push((key, v.as_text()));
+        }
+        if items.is_empty() {
+            return Ok(Value::Null);
+        }
+        // Stable: equal keys keep the rows' order.
+        items.sort_by(|a, b| {
+            a.0.iter()
+                .zip(&b.0)
+                .zip(order)
+                .map(|((x, y), o)| {
+                    let ord = crate::value::sort_cmp(x, y);
+                    if o.desc {
+                        ord.reverse()
+                    } else {
+                        ord
+                    }
+                })
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        });
+        let texts: Vec<String> = items.into_iter().map(|(_, t)| t).collect();
+        Ok(Value::Text(texts.join(&sep)))
+    }
+
+    /// IIF, CHOOSE and COALESCE: `Some(the argument chosen)` (`Some(None)` for NULL), or
+    /// `None` when `name` is none of them. Only conditions and indexes are evaluated here.
+    fn case_shorthand<'e>(
+        &mut self,
+        i: usize,
+        name: &str,
+        args: &'e [Expr],
+        ctx: Option<&RowCtx>,
+    ) -> Result<Option<Option<&'e Expr>>, Interrupt> {
+        let arity = |min: usize, max: usize| {
+            if (min..=max).contains(&args.len()) {
+                Ok(())
+            } else {
+                Err(wrong_arity(name, min))
+            }
+        };
+        Ok(Some(match name {
+            "IIF" => {
+                arity(3, 3)?;
+                let cond = self.eval(i, &args[0], ctx)?.is_true();
+                Some(&args[if cond { 1 } else { 2 }])
+            }
+            "CHOOSE" => {
+                arity(2, usize::MAX)?;
+                let n = self.eval(i, &args[0], ctx)?.as_i64();
+                n.filter(|&n| n >= 1)
+                    .and_then(|n| args[1..].get(n as usize - 1))
+            }
+            "COALESCE" => {
+                arity(2, usize::MAX)?;
+                let mut found = None;
+                for a in args {
+                    if !self.eval(i, a, ctx)?.is_null() {
+                        found = Some(a);
+                        break;
+                    }
+                }
+                found
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Converts the value a CASE shorthand chose to the type of highest precedence among
+    /// its candidates (SQL Server: datetime2 > float > int > varchar), so
+    /// `COALESCE(NULL, '5', 1)` is the int 5 and `COALESCE('x', 1)` fails with 245.
+    fn at_precedence(
+        &mut self,
+        i: usize,
+        candidates: &[Expr],
+        v: Value,
+        ctx: Option<&RowCtx>,
+    ) -> Result<Value, Interrupt> {
+        let mut rank = value_rank(&v);
+        for e in candidates {
+            rank = rank.max(self.static_rank(i, e, ctx)?);
+        }
+        Ok(match (rank, &v) {
+            (_, Value::Null) => Value::Null,
+            (4, Value::DateTime(_)) | (3, Value::Decimal(_)) | (2, Value::Int(_)) | (1, _) => v,
+            (4, _) => convert(&v, &DataType::DateTime2(7), None)?,
+            (3, _) => convert(&v, &DataType::Float, None)?,
+            _ => convert(&v, &DataType::Int, None)?,
+        })
+    }
+
+    /// The precedence rank of an expression's type where it is known without evaluating
+    /// anything costly: literals, variables, casts, columns (by their value); 0 if unknown.
+    fn static_rank(&mut self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> Result<u8, Interrupt> {
+        Ok(match &e.kind {
+            ExprKind::Literal(Literal::Int(_)) => 2,
+            ExprKind::Literal(Literal::Decimal(_)) => 3,
+            ExprKind::Literal(Literal::Str { .. }) => 1,
+            ExprKind::Var(name) => {
+                let key = name.to_ascii_lowercase();
+                self.w.sessions[i]
+                    .frames
+                    .last()
+                    .and_then(|f| f.vars.get(&key))
+                    .map_or(0, |(ty, _)| type_rank(ty))
+            }
+            ExprKind::Cast { ty, .. } => type_rank(ty),
+            ExprKind::Column(_) => value_rank(&self.eval(i, e, ctx)?),
+            _ => 0,
         })
     }
 
@@ -498,11 +671,6 @@ impl Exec<'_> {
                     a
                 }
             }
-            "COALESCE" => v
-                .iter()
-                .find(|x| !x.is_null())
-                .cloned()
-                .unwrap_or(Value::Null),
             "NULLIF" => {
                 if compare(&arg(0), &arg(1)) == Some(Ordering::Equal) {
                     Value::Null
@@ -519,7 +687,33 @@ impl Exec<'_> {
             "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
             "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
             "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
-            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect()),
+            // NULL arguments count as empty strings; CONCAT_WS skips them.
+            "CONCAT" | "CONCAT_WS" => {
+                let (min, values) = if name == "CONCAT" {
+                    (2, &v[..])
+                } else {
+                    (3, v.get(1..).unwrap_or_default())
+                };
+                if !(min..=254).contains(&v.len()) {
+                    return Err(SqlError::generic(
+                        189,
+                        15,
+                        format!(
+                            "The {} function requires {min} to 254 arguments.",
+                            name.to_ascii_lowercase()
+                        ),
+                    )
+                    .into());
+                }
+                let parts = values.iter().filter(|x| name == "CONCAT" || !x.is_null());
+                let parts: Vec<String> = parts.map(Value::as_text).collect();
+                let sep = if name == "CONCAT" {
+                    String::new()
+                } else {
+                    v[0].as_text()
+                };
+                Value::Text(parts.join(&sep))
+            }
             "LEFT" => {
                 let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
                 text_fn(arg(0), |s| s.chars().take(n).collect())
@@ -662,6 +856,57 @@ impl Exec<'_> {
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
+    }
+}
+
+/// Msg 174: a built-in function called with too few (or too many) arguments.
+fn wrong_arity(name: &str, count: usize) -> SqlError {
+    let name = name.to_ascii_lowercase();
+    SqlError::generic(
+        174,
+        15,
+        format!("The {name} function requires {count} argument(s)."),
+    )
+}
+
+/// An aggregate call: `COUNT(*)`, `SUM(DISTINCT x)`, `STRING_AGG(x, ',') WITHIN GROUP (...)`.
+struct Aggregate<'a> {
+    name: &'a str,
+    args: &'a [Expr],
+    star: bool,
+    distinct: bool,
+    /// WITHIN GROUP's order (STRING_AGG).
+    order: &'a [OrderItem],
+}
+
+/// SQL Server's data type precedence, coarsely: 4 datetime, 3 float and decimal, 2
+/// integers, 1 text; 0 for NULL (no type).
+fn value_rank(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Text(_) => 1,
+        Value::Int(_) => 2,
+        Value::Decimal(_) => 3,
+        Value::DateTime(_) => 4,
+    }
+}
+
+fn type_rank(ty: &DataType) -> u8 {
+    match ty {
+        DataType::TinyInt
+        | DataType::SmallInt
+        | DataType::Int
+        | DataType::BigInt
+        | DataType::Bit
+        | DataType::ByteInt => 2,
+        DataType::Decimal { .. } | DataType::Float | DataType::Money => 3,
+        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => 4,
+        DataType::Char(_)
+        | DataType::VarChar(_)
+        | DataType::NChar(_)
+        | DataType::NVarChar(_)
+        | DataType::SysName
+        | DataType::UniqueIdentifier => 1,
     }
 }
 

@@ -191,3 +191,41 @@ fn insert_with_nowait_fails_at_once_on_a_locked_key() {
     assert_eq!(numbers(&sim, "B"), [1222]);
     assert_eq!(sim.outcome().sessions[1].wait_us, 0);
 }
+
+// ---------------------------------------------------------------------------------------
+// IIF, CHOOSE, CONCAT, COALESCE, STRING_AGG
+
+#[test]
+fn iif_choose_concat_and_coalesce() {
+    let sim = run_one(
+        "",
+        "DECLARE @none int;\n\
+         SELECT IIF(1 > 2, 'a', 'b'), IIF(1 = 1, 1, 1 / 0), CHOOSE(2, 'x', 'y', 'z'), CHOOSE(5, 'x', 'y'), CONCAT('a', NULL, 1, '-', 2.5), CONCAT_WS('-', 'a', NULL, 'b');\n\
+         SELECT COALESCE(NULL, '5', 1) + 1, COALESCE(@none, 2.5), COALESCE(@none, '7'), COALESCE(NULL, NULL, 'z');\n\
+         SELECT COALESCE('x', 1);\n\
+         SELECT 'after';",
+    );
+    assert_eq!(row(&sim, "A", 0), ["b", "1", "y", "NULL", "a1-2.5", "a-b"]);
+    // '7' meets the int variable's type: the result is the int 7.
+    assert_eq!(row(&sim, "A", 1), ["6", "2.5", "7", "z"]);
+    let errs = errors(&sim, "A");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].0, 245, "{errs:?}");
+    assert_eq!(row(&sim, "A", 2), ["after"]);
+}
+
+#[test]
+fn string_agg_joins_a_group_in_within_group_order() {
+    let sim = run_one(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), name varchar(10));\n\
+         INSERT job VALUES (1, 'mail', 'a'), (2, 'mail', 'c'), (3, 'sms', 'b'), (4, 'mail', NULL), (5, 'mail', 'b');",
+        "SELECT queue, STRING_AGG(name, ',') WITHIN GROUP (ORDER BY name DESC) AS names, STRING_AGG(id, '+') FROM job GROUP BY queue ORDER BY queue;\n\
+         SELECT STRING_AGG(name, ',') FROM job WHERE id > 100;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["mail", "c,b,a", "1+2+4+5"], ["sms", "b", "3"]]
+    );
+    assert_eq!(row(&sim, "A", 1), ["NULL"]);
+}

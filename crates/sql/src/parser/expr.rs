@@ -490,6 +490,7 @@ impl Parser<'_> {
                         star: false,
                         distinct: false,
                         over: None,
+                        within_group: Vec::new(),
                     },
                     span,
                 });
@@ -546,6 +547,7 @@ impl Parser<'_> {
                     star: false,
                     distinct: false,
                     over: None,
+                    within_group: Vec::new(),
                 },
                 span,
             }));
@@ -594,9 +596,17 @@ impl Parser<'_> {
             }
         }
         self.expect(Tok::RParen)?;
+        let mut within_group = Vec::new();
         if self.kw_at(0, "WITHIN") {
             let span = self.cur_span();
-            return Err(self.not_simulated(span, "WITHIN GROUP"));
+            if !name.eq_ignore_ascii_case("STRING_AGG") {
+                return Err(self.not_simulated(span, &format!("WITHIN GROUP of {name}")));
+            }
+            self.advance();
+            self.expect_kw("GROUP")?;
+            self.expect(Tok::LParen)?;
+            within_group = self.order_by()?;
+            self.expect(Tok::RParen)?;
         }
         let over = if self.eat_kw("OVER") {
             Some(Box::new(self.window()?))
@@ -610,6 +620,7 @@ impl Parser<'_> {
                 star,
                 distinct,
                 over,
+                within_group,
             },
             span: start..self.prev_end(),
         })
