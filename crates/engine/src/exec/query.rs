@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use sql::ast::{
     BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
-    ObjectName, OrderItem, Output, Select, SelectItem, SetOp, TableFactor, TableHint, Update,
+    JoinKind, ObjectName, OrderItem, Output, Select, SelectItem, SetOp, TableFactor, TableHint,
+    TableRef, Update,
 };
 
 use crate::cost::CostKind;
@@ -114,6 +115,45 @@ struct ScanSpec<'a> {
     order: &'a [OrderItem],
     limit: Option<usize>,
 }
+
+/// Where a factor sits in FROM: the comma-separated item, and the join within it (`None`
+/// for the item's first factor).
+type FactorAt = (usize, Option<usize>);
+
+/// The hidden column that carries an UPDATE/DELETE target row's slot through a join (no
+/// SQL can name it).
+const SLOT_COLUMN: &str = "\u{1}slot";
+
+/// The target of `UPDATE/DELETE ... FROM ... JOIN` among FROM's factors, and how to read it.
+struct DmlJoin {
+    at: FactorAt,
+    table: u32,
+    binding: String,
+    hints: Vec<TableHint>,
+    purpose: Purpose,
+    /// The conjuncts of WHERE and of inner joins' ON that name only the target: its seek.
+    pred: Option<Expr>,
+}
+
+/// What an UPDATE or DELETE is, for locating its rows.
+struct DmlSpec<'a> {
+    target: &'a TableFactor,
+    ctes: &'a [Cte],
+    top: Option<&'a sql::ast::Top>,
+    from: &'a [TableRef],
+    where_clause: Option<&'a Expr>,
+    output: Option<&'a Output>,
+    event: DmlEvent,
+}
+
+/// The rows an UPDATE or DELETE changes: the table, the hints in force on it, the scope
+/// of its expressions and, per row, its slot, its data and (with FROM) the joined row its
+/// expressions see.
+type Located = (u32, Vec<TableHint>, Scope, Vec<LocatedRow>);
+/// A row an UPDATE or DELETE changes: its slot, its data, and (with FROM) the joined row.
+type LocatedRow = (RowId, Vec<Value>, Option<Vec<Value>>);
+/// The right side of an APPLY: its scope and its rows for each left row.
+type PerLeftRows = (Scope, Vec<Vec<Vec<Value>>>);
 
 fn listed(slots: Vec<RowId>) -> Candidates {
     Candidates::Listed(slots.into_iter())
@@ -272,10 +312,10 @@ impl Exec<'_> {
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
                 }
-                _ => self.rows_of_from(i, s, outer)?,
+                _ => self.rows_of_from(i, &s.from, outer, None)?,
             }
         } else {
-            self.rows_of_from(i, s, outer)?
+            self.rows_of_from(i, &s.from, outer, None)?
         };
         let filtered_in_scan = single
             && matches!(&s.from[0].factor, TableFactor::Table { name, .. } if self.base_table(name).is_some());
@@ -478,17 +518,20 @@ impl Exec<'_> {
         self.w.db.table_id(&object_key(name))
     }
 
-    /// FROM with joins: every factor is read whole, then joined by nested loops.
+    /// FROM with joins: every factor is read whole, then joined by nested loops; the right
+    /// side of an APPLY is read once per left row, with that row as its outer row. `dml`
+    /// is an UPDATE or DELETE target among the factors.
     fn rows_of_from(
         &mut self,
         i: usize,
-        s: &Select,
+        from: &[TableRef],
         outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
     ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         let mut scope = Scope::default();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
-        for tr in &s.from {
-            let (sc, rs) = self.factor_rows(i, &tr.factor, outer)?;
+        for (k, tr) in from.iter().enumerate() {
+            let (sc, rs) = self.read_factor(i, &tr.factor, outer, dml, (k, None))?;
             rows = if rows.len() == 1 && rows[0].is_empty() {
                 rs
             } else {
@@ -497,18 +540,31 @@ impl Exec<'_> {
             for b in sc.bindings {
                 scope.push(b.name, b.table, b.columns);
             }
-            for j in &tr.joins {
-                let (sc, rs) = self.factor_rows(i, &j.factor, outer)?;
+            for (n, j) in tr.joins.iter().enumerate() {
+                use sql::ast::JoinKind::*;
+                if matches!(j.kind, RightOuter | FullOuter) {
+                    return Err(SqlError::not_simulated("RIGHT and FULL OUTER JOIN").into());
+                }
+                let at = (k, Some(n));
+                let (sc, right) = if matches!(j.kind, CrossApply | OuterApply) {
+                    self.applied_rows(i, &j.factor, &scope, &rows, outer, dml, at)?
+                } else {
+                    let (sc, rs) = self.read_factor(i, &j.factor, outer, dml, at)?;
+                    let all = vec![rs; rows.len().min(1)];
+                    (sc, all)
+                };
                 let mut joined_scope = scope.clone();
                 for b in &sc.bindings {
                     joined_scope.push(b.name.clone(), b.table.clone(), b.columns.clone());
                 }
                 let right_width = sc.width();
                 let mut out = Vec::new();
-                use sql::ast::JoinKind::*;
-                for l in &rows {
+                for (li, l) in rows.iter().enumerate() {
+                    // A join's right rows are the same for every left row; an APPLY's are
+                    // that row's own.
+                    let rs = &right[if right.len() == 1 { 0 } else { li }];
                     let mut matched = false;
-                    for r in &rs {
+                    for r in rs {
                         let mut row = l.clone();
                         row.extend(r.iter().cloned());
                         let ok = match &j.on {
@@ -528,20 +584,91 @@ impl Exec<'_> {
                             out.push(row);
                         }
                     }
-                    if !matched && matches!(j.kind, LeftOuter | OuterApply | FullOuter) {
+                    if !matched && matches!(j.kind, LeftOuter | OuterApply) {
                         let mut row = l.clone();
                         row.extend(std::iter::repeat_n(Value::Null, right_width));
                         out.push(row);
                     }
-                }
-                if matches!(j.kind, RightOuter | FullOuter) {
-                    return Err(SqlError::not_simulated("RIGHT and FULL OUTER JOIN").into());
                 }
                 rows = out;
                 scope = joined_scope;
             }
         }
         Ok((scope, rows))
+    }
+
+    /// The right side of CROSS/OUTER APPLY for each left row, with the left row as the
+    /// outer row of its references. With no left rows it is read once against a row of
+    /// NULLs, for its columns.
+    #[allow(clippy::too_many_arguments)]
+    fn applied_rows(
+        &mut self,
+        i: usize,
+        f: &TableFactor,
+        left_scope: &Scope,
+        left: &[Vec<Value>],
+        outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
+        at: FactorAt,
+    ) -> Result<PerLeftRows, Interrupt> {
+        let nulls = [vec![Value::Null; left_scope.width()]];
+        let lefts = if left.is_empty() { &nulls[..] } else { left };
+        let mut scope = None;
+        let mut per_left = Vec::with_capacity(lefts.len());
+        for l in lefts {
+            let ctx = RowCtx {
+                scope: left_scope,
+                row: l,
+                outer,
+                group: None,
+            };
+            let (sc, rs) = self.read_factor(i, f, Some(&ctx), dml, at)?;
+            scope.get_or_insert(sc);
+            per_left.push(rs);
+        }
+        if left.is_empty() {
+            per_left.clear();
+        }
+        Ok((scope.unwrap_or_default(), per_left))
+    }
+
+    /// One factor of FROM: the UPDATE/DELETE target (`dml`, at position `at`) is read with
+    /// the statement's update locks, anything else by [`Self::factor_rows`].
+    fn read_factor(
+        &mut self,
+        i: usize,
+        f: &TableFactor,
+        outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
+        at: FactorAt,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let Some(d) = dml.filter(|d| d.at == at) else {
+            return self.factor_rows(i, f, outer);
+        };
+        let spec = ScanSpec {
+            table: d.table,
+            binding: d.binding.clone(),
+            hints: &d.hints,
+            purpose: d.purpose,
+            pred: d.pred.as_ref(),
+            order: &[],
+            limit: None,
+        };
+        let (scope, rows) = self.scan(i, &spec, outer)?;
+        // The target's rows carry their slot in a hidden last column, through the join.
+        let b = &scope.bindings[0];
+        let mut columns: Vec<String> = b.columns.to_vec();
+        columns.push(SLOT_COLUMN.into());
+        let mut sc = Scope::default();
+        sc.push(b.name.clone(), b.table.clone(), columns);
+        let rows = rows
+            .into_iter()
+            .map(|(slot, mut r)| {
+                r.push(Value::Int(slot as i64));
+                r
+            })
+            .collect();
+        Ok((sc, rows))
     }
 
     fn factor_rows(
@@ -1945,43 +2072,246 @@ impl Exec<'_> {
         ))
     }
 
-    pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
-        self.w.query_reads = 0;
-        if !u.from.is_empty() {
-            return Err(SqlError::not_simulated("UPDATE ... FROM").into());
-        }
-        if let TableFactor::TableVar { name, .. } = &u.target {
-            return self.update_table_var(i, &name.value, u);
-        }
-        let (tid, bind, hints, pred, order, cte_top) =
-            self.dml_target(&u.target, &u.ctes, u.where_clause.as_ref())?;
-        self.check_triggers_output(tid, u.output.as_ref(), DmlEvent::Update)?;
-        self.check_set_options(i, tid, "UPDATE")?;
-        let top = u.top.as_ref().or(cte_top);
-        let limit = match top {
-            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
-            None => None,
+    /// Finds the rows an UPDATE or DELETE changes, locking them with U (X with XLOCK):
+    /// one table by its access path, or, with FROM, the target among FROM's factors joined
+    /// to the others (rows the join drops lose their U lock, as in SQL Server).
+    fn locate_dml(&mut self, i: usize, d: &DmlSpec) -> Result<Located, Interrupt> {
+        let (purpose, verb) = match d.event {
+            DmlEvent::Delete => (Purpose::Delete, "DELETE"),
+            _ => (Purpose::Update, "UPDATE"),
         };
-        let spec = ScanSpec {
+        if d.from.is_empty() {
+            let (tid, bind, hints, pred, order, cte_top) =
+                self.dml_target(d.target, d.ctes, d.where_clause)?;
+            self.check_triggers_output(tid, d.output, d.event)?;
+            self.check_set_options(i, tid, verb)?;
+            let limit = self.top_limit(i, d.top.or(cte_top))?;
+            let spec = ScanSpec {
+                table: tid,
+                binding: bind,
+                hints: &hints,
+                purpose,
+                pred: pred.as_ref(),
+                order: &order,
+                limit,
+            };
+            let (scope, rows) = self.scan(i, &spec, None)?;
+            let rows = rows.into_iter().map(|(s, r)| (s, r, None)).collect();
+            return Ok((tid, hints, scope, rows));
+        }
+        let pushed = d.ctes.len();
+        self.w.ctes.extend(d.ctes.iter().cloned());
+        let r = self.locate_joined(i, d, purpose, verb);
+        let keep = self.w.ctes.len() - pushed;
+        self.w.ctes.truncate(keep);
+        r
+    }
+
+    fn locate_joined(
+        &mut self,
+        i: usize,
+        d: &DmlSpec,
+        purpose: Purpose,
+        verb: &str,
+    ) -> Result<Located, Interrupt> {
+        let TableFactor::Table {
+            name,
+            hints: target_hints,
+            ..
+        } = d.target
+        else {
+            return Err(SqlError::not_simulated(&format!(
+                "{verb} of this kind of target with FROM"
+            ))
+            .into());
+        };
+        let wanted = object_key(name);
+        // The target is the FROM factor it names by alias (or by table name when not
+        // aliased), else the one reference to its table under an alias; a table FROM does
+        // not name is joined to FROM as its first factor.
+        let mut by_alias = None;
+        let mut by_table = Vec::new();
+        for (k, tr) in d.from.iter().enumerate() {
+            let factors = std::iter::once((None, &tr.factor)).chain(
+                tr.joins
+                    .iter()
+                    .enumerate()
+                    .map(|(n, j)| (Some(n), &j.factor)),
+            );
+            for (n, f) in factors {
+                if let TableFactor::Table {
+                    name: t,
+                    alias,
+                    hints,
+                    ..
+                } = f
+                {
+                    let bind = alias
+                        .as_ref()
+                        .map_or_else(|| object_key(t), |a| a.value.to_ascii_lowercase());
+                    let found = ((k, n), t, bind, hints);
+                    if found.2 == wanted {
+                        by_alias.get_or_insert(found);
+                    } else if object_key(t) == wanted {
+                        by_table.push(found);
+                    }
+                }
+            }
+        }
+        if by_alias.is_none() && by_table.len() > 1 {
+            return Err(SqlError::generic(
+                8154,
+                16,
+                format!("The table '{}' is ambiguous.", name.name().value),
+            )
+            .into());
+        }
+        let found = by_alias.or_else(|| by_table.pop());
+        let prepended;
+        let (at, base, bind, mut hints, from) = match found {
+            Some((at, t, bind, hints)) => (at, t, bind, hints.clone(), d.from),
+            None => {
+                let mut all = vec![TableRef {
+                    factor: d.target.clone(),
+                    joins: Vec::new(),
+                }];
+                all.extend(d.from.iter().cloned());
+                prepended = all;
+                ((0, None), name, wanted, Vec::new(), &prepended[..])
+            }
+        };
+        hints.extend(target_hints.iter().cloned());
+        let tid = self
+            .base_table(base)
+            .ok_or_else(|| SqlError::not_simulated(&format!("{verb} of a CTE joined in FROM")))?;
+        self.check_triggers_output(tid, d.output, d.event)?;
+        self.check_set_options(i, tid, verb)?;
+        let limit = self.top_limit(i, d.top)?;
+        let pred = {
+            let t = &self.w.db.tables[tid as usize];
+            let mut own = Scope::default();
+            own.push(
+                bind.clone(),
+                Some(t.name.to_ascii_lowercase()),
+                Rc::clone(&t.column_names),
+            );
+            target_only(d.where_clause, from, &own)
+        };
+        let join = DmlJoin {
+            at,
             table: tid,
             binding: bind,
-            hints: &hints,
-            purpose: Purpose::Update,
-            pred: pred.as_ref(),
-            order: &order,
-            limit,
+            hints: hints.clone(),
+            purpose,
+            pred,
         };
-        let (scope, rows) = self.scan(i, &spec, None)?;
+        let (scope, rows) = self.rows_of_from(i, from, None, Some(&join))?;
+        let b = scope
+            .bindings
+            .iter()
+            .find(|b| b.columns.last().is_some_and(|c| c == SLOT_COLUMN))
+            .expect("the target's binding");
+        let (start, slot_at) = (b.offset, b.offset + b.columns.len() - 1);
+        let mut located = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for row in rows {
+            if let Some(w) = d.where_clause {
+                if !self.row_matches(i, &scope, &row, Some(w), None)? {
+                    continue;
+                }
+            }
+            // A row that several source rows match changes once.
+            let Some(slot) = row[slot_at].as_i64().map(|s| s as RowId) else {
+                continue;
+            };
+            if seen.insert(slot) {
+                located.push((slot, row[start..slot_at].to_vec(), Some(row)));
+            }
+        }
+        if let Some(n) = limit {
+            located.truncate(n);
+        }
+        self.release_unlocated(i, tid, &located);
+        Ok((tid, hints, scope, located))
+    }
+
+    /// Drops the U locks this statement took on target rows that the join or WHERE left out.
+    fn release_unlocated(
+        &mut self,
+        i: usize,
+        tid: u32,
+        located: &[LocatedRow],
+    ) {
+        let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) else {
+            return;
+        };
+        let kept: Vec<Resource> = located
+            .iter()
+            .map(|(s, _, _)| self.key_resource(tid, *s))
+            .collect();
+        let stale: Vec<Resource> = self.w.sessions[i]
+            .fresh_locks
+            .iter()
+            .filter(|r| match r {
+                Resource::Key { table, .. } | Resource::RowHash { table, .. } => *table == tid,
+                _ => false,
+            })
+            .filter(|r| !kept.contains(r))
+            .cloned()
+            .collect();
+        for r in stale {
+            if self
+                .w
+                .locks
+                .held(owner, &r)
+                .is_some_and(|(m, _)| m == LockMode::U)
+            {
+                let grants = self.w.locks.release(owner, &r);
+                self.w.sessions[i].fresh_locks.retain(|x| x != &r);
+                self.wake(grants);
+            }
+        }
+    }
+
+    fn top_limit(
+        &mut self,
+        i: usize,
+        top: Option<&sql::ast::Top>,
+    ) -> Result<Option<usize>, Interrupt> {
+        Ok(match top {
+            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
+            None => None,
+        })
+    }
+
+    pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
+        self.w.query_reads = 0;
+        if let TableFactor::TableVar { name, .. } = &u.target {
+            if !u.from.is_empty() {
+                return Err(SqlError::not_simulated("UPDATE of a table variable with FROM").into());
+            }
+            return self.update_table_var(i, &name.value, u);
+        }
+        let spec = DmlSpec {
+            target: &u.target,
+            ctes: &u.ctes,
+            top: u.top.as_ref(),
+            from: &u.from,
+            where_clause: u.where_clause.as_ref(),
+            output: u.output.as_ref(),
+            event: DmlEvent::Update,
+        };
+        let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         let table_name = self.w.db.tables[tid as usize].name.clone();
         let mut changed = Vec::new();
         let cl_depth = self.cl_depth(tid);
-        for (slot, old) in rows {
+        for (slot, old, joined) in rows {
             let mut new = old.clone();
             for a in &u.assignments {
                 let ctx = RowCtx {
                     scope: &scope,
-                    row: &old,
+                    row: joined.as_deref().unwrap_or(&old),
                     outer: None,
                     group: None,
                 };
@@ -2114,33 +2444,21 @@ impl Exec<'_> {
 
     pub(crate) fn exec_delete(&mut self, i: usize, d: &Delete) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
-        if !d.from.is_empty() {
-            return Err(SqlError::not_simulated("DELETE ... FROM with a join").into());
-        }
-        let (tid, bind, hints, pred, order, cte_top) =
-            self.dml_target(&d.target, &d.ctes, d.where_clause.as_ref())?;
-        self.check_triggers_output(tid, d.output.as_ref(), DmlEvent::Delete)?;
-        self.check_set_options(i, tid, "DELETE")?;
-        let top = d.top.as_ref().or(cte_top);
-        let limit = match top {
-            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
-            None => None,
+        let spec = DmlSpec {
+            target: &d.target,
+            ctes: &d.ctes,
+            top: d.top.as_ref(),
+            from: &d.from,
+            where_clause: d.where_clause.as_ref(),
+            output: d.output.as_ref(),
+            event: DmlEvent::Delete,
         };
-        let spec = ScanSpec {
-            table: tid,
-            binding: bind,
-            hints: &hints,
-            purpose: Purpose::Delete,
-            pred: pred.as_ref(),
-            order: &order,
-            limit,
-        };
-        let (_, rows) = self.scan(i, &spec, None)?;
+        let (tid, hints, _, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         let table_name = self.w.db.tables[tid as usize].name.clone();
         let cl_depth = self.cl_depth(tid);
         let mut deleted = Vec::new();
-        for (slot, old) in rows {
+        for (slot, old, _) in rows {
             let res = self.key_resource(tid, slot);
             self.nowait(i, &hints, |x| x.lock(i, res, LockMode::X, false))?;
             let m = self.maintenance_reads(tid, Some(&old), None);
@@ -2473,6 +2791,40 @@ fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<
         }
     }
     None
+}
+
+/// The conjuncts of `where_clause` and of FROM's inner joins' ON conditions whose columns
+/// all belong to `own` (and that hold no subquery), ANDed: what a scan of that table alone
+/// can filter and seek by.
+fn target_only(where_clause: Option<&Expr>, from: &[TableRef], own: &Scope) -> Option<Expr> {
+    let ons = from
+        .iter()
+        .flat_map(|tr| &tr.joins)
+        .filter(|j| j.kind == JoinKind::Inner)
+        .filter_map(|j| j.on.as_ref());
+    let mut picked: Option<Expr> = None;
+    for c in where_clause.into_iter().chain(ons).flat_map(conjuncts) {
+        let mut own_only = !crate::syntax::has_subquery(c);
+        crate::syntax::walk(c, &mut |x| {
+            if let ExprKind::Column(n) = &x.kind {
+                own_only &= own.resolve(n).ok().flatten().is_some();
+            }
+        });
+        if own_only {
+            picked = Some(match picked {
+                None => c.clone(),
+                Some(p) => Expr {
+                    span: p.span.clone(),
+                    kind: ExprKind::Binary {
+                        op: BinaryOp::And,
+                        left: Box::new(p),
+                        right: Box::new(c.clone()),
+                    },
+                },
+            });
+        }
+    }
+    picked
 }
 
 fn mentions_scope(e: &Expr, scope: &Scope) -> bool {

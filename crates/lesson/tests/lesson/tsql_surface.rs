@@ -229,3 +229,75 @@ fn string_agg_joins_a_group_in_within_group_order() {
     );
     assert_eq!(row(&sim, "A", 1), ["NULL"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// UPDATE and DELETE with FROM and joins
+
+const JOBS: &str =
+    "CREATE TABLE job (id int PRIMARY KEY, status varchar(10) NOT NULL, owner varchar(10));\n\
+    CREATE TABLE claim (job_id int PRIMARY KEY, worker varchar(10) NOT NULL);\n\
+    INSERT job VALUES (1, 'new', NULL), (2, 'new', NULL), (3, 'new', NULL), (4, 'done', NULL);\n\
+    INSERT claim VALUES (1, 'A'), (3, 'A'), (2, 'B'), (4, 'A');";
+
+#[test]
+fn update_and_delete_with_a_join_change_the_joined_rows() {
+    let sim = run_one(
+        JOBS,
+        "UPDATE j SET status = 'taken', owner = c.worker FROM job AS j JOIN claim AS c ON c.job_id = j.id WHERE c.worker = 'A' AND j.status = 'new';\n\
+         SELECT @@ROWCOUNT;\n\
+         UPDATE job SET owner = 'nobody' FROM claim WHERE claim.job_id = job.id AND claim.worker = 'B';\n\
+         DELETE j FROM job AS j INNER JOIN claim AS c ON c.job_id = j.id WHERE j.status = 'done';\n\
+         DELETE FROM claim FROM claim c LEFT JOIN job j ON j.id = c.job_id WHERE j.id IS NULL;\n\
+         SELECT id, status, owner FROM job ORDER BY id;\n\
+         SELECT job_id FROM claim ORDER BY job_id;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["2"]);
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [
+            ["1", "taken", "A"],
+            ["2", "new", "nobody"],
+            ["3", "taken", "A"]
+        ]
+    );
+    assert_eq!(texts(&sim, "A", 2), [["1"], ["2"], ["3"]]);
+}
+
+/// The target's rows are located with U locks and converted to X for the write; rows the
+/// join leaves out lose their U lock, so another worker can take them at once.
+#[test]
+fn update_with_a_join_locks_target_rows_u_then_x() {
+    let sc = scenario(
+        JOBS,
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nUPDATE j SET status = 'taken' FROM job AS j JOIN claim AS c ON c.job_id = j.id WHERE c.worker = 'A' AND j.status = 'new';\nWAITFOR DELAY '00:00:01';\nCOMMIT;",
+            ),
+            (
+                "B",
+                100_000,
+                "SELECT status FROM job WITH (UPDLOCK) WHERE id = 2;\nSELECT status FROM job WHERE id = 3;",
+            ),
+        ],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let text = trace.to_string();
+    let a_row3: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" A gets ") && l.contains("KEY job (3)"))
+        .collect();
+    assert!(
+        a_row3.len() >= 2 && a_row3[0].contains(" U") && a_row3[1].contains(" X"),
+        "{a_row3:?}\n{text}"
+    );
+    no_errors(&sim, "B");
+    assert_eq!(row(&sim, "B", 0), ["new"]);
+    assert_eq!(row(&sim, "B", 1), ["taken"]);
+    let b = &sim.outcome().sessions[1];
+    // Row 2 was free at once; row 3 waited for A's commit.
+    assert!((800_000..=1_000_000).contains(&b.wait_us), "{}", b.wait_us);
+}
