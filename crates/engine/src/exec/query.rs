@@ -2236,12 +2236,7 @@ impl Exec<'_> {
     }
 
     /// Drops the U locks this statement took on target rows that the join or WHERE left out.
-    fn release_unlocated(
-        &mut self,
-        i: usize,
-        tid: u32,
-        located: &[LocatedRow],
-    ) {
+    fn release_unlocated(&mut self, i: usize, tid: u32, located: &[LocatedRow]) {
         let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) else {
             return;
         };

@@ -301,3 +301,36 @@ fn update_with_a_join_locks_target_rows_u_then_x() {
     // Row 2 was free at once; row 3 waited for A's commit.
     assert!((800_000..=1_000_000).contains(&b.wait_us), "{}", b.wait_us);
 }
+
+// ---------------------------------------------------------------------------------------
+// CROSS APPLY and OUTER APPLY
+
+#[test]
+fn apply_reads_its_right_side_per_left_row_with_outer_references() {
+    let sim = run_one(
+        "CREATE TABLE queue (name varchar(10) PRIMARY KEY);\n\
+         CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), rank int);\n\
+         INSERT queue VALUES ('mail'), ('sms'), ('push');\n\
+         INSERT job VALUES (1, 'mail', 5), (2, 'mail', 9), (3, 'sms', 1), (4, 'mail', 7);",
+        "SELECT q.name, top2.id FROM queue AS q CROSS APPLY (SELECT TOP (2) j.id FROM job AS j WHERE j.queue = q.name ORDER BY j.rank DESC) AS top2 ORDER BY q.name, top2.id;\n\
+         SELECT q.name, n.c FROM queue q OUTER APPLY (SELECT COUNT(*) AS c FROM job WHERE job.queue = q.name AND job.rank > 4) n ORDER BY q.name;\n\
+         SELECT q.name, x.id FROM queue q OUTER APPLY (SELECT id FROM job WHERE job.queue = q.name AND rank > 8) x ORDER BY q.name;\n\
+         SELECT q.name, v.twice FROM queue q CROSS APPLY (VALUES (LEN(q.name) * 2)) AS v(twice) WHERE q.name = 'sms';\n\
+         SELECT COUNT(*) FROM queue q CROSS APPLY (SELECT id FROM job WHERE job.queue = q.name AND 1 = 0) x;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["mail", "2"], ["mail", "4"], ["sms", "3"]]
+    );
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [["mail", "3"], ["push", "0"], ["sms", "0"]]
+    );
+    assert_eq!(
+        texts(&sim, "A", 2),
+        [["mail", "2"], ["push", "NULL"], ["sms", "NULL"]]
+    );
+    assert_eq!(row(&sim, "A", 3), ["sms", "6"]);
+    assert_eq!(row(&sim, "A", 4), ["0"]);
+}
