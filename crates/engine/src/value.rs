@@ -350,6 +350,23 @@ fn fit_text(
     Ok(Value::Text(s))
 }
 
+/// A literal that evaluates back to `v` (a datetime as its text, which converts back).
+pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
+    match v {
+        Value::Null => sql::ast::Literal::Null,
+        Value::Int(n) => sql::ast::Literal::Int(n),
+        Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
+        Value::Text(s) => sql::ast::Literal::Str {
+            value: s,
+            national: true,
+        },
+        Value::DateTime(t) => sql::ast::Literal::Str {
+            value: format_datetime(t, 6),
+            national: false,
+        },
+    }
+}
+
 /// Bytes the value takes in a row, for the page model.
 pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     match (v, ty) {

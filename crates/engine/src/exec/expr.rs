@@ -46,6 +46,16 @@ impl Scope {
         });
     }
 
+    /// The bindings `*` (no qualifier) or `t.*` expands to.
+    pub fn star<'s>(
+        &'s self,
+        qualifier: Option<&'s sql::ast::Ident>,
+    ) -> impl Iterator<Item = &'s Binding> {
+        self.bindings
+            .iter()
+            .filter(move |b| qualifier.is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)))
+    }
+
     /// Position of a column reference in the row, or why it cannot be resolved.
     pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
         let parts = &name.parts;
@@ -297,7 +307,16 @@ impl Exec<'_> {
                 within_group,
             } => {
                 if over.is_some() {
-                    return Err(SqlError::not_simulated("window functions (OVER)").into());
+                    // A query computes its window calls first (`with_windows`).
+                    if let Some((_, v)) = self.w.windows.iter().rev().find(|(c, _)| c == e) {
+                        return Ok(v.clone());
+                    }
+                    return Err(SqlError::generic(
+                        4108,
+                        15,
+                        "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
+                    )
+                    .into());
                 }
                 if is_aggregate(name) {
                     let agg = Aggregate {
@@ -443,48 +462,7 @@ impl Exec<'_> {
                 vals.push(v);
             }
         }
-        if distinct {
-            vals.sort_by(crate::value::sort_cmp);
-            vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
-        }
-        Ok(match name {
-            "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
-            "MIN" => vals
-                .into_iter()
-                .min_by(crate::value::sort_cmp)
-                .unwrap_or(Value::Null),
-            "MAX" => vals
-                .into_iter()
-                .max_by(crate::value::sort_cmp)
-                .unwrap_or(Value::Null),
-            "SUM" | "AVG" => {
-                if vals.is_empty() {
-                    Value::Null
-                } else {
-                    let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
-                    let n = vals.len() as i64;
-                    if all_int {
-                        let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
-                        if name == "SUM" {
-                            Value::Int(sum)
-                        } else {
-                            Value::Int(sum / n)
-                        }
-                    } else {
-                        let sum: f64 = vals
-                            .iter()
-                            .map(|v| v.as_text().parse::<f64>().unwrap_or(0.0))
-                            .sum();
-                        if name == "SUM" {
-                            Value::Decimal(sum)
-                        } else {
-                            Value::Decimal(sum / n as f64)
-                        }
-                    }
-                }
-            }
-            _ => Value::Null,
-        })
+        Ok(fold(name, vals, distinct))
     }
 
     /// `STRING_AGG(arg, sep) [WITHIN GROUP (ORDER BY ...)]` over a group's rows: the
@@ -856,6 +834,52 @@ impl Exec<'_> {
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
+    }
+}
+
+/// An aggregate of `vals`, the non-NULL values of its argument (DISTINCT ones if asked).
+pub(crate) fn fold(name: &str, mut vals: Vec<Value>, distinct: bool) -> Value {
+    if distinct {
+        vals.sort_by(crate::value::sort_cmp);
+        vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
+    }
+    match name {
+        "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
+        "MIN" => vals
+            .into_iter()
+            .min_by(crate::value::sort_cmp)
+            .unwrap_or(Value::Null),
+        "MAX" => vals
+            .into_iter()
+            .max_by(crate::value::sort_cmp)
+            .unwrap_or(Value::Null),
+        "SUM" | "AVG" => {
+            if vals.is_empty() {
+                Value::Null
+            } else {
+                let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
+                let n = vals.len() as i64;
+                if all_int {
+                    let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
+                    if name == "SUM" {
+                        Value::Int(sum)
+                    } else {
+                        Value::Int(sum / n)
+                    }
+                } else {
+                    let sum: f64 = vals
+                        .iter()
+                        .map(|v| v.as_text().parse::<f64>().unwrap_or(0.0))
+                        .sum();
+                    if name == "SUM" {
+                        Value::Decimal(sum)
+                    } else {
+                        Value::Decimal(sum / n as f64)
+                    }
+                }
+            }
+        }
+        _ => Value::Null,
     }
 }
 

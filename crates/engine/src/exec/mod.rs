@@ -13,6 +13,7 @@ pub(crate) mod query;
 pub(crate) mod run;
 pub(crate) mod stmt;
 pub(crate) mod txn;
+pub(crate) mod window;
 
 use rand_chacha::ChaCha8Rng;
 

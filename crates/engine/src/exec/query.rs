@@ -15,14 +15,15 @@ use crate::error::SqlError;
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::stmt::{display_name, object_key};
+use crate::exec::window::cmp_keys;
 use crate::exec::{Exec, Flow, Interrupt};
 use crate::outcome::ResultSet;
 use crate::state::locks::{LockMode, Resource};
 use crate::state::pages;
 use crate::state::session::{TriggerRows, Undo};
 use crate::state::storage::{Column, RowId, Table};
-use crate::syntax::{canonical, conjuncts, has_aggregate};
-use crate::value::{compare, convert, sort_cmp, Value};
+use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
+use crate::value::{compare, convert, to_literal, Value};
 
 /// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
 type DmlTarget<'a> = (
@@ -288,9 +289,23 @@ impl Exec<'_> {
             }
             _ => None,
         };
+        let mut calls = Vec::new();
+        for it in &s.items {
+            if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
+                window_calls(expr, &mut calls);
+            }
+        }
+        for o in &s.order_by {
+            window_calls(&o.expr, &mut calls);
+        }
         // One base table, no grouping: the scan itself filters, orders and stops at TOP,
-        // which is what lets READPAST and UPDLOCK act row by row in order.
-        let single = s.from.len() == 1 && s.from[0].joins.is_empty() && !aggregate && !s.distinct;
+        // which is what lets READPAST and UPDLOCK act row by row in order (window
+        // functions need every row first).
+        let single = s.from.len() == 1
+            && s.from[0].joins.is_empty()
+            && !aggregate
+            && !s.distinct
+            && calls.is_empty();
         let (scope, rows) = if single {
             match &s.from[0].factor {
                 TableFactor::Table {
@@ -380,18 +395,19 @@ impl Exec<'_> {
         } else {
             rows.into_iter().map(|r| (r, Vec::new())).collect()
         };
-        // Project, keeping each source row for ORDER BY on columns not selected.
+        let window_values = if calls.is_empty() {
+            Vec::new()
+        } else {
+            self.window_values(i, &calls, &scope, &groups, aggregate, outer)?
+        };
+        // Project, keeping each source row for ORDER BY on columns not selected (followed
+        // by the row's window values, for ORDER BY on them).
         let mut columns = Vec::new();
         for it in &s.items {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
-                    for b in &scope.bindings {
-                        if qualifier
-                            .as_ref()
-                            .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
-                        {
-                            columns.extend(b.columns.iter().cloned());
-                        }
+                    for b in scope.star(qualifier.as_ref()) {
+                        columns.extend(b.columns.iter().cloned());
                     }
                 }
                 SelectItem::Expr { expr, alias } => columns.push(match alias {
@@ -405,34 +421,14 @@ impl Exec<'_> {
             }
         }
         let mut projected: Vec<Projected> = Vec::with_capacity(groups.len());
-        for (src, members) in groups {
-            let mut out = Vec::with_capacity(columns.len());
-            {
-                let ctx = RowCtx {
-                    scope: &scope,
-                    row: &src,
-                    outer,
-                    group: if aggregate { Some(&members) } else { None },
-                };
-                for it in &s.items {
-                    match it {
-                        SelectItem::Wildcard { qualifier, .. } => {
-                            for b in &scope.bindings {
-                                if qualifier
-                                    .as_ref()
-                                    .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
-                                {
-                                    out.extend(
-                                        src[b.offset..b.offset + b.columns.len()].iter().cloned(),
-                                    );
-                                }
-                            }
-                        }
-                        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
-                            out.push(self.eval(i, expr, Some(&ctx))?)
-                        }
-                    }
-                }
+        for (r, (mut src, members)) in groups.into_iter().enumerate() {
+            let values = window_values.get(r).map(Vec::as_slice);
+            let group = aggregate.then_some(&members[..]);
+            let out = self.with_windows(&calls, values, |x| {
+                x.project(i, &s.items, &scope, &src, group, outer)
+            })?;
+            if let Some(values) = values {
+                src.extend(values.iter().cloned());
             }
             projected.push((out, src, members));
         }
@@ -443,12 +439,16 @@ impl Exec<'_> {
         if !s.order_by.is_empty() && !filtered_in_scan {
             let mut keyed = Vec::with_capacity(projected.len());
             for (out, src, members) in projected {
-                let mut key = Vec::new();
-                for o in &s.order_by {
-                    key.push(self.order_value(
-                        i, o, &columns, &out, &scope, &src, &members, aggregate, outer,
-                    )?);
-                }
+                let values = src.get(scope.width()..).filter(|_| !calls.is_empty());
+                let key = self.with_windows(&calls, values, |x| {
+                    let mut key = Vec::with_capacity(s.order_by.len());
+                    for o in &s.order_by {
+                        key.push(x.order_value(
+                            i, o, &columns, &out, &scope, &src, &members, aggregate, outer,
+                        )?);
+                    }
+                    Ok(key)
+                })?;
                 keyed.push((key, (out, src, members)));
             }
             let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
@@ -462,6 +462,38 @@ impl Exec<'_> {
             }
         }
         Ok(QueryOut { columns, rows })
+    }
+
+    /// One row's select list.
+    fn project(
+        &mut self,
+        i: usize,
+        items: &[SelectItem],
+        scope: &Scope,
+        src: &[Value],
+        group: Option<&[Vec<Value>]>,
+        outer: Option<&RowCtx>,
+    ) -> Result<Vec<Value>, Interrupt> {
+        let ctx = RowCtx {
+            scope,
+            row: src,
+            outer,
+            group,
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            match it {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    for b in scope.star(qualifier.as_ref()) {
+                        out.extend(src[b.offset..b.offset + b.columns.len()].iter().cloned());
+                    }
+                }
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                    out.push(self.eval(i, expr, Some(&ctx))?)
+                }
+            }
+        }
+        Ok(out)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2740,22 +2772,6 @@ fn from_names(s: &Select, name: &str) -> bool {
         .any(|t| is(&t.factor) || t.joins.iter().any(|j| is(&j.factor)))
 }
 
-fn to_literal(v: Value) -> sql::ast::Literal {
-    match v {
-        Value::Null => sql::ast::Literal::Null,
-        Value::Int(n) => sql::ast::Literal::Int(n),
-        Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
-        Value::Text(s) => sql::ast::Literal::Str {
-            value: s,
-            national: true,
-        },
-        Value::DateTime(t) => sql::ast::Literal::Str {
-            value: crate::value::format_datetime(t, 6),
-            national: false,
-        },
-    }
-}
-
 fn show(v: &Value) -> String {
     match v {
         Value::Text(s) => format!("'{s}'"),
@@ -2832,19 +2848,6 @@ fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
         }
     });
     hit
-}
-
-fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
-    for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        let mut o = sort_cmp(x, y);
-        if desc.get(k).copied().unwrap_or(false) {
-            o = o.reverse();
-        }
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    Ordering::Equal
 }
 
 fn rows_equal(a: &[Value], b: &[Value]) -> bool {

@@ -70,6 +70,8 @@ pub(crate) struct World {
     pub log_stall_until: u64,
     /// CTEs in scope while a statement runs.
     pub ctes: Vec<sql::ast::Cte>,
+    /// The window function calls of the row being evaluated now, with their values.
+    pub windows: Vec<(sql::ast::Expr, crate::value::Value)>,
     /// inserted/deleted of the triggers running now.
     pub trigger_rows: Vec<session::TriggerRows>,
     /// Names of the triggers running now, innermost last.
@@ -112,6 +114,7 @@ impl World {
             query_reads: 0,
             log_stall_until: 0,
             ctes: Vec::new(),
+            windows: Vec::new(),
             trigger_rows: Vec::new(),
             running_triggers: Vec::new(),
             working: Vec::new(),

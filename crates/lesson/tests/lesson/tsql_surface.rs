@@ -334,3 +334,35 @@ fn apply_reads_its_right_side_per_left_row_with_outer_references() {
     assert_eq!(row(&sim, "A", 3), ["sms", "6"]);
     assert_eq!(row(&sim, "A", 4), ["0"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Window functions
+
+#[test]
+fn ranking_functions_and_aggregates_over_partitions() {
+    let sim = run_one(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), rank int);\n\
+         INSERT job VALUES (1, 'mail', 5), (2, 'mail', 9), (3, 'sms', 1), (4, 'mail', 5), (5, 'sms', 4), (6, 'mail', 2);",
+        "SELECT id, ROW_NUMBER() OVER (PARTITION BY queue ORDER BY rank DESC, id) AS rn, RANK() OVER (PARTITION BY queue ORDER BY rank DESC) AS rk, DENSE_RANK() OVER (ORDER BY rank DESC) AS dr, COUNT(*) OVER (PARTITION BY queue) AS n, SUM(rank) OVER (PARTITION BY queue ORDER BY rank DESC) AS running FROM job ORDER BY id;\n\
+         WITH ranked AS (SELECT id, queue, ROW_NUMBER() OVER (PARTITION BY queue ORDER BY rank DESC, id) AS rn FROM job) SELECT queue, id FROM ranked WHERE rn = 1 ORDER BY queue;\n\
+         SELECT TOP (2) id FROM job ORDER BY ROW_NUMBER() OVER (ORDER BY rank, id DESC);\n\
+         SELECT queue, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS place FROM job GROUP BY queue ORDER BY queue;\n\
+         SELECT id FROM job WHERE ROW_NUMBER() OVER (ORDER BY id) = 1;\n\
+         SELECT ROW_NUMBER() OVER (PARTITION BY queue) FROM job;",
+    );
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [
+            ["1", "2", "2", "2", "4", "19"],
+            ["2", "1", "1", "1", "4", "9"],
+            ["3", "2", "2", "5", "2", "5"],
+            ["4", "3", "2", "2", "4", "19"],
+            ["5", "1", "1", "3", "2", "4"],
+            ["6", "4", "4", "4", "4", "21"],
+        ]
+    );
+    assert_eq!(texts(&sim, "A", 1), [["mail", "2"], ["sms", "5"]]);
+    assert_eq!(texts(&sim, "A", 2), [["3"], ["6"]]);
+    assert_eq!(texts(&sim, "A", 3), [["mail", "4", "1"], ["sms", "2", "2"]]);
+    assert_eq!(numbers(&sim, "A"), [4108, 4112]);
+}
