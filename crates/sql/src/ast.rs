@@ -641,6 +641,9 @@ pub struct Select {
     pub distinct: bool,
     pub top: Option<Top>,
     pub items: Vec<SelectItem>,
+    /// `SELECT ... INTO t FROM ...` (T-SQL): creates `t` (often a `#temp` table) from the
+    /// result.
+    pub into: Option<ObjectName>,
     pub from: Vec<TableRef>,
     pub where_clause: Option<Expr>,
     pub group_by: Vec<Expr>,

@@ -743,6 +743,10 @@ impl Printer {
         }
         self.top(&s.top);
         self.list(&s.items, ", ", |p, i| p.select_item(i));
+        if let Some(into) = &s.into {
+            self.w(" INTO ");
+            self.object(into);
+        }
         if !s.from.is_empty() {
             self.w(" FROM ");
             self.from(&s.from);

@@ -1058,6 +1058,17 @@ fn string_agg_within_group_and_other_functions() {
         .assert_eq(&tree("iif(a > 1, 'x', choose(b, 'p', 'q'))"));
     expect!["DATEDIFF(millisecond, @t0, SYSDATETIME())"]
         .assert_eq(&tree("DATEDIFF(millisecond, @t0, SYSDATETIME())"));
+    expect![[r#"
+        -- 1:1 SELECT
+        SELECT id, status INTO #copy FROM dbo.task WHERE id > 1
+        -- 2:1 CREATE TABLE
+        CREATE TABLE #t (
+            id int
+        )
+    "#]]
+    .assert_eq(&summary(
+        "SELECT id, status INTO #copy FROM dbo.task WHERE id > 1;\nCREATE TABLE #t (id int);",
+    ));
     let src = "SELECT STRING_AGG(name, ',') WITHIN GROUP (ORDER BY id) FROM t;";
     let printed = parse(src).to_string();
     assert_eq!(parse(&printed).to_string(), printed);
@@ -1086,8 +1097,8 @@ fn not_simulated_constructs_are_named_and_spanned() {
         expect!["1:1: not simulated: cursors [FETCH]"],
     );
     check_error_span(
-        "SELECT id INTO #copy FROM dbo.task;",
-        expect!["1:11: not simulated: SELECT INTO [INTO #copy]"],
+        "SELECT id INTO @copy FROM dbo.task;",
+        expect!["1:11: not simulated: SELECT INTO [INTO @copy]"],
     );
     check_error_span(
         "WAITFOR TIME '22:00';",

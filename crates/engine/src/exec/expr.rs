@@ -633,8 +633,8 @@ impl Exec<'_> {
                     .unwrap_or("")
                     .trim_matches(|c| c == '[' || c == ']')
                     .to_ascii_lowercase();
-                match self.w.db.names.get(&key) {
-                    Some(id) => Value::Int(1_000 + *id as i64),
+                match self.w.db.table_id(&key) {
+                    Some(id) => Value::Int(1_000 + id as i64),
                     None if self.w.db.procs.contains_key(&key) => {
                         Value::Int(900_000 + key.len() as i64)
                     }

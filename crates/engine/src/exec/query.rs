@@ -5,9 +5,9 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use sql::ast::{
-    BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
-    JoinKind, ObjectName, OrderItem, Output, Select, SelectItem, SetOp, TableFactor, TableHint,
-    TableRef, Update,
+    BinaryOp, Cte, DataType, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource,
+    IsolationLevel, JoinKind, ObjectName, OrderItem, Output, Select, SelectItem, SetOp,
+    TableFactor, TableHint, TableRef, Update,
 };
 
 use crate::cost::CostKind;
@@ -175,6 +175,9 @@ impl Exec<'_> {
 
     pub(crate) fn exec_select(&mut self, i: usize, s: &Select) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
+        if let Some(into) = &s.into {
+            return self.select_into(i, s, into);
+        }
         let out = self.run_select(i, s, None)?;
         let n = out.rows.len() as u64;
         if assigns(&s.items) {
@@ -209,6 +212,68 @@ impl Exec<'_> {
         })
     }
 
+    /// `SELECT ... INTO t`: a new heap table with the result's columns, typed by their
+    /// values (text as varchar(max)), holding the result's rows.
+    fn select_into(&mut self, i: usize, s: &Select, into: &ObjectName) -> Result<Flow, Interrupt> {
+        let mut query = s.clone();
+        query.into = None;
+        let out = self.run_select(i, &query, None)?;
+        let table_name = into.name().value.clone();
+        let mut columns: Vec<Column> = Vec::with_capacity(out.columns.len());
+        for (k, name) in out.columns.iter().enumerate() {
+            if name.is_empty() {
+                return Err(SqlError::generic(1038, 15, "An object or column name is missing or empty. For SELECT INTO statements, verify each column has a name. For other statements, look for empty alias names. Aliases defined as \"\" or [] are not allowed. Change the alias to a valid name.").into());
+            }
+            if columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)) {
+                return Err(SqlError::generic(2705, 16, format!("Column names in each table must be unique. Column name '{name}' in table '{table_name}' is specified more than once.")).into());
+            }
+            let values = || out.rows.iter().map(|r| &r[k]);
+            let ty = match values().find(|v| !v.is_null()) {
+                Some(Value::Decimal(_)) => DataType::Float,
+                Some(Value::Text(_)) => DataType::VarChar(sql::ast::Len::Max),
+                Some(Value::DateTime(_)) => DataType::DateTime2(7),
+                _ if values().all(|v| v.as_i64().is_none_or(|n| i32::try_from(n).is_ok())) => {
+                    DataType::Int
+                }
+                _ => DataType::BigInt,
+            };
+            columns.push(Column {
+                name: name.clone(),
+                ty,
+                nullable: true,
+                default: None,
+            });
+        }
+        let key = self.w.db.key(&object_key(into));
+        if self.w.db.names.contains_key(&key) {
+            return Err(SqlError::object_exists(&table_name).into());
+        }
+        let tid = self.w.db.tables.len() as u32;
+        let table = Table::new(table_name.clone(), columns.clone(), Vec::new(), false);
+        self.w.db.names.insert(key, tid);
+        self.w.db.tables.push(table);
+        let n = out.rows.len() as u64;
+        for r in out.rows {
+            let mut row = Vec::with_capacity(r.len());
+            for (v, c) in r.iter().zip(&columns) {
+                row.push(convert(v, &c.ty, Some((&table_name, &c.name)))?);
+            }
+            self.insert_row(i, tid, row)?;
+        }
+        Ok(self.wrote(i, CostKind::Insert, n))
+    }
+
+    /// The end of a statement that wrote `n` rows: @@ROWCOUNT and its cost.
+    fn wrote(&mut self, i: usize, kind: CostKind, n: u64) -> Flow {
+        self.w.sessions[i].rowcount = n as i64;
+        Flow::Done {
+            kind,
+            rows: Some(n),
+            reads: self.w.query_reads,
+            written: n,
+        }
+    }
+
     pub(crate) fn subquery(
         &mut self,
         i: usize,
@@ -239,6 +304,9 @@ impl Exec<'_> {
         s: &Select,
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
+        if s.into.is_some() {
+            return Err(SqlError::not_simulated("SELECT INTO inside another query").into());
+        }
         let pushed = s.ctes.len();
         for c in &s.ctes {
             self.w.ctes.push(c.clone());
@@ -1780,13 +1848,7 @@ impl Exec<'_> {
                 .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
-        self.w.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done {
-            kind: CostKind::Insert,
-            rows: Some(n),
-            reads: self.w.query_reads,
-            written: n,
-        })
+        Ok(self.wrote(i, CostKind::Insert, n))
     }
 
     fn build_row(

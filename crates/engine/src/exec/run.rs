@@ -81,6 +81,7 @@ impl Exec<'_> {
 
     /// One step of session `i` at `self.w.now`.
     pub(crate) fn advance_session(&mut self, i: usize) {
+        self.w.db.temp_scope = self.w.sessions[i].spid;
         match self.w.sessions[i].state.clone() {
             State::Finished => {}
             State::NotStarted => {
@@ -298,6 +299,9 @@ impl Exec<'_> {
         self.wake(grants);
         self.w.sessions[i].frames.clear();
         self.w.sessions[i].state = State::Finished;
+        // Local temporary tables live as long as their session.
+        let spid = self.w.sessions[i].spid;
+        self.w.db.drop_temp_tables(spid);
         if self.w.tracing {
             let name = self.w.sessions[i].name.clone();
             self.push(Event::SessionFinished { session: name });

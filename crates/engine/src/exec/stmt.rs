@@ -74,7 +74,7 @@ impl Exec<'_> {
             }
             StmtKind::DropTable { names, if_exists } => {
                 for n in names {
-                    let key = object_key(n);
+                    let key = self.w.db.key(&object_key(n));
                     match self.w.db.names.get(&key).copied() {
                         Some(id) => {
                             // Sch-M: no other session may read or write the table meanwhile.
@@ -336,7 +336,7 @@ impl Exec<'_> {
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {
-        let key = object_key(&ct.name);
+        let key = self.w.db.key(&object_key(&ct.name));
         if self.w.db.names.contains_key(&key) {
             return Err(SqlError::object_exists(&ct.name.name().value));
         }

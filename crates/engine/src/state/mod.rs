@@ -31,10 +31,16 @@ pub(crate) struct Db {
     pub rcsi: bool,
     pub allow_snapshot: bool,
     pub commit_seq: u64,
+    /// The spid whose local temporary tables (`#t`) names resolve to: the session being
+    /// stepped.
+    pub temp_scope: u32,
 }
 
 impl Db {
     pub fn table_id(&self, name: &str) -> Option<u32> {
+        if name.starts_with('#') {
+            return self.names.get(&self.key(name)).copied();
+        }
         // Names are kept lowercase; most lookups are already, so copy only when not.
         if name.bytes().any(|b| b.is_ascii_uppercase()) {
             self.names.get(&name.to_ascii_lowercase()).copied()
@@ -42,7 +48,39 @@ impl Db {
             self.names.get(name).copied()
         }
     }
+
+    /// The key a table name is filed under in `names`: lower-case, and for a local
+    /// temporary table (`#t`, not `##t`) also the session's, so each session has its own.
+    pub fn key(&self, name: &str) -> String {
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with('#') && !lower.starts_with("##") {
+            format!("{lower}{TEMP_MARK}{}", self.temp_scope)
+        } else {
+            lower
+        }
+    }
+
+    /// Drops session `spid`'s local temporary tables (at its end).
+    pub fn drop_temp_tables(&mut self, spid: u32) {
+        let suffix = format!("{TEMP_MARK}{spid}");
+        let keys: Vec<String> = self
+            .names
+            .keys()
+            .filter(|k| k.ends_with(&suffix))
+            .cloned()
+            .collect();
+        for k in keys {
+            if let Some(id) = self.names.remove(&k) {
+                let t = &mut self.tables[id as usize];
+                t.name = format!("(dropped {})", t.name);
+                t.clear_rows();
+            }
+        }
+    }
 }
+
+/// Separates a temporary table's name from its session in `Db::names`.
+const TEMP_MARK: char = '\u{1}';
 
 /// A recursive CTE's name, columns and the rows its last level produced.
 pub(crate) type WorkingTable = (String, Rc<[String]>, Vec<Vec<crate::value::Value>>);
@@ -101,6 +139,7 @@ impl World {
                 rcsi: false,
                 allow_snapshot: false,
                 commit_seq: 1,
+                temp_scope: 0,
             },
             locks: LockManager::new(),
             sessions: Vec::new(),

@@ -366,3 +366,55 @@ fn ranking_functions_and_aggregates_over_partitions() {
     assert_eq!(texts(&sim, "A", 3), [["mail", "4", "1"], ["sms", "2", "2"]]);
     assert_eq!(numbers(&sim, "A"), [4108, 4112]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Local temporary tables
+
+#[test]
+fn temp_tables_belong_to_their_session_and_end_with_it() {
+    let sim = run(&scenario(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), added datetime2);\n\
+         INSERT job VALUES (1, 'mail', '2026-01-05 08:00:00'), (2, 'sms', '2026-01-05 08:30:00'), (3, 'mail', NULL);",
+        &[
+            (
+                "A",
+                0,
+                "CREATE TABLE #mine (id int PRIMARY KEY, note varchar(10));\n\
+                 INSERT #mine VALUES (1, 'a');\n\
+                 SELECT id, queue, added, id * 1.5 AS half INTO #mail FROM job WHERE queue = 'mail';\n\
+                 SELECT @@ROWCOUNT;\n\
+                 WAITFOR DELAY '00:00:00.200';\n\
+                 SELECT note FROM #mine;\n\
+                 SELECT id, added, half FROM #mail ORDER BY id;\n\
+                 IF OBJECT_ID('tempdb..#mail') IS NOT NULL DROP TABLE #mail;\n\
+                 SELECT COUNT(*) FROM #mail;",
+            ),
+            (
+                "B",
+                100_000,
+                "CREATE TABLE #mine (id int PRIMARY KEY, note varchar(10));\n\
+                 INSERT #mine VALUES (1, 'b');\n\
+                 SELECT note FROM #mine;\n\
+                 SELECT COUNT(*) FROM #mail;",
+            ),
+            ("C", 500_000, "SELECT COUNT(*) FROM #mine;\nGO\nSELECT * INTO #mine FROM job;\nSELECT COUNT(*) FROM #mine;"),
+        ],
+    ));
+    assert_eq!(row(&sim, "A", 0), ["2"]);
+    assert_eq!(row(&sim, "A", 1), ["a"]);
+    assert_eq!(
+        texts(&sim, "A", 2),
+        [
+            ["1", "2026-01-05 08:00:00.000", "1.5"],
+            ["3", "NULL", "4.5"]
+        ]
+    );
+    // After DROP TABLE #mail.
+    assert_eq!(numbers(&sim, "A"), [208]);
+    assert_eq!(row(&sim, "B", 0), ["b"]);
+    // B does not see A's #mail.
+    assert_eq!(numbers(&sim, "B"), [208]);
+    // A and B have ended: their #mine went with them; C's own is new.
+    assert_eq!(numbers(&sim, "C"), [208]);
+    assert_eq!(row(&sim, "C", 0), ["3"]);
+}
