@@ -172,7 +172,7 @@ pub enum StmtKind {
     /// Teradata transaction control, spelled as written (`BT` or `BEGIN TRANSACTION`, ...):
     /// the session mode decides which spellings are allowed, so the interpreter needs it.
     TeradataTxn(TeradataTxn),
-    /// Teradata `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
+    /// `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
     Merge(Merge),
 }
 
@@ -859,22 +859,26 @@ pub struct Delete {
     pub where_clause: Option<Expr>,
 }
 
-/// Teradata `MERGE INTO target [[AS] alias] USING source ON cond WHEN ... THEN ...`.
+/// `MERGE [INTO] target [WITH (hints)] [[AS] alias] USING source ON cond WHEN ... THEN ...`
+/// (T-SQL and Teradata).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Merge {
-    /// A `Table`, with its alias if any (no hints).
+    /// A `Table`, with its alias if any (hints in T-SQL only).
     pub target: TableFactor,
     /// A `Table` or a `Derived` table (`USING (SELECT ...) AS s`).
     pub source: TableFactor,
     pub on: Expr,
-    /// In source order; at most one WHEN MATCHED and one WHEN NOT MATCHED.
+    /// In source order; in Teradata at most one WHEN MATCHED and one WHEN NOT MATCHED, in
+    /// T-SQL several, each but the last of a kind with a condition.
     pub clauses: Vec<MergeClause>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeClause {
-    /// `WHEN MATCHED` (true) or `WHEN NOT MATCHED` (false).
+    /// `WHEN MATCHED` (true) or `WHEN NOT MATCHED [BY TARGET]` (false).
     pub matched: bool,
+    /// T-SQL's `WHEN [NOT] MATCHED AND condition THEN ...`.
+    pub condition: Option<Expr>,
     pub action: MergeAction,
     pub span: Span,
 }

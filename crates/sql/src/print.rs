@@ -458,10 +458,15 @@ impl Printer {
         self.expr(&m.on);
         for c in &m.clauses {
             self.w(if c.matched {
-                " WHEN MATCHED THEN "
+                " WHEN MATCHED"
             } else {
-                " WHEN NOT MATCHED THEN "
+                " WHEN NOT MATCHED"
             });
+            if let Some(cond) = &c.condition {
+                self.w(" AND ");
+                self.expr(cond);
+            }
+            self.w(" THEN ");
             match &c.action {
                 MergeAction::Update(assignments) => {
                     self.w("UPDATE SET ");

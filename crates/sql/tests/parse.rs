@@ -1079,10 +1079,25 @@ fn string_agg_within_group_and_other_functions() {
 }
 
 #[test]
+fn tsql_merge_with_hints_conditions_and_by_target() {
+    let src = "MERGE INTO dbo.send WITH (HOLDLOCK) AS t\nUSING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id\nWHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body\nWHEN MATCHED THEN DELETE\nWHEN NOT MATCHED BY TARGET THEN INSERT (id, body) VALUES (s.id, s.body);";
+    expect![[r#"
+        -- 1:1 MERGE
+        MERGE INTO dbo.send AS t WITH (HOLDLOCK) USING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id WHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, body) VALUES (s.id, s.body)
+    "#]].assert_eq(&summary(src));
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE WHEN MATCHED THEN DELETE;",
+        expect!["1:57: only the last WHEN MATCHED clause of a MERGE may omit its AND condition [WHEN MATCHED THEN DELETE]"],
+    );
+}
+
+#[test]
 fn not_simulated_constructs_are_named_and_spanned() {
     check_error_span(
-        "MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE;",
-        expect!["1:1: not simulated: MERGE [MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE]"],
+        "MERGE dbo.task AS t USING src ON t.id = src.id WHEN NOT MATCHED BY SOURCE THEN DELETE;",
+        expect!["1:48: not simulated: WHEN NOT MATCHED BY SOURCE [WHEN NOT MATCHED BY SOURCE]"],
     );
     check_error_span(
         "DECLARE c CURSOR FOR SELECT id FROM dbo.task;",

@@ -97,6 +97,16 @@ pub(crate) struct RowCtx<'a> {
 }
 
 impl<'a> RowCtx<'a> {
+    /// A row of `scope`, outside any other query and group.
+    pub fn new(scope: &'a Scope, row: &'a [Value]) -> RowCtx<'a> {
+        RowCtx {
+            scope,
+            row,
+            outer: None,
+            group: None,
+        }
+    }
+
     /// One row of this context's group, for an aggregate's argument.
     fn member(&self, row: &'a [Value]) -> RowCtx<'a> {
         RowCtx {

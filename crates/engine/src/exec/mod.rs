@@ -83,6 +83,9 @@ pub(crate) enum Flow {
         written: u64,
     },
     Sleep(u64),
+    /// The statement is half done (a MERGE between its read and its writes): it runs
+    /// again after this many µs, at the same place.
+    Pause(u64),
     /// EXEC of a procedure: push its frame.
     Call(Frame),
     /// RETURN from the current frame.

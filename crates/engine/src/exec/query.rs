@@ -20,7 +20,7 @@ use crate::exec::{Exec, Flow, Interrupt};
 use crate::outcome::ResultSet;
 use crate::state::locks::{LockMode, Resource};
 use crate::state::pages;
-use crate::state::session::{TriggerRows, Undo};
+use crate::state::session::{MergePending, TriggerRows, Undo};
 use crate::state::storage::{Column, RowId, Table};
 use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
 use crate::value::{compare, convert, to_literal, Value};
@@ -134,6 +134,15 @@ struct DmlJoin {
     purpose: Purpose,
     /// The conjuncts of WHERE and of inner joins' ON that name only the target: its seek.
     pred: Option<Expr>,
+}
+
+/// A MERGE and its target table, binding name and hints.
+#[derive(Clone, Copy)]
+struct MergeTarget<'a> {
+    m: &'a sql::ast::Merge,
+    tid: u32,
+    bind: &'a str,
+    hints: &'a [TableHint],
 }
 
 /// What an UPDATE or DELETE is, for locating its rows.
@@ -2373,6 +2382,107 @@ impl Exec<'_> {
         })
     }
 
+    /// A row with an UPDATE's (or MERGE's) assignments applied, converted to the columns'
+    /// types; `@v = col = ...` also sets the variable.
+    fn assigned_row(
+        &mut self,
+        i: usize,
+        tid: u32,
+        assignments: &[sql::ast::Assignment],
+        ctx: &RowCtx,
+        old: &[Value],
+    ) -> Result<Vec<Value>, Interrupt> {
+        let (columns, table_name) = {
+            let t = &self.w.db.tables[tid as usize];
+            (t.columns.clone(), t.name.clone())
+        };
+        let mut new = old.to_vec();
+        for a in assignments {
+            let v = self.eval(i, &a.value, Some(ctx))?;
+            match &a.target {
+                sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                    let p = columns
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
+                        .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                    new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
+                    if new[p].is_null() && !columns[p].nullable {
+                        return Err(SqlError::null_not_allowed(
+                            &columns[p].name,
+                            &table_name,
+                            "UPDATE",
+                        )
+                        .into());
+                    }
+                    if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
+                        self.assign_var(i, &var.value, new[p].clone())?;
+                    }
+                }
+                sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
+            }
+        }
+        Ok(new)
+    }
+
+    /// Writes a located row's new version (`None`: deletes it): the U lock the scan took
+    /// becomes X, unique indexes are checked, and the write's reads (`cl_depth`: the
+    /// clustered index's depth when the statement began writing) and event are counted.
+    #[allow(clippy::too_many_arguments)]
+    fn write_located(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        old: &[Value],
+        new: Option<&[Value]>,
+        hints: &[TableHint],
+        cl_depth: u64,
+    ) -> Result<(), Interrupt> {
+        let res = self.key_resource(tid, slot);
+        self.nowait(i, hints, |x| x.lock(i, res, LockMode::X, false))?;
+        let Some(new) = new else {
+            let m = self.maintenance_reads(tid, Some(old), None);
+            self.w.query_reads += cl_depth + m;
+            let key = self.w.db.tables[tid as usize].key_text(slot);
+            let table = self.w.db.tables[tid as usize].name.clone();
+            self.write_row(i, tid, slot, None);
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::RowDeleted {
+                session: name,
+                table,
+                key,
+            });
+            return Ok(());
+        };
+        self.check_unique(i, tid, new, Some(slot))?;
+        let m = self.maintenance_reads(tid, Some(old), Some(new));
+        let rewrite = self.w.tracing
+            && self.w.db.tables[tid as usize].stored_size(old)
+                != self.w.db.tables[tid as usize].stored_size(new);
+        self.w.query_reads += cl_depth + m + rewrite as u64;
+        self.write_row(i, tid, slot, Some(new.to_vec()));
+        if self.w.tracing {
+            let t = &self.w.db.tables[tid as usize];
+            let changes: Vec<(String, String, String)> = t
+                .columns
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| old[*p] != new[*p])
+                .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
+                .collect();
+            let key = t.key_text(slot);
+            let table = t.name.clone();
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::RowUpdated {
+                session: name,
+                table,
+                key,
+                changes,
+            });
+        }
+        Ok(())
+    }
+
     pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
         if let TableFactor::TableVar { name, .. } = &u.target {
@@ -2392,69 +2502,17 @@ impl Exec<'_> {
         };
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
-        let table_name = self.w.db.tables[tid as usize].name.clone();
         let mut changed = Vec::new();
         let cl_depth = self.cl_depth(tid);
         for (slot, old, joined) in rows {
-            let mut new = old.clone();
-            for a in &u.assignments {
-                let ctx = RowCtx {
-                    scope: &scope,
-                    row: joined.as_deref().unwrap_or(&old),
-                    outer: None,
-                    group: None,
-                };
-                let v = self.eval(i, &a.value, Some(&ctx))?;
-                match &a.target {
-                    sql::ast::AssignTarget::Column(c)
-                    | sql::ast::AssignTarget::VarAndColumn(_, c) => {
-                        let p = columns
-                            .iter()
-                            .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
-                            .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
-                        new[p] =
-                            convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
-                        if new[p].is_null() && !columns[p].nullable {
-                            return Err(SqlError::null_not_allowed(
-                                &columns[p].name,
-                                &table_name,
-                                "UPDATE",
-                            )
-                            .into());
-                        }
-                        if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
-                            self.assign_var(i, &var.value, new[p].clone())?;
-                        }
-                    }
-                    sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
-                }
-            }
-            // The U lock the scan took becomes X for the write.
-            let res = self.key_resource(tid, slot);
-            self.nowait(i, &hints, |x| x.lock(i, res, LockMode::X, false))?;
-            self.check_unique(i, tid, &new, Some(slot))?;
-            let m = self.maintenance_reads(tid, Some(&old), Some(&new));
-            let rewrite = self.w.tracing
-                && self.w.db.tables[tid as usize].stored_size(&old)
-                    != self.w.db.tables[tid as usize].stored_size(&new);
-            self.w.query_reads += cl_depth + m + rewrite as u64;
-            self.write_row(i, tid, slot, Some(new.clone()));
-            if self.w.tracing {
-                let changes: Vec<(String, String, String)> = columns
-                    .iter()
-                    .enumerate()
-                    .filter(|(p, _)| old[*p] != new[*p])
-                    .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
-                    .collect();
-                let key = self.w.db.tables[tid as usize].key_text(slot);
-                let name = self.w.sessions[i].name.clone();
-                self.push(Event::RowUpdated {
-                    session: name,
-                    table: table_name.clone(),
-                    key,
-                    changes,
-                });
-            }
+            let ctx = RowCtx {
+                scope: &scope,
+                row: joined.as_deref().unwrap_or(&old),
+                outer: None,
+                group: None,
+            };
+            let new = self.assigned_row(i, tid, &u.assignments, &ctx, &old)?;
+            self.write_located(i, tid, slot, &old, Some(&new), &hints, cl_depth)?;
             changed.push((new, old));
         }
         let n = changed.len() as u64;
@@ -2544,22 +2602,10 @@ impl Exec<'_> {
         };
         let (tid, hints, _, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
-        let table_name = self.w.db.tables[tid as usize].name.clone();
-        let cl_depth = self.cl_depth(tid);
         let mut deleted = Vec::new();
+        let cl_depth = self.cl_depth(tid);
         for (slot, old, _) in rows {
-            let res = self.key_resource(tid, slot);
-            self.nowait(i, &hints, |x| x.lock(i, res, LockMode::X, false))?;
-            let m = self.maintenance_reads(tid, Some(&old), None);
-            self.w.query_reads += cl_depth + m;
-            let key = self.w.db.tables[tid as usize].key_text(slot);
-            self.write_row(i, tid, slot, None);
-            let name = self.w.sessions[i].name.clone();
-            self.push(Event::RowDeleted {
-                session: name,
-                table: table_name.clone(),
-                key,
-            });
+            self.write_located(i, tid, slot, &old, None, &hints, cl_depth)?;
             deleted.push(old);
         }
         let n = deleted.len() as u64;
@@ -2582,6 +2628,269 @@ impl Exec<'_> {
             reads: self.w.query_reads,
             written: n,
         })
+    }
+
+    /// MERGE in two steps, as SQL Server runs it: first it reads, deciding for each source
+    /// row whether it matches a target row (U locks on the rows found; with HOLDLOCK or
+    /// SERIALIZABLE also on the searched key when no row has it, standing for the
+    /// key-range lock), then, after the read's cost, it writes. Without HOLDLOCK two
+    /// sessions can both find a new key missing and both insert it: one waits for the
+    /// other's key lock and fails with 2627.
+    pub(crate) fn exec_merge(&mut self, i: usize, m: &sql::ast::Merge) -> Result<Flow, Interrupt> {
+        self.w.query_reads = 0;
+        let TableFactor::Table {
+            name, alias, hints, ..
+        } = &m.target
+        else {
+            return Err(SqlError::not_simulated("MERGE into this kind of target").into());
+        };
+        let tid = self.table_id(name)?;
+        if [DmlEvent::Insert, DmlEvent::Update, DmlEvent::Delete]
+            .iter()
+            .any(|e| self.has_triggers(tid, *e))
+        {
+            return Err(SqlError::not_simulated("MERGE on a table with triggers").into());
+        }
+        self.check_set_options(i, tid, "MERGE")?;
+        let bind = alias
+            .as_ref()
+            .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+        let target = MergeTarget {
+            m,
+            tid,
+            bind: &bind,
+            hints,
+        };
+        let pending = self.w.sessions[i].merge_pending.clone();
+        let Some(pending) = pending else {
+            let read = self.merge_read(i, &target)?;
+            let reads = self.w.query_reads;
+            self.w.sessions[i].merge_pending = Some(read);
+            return Ok(Flow::Pause(crate::cost::read_cost(reads)));
+        };
+        let r = self.merge_write(i, &target, &pending);
+        if !matches!(r, Err(Interrupt::Block)) {
+            self.w.sessions[i].merge_pending = None;
+        }
+        r
+    }
+
+    fn merge_read(&mut self, i: usize, t: &MergeTarget) -> Result<MergePending, Interrupt> {
+        let MergeTarget {
+            m,
+            tid,
+            bind,
+            hints,
+        } = *t;
+        let (source_scope, source_rows) = self.factor_rows(i, &m.source, None)?;
+        let Some(sb) = source_scope.bindings.first().cloned() else {
+            return Err(SqlError::not_simulated("MERGE with this source").into());
+        };
+        let serializable = has_hint(hints, HintKind::HoldLock)
+            || has_hint(hints, HintKind::Serializable)
+            || self.w.sessions[i].options.isolation == IsolationLevel::Serializable;
+        let mut rows = Vec::with_capacity(source_rows.len());
+        for src in source_rows {
+            let ctx = RowCtx::new(&source_scope, &src);
+            let spec = ScanSpec {
+                table: tid,
+                binding: bind.to_string(),
+                hints,
+                purpose: Purpose::Update,
+                pred: Some(&m.on),
+                order: &[],
+                limit: None,
+            };
+            let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;
+            if found.is_empty() && serializable {
+                self.lock_missing_key(i, tid, &target_scope, &m.on, &ctx)?;
+            }
+            if found.is_empty() {
+                rows.push((src.clone(), None));
+            }
+            for (slot, _) in found {
+                rows.push((src.clone(), Some(slot)));
+            }
+        }
+        Ok(MergePending {
+            source: (sb.name, sb.table, sb.columns),
+            rows,
+        })
+    }
+
+    /// HOLDLOCK on a key no row has: SQL Server locks the key range where the key would
+    /// go, so another MERGE of the same key waits. Without key-range locks, a U lock on the
+    /// key itself stands for it (an INSERT of the key takes X on the same resource).
+    fn lock_missing_key(
+        &mut self,
+        i: usize,
+        tid: u32,
+        target_scope: &Scope,
+        on: &Expr,
+        ctx: &RowCtx,
+    ) -> Result<(), Interrupt> {
+        let preds = conjuncts(on);
+        let (key_cols, columns, hash_keyed) = {
+            let t = &self.w.db.tables[tid as usize];
+            (t.key.clone(), t.columns.clone(), !t.hash_key.is_empty())
+        };
+        if key_cols.is_empty() || hash_keyed {
+            return Err(SqlError::not_simulated(
+                "HOLDLOCK on a MERGE target without a clustered key",
+            )
+            .into());
+        }
+        let mut row = vec![Value::Null; columns.len()];
+        for &c in &key_cols {
+            let Some(e) = equality_expr(&preds, &columns[c].name, target_scope) else {
+                return Err(SqlError::not_simulated(
+                    "HOLDLOCK on a MERGE whose ON does not give the whole clustered key",
+                )
+                .into());
+            };
+            let v = self.eval(i, e, Some(ctx))?;
+            row[c] = convert(&v, &columns[c].ty, None).unwrap_or(Value::Null);
+        }
+        let key = {
+            let t = &self.w.db.tables[tid as usize];
+            t.key_text_of(Some(&row), t.slots.len())
+        };
+        let res = Resource::Key {
+            table: tid,
+            index: 1,
+            key,
+        };
+        self.lock(i, res, LockMode::U, false)
+    }
+
+    fn merge_write(
+        &mut self,
+        i: usize,
+        t: &MergeTarget,
+        pending: &MergePending,
+    ) -> Result<Flow, Interrupt> {
+        let MergeTarget {
+            m,
+            tid,
+            bind,
+            hints,
+        } = *t;
+        use sql::ast::MergeAction;
+        let (columns, column_names, table_name) = {
+            let t = &self.w.db.tables[tid as usize];
+            (
+                t.columns.clone(),
+                Rc::clone(&t.column_names),
+                t.name.clone(),
+            )
+        };
+        let (sname, stable, scols) = pending.source.clone();
+        let mut source_scope = Scope::default();
+        source_scope.push(sname.clone(), stable.clone(), Rc::clone(&scols));
+        let mut joined = Scope::default();
+        joined.push(
+            bind.to_string(),
+            Some(table_name.to_ascii_lowercase()),
+            column_names,
+        );
+        joined.push(sname, stable, scols);
+        let cl_depth = self.cl_depth(tid);
+        let mut n = 0u64;
+        let mut seen = std::collections::BTreeSet::new();
+        for (src, matched) in &pending.rows {
+            match matched {
+                Some(slot) => {
+                    let slot = *slot;
+                    if !seen.insert(slot) {
+                        return Err(merge_twice().into());
+                    }
+                    let Some(old) = self.w.db.tables[tid as usize].slots[slot].latest().cloned()
+                    else {
+                        continue;
+                    };
+                    let mut row = old.clone();
+                    row.extend(src.iter().cloned());
+                    let ctx = RowCtx::new(&joined, &row);
+                    let Some(clause) = self.merge_clause_for(i, m, true, &ctx)? else {
+                        continue;
+                    };
+                    match &clause.action {
+                        MergeAction::Update(assignments) => {
+                            let new = self.assigned_row(i, tid, assignments, &ctx, &old)?;
+                            self.write_located(i, tid, slot, &old, Some(&new), hints, cl_depth)?;
+                        }
+                        MergeAction::Delete => {
+                            self.write_located(i, tid, slot, &old, None, hints, cl_depth)?;
+                        }
+                        MergeAction::Insert { .. } => {}
+                    }
+                    n += 1;
+                }
+                None => {
+                    let ctx = RowCtx::new(&source_scope, src);
+                    let Some(clause) = self.merge_clause_for(i, m, false, &ctx)? else {
+                        continue;
+                    };
+                    let MergeAction::Insert {
+                        columns: names,
+                        values,
+                    } = &clause.action
+                    else {
+                        continue;
+                    };
+                    let mut given = Vec::with_capacity(values.len());
+                    for e in values {
+                        given.push(self.eval(i, e, Some(&ctx))?);
+                    }
+                    let targets: Vec<usize> = if names.is_empty() {
+                        let identity = self.w.db.tables[tid as usize]
+                            .identity
+                            .as_ref()
+                            .map(|x| x.column);
+                        (0..columns.len())
+                            .filter(|c| Some(*c) != identity)
+                            .collect()
+                    } else {
+                        let mut v = Vec::with_capacity(names.len());
+                        for c in names {
+                            v.push(
+                                columns
+                                    .iter()
+                                    .position(|x| x.name.eq_ignore_ascii_case(&c.value))
+                                    .ok_or_else(|| SqlError::invalid_column(&c.value))?,
+                            );
+                        }
+                        v
+                    };
+                    let row = self.build_row(i, tid, None, &columns, &targets, &given)?;
+                    self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
+                    n += 1;
+                }
+            }
+        }
+        let rules = self.rules;
+        rules.rows_modified(self, i, tid);
+        Ok(self.wrote(i, CostKind::Update, n))
+    }
+
+    /// The first WHEN [NOT] MATCHED clause whose AND condition holds for the row.
+    fn merge_clause_for<'m>(
+        &mut self,
+        i: usize,
+        m: &'m sql::ast::Merge,
+        matched: bool,
+        ctx: &RowCtx,
+    ) -> Result<Option<&'m sql::ast::MergeClause>, Interrupt> {
+        for c in m.clauses.iter().filter(|c| c.matched == matched) {
+            let holds = match &c.condition {
+                Some(cond) => self.eval(i, cond, Some(ctx))?.is_true(),
+                None => true,
+            };
+            if holds {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
     }
 
     /// OUTPUT rows (inserted, deleted) to the client or INTO a table.
@@ -2612,12 +2921,7 @@ impl Exec<'_> {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
-            let ctx = RowCtx {
-                scope: &scope,
-                row: &row,
-                outer: None,
-                group: None,
-            };
+            let ctx = RowCtx::new(&scope, &row);
             let mut r = Vec::new();
             for it in &o.items {
                 match it {
@@ -2832,6 +3136,15 @@ fn from_names(s: &Select, name: &str) -> bool {
     s.from
         .iter()
         .any(|t| is(&t.factor) || t.joins.iter().any(|j| is(&j.factor)))
+}
+
+/// Msg 8672: a MERGE matched one target row with more than one source row.
+fn merge_twice() -> SqlError {
+    SqlError::generic(
+        8672,
+        16,
+        "The MERGE statement attempted to UPDATE or DELETE the same row more than once. This happens when a target row matches more than one source row. A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine the ON clause to ensure a target row matches at most one source row, or use the GROUP BY clause to group the source rows.",
+    )
 }
 
 fn show(v: &Value) -> String {

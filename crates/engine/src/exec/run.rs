@@ -75,6 +75,7 @@ impl Exec<'_> {
             repeats_done: 0,
             current: None,
             sleeping_until: None,
+            merge_pending: None,
             first_error_at: None,
         }
     }
@@ -362,6 +363,7 @@ impl Exec<'_> {
         s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
         s.fresh_locks.clear();
         s.sleeping_until = None;
+        s.merge_pending = None;
         if !self.w.tracing {
             // Setup: only where the statement is, to place its errors.
             s.current = Some((Source::Setup, span.start, span.end));
@@ -446,6 +448,14 @@ impl Exec<'_> {
             self.begin_statement(i, label, stmt.span.clone());
         }
         match self.exec_statement(i, stmt) {
+            Ok(Flow::Pause(us)) => {
+                // The statement goes on after `us`, where it left off.
+                self.w.sessions[i].resuming = true;
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + us,
+                    end: None,
+                };
+            }
             Ok(flow) => {
                 self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
@@ -513,6 +523,7 @@ impl Exec<'_> {
                     end: None,
                 };
             }
+            Flow::Pause(_) => unreachable!("run_statement keeps a paused statement"),
             Flow::Return(code) => {
                 // RETURN in a batch ends the batch; in a procedure returns to the caller.
                 self.pop_frame(i, code);

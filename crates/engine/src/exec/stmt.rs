@@ -302,13 +302,11 @@ impl Exec<'_> {
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
             StmtKind::Merge(m) => {
-                // Only MERGE's effect on a queue table's FIFO cache is modelled (T11).
-                if let sql::ast::TableFactor::Table { name, .. } = &m.target {
-                    let tid = self.table_id(name)?;
-                    let rules = self.rules;
-                    rules.rows_modified(self, i, tid);
-                }
-                Err(SqlError::not_simulated("MERGE").into())
+                // A dialect may run MERGE its own way.
+                let rules = self.rules;
+                rules
+                    .exec_statement(self, i, stmt)
+                    .unwrap_or_else(|| self.exec_merge(i, m))
             }
             StmtKind::Break | StmtKind::Continue | StmtKind::Empty => Ok(done(CostKind::Variable)),
             StmtKind::If { .. }

@@ -418,3 +418,57 @@ fn temp_tables_belong_to_their_session_and_end_with_it() {
     assert_eq!(numbers(&sim, "C"), [208]);
     assert_eq!(row(&sim, "C", 0), ["3"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// MERGE
+
+const SENDS: &str =
+    "CREATE TABLE send (id int PRIMARY KEY, body varchar(20) NOT NULL, tries int NOT NULL);\n\
+    INSERT send VALUES (1, 'old', 1), (2, 'gone', 1);";
+
+#[test]
+fn merge_updates_deletes_and_inserts_by_its_clauses() {
+    let sim = run_one(
+        SENDS,
+        "MERGE send AS t USING (VALUES (1, 'new'), (2, 'x'), (3, 'three')) AS s (id, body) ON t.id = s.id\n\
+         WHEN MATCHED AND s.body = 'x' THEN DELETE\n\
+         WHEN MATCHED THEN UPDATE SET body = s.body, tries = t.tries + 1\n\
+         WHEN NOT MATCHED BY TARGET THEN INSERT (id, body, tries) VALUES (s.id, s.body, 0);\n\
+         SELECT @@ROWCOUNT;\n\
+         SELECT id, body, tries FROM send ORDER BY id;\n\
+         MERGE send t USING (SELECT 1 AS id UNION ALL SELECT 1) s ON t.id = s.id WHEN MATCHED THEN DELETE;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["3"]);
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [["1", "new", "2"], ["3", "three", "0"]]
+    );
+    assert_eq!(numbers(&sim, "A"), [8672]);
+}
+
+/// The upsert race: two sessions MERGE the same new key at the same instant. Without
+/// HOLDLOCK both read "not matched" and both insert; the second waits for the first's key
+/// lock and then fails with 2627. With HOLDLOCK the second's read waits on the key, then
+/// sees the row and updates it.
+#[test]
+fn merge_upsert_races_without_holdlock_and_waits_with_it() {
+    for (hint, errors_b, tries) in [("", vec![2627], "0"), (" WITH (HOLDLOCK)", vec![], "1")] {
+        let upsert = format!(
+            "BEGIN TRAN;\nMERGE send{hint} AS t USING (SELECT 7 AS id, 'hi' AS body) AS s ON t.id = s.id\nWHEN MATCHED THEN UPDATE SET tries = t.tries + 1\nWHEN NOT MATCHED THEN INSERT (id, body, tries) VALUES (s.id, s.body, 0);\nWAITFOR DELAY '00:00:00.100';\nCOMMIT;"
+        );
+        let sc = scenario(SENDS, &[("A", 0, &upsert), ("B", 0, &upsert)]);
+        let mut sim = Simulation::new(&sc, 1).unwrap();
+        let trace = sim.run_traced().unwrap().to_string();
+        let mut all = numbers(&sim, "A");
+        all.extend(numbers(&sim, "B"));
+        assert_eq!(all, errors_b, "{hint}\n{trace}");
+        let end = sim.query("SELECT tries FROM send WHERE id = 7").unwrap();
+        assert_eq!(
+            end.rows,
+            [[Value::Int(tries.parse().unwrap())]],
+            "{hint}\n{trace}"
+        );
+        let waited: u64 = sim.outcome().sessions.iter().map(|s| s.wait_us).sum();
+        assert!(waited > 50_000, "{hint}: waited {waited} µs\n{trace}");
+    }
+}

@@ -386,7 +386,7 @@ impl Parser<'_> {
     }
 
     /// `[AS] alias` after a table (no strings).
-    fn opt_table_alias(&mut self) -> PResult<Option<Ident>> {
+    pub(super) fn opt_table_alias(&mut self) -> PResult<Option<Ident>> {
         if self.eat_kw("AS") {
             return Ok(Some(self.ident()?));
         }
