@@ -2,6 +2,7 @@
 //! needs nothing beyond cargo to start (the xtask pattern). See `cargo xtask help`.
 
 mod bench;
+mod fuzz;
 mod parity;
 mod report;
 mod setup;
@@ -27,6 +28,9 @@ commands:
   parity              only the native/wasm trace parity check: every lesson's default
                       run natively and in wasm (Node), compared by trace digest
   e2e [--filter TEXT] the release wasm build and the browser tests only
+  fuzz [--time SECS] [--workers N] [--seed N]
+                      fuzz the SQL parser, the lesson loader and the simulator for SECS
+                      (default 60); failures are minimized into target/fuzz-findings/
   tidy                only the engine's invariants: no web dependencies, no clock or
                       OS entropy, no import cycles, dialect code only in dialect/
   setup [--browser]   only install what is missing
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         "test" => test(&shell, rest, true),
         "e2e" => test(&shell, rest, false),
         "bench" => bench::run(&shell, rest),
+        "fuzz" => fuzz::run(&shell, rest),
         "tidy" => match tidy::check_engine(&shell) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

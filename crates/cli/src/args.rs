@@ -98,9 +98,14 @@ JSON output (--json), one object; these fields are a contract:
   seed       the seed of the run
   settings   every toggle's value: {\"<toggle>\": \"<value>\", ...}
   end_ms     virtual time when the last session finished (ms, µs precision)
-  sessions   [{name, wait_ms, statements, errors, results, logical_reads}], where
-               wait_ms  total time blocked on locks (ms, µs precision)
-               errors   [{number, message}]
+  sessions   [{name, wait_ms, statements, errors, results, logical_reads,
+              elapsed_ms, delayed_ms}], where
+               wait_ms     total time blocked on locks (ms, µs precision)
+               errors      [{number, message, caught}]; caught: a TRY block
+                           handled it
+               elapsed_ms  from connecting to finishing the script
+               delayed_ms  time consumes waited for a row in the delayed state
+                           (Teradata)
                results  [{columns: [string], rows: [[value]]}]
   checks     [{name, passed, detail}] for the checks that apply to these settings
   queries    [{sql, columns, rows}], one per --query, run against the final state

@@ -119,6 +119,31 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
             }
         };
         tally.runs += 1;
+        // An error nobody handled and no check expects is a mistake in the lesson.
+        let mut seen_errors: BTreeSet<(String, u32)> = BTreeSet::new();
+        for (session, e) in lesson::unexpected_errors(
+            &lesson.apply(settings).map(|a| a.checks).unwrap_or_default(),
+            &report.outcome,
+        ) {
+            if !seen_errors.insert((session.to_string(), e.number)) {
+                continue;
+            }
+            tally.failed += 1;
+            let with = if settings.is_empty() {
+                String::new()
+            } else {
+                format!("{settings}, ")
+            };
+            let line = lesson
+                .blocks
+                .iter()
+                .find(|b| matches!(&b.role, lesson::BlockRole::Session { name, .. } if name == session))
+                .map_or(1, |b| b.line);
+            eprintln!(
+                "{name}:{line}:1: session {session} ends with error {} that no TRY block catches and no check expects ({with}seed {seed}): {}; handle it, or add a check with figure = \"error_number\"",
+                e.number, e.message
+            );
+        }
         for c in &report.checks {
             if c.passed {
                 tally.passed += 1;

@@ -39,12 +39,15 @@ pub struct SessionJson<'a> {
     pub errors: Vec<ErrorJson<'a>>,
     pub results: Vec<ResultJson<'a>>,
     pub logical_reads: u64,
+    pub elapsed_ms: f64,
+    pub delayed_ms: f64,
 }
 
 #[derive(Serialize)]
 pub struct ErrorJson<'a> {
     pub number: u32,
     pub message: &'a str,
+    pub caught: bool,
 }
 
 #[derive(Serialize)]
@@ -119,6 +122,7 @@ pub fn run_json<'a>(
                     .map(|e| ErrorJson {
                         number: e.number,
                         message: &e.message,
+                        caught: e.caught,
                     })
                     .collect(),
                 results: s
@@ -130,6 +134,8 @@ pub fn run_json<'a>(
                     })
                     .collect(),
                 logical_reads: s.logical_reads,
+                elapsed_ms: ms(s.elapsed_us),
+                delayed_ms: ms(s.delayed_us),
             })
             .collect(),
         checks: checks

@@ -161,17 +161,30 @@ fn text_report(
     let outcome = &report.outcome;
     let _ = writeln!(out, "\noutcome: ended at {} ms", ms(outcome.end_us));
     for s in &outcome.sessions {
+        let caught = s.errors.iter().filter(|e| e.caught).count();
         let _ = writeln!(
             out,
-            "  {}: waited {} ms, {} statements, {} errors, {} logical reads",
+            "  {}: waited {} ms, {} statements, {} errors{}, {} logical reads, ran {} ms{}",
             s.name,
             ms(s.wait_us),
             s.statements,
-            s.errors.len(),
-            s.logical_reads
+            s.errors.len() - caught,
+            if caught > 0 {
+                format!(" (+{caught} caught)")
+            } else {
+                String::new()
+            },
+            s.logical_reads,
+            ms(s.elapsed_us),
+            if s.delayed_us > 0 {
+                format!(", delayed {} ms", ms(s.delayed_us))
+            } else {
+                String::new()
+            },
         );
         for e in &s.errors {
-            let _ = writeln!(out, "    error {}: {}", e.number, e.message);
+            let how = if e.caught { " (caught)" } else { "" };
+            let _ = writeln!(out, "    error {}{how}: {}", e.number, e.message);
         }
         for (i, rs) in s.results.iter().enumerate() {
             let _ = writeln!(out, "    result {} ({} rows):", i + 1, rs.rows.len());

@@ -3,12 +3,24 @@
 use engine::ResultSet;
 use lesson::value_text;
 
+/// Cells longer than this are cut (with `…`) in the text table; JSON keeps them whole.
+const MAX_CELL_CHARS: usize = 200;
+
+/// A cell's text, cut to [`MAX_CELL_CHARS`] characters.
+fn cell_text(v: &engine::Value) -> String {
+    let text = value_text(v);
+    match text.char_indices().nth(MAX_CELL_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
 /// Columns padded to their widest cell, a rule under the header; each line indented.
 pub fn table(rs: &ResultSet, indent: &str) -> String {
     let cells: Vec<Vec<String>> = rs
         .rows
         .iter()
-        .map(|r| r.iter().map(value_text).collect())
+        .map(|r| r.iter().map(cell_text).collect())
         .collect();
     let columns = rs
         .columns
@@ -28,8 +40,10 @@ pub fn table(rs: &ResultSet, indent: &str) -> String {
     let line = |row: &[String]| {
         let padded: Vec<String> = (0..columns)
             .map(|i| {
+                // Padded by hand: `format!`'s width stops at 65 535.
                 let cell = row.get(i).map_or("", String::as_str);
-                format!("{cell:<w$}", w = widths[i])
+                let pad = widths[i].saturating_sub(cell.chars().count());
+                format!("{cell}{}", " ".repeat(pad))
             })
             .collect();
         format!("{indent}{}\n", padded.join(" | ").trim_end())
@@ -41,4 +55,29 @@ pub fn table(rs: &ResultSet, indent: &str) -> String {
         out.push_str(&line(row));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Value;
+
+    #[test]
+    fn a_huge_cell_is_cut_not_a_panic() {
+        let rs = ResultSet {
+            columns: vec!["v".into(), "w".into()],
+            rows: vec![vec![
+                Value::Text(From::from("x".repeat(70_000).as_str())),
+                Value::Int(1),
+            ]],
+        };
+        let out = table(&rs, "  ");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines[2].starts_with(&format!("  {}… | 1", "x".repeat(200))),
+            "{}",
+            &lines[2][..40]
+        );
+    }
 }

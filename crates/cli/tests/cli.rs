@@ -153,6 +153,57 @@ fn check_fails_a_failing_check_with_settings_and_seed() {
     );
 }
 
+/// An error nobody handles and no check expects fails `check`; one a TRY block catches
+/// does not, and counts as `caught_errors`, not `errors`.
+#[test]
+fn check_fails_an_error_no_check_expects_and_not_a_caught_one() {
+    let dir = TempDir::new("unexpected");
+    let text = PASSING
+        .replace("id = \"passing\"", "id = \"unexpected\"")
+        .replace(
+            "SELECT id FROM t;\n```",
+            "SELECT id FROM t;\nSELECT 1 / 0;\n```",
+        )
+        .replace(
+            "[[checks]]\nname = \"no errors\"\nfigure = \"errors\"\nequals = 0\n",
+            "",
+        );
+    dir.write("unexpected.md", &text);
+    check_cli(
+        &dir,
+        &["check", "unexpected.md"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            checked 1 lesson, 2 runs, 3 checks: 1 passed, 2 failed; 0 errors
+            --- stderr
+            unexpected.md:26:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=on, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
+            unexpected.md:26:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=off, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
+        "#]],
+    );
+    let caught = PASSING
+        .replace("id = \"passing\"", "id = \"caught\"")
+        .replace(
+            "SELECT id FROM t;\n```",
+            "BEGIN TRY\n    SELECT 1 / 0;\nEND TRY\nBEGIN CATCH\n    SELECT ERROR_NUMBER();\nEND CATCH\n```",
+        )
+        .replace(
+            "figure = \"errors\"\nequals = 0\n",
+            "figure = \"errors\"\nequals = 0\n\n[[checks]]\nname = \"one handled\"\nsession = \"A\"\nfigure = \"caught_errors\"\nequals = 1\n",
+        );
+    dir.write("caught.md", &caught);
+    check_cli(
+        &dir,
+        &["check", "caught.md"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            checked 1 lesson, 2 runs, 5 checks: 5 passed, 0 failed; 0 errors
+            --- stderr
+        "#]],
+    );
+}
+
 #[test]
 fn check_reports_bad_input_as_file_line_col() {
     let dir = TempDir::new("bad");
@@ -235,7 +286,7 @@ fn run_json_has_the_contract_fields() {
     );
     expect![[r#"
         top: ["checks", "end_ms", "lesson", "queries", "schedule", "seed", "sessions", "settings"]
-        session: ["errors", "logical_reads", "name", "results", "statements", "wait_ms"]
+        session: ["delayed_ms", "elapsed_ms", "errors", "logical_reads", "name", "results", "statements", "wait_ms"]
         check: ["detail", "name", "passed"]
         query: ["columns", "rows", "sql"]
         lesson="passing" seed=9 settings={"readpast":"off"}

@@ -439,6 +439,7 @@ impl SqlError {
             severity: self.severity,
             state: self.state,
             message: self.message.clone(),
+            caught: false,
         }
     }
 }
@@ -449,4 +450,6 @@ pub struct SqlErrorInfo {
     pub severity: u8,
     pub state: u8,
     pub message: String,
+    /// A TRY block caught it: the script handled the error.
+    pub caught: bool,
 }

@@ -33,9 +33,9 @@ pub use exec::run::MAX_STATEMENTS_PER_SESSION;
 pub use exec::Sink;
 pub use footprint::{Footprint, RowRef};
 pub use outcome::{Outcome, ResultSet, SessionOutcome};
-pub use scenario::{Block, QueryError, Scenario, ScenarioError, SessionSpec};
+pub use scenario::{Block, QueryError, Scenario, ScenarioError, SessionSpec, MAX_SCRIPT_BYTES};
 pub use schedule::{Mode, Schedule, ScheduleError, SchedulePolicy, Scheduler};
-pub use sim::{Simulation, MAX_STEPS, MAX_VIRTUAL_US};
+pub use sim::{Limits, Simulation, MAX_STEPS, MAX_VIRTUAL_US};
 pub use state::{locks, pages};
 pub use value::{format_datetime, Value, CLOCK_ZERO_US};
 pub use view::{

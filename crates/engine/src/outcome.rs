@@ -18,6 +18,10 @@ pub struct SessionOutcome {
     pub errors: Vec<SqlErrorInfo>,
     pub results: Vec<ResultSet>,
     pub logical_reads: u64,
+    /// From connecting to finishing its script: the session's own elapsed time.
+    pub elapsed_us: u64,
+    /// Time a consume spent in the delayed state waiting for a row (Teradata).
+    pub delayed_us: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,8 +4,12 @@
 use crate::dialect::Dialect;
 use crate::outcome::ResultSet;
 use crate::schedule::{ScheduleError, SchedulePolicy};
-use crate::sim::Simulation;
+use crate::sim::{Limits, Simulation};
 use crate::state::session::ClientSettings;
+
+/// The longest script (setup or session) the simulator parses: far beyond any lesson,
+/// short of what would exhaust a browser tab's memory.
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 /// A scenario: the setup script and one script per session, all as SQL text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,6 +57,15 @@ pub struct QueryError {
 impl Simulation {
     /// Parses every script and runs the setup; the sessions have not started yet.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
+        Simulation::with_limits(scenario, seed, Limits::default())
+    }
+
+    /// [`Simulation::new`] with smaller budgets (steps, statements per session).
+    pub fn with_limits(
+        scenario: &Scenario,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Simulation, ScenarioError> {
         let located = |block: Block, text: &str, span: std::ops::Range<usize>, message: String| {
             let (line, col) = sql::line_col(text, span.start);
             ScenarioError {
@@ -69,6 +82,18 @@ impl Simulation {
         let prepare = |block: Block,
                        text: &str|
          -> Result<(sql::ast::Script, ClientSettings), ScenarioError> {
+            if text.len() > MAX_SCRIPT_BYTES {
+                return Err(located(
+                    block,
+                    text,
+                    0..0,
+                    format!(
+                        "this script is {} KB; the simulator takes scripts of at most {} KB",
+                        text.len() / 1024,
+                        MAX_SCRIPT_BYTES / 1024
+                    ),
+                ));
+            }
             let (clean, settings) = rules
                 .client_commands(text)
                 .map_err(|(at, m)| located(block, text, at..at, m))?;
@@ -95,6 +120,7 @@ impl Simulation {
             seed,
             rules,
             parser,
+            limits,
         )
         .map_err(|(at, e)| {
             let (line, col) = sql::line_col(&scenario.setup, at.min(scenario.setup.len()));

@@ -50,7 +50,28 @@ pub struct Simulation {
     /// Choices made at choice points so far.
     recorded: Vec<usize>,
     steps: u64,
+    /// The run is cut off after this many steps ([`MAX_STEPS`] unless lowered).
+    max_steps: u64,
     seed: u64,
+}
+
+/// Budgets of one run, at most the defaults: a fuzzer or a preview runs many small
+/// simulations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps of the whole run ([`MAX_STEPS`]).
+    pub steps: u64,
+    /// Statements per session, setup included ([`MAX_STATEMENTS_PER_SESSION`]).
+    pub statements: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: MAX_STEPS,
+            statements: MAX_STATEMENTS_PER_SESSION,
+        }
+    }
 }
 
 /// A session's script as `Simulation::build` takes it: name, start, parsed script, its
@@ -58,6 +79,7 @@ pub struct Simulation {
 pub(crate) type SessionScript = (String, u64, Script, std::rc::Rc<str>, ClientSettings);
 
 impl Simulation {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build(
         (setup, setup_settings): (Script, ClientSettings),
         setup_text: &str,
@@ -65,6 +87,7 @@ impl Simulation {
         seed: u64,
         rules: &'static dyn Rules,
         parser: sql::Dialect,
+        limits: Limits,
     ) -> Result<Simulation, (usize, SqlError)> {
         // The error is the setup's first, with the byte offset of its statement.
         let mut sim = Simulation {
@@ -77,8 +100,10 @@ impl Simulation {
             mode: Mode::Timed,
             recorded: Vec::new(),
             steps: 0,
+            max_steps: limits.steps.min(MAX_STEPS),
             seed,
         };
+        sim.world.max_statements = limits.statements.min(MAX_STATEMENTS_PER_SESSION);
         // Setup runs alone, untraced, as session index 0 of a throwaway list.
         let text = sim.world.setup_text.clone();
         let mut setup_session = sim.exec().new_session("setup".into(), 0, setup, text, 0);
@@ -88,7 +113,7 @@ impl Simulation {
         while !matches!(sim.world.sessions[0].state, State::Finished) {
             sim.exec().advance_session(0);
             statements = sim.world.sessions[0].executed;
-            if statements > MAX_STATEMENTS_PER_SESSION {
+            if statements > sim.world.max_statements {
                 break;
             }
         }
@@ -190,9 +215,10 @@ impl Simulation {
     pub fn step_with(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, ScheduleError> {
         self.out.events.clear();
         self.steps += 1;
-        if self.steps > MAX_STEPS && !self.world.is_finished() {
+        if self.steps > self.max_steps && !self.world.is_finished() {
+            let max = self.max_steps;
             self.cut_off_with(&format!(
-                "simulation stopped this session: the run took more than {MAX_STEPS} steps"
+                "simulation stopped this session: the run took more than {max} steps"
             ));
             return Ok(false);
         }

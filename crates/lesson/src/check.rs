@@ -73,8 +73,10 @@ pub struct Bound {
 pub enum Figure {
     /// Time blocked on locks, ms (µs precision).
     WaitMs,
-    /// How many errors were raised.
+    /// How many errors were raised and not caught by a TRY block.
     Errors,
+    /// How many errors a TRY block caught (the script handled them).
+    CaughtErrors,
     /// The number of the first error, 0 when there was none (needs `session`).
     ErrorNumber,
     /// Statements executed.
@@ -86,45 +88,97 @@ pub enum Figure {
     ResultSets,
     /// Virtual time when the last session finished, ms (no `session`).
     EndMs,
+    /// A session's own time from connecting to finishing its script, ms.
+    ElapsedMs,
+    /// Time consumes spent in the delayed state waiting for a row, ms (Teradata).
+    DelayedMs,
 }
 
 impl Figure {
-    pub const ALL: [Figure; 8] = [
+    pub const ALL: [Figure; 11] = [
         Figure::WaitMs,
         Figure::Errors,
+        Figure::CaughtErrors,
         Figure::ErrorNumber,
         Figure::Statements,
         Figure::LogicalReads,
         Figure::ResultRows,
         Figure::ResultSets,
         Figure::EndMs,
+        Figure::ElapsedMs,
+        Figure::DelayedMs,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
             Figure::WaitMs => "wait_ms",
             Figure::Errors => "errors",
+            Figure::CaughtErrors => "caught_errors",
             Figure::ErrorNumber => "error_number",
             Figure::Statements => "statements",
             Figure::LogicalReads => "logical_reads",
             Figure::ResultRows => "result_rows",
             Figure::ResultSets => "result_sets",
             Figure::EndMs => "end_ms",
+            Figure::ElapsedMs => "elapsed_ms",
+            Figure::DelayedMs => "delayed_ms",
         }
     }
 
     fn of_session(self, s: &SessionOutcome) -> f64 {
         match self {
             Figure::WaitMs => ms(s.wait_us),
-            Figure::Errors => s.errors.len() as f64,
+            Figure::Errors => s.errors.iter().filter(|e| !e.caught).count() as f64,
+            Figure::CaughtErrors => s.errors.iter().filter(|e| e.caught).count() as f64,
             Figure::ErrorNumber => s.errors.first().map_or(0.0, |e| f64::from(e.number)),
             Figure::Statements => s.statements as f64,
             Figure::LogicalReads => s.logical_reads as f64,
             Figure::ResultRows => s.results.iter().map(|r| r.rows.len()).sum::<usize>() as f64,
             Figure::ResultSets => s.results.len() as f64,
             Figure::EndMs => 0.0,
+            Figure::ElapsedMs => ms(s.elapsed_us),
+            Figure::DelayedMs => ms(s.delayed_us),
         }
     }
+}
+
+/// Errors no TRY block caught that no check of the run expects: `(session, error)`. A
+/// check expects a session's error when it is an `error_number` check of the session, or
+/// an `errors` check (of the session, or of all sessions) whose bound allows one or more.
+pub fn unexpected_errors<'a>(
+    checks: &[Check],
+    outcome: &'a Outcome,
+) -> Vec<(&'a str, &'a engine::SqlErrorInfo)> {
+    let allows_some = |b: &Bound| {
+        b.equals
+            .map_or(b.max.is_none_or(|m| m >= 1.0), |e| e >= 1.0)
+    };
+    let expected = |session: &str| {
+        checks.iter().any(|c| match &c.kind {
+            CheckKind::Figure {
+                session: s,
+                figure: Figure::ErrorNumber,
+                bound,
+            } => s.as_deref() == Some(session) && bound.equals.is_none_or(|e| e != 0.0),
+            CheckKind::Figure {
+                session: s,
+                figure: Figure::Errors,
+                bound,
+            } => s.as_deref().is_none_or(|s| s == session) && allows_some(bound),
+            _ => false,
+        })
+    };
+    outcome
+        .sessions
+        .iter()
+        .filter(|s| !expected(&s.name))
+        .flat_map(|s| {
+            s.errors
+                .iter()
+                .filter(|e| !e.caught)
+                .map(move |e| (s.name.as_str(), e))
+        })
+        .collect()
 }
 
 impl Bound {

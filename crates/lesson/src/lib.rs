@@ -27,7 +27,8 @@ use serde::Deserialize;
 pub use apply::{Applied, RenderedBlock, ToggledRange};
 pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};
 pub use check::{
-    evaluate_checks, Bound, Check, CheckKind, CheckResult, Expectation, Expected, Figure,
+    evaluate_checks, unexpected_errors, Bound, Check, CheckKind, CheckResult, Expectation,
+    Expected, Figure,
 };
 pub use error::{LessonError, SettingsError};
 pub use exercise::{

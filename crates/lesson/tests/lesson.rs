@@ -266,8 +266,8 @@ fn unknown_check_figure() {
     check_error(
         &[("figure = \"wait_ms\"", "figure = \"wait_sec\"")],
         expect![[r#"
-        lessons/tiny.md:17:10: front matter: unknown variant `wait_sec`, expected one of `wait_ms`, `errors`, `error_number`, `statements`, `logical_reads`, `result_rows`, `result_sets`, `end_ms`
-    "#]],
+            lessons/tiny.md:17:10: front matter: unknown variant `wait_sec`, expected one of `wait_ms`, `errors`, `caught_errors`, `error_number`, `statements`, `logical_reads`, `result_rows`, `result_sets`, `end_ms`, `elapsed_ms`, `delayed_ms`
+        "#]],
     );
 }
 
@@ -871,6 +871,7 @@ fn outcome() -> Outcome {
                 severity: 16,
                 state: 1,
                 message: format!("error {number}"),
+                caught: false,
             })
             .collect(),
         results: vec![ResultSet {
@@ -878,6 +879,8 @@ fn outcome() -> Outcome {
             rows,
         }],
         logical_reads: 9,
+        elapsed_us: 3_000_000,
+        delayed_us: 0,
     };
     Outcome {
         end_us: 4_000_250,

@@ -1310,7 +1310,8 @@ impl Exec<'_> {
         // index, say) is dropped as the scan would have dropped it on that row.
         if let (Some(mode), Some(owner)) = (lk.row, self.w.sessions[i].txn.as_ref().map(|t| t.id)) {
             if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
-                let kept: Vec<Resource> = out
+                // A set: a scan of n rows must not compare n fresh locks with n rows.
+                let kept: std::collections::BTreeSet<Resource> = out
                     .iter()
                     .map(|(s, _)| self.key_resource(tid, *s))
                     .collect();
@@ -1823,6 +1824,17 @@ impl Exec<'_> {
         }
         let mut inserted = Vec::new();
         for r in source {
+            let held = match &is_var {
+                Some(v) => self.frame(i).table_vars.get(v).map_or(0, |t| t.slots.len()),
+                None => self.w.db.tables[tid as usize].slots.len(),
+            };
+            if held >= crate::exec::MAX_ROWS {
+                return Err(SqlError::limit(format!(
+                    "a table holds {} rows, the most the simulator keeps in one table",
+                    crate::exec::MAX_ROWS
+                ))
+                .into());
+            }
             let row = self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?;
             match &is_var {
                 Some(v) => {

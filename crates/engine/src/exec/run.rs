@@ -60,6 +60,8 @@ impl Exec<'_> {
                 errors: vec![],
                 results: vec![],
                 logical_reads: 0,
+                elapsed_us: 0,
+                delayed_us: 0,
             },
             statement_locks: Vec::new(),
             undo_mark: 0,
@@ -77,6 +79,7 @@ impl Exec<'_> {
             sleeping_until: None,
             merge_pending: None,
             first_error_at: None,
+            started_at: None,
         }
     }
 
@@ -88,6 +91,7 @@ impl Exec<'_> {
             State::NotStarted => {
                 let name = self.w.sessions[i].name.clone();
                 self.push(Event::SessionStarted { session: name });
+                self.w.sessions[i].started_at = Some(self.w.now);
                 self.w.sessions[i].state = State::Ready;
                 self.w.sessions[i].ready_at = self.w.now;
                 self.run_until_statement(i);
@@ -298,10 +302,16 @@ impl Exec<'_> {
         let owner = self.w.sessions[i].session_owner;
         let grants = self.w.locks.release_all(owner, |_| true);
         self.wake(grants);
-        self.w.sessions[i].frames.clear();
-        self.w.sessions[i].state = State::Finished;
+        let now = self.w.now;
+        let s = &mut self.w.sessions[i];
+        s.frames.clear();
+        s.state = State::Finished;
+        s.out.elapsed_us = s.started_at.map_or(0, |t| now - t);
+        if let Some(since) = s.delayed_since.take() {
+            s.out.delayed_us += now - since;
+        }
         // Local temporary tables live as long as their session.
-        let spid = self.w.sessions[i].spid;
+        let spid = s.spid;
         self.w.db.drop_temp_tables(spid);
         if self.w.tracing {
             let name = self.w.sessions[i].name.clone();
@@ -437,8 +447,8 @@ impl Exec<'_> {
     }
 
     pub(crate) fn run_statement(&mut self, i: usize, stmt: &Stmt) {
-        if self.w.sessions[i].executed >= MAX_STATEMENTS_PER_SESSION {
-            let e = SqlError::runaway(MAX_STATEMENTS_PER_SESSION);
+        if self.w.sessions[i].executed >= self.w.max_statements {
+            let e = SqlError::runaway(self.w.max_statements);
             self.raise(i, e);
             return;
         }
@@ -635,7 +645,9 @@ impl Exec<'_> {
         if !self.w.tracing && s.first_error_at.is_none() {
             s.first_error_at = Some(s.current.map_or(0, |c| c.1));
         }
-        s.out.errors.push(e.info());
+        s.out
+            .errors
+            .push(crate::error::SqlErrorInfo { caught, ..e.info() });
         let name = s.name.clone();
         self.push(Event::Error {
             session: name,

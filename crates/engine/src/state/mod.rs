@@ -118,6 +118,8 @@ pub(crate) struct World {
     pub working: Vec<WorkingTable>,
     /// Queries nested inside the one running now.
     pub query_depth: usize,
+    /// Statements a session (setup included) may run before it is stopped.
+    pub max_statements: u64,
 }
 
 /// Byte offsets of the newlines of a script.
@@ -158,6 +160,7 @@ impl World {
             running_triggers: Vec::new(),
             working: Vec::new(),
             query_depth: 0,
+            max_statements: crate::exec::run::MAX_STATEMENTS_PER_SESSION,
         }
     }
 

@@ -198,6 +198,8 @@ pub(crate) struct Session {
     pub repeats_done: u32,
     /// The statement running now (or last run): its script and byte range.
     pub current: Option<(crate::event::Source, usize, usize)>,
+    /// When the session connected (absolute virtual µs).
+    pub started_at: Option<u64>,
     /// Setup only: where the statement that raised the first error starts (byte offset).
     pub first_error_at: Option<usize>,
     /// In WAITFOR until this time (absolute virtual µs).

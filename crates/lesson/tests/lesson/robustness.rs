@@ -267,3 +267,72 @@ fn setup_errors_point_at_their_statement() {
     assert_eq!((err.line, err.col), (3, 1), "{err:?}");
     assert!(err.message.contains("2627"), "{err:?}");
 }
+
+#[test]
+fn a_script_over_a_megabyte_is_refused_with_its_size() {
+    let huge = "SELECT 1;\n".repeat(200_000);
+    let sc = scenario(Dialect::TSql, "", &[("A", 0, &huge)]);
+    let err = Simulation::new(&sc, 1).map(|_| ()).unwrap_err();
+    assert_eq!((err.line, err.col), (1, 1));
+    assert!(err.message.contains("at most 1024 KB"), "{}", err.message);
+}
+
+#[test]
+fn a_recursive_cte_that_explodes_stops_at_the_row_limit() {
+    let sim = run_one(
+        "",
+        "WITH n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n, (VALUES (1), (2)) AS d(x) WHERE i < 40)\nSELECT COUNT(*) FROM n;",
+    );
+    let last = errors(&sim, "A").pop().expect("an error");
+    assert!(last.1.contains("more than 1000000 rows"), "{last:?}");
+}
+
+#[test]
+fn the_outcome_tells_elapsed_and_delayed_time_and_caught_errors() {
+    let sim = run(&scenario(
+        Dialect::Teradata,
+        "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER) PRIMARY INDEX (id);",
+        &[
+            ("A", 0, "SELECT AND CONSUME TOP 1 * FROM q;"),
+            ("B", 2_000_000, "INSERT INTO q (id) VALUES (1);"),
+        ],
+    ));
+    let a = &sim.outcome().sessions[0];
+    assert!(
+        (2_000_000..2_010_000).contains(&a.delayed_us),
+        "{}",
+        a.delayed_us
+    );
+    assert!(
+        a.elapsed_us >= a.delayed_us,
+        "{} {}",
+        a.elapsed_us,
+        a.delayed_us
+    );
+    assert_eq!(a.wait_us, 0);
+    let sim = run_one(
+        "",
+        "BEGIN TRY SELECT 1 / 0; END TRY BEGIN CATCH END CATCH\nSELECT 1 / 0;",
+    );
+    let errs = &sim.outcome().sessions[0].errors;
+    let caught: Vec<bool> = errs.iter().map(|e| e.caught).collect();
+    assert_eq!(caught, [true, false]);
+}
+
+/// Found by fuzzing: a setup loop that never ends used to run 500 000 statements before
+/// it stopped; its budget is the session budget, and a smaller one applies when asked.
+#[test]
+fn an_endless_setup_loop_stops_with_the_statement_budget() {
+    let sc = scenario(
+        Dialect::TSql,
+        "CREATE TABLE task (id int IDENTITY PRIMARY KEY, status varchar(20) NOT NULL DEFAULT 'new');\nWHILE NOT ('aaa') BEGIN WITH next AS (SELECT id, status FROM task WITH (SERIALIZABLE) WHERE status = 'new' ORDER BY id) UPDATE next SET status = 'taken' OUTPUT inserted.id; END",
+        &[("A", 0, "SELECT 1;")],
+    );
+    let limits = engine::Limits {
+        steps: 1_000,
+        statements: 1_000,
+    };
+    let err = Simulation::with_limits(&sc, 1, limits).map(|_| ()).unwrap_err();
+    assert!(err.message.contains("more than 1000 statements"), "{err:?}");
+    assert_eq!(err.line, 2, "{err:?}");
+}

@@ -50,6 +50,9 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
                     <strong>{ format!("Error {}", e.number) }</strong>
                     { format!(" (severity {}, state {}): {}", e.severity, e.state, e.message) }
+                    if e.caught {
+                        <span class="muted">{ " — caught by a CATCH block" }</span>
+                    }
                 </li>
             }
         });
@@ -60,10 +63,14 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                     <span class="session__name"><span class="swatch" aria-hidden="true"></span>{ &s.name }</span>
                 </p>
                 <dl class="figures">
+                    <div><dt>{ "ran for" }</dt><dd data-testid={format!("elapsed-{}", s.name)}>{ ms_label(s.elapsed_us) }</dd></div>
                     <div><dt>{ "waited for locks" }</dt><dd data-testid={format!("wait-{}", s.name)}>{ ms_label(s.wait_us) }</dd></div>
+                    if s.delayed_us > 0 {
+                        <div><dt>{ "delayed, waiting for a row" }</dt><dd data-testid={format!("delayed-{}", s.name)}>{ ms_label(s.delayed_us) }</dd></div>
+                    }
                     <div><dt>{ "statements" }</dt><dd>{ s.statements }</dd></div>
                     <div><dt>{ "logical reads" }</dt><dd>{ s.logical_reads }</dd></div>
-                    <div><dt>{ "errors" }</dt><dd>{ s.errors.len() }</dd></div>
+                    <div><dt>{ "errors" }</dt><dd>{ errors_label(s) }</dd></div>
                 </dl>
                 if !s.errors.is_empty() {
                     <ul class="errors">{ for errors }</ul>
@@ -130,5 +137,14 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 <ul class="checks" data-testid="checks">{ for checks }</ul>
             }
         </section>
+    }
+}
+
+/// Errors nobody handled, and how many a CATCH block handled.
+fn errors_label(s: &engine::SessionOutcome) -> String {
+    let caught = s.errors.iter().filter(|e| e.caught).count();
+    match caught {
+        0 => s.errors.len().to_string(),
+        n => format!("{} (+{n} caught)", s.errors.len() - n),
     }
 }

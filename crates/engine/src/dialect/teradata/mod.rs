@@ -312,6 +312,7 @@ impl Exec<'_> {
         if let Some(started) = self.w.sessions[i].delayed_since.take() {
             let name = self.w.sessions[i].name.clone();
             let delayed_us = self.w.now - started;
+            self.w.sessions[i].out.delayed_us += delayed_us;
             self.push(Event::ConsumeResumed {
                 session: name,
                 table: table_name.clone(),
