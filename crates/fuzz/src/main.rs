@@ -353,7 +353,13 @@ fn fuzz(s: &Settings) -> ExitCode {
     let start = Instant::now();
     // Each worker slot takes the next chunk as soon as its last one ends. Parse gets
     // most chunks (it is cheapest), then simulate, then lesson.
-    let plan = [Target::Parse, Target::Simulate, Target::Parse, Target::Simulate, Target::Lesson];
+    let plan = [
+        Target::Parse,
+        Target::Simulate,
+        Target::Parse,
+        Target::Simulate,
+        Target::Lesson,
+    ];
     let state = std::sync::Mutex::new(Progress::default());
     std::thread::scope(|scope| {
         for _ in 0..s.workers {

@@ -332,7 +332,9 @@ fn an_endless_setup_loop_stops_with_the_statement_budget() {
         steps: 1_000,
         statements: 1_000,
     };
-    let err = Simulation::with_limits(&sc, 1, limits).map(|_| ()).unwrap_err();
+    let err = Simulation::with_limits(&sc, 1, limits)
+        .map(|_| ())
+        .unwrap_err();
     assert!(err.message.contains("more than 1000 statements"), "{err:?}");
     assert_eq!(err.line, 2, "{err:?}");
 }
