@@ -425,6 +425,21 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
             }
         }
     }
+    if let (Value::DateTime(t), Value::Decimal(d)) = (l, r) {
+        // datetime + a fraction of days (a Teradata INTERVAL is one), to the microsecond.
+        let us = (d * 86_400_000_000.0).round();
+        let moved = (us.abs() < 9.0e18)
+            .then_some(us as i64)
+            .and_then(|us| match op {
+                Add => t.checked_add(us),
+                Sub => t.checked_sub(us),
+                _ => Some(*t),
+            });
+        return moved
+            .filter(|&m| in_datetime_range(m))
+            .map(Value::DateTime)
+            .ok_or_else(SqlError::datetime_overflow);
+    }
     if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
         // datetime + int adds days, as in SQL Server.
         let days = n.checked_mul(86_400_000_000);

@@ -1119,6 +1119,15 @@ impl Printer {
                 self.select(q);
                 self.w(")");
             }
+            ExprKind::Function { name, args, .. } if name == "INTERVAL" && args.len() == 2 => {
+                // Teradata's interval literal: INTERVAL '0.001' SECOND.
+                self.w("INTERVAL ");
+                self.expr(&args[0]);
+                if let ExprKind::Literal(Literal::Str { value, .. }) = &args[1].kind {
+                    self.w(" ");
+                    self.w(value);
+                }
+            }
             ExprKind::Function {
                 name,
                 args,

@@ -2466,9 +2466,24 @@ fn teradata_not_simulated_constructs_are_named() {
         expect!["1:1: not simulated: SET SESSION [SET SESSION]"],
     );
     check_td_error(
-        "SELECT CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND;",
-        expect!["1:28: not simulated: INTERVAL literals [INTERVAL]"],
+        "SELECT CURRENT_TIMESTAMP + INTERVAL '1' MONTH;",
+        expect!["1:28: not simulated: INTERVAL MONTH [INTERVAL '1' MONTH]"],
     );
+}
+
+#[test]
+fn teradata_interval_offsets() {
+    let src = "INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 1); INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '2' minute, 2);";
+    expect![[r#"
+        == request 1
+        -- 1:1 INSERT
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 1)
+        -- 1:72 INSERT
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '2' MINUTE, 2)
+    "#]]
+    .assert_eq(&td_summary(src));
+    let printed = td_parse(src).to_sql(Dialect::Teradata);
+    assert_eq!(td_parse(&printed).to_sql(Dialect::Teradata), printed);
 }
 
 #[test]

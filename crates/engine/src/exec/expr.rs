@@ -402,6 +402,16 @@ impl Exec<'_> {
         })
     }
 
+    /// Virtual µs the clock functions read: now, or where the dialect fixes the time per
+    /// request, when session `i`'s request began.
+    fn clock(&self, i: usize) -> i64 {
+        if self.rules.clock_per_request() {
+            self.w.sessions[i].request_at as i64
+        } else {
+            self.w.now as i64
+        }
+    }
+
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
         let key = name.to_ascii_lowercase();
         self.w.sessions[i]
@@ -623,12 +633,30 @@ impl Exec<'_> {
         let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
-            | "SYSDATETIMEOFFSET" => {
-                Value::DateTime(crate::value::CLOCK_ZERO_US + self.w.now as i64)
+            | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.clock(i)),
+            // Teradata's INTERVAL 'n' UNIT, in days (what datetime arithmetic adds).
+            "INTERVAL" => {
+                let per_day = match arg(1).as_text().as_str() {
+                    "SECOND" => 86_400.0,
+                    "MINUTE" => 1_440.0,
+                    "HOUR" => 24.0,
+                    _ => 1.0,
+                };
+                match arg(0).as_text().trim().parse::<f64>() {
+                    Ok(n) => Value::Decimal(n / per_day),
+                    Err(_) => {
+                        return Err(SqlError::generic(
+                            3520,
+                            16,
+                            "A constant value in a query is not valid for column INTERVAL.",
+                        )
+                        .into())
+                    }
+                }
             }
             "USER" | "CURRENT_USER" | "SUSER_SNAME" => Value::Text(self.w.sessions[i].name.clone()),
             "CURRENT_DATE" => Value::DateTime(
-                (crate::value::CLOCK_ZERO_US + self.w.now as i64).div_euclid(86_400_000_000)
+                (crate::value::CLOCK_ZERO_US + self.clock(i)).div_euclid(86_400_000_000)
                     * 86_400_000_000,
             ),
             "SCOPE_IDENTITY" => self

@@ -193,6 +193,12 @@ pub(crate) trait Rules: Sync {
     /// consumes).
     fn rows_arrived(&self, _x: &mut Exec<'_>, _table: u32, _rows: usize) {}
 
+    /// Whether CURRENT_TIMESTAMP and its kin are fixed for a whole request (every
+    /// statement of it sees the time the request began) rather than read per statement.
+    fn clock_per_request(&self) -> bool {
+        false
+    }
+
     /// Session `i` changed rows of table `table` with DELETE, UPDATE or MERGE.
     fn rows_modified(&self, _x: &mut Exec<'_>, _i: usize, _table: u32) {}
 }

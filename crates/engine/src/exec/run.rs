@@ -78,6 +78,7 @@ impl Exec<'_> {
             current: None,
             sleeping_until: None,
             merge_pending: None,
+            request_at: 0,
             first_error_at: None,
             started_at: None,
         }
@@ -259,6 +260,7 @@ impl Exec<'_> {
             return false;
         }
         let index = s.batch;
+        s.request_at = self.w.now;
         let code = compile(&s.script.batches[index].statements);
         // A client tool may send the same request n times.
         let times = s.repeat_counts.get(&index).copied().unwrap_or(1);

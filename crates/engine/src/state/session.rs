@@ -204,6 +204,8 @@ pub(crate) struct Session {
     pub first_error_at: Option<usize>,
     /// In WAITFOR until this time (absolute virtual µs).
     pub sleeping_until: Option<u64>,
+    /// When the current request (batch) began, in absolute virtual µs.
+    pub request_at: u64,
     /// A MERGE between its read and its writes: what it found for each source row.
     pub merge_pending: Option<MergePending>,
 }

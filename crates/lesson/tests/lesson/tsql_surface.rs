@@ -472,3 +472,34 @@ fn merge_upsert_races_without_holdlock_and_waits_with_it() {
         assert!(waited > 50_000, "{hint}: waited {waited} µs\n{trace}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Teradata: one QITS per request, INTERVAL offsets
+
+const QUEUE: &str = "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER) PRIMARY INDEX (id);";
+
+/// Rows inserted by one multi-statement request without explicit QITS share one QITS
+/// (the request's time), so their consume order is not theirs; INTERVAL offsets order them.
+#[test]
+fn one_request_s_inserts_share_a_qits_and_interval_offsets_order_them() {
+    let sim = run(&scenario_in(
+        Dialect::Teradata,
+        QUEUE,
+        &[(
+            "A",
+            0,
+            "INS q (CURRENT_TIMESTAMP, 1); INS q (CURRENT_TIMESTAMP, 2); INS q (id) VALUES (3);\n\
+             SELECT COUNT(DISTINCT qits) FROM q;\n\
+             DELETE FROM q ALL;\n\
+             INS q (CURRENT_TIMESTAMP + INTERVAL '0.002' SECOND, 1); INS q (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 2); INS q (CURRENT_TIMESTAMP + INTERVAL '1' MINUTE, 3);\n\
+             SELECT AND CONSUME TOP 1 id FROM q;\n\
+             SELECT AND CONSUME TOP 1 id FROM q;\n\
+             SELECT id FROM q WHERE qits > CURRENT_TIMESTAMP + INTERVAL '59' SECOND;",
+        )],
+    ));
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+    assert_eq!(row(&sim, "A", 2), ["1"]);
+    assert_eq!(row(&sim, "A", 3), ["3"]);
+}

@@ -83,6 +83,11 @@ impl Rules for Teradata {
         ))
     }
 
+    /// Rows inserted by one multi-statement request share one QITS (semantics.md B).
+    fn clock_per_request(&self) -> bool {
+        true
+    }
+
     fn exec_statement(
         &self,
         x: &mut Exec<'_>,
