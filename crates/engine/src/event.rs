@@ -2,6 +2,7 @@
 //! trace that tests, the CLI and the UI share; each line names who and why.
 
 use std::fmt;
+use std::rc::Rc;
 
 use crate::state::locks::LockMode;
 
@@ -52,45 +53,45 @@ pub enum Event {
         tables: usize,
     },
     SessionStarted {
-        session: String,
+        session: Rc<str>,
     },
     SessionFinished {
-        session: String,
+        session: Rc<str>,
     },
     /// `line` is 1-based in the session's (or procedure's) script; `text` is the statement's
     /// first line; `span` its byte range in the script the session runs (procedure bodies
     /// point into the script that created them, `in_proc` names it).
     StatementStarted {
-        session: String,
+        session: Rc<str>,
         label: &'static str,
         line: u32,
         text: String,
         source: Source,
         span: (usize, usize),
-        in_proc: Option<String>,
+        in_proc: Option<Rc<str>>,
     },
     StatementFinished {
-        session: String,
+        session: Rc<str>,
         label: &'static str,
         rows: Option<u64>,
         reads: u64,
         cost_us: u64,
     },
     TransactionBegan {
-        session: String,
+        session: Rc<str>,
         explicit: bool,
     },
     TransactionCommitted {
-        session: String,
+        session: Rc<str>,
         locks_released: usize,
     },
     TransactionRolledBack {
-        session: String,
+        session: Rc<str>,
         locks_released: usize,
         why: String,
     },
     LockGranted {
-        session: String,
+        session: Rc<str>,
         resource: String,
         mode: LockMode,
         waited_us: Option<u64>,
@@ -99,7 +100,7 @@ pub enum Event {
         mode_name: Option<&'static str>,
     },
     LockWaiting {
-        session: String,
+        session: Rc<str>,
         resource: String,
         mode: LockMode,
         holders: Vec<(String, LockMode)>,
@@ -108,7 +109,7 @@ pub enum Event {
         mode_name: Option<&'static str>,
     },
     LockReleased {
-        session: String,
+        session: Rc<str>,
         resource: String,
         mode: LockMode,
         reason: ReleaseReason,
@@ -117,49 +118,49 @@ pub enum Event {
         mode_name: Option<&'static str>,
     },
     RowSkipped {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         key: String,
         holder: String,
         held: LockMode,
         wanted: LockMode,
     },
     RowsRead {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         rows: u64,
         logical_reads: u64,
         access: Access,
     },
     RowInserted {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         key: String,
     },
     RowUpdated {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         key: String,
         changes: Vec<(String, String, String)>,
     },
     RowDeleted {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         key: String,
     },
     ResultReturned {
-        session: String,
+        session: Rc<str>,
         columns: Vec<String>,
         rows: usize,
         first_row: Option<String>,
     },
     Sleeping {
-        session: String,
+        session: Rc<str>,
         until_us: u64,
         delay_us: u64,
     },
     Error {
-        session: String,
+        session: Rc<str>,
         number: u32,
         severity: u8,
         state: u8,
@@ -167,7 +168,7 @@ pub enum Event {
         caught: bool,
     },
     WaitTimedOut {
-        session: String,
+        session: Rc<str>,
         resource: String,
         waited_us: u64,
     },
@@ -176,16 +177,16 @@ pub enum Event {
         cycle: Vec<String>,
     },
     Printed {
-        session: String,
+        session: Rc<str>,
         text: String,
     },
     ProcedureCalled {
-        session: String,
-        procedure: String,
+        session: Rc<str>,
+        procedure: Rc<str>,
     },
     ProcedureReturned {
-        session: String,
-        procedure: String,
+        session: Rc<str>,
+        procedure: Rc<str>,
         code: i64,
     },
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
@@ -193,30 +194,30 @@ pub enum Event {
     /// Teradata: a SELECT AND CONSUME found the queue empty; its transaction waits in the
     /// delayed state, holding no lock, until a row arrives.
     ConsumeDelayed {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
     },
     /// Teradata: a row arrived and the delayed consume goes on.
     ConsumeResumed {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         delayed_us: u64,
     },
     /// Teradata: a DELETE, UPDATE or MERGE on a queue table spoiled its FIFO cache; the
     /// next access rebuilds it with a full table scan.
     FifoCacheRebuilt {
-        session: String,
-        table: String,
+        session: Rc<str>,
+        table: Rc<str>,
         reads: u64,
     },
     /// A row inserted into `external_system`, the simulated receiver of SCENARIOS.md I2:
     /// each such row is one real call.
     ExternalCall {
-        session: String,
+        session: Rc<str>,
         key: String,
     },
     AppLockRequested {
-        session: String,
+        session: Rc<str>,
         resource: String,
         mode: LockMode,
         code: i64,

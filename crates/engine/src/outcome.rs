@@ -20,7 +20,7 @@ pub struct SessionOutcome {
     pub logical_reads: u64,
     /// From connecting to finishing its script: the session's own elapsed time.
     pub elapsed_us: u64,
-    /// Time a consume spent in the delayed state waiting for a row (Teradata).
+    /// Time a consume spent in the delayed state waiting for a row of a queue table.
     pub delayed_us: u64,
 }
 

@@ -8,12 +8,12 @@ use sql::ast::Script;
 
 use crate::error::SqlError;
 use crate::event::TraceEntry;
-use crate::exec::run::MAX_STATEMENTS_PER_SESSION;
 use crate::exec::{Exec, Output, Rules, Sink};
 use crate::outcome::Outcome;
 use crate::schedule::{Mode, Policy, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 use crate::state::session::{ClientSettings, State};
 use crate::state::World;
+use crate::state::MAX_STATEMENTS_PER_SESSION;
 
 /// SQL Server's deadlock monitor wakes every 5 s (semantics.md A8).
 const DEADLOCK_MONITOR_US: u64 = 5_000_000;
@@ -435,10 +435,10 @@ impl Simulation {
         ScheduleError {
             choice,
             wanted,
-            wanted_name: self.world.sessions.get(wanted).map(|s| s.name.clone()),
+            wanted_name: self.world.sessions.get(wanted).map(|s| s.name.to_string()),
             enabled: enabled
                 .iter()
-                .map(|&s| self.world.sessions[s].name.clone())
+                .map(|&s| self.world.sessions[s].name.to_string())
                 .collect(),
         }
     }

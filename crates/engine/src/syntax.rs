@@ -105,43 +105,63 @@ pub(crate) fn window_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// The AND-ed parts of a predicate.
 pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Binary {
-            op: BinaryOp::And,
-            left,
-            right,
-        } => {
-            let mut v = conjuncts(left);
-            v.extend(conjuncts(right));
-            v
+    // Collected into one list (every scan splits its predicate).
+    fn push<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                left,
+                right,
+            } => {
+                push(left, out);
+                push(right, out);
+            }
+            _ => out.push(e),
         }
-        _ => vec![e],
     }
+    let mut out = Vec::new();
+    push(e, &mut out);
+    out
 }
 
 /// Canonical text of an expression, for matching a filtered index's predicate.
 pub(crate) fn canonical(e: &Expr) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(32);
     canon(e, &mut s);
     s
 }
 
+/// Appends `text` lowercased as `to_ascii_lowercase` would, without a copy first.
+fn push_ascii_lower(s: &mut String, text: &str) {
+    s.extend(text.chars().map(|c| c.to_ascii_lowercase()));
+}
+
 fn canon(e: &Expr, s: &mut String) {
+    // Written into the one buffer: access paths canonicalize every query's predicate.
+    use std::fmt::Write;
     match &e.kind {
-        ExprKind::Column(n) => s.push_str(&n.name().value.to_ascii_lowercase()),
-        ExprKind::Literal(Literal::Int(i)) => s.push_str(&i.to_string()),
+        ExprKind::Column(n) => push_ascii_lower(s, &n.name().value),
+        ExprKind::Literal(Literal::Int(i)) => {
+            let _ = write!(s, "{i}");
+        }
         ExprKind::Literal(Literal::Str { value, .. }) => {
             s.push('\'');
-            s.push_str(&value.to_lowercase());
+            // ASCII text (the usual) lowercases by character; other text as a whole, as
+            // `to_lowercase` treats a final sigma.
+            if value.is_ascii() {
+                push_ascii_lower(s, value);
+            } else {
+                s.push_str(&value.to_lowercase());
+            }
             s.push('\'');
         }
         ExprKind::Literal(Literal::Decimal(d)) => s.push_str(d),
         ExprKind::Literal(Literal::Null) => s.push_str("null"),
-        ExprKind::Var(v) => s.push_str(&v.to_ascii_lowercase()),
+        ExprKind::Var(v) => push_ascii_lower(s, v),
         ExprKind::Binary { op, left, right } => {
             s.push('(');
             canon(left, s);
-            s.push_str(&format!(" {op:?} "));
+            let _ = write!(s, " {op:?} ");
             canon(right, s);
             s.push(')');
         }
@@ -162,6 +182,8 @@ fn canon(e: &Expr, s: &mut String) {
             }
             s.push(')');
         }
-        _ => s.push_str(&format!("{:?}", std::mem::discriminant(&e.kind))),
+        _ => {
+            let _ = write!(s, "{:?}", std::mem::discriminant(&e.kind));
+        }
     }
 }

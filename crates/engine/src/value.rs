@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::rc::Rc;
 
 use sql::ast::{BinaryOp, DataType, Len};
 
@@ -14,7 +15,8 @@ pub enum Value {
     Null,
     Int(i64),
     Decimal(f64),
-    Text(String),
+    /// Shared: rows are copied often (versions, scans, results), text rarely changes.
+    Text(Rc<str>),
     /// datetime2: microseconds since 1970-01-01 (virtual time zero is [`CLOCK_ZERO_US`]).
     DateTime(i64),
 }
@@ -57,8 +59,18 @@ impl Value {
     pub fn as_text(&self) -> String {
         match self {
             Value::Null => String::new(),
-            Value::Text(s) => s.clone(),
+            Value::Text(s) => s.to_string(),
             other => other.to_string(),
+        }
+    }
+
+    /// The value as shared text: a text value's own, else its printed form.
+    pub fn to_text_rc(&self) -> Rc<str> {
+        match self {
+            Value::Text(s) => s.clone(),
+            Value::Int(n) => int_text(*n),
+            Value::Null => Rc::from(""),
+            other => other.to_string().into(),
         }
     }
 
@@ -94,6 +106,26 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
     let frac = in_day % 1_000_000;
     let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
     let p = precision.min(6) as usize;
+    if (0..=9999).contains(&y) {
+        // Digits written directly: results and updated rows print many datetimes.
+        let mut s = String::with_capacity(26);
+        for (n, width, sep) in [
+            (y, 4, "-"),
+            (m, 2, "-"),
+            (d, 2, " "),
+            (hh, 2, ":"),
+            (mm, 2, ":"),
+            (ss, 2, ""),
+        ] {
+            push_digits(&mut s, n as u64, width);
+            s.push_str(sep);
+        }
+        if p > 0 {
+            s.push('.');
+            push_digits(&mut s, frac as u64 / 10u64.pow(6 - p as u32), p);
+        }
+        return s;
+    }
     if p == 0 {
         format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
     } else {
@@ -103,6 +135,40 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
             &digits[..p]
         )
     }
+}
+
+/// Writes `n`'s decimal digits at the end of `buf`; returns where they start.
+fn write_digits(buf: &mut [u8; 21], n: u64) -> usize {
+    let mut at = buf.len();
+    let mut m = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            return at;
+        }
+    }
+}
+
+/// Appends `n` with at least `width` digits, zero-padded (as `{n:0width$}` writes it).
+fn push_digits(s: &mut String, n: u64, width: usize) {
+    let mut buf = [b'0'; 21];
+    let at = write_digits(&mut buf, n).min(buf.len() - width.min(buf.len()));
+    s.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// `n` as shared text, as `Display` writes it, without the formatting machinery (key
+/// texts and CASTs of integers are written for every row). Written on the stack, so the
+/// shared text is the only allocation.
+pub(crate) fn int_text(n: i64) -> Rc<str> {
+    let mut buf = [b'0'; 21];
+    let mut at = write_digits(&mut buf, n.unsigned_abs());
+    if n < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    Rc::from(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
@@ -164,11 +230,19 @@ fn as_f64(v: &Value) -> Option<f64> {
 pub fn collate(a: &str, b: &str) -> Ordering {
     let a = a.trim_end_matches(' ');
     let b = b.trim_end_matches(' ');
+    // The same text (a filter's `status = 'new'` on a waiting row) is equal at once.
+    if a == b {
+        return Ordering::Equal;
+    }
     if a.is_ascii() && b.is_ascii() {
-        // The common case, without Unicode case tables.
-        let ai = a.bytes().map(|c| c.to_ascii_lowercase());
-        let bi = b.bytes().map(|c| c.to_ascii_lowercase());
-        return ai.cmp(bi);
+        // The common case, without Unicode case tables: byte by byte, then by length.
+        for (x, y) in a.bytes().zip(b.bytes()) {
+            let (x, y) = (x.to_ascii_lowercase(), y.to_ascii_lowercase());
+            if x != y {
+                return x.cmp(&y);
+            }
+        }
+        return a.len().cmp(&b.len());
     }
     let mut ai = a.chars().flat_map(char::to_lowercase);
     let mut bi = b.chars().flat_map(char::to_lowercase);
@@ -204,24 +278,24 @@ pub fn parse_delay(text: &str) -> Option<u64> {
         Some((a, b)) => (a, b),
         None => (t, ""),
     };
-    let parts: Vec<&str> = hms.split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
+    // Parsed in place: every WAITFOR of a loop parses its delay.
+    if hms.split(':').count() > 3 {
         return None;
     }
     let mut secs = 0u64;
-    for p in &parts {
+    for p in hms.split(':') {
         secs = secs * 60 + p.trim().parse::<u64>().ok()?;
     }
     // Pad the fraction to microseconds: '.020' is 20 ms.
-    let frac_us = if frac.is_empty() {
-        0
-    } else {
-        let digits: String = frac.chars().take(6).collect();
-        if !digits.chars().all(|c| c.is_ascii_digit()) {
-            return None;
+    let mut frac_us = 0u64;
+    if !frac.is_empty() {
+        let mut digits = 0;
+        for c in frac.chars().take(6) {
+            frac_us = frac_us * 10 + u64::from(c.to_digit(10)?);
+            digits += 1;
         }
-        format!("{digits:0<6}").parse::<u64>().ok()?
-    };
+        frac_us *= 10u64.pow(6 - digits);
+    }
     Some(secs * 1_000_000 + frac_us)
 }
 
@@ -283,7 +357,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
                 .ok_or_else(SqlError::conversion_failed_datetime),
             _ => Err(SqlError::explicit_conversion(v.type_name(), ty)),
         },
-        DataType::UniqueIdentifier => Ok(Value::Text(v.as_text())),
+        DataType::UniqueIdentifier => Ok(Value::Text(v.to_text_rc())),
     }
 }
 
@@ -335,15 +409,23 @@ fn fit_text(
     max_chars: Option<u32>,
     target: Option<(&str, &str)>,
 ) -> Result<Value, SqlError> {
-    let s = v.as_text();
+    let s = v.to_text_rc();
     if let Some(n) = max_chars {
         // Trailing spaces are trimmed before the length check, as SQL Server does.
-        let len = s.trim_end_matches(' ').chars().count();
+        let t = s.trim_end_matches(' ');
+        // Bytes bound characters from above: count them only when it could matter.
+        let len = if t.len() <= n as usize {
+            t.len()
+        } else {
+            t.chars().count()
+        };
         if len > n as usize {
             return match target {
                 Some((table, column)) => Err(SqlError::truncation(table, column, &s, n)),
                 // CAST silently truncates; only storing into a column is an error.
-                None => Ok(Value::Text(s.chars().take(n as usize).collect())),
+                None => Ok(Value::Text(
+                    s.chars().take(n as usize).collect::<String>().into(),
+                )),
             };
         }
     }
@@ -357,7 +439,7 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
         Value::Int(n) => sql::ast::Literal::Int(n),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
         Value::Text(s) => sql::ast::Literal::Str {
-            value: s,
+            value: s.to_string(),
             national: true,
         },
         Value::DateTime(t) => sql::ast::Literal::Str {
@@ -371,12 +453,52 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
 pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     match (v, ty) {
         (Value::Null, _) => 0,
+        (Value::Text(s), DataType::NVarChar(_)) | (Value::Text(s), DataType::SysName) => {
+            2 * s.chars().count() as u32
+        }
         (_, DataType::NVarChar(_)) | (_, DataType::SysName) => {
             2 * v.as_text().chars().count() as u32
         }
+        (Value::Text(s), DataType::VarChar(_)) => s.len() as u32,
         (_, DataType::VarChar(_)) => v.as_text().len() as u32,
         _ => 0,
     }
+}
+
+/// `a` then `b` as one shared text: short texts (the usual `N'task ' + ...`) are joined on
+/// the stack, so the shared text is the only allocation.
+fn concat(a: &str, b: &str) -> Rc<str> {
+    let n = a.len() + b.len();
+    let mut buf = [0u8; 64];
+    if n <= buf.len() {
+        buf[..a.len()].copy_from_slice(a.as_bytes());
+        buf[a.len()..n].copy_from_slice(b.as_bytes());
+        if let Ok(s) = std::str::from_utf8(&buf[..n]) {
+            return Rc::from(s);
+        }
+    }
+    let mut s = String::with_capacity(n);
+    s.push_str(a);
+    s.push_str(b);
+    s.into()
+}
+
+/// For a comparison operator, its result from the order of its operands (NULL when
+/// they do not compare).
+pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> {
+    use BinaryOp::*;
+    fn result(o: Option<Ordering>, holds: fn(Ordering) -> bool) -> Value {
+        o.map_or(Value::Null, |o| Value::bool(holds(o)))
+    }
+    Some(match op {
+        Eq => |o| result(o, |o| o == Ordering::Equal),
+        Ne => |o| result(o, |o| o != Ordering::Equal),
+        Lt => |o| result(o, |o| o == Ordering::Less),
+        Le => |o| result(o, |o| o != Ordering::Greater),
+        Gt => |o| result(o, |o| o == Ordering::Greater),
+        Ge => |o| result(o, |o| o != Ordering::Less),
+        _ => return None,
+    })
 }
 
 /// Whether a point in time (µs from 1970) lies within datetime2's years 0001–9999.
@@ -389,18 +511,8 @@ pub(crate) fn in_datetime_range(us: i64) -> bool {
 /// Server's NULL and type rules.
 pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
     use BinaryOp::*;
-    if let Eq | Ne | Lt | Le | Gt | Ge = op {
-        return Ok(match compare(l, r) {
-            None => Value::Null,
-            Some(o) => Value::bool(match op {
-                Eq => o == Ordering::Equal,
-                Ne => o != Ordering::Equal,
-                Lt => o == Ordering::Less,
-                Le => o != Ordering::Greater,
-                Gt => o == Ordering::Greater,
-                _ => o != Ordering::Less,
-            }),
-        });
+    if let Some(result) = comparison(op) {
+        return Ok(result(compare(l, r)));
     }
     if l.is_null() || r.is_null() {
         return Ok(Value::Null);
@@ -409,7 +521,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
     // converts text to the number type otherwise).
     if op == Add {
         if let (Value::Text(a), Value::Text(b)) = (l, r) {
-            return Ok(Value::Text(format!("{a}{b}")));
+            return Ok(Value::Text(concat(a, b)));
         }
         if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
             if a.trim().parse::<f64>().is_err() {
@@ -417,16 +529,16 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                     return Err(SqlError::conversion_failed(a, &DataType::Int));
                 }
                 let (x, y) = if matches!(l, Value::Text(_)) {
-                    (a.clone(), other.as_text())
+                    (a.to_string(), other.as_text())
                 } else {
-                    (other.as_text(), a.clone())
+                    (other.as_text(), a.to_string())
                 };
-                return Ok(Value::Text(format!("{x}{y}")));
+                return Ok(Value::Text(format!("{x}{y}").into()));
             }
         }
     }
     if let (Value::DateTime(t), Value::Decimal(d)) = (l, r) {
-        // datetime + a fraction of days (a Teradata INTERVAL is one), to the microsecond.
+        // datetime + a fraction of days (an INTERVAL literal is one), to the microsecond.
         let us = (d * 86_400_000_000.0).round();
         let moved = (us.abs() < 9.0e18)
             .then_some(us as i64)
@@ -535,6 +647,30 @@ mod tests {
         let mut labels = vec!["Niski", "Krytyczny", "Wysoki", "Normalny"];
         labels.sort_by(|a, b| collate(b, a));
         assert_eq!(labels, ["Wysoki", "Normalny", "Niski", "Krytyczny"]);
+    }
+
+    #[test]
+    fn datetimes_print_as_format_would() {
+        for us in [0, CLOCK_ZERO_US, CLOCK_ZERO_US + 1_500_123, -86_400_000_001] {
+            for p in [0u8, 3, 6] {
+                let days = us.div_euclid(86_400_000_000);
+                let in_day = us.rem_euclid(86_400_000_000);
+                let (y, m, d) = civil_from_days(days);
+                let secs = in_day / 1_000_000;
+                let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
+                let digits = format!("{:06}", in_day % 1_000_000);
+                let mut want = format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}");
+                if p > 0 {
+                    want = format!("{want}.{}", &digits[..p as usize]);
+                }
+                assert_eq!(format_datetime(us, p), want);
+            }
+        }
+        assert_eq!(&*int_text(-120), "-120");
+        assert_eq!(&*int_text(i64::MIN), i64::MIN.to_string());
+        assert_eq!(parse_delay("00:01:02.5"), Some(62_500_000));
+        assert_eq!(parse_delay("1:2:3:4"), None);
+        assert_eq!(parse_delay("00:00:00.x"), None);
     }
 
     #[test]

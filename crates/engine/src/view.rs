@@ -109,7 +109,11 @@ impl Simulation {
 
     /// Names of the sessions, in scenario order.
     pub fn session_names(&self) -> Vec<String> {
-        self.world.sessions.iter().map(|s| s.name.clone()).collect()
+        self.world
+            .sessions
+            .iter()
+            .map(|s| s.name.to_string())
+            .collect()
     }
 
     /// The state now, with at most `max_rows` unlocked rows per table.
@@ -176,7 +180,7 @@ impl Simulation {
                 })
                 .collect();
             tables.push(TableView {
-                name: t.name.clone(),
+                name: t.name.to_string(),
                 columns: t.columns.iter().map(|c| c.name.clone()).collect(),
                 rows,
                 total_rows: total,
@@ -259,7 +263,7 @@ impl Simulation {
                     .db
                     .tables
                     .get(*table as usize)
-                    .map_or_else(String::new, |t| t.name.clone()),
+                    .map_or_else(String::new, |t| t.name.to_string()),
             },
             State::Blocked { .. } => {
                 let wait = s.waiting_as.and_then(|o| self.world.locks.waiting(o));
@@ -311,7 +315,7 @@ impl Simulation {
         });
         let statement = if busy { s.current.or(next) } else { next };
         SessionView {
-            name: s.name.clone(),
+            name: s.name.to_string(),
             status,
             statement,
             tran_count: s.tran_count,
@@ -434,7 +438,7 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                 open[k] = Some((
                     t,
                     LaneState::Delayed {
-                        table: table.clone(),
+                        table: table.to_string(),
                     },
                 ));
             }

@@ -370,7 +370,7 @@ fn matches(expected: &Expected, actual: &Value) -> bool {
         (Expected::Float(e), a) => {
             number(a).is_some_and(|a| (a - e).abs() <= 1e-9 * e.abs().max(1.0))
         }
-        (Expected::Text(e), Value::Text(a)) => e == a,
+        (Expected::Text(e), Value::Text(a)) => e.as_str() == &**a,
         (Expected::Text(e), Value::DateTime(us)) => *e == crate::value::datetime_text(*us),
         (Expected::Bool(e), Value::Int(a)) => i64::from(*e) == *a,
         _ => false,

@@ -8,7 +8,7 @@ pub fn value_text(value: &Value) -> String {
         Value::Null => "NULL".to_string(),
         Value::Int(i) => i.to_string(),
         Value::Decimal(d) => d.to_string(),
-        Value::Text(s) => s.clone(),
+        Value::Text(s) => s.to_string(),
         Value::DateTime(us) => datetime_text(*us),
     }
 }

@@ -172,12 +172,12 @@ impl StepMarks {
                 } => {
                     let cols = marks
                         .changed
-                        .entry((table.clone(), key.clone()))
+                        .entry((table.to_string(), key.clone()))
                         .or_default();
                     cols.extend(changes.iter().map(|(c, _, _)| c.clone()));
                 }
                 Event::RowInserted { table, key, .. } => {
-                    marks.inserted.insert((table.clone(), key.clone()));
+                    marks.inserted.insert((table.to_string(), key.clone()));
                 }
                 Event::RowSkipped {
                     session,
@@ -189,7 +189,7 @@ impl StepMarks {
                 } => {
                     marks
                         .skipped
-                        .entry((table.clone(), key.clone()))
+                        .entry((table.to_string(), key.clone()))
                         .or_default()
                         .push(format!("{session} skipped it (READPAST): {holder} holds {held}, {session} needs {wanted}"));
                 }
@@ -233,12 +233,12 @@ pub fn recent_changes(
             | Event::RowDeleted { table, key, .. } => (table, key),
             _ => continue,
         };
-        let seen = out.iter().filter(|c| c.table == *table).count();
-        if seen >= per_table || out.iter().any(|c| c.table == *table && c.key == *key) {
+        let seen = out.iter().filter(|c| *c.table == **table).count();
+        if seen >= per_table || out.iter().any(|c| *c.table == **table && c.key == *key) {
             continue;
         }
         out.push(RecentChange {
-            table: table.clone(),
+            table: table.to_string(),
             key: key.clone(),
             at_us: entry.at_us,
             text: entry.event.to_string(),

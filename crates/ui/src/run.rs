@@ -189,10 +189,10 @@ impl RunModel {
                     span,
                     in_proc,
                     ..
-                } if s == session => Some(Statement {
+                } if &**s == session => Some(Statement {
                     source: *source,
                     range: span.0..span.1,
-                    procedure: in_proc.clone(),
+                    procedure: in_proc.as_deref().map(String::from),
                 }),
                 _ => None,
             })

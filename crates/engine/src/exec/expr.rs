@@ -9,7 +9,7 @@ use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::SqlError;
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{binary, compare, convert, Value};
+use crate::value::{binary, compare, comparison, convert, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ impl Exec<'_> {
             ExprKind::Literal(l) => match l {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
-                Literal::Str { value, .. } => Value::Text(value.clone()),
+                Literal::Str { value, .. } => Value::Text(value.as_str().into()),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,
@@ -209,6 +209,13 @@ impl Exec<'_> {
                     });
                 }
                 let l = self.eval(i, left, ctx)?;
+                // A comparison with a text literal (`status = 'new'`, per row of a scan)
+                // compares with the literal's text instead of copying it into a value.
+                if let ExprKind::Literal(Literal::Str { value, .. }) = &right.kind {
+                    if let (Some(o), Value::Text(x)) = (comparison(*op), &l) {
+                        return Ok(o(Some(crate::value::collate(x, value))));
+                    }
+                }
                 let r = self.eval(i, right, ctx)?;
                 binary(*op, &l, &r)?
             }
@@ -413,11 +420,11 @@ impl Exec<'_> {
     }
 
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
-        let key = name.to_ascii_lowercase();
+        let key = crate::names::lower(name);
         self.w.sessions[i]
             .frames
             .last()
-            .and_then(|f| f.vars.get(&key))
+            .and_then(|f| f.vars.get(&*key))
             .map(|(_, v)| v.clone())
             .ok_or_else(|| SqlError::undeclared_variable(name))
     }
@@ -533,7 +540,7 @@ impl Exec<'_> {
                 .unwrap_or(Ordering::Equal)
         });
         let texts: Vec<String> = items.into_iter().map(|(_, t)| t).collect();
-        Ok(Value::Text(texts.join(&sep)))
+        Ok(Value::Text(texts.join(&sep).into()))
     }
 
     /// IIF, CHOOSE and COALESCE: `Some(the argument chosen)` (`Some(None)` for NULL), or
@@ -634,7 +641,7 @@ impl Exec<'_> {
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
             | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.clock(i)),
-            // Teradata's INTERVAL 'n' UNIT, in days (what datetime arithmetic adds).
+            // An INTERVAL 'n' UNIT literal, in days (what datetime arithmetic adds).
             "INTERVAL" => {
                 let per_day = match arg(1).as_text().as_str() {
                     "SECOND" => 86_400.0,
@@ -728,7 +735,7 @@ impl Exec<'_> {
                 } else {
                     v[0].as_text()
                 };
-                Value::Text(parts.join(&sep))
+                Value::Text(parts.join(&sep).into())
             }
             "LEFT" => {
                 let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
@@ -773,7 +780,7 @@ impl Exec<'_> {
                     None => Value::Null,
                     Some(e) => match name {
                         "ERROR_NUMBER" => Value::Int(e.number as i64),
-                        "ERROR_MESSAGE" => Value::Text(e.message.clone()),
+                        "ERROR_MESSAGE" => Value::Text(e.message.as_str().into()),
                         "ERROR_SEVERITY" => Value::Int(e.severity as i64),
                         _ => Value::Int(e.state as i64),
                     },
@@ -791,7 +798,7 @@ impl Exec<'_> {
                 let mode = owner
                     .and_then(|o| self.w.locks.held(o, &res))
                     .map(|(m, _)| m);
-                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).to_string())
+                Value::Text(mode.map_or("NoLock", |m| m.applock_name()).into())
             }
             "APPLOCK_TEST" => {
                 let res = crate::state::locks::Resource::Application {
@@ -855,20 +862,23 @@ impl Exec<'_> {
                         _ => Value::Null,
                     },
                     "DATEPART" => date(1)?.map_or(Value::Null, |t| Value::Int(date_part(part, t))),
-                    _ => date(1)?.map_or(Value::Null, |t| Value::Text(date_name(part, t))),
+                    _ => date(1)?.map_or(Value::Null, |t| Value::Text(date_name(part, t).into())),
                 }
             }
             "NEWID" => {
                 use rand_core::Rng;
                 let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
-                Value::Text(format!(
-                    "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
-                    a >> 32,
-                    (a >> 16) & 0xffff,
-                    a & 0xffff,
-                    b >> 48,
-                    b & 0xffff_ffff_ffff
-                ))
+                Value::Text(
+                    format!(
+                        "{:08X}-{:04X}-{:04X}-{:04X}-{:012X}",
+                        a >> 32,
+                        (a >> 16) & 0xffff,
+                        a & 0xffff,
+                        b >> 48,
+                        b & 0xffff_ffff_ffff
+                    )
+                    .into(),
+                )
             }
             other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
         })
@@ -988,7 +998,7 @@ fn as_time(v: &Value) -> Option<i64> {
 fn text_fn(v: Value, f: impl FnOnce(&str) -> String) -> Value {
     match v {
         Value::Null => Value::Null,
-        x => Value::Text(f(&x.as_text())),
+        x => Value::Text(f(&x.as_text()).into()),
     }
 }
 

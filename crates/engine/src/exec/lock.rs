@@ -210,9 +210,9 @@ impl Exec<'_> {
                 .unwrap_or(&members[0]);
             let names: Vec<String> = members
                 .iter()
-                .map(|&s| self.w.sessions[s].name.clone())
+                .map(|&s| self.w.sessions[s].name.to_string())
                 .collect();
-            let victim_name = self.w.sessions[victim].name.clone();
+            let victim_name = self.w.sessions[victim].name.to_string();
             self.push(Event::Deadlock {
                 victim: victim_name,
                 cycle: names,

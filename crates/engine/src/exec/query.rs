@@ -1792,9 +1792,9 @@ impl Exec<'_> {
         };
         let source: Vec<Vec<Value>> = match &ins.source {
             InsertSource::Values(rows) => {
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(rows.len());
                 for r in rows {
-                    let mut row = Vec::new();
+                    let mut row = Vec::with_capacity(r.len());
                     for e in r {
                         row.push(self.eval(i, e, None)?);
                     }
@@ -1822,8 +1822,13 @@ impl Exec<'_> {
                 .into());
             }
         }
+        // The inserted rows are kept only for triggers and OUTPUT.
+        let keep =
+            ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
         let mut inserted = Vec::new();
+        let mut n = 0u64;
         for r in source {
+            n += 1;
             let held = match &is_var {
                 Some(v) => self.frame(i).table_vars.get(v).map_or(0, |t| t.slots.len()),
                 None => self.w.db.tables[tid as usize].slots.len(),
@@ -1853,12 +1858,16 @@ impl Exec<'_> {
                         TableFactor::Table { hints, .. } => hints.as_slice(),
                         _ => &[],
                     };
-                    self.nowait(i, hints, |x| x.insert_row(i, tid, row.clone()))?
+                    let copy = keep.then(|| row.clone());
+                    self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
+                    inserted.extend(copy);
+                    continue;
                 }
             }
-            inserted.push(row);
+            if keep {
+                inserted.push(row);
+            }
         }
-        let n = inserted.len() as u64;
         if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
         }
@@ -1881,8 +1890,8 @@ impl Exec<'_> {
         targets: &[usize],
         given: &[Value],
     ) -> Result<Vec<Value>, Interrupt> {
-        let table_name = match var {
-            Some(v) => v.to_string(),
+        let table_name: Rc<str> = match var {
+            Some(v) => v.into(),
             None => self.w.db.tables[tid as usize].name.clone(),
         };
         let mut row = vec![Value::Null; columns.len()];
@@ -1946,48 +1955,52 @@ impl Exec<'_> {
             t.key_of(&row, t.slots.len())
         };
         let existing = self.w.db.tables[tid as usize].find_key(&key);
-        let key_text = {
-            let t = &self.w.db.tables[tid as usize];
-            t.key_text_of(Some(&row), t.slots.len())
+        // The key's text names the lock and a duplicate; setup takes no locks.
+        let key_text = |x: &Self, row: &[Value]| {
+            let t = &x.w.db.tables[tid as usize];
+            t.key_text_of(Some(row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
         let res = {
             let t = &self.w.db.tables[tid as usize];
-            if t.hash_key.is_empty() {
-                Resource::Key {
+            if !self.w.tracing {
+                None
+            } else if t.hash_key.is_empty() {
+                Some(Resource::Key {
                     table: tid,
                     index: 1,
-                    key: key_text.clone(),
-                }
+                    key: key_text(self, &row),
+                })
             } else {
-                Resource::RowHash {
+                Some(Resource::RowHash {
                     table: tid,
                     hash: t.row_hash(&row),
-                }
+                })
             }
         };
-        self.lock(i, res, LockMode::X, false)?;
+        if let Some(res) = res {
+            self.lock(i, res, LockMode::X, false)?;
+        }
         let t = &self.w.db.tables[tid as usize];
         if let Some(slot) = existing {
             if t.slots[slot].latest().is_some() {
                 let pk = t.pk_name.clone().unwrap_or_default();
-                return Err(SqlError::duplicate_primary_key(&pk, &t.name, &key_text).into());
+                return Err(
+                    SqlError::duplicate_primary_key(&pk, &t.name, &key_text(self, &row)).into(),
+                );
             }
         }
         self.check_unique(i, tid, &row, existing)?;
         let cl_depth = self.cl_depth(tid);
         let slot = match existing {
-            Some(slot) => {
-                self.write_row(i, tid, slot, Some(row.clone()));
-                slot
-            }
-            None => {
-                let slot = self.w.db.tables[tid as usize].new_slot(&row);
-                self.write_row(i, tid, slot, Some(row.clone()));
-                slot
-            }
+            Some(slot) => slot,
+            None => self.w.db.tables[tid as usize].new_slot(&row),
         };
-        let m = self.maintenance_reads(tid, None, Some(&row));
+        // Index maintenance is counted only when reads are (not in setup): copy the row
+        // for it only then.
+        let counted = self.w.tracing.then(|| row.clone());
+        self.write_row(i, tid, slot, Some(row));
+        let m = self.maintenance_reads(tid, None, counted.as_deref());
         self.w.query_reads += cl_depth + m;
         if self.w.tracing {
             let t = &self.w.db.tables[tid as usize];

@@ -16,8 +16,6 @@ use crate::state::session::{Frame, FrameKind, Options, PendingEnd, Session, Stat
 use crate::state::{newlines, SETUP_SOURCE};
 use crate::value::Value;
 
-/// A session may run at most this many statements; a loop that never ends stops here.
-pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
 /// Control instructions (jumps, tests) one step may run before it must reach a statement.
 const MAX_INSTRUCTIONS_PER_STEP: u32 = 100_000;
 
@@ -32,7 +30,7 @@ impl Exec<'_> {
     ) -> Session {
         let session_owner = self.w.alloc_owner();
         Session {
-            name: name.clone(),
+            name: name.as_str().into(),
             spid: 52 + index as u32,
             start_us,
             script: Rc::new(script),
@@ -115,14 +113,16 @@ impl Exec<'_> {
     }
 
     pub(crate) fn end_statement(&mut self, i: usize, end: PendingEnd) {
-        let name = self.w.sessions[i].name.clone();
-        self.push(Event::StatementFinished {
-            session: name,
-            label: end.label,
-            rows: end.rows,
-            reads: end.reads,
-            cost_us: end.cost_us,
-        });
+        if self.recording() {
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::StatementFinished {
+                session: name,
+                label: end.label,
+                rows: end.rows,
+                reads: end.reads,
+                cost_us: end.cost_us,
+            });
+        }
         self.release_statement_locks(i);
         let autocommit = self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit);
         // Where a request is one implicit transaction, it commits after its last statement.
@@ -189,8 +189,9 @@ impl Exec<'_> {
                     else_pc,
                     end_pc,
                     span,
+                    has_query,
                 } => {
-                    let has_query = crate::syntax::has_subquery(cond);
+                    let has_query = *has_query;
                     if has_query && !std::mem::take(&mut self.w.sessions[i].resuming) {
                         self.begin_statement(i, "IF", span.clone());
                     }

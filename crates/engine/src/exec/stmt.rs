@@ -44,7 +44,7 @@ impl Exec<'_> {
                 let key = object_key(&p.name);
                 let source = self.w.frame(i).source;
                 let proc_ = Procedure {
-                    name: p.name.name().value.clone(),
+                    name: p.name.name().value.as_str().into(),
                     params: p.params.clone(),
                     code: compile(&p.body),
                     quoted_identifier: self.w.sessions[i].options.quoted_identifier,
@@ -88,7 +88,7 @@ impl Exec<'_> {
                             self.w.db.names.remove(&key);
                             // Keep ids stable: the slot stays, renamed out of the way.
                             let t = &mut self.w.db.tables[id as usize];
-                            t.name = format!("(dropped {})", t.name);
+                            t.name = format!("(dropped {})", t.name).into();
                             t.clear_rows();
                         }
                         None if *if_exists => {}
@@ -524,9 +524,9 @@ impl Exec<'_> {
     }
 
     pub(crate) fn assign_var(&mut self, i: usize, name: &str, v: Value) -> Result<(), SqlError> {
-        let key = name.to_ascii_lowercase();
+        let key = crate::names::lower(name);
         let frame = self.frame_mut(i);
-        match frame.vars.get_mut(&key) {
+        match frame.vars.get_mut(&*key) {
             Some((ty, slot)) => {
                 *slot = convert(&v, ty, None)?;
                 Ok(())

@@ -76,14 +76,15 @@ impl Exec<'_> {
         if !txn.undo.is_empty() {
             self.w.db.commit_seq += 1;
             let seq = self.w.db.commit_seq;
-            let mut seen = std::collections::BTreeSet::new();
+            // A row written twice is listed twice: its second commit_slot finds no
+            // uncommitted version left and does nothing, so no set of seen rows is needed.
             for u in txn.undo.iter().filter(|u| u.is_row()) {
-                if !seen.insert((u.table, u.slot)) {
-                    continue;
-                }
                 if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
                     if let Some(inserted) = t.commit_slot(u.slot, seq) {
-                        arrived.push((u.table, t.queue && inserted));
+                        // Only rows that arrive in a queue count (`rows_by_table`).
+                        if t.queue && inserted {
+                            arrived.push((u.table, true));
+                        }
                     }
                 }
             }

@@ -269,6 +269,47 @@ impl fmt::Display for Resource {
     }
 }
 
+/// A resource as the trace names it: `KEY task (42)`, with the table's name from
+/// `table_name` (`t<id>` when it has none). Written directly: every lock event has one.
+pub(crate) fn resource_text<'a>(
+    res: &Resource,
+    table_name: impl Fn(u32) -> Option<&'a str>,
+) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(32);
+    let table = |s: &mut String, kind: &str, id: u32| {
+        s.push_str(kind);
+        match table_name(id) {
+            Some(name) => s.push_str(name),
+            None => {
+                let _ = write!(s, "t{id}");
+            }
+        }
+    };
+    match res {
+        Resource::Object { table: t } => table(&mut s, "OBJECT ", *t),
+        Resource::Page { table: t, page, .. } => {
+            table(&mut s, "PAGE ", *t);
+            let _ = write!(s, " #{page}");
+        }
+        Resource::Key { table: t, key, .. } => {
+            table(&mut s, "KEY ", *t);
+            s.push_str(" (");
+            s.push_str(key);
+            s.push(')');
+        }
+        Resource::Application { name } => {
+            s.push_str("APP ");
+            s.push_str(name);
+        }
+        Resource::RowHash { table: t, hash } => {
+            table(&mut s, "ROWHASH ", *t);
+            let _ = write!(s, " ({hash:08X})");
+        }
+    }
+    s
+}
+
 /// The answer to [`LockManager::request`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -573,14 +614,31 @@ impl LockManager {
         owner: OwnerId,
         filter: impl Fn(&Resource) -> bool,
     ) -> Vec<Grant> {
-        let targets: Vec<Resource> = match self.owners.get(&owner) {
-            Some(o) => o.held.iter().filter(|r| filter(r)).cloned().collect(),
-            None => return Vec::new(),
+        // The owner's set is split once instead of removing each resource from it, and
+        // the owner is forgotten once at the end (a commit releases every lock).
+        let Some(o) = self.owners.get_mut(&owner) else {
+            return Vec::new();
         };
+        let mut targets = Vec::new();
+        let mut kept = BTreeSet::new();
+        for r in std::mem::take(&mut o.held) {
+            if filter(&r) {
+                targets.push(r);
+            } else {
+                kept.insert(r);
+            }
+        }
+        o.held = kept;
         let mut grants = Vec::new();
         for r in &targets {
-            grants.extend(self.release_refs(owner, r, true));
+            if self.unlink(owner, r, true) {
+                grants.extend(self.grant_waiters(r));
+            } else if let Some(o) = self.owners.get_mut(&owner) {
+                // Not granted here after all: it stays listed, as a single release leaves it.
+                o.held.insert(r.clone());
+            }
         }
+        self.forget_owner_if_idle(owner);
         grants
     }
 
@@ -895,16 +953,30 @@ impl LockManager {
 
     /// Drops one reference (or all with `all`), then grants what it unblocked.
     fn release_refs(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> Vec<Grant> {
-        let Some(queue) = self.resources.get_mut(resource) else {
+        if !self.unlink(owner, resource, all) {
             return Vec::new();
+        }
+        if let Some(o) = self.owners.get_mut(&owner) {
+            o.held.remove(resource);
+        }
+        self.forget_owner_if_idle(owner);
+        self.grant_waiters(resource)
+    }
+
+    /// Drops one reference (`all`: every reference) to `owner`'s granted lock in the
+    /// resource's queue; true when the lock went away (the caller updates the owner's list
+    /// and grants waiters).
+    fn unlink(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> bool {
+        let Some(queue) = self.resources.get_mut(resource) else {
+            return false;
         };
         let Some(pos) = queue.granted.iter().position(|h| h.owner == owner) else {
-            return Vec::new();
+            return false;
         };
         let h = &mut queue.granted[pos];
         h.count = if all { 0 } else { h.count.saturating_sub(1) };
         if h.count > 0 {
-            return Vec::new();
+            return false;
         }
         queue.granted.remove(pos);
         // A conversion of the lock just dropped becomes a plain request (kept in its place).
@@ -927,11 +999,7 @@ impl LockManager {
                 }
             }
         }
-        if let Some(o) = self.owners.get_mut(&owner) {
-            o.held.remove(resource);
-        }
-        self.forget_owner_if_idle(owner);
-        self.grant_waiters(resource)
+        true
     }
 
     /// One pass in queue order grants every waiter that has no blocker left. A waiter behind a

@@ -20,6 +20,9 @@ use std::rc::Rc;
 use locks::{LockManager, LockMode, OwnerId, Resource};
 use session::{Frame, Procedure, Session, State};
 
+/// A session may run at most this many statements; a loop that never ends stops here.
+pub const MAX_STATEMENTS_PER_SESSION: u64 = 500_000;
+
 /// Index used for the setup pseudo-session's script source.
 pub(crate) const SETUP_SOURCE: usize = usize::MAX;
 
@@ -72,7 +75,7 @@ impl Db {
         for k in keys {
             if let Some(id) = self.names.remove(&k) {
                 let t = &mut self.tables[id as usize];
-                t.name = format!("(dropped {})", t.name);
+                t.name = format!("(dropped {})", t.name).into();
                 t.clear_rows();
             }
         }
@@ -160,7 +163,7 @@ impl World {
             running_triggers: Vec::new(),
             working: Vec::new(),
             query_depth: 0,
-            max_statements: crate::exec::run::MAX_STATEMENTS_PER_SESSION,
+            max_statements: MAX_STATEMENTS_PER_SESSION,
         }
     }
 
@@ -200,28 +203,16 @@ impl World {
             Some(&s) => self
                 .sessions
                 .get(s)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
             None => self
                 .sessions
                 .iter()
                 .find(|s| s.session_owner == owner)
-                .map_or_else(|| format!("owner {owner}"), |s| s.name.clone()),
+                .map_or_else(|| format!("owner {owner}"), |s| s.name.to_string()),
         }
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        let table = |id: &u32| {
-            self.db
-                .tables
-                .get(*id as usize)
-                .map_or_else(|| format!("t{id}"), |t| t.name.clone())
-        };
-        match res {
-            Resource::Object { table: t } => format!("OBJECT {}", table(t)),
-            Resource::Page { table: t, page, .. } => format!("PAGE {} #{page}", table(t)),
-            Resource::Key { table: t, key, .. } => format!("KEY {} ({key})", table(t)),
-            Resource::Application { name } => format!("APP {name}"),
-            Resource::RowHash { table: t, hash } => format!("ROWHASH {} ({hash:08X})", table(t)),
-        }
+        locks::resource_text(res, |id| self.db.tables.get(id as usize).map(|t| &*t.name))
     }
 }

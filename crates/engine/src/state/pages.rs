@@ -243,6 +243,28 @@ fn split(columns: &[StoredCol]) -> (u32, Vec<u32>) {
 /// A row over [`MAX_IN_ROW_BYTES`] moves its widest variable columns off-row, one at a time,
 /// each leaving a 24-byte pointer, as SQL Server does with ROW_OVERFLOW_DATA.
 pub fn row_size(columns: &[StoredCol]) -> u32 {
+    // Most rows fit in-row: sum their variable columns without building the list that
+    // moving columns off-row needs.
+    let mut n = 0u32;
+    let mut stored = 0u32;
+    for c in columns.iter().filter(|c| c.0.is_variable()) {
+        n = n.saturating_add(1);
+        stored = stored.saturating_add(c.1.unwrap_or(0));
+    }
+    let var_size = if n == 0 {
+        0
+    } else {
+        n.saturating_mul(2).saturating_add(2).saturating_add(stored)
+    };
+    let fixed = fixed_data_size(columns.iter().filter(|c| !c.0.is_variable()).map(|c| c.0));
+    let num_cols = u32::try_from(columns.len()).unwrap_or(u32::MAX);
+    let size = fixed
+        .saturating_add(null_bitmap_size(num_cols))
+        .saturating_add(DATA_ROW_HEADER_BYTES)
+        .saturating_add(var_size);
+    if size <= MAX_IN_ROW_BYTES {
+        return size;
+    }
     let (fixed, mut var) = split(columns);
     let num_cols = u32::try_from(columns.len()).unwrap_or(u32::MAX);
     let base = fixed

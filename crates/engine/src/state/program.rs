@@ -16,6 +16,9 @@ pub enum Instr {
         else_pc: usize,
         end_pc: usize,
         span: Span,
+        /// The condition reads tables (a subquery), so the test is a statement of its
+        /// own; found once here rather than on every pass of a loop.
+        has_query: bool,
     },
     Jump(usize),
     /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`.
@@ -96,6 +99,7 @@ impl Compiler {
                     else_pc: 0,
                     end_pc: 0,
                     span: s.span.clone(),
+                    has_query: crate::syntax::has_subquery(cond),
                 });
                 self.stmt(then);
                 if let Some(other) = otherwise {
@@ -119,6 +123,7 @@ impl Compiler {
                     else_pc: 0,
                     end_pc: 0,
                     span: s.span.clone(),
+                    has_query: crate::syntax::has_subquery(cond),
                 });
                 self.loops.push((top, Vec::new()));
                 self.stmt(body);

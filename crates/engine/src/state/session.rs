@@ -14,7 +14,7 @@ use crate::outcome::SessionOutcome;
 use crate::value::Value;
 
 pub(crate) struct Procedure {
-    pub name: String,
+    pub name: Rc<str>,
     pub params: Vec<sql::ast::Param>,
     pub code: Rc<Code>,
     /// QUOTED_IDENTIFIER as it was when the procedure was created (it sticks to it).
@@ -81,7 +81,8 @@ impl Undo {
 pub(crate) enum FrameKind {
     Batch,
     Proc {
-        name: String,
+        /// Shared with the statement and procedure events.
+        name: Rc<str>,
         return_var: Option<String>,
         outputs: Vec<(String, String)>,
         saved: Options,
@@ -150,7 +151,8 @@ pub(crate) struct PendingEnd {
 
 #[derive(Clone)]
 pub(crate) struct Session {
-    pub name: String,
+    /// Shared with every event that names the session.
+    pub name: Rc<str>,
     pub spid: u32,
     pub start_us: u64,
     pub script: Rc<Script>,

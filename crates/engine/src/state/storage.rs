@@ -13,7 +13,7 @@ use crate::state::index::{EntryKey, IndexEntries};
 use crate::state::leaf::LeafPacking;
 use crate::state::pages;
 pub(crate) use crate::state::pages::RowId;
-use crate::value::{sort_cmp, stored_len, Value};
+use crate::value::{int_text, sort_cmp, stored_len, Value};
 
 pub type TxnId = u32;
 
@@ -95,11 +95,14 @@ impl RowSlot {
 
 #[derive(Clone, Debug)]
 pub struct Table {
-    pub name: String,
+    /// Shared with the events that name the table.
+    pub name: Rc<str>,
     /// Shared: statements take the column list for every row they write.
     pub columns: Rc<[Column]>,
     /// The columns' names, shared with the scopes of queries that read the table.
     pub column_names: Rc<[String]>,
+    /// Each column's type in the page model, made once.
+    col_types: Rc<[pages::ColType]>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
     /// All-ascending flags for `key_of`'s keys, made once (one flag for a heap's rid).
@@ -169,7 +172,18 @@ impl PartialOrd for OrdKey {
     }
 }
 impl Ord for OrdKey {
+    // Inlined into the B-tree's search: a clustered insert compares keys dozens of times.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
+        // One integer column (an identity key, a heap's rid): the common case, directly.
+        if let ([Value::Int(a)], [Value::Int(b)]) = (&*self.0, &*other.0) {
+            let o = a.cmp(b);
+            return if self.1.first().copied().unwrap_or(false) {
+                o.reverse()
+            } else {
+                o
+            };
+        }
         for (i, (a, b)) in self.0.iter().zip(other.0.iter()).enumerate() {
             let mut o = sort_cmp(a, b);
             if self.1.get(i).copied().unwrap_or(false) {
@@ -216,8 +230,9 @@ impl Table {
 
     pub fn new(name: String, columns: Vec<Column>, key: Vec<usize>, is_variable: bool) -> Table {
         Table {
-            name,
+            name: name.into(),
             column_names: columns.iter().map(|c| c.name.clone()).collect(),
+            col_types: columns.iter().map(|c| col_type(&c.ty)).collect(),
             columns: columns.into(),
             ascending: vec![false; key.len().max(1)].into(),
             key,
@@ -281,7 +296,11 @@ impl Table {
     /// The key text of `row` (None: no data) in `slot`.
     pub fn key_text_of(&self, row: Option<&[Value]>, slot: RowId) -> Rc<str> {
         match row {
-            Some(row) if self.key.len() == 1 => row[self.key[0]].to_string().into(),
+            Some(row) if self.key.len() == 1 => match &row[self.key[0]] {
+                // Integer keys without the formatting machinery (one per row written).
+                Value::Int(n) => int_text(*n),
+                v => v.to_string().into(),
+            },
             Some(row) if !self.key.is_empty() => self
                 .key
                 .iter()
@@ -382,13 +401,17 @@ impl Table {
 
     /// Files the rows changed since the last call in every index.
     pub fn file_entries(&mut self) {
-        for slot in std::mem::take(&mut self.unfiled) {
+        // The list is kept (emptied) so the next writes reuse its buffer.
+        let unfiled = std::mem::take(&mut self.unfiled);
+        for &slot in &unfiled {
             self.is_unfiled[slot] = false;
             for k in 0..self.indexes.len() {
                 let key = self.entry_key(k, slot);
                 self.entries[k].set(slot, key);
             }
         }
+        self.unfiled = unfiled;
+        self.unfiled.clear();
     }
 
     /// Where `slot` sits in index `k`, as locking readers see it: by its newest data when
@@ -448,8 +471,24 @@ impl Table {
                 (Some(a), Some(b)) => self.key.iter().all(|&c| identical(&a[c], &b[c])),
                 _ => false,
             };
-        let delta = self.index_count_delta(old, s.latest().map(Vec::as_slice));
-        self.apply_index_counts(delta);
+        // Each index's entry count (by the newest data) and high-water mark, counted in
+        // place (one write changes one row in one or two indexes).
+        if !self.is_variable {
+            let new = s.latest().map(Vec::as_slice);
+            for k in 0..self.indexes.len() {
+                let ix = &self.indexes[k];
+                let was = old.is_some_and(|r| self.filter_passes(ix, r)) as i64;
+                let is = new.is_some_and(|r| self.filter_passes(ix, r)) as i64;
+                if was != is {
+                    let id = ix.id;
+                    let entries = self.index_entries.entry(id).or_insert(0);
+                    *entries = (*entries as i64 + is - was).max(0) as u32;
+                    let now = *entries;
+                    let high = self.index_high_water.entry(id).or_insert(0);
+                    *high = (*high).max(now);
+                }
+            }
+        }
         self.reindex(slot);
         if !same_key {
             self.rekey(slot);
@@ -486,7 +525,11 @@ impl Table {
     }
 
     pub fn find_key(&self, key: &OrdKey) -> Option<RowId> {
-        self.order.get(key).copied()
+        // A key past the last one (an identity insert) is not there: no search.
+        match self.order.last_key_value() {
+            Some((last, _)) if *last < *key => None,
+            _ => self.order.get(key).copied(),
+        }
     }
 
     /// Forgets the page count after rows were cleared or dropped.
@@ -504,36 +547,9 @@ impl Table {
         }
     }
 
-    /// How each index's entry count (by the newest data) changes as one row goes from
-    /// `old` to `new`: (index id, change) for the indexes whose count changes.
-    fn index_count_delta(&self, old: Option<&[Value]>, new: Option<&[Value]>) -> Vec<(u32, i64)> {
-        if self.is_variable {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        for ix in &self.indexes {
-            let was = old.is_some_and(|r| self.filter_passes(ix, r)) as i64;
-            let is = new.is_some_and(|r| self.filter_passes(ix, r)) as i64;
-            if was != is {
-                out.push((ix.id, is - was));
-            }
-        }
-        out
-    }
-
-    /// Keeps each index's entry count and high-water mark.
-    fn apply_index_counts(&mut self, delta: Vec<(u32, i64)>) {
-        for (id, d) in delta {
-            let entries = self.index_entries.entry(id).or_insert(0);
-            *entries = (*entries as i64 + d).max(0) as u32;
-            let now = *entries;
-            let high = self.index_high_water.entry(id).or_insert(0);
-            *high = (*high).max(now);
-        }
-    }
-
-    fn column_types(&self) -> Vec<pages::ColType> {
-        self.columns.iter().map(|c| col_type(&c.ty)).collect()
+    /// The page model's type of each column (shared: every packing needs them).
+    fn column_types(&self) -> Rc<[pages::ColType]> {
+        Rc::clone(&self.col_types)
     }
 
     /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
@@ -549,10 +565,13 @@ impl Table {
             self.leaf.rebuild(self.order.values().copied(), &sizes);
         } else if !self.resized.is_empty() {
             let types = self.column_types();
-            for slot in std::mem::take(&mut self.resized) {
+            let resized = std::mem::take(&mut self.resized);
+            for &slot in &resized {
                 let size = self.size_of(&types, slot);
                 self.leaf.set_size(slot, size);
             }
+            self.resized = resized;
+            self.resized.clear();
         }
         self.leaf.pages().max(1)
     }
@@ -677,19 +696,26 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
 }
 
 fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 {
-    let cols: Vec<(pages::ColType, Option<u32>)> = types
-        .iter()
-        .zip(columns)
-        .zip(row)
-        .map(|((t, c), v)| {
-            let var = matches!(
-                c.ty,
-                DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
-            );
-            (*t, var.then(|| stored_len(v, &c.ty)))
-        })
-        .collect();
-    pages::row_size(&cols)
+    let cols = types.iter().zip(columns).zip(row).map(|((t, c), v)| {
+        let var = matches!(
+            c.ty,
+            DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
+        );
+        (*t, var.then(|| stored_len(v, &c.ty)))
+    });
+    // Sized on the stack for the usual table (this runs for every row a page count needs).
+    const STACK: usize = 16;
+    if columns.len() <= STACK {
+        let mut buf = [(pages::ColType::Int, None); STACK];
+        let mut n = 0;
+        for c in cols {
+            buf[n] = c;
+            n += 1;
+        }
+        pages::row_size(&buf[..n])
+    } else {
+        pages::row_size(&cols.collect::<Vec<_>>())
+    }
 }
 
 /// The database's tables. Each is shared between clones of a simulation until one of

@@ -112,7 +112,7 @@ fn q2_one_statement_claim_returns_at_most_one_row() {
 fn q3_readpast_skips_at_once_and_without_it_b_waits_the_rest_of_the_hold() {
     let r = run_lesson("queue-wait-or-skip", &[("readpast", "on")], 1);
     assert!(wait_ms(&r.outcome, "B") <= 1.0);
-    let skipped = r.trace.entries.iter().any(|e| matches!(&e.event, Event::RowSkipped { session, key, .. } if session == "B" && key == "1"));
+    let skipped = r.trace.entries.iter().any(|e| matches!(&e.event, Event::RowSkipped { session, key, .. } if &**session == "B" && key == "1"));
     assert!(skipped, "B skipped task 1");
 
     for seed in 1..=5 {
@@ -124,10 +124,10 @@ fn q3_readpast_skips_at_once_and_without_it_b_waits_the_rest_of_the_hold() {
         );
         // The wait ends exactly when A commits.
         let entries = &r.trace.entries;
-        let commit = entries.iter().find(|e| matches!(&e.event, Event::TransactionCommitted { session, .. } if session == "A")).unwrap();
+        let commit = entries.iter().find(|e| matches!(&e.event, Event::TransactionCommitted { session, .. } if &**session == "A")).unwrap();
         let granted = entries
             .iter()
-            .find(|e| matches!(&e.event, Event::LockGranted { session, waited_us: Some(_), .. } if session == "B"))
+            .find(|e| matches!(&e.event, Event::LockGranted { session, waited_us: Some(_), .. } if &**session == "B"))
             .unwrap();
         assert_eq!(commit.at_us, granted.at_us, "seed {seed}");
     }

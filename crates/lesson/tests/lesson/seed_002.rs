@@ -47,7 +47,9 @@ fn t1_a_consume_takes_a_row_hash_write_lock() {
             resource,
             mode,
             ..
-        } if session == "consumer1" && resource.starts_with("ROWHASH order_queue") => Some(*mode),
+        } if &**session == "consumer1" && resource.starts_with("ROWHASH order_queue") => {
+            Some(*mode)
+        }
         _ => None,
     });
     assert_eq!(
@@ -61,7 +63,7 @@ fn t1_a_consume_takes_a_row_hash_write_lock() {
 fn t2_insert_select_and_consume_locks_the_target_table_for_write() {
     let r = run_lesson("teradata-consume", &[]);
     let granted = r.trace.entries.iter().any(|e| {
-        matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if session == "consumer2" && resource == "OBJECT shipment")
+        matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if &**session == "consumer2" && resource == "OBJECT shipment")
     });
     assert!(granted, "table-level WRITE on shipment");
 }
@@ -71,13 +73,13 @@ fn t3_a_consumer_on_an_empty_queue_is_delayed_and_gets_the_first_row_when_it_arr
     for (delay, at_us) in [("1000", 1_000_000u64), ("3000", 3_000_000)] {
         let r = run_lesson("teradata-consume", &[("producer_delay_ms", delay)]);
         let entries = &r.trace.entries;
-        let delayed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeDelayed { session, .. } if session == "consumer1")).unwrap();
+        let delayed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeDelayed { session, .. } if &**session == "consumer1")).unwrap();
         assert!(
             entries[delayed].at_us < 1_000,
             "delayed at once (after BT), holding no lock"
         );
-        let commit = entries.iter().position(|e| matches!(&e.event, Event::LockReleased { session, reason: engine::ReleaseReason::Commit, .. } if session == "producer")).unwrap();
-        let resumed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeResumed { session, .. } if session == "consumer1")).unwrap();
+        let commit = entries.iter().position(|e| matches!(&e.event, Event::LockReleased { session, reason: engine::ReleaseReason::Commit, .. } if &**session == "producer")).unwrap();
+        let resumed = entries.iter().position(|e| matches!(&e.event, Event::ConsumeResumed { session, .. } if &**session == "consumer1")).unwrap();
         assert!(entries[commit].at_us >= at_us);
         assert_eq!(
             entries[resumed].at_us, entries[commit].at_us,
@@ -93,7 +95,7 @@ fn t3_a_consumer_on_an_empty_queue_is_delayed_and_gets_the_first_row_when_it_arr
         );
         // No lock while delayed.
         assert!(!entries[delayed..resumed].iter().any(
-            |e| matches!(&e.event, Event::LockGranted { session, .. } if session == "consumer1")
+            |e| matches!(&e.event, Event::LockGranted { session, .. } if &**session == "consumer1")
         ));
     }
 }
@@ -198,7 +200,7 @@ fn t10_delete_on_the_queue_cannot_share_the_consumes_request() {
 fn t11_an_update_on_a_queue_table_costs_a_full_scan() {
     let r = run_lesson("teradata-rules", &[("t11", "break")]);
     let rebuilt = r.trace.entries.iter().find_map(|e| match &e.event {
-        Event::FifoCacheRebuilt { table, reads, .. } if table == "history_queue" => Some(*reads),
+        Event::FifoCacheRebuilt { table, reads, .. } if &**table == "history_queue" => Some(*reads),
         _ => None,
     });
     let reads = rebuilt.expect("the FIFO cache is rebuilt");

@@ -86,9 +86,9 @@ fn i1_i3_without_a_lock_the_receiver_is_called_twice_and_the_index_objects_only_
     let entries = &r.trace.entries;
     let second_call = entries
         .iter()
-        .position(|e| matches!(&e.event, Event::RowInserted { session, table, .. } if session == "user2" && table == "external_system"))
+        .position(|e| matches!(&e.event, Event::RowInserted { session, table, .. } if &**session == "user2" && &**table == "external_system"))
         .expect("user2 called the receiver");
-    let rejected = entries.iter().position(|e| matches!(&e.event, Event::Error { session, number: 2601, .. } if session == "user2")).unwrap();
+    let rejected = entries.iter().position(|e| matches!(&e.event, Event::Error { session, number: 2601, .. } if &**session == "user2")).unwrap();
     assert!(
         rejected > second_call,
         "2601 comes only after the second call"
@@ -136,12 +136,14 @@ fn i4_the_application_lock_answers_busy_at_once_with_one_call() {
     let entries = &r.trace.entries;
     let start = entries
         .iter()
-        .find(|e| matches!(&e.event, Event::SessionStarted { session } if session == "user2"))
+        .find(|e| matches!(&e.event, Event::SessionStarted { session } if &**session == "user2"))
         .unwrap()
         .at_us;
     let answer = entries
         .iter()
-        .find(|e| matches!(&e.event, Event::ResultReturned { session, .. } if session == "user2"))
+        .find(
+            |e| matches!(&e.event, Event::ResultReturned { session, .. } if &**session == "user2"),
+        )
         .unwrap()
         .at_us;
     assert!(

@@ -349,7 +349,7 @@ impl Exec<'_> {
         &mut self,
         i: usize,
         tid: u32,
-        table: String,
+        table: std::rc::Rc<str>,
     ) -> Result<(Vec<String>, Vec<Value>), Interrupt> {
         let delayed = self
             .w
