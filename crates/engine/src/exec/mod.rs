@@ -87,7 +87,7 @@ pub(crate) enum Flow {
     /// again after this many µs, at the same place.
     Pause(u64),
     /// EXEC of a procedure: push its frame.
-    Call(Frame),
+    Call(Box<Frame>),
     /// RETURN from the current frame.
     Return(Option<i64>),
 }

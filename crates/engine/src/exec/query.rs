@@ -259,8 +259,9 @@ impl Exec<'_> {
         }
         let tid = self.w.db.tables.len() as u32;
         let table = Table::new(table_name.clone(), columns.clone(), Vec::new(), false);
-        self.w.db.names.insert(key, tid);
+        self.w.db.names.insert(key.clone(), tid);
         self.w.db.tables.push(table);
+        self.created_table(i, key);
         let n = out.rows.len() as u64;
         for r in out.rows {
             let mut row = Vec::with_capacity(r.len());

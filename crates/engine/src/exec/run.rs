@@ -335,6 +335,10 @@ impl Exec<'_> {
                 outputs,
                 saved,
             } => {
+                // A temporary table a procedure created ends with it.
+                for key in &frame.temp_tables {
+                    self.w.db.drop_key(key);
+                }
                 // SET options changed inside a procedure revert when it returns.
                 let s = &mut self.w.sessions[i];
                 s.options.isolation = saved.isolation;
@@ -530,7 +534,7 @@ impl Exec<'_> {
             }
             Flow::Call(frame) => {
                 let cost = statement_cost(self.rng, CostKind::Exec, 0, 0);
-                self.w.sessions[i].frames.push(frame);
+                self.w.sessions[i].frames.push(*frame);
                 self.w.sessions[i].state = State::Busy {
                     until: self.w.now + cost,
                     end: None,

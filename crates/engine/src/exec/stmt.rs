@@ -34,6 +34,8 @@ impl Exec<'_> {
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
                 self.create_table(ct)?;
+                let key = self.w.db.key(&object_key(&ct.name));
+                self.created_table(i, key);
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::CreateIndex(ci) => {
@@ -323,6 +325,14 @@ impl Exec<'_> {
                     Err(SqlError::not_simulated(sql::statement_label(&stmt.kind)).into())
                 })
             }
+        }
+    }
+
+    /// Notes a temporary table a procedure created, to drop it when the procedure returns.
+    pub(crate) fn created_table(&mut self, i: usize, key: String) {
+        let frame = self.frame_mut(i);
+        if crate::state::Db::is_temp_key(&key) && matches!(frame.kind, FrameKind::Proc { .. }) {
+            frame.temp_tables.push(key);
         }
     }
 
@@ -676,7 +686,7 @@ impl Exec<'_> {
             session: name,
             procedure: p.name.clone(),
         });
-        Ok(Flow::Call(frame))
+        Ok(Flow::Call(Box::new(frame)))
     }
 
     fn exec_system_proc(

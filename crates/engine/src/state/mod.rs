@@ -73,12 +73,22 @@ impl Db {
             .cloned()
             .collect();
         for k in keys {
-            if let Some(id) = self.names.remove(&k) {
-                let t = &mut self.tables[id as usize];
-                t.name = format!("(dropped {})", t.name).into();
-                t.clear_rows();
-            }
+            self.drop_key(&k);
         }
+    }
+
+    /// Drops the table filed under `key`, keeping its id's slot (renamed out of the way).
+    pub fn drop_key(&mut self, key: &str) {
+        if let Some(id) = self.names.remove(key) {
+            let t = &mut self.tables[id as usize];
+            t.name = format!("(dropped {})", t.name).into();
+            t.clear_rows();
+        }
+    }
+
+    /// Whether `key` files a local temporary table.
+    pub fn is_temp_key(key: &str) -> bool {
+        key.contains(TEMP_MARK)
     }
 }
 

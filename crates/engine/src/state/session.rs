@@ -103,6 +103,9 @@ pub(crate) struct Frame {
     pub scope_identity: Option<i64>,
     /// Which script's text the statements' spans point into (usize::MAX = setup).
     pub source: usize,
+    /// Local temporary tables a procedure created (their `Db::names` keys): dropped when
+    /// it returns.
+    pub temp_tables: Vec<String>,
 }
 
 impl Frame {
@@ -117,6 +120,7 @@ impl Frame {
             kind,
             scope_identity: None,
             source,
+            temp_tables: Vec::new(),
         }
     }
 }

@@ -503,3 +503,16 @@ fn one_request_s_inserts_share_a_qits_and_interval_offsets_order_them() {
     assert_eq!(row(&sim, "A", 2), ["1"]);
     assert_eq!(row(&sim, "A", 3), ["3"]);
 }
+
+/// A temporary table a procedure creates is dropped when it returns; one its caller
+/// created is visible inside it.
+#[test]
+fn a_procedure_s_temp_table_ends_with_the_procedure() {
+    let sim = run_one(
+        "CREATE PROCEDURE stage AS BEGIN CREATE TABLE #inner (id int); INSERT #inner VALUES (1); INSERT #outer VALUES (2); SELECT COUNT(*) FROM #inner; END",
+        "CREATE TABLE #outer (id int);\nEXEC stage;\nSELECT id FROM #outer;\nGO\nSELECT COUNT(*) FROM #inner;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+    assert_eq!(numbers(&sim, "A"), [208]);
+}
