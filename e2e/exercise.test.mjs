@@ -114,6 +114,33 @@ test('exercise: a SQL error in the learner\'s text is shown at line:col, never a
   assert.equal(await page.$('[data-testid=failing-run]'), null);
 });
 
+test('exercise: SQL that hits a budget (endless loop, runaway recursion) shows the limit and the page stays usable', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const original = await page.inputValue(EDITOR);
+  const cases = [
+    ['\n    WHILE 1 = 1 CONTINUE;', /simulation stopped this session: it ran 100000 control instructions/],
+    [
+      '\n    DECLARE @deep int;\n    WITH n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n) SELECT @deep = MAX(i) FROM n;',
+      /maximum recursion 100 has been exhausted/,
+    ],
+  ];
+  for (const [text, message] of cases) {
+    await page.fill(EDITOR, original);
+    await typeAfter(page, 'SET NOCOUNT ON;', text);
+    assert.equal(await check(page), false);
+    const run = page.locator('[data-testid=failing-run]');
+    await run.waitFor();
+    const errors = await run.locator('.error').allTextContents();
+    assert.ok(errors.some((e) => message.test(e)), `${message} in ${JSON.stringify(errors)}`);
+    assert.equal(await page.$('#panic-panel'), null);
+  }
+  // Still usable: the shipped SQL checks again, and the editor takes edits.
+  await page.fill(EDITOR, original);
+  assert.equal(await check(page), false);
+  assert.equal(await page.$('#panic-panel'), null);
+});
+
 test('exercise: solving by editing SQL marks it solved, survives a reload, and a corrupt save is reset with a notice', async (t) => {
   const { page } = t;
   await openExercise(t);
