@@ -49,6 +49,12 @@ pub fn statement_cost(rng: &mut ChaCha8Rng, kind: CostKind, reads: u64, rows_wri
     (base * jitter / 100).max(1) + reads * READ_US + rows_written * ROW_WRITE_US
 }
 
+/// The unjittered cost of a read of `reads` pages: how long a MERGE's read takes before
+/// its writes. Without jitter, two MERGEs write in the order they read.
+pub fn read_cost(reads: u64) -> u64 {
+    CostKind::Select.base_us() + reads * READ_US
+}
+
 /// Whether this commit's log flush is a slow one, and how long it holds the log.
 /// The log is shared: every commit during a slow flush waits for it (group commit), so
 /// a stall delays all writers at once. These rare stalls are what knocks two workers

@@ -92,6 +92,12 @@ impl Simulation {
                 }
             }
             (&s.statement_locks, &s.fresh_locks).hash(&mut h);
+            if let Some(m) = &s.merge_pending {
+                for (r, slot) in &m.rows {
+                    row(&mut h, Some(r));
+                    slot.hash(&mut h);
+                }
+            }
             let errors: Vec<u32> = s.out.errors.iter().map(|e| e.number).collect();
             (errors, s.out.results.len()).hash(&mut h);
         }

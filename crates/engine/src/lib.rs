@@ -5,11 +5,12 @@
 //!
 //! Layers, each using only those below it (ARCHITECTURE.md has the map; `cargo xtask
 //! test` checks that no file imports another in a circle):
-//! `value`, `error`, `syntax` → `state` → `event`, `outcome` → `exec` (with its `Rules`
+//! `value`, `datepart`, `error`, `syntax` → `state` → `event`, `outcome` → `exec` (with its `Rules`
 //! trait) → `dialect` → `sim` (the driver) → `scenario`, `view`, `fingerprint`,
 //! `footprint`.
 
 mod cost;
+mod datepart;
 mod dialect;
 mod error;
 mod event;

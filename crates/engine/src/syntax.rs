@@ -33,11 +33,14 @@ pub(crate) fn has_aggregate(e: &Expr) -> bool {
 }
 
 pub(crate) fn is_aggregate(name: &str) -> bool {
-    matches!(name, "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG")
+    matches!(
+        name,
+        "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG" | "STRING_AGG"
+    )
 }
 
 /// Visits every sub-expression (not into subqueries).
-pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => walk(expr, f),
@@ -87,6 +90,17 @@ pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         _ => {}
     }
+}
+
+/// The window function calls (`... OVER (...)`) in an expression, outside subqueries.
+pub(crate) fn window_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    walk(e, &mut |x| {
+        if let ExprKind::Function { over: Some(_), .. } = &x.kind {
+            if !out.contains(&x) {
+                out.push(x);
+            }
+        }
+    });
 }
 
 /// The AND-ed parts of a predicate.

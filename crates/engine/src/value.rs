@@ -172,7 +172,7 @@ pub(crate) fn int_text(n: i64) -> Rc<str> {
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -184,7 +184,7 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y.rem_euclid(400);
@@ -432,6 +432,23 @@ fn fit_text(
     Ok(Value::Text(s))
 }
 
+/// A literal that evaluates back to `v` (a datetime as its text, which converts back).
+pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
+    match v {
+        Value::Null => sql::ast::Literal::Null,
+        Value::Int(n) => sql::ast::Literal::Int(n),
+        Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
+        Value::Text(s) => sql::ast::Literal::Str {
+            value: s.to_string(),
+            national: true,
+        },
+        Value::DateTime(t) => sql::ast::Literal::Str {
+            value: format_datetime(t, 6),
+            national: false,
+        },
+    }
+}
+
 /// Bytes the value takes in a row, for the page model.
 pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     match (v, ty) {
@@ -519,6 +536,21 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                 return Ok(Value::Text(format!("{x}{y}").into()));
             }
         }
+    }
+    if let (Value::DateTime(t), Value::Decimal(d)) = (l, r) {
+        // datetime + a fraction of days (an INTERVAL literal is one), to the microsecond.
+        let us = (d * 86_400_000_000.0).round();
+        let moved = (us.abs() < 9.0e18)
+            .then_some(us as i64)
+            .and_then(|us| match op {
+                Add => t.checked_add(us),
+                Sub => t.checked_sub(us),
+                _ => Some(*t),
+            });
+        return moved
+            .filter(|&m| in_datetime_range(m))
+            .map(Value::DateTime)
+            .ok_or_else(SqlError::datetime_overflow);
     }
     if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
         // datetime + int adds days, as in SQL Server.

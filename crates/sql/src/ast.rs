@@ -172,7 +172,7 @@ pub enum StmtKind {
     /// Teradata transaction control, spelled as written (`BT` or `BEGIN TRANSACTION`, ...):
     /// the session mode decides which spellings are allowed, so the interpreter needs it.
     TeradataTxn(TeradataTxn),
-    /// Teradata `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
+    /// `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
     Merge(Merge),
 }
 
@@ -641,6 +641,9 @@ pub struct Select {
     pub distinct: bool,
     pub top: Option<Top>,
     pub items: Vec<SelectItem>,
+    /// `SELECT ... INTO t FROM ...` (T-SQL): creates `t` (often a `#temp` table) from the
+    /// result.
+    pub into: Option<ObjectName>,
     pub from: Vec<TableRef>,
     pub where_clause: Option<Expr>,
     pub group_by: Vec<Expr>,
@@ -856,22 +859,26 @@ pub struct Delete {
     pub where_clause: Option<Expr>,
 }
 
-/// Teradata `MERGE INTO target [[AS] alias] USING source ON cond WHEN ... THEN ...`.
+/// `MERGE [INTO] target [WITH (hints)] [[AS] alias] USING source ON cond WHEN ... THEN ...`
+/// (T-SQL and Teradata).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Merge {
-    /// A `Table`, with its alias if any (no hints).
+    /// A `Table`, with its alias if any (hints in T-SQL only).
     pub target: TableFactor,
     /// A `Table` or a `Derived` table (`USING (SELECT ...) AS s`).
     pub source: TableFactor,
     pub on: Expr,
-    /// In source order; at most one WHEN MATCHED and one WHEN NOT MATCHED.
+    /// In source order; in Teradata at most one WHEN MATCHED and one WHEN NOT MATCHED, in
+    /// T-SQL several, each but the last of a kind with a condition.
     pub clauses: Vec<MergeClause>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeClause {
-    /// `WHEN MATCHED` (true) or `WHEN NOT MATCHED` (false).
+    /// `WHEN MATCHED` (true) or `WHEN NOT MATCHED [BY TARGET]` (false).
     pub matched: bool,
+    /// T-SQL's `WHEN [NOT] MATCHED AND condition THEN ...`.
+    pub condition: Option<Expr>,
     pub action: MergeAction,
     pub span: Span,
 }
@@ -1054,6 +1061,9 @@ pub enum ExprKind {
         distinct: bool,
         /// `ROW_NUMBER() OVER (...)`.
         over: Option<Box<Window>>,
+        /// `STRING_AGG(x, ',') WITHIN GROUP (ORDER BY ...)`: the order of the aggregated
+        /// values; empty without WITHIN GROUP.
+        within_group: Vec<OrderItem>,
     },
     /// `CAST(x AS ty)` or `CONVERT(ty, x [, style])`.
     Cast {

@@ -9,7 +9,7 @@ pub struct ParseError {
     /// Byte offsets into the script text.
     pub span: Range<usize>,
     /// `found 'X', expected one of: ...`, `unexpected end of input, expected ...`,
-    /// `unterminated string literal`, `unterminated comment`, `not simulated: MERGE`, ...
+    /// `unterminated string literal`, `unterminated comment`, `not simulated: cursors`, ...
     pub message: String,
 }
 

@@ -1,7 +1,7 @@
 //! Lockstep's SQL front end: a `logos` lexer and a hand-written recursive-descent parser
 //! for the T-SQL subset and the Teradata subset the simulator runs, with byte spans on
 //! every node and precise errors (`found 'READPAST', expected one of: ',', ')'`,
-//! `not simulated: MERGE`).
+//! `not simulated: WHEN NOT MATCHED BY SOURCE`).
 //!
 //! No I/O and no threads, so it builds for wasm32.
 //!
@@ -13,7 +13,7 @@
 //! CONSUME TOP 1 ...`, `BT`/`ET`, `BEGIN`/`END TRANSACTION`, `COMMIT [WORK]`,
 //! `ROLLBACK [WORK]`, `ABORT`, the `LOCKING` modifier, `INSERT` (one row, `VALUES` optional),
 //! `UPDATE` (`FROM` before `SET`), `DELETE` (`ALL`), `MERGE`, `SELECT` with `TOP n`,
-//! `SEL`/`INS`/`UPD`/`DEL`/`CT`, `a MOD b`, `DATE '...'`,
+//! `SEL`/`INS`/`UPD`/`DEL`/`CT`, `a MOD b`, `DATE '...'`, `INTERVAL '0.001' SECOND`,
 //! `CURRENT_TIMESTAMP(6)`, `USER`; `--` and `/* */` comments; identifiers case-insensitive,
 //! `"quoted"`, Teradata's reserved words. Statements are separated by `;` and grouped into
 //! requests by line (see [`parse_script`]).
@@ -28,7 +28,7 @@
 //! - `unexpected end of input, expected ...`
 //! - `unterminated string literal`, `unterminated comment`, `unterminated quoted identifier`,
 //!   `unexpected character 'X'`
-//! - `not simulated: MERGE` (`cursors`, `SELECT INTO`, `WAITFOR TIME`, ...), spanned on the
+//! - `not simulated: cursors` (`SAVE TRANSACTION`, `SELECT INTO @v`, `WAITFOR TIME`, ...), spanned on the
 //!   construct: valid T-SQL that the simulator does not model
 //! - `not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL)`,
 //!   and the other way round `table hints: T-SQL syntax; this lesson's dialect is Teradata`

@@ -458,10 +458,15 @@ impl Printer {
         self.expr(&m.on);
         for c in &m.clauses {
             self.w(if c.matched {
-                " WHEN MATCHED THEN "
+                " WHEN MATCHED"
             } else {
-                " WHEN NOT MATCHED THEN "
+                " WHEN NOT MATCHED"
             });
+            if let Some(cond) = &c.condition {
+                self.w(" AND ");
+                self.expr(cond);
+            }
+            self.w(" THEN ");
             match &c.action {
                 MergeAction::Update(assignments) => {
                     self.w("UPDATE SET ");
@@ -743,6 +748,10 @@ impl Printer {
         }
         self.top(&s.top);
         self.list(&s.items, ", ", |p, i| p.select_item(i));
+        if let Some(into) = &s.into {
+            self.w(" INTO ");
+            self.object(into);
+        }
         if !s.from.is_empty() {
             self.w(" FROM ");
             self.from(&s.from);
@@ -1110,12 +1119,22 @@ impl Printer {
                 self.select(q);
                 self.w(")");
             }
+            ExprKind::Function { name, args, .. } if name == "INTERVAL" && args.len() == 2 => {
+                // Teradata's interval literal: INTERVAL '0.001' SECOND.
+                self.w("INTERVAL ");
+                self.expr(&args[0]);
+                if let ExprKind::Literal(Literal::Str { value, .. }) = &args[1].kind {
+                    self.w(" ");
+                    self.w(value);
+                }
+            }
             ExprKind::Function {
                 name,
                 args,
                 star,
                 distinct,
                 over,
+                within_group,
             } => {
                 self.w(name);
                 let niladic = (NILADIC.contains(&name.as_str())
@@ -1131,6 +1150,11 @@ impl Printer {
                         self.w("DISTINCT ");
                     }
                     self.list(args, ", ", |p, e| p.expr(e));
+                    self.w(")");
+                }
+                if !within_group.is_empty() {
+                    self.w(" WITHIN GROUP (");
+                    self.order_by(within_group);
                     self.w(")");
                 }
                 if let Some(w) = over {

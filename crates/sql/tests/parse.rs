@@ -1050,10 +1050,54 @@ fn syntax_errors_list_what_was_expected() {
 }
 
 #[test]
+fn string_agg_within_group_and_other_functions() {
+    expect!["STRING_AGG(name, ', ') WITHIN GROUP (ORDER BY id DESC, name)"].assert_eq(&tree(
+        "string_agg(name, ', ') within group (order by id desc, name)",
+    ));
+    expect!["IIF(a > 1, 'x', CHOOSE(b, 'p', 'q'))"]
+        .assert_eq(&tree("iif(a > 1, 'x', choose(b, 'p', 'q'))"));
+    expect!["DATEDIFF(millisecond, @t0, SYSDATETIME())"]
+        .assert_eq(&tree("DATEDIFF(millisecond, @t0, SYSDATETIME())"));
+    expect![[r#"
+        -- 1:1 SELECT
+        SELECT id, status INTO #copy FROM dbo.task WHERE id > 1
+        -- 2:1 CREATE TABLE
+        CREATE TABLE #t (
+            id int
+        )
+    "#]]
+    .assert_eq(&summary(
+        "SELECT id, status INTO #copy FROM dbo.task WHERE id > 1;\nCREATE TABLE #t (id int);",
+    ));
+    let src = "SELECT STRING_AGG(name, ',') WITHIN GROUP (ORDER BY id) FROM t;";
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY id) OVER () FROM t",
+        expect!["1:29: not simulated: WITHIN GROUP of PERCENTILE_CONT [WITHIN]"],
+    );
+}
+
+#[test]
+fn tsql_merge_with_hints_conditions_and_by_target() {
+    let src = "MERGE INTO dbo.send WITH (HOLDLOCK) AS t\nUSING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id\nWHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body\nWHEN MATCHED THEN DELETE\nWHEN NOT MATCHED BY TARGET THEN INSERT (id, body) VALUES (s.id, s.body);";
+    expect![[r#"
+        -- 1:1 MERGE
+        MERGE INTO dbo.send AS t WITH (HOLDLOCK) USING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id WHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, body) VALUES (s.id, s.body)
+    "#]].assert_eq(&summary(src));
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE WHEN MATCHED THEN DELETE;",
+        expect!["1:57: only the last WHEN MATCHED clause of a MERGE may omit its AND condition [WHEN MATCHED THEN DELETE]"],
+    );
+}
+
+#[test]
 fn not_simulated_constructs_are_named_and_spanned() {
     check_error_span(
-        "MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE;",
-        expect!["1:1: not simulated: MERGE [MERGE dbo.task AS t USING src ON t.id = src.id WHEN MATCHED THEN DELETE]"],
+        "MERGE dbo.task AS t USING src ON t.id = src.id WHEN NOT MATCHED BY SOURCE THEN DELETE;",
+        expect!["1:48: not simulated: WHEN NOT MATCHED BY SOURCE [WHEN NOT MATCHED BY SOURCE]"],
     );
     check_error_span(
         "DECLARE c CURSOR FOR SELECT id FROM dbo.task;",
@@ -1068,8 +1112,8 @@ fn not_simulated_constructs_are_named_and_spanned() {
         expect!["1:1: not simulated: cursors [FETCH]"],
     );
     check_error_span(
-        "SELECT id INTO #copy FROM dbo.task;",
-        expect!["1:11: not simulated: SELECT INTO [INTO #copy]"],
+        "SELECT id INTO @copy FROM dbo.task;",
+        expect!["1:11: not simulated: SELECT INTO [INTO @copy]"],
     );
     check_error_span(
         "WAITFOR TIME '22:00';",
@@ -2422,9 +2466,24 @@ fn teradata_not_simulated_constructs_are_named() {
         expect!["1:1: not simulated: SET SESSION [SET SESSION]"],
     );
     check_td_error(
-        "SELECT CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND;",
-        expect!["1:28: not simulated: INTERVAL literals [INTERVAL]"],
+        "SELECT CURRENT_TIMESTAMP + INTERVAL '1' MONTH;",
+        expect!["1:28: not simulated: INTERVAL MONTH [INTERVAL '1' MONTH]"],
     );
+}
+
+#[test]
+fn teradata_interval_offsets() {
+    let src = "INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 1); INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '2' minute, 2);";
+    expect![[r#"
+        == request 1
+        -- 1:1 INSERT
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 1)
+        -- 1:72 INSERT
+        INSERT INTO q VALUES (CURRENT_TIMESTAMP + INTERVAL '2' MINUTE, 2)
+    "#]]
+    .assert_eq(&td_summary(src));
+    let printed = td_parse(src).to_sql(Dialect::Teradata);
+    assert_eq!(td_parse(&printed).to_sql(Dialect::Teradata), printed);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use sql::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp};
+use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, OrderItem, UnaryOp};
 
+use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::SqlError;
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
@@ -45,6 +46,16 @@ impl Scope {
         });
     }
 
+    /// The bindings `*` (no qualifier) or `t.*` expands to.
+    pub fn star<'s>(
+        &'s self,
+        qualifier: Option<&'s sql::ast::Ident>,
+    ) -> impl Iterator<Item = &'s Binding> {
+        self.bindings
+            .iter()
+            .filter(move |b| qualifier.is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)))
+    }
+
     /// Position of a column reference in the row, or why it cannot be resolved.
     pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
         let parts = &name.parts;
@@ -83,6 +94,28 @@ pub(crate) struct RowCtx<'a> {
     pub row: &'a [Value],
     pub outer: Option<&'a RowCtx<'a>>,
     pub group: Option<&'a [Vec<Value>]>,
+}
+
+impl<'a> RowCtx<'a> {
+    /// A row of `scope`, outside any other query and group.
+    pub fn new(scope: &'a Scope, row: &'a [Value]) -> RowCtx<'a> {
+        RowCtx {
+            scope,
+            row,
+            outer: None,
+            group: None,
+        }
+    }
+
+    /// One row of this context's group, for an aggregate's argument.
+    fn member(&self, row: &'a [Value]) -> RowCtx<'a> {
+        RowCtx {
+            scope: self.scope,
+            row,
+            outer: self.outer,
+            group: None,
+        }
+    }
 }
 
 enum Cols<'a> {
@@ -288,12 +321,43 @@ impl Exec<'_> {
                 star,
                 distinct,
                 over,
+                within_group,
             } => {
                 if over.is_some() {
-                    return Err(SqlError::not_simulated("window functions (OVER)").into());
+                    // A query computes its window calls first (`with_windows`).
+                    if let Some((_, v)) = self.w.windows.iter().rev().find(|(c, _)| c == e) {
+                        return Ok(v.clone());
+                    }
+                    return Err(SqlError::generic(
+                        4108,
+                        15,
+                        "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
+                    )
+                    .into());
                 }
                 if is_aggregate(name) {
-                    return self.aggregate(i, name, args, *star, *distinct, ctx);
+                    let agg = Aggregate {
+                        name,
+                        args,
+                        star: *star,
+                        distinct: *distinct,
+                        order: within_group,
+                    };
+                    return self.aggregate(i, &agg, ctx);
+                }
+                // Shorthands for CASE: only the chosen argument is evaluated, and the result
+                // takes the type of highest precedence among the arguments.
+                if let Some(chosen) = self.case_shorthand(i, name, args, ctx)? {
+                    let v = match chosen {
+                        Some(e) => self.eval(i, e, ctx)?,
+                        None => Value::Null,
+                    };
+                    let candidates = if name == "COALESCE" {
+                        &args[..]
+                    } else {
+                        &args[1..]
+                    };
+                    return self.at_precedence(i, candidates, v, ctx);
                 }
                 let mut vals = Vec::with_capacity(args.len());
                 for (k, a) in args.iter().enumerate() {
@@ -345,6 +409,16 @@ impl Exec<'_> {
         })
     }
 
+    /// Virtual µs the clock functions read: now, or where the dialect fixes the time per
+    /// request, when session `i`'s request began.
+    fn clock(&self, i: usize) -> i64 {
+        if self.rules.clock_per_request() {
+            self.w.sessions[i].request_at as i64
+        } else {
+            self.w.now as i64
+        }
+    }
+
     fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
         let key = crate::names::lower(name);
         self.w.sessions[i]
@@ -376,12 +450,16 @@ impl Exec<'_> {
     fn aggregate(
         &mut self,
         i: usize,
-        name: &str,
-        args: &[Expr],
-        star: bool,
-        distinct: bool,
+        agg: &Aggregate,
         ctx: Option<&RowCtx>,
     ) -> Result<Value, Interrupt> {
+        let Aggregate {
+            name,
+            args,
+            star,
+            distinct,
+            order,
+        } = *agg;
         let Some(c) = ctx else {
             return Err(SqlError::generic(
                 147,
@@ -401,60 +479,154 @@ impl Exec<'_> {
         let Some(arg) = args.first() else {
             return Ok(Value::Null);
         };
+        if name == "STRING_AGG" {
+            return self.string_agg(i, arg, args.get(1), order, c, &rows);
+        }
         let mut vals = Vec::new();
         for &r in &rows {
-            let rc = RowCtx {
-                scope: c.scope,
-                row: r,
-                outer: c.outer,
-                group: None,
-            };
-            let v = self.eval(i, arg, Some(&rc))?;
+            let v = self.eval(i, arg, Some(&c.member(r)))?;
             if !v.is_null() {
                 vals.push(v);
             }
         }
-        if distinct {
-            vals.sort_by(crate::value::sort_cmp);
-            vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
+        Ok(fold(name, vals, distinct))
+    }
+
+    /// `STRING_AGG(arg, sep) [WITHIN GROUP (ORDER BY ...)]` over a group's rows: the
+    /// non-NULL values as text joined by `sep`, NULL when there are none.
+    fn string_agg(
+        &mut self,
+        i: usize,
+        arg: &Expr,
+        sep: Option<&Expr>,
+        order: &[OrderItem],
+        c: &RowCtx,
+        rows: &[&[Value]],
+    ) -> Result<Value, Interrupt> {
+        let Some(sep) = sep else {
+            return Err(wrong_arity("STRING_AGG", 2).into());
+        };
+        let sep = self.eval(i, sep, c.outer)?.as_text();
+        let mut items: Vec<(Vec<Value>, String)> = Vec::new();
+        for &r in rows {
+            let rc = c.member(r);
+            let v = self.eval(i, arg, Some(&rc))?;
+            if v.is_null() {
+                continue;
+            }
+            let mut key = Vec::with_capacity(order.len());
+            for o in order {
+                key.push(self.eval(i, &o.expr, Some(&rc))?);
+            }
+            items.push((key, v.as_text()));
         }
-        Ok(match name {
-            "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
-            "MIN" => vals
-                .into_iter()
-                .min_by(crate::value::sort_cmp)
-                .unwrap_or(Value::Null),
-            "MAX" => vals
-                .into_iter()
-                .max_by(crate::value::sort_cmp)
-                .unwrap_or(Value::Null),
-            "SUM" | "AVG" => {
-                if vals.is_empty() {
-                    Value::Null
-                } else {
-                    let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
-                    let n = vals.len() as i64;
-                    if all_int {
-                        let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
-                        if name == "SUM" {
-                            Value::Int(sum)
-                        } else {
-                            Value::Int(sum / n)
-                        }
+        if items.is_empty() {
+            return Ok(Value::Null);
+        }
+        // Stable: equal keys keep the rows' order.
+        items.sort_by(|a, b| {
+            a.0.iter()
+                .zip(&b.0)
+                .zip(order)
+                .map(|((x, y), o)| {
+                    let ord = crate::value::sort_cmp(x, y);
+                    if o.desc {
+                        ord.reverse()
                     } else {
-                        let sum: f64 = vals
-                            .iter()
-                            .map(|v| v.as_text().parse::<f64>().unwrap_or(0.0))
-                            .sum();
-                        if name == "SUM" {
-                            Value::Decimal(sum)
-                        } else {
-                            Value::Decimal(sum / n as f64)
-                        }
+                        ord
+                    }
+                })
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        });
+        let texts: Vec<String> = items.into_iter().map(|(_, t)| t).collect();
+        Ok(Value::Text(texts.join(&sep).into()))
+    }
+
+    /// IIF, CHOOSE and COALESCE: `Some(the argument chosen)` (`Some(None)` for NULL), or
+    /// `None` when `name` is none of them. Only conditions and indexes are evaluated here.
+    fn case_shorthand<'e>(
+        &mut self,
+        i: usize,
+        name: &str,
+        args: &'e [Expr],
+        ctx: Option<&RowCtx>,
+    ) -> Result<Option<Option<&'e Expr>>, Interrupt> {
+        let arity = |min: usize, max: usize| {
+            if (min..=max).contains(&args.len()) {
+                Ok(())
+            } else {
+                Err(wrong_arity(name, min))
+            }
+        };
+        Ok(Some(match name {
+            "IIF" => {
+                arity(3, 3)?;
+                let cond = self.eval(i, &args[0], ctx)?.is_true();
+                Some(&args[if cond { 1 } else { 2 }])
+            }
+            "CHOOSE" => {
+                arity(2, usize::MAX)?;
+                let n = self.eval(i, &args[0], ctx)?.as_i64();
+                n.filter(|&n| n >= 1)
+                    .and_then(|n| args[1..].get(n as usize - 1))
+            }
+            "COALESCE" => {
+                arity(2, usize::MAX)?;
+                let mut found = None;
+                for a in args {
+                    if !self.eval(i, a, ctx)?.is_null() {
+                        found = Some(a);
+                        break;
                     }
                 }
+                found
             }
-            _ => Value::Null,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Converts the value a CASE shorthand chose to the type of highest precedence among
+    /// its candidates (SQL Server: datetime2 > float > int > varchar), so
+    /// `COALESCE(NULL, '5', 1)` is the int 5 and `COALESCE('x', 1)` fails with 245.
+    fn at_precedence(
+        &mut self,
+        i: usize,
+        candidates: &[Expr],
+        v: Value,
+        ctx: Option<&RowCtx>,
+    ) -> Result<Value, Interrupt> {
+        let mut rank = value_rank(&v);
+        for e in candidates {
+            rank = rank.max(self.static_rank(i, e, ctx)?);
+        }
+        Ok(match (rank, &v) {
+            (_, Value::Null) => Value::Null,
+            (4, Value::DateTime(_)) | (3, Value::Decimal(_)) | (2, Value::Int(_)) | (1, _) => v,
+            (4, _) => convert(&v, &DataType::DateTime2(7), None)?,
+            (3, _) => convert(&v, &DataType::Float, None)?,
+            _ => convert(&v, &DataType::Int, None)?,
+        })
+    }
+
+    /// The precedence rank of an expression's type where it is known without evaluating
+    /// anything costly: literals, variables, casts, columns (by their value); 0 if unknown.
+    fn static_rank(&mut self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> Result<u8, Interrupt> {
+        Ok(match &e.kind {
+            ExprKind::Literal(Literal::Int(_)) => 2,
+            ExprKind::Literal(Literal::Decimal(_)) => 3,
+            ExprKind::Literal(Literal::Str { .. }) => 1,
+            ExprKind::Var(name) => {
+                let key = name.to_ascii_lowercase();
+                self.w.sessions[i]
+                    .frames
+                    .last()
+                    .and_then(|f| f.vars.get(&key))
+                    .map_or(0, |(ty, _)| type_rank(ty))
+            }
+            ExprKind::Cast { ty, .. } => type_rank(ty),
+            ExprKind::Column(_) => value_rank(&self.eval(i, e, ctx)?),
+            _ => 0,
         })
     }
 
@@ -468,12 +640,30 @@ impl Exec<'_> {
         let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
-            | "SYSDATETIMEOFFSET" => {
-                Value::DateTime(crate::value::CLOCK_ZERO_US + self.w.now as i64)
+            | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.clock(i)),
+            // An INTERVAL 'n' UNIT literal, in days (what datetime arithmetic adds).
+            "INTERVAL" => {
+                let per_day = match arg(1).as_text().as_str() {
+                    "SECOND" => 86_400.0,
+                    "MINUTE" => 1_440.0,
+                    "HOUR" => 24.0,
+                    _ => 1.0,
+                };
+                match arg(0).as_text().trim().parse::<f64>() {
+                    Ok(n) => Value::Decimal(n / per_day),
+                    Err(_) => {
+                        return Err(SqlError::generic(
+                            3520,
+                            16,
+                            "A constant value in a query is not valid for column INTERVAL.",
+                        )
+                        .into())
+                    }
+                }
             }
             "USER" | "CURRENT_USER" | "SUSER_SNAME" => Value::Text(self.w.sessions[i].name.clone()),
             "CURRENT_DATE" => Value::DateTime(
-                (crate::value::CLOCK_ZERO_US + self.w.now as i64).div_euclid(86_400_000_000)
+                (crate::value::CLOCK_ZERO_US + self.clock(i)).div_euclid(86_400_000_000)
                     * 86_400_000_000,
             ),
             "SCOPE_IDENTITY" => self
@@ -488,8 +678,8 @@ impl Exec<'_> {
                     .unwrap_or("")
                     .trim_matches(|c| c == '[' || c == ']')
                     .to_ascii_lowercase();
-                match self.w.db.names.get(&key) {
-                    Some(id) => Value::Int(1_000 + *id as i64),
+                match self.w.db.table_id(&key) {
+                    Some(id) => Value::Int(1_000 + id as i64),
                     None if self.w.db.procs.contains_key(&key) => {
                         Value::Int(900_000 + key.len() as i64)
                     }
@@ -504,11 +694,6 @@ impl Exec<'_> {
                     a
                 }
             }
-            "COALESCE" => v
-                .iter()
-                .find(|x| !x.is_null())
-                .cloned()
-                .unwrap_or(Value::Null),
             "NULLIF" => {
                 if compare(&arg(0), &arg(1)) == Some(Ordering::Equal) {
                     Value::Null
@@ -525,7 +710,33 @@ impl Exec<'_> {
             "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
             "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
             "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
-            "CONCAT" => Value::Text(v.iter().map(Value::as_text).collect::<String>().into()),
+            // NULL arguments count as empty strings; CONCAT_WS skips them.
+            "CONCAT" | "CONCAT_WS" => {
+                let (min, values) = if name == "CONCAT" {
+                    (2, &v[..])
+                } else {
+                    (3, v.get(1..).unwrap_or_default())
+                };
+                if !(min..=254).contains(&v.len()) {
+                    return Err(SqlError::generic(
+                        189,
+                        15,
+                        format!(
+                            "The {} function requires {min} to 254 arguments.",
+                            name.to_ascii_lowercase()
+                        ),
+                    )
+                    .into());
+                }
+                let parts = values.iter().filter(|x| name == "CONCAT" || !x.is_null());
+                let parts: Vec<String> = parts.map(Value::as_text).collect();
+                let sep = if name == "CONCAT" {
+                    String::new()
+                } else {
+                    v[0].as_text()
+                };
+                Value::Text(parts.join(&sep).into())
+            }
             "LEFT" => {
                 let n = arg(1).as_i64().unwrap_or(0).max(0) as usize;
                 text_fn(arg(0), |s| s.chars().take(n).collect())
@@ -617,39 +828,41 @@ impl Exec<'_> {
                     0
                 },
             ),
-            "DATEDIFF" | "DATEADD" => {
-                let part = args.first().map(|a| match &a.kind {
-                    ExprKind::Column(n) => n.name().value.to_ascii_lowercase(),
-                    _ => String::new(),
-                });
-                let unit: i64 = match part.as_deref() {
-                    Some("microsecond" | "mcs") => 1,
-                    Some("millisecond" | "ms") => 1_000,
-                    Some("second" | "ss" | "s") => 1_000_000,
-                    Some("minute" | "mi" | "n") => 60_000_000,
-                    Some("hour" | "hh") => 3_600_000_000,
-                    Some("day" | "dd" | "d") => 86_400_000_000,
+            "DATEDIFF" | "DATEADD" | "DATEPART" | "DATENAME" => {
+                let word = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Column(n)) if n.parts.len() == 1 => n.name().value.clone(),
                     _ => {
-                        return Err(
-                            SqlError::not_simulated(&format!("{name} with this date part")).into(),
+                        return Err(SqlError::generic(
+                            1023,
+                            15,
+                            format!(
+                                "Invalid parameter 1 specified for {}.",
+                                name.to_ascii_lowercase()
+                            ),
                         )
+                        .into())
                     }
                 };
-                if name == "DATEDIFF" {
-                    match (as_time(&arg(1)), as_time(&arg(2))) {
-                        (Some(a), Some(b)) => Value::Int(b.div_euclid(unit) - a.div_euclid(unit)),
-                        _ => Value::Null,
+                let part = DatePart::parse(&word, name)?;
+                let date = |n: usize| -> Result<Option<i64>, SqlError> {
+                    match arg(n) {
+                        Value::Null => Ok(None),
+                        v => as_time(&v)
+                            .map(Some)
+                            .ok_or_else(SqlError::conversion_failed_datetime),
                     }
-                } else {
-                    match (arg(1).as_i64(), as_time(&arg(2))) {
-                        (Some(n), Some(t)) => n
-                            .checked_mul(unit)
-                            .and_then(|d| t.checked_add(d))
-                            .filter(|&m| crate::value::in_datetime_range(m))
-                            .map(Value::DateTime)
-                            .ok_or_else(SqlError::datetime_overflow)?,
+                };
+                match name {
+                    "DATEDIFF" => match (date(1)?, date(2)?) {
+                        (Some(a), Some(b)) => Value::Int(date_diff(part, a, b)?),
                         _ => Value::Null,
-                    }
+                    },
+                    "DATEADD" => match (arg(1).as_i64(), date(2)?) {
+                        (Some(n), Some(t)) => Value::DateTime(date_add(part, n, t)?),
+                        _ => Value::Null,
+                    },
+                    "DATEPART" => date(1)?.map_or(Value::Null, |t| Value::Int(date_part(part, t))),
+                    _ => date(1)?.map_or(Value::Null, |t| Value::Text(date_name(part, t).into())),
                 }
             }
             "NEWID" => {
@@ -672,10 +885,112 @@ impl Exec<'_> {
     }
 }
 
+/// An aggregate of `vals`, the non-NULL values of its argument (DISTINCT ones if asked).
+pub(crate) fn fold(name: &str, mut vals: Vec<Value>, distinct: bool) -> Value {
+    if distinct {
+        vals.sort_by(crate::value::sort_cmp);
+        vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
+    }
+    match name {
+        "COUNT" | "COUNT_BIG" => Value::Int(vals.len() as i64),
+        "MIN" => vals
+            .into_iter()
+            .min_by(crate::value::sort_cmp)
+            .unwrap_or(Value::Null),
+        "MAX" => vals
+            .into_iter()
+            .max_by(crate::value::sort_cmp)
+            .unwrap_or(Value::Null),
+        "SUM" | "AVG" => {
+            if vals.is_empty() {
+                Value::Null
+            } else {
+                let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
+                let n = vals.len() as i64;
+                if all_int {
+                    let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
+                    if name == "SUM" {
+                        Value::Int(sum)
+                    } else {
+                        Value::Int(sum / n)
+                    }
+                } else {
+                    let sum: f64 = vals
+                        .iter()
+                        .map(|v| v.as_text().parse::<f64>().unwrap_or(0.0))
+                        .sum();
+                    if name == "SUM" {
+                        Value::Decimal(sum)
+                    } else {
+                        Value::Decimal(sum / n as f64)
+                    }
+                }
+            }
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Msg 174: a built-in function called with too few (or too many) arguments.
+fn wrong_arity(name: &str, count: usize) -> SqlError {
+    let name = name.to_ascii_lowercase();
+    SqlError::generic(
+        174,
+        15,
+        format!("The {name} function requires {count} argument(s)."),
+    )
+}
+
+/// An aggregate call: `COUNT(*)`, `SUM(DISTINCT x)`, `STRING_AGG(x, ',') WITHIN GROUP (...)`.
+struct Aggregate<'a> {
+    name: &'a str,
+    args: &'a [Expr],
+    star: bool,
+    distinct: bool,
+    /// WITHIN GROUP's order (STRING_AGG).
+    order: &'a [OrderItem],
+}
+
+/// SQL Server's data type precedence, coarsely: 4 datetime, 3 float and decimal, 2
+/// integers, 1 text; 0 for NULL (no type).
+fn value_rank(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Text(_) => 1,
+        Value::Int(_) => 2,
+        Value::Decimal(_) => 3,
+        Value::DateTime(_) => 4,
+    }
+}
+
+fn type_rank(ty: &DataType) -> u8 {
+    match ty {
+        DataType::TinyInt
+        | DataType::SmallInt
+        | DataType::Int
+        | DataType::BigInt
+        | DataType::Bit
+        | DataType::ByteInt => 2,
+        DataType::Decimal { .. } | DataType::Float | DataType::Money => 3,
+        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => 4,
+        DataType::Char(_)
+        | DataType::VarChar(_)
+        | DataType::NChar(_)
+        | DataType::NVarChar(_)
+        | DataType::SysName
+        | DataType::UniqueIdentifier => 1,
+    }
+}
+
 fn as_time(v: &Value) -> Option<i64> {
     match v {
         Value::DateTime(t) => Some(*t),
         Value::Text(s) => crate::value::parse_datetime(s),
+        // An integer is days after 1900-01-01, as when it converts to datetime.
+        Value::Int(n) => n
+            .checked_mul(86_400_000_000)
+            .and_then(|d| d.checked_add(crate::value::days_from_civil(1900, 1, 1) * 86_400_000_000))
+            .filter(|&t| crate::value::in_datetime_range(t)),
         _ => None,
     }
 }

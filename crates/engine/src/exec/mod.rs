@@ -13,6 +13,7 @@ pub(crate) mod query;
 pub(crate) mod run;
 pub(crate) mod stmt;
 pub(crate) mod txn;
+pub(crate) mod window;
 
 use rand_chacha::ChaCha8Rng;
 
@@ -82,8 +83,11 @@ pub(crate) enum Flow {
         written: u64,
     },
     Sleep(u64),
+    /// The statement is half done (a MERGE between its read and its writes): it runs
+    /// again after this many µs, at the same place.
+    Pause(u64),
     /// EXEC of a procedure: push its frame.
-    Call(Frame),
+    Call(Box<Frame>),
     /// RETURN from the current frame.
     Return(Option<i64>),
 }
@@ -188,6 +192,12 @@ pub(crate) trait Rules: Sync {
     /// `rows` rows arrived in queue table `table` (a commit of inserts, a rollback of
     /// consumes).
     fn rows_arrived(&self, _x: &mut Exec<'_>, _table: u32, _rows: usize) {}
+
+    /// Whether CURRENT_TIMESTAMP and its kin are fixed for a whole request (every
+    /// statement of it sees the time the request began) rather than read per statement.
+    fn clock_per_request(&self) -> bool {
+        false
+    }
 
     /// Session `i` changed rows of table `table` with DELETE, UPDATE or MERGE.
     fn rows_modified(&self, _x: &mut Exec<'_>, _i: usize, _table: u32) {}

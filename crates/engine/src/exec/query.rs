@@ -5,8 +5,9 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use sql::ast::{
-    BinaryOp, Cte, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource, IsolationLevel,
-    ObjectName, OrderItem, Output, Select, SelectItem, SetOp, TableFactor, TableHint, Update,
+    BinaryOp, Cte, DataType, Delete, DmlEvent, Expr, ExprKind, HintKind, InsertSource,
+    IsolationLevel, JoinKind, ObjectName, OrderItem, Output, Select, SelectItem, SetOp,
+    TableFactor, TableHint, TableRef, Update,
 };
 
 use crate::cost::CostKind;
@@ -14,14 +15,15 @@ use crate::error::SqlError;
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::stmt::{display_name, object_key};
+use crate::exec::window::cmp_keys;
 use crate::exec::{Exec, Flow, Interrupt};
 use crate::outcome::ResultSet;
 use crate::state::locks::{LockMode, Resource};
 use crate::state::pages;
-use crate::state::session::{TriggerRows, Undo};
+use crate::state::session::{MergePending, TriggerRows, Undo};
 use crate::state::storage::{Column, RowId, Table};
-use crate::syntax::{canonical, conjuncts, has_aggregate};
-use crate::value::{compare, convert, sort_cmp, Value};
+use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
+use crate::value::{compare, convert, to_literal, Value};
 
 /// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
 type DmlTarget<'a> = (
@@ -115,6 +117,54 @@ struct ScanSpec<'a> {
     limit: Option<usize>,
 }
 
+/// Where a factor sits in FROM: the comma-separated item, and the join within it (`None`
+/// for the item's first factor).
+type FactorAt = (usize, Option<usize>);
+
+/// The hidden column that carries an UPDATE/DELETE target row's slot through a join (no
+/// SQL can name it).
+const SLOT_COLUMN: &str = "\u{1}slot";
+
+/// The target of `UPDATE/DELETE ... FROM ... JOIN` among FROM's factors, and how to read it.
+struct DmlJoin {
+    at: FactorAt,
+    table: u32,
+    binding: String,
+    hints: Vec<TableHint>,
+    purpose: Purpose,
+    /// The conjuncts of WHERE and of inner joins' ON that name only the target: its seek.
+    pred: Option<Expr>,
+}
+
+/// A MERGE and its target table, binding name and hints.
+#[derive(Clone, Copy)]
+struct MergeTarget<'a> {
+    m: &'a sql::ast::Merge,
+    tid: u32,
+    bind: &'a str,
+    hints: &'a [TableHint],
+}
+
+/// What an UPDATE or DELETE is, for locating its rows.
+struct DmlSpec<'a> {
+    target: &'a TableFactor,
+    ctes: &'a [Cte],
+    top: Option<&'a sql::ast::Top>,
+    from: &'a [TableRef],
+    where_clause: Option<&'a Expr>,
+    output: Option<&'a Output>,
+    event: DmlEvent,
+}
+
+/// The rows an UPDATE or DELETE changes: the table, the hints in force on it, the scope
+/// of its expressions and, per row, its slot, its data and (with FROM) the joined row its
+/// expressions see.
+type Located = (u32, Vec<TableHint>, Scope, Vec<LocatedRow>);
+/// A row an UPDATE or DELETE changes: its slot, its data, and (with FROM) the joined row.
+type LocatedRow = (RowId, Vec<Value>, Option<Vec<Value>>);
+/// The right side of an APPLY: its scope and its rows for each left row.
+type PerLeftRows = (Scope, Vec<Vec<Vec<Value>>>);
+
 fn listed(slots: Vec<RowId>) -> Candidates {
     Candidates::Listed(slots.into_iter())
 }
@@ -134,6 +184,9 @@ impl Exec<'_> {
 
     pub(crate) fn exec_select(&mut self, i: usize, s: &Select) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
+        if let Some(into) = &s.into {
+            return self.select_into(i, s, into);
+        }
         let out = self.run_select(i, s, None)?;
         let n = out.rows.len() as u64;
         if assigns(&s.items) {
@@ -168,6 +221,69 @@ impl Exec<'_> {
         })
     }
 
+    /// `SELECT ... INTO t`: a new heap table with the result's columns, typed by their
+    /// values (text as varchar(max)), holding the result's rows.
+    fn select_into(&mut self, i: usize, s: &Select, into: &ObjectName) -> Result<Flow, Interrupt> {
+        let mut query = s.clone();
+        query.into = None;
+        let out = self.run_select(i, &query, None)?;
+        let table_name = into.name().value.clone();
+        let mut columns: Vec<Column> = Vec::with_capacity(out.columns.len());
+        for (k, name) in out.columns.iter().enumerate() {
+            if name.is_empty() {
+                return Err(SqlError::generic(1038, 15, "An object or column name is missing or empty. For SELECT INTO statements, verify each column has a name. For other statements, look for empty alias names. Aliases defined as \"\" or [] are not allowed. Change the alias to a valid name.").into());
+            }
+            if columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)) {
+                return Err(SqlError::generic(2705, 16, format!("Column names in each table must be unique. Column name '{name}' in table '{table_name}' is specified more than once.")).into());
+            }
+            let values = || out.rows.iter().map(|r| &r[k]);
+            let ty = match values().find(|v| !v.is_null()) {
+                Some(Value::Decimal(_)) => DataType::Float,
+                Some(Value::Text(_)) => DataType::VarChar(sql::ast::Len::Max),
+                Some(Value::DateTime(_)) => DataType::DateTime2(7),
+                _ if values().all(|v| v.as_i64().is_none_or(|n| i32::try_from(n).is_ok())) => {
+                    DataType::Int
+                }
+                _ => DataType::BigInt,
+            };
+            columns.push(Column {
+                name: name.clone(),
+                ty,
+                nullable: true,
+                default: None,
+            });
+        }
+        let key = self.w.db.key(&object_key(into));
+        if self.w.db.names.contains_key(&key) {
+            return Err(SqlError::object_exists(&table_name).into());
+        }
+        let tid = self.w.db.tables.len() as u32;
+        let table = Table::new(table_name.clone(), columns.clone(), Vec::new(), false);
+        self.w.db.names.insert(key.clone(), tid);
+        self.w.db.tables.push(table);
+        self.created_table(i, key);
+        let n = out.rows.len() as u64;
+        for r in out.rows {
+            let mut row = Vec::with_capacity(r.len());
+            for (v, c) in r.iter().zip(&columns) {
+                row.push(convert(v, &c.ty, Some((&table_name, &c.name)))?);
+            }
+            self.insert_row(i, tid, row)?;
+        }
+        Ok(self.wrote(i, CostKind::Insert, n))
+    }
+
+    /// The end of a statement that wrote `n` rows: @@ROWCOUNT and its cost.
+    fn wrote(&mut self, i: usize, kind: CostKind, n: u64) -> Flow {
+        self.w.sessions[i].rowcount = n as i64;
+        Flow::Done {
+            kind,
+            rows: Some(n),
+            reads: self.w.query_reads,
+            written: n,
+        }
+    }
+
     pub(crate) fn subquery(
         &mut self,
         i: usize,
@@ -198,6 +314,9 @@ impl Exec<'_> {
         s: &Select,
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
+        if s.into.is_some() {
+            return Err(SqlError::not_simulated("SELECT INTO inside another query").into());
+        }
         let pushed = s.ctes.len();
         for c in &s.ctes {
             self.w.ctes.push(c.clone());
@@ -248,9 +367,23 @@ impl Exec<'_> {
             }
             _ => None,
         };
+        let mut calls = Vec::new();
+        for it in &s.items {
+            if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
+                window_calls(expr, &mut calls);
+            }
+        }
+        for o in &s.order_by {
+            window_calls(&o.expr, &mut calls);
+        }
         // One base table, no grouping: the scan itself filters, orders and stops at TOP,
-        // which is what lets READPAST and UPDLOCK act row by row in order.
-        let single = s.from.len() == 1 && s.from[0].joins.is_empty() && !aggregate && !s.distinct;
+        // which is what lets READPAST and UPDLOCK act row by row in order (window
+        // functions need every row first).
+        let single = s.from.len() == 1
+            && s.from[0].joins.is_empty()
+            && !aggregate
+            && !s.distinct
+            && calls.is_empty();
         let (scope, rows) = if single {
             match &s.from[0].factor {
                 TableFactor::Table {
@@ -272,10 +405,10 @@ impl Exec<'_> {
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
                 }
-                _ => self.rows_of_from(i, s, outer)?,
+                _ => self.rows_of_from(i, &s.from, outer, None)?,
             }
         } else {
-            self.rows_of_from(i, s, outer)?
+            self.rows_of_from(i, &s.from, outer, None)?
         };
         let filtered_in_scan = single
             && matches!(&s.from[0].factor, TableFactor::Table { name, .. } if self.base_table(name).is_some());
@@ -340,18 +473,19 @@ impl Exec<'_> {
         } else {
             rows.into_iter().map(|r| (r, Vec::new())).collect()
         };
-        // Project, keeping each source row for ORDER BY on columns not selected.
+        let window_values = if calls.is_empty() {
+            Vec::new()
+        } else {
+            self.window_values(i, &calls, &scope, &groups, aggregate, outer)?
+        };
+        // Project, keeping each source row for ORDER BY on columns not selected (followed
+        // by the row's window values, for ORDER BY on them).
         let mut columns = Vec::new();
         for it in &s.items {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
-                    for b in &scope.bindings {
-                        if qualifier
-                            .as_ref()
-                            .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
-                        {
-                            columns.extend(b.columns.iter().cloned());
-                        }
+                    for b in scope.star(qualifier.as_ref()) {
+                        columns.extend(b.columns.iter().cloned());
                     }
                 }
                 SelectItem::Expr { expr, alias } => columns.push(match alias {
@@ -365,34 +499,14 @@ impl Exec<'_> {
             }
         }
         let mut projected: Vec<Projected> = Vec::with_capacity(groups.len());
-        for (src, members) in groups {
-            let mut out = Vec::with_capacity(columns.len());
-            {
-                let ctx = RowCtx {
-                    scope: &scope,
-                    row: &src,
-                    outer,
-                    group: if aggregate { Some(&members) } else { None },
-                };
-                for it in &s.items {
-                    match it {
-                        SelectItem::Wildcard { qualifier, .. } => {
-                            for b in &scope.bindings {
-                                if qualifier
-                                    .as_ref()
-                                    .is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name))
-                                {
-                                    out.extend(
-                                        src[b.offset..b.offset + b.columns.len()].iter().cloned(),
-                                    );
-                                }
-                            }
-                        }
-                        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
-                            out.push(self.eval(i, expr, Some(&ctx))?)
-                        }
-                    }
-                }
+        for (r, (mut src, members)) in groups.into_iter().enumerate() {
+            let values = window_values.get(r).map(Vec::as_slice);
+            let group = aggregate.then_some(&members[..]);
+            let out = self.with_windows(&calls, values, |x| {
+                x.project(i, &s.items, &scope, &src, group, outer)
+            })?;
+            if let Some(values) = values {
+                src.extend(values.iter().cloned());
             }
             projected.push((out, src, members));
         }
@@ -403,12 +517,16 @@ impl Exec<'_> {
         if !s.order_by.is_empty() && !filtered_in_scan {
             let mut keyed = Vec::with_capacity(projected.len());
             for (out, src, members) in projected {
-                let mut key = Vec::new();
-                for o in &s.order_by {
-                    key.push(self.order_value(
-                        i, o, &columns, &out, &scope, &src, &members, aggregate, outer,
-                    )?);
-                }
+                let values = src.get(scope.width()..).filter(|_| !calls.is_empty());
+                let key = self.with_windows(&calls, values, |x| {
+                    let mut key = Vec::with_capacity(s.order_by.len());
+                    for o in &s.order_by {
+                        key.push(x.order_value(
+                            i, o, &columns, &out, &scope, &src, &members, aggregate, outer,
+                        )?);
+                    }
+                    Ok(key)
+                })?;
                 keyed.push((key, (out, src, members)));
             }
             let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
@@ -422,6 +540,38 @@ impl Exec<'_> {
             }
         }
         Ok(QueryOut { columns, rows })
+    }
+
+    /// One row's select list.
+    fn project(
+        &mut self,
+        i: usize,
+        items: &[SelectItem],
+        scope: &Scope,
+        src: &[Value],
+        group: Option<&[Vec<Value>]>,
+        outer: Option<&RowCtx>,
+    ) -> Result<Vec<Value>, Interrupt> {
+        let ctx = RowCtx {
+            scope,
+            row: src,
+            outer,
+            group,
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            match it {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    for b in scope.star(qualifier.as_ref()) {
+                        out.extend(src[b.offset..b.offset + b.columns.len()].iter().cloned());
+                    }
+                }
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                    out.push(self.eval(i, expr, Some(&ctx))?)
+                }
+            }
+        }
+        Ok(out)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -478,17 +628,20 @@ impl Exec<'_> {
         self.w.db.table_id(&object_key(name))
     }
 
-    /// FROM with joins: every factor is read whole, then joined by nested loops.
+    /// FROM with joins: every factor is read whole, then joined by nested loops; the right
+    /// side of an APPLY is read once per left row, with that row as its outer row. `dml`
+    /// is an UPDATE or DELETE target among the factors.
     fn rows_of_from(
         &mut self,
         i: usize,
-        s: &Select,
+        from: &[TableRef],
         outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
     ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         let mut scope = Scope::default();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
-        for tr in &s.from {
-            let (sc, rs) = self.factor_rows(i, &tr.factor, outer)?;
+        for (k, tr) in from.iter().enumerate() {
+            let (sc, rs) = self.read_factor(i, &tr.factor, outer, dml, (k, None))?;
             rows = if rows.len() == 1 && rows[0].is_empty() {
                 rs
             } else {
@@ -497,18 +650,31 @@ impl Exec<'_> {
             for b in sc.bindings {
                 scope.push(b.name, b.table, b.columns);
             }
-            for j in &tr.joins {
-                let (sc, rs) = self.factor_rows(i, &j.factor, outer)?;
+            for (n, j) in tr.joins.iter().enumerate() {
+                use sql::ast::JoinKind::*;
+                if matches!(j.kind, RightOuter | FullOuter) {
+                    return Err(SqlError::not_simulated("RIGHT and FULL OUTER JOIN").into());
+                }
+                let at = (k, Some(n));
+                let (sc, right) = if matches!(j.kind, CrossApply | OuterApply) {
+                    self.applied_rows(i, &j.factor, &scope, &rows, outer, dml, at)?
+                } else {
+                    let (sc, rs) = self.read_factor(i, &j.factor, outer, dml, at)?;
+                    let all = vec![rs; rows.len().min(1)];
+                    (sc, all)
+                };
                 let mut joined_scope = scope.clone();
                 for b in &sc.bindings {
                     joined_scope.push(b.name.clone(), b.table.clone(), b.columns.clone());
                 }
                 let right_width = sc.width();
                 let mut out = Vec::new();
-                use sql::ast::JoinKind::*;
-                for l in &rows {
+                for (li, l) in rows.iter().enumerate() {
+                    // A join's right rows are the same for every left row; an APPLY's are
+                    // that row's own.
+                    let rs = &right[if right.len() == 1 { 0 } else { li }];
                     let mut matched = false;
-                    for r in &rs {
+                    for r in rs {
                         let mut row = l.clone();
                         row.extend(r.iter().cloned());
                         let ok = match &j.on {
@@ -528,20 +694,91 @@ impl Exec<'_> {
                             out.push(row);
                         }
                     }
-                    if !matched && matches!(j.kind, LeftOuter | OuterApply | FullOuter) {
+                    if !matched && matches!(j.kind, LeftOuter | OuterApply) {
                         let mut row = l.clone();
                         row.extend(std::iter::repeat_n(Value::Null, right_width));
                         out.push(row);
                     }
-                }
-                if matches!(j.kind, RightOuter | FullOuter) {
-                    return Err(SqlError::not_simulated("RIGHT and FULL OUTER JOIN").into());
                 }
                 rows = out;
                 scope = joined_scope;
             }
         }
         Ok((scope, rows))
+    }
+
+    /// The right side of CROSS/OUTER APPLY for each left row, with the left row as the
+    /// outer row of its references. With no left rows it is read once against a row of
+    /// NULLs, for its columns.
+    #[allow(clippy::too_many_arguments)]
+    fn applied_rows(
+        &mut self,
+        i: usize,
+        f: &TableFactor,
+        left_scope: &Scope,
+        left: &[Vec<Value>],
+        outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
+        at: FactorAt,
+    ) -> Result<PerLeftRows, Interrupt> {
+        let nulls = [vec![Value::Null; left_scope.width()]];
+        let lefts = if left.is_empty() { &nulls[..] } else { left };
+        let mut scope = None;
+        let mut per_left = Vec::with_capacity(lefts.len());
+        for l in lefts {
+            let ctx = RowCtx {
+                scope: left_scope,
+                row: l,
+                outer,
+                group: None,
+            };
+            let (sc, rs) = self.read_factor(i, f, Some(&ctx), dml, at)?;
+            scope.get_or_insert(sc);
+            per_left.push(rs);
+        }
+        if left.is_empty() {
+            per_left.clear();
+        }
+        Ok((scope.unwrap_or_default(), per_left))
+    }
+
+    /// One factor of FROM: the UPDATE/DELETE target (`dml`, at position `at`) is read with
+    /// the statement's update locks, anything else by [`Self::factor_rows`].
+    fn read_factor(
+        &mut self,
+        i: usize,
+        f: &TableFactor,
+        outer: Option<&RowCtx>,
+        dml: Option<&DmlJoin>,
+        at: FactorAt,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let Some(d) = dml.filter(|d| d.at == at) else {
+            return self.factor_rows(i, f, outer);
+        };
+        let spec = ScanSpec {
+            table: d.table,
+            binding: d.binding.clone(),
+            hints: &d.hints,
+            purpose: d.purpose,
+            pred: d.pred.as_ref(),
+            order: &[],
+            limit: None,
+        };
+        let (scope, rows) = self.scan(i, &spec, outer)?;
+        // The target's rows carry their slot in a hidden last column, through the join.
+        let b = &scope.bindings[0];
+        let mut columns: Vec<String> = b.columns.to_vec();
+        columns.push(SLOT_COLUMN.into());
+        let mut sc = Scope::default();
+        sc.push(b.name.clone(), b.table.clone(), columns);
+        let rows = rows
+            .into_iter()
+            .map(|(slot, mut r)| {
+                r.push(Value::Int(slot as i64));
+                r
+            })
+            .collect();
+        Ok((sc, rows))
     }
 
     fn factor_rows(
@@ -876,6 +1113,33 @@ impl Exec<'_> {
     /// Reads a base table by the best access path, locking as the isolation level and
     /// hints say, filtering by `pred`, in `order`, stopping after `limit` rows.
     fn scan(
+        &mut self,
+        i: usize,
+        spec: &ScanSpec,
+        outer: Option<&RowCtx>,
+    ) -> Result<ScanRows, Interrupt> {
+        self.nowait(i, spec.hints, |x| x.scan_rows(i, spec, outer))
+    }
+
+    /// Runs `f` with the table's NOWAIT hint in force: a lock it would wait for fails
+    /// with 1222 at once, like SET LOCK_TIMEOUT 0 for this table only.
+    fn nowait<T>(
+        &mut self,
+        i: usize,
+        hints: &[TableHint],
+        f: impl FnOnce(&mut Self) -> Result<T, Interrupt>,
+    ) -> Result<T, Interrupt> {
+        if !has_hint(hints, HintKind::NoWait) {
+            return f(self);
+        }
+        let saved = self.w.sessions[i].timeout_override.replace(0);
+        let r = f(self);
+        // A wait consumed the override; a scan that never waited leaves it to restore.
+        self.w.sessions[i].timeout_override = saved;
+        r
+    }
+
+    fn scan_rows(
         &mut self,
         i: usize,
         spec: &ScanSpec,
@@ -1591,8 +1855,12 @@ impl Exec<'_> {
                     }
                 }
                 None => {
+                    let hints = match &ins.target {
+                        TableFactor::Table { hints, .. } => hints.as_slice(),
+                        _ => &[],
+                    };
                     let copy = keep.then(|| row.clone());
-                    self.insert_row(i, tid, row)?;
+                    self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
                     inserted.extend(copy);
                     continue;
                 }
@@ -1611,13 +1879,7 @@ impl Exec<'_> {
                 .collect();
             self.emit_output(i, o, &columns, rows)?;
         }
-        self.w.sessions[i].rowcount = n as i64;
-        Ok(Flow::Done {
-            kind: CostKind::Insert,
-            rows: Some(n),
-            reads: self.w.query_reads,
-            written: n,
-        })
+        Ok(self.wrote(i, CostKind::Insert, n))
     }
 
     fn build_row(
@@ -1939,97 +2201,344 @@ impl Exec<'_> {
         ))
     }
 
-    pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
-        self.w.query_reads = 0;
-        if !u.from.is_empty() {
-            return Err(SqlError::not_simulated("UPDATE ... FROM").into());
-        }
-        if let TableFactor::TableVar { name, .. } = &u.target {
-            return self.update_table_var(i, &name.value, u);
-        }
-        let (tid, bind, hints, pred, order, cte_top) =
-            self.dml_target(&u.target, &u.ctes, u.where_clause.as_ref())?;
-        self.check_triggers_output(tid, u.output.as_ref(), DmlEvent::Update)?;
-        self.check_set_options(i, tid, "UPDATE")?;
-        let top = u.top.as_ref().or(cte_top);
-        let limit = match top {
-            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
-            None => None,
+    /// Finds the rows an UPDATE or DELETE changes, locking them with U (X with XLOCK):
+    /// one table by its access path, or, with FROM, the target among FROM's factors joined
+    /// to the others (rows the join drops lose their U lock, as in SQL Server).
+    fn locate_dml(&mut self, i: usize, d: &DmlSpec) -> Result<Located, Interrupt> {
+        let (purpose, verb) = match d.event {
+            DmlEvent::Delete => (Purpose::Delete, "DELETE"),
+            _ => (Purpose::Update, "UPDATE"),
         };
-        let spec = ScanSpec {
-            table: tid,
-            binding: bind,
-            hints: &hints,
-            purpose: Purpose::Update,
-            pred: pred.as_ref(),
-            order: &order,
-            limit,
+        if d.from.is_empty() {
+            let (tid, bind, hints, pred, order, cte_top) =
+                self.dml_target(d.target, d.ctes, d.where_clause)?;
+            self.check_triggers_output(tid, d.output, d.event)?;
+            self.check_set_options(i, tid, verb)?;
+            let limit = self.top_limit(i, d.top.or(cte_top))?;
+            let spec = ScanSpec {
+                table: tid,
+                binding: bind,
+                hints: &hints,
+                purpose,
+                pred: pred.as_ref(),
+                order: &order,
+                limit,
+            };
+            let (scope, rows) = self.scan(i, &spec, None)?;
+            let rows = rows.into_iter().map(|(s, r)| (s, r, None)).collect();
+            return Ok((tid, hints, scope, rows));
+        }
+        let pushed = d.ctes.len();
+        self.w.ctes.extend(d.ctes.iter().cloned());
+        let r = self.locate_joined(i, d, purpose, verb);
+        let keep = self.w.ctes.len() - pushed;
+        self.w.ctes.truncate(keep);
+        r
+    }
+
+    fn locate_joined(
+        &mut self,
+        i: usize,
+        d: &DmlSpec,
+        purpose: Purpose,
+        verb: &str,
+    ) -> Result<Located, Interrupt> {
+        let TableFactor::Table {
+            name,
+            hints: target_hints,
+            ..
+        } = d.target
+        else {
+            return Err(SqlError::not_simulated(&format!(
+                "{verb} of this kind of target with FROM"
+            ))
+            .into());
         };
-        let (scope, rows) = self.scan(i, &spec, None)?;
-        let columns = self.w.db.tables[tid as usize].columns.clone();
-        let table_name = self.w.db.tables[tid as usize].name.clone();
-        let mut changed = Vec::new();
-        let cl_depth = self.cl_depth(tid);
-        for (slot, old) in rows {
-            let mut new = old.clone();
-            for a in &u.assignments {
-                let ctx = RowCtx {
-                    scope: &scope,
-                    row: &old,
-                    outer: None,
-                    group: None,
-                };
-                let v = self.eval(i, &a.value, Some(&ctx))?;
-                match &a.target {
-                    sql::ast::AssignTarget::Column(c)
-                    | sql::ast::AssignTarget::VarAndColumn(_, c) => {
-                        let p = columns
-                            .iter()
-                            .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
-                            .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
-                        new[p] =
-                            convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
-                        if new[p].is_null() && !columns[p].nullable {
-                            return Err(SqlError::null_not_allowed(
-                                &columns[p].name,
-                                &table_name,
-                                "UPDATE",
-                            )
-                            .into());
-                        }
-                        if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
-                            self.assign_var(i, &var.value, new[p].clone())?;
-                        }
-                    }
-                    sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
-                }
-            }
-            // The U lock the scan took becomes X for the write.
-            let res = self.key_resource(tid, slot);
-            self.lock(i, res, LockMode::X, false)?;
-            self.check_unique(i, tid, &new, Some(slot))?;
-            let m = self.maintenance_reads(tid, Some(&old), Some(&new));
-            let rewrite = self.w.tracing
-                && self.w.db.tables[tid as usize].stored_size(&old)
-                    != self.w.db.tables[tid as usize].stored_size(&new);
-            self.w.query_reads += cl_depth + m + rewrite as u64;
-            self.write_row(i, tid, slot, Some(new.clone()));
-            if self.w.tracing {
-                let changes: Vec<(String, String, String)> = columns
+        let wanted = object_key(name);
+        // The target is the FROM factor it names by alias (or by table name when not
+        // aliased), else the one reference to its table under an alias; a table FROM does
+        // not name is joined to FROM as its first factor.
+        let mut by_alias = None;
+        let mut by_table = Vec::new();
+        for (k, tr) in d.from.iter().enumerate() {
+            let factors = std::iter::once((None, &tr.factor)).chain(
+                tr.joins
                     .iter()
                     .enumerate()
-                    .filter(|(p, _)| old[*p] != new[*p])
-                    .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
-                    .collect();
-                let key = self.w.db.tables[tid as usize].key_text(slot);
-                let name = self.w.sessions[i].name.clone();
-                self.push(Event::RowUpdated {
-                    session: name,
-                    table: table_name.clone(),
-                    key,
-                    changes,
-                });
+                    .map(|(n, j)| (Some(n), &j.factor)),
+            );
+            for (n, f) in factors {
+                if let TableFactor::Table {
+                    name: t,
+                    alias,
+                    hints,
+                    ..
+                } = f
+                {
+                    let bind = alias
+                        .as_ref()
+                        .map_or_else(|| object_key(t), |a| a.value.to_ascii_lowercase());
+                    let found = ((k, n), t, bind, hints);
+                    if found.2 == wanted {
+                        by_alias.get_or_insert(found);
+                    } else if object_key(t) == wanted {
+                        by_table.push(found);
+                    }
+                }
             }
+        }
+        if by_alias.is_none() && by_table.len() > 1 {
+            return Err(SqlError::generic(
+                8154,
+                16,
+                format!("The table '{}' is ambiguous.", name.name().value),
+            )
+            .into());
+        }
+        let found = by_alias.or_else(|| by_table.pop());
+        let prepended;
+        let (at, base, bind, mut hints, from) = match found {
+            Some((at, t, bind, hints)) => (at, t, bind, hints.clone(), d.from),
+            None => {
+                let mut all = vec![TableRef {
+                    factor: d.target.clone(),
+                    joins: Vec::new(),
+                }];
+                all.extend(d.from.iter().cloned());
+                prepended = all;
+                ((0, None), name, wanted, Vec::new(), &prepended[..])
+            }
+        };
+        hints.extend(target_hints.iter().cloned());
+        let tid = self
+            .base_table(base)
+            .ok_or_else(|| SqlError::not_simulated(&format!("{verb} of a CTE joined in FROM")))?;
+        self.check_triggers_output(tid, d.output, d.event)?;
+        self.check_set_options(i, tid, verb)?;
+        let limit = self.top_limit(i, d.top)?;
+        let pred = {
+            let t = &self.w.db.tables[tid as usize];
+            let mut own = Scope::default();
+            own.push(
+                bind.clone(),
+                Some(t.name.to_ascii_lowercase()),
+                Rc::clone(&t.column_names),
+            );
+            target_only(d.where_clause, from, &own)
+        };
+        let join = DmlJoin {
+            at,
+            table: tid,
+            binding: bind,
+            hints: hints.clone(),
+            purpose,
+            pred,
+        };
+        let (scope, rows) = self.rows_of_from(i, from, None, Some(&join))?;
+        let b = scope
+            .bindings
+            .iter()
+            .find(|b| b.columns.last().is_some_and(|c| c == SLOT_COLUMN))
+            .expect("the target's binding");
+        let (start, slot_at) = (b.offset, b.offset + b.columns.len() - 1);
+        let mut located = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for row in rows {
+            if let Some(w) = d.where_clause {
+                if !self.row_matches(i, &scope, &row, Some(w), None)? {
+                    continue;
+                }
+            }
+            // A row that several source rows match changes once.
+            let Some(slot) = row[slot_at].as_i64().map(|s| s as RowId) else {
+                continue;
+            };
+            if seen.insert(slot) {
+                located.push((slot, row[start..slot_at].to_vec(), Some(row)));
+            }
+        }
+        if let Some(n) = limit {
+            located.truncate(n);
+        }
+        self.release_unlocated(i, tid, &located);
+        Ok((tid, hints, scope, located))
+    }
+
+    /// Drops the U locks this statement took on target rows that the join or WHERE left out.
+    fn release_unlocated(&mut self, i: usize, tid: u32, located: &[LocatedRow]) {
+        let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) else {
+            return;
+        };
+        let kept: Vec<Resource> = located
+            .iter()
+            .map(|(s, _, _)| self.key_resource(tid, *s))
+            .collect();
+        let stale: Vec<Resource> = self.w.sessions[i]
+            .fresh_locks
+            .iter()
+            .filter(|r| match r {
+                Resource::Key { table, .. } | Resource::RowHash { table, .. } => *table == tid,
+                _ => false,
+            })
+            .filter(|r| !kept.contains(r))
+            .cloned()
+            .collect();
+        for r in stale {
+            if self
+                .w
+                .locks
+                .held(owner, &r)
+                .is_some_and(|(m, _)| m == LockMode::U)
+            {
+                let grants = self.w.locks.release(owner, &r);
+                self.w.sessions[i].fresh_locks.retain(|x| x != &r);
+                self.wake(grants);
+            }
+        }
+    }
+
+    fn top_limit(
+        &mut self,
+        i: usize,
+        top: Option<&sql::ast::Top>,
+    ) -> Result<Option<usize>, Interrupt> {
+        Ok(match top {
+            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
+            None => None,
+        })
+    }
+
+    /// A row with an UPDATE's (or MERGE's) assignments applied, converted to the columns'
+    /// types; `@v = col = ...` also sets the variable.
+    fn assigned_row(
+        &mut self,
+        i: usize,
+        tid: u32,
+        assignments: &[sql::ast::Assignment],
+        ctx: &RowCtx,
+        old: &[Value],
+    ) -> Result<Vec<Value>, Interrupt> {
+        let (columns, table_name) = {
+            let t = &self.w.db.tables[tid as usize];
+            (t.columns.clone(), t.name.clone())
+        };
+        let mut new = old.to_vec();
+        for a in assignments {
+            let v = self.eval(i, &a.value, Some(ctx))?;
+            match &a.target {
+                sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                    let p = columns
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
+                        .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                    new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
+                    if new[p].is_null() && !columns[p].nullable {
+                        return Err(SqlError::null_not_allowed(
+                            &columns[p].name,
+                            &table_name,
+                            "UPDATE",
+                        )
+                        .into());
+                    }
+                    if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
+                        self.assign_var(i, &var.value, new[p].clone())?;
+                    }
+                }
+                sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
+            }
+        }
+        Ok(new)
+    }
+
+    /// Writes a located row's new version (`None`: deletes it): the U lock the scan took
+    /// becomes X, unique indexes are checked, and the write's reads (`cl_depth`: the
+    /// clustered index's depth when the statement began writing) and event are counted.
+    #[allow(clippy::too_many_arguments)]
+    fn write_located(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        old: &[Value],
+        new: Option<&[Value]>,
+        hints: &[TableHint],
+        cl_depth: u64,
+    ) -> Result<(), Interrupt> {
+        let res = self.key_resource(tid, slot);
+        self.nowait(i, hints, |x| x.lock(i, res, LockMode::X, false))?;
+        let Some(new) = new else {
+            let m = self.maintenance_reads(tid, Some(old), None);
+            self.w.query_reads += cl_depth + m;
+            let key = self.w.db.tables[tid as usize].key_text(slot);
+            let table = self.w.db.tables[tid as usize].name.clone();
+            self.write_row(i, tid, slot, None);
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::RowDeleted {
+                session: name,
+                table,
+                key,
+            });
+            return Ok(());
+        };
+        self.check_unique(i, tid, new, Some(slot))?;
+        let m = self.maintenance_reads(tid, Some(old), Some(new));
+        let rewrite = self.w.tracing
+            && self.w.db.tables[tid as usize].stored_size(old)
+                != self.w.db.tables[tid as usize].stored_size(new);
+        self.w.query_reads += cl_depth + m + rewrite as u64;
+        self.write_row(i, tid, slot, Some(new.to_vec()));
+        if self.w.tracing {
+            let t = &self.w.db.tables[tid as usize];
+            let changes: Vec<(String, String, String)> = t
+                .columns
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| old[*p] != new[*p])
+                .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
+                .collect();
+            let key = t.key_text(slot);
+            let table = t.name.clone();
+            let name = self.w.sessions[i].name.clone();
+            self.push(Event::RowUpdated {
+                session: name,
+                table,
+                key,
+                changes,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_update(&mut self, i: usize, u: &Update) -> Result<Flow, Interrupt> {
+        self.w.query_reads = 0;
+        if let TableFactor::TableVar { name, .. } = &u.target {
+            if !u.from.is_empty() {
+                return Err(SqlError::not_simulated("UPDATE of a table variable with FROM").into());
+            }
+            return self.update_table_var(i, &name.value, u);
+        }
+        let spec = DmlSpec {
+            target: &u.target,
+            ctes: &u.ctes,
+            top: u.top.as_ref(),
+            from: &u.from,
+            where_clause: u.where_clause.as_ref(),
+            output: u.output.as_ref(),
+            event: DmlEvent::Update,
+        };
+        let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
+        let columns = self.w.db.tables[tid as usize].columns.clone();
+        let mut changed = Vec::new();
+        let cl_depth = self.cl_depth(tid);
+        for (slot, old, joined) in rows {
+            let ctx = RowCtx {
+                scope: &scope,
+                row: joined.as_deref().unwrap_or(&old),
+                outer: None,
+                group: None,
+            };
+            let new = self.assigned_row(i, tid, &u.assignments, &ctx, &old)?;
+            self.write_located(i, tid, slot, &old, Some(&new), &hints, cl_depth)?;
             changed.push((new, old));
         }
         let n = changed.len() as u64;
@@ -2108,45 +2617,21 @@ impl Exec<'_> {
 
     pub(crate) fn exec_delete(&mut self, i: usize, d: &Delete) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
-        if !d.from.is_empty() {
-            return Err(SqlError::not_simulated("DELETE ... FROM with a join").into());
-        }
-        let (tid, bind, hints, pred, order, cte_top) =
-            self.dml_target(&d.target, &d.ctes, d.where_clause.as_ref())?;
-        self.check_triggers_output(tid, d.output.as_ref(), DmlEvent::Delete)?;
-        self.check_set_options(i, tid, "DELETE")?;
-        let top = d.top.as_ref().or(cte_top);
-        let limit = match top {
-            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
-            None => None,
+        let spec = DmlSpec {
+            target: &d.target,
+            ctes: &d.ctes,
+            top: d.top.as_ref(),
+            from: &d.from,
+            where_clause: d.where_clause.as_ref(),
+            output: d.output.as_ref(),
+            event: DmlEvent::Delete,
         };
-        let spec = ScanSpec {
-            table: tid,
-            binding: bind,
-            hints: &hints,
-            purpose: Purpose::Delete,
-            pred: pred.as_ref(),
-            order: &order,
-            limit,
-        };
-        let (_, rows) = self.scan(i, &spec, None)?;
+        let (tid, hints, _, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
-        let table_name = self.w.db.tables[tid as usize].name.clone();
-        let cl_depth = self.cl_depth(tid);
         let mut deleted = Vec::new();
-        for (slot, old) in rows {
-            let res = self.key_resource(tid, slot);
-            self.lock(i, res, LockMode::X, false)?;
-            let m = self.maintenance_reads(tid, Some(&old), None);
-            self.w.query_reads += cl_depth + m;
-            let key = self.w.db.tables[tid as usize].key_text(slot);
-            self.write_row(i, tid, slot, None);
-            let name = self.w.sessions[i].name.clone();
-            self.push(Event::RowDeleted {
-                session: name,
-                table: table_name.clone(),
-                key,
-            });
+        let cl_depth = self.cl_depth(tid);
+        for (slot, old, _) in rows {
+            self.write_located(i, tid, slot, &old, None, &hints, cl_depth)?;
             deleted.push(old);
         }
         let n = deleted.len() as u64;
@@ -2169,6 +2654,269 @@ impl Exec<'_> {
             reads: self.w.query_reads,
             written: n,
         })
+    }
+
+    /// MERGE in two steps, as SQL Server runs it: first it reads, deciding for each source
+    /// row whether it matches a target row (U locks on the rows found; with HOLDLOCK or
+    /// SERIALIZABLE also on the searched key when no row has it, standing for the
+    /// key-range lock), then, after the read's cost, it writes. Without HOLDLOCK two
+    /// sessions can both find a new key missing and both insert it: one waits for the
+    /// other's key lock and fails with 2627.
+    pub(crate) fn exec_merge(&mut self, i: usize, m: &sql::ast::Merge) -> Result<Flow, Interrupt> {
+        self.w.query_reads = 0;
+        let TableFactor::Table {
+            name, alias, hints, ..
+        } = &m.target
+        else {
+            return Err(SqlError::not_simulated("MERGE into this kind of target").into());
+        };
+        let tid = self.table_id(name)?;
+        if [DmlEvent::Insert, DmlEvent::Update, DmlEvent::Delete]
+            .iter()
+            .any(|e| self.has_triggers(tid, *e))
+        {
+            return Err(SqlError::not_simulated("MERGE on a table with triggers").into());
+        }
+        self.check_set_options(i, tid, "MERGE")?;
+        let bind = alias
+            .as_ref()
+            .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
+        let target = MergeTarget {
+            m,
+            tid,
+            bind: &bind,
+            hints,
+        };
+        let pending = self.w.sessions[i].merge_pending.clone();
+        let Some(pending) = pending else {
+            let read = self.merge_read(i, &target)?;
+            let reads = self.w.query_reads;
+            self.w.sessions[i].merge_pending = Some(read);
+            return Ok(Flow::Pause(crate::cost::read_cost(reads)));
+        };
+        let r = self.merge_write(i, &target, &pending);
+        if !matches!(r, Err(Interrupt::Block)) {
+            self.w.sessions[i].merge_pending = None;
+        }
+        r
+    }
+
+    fn merge_read(&mut self, i: usize, t: &MergeTarget) -> Result<MergePending, Interrupt> {
+        let MergeTarget {
+            m,
+            tid,
+            bind,
+            hints,
+        } = *t;
+        let (source_scope, source_rows) = self.factor_rows(i, &m.source, None)?;
+        let Some(sb) = source_scope.bindings.first().cloned() else {
+            return Err(SqlError::not_simulated("MERGE with this source").into());
+        };
+        let serializable = has_hint(hints, HintKind::HoldLock)
+            || has_hint(hints, HintKind::Serializable)
+            || self.w.sessions[i].options.isolation == IsolationLevel::Serializable;
+        let mut rows = Vec::with_capacity(source_rows.len());
+        for src in source_rows {
+            let ctx = RowCtx::new(&source_scope, &src);
+            let spec = ScanSpec {
+                table: tid,
+                binding: bind.to_string(),
+                hints,
+                purpose: Purpose::Update,
+                pred: Some(&m.on),
+                order: &[],
+                limit: None,
+            };
+            let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;
+            if found.is_empty() && serializable {
+                self.lock_missing_key(i, tid, &target_scope, &m.on, &ctx)?;
+            }
+            if found.is_empty() {
+                rows.push((src.clone(), None));
+            }
+            for (slot, _) in found {
+                rows.push((src.clone(), Some(slot)));
+            }
+        }
+        Ok(MergePending {
+            source: (sb.name, sb.table, sb.columns),
+            rows,
+        })
+    }
+
+    /// HOLDLOCK on a key no row has: SQL Server locks the key range where the key would
+    /// go, so another MERGE of the same key waits. Without key-range locks, a U lock on the
+    /// key itself stands for it (an INSERT of the key takes X on the same resource).
+    fn lock_missing_key(
+        &mut self,
+        i: usize,
+        tid: u32,
+        target_scope: &Scope,
+        on: &Expr,
+        ctx: &RowCtx,
+    ) -> Result<(), Interrupt> {
+        let preds = conjuncts(on);
+        let (key_cols, columns, hash_keyed) = {
+            let t = &self.w.db.tables[tid as usize];
+            (t.key.clone(), t.columns.clone(), !t.hash_key.is_empty())
+        };
+        if key_cols.is_empty() || hash_keyed {
+            return Err(SqlError::not_simulated(
+                "HOLDLOCK on a MERGE target without a clustered key",
+            )
+            .into());
+        }
+        let mut row = vec![Value::Null; columns.len()];
+        for &c in &key_cols {
+            let Some(e) = equality_expr(&preds, &columns[c].name, target_scope) else {
+                return Err(SqlError::not_simulated(
+                    "HOLDLOCK on a MERGE whose ON does not give the whole clustered key",
+                )
+                .into());
+            };
+            let v = self.eval(i, e, Some(ctx))?;
+            row[c] = convert(&v, &columns[c].ty, None).unwrap_or(Value::Null);
+        }
+        let key = {
+            let t = &self.w.db.tables[tid as usize];
+            t.key_text_of(Some(&row), t.slots.len())
+        };
+        let res = Resource::Key {
+            table: tid,
+            index: 1,
+            key,
+        };
+        self.lock(i, res, LockMode::U, false)
+    }
+
+    fn merge_write(
+        &mut self,
+        i: usize,
+        t: &MergeTarget,
+        pending: &MergePending,
+    ) -> Result<Flow, Interrupt> {
+        let MergeTarget {
+            m,
+            tid,
+            bind,
+            hints,
+        } = *t;
+        use sql::ast::MergeAction;
+        let (columns, column_names, table_name) = {
+            let t = &self.w.db.tables[tid as usize];
+            (
+                t.columns.clone(),
+                Rc::clone(&t.column_names),
+                t.name.clone(),
+            )
+        };
+        let (sname, stable, scols) = pending.source.clone();
+        let mut source_scope = Scope::default();
+        source_scope.push(sname.clone(), stable.clone(), Rc::clone(&scols));
+        let mut joined = Scope::default();
+        joined.push(
+            bind.to_string(),
+            Some(table_name.to_ascii_lowercase()),
+            column_names,
+        );
+        joined.push(sname, stable, scols);
+        let cl_depth = self.cl_depth(tid);
+        let mut n = 0u64;
+        let mut seen = std::collections::BTreeSet::new();
+        for (src, matched) in &pending.rows {
+            match matched {
+                Some(slot) => {
+                    let slot = *slot;
+                    if !seen.insert(slot) {
+                        return Err(merge_twice().into());
+                    }
+                    let Some(old) = self.w.db.tables[tid as usize].slots[slot].latest().cloned()
+                    else {
+                        continue;
+                    };
+                    let mut row = old.clone();
+                    row.extend(src.iter().cloned());
+                    let ctx = RowCtx::new(&joined, &row);
+                    let Some(clause) = self.merge_clause_for(i, m, true, &ctx)? else {
+                        continue;
+                    };
+                    match &clause.action {
+                        MergeAction::Update(assignments) => {
+                            let new = self.assigned_row(i, tid, assignments, &ctx, &old)?;
+                            self.write_located(i, tid, slot, &old, Some(&new), hints, cl_depth)?;
+                        }
+                        MergeAction::Delete => {
+                            self.write_located(i, tid, slot, &old, None, hints, cl_depth)?;
+                        }
+                        MergeAction::Insert { .. } => {}
+                    }
+                    n += 1;
+                }
+                None => {
+                    let ctx = RowCtx::new(&source_scope, src);
+                    let Some(clause) = self.merge_clause_for(i, m, false, &ctx)? else {
+                        continue;
+                    };
+                    let MergeAction::Insert {
+                        columns: names,
+                        values,
+                    } = &clause.action
+                    else {
+                        continue;
+                    };
+                    let mut given = Vec::with_capacity(values.len());
+                    for e in values {
+                        given.push(self.eval(i, e, Some(&ctx))?);
+                    }
+                    let targets: Vec<usize> = if names.is_empty() {
+                        let identity = self.w.db.tables[tid as usize]
+                            .identity
+                            .as_ref()
+                            .map(|x| x.column);
+                        (0..columns.len())
+                            .filter(|c| Some(*c) != identity)
+                            .collect()
+                    } else {
+                        let mut v = Vec::with_capacity(names.len());
+                        for c in names {
+                            v.push(
+                                columns
+                                    .iter()
+                                    .position(|x| x.name.eq_ignore_ascii_case(&c.value))
+                                    .ok_or_else(|| SqlError::invalid_column(&c.value))?,
+                            );
+                        }
+                        v
+                    };
+                    let row = self.build_row(i, tid, None, &columns, &targets, &given)?;
+                    self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
+                    n += 1;
+                }
+            }
+        }
+        let rules = self.rules;
+        rules.rows_modified(self, i, tid);
+        Ok(self.wrote(i, CostKind::Update, n))
+    }
+
+    /// The first WHEN [NOT] MATCHED clause whose AND condition holds for the row.
+    fn merge_clause_for<'m>(
+        &mut self,
+        i: usize,
+        m: &'m sql::ast::Merge,
+        matched: bool,
+        ctx: &RowCtx,
+    ) -> Result<Option<&'m sql::ast::MergeClause>, Interrupt> {
+        for c in m.clauses.iter().filter(|c| c.matched == matched) {
+            let holds = match &c.condition {
+                Some(cond) => self.eval(i, cond, Some(ctx))?.is_true(),
+                None => true,
+            };
+            if holds {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
     }
 
     /// OUTPUT rows (inserted, deleted) to the client or INTO a table.
@@ -2199,12 +2947,7 @@ impl Exec<'_> {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
-            let ctx = RowCtx {
-                scope: &scope,
-                row: &row,
-                outer: None,
-                group: None,
-            };
+            let ctx = RowCtx::new(&scope, &row);
             let mut r = Vec::new();
             for it in &o.items {
                 match it {
@@ -2421,20 +3164,13 @@ fn from_names(s: &Select, name: &str) -> bool {
         .any(|t| is(&t.factor) || t.joins.iter().any(|j| is(&j.factor)))
 }
 
-fn to_literal(v: Value) -> sql::ast::Literal {
-    match v {
-        Value::Null => sql::ast::Literal::Null,
-        Value::Int(n) => sql::ast::Literal::Int(n),
-        Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
-        Value::Text(s) => sql::ast::Literal::Str {
-            value: s.to_string(),
-            national: true,
-        },
-        Value::DateTime(t) => sql::ast::Literal::Str {
-            value: crate::value::format_datetime(t, 6),
-            national: false,
-        },
-    }
+/// Msg 8672: a MERGE matched one target row with more than one source row.
+fn merge_twice() -> SqlError {
+    SqlError::generic(
+        8672,
+        16,
+        "The MERGE statement attempted to UPDATE or DELETE the same row more than once. This happens when a target row matches more than one source row. A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine the ON clause to ensure a target row matches at most one source row, or use the GROUP BY clause to group the source rows.",
+    )
 }
 
 fn show(v: &Value) -> String {
@@ -2469,6 +3205,40 @@ fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<
     None
 }
 
+/// The conjuncts of `where_clause` and of FROM's inner joins' ON conditions whose columns
+/// all belong to `own` (and that hold no subquery), ANDed: what a scan of that table alone
+/// can filter and seek by.
+fn target_only(where_clause: Option<&Expr>, from: &[TableRef], own: &Scope) -> Option<Expr> {
+    let ons = from
+        .iter()
+        .flat_map(|tr| &tr.joins)
+        .filter(|j| j.kind == JoinKind::Inner)
+        .filter_map(|j| j.on.as_ref());
+    let mut picked: Option<Expr> = None;
+    for c in where_clause.into_iter().chain(ons).flat_map(conjuncts) {
+        let mut own_only = !crate::syntax::has_subquery(c);
+        crate::syntax::walk(c, &mut |x| {
+            if let ExprKind::Column(n) = &x.kind {
+                own_only &= own.resolve(n).ok().flatten().is_some();
+            }
+        });
+        if own_only {
+            picked = Some(match picked {
+                None => c.clone(),
+                Some(p) => Expr {
+                    span: p.span.clone(),
+                    kind: ExprKind::Binary {
+                        op: BinaryOp::And,
+                        left: Box::new(p),
+                        right: Box::new(c.clone()),
+                    },
+                },
+            });
+        }
+    }
+    picked
+}
+
 fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
     let mut hit = false;
     crate::syntax::walk(e, &mut |x| {
@@ -2479,19 +3249,6 @@ fn mentions_scope(e: &Expr, scope: &Scope) -> bool {
         }
     });
     hit
-}
-
-fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
-    for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        let mut o = sort_cmp(x, y);
-        if desc.get(k).copied().unwrap_or(false) {
-            o = o.reverse();
-        }
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    Ordering::Equal
 }
 
 fn rows_equal(a: &[Value], b: &[Value]) -> bool {

@@ -75,6 +75,8 @@ impl Exec<'_> {
             repeats_done: 0,
             current: None,
             sleeping_until: None,
+            merge_pending: None,
+            request_at: 0,
             first_error_at: None,
             started_at: None,
         }
@@ -82,6 +84,7 @@ impl Exec<'_> {
 
     /// One step of session `i` at `self.w.now`.
     pub(crate) fn advance_session(&mut self, i: usize) {
+        self.w.db.temp_scope = self.w.sessions[i].spid;
         match self.w.sessions[i].state.clone() {
             State::Finished => {}
             State::NotStarted => {
@@ -258,6 +261,7 @@ impl Exec<'_> {
             return false;
         }
         let index = s.batch;
+        s.request_at = self.w.now;
         let code = compile(&s.script.batches[index].statements);
         // A client tool may send the same request n times.
         let times = s.repeat_counts.get(&index).copied().unwrap_or(1);
@@ -309,6 +313,9 @@ impl Exec<'_> {
         if let Some(since) = s.delayed_since.take() {
             s.out.delayed_us += now - since;
         }
+        // Local temporary tables live as long as their session.
+        let spid = s.spid;
+        self.w.db.drop_temp_tables(spid);
         if self.w.tracing {
             let name = self.w.sessions[i].name.clone();
             self.push(Event::SessionFinished { session: name });
@@ -328,6 +335,10 @@ impl Exec<'_> {
                 outputs,
                 saved,
             } => {
+                // A temporary table a procedure created ends with it.
+                for key in &frame.temp_tables {
+                    self.w.db.drop_key(key);
+                }
                 // SET options changed inside a procedure revert when it returns.
                 let s = &mut self.w.sessions[i];
                 s.options.isolation = saved.isolation;
@@ -369,6 +380,7 @@ impl Exec<'_> {
         s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
         s.fresh_locks.clear();
         s.sleeping_until = None;
+        s.merge_pending = None;
         if !self.w.tracing {
             // Setup: only where the statement is, to place its errors.
             s.current = Some((Source::Setup, span.start, span.end));
@@ -453,6 +465,14 @@ impl Exec<'_> {
             self.begin_statement(i, label, stmt.span.clone());
         }
         match self.exec_statement(i, stmt) {
+            Ok(Flow::Pause(us)) => {
+                // The statement goes on after `us`, where it left off.
+                self.w.sessions[i].resuming = true;
+                self.w.sessions[i].state = State::Busy {
+                    until: self.w.now + us,
+                    end: None,
+                };
+            }
             Ok(flow) => {
                 self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
@@ -514,12 +534,13 @@ impl Exec<'_> {
             }
             Flow::Call(frame) => {
                 let cost = statement_cost(self.rng, CostKind::Exec, 0, 0);
-                self.w.sessions[i].frames.push(frame);
+                self.w.sessions[i].frames.push(*frame);
                 self.w.sessions[i].state = State::Busy {
                     until: self.w.now + cost,
                     end: None,
                 };
             }
+            Flow::Pause(_) => unreachable!("run_statement keeps a paused statement"),
             Flow::Return(code) => {
                 // RETURN in a batch ends the batch; in a procedure returns to the caller.
                 self.pop_frame(i, code);

@@ -34,6 +34,8 @@ impl Exec<'_> {
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
                 self.create_table(ct)?;
+                let key = self.w.db.key(&object_key(&ct.name));
+                self.created_table(i, key);
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::CreateIndex(ci) => {
@@ -74,7 +76,7 @@ impl Exec<'_> {
             }
             StmtKind::DropTable { names, if_exists } => {
                 for n in names {
-                    let key = object_key(n);
+                    let key = self.w.db.key(&object_key(n));
                     match self.w.db.names.get(&key).copied() {
                         Some(id) => {
                             // Sch-M: no other session may read or write the table meanwhile.
@@ -302,13 +304,11 @@ impl Exec<'_> {
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
             StmtKind::Merge(m) => {
-                // Only MERGE's effect on a queue table's FIFO cache is modelled (T11).
-                if let sql::ast::TableFactor::Table { name, .. } = &m.target {
-                    let tid = self.table_id(name)?;
-                    let rules = self.rules;
-                    rules.rows_modified(self, i, tid);
-                }
-                Err(SqlError::not_simulated("MERGE").into())
+                // A dialect may run MERGE its own way.
+                let rules = self.rules;
+                rules
+                    .exec_statement(self, i, stmt)
+                    .unwrap_or_else(|| self.exec_merge(i, m))
             }
             StmtKind::Break | StmtKind::Continue | StmtKind::Empty => Ok(done(CostKind::Variable)),
             StmtKind::If { .. }
@@ -328,6 +328,14 @@ impl Exec<'_> {
         }
     }
 
+    /// Notes a temporary table a procedure created, to drop it when the procedure returns.
+    pub(crate) fn created_table(&mut self, i: usize, key: String) {
+        let frame = self.frame_mut(i);
+        if crate::state::Db::is_temp_key(&key) && matches!(frame.kind, FrameKind::Proc { .. }) {
+            frame.temp_tables.push(key);
+        }
+    }
+
     pub(crate) fn table_id(&self, name: &sql::ast::ObjectName) -> Result<u32, SqlError> {
         self.w
             .db
@@ -336,7 +344,7 @@ impl Exec<'_> {
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {
-        let key = object_key(&ct.name);
+        let key = self.w.db.key(&object_key(&ct.name));
         if self.w.db.names.contains_key(&key) {
             return Err(SqlError::object_exists(&ct.name.name().value));
         }
@@ -678,7 +686,7 @@ impl Exec<'_> {
             session: name,
             procedure: p.name.clone(),
         });
-        Ok(Flow::Call(frame))
+        Ok(Flow::Call(Box::new(frame)))
     }
 
     fn exec_system_proc(

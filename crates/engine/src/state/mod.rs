@@ -34,10 +34,16 @@ pub(crate) struct Db {
     pub rcsi: bool,
     pub allow_snapshot: bool,
     pub commit_seq: u64,
+    /// The spid whose local temporary tables (`#t`) names resolve to: the session being
+    /// stepped.
+    pub temp_scope: u32,
 }
 
 impl Db {
     pub fn table_id(&self, name: &str) -> Option<u32> {
+        if name.starts_with('#') {
+            return self.names.get(&self.key(name)).copied();
+        }
         // Names are kept lowercase; most lookups are already, so copy only when not.
         if name.bytes().any(|b| b.is_ascii_uppercase()) {
             self.names.get(&name.to_ascii_lowercase()).copied()
@@ -45,7 +51,49 @@ impl Db {
             self.names.get(name).copied()
         }
     }
+
+    /// The key a table name is filed under in `names`: lower-case, and for a local
+    /// temporary table (`#t`, not `##t`) also the session's, so each session has its own.
+    pub fn key(&self, name: &str) -> String {
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with('#') && !lower.starts_with("##") {
+            format!("{lower}{TEMP_MARK}{}", self.temp_scope)
+        } else {
+            lower
+        }
+    }
+
+    /// Drops session `spid`'s local temporary tables (at its end).
+    pub fn drop_temp_tables(&mut self, spid: u32) {
+        let suffix = format!("{TEMP_MARK}{spid}");
+        let keys: Vec<String> = self
+            .names
+            .keys()
+            .filter(|k| k.ends_with(&suffix))
+            .cloned()
+            .collect();
+        for k in keys {
+            self.drop_key(&k);
+        }
+    }
+
+    /// Drops the table filed under `key`, keeping its id's slot (renamed out of the way).
+    pub fn drop_key(&mut self, key: &str) {
+        if let Some(id) = self.names.remove(key) {
+            let t = &mut self.tables[id as usize];
+            t.name = format!("(dropped {})", t.name).into();
+            t.clear_rows();
+        }
+    }
+
+    /// Whether `key` files a local temporary table.
+    pub fn is_temp_key(key: &str) -> bool {
+        key.contains(TEMP_MARK)
+    }
 }
+
+/// Separates a temporary table's name from its session in `Db::names`.
+const TEMP_MARK: char = '\u{1}';
 
 /// A recursive CTE's name, columns and the rows its last level produced.
 pub(crate) type WorkingTable = (String, Rc<[String]>, Vec<Vec<crate::value::Value>>);
@@ -73,6 +121,8 @@ pub(crate) struct World {
     pub log_stall_until: u64,
     /// CTEs in scope while a statement runs.
     pub ctes: Vec<sql::ast::Cte>,
+    /// The window function calls of the row being evaluated now, with their values.
+    pub windows: Vec<(sql::ast::Expr, crate::value::Value)>,
     /// inserted/deleted of the triggers running now.
     pub trigger_rows: Vec<session::TriggerRows>,
     /// Names of the triggers running now, innermost last.
@@ -104,6 +154,7 @@ impl World {
                 rcsi: false,
                 allow_snapshot: false,
                 commit_seq: 1,
+                temp_scope: 0,
             },
             locks: LockManager::new(),
             sessions: Vec::new(),
@@ -117,6 +168,7 @@ impl World {
             query_reads: 0,
             log_stall_until: 0,
             ctes: Vec::new(),
+            windows: Vec::new(),
             trigger_rows: Vec::new(),
             running_triggers: Vec::new(),
             working: Vec::new(),

@@ -103,6 +103,9 @@ pub(crate) struct Frame {
     pub scope_identity: Option<i64>,
     /// Which script's text the statements' spans point into (usize::MAX = setup).
     pub source: usize,
+    /// Local temporary tables a procedure created (their `Db::names` keys): dropped when
+    /// it returns.
+    pub temp_tables: Vec<String>,
 }
 
 impl Frame {
@@ -117,6 +120,7 @@ impl Frame {
             kind,
             scope_identity: None,
             source,
+            temp_tables: Vec::new(),
         }
     }
 }
@@ -206,6 +210,21 @@ pub(crate) struct Session {
     pub first_error_at: Option<usize>,
     /// In WAITFOR until this time (absolute virtual µs).
     pub sleeping_until: Option<u64>,
+    /// When the current request (batch) began, in absolute virtual µs.
+    pub request_at: u64,
+    /// A MERGE between its read and its writes: what it found for each source row.
+    pub merge_pending: Option<MergePending>,
+}
+
+/// What a MERGE's read found, kept until its writes run: SQL Server decides "matched" for
+/// every source row before it writes, so a row another session inserts meanwhile is not
+/// seen (and its insert of the same key fails).
+#[derive(Clone, Debug)]
+pub(crate) struct MergePending {
+    /// The source's binding: name, base table, columns.
+    pub source: (String, Option<String>, Rc<[String]>),
+    /// Each source row with a target row (slot) it matched (once per match), or `None`.
+    pub rows: Vec<(Vec<Value>, Option<usize>)>,
 }
 
 /// Inserted/deleted rows visible to a running trigger.

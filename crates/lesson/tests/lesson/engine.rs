@@ -163,8 +163,8 @@ fn malformed_sql_gets_a_located_error_and_unsupported_sql_says_not_simulated() {
             "1:47: found 'READPAST', expected one of: ',', ')'",
         ),
         (
-            "MERGE dbo.t AS t USING dbo.s AS s ON t.id = s.id WHEN MATCHED THEN DELETE;",
-            "1:1: not simulated: MERGE",
+            "MERGE dbo.t AS t USING dbo.s AS s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE;",
+            "1:50: not simulated: WHEN NOT MATCHED BY SOURCE",
         ),
         ("SELECT 'unterminated", "1:8: unterminated string literal"),
     ];

@@ -4,6 +4,7 @@
 use engine::{Dialect, Scenario, Simulation, Value};
 
 use super::support::scenario_in as scenario;
+use super::support::{errors, numbers};
 
 /// Runs one T-SQL session `A` after `setup` to the end.
 fn run_one(setup: &str, sql: &str) -> Simulation {
@@ -14,18 +15,6 @@ fn run(sc: &Scenario) -> Simulation {
     let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
     sim.run().unwrap();
     sim
-}
-
-/// (number, message) of each error session `name` raised.
-fn errors(sim: &Simulation, name: &str) -> Vec<(u32, String)> {
-    super::support::errors_of(sim, name)
-        .into_iter()
-        .map(|e| (e.number, e.message))
-        .collect()
-}
-
-fn numbers(sim: &Simulation, name: &str) -> Vec<u32> {
-    errors(sim, name).into_iter().map(|(n, _)| n).collect()
 }
 
 fn rows(sim: &Simulation, name: &str, result: usize) -> Vec<Vec<Value>> {

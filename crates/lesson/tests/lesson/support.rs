@@ -27,3 +27,16 @@ pub fn errors_of(sim: &Simulation, name: &str) -> Vec<SqlErrorInfo> {
         .unwrap_or_else(|| panic!("no session {name}"))
         .errors
 }
+
+/// (number, message) of each error session `name` raised.
+pub fn errors(sim: &Simulation, name: &str) -> Vec<(u32, String)> {
+    errors_of(sim, name)
+        .into_iter()
+        .map(|e| (e.number, e.message))
+        .collect()
+}
+
+/// The numbers of the errors session `name` raised.
+pub fn numbers(sim: &Simulation, name: &str) -> Vec<u32> {
+    errors(sim, name).into_iter().map(|(n, _)| n).collect()
+}

@@ -1,12 +1,13 @@
-//! INSERT, UPDATE, DELETE and their OUTPUT clause.
+//! INSERT, UPDATE, DELETE and their OUTPUT clause; MERGE.
 
 use super::select::{desugar_compound, var_expr};
 use super::{PResult, Parser};
 use crate::ast::{
-    AssignTarget, Assignment, Cte, Delete, Expr, ExprKind, Insert, InsertSource, Output,
-    OutputInto, SelectItem, TableFactor,
+    AssignTarget, Assignment, Cte, Delete, Expr, ExprKind, Insert, InsertSource, Merge,
+    MergeAction, MergeClause, Output, OutputInto, SelectItem, TableFactor,
 };
 use crate::lexer::Tok;
+use crate::ParseError;
 
 impl Parser<'_> {
     /// `INSERT [TOP (n)] [INTO] target [WITH (hints)] [(columns)] [OUTPUT ...] source`.
@@ -259,5 +260,142 @@ impl Parser<'_> {
 
     fn output_item(&mut self) -> PResult<SelectItem> {
         self.select_item(false)
+    }
+
+    /// `MERGE [INTO] t [WITH (hints)] [[AS] a] USING source ON cond WHEN ... THEN ...`, in
+    /// both dialects; T-SQL adds hints, `BY TARGET` and `AND condition` to a clause.
+    pub(crate) fn merge(&mut self) -> PResult<Merge> {
+        self.advance();
+        if self.kw_at(0, "TOP") && !self.teradata() {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "MERGE TOP"));
+        }
+        self.eat_kw("INTO");
+        let start = self.cur_start();
+        let name = self.object_name()?;
+        let target = if self.teradata() {
+            self.teradata_table_factor(name, start)?
+        } else {
+            // `t WITH (HOLDLOCK) AS a` as SQL Server writes it, or the alias first.
+            let mut hints = self.merge_hints()?;
+            let alias = if self.at_kw("USING") {
+                None
+            } else {
+                self.opt_table_alias()?
+            };
+            if hints.is_empty() {
+                hints = self.merge_hints()?;
+            }
+            TableFactor::Table {
+                name,
+                alias,
+                hints,
+                span: start..self.prev_end(),
+            }
+        };
+        self.expect_kw("USING")?;
+        let source = self.table_factor()?;
+        self.expect_kw("ON")?;
+        let on = self.expr()?;
+        let mut clauses: Vec<MergeClause> = Vec::new();
+        if !self.at_kw("WHEN") {
+            return Err(self.unexpected());
+        }
+        while self.at_kw("WHEN") {
+            let clause = self.merge_clause()?;
+            let earlier = clauses.iter().find(|c| c.matched == clause.matched);
+            // Teradata allows one clause of a kind; T-SQL several, all but the last with AND.
+            if earlier.is_some_and(|e| self.teradata() || e.condition.is_none()) {
+                let which = if clause.matched {
+                    "WHEN MATCHED"
+                } else {
+                    "WHEN NOT MATCHED"
+                };
+                let message = if self.teradata() {
+                    format!("a MERGE has at most one {which} clause")
+                } else {
+                    format!("only the last {which} clause of a MERGE may omit its AND condition")
+                };
+                return Err(ParseError::new(clause.span, message));
+            }
+            clauses.push(clause);
+        }
+        if self.kw_at(0, "LOGGING") {
+            return Err(self.not_simulated(self.cur_span(), "MERGE ... LOGGING ERRORS"));
+        }
+        if self.kw_at(0, "OUTPUT") || self.kw_at(0, "OPTION") {
+            let span = self.cur_span();
+            let what = format!("MERGE ... {}", self.word_at(0).unwrap_or_default());
+            return Err(self.not_simulated(span, &what));
+        }
+        Ok(Merge {
+            target,
+            source,
+            on,
+            clauses,
+        })
+    }
+
+    fn merge_hints(&mut self) -> PResult<Vec<crate::ast::TableHint>> {
+        if self.at_kw("WITH") && self.kind_at(1) == Some(Tok::LParen) {
+            let with = self.advance();
+            return self.table_hints(with.start);
+        }
+        Ok(Vec::new())
+    }
+
+    fn merge_clause(&mut self) -> PResult<MergeClause> {
+        let start = self.advance().start;
+        let matched = !self.eat_kw("NOT");
+        self.expect_kw("MATCHED")?;
+        let mut condition = None;
+        if !self.teradata() {
+            if !matched && self.eat_kw("BY") {
+                if self.kw_at(0, "SOURCE") {
+                    let span = start..self.cur_span().end;
+                    return Err(self.not_simulated(span, "WHEN NOT MATCHED BY SOURCE"));
+                }
+                self.expect_kw("TARGET")?;
+            }
+            if self.eat_kw("AND") {
+                condition = Some(self.expr()?);
+            }
+        }
+        self.expect_kw("THEN")?;
+        let action = if matched {
+            if self.at_kw("UPDATE") || self.kw_at(0, "UPD") {
+                self.advance();
+                self.expect_kw("SET")?;
+                let mut assignments = vec![self.assignment()?];
+                while self.eat(Tok::Comma) {
+                    assignments.push(self.assignment()?);
+                }
+                MergeAction::Update(assignments)
+            } else if self.at_kw("DELETE") || self.kw_at(0, "DEL") {
+                self.advance();
+                MergeAction::Delete
+            } else {
+                return Err(self.unexpected());
+            }
+        } else {
+            if !(self.at_kw("INSERT") || self.kw_at(0, "INS")) {
+                return Err(self.unexpected());
+            }
+            self.advance();
+            let columns = if self.at(Tok::LParen) {
+                self.ident_list_in_parens()?
+            } else {
+                Vec::new()
+            };
+            self.expect_kw("VALUES")?;
+            let values = self.values_row()?;
+            MergeAction::Insert { columns, values }
+        };
+        Ok(MergeClause {
+            matched,
+            condition,
+            action,
+            span: start..self.prev_end(),
+        })
     }
 }

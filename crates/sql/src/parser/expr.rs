@@ -490,6 +490,7 @@ impl Parser<'_> {
                         star: false,
                         distinct: false,
                         over: None,
+                        within_group: Vec::new(),
                     },
                     span,
                 });
@@ -546,6 +547,7 @@ impl Parser<'_> {
                     star: false,
                     distinct: false,
                     over: None,
+                    within_group: Vec::new(),
                 },
                 span,
             }));
@@ -554,9 +556,48 @@ impl Parser<'_> {
             return Err(self.tsql_syntax(word, span));
         }
         if word == "INTERVAL" {
-            return Err(self.not_simulated(span, "INTERVAL literals"));
+            return self.interval(span).map(Some);
         }
         Ok(None)
+    }
+
+    /// Teradata's `INTERVAL '0.001' SECOND` (also MINUTE, HOUR, DAY): the function
+    /// `INTERVAL` of the quantity's text and the unit. Year-month and multi-field
+    /// intervals are not simulated.
+    fn interval(&mut self, span: crate::ast::Span) -> PResult<Expr> {
+        self.advance();
+        if self.kind_at(0) != Some(Tok::Str) {
+            return Err(self.not_simulated(span, "INTERVAL literals without a quoted quantity"));
+        }
+        let quantity = self.primary()?;
+        let unit = self.word_at(0).unwrap_or_default();
+        if !matches!(unit.as_str(), "SECOND" | "MINUTE" | "HOUR" | "DAY") {
+            let end = self.cur_span().end;
+            return Err(self.not_simulated(span.start..end, &format!("INTERVAL {unit}")));
+        }
+        let unit_span = self.advance();
+        if self.kw_at(0, "TO") || self.kind_at(0) == Some(Tok::LParen) {
+            let end = self.cur_span().end;
+            return Err(self.not_simulated(span.start..end, "INTERVAL with a precision or TO"));
+        }
+        let unit = Expr {
+            kind: ExprKind::Literal(crate::ast::Literal::Str {
+                value: unit,
+                national: false,
+            }),
+            span: unit_span.clone(),
+        };
+        Ok(Expr {
+            kind: ExprKind::Function {
+                name: "INTERVAL".into(),
+                args: vec![quantity, unit],
+                star: false,
+                distinct: false,
+                over: None,
+                within_group: Vec::new(),
+            },
+            span: span.start..unit_span.end,
+        })
     }
 
     /// `a`, `t.a`, `dbo.t.a`; a multi-part name followed by `(` is a user-defined function.
@@ -594,9 +635,17 @@ impl Parser<'_> {
             }
         }
         self.expect(Tok::RParen)?;
+        let mut within_group = Vec::new();
         if self.kw_at(0, "WITHIN") {
             let span = self.cur_span();
-            return Err(self.not_simulated(span, "WITHIN GROUP"));
+            if !name.eq_ignore_ascii_case("STRING_AGG") {
+                return Err(self.not_simulated(span, &format!("WITHIN GROUP of {name}")));
+            }
+            self.advance();
+            self.expect_kw("GROUP")?;
+            self.expect(Tok::LParen)?;
+            within_group = self.order_by()?;
+            self.expect(Tok::RParen)?;
         }
         let over = if self.eat_kw("OVER") {
             Some(Box::new(self.window()?))
@@ -610,6 +659,7 @@ impl Parser<'_> {
                 star,
                 distinct,
                 over,
+                within_group,
             },
             span: start..self.prev_end(),
         })

@@ -158,14 +158,19 @@ impl Parser<'_> {
             items.push(self.select_item(true)?);
         }
         check_assignments(&items)?;
+        let mut into = None;
         if self.kw_at(0, "INTO") {
-            let into = self.advance();
-            let end = if self.ident_at(0) || self.kind_at(0) == Some(Tok::Var) {
-                self.advance().end
-            } else {
-                into.end
-            };
-            return Err(self.not_simulated(into.start..end, "SELECT INTO"));
+            if self.teradata() || self.kind_at(1) == Some(Tok::Var) {
+                let into = self.advance();
+                let end = if self.ident_at(0) || self.kind_at(0) == Some(Tok::Var) {
+                    self.advance().end
+                } else {
+                    into.end
+                };
+                return Err(self.not_simulated(into.start..end, "SELECT INTO"));
+            }
+            self.advance();
+            into = Some(self.object_name()?);
         }
         let from = if self.eat_kw("FROM") {
             self.table_refs()?
@@ -200,6 +205,7 @@ impl Parser<'_> {
             distinct,
             top,
             items,
+            into,
             from,
             where_clause,
             group_by,
@@ -380,7 +386,7 @@ impl Parser<'_> {
     }
 
     /// `[AS] alias` after a table (no strings).
-    fn opt_table_alias(&mut self) -> PResult<Option<Ident>> {
+    pub(super) fn opt_table_alias(&mut self) -> PResult<Option<Ident>> {
         if self.eat_kw("AS") {
             return Ok(Some(self.ident()?));
         }

@@ -88,6 +88,7 @@ impl Parser<'_> {
             "ALTER" => self.alter(),
             "DROP" => self.drop(),
             "TRUNCATE" => self.truncate(),
+            "MERGE" => Ok(StmtKind::Merge(self.merge()?)),
             _ => Err(self.statement_error(&word)),
         }
     }
@@ -106,10 +107,6 @@ impl Parser<'_> {
             return self.not_simulated(span.start..next_end, "labels and GOTO");
         }
         match word {
-            "MERGE" => {
-                let span = self.span_to_statement_end();
-                self.not_simulated(span, "MERGE")
-            }
             "SAVE" => self.not_simulated(span.start..next_end, "SAVE TRANSACTION"),
             "GOTO" => self.not_simulated(span, "labels and GOTO"),
             "USE" => self.not_simulated(span, "USE"),
@@ -236,7 +233,7 @@ impl Parser<'_> {
         }
         if self.kw_at(0, "MERGE") {
             let span = self.span_to_statement_end();
-            return Err(self.not_simulated(span, "MERGE"));
+            return Err(self.not_simulated(span, "MERGE with a WITH clause (CTEs)"));
         }
         Err(self.unexpected())
     }

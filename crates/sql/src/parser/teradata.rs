@@ -6,9 +6,9 @@
 use super::{PResult, Parser};
 use crate::ast::{
     Batch, ColumnDef, CreateTable, DataType, Delete, Expr, ExprKind, Ident, Insert, InsertSource,
-    Len, Literal, LockSeverity, LockingClause, LockingObject, Merge, MergeAction, MergeClause,
-    ObjectName, PrimaryIndex, SelectAndConsume, SelectItem, Span, Stmt, StmtKind,
-    TableConstraintKind, TableFactor, TableOption, TableRef, TeradataTxn, Update,
+    Len, Literal, LockSeverity, LockingClause, LockingObject, ObjectName, PrimaryIndex,
+    SelectAndConsume, SelectItem, Span, Stmt, StmtKind, TableConstraintKind, TableFactor,
+    TableOption, TableRef, TeradataTxn, Update,
 };
 use crate::lexer::Tok;
 use crate::ParseError;
@@ -580,7 +580,7 @@ impl Parser<'_> {
     }
 
     /// `(a, b, ...)`: one row of values.
-    fn values_row(&mut self) -> PResult<Vec<Expr>> {
+    pub(super) fn values_row(&mut self) -> PResult<Vec<Expr>> {
         self.expect(Tok::LParen)?;
         let mut row = vec![self.expr()?];
         while self.eat(Tok::Comma) {
@@ -688,88 +688,6 @@ impl Parser<'_> {
             output: None,
             from,
             where_clause,
-        })
-    }
-
-    /// `MERGE [INTO] t [[AS] a] USING source ON cond WHEN [NOT] MATCHED THEN ...`.
-    fn merge(&mut self) -> PResult<Merge> {
-        self.advance();
-        self.eat_kw("INTO");
-        let start = self.cur_start();
-        let name = self.object_name()?;
-        let target = self.teradata_table_factor(name, start)?;
-        self.expect_kw("USING")?;
-        let source = self.table_factor()?;
-        self.expect_kw("ON")?;
-        let on = self.expr()?;
-        let mut clauses: Vec<MergeClause> = Vec::new();
-        if !self.at_kw("WHEN") {
-            return Err(self.unexpected());
-        }
-        while self.at_kw("WHEN") {
-            let clause = self.merge_clause()?;
-            if clauses.iter().any(|c| c.matched == clause.matched) {
-                let which = if clause.matched {
-                    "WHEN MATCHED"
-                } else {
-                    "WHEN NOT MATCHED"
-                };
-                return Err(ParseError::new(
-                    clause.span,
-                    format!("a MERGE has at most one {which} clause"),
-                ));
-            }
-            clauses.push(clause);
-        }
-        if self.kw_at(0, "LOGGING") {
-            return Err(self.not_simulated(self.cur_span(), "MERGE ... LOGGING ERRORS"));
-        }
-        Ok(Merge {
-            target,
-            source,
-            on,
-            clauses,
-        })
-    }
-
-    fn merge_clause(&mut self) -> PResult<MergeClause> {
-        let start = self.advance().start;
-        let matched = !self.eat_kw("NOT");
-        self.expect_kw("MATCHED")?;
-        self.expect_kw("THEN")?;
-        let action = if matched {
-            if self.at_kw("UPDATE") || self.kw_at(0, "UPD") {
-                self.advance();
-                self.expect_kw("SET")?;
-                let mut assignments = vec![self.assignment()?];
-                while self.eat(Tok::Comma) {
-                    assignments.push(self.assignment()?);
-                }
-                MergeAction::Update(assignments)
-            } else if self.at_kw("DELETE") || self.kw_at(0, "DEL") {
-                self.advance();
-                MergeAction::Delete
-            } else {
-                return Err(self.unexpected());
-            }
-        } else {
-            if !(self.at_kw("INSERT") || self.kw_at(0, "INS")) {
-                return Err(self.unexpected());
-            }
-            self.advance();
-            let columns = if self.at(Tok::LParen) {
-                self.ident_list_in_parens()?
-            } else {
-                Vec::new()
-            };
-            self.expect_kw("VALUES")?;
-            let values = self.values_row()?;
-            MergeAction::Insert { columns, values }
-        };
-        Ok(MergeClause {
-            matched,
-            action,
-            span: start..self.prev_end(),
         })
     }
 

@@ -83,6 +83,11 @@ impl Rules for Teradata {
         ))
     }
 
+    /// Rows inserted by one multi-statement request share one QITS (semantics.md B).
+    fn clock_per_request(&self) -> bool {
+        true
+    }
+
     fn exec_statement(
         &self,
         x: &mut Exec<'_>,
@@ -93,6 +98,17 @@ impl Rules for Teradata {
             StmtKind::SelectAndConsume(c) => x.exec_consume(i, c),
             StmtKind::Locking { locks, stmt } => x.exec_locking(i, locks, stmt.as_deref()),
             StmtKind::TeradataTxn(t) => x.exec_teradata_txn(i, *t),
+            StmtKind::Merge(m) => {
+                // Only MERGE's effect on a queue table's FIFO cache is modelled (T11).
+                let mut r = Err(SqlError::not_simulated("MERGE").into());
+                if let sql::ast::TableFactor::Table { name, .. } = &m.target {
+                    match x.table_id(name) {
+                        Ok(tid) => self.rows_modified(x, i, tid),
+                        Err(e) => r = Err(e.into()),
+                    }
+                }
+                r
+            }
             _ => return None,
         })
     }

@@ -1,0 +1,198 @@
+//! Window functions: ROW_NUMBER, RANK, DENSE_RANK and the aggregates with
+//! `OVER ([PARTITION BY ...] [ORDER BY ...])`, computed over a query's rows after WHERE,
+//! GROUP BY and HAVING and before DISTINCT, ORDER BY and TOP. While a query evaluates a
+//! row's select list and ORDER BY, `World::windows` holds the row's calls and values.
+
+use std::cmp::Ordering;
+
+use sql::ast::{Expr, ExprKind};
+
+use crate::error::SqlError;
+use crate::exec::expr::{fold, RowCtx, Scope};
+use crate::exec::{Exec, Interrupt};
+use crate::syntax::is_aggregate;
+use crate::value::{sort_cmp, Value};
+
+/// A query's rows as windows see them: each row with its group's rows (aggregate queries).
+pub(crate) type Rows = [(Vec<Value>, Vec<Vec<Value>>)];
+
+impl Exec<'_> {
+    /// The value of each call of `calls` on each row: `out[row][call]`.
+    pub(crate) fn window_values(
+        &mut self,
+        i: usize,
+        calls: &[&Expr],
+        scope: &Scope,
+        rows: &Rows,
+        aggregate: bool,
+        outer: Option<&RowCtx>,
+    ) -> Result<Vec<Vec<Value>>, Interrupt> {
+        let mut out = vec![Vec::with_capacity(calls.len()); rows.len()];
+        for call in calls {
+            let values = self.window_call(i, call, scope, rows, aggregate, outer)?;
+            for (o, v) in out.iter_mut().zip(values) {
+                o.push(v);
+            }
+        }
+        Ok(out)
+    }
+
+    fn window_call(
+        &mut self,
+        i: usize,
+        call: &Expr,
+        scope: &Scope,
+        rows: &Rows,
+        aggregate: bool,
+        outer: Option<&RowCtx>,
+    ) -> Result<Vec<Value>, Interrupt> {
+        let ExprKind::Function {
+            name,
+            args,
+            star,
+            distinct,
+            over: Some(w),
+            ..
+        } = &call.kind
+        else {
+            return Ok(vec![Value::Null; rows.len()]);
+        };
+        let ranking = matches!(name.as_str(), "ROW_NUMBER" | "RANK" | "DENSE_RANK");
+        if !(ranking || is_aggregate(name) && name != "STRING_AGG") {
+            return Err(SqlError::not_simulated(&format!("window function {name}")).into());
+        }
+        if ranking && w.order_by.is_empty() {
+            return Err(SqlError::generic(
+                4112,
+                15,
+                format!("The function '{name}' must have an OVER clause with ORDER BY."),
+            )
+            .into());
+        }
+        // Each row's partition key, order key and (for aggregates) argument.
+        let mut keyed: Vec<(Vec<Value>, Vec<Value>, Value)> = Vec::with_capacity(rows.len());
+        for (row, members) in rows {
+            let ctx = RowCtx {
+                scope,
+                row,
+                outer,
+                group: aggregate.then_some(members.as_slice()),
+            };
+            let mut part = Vec::with_capacity(w.partition_by.len());
+            for e in &w.partition_by {
+                part.push(self.eval(i, e, Some(&ctx))?);
+            }
+            let mut ord = Vec::with_capacity(w.order_by.len());
+            for o in &w.order_by {
+                ord.push(self.eval(i, &o.expr, Some(&ctx))?);
+            }
+            let arg = match args.first() {
+                Some(a) if !ranking && !star => self.eval(i, a, Some(&ctx))?,
+                _ => Value::Null,
+            };
+            keyed.push((part, ord, arg));
+        }
+        let desc: Vec<bool> = w.order_by.iter().map(|o| o.desc).collect();
+        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc);
+        // Partitions in key order, rows by the window's order within each (stable).
+        let mut idx: Vec<usize> = (0..rows.len()).collect();
+        idx.sort_by(|&a, &b| {
+            cmp_keys(&keyed[a].0, &keyed[b].0, &[]).then_with(|| by_order(&keyed[a].1, &keyed[b].1))
+        });
+        let mut values = vec![Value::Null; rows.len()];
+        let mut start = 0;
+        while start < idx.len() {
+            let part = &keyed[idx[start]].0;
+            let end = start
+                + idx[start..]
+                    .iter()
+                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[]) == Ordering::Equal)
+                    .count();
+            let members = &idx[start..end];
+            let mut rank = 0;
+            let mut dense = 0;
+            let mut peers_end = 0;
+            let mut frame_value = Value::Null;
+            for (pos, &r) in members.iter().enumerate() {
+                let new_peer =
+                    pos == 0 || by_order(&keyed[members[pos - 1]].1, &keyed[r].1).is_ne();
+                if new_peer {
+                    rank = pos + 1;
+                    dense += 1;
+                }
+                values[r] = match name.as_str() {
+                    "ROW_NUMBER" => Value::Int(pos as i64 + 1),
+                    "RANK" => Value::Int(rank as i64),
+                    "DENSE_RANK" => Value::Int(dense),
+                    _ => {
+                        // The default frame: the whole partition without ORDER BY, else
+                        // up to the current row's last peer (RANGE ... CURRENT ROW).
+                        if pos >= peers_end {
+                            peers_end = if w.order_by.is_empty() {
+                                members.len()
+                            } else {
+                                pos + members[pos..]
+                                    .iter()
+                                    .take_while(|&&x| by_order(&keyed[x].1, &keyed[r].1).is_eq())
+                                    .count()
+                            };
+                            let frame = &members[..peers_end];
+                            frame_value = if *star {
+                                Value::Int(frame.len() as i64)
+                            } else {
+                                let vals = frame
+                                    .iter()
+                                    .map(|&x| keyed[x].2.clone())
+                                    .filter(|v| !v.is_null())
+                                    .collect();
+                                fold(name, vals, *distinct)
+                            };
+                        }
+                        frame_value.clone()
+                    }
+                };
+            }
+            start = end;
+        }
+        Ok(values)
+    }
+}
+
+/// Compares sort keys, each ascending unless `desc` says otherwise.
+pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        let o = sort_cmp(x, y);
+        let o = if desc.get(k).copied().unwrap_or(false) {
+            o.reverse()
+        } else {
+            o
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+impl Exec<'_> {
+    /// Runs `f` with a row's window calls standing for `values` in expressions.
+    pub(crate) fn with_windows<T>(
+        &mut self,
+        calls: &[&Expr],
+        values: Option<&[Value]>,
+        f: impl FnOnce(&mut Self) -> Result<T, Interrupt>,
+    ) -> Result<T, Interrupt> {
+        let Some(values) = values else {
+            return f(self);
+        };
+        let mark = self.w.windows.len();
+        let row = calls
+            .iter()
+            .map(|c| (*c).clone())
+            .zip(values.iter().cloned());
+        self.w.windows.extend(row);
+        let r = f(self);
+        self.w.windows.truncate(mark);
+        r
+    }
+}

@@ -1,0 +1,518 @@
+//! The T-SQL people write in queue code beyond the seeds' procedures: date functions,
+//! NOWAIT, IIF/CHOOSE/CONCAT/STRING_AGG, UPDATE/DELETE with joins, APPLY, window
+//! functions, temporary tables and MERGE. Scenarios are built in code.
+
+use engine::{Dialect, Scenario, Simulation, Value};
+
+use super::support::{errors, numbers, scenario_in};
+
+fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
+    scenario_in(Dialect::TSql, setup, sessions)
+}
+
+fn run(sc: &Scenario) -> Simulation {
+    let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    sim.run().unwrap();
+    sim
+}
+
+/// Runs one session `A` after `setup` to the end.
+fn run_one(setup: &str, sql: &str) -> Simulation {
+    run(&scenario(setup, &[("A", 0, sql)]))
+}
+
+/// Result set `k` of session `name`, each value as text (`NULL` for NULL).
+fn texts(sim: &Simulation, name: &str, k: usize) -> Vec<Vec<String>> {
+    let s = sim.outcome().sessions;
+    let s = s.iter().find(|s| s.name == name).expect("the session");
+    let set = s
+        .results
+        .get(k)
+        .unwrap_or_else(|| panic!("{name} has no result {k}: {:?}", s.errors));
+    set.rows
+        .iter()
+        .map(|r| r.iter().map(Value::to_string).collect())
+        .collect()
+}
+
+/// One row of one session's result `k`, as text.
+fn row(sim: &Simulation, name: &str, k: usize) -> Vec<String> {
+    let rows = texts(sim, name, k);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    rows.into_iter().next().unwrap_or_default()
+}
+
+fn no_errors(sim: &Simulation, name: &str) {
+    assert_eq!(errors(sim, name), Vec::new(), "{name}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Date functions
+
+#[test]
+fn date_functions_know_every_part_and_its_abbreviations() {
+    let sim = run_one(
+        "",
+        "DECLARE @t datetime2 = '2026-01-31 09:08:07.123456';\n\
+         SELECT DATEPART(yyyy, @t), DATEPART(qq, @t), DATEPART(m, @t), DATEPART(dy, @t), DATEPART(d, @t), DATEPART(wk, @t), DATEPART(dw, @t), DATEPART(hh, @t), DATEPART(mi, @t), DATEPART(ss, @t), DATEPART(ms, @t), DATEPART(mcs, @t), DATEPART(ns, @t);\n\
+         SELECT DATENAME(month, @t), DATENAME(weekday, @t), DATENAME(year, @t);\n\
+         SELECT DATEADD(month, 1, @t), DATEADD(yy, -1, @t), DATEADD(week, 1, @t), DATEADD(ms, 877, @t);\n\
+         SELECT DATEDIFF(year, '2025-12-31', '2026-01-01'), DATEDIFF(quarter, '2025-12-31', '2026-01-01'), DATEDIFF(hour, '2026-01-01 09:59:59', '2026-01-01 10:00:00'), DATEDIFF(week, '2026-01-03', '2026-01-04'), DATEDIFF(microsecond, @t, DATEADD(second, 1, @t));",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        row(&sim, "A", 0),
+        [
+            "2026",
+            "1",
+            "1",
+            "31",
+            "31",
+            "5",
+            "7",
+            "9",
+            "8",
+            "7",
+            "123",
+            "123456",
+            "123456000"
+        ]
+    );
+    assert_eq!(row(&sim, "A", 1), ["January", "Saturday", "2026"]);
+    assert_eq!(
+        row(&sim, "A", 2),
+        [
+            "2026-02-28 09:08:07.123456",
+            "2025-01-31 09:08:07.123456",
+            "2026-02-07 09:08:07.123456",
+            "2026-01-31 09:08:08.000456"
+        ]
+    );
+    assert_eq!(row(&sim, "A", 3), ["1", "1", "1", "1", "1000000"]);
+}
+
+#[test]
+fn date_function_errors_are_sql_servers() {
+    for (expr, number) in [
+        ("DATEADD(fortnight, 1, SYSDATETIME())", 155),
+        ("DATEDIFF(nanosecond, '2000-01-01', '2026-01-01')", 535),
+        ("DATEADD(year, 9000, SYSDATETIME())", 517),
+        ("DATEPART('day', SYSDATETIME())", 1023),
+    ] {
+        let sim = run_one("", &format!("SELECT {expr};"));
+        assert_eq!(numbers(&sim, "A"), [number], "{expr}");
+    }
+}
+
+/// The issue's example: a session times its own wait for a lock.
+#[test]
+fn a_session_times_its_own_wait_with_datediff() {
+    let sim = run(&scenario(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT t VALUES (1, 0);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nUPDATE t SET v = 1 WHERE id = 1;\nWAITFOR DELAY '00:00:00.500';\nCOMMIT;",
+            ),
+            (
+                "B",
+                100_000,
+                "DECLARE @t0 datetime2 = SYSDATETIME();\nUPDATE t SET v = 2 WHERE id = 1;\nSELECT DATEDIFF(millisecond, @t0, SYSDATETIME()) AS waited_ms;",
+            ),
+        ],
+    ));
+    no_errors(&sim, "B");
+    let ms: i64 = row(&sim, "B", 0)[0].parse().unwrap();
+    assert!((350..=500).contains(&ms), "B waited {ms} ms");
+}
+
+// ---------------------------------------------------------------------------------------
+// NOWAIT and LOCK_TIMEOUT 0
+
+/// `WITH (NOWAIT)` and `SET LOCK_TIMEOUT 0` fail a statement that meets a lock with 1222
+/// at once, at the instant it asks, and the batch goes on.
+#[test]
+fn nowait_and_lock_timeout_0_fail_at_once_with_1222() {
+    for (b_sql, waits_after) in [
+        (
+            "SELECT v FROM t WITH (UPDLOCK, NOWAIT) WHERE id = 1;\nSELECT 'next';\nSELECT v FROM t WHERE id = 1;",
+            true,
+        ),
+        (
+            "UPDATE t WITH (NOWAIT) SET v = 2 WHERE id = 1;\nSELECT 'next';\nSELECT v FROM t WHERE id = 1;",
+            true,
+        ),
+        (
+            "SET LOCK_TIMEOUT 0;\nSELECT v FROM t WHERE id = 1;\nSELECT 'next';\nSELECT @@LOCK_TIMEOUT;",
+            false,
+        ),
+    ] {
+        let sim = run(&scenario(
+            "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT t VALUES (1, 0), (2, 0);",
+            &[
+                (
+                    "A",
+                    0,
+                    "BEGIN TRAN;\nUPDATE t SET v = 1 WHERE id = 1;\nWAITFOR DELAY '00:00:01';\nCOMMIT;",
+                ),
+                ("B", 100_000, b_sql),
+            ],
+        ));
+        let errs = errors(&sim, "B");
+        assert_eq!(errs.len(), 1, "{b_sql}: {errs:?}");
+        assert_eq!(errs[0].0, 1222, "{b_sql}");
+        assert_eq!(row(&sim, "B", 0), ["next"], "{b_sql}");
+        let b = &sim.outcome().sessions[1];
+        if waits_after {
+            // NOWAIT is the statement's: the next statement waits as usual.
+            assert_eq!(row(&sim, "B", 1), ["1"], "{b_sql}");
+            assert!(b.wait_us >= 800_000, "{b_sql}: waited {} µs", b.wait_us);
+        } else {
+            assert_eq!(row(&sim, "B", 1), ["0"], "{b_sql}");
+            assert_eq!(b.wait_us, 0, "{b_sql}");
+        }
+    }
+}
+
+#[test]
+fn insert_with_nowait_fails_at_once_on_a_locked_key() {
+    let sim = run(&scenario(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nINSERT t VALUES (1, 1);\nWAITFOR DELAY '00:00:01';\nROLLBACK;",
+            ),
+            ("B", 100_000, "INSERT t WITH (NOWAIT) VALUES (1, 2);"),
+        ],
+    ));
+    assert_eq!(numbers(&sim, "B"), [1222]);
+    assert_eq!(sim.outcome().sessions[1].wait_us, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// IIF, CHOOSE, CONCAT, COALESCE, STRING_AGG
+
+#[test]
+fn iif_choose_concat_and_coalesce() {
+    let sim = run_one(
+        "",
+        "DECLARE @none int;\n\
+         SELECT IIF(1 > 2, 'a', 'b'), IIF(1 = 1, 1, 1 / 0), CHOOSE(2, 'x', 'y', 'z'), CHOOSE(5, 'x', 'y'), CONCAT('a', NULL, 1, '-', 2.5), CONCAT_WS('-', 'a', NULL, 'b');\n\
+         SELECT COALESCE(NULL, '5', 1) + 1, COALESCE(@none, 2.5), COALESCE(@none, '7'), COALESCE(NULL, NULL, 'z');\n\
+         SELECT COALESCE('x', 1);\n\
+         SELECT 'after';",
+    );
+    assert_eq!(row(&sim, "A", 0), ["b", "1", "y", "NULL", "a1-2.5", "a-b"]);
+    // '7' meets the int variable's type: the result is the int 7.
+    assert_eq!(row(&sim, "A", 1), ["6", "2.5", "7", "z"]);
+    let errs = errors(&sim, "A");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].0, 245, "{errs:?}");
+    assert_eq!(row(&sim, "A", 2), ["after"]);
+}
+
+#[test]
+fn string_agg_joins_a_group_in_within_group_order() {
+    let sim = run_one(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), name varchar(10));\n\
+         INSERT job VALUES (1, 'mail', 'a'), (2, 'mail', 'c'), (3, 'sms', 'b'), (4, 'mail', NULL), (5, 'mail', 'b');",
+        "SELECT queue, STRING_AGG(name, ',') WITHIN GROUP (ORDER BY name DESC) AS names, STRING_AGG(id, '+') FROM job GROUP BY queue ORDER BY queue;\n\
+         SELECT STRING_AGG(name, ',') FROM job WHERE id > 100;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["mail", "c,b,a", "1+2+4+5"], ["sms", "b", "3"]]
+    );
+    assert_eq!(row(&sim, "A", 1), ["NULL"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// UPDATE and DELETE with FROM and joins
+
+const JOBS: &str =
+    "CREATE TABLE job (id int PRIMARY KEY, status varchar(10) NOT NULL, owner varchar(10));\n\
+    CREATE TABLE claim (job_id int PRIMARY KEY, worker varchar(10) NOT NULL);\n\
+    INSERT job VALUES (1, 'new', NULL), (2, 'new', NULL), (3, 'new', NULL), (4, 'done', NULL);\n\
+    INSERT claim VALUES (1, 'A'), (3, 'A'), (2, 'B'), (4, 'A');";
+
+#[test]
+fn update_and_delete_with_a_join_change_the_joined_rows() {
+    let sim = run_one(
+        JOBS,
+        "UPDATE j SET status = 'taken', owner = c.worker FROM job AS j JOIN claim AS c ON c.job_id = j.id WHERE c.worker = 'A' AND j.status = 'new';\n\
+         SELECT @@ROWCOUNT;\n\
+         UPDATE job SET owner = 'nobody' FROM claim WHERE claim.job_id = job.id AND claim.worker = 'B';\n\
+         DELETE j FROM job AS j INNER JOIN claim AS c ON c.job_id = j.id WHERE j.status = 'done';\n\
+         DELETE FROM claim FROM claim c LEFT JOIN job j ON j.id = c.job_id WHERE j.id IS NULL;\n\
+         SELECT id, status, owner FROM job ORDER BY id;\n\
+         SELECT job_id FROM claim ORDER BY job_id;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["2"]);
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [
+            ["1", "taken", "A"],
+            ["2", "new", "nobody"],
+            ["3", "taken", "A"]
+        ]
+    );
+    assert_eq!(texts(&sim, "A", 2), [["1"], ["2"], ["3"]]);
+}
+
+/// The target's rows are located with U locks and converted to X for the write; rows the
+/// join leaves out lose their U lock, so another worker can take them at once.
+#[test]
+fn update_with_a_join_locks_target_rows_u_then_x() {
+    let sc = scenario(
+        JOBS,
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\nUPDATE j SET status = 'taken' FROM job AS j JOIN claim AS c ON c.job_id = j.id WHERE c.worker = 'A' AND j.status = 'new';\nWAITFOR DELAY '00:00:01';\nCOMMIT;",
+            ),
+            (
+                "B",
+                100_000,
+                "SELECT status FROM job WITH (UPDLOCK) WHERE id = 2;\nSELECT status FROM job WHERE id = 3;",
+            ),
+        ],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let text = trace.to_string();
+    let a_row3: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" A gets ") && l.contains("KEY job (3)"))
+        .collect();
+    assert!(
+        a_row3.len() >= 2 && a_row3[0].contains(" U") && a_row3[1].contains(" X"),
+        "{a_row3:?}\n{text}"
+    );
+    no_errors(&sim, "B");
+    assert_eq!(row(&sim, "B", 0), ["new"]);
+    assert_eq!(row(&sim, "B", 1), ["taken"]);
+    let b = &sim.outcome().sessions[1];
+    // Row 2 was free at once; row 3 waited for A's commit.
+    assert!((800_000..=1_000_000).contains(&b.wait_us), "{}", b.wait_us);
+}
+
+// ---------------------------------------------------------------------------------------
+// CROSS APPLY and OUTER APPLY
+
+#[test]
+fn apply_reads_its_right_side_per_left_row_with_outer_references() {
+    let sim = run_one(
+        "CREATE TABLE queue (name varchar(10) PRIMARY KEY);\n\
+         CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), rank int);\n\
+         INSERT queue VALUES ('mail'), ('sms'), ('push');\n\
+         INSERT job VALUES (1, 'mail', 5), (2, 'mail', 9), (3, 'sms', 1), (4, 'mail', 7);",
+        "SELECT q.name, top2.id FROM queue AS q CROSS APPLY (SELECT TOP (2) j.id FROM job AS j WHERE j.queue = q.name ORDER BY j.rank DESC) AS top2 ORDER BY q.name, top2.id;\n\
+         SELECT q.name, n.c FROM queue q OUTER APPLY (SELECT COUNT(*) AS c FROM job WHERE job.queue = q.name AND job.rank > 4) n ORDER BY q.name;\n\
+         SELECT q.name, x.id FROM queue q OUTER APPLY (SELECT id FROM job WHERE job.queue = q.name AND rank > 8) x ORDER BY q.name;\n\
+         SELECT q.name, v.twice FROM queue q CROSS APPLY (VALUES (LEN(q.name) * 2)) AS v(twice) WHERE q.name = 'sms';\n\
+         SELECT COUNT(*) FROM queue q CROSS APPLY (SELECT id FROM job WHERE job.queue = q.name AND 1 = 0) x;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["mail", "2"], ["mail", "4"], ["sms", "3"]]
+    );
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [["mail", "3"], ["push", "0"], ["sms", "0"]]
+    );
+    assert_eq!(
+        texts(&sim, "A", 2),
+        [["mail", "2"], ["push", "NULL"], ["sms", "NULL"]]
+    );
+    assert_eq!(row(&sim, "A", 3), ["sms", "6"]);
+    assert_eq!(row(&sim, "A", 4), ["0"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Window functions
+
+#[test]
+fn ranking_functions_and_aggregates_over_partitions() {
+    let sim = run_one(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), rank int);\n\
+         INSERT job VALUES (1, 'mail', 5), (2, 'mail', 9), (3, 'sms', 1), (4, 'mail', 5), (5, 'sms', 4), (6, 'mail', 2);",
+        "SELECT id, ROW_NUMBER() OVER (PARTITION BY queue ORDER BY rank DESC, id) AS rn, RANK() OVER (PARTITION BY queue ORDER BY rank DESC) AS rk, DENSE_RANK() OVER (ORDER BY rank DESC) AS dr, COUNT(*) OVER (PARTITION BY queue) AS n, SUM(rank) OVER (PARTITION BY queue ORDER BY rank DESC) AS running FROM job ORDER BY id;\n\
+         WITH ranked AS (SELECT id, queue, ROW_NUMBER() OVER (PARTITION BY queue ORDER BY rank DESC, id) AS rn FROM job) SELECT queue, id FROM ranked WHERE rn = 1 ORDER BY queue;\n\
+         SELECT TOP (2) id FROM job ORDER BY ROW_NUMBER() OVER (ORDER BY rank, id DESC);\n\
+         SELECT queue, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS place FROM job GROUP BY queue ORDER BY queue;\n\
+         SELECT id FROM job WHERE ROW_NUMBER() OVER (ORDER BY id) = 1;\n\
+         SELECT ROW_NUMBER() OVER (PARTITION BY queue) FROM job;",
+    );
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [
+            ["1", "2", "2", "2", "4", "19"],
+            ["2", "1", "1", "1", "4", "9"],
+            ["3", "2", "2", "5", "2", "5"],
+            ["4", "3", "2", "2", "4", "19"],
+            ["5", "1", "1", "3", "2", "4"],
+            ["6", "4", "4", "4", "4", "21"],
+        ]
+    );
+    assert_eq!(texts(&sim, "A", 1), [["mail", "2"], ["sms", "5"]]);
+    assert_eq!(texts(&sim, "A", 2), [["3"], ["6"]]);
+    assert_eq!(texts(&sim, "A", 3), [["mail", "4", "1"], ["sms", "2", "2"]]);
+    assert_eq!(numbers(&sim, "A"), [4108, 4112]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Local temporary tables
+
+#[test]
+fn temp_tables_belong_to_their_session_and_end_with_it() {
+    let sim = run(&scenario(
+        "CREATE TABLE job (id int PRIMARY KEY, queue varchar(10), added datetime2);\n\
+         INSERT job VALUES (1, 'mail', '2026-01-05 08:00:00'), (2, 'sms', '2026-01-05 08:30:00'), (3, 'mail', NULL);",
+        &[
+            (
+                "A",
+                0,
+                "CREATE TABLE #mine (id int PRIMARY KEY, note varchar(10));\n\
+                 INSERT #mine VALUES (1, 'a');\n\
+                 SELECT id, queue, added, id * 1.5 AS half INTO #mail FROM job WHERE queue = 'mail';\n\
+                 SELECT @@ROWCOUNT;\n\
+                 WAITFOR DELAY '00:00:00.200';\n\
+                 SELECT note FROM #mine;\n\
+                 SELECT id, added, half FROM #mail ORDER BY id;\n\
+                 IF OBJECT_ID('tempdb..#mail') IS NOT NULL DROP TABLE #mail;\n\
+                 SELECT COUNT(*) FROM #mail;",
+            ),
+            (
+                "B",
+                100_000,
+                "CREATE TABLE #mine (id int PRIMARY KEY, note varchar(10));\n\
+                 INSERT #mine VALUES (1, 'b');\n\
+                 SELECT note FROM #mine;\n\
+                 SELECT COUNT(*) FROM #mail;",
+            ),
+            ("C", 500_000, "SELECT COUNT(*) FROM #mine;\nGO\nSELECT * INTO #mine FROM job;\nSELECT COUNT(*) FROM #mine;"),
+        ],
+    ));
+    assert_eq!(row(&sim, "A", 0), ["2"]);
+    assert_eq!(row(&sim, "A", 1), ["a"]);
+    assert_eq!(
+        texts(&sim, "A", 2),
+        [
+            ["1", "2026-01-05 08:00:00.000", "1.5"],
+            ["3", "NULL", "4.5"]
+        ]
+    );
+    // After DROP TABLE #mail.
+    assert_eq!(numbers(&sim, "A"), [208]);
+    assert_eq!(row(&sim, "B", 0), ["b"]);
+    // B does not see A's #mail.
+    assert_eq!(numbers(&sim, "B"), [208]);
+    // A and B have ended: their #mine went with them; C's own is new.
+    assert_eq!(numbers(&sim, "C"), [208]);
+    assert_eq!(row(&sim, "C", 0), ["3"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// MERGE
+
+const SENDS: &str =
+    "CREATE TABLE send (id int PRIMARY KEY, body varchar(20) NOT NULL, tries int NOT NULL);\n\
+    INSERT send VALUES (1, 'old', 1), (2, 'gone', 1);";
+
+#[test]
+fn merge_updates_deletes_and_inserts_by_its_clauses() {
+    let sim = run_one(
+        SENDS,
+        "MERGE send AS t USING (VALUES (1, 'new'), (2, 'x'), (3, 'three')) AS s (id, body) ON t.id = s.id\n\
+         WHEN MATCHED AND s.body = 'x' THEN DELETE\n\
+         WHEN MATCHED THEN UPDATE SET body = s.body, tries = t.tries + 1\n\
+         WHEN NOT MATCHED BY TARGET THEN INSERT (id, body, tries) VALUES (s.id, s.body, 0);\n\
+         SELECT @@ROWCOUNT;\n\
+         SELECT id, body, tries FROM send ORDER BY id;\n\
+         MERGE send t USING (SELECT 1 AS id UNION ALL SELECT 1) s ON t.id = s.id WHEN MATCHED THEN DELETE;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["3"]);
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [["1", "new", "2"], ["3", "three", "0"]]
+    );
+    assert_eq!(numbers(&sim, "A"), [8672]);
+}
+
+/// The upsert race: two sessions MERGE the same new key at the same instant. Without
+/// HOLDLOCK both read "not matched" and both insert; the second waits for the first's key
+/// lock and then fails with 2627. With HOLDLOCK the second's read waits on the key, then
+/// sees the row and updates it.
+#[test]
+fn merge_upsert_races_without_holdlock_and_waits_with_it() {
+    for (hint, errors_b, tries) in [("", vec![2627], "0"), (" WITH (HOLDLOCK)", vec![], "1")] {
+        let upsert = format!(
+            "BEGIN TRAN;\nMERGE send{hint} AS t USING (SELECT 7 AS id, 'hi' AS body) AS s ON t.id = s.id\nWHEN MATCHED THEN UPDATE SET tries = t.tries + 1\nWHEN NOT MATCHED THEN INSERT (id, body, tries) VALUES (s.id, s.body, 0);\nWAITFOR DELAY '00:00:00.100';\nCOMMIT;"
+        );
+        let sc = scenario(SENDS, &[("A", 0, &upsert), ("B", 0, &upsert)]);
+        let mut sim = Simulation::new(&sc, 1).unwrap();
+        let trace = sim.run_traced().unwrap().to_string();
+        let mut all = numbers(&sim, "A");
+        all.extend(numbers(&sim, "B"));
+        assert_eq!(all, errors_b, "{hint}\n{trace}");
+        let end = sim.query("SELECT tries FROM send WHERE id = 7").unwrap();
+        assert_eq!(
+            end.rows,
+            [[Value::Int(tries.parse().unwrap())]],
+            "{hint}\n{trace}"
+        );
+        let waited: u64 = sim.outcome().sessions.iter().map(|s| s.wait_us).sum();
+        assert!(waited > 50_000, "{hint}: waited {waited} µs\n{trace}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Teradata: one QITS per request, INTERVAL offsets
+
+const QUEUE: &str = "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER) PRIMARY INDEX (id);";
+
+/// Rows inserted by one multi-statement request without explicit QITS share one QITS
+/// (the request's time), so their consume order is not theirs; INTERVAL offsets order them.
+#[test]
+fn one_request_s_inserts_share_a_qits_and_interval_offsets_order_them() {
+    let sim = run(&scenario_in(
+        Dialect::Teradata,
+        QUEUE,
+        &[(
+            "A",
+            0,
+            "INS q (CURRENT_TIMESTAMP, 1); INS q (CURRENT_TIMESTAMP, 2); INS q (id) VALUES (3);\n\
+             SELECT COUNT(DISTINCT qits) FROM q;\n\
+             DELETE FROM q ALL;\n\
+             INS q (CURRENT_TIMESTAMP + INTERVAL '0.002' SECOND, 1); INS q (CURRENT_TIMESTAMP + INTERVAL '0.001' SECOND, 2); INS q (CURRENT_TIMESTAMP + INTERVAL '1' MINUTE, 3);\n\
+             SELECT AND CONSUME TOP 1 id FROM q;\n\
+             SELECT AND CONSUME TOP 1 id FROM q;\n\
+             SELECT id FROM q WHERE qits > CURRENT_TIMESTAMP + INTERVAL '59' SECOND;",
+        )],
+    ));
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+    assert_eq!(row(&sim, "A", 2), ["1"]);
+    assert_eq!(row(&sim, "A", 3), ["3"]);
+}
+
+/// A temporary table a procedure creates is dropped when it returns; one its caller
+/// created is visible inside it.
+#[test]
+fn a_procedure_s_temp_table_ends_with_the_procedure() {
+    let sim = run_one(
+        "CREATE PROCEDURE stage AS BEGIN CREATE TABLE #inner (id int); INSERT #inner VALUES (1); INSERT #outer VALUES (2); SELECT COUNT(*) FROM #inner; END",
+        "CREATE TABLE #outer (id int);\nEXEC stage;\nSELECT id FROM #outer;\nGO\nSELECT COUNT(*) FROM #inner;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+    assert_eq!(numbers(&sim, "A"), [208]);
+}
