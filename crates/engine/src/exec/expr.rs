@@ -758,8 +758,16 @@ impl Exec<'_> {
                 })
             }
             "REPLICATE" => {
+                // SQL Server cuts a non-max result at 8 000 bytes: never a string of
+                // gigabytes (found by fuzzing).
                 let n = arg(1).as_i64().unwrap_or(0).clamp(0, 8000) as usize;
-                text_fn(arg(0), |s| s.repeat(n))
+                text_fn(arg(0), |s| {
+                    let chars = s.chars().count().max(1);
+                    s.repeat(n.min(8000 / chars + 1))
+                        .chars()
+                        .take(8000)
+                        .collect()
+                })
             }
             "ABS" => {
                 match arg(0) {
@@ -1061,37 +1069,90 @@ fn like(s: &str, p: &str) -> bool {
         }
         k += 1;
     }
-    // Which prefixes of the text the pattern so far matches: O(text × pattern), where
+    // The pieces between `%`s are fixed-length: the first is anchored at the start, the
+    // last at the end, and each middle one is placed leftmost after the one before. That
+    // greedy placement finds a match when there is one, in about text × piece time, where
     // backtracking over many `%` would be exponential.
-    let mut at = vec![false; s.len() + 1];
-    at[0] = true;
-    for t in &toks {
-        let mut next = vec![false; s.len() + 1];
-        match t {
-            Tok::Any => {
-                let mut seen = false;
-                for n in 0..=s.len() {
-                    seen |= at[n];
-                    next[n] = seen;
-                }
+    let one = |t: &Tok, c: char| match t {
+        Tok::One => true,
+        Tok::Lit(l) => c == *l,
+        Tok::Set(neg, ranges) => ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *neg,
+        Tok::Any => true,
+    };
+    let fits = |piece: &[Tok], at: usize| {
+        at + piece.len() <= s.len() && piece.iter().zip(&s[at..]).all(|(t, &c)| one(t, c))
+    };
+    let pieces: Vec<&[Tok]> = toks.split(|t| matches!(t, Tok::Any)).collect();
+    if pieces.len() == 1 {
+        return s.len() == toks.len() && fits(&toks, 0);
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !fits(first, 0) || first.len() + last.len() > s.len() {
+        return false;
+    }
+    let end = s.len() - last.len();
+    if !fits(last, end) {
+        return false;
+    }
+    let mut at = first.len();
+    for piece in &pieces[1..pieces.len() - 1] {
+        match (at..=end.saturating_sub(piece.len()))
+            .find(|&k| k + piece.len() <= end && fits(piece, k))
+        {
+            Some(k) => at = k + piece.len(),
+            None => return false,
+        }
+    }
+    at <= end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::like;
+
+    /// The plain backtracking definition, for small inputs.
+    fn reference(s: &[char], p: &[char]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some('%') => (0..=s.len()).any(|k| reference(&s[k..], &p[1..])),
+            Some('_') => !s.is_empty() && reference(&s[1..], &p[1..]),
+            Some(c) => !s.is_empty() && s[0] == *c && reference(&s[1..], &p[1..]),
+        }
+    }
+
+    #[test]
+    fn like_agrees_with_backtracking_on_every_small_case() {
+        let alphabet = ['a', 'b', '%', '_'];
+        let words = |n: usize, with: &[char]| -> Vec<String> {
+            let mut out = vec![String::new()];
+            for _ in 0..n {
+                let more: Vec<String> = out
+                    .iter()
+                    .flat_map(|w| with.iter().map(move |c| format!("{w}{c}")))
+                    .collect();
+                out.extend(more);
             }
-            _ => {
-                for n in 0..s.len() {
-                    if at[n] {
-                        let c = s[n];
-                        next[n + 1] = match t {
-                            Tok::One => true,
-                            Tok::Lit(l) => c == *l,
-                            Tok::Set(neg, ranges) => {
-                                ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *neg
-                            }
-                            Tok::Any => unreachable!(),
-                        };
-                    }
-                }
+            out.sort();
+            out.dedup();
+            out
+        };
+        let texts = words(5, &['a', 'b']);
+        let patterns = words(5, &alphabet);
+        for p in &patterns {
+            let pc: Vec<char> = p.chars().collect();
+            for t in &texts {
+                let tc: Vec<char> = t.chars().collect();
+                assert_eq!(like(t, p), reference(&tc, &pc), "{t:?} LIKE {p:?}");
             }
         }
-        at = next;
     }
-    at[s.len()]
+
+    #[test]
+    fn like_knows_sets_ranges_and_case() {
+        assert!(like("Task-7", "task-[0-9]"));
+        assert!(!like("task-x", "task-[0-9]"));
+        assert!(like("task-x", "task-[^0-9]"));
+        assert!(like("50%", "50[%]"));
+        assert!(!like("abc", "a[bc"));
+    }
 }

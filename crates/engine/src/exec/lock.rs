@@ -106,7 +106,12 @@ impl Exec<'_> {
                     .take()
                     .unwrap_or(self.w.sessions[i].options.lock_timeout_ms);
                 self.w.sessions[i].waiting_as = Some(owner);
-                let timeout_at = (timeout >= 0).then(|| self.w.now + timeout as u64 * 1000);
+                // Saturating: sp_getapplock takes any int for @LockTimeout (found by fuzzing).
+                let timeout_at = (timeout >= 0).then(|| {
+                    self.w
+                        .now
+                        .saturating_add((timeout as u64).saturating_mul(1000))
+                });
                 // The statement will be re-run when the lock is granted: undo what it did.
                 self.statement_failed(i);
                 self.w.sessions[i].state = State::Blocked {

@@ -338,3 +338,21 @@ fn an_endless_setup_loop_stops_with_the_statement_budget() {
     assert!(err.message.contains("more than 1000 statements"), "{err:?}");
     assert_eq!(err.line, 2, "{err:?}");
 }
+
+/// Found by fuzzing: sp_getapplock takes any int as @LockTimeout; a huge one overflowed
+/// the wait's deadline. It waits like an endless timeout now, and a huge REPLICATE is cut
+/// at 8 000 characters as SQL Server cuts a non-max string.
+#[test]
+fn a_huge_applock_timeout_and_a_huge_replicate_are_no_panic() {
+    let take = "EXEC sp_getapplock @Resource = 'x', @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 9223372036854775807;\nWAITFOR DELAY '00:00:01';";
+    let sim = run(&scenario(
+        Dialect::TSql,
+        "",
+        &[("A", 0, take), ("B", 10, take)],
+    ));
+    assert!(sim.is_finished());
+    let b = &sim.outcome().sessions[1];
+    assert!(b.wait_us >= 900_000, "B waited {} µs", b.wait_us);
+    let sim = run_one("", "SELECT LEN(REPLICATE('abc', 2147483647));");
+    assert_eq!(ints(rows(&sim, "A", 0)), [8000]);
+}
