@@ -282,9 +282,12 @@ pub fn parse_delay(text: &str) -> Option<u64> {
     if hms.split(':').count() > 3 {
         return None;
     }
+    // Checked: `WAITFOR DELAY '21474836470004'` is text, not a time (found by fuzzing).
     let mut secs = 0u64;
     for p in hms.split(':') {
-        secs = secs * 60 + p.trim().parse::<u64>().ok()?;
+        secs = secs
+            .checked_mul(60)?
+            .checked_add(p.trim().parse::<u64>().ok()?)?;
     }
     // Pad the fraction to microseconds: '.020' is 20 ms.
     let mut frac_us = 0u64;
@@ -296,7 +299,7 @@ pub fn parse_delay(text: &str) -> Option<u64> {
         }
         frac_us *= 10u64.pow(6 - digits);
     }
-    Some(secs * 1_000_000 + frac_us)
+    secs.checked_mul(1_000_000)?.checked_add(frac_us)
 }
 
 /// Parses `2026-01-05 09:00:01.500` or `2026-01-05` into microseconds since 1970.
@@ -310,11 +313,18 @@ pub fn parse_datetime(text: &str) -> Option<i64> {
     let y: i64 = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;
     let d: i64 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    // datetime2's years 1–9999 only: far years overflowed the day count.
+    if parts.next().is_some()
+        || !(1..=9999).contains(&y)
+        || !(1..=12).contains(&m)
+        || !(1..=31).contains(&d)
+    {
         return None;
     }
-    let us = parse_delay(time)? as i64;
-    Some(days_from_civil(y, m, d) * 86_400_000_000 + us)
+    let us = i64::try_from(parse_delay(time)?).ok()?;
+    days_from_civil(y, m, d)
+        .checked_mul(86_400_000_000)?
+        .checked_add(us)
 }
 
 /// Converts a value for storing in (or casting to) a column of type `ty`, raising the

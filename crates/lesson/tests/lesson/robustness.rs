@@ -356,3 +356,23 @@ fn a_huge_applock_timeout_and_a_huge_replicate_are_no_panic() {
     let sim = run_one("", "SELECT LEN(REPLICATE('abc', 2147483647));");
     assert_eq!(ints(rows(&sim, "A", 0)), [8000]);
 }
+
+/// Found by fuzzing: a delay or a date too large for its parser overflowed instead of
+/// failing as text that is not a time.
+#[test]
+fn a_huge_delay_or_date_is_an_error_not_a_panic() {
+    for sql in [
+        "WAITFOR DELAY '21474836470004';\nSELECT 1;",
+        "SELECT CAST('99999999999999-01-01' AS datetime2);\nSELECT 1;",
+        "SELECT CAST('2026-01-01 99999999999999:00:00' AS datetime2);\nSELECT 1;",
+    ] {
+        let sim = run_one("", sql);
+        assert!(sim.is_finished(), "{sql}");
+        assert_eq!(
+            numbers(&sim, "A").len(),
+            1,
+            "{sql}: {:?}",
+            errors(&sim, "A")
+        );
+    }
+}
