@@ -37,7 +37,8 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   await page.click('[data-testid=check-button]');
   await page.waitForSelector('[data-testid=cancel-check]', { timeout: 10_000 });
   const progress = await page.textContent('[data-testid=check-progress]');
-  assert.match(progress, /seed 1 of \d+, \d+ engine steps/);
+  // Which seed depends on the machine's speed: a fast one is past seed 1 already.
+  assert.match(progress, /seed \d+ of \d+, \d+ engine steps/);
   // It goes on while the page stays usable: the progress moves.
   await page.waitForFunction(
     (before) => document.querySelector('[data-testid=check-progress]')?.textContent !== before,
