@@ -1328,7 +1328,7 @@ impl Exec<'_> {
                 for r in stale {
                     if self.w.locks.held(owner, &r).is_some_and(|(m, _)| m == mode) {
                         let grants = self.w.locks.release(owner, &r);
-                        self.w.sessions[i].fresh_locks.retain(|x| x != &r);
+                        self.w.sessions[i].fresh_locks.remove(&r);
                         self.wake(grants);
                     }
                 }
@@ -2391,7 +2391,7 @@ impl Exec<'_> {
                 .is_some_and(|(m, _)| m == LockMode::U)
             {
                 let grants = self.w.locks.release(owner, &r);
-                self.w.sessions[i].fresh_locks.retain(|x| x != &r);
+                self.w.sessions[i].fresh_locks.remove(&r);
                 self.wake(grants);
             }
         }

@@ -63,7 +63,7 @@ impl Exec<'_> {
             },
             statement_locks: Vec::new(),
             undo_mark: 0,
-            fresh_locks: Vec::new(),
+            fresh_locks: Default::default(),
             resuming: false,
             waiting_as: None,
             timeout_override: None,

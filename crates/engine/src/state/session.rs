@@ -182,7 +182,7 @@ pub(crate) struct Session {
     pub undo_mark: usize,
     /// Locks granted to the current statement (also while it waited), which it may drop
     /// again when the row turns out not to qualify.
-    pub fresh_locks: Vec<Resource>,
+    pub fresh_locks: FreshLocks,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
     /// The owner (transaction or session) of the pending lock request, while blocked.
@@ -258,6 +258,52 @@ impl Session {
             {
                 self.repeat_counts.insert(b, times);
             }
+        }
+    }
+}
+
+/// The locks granted to the current statement, in grant order (which decides the order
+/// stale ones are released, and so who wakes first), with membership in O(log n): a
+/// statement that re-runs after each wake-up asks "is this one fresh?" once per row.
+#[derive(Clone, Debug, Default)]
+pub struct FreshLocks {
+    /// Grant order; a removed lock leaves a hole so positions stay valid.
+    order: Vec<Option<Resource>>,
+    at: BTreeMap<Resource, usize>,
+}
+
+impl FreshLocks {
+    pub fn push(&mut self, r: Resource) {
+        if !self.at.contains_key(&r) {
+            self.at.insert(r.clone(), self.order.len());
+            self.order.push(Some(r));
+        }
+    }
+
+    pub fn contains(&self, r: &Resource) -> bool {
+        self.at.contains_key(r)
+    }
+
+    pub fn remove(&mut self, r: &Resource) {
+        if let Some(pos) = self.at.remove(r) {
+            self.order[pos] = None;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.order.clear();
+        self.at.clear();
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Resource> {
+        self.order.iter().flatten()
+    }
+}
+
+impl std::hash::Hash for FreshLocks {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for r in self.iter() {
+            r.hash(h);
         }
     }
 }

@@ -376,3 +376,42 @@ fn a_huge_delay_or_date_is_an_error_not_a_panic() {
         );
     }
 }
+
+/// Found by fuzzing: an UPDATE that locks many rows, waits and re-runs asked "was this
+/// lock granted to this statement?" of a list, once per row it already holds: cubic in
+/// the table's size (over 50 s). The answer is a set lookup now, and each re-run still
+/// updates every row once.
+#[test]
+fn a_long_scan_that_waits_and_reruns_is_quick_and_right() {
+    let digits =
+        "CREATE TABLE d (n int);\nINSERT d VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9);";
+    let setup = format!(
+        "{digits}\nCREATE TABLE t (id int PRIMARY KEY, v int);\n\
+         INSERT t SELECT a.n * 10000 + b.n * 1000 + c.n * 100 + e.n * 10 + f.n + 1, 0 \
+         FROM d a CROSS JOIN d b CROSS JOIN d c CROSS JOIN d e CROSS JOIN d f WHERE a.n < 4;"
+    );
+    // Three holders near the end of the scan let go one second apart: three re-runs.
+    let holder = |id: u32, secs: u32| {
+        format!("BEGIN TRAN;\nUPDATE t SET v = 2 WHERE id = {id};\nWAITFOR DELAY '00:00:0{secs}';\nCOMMIT;")
+    };
+    let (a, b, c) = (holder(40000, 3), holder(39999, 2), holder(39998, 1));
+    let sim = run(&scenario(
+        Dialect::TSql,
+        &setup,
+        &[
+            ("A", 0, &a),
+            ("B", 0, &b),
+            ("C", 0, &c),
+            (
+                "D",
+                1000,
+                "BEGIN TRAN;\nUPDATE t SET v = v + 3;\nSELECT @@ROWCOUNT;\nSELECT COUNT(*) FROM t WHERE v = 5;\nCOMMIT;",
+            ),
+        ],
+    ));
+    assert!(sim.is_finished());
+    assert_eq!(numbers(&sim, "D"), Vec::<u32>::new());
+    assert_eq!(ints(rows(&sim, "D", 0)), [40000]);
+    assert_eq!(ints(rows(&sim, "D", 1)), [3]);
+    assert!(sim.outcome().sessions[3].wait_us >= 2_900_000);
+}
