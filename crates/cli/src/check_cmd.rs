@@ -119,6 +119,17 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
             }
         };
         tally.runs += 1;
+        // A rule that watches a table or column the run lacks would find nothing, quietly.
+        for (i, message) in lesson::rule_problems(
+            &lesson.anomalies,
+            &report.simulation.view(usize::MAX).tables,
+        ) {
+            let rule = &lesson.anomalies[i];
+            if reported.insert(message.clone()) {
+                eprintln!("{name}:{}:{}: {message}", rule.line, rule.col);
+                tally.errors += 1;
+            }
+        }
         // An error nobody handled and no check expects is a mistake in the lesson.
         let mut seen_errors: BTreeSet<(String, u32)> = BTreeSet::new();
         for (session, e) in lesson::unexpected_errors(

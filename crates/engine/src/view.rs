@@ -118,6 +118,12 @@ impl Simulation {
 
     /// The state now, with at most `max_rows` unlocked rows per table.
     pub fn view(&self, max_rows: usize) -> StateView {
+        self.view_with(max_rows, &[])
+    }
+
+    /// [`Simulation::view`], with the rows `pinned` as `(table, key text)` shown too
+    /// wherever they are (a player's highlighted rows stay inside a big table's window).
+    pub fn view_with(&self, max_rows: usize, pinned: &[(String, String)]) -> StateView {
         let sessions = (0..self.world.sessions.len())
             .map(|i| self.session_view(i))
             .collect();
@@ -140,6 +146,11 @@ impl Simulation {
                     }
                 }
             }
+            let pins: Vec<&str> = pinned
+                .iter()
+                .filter(|(table, _)| table.eq_ignore_ascii_case(&t.name))
+                .map(|(_, key)| key.as_str())
+                .collect();
             let mut rows = Vec::new();
             let mut total = 0;
             for slot in t.clustered_order() {
@@ -148,8 +159,12 @@ impl Simulation {
                     continue;
                 };
                 total += 1;
-                let key = (!key_locks.is_empty() || rows.len() < max_rows || s.pending.is_some())
-                    .then(|| t.key_rc(slot));
+                let key = (!key_locks.is_empty()
+                    || !pins.is_empty()
+                    || rows.len() < max_rows
+                    || s.pending.is_some())
+                .then(|| t.key_rc(slot));
+                let pinned = key.as_deref().is_some_and(|k| pins.contains(&k));
                 let locks = key
                     .as_deref()
                     .and_then(|k| key_locks.get(k))
@@ -159,7 +174,8 @@ impl Simulation {
                     .pending
                     .as_ref()
                     .map(|(txn, _)| self.world.owner_name(*txn));
-                if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() {
+                if rows.len() < max_rows || !locks.is_empty() || uncommitted_by.is_some() || pinned
+                {
                     rows.push(RowView {
                         key: key.map_or_else(|| t.key_text(slot), |k| k.to_string()),
                         values: data.clone(),

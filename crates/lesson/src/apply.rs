@@ -24,6 +24,8 @@ pub struct Applied {
     pub narrative_markdown: String,
     /// The checks whose `when` holds.
     pub checks: Vec<Check>,
+    /// The lesson's declared anomalies (they hold under every setting).
+    pub anomalies: Vec<crate::AnomalyRule>,
     source: Arc<SourceFile>,
 }
 
@@ -263,6 +265,7 @@ pub(crate) fn apply(
             .filter(|c| all_hold(&c.when, settings))
             .cloned()
             .collect(),
+        anomalies: lesson.anomalies.clone(),
         source: Arc::clone(source),
     })
 }

@@ -11,6 +11,9 @@ pub struct Check {
     /// The check applies only when every condition holds.
     pub when: Vec<Condition>,
     pub kind: CheckKind,
+    /// The check describes a bug (`bug = true`): when it holds, the bug was reproduced,
+    /// which players show as a warning rather than a pass.
+    pub bug: bool,
     /// Position of the check's `name` in the lesson file (1-based).
     pub line: u32,
     pub col: u32,
@@ -204,6 +207,8 @@ impl Bound {
 pub struct CheckResult {
     pub name: String,
     pub passed: bool,
+    /// The check describes a bug: `passed` means the bug was reproduced.
+    pub bug: bool,
     /// Expected versus actual, in one line.
     pub detail: String,
     /// Where the check is written (1-based), so a failure can be reported as `file:line:col`.
@@ -244,6 +249,7 @@ pub fn evaluate_checks(
             CheckResult {
                 name: check.name.clone(),
                 passed,
+                bug: check.bug,
                 detail,
                 line: check.line,
                 col: check.col,

@@ -13,6 +13,7 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::{Alternative, BlockRole, Piece, Solution, SqlBlock};
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::source::{OffsetMap, Segment, SourceFile};
@@ -359,6 +360,16 @@ codec_struct!(Check {
     name,
     when,
     kind,
+    bug,
+    line,
+    col
+});
+codec_struct!(AnomalyRule {
+    kind,
+    table,
+    columns,
+    label,
+    verb,
     line,
     col
 });
@@ -412,6 +423,7 @@ impl Codec for Lesson {
             exercise,
             toggles,
             checks,
+            anomalies,
             blocks,
             body,
             body_offset,
@@ -432,6 +444,7 @@ impl Codec for Lesson {
         exercise.put(w);
         toggles.put(w);
         checks.put(w);
+        anomalies.put(w);
         blocks.put(w);
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -453,6 +466,7 @@ impl Codec for Lesson {
             exercise: Codec::get(r)?,
             toggles: Codec::get(r)?,
             checks: Codec::get(r)?,
+            anomalies: Codec::get(r)?,
             blocks: Codec::get(r)?,
             body,
             body_offset,
@@ -491,6 +505,7 @@ codec_unit_enum!(
     [engine::Dialect::TSql, engine::Dialect::Teradata]
 );
 codec_unit_enum!(Figure, Figure::ALL);
+codec_unit_enum!(AnomalyRuleKind, AnomalyRuleKind::ALL);
 
 impl Codec for BlockRole {
     fn put(&self, w: &mut Writer) {

@@ -7,6 +7,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::resolve_condition;
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::source::SourceFile;
@@ -32,6 +33,18 @@ struct RawFront {
     toggles: Vec<RawToggle>,
     #[serde(default)]
     checks: Vec<RawCheck>,
+    #[serde(default)]
+    anomalies: Vec<RawAnomaly>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnomaly {
+    kind: Spanned<AnomalyRuleKind>,
+    table: Spanned<String>,
+    columns: Spanned<Vec<Spanned<String>>>,
+    label: Spanned<String>,
+    verb: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +86,7 @@ struct RawCheck {
     min: Option<Spanned<f64>>,
     max: Option<Spanned<f64>>,
     equals: Option<Spanned<f64>>,
+    bug: Option<bool>,
 }
 
 /// Front matter, validated. Session names in checks are checked later, against blocks.
@@ -94,6 +108,7 @@ pub(crate) struct Front {
     pub checks: Vec<Check>,
     /// File offsets of each check's `session`, if any.
     pub check_sessions: Vec<Option<(usize, String)>>,
+    pub anomalies: Vec<AnomalyRule>,
 }
 
 /// The exercise fields of the front matter, validated.
@@ -296,6 +311,77 @@ pub(crate) fn parse_front(
                 name,
                 when,
                 kind,
+                bug: c.bug.unwrap_or(false),
+                line,
+                col,
+            });
+        }
+    }
+
+    let mut anomalies = Vec::new();
+    for a in raw.anomalies {
+        let before = errors.len();
+        let (line, col) = source.position(base + a.kind.span().start);
+        let label = a.label.get_ref().trim().to_string();
+        if label.is_empty() {
+            err(
+                errors,
+                a.label.span(),
+                "an anomaly needs a non-empty `label`: what it means, in a few words".to_string(),
+            );
+        }
+        if !is_sql_name(a.table.get_ref()) {
+            err(
+                errors,
+                a.table.span(),
+                format!(
+                    "anomaly table `{}` is not a table name (letters, digits and `_`)",
+                    a.table.get_ref()
+                ),
+            );
+        }
+        if a.columns.get_ref().is_empty() {
+            err(
+                errors,
+                a.columns.span(),
+                "`columns` is empty: name the columns whose values must not repeat".to_string(),
+            );
+        }
+        let mut columns: Vec<String> = Vec::new();
+        for c in a.columns.get_ref() {
+            let name = c.get_ref();
+            if !is_sql_name(name) {
+                err(
+                    errors,
+                    c.span(),
+                    format!("`{name}` is not a column name (letters, digits and `_`)"),
+                );
+            } else if columns.iter().any(|x| x.eq_ignore_ascii_case(name)) {
+                err(errors, c.span(), format!("column `{name}` is listed twice"));
+            } else {
+                columns.push(name.clone());
+            }
+        }
+        let verb = match &a.verb {
+            Some(v) if v.get_ref().trim().is_empty() => {
+                err(
+                    errors,
+                    v.span(),
+                    "`verb` is empty: a past tense such as \"claimed\", or leave it out"
+                        .to_string(),
+                );
+                String::new()
+            }
+            Some(v) => v.get_ref().trim().to_string(),
+            None => "wrote".to_string(),
+        };
+        if errors.len() == before {
+            anomalies.push(AnomalyRule {
+                kind: *a.kind.get_ref(),
+                table: a.table.get_ref().clone(),
+                columns,
+                label,
+                verb,
                 line,
                 col,
             });
@@ -319,7 +405,17 @@ pub(crate) fn parse_front(
         toggle_offsets,
         checks,
         check_sessions,
+        anomalies,
     })
+}
+
+/// A table or column name as lessons write them: `claim`, `task_id`, `external_system`.
+fn is_sql_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.

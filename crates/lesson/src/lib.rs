@@ -7,6 +7,7 @@
 //! No file system here (the crate builds for wasm32): callers pass the file's name and
 //! text, and every problem comes back as a [`LessonError`] `file:line:col: message`.
 
+mod anomaly;
 mod apply;
 mod block;
 mod check;
@@ -25,6 +26,10 @@ mod value;
 
 use std::sync::Arc;
 
+pub use anomaly::{
+    find_anomalies, latest_anomaly, rule_problems, writer, Anomaly, AnomalyKind, AnomalyRule,
+    AnomalyRuleKind, Duplicate, Writer,
+};
 pub use apply::{Applied, RenderedBlock, ToggledRange};
 pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};
 pub use check::{
@@ -41,7 +46,7 @@ pub use exercise::{
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 #[cfg(feature = "parse")]
 pub use markdown::{markdown_html, narrative_html};
-pub use run::{run, run_with, RunError, RunReport};
+pub use run::{run, run_anomalies, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
 pub use trace::{event_text, trace_line};
 pub use value::{datetime_text, ms, value_text};
@@ -76,6 +81,9 @@ pub struct Lesson {
     pub exercise: Option<Exercise>,
     pub toggles: Vec<Toggle>,
     pub checks: Vec<Check>,
+    /// What the lesson is about, found in each run (`[[anomalies]]`); deadlock victims
+    /// and uncaught errors are found without being declared.
+    pub anomalies: Vec<AnomalyRule>,
     /// Every `sql` block, in file order (solution blocks excepted: see [`Exercise`]).
     pub blocks: Vec<SqlBlock>,
     /// The Markdown after the front matter, as written.
@@ -200,6 +208,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         exercise,
         toggles: front.toggles,
         checks: front.checks,
+        anomalies: front.anomalies,
         blocks,
         body,
         body_offset,

@@ -2,8 +2,9 @@
 
 use engine::{Mode, Outcome, Schedule, ScheduleError, Simulation, Trace};
 
+use crate::anomaly::{find_anomalies, Anomaly};
 use crate::check::{evaluate_checks, CheckResult};
-use crate::{Applied, LessonError};
+use crate::{AnomalyRule, Applied, LessonError};
 
 /// A finished run. The simulation stays available for more queries on the final state.
 pub struct RunReport {
@@ -15,6 +16,8 @@ pub struct RunReport {
     pub trace: Trace,
     /// The choices the run made; replaying them gives the same trace.
     pub schedule: Schedule,
+    /// What the lesson is about, where it happened (see [`find_anomalies`]).
+    pub anomalies: Vec<Anomaly>,
     pub simulation: Simulation,
 }
 
@@ -81,12 +84,29 @@ pub(crate) fn finish(
     let trace = simulation.run_traced()?;
     let outcome = simulation.outcome();
     let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
+    let anomalies = run_anomalies(&applied.anomalies, &trace.entries, &simulation);
     Ok(RunReport {
         seed,
         outcome,
         checks,
         trace,
         schedule: simulation.schedule(),
+        anomalies,
         simulation,
     })
+}
+
+/// The anomalies of a run that has ended in `simulation`: its final state gives the
+/// values of the rows the trace inserted (read only when the lesson declares rules).
+pub fn run_anomalies(
+    rules: &[AnomalyRule],
+    trace: &[engine::TraceEntry],
+    simulation: &Simulation,
+) -> Vec<Anomaly> {
+    let tables = if rules.is_empty() {
+        Vec::new()
+    } else {
+        simulation.view(usize::MAX).tables
+    };
+    find_anomalies(rules, trace, &tables)
 }

@@ -100,7 +100,7 @@ fn unknown_front_matter_key() {
     check_error(
         &[("title = ", "titel = ")],
         expect![[r#"
-            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`
+            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`, `anomalies`
         "#]],
     );
 }
@@ -1069,6 +1069,7 @@ fn checks_of_a_session_that_did_not_run_fail() {
             CheckResult {
                 name: "C waits",
                 passed: false,
+                bug: false,
                 detail: "session C did not run with these settings",
                 line: 26,
                 col: 8,
@@ -1294,6 +1295,8 @@ fn random_bytes_never_panic() {
     }
 }
 
+#[path = "lesson/anomalies.rs"]
+mod anomalies;
 #[path = "lesson/compact.rs"]
 mod compact;
 #[path = "lesson/engine.rs"]

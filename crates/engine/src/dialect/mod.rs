@@ -25,6 +25,12 @@ impl Dialect {
         }
     }
 
+    /// A lock mode as this dialect's manuals name it, when that differs from the mode's
+    /// abbreviation (Teradata's READ and WRITE); players label lock matrices with it.
+    pub fn mode_name(self, mode: crate::state::locks::LockMode) -> Option<&'static str> {
+        self.rules().mode_name(mode)
+    }
+
     pub(crate) fn parser(self) -> sql::Dialect {
         match self {
             Dialect::TSql => sql::Dialect::TSql,

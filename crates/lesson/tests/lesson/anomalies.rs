@@ -1,0 +1,156 @@
+//! Anomalies declared in lessons and found in their runs, and checks that describe bugs.
+
+use expect_test::expect;
+use lockstep_lesson::{run, AnomalyKind, Lesson};
+
+use super::{edit, errors_of};
+
+fn lesson(id: &str) -> Lesson {
+    let path = format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Lesson::parse(&format!("{id}.md"), &text).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+const RULE: &str = "[[anomalies]]\nkind = \"duplicate\"\ntable = \"t\"\ncolumns = [\"id\"]\nlabel = \"id twice\"\n+++";
+
+#[test]
+fn anomaly_rules_are_validated_in_place() {
+    let ok = edit(&[("max = 1\n+++", &format!("max = 1\n{RULE}"))]);
+    let lesson = Lesson::parse("tiny.md", &ok).unwrap();
+    assert_eq!(lesson.anomalies.len(), 1);
+    assert_eq!(lesson.anomalies[0].verb, "wrote");
+    assert_eq!((lesson.anomalies[0].line, lesson.anomalies[0].col), (20, 8));
+    let bad = |from: &str, to: &str| {
+        let text = edit(&[(
+            "max = 1\n+++",
+            &format!("max = 1\n{}", RULE.replace(from, to)),
+        )]);
+        errors_of("tiny.md", &text)
+    };
+    expect![[r#"
+        tiny.md:20:8: front matter: unknown variant `same`, expected `duplicate`
+    "#]]
+    .assert_eq(&bad("\"duplicate\"", "\"same\""));
+    expect![[r#"
+        tiny.md:21:9: anomaly table `dbo.t` is not a table name (letters, digits and `_`)
+    "#]]
+    .assert_eq(&bad("\"t\"", "\"dbo.t\""));
+    expect![[r#"
+        tiny.md:22:11: `columns` is empty: name the columns whose values must not repeat
+    "#]]
+    .assert_eq(&bad("[\"id\"]", "[]"));
+    expect![[r#"
+        tiny.md:22:18: column `ID` is listed twice
+    "#]]
+    .assert_eq(&bad("[\"id\"]", "[\"id\", \"ID\"]"));
+    expect![[r#"
+        tiny.md:23:9: an anomaly needs a non-empty `label`: what it means, in a few words
+    "#]]
+    .assert_eq(&bad("\"id twice\"", "\" \""));
+    expect![[r#"
+        tiny.md:23:1: front matter: unknown field `colour`, expected one of `kind`, `table`, `columns`, `label`, `verb`
+    "#]]
+    .assert_eq(&bad("label", "colour"));
+}
+
+#[test]
+fn a_check_may_describe_a_bug() {
+    let text = edit(&[("max = 1\n", "max = 1\nbug = true\n")]);
+    let lesson = Lesson::parse("tiny.md", &text).unwrap();
+    assert!(lesson.checks[0].bug);
+    let settings = lesson.settings_default();
+    let report = run(&lesson.apply(&settings).unwrap(), 1).unwrap();
+    assert!(report.checks[0].bug && report.checks[0].passed);
+    let lesson = lesson_of_claim_race();
+    let bugs: Vec<&str> = lesson
+        .checks
+        .iter()
+        .filter(|c| c.bug)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(
+        bugs,
+        [
+            "Two-step, 2 workers, 500 tasks: about 490 duplicate claims (450-500)",
+            "Two-step: some task was claimed twice"
+        ]
+    );
+}
+
+fn lesson_of_claim_race() -> Lesson {
+    lesson("queue-claim-race")
+}
+
+/// The claim race's first duplicate: worker1 claims task 1 after worker2 did, both
+/// having read it before either wrote.
+#[test]
+fn the_claim_race_marks_each_duplicate_claim() {
+    let lesson = lesson_of_claim_race();
+    let report = run(
+        &lesson.apply(&lesson.settings_default()).unwrap(),
+        lesson.seed,
+    )
+    .unwrap();
+    let duplicates = report
+        .anomalies
+        .iter()
+        .filter(|a| matches!(a.kind, AnomalyKind::Duplicate(_)))
+        .count();
+    // The lesson's own check counts the same thing in SQL.
+    assert_eq!(duplicates, 488);
+    assert_eq!(duplicates, report.anomalies.len(), "no other anomaly");
+    let first = &report.anomalies[0];
+    assert_eq!(
+        first.to_string(),
+        "worker1: task claimed a second time (claim (2) repeats task_id 1 of claim (1))"
+    );
+    assert_eq!(
+        report.trace.entries[first.event].to_string(),
+        "    46.526 ms  worker1 inserts claim (2)"
+    );
+    assert!(first.rows.contains(&("task".to_string(), "1".to_string())));
+    let AnomalyKind::Duplicate(d) = &first.kind else {
+        unreachable!()
+    };
+    let at = |k: Option<usize>| k.map(|k| report.trace.entries[k].at_us);
+    assert_eq!(
+        (
+            d.first.session.as_str(),
+            at(d.first.read),
+            at(Some(d.first.write)),
+            at(d.first.commit)
+        ),
+        ("worker2", Some(24), Some(20_123), Some(29_901))
+    );
+    assert_eq!(
+        (
+            d.second.session.as_str(),
+            at(d.second.read),
+            at(Some(d.second.write))
+        ),
+        ("worker1", Some(26), Some(29_901))
+    );
+    // The one-statement claim has none.
+    let settings = lesson.settings_with([("claim", "one-statement")]).unwrap();
+    let report = run(&lesson.apply(&settings).unwrap(), lesson.seed).unwrap();
+    assert!(
+        report.anomalies.is_empty(),
+        "{:?}",
+        report.anomalies.first()
+    );
+}
+
+#[test]
+fn a_second_receiver_call_and_an_uncaught_error_are_anomalies() {
+    let lesson = lesson("send-double-click");
+    let settings = lesson.settings_with([("guard", "index-only")]).unwrap();
+    let report = run(&lesson.apply(&settings).unwrap(), lesson.seed).unwrap();
+    let found: Vec<String> = report.anomalies.iter().map(|a| a.to_string()).collect();
+    expect![[r#"
+        [
+            "user2: receiver called a second time for one document (external_system (1001) repeats DocumentId 3 of external_system (1000))",
+            "user2: error 2601",
+        ]
+    "#]]
+    .assert_debug_eq(&found);
+}
