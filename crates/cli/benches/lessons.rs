@@ -26,6 +26,12 @@ fn lessons(c: &mut Criterion) {
     g.bench_function("queue-claim-race two-step 2x500", |b| {
         b.iter(|| run(&race, 7).expect("runs"))
     });
+    // Finding the anomalies of a finished run (488 duplicate claims): what a run pays
+    // for them on top of the simulation timed above.
+    let report = run(&race, 7).expect("runs");
+    g.bench_function("queue-claim-race two-step 2x500 anomalies", |b| {
+        b.iter(|| lesson::run_anomalies(&race.anomalies, &report.trace.entries, &report.simulation))
+    });
     let filtered = applied(
         "queue-filtered-index",
         &[("index", "filtered"), ("finished", "20000")],

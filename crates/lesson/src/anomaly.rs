@@ -58,7 +58,7 @@ pub struct Anomaly {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnomalyKind {
-    Duplicate(Duplicate),
+    Duplicate(Box<Duplicate>),
     /// The deadlock monitor chose this session as the victim.
     DeadlockVictim,
     /// An error no TRY block caught.
@@ -218,7 +218,7 @@ pub fn find_anomalies(
                                 at_us: entry.at_us,
                                 session: session.to_string(),
                                 label: rule.label.clone(),
-                                kind: AnomalyKind::Duplicate(Duplicate {
+                                kind: AnomalyKind::Duplicate(Box::new(Duplicate {
                                     rule: w.rule,
                                     table: w.table.name.clone(),
                                     key: key.clone(),
@@ -231,7 +231,7 @@ pub fn find_anomalies(
                                     first_key: first_key.clone(),
                                     first,
                                     second,
-                                }),
+                                })),
                                 rows,
                             });
                         }

@@ -420,7 +420,7 @@ fn is_sql_name(s: &str) -> bool {
 
 /// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.
 /// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`).
-pub const RESERVED_TOGGLE_NAMES: [&str; 5] = ["t", "e", "seed", "view", "theme"];
+pub const RESERVED_TOGGLE_NAMES: [&str; 6] = ["t", "e", "seed", "view", "theme", "anomaly"];
 
 fn exercise_fields(
     raw: &RawFront,

@@ -428,7 +428,8 @@ impl Drop for AnimationLoop {
 }
 
 /// The player's keys, on the whole page while a lesson is open: Space plays or pauses,
-/// ← → step one event, Home and End jump. Keys typed into a field, a select or a range
+/// ← → step one event, Home and End jump, `[` `]` jump between anomalies, `?` opens or
+/// closes the explanation. Keys typed into a field, a select or a range
 /// keep their own meaning, and Space/Enter on a button or link press that control.
 #[hook]
 pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
@@ -464,6 +465,9 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
                         "ArrowLeft" => PlayerAction::StepBack,
                         "Home" => PlayerAction::Home,
                         "End" => PlayerAction::End,
+                        "]" => PlayerAction::NextAnomaly,
+                        "[" => PlayerAction::PrevAnomaly,
+                        "?" => PlayerAction::ToggleWhy,
                         _ => return,
                     };
                     event.prevent_default();

@@ -18,5 +18,6 @@ pub mod route;
 pub mod run;
 pub mod sliced;
 pub mod state;
+pub mod why;
 
 pub use components::App;

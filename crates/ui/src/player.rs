@@ -87,6 +87,8 @@ pub struct Player {
     pub head: Playhead,
     pub playing: bool,
     pub speed: usize,
+    /// The explanation panel ("why") is open.
+    pub why: bool,
     /// Events the player may still show in this stretch (see [`EVENTS_PER_SECOND`]).
     credit: f64,
 }
@@ -117,6 +119,11 @@ pub enum PlayerAction {
     SeekTime(u64),
     SeekEvents(usize),
     SetSpeed(usize),
+    /// Moves the playhead to the next (previous) anomaly's event (keys `]` and `[`).
+    NextAnomaly,
+    PrevAnomaly,
+    /// Opens or closes the explanation of the event at the playhead (key `?`).
+    ToggleWhy,
     /// One animation frame: `dt_ms` of real time passed while playing.
     Tick(f64),
     /// Reduced motion: one discrete step while playing.
@@ -183,6 +190,7 @@ impl Player {
             head: Playhead::default(),
             playing: false,
             speed: DEFAULT_SPEED,
+            why: false,
             credit: 0.0,
         }
     }
@@ -406,6 +414,25 @@ impl Player {
                 self.head = resolve(run, Seek::Events(k));
             }
             PlayerAction::SetSpeed(i) => self.speed = i.min(SPEEDS.len() - 1),
+            PlayerAction::NextAnomaly => {
+                // The playhead shows an anomaly once its event is in: `event + 1` events.
+                if let Some(a) = run.anomalies.iter().find(|a| a.event >= self.head.events) {
+                    self.playing = false;
+                    self.head = resolve(run, Seek::Events(a.event + 1));
+                }
+            }
+            PlayerAction::PrevAnomaly => {
+                if let Some(a) = run
+                    .anomalies
+                    .iter()
+                    .rev()
+                    .find(|a| a.event + 1 < self.head.events)
+                {
+                    self.playing = false;
+                    self.head = resolve(run, Seek::Events(a.event + 1));
+                }
+            }
+            PlayerAction::ToggleWhy => self.why = !self.why,
             PlayerAction::Tick(dt_ms) => {
                 if self.playing {
                     self.tick(run, dt_ms);
@@ -481,6 +508,11 @@ pub fn resolve(run: &RunModel, seek: Seek) -> Playhead {
                 t_us: us,
             }
         }
+        Seek::Anomaly(n) => match n.checked_sub(1).and_then(|i| run.anomalies.get(i)) {
+            Some(a) => resolve(run, Seek::Events(a.event + 1)),
+            // Fewer anomalies in this run (another seed, other toggles): the start.
+            None => Playhead::default(),
+        },
         Seek::Events(k) => {
             let k = k.min(run.events());
             Playhead {
@@ -514,6 +546,45 @@ mod tests {
         );
         player.update(PlayerAction::RunReady(run.clone()));
         run
+    }
+
+    #[test]
+    fn anomalies_are_reached_forward_and_back_and_by_link() {
+        let mut player = Player::new(
+            lesson("queue-claim-race"),
+            &route("#/lesson/queue-claim-race"),
+        );
+        let run = ready(&mut player);
+        let (first, second) = (run.anomalies[0].event, run.anomalies[1].event);
+        player.update(PlayerAction::NextAnomaly);
+        assert_eq!(player.head.events, first + 1);
+        assert_eq!(player.head.t_us, 46_526);
+        player.update(PlayerAction::NextAnomaly);
+        assert_eq!(player.head.events, second + 1);
+        player.update(PlayerAction::PrevAnomaly);
+        assert_eq!(player.head.events, first + 1);
+        // Nothing before the first: the playhead stays.
+        player.update(PlayerAction::PrevAnomaly);
+        assert_eq!(player.head.events, first + 1);
+        player.update(PlayerAction::End);
+        player.update(PlayerAction::NextAnomaly);
+        assert_eq!(player.head.events, run.events(), "nothing after the last");
+        player.update(PlayerAction::ToggleWhy);
+        assert!(player.why);
+
+        let mut linked = Player::new(
+            lesson("queue-claim-race"),
+            &route("#/lesson/queue-claim-race?anomaly=2"),
+        );
+        ready(&mut linked);
+        assert_eq!(linked.head.events, second + 1);
+        // A run without anomalies opens at the start.
+        let mut none = Player::new(
+            lesson("queue-claim-race"),
+            &route("#/lesson/queue-claim-race?claim=one-statement&anomaly=1"),
+        );
+        ready(&mut none);
+        assert_eq!(none.head, Playhead::default());
     }
 
     #[test]

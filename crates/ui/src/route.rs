@@ -51,6 +51,9 @@ pub enum Seek {
     Time(u64),
     /// `e=`: after this many events of the trace (wins over `t`).
     Events(usize),
+    /// `anomaly=N`: on the run's N-th anomaly, counting from 1 (wins over `t` and `e`),
+    /// so a link can open a lesson where its bug happens.
+    Anomaly(usize),
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,6 +73,7 @@ pub struct LessonRoute {
 pub const TIME_PARAM: &str = "t";
 pub const EVENTS_PARAM: &str = "e";
 pub const SEED_PARAM: &str = "seed";
+pub const ANOMALY_PARAM: &str = "anomaly";
 
 impl Route {
     /// Parses `location.hash` (with or without the leading `#`).
@@ -106,6 +110,7 @@ impl LessonRoute {
     pub(crate) fn parse(id: &str, query: &str) -> LessonRoute {
         let mut route = LessonRoute::new(id);
         let mut events = None;
+        let mut anomaly = None;
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             let (name, value) = (percent_decode(name), percent_decode(value));
@@ -122,6 +127,12 @@ impl LessonRoute {
                         "`e={value}` is not an event count: write a whole number, e.g. `e=12`"
                     )),
                 },
+                ANOMALY_PARAM => match value.parse::<usize>() {
+                    Ok(n) if n > 0 => anomaly = Some(n),
+                    _ => route.problems.push(format!(
+                        "`anomaly={value}` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`"
+                    )),
+                },
                 SEED_PARAM => match value.parse::<u64>() {
                     Ok(seed) => route.seed = Some(seed),
                     Err(_) => route
@@ -132,6 +143,7 @@ impl LessonRoute {
             }
         }
         route.seek = match (events, route.time_us) {
+            _ if anomaly.is_some() => Seek::Anomaly(anomaly.unwrap_or(1)),
             (Some(n), _) => Seek::Events(n),
             (None, Some(us)) => Seek::Time(us),
             (None, None) => Seek::Start,
@@ -166,8 +178,10 @@ impl fmt::Display for LessonRoute {
         if let Some(us) = self.time_us {
             params.push(format!("{TIME_PARAM}={}", ms_text(us)));
         }
-        if let Seek::Events(n) = self.seek {
-            params.push(format!("{EVENTS_PARAM}={n}"));
+        match self.seek {
+            Seek::Events(n) => params.push(format!("{EVENTS_PARAM}={n}")),
+            Seek::Anomaly(n) => params.push(format!("{ANOMALY_PARAM}={n}")),
+            Seek::Start | Seek::Time(_) => {}
         }
         if let Some(seed) = self.seed {
             params.push(format!("{SEED_PARAM}={seed}"));
@@ -273,6 +287,27 @@ mod tests {
         assert_eq!(route.seek, Seek::Start);
         assert_eq!(route.problems.len(), 3, "{:?}", route.problems);
         assert!(route.problems[0].contains("`t=soon`"));
+    }
+
+    #[test]
+    fn an_anomaly_number_wins_over_time_and_events_and_round_trips() {
+        let Route::Lesson(route) = Route::parse("#/lesson/x?t=5&e=3&anomaly=2") else {
+            panic!()
+        };
+        assert_eq!(route.seek, Seek::Anomaly(2));
+        assert_eq!(
+            Route::Lesson(route.clone()).href(),
+            "#/lesson/x?t=5&anomaly=2"
+        );
+        let Route::Lesson(route) = Route::parse("#/lesson/x?anomaly=0") else {
+            panic!()
+        };
+        assert_eq!(route.seek, Seek::Start);
+        assert!(
+            route.problems[0].contains("`anomaly=0`"),
+            "{:?}",
+            route.problems
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use engine::{timeline, Event, Lane, Outcome, Simulation, Source, StateView, TraceEntry};
-use lesson::{evaluate_checks, Applied, CheckResult, Lesson, Settings};
+use lesson::{evaluate_checks, latest_anomaly, Anomaly, Applied, CheckResult, Lesson, Settings};
 
 /// What a run is a function of (the engine is deterministic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +29,8 @@ pub struct RunModel {
     pub sessions: Vec<String>,
     pub lanes: Vec<Lane>,
     pub summary: Rc<RunSummary>,
+    /// What the lesson is about, where it happened, in trace order.
+    pub anomalies: Vec<Anomaly>,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -146,6 +148,7 @@ impl RunBuilder {
         let lanes = timeline(&trace, &sessions);
         let trace = trace.entries;
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
+        let anomalies = lesson::run_anomalies(&applied.anomalies, &trace, &sim);
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
         let key = RunKey {
             lesson_id,
@@ -167,6 +170,7 @@ impl RunBuilder {
             sessions,
             lanes,
             summary,
+            anomalies,
             snapshots,
         }
     }
@@ -208,6 +212,17 @@ impl RunModel {
 
     pub fn events(&self) -> usize {
         self.trace.len()
+    }
+
+    /// The anomaly the tables highlight after `events` events: the latest one shown.
+    pub fn anomaly_at(&self, events: usize) -> Option<&Anomaly> {
+        latest_anomaly(&self.anomalies, events)
+    }
+
+    /// Rows the state view after `step` keeps in its window: the highlighted anomaly's.
+    pub fn pinned_rows(&self, step: usize) -> &[(String, String)] {
+        self.anomaly_at(self.bounds[step.min(self.bounds.len() - 1)])
+            .map_or(&[], |a| a.rows.as_slice())
     }
 
     /// The last snapshot at or before `step`.
@@ -375,14 +390,14 @@ impl ViewCursor {
             Some((sim, at)) => {
                 loop {
                     if *at >= prefetch_from && *at < step {
-                        saved.push((*at, Rc::new(sim.view(VIEW_ROWS))));
+                        saved.push((*at, Rc::new(sim.view_with(VIEW_ROWS, run.pinned_rows(*at)))));
                     }
                     if *at >= step || !sim.step() {
                         break;
                     }
                     *at += 1;
                 }
-                Rc::new(sim.view(VIEW_ROWS))
+                Rc::new(sim.view_with(VIEW_ROWS, run.pinned_rows(step)))
             }
             None => Rc::new(StateView {
                 now_us: 0,

@@ -148,6 +148,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                             </span>
                         }
                     }) }
+                    <super::anomalies::AnomalyMarks run={run.clone()} session={name.clone()} dispatch={props.dispatch.clone()} />
                 </div>
             </div>
         }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use engine::StateView;
 use yew::prelude::*;
 
+use super::anomalies::AnomalyNav;
 use super::code::{statements, SessionCode};
 use super::lanes::Lanes;
 use super::log::EventLog;
@@ -13,6 +14,7 @@ use super::outcome::Outcome;
 use super::tables::Tables;
 use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
 use super::waits::Waits;
+use super::why::WhyPanel;
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::{recent_changes, StepMarks};
 use crate::route::Route;
@@ -75,6 +77,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
             let view = props.view.clone();
             let statements = statements.clone();
+            let highlight = Rc::new(
+                run.anomaly_at(head.events)
+                    .map(|a| a.rows.clone())
+                    .unwrap_or_default(),
+            );
             html! {
                 <>
                     <Transport
@@ -85,6 +92,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         speed={player.speed}
                         dispatch={props.dispatch.clone()}
                     />
+                    <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
+                    <WhyPanel run={run.clone()} events={head.events} view={view.clone()} open={player.why} />
                     <Narration run={run.clone()} head={head} playing={player.playing} />
                     <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
                     if let Some(view) = view.clone() {
@@ -97,7 +106,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         />
                         <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}
                             aria-busy={if props.view_current { "false" } else { "true" }}>
-                            <Tables view={view.clone()} marks={marks.clone()} {recent} sessions={run.sessions.clone()} />
+                            <Tables view={view.clone()} marks={marks.clone()} {recent} sessions={run.sessions.clone()} {highlight} />
                             <Waits view={view} marks={marks} sessions={run.sessions.clone()} />
                         </div>
                     }

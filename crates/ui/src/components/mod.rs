@@ -1,5 +1,6 @@
 //! Props-only view components, and [`App`], the one component that owns state.
 
+mod anomalies;
 mod code;
 mod embed;
 mod exercise;
@@ -15,6 +16,7 @@ mod pages;
 mod tables;
 mod transport;
 mod waits;
+mod why;
 
 use yew::prelude::*;
 

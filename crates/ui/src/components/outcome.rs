@@ -85,9 +85,11 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
     let passed = summary.checks.iter().filter(|c| c.passed).count();
     let checks = summary.checks.iter().map(|c| {
         html! {
-            <li class={classes!("check", if c.passed { "check--pass" } else { "check--fail" })}
-                data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}>
-                <span class="check__verdict">{ if c.passed { "✓ pass" } else { "✗ fail" } }</span>
+            // A check that describes a bug holds when the bug happened: a warning, not a pass.
+            <li class={classes!("check", match (c.passed, c.bug) { (true, true) => "check--bug", (true, false) => "check--pass", _ => "check--fail" })}
+                data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}
+                data-bug={c.bug.then_some("true")}>
+                <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => "⚠ bug reproduced", (true, false) => "✓ pass", _ => "✗ fail" } }</span>
                 <span class="check__name">{ &c.name }</span>
                 <span class="check__detail" data-testid="check-detail">{ &c.detail }</span>
             </li>

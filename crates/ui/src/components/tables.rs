@@ -23,6 +23,9 @@ pub struct TablesProps {
     #[prop_or_default]
     pub recent: Rc<Vec<RecentChange>>,
     pub sessions: Vec<String>,
+    /// Rows of the anomaly at or before the playhead, `(table, key)`.
+    #[prop_or_default]
+    pub highlight: Rc<Vec<(String, String)>>,
 }
 
 pub fn badge(b: &LockBadge, sessions: &[String]) -> Html {
@@ -36,11 +39,15 @@ pub fn badge(b: &LockBadge, sessions: &[String]) -> Html {
 
 #[function_component]
 pub fn Tables(props: &TablesProps) -> Html {
-    let tables = props
-        .view
-        .tables
-        .iter()
-        .map(|t| table(t, &props.marks, &props.recent, &props.sessions));
+    let tables = props.view.tables.iter().map(|t| {
+        table(
+            t,
+            &props.marks,
+            &props.recent,
+            &props.sessions,
+            &props.highlight,
+        )
+    });
     html! {
         <section class="panel tables" aria-labelledby="tables-heading" data-testid="tables">
             <h3 id="tables-heading" class="panel__title">{ "Tables" }</h3>
@@ -61,11 +68,23 @@ fn cell_text(value: &Value) -> (String, Option<String>) {
     }
 }
 
-fn table(t: &TableView, marks: &StepMarks, recent: &[RecentChange], sessions: &[String]) -> Html {
+fn table(
+    t: &TableView,
+    marks: &StepMarks,
+    recent: &[RecentChange],
+    sessions: &[String],
+    highlight: &[(String, String)],
+) -> Html {
     let key = |i: usize| (t.name.clone(), t.rows[i].key.clone());
+    let anomalous = |i: usize| {
+        highlight
+            .iter()
+            .any(|(n, k)| *n == t.name && *k == t.rows[i].key)
+    };
     let focus: Vec<usize> = (0..t.rows.len())
         .filter(|&i| {
-            !t.rows[i].locks.is_empty()
+            anomalous(i)
+                || !t.rows[i].locks.is_empty()
                 || t.rows[i].uncommitted_by.is_some()
                 || marks.touches(&t.name, &t.rows[i].key)
         })
@@ -112,11 +131,15 @@ fn table(t: &TableView, marks: &StepMarks, recent: &[RecentChange], sessions: &[
             html! {
                 <tr
                     key={row.key.clone()}
-                    class={classes!(inserted.then_some("row--inserted"), skipped.map(|_| "row--skipped"), (!row.locks.is_empty()).then_some("row--locked"))}
+                    class={classes!(inserted.then_some("row--inserted"), skipped.map(|_| "row--skipped"), (!row.locks.is_empty()).then_some("row--locked"), anomalous(i).then_some("row--anomaly"))}
                     data-key={row.key.clone()}
+                    data-anomaly={anomalous(i).then_some("true")}
                     data-skipped={skipped.map(|_| "true")}
                 >
                     <td class="row__locks">
+                        if anomalous(i) {
+                            <span class="row-note row-note--anomaly" title="a row of the anomaly at the playhead">{ "⚠ anomaly" }</span>
+                        }
                         { for row.locks.iter().map(|b| badge(b, sessions)) }
                         if let Some(by) = &row.uncommitted_by {
                             <span class="row-note" title={format!("changed by {by}, not yet committed")}>{ format!("✎ {by} uncommitted") }</span>

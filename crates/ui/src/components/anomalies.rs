@@ -1,0 +1,106 @@
+//! Anomalies in the player: a mark on the lanes where each happened, and Previous/Next
+//! buttons (keys `[` and `]`) that move the playhead to them.
+
+use yew::prelude::*;
+
+use crate::player::{PlayerAction, Shared};
+use crate::present::ms_label;
+use crate::run::RunModel;
+
+#[derive(Properties, PartialEq)]
+pub struct AnomalyMarksProps {
+    pub run: Shared<RunModel>,
+    pub session: String,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+/// The anomalies of one session, as marks on its lane track (placed like the lane's
+/// other marks, in percent of the run). Clicking one moves the playhead onto it; the
+/// keyboard reaches them with `[` and `]` (hundreds of marks would be hundreds of tab stops).
+#[function_component]
+pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
+    let end = props.run.end_us().max(1) as f64;
+    let marks = props
+        .run
+        .anomalies
+        .iter()
+        .filter(|a| a.session == props.session)
+        .map(|a| {
+            let left = (a.at_us as f64 / end * 100.0).clamp(0.0, 100.0);
+            let events = a.event + 1;
+            let onclick = {
+                let dispatch = props.dispatch.clone();
+                Callback::from(move |e: MouseEvent| {
+                    // The track under it would seek by time, landing after the instant.
+                    e.stop_propagation();
+                    dispatch.emit(PlayerAction::SeekEvents(events));
+                })
+            };
+            let title = format!("{} at {}", a, ms_label(a.at_us));
+            html! {
+                <span class="anomaly-mark" style={format!("left: {left:.3}%")}
+                    data-testid="anomaly" data-event={a.event.to_string()} title={title}
+                    aria-hidden="true" {onclick}>{ "!" }</span>
+            }
+        });
+    html! { <>{ for marks }</> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AnomalyNavProps {
+    pub run: Shared<RunModel>,
+    /// Events shown (the playhead).
+    pub events: usize,
+    /// The why panel is open (the button beside these says so).
+    pub why_open: bool,
+    pub dispatch: Callback<PlayerAction>,
+}
+
+/// "Previous anomaly", "Next anomaly", where the playhead is among them, and the button
+/// that opens the explanation of what is at the playhead.
+#[function_component]
+pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
+    let anomalies = &props.run.anomalies;
+    let why = super::why::why_toggle(props.why_open, &props.dispatch);
+    if anomalies.is_empty() {
+        return html! {
+            <div class="anomaly-nav" data-testid="anomaly-nav">
+                { why }
+                <span class="anomaly-nav__status muted" data-testid="anomaly-status">{ "No anomalies in this run." }</span>
+            </div>
+        };
+    }
+    let events = props.events;
+    let shown = anomalies.partition_point(|a| a.event < events);
+    let has_prev = anomalies.iter().any(|a| a.event + 1 < events);
+    let has_next = shown < anomalies.len();
+    let send = |action: PlayerAction| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+    };
+    let at = anomalies
+        .get(shown.wrapping_sub(1))
+        .filter(|a| a.event + 1 == events);
+    let status = match at {
+        Some(a) => format!("Anomaly {} of {}: {}", shown, anomalies.len(), a.label),
+        None if shown == 0 => format!("{} anomalies ahead", anomalies.len()),
+        None => format!("{shown} of {} anomalies passed", anomalies.len()),
+    };
+    html! {
+        <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
+            <span class="anomaly-nav__buttons" role="group" aria-label="Anomalies">
+                <button type="button" class="button" data-testid="prev-anomaly" aria-keyshortcuts="["
+                    title="Previous anomaly ([)" disabled={!has_prev} onclick={send(PlayerAction::PrevAnomaly)}>
+                    { "◂ Previous anomaly" }
+                </button>
+                <button type="button" class="button" data-testid="next-anomaly" aria-keyshortcuts="]"
+                    title="Next anomaly (])" disabled={!has_next} onclick={send(PlayerAction::NextAnomaly)}>
+                    { "Next anomaly ▸" }
+                </button>
+            </span>
+            { why }
+            <span class={classes!("anomaly-nav__status", at.is_some().then_some("anomaly-nav__status--at"))}
+                data-testid="anomaly-status">{ status }</span>
+        </div>
+    }
+}

@@ -1,0 +1,111 @@
+//! The "why" panel: the rule behind the wait, skip, error or anomaly at the playhead
+//! (the text comes from [`crate::why`]), with the lock compatibility matrix and the
+//! cell that decided it lit. One click on "Why?" or the `?` key opens and closes it.
+
+use engine::{SessionStatus, StateView};
+use yew::prelude::*;
+
+use crate::player::{PlayerAction, Shared};
+use crate::run::RunModel;
+use crate::why::{explain_at, Matrix};
+
+#[derive(Properties, PartialEq)]
+pub struct WhyPanelProps {
+    pub run: Shared<RunModel>,
+    /// Events shown (the playhead).
+    pub events: usize,
+    /// The state at the playhead, for the sessions waiting now.
+    pub view: Option<Shared<StateView>>,
+    pub open: bool,
+}
+
+/// The button that opens and closes the panel (it sits with the anomaly buttons).
+pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(PlayerAction::ToggleWhy))
+    };
+    html! {
+        <button type="button" class="button why__toggle" data-testid="why-toggle"
+            aria-expanded={if open { "true" } else { "false" }} aria-controls="why-panel"
+            aria-keyshortcuts="?" title="Why did this happen? (?)" {onclick}>
+            { if open { "Hide why" } else { "Why?" } }
+        </button>
+    }
+}
+
+#[function_component]
+pub fn WhyPanel(props: &WhyPanelProps) -> Html {
+    if !props.open {
+        return html! {};
+    }
+    let waiting: Vec<String> = props
+        .view
+        .iter()
+        .flat_map(|v| &v.sessions)
+        .filter(|s| matches!(s.status, SessionStatus::Waiting { .. }))
+        .map(|s| s.name.clone())
+        .collect();
+    let why = explain_at(&props.run, props.events, &waiting);
+    let body = match &why {
+        Some(why) => html! {
+            <>
+                <h3 class="why__title" id="why-title">{ &why.title }</h3>
+                { for why.sentences.iter().map(|s| html! { <p class="why__sentence">{ s }</p> }) }
+                if let Some(m) = &why.matrix { { matrix(m) } }
+            </>
+        },
+        None => html! {
+            <>
+                <h3 class="why__title" id="why-title">{ "Nothing to explain here" }</h3>
+                <p class="why__sentence muted">{ "The event at the playhead follows from the SQL alone. Step to a wait, a skip, an error or an anomaly (] jumps to the next anomaly) and its reason shows here." }</p>
+            </>
+        },
+    };
+    html! {
+        <section id="why-panel" class="panel why" data-testid="why" aria-labelledby="why-title"
+            data-event={why.as_ref().map(|w| w.event.to_string())}>
+            { body }
+        </section>
+    }
+}
+
+fn matrix(m: &Matrix) -> Html {
+    let asked = &m.names[m.asked];
+    let held: Vec<&str> = m.held.iter().map(|&c| m.names[c].as_str()).collect();
+    html! {
+        <div class="why__matrix table__scroll">
+            <table data-testid="why-matrix">
+                <caption>
+                    { format!("Lock compatibility ({}): can a lock asked for (row) be granted while another session holds (column)? ", m.dialect) }
+                    { format!("Lit: {asked} asked, {} held.", held.join(", ")) }
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col"><span class="visually-hidden">{ "asked \\ held" }</span></th>
+                        { for m.names.iter().enumerate().map(|(c, n)| html! {
+                            <th scope="col" class={classes!(m.held.contains(&c).then_some("why__head--lit"))}>{ n }</th>
+                        }) }
+                    </tr>
+                </thead>
+                <tbody>
+                    { for m.compatible.iter().enumerate().map(|(r, row)| html! {
+                        <tr>
+                            <th scope="row" class={classes!((r == m.asked).then_some("why__head--lit"))}>{ &m.names[r] }</th>
+                            { for row.iter().enumerate().map(|(c, ok)| {
+                                let lit = r == m.asked && m.held.contains(&c);
+                                html! {
+                                    <td class={classes!(if *ok { "why__cell--yes" } else { "why__cell--no" }, lit.then_some("why__cell--lit"))}
+                                        data-lit={lit.then_some("true")}>
+                                        <span aria-hidden="true">{ if *ok { "✓" } else { "✗" } }</span>
+                                        <span class="visually-hidden">{ if *ok { "compatible" } else { "not compatible" } }</span>
+                                    </td>
+                                }
+                            }) }
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

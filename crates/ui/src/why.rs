@@ -1,0 +1,530 @@
+//! "Why": the rule behind a wait, a skip, an error or an anomaly, in a few sentences
+//! with its evidence from the run (which lock, which holder since when, in which
+//! statement), and the dialect's lock compatibility matrix with the cell that decided
+//! it. Built from the engine's events and the run's anomalies only: no text is written
+//! per lesson. Pure, so it is tested natively.
+
+use engine::locks::{compatible, LockMode};
+use engine::{Dialect, Event, TraceEntry};
+use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate};
+
+use crate::present::ms_label;
+use crate::run::RunModel;
+
+/// An explanation of one event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Why {
+    /// Trace index of the event explained.
+    pub event: usize,
+    pub title: String,
+    pub sentences: Vec<String>,
+    pub matrix: Option<Matrix>,
+}
+
+/// Lock compatibility for the modes that matter: `compatible[r][c]` says whether a
+/// lock in mode `names[r]` can be granted while another session holds `names[c]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matrix {
+    /// Whose names these are ("SQL Server", "Teradata").
+    pub dialect: &'static str,
+    pub names: Vec<String>,
+    pub compatible: Vec<Vec<bool>>,
+    /// The row of the mode asked for, and the columns of the modes held.
+    pub asked: usize,
+    pub held: Vec<usize>,
+}
+
+/// How far back the trace is searched for a holder's grant or a statement (bounded, so
+/// a long run stays fast).
+const LOOK_BACK: usize = 50_000;
+
+/// The explanation for the playhead after `events` events: the event at the playhead
+/// when it has one (a wait, skip, error, deadlock or anomaly), else the latest such
+/// event of the same step, else the wait of a session still `waiting` now.
+pub fn explain_at(run: &RunModel, events: usize, waiting: &[String]) -> Option<Why> {
+    let events = events.min(run.trace.len());
+    let explainable = |k: usize| explainable(&run.trace[k].event, k, &run.anomalies);
+    let marked = run.marked_events(events);
+    let target = events
+        .checked_sub(1)
+        .filter(|&k| explainable(k))
+        .or_else(|| {
+            marked
+                .clone()
+                .filter(|&k| k < events)
+                .rev()
+                .find(|&k| explainable(k))
+        })
+        .or_else(|| {
+            waiting.iter().find_map(|s| {
+                run.trace[..events]
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .take(LOOK_BACK)
+                    .find(|(_, e)| {
+                        matches!(&e.event, Event::LockWaiting { session, .. } if **session == **s)
+                    })
+                    .map(|(k, _)| k)
+            })
+        })?;
+    explain(
+        &run.trace,
+        &run.anomalies,
+        &run.applied.anomalies,
+        run.applied.scenario.dialect,
+        target,
+    )
+}
+
+fn explainable(event: &Event, k: usize, anomalies: &[Anomaly]) -> bool {
+    matches!(
+        event,
+        Event::LockWaiting { .. }
+            | Event::RowSkipped { .. }
+            | Event::Error { .. }
+            | Event::Deadlock { .. }
+            | Event::WaitTimedOut { .. }
+    ) || anomalies.binary_search_by_key(&k, |a| a.event).is_ok()
+}
+
+/// The explanation of trace event `k`, if it is one that has a rule behind it.
+pub fn explain(
+    trace: &[TraceEntry],
+    anomalies: &[Anomaly],
+    rules: &[AnomalyRule],
+    dialect: Dialect,
+    k: usize,
+) -> Option<Why> {
+    let anomaly = anomalies
+        .binary_search_by_key(&k, |a| a.event)
+        .ok()
+        .map(|i| &anomalies[i]);
+    if let Some(Anomaly {
+        kind: AnomalyKind::Duplicate(d),
+        label,
+        ..
+    }) = anomaly
+    {
+        return Some(duplicate(trace, rules, d, label, k));
+    }
+    let entry = trace.get(k)?;
+    let why = |title: String, sentences: Vec<String>, matrix: Option<Matrix>| Why {
+        event: k,
+        title,
+        sentences,
+        matrix,
+    };
+    Some(match &entry.event {
+        Event::LockWaiting {
+            session,
+            resource,
+            mode,
+            holders,
+            ..
+        } => {
+            let asked = mode_name(dialect, *mode);
+            let res = resource_text(resource);
+            let mut s = vec![format!("{session} asks for {asked} on {res}.")];
+            if holders.is_empty() {
+                s.push(format!(
+                    "Earlier requests for {res} are queued and locks are granted in order, so {session} waits its turn."
+                ));
+            }
+            for (holder, held) in holders {
+                s.push(holding(trace, k, holder, *held, resource, dialect));
+            }
+            if let Some((holder, held)) = holders.first() {
+                s.push(format!(
+                    "{asked} is not compatible with {}: {session} waits until {holder} releases it.",
+                    mode_name(dialect, *held)
+                ));
+            }
+            let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
+            why(
+                format!("Why {session} waits"),
+                s,
+                Some(matrix(dialect, *mode, &held)),
+            )
+        }
+        Event::RowSkipped {
+            session,
+            table,
+            key,
+            holder,
+            held,
+            wanted,
+        } => why(
+            format!("Why {session} skipped {table} {key}"),
+            vec![
+                format!(
+                    "{session} skipped {table} {key}: READPAST skips rows locked in a mode its lock conflicts with."
+                ),
+                format!(
+                    "{holder} holds {} on it; {session} needs {}, which is not compatible, so it reads on instead of waiting.",
+                    mode_name(dialect, *held),
+                    mode_name(dialect, *wanted)
+                ),
+            ],
+            Some(matrix(dialect, *wanted, &[*held])),
+        ),
+        Event::Error {
+            session,
+            number,
+            message,
+            caught,
+            ..
+        } => {
+            let mut s = vec![format!("{message}")];
+            if let Some(st) = statement_before(trace, k, session) {
+                s.push(format!("{session} got it in {st}."));
+            }
+            if let Some((victim, cycle)) = deadlock_before(trace, k, session) {
+                s.push(format!(
+                    "The deadlock monitor chose {victim} as the victim of the cycle {cycle}."
+                ));
+            }
+            s.push(if *caught {
+                "A TRY block caught it: the script goes on in its CATCH block.".to_string()
+            } else {
+                "No TRY block caught it, so it reached the client.".to_string()
+            });
+            why(format!("Why {session} got error {number}"), s, None)
+        }
+        Event::Deadlock { victim, cycle } => why(
+            format!("Why {victim} was chosen as the deadlock victim"),
+            vec![
+                format!(
+                    "{} wait for each other in a circle: each waits for a lock the next one holds, so none can go on.",
+                    cycle.join(" → ")
+                ),
+                format!(
+                    "The deadlock monitor ends the circle by rolling back one transaction, chosen by DEADLOCK_PRIORITY and then the least work to undo: {victim}'s. {victim} gets error 1205."
+                ),
+            ],
+            None,
+        ),
+        Event::WaitTimedOut {
+            session,
+            resource,
+            waited_us,
+        } => why(
+            format!("Why {session} stopped waiting"),
+            vec![format!(
+                "{session} waited {} for {}, as long as its LOCK_TIMEOUT allows, and gave up with error 1222.",
+                ms_label(*waited_us),
+                resource_text(resource)
+            )],
+            None,
+        ),
+        _ => return None,
+    })
+}
+
+/// "worker2 claimed task_id 17 again (claim 18): worker1 read it at … and claimed it
+/// at …; worker2 read it at …, before worker1's write committed at …".
+fn duplicate(
+    trace: &[TraceEntry],
+    rules: &[AnomalyRule],
+    d: &Duplicate,
+    label: &str,
+    k: usize,
+) -> Why {
+    let verb = rules.get(d.rule).map_or("wrote", |r| r.verb.as_str());
+    let values = d
+        .values
+        .iter()
+        .map(|(c, v)| format!("{c} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let at = |k: usize| ms_label(trace[k].at_us);
+    let (first, second) = (&d.first, &d.second);
+    let read = |w: &lesson::Writer| match w.read {
+        Some(r) => format!("read it at {}", at(r)),
+        None => "did not read it first".to_string(),
+    };
+    let mut s = format!(
+        "{} {verb} {values} again ({} {}): {} {} and {verb} it at {}; {} {}",
+        second.session,
+        d.table,
+        d.key,
+        first.session,
+        read(first),
+        at(first.write),
+        second.session,
+        read(second),
+    );
+    match (second.read, first.commit) {
+        (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us => s.push_str(&format!(
+            ", before {}'s write committed at {}.",
+            first.session,
+            at(c)
+        )),
+        (Some(_), Some(c)) => s.push_str(&format!(
+            ", after {}'s write committed at {}.",
+            first.session,
+            at(c)
+        )),
+        (Some(_), None) => s.push_str(&format!(
+            ", while {}'s write was not committed.",
+            first.session
+        )),
+        (None, _) => s.push('.'),
+    }
+    let mut sentences = vec![s];
+    let reads: Vec<String> = [first, second]
+        .iter()
+        .filter_map(|w| {
+            let r = w.read?;
+            Some(format!(
+                "{}'s read was {}",
+                w.session,
+                statement_before(trace, r + 1, &w.session)?
+            ))
+        })
+        .collect();
+    if !reads.is_empty() {
+        sentences.push(format!("{}.", reads.join("; ")));
+    }
+    let gap = matches!((second.read, first.commit), (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us);
+    if gap {
+        sentences.push(
+            "A read and a write in two statements leave a gap: the second session read the row before the first one's write committed, and each acted on what it read.".to_string(),
+        );
+    }
+    sentences.push(format!(
+        "{} ({}) and {} ({}) both have {values}.",
+        d.table, d.first_key, d.table, d.key
+    ));
+    Why {
+        event: k,
+        title: format!("Why: {label}"),
+        sentences,
+        matrix: None,
+    }
+}
+
+/// "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28)."
+fn holding(
+    trace: &[TraceEntry],
+    k: usize,
+    holder: &str,
+    held: LockMode,
+    resource: &str,
+    dialect: Dialect,
+) -> String {
+    let res = resource_text(resource);
+    let held_name = mode_name(dialect, held);
+    let grant = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&g| {
+        matches!(&trace[g].event, Event::LockGranted { session, resource: r, .. }
+            if **session == *holder && r == resource)
+    });
+    match grant {
+        Some(g) => {
+            let mut s = format!(
+                "{holder} holds {held_name} on {res} since {}",
+                ms_label(trace[g].at_us)
+            );
+            if let Some(st) = statement_before(trace, g + 1, holder) {
+                s.push_str(&format!(" ({st})"));
+            }
+            s.push('.');
+            s
+        }
+        None => format!("{holder} holds {held_name} on {res}."),
+    }
+}
+
+/// "its UPDATE in next_task, line 28": the statement `session` ran last before `end`.
+fn statement_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<String> {
+    trace[..end.min(trace.len())]
+        .iter()
+        .rev()
+        .take(LOOK_BACK)
+        .find_map(|e| match &e.event {
+            Event::StatementStarted {
+                session: s,
+                label,
+                line,
+                in_proc,
+                ..
+            } if **s == *session => Some(match in_proc {
+                Some(p) => format!("its {label} in {p}, line {line}"),
+                None => format!("its {label}, line {line}"),
+            }),
+            _ => None,
+        })
+}
+
+/// The deadlock that chose `session` as its victim just before `end`, if any.
+fn deadlock_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<(String, String)> {
+    trace[..end]
+        .iter()
+        .rev()
+        .take(16)
+        .find_map(|e| match &e.event {
+            Event::Deadlock { victim, cycle } if victim == session => {
+                Some((victim.clone(), cycle.join(" → ")))
+            }
+            _ => None,
+        })
+}
+
+/// `KEY task (1)` reads as "task 1"; other resources keep the engine's text.
+pub fn resource_text(resource: &str) -> String {
+    resource
+        .strip_prefix("KEY ")
+        .and_then(|rest| {
+            let (table, key) = rest.rsplit_once(" (")?;
+            Some(format!("{table} {}", key.strip_suffix(')')?))
+        })
+        .unwrap_or_else(|| resource.to_string())
+}
+
+/// A mode as the dialect's manuals name it.
+pub fn mode_name(dialect: Dialect, mode: LockMode) -> String {
+    dialect
+        .mode_name(mode)
+        .map_or_else(|| mode.to_string(), str::to_string)
+}
+
+/// The dialect's matrix for the modes lessons meet, plus the ones in question.
+pub fn matrix(dialect: Dialect, asked: LockMode, held: &[LockMode]) -> Matrix {
+    let (name, usual): (&'static str, &[LockMode]) = match dialect {
+        Dialect::TSql => (
+            "SQL Server",
+            &[
+                LockMode::IS,
+                LockMode::IU,
+                LockMode::IX,
+                LockMode::S,
+                LockMode::U,
+                LockMode::X,
+            ],
+        ),
+        Dialect::Teradata => ("Teradata", &[LockMode::S, LockMode::X]),
+    };
+    let modes: Vec<LockMode> = LockMode::ALL
+        .into_iter()
+        .filter(|m| usual.contains(m) || *m == asked || held.contains(m))
+        .collect();
+    let index = |m: LockMode| modes.iter().position(|x| *x == m).unwrap_or(0);
+    Matrix {
+        dialect: name,
+        names: modes.iter().map(|m| mode_name(dialect, *m)).collect(),
+        compatible: modes
+            .iter()
+            .map(|&r| modes.iter().map(|&c| compatible(r, c)).collect())
+            .collect(),
+        asked: index(asked),
+        held: held.iter().map(|&m| index(m)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    fn build(id: &str, pairs: &[(&str, &str)]) -> RunModel {
+        let catalog = catalog();
+        let lesson = catalog.lesson(id).unwrap();
+        let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
+        RunModel::build(lesson, &settings, lesson.seed).unwrap()
+    }
+
+    #[test]
+    fn a_wait_names_the_modes_the_holder_its_statement_and_the_cell() {
+        let run = build("queue-wait-or-skip", &[("readpast", "off")]);
+        // At 2 s B waits; the playhead's own event (A's sleep) explains nothing.
+        let events = run.events_by(2_000_000);
+        let why = explain_at(&run, events, &["B".to_string()]).unwrap();
+        assert_eq!(why.title, "Why B waits");
+        assert_eq!(
+            why.sentences,
+            [
+                "B asks for U on task 1.",
+                "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28).",
+                "U is not compatible with X: B waits until A releases it.",
+            ]
+        );
+        let m = why.matrix.unwrap();
+        assert_eq!(m.dialect, "SQL Server");
+        assert_eq!(m.names, ["IS", "IU", "IX", "S", "U", "X"]);
+        assert_eq!(
+            (m.names[m.asked].as_str(), m.names[m.held[0]].as_str()),
+            ("U", "X")
+        );
+        assert!(!m.compatible[m.asked][m.held[0]]);
+        assert!(m.compatible[m.asked][0], "U is compatible with IS");
+        // Nothing waits and nothing happened: nothing to explain.
+        assert_eq!(explain_at(&run, 1, &[]), None);
+    }
+
+    #[test]
+    fn a_skip_names_readpast_and_the_conflict() {
+        let run = build("queue-wait-or-skip", &[("readpast", "on")]);
+        let k = run
+            .trace
+            .iter()
+            .position(|e| matches!(e.event, Event::RowSkipped { .. }))
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why B skipped task 1");
+        assert_eq!(
+            why.sentences[0],
+            "B skipped task 1: READPAST skips rows locked in a mode its lock conflicts with."
+        );
+        assert!(
+            why.sentences[1].starts_with("A holds X on it; B needs U"),
+            "{why:?}"
+        );
+    }
+
+    #[test]
+    fn a_duplicate_claim_names_both_workers_and_their_reads() {
+        let run = build("queue-claim-race", &[]);
+        let first = &run.anomalies[0];
+        let why = explain_at(&run, first.event + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why: task claimed a second time");
+        assert_eq!(
+            why.sentences[0],
+            "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.123 ms; worker1 read it at 0.026 ms, before worker2's write committed at 29.901 ms."
+        );
+        assert_eq!(
+            why.sentences[1],
+            "worker2's read was its SELECT in work, line 37; worker1's read was its SELECT in work, line 37."
+        );
+    }
+
+    #[test]
+    fn teradata_names_its_modes() {
+        let m = matrix(Dialect::Teradata, LockMode::X, &[LockMode::S]);
+        assert_eq!(m.dialect, "Teradata");
+        assert_eq!(m.names, ["READ", "WRITE"]);
+        assert_eq!((m.asked, m.held.as_slice()), (1, &[0][..]));
+        assert_eq!(resource_text("KEY task (1)"), "task 1");
+        assert_eq!(resource_text("OBJECT task"), "OBJECT task");
+    }
+
+    #[test]
+    fn an_uncaught_error_says_where_and_that_nothing_caught_it() {
+        let run = build("send-double-click", &[("guard", "index-only")]);
+        let a = run
+            .anomalies
+            .iter()
+            .find(|a| a.label == "error 2601")
+            .unwrap();
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why user2 got error 2601");
+        assert!(why
+            .sentences
+            .last()
+            .unwrap()
+            .starts_with("No TRY block caught it"));
+        assert!(
+            why.sentences[1].starts_with("user2 got it in its INSERT"),
+            "{why:?}"
+        );
+    }
+}

@@ -1,0 +1,136 @@
+// Anomalies and "why": the claim race's duplicate claims are marked on the lanes and
+// reached with Next/Previous anomaly (buttons and `[` `]`), their rows highlighted in
+// the tables; the why panel (a click or `?`) explains a duplicate, a wait and a skip
+// from the run's own events; checks that describe a bug say "bug reproduced".
+
+import { test, assert } from './harness.mjs';
+
+const PLAYER = '[data-testid=player]';
+
+async function openLesson(t, hash, ...settings) {
+  await t.open(hash);
+  await t.page.waitForFunction(
+    ([sel, want]) => {
+      const el = document.querySelector(sel);
+      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
+      const shown = (el.dataset.settings || '').split(' ');
+      return want.every((s) => shown.includes(s));
+    },
+    [PLAYER, settings],
+    { timeout: 30_000 },
+  );
+}
+
+const position = (page) =>
+  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+
+/** Waits until the playhead shows `events` events. */
+const at = (page, events) =>
+  page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, events);
+
+test('why: Next anomaly lands on the first duplicate claim, highlights its rows and explains both reads', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');
+  // One mark per duplicate claim, titled with what it is.
+  const marks = page.locator('[data-testid=anomaly]');
+  assert.equal(await marks.count(), 488);
+  const first = marks.first();
+  const event = Number(await first.getAttribute('data-event'));
+  assert.match(await first.getAttribute('title'), /^worker1: task claimed a second time \(claim \(2\) repeats task_id 1 of claim \(1\)\) at 46\.526 ms$/);
+  assert.equal(await page.isDisabled('[data-testid=prev-anomaly]'), true, 'nothing before the start');
+
+  assert.equal((await position(page)).events, 0);
+  await page.click('[data-testid=next-anomaly]');
+  await at(page, event + 1);
+  assert.equal((await position(page)).t, 46.526);
+  assert.match(await page.textContent('[data-testid=narration]'), /worker1 inserts claim \(2\)/);
+  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: task claimed a second time$/);
+
+  // Both claims of task 1, and task 1 itself, are highlighted in the tables.
+  await page.waitForSelector('[data-testid=table-claim] tr[data-key="2"][data-anomaly=true]');
+  const lit = await page.$$eval('tr[data-anomaly=true]', (rows) =>
+    rows.map((r) => `${r.closest('[data-testid^=table-]').dataset.testid}:${r.dataset.key}`).sort(),
+  );
+  assert.deepEqual(lit, ['table-claim:1', 'table-claim:2', 'table-task:1']);
+
+  // The why panel, opened by one click, names both workers and when each read task 1.
+  assert.equal(await page.$('[data-testid=why]'), null, 'closed until asked');
+  await page.click('[data-testid=why-toggle]');
+  const why = page.locator('[data-testid=why]');
+  const text = await why.textContent();
+  assert.match(text, /worker1 claimed task_id 1 again \(claim 2\)/);
+  assert.match(text, /worker2 read it at 0\.024 ms and claimed it at 20\.123 ms/);
+  assert.match(text, /worker1 read it at 0\.026 ms, before worker2's write committed at 29\.901 ms/);
+  assert.equal(await page.getAttribute('[data-testid=why-toggle]', 'aria-expanded'), 'true');
+  assert.equal(await why.getAttribute('aria-labelledby'), 'why-title');
+
+  // `]` goes to the second anomaly, `[` back to the first.
+  const second = Number(await marks.nth(1).getAttribute('data-event'));
+  await page.locator('body').press(']');
+  await at(page, second + 1);
+  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 2 of 488/);
+  await page.locator('body').press('[');
+  await at(page, event + 1);
+  // `?` closes the panel and opens it again.
+  await page.locator('body').press('?');
+  await page.waitForSelector('[data-testid=why]', { state: 'detached' });
+  await page.locator('body').press('?');
+  await page.waitForSelector('[data-testid=why]');
+
+  // The checks that describe the bug say it was reproduced, in the warning style.
+  const bug = page.locator('[data-testid=check][data-name="Two-step: some task was claimed twice"]');
+  assert.equal(await bug.getAttribute('data-passed'), 'true');
+  assert.equal(await bug.getAttribute('data-bug'), 'true');
+  assert.match(await bug.locator('.check__verdict').textContent(), /bug reproduced/);
+  const plain = page.locator('[data-testid=check][data-name="No errors in any worker"]');
+  assert.equal(await plain.getAttribute('data-bug'), null);
+  assert.match(await plain.locator('.check__verdict').textContent(), /✓ pass/);
+
+  // Screenshots: the stage with the anomaly and its why open, both themes, two sizes.
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      // The anomaly's controls at the top: its why, the lanes and the tables below.
+      await page.$eval('[data-testid=anomaly-nav]', (el) => el.scrollIntoView({ block: 'start' }));
+      await t.screenshot(`why-claim-race-${scheme}-${w}`);
+    }
+  }
+});
+
+test('why: with READPAST off, B waits because U is not compatible with A\'s X on task 1', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&t=2000', 'readpast=off');
+  // The run has no anomaly; the buttons say so by being absent.
+  assert.equal(await page.$('[data-testid=next-anomaly]'), null);
+  await page.locator('body').press('?');
+  const why = page.locator('[data-testid=why]');
+  await why.waitFor();
+  const text = await why.textContent();
+  assert.match(text, /Why B waits/);
+  assert.match(text, /B asks for U on task 1\./);
+  assert.match(text, /A holds X on task 1 since 0\.04 ms \(its UPDATE in next_task, line 28\)\./);
+  assert.match(text, /U is not compatible with X/);
+  // The matrix lights the one cell: U asked, X held, not compatible.
+  const lit = await page.$$eval('[data-testid=why-matrix] td[data-lit=true]', (cells) =>
+    cells.map((c) => {
+      const row = c.parentElement.querySelector('th').textContent;
+      const col = c.closest('table').querySelectorAll('thead th')[c.cellIndex].textContent;
+      return `${row}/${col}:${c.textContent}`;
+    }),
+  );
+  assert.deepEqual(lit, ['U/X:✗not compatible']);
+});
+
+test('why: with READPAST on, B\'s skip of task 1 names READPAST and the conflict', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  await page.click('[data-testid=why-toggle]');
+  // Step until the playhead is on B's skip.
+  for (let i = 0; i < 200 && !(await page.$('[data-testid=narration]:has-text("skips")')); i += 1) {
+    await page.locator('body').press('ArrowRight');
+  }
+  const text = await page.locator('[data-testid=why]').textContent();
+  assert.match(text, /B skipped task 1: READPAST skips rows locked in a mode its lock conflicts with\./);
+  assert.match(text, /A holds X on it; B needs U/);
+});
