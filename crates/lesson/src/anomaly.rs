@@ -4,7 +4,7 @@
 //! final state after the run, so the engine and its traces are unchanged and a run pays
 //! nothing while it is simulated (one pass over the trace at the end).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use engine::{Event, ReleaseReason, TableView, TraceEntry};
@@ -52,8 +52,6 @@ pub struct Anomaly {
     /// A few words: the rule's label, "deadlock victim", "error 2601".
     pub label: String,
     pub kind: AnomalyKind,
-    /// Rows it concerns, `(table, key)`, the row it wrote first; the tables highlight them.
-    pub rows: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +65,8 @@ pub enum AnomalyKind {
     },
 }
 
-/// A row that repeats an earlier one, and how each writer came to write it.
+/// A row that repeats an earlier one. How each session came to write it is derived on
+/// demand ([`Duplicate::writers`]): a run has hundreds, a player explains one at a time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Duplicate {
     /// Index into the lesson's anomaly rules.
@@ -77,8 +76,40 @@ pub struct Duplicate {
     /// The repeated columns and their values, as text.
     pub values: Vec<(String, String)>,
     pub first_key: String,
-    pub first: Writer,
-    pub second: Writer,
+    /// The earlier row's writer and the trace index of its insert.
+    pub first_session: String,
+    pub first_insert: usize,
+    /// This row's writer and its insert (the anomaly's event).
+    pub session: String,
+    pub insert: usize,
+}
+
+impl Duplicate {
+    /// How the earlier and this row's sessions came to write them (see [`writer`]).
+    pub fn writers(&self, trace: &[TraceEntry]) -> (Writer, Writer) {
+        (
+            writer(trace, &self.first_session, self.first_insert),
+            writer(trace, &self.session, self.insert),
+        )
+    }
+
+    /// The rows the duplicate concerns: both watched rows, then the rows each session
+    /// first wrote after its read (the claimed task, say).
+    pub fn rows(&self, trace: &[TraceEntry]) -> Vec<(String, String)> {
+        let mut rows = vec![
+            (self.table.clone(), self.key.clone()),
+            (self.table.clone(), self.first_key.clone()),
+        ];
+        let (first, second) = self.writers(trace);
+        for k in [second.write, first.write] {
+            if let Some(row) = trace.get(k).and_then(|e| written_row(&e.event)) {
+                if !rows.contains(&row) {
+                    rows.push(row);
+                }
+            }
+        }
+        rows
+    }
 }
 
 /// How one session came to write a row: its last read before, its first write after
@@ -94,6 +125,16 @@ pub struct Writer {
     pub commit: Option<usize>,
     /// The insert of the watched row.
     pub insert: usize,
+}
+
+impl Anomaly {
+    /// Rows the tables highlight for it, `(table, key)`.
+    pub fn rows(&self, trace: &[TraceEntry]) -> Vec<(String, String)> {
+        match &self.kind {
+            AnomalyKind::Duplicate(d) => d.rows(trace),
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for Anomaly {
@@ -132,14 +173,10 @@ pub fn find_anomalies(
         rule: usize,
         table: &'a TableView,
         columns: Vec<usize>,
-        /// Values of the watched columns → the first row (key, session, event).
-        seen: BTreeMap<Vec<String>, (String, String, usize)>,
-        /// Keys already inserted (a key inserted again after a rollback is the same row).
-        keys: BTreeMap<String, ()>,
         /// Key → values of the watched columns, from the final state.
         values: BTreeMap<&'a str, Vec<String>>,
     }
-    let mut watches: Vec<Watch> = rules
+    let watches: Vec<Watch> = rules
         .iter()
         .enumerate()
         .filter_map(|(rule, r)| {
@@ -167,12 +204,15 @@ pub fn find_anomalies(
                 rule,
                 table,
                 columns,
-                seen: BTreeMap::new(),
-                keys: BTreeMap::new(),
                 values,
             })
         })
         .collect();
+    // Per watch: values → the first row that had them (key, session, event), and the
+    // keys inserted so far (a key inserted again after a rollback is the same row).
+    type Seen<'a> = BTreeMap<&'a [String], (&'a str, &'a str, usize)>;
+    let mut seen: Vec<Seen> = watches.iter().map(|_| BTreeMap::new()).collect();
+    let mut keys: Vec<BTreeSet<&str>> = watches.iter().map(|_| BTreeSet::new()).collect();
 
     let mut out = Vec::new();
     for (i, entry) in trace.iter().enumerate() {
@@ -182,60 +222,41 @@ pub fn find_anomalies(
                 table,
                 key,
             } => {
-                for w in watches
-                    .iter_mut()
-                    .filter(|w| w.table.name.eq_ignore_ascii_case(table))
-                {
-                    if w.keys.insert(key.clone(), ()).is_some() {
+                for (w, watch) in watches.iter().enumerate() {
+                    if !watch.table.name.eq_ignore_ascii_case(table) || !keys[w].insert(key) {
                         continue;
                     }
                     // A row gone by the end (deleted, rolled back) has no values to compare.
-                    let Some(vals) = w.values.get(key.as_str()) else {
+                    let Some(vals) = watch.values.get(key.as_str()) else {
                         continue;
                     };
-                    match w.seen.get(vals) {
-                        None => {
-                            w.seen
-                                .insert(vals.clone(), (key.clone(), session.to_string(), i));
-                        }
-                        Some((first_key, first_session, first_event)) => {
-                            let rule = &rules[w.rule];
-                            let first = writer(trace, first_session, *first_event);
-                            let second = writer(trace, session, i);
-                            let mut rows = vec![
-                                (w.table.name.clone(), key.clone()),
-                                (w.table.name.clone(), first_key.clone()),
-                            ];
-                            for k in [second.write, first.write] {
-                                if let Some(row) = written_row(&trace[k].event) {
-                                    if !rows.contains(&row) {
-                                        rows.push(row);
-                                    }
-                                }
-                            }
-                            out.push(Anomaly {
-                                event: i,
-                                at_us: entry.at_us,
-                                session: session.to_string(),
-                                label: rule.label.clone(),
-                                kind: AnomalyKind::Duplicate(Box::new(Duplicate {
-                                    rule: w.rule,
-                                    table: w.table.name.clone(),
-                                    key: key.clone(),
-                                    values: w
-                                        .columns
-                                        .iter()
-                                        .map(|&c| w.table.columns[c].clone())
-                                        .zip(vals.iter().cloned())
-                                        .collect(),
-                                    first_key: first_key.clone(),
-                                    first,
-                                    second,
-                                })),
-                                rows,
-                            });
-                        }
-                    }
+                    let Some(&(first_key, first_session, first_insert)) = seen[w].get(&vals[..])
+                    else {
+                        seen[w].insert(vals, (key, session, i));
+                        continue;
+                    };
+                    out.push(Anomaly {
+                        event: i,
+                        at_us: entry.at_us,
+                        session: session.to_string(),
+                        label: rules[watch.rule].label.clone(),
+                        kind: AnomalyKind::Duplicate(Box::new(Duplicate {
+                            rule: watch.rule,
+                            table: watch.table.name.clone(),
+                            key: key.clone(),
+                            values: watch
+                                .columns
+                                .iter()
+                                .map(|&c| watch.table.columns[c].clone())
+                                .zip(vals.iter().cloned())
+                                .collect(),
+                            first_key: first_key.to_string(),
+                            first_session: first_session.to_string(),
+                            first_insert,
+                            session: session.to_string(),
+                            insert: i,
+                        })),
+                    });
                 }
             }
             Event::Deadlock { victim, .. } => out.push(Anomaly {
@@ -244,7 +265,6 @@ pub fn find_anomalies(
                 session: victim.clone(),
                 label: "deadlock victim".to_string(),
                 kind: AnomalyKind::DeadlockVictim,
-                rows: Vec::new(),
             }),
             Event::Error {
                 session,
@@ -265,7 +285,6 @@ pub fn find_anomalies(
                         session: session.to_string(),
                         label: format!("error {number}"),
                         kind: AnomalyKind::Error { number: *number },
-                        rows: Vec::new(),
                     });
                 }
             }
@@ -499,7 +518,7 @@ mod tests {
         let a = &found[0];
         assert_eq!((a.event, a.at_us, a.session.as_str()), (15, 46_526, "w1"));
         assert_eq!(
-            a.rows,
+            a.rows(&trace),
             [
                 ("claim".to_string(), "2".to_string()),
                 ("claim".to_string(), "1".to_string()),
@@ -511,8 +530,9 @@ mod tests {
         };
         assert_eq!(d.values, [("task_id".to_string(), "1".to_string())]);
         assert_eq!(d.first_key, "1");
+        let (first, second) = d.writers(&trace);
         assert_eq!(
-            d.first,
+            first,
             Writer {
                 session: "w2".into(),
                 read: Some(1),
@@ -522,7 +542,7 @@ mod tests {
             }
         );
         assert_eq!(
-            d.second,
+            second,
             Writer {
                 session: "w1".into(),
                 read: Some(3),

@@ -219,10 +219,16 @@ impl RunModel {
         latest_anomaly(&self.anomalies, events)
     }
 
-    /// Rows the state view after `step` keeps in its window: the highlighted anomaly's.
-    pub fn pinned_rows(&self, step: usize) -> &[(String, String)] {
-        self.anomaly_at(self.bounds[step.min(self.bounds.len() - 1)])
-            .map_or(&[], |a| a.rows.as_slice())
+    /// Rows the tables highlight after `events` events: the latest anomaly's.
+    pub fn highlighted_rows(&self, events: usize) -> Vec<(String, String)> {
+        self.anomaly_at(events)
+            .map(|a| a.rows(&self.trace))
+            .unwrap_or_default()
+    }
+
+    /// Rows the state view after `step` keeps in its window: the highlighted ones.
+    pub fn pinned_rows(&self, step: usize) -> Vec<(String, String)> {
+        self.highlighted_rows(self.bounds[step.min(self.bounds.len() - 1)])
     }
 
     /// The last snapshot at or before `step`.
@@ -390,14 +396,17 @@ impl ViewCursor {
             Some((sim, at)) => {
                 loop {
                     if *at >= prefetch_from && *at < step {
-                        saved.push((*at, Rc::new(sim.view_with(VIEW_ROWS, run.pinned_rows(*at)))));
+                        saved.push((
+                            *at,
+                            Rc::new(sim.view_with(VIEW_ROWS, &run.pinned_rows(*at))),
+                        ));
                     }
                     if *at >= step || !sim.step() {
                         break;
                     }
                     *at += 1;
                 }
-                Rc::new(sim.view_with(VIEW_ROWS, run.pinned_rows(step)))
+                Rc::new(sim.view_with(VIEW_ROWS, &run.pinned_rows(step)))
             }
             None => Rc::new(StateView {
                 now_us: 0,

@@ -238,7 +238,8 @@ fn duplicate(
         .collect::<Vec<_>>()
         .join(", ");
     let at = |k: usize| ms_label(trace[k].at_us);
-    let (first, second) = (&d.first, &d.second);
+    let (first, second) = d.writers(trace);
+    let (first, second) = (&first, &second);
     let read = |w: &lesson::Writer| match w.read {
         Some(r) => format!("read it at {}", at(r)),
         None => "did not read it first".to_string(),

@@ -108,25 +108,28 @@ fn the_claim_race_marks_each_duplicate_claim() {
         report.trace.entries[first.event].to_string(),
         "    46.526 ms  worker1 inserts claim (2)"
     );
-    assert!(first.rows.contains(&("task".to_string(), "1".to_string())));
+    assert!(first
+        .rows(&report.trace.entries)
+        .contains(&("task".to_string(), "1".to_string())));
     let AnomalyKind::Duplicate(d) = &first.kind else {
         unreachable!()
     };
+    let (first_writer, second_writer) = d.writers(&report.trace.entries);
     let at = |k: Option<usize>| k.map(|k| report.trace.entries[k].at_us);
     assert_eq!(
         (
-            d.first.session.as_str(),
-            at(d.first.read),
-            at(Some(d.first.write)),
-            at(d.first.commit)
+            first_writer.session.as_str(),
+            at(first_writer.read),
+            at(Some(first_writer.write)),
+            at(first_writer.commit)
         ),
         ("worker2", Some(24), Some(20_123), Some(29_901))
     );
     assert_eq!(
         (
-            d.second.session.as_str(),
-            at(d.second.read),
-            at(Some(d.second.write))
+            second_writer.session.as_str(),
+            at(second_writer.read),
+            at(Some(second_writer.write))
         ),
         ("worker1", Some(26), Some(29_901))
     );

@@ -77,11 +77,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
             let view = props.view.clone();
             let statements = statements.clone();
-            let highlight = Rc::new(
-                run.anomaly_at(head.events)
-                    .map(|a| a.rows.clone())
-                    .unwrap_or_default(),
-            );
+            let highlight = Rc::new(run.highlighted_rows(head.events));
             html! {
                 <>
                     <Transport
