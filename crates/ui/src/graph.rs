@@ -103,8 +103,16 @@ mod tests {
         assert_eq!(l.nodes.len(), names.len());
         for (i, a) in l.nodes.iter().enumerate() {
             assert!(a.w >= pill_width(&names[i]));
-            assert!(a.x - a.w / 2.0 >= x && a.x + a.w / 2.0 <= x + w, "{} cut off: {l:?}", names[i]);
-            assert!(a.y - NODE_H / 2.0 >= y && a.y + NODE_H / 2.0 <= y + h, "{} cut off", names[i]);
+            assert!(
+                a.x - a.w / 2.0 >= x && a.x + a.w / 2.0 <= x + w,
+                "{} cut off: {l:?}",
+                names[i]
+            );
+            assert!(
+                a.y - NODE_H / 2.0 >= y && a.y + NODE_H / 2.0 <= y + h,
+                "{} cut off",
+                names[i]
+            );
             for b in &l.nodes[i + 1..] {
                 let apart_x = (a.x - b.x).abs() >= (a.w + b.w) / 2.0;
                 let apart_y = (a.y - b.y).abs() >= NODE_H;
@@ -118,7 +126,16 @@ mod tests {
         check(&names(&["A"]));
         check(&names(&["A", "B"]));
         check(&names(&["worker1", "worker2", "worker3"]));
-        check(&names(&["sender", "a_very_long_session_name", "B", "C", "D", "E", "F", "G"]));
+        check(&names(&[
+            "sender",
+            "a_very_long_session_name",
+            "B",
+            "C",
+            "D",
+            "E",
+            "F",
+            "G",
+        ]));
         let many: Vec<String> = (1..=26).map(|i| format!("consumer{i}")).collect();
         check(&many);
         check(&[]);
@@ -127,7 +144,11 @@ mod tests {
     #[test]
     fn few_sessions_sit_on_a_circle_many_in_a_grid() {
         let l = layout(&names(&["A", "B", "C", "D"]));
-        let r: Vec<f64> = l.nodes.iter().map(|n| (n.x * n.x + n.y * n.y).sqrt()).collect();
+        let r: Vec<f64> = l
+            .nodes
+            .iter()
+            .map(|n| (n.x * n.x + n.y * n.y).sqrt())
+            .collect();
         assert!(r.iter().all(|d| (d - r[0]).abs() < 1e-9), "{r:?}");
         let many: Vec<String> = (1..=26).map(|i| format!("s{i}")).collect();
         let l = layout(&many);

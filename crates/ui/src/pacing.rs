@@ -63,7 +63,12 @@ fn before<T: Times + ?Sized>(times: &T, events: usize) -> u64 {
 /// Moves `pace` on by `budget_ms` of real time at 1× (real time × speed) through a run
 /// whose events happen at `times` and which ends at `end_us`. Quiet stretches between
 /// events (and after the last one) pass at the rate [`idle_ms`] gives them.
-pub fn advance<T: Times + ?Sized>(mut pace: Pace, times: &T, end_us: u64, mut budget_ms: f64) -> Pace {
+pub fn advance<T: Times + ?Sized>(
+    mut pace: Pace,
+    times: &T,
+    end_us: u64,
+    mut budget_ms: f64,
+) -> Pace {
     // Each loop shows an event or crosses (part of) a quiet stretch; `budget_ms` shrinks
     // by at least a dwell each event, so the loop is bounded by the events it can show.
     loop {
@@ -101,9 +106,18 @@ pub fn advance<T: Times + ?Sized>(mut pace: Pace, times: &T, end_us: u64, mut bu
 }
 
 /// The quiet stretch the playhead is in, if it plays compressed: `(from_us, to_us)`.
-pub fn idle_at<T: Times + ?Sized>(times: &T, end_us: u64, events: usize, t_us: u64) -> Option<(u64, u64)> {
+pub fn idle_at<T: Times + ?Sized>(
+    times: &T,
+    end_us: u64,
+    events: usize,
+    t_us: u64,
+) -> Option<(u64, u64)> {
     let from = before(times, events);
-    let to = if events < times.count() { times.at(events) } else { end_us };
+    let to = if events < times.count() {
+        times.at(events)
+    } else {
+        end_us
+    };
     (from < t_us && t_us < to && compressed(to - from)).then_some((from, to))
 }
 
@@ -116,7 +130,11 @@ mod tests {
         assert_eq!(idle_ms(100_000), 100.0);
         assert_eq!(idle_ms(250_000), 250.0);
         assert_eq!(idle_ms(500_000), 500.0);
-        assert!((idle_ms(2_500_000) - 1080.5).abs() < 1.0, "{}", idle_ms(2_500_000));
+        assert!(
+            (idle_ms(2_500_000) - 1080.5).abs() < 1.0,
+            "{}",
+            idle_ms(2_500_000)
+        );
         assert_eq!(idle_ms(3_600_000_000), IDLE_MAX_MS);
         assert!(!compressed(250_000) && compressed(250_001));
     }
@@ -125,7 +143,11 @@ mod tests {
     fn dense_events_play_four_a_second() {
         // 2 000 events a microsecond apart: one second shows four of them.
         let times: Vec<u64> = (0..2000).collect();
-        let start = Pace { events: 0, t_us: 0, dwell_ms: EVENT_MS };
+        let start = Pace {
+            events: 0,
+            t_us: 0,
+            dwell_ms: EVENT_MS,
+        };
         let p = advance(start, times.as_slice(), 2000, 1000.0);
         assert!((4..=5).contains(&p.events), "{p:?}");
         // In 60 frames the same.
@@ -140,13 +162,20 @@ mod tests {
     fn a_long_wait_passes_compressed_and_is_labelled() {
         // Two events, then 2.5 s of waiting, then one more.
         let times = [0, 10, 2_500_010];
-        let start = Pace { events: 2, t_us: 10, dwell_ms: 0.0 };
+        let start = Pace {
+            events: 2,
+            t_us: 10,
+            dwell_ms: 0.0,
+        };
         // Half of the wait's real time crosses half of it.
         let half = idle_ms(2_500_000) / 2.0;
         let p = advance(start, &times[..], 2_500_010, half);
         assert_eq!(p.events, 2);
         assert!((p.t_us as i64 - 1_250_010).abs() < 10, "{p:?}");
-        assert_eq!(idle_at(&times[..], 2_500_010, p.events, p.t_us), Some((10, 2_500_010)));
+        assert_eq!(
+            idle_at(&times[..], 2_500_010, p.events, p.t_us),
+            Some((10, 2_500_010))
+        );
         // The whole wait and a dwell show the last event, in about 1.3 s, not 2.5 s.
         let p = advance(start, &times[..], 2_500_010, idle_ms(2_500_000) + EVENT_MS);
         assert_eq!((p.events, p.t_us), (3, 2_500_010));
@@ -157,7 +186,16 @@ mod tests {
     #[test]
     fn after_the_last_event_time_runs_to_the_end() {
         let times = [0, 10];
-        let p = advance(Pace { events: 2, t_us: 10, dwell_ms: 0.0 }, &times[..], 110, 1000.0);
+        let p = advance(
+            Pace {
+                events: 2,
+                t_us: 10,
+                dwell_ms: 0.0,
+            },
+            &times[..],
+            110,
+            1000.0,
+        );
         assert_eq!((p.events, p.t_us), (2, 110));
     }
 }

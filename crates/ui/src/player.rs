@@ -648,7 +648,10 @@ mod tests {
         ready(&mut player);
         assert_eq!(
             player.route_with_seed(lesson.seed + 1).to_string(),
-            format!("/lesson/queue-wait-or-skip?readpast=off&t=1500&seed={}", lesson.seed + 1)
+            format!(
+                "/lesson/queue-wait-or-skip?readpast=off&t=1500&seed={}",
+                lesson.seed + 1
+            )
         );
         assert_eq!(
             player.route_with_seed(lesson.seed).to_string(),

@@ -352,8 +352,8 @@ pub fn filter_rows(
                     || cells().any(|c| c == low)
             });
             let locked_ok = !filter.locked || !row.locks.is_empty();
-            let anomaly_ok = !filter.anomalies
-                || highlighted.contains(&(t.name.clone(), row.key.clone()));
+            let anomaly_ok =
+                !filter.anomalies || highlighted.contains(&(t.name.clone(), row.key.clone()));
             text_ok && session_ok && locked_ok && anomaly_ok
         })
         .collect()
@@ -1034,14 +1034,26 @@ mod tests {
         let keep = |f: TableFilter, h: &BTreeSet<(String, String)>| filter_rows(&t, &f, h);
         assert!(!TableFilter::default().active());
         assert_eq!(keep(TableFilter::default(), &none), [0, 1, 2, 3]);
-        let search = |s: &str| TableFilter { search: s.into(), ..TableFilter::default() };
+        let search = |s: &str| TableFilter {
+            search: s.into(),
+            ..TableFilter::default()
+        };
         assert_eq!(keep(search("17"), &none), [2, 3]);
         assert_eq!(keep(search(" WORKER2 "), &none), [1, 3]);
-        let by = TableFilter { session: Some("worker1".into()), ..TableFilter::default() };
+        let by = TableFilter {
+            session: Some("worker1".into()),
+            ..TableFilter::default()
+        };
         assert_eq!(keep(by, &none), [0, 2]);
-        let locked = TableFilter { locked: true, ..TableFilter::default() };
+        let locked = TableFilter {
+            locked: true,
+            ..TableFilter::default()
+        };
         assert_eq!(keep(locked, &none), [1]);
-        let anomalies = TableFilter { anomalies: true, ..TableFilter::default() };
+        let anomalies = TableFilter {
+            anomalies: true,
+            ..TableFilter::default()
+        };
         assert_eq!(keep(anomalies.clone(), &none), Vec::<usize>::new());
         let marked: BTreeSet<(String, String)> = [("claim".to_string(), "117".to_string())].into();
         assert_eq!(keep(anomalies, &marked), [3]);
@@ -1108,7 +1120,14 @@ mod tests {
         let out = window_segments(&segs, &starts, 0, 1400, 5);
         let shown: Vec<(u64, u64, &str, Option<&str>)> = out
             .iter()
-            .map(|d| (d.from_us, d.to_us, d.state_name(), d.statement.map(|i| starts[i].label)))
+            .map(|d| {
+                (
+                    d.from_us,
+                    d.to_us,
+                    d.state_name(),
+                    d.statement.map(|i| starts[i].label),
+                )
+            })
             .collect();
         assert_eq!(
             shown,
@@ -1135,7 +1154,10 @@ mod tests {
     #[test]
     fn ticks_in_a_window() {
         assert_eq!(ticks_in(1_234, 1_290, 5), (vec![1_240, 1_260, 1_280], 20));
-        assert_eq!(ticks_in(0, 50_000, 5).0, [0, 10_000, 20_000, 30_000, 40_000, 50_000]);
+        assert_eq!(
+            ticks_in(0, 50_000, 5).0,
+            [0, 10_000, 20_000, 30_000, 40_000, 50_000]
+        );
         assert_eq!(ticks_in(7, 7, 5), (vec![7], 1));
     }
 

@@ -120,10 +120,22 @@ mod tests {
     fn zoom_keeps_the_anchor_and_stays_inside_the_run() {
         let w = Window::full(10_000_000);
         let z = w.zoom(0.5, 0.5, 10_000_000);
-        assert_eq!(z, Window { from_us: 2_500_000, to_us: 7_500_000 });
+        assert_eq!(
+            z,
+            Window {
+                from_us: 2_500_000,
+                to_us: 7_500_000
+            }
+        );
         // Zooming in at the left edge keeps the start.
         let z = w.zoom(0.005, 0.0, 10_000_000);
-        assert_eq!(z, Window { from_us: 0, to_us: 50_000 });
+        assert_eq!(
+            z,
+            Window {
+                from_us: 0,
+                to_us: 50_000
+            }
+        );
         // Far in: never narrower than the minimum, down to single microseconds.
         let mut z = w;
         for _ in 0..60 {
@@ -137,7 +149,10 @@ mod tests {
 
     #[test]
     fn fractions_and_times_round_trip() {
-        let w = Window { from_us: 1000, to_us: 3000 };
+        let w = Window {
+            from_us: 1000,
+            to_us: 3000,
+        };
         assert_eq!(w.fraction(2000), 0.5);
         assert!(w.fraction(500) < 0.0 && w.fraction(4000) > 1.0);
         assert_eq!(w.at(0.25), 1500);
@@ -146,25 +161,88 @@ mod tests {
 
     #[test]
     fn pan_and_brush_clamp_to_the_run() {
-        let w = Window { from_us: 1000, to_us: 3000 };
-        assert_eq!(w.pan(-1.0, 10_000), Window { from_us: 0, to_us: 2000 });
-        assert_eq!(w.pan(10.0, 10_000), Window { from_us: 8000, to_us: 10_000 });
+        let w = Window {
+            from_us: 1000,
+            to_us: 3000,
+        };
+        assert_eq!(
+            w.pan(-1.0, 10_000),
+            Window {
+                from_us: 0,
+                to_us: 2000
+            }
+        );
+        assert_eq!(
+            w.pan(10.0, 10_000),
+            Window {
+                from_us: 8000,
+                to_us: 10_000
+            }
+        );
         // A brush dragged right to left, or past the end.
-        assert_eq!(Window::clamped(5000, 2000, 10_000), Window { from_us: 2000, to_us: 5000 });
-        assert_eq!(Window::clamped(9000, 20_000, 10_000), Window { from_us: 0, to_us: 10_000 });
-        assert_eq!(Window::clamped(4, 4, 10_000), Window { from_us: 4, to_us: 14 });
+        assert_eq!(
+            Window::clamped(5000, 2000, 10_000),
+            Window {
+                from_us: 2000,
+                to_us: 5000
+            }
+        );
+        assert_eq!(
+            Window::clamped(9000, 20_000, 10_000),
+            Window {
+                from_us: 0,
+                to_us: 10_000
+            }
+        );
+        assert_eq!(
+            Window::clamped(4, 4, 10_000),
+            Window {
+                from_us: 4,
+                to_us: 14
+            }
+        );
         // A run shorter than the minimum span.
-        assert_eq!(Window::full(3), Window { from_us: 0, to_us: MIN_SPAN_US });
+        assert_eq!(
+            Window::full(3),
+            Window {
+                from_us: 0,
+                to_us: MIN_SPAN_US
+            }
+        );
     }
 
     #[test]
     fn follow_turns_the_page() {
-        let w = Window { from_us: 0, to_us: 1000 };
+        let w = Window {
+            from_us: 0,
+            to_us: 1000,
+        };
         assert_eq!(w.follow(500, 10_000), w);
-        assert_eq!(w.follow(1500, 10_000), Window { from_us: 1400, to_us: 2400 });
-        let late = Window { from_us: 5000, to_us: 6000 };
-        assert_eq!(late.follow(2000, 10_000), Window { from_us: 1100, to_us: 2100 });
-        assert_eq!(late.follow(9990, 10_000), Window { from_us: 9000, to_us: 10_000 });
+        assert_eq!(
+            w.follow(1500, 10_000),
+            Window {
+                from_us: 1400,
+                to_us: 2400
+            }
+        );
+        let late = Window {
+            from_us: 5000,
+            to_us: 6000,
+        };
+        assert_eq!(
+            late.follow(2000, 10_000),
+            Window {
+                from_us: 1100,
+                to_us: 2100
+            }
+        );
+        assert_eq!(
+            late.follow(9990, 10_000),
+            Window {
+                from_us: 9000,
+                to_us: 10_000
+            }
+        );
     }
 
     #[test]

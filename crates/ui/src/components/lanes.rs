@@ -82,10 +82,16 @@ pub fn Lanes(props: &LanesProps) -> Html {
             let listeners = body.cast::<HtmlElement>().map(|el| {
                 let active = EventListenerOptions::enable_prevent_default();
                 let wheel = {
-                    let (set, current, ends, el) =
-                        (set.clone(), Rc::clone(&current), Rc::clone(&ends), el.clone());
+                    let (set, current, ends, el) = (
+                        set.clone(),
+                        Rc::clone(&current),
+                        Rc::clone(&ends),
+                        el.clone(),
+                    );
                     EventListener::new_with_options(&el.clone(), "wheel", active, move |e| {
-                        let Some(e) = e.dyn_ref::<WheelEvent>() else { return };
+                        let Some(e) = e.dyn_ref::<WheelEvent>() else {
+                            return;
+                        };
                         let Some(f) = track_fraction(&el, f64::from(e.client_x())) else {
                             return;
                         };
@@ -116,7 +122,9 @@ pub fn Lanes(props: &LanesProps) -> Html {
                 let start = {
                     let (pinch, current, el) = (Rc::clone(&pinch), Rc::clone(&current), el.clone());
                     EventListener::new_with_options(&el.clone(), "touchstart", active, move |e| {
-                        let Some(e) = e.dyn_ref::<TouchEvent>() else { return };
+                        let Some(e) = e.dyn_ref::<TouchEvent>() else {
+                            return;
+                        };
                         *pinch.borrow_mut() = fingers(e).and_then(|(d, mid)| {
                             Some((*current.borrow(), d, track_fraction(&el, mid)?))
                         });
@@ -125,8 +133,11 @@ pub fn Lanes(props: &LanesProps) -> Html {
                 let moved = {
                     let (pinch, ends) = (Rc::clone(&pinch), Rc::clone(&ends));
                     EventListener::new_with_options(&el, "touchmove", active, move |e| {
-                        let Some(e) = e.dyn_ref::<TouchEvent>() else { return };
-                        let (Some((w0, d0, f)), Some((d, _))) = (*pinch.borrow(), fingers(e)) else {
+                        let Some(e) = e.dyn_ref::<TouchEvent>() else {
+                            return;
+                        };
+                        let (Some((w0, d0, f)), Some((d, _))) = (*pinch.borrow(), fingers(e))
+                        else {
                             return;
                         };
                         e.prevent_default();
@@ -359,7 +370,8 @@ fn Overview(props: &OverviewProps) -> Html {
         move |e: &PointerEvent| {
             let el = strip.cast::<Element>()?;
             let rect = el.get_bounding_client_rect();
-            (rect.width() > 0.0).then(|| ((f64::from(e.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0))
+            (rect.width() > 0.0)
+                .then(|| ((f64::from(e.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0))
         }
     };
     let onpointerdown = {
@@ -380,7 +392,9 @@ fn Overview(props: &OverviewProps) -> Html {
         let (drag, started, moved) = (drag.clone(), Rc::clone(&started), Rc::clone(&moved));
         let fraction = fraction.clone();
         Callback::from(move |e: PointerEvent| {
-            let (Some(a), Some(f)) = (*started.borrow(), fraction(&e)) else { return };
+            let (Some(a), Some(f)) = (*started.borrow(), fraction(&e)) else {
+                return;
+            };
             // Two pixels make a drag: a brush over a long run may be only a few wide.
             if (e.client_x() - *start_x.borrow()).abs() >= 2 {
                 moved.borrow().set(true);
@@ -389,10 +403,16 @@ fn Overview(props: &OverviewProps) -> Html {
         })
     };
     let onpointerup = {
-        let (drag, started, moved, on_window) =
-            (drag.clone(), Rc::clone(&started), Rc::clone(&moved), props.on_window.clone());
+        let (drag, started, moved, on_window) = (
+            drag.clone(),
+            Rc::clone(&started),
+            Rc::clone(&moved),
+            props.on_window.clone(),
+        );
         Callback::from(move |e: PointerEvent| {
-            let Some(a) = started.borrow_mut().take() else { return };
+            let Some(a) = started.borrow_mut().take() else {
+                return;
+            };
             let f = fraction(&e).unwrap_or(a);
             drag.set(None);
             let next = if moved.borrow().get() {
@@ -401,7 +421,11 @@ fn Overview(props: &OverviewProps) -> Html {
                 // A click: the same zoom, centred where the click was.
                 let half = w.span_us() / 2;
                 let c = full.at(f);
-                Window::clamped(c.saturating_sub(half), c.saturating_sub(half) + w.span_us(), end)
+                Window::clamped(
+                    c.saturating_sub(half),
+                    c.saturating_sub(half) + w.span_us(),
+                    end,
+                )
             };
             on_window.emit(next);
         })
@@ -420,7 +444,10 @@ fn Overview(props: &OverviewProps) -> Html {
             on_window.emit(next);
         })
     };
-    let (left, width) = (percent(&full, w.from_us), percent(&full, w.to_us) - percent(&full, w.from_us));
+    let (left, width) = (
+        percent(&full, w.from_us),
+        percent(&full, w.to_us) - percent(&full, w.from_us),
+    );
     let brush = (*drag).map(|(a, b)| (a.min(b) * 100.0, (a - b).abs() * 100.0));
     html! {
         <div class="overview" data-testid="overview">

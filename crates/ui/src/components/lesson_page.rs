@@ -84,19 +84,28 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     // Rows with anomalies, for the tables' highlight and filter (none are marked yet).
     let highlighted: Rc<BTreeSet<(String, String)>> = Rc::default();
     let (stage, dock) = match (&player.run, &player.error) {
-        _ if player.cancelled.is_some() => (html! {
-            <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
-        }, None),
-        (_, Some(error)) => (html! {
-            <div class="notice notice--error" role="alert" data-testid="run-error">
-                <p class="notice__title">{ "This setting cannot be simulated" }</p>
-                <pre class="notice__detail">{ error }</pre>
-                <p>{ "Switch a toggle back to see a run." }</p>
-            </div>
-        }, None),
-        (None, None) => (html! {
-            <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
-        }, None),
+        _ if player.cancelled.is_some() => (
+            html! {
+                <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
+            },
+            None,
+        ),
+        (_, Some(error)) => (
+            html! {
+                <div class="notice notice--error" role="alert" data-testid="run-error">
+                    <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                    <pre class="notice__detail">{ error }</pre>
+                    <p>{ "Switch a toggle back to see a run." }</p>
+                </div>
+            },
+            None,
+        ),
+        (None, None) => (
+            html! {
+                <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
+            },
+            None,
+        ),
         (Some(run), None) => {
             let head = player.head;
             let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
@@ -146,12 +155,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <SeedControl seed={player.key.seed} lesson_seed={lesson.seed} on_seed={props.on_seed.clone()} />
                 </>
             };
-            let tables = view.map(|view| html! {
-                <div class={classes!("player__pair", catching_up)} aria-busy={busy}>
-                    <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()}
-                        highlighted={highlighted.clone()} filter={(*filter).clone()} {on_filter}
-                        full={full.clone()} filterable={true} />
-                </div>
+            let tables = view.map(|view| {
+                html! {
+                    <div class={classes!("player__pair", catching_up)} aria-busy={busy}>
+                        <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()}
+                            highlighted={highlighted.clone()} filter={(*filter).clone()} {on_filter}
+                            full={full.clone()} filterable={true} />
+                    </div>
+                }
             });
             let outcome = html! {
                 <Outcome
@@ -203,7 +214,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             e.prevent_default();
             e.stop_propagation();
             tab.set(TABS[next].0);
-            if let Some(el) = gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next].0)) {
+            if let Some(el) =
+                gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next].0))
+            {
                 if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
                     let _ = el.focus();
                 }

@@ -16,8 +16,7 @@ use yew::prelude::*;
 
 use crate::player::Shared;
 use crate::present::{
-    filter_rows, ms_label, row_window, session_class, RecentChange, RowSlot, StepMarks,
-    TableFilter,
+    filter_rows, ms_label, row_window, session_class, RecentChange, RowSlot, StepMarks, TableFilter,
 };
 
 /// Rows shown per table before windowing.
@@ -113,7 +112,10 @@ fn FilterBar(props: &FilterBarProps) -> Html {
     let on_search = {
         let set = with(|f, v| f.search = v);
         Callback::from(move |e: InputEvent| {
-            if let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) {
+            if let Some(el) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
                 set(el.value());
             }
         })
@@ -121,7 +123,10 @@ fn FilterBar(props: &FilterBarProps) -> Html {
     let on_session = {
         let set = with(|f, v| f.session = (!v.is_empty()).then_some(v));
         Callback::from(move |e: Event| {
-            if let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+            if let Some(el) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
                 set(el.value());
             }
         })
@@ -129,7 +134,10 @@ fn FilterBar(props: &FilterBarProps) -> Html {
     let flag = |change: fn(&mut TableFilter, bool)| {
         let (f, on_filter) = (f.clone(), props.on_filter.clone());
         Callback::from(move |e: Event| {
-            if let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) {
+            if let Some(el) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
                 let mut next = f.clone();
                 change(&mut next, el.checked());
                 on_filter.emit(next);
@@ -275,7 +283,9 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
             !t.rows[i].locks.is_empty()
                 || t.rows[i].uncommitted_by.is_some()
                 || marks.touches(&t.name, &t.rows[i].key)
-                || ctx.highlighted.contains(&(t.name.clone(), t.rows[i].key.clone()))
+                || ctx
+                    .highlighted
+                    .contains(&(t.name.clone(), t.rows[i].key.clone()))
         })
         .collect();
     let keys: Vec<String> = t.rows.iter().map(|r| r.key.clone()).collect();

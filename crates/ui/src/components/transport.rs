@@ -224,7 +224,9 @@ pub fn SeedControl(props: &SeedControlProps) -> Html {
         let (input, on_seed, seed) = (input.clone(), props.on_seed.clone(), props.seed);
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let Some(el) = input.cast::<HtmlInputElement>() else { return };
+            let Some(el) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
             match el.value().trim().parse::<u64>() {
                 Ok(n) if n != seed => on_seed.emit(n),
                 Ok(_) => {}
@@ -236,7 +238,10 @@ pub fn SeedControl(props: &SeedControlProps) -> Html {
         })
     };
     let oninput = Callback::from(|e: InputEvent| {
-        if let Some(el) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) {
+        if let Some(el) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        {
             el.set_custom_validity("");
         }
     });
