@@ -452,7 +452,7 @@ fn Overview(props: &OverviewProps) -> Html {
     html! {
         <div class="overview" data-testid="overview">
             <div class="lane">
-                <div class="lane__name overview__label">{ "whole run" }</div>
+                <div class="lane__name overview__label" title="The whole run">{ "all" }</div>
                 <div class="overview__strip" data-testid="overview-strip" ref={strip}
                     role="slider" tabindex="0"
                     aria-label="Visible stretch of the run: drag to choose one, arrow keys to move it, + and − to zoom"

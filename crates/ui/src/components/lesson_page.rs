@@ -252,7 +252,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     };
 
     html! {
-        <article class="lesson" data-testid="lesson" data-lesson={lesson.id.clone()}
+        <article class="lesson lesson--stage" data-testid="lesson" data-lesson={lesson.id.clone()}
             data-kind={if exercise { "exercise" } else { "lesson" }}>
             <header class="lesson__head">
                 <p class="lesson__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
@@ -261,15 +261,15 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 <super::embed::CopyEmbed route={player.route()} title={lesson.title.clone()} />
             </header>
             { for warnings }
-            <div class="lesson__grid">
-                <section
-                    class={classes!("player", pending.then_some("player--stale"))}
-                    aria-label="Player"
-                    aria-busy={if pending { "true" } else { "false" }}
-                    data-testid="player"
-                    data-settings={shown}
-                    data-pending={if pending { "true" } else { "false" }}
-                >
+            <section
+                class={classes!("player", pending.then_some("player--stale"))}
+                aria-label="Player"
+                aria-busy={if pending { "true" } else { "false" }}
+                data-testid="player"
+                data-settings={shown}
+                data-pending={if pending { "true" } else { "false" }}
+            >
+                <div class="stage" data-testid="stage">
                     <Toggles
                         toggles={lesson.toggles.clone()}
                         settings={player.key.settings.clone()}
@@ -280,10 +280,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     if pending && player.run.is_some() {
                         <Simulating progress={player.progress} over={true} dispatch={props.dispatch.clone()} />
                     }
-                    <div class="stage" data-testid="stage">{ stage }</div>
-                </section>
+                    { stage }
+                </div>
                 { dock }
-            </div>
+            </section>
         </article>
     }
 }

@@ -198,7 +198,7 @@ pub fn Transport(props: &TransportProps) -> Html {
                 />
                 if let Some((from, to)) = props.idle {
                     <span class="transport__idle" data-testid="idle" title="Playback passes quiet stretches faster than real time">
-                        { format!("⏩ quiet for {} — played compressed", crate::zoom::span_label(to - from)) }
+                        { format!("» quiet for {} — played compressed", crate::zoom::span_label(to - from)) }
                     </span>
                 }
             </div>
