@@ -47,6 +47,7 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: task claimed a second time$/);
 
   // Both claims of task 1, and task 1 itself, are highlighted in the tables.
+  await page.click('[data-testid=tab-tables]');
   await page.waitForSelector('[data-testid=table-claim] tr[data-key="2"][data-anomaly=true]');
   const lit = await page.$$eval('tr[data-anomaly=true]', (rows) =>
     rows.map((r) => `${r.closest('[data-testid^=table-]').dataset.testid}:${r.dataset.key}`).sort(),
@@ -91,8 +92,9 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
     await page.setViewportSize({ width: w, height: h });
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
-      // The anomaly's controls at the top: its why, the lanes and the tables below.
-      await page.$eval('[data-testid=anomaly-nav]', (el) => el.scrollIntoView({ block: 'start' }));
+      // The stage fits the screen at 1280; on a phone the why panel is scrolled to.
+      if (w < 600) await page.$eval('[data-testid=why]', (el) => el.scrollIntoView({ block: 'end' }));
+      else await page.evaluate(() => window.scrollTo(0, 0));
       await t.screenshot(`why-claim-race-${scheme}-${w}`);
     }
   }

@@ -9,7 +9,9 @@ pub mod catalog;
 pub mod components;
 pub mod embed;
 pub mod exercise;
+pub mod graph;
 pub mod hooks;
+pub mod pacing;
 pub mod panic;
 pub mod player;
 pub mod present;
@@ -19,5 +21,6 @@ pub mod run;
 pub mod sliced;
 pub mod state;
 pub mod why;
+pub mod zoom;
 
 pub use components::App;

@@ -4,7 +4,7 @@
 //! [`ViewCursor`], which replays the same deterministic run to that step. Everything
 //! here calls the engine and lesson crates; nothing re-implements them.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 use engine::{timeline, Event, Lane, Outcome, Simulation, Source, StateView, TraceEntry};
@@ -226,6 +226,24 @@ impl RunModel {
             .unwrap_or_default()
     }
 
+    /// Rows of the first `passed` anomalies, for the tables' highlight and their
+    /// "with anomalies" filter: each duplicate's two rows, and for the latest anomaly
+    /// also the rows its sessions wrote (the claimed task).
+    pub fn anomaly_rows(&self, passed: usize) -> BTreeSet<(String, String)> {
+        let passed = passed.min(self.anomalies.len());
+        let mut rows = BTreeSet::new();
+        for a in &self.anomalies[..passed] {
+            if let lesson::AnomalyKind::Duplicate(d) = &a.kind {
+                rows.insert((d.table.clone(), d.key.clone()));
+                rows.insert((d.table.clone(), d.first_key.clone()));
+            }
+        }
+        if let Some(last) = passed.checked_sub(1) {
+            rows.extend(self.anomalies[last].rows(&self.trace));
+        }
+        rows
+    }
+
     /// Rows the state view after `step` keeps in its window: the highlighted ones.
     pub fn pinned_rows(&self, step: usize) -> Vec<(String, String)> {
         self.highlighted_rows(self.bounds[step.min(self.bounds.len() - 1)])
@@ -318,6 +336,8 @@ pub struct ViewCursor {
     run: Option<Rc<RunModel>>,
     sim: Option<(Simulation, usize)>,
     cache: VecDeque<(usize, Rc<StateView>)>,
+    /// Unlocked rows per table in its views: [`VIEW_ROWS`] unless set.
+    rows: Option<usize>,
 }
 
 /// Views kept (each holds a window of every table).
@@ -331,6 +351,7 @@ impl ViewCursor {
         if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
             *self = ViewCursor {
                 run: Some(Rc::clone(run)),
+                rows: self.rows,
                 ..ViewCursor::default()
             };
         }
@@ -363,8 +384,18 @@ impl ViewCursor {
         }
     }
 
+    /// A cursor whose views hold up to `rows` unlocked rows per table (every row, for
+    /// searching a big table).
+    pub fn with_rows(rows: usize) -> ViewCursor {
+        ViewCursor {
+            rows: Some(rows),
+            ..ViewCursor::default()
+        }
+    }
+
     pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
         self.reset_for(run);
+        let rows = self.rows.unwrap_or(VIEW_ROWS);
         if let Some(view) = self.cached(run, step) {
             return view;
         }
@@ -396,17 +427,14 @@ impl ViewCursor {
             Some((sim, at)) => {
                 loop {
                     if *at >= prefetch_from && *at < step {
-                        saved.push((
-                            *at,
-                            Rc::new(sim.view_with(VIEW_ROWS, &run.pinned_rows(*at))),
-                        ));
+                        saved.push((*at, Rc::new(sim.view_with(rows, &run.pinned_rows(*at)))));
                     }
                     if *at >= step || !sim.step() {
                         break;
                     }
                     *at += 1;
                 }
-                Rc::new(sim.view_with(VIEW_ROWS, &run.pinned_rows(step)))
+                Rc::new(sim.view_with(rows, &run.pinned_rows(step)))
             }
             None => Rc::new(StateView {
                 now_us: 0,

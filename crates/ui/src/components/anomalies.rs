@@ -6,27 +6,30 @@ use yew::prelude::*;
 use crate::player::{PlayerAction, Shared};
 use crate::present::ms_label;
 use crate::run::RunModel;
+use crate::zoom::Window;
 
 #[derive(Properties, PartialEq)]
 pub struct AnomalyMarksProps {
     pub run: Shared<RunModel>,
     pub session: String,
+    /// The stretch of time the lanes show.
+    pub window: Window,
     pub dispatch: Callback<PlayerAction>,
 }
 
 /// The anomalies of one session, as marks on its lane track (placed like the lane's
-/// other marks, in percent of the run). Clicking one moves the playhead onto it; the
+/// other marks, in percent of the window shown). Clicking one moves the playhead onto it; the
 /// keyboard reaches them with `[` and `]` (hundreds of marks would be hundreds of tab stops).
 #[function_component]
 pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
-    let end = props.run.end_us().max(1) as f64;
+    let w = props.window;
     let marks = props
         .run
         .anomalies
         .iter()
-        .filter(|a| a.session == props.session)
+        .filter(|a| a.session == props.session && (w.from_us..=w.to_us).contains(&a.at_us))
         .map(|a| {
-            let left = (a.at_us as f64 / end * 100.0).clamp(0.0, 100.0);
+            let left = (w.fraction(a.at_us) * 100.0).clamp(0.0, 100.0);
             let events = a.event + 1;
             let onclick = {
                 let dispatch = props.dispatch.clone();
