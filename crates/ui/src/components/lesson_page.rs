@@ -159,8 +159,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                                 compact={true}
                             />
                             <div class="stage__side">
-                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
                                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={player.why} />
+                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
                             </div>
                         </div>
                     }

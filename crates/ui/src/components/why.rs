@@ -63,7 +63,9 @@ pub fn WhyPanel(props: &WhyPanelProps) -> Html {
         },
     };
     html! {
-        <section id="why-panel" class="panel why" data-testid="why" aria-labelledby="why-title"
+        // Scrolls on its own (and takes focus for it), so a long explanation leaves the
+        // stage in place.
+        <section id="why-panel" class="panel why" data-testid="why" aria-labelledby="why-title" tabindex="0"
             data-event={why.as_ref().map(|w| w.event.to_string())}>
             { body }
         </section>
