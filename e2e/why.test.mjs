@@ -44,7 +44,8 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   await at(page, event + 1);
   assert.equal((await position(page)).t, 46.526);
   assert.match(await page.textContent('[data-testid=narration]'), /worker1 inserts claim \(2\)/);
-  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: task claimed a second time$/);
+  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: worker1: task claimed a second time/);
+  assert.match(await page.getAttribute('[data-testid=anomaly-status]', 'title'), /^worker1: task claimed a second time/);
 
   // Both claims of task 1, and task 1 itself, are highlighted in the tables.
   await page.click('[data-testid=tab-tables]');

@@ -85,25 +85,34 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         .get(shown.wrapping_sub(1))
         .filter(|a| a.event + 1 == events);
     let status = match at {
-        Some(a) => format!("Anomaly {} of {}: {}", shown, anomalies.len(), a.label),
+        Some(_) => format!("Anomaly {} of {}", shown, anomalies.len()),
         None if shown == 0 => format!("{} anomalies ahead", anomalies.len()),
-        None => format!("{shown} of {} anomalies passed", anomalies.len()),
+        None => format!("{shown} of {} passed", anomalies.len()),
     };
+    let label = at.map_or_else(
+        || "anomalies: what this lesson is about".to_string(),
+        |a| a.to_string(),
+    );
     html! {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
             <span class="anomaly-nav__buttons" role="group" aria-label="Anomalies">
-                <button type="button" class="button" data-testid="prev-anomaly" aria-keyshortcuts="["
-                    title="Previous anomaly ([)" disabled={!has_prev} onclick={send(PlayerAction::PrevAnomaly)}>
-                    { "◂ Previous anomaly" }
+                <button type="button" class="button button--small" data-testid="prev-anomaly" aria-keyshortcuts="["
+                    aria-label="Previous anomaly" title="Previous anomaly ([)" disabled={!has_prev}
+                    onclick={send(PlayerAction::PrevAnomaly)}>
+                    { "◂ Anomaly" }
                 </button>
-                <button type="button" class="button" data-testid="next-anomaly" aria-keyshortcuts="]"
-                    title="Next anomaly (])" disabled={!has_next} onclick={send(PlayerAction::NextAnomaly)}>
-                    { "Next anomaly ▸" }
+                <button type="button" class="button button--small" data-testid="next-anomaly" aria-keyshortcuts="]"
+                    aria-label="Next anomaly" title="Next anomaly (])" disabled={!has_next}
+                    onclick={send(PlayerAction::NextAnomaly)}>
+                    { "Anomaly ▸" }
                 </button>
             </span>
             { why }
             <span class={classes!("anomaly-nav__status", at.is_some().then_some("anomaly-nav__status--at"))}
-                data-testid="anomaly-status">{ status }</span>
+                data-testid="anomaly-status" title={label.clone()}>
+                { status }
+                if at.is_some() { <span class="visually-hidden">{ format!(": {label}") }</span> }
+            </span>
         </div>
     }
 }

@@ -29,6 +29,9 @@ pub struct LanesProps {
     pub t_us: u64,
     pub reduced: bool,
     pub dispatch: Callback<PlayerAction>,
+    /// Controls for the header, beside the zoom (the page's anomaly buttons).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 fn percent(w: &Window, us: u64) -> f64 {
@@ -192,6 +195,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                         format!("{} – {} ({})", ms_label(shown.from_us), ms_label(shown.to_us), span_label(shown.span_us()))
                     } }
                 </p>
+                { props.children.clone() }
                 <div class="lanes__zoom" role="group" aria-label="Zoom the timeline">
                     <button type="button" class="icon-button" data-testid="zoom-out" aria-label="Zoom out" title="Zoom out (or wheel down)"
                         disabled={full} onclick={zoom_by(2.0)}>{ "−" }</button>

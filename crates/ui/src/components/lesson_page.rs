@@ -143,10 +143,12 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                                 idle={player.idle()}
                                 dispatch={props.dispatch.clone()}
                             />
-                            <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
+                            // The anomaly buttons sit in the timeline's header, beside its marks.
                         </div>
                         <Narration run={run.clone()} head={head} playing={player.playing} />
-                        <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
+                        <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()}>
+                            <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
+                        </Lanes>
                     </div>
                     if let Some(view) = view.clone() {
                         <div class={classes!("stage__now", "player__pair", catching_up)} aria-busy={busy}>

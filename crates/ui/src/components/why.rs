@@ -26,7 +26,7 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(PlayerAction::ToggleWhy))
     };
     html! {
-        <button type="button" class="button why__toggle" data-testid="why-toggle"
+        <button type="button" class="button button--small why__toggle" data-testid="why-toggle"
             aria-expanded={if open { "true" } else { "false" }} aria-controls="why-panel"
             aria-keyshortcuts="?" title="Why did this happen? (?)" {onclick}>
             { if open { "Hide why" } else { "Why?" } }
