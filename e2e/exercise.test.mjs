@@ -387,6 +387,9 @@ test('exercise: a SQL error is shown beside Check, marked on its line, and the c
   assert.ok(g.gap >= 0 && g.gap <= 120, `the error is ${g.gap} px from Check`);
   assert.ok(g.bottom <= g.vh, 'the error is below the fold');
 
+  // No goal was judged, and each says why.
+  assert.ok(Object.values(await goals(page)).every((p) => p === null));
+  assert.match(await page.textContent('[data-testid=goal-detail]'), /not judged: your SQL has an error/);
   // The editor marks line 8 in its numbers.
   assert.deepEqual(await page.$$eval('[data-testid=error-marker]', (els) => els.map((e) => e.dataset.line)), ['8']);
   // "Put the caret on line 8": the editor has the focus, the caret at 8:col.

@@ -214,6 +214,11 @@ impl ExerciseState {
             Some(Verdict::Report { report, .. }) => Some(report),
             _ => None,
         };
+        let unjudged = match &self.verdict {
+            Some(Verdict::EditError { .. }) => "not judged: your SQL has an error",
+            Some(Verdict::Cancelled(_)) => "not judged: you cancelled Check",
+            _ => "not checked yet",
+        };
         self.lesson
             .checks
             .iter()
@@ -224,15 +229,15 @@ impl ExerciseState {
                 let (met, detail) = match judged {
                     Some((r, g)) => match (&r.failed_run, g.passed_all_seeds) {
                         (Some(failed), true) => (
-                            false,
+                            Some(false),
                             format!(
                                 "not counted: the run on seed {} ended in an error",
                                 failed.seed
                             ),
                         ),
-                        (_, true) => (true, format!("met on all {} seeds", r.seeds.len())),
+                        (_, true) => (Some(true), format!("met on all {} seeds", r.seeds.len())),
                         (_, false) => (
-                            false,
+                            Some(false),
                             format!(
                                 "failed on seed {}: {}",
                                 g.failing_seed.unwrap_or_default(),
@@ -240,30 +245,15 @@ impl ExerciseState {
                             ),
                         ),
                     },
+                    // A goal the report does not judge: it does not apply to these settings.
+                    None if report.is_some() => (None, "not checked yet".to_string()),
                     None => match self.goals.iter().find(|(g, _)| *g == name) {
-                        _ if report.is_some() => {
-                            return GoalRow {
-                                name,
-                                met: None,
-                                detail: "not checked yet".into(),
-                            }
-                        }
-                        Some((_, true)) => (true, "met at your last Check".to_string()),
-                        Some((_, false)) => (false, "not met at your last Check".to_string()),
-                        None => {
-                            return GoalRow {
-                                name,
-                                met: None,
-                                detail: "not checked yet".into(),
-                            }
-                        }
+                        Some((_, true)) => (Some(true), "met at your last Check".to_string()),
+                        Some((_, false)) => (Some(false), "not met at your last Check".to_string()),
+                        None => (None, unjudged.to_string()),
                     },
                 };
-                GoalRow {
-                    name,
-                    met: Some(met),
-                    detail,
-                }
+                GoalRow { name, met, detail }
             })
             .collect()
     }
@@ -852,6 +842,10 @@ mod tests {
             ],
         );
         assert!(after.goals.is_empty() && after.goal_rows().iter().all(|r| r.met.is_none()));
+        assert_eq!(
+            after.goal_rows()[0].detail,
+            "not judged: your SQL has an error"
+        );
         let after = reduce(
             again.clone(),
             [ExerciseAction::Check, ExerciseAction::Cancel],
