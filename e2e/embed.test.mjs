@@ -288,12 +288,15 @@ test('embed: a widget keeps its height during 10 s of playback, compact and full
   assert.ok(samples.filter((s) => s['#widget-readpast'].playing).length >= samples.length - 1, 'the compact widget stopped early');
   assert.equal(await caption(), captionBefore, 'the text after the widgets moved');
 
-  // A reader's own action may grow it: opening the outcome's details.
+  // A reader's own action may grow it, even while it plays: opening the outcome's details.
   const frame = frames[0][1];
+  await frame.click('[data-testid=play]');
+  await frame.click('[data-testid=home]');
   await frame.click('[data-testid=play]');
   await frame.click('[data-testid=outcome-more] > summary');
   const before = samples[0]['#widget-readpast'].height;
   await page.waitForFunction((h) => document.querySelector('#widget-readpast').getBoundingClientRect().height > h + 100, before);
+  assert.equal(await frame.$eval('[data-testid=play]', (el) => el.dataset.playing), 'true', 'it grew only because it stopped');
 });
 
 /** A host page with one iframe of `width` px showing `hash`, sized by embed.js. */

@@ -47,7 +47,12 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
     let root = use_node_ref();
     // While it plays, the widget keeps the height it had: only the reader's own actions
     // (a toggle, a panel opened) may move the host page's text.
-    use_report_height(root.clone(), props.player.playing);
+    let acted = use_report_height(root.clone(), props.player.playing);
+    let on_click = {
+        let acted = Rc::clone(&acted);
+        Callback::from(move |_: MouseEvent| acted.set(true))
+    };
+    let on_key = Callback::from(move |_: KeyboardEvent| acted.set(true));
 
     let player = &props.player;
     let lesson = &player.lesson;
@@ -143,6 +148,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
 
     html! {
         <article ref={root} class={classes!("embed", format!("embed--{}", props.mode.as_str()))}
+            onclick={on_click} onkeydown={on_key}
             data-testid="embed" data-lesson={lesson.id.clone()} data-view={props.mode.as_str()}>
             <header class="embed__head">
                 <h2 class="embed__title">{ &lesson.title }</h2>
@@ -183,19 +189,21 @@ pub fn problem(id: &str) -> Html {
 /// shown and whenever `root` changes size (a ResizeObserver), so `embed.js` can fit the
 /// iframe to it. While `hold` (playback), changes are not reported: the layout keeps
 /// its size as it plays, and should a panel still change, the host page does not move
-/// under its reader; the height is reported once playback stops. The observer is
-/// disconnected by the effect's cleanup.
+/// under its reader; the height is reported once playback stops, or at the first change
+/// after the reader acts (the returned flag: set it on a click or a key). The observer
+/// is disconnected by the effect's cleanup.
 #[hook]
-fn use_report_height(root: NodeRef, hold: bool) {
+fn use_report_height(root: NodeRef, hold: bool) -> Rc<Cell<bool>> {
     let held = use_memo((), |_| Cell::new(false));
+    let acted = use_memo((), |_| Cell::new(false));
     held.set(hold);
     let reporter = use_mut_ref(|| None::<HeightReporter>);
     {
-        let (held, reporter) = (Rc::clone(&held), reporter.clone());
+        let (held, acted, reporter) = (Rc::clone(&held), Rc::clone(&acted), reporter.clone());
         use_effect_with((), move |_| {
             *reporter.borrow_mut() = root
                 .cast::<HtmlElement>()
-                .and_then(|element| HeightReporter::start(&element, held));
+                .and_then(|element| HeightReporter::start(&element, held, acted));
             move || drop(reporter.borrow_mut().take())
         });
     }
@@ -206,6 +214,7 @@ fn use_report_height(root: NodeRef, hold: bool) {
             }
         }
     });
+    acted
 }
 
 struct HeightReporter {
@@ -216,7 +225,11 @@ struct HeightReporter {
 }
 
 impl HeightReporter {
-    fn start(element: &HtmlElement, held: Rc<Cell<bool>>) -> Option<HeightReporter> {
+    fn start(
+        element: &HtmlElement,
+        held: Rc<Cell<bool>>,
+        acted: Rc<Cell<bool>>,
+    ) -> Option<HeightReporter> {
         let parent = window().parent().ok().flatten()?;
         if JsValue::from(parent.clone()) == JsValue::from(window()) {
             return None; // not in a frame: nobody to tell
@@ -225,7 +238,7 @@ impl HeightReporter {
         let report: Rc<dyn Fn()> = {
             let element = element.clone();
             Rc::new(move || {
-                if held.get() {
+                if held.get() && !acted.replace(false) {
                     return;
                 }
                 let rect = element.get_bounding_client_rect();
