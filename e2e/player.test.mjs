@@ -149,7 +149,8 @@ test('player: keyboard steps, jumps and plays; clicks on the log and lanes move 
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('[data-testid=play]', 'data-playing'), 'false');
 
-  // Clicking an event in the log goes there.
+  // Clicking an event in the log goes there (the log is a tab of the dock).
+  await page.click('[data-testid=tab-events]');
   const item = page.locator('[data-testid=event-log] li[data-index="5"] button');
   await item.click();
   assert.equal((await position(page)).events, 6);
@@ -275,7 +276,8 @@ test('player: the lesson plays inside an iframe', async (t) => {
   );
   await page.goto(host);
   const frame = page.frameLocator('iframe');
-  await frame.locator('[data-testid=player][data-pending=false] [data-testid=outcome-B]').waitFor();
+  // The outcome is in a tab of the dock that is not open: present, not visible.
+  await frame.locator('[data-testid=player][data-pending=false] [data-testid=outcome-B]').waitFor({ state: 'attached' });
   const wait = Number(await frame.locator('[data-testid=outcome-B]').getAttribute('data-wait-ms'));
   assert.ok(wait > 2450 && wait < 2550);
   await frame.locator('[data-testid=step-forward]').click();

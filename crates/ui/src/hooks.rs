@@ -349,6 +349,21 @@ pub fn use_state_view(
     (Some(for_run) == run.as_ref()).then(|| (Rc::clone(view), *at == step))
 }
 
+/// The state after `step` of `run` with every row of every table, while `wanted` (a
+/// table is being searched or filtered); `None` otherwise. Its own cursor moves forward
+/// with the playhead, so playing costs a few engine steps a frame.
+#[hook]
+pub fn use_full_view(
+    run: Option<Shared<RunModel>>,
+    step: usize,
+    wanted: bool,
+) -> Option<Shared<engine::StateView>> {
+    let cursor = use_mut_ref(|| ViewCursor::with_rows(usize::MAX));
+    let run = run.filter(|_| wanted)?;
+    let view = cursor.borrow_mut().view(&run.0, step);
+    Some(Shared(view))
+}
+
 /// The animation loop: while `playing`, one `Tick(dt)` per animation frame, or with
 /// reduced motion one discrete `Advance` per interval (no smooth movement). The frame
 /// request or interval is cancelled by the effect's cleanup.

@@ -10,7 +10,9 @@ pub mod components;
 pub mod editing;
 pub mod embed;
 pub mod exercise;
+pub mod graph;
 pub mod hooks;
+pub mod pacing;
 pub mod panic;
 pub mod player;
 pub mod present;
@@ -19,5 +21,6 @@ pub mod route;
 pub mod run;
 pub mod sliced;
 pub mod state;
+pub mod zoom;
 
 pub use components::App;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use lesson::{Lesson, Settings};
 
+use crate::pacing::{self, Pace};
 use crate::route::{LessonRoute, Seek};
 use crate::run::{BuildProgress, RunKey, RunModel, RunSummary};
 
@@ -46,13 +47,10 @@ impl<T> fmt::Debug for Shared<T> {
     }
 }
 
-/// Play speeds: multiples of virtual time per real time.
+/// Play speeds: multiples of the pace of [`crate::pacing`] (1×: four events a second,
+/// quiet stretches compressed).
 pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 16.0, 64.0, 256.0, 1024.0];
 pub const DEFAULT_SPEED: usize = 2;
-/// At 1× the playhead shows at most this many events per second, so a burst of events
-/// at one instant (a statement's locks, read and update) plays out visibly instead of
-/// flashing past in one frame; idle stretches pass at the speed's pace.
-pub const EVENTS_PER_SECOND: f64 = 4.0;
 
 /// The playhead: how many events have happened, and the virtual time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,7 +85,7 @@ pub struct Player {
     pub head: Playhead,
     pub playing: bool,
     pub speed: usize,
-    /// Events the player may still show in this stretch (see [`EVENTS_PER_SECOND`]).
+    /// Real ms (at 1×) already spent towards the next event (see [`crate::pacing`]).
     credit: f64,
 }
 
@@ -289,6 +287,24 @@ impl Player {
         route
     }
 
+    /// The route for another seed (the lesson's own is left out of the URL); the
+    /// playhead keeps its time, as for a toggle.
+    pub fn route_with_seed(&self, seed: u64) -> LessonRoute {
+        let mut route = LessonRoute::new(&self.lesson.id);
+        route.toggles = non_default(&self.lesson, &self.key.settings);
+        route.seed = (seed != self.lesson.seed).then_some(seed);
+        let t_us = if self.current().is_some() {
+            self.head.t_us
+        } else {
+            route_time(self.seek)
+        };
+        if t_us > 0 {
+            route.time_us = Some(t_us);
+            route.seek = Seek::Time(t_us);
+        }
+        route
+    }
+
     pub fn update(&mut self, action: PlayerAction) {
         match action {
             PlayerAction::RunReady(run) => self.receive(run),
@@ -358,7 +374,8 @@ impl Player {
                         self.head = Playhead::default();
                     }
                     self.playing = true;
-                    self.credit = 1.0;
+                    // The first event shows at once.
+                    self.credit = pacing::EVENT_MS;
                 }
             }
             PlayerAction::Pause => self.playing = false,
@@ -433,33 +450,35 @@ impl Player {
 
     fn tick(&mut self, run: &RunModel, dt_ms: f64) {
         let dt_ms = dt_ms.clamp(0.0, 250.0); // a background tab resumes without a jump
-        let speed = SPEEDS[self.speed];
-        let end = run.end_us();
-        let target = (self.head.t_us as f64 + dt_ms * 1000.0 * speed).min(end as f64) as u64;
-        self.credit += dt_ms / 1000.0 * EVENTS_PER_SECOND * speed;
-        let by_time = run.events_by(target);
-        let allowed = self.head.events + self.credit.floor() as usize;
-        if by_time > allowed {
-            self.credit -= (allowed - self.head.events) as f64;
-            let t = if allowed == 0 {
-                self.head.t_us
-            } else {
-                run.trace[allowed - 1].at_us.max(self.head.t_us)
-            };
-            self.head = Playhead {
-                events: allowed,
-                t_us: t,
-            };
-        } else {
-            self.credit = (self.credit - (by_time - self.head.events) as f64).min(1.0);
-            self.head = Playhead {
-                events: by_time.max(self.head.events),
-                t_us: target,
-            };
-        }
-        if self.head.events >= run.events() && self.head.t_us >= end {
+        let pace = Pace {
+            events: self.head.events,
+            t_us: self.head.t_us,
+            dwell_ms: self.credit,
+        };
+        let pace = pacing::advance(pace, run, run.end_us(), dt_ms * SPEEDS[self.speed]);
+        self.head = Playhead {
+            events: pace.events,
+            t_us: pace.t_us,
+        };
+        self.credit = pace.dwell_ms;
+        if self.head.events >= run.events() && self.head.t_us >= run.end_us() {
             self.playing = false;
         }
+    }
+
+    /// The quiet stretch the playhead is in, when playback compresses it.
+    pub fn idle(&self) -> Option<(u64, u64)> {
+        let run = self.current()?;
+        pacing::idle_at(&*run, run.end_us(), self.head.events, self.head.t_us)
+    }
+}
+
+impl pacing::Times for RunModel {
+    fn count(&self) -> usize {
+        self.events()
+    }
+    fn at(&self, k: usize) -> u64 {
+        self.trace[k].at_us
     }
 }
 
@@ -616,6 +635,27 @@ mod tests {
         assert_eq!(
             player.route_with("ranks", "3,1,1").to_string(),
             "/lesson/queue-wait-or-skip?readpast=off&ranks=3,1,1&t=1500"
+        );
+    }
+
+    #[test]
+    fn another_seed_keeps_toggles_and_time() {
+        let lesson = lesson("queue-wait-or-skip");
+        let mut player = Player::new(
+            Rc::clone(&lesson),
+            &route("#/lesson/queue-wait-or-skip?readpast=off&t=1500"),
+        );
+        ready(&mut player);
+        assert_eq!(
+            player.route_with_seed(lesson.seed + 1).to_string(),
+            format!(
+                "/lesson/queue-wait-or-skip?readpast=off&t=1500&seed={}",
+                lesson.seed + 1
+            )
+        );
+        assert_eq!(
+            player.route_with_seed(lesson.seed).to_string(),
+            "/lesson/queue-wait-or-skip?readpast=off&t=1500"
         );
     }
 

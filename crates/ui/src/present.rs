@@ -312,6 +312,53 @@ pub fn row_window(keys: &[String], total: usize, focus: &[usize], limit: usize) 
     slots
 }
 
+/// What a reader narrows a big table to: text in the key or a cell, a session (rows it
+/// locks, changed and has not committed, or names in a cell), rows locked now, rows
+/// marked as anomalies (row keys handed in by whoever finds them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableFilter {
+    pub search: String,
+    pub session: Option<String>,
+    pub locked: bool,
+    pub anomalies: bool,
+}
+
+impl TableFilter {
+    pub fn active(&self) -> bool {
+        !self.search.trim().is_empty() || self.session.is_some() || self.locked || self.anomalies
+    }
+}
+
+/// The rows of `t` that `filter` keeps, as indexes in key order. `highlighted` holds
+/// `(table, key)` pairs of rows with anomalies.
+pub fn filter_rows(
+    t: &engine::TableView,
+    filter: &TableFilter,
+    highlighted: &BTreeSet<(String, String)>,
+) -> Vec<usize> {
+    let needle = filter.search.trim().to_lowercase();
+    (0..t.rows.len())
+        .filter(|&i| {
+            let row = &t.rows[i];
+            let cells = || row.values.iter().map(|v| value_text(v).to_lowercase());
+            let text_ok = needle.is_empty()
+                || row.key.to_lowercase() == needle
+                || row.key.to_lowercase().contains(&needle)
+                || cells().any(|c| c.contains(&needle));
+            let session_ok = filter.session.as_ref().is_none_or(|s| {
+                let low = s.to_lowercase();
+                row.locks.iter().any(|b| b.session == *s)
+                    || row.uncommitted_by.as_deref() == Some(s)
+                    || cells().any(|c| c == low)
+            });
+            let locked_ok = !filter.locked || !row.locks.is_empty();
+            let anomaly_ok =
+                !filter.anomalies || highlighted.contains(&(t.name.clone(), row.key.clone()));
+            text_ok && session_ok && locked_ok && anomaly_ok
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // Timeline lanes at screen resolution
 
@@ -342,6 +389,9 @@ pub struct DisplaySeg {
     pub from_us: u64,
     pub to_us: u64,
     pub kind: SegKind,
+    /// The statement this stretch belongs to (an index into the lane's
+    /// [`StatementStart`]s), when the window is narrow enough to tell statements apart.
+    pub statement: Option<usize>,
 }
 
 impl DisplaySeg {
@@ -416,6 +466,95 @@ fn seg_kind(state: &LaneState) -> SegKind {
 /// Merges a lane's segments so that none is shorter than `min_us` (a pixel or so):
 /// equal neighbours join, and runs of short stretches become one `Mixed` segment.
 pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
+    merge_pieces(segments.iter().map(|s| (s.clone(), None)), min_us)
+}
+
+/// Where a statement starts on a session's lane: its time, the trace index of its
+/// `StatementStarted`, its kind (`UPDATE`) and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatementStart {
+    pub at_us: u64,
+    pub event: usize,
+    pub label: &'static str,
+    pub line: u32,
+}
+
+/// Per session (in `sessions` order), the statements it started, in time order.
+pub fn statement_starts(trace: &[TraceEntry], sessions: &[String]) -> Vec<Vec<StatementStart>> {
+    let mut out = vec![Vec::new(); sessions.len()];
+    for (event, entry) in trace.iter().enumerate() {
+        if let Event::StatementStarted {
+            session,
+            label,
+            line,
+            ..
+        } = &entry.event
+        {
+            if let Some(k) = sessions.iter().position(|s| **s == **session) {
+                out[k].push(StatementStart {
+                    at_us: entry.at_us,
+                    event,
+                    label,
+                    line: *line,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A lane's segments inside `from_us..to_us`, clipped to it, cut where each statement
+/// starts and merged at `min_us` (a pixel or so of the window): zoomed in, every
+/// statement long enough to draw is its own segment; zoomed out, they merge as in
+/// [`display_segments`]. Only the window is arranged, so a deep zoom into a long run
+/// costs what the screen shows.
+pub fn window_segments(
+    segments: &[Segment],
+    starts: &[StatementStart],
+    from_us: u64,
+    to_us: u64,
+    min_us: u64,
+) -> Vec<DisplaySeg> {
+    // Segments are in time order: skip to the first that reaches the window.
+    let first = segments.partition_point(|s| s.to_us < from_us);
+    let mut pieces: Vec<(Segment, Option<usize>)> = Vec::new();
+    for seg in segments[first..].iter().take_while(|s| s.from_us <= to_us) {
+        let (a, b) = (seg.from_us.max(from_us), seg.to_us.min(to_us));
+        if b < a || (b == a && seg.to_us > seg.from_us) {
+            continue;
+        }
+        // The statement running at `a`, then each one that starts inside the piece.
+        let mut at = a;
+        let mut k = starts.partition_point(|s| s.at_us <= a).checked_sub(1);
+        for (j, start) in starts
+            .iter()
+            .enumerate()
+            .skip(starts.partition_point(|s| s.at_us <= a))
+            .take_while(|(_, s)| s.at_us < b)
+        {
+            if start.at_us > at {
+                pieces.push((piece(seg, at, start.at_us), k));
+                at = start.at_us;
+            }
+            k = Some(j);
+        }
+        pieces.push((piece(seg, at, b), k));
+    }
+    merge_pieces(pieces.into_iter(), min_us)
+}
+
+fn piece(seg: &Segment, from_us: u64, to_us: u64) -> Segment {
+    Segment {
+        from_us,
+        to_us,
+        state: seg.state.clone(),
+    }
+}
+
+fn merge_pieces(
+    pieces: impl Iterator<Item = (Segment, Option<usize>)>,
+    min_us: u64,
+) -> Vec<DisplaySeg> {
     let mut out: Vec<DisplaySeg> = Vec::new();
     let mut mixed: Option<DisplaySeg> = None;
     let flush = |out: &mut Vec<DisplaySeg>, mixed: &mut Option<DisplaySeg>| {
@@ -423,19 +562,24 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
             out.push(m);
         }
     };
-    for seg in segments {
+    for (seg, statement) in pieces {
         let kind = seg_kind(&seg.state);
         let long = seg.to_us.saturating_sub(seg.from_us) >= min_us;
         if long {
             flush(&mut out, &mut mixed);
             match out.last_mut() {
-                Some(last) if last.kind == kind && last.to_us == seg.from_us => {
+                Some(last)
+                    if last.kind == kind
+                        && last.to_us == seg.from_us
+                        && last.statement == statement =>
+                {
                     last.to_us = seg.to_us
                 }
                 _ => out.push(DisplaySeg {
                     from_us: seg.from_us,
                     to_us: seg.to_us,
                     kind,
+                    statement,
                 }),
             }
             continue;
@@ -451,6 +595,7 @@ pub fn display_segments(segments: &[Segment], min_us: u64) -> Vec<DisplaySeg> {
                 waits: 0,
                 count: 0,
             },
+            statement: None,
         });
         m.to_us = seg.to_us;
         if let SegKind::Mixed {
@@ -570,6 +715,28 @@ pub fn tick_label(us: u64, step_us: u64) -> String {
     } else {
         ms_label(us)
     }
+}
+
+/// Round tick positions (µs) inside `from_us..=to_us`, about `want` of them, and the
+/// step between them.
+pub fn ticks_in(from_us: u64, to_us: u64, want: u64) -> (Vec<u64>, u64) {
+    let span = to_us.saturating_sub(from_us);
+    if span == 0 {
+        return (vec![from_us], 1);
+    }
+    let raw = (span / want.max(1)).max(1);
+    let mut step = 1u64;
+    while step * 10 <= raw {
+        step *= 10;
+    }
+    for m in [1, 2, 5, 10] {
+        if step * m >= raw {
+            step *= m;
+            break;
+        }
+    }
+    let first = from_us.div_ceil(step);
+    ((first..=to_us / step).map(|i| i * step).collect(), step)
 }
 
 /// Round tick positions (µs) for an axis from 0 to `end_us`, about `want` of them.
@@ -835,6 +1002,63 @@ mod tests {
         assert_eq!(shown, 20);
     }
 
+    #[test]
+    fn big_tables_filter_by_text_session_locks_and_anomalies() {
+        use engine::{LockBadge, RowView, TableView, Value};
+        let row = |key: &str, who: &str, locked_by: Option<&str>| RowView {
+            key: key.into(),
+            values: vec![Value::Int(key.parse().unwrap()), Value::Text(who.into())],
+            locks: locked_by
+                .map(|s| {
+                    vec![LockBadge {
+                        session: s.into(),
+                        mode: engine::locks::LockMode::X,
+                    }]
+                })
+                .unwrap_or_default(),
+            uncommitted_by: None,
+        };
+        let t = TableView {
+            name: "claim".into(),
+            columns: vec!["task_id".into(), "process".into()],
+            rows: vec![
+                row("1", "worker1", None),
+                row("2", "worker2", Some("worker2")),
+                row("17", "worker1", None),
+                row("117", "worker2", None),
+            ],
+            total_rows: 4,
+            table_locks: vec![],
+        };
+        let none = BTreeSet::new();
+        let keep = |f: TableFilter, h: &BTreeSet<(String, String)>| filter_rows(&t, &f, h);
+        assert!(!TableFilter::default().active());
+        assert_eq!(keep(TableFilter::default(), &none), [0, 1, 2, 3]);
+        let search = |s: &str| TableFilter {
+            search: s.into(),
+            ..TableFilter::default()
+        };
+        assert_eq!(keep(search("17"), &none), [2, 3]);
+        assert_eq!(keep(search(" WORKER2 "), &none), [1, 3]);
+        let by = TableFilter {
+            session: Some("worker1".into()),
+            ..TableFilter::default()
+        };
+        assert_eq!(keep(by, &none), [0, 2]);
+        let locked = TableFilter {
+            locked: true,
+            ..TableFilter::default()
+        };
+        assert_eq!(keep(locked, &none), [1]);
+        let anomalies = TableFilter {
+            anomalies: true,
+            ..TableFilter::default()
+        };
+        assert_eq!(keep(anomalies.clone(), &none), Vec::<usize>::new());
+        let marked: BTreeSet<(String, String)> = [("claim".to_string(), "117".to_string())].into();
+        assert_eq!(keep(anomalies, &marked), [3]);
+    }
+
     fn seg(from: u64, to: u64, state: LaneState) -> Segment {
         Segment {
             from_us: from,
@@ -867,6 +1091,74 @@ mod tests {
             out[2].describe("B"),
             "B waits for A from 0.21 ms to 0.4 ms, for a lock on KEY task (1)"
         );
+    }
+
+    fn start(at_us: u64, label: &'static str) -> StatementStart {
+        StatementStart {
+            at_us,
+            event: at_us as usize,
+            label,
+            line: 1,
+        }
+    }
+
+    /// Zoomed in, one running stretch shows as one segment per statement; zoomed out,
+    /// the same stretch merges; only the window is arranged.
+    #[test]
+    fn windows_cut_lanes_at_statements() {
+        let segs = [
+            seg(0, 300, LaneState::Running),
+            seg(300, 1300, LaneState::Sleeping),
+            seg(1300, 1400, LaneState::Running),
+        ];
+        let starts = [
+            start(0, "SET"),
+            start(10, "SELECT"),
+            start(200, "WAITFOR"),
+            start(1300, "UPDATE"),
+        ];
+        let out = window_segments(&segs, &starts, 0, 1400, 5);
+        let shown: Vec<(u64, u64, &str, Option<&str>)> = out
+            .iter()
+            .map(|d| {
+                (
+                    d.from_us,
+                    d.to_us,
+                    d.state_name(),
+                    d.statement.map(|i| starts[i].label),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (0, 10, "running", Some("SET")),
+                (10, 200, "running", Some("SELECT")),
+                (200, 300, "running", Some("WAITFOR")),
+                (300, 1300, "sleeping", Some("WAITFOR")),
+                (1300, 1400, "running", Some("UPDATE")),
+            ]
+        );
+        // Coarse: the 10 µs SET becomes part of a mixed stretch.
+        let out = window_segments(&segs, &starts, 0, 1400, 100);
+        assert_eq!(out[0].state_name(), "mixed");
+        // A window in the middle of the sleep: one clipped piece.
+        let out = window_segments(&segs, &starts, 500, 600, 1);
+        assert_eq!(
+            (out.len(), out[0].from_us, out[0].to_us, out[0].state_name()),
+            (1, 500, 600, "sleeping")
+        );
+        assert_eq!(out[0].statement, Some(2));
+    }
+
+    #[test]
+    fn ticks_in_a_window() {
+        assert_eq!(ticks_in(1_234, 1_290, 5), (vec![1_240, 1_260, 1_280], 20));
+        assert_eq!(
+            ticks_in(0, 50_000, 5).0,
+            [0, 10_000, 20_000, 30_000, 40_000, 50_000]
+        );
+        assert_eq!(ticks_in(7, 7, 5), (vec![7], 1));
     }
 
     #[test]

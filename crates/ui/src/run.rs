@@ -297,6 +297,8 @@ pub struct ViewCursor {
     run: Option<Rc<RunModel>>,
     sim: Option<(Simulation, usize)>,
     cache: VecDeque<(usize, Rc<StateView>)>,
+    /// Unlocked rows per table in its views: [`VIEW_ROWS`] unless set.
+    rows: Option<usize>,
 }
 
 /// Views kept (each holds a window of every table).
@@ -310,6 +312,7 @@ impl ViewCursor {
         if !self.run.as_ref().is_some_and(|r| Rc::ptr_eq(r, run)) {
             *self = ViewCursor {
                 run: Some(Rc::clone(run)),
+                rows: self.rows,
                 ..ViewCursor::default()
             };
         }
@@ -342,8 +345,18 @@ impl ViewCursor {
         }
     }
 
+    /// A cursor whose views hold up to `rows` unlocked rows per table (every row, for
+    /// searching a big table).
+    pub fn with_rows(rows: usize) -> ViewCursor {
+        ViewCursor {
+            rows: Some(rows),
+            ..ViewCursor::default()
+        }
+    }
+
     pub fn view(&mut self, run: &Rc<RunModel>, step: usize) -> Rc<StateView> {
         self.reset_for(run);
+        let rows = self.rows.unwrap_or(VIEW_ROWS);
         if let Some(view) = self.cached(run, step) {
             return view;
         }
@@ -375,14 +388,14 @@ impl ViewCursor {
             Some((sim, at)) => {
                 loop {
                     if *at >= prefetch_from && *at < step {
-                        saved.push((*at, Rc::new(sim.view(VIEW_ROWS))));
+                        saved.push((*at, Rc::new(sim.view(rows))));
                     }
                     if *at >= step || !sim.step() {
                         break;
                     }
                     *at += 1;
                 }
-                Rc::new(sim.view(VIEW_ROWS))
+                Rc::new(sim.view(rows))
             }
             None => Rc::new(StateView {
                 now_us: 0,

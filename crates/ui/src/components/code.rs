@@ -80,6 +80,9 @@ pub struct SessionCodeProps {
     pub statements: Rc<Vec<Option<Statement>>>,
     pub fresh: Vec<String>,
     pub flash: u32,
+    /// Only each session's current statement (the stage), not its whole script.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// The statement each session is at after `events` events: none before it starts and
@@ -148,12 +151,35 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
             Some(Statement { source: Source::Session(j), range, .. }) if *j == i => vec![StatementMark { session: i, range: range.clone() }],
             _ => Vec::new(),
         };
+        let compact = props.compact;
+        // Compact: the current statement's own lines, nothing around them.
+        let context = if compact { 0 } else { 1 };
+        let current = match (&statement, block) {
+            (Some(Statement { source: Source::Session(j), range, .. }), Some(block)) if compact && *j == i => {
+                let (window, line) = snippet(&block.text, range.clone(), 0);
+                Some(html! {
+                    <div class="session__current" data-testid={format!("current-{}", session.name)}>
+                        <span class="session__line" aria-label={format!("line {line}")}>{ format!("{line}") }</span>
+                        <CodeListing
+                            text={AttrValue::from(block.text.clone())}
+                            window={Some((window.start, window.end))}
+                            toggled={block.toggled.clone()}
+                            statements={own.clone()}
+                            sessions={sessions.clone()}
+                            fresh={props.fresh.clone()}
+                            flash={props.flash}
+                        />
+                    </div>
+                })
+            }
+            _ => None,
+        };
         let in_setup = match (statement, setup) {
             (Some(Statement { source: Source::Setup, range, procedure }), Some(setup)) => {
                 let (a, b) = (range.start, range.end);
-                let (window, line) = snippet(&setup.text, a..b, 1);
+                let (window, line) = snippet(&setup.text, a..b, context);
                 Some(html! {
-                    <div class="session__inner">
+                    <div class="session__inner" data-testid={compact.then(|| format!("current-{}", session.name))}>
                         <p class="session__where">
                             { match procedure {
                                 Some(p) => format!("inside procedure {p} (setup block), line {line}:"),
@@ -183,7 +209,11 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                         <span class="chip" title="open transactions (@@TRANCOUNT)">{ format!("in transaction ({})", session.tran_count) }</span>
                     }
                 </p>
-                if let Some(block) = block {
+                { for current }
+                if compact && props.statements.get(i).cloned().flatten().is_none() {
+                    <p class="session__idle muted" data-testid={format!("current-{}", session.name)}>{ "no statement now" }</p>
+                }
+                if let Some(block) = block.filter(|_| !compact) {
                     <CodeListing
                         text={AttrValue::from(block.text.clone())}
                         toggled={block.toggled.clone()}
@@ -198,8 +228,8 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
         }
     });
     html! {
-        <section class="panel code-panel" aria-labelledby="code-heading" data-testid="code">
-            <h3 id="code-heading" class="panel__title">{ "Sessions" }</h3>
+        <section class={classes!("panel", "code-panel", props.compact.then_some("code-panel--now"))} aria-labelledby="code-heading" data-testid="code">
+            <h3 id="code-heading" class="panel__title">{ if props.compact { "Sessions now" } else { "Sessions" } }</h3>
             <div class="sessions">{ for cards }</div>
         </section>
     }

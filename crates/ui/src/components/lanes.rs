@@ -1,16 +1,27 @@
 //! Timeline lanes: one per session, what it did when (running, waiting on a lock with
 //! the holder named, sleeping), marks for errors, skips, results and commits, a time
 //! axis and the playhead. Clicking a lane moves the playhead to that time.
+//!
+//! The lanes show a window of the run ([`Window`]): the wheel, a pinch, the +/− buttons
+//! and a brush on the overview strip zoom it from the whole run down to microseconds,
+//! and it turns the page when the playhead leaves it. Only the window is arranged, at
+//! the screen's resolution, so zoomed in every statement is its own segment.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use web_sys::{Element, HtmlElement, PointerEvent, TouchEvent, WheelEvent};
 use yew::prelude::*;
 
 use crate::player::{PlayerAction, Shared};
 use crate::present::{
-    display_marks, display_segments, ms_label, session_class, tick_label, ticks, SegKind,
+    display_marks, display_segments, ms_label, session_class, statement_starts, tick_label,
+    ticks_in, window_segments, SegKind, StatementStart,
 };
 use crate::run::RunModel;
+use crate::zoom::{span_label, Window};
 
 #[derive(Properties, PartialEq)]
 pub struct LanesProps {
@@ -20,18 +31,145 @@ pub struct LanesProps {
     pub dispatch: Callback<PlayerAction>,
 }
 
-fn percent(us: u64, end_us: u64) -> f64 {
-    if end_us == 0 {
-        0.0
-    } else {
-        (us as f64 / end_us as f64 * 100.0).clamp(0.0, 100.0)
-    }
+fn percent(w: &Window, us: u64) -> f64 {
+    w.fraction(us) * 100.0
+}
+
+/// Where `client_x` falls across the lanes' tracks (they share one left edge and width).
+fn track_fraction(body: &Element, client_x: f64) -> Option<f64> {
+    let track = body.query_selector(".lane__track").ok().flatten()?;
+    let rect = track.get_bounding_client_rect();
+    (rect.width() > 0.0).then(|| ((client_x - rect.left()) / rect.width()).clamp(0.0, 1.0))
+}
+
+/// How far a wheel turn zooms: a notch (100 px) is about ×1.25.
+fn wheel_factor(delta: f64) -> f64 {
+    (delta * 0.0022).exp()
 }
 
 #[function_component]
 pub fn Lanes(props: &LanesProps) -> Html {
     let end = props.run.end_us();
-    let at = percent(props.t_us, end);
+    let window = use_state(|| Window::full(end));
+    // A new run keeps the zoom where it still fits (a toggle keeps the time too).
+    let shown = Window::clamped(window.from_us, window.to_us, end);
+    // The listeners outlive renders: they read the window through this cell.
+    let current = use_mut_ref(|| shown);
+    *current.borrow_mut() = shown;
+    let ends = use_mut_ref(|| end);
+    *ends.borrow_mut() = end;
+    let set = window.setter();
+
+    // The playhead left the window (playing, stepping, a seek): turn the page.
+    {
+        let set = set.clone();
+        let current = Rc::clone(&current);
+        use_effect_with((props.t_us, end), move |&(t, end)| {
+            let w = *current.borrow();
+            let next = w.follow(t, end);
+            if next != w {
+                set.set(next);
+            }
+        });
+    }
+
+    let body = use_node_ref();
+    // Wheel and pinch need listeners that may prevent scrolling (Yew's are passive).
+    {
+        let body = body.clone();
+        let (set, current, ends) = (set.clone(), Rc::clone(&current), Rc::clone(&ends));
+        use_effect_with((), move |()| {
+            let listeners = body.cast::<HtmlElement>().map(|el| {
+                let active = EventListenerOptions::enable_prevent_default();
+                let wheel = {
+                    let (set, current, ends, el) = (
+                        set.clone(),
+                        Rc::clone(&current),
+                        Rc::clone(&ends),
+                        el.clone(),
+                    );
+                    EventListener::new_with_options(&el.clone(), "wheel", active, move |e| {
+                        let Some(e) = e.dyn_ref::<WheelEvent>() else {
+                            return;
+                        };
+                        let Some(f) = track_fraction(&el, f64::from(e.client_x())) else {
+                            return;
+                        };
+                        e.prevent_default();
+                        let (w, end) = (*current.borrow(), *ends.borrow());
+                        let (dx, dy) = (e.delta_x(), e.delta_y());
+                        let next = if e.shift_key() || dx.abs() > dy.abs() {
+                            let d = if dx.abs() > dy.abs() { dx } else { dy };
+                            let width = el.client_width().max(1) as f64;
+                            w.pan(d / width, end)
+                        } else {
+                            // A trackpad pinch arrives as a wheel with ctrlKey and small deltas.
+                            let k = if e.ctrl_key() { 4.0 } else { 1.0 };
+                            w.zoom(wheel_factor(dy * k), f, end)
+                        };
+                        set.set(next);
+                    })
+                };
+                // Two fingers: the window at the start of the pinch, their distance and
+                // where between them the pinch is anchored.
+                let pinch: Rc<RefCell<Option<(Window, f64, f64)>>> = Rc::new(RefCell::new(None));
+                let fingers = |e: &TouchEvent| {
+                    let t = e.touches();
+                    let (a, b) = (t.get(0)?, t.get(1)?);
+                    let (ax, bx) = (f64::from(a.client_x()), f64::from(b.client_x()));
+                    Some(((ax - bx).abs().max(1.0), (ax + bx) / 2.0))
+                };
+                let start = {
+                    let (pinch, current, el) = (Rc::clone(&pinch), Rc::clone(&current), el.clone());
+                    EventListener::new_with_options(&el.clone(), "touchstart", active, move |e| {
+                        let Some(e) = e.dyn_ref::<TouchEvent>() else {
+                            return;
+                        };
+                        *pinch.borrow_mut() = fingers(e).and_then(|(d, mid)| {
+                            Some((*current.borrow(), d, track_fraction(&el, mid)?))
+                        });
+                    })
+                };
+                let moved = {
+                    let (pinch, ends) = (Rc::clone(&pinch), Rc::clone(&ends));
+                    EventListener::new_with_options(&el, "touchmove", active, move |e| {
+                        let Some(e) = e.dyn_ref::<TouchEvent>() else {
+                            return;
+                        };
+                        let (Some((w0, d0, f)), Some((d, _))) = (*pinch.borrow(), fingers(e))
+                        else {
+                            return;
+                        };
+                        e.prevent_default();
+                        set.set(w0.zoom(d0 / d, f, *ends.borrow()));
+                    })
+                };
+                (wheel, start, moved)
+            });
+            move || drop(listeners)
+        });
+    }
+
+    let zoom_by = |factor: f64| {
+        let (set, t) = (set.clone(), props.t_us);
+        Callback::from(move |_: MouseEvent| {
+            // Around the playhead when it is in view, else around the middle.
+            let f = shown.fraction(t);
+            let anchor = if (0.0..=1.0).contains(&f) { f } else { 0.5 };
+            set.set(shown.zoom(factor, anchor, end));
+        })
+    };
+    let reset = {
+        let set = set.clone();
+        Callback::from(move |_: MouseEvent| set.set(Window::full(end)))
+    };
+    let on_brush = {
+        let set = set.clone();
+        Callback::from(move |w: Window| set.set(w))
+    };
+
+    let at = percent(&shown, props.t_us);
+    let in_view = (0.0..=100.0).contains(&at);
     // The name column fits the longest session name (the CSS caps it).
     let chars = props
         .run
@@ -40,16 +178,37 @@ pub fn Lanes(props: &LanesProps) -> Html {
         .map(|s| s.chars().count())
         .max()
         .unwrap_or(1);
+    let full = shown.is_full(end);
     html! {
         <section class="panel lanes" aria-labelledby="lanes-heading" data-testid="lanes"
-            style={format!("--name-chars: {chars}")}>
-            <h3 id="lanes-heading" class="panel__title">{ "Timeline" }</h3>
-            <div class="lanes__body">
-                <LaneRows run={props.run.clone()} dispatch={props.dispatch.clone()} />
-                <div class="lanes__overlay" aria-hidden="true">
-                    <div class={classes!("playhead", props.reduced.then_some("playhead--still"))} style={format!("left: {at:.3}%")} data-testid="playhead"></div>
+            style={format!("--name-chars: {chars}")}
+            data-from-ms={crate::present::ms_number(shown.from_us)} data-to-ms={crate::present::ms_number(shown.to_us)}>
+            <div class="lanes__head">
+                <h3 id="lanes-heading" class="panel__title">{ "Timeline" }</h3>
+                <p class="lanes__window" data-testid="zoom-window" aria-live="polite">
+                    { if full {
+                        format!("whole run, {}", span_label(shown.span_us()))
+                    } else {
+                        format!("{} – {} ({})", ms_label(shown.from_us), ms_label(shown.to_us), span_label(shown.span_us()))
+                    } }
+                </p>
+                <div class="lanes__zoom" role="group" aria-label="Zoom the timeline">
+                    <button type="button" class="icon-button" data-testid="zoom-out" aria-label="Zoom out" title="Zoom out (or wheel down)"
+                        disabled={full} onclick={zoom_by(2.0)}>{ "−" }</button>
+                    <button type="button" class="icon-button" data-testid="zoom-in" aria-label="Zoom in" title="Zoom in (or wheel up)"
+                        disabled={shown.span_us() <= crate::zoom::MIN_SPAN_US} onclick={zoom_by(0.5)}>{ "+" }</button>
+                    <button type="button" class="button button--small" data-testid="zoom-reset" disabled={full} onclick={reset}>{ "Whole run" }</button>
                 </div>
             </div>
+            <div class="lanes__body" ref={body}>
+                <LaneRows run={props.run.clone()} window={shown} dispatch={props.dispatch.clone()} />
+                <div class="lanes__overlay" aria-hidden="true">
+                    if in_view {
+                        <div class={classes!("playhead", props.reduced.then_some("playhead--still"))} style={format!("left: {at:.3}%")} data-testid="playhead"></div>
+                    }
+                </div>
+            </div>
+            <Overview run={props.run.clone()} window={shown} t_us={props.t_us} on_window={on_brush} />
             <LaneLegend delayed={props.run.lanes.iter().flat_map(|l| &l.segments).any(|s| matches!(s.state, engine::LaneState::Delayed { .. }))} />
         </section>
     }
@@ -58,16 +217,20 @@ pub fn Lanes(props: &LanesProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct LaneRowsProps {
     run: Shared<RunModel>,
+    window: Window,
     dispatch: Callback<PlayerAction>,
 }
 
-/// The lanes themselves: drawn once per run (the playhead moves over them).
+/// The lanes themselves: drawn once per run and window (the playhead moves over them).
 #[function_component]
 fn LaneRows(props: &LaneRowsProps) -> Html {
     let run = &props.run;
-    let end = run.end_us().max(1);
-    // About one pixel of a wide lane; shorter stretches are merged.
-    let min_us = (end / 500).max(1);
+    let w = props.window;
+    let starts: Rc<Vec<Vec<StatementStart>>> = use_memo(run.clone(), |run| {
+        statement_starts(&run.trace, &run.sessions)
+    });
+    // About two pixels of a wide lane; shorter stretches are merged.
+    let min_us = (w.span_us() / 400).max(1);
     let onclick = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: MouseEvent| {
@@ -81,15 +244,18 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
             };
             let rect = track.get_bounding_client_rect();
             if rect.width() > 0.0 {
-                let f = ((f64::from(e.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0);
-                dispatch.emit(PlayerAction::SeekTime((f * end as f64).round() as u64));
+                let f = (f64::from(e.client_x()) - rect.left()) / rect.width();
+                dispatch.emit(PlayerAction::SeekTime(w.at(f)));
             }
         })
     };
     let lanes = run.lanes.iter().enumerate().map(|(i, lane)| {
-        let segments = display_segments(&lane.segments, min_us);
-        let crowded = lane.marks.len() > 40;
-        let marks = display_marks(&lane.marks, min_us * 4, !crowded);
+        let none = Vec::new();
+        let lane_starts = starts.get(i).unwrap_or(&none);
+        let segments = window_segments(&lane.segments, lane_starts, w.from_us, w.to_us, min_us);
+        let visible: Vec<engine::Mark> = lane.marks.iter().filter(|m| w.contains(m.at_us)).cloned().collect();
+        let crowded = visible.len() > 40;
+        let marks = display_marks(&visible, min_us * 4, !crowded);
         let start = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
         let name = &lane.session;
         html! {
@@ -98,16 +264,20 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                     <span class="swatch" aria-hidden="true"></span>{ name }
                 </div>
                 <div class="lane__track" onclick={onclick.clone()} title={format!("{name}: click to move the playhead")}>
-                    if start > 0 {
-                        <span class="seg seg--idle" style={format!("left: 0%; width: {:.3}%", percent(start, end))}
+                    if start > w.from_us {
+                        <span class="seg seg--idle" style={format!("left: 0%; width: {:.3}%", percent(&w, start).min(100.0))}
                             data-state="not-started">
                             <span class="seg__label">{ format!("starts at {}", ms_label(start)) }</span>
                         </span>
                     }
                     { for segments.iter().map(|seg| {
-                        let left = percent(seg.from_us, end);
-                        let width = (percent(seg.to_us, end) - left).max(0.25);
-                        let description = seg.describe(name);
+                        let left = percent(&w, seg.from_us).max(0.0);
+                        let width = (percent(&w, seg.to_us).min(100.0) - left).max(0.25);
+                        let statement = seg.statement.and_then(|k| lane_starts.get(k));
+                        let mut description = seg.describe(name);
+                        if let Some(s) = statement {
+                            description.push_str(&format!(" ({} at line {})", s.label, s.line));
+                        }
                         let (label, holders) = match &seg.kind {
                             SegKind::Waiting { holders, .. } => {
                                 let whom = if holders.is_empty() { "queue".to_string() } else { holders.join(", ") };
@@ -115,20 +285,25 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                             }
                             SegKind::Sleeping => (Some("sleeps".to_string()), String::new()),
                             SegKind::Delayed { table } => (Some(format!("delayed: {table} empty")), String::new()),
-                            _ => (None, String::new()),
+                            SegKind::Running => (statement.map(|s| s.label.to_string()), String::new()),
+                            SegKind::Mixed { .. } => (None, String::new()),
                         };
+                        // Zoomed in, a statement's segment starts with a visible edge.
+                        let own = statement.filter(|_| !matches!(seg.kind, SegKind::Mixed { .. }));
                         html! {
                             <span
-                                class={classes!("seg", format!("seg--{}", seg.dominant()), matches!(seg.kind, SegKind::Mixed { .. }).then_some("seg--mixed"))}
+                                class={classes!("seg", format!("seg--{}", seg.dominant()), matches!(seg.kind, SegKind::Mixed { .. }).then_some("seg--mixed"),
+                                    own.filter(|s| s.at_us == seg.from_us).map(|_| "seg--stmt"))}
                                 style={format!("left: {left:.3}%; width: {width:.3}%")}
                                 data-state={seg.state_name()}
                                 data-holders={holders}
+                                data-statement={own.map(|s| format!("{} line {}", s.label, s.line))}
                                 data-from-ms={crate::present::ms_number(seg.from_us)}
                                 data-to-ms={crate::present::ms_number(seg.to_us)}
                                 title={description.clone()}
                             >
                                 <span class="visually-hidden">{ description }</span>
-                                if let Some(label) = label.filter(|_| width >= 12.0) {
+                                if let Some(label) = label.filter(|_| width >= 8.0) {
                                     <span class="seg__label" aria-hidden="true">{ label }</span>
                                 }
                             </span>
@@ -136,7 +311,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                     }) }
                     { for marks.iter().map(|m| {
                         let description = m.describe(name);
-                        let left = percent(m.at_us, end);
+                        let left = percent(&w, m.at_us);
                         // Near an edge the label hangs inwards, so the track does not cut it.
                         let edge = if left < 4.0 { Some("mark--start") } else if left > 96.0 { Some("mark--end") } else { None };
                         html! {
@@ -152,8 +327,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
             </div>
         }
     });
-    let axis = ticks(end, 5);
-    let step = axis.get(1).copied().unwrap_or(end);
+    let (axis, step) = ticks_in(w.from_us, w.to_us, 5);
     html! {
         <>
             { for lanes }
@@ -161,11 +335,171 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                 <div class="lane__name"></div>
                 <div class="lane__track lane__track--axis">
                     { for axis.iter().map(|&t| html! {
-                        <span class="tick" style={format!("left: {:.3}%", percent(t, end))}>{ tick_label(t, step) }</span>
+                        <span class="tick" style={format!("left: {:.3}%", percent(&w, t))}>{ tick_label(t, step) }</span>
                     }) }
                 </div>
             </div>
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct OverviewProps {
+    run: Shared<RunModel>,
+    window: Window,
+    t_us: u64,
+    on_window: Callback<Window>,
+}
+
+/// The whole run in a thin strip, the window shown above it as a frame. Drag across it
+/// to choose a window (a brush); a click centres the window there. Arrow keys pan it.
+#[function_component]
+fn Overview(props: &OverviewProps) -> Html {
+    let end = props.run.end_us();
+    let full = Window::full(end);
+    let w = props.window;
+    // The drag in progress: where it started (a fraction) and where it is now.
+    let drag = use_state(|| None::<(f64, f64)>);
+    let started = use_mut_ref(|| None::<f64>);
+    let start_x = use_mut_ref(|| 0i32);
+    let moved = use_mut_ref(|| Cell::new(false));
+    // Yew delegates events, so `currentTarget` is not the strip: measure it by its ref.
+    let strip = use_node_ref();
+    let fraction = {
+        let strip = strip.clone();
+        move |e: &PointerEvent| {
+            let el = strip.cast::<Element>()?;
+            let rect = el.get_bounding_client_rect();
+            (rect.width() > 0.0)
+                .then(|| ((f64::from(e.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0))
+        }
+    };
+    let onpointerdown = {
+        let (drag, started, moved) = (drag.clone(), Rc::clone(&started), Rc::clone(&moved));
+        let (fraction, strip, start_x) = (fraction.clone(), strip.clone(), Rc::clone(&start_x));
+        Callback::from(move |e: PointerEvent| {
+            let Some(f) = fraction(&e) else { return };
+            if let Some(el) = strip.cast::<Element>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+            *started.borrow_mut() = Some(f);
+            *start_x.borrow_mut() = e.client_x();
+            moved.borrow().set(false);
+            drag.set(Some((f, f)));
+        })
+    };
+    let onpointermove = {
+        let (drag, started, moved) = (drag.clone(), Rc::clone(&started), Rc::clone(&moved));
+        let fraction = fraction.clone();
+        Callback::from(move |e: PointerEvent| {
+            let (Some(a), Some(f)) = (*started.borrow(), fraction(&e)) else {
+                return;
+            };
+            // Two pixels make a drag: a brush over a long run may be only a few wide.
+            if (e.client_x() - *start_x.borrow()).abs() >= 2 {
+                moved.borrow().set(true);
+            }
+            drag.set(Some((a, f)));
+        })
+    };
+    let onpointerup = {
+        let (drag, started, moved, on_window) = (
+            drag.clone(),
+            Rc::clone(&started),
+            Rc::clone(&moved),
+            props.on_window.clone(),
+        );
+        Callback::from(move |e: PointerEvent| {
+            let Some(a) = started.borrow_mut().take() else {
+                return;
+            };
+            let f = fraction(&e).unwrap_or(a);
+            drag.set(None);
+            let next = if moved.borrow().get() {
+                Window::clamped(full.at(a), full.at(f), end)
+            } else {
+                // A click: the same zoom, centred where the click was.
+                let half = w.span_us() / 2;
+                let c = full.at(f);
+                Window::clamped(
+                    c.saturating_sub(half),
+                    c.saturating_sub(half) + w.span_us(),
+                    end,
+                )
+            };
+            on_window.emit(next);
+        })
+    };
+    let onkeydown = {
+        let on_window = props.on_window.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let next = match e.key().as_str() {
+                "ArrowLeft" => w.pan(-0.25, end),
+                "ArrowRight" => w.pan(0.25, end),
+                "+" | "=" => w.zoom(0.5, 0.5, end),
+                "-" => w.zoom(2.0, 0.5, end),
+                _ => return,
+            };
+            e.prevent_default();
+            on_window.emit(next);
+        })
+    };
+    let (left, width) = (
+        percent(&full, w.from_us),
+        percent(&full, w.to_us) - percent(&full, w.from_us),
+    );
+    let brush = (*drag).map(|(a, b)| (a.min(b) * 100.0, (a - b).abs() * 100.0));
+    html! {
+        <div class="overview" data-testid="overview">
+            <div class="lane">
+                <div class="lane__name overview__label" title="The whole run">{ "all" }</div>
+                <div class="overview__strip" data-testid="overview-strip" ref={strip}
+                    role="slider" tabindex="0"
+                    aria-label="Visible stretch of the run: drag to choose one, arrow keys to move it, + and − to zoom"
+                    aria-valuemin="0" aria-valuemax={crate::present::ms_number(end)}
+                    aria-valuenow={crate::present::ms_number(w.from_us)}
+                    aria-valuetext={format!("{} to {}", ms_label(w.from_us), ms_label(w.to_us))}
+                    {onpointerdown} {onpointermove} {onpointerup} {onkeydown}>
+                    <OverviewLanes run={props.run.clone()} />
+                    <span class="overview__window" data-testid="overview-window" style={format!("left: {left:.3}%; width: {:.3}%", width.max(0.4))}></span>
+                    if let Some((l, wd)) = brush {
+                        <span class="overview__brush" style={format!("left: {l:.3}%; width: {wd:.3}%")}></span>
+                    }
+                    <span class="overview__playhead" style={format!("left: {:.3}%", percent(&full, props.t_us))}></span>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct OverviewLanesProps {
+    run: Shared<RunModel>,
+}
+
+/// Every lane as a thin line at the whole run's scale; drawn once per run.
+#[function_component]
+fn OverviewLanes(props: &OverviewLanesProps) -> Html {
+    let run = &props.run;
+    let full = Window::full(run.end_us());
+    let min_us = (full.span_us() / 300).max(1);
+    let n = run.lanes.len().max(1) as f64;
+    html! {
+        <span class="overview__lanes" aria-hidden="true">
+            { for run.lanes.iter().enumerate().map(|(i, lane)| {
+                let top = i as f64 / n * 100.0;
+                html! {
+                    { for display_segments(&lane.segments, min_us).iter().map(|s| {
+                        let left = percent(&full, s.from_us);
+                        let width = (percent(&full, s.to_us) - left).max(0.2);
+                        html! {
+                            <span class={classes!("overview__seg", format!("seg--{}", s.dominant()))}
+                                style={format!("left: {left:.3}%; width: {width:.3}%; top: {top:.2}%; height: {:.2}%", 100.0 / n)}></span>
+                        }
+                    }) }
+                }
+            }) }
+        </span>
     }
 }
 
@@ -178,6 +512,8 @@ struct LaneLegendProps {
 #[function_component]
 fn LaneLegend(props: &LaneLegendProps) -> Html {
     html! {
+        <details class="legend-box">
+        <summary class="legend-box__summary">{ "Legend" }</summary>
         <p class="legend" aria-label="Legend">
             <span class="legend__item"><span class="seg-sample seg--running"></span>{ "running" }</span>
             <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ "waiting for a lock (holder named)" }</span>
@@ -185,8 +521,10 @@ fn LaneLegend(props: &LaneLegendProps) -> Html {
             if props.delayed {
                 <span class="legend__item"><span class="seg-sample seg--delayed"></span>{ "delayed (consume on an empty queue)" }</span>
             }
-            <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps" }</span>
+            <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps: zoom in to see each statement" }</span>
             <span class="legend__item">{ "✕ error · ⤼ skipped (READPAST) · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
+            <span class="legend__item">{ "Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip." }</span>
         </p>
+        </details>
     }
 }

@@ -1,5 +1,10 @@
-//! The lesson page: title, toggles, the player's panels, and the narrative beside them.
+//! The lesson page: title, and the player as a stage that fits one screen. The stage
+//! holds the toggles, the transport (pinned), the timeline, each session's current
+//! statement, the wait-for graph and the locks held now; the tables, the outcome, the
+//! event log and the lesson's text are tabs of a dock beside it (below it on a phone),
+//! so none of them scrolls the stage away.
 
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use engine::StateView;
@@ -11,10 +16,11 @@ use super::log::EventLog;
 use super::narrative::Narrative;
 use super::outcome::Outcome;
 use super::tables::Tables;
-use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
+use super::transport::{Cancelled, Narration, SeedControl, Simulating, Toggles, Transport};
 use super::waits::Waits;
+use crate::hooks::use_full_view;
 use crate::player::{Player, PlayerAction, Shared};
-use crate::present::{recent_changes, StepMarks};
+use crate::present::{recent_changes, StepMarks, TableFilter};
 use crate::route::Route;
 
 #[derive(Properties, PartialEq)]
@@ -27,7 +33,17 @@ pub struct LessonPageProps {
     pub reduced: bool,
     pub dispatch: Callback<PlayerAction>,
     pub on_toggle: Callback<(String, String)>,
+    /// Run another seed (a new URL).
+    pub on_seed: Callback<u64>,
 }
+
+/// The dock's tabs, in order: (id, label).
+const TABS: [(&str, &str); 4] = [
+    ("lesson", "Lesson"),
+    ("tables", "Tables"),
+    ("outcome", "Outcome"),
+    ("events", "Events"),
+];
 
 #[function_component]
 pub fn LessonPage(props: &LessonPageProps) -> Html {
@@ -55,60 +71,110 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (Some(run), Some(view)) => statements(run, view, player.head.events),
         _ => Vec::new(),
     });
-    let body = match (&player.run, &player.error) {
-        _ if player.cancelled.is_some() => html! {
-            <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
-        },
-        (_, Some(error)) => html! {
-            <div class="notice notice--error" role="alert" data-testid="run-error">
-                <p class="notice__title">{ "This setting cannot be simulated" }</p>
-                <pre class="notice__detail">{ error }</pre>
-                <p>{ "Switch a toggle back to see a run." }</p>
-            </div>
-        },
-        (None, None) => html! {
-            <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
-        },
+    let tab = use_state(|| "lesson");
+    let filter = use_state(TableFilter::default);
+    let full = use_full_view(
+        player.run.clone(),
+        player
+            .run
+            .as_ref()
+            .map_or(0, |run| run.step_of(player.head.events)),
+        filter.active(),
+    );
+    // Rows with anomalies, for the tables' highlight and filter (none are marked yet).
+    let highlighted: Rc<BTreeSet<(String, String)>> = Rc::default();
+    let (stage, dock) = match (&player.run, &player.error) {
+        _ if player.cancelled.is_some() => (
+            html! {
+                <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
+            },
+            None,
+        ),
+        (_, Some(error)) => (
+            html! {
+                <div class="notice notice--error" role="alert" data-testid="run-error">
+                    <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                    <pre class="notice__detail">{ error }</pre>
+                    <p>{ "Switch a toggle back to see a run." }</p>
+                </div>
+            },
+            None,
+        ),
+        (None, None) => (
+            html! {
+                <Simulating progress={player.progress} over={false} dispatch={props.dispatch.clone()} />
+            },
+            None,
+        ),
         (Some(run), None) => {
             let head = player.head;
             let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
             let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
             let view = props.view.clone();
             let statements = statements.clone();
-            html! {
+            let busy = if props.view_current { "false" } else { "true" };
+            let catching_up = (!props.view_current).then_some("player__pair--catching-up");
+            let on_filter = {
+                let filter = filter.clone();
+                Callback::from(move |f: TableFilter| filter.set(f))
+            };
+            let stage = html! {
                 <>
-                    <Transport
-                        head={head}
-                        events={run.events()}
-                        end_us={run.end_us()}
-                        playing={player.playing}
-                        speed={player.speed}
-                        dispatch={props.dispatch.clone()}
-                    />
-                    <Narration run={run.clone()} head={head} playing={player.playing} />
-                    <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
+                    <div class="stage__pinned">
+                        <div class="stage__bar">
+                            <Transport
+                                head={head}
+                                events={run.events()}
+                                end_us={run.end_us()}
+                                playing={player.playing}
+                                speed={player.speed}
+                                idle={player.idle()}
+                                dispatch={props.dispatch.clone()}
+                            />
+                            // Slot: Previous/Next anomaly buttons go here, beside the transport.
+                        </div>
+                        <Narration run={run.clone()} head={head} playing={player.playing} />
+                        <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
+                    </div>
                     if let Some(view) = view.clone() {
-                        <SessionCode
-                            run={run.clone()}
-                            view={view.clone()}
-                            statements={statements}
-                            fresh={player.fresh.clone()}
-                            flash={player.flash}
-                        />
-                        <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}
-                            aria-busy={if props.view_current { "false" } else { "true" }}>
-                            <Tables view={view.clone()} marks={marks.clone()} {recent} sessions={run.sessions.clone()} />
-                            <Waits view={view} marks={marks} sessions={run.sessions.clone()} />
+                        <div class={classes!("stage__now", "player__pair", catching_up)} aria-busy={busy}>
+                            <SessionCode
+                                run={run.clone()}
+                                view={view.clone()}
+                                statements={statements}
+                                fresh={player.fresh.clone()}
+                                flash={player.flash}
+                                compact={true}
+                            />
+                            <div class="stage__side">
+                                <Waits view={view} marks={marks.clone()} sessions={run.sessions.clone()} />
+                                // Slot: the why panel goes here, beside the wait-for graph.
+                            </div>
                         </div>
                     }
-                    <Outcome
-                        summary={run.summary.clone()}
-                        previous={player.previous.clone()}
-                        {exercise}
-                    />
-                    <EventLog run={run.clone()} events={head.events} dispatch={props.dispatch.clone()} />
+                    <SeedControl seed={player.key.seed} lesson_seed={lesson.seed} on_seed={props.on_seed.clone()} />
                 </>
-            }
+            };
+            let tables = view.map(|view| {
+                html! {
+                    <div class={classes!("player__pair", catching_up)} aria-busy={busy}>
+                        <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()}
+                            highlighted={highlighted.clone()} filter={(*filter).clone()} {on_filter}
+                            full={full.clone()} filterable={true} />
+                    </div>
+                }
+            });
+            let outcome = html! {
+                <Outcome
+                    summary={run.summary.clone()}
+                    previous={player.previous.clone()}
+                    {exercise}
+                />
+            };
+            let events = html! {
+                <EventLog run={run.clone()} events={head.events} dispatch={props.dispatch.clone()} />
+            };
+            (stage, Some((tables, outcome, events)))
         }
     };
 
@@ -128,9 +194,65 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             />
         }
     });
+    let (tables, outcome, events) = match dock {
+        Some((t, o, e)) => (t, Some(o), Some(e)),
+        None => (None, None, None),
+    };
+    let panels: [Option<Html>; 4] = [narrative, tables, outcome, events];
+    let on_tab_key = {
+        let tab = tab.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let i = TABS.iter().position(|(id, _)| *id == *tab).unwrap_or(0);
+            let next = match e.key().as_str() {
+                "ArrowRight" => (i + 1) % TABS.len(),
+                "ArrowLeft" => (i + TABS.len() - 1) % TABS.len(),
+                "Home" => 0,
+                "End" => TABS.len() - 1,
+                _ => return,
+            };
+            // Handled here: the player's own arrow keys must not step as well.
+            e.prevent_default();
+            e.stop_propagation();
+            tab.set(TABS[next].0);
+            if let Some(el) =
+                gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next].0))
+            {
+                if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
+    let dock = html! {
+        <aside class="dock" aria-label="Tables, outcome, events and the lesson's text" data-testid="dock">
+            <div class="dock__tabs" role="tablist" aria-label="Panels" onkeydown={on_tab_key}>
+                { for TABS.iter().map(|&(id, label)| {
+                    let selected = *tab == id;
+                    let onclick = {
+                        let tab = tab.clone();
+                        Callback::from(move |_: MouseEvent| tab.set(id))
+                    };
+                    html! {
+                        <button type="button" role="tab" id={format!("tab-{id}")} class="dock__tab"
+                            data-testid={format!("tab-{id}")}
+                            aria-selected={if selected { "true" } else { "false" }}
+                            aria-controls={format!("tabpanel-{id}")}
+                            tabindex={if selected { "0" } else { "-1" }}
+                            {onclick}>{ label }</button>
+                    }
+                }) }
+            </div>
+            { for TABS.iter().zip(panels).map(|(&(id, _), panel)| html! {
+                <div role="tabpanel" id={format!("tabpanel-{id}")} class="dock__panel"
+                    aria-labelledby={format!("tab-{id}")} tabindex="0" hidden={*tab != id}>
+                    { for panel }
+                </div>
+            }) }
+        </aside>
+    };
 
     html! {
-        <article class="lesson" data-testid="lesson" data-lesson={lesson.id.clone()}
+        <article class="lesson lesson--stage" data-testid="lesson" data-lesson={lesson.id.clone()}
             data-kind={if exercise { "exercise" } else { "lesson" }}>
             <header class="lesson__head">
                 <p class="lesson__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
@@ -139,15 +261,15 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 <super::embed::CopyEmbed route={player.route()} title={lesson.title.clone()} />
             </header>
             { for warnings }
-            <div class="lesson__grid">
-                <section
-                    class={classes!("player", pending.then_some("player--stale"))}
-                    aria-label="Player"
-                    aria-busy={if pending { "true" } else { "false" }}
-                    data-testid="player"
-                    data-settings={shown}
-                    data-pending={if pending { "true" } else { "false" }}
-                >
+            <section
+                class={classes!("player", pending.then_some("player--stale"))}
+                aria-label="Player"
+                aria-busy={if pending { "true" } else { "false" }}
+                data-testid="player"
+                data-settings={shown}
+                data-pending={if pending { "true" } else { "false" }}
+            >
+                <div class="stage" data-testid="stage">
                     <Toggles
                         toggles={lesson.toggles.clone()}
                         settings={player.key.settings.clone()}
@@ -158,10 +280,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     if pending && player.run.is_some() {
                         <Simulating progress={player.progress} over={true} dispatch={props.dispatch.clone()} />
                     }
-                    { body }
-                </section>
-                <aside class="narrative" aria-label="Lesson text">{ for narrative }</aside>
-            </div>
+                    { stage }
+                </div>
+                { dock }
+            </section>
         </article>
     }
 }

@@ -86,9 +86,19 @@ pub fn App() -> Html {
 
     let on_toggle = {
         let player = state.player.clone();
+        let player_route = player_route.clone();
         Callback::from(move |(name, value): (String, String)| {
             if let Some(player) = &player {
                 navigate(&player_route(player.route_with(&name, &value)));
+            }
+        })
+    };
+
+    let on_seed = {
+        let player = state.player.clone();
+        Callback::from(move |seed: u64| {
+            if let Some(player) = &player {
+                navigate(&player_route(player.route_with_seed(seed)));
             }
         })
     };
@@ -110,7 +120,7 @@ pub fn App() -> Html {
         Route::Facilitator => html! { <FacilitatorPage /> },
         Route::Lesson(route) => match player {
             Some(player) => html! {
-                <LessonPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} />
+                <LessonPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} {on_seed} />
             },
             None => {
                 let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();

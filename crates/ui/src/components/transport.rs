@@ -96,6 +96,9 @@ pub struct TransportProps {
     pub end_us: u64,
     pub playing: bool,
     pub speed: usize,
+    /// The quiet stretch the playhead is in, when playback compresses it.
+    #[prop_or_default]
+    pub idle: Option<(u64, u64)>,
     pub dispatch: Callback<PlayerAction>,
 }
 
@@ -129,6 +132,19 @@ pub fn Transport(props: &TransportProps) -> Html {
                     dispatch.emit(PlayerAction::SeekTime(us.max(0.0) as u64));
                 }
             }
+        })
+    };
+    // On the slider the arrow keys step one event (a microsecond is too small a step).
+    let on_scrub_key = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let action = match e.key().as_str() {
+                "ArrowRight" | "ArrowUp" => PlayerAction::StepForward,
+                "ArrowLeft" | "ArrowDown" => PlayerAction::StepBack,
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.emit(action);
         })
     };
     let head = props.head;
@@ -178,9 +194,96 @@ pub fn Transport(props: &TransportProps) -> Html {
                     step="1"
                     value={head.t_us.to_string()}
                     oninput={on_scrub}
+                    onkeydown={on_scrub_key}
                 />
+                if let Some((from, to)) = props.idle {
+                    <span class="transport__idle" data-testid="idle" title="Playback passes quiet stretches faster than real time">
+                        { format!("» quiet for {} — played compressed", crate::zoom::span_label(to - from)) }
+                    </span>
+                }
             </div>
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SeedControlProps {
+    /// The seed of the run asked for.
+    pub seed: u64,
+    /// The lesson's own seed (a reset goes back to it).
+    pub lesson_seed: u64,
+    pub on_seed: Callback<u64>,
+}
+
+/// The run's seed, and ways to try others: type one, take the next, or let the page
+/// pick a different random interleaving. Each is a new URL (`seed=`), so it can be shared.
+#[function_component]
+pub fn SeedControl(props: &SeedControlProps) -> Html {
+    let input = use_node_ref();
+    let onsubmit = {
+        let (input, on_seed, seed) = (input.clone(), props.on_seed.clone(), props.seed);
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(el) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
+            match el.value().trim().parse::<u64>() {
+                Ok(n) if n != seed => on_seed.emit(n),
+                Ok(_) => {}
+                Err(_) => {
+                    el.set_custom_validity("A seed is a whole number from 0 up.");
+                    el.report_validity();
+                }
+            }
+        })
+    };
+    let oninput = Callback::from(|e: InputEvent| {
+        if let Some(el) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        {
+            el.set_custom_validity("");
+        }
+    });
+    let next = {
+        let (on_seed, seed) = (props.on_seed.clone(), props.seed);
+        Callback::from(move |_: MouseEvent| on_seed.emit(seed.wrapping_add(1)))
+    };
+    let random = {
+        let (on_seed, seed) = (props.on_seed.clone(), props.seed);
+        Callback::from(move |_: MouseEvent| {
+            // Any other seed gives another interleaving; the page's randomness is fine here
+            // (the engine only ever sees the seed, which goes in the URL).
+            let mut n = (js_sys::Math::random() * 1e9) as u64;
+            if n == seed {
+                n += 1;
+            }
+            on_seed.emit(n);
+        })
+    };
+    let reset = {
+        let (on_seed, lesson_seed) = (props.on_seed.clone(), props.lesson_seed);
+        Callback::from(move |_: MouseEvent| on_seed.emit(lesson_seed))
+    };
+    html! {
+        <form class="seed" data-testid="seed" data-seed={props.seed.to_string()} {onsubmit}>
+            <label class="seed__label">
+                <span>{ "Seed" }</span>
+                <input ref={input} type="number" min="0" step="1" inputmode="numeric" class="seed__input"
+                    data-testid="seed-input" value={props.seed.to_string()} {oninput}
+                    aria-describedby="seed-help" />
+            </label>
+            <button type="submit" class="button button--small" data-testid="seed-run">{ "Run" }</button>
+            <button type="button" class="button button--small" data-testid="seed-next" onclick={next}
+                title="Run the next seed">{ "Next seed" }</button>
+            <button type="button" class="button button--small" data-testid="seed-random" onclick={random}
+                title="Run a random seed: the sessions interleave differently">{ "A different interleaving" }</button>
+            if props.seed != props.lesson_seed {
+                <button type="button" class="button button--small" data-testid="seed-reset" onclick={reset}>
+                    { format!("Lesson's seed ({})", props.lesson_seed) }</button>
+            }
+            <span id="seed-help" class="visually-hidden">{ "The seed decides how the sessions interleave; the same seed replays the same run." }</span>
+        </form>
     }
 }
 

@@ -8,6 +8,7 @@ use engine::StateView;
 use yew::prelude::*;
 
 use super::tables::badge;
+use crate::graph::{layout, NODE_H};
 use crate::player::Shared;
 use crate::present::{session_class, StepMarks};
 
@@ -18,22 +19,12 @@ pub struct WaitsProps {
     pub sessions: Vec<String>,
 }
 
-const SIZE: f64 = 200.0;
-
 #[function_component]
 pub fn Waits(props: &WaitsProps) -> Html {
     let view = &props.view;
     let sessions = &props.sessions;
-    let n = sessions.len().max(1);
-    let radius = if n == 1 { 0.0 } else { SIZE / 2.0 - 34.0 };
-    let pos = |i: usize| {
-        let angle = std::f64::consts::PI * (0.5 + 2.0 * i as f64 / n as f64) + std::f64::consts::PI;
-        let (x, y) = (
-            SIZE / 2.0 + radius * angle.cos() * 1.15,
-            SIZE / 2.0 + radius * angle.sin(),
-        );
-        (x, y)
-    };
+    let graph = layout(sessions);
+    let pos = |i: usize| (graph.nodes[i].x, graph.nodes[i].y);
     let index = |name: &str| sessions.iter().position(|s| s == name);
     let deadlock = props.marks.deadlock.as_ref();
     let in_cycle = |a: &str, b: &str| {
@@ -70,12 +61,18 @@ pub fn Waits(props: &WaitsProps) -> Html {
         let (dx, dy) = (x2 - x1, y2 - y1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let (ux, uy) = (dx / len, dy / len);
-        let r = 17.0;
+        // Leave the pill where the line does: its half height, or half its width when
+        // the line leaves sideways.
+        let clip = |w: f64| {
+            let (hx, hy) = (w / 2.0, NODE_H / 2.0);
+            (hx / ux.abs().max(1e-9)).min(hy / uy.abs().max(1e-9))
+        };
+        let (r1, r2) = (clip(graph.nodes[index(a)?].w), clip(graph.nodes[index(b)?].w));
         let red = in_cycle(a, b);
         Some(html! {
             <g class={classes!("edge", red.then_some("edge--deadlock"))}>
-                <line x1={format!("{:.1}", x1 + ux * r)} y1={format!("{:.1}", y1 + uy * r)}
-                      x2={format!("{:.1}", x2 - ux * (r + 4.0))} y2={format!("{:.1}", y2 - uy * (r + 4.0))}
+                <line x1={format!("{:.1}", x1 + ux * r1)} y1={format!("{:.1}", y1 + uy * r1)}
+                      x2={format!("{:.1}", x2 - ux * (r2 + 4.0))} y2={format!("{:.1}", y2 - uy * (r2 + 4.0))}
                       marker-end={if red { "url(#arrow-red)" } else { "url(#arrow)" }} />
                 <title>{ format!("{a} waits for {b} ({label})") }</title>
             </g>
@@ -84,8 +81,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
     let nodes = sessions.iter().enumerate().map(|(i, name)| {
         let (x, y) = pos(i);
         let victim = deadlock.is_some_and(|(v, _)| v == name);
-        // A pill wide enough for the name.
-        let w = (name.chars().count() as f64 * 7.6 + 16.0).max(36.0);
+        let w = graph.nodes[i].w;
         html! {
             <g class={classes!("node", session_class(i), victim.then_some("node--victim"))}>
                 <rect x={format!("{:.1}", x - w / 2.0)} y={format!("{:.1}", y - 15.0)} width={format!("{w:.1}")} height="30" rx="15" />
@@ -115,7 +111,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
         <section class="panel waits" aria-labelledby="waits-heading" data-testid="waits">
             <h3 id="waits-heading" class="panel__title">{ "Who waits for whom" }</h3>
             if sessions.len() > 1 {
-            <svg class="waits__graph" viewBox={format!("0 0 {SIZE} {SIZE}")} role="img"
+            <svg class="waits__graph" viewBox={graph.view_box_attr()} role="img" data-testid="wait-graph"
                  aria-label={if sentences.is_empty() { "Nobody waits".to_string() } else { sentences.join("; ") }}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

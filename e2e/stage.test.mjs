@@ -1,0 +1,299 @@
+// The stage: while stepping, the lanes, each session's current statement and the
+// wait-for graph are on one screen at desktop and phone sizes; the timeline zooms down
+// to single statements; the slider steps by events; quiet stretches play compressed;
+// the dock's tabs work by keyboard; big tables filter; another seed is one click away.
+// Bounding boxes are read from the DOM.
+
+import { test, assert } from './harness.mjs';
+
+/** Waits until the player shows a run for settings that include every `name=value`. */
+async function settled(page, ...settings) {
+  await page.waitForFunction(
+    (want) => {
+      const el = document.querySelector('[data-testid=player]');
+      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
+      const shown = (el.dataset.settings || '').split(' ');
+      return want.every((s) => shown.includes(s));
+    },
+    settings,
+    { timeout: 30_000 },
+  );
+}
+
+const position = (page) =>
+  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+
+/** Boxes of the parts that must be on screen, and the viewport's size. */
+const stageBoxes = (page) =>
+  page.evaluate(() => {
+    // The part's box, cut by every ancestor that clips (a scrolling panel hides what
+    // is outside it just as the window does).
+    const box = (el, name) => {
+      const r = el.getBoundingClientRect();
+      let { top, bottom, left, right } = r;
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowY !== 'visible' || style.overflowX !== 'visible') {
+          const c = a.getBoundingClientRect();
+          if (a !== document.body && a !== document.documentElement) {
+            top = Math.max(top, c.top);
+            bottom = Math.min(bottom, c.bottom);
+            left = Math.max(left, c.left);
+            right = Math.min(right, c.right);
+          }
+        }
+      }
+      return { name, top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, shown: bottom - top >= r.height - 1 && right - left >= Math.min(r.width, 40) };
+    };
+    const parts = [];
+    parts.push(box(document.querySelector('[data-testid=lanes]'), 'lanes'));
+    for (const el of document.querySelectorAll('[data-testid=stage] [data-testid^="current-"]')) {
+      parts.push(box(el, el.dataset.testid));
+    }
+    const graph = document.querySelector('[data-testid=wait-graph]');
+    if (graph) parts.push(box(graph, 'wait graph'));
+    return { parts, width: window.innerWidth, height: window.innerHeight };
+  });
+
+function assertOnScreen({ parts, width, height }, where) {
+  const names = parts.map((p) => p.name);
+  assert.ok(names.includes('lanes') && names.includes('wait graph'), `${where}: missing parts: ${names}`);
+  assert.ok(names.some((n) => n.startsWith('current-')), `${where}: no current statements: ${names}`);
+  for (const p of parts) {
+    assert.ok(p.height > 0, `${where}: ${p.name} is not drawn`);
+    assert.ok(p.shown, `${where}: ${p.name} is cut off by a scrolling panel: ${JSON.stringify(p)}`);
+    assert.ok(
+      p.top >= -0.5 && p.bottom <= height + 0.5 && p.left >= -0.5 && p.right <= width + 0.5,
+      `${where}: ${p.name} is off screen: ${JSON.stringify(p)} in ${width}×${height}`,
+    );
+  }
+}
+
+const LESSONS = [
+  ['queue-claim-race', '', 'claim=two-step'],
+  ['queue-wait-or-skip', '?readpast=off', 'readpast=off'],
+];
+
+for (const scheme of ['light', 'dark']) {
+  test(
+    `stage: lanes, current statements and the wait graph stay on one screen while stepping (${scheme})`,
+    async (t) => {
+      const { page } = t;
+      for (const [id, query, setting] of LESSONS) {
+        for (const [width, height] of [[1280, 800], [390, 844]]) {
+          const where = `${id} at ${width}×${height}`;
+          await page.setViewportSize({ width, height });
+          await page.goto('about:blank');
+          await t.open(`#/lesson/${id}${query}`);
+          await settled(page, setting);
+          // On a phone the reader scrolls past the title and toggles once; from then on
+          // the stage stays put while stepping (its transport and lanes are pinned).
+          const scrolled = () => page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+          if (width < 1024) await scrolled();
+          for (let i = 1; i <= 25; i++) {
+            await page.keyboard.press('ArrowRight');
+            await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
+            if (i % 6 === 0) assertOnScreen(await stageBoxes(page), `${where}, event ${i}`);
+          }
+          // A moment with a wait: the graph has its arrow, still on screen.
+          if (id === 'queue-wait-or-skip') {
+            await page.evaluate(() => {
+              location.hash = location.hash.replace(/&t=[^&]*|&e=[^&]*/g, '') + '&t=2000';
+            });
+            await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.tMs === '2000');
+            if (width < 1024) await scrolled();
+            assert.match(await page.textContent('[data-testid=wait-edges]'), /B waits for A/);
+            assert.equal(await page.locator('[data-testid=wait-graph] .edge').count(), 1);
+            assertOnScreen(await stageBoxes(page), `${where}, B waiting`);
+          }
+          await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+          await t.screenshot(`stage-${id}-${scheme}-${width}`);
+        }
+      }
+    },
+    { colorScheme: scheme, timeoutMs: 120_000 },
+  );
+}
+
+test('stage: zooming into the first 50 ms of the claim race shows individual statements', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page, 'claim=two-step');
+  const lanes = page.locator('[data-testid=lanes]');
+  const end = Number(await lanes.getAttribute('data-to-ms'));
+  assert.ok(end > 5000, `the run ends at ${end} ms`);
+  assert.equal(await page.isDisabled('[data-testid=zoom-out]'), true);
+  const statements = (lane) =>
+    page.$$eval(`[data-testid=lane-${lane}] .seg[data-statement]`, (segs) =>
+      segs.map((s) => ({ statement: s.dataset.statement, from: Number(s.dataset.fromMs), to: Number(s.dataset.toMs) })),
+    );
+  // The whole run: the first 50 ms are a few pixels of "many short steps".
+  const before = (await statements('worker2')).filter((s) => s.from < 50);
+  assert.ok(before.length <= 1, `whole run: ${JSON.stringify(before)}`);
+
+  // The wheel over the lanes zooms in around the pointer, the − button back out.
+  const track = await page.locator('[data-testid=lane-worker1] .lane__track').boundingBox();
+  await page.mouse.move(track.x + track.width / 2, track.y + track.height / 2);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction((e) => Number(document.querySelector('[data-testid=lanes]').dataset.toMs) < e, end);
+  const zoomed = await lanes.evaluate((el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
+  assert.ok(zoomed[0] > 0 && zoomed[1] < end, `wheel zoom: ${zoomed}`);
+  await page.click('[data-testid=zoom-out]');
+  const wider = await lanes.evaluate((el) => Number(el.dataset.toMs) - Number(el.dataset.fromMs));
+  assert.ok(wider > zoomed[1] - zoomed[0], `zoom out: ${wider}`);
+  // A trackpad pinch (a wheel with Ctrl) zooms too; the whole-run strip pans by keys.
+  await page.mouse.move(track.x + track.width / 2, track.y + track.height / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  const pinched = await lanes.evaluate((el) => Number(el.dataset.toMs) - Number(el.dataset.fromMs));
+  assert.ok(pinched < wider, `pinch: ${pinched} of ${wider}`);
+  const from = Number(await lanes.getAttribute('data-from-ms'));
+  await page.focus('[data-testid=overview-strip]');
+  await page.keyboard.press('ArrowRight');
+  assert.ok(Number(await lanes.getAttribute('data-from-ms')) > from, 'the strip did not pan');
+  await page.click('[data-testid=zoom-reset]');
+  assert.equal(Number(await lanes.getAttribute('data-to-ms')), end);
+  assert.equal(await page.isDisabled('[data-testid=zoom-reset]'), true);
+
+  // A brush over the overview strip from 0 to 50 ms (a pixel there is about 16 ms).
+  const strip = await page.locator('[data-testid=overview-strip]').boundingBox();
+  const x = (ms) => strip.x + (strip.width * ms) / end;
+  await page.mouse.move(strip.x + 0.05, strip.y + strip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x(25), strip.y + strip.height / 2, { steps: 4 });
+  await page.mouse.move(x(50), strip.y + strip.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const window = await lanes.evaluate((el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
+  const px = end / strip.width;
+  assert.ok(window[0] <= px + 1 && Math.abs(window[1] - 50) <= px + 1, `brushed window ${window}`);
+  assert.match(await page.textContent('[data-testid=zoom-window]'), /ms/);
+
+  // Now each statement is its own segment: the sleep, the UPDATE that waits, the INSERT…
+  const after = await statements('worker2');
+  const kinds = new Set(after.map((s) => s.statement.split(' ')[0]));
+  assert.ok(after.length >= 3, `zoomed: ${JSON.stringify(after)}`);
+  for (const k of ['WAITFOR', 'UPDATE']) assert.ok(kinds.has(k), `no ${k} segment in ${[...kinds]}`);
+  const update = after.find((s) => s.statement.startsWith('UPDATE'));
+  assert.ok(update.to - update.from > 1, `the UPDATE is drawn across ${update.to - update.from} ms`);
+  // worker1's wait for worker2 is its own segment, with the holder named.
+  assert.ok((await page.locator('[data-testid=lane-worker1] .seg[data-state=waiting][data-holders=worker2]').count()) > 0);
+
+  // Stepping past the window turns the page; a click in the lanes seeks inside it.
+  await page.keyboard.press('End');
+  const turned = await lanes.evaluate((el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
+  assert.ok(turned[1] >= end - 0.01 && turned[1] - turned[0] < 60, `after End: ${turned}`);
+});
+
+test('stage: the slider steps one event per arrow key; the dock tabs work by keyboard', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip');
+  await settled(page, 'readpast=on');
+  await page.focus('[data-testid=scrub]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await position(page)).events, 2);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await position(page)).events, 1);
+
+  // Tabs: a tablist with one tab in the tab order; arrows move between them and do
+  // not step the player.
+  assert.equal(await page.getAttribute('[data-testid=tab-lesson]', 'aria-selected'), 'true');
+  assert.equal(await page.locator('[role=tablist] [role=tab][tabindex="0"]').count(), 1);
+  await page.focus('[data-testid=tab-lesson]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('[data-testid=tab-tables]', 'aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'tab-tables');
+  assert.ok(await page.isVisible('[data-testid=tables]'));
+  assert.ok(!(await page.isVisible('[data-testid=narrative]')));
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('[data-testid=tab-events]', 'aria-selected'), 'true');
+  assert.ok(await page.isVisible('[data-testid=event-log]'));
+  assert.equal((await position(page)).events, 1, 'the tab keys moved the playhead');
+  const panel = await page.getAttribute('[data-testid=tab-events]', 'aria-controls');
+  assert.equal(await page.getAttribute(`#${panel}`, 'role'), 'tabpanel');
+  // The stage did not move: the lanes are where they were.
+  const lanes = await page.locator('[data-testid=lanes]').boundingBox();
+  await page.click('[data-testid=tab-outcome]');
+  assert.deepEqual(await page.locator('[data-testid=lanes]').boundingBox(), lanes);
+});
+
+test('stage: a quiet stretch plays compressed and says so', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
+  await settled(page, 'readpast=off');
+  // B waits 2.5 s for A: no event happens between 1500.021 and 4000.173 ms.
+  assert.match(await page.textContent('[data-testid=idle]'), /quiet for 2\.5 s/);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.$('[data-testid=idle]'), null);
+});
+
+test('stage: another seed and a different interleaving without editing the URL', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page, 'claim=two-step');
+  const seed = Number(await page.getAttribute('[data-testid=seed]', 'data-seed'));
+  await page.click('[data-testid=seed-next]');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=seed]')?.dataset.seed === String(s + 1), seed);
+  await settled(page, 'claim=two-step');
+  assert.match(page.url(), new RegExp(`[?&]seed=${seed + 1}(&|$)`));
+  await page.click('[data-testid=seed-random]');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=seed]')?.dataset.seed !== String(s + 1), seed);
+  await settled(page, 'claim=two-step');
+  const random = Number(await page.getAttribute('[data-testid=seed]', 'data-seed'));
+  assert.ok(random !== seed + 1 && page.url().includes(`seed=${random}`));
+  await page.fill('[data-testid=seed-input]', '42');
+  await page.press('[data-testid=seed-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=seed]')?.dataset.seed === '42');
+  await page.click('[data-testid=seed-reset]');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=seed]')?.dataset.seed === String(s), seed);
+  assert.ok(!page.url().includes('seed='), page.url());
+});
+
+test('stage: big tables filter by id, session and locks now', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page, 'claim=two-step');
+  await page.keyboard.press('End');
+  await page.click('[data-testid=tab-tables]');
+  const keys = (table) => page.$$eval(`[data-testid=table-${table}] tbody tr[data-key]`, (rows) => rows.map((r) => r.dataset.key));
+  await page.fill('[data-testid=table-search]', '117');
+  await page.waitForFunction(() => document.querySelector('[data-testid=table-task]')?.dataset.matches !== undefined);
+  const found = await keys('task');
+  assert.ok(found.includes('117') && found.length < 20, `task rows: ${found}`);
+  assert.match(await page.textContent('[data-testid=table-task] .table__count'), /of 500 rows match/);
+  await page.fill('[data-testid=table-search]', '');
+  await page.selectOption('[data-testid=table-session]', 'worker1');
+  const processes = await page.$$eval('[data-testid=table-claim] tbody tr[data-key]', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.trim())),
+  );
+  assert.ok(processes.length > 10, `${processes.length} claim rows of worker1`);
+  assert.ok(processes.every((cells) => cells.includes('worker1') && !cells.includes('worker2')), JSON.stringify(processes.slice(0, 3)));
+  // Rows locked now: none at the end of the run; some in the middle of an UPDATE.
+  await page.selectOption('[data-testid=table-session]', '');
+  await page.check('[data-testid=table-locked]');
+  assert.equal((await keys('task')).length, 0);
+  await page.click('[data-testid=table-filter-clear]');
+  assert.equal(await page.$('[data-testid=table-task][data-matches]'), null);
+});
+
+test('stage: the wait-for graph shows every name whole, however many sessions', async (t) => {
+  const { page } = t;
+  for (const id of ['teradata-consume', 'teradata-rules', 'queue-claim-race']) {
+    await t.open(`#/lesson/${id}`);
+    await page.waitForSelector('[data-testid=wait-graph]');
+    const cut = await page.$eval('[data-testid=wait-graph]', (svg) => {
+      const frame = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('.node')].flatMap((node) => {
+        const r = node.getBoundingClientRect();
+        const inside = r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 && r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5;
+        return inside ? [] : [node.textContent];
+      });
+    });
+    const nodes = await page.locator('[data-testid=wait-graph] .node').count();
+    assert.ok(nodes >= 2, `${id}: ${nodes} nodes`);
+    assert.deepEqual(cut, [], `${id}: names cut off`);
+    await page.goto('about:blank');
+  }
+});
