@@ -327,6 +327,12 @@ test('exercise: the editor numbers its lines, Tab and Shift+Tab indent the selec
   let now = await editorState(page);
   assert.equal(now.value.split('\n')[1], `    ${lines[1]}`);
   assert.deepEqual([now.start, now.end, now.focused], [lines[0].length + 1 + 4, lines[0].length + 1 + 4, true]);
+  // A Tab is an edit like any other: Ctrl+Z takes it back (and the page keeps the undone text).
+  await page.keyboard.press('Control+z');
+  assert.equal((await editorState(page)).value, original);
+  await page.waitForFunction((k) => localStorage.getItem(k) === null, KEY);
+  await page.keyboard.press('Tab');
+  assert.equal((await editorState(page)).value.split('\n')[1], `    ${lines[1]}`);
   await page.keyboard.press('Shift+Tab');
   assert.equal((await editorState(page)).value, original);
 

@@ -112,6 +112,28 @@ pub fn caret_at(text: &str, line: u32, col: u32) -> u32 {
     utf16_len(&text[..start + within])
 }
 
+/// The smallest replacement that turns `old` into `new`: the UTF-16 range of `old` to
+/// replace and the text to put there. The editor replaces just that through the
+/// browser's editing commands, so Ctrl+Z undoes a Tab.
+pub fn replacement(old: &str, new: &str) -> (u32, u32, String) {
+    let prefix: usize = old
+        .chars()
+        .zip(new.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(c, _)| c.len_utf8())
+        .sum();
+    let suffix: usize = old[prefix..]
+        .chars()
+        .rev()
+        .zip(new[prefix..].chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(c, _)| c.len_utf8())
+        .sum();
+    let from = utf16_len(&old[..prefix]);
+    let to = utf16_len(&old[..old.len() - suffix]);
+    (from, to, new[prefix..new.len() - suffix].to_string())
+}
+
 /// Byte offsets of the starts of the lines from the one holding `start` to the one
 /// holding `end`; a selection that ends at a line's very start leaves that line out.
 fn touched_lines(text: &str, start: usize, end: usize) -> Vec<usize> {
@@ -277,6 +299,25 @@ mod tests {
         // "😀" is two UTF-16 units.
         cases(tab, &[("😀|x", "😀   |x"), ("[😀\nb]", "[    😀\n    b]")]);
         cases(shift_tab, &[("    😀|x", "😀|x")]);
+    }
+
+    #[test]
+    fn the_replacement_is_the_part_that_changed() {
+        assert_eq!(replacement("abc", "abc"), (3, 3, String::new()));
+        assert_eq!(
+            replacement("a\nb", "    a\n    b"),
+            (0, 2, "    a\n    ".into())
+        );
+        assert_eq!(replacement("x\n    y", "x\ny"), (2, 6, String::new()));
+        assert_eq!(replacement("😀 a", "😀     a"), (3, 3, "    ".into()));
+        for (old, new) in [("    a\n  b", "a\nb"), ("é\n", "    é\n"), ("", "    ")] {
+            let (from, to, text) = replacement(old, new);
+            let units: Vec<u16> = old.encode_utf16().collect();
+            let mut out = String::from_utf16(&units[..from as usize]).unwrap();
+            out.push_str(&text);
+            out.push_str(&String::from_utf16(&units[to as usize..]).unwrap());
+            assert_eq!(out, new);
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use lesson::{BlockRole, Kind, Lesson};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -501,7 +501,7 @@ fn Editor(props: &EditorProps) -> Html {
             } else {
                 editing::indent(&text, start, end)
             };
-            if edited.text != text {
+            if edited.text != text && !insert_text(&area, &text, &edited.text) {
                 area.set_value(&edited.text);
                 dispatcher.dispatch(ExerciseAction::Edit {
                     block: name.clone(),
@@ -592,6 +592,30 @@ fn Editor(props: &EditorProps) -> Html {
             { for error_html }
         </figure>
     }
+}
+
+/// Replaces what changed between `old` and `new` in `area` with the browser's own
+/// editing command, so the edit joins the undo history and fires `input` (which saves
+/// it). `false` when the browser has no such command (the caller sets the value).
+fn insert_text(area: &HtmlTextAreaElement, old: &str, new: &str) -> bool {
+    let (from, to, text) = editing::replacement(old, new);
+    if area.set_selection_range(from, to).is_err() {
+        return false;
+    }
+    let document = gloo::utils::document();
+    let Ok(exec) = js_sys::Reflect::get(&document, &"execCommand".into()) else {
+        return false;
+    };
+    let Ok(exec) = exec.dyn_into::<js_sys::Function>() else {
+        return false;
+    };
+    // Only deleting (an outdent of one line) is the `delete` command's job.
+    let done = if text.is_empty() {
+        exec.call3(&document, &"delete".into(), &false.into(), &JsValue::NULL)
+    } else {
+        exec.call3(&document, &"insertText".into(), &false.into(), &text.into())
+    };
+    done.is_ok_and(|v| v.is_truthy()) && area.value() == new
 }
 
 /// The element id of the editor of block `block`.
