@@ -203,6 +203,11 @@ test('embed: the copy-embed code, pasted into another page, restores toggles and
   assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#\/embed\/queue-wait-or-skip\?readpast=off&amp;t=[\d.]+(&amp;e=\d+)?" /);
   assert.match(code, /title="Lockstep: [^"]+"/);
   assert.match(code, /height="\d+"/);
+  // The second line loads embed.js from the app's own address, so the paste is complete.
+  const [iframeLine, scriptLine, ...rest] = code.split('\n');
+  assert.match(iframeLine, /^<iframe [^\n]*><\/iframe>$/);
+  assert.equal(scriptLine, `<script src="${new URL('embed.js', t.baseUrl).href}" defer></script>`);
+  assert.deepEqual(rest, []);
   assert.match(await page.textContent('[data-testid=embed-copied]'), /Copied/);
   await t.screenshot('copy-embed-open');
   console.log(`     embed code: ${code}`);
@@ -212,7 +217,7 @@ test('embed: the copy-embed code, pasted into another page, restores toggles and
   await page.route(post, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><meta charset="utf-8"><title>Pasted</title><h1>My post</h1><p>Look:</p>\n${code}\n<script src="./embed.js"></script>`,
+      body: `<!doctype html><meta charset="utf-8"><title>Pasted</title><h1>My post</h1><p>Look:</p>\n${code}\n`,
     }),
   );
   await page.goto(post);
@@ -223,5 +228,125 @@ test('embed: the copy-embed code, pasted into another page, restores toggles and
   assert.deepEqual(there, here, `the pasted widget shows ${JSON.stringify(there)}, the player showed ${JSON.stringify(here)} (${url})`);
   assert.equal(await frame.getAttribute('[data-testid=toggle-readpast-off]', 'aria-pressed'), 'true');
   await frame.waitForFunction(() => document.querySelector('[data-testid=lane-B] [data-state=waiting]'));
+  // Only the pasted script can have fitted it.
   await page.waitForFunction(() => document.querySelector('iframe').dataset.lockstepResized === 'true');
+});
+
+/** Samples the host page's iframe heights (and each widget's playhead) every ~250 ms for `ms`. */
+async function sampleWhilePlaying(page, frames, ms) {
+  const samples = [];
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const row = {};
+    for (const [sel, frame] of frames) {
+      row[sel] = {
+        height: await page.$eval(sel, (el) => el.getBoundingClientRect().height),
+        content: await frame.$eval('[data-testid=embed]', (el) => el.getBoundingClientRect().height),
+        events: (await position(frame)).events,
+        playing: await frame.$eval('[data-testid=play]', (el) => el.dataset.playing === 'true'),
+      };
+    }
+    samples.push(row);
+    await page.waitForTimeout(250);
+  }
+  return samples;
+}
+
+test('embed: a widget keeps its height during 10 s of playback, compact and full, on the example post', async (t) => {
+  const { page } = t;
+  await page.goto(t.url('embed-example.html'), { waitUntil: 'load' });
+  const frames = [
+    ['#widget-readpast', await frameOf(page, '#widget-readpast')],
+    ['#widget-applock', await frameOf(page, '#widget-applock')],
+  ];
+  await settled(frames[0][1], 'readpast=off');
+  await settled(frames[1][1], 'guard=applock');
+  assert.equal(await frames[0][1].$eval('[data-testid=embed]', (el) => el.dataset.view), 'compact');
+  assert.equal(await frames[1][1].$eval('[data-testid=embed]', (el) => el.dataset.view), 'full');
+  for (const [sel] of frames) await fitted(page, sel);
+  // The text under each widget stays where the reader is reading.
+  const caption = () => page.$eval('#widget-applock + figcaption', (el) => el.getBoundingClientRect().top + scrollY);
+  const captionBefore = await caption();
+
+  // Play both at 1× from the start: the READPAST lesson takes longer than 10 s at 1×.
+  for (const [, frame] of frames) {
+    assert.equal(await frame.$eval('[data-testid=speed]', (el) => el.selectedOptions[0].textContent), '1×');
+    await frame.click('[data-testid=play]');
+  }
+  const samples = await sampleWhilePlaying(page, frames, 10_000);
+  assert.ok(samples.length >= 20, `${samples.length} samples`);
+  for (const [sel] of frames) {
+    const heights = [...new Set(samples.map((s) => s[sel].height))];
+    const contents = [...new Set(samples.map((s) => s[sel].content))];
+    const events = samples.map((s) => s[sel].events);
+    console.log(`     ${sel}: iframe heights ${heights.join(', ')} px; content ${contents.join(', ')} px; events ${events[0]} → ${events.at(-1)} over ${samples.length} samples`);
+    assert.equal(heights.length, 1, `${sel}: the iframe's height changed while playing: ${heights}`);
+    assert.ok(events.at(-1) > events[0] + 5, `${sel}: the widget did not play (${events[0]} → ${events.at(-1)})`);
+    // Nothing inside moved either (the content, not only the frame, is still).
+    assert.equal(contents.length, 1, `${sel}: the content's height changed while playing: ${contents}`);
+  }
+  assert.ok(samples.filter((s) => s['#widget-readpast'].playing).length >= samples.length - 1, 'the compact widget stopped early');
+  assert.equal(await caption(), captionBefore, 'the text after the widgets moved');
+
+  // A reader's own action may grow it, even while it plays: opening the outcome's details.
+  const frame = frames[0][1];
+  await frame.click('[data-testid=play]');
+  await frame.click('[data-testid=home]');
+  await frame.click('[data-testid=play]');
+  await frame.click('[data-testid=outcome-more] > summary');
+  const before = samples[0]['#widget-readpast'].height;
+  await page.waitForFunction((h) => document.querySelector('#widget-readpast').getBoundingClientRect().height > h + 100, before);
+  assert.equal(await frame.$eval('[data-testid=play]', (el) => el.dataset.playing), 'true', 'it grew only because it stopped');
+});
+
+/** A host page with one iframe of `width` px showing `hash`, sized by embed.js. */
+async function hostPage(t, name, hash, width) {
+  const { page } = t;
+  const host = t.url(name);
+  await page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><meta charset="utf-8"><meta name="color-scheme" content="light dark"><title>Host</title>
+        <style>body { margin: 0; padding: 8px; } iframe { display: block; border: 0; }</style>
+        <iframe src="./#${hash}" width="${width}" height="300"></iframe><script src="./embed.js"></script>`,
+    }),
+  );
+  await page.goto(host);
+  return frameOf(page, 'iframe');
+}
+
+async function compactHeights(t, theme) {
+  const { page } = t;
+  await page.setViewportSize({ width: 760, height: 900 });
+  await t.open('#/');
+  const ids = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((i) => i.dataset.lesson));
+  assert.ok(ids.length >= 15, `${ids.length} lessons`);
+  const heights = {};
+  for (const id of ids) {
+    const frame = await hostPage(t, `host-${id}.html`, `/embed/${id}`, 720);
+    await frame.waitForSelector('[data-testid=transport], [data-testid=run-error]', { timeout: 20_000 });
+    await settled(frame);
+    const h = await fitted(page, 'iframe');
+    heights[id] = Math.round(h.shown);
+    // Compact: toggles, transport, lanes and the outcome line; not code, tables or the log.
+    for (const part of ['lanes', 'transport', 'outcome-compact']) {
+      assert.ok(await frame.$(`[data-testid=${part}]`), `${id}: no ${part}`);
+    }
+    for (const part of ['code', 'tables', 'waits', 'event-log']) {
+      assert.equal(await frame.$(`[data-testid=${part}]`), null, `${id}: ${part} in the compact view`);
+    }
+    const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${id}: horizontal overflow of ${overflow} px`);
+    if (id === 'queue-wait-or-skip') {
+      await frame.click('[data-testid=step-forward]');
+      await page.locator('iframe').screenshot({ path: join(SHOTS, `embed-compact-${theme}.png`) });
+    }
+  }
+  console.log(`     compact heights at 720 px (${theme}): ${Object.entries(heights).map(([id, h]) => `${id} ${h}`).join(', ')}`);
+  for (const [id, h] of Object.entries(heights)) assert.ok(h <= 480, `${id}: the compact embed is ${h} px tall at 720 px wide`);
+}
+
+test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (light)', (t) => compactHeights(t, 'light'));
+test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (dark)', (t) => compactHeights(t, 'dark'), {
+  colorScheme: 'dark',
 });

@@ -159,7 +159,7 @@ test('exercise: solving by editing SQL marks it solved, survives a reload, and a
   const measure = await page.evaluate(() => performance.getEntriesByName('lockstep:check').map((e) => e.duration));
   console.log(`     Check (5 seeds + the run shown) took ${measure.map((d) => d.toFixed(1)).join(', ')} ms`);
   const stored = await saved(page);
-  assert.match(stored, /^lockstep-progress 1\nsolved\nsql next_task .*READPAST/);
+  assert.match(stored, /^lockstep-progress 2\nsolved\n(goal met [^\n]+\n){5}sql next_task .*READPAST/);
   await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot('exercise-solved-light');
   await page.screenshot({ path: join(SHOTS, 'exercise-solved-light-full.png'), fullPage: true });
@@ -274,4 +274,218 @@ test('facilitator: lists every exercise with goal, checks and hints, and prints 
   await page.screenshot({ path: join(SHOTS, 'facilitator-print.png'), fullPage: true });
   await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
   await t.screenshot('facilitator-light');
+});
+
+/** The editor's value, selection and focus. */
+const editorState = (page) =>
+  page.$eval(EDITOR, (el) => ({
+    value: el.value,
+    start: el.selectionStart,
+    end: el.selectionEnd,
+    focused: document.activeElement === el,
+  }));
+
+/** Selects from the start of 1-based line `from` to `col` characters into line `to`. */
+const selectLines = (page, from, to, col = 0) =>
+  page.$eval(
+    EDITOR,
+    (el, [from, to, col]) => {
+      const starts = [0];
+      for (let i = 0; i < el.value.length; i++) if (el.value[i] === '\n') starts.push(i + 1);
+      el.focus();
+      el.setSelectionRange(starts[from - 1], starts[to - 1] + col);
+    },
+    [from, to, col],
+  );
+
+test('exercise: the editor numbers its lines, Tab and Shift+Tab indent the selected lines, and Esc then Tab moves on', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const original = await page.inputValue(EDITOR);
+  const lines = original.split('\n');
+
+  // One number per line, each level with its line of text.
+  const numbers = await page.$$eval('[data-testid=line-numbers] [data-line]', (els) => els.map((e) => e.textContent.trim()));
+  assert.deepEqual(numbers, lines.map((_, i) => String(i + 1)));
+  const geometry = await page.$eval(EDITOR, (el) => {
+    const cs = getComputedStyle(el);
+    const top = el.getBoundingClientRect().top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+    const tops = [...document.querySelectorAll('[data-testid=line-numbers] [data-line]')].map((n) => n.getBoundingClientRect().top);
+    return { top, tops, lh: parseFloat(cs.lineHeight) };
+  });
+  geometry.tops.forEach((y, i) =>
+    assert.ok(Math.abs(y - (geometry.top + i * geometry.lh)) <= 1.5, `line number ${i + 1} at ${y}, its line at ${geometry.top + i * geometry.lh}`),
+  );
+  // Labelled, with the way out said under it and announced with the field.
+  assert.match(await page.textContent('label[for="editor-next_task"]'), /Your SQL: next_task/);
+  const hint = await page.$eval(EDITOR, (el) => document.getElementById(el.getAttribute('aria-describedby').split(' ')[0]).textContent);
+  assert.match(hint, /Tab indents, Shift\+Tab outdents · Esc, then Tab, moves on/);
+
+  // Tab at a caret inserts spaces to the next stop; the focus stays.
+  await selectLines(page, 2, 2);
+  await page.keyboard.press('Tab');
+  let now = await editorState(page);
+  assert.equal(now.value.split('\n')[1], `    ${lines[1]}`);
+  assert.deepEqual([now.start, now.end, now.focused], [lines[0].length + 1 + 4, lines[0].length + 1 + 4, true]);
+  // A Tab is an edit like any other: Ctrl+Z takes it back (and the page keeps the undone text).
+  await page.keyboard.press('Control+z');
+  assert.equal((await editorState(page)).value, original);
+  await page.waitForFunction((k) => localStorage.getItem(k) === null, KEY);
+  await page.keyboard.press('Tab');
+  assert.equal((await editorState(page)).value.split('\n')[1], `    ${lines[1]}`);
+  await page.keyboard.press('Shift+Tab');
+  assert.equal((await editorState(page)).value, original);
+
+  // A selection over lines 5 to 7 (ending inside 7): each gets one level, and stays selected.
+  await selectLines(page, 5, 7, 3);
+  await page.keyboard.press('Tab');
+  now = await editorState(page);
+  const indented = now.value.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    assert.equal(indented[i], i >= 4 && i <= 6 ? `    ${lines[i]}` : lines[i], `line ${i + 1}`);
+  }
+  assert.equal(now.value.slice(now.start, now.end), indented.slice(4, 7).join('\n').slice(0, -(indented[6].length - 7)));
+  assert.ok(now.focused, 'Tab left the editor');
+  // Shift+Tab undoes it, twice outdents the lines further (they were indented).
+  await page.keyboard.press('Shift+Tab');
+  assert.equal((await editorState(page)).value, original);
+  await page.keyboard.press('Shift+Tab');
+  const outdented = (await editorState(page)).value.split('\n');
+  for (let i = 4; i <= 6; i++) assert.equal(outdented[i], lines[i].replace(/^ {1,4}/, ''), `line ${i + 1}`);
+  // The saved SQL is what the editor shows.
+  assert.equal(await page.inputValue(EDITOR), outdented.join('\n'));
+  await page.fill(EDITOR, original);
+
+  // Keyboard users are not trapped: Escape, then Tab, moves to the next control.
+  await page.focus(EDITOR);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  now = await editorState(page);
+  assert.equal(now.focused, false, 'Esc then Tab stayed in the editor');
+  assert.equal(now.value, original, 'Esc then Tab changed the text');
+  // And back in, Tab indents again.
+  await page.focus(EDITOR);
+  await page.keyboard.press('Tab');
+  assert.ok((await editorState(page)).focused);
+});
+
+test('exercise: a SQL error is shown beside Check, marked on its line, and the caret goes there on request', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openExercise(t);
+  await typeAfter(page, 'WITH (UPDLOCK, ROWLOCK', '');
+  await page.keyboard.press('Delete');
+  assert.equal(await check(page), false);
+
+  const error = page.locator('[data-testid=check-error]');
+  const [line, col] = [Number(await error.getAttribute('data-line')), Number(await error.getAttribute('data-col'))];
+  assert.equal(line, 8);
+  assert.match(await error.textContent(), new RegExp(`next_task:8:${col}: .*expected`));
+  // Beside the button: just under it, both on screen.
+  const near = async () => {
+    const button = await page.locator('[data-testid=check-button]').boundingBox();
+    const box = await error.boundingBox();
+    return { gap: box.y - (button.y + button.height), bottom: box.y + box.height, vh: page.viewportSize().height };
+  };
+  await page.locator('[data-testid=check-button]').scrollIntoViewIfNeeded();
+  let g = await near();
+  console.log(`     1280×800: the error is ${Math.round(g.gap)} px under Check`);
+  assert.ok(g.gap >= 0 && g.gap <= 120, `the error is ${g.gap} px from Check`);
+  assert.ok(g.bottom <= g.vh, 'the error is below the fold');
+
+  // No goal was judged, and each says why.
+  assert.ok(Object.values(await goals(page)).every((p) => p === null));
+  assert.match(await page.textContent('[data-testid=goal-detail]'), /not judged: your SQL has an error/);
+  // The editor marks line 8 in its numbers.
+  assert.deepEqual(await page.$$eval('[data-testid=error-marker]', (els) => els.map((e) => e.dataset.line)), ['8']);
+  // "Put the caret on line 8": the editor has the focus, the caret at 8:col.
+  await page.click('[data-testid=goto-error]');
+  await t.screenshot('exercise-editor-error-light');
+  const state = await editorState(page);
+  const lines = state.value.split('\n');
+  const at = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
+  assert.deepEqual([state.focused, state.start, state.end], [true, at, at]);
+  assert.ok(state.value.slice(at).startsWith('WHERE'), state.value.slice(at, at + 20));
+
+  // On a phone the aside comes after the text, and the error still sits under Check.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('[data-testid=check-button]').scrollIntoViewIfNeeded();
+  g = await near();
+  console.log(`     390×844: the error is ${Math.round(g.gap)} px under Check`);
+  assert.ok(g.gap >= 0 && g.gap <= 120, `on a phone the error is ${g.gap} px from Check`);
+});
+
+test('exercise: a run that ended in an error ticks no goal, and says so beside Check', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const original = await page.inputValue(EDITOR);
+  // A statement that fails at run time: A still claims task 1, but its run has an error.
+  await typeAfter(page, 'SET NOCOUNT ON;', '\n    DECLARE @oops int = 1 / 0;');
+  assert.equal(await check(page), false);
+  const judged = await goals(page);
+  assert.deepEqual(Object.values(judged), Object.values(judged).map(() => 'false'), JSON.stringify(judged));
+  assert.match(
+    await page.textContent('[data-testid=goal][data-name="A claims task 1"] [data-testid=goal-detail]'),
+    /not counted: the run on seed \d+ ended in an error/,
+  );
+  assert.match(await page.textContent('[data-testid=check-error]'), /seed \d+, session A: error 8134: Divide by zero/);
+  assert.equal(await page.$('[data-testid=solved-badge]'), null);
+
+  // A loop the simulator stops ticks none either.
+  await page.fill(EDITOR, original);
+  await typeAfter(page, 'SET NOCOUNT ON;', '\n    WHILE 1 = 1 CONTINUE;');
+  assert.equal(await check(page), false);
+  assert.ok(Object.values(await goals(page)).every((p) => p === 'false'), JSON.stringify(await goals(page)));
+  assert.match(await page.textContent('[data-testid=check-error]'), /simulation stopped this session/);
+
+  // The SQL as shipped fails without an error: its goals are judged one by one.
+  await page.fill(EDITOR, original);
+  assert.equal(await check(page), false);
+  assert.equal((await goals(page))['A claims task 1'], 'true');
+});
+
+test('exercise: goal results and the solved badge survive a reload and show on the home page card', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const card = page.locator(`[data-testid=lesson-item][data-lesson="${ID}"]`);
+  assert.equal(await check(page), false);
+  const first = await goals(page);
+
+  // Reload: the goals as the last Check left them.
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.deepEqual(await goals(page), first);
+  assert.match(await page.textContent('[data-testid=goal][data-passed=true] [data-testid=goal-detail]'), /at your last Check/);
+  const met = Object.values(first).filter((p) => p === 'true').length;
+  await t.open('#/');
+  assert.equal(await card.locator('[data-testid=card-goals]').getAttribute('data-met'), String(met));
+  assert.match(await card.locator('[data-testid=card-goals]').textContent(), new RegExp(`${met} of 5 goals met`));
+  assert.equal(await card.locator('[data-testid=card-solved]').count(), 0);
+
+  // Solve it: after a reload, every goal met and the badge; the card says so too.
+  await openExercise(t);
+  await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
+  assert.equal(await check(page), true);
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.ok(Object.values(await goals(page)).every((p) => p === 'true'), JSON.stringify(await goals(page)));
+  assert.match(await page.textContent('[data-testid=solved-badge]'), /Solved/);
+  await t.open('#/');
+  assert.match(await card.locator('[data-testid=card-solved]').textContent(), /Solved/);
+  assert.equal(await card.locator('[data-testid=card-goals]').getAttribute('data-met'), '5');
+  await card.scrollIntoViewIfNeeded();
+  await t.screenshot('exercise-card-solved-light');
+  // Other exercises' cards say nothing.
+  assert.equal(await page.locator('[data-testid=lesson-item][data-lesson="exercise-claim-fix"] [data-testid=card-progress]').count(), 0);
+
+  // What an earlier version saved (version 1: no goal lines) is still read.
+  await page.evaluate((k) => localStorage.setItem(k, 'lockstep-progress 1\nsolved\nsql next_task SELECT%201\n'), KEY);
+  await page.reload();
+  await page.waitForSelector('[data-testid=lesson-item]');
+  assert.equal(await card.locator('[data-testid=card-solved]').count(), 1);
+  await openExercise(t);
+  assert.equal(await page.$('[data-testid=progress-notice]'), null);
+  assert.match(await page.textContent('[data-testid=solved-badge]'), /Solved/);
+  assert.equal(await page.inputValue(EDITOR), 'SELECT 1');
+  assert.ok(Object.values(await goals(page)).every((p) => p === null), 'goals judged from a version 1 save');
 });

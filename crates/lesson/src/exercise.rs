@@ -6,11 +6,14 @@
 
 use std::fmt;
 
-use engine::{ScenarioError, Simulation, Sink};
+use engine::{Outcome, ScenarioError, Simulation, Sink};
 
 use crate::block::Solution;
 use crate::source::offset_of;
-use crate::{evaluate_checks, Applied, Lesson, LessonError, RunReport, Settings, SqlBlock};
+use crate::{
+    evaluate_checks, Applied, Check, CheckKind, CheckResult, Figure, Lesson, LessonError,
+    RunReport, Settings, SqlBlock,
+};
 
 /// What makes a lesson an exercise (`kind = "exercise"`); its goals are the lesson's
 /// `checks`.
@@ -147,10 +150,82 @@ pub struct GoalReport {
 pub struct ExerciseReport {
     /// The goals that apply to the settings, in the lesson's order.
     pub goals: Vec<GoalReport>,
-    /// Every goal held on every seed (and there was at least one goal and one seed).
+    /// Every goal held on every seed (and there was at least one goal and one seed), and
+    /// no run ended in an error.
     pub solved: bool,
     /// The seeds run, in order.
     pub seeds: Vec<u64>,
+    /// The first seed's run that ended in an error, if any: a page shows no goal as met
+    /// then, since the figures of a broken run prove nothing.
+    pub failed_run: Option<FailedRun>,
+}
+
+/// An error that ended a run of the learner's SQL: one no TRY block caught that a goal
+/// of the exercise forbids (a failing `errors` goal of its session or of all sessions),
+/// or the simulator stopping a session (its limits, SQL it does not simulate: number 0),
+/// which no goal needs to forbid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedRun {
+    pub seed: u64,
+    pub session: String,
+    pub number: u32,
+    pub message: String,
+}
+
+impl FailedRun {
+    /// The first error of `outcome` that ends the run, given the checks and their results.
+    fn find(
+        seed: u64,
+        checks: &[Check],
+        results: &[CheckResult],
+        outcome: &Outcome,
+    ) -> Option<FailedRun> {
+        let forbidden = |session: &str| {
+            checks.iter().zip(results).any(|(check, result)| {
+                !result.passed
+                    && matches!(&check.kind, CheckKind::Figure { session: s, figure: Figure::Errors, .. }
+                        if s.as_deref().is_none_or(|s| s == session))
+            })
+        };
+        let uncaught = |simulator: bool| {
+            outcome.sessions.iter().find_map(|s| {
+                s.errors
+                    .iter()
+                    .filter(|e| !e.caught)
+                    .find(|e| {
+                        if simulator {
+                            e.number == 0
+                        } else {
+                            forbidden(&s.name)
+                        }
+                    })
+                    .map(|e| FailedRun {
+                        seed,
+                        session: s.name.clone(),
+                        number: e.number,
+                        message: e.message.clone(),
+                    })
+            })
+        };
+        uncaught(true).or_else(|| uncaught(false))
+    }
+}
+
+impl fmt::Display for FailedRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.number {
+            0 => write!(
+                f,
+                "seed {}, session {}: {}",
+                self.seed, self.session, self.message
+            ),
+            n => write!(
+                f,
+                "seed {}, session {}: error {n}: {}",
+                self.seed, self.session, self.message
+            ),
+        }
+    }
 }
 
 /// Runs an applied lesson (usually from [`Lesson::apply_edits`]) like [`crate::run`];
@@ -235,6 +310,7 @@ pub struct ExerciseCheck {
     seed_index: usize,
     simulation: Option<Simulation>,
     steps: u64,
+    failed_run: Option<FailedRun>,
 }
 
 /// How far an [`ExerciseCheck`] got.
@@ -277,6 +353,7 @@ impl ExerciseCheck {
             seed_index: 0,
             simulation: None,
             steps: 0,
+            failed_run: None,
         })
     }
 
@@ -319,6 +396,9 @@ impl ExerciseCheck {
             let outcome = simulation.outcome();
             let checks =
                 evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
+            if self.failed_run.is_none() {
+                self.failed_run = FailedRun::find(seed, &applied.checks, &checks, &outcome);
+            }
             for (goal, result) in self.goals.iter_mut().zip(&checks) {
                 if goal.failing_seed.is_some() {
                     continue;
@@ -333,11 +413,14 @@ impl ExerciseCheck {
             self.seed_index += 1;
         }
         let goals = std::mem::take(&mut self.goals);
-        let solved = !goals.is_empty() && goals.iter().all(|g| g.passed_all_seeds);
+        let failed_run = self.failed_run.take();
+        let solved =
+            !goals.is_empty() && goals.iter().all(|g| g.passed_all_seeds) && failed_run.is_none();
         Ok(Some(ExerciseReport {
             goals,
             solved,
             seeds: self.seeds.clone(),
+            failed_run,
         }))
     }
 

@@ -40,7 +40,7 @@ pub use compact::{escape_html, Compiled, DecodeError};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,
-    ExerciseError, ExerciseReport, ExerciseValidation, GoalReport,
+    ExerciseError, ExerciseReport, ExerciseValidation, FailedRun, GoalReport,
 };
 #[cfg(feature = "parse")]
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};

@@ -22,7 +22,14 @@ pub const HEIGHT_MESSAGE: &str = "lockstep:height";
 
 /// Height of the `<iframe>` in the embed code: what the widget gets when the host page
 /// does not load `embed.js` (it scrolls inside), and before the first height report.
-pub const FALLBACK_HEIGHT_PX: u32 = 640;
+/// The compact view fits in it at a blog column's width (`e2e/embed.test.mjs` measures).
+pub const FALLBACK_HEIGHT_PX: u32 = 480;
+
+/// The same for `view=full`, which shows every panel.
+pub const FALLBACK_HEIGHT_FULL_PX: u32 = 900;
+
+/// The script that fits the iframe to the widget, next to the app's `index.html`.
+pub const EMBED_SCRIPT: &str = "embed.js";
 
 /// How much of the player an embed shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,14 +149,31 @@ pub fn app_address(href: &str) -> &str {
     href.split_once('#').map_or(href, |(base, _)| base)
 }
 
-/// The one line a blogger pastes: an `<iframe>` of `route` on the app at `app` (an
-/// absolute address without a fragment). `title` names the widget for screen readers.
+/// Where `embed.js` is for the app at `app`: the same directory, so the code works from
+/// whichever host and path serve the app (`https://x.org/lockstep/index.html?a=1` →
+/// `https://x.org/lockstep/embed.js`).
+pub fn script_address(app: &str) -> String {
+    let page = app.split_once('?').map_or(app, |(page, _)| page);
+    let dir = page.rfind('/').map_or(page, |slash| &page[..=slash]);
+    format!("{dir}{EMBED_SCRIPT}")
+}
+
+/// What a blogger pastes: an `<iframe>` of `route` on the app at `app` (an absolute
+/// address without a fragment), and on a second line the `<script>` that fits its height
+/// (a page with several widgets needs it once; loading it twice is harmless). `title`
+/// names the widget for screen readers.
 pub fn embed_code(app: &str, route: &EmbedRoute, title: &str) -> String {
+    let height = match route.view {
+        EmbedView::Compact => FALLBACK_HEIGHT_PX,
+        EmbedView::Full => FALLBACK_HEIGHT_FULL_PX,
+    };
     format!(
-        "<iframe src=\"{src}\" title=\"{title}\" width=\"100%\" height=\"{FALLBACK_HEIGHT_PX}\" \
-         style=\"border:0;max-width:680px\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{src}\" title=\"{title}\" width=\"100%\" height=\"{height}\" \
+         style=\"border:0;max-width:720px\" loading=\"lazy\"></iframe>\n\
+         <script src=\"{script}\" defer></script>",
         src = lesson::escape_html(&format!("{app}#{route}")),
         title = lesson::escape_html(&format!("Lockstep: {title}")),
+        script = lesson::escape_html(&script_address(app)),
     )
 }
 
@@ -212,14 +236,39 @@ mod tests {
         };
         let code = embed_code(
             "http://127.0.0.1:8080/",
-            &EmbedRoute::new(lesson),
+            &EmbedRoute::new(lesson.clone()),
             "Wait or skip: \"READPAST\"",
         );
         assert_eq!(
             code,
             "<iframe src=\"http://127.0.0.1:8080/#/embed/queue-wait-or-skip?readpast=off&amp;t=1500\" \
-             title=\"Lockstep: Wait or skip: &quot;READPAST&quot;\" width=\"100%\" height=\"640\" \
-             style=\"border:0;max-width:680px\" loading=\"lazy\"></iframe>"
+             title=\"Lockstep: Wait or skip: &quot;READPAST&quot;\" width=\"100%\" height=\"480\" \
+             style=\"border:0;max-width:720px\" loading=\"lazy\"></iframe>\n\
+             <script src=\"http://127.0.0.1:8080/embed.js\" defer></script>"
         );
+        let mut full = EmbedRoute::new(lesson);
+        full.view = EmbedView::Full;
+        let code = embed_code("https://example.org/lockstep/index.html?x=1", &full, "t");
+        assert!(code.contains("height=\"900\""), "{code}");
+        assert!(code.contains("view=full"), "{code}");
+        assert!(
+            code.ends_with("<script src=\"https://example.org/lockstep/embed.js\" defer></script>"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn the_script_sits_next_to_the_app() {
+        for (app, script) in [
+            ("http://127.0.0.1:8080/", "http://127.0.0.1:8080/embed.js"),
+            ("https://x.org/a/b/index.html", "https://x.org/a/b/embed.js"),
+            ("https://x.org/a/?q=1/2", "https://x.org/a/embed.js"),
+            (
+                "file:///home/me/dist/index.html",
+                "file:///home/me/dist/embed.js",
+            ),
+        ] {
+            assert_eq!(script_address(app), script);
+        }
     }
 }

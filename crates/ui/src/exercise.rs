@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use lesson::{ExerciseCheck, ExerciseError, ExerciseReport, Lesson};
+use lesson::{ExerciseCheck, ExerciseError, ExerciseReport, GoalReport, Lesson};
 use yew::Reducible;
 
 use crate::player::Shared;
@@ -63,6 +63,9 @@ pub struct ExerciseState {
     pub hints_shown: usize,
     /// Check has found every goal met on every seed (kept until the learner resets).
     pub solved: bool,
+    /// Each goal's result at the last Check (name, met), saved with the progress so a
+    /// reload shows them; empty when the last Check judged no goal.
+    pub goals: Vec<(String, bool)>,
     /// A Check is on its way.
     pub checking: bool,
     /// How far it got, once it has taken long enough to say so.
@@ -136,6 +139,7 @@ impl ExerciseState {
             blocks,
             hints_shown: 0,
             solved: progress.solved,
+            goals: progress.goals,
             checking: false,
             check_progress: None,
             request: 0,
@@ -171,10 +175,12 @@ impl ExerciseState {
                 .any(|(b, c)| b.text != *c)
     }
 
-    /// What to save: solved, and the SQL of blocks the learner changed.
+    /// What to save: solved, the goals' results, and the SQL of blocks the learner
+    /// changed.
     pub fn progress(&self) -> Progress {
         Progress {
             solved: self.solved,
+            goals: self.goals.clone(),
             sql: self
                 .blocks
                 .iter()
@@ -182,6 +188,74 @@ impl ExerciseState {
                 .map(|b| (b.id.clone(), b.text.clone()))
                 .collect(),
         }
+    }
+}
+
+/// A goal is met when it held on every seed and no run ended in an error: the
+/// figures of a run that broke prove nothing, so such a run ticks no goal.
+pub fn met(report: &ExerciseReport, goal: &GoalReport) -> bool {
+    goal.passed_all_seeds && report.failed_run.is_none()
+}
+
+/// One goal as the page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalRow {
+    pub name: String,
+    /// `None` before any Check judged it.
+    pub met: Option<bool>,
+    pub detail: String,
+}
+
+impl ExerciseState {
+    /// The lesson's goals with what the verdict shown says of them, or else what the last
+    /// Check said (saved, so after a reload), or that they are not checked yet.
+    pub fn goal_rows(&self) -> Vec<GoalRow> {
+        let report = match &self.verdict {
+            Some(Verdict::Report { report, .. }) => Some(report),
+            _ => None,
+        };
+        let unjudged = match &self.verdict {
+            Some(Verdict::EditError { .. }) => "not judged: your SQL has an error",
+            Some(Verdict::Cancelled(_)) => "not judged: you cancelled Check",
+            _ => "not checked yet",
+        };
+        self.lesson
+            .checks
+            .iter()
+            .map(|check| {
+                let name = check.name.clone();
+                let judged =
+                    report.and_then(|r| Some((r, r.goals.iter().find(|g| g.name == name)?)));
+                let (met, detail) = match judged {
+                    Some((r, g)) => match (&r.failed_run, g.passed_all_seeds) {
+                        (Some(failed), true) => (
+                            Some(false),
+                            format!(
+                                "not counted: the run on seed {} ended in an error",
+                                failed.seed
+                            ),
+                        ),
+                        (_, true) => (Some(true), format!("met on all {} seeds", r.seeds.len())),
+                        (_, false) => (
+                            Some(false),
+                            format!(
+                                "failed on seed {}: {}",
+                                g.failing_seed.unwrap_or_default(),
+                                g.detail
+                            ),
+                        ),
+                    },
+                    // A goal the report does not judge: it does not apply to these settings.
+                    None if report.is_some() => (None, "not checked yet".to_string()),
+                    None => match self.goals.iter().find(|(g, _)| *g == name) {
+                        Some((_, true)) => (Some(true), "met at your last Check".to_string()),
+                        Some((_, false)) => (Some(false), "not met at your last Check".to_string()),
+                        None => (None, unjudged.to_string()),
+                    },
+                };
+                GoalRow { name, met, detail }
+            })
+            .collect()
     }
 }
 
@@ -220,6 +294,7 @@ impl Reducible for ExerciseState {
                 }
                 let progress = next.check_progress.take().unwrap_or_default();
                 next.checking = false;
+                next.goals.clear();
                 next.request += 1; // the page drops the Check, and a late verdict
                 next.checked = next.blocks.iter().map(|b| b.text.clone()).collect();
                 next.verdict = Some(Verdict::Cancelled(progress));
@@ -228,9 +303,18 @@ impl Reducible for ExerciseState {
                 if request != next.request {
                     return self;
                 }
-                if let Verdict::Report { report, .. } = &verdict {
-                    next.solved |= report.solved;
-                }
+                next.goals = match &verdict {
+                    Verdict::Report { report, .. } => {
+                        next.solved |= report.solved;
+                        report
+                            .goals
+                            .iter()
+                            .map(|g| (g.name.clone(), met(report, g)))
+                            .collect()
+                    }
+                    // No goal was judged.
+                    _ => Vec::new(),
+                };
                 next.checking = false;
                 next.check_progress = None;
                 next.checked = next.blocks.iter().map(|b| b.text.clone()).collect();
@@ -242,6 +326,7 @@ impl Reducible for ExerciseState {
                 }
                 next.hints_shown = 0;
                 next.solved = false;
+                next.goals.clear();
                 next.checking = false;
                 next.check_progress = None;
                 next.request += 1; // a Check still running is for SQL no longer there
@@ -641,6 +726,133 @@ mod tests {
         assert!(at.starts_with("WHERE"), "{line}:{col} {text}");
         assert_eq!(error_line("a", 3, 1), None);
         assert_eq!(error_line("ab", 1, 9), Some(("ab".into(), 2)));
+    }
+
+    /// A run that ended in an error ticks no goal, though "A claims task 1" held in it;
+    /// the shipped SQL (no error) has its goals judged one by one.
+    #[test]
+    fn a_run_that_ended_in_an_error_ticks_no_goal() {
+        let lesson = lesson("exercise-skip-locked");
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        let block = state.blocks[0].clone();
+        let broken = block.text.replace(
+            "SET NOCOUNT ON;",
+            "SET NOCOUNT ON;\n    DECLARE @oops int = 1 / 0;",
+        );
+        let verdict = check(&lesson, &[(block.id.clone(), broken.clone())]);
+        let Verdict::Report { report, .. } = &verdict else {
+            panic!("{verdict:?}")
+        };
+        let failed = report
+            .failed_run
+            .as_ref()
+            .expect("the run ended in an error");
+        assert_eq!((failed.session.as_str(), failed.number), ("A", 8134));
+        let claims = report
+            .goals
+            .iter()
+            .find(|g| g.name == "A claims task 1")
+            .unwrap();
+        assert!(claims.passed_all_seeds, "the figure held");
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::Edit {
+                    block: block.id.clone(),
+                    text: broken,
+                },
+                ExerciseAction::Check,
+                ExerciseAction::Checked {
+                    request: 1,
+                    verdict,
+                },
+            ],
+        );
+        let rows = state.goal_rows();
+        assert_eq!(rows.len(), 5);
+        assert!(rows.iter().all(|r| r.met == Some(false)), "{rows:?}");
+        let row = rows.iter().find(|r| r.name == "A claims task 1").unwrap();
+        assert!(row.detail.contains("ended in an error"), "{}", row.detail);
+        assert!(state.goals.iter().all(|(_, met)| !met) && !state.solved);
+
+        let verdict = check(&lesson, &[(block.id.clone(), block.starting.clone())]);
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::Edit {
+                    block: block.id,
+                    text: block.starting,
+                },
+                ExerciseAction::Check,
+                ExerciseAction::Checked {
+                    request: 2,
+                    verdict,
+                },
+            ],
+        );
+        let met: Vec<_> = state.goal_rows().iter().map(|r| r.met).collect();
+        assert_eq!(
+            met,
+            [Some(false), Some(true), Some(true), Some(true), Some(true)]
+        );
+    }
+
+    /// The goals' results are saved with the progress: a reload lists them as the last
+    /// Check left them; an error in the SQL, Cancel and Reset judge none.
+    #[test]
+    fn goal_results_survive_a_reload() {
+        let lesson = lesson("exercise-skip-locked");
+        let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
+        assert!(state.goal_rows().iter().all(|r| r.met.is_none()));
+        let verdict = check(&lesson, &state.edits());
+        let state = reduce(
+            state,
+            [
+                ExerciseAction::Check,
+                ExerciseAction::Checked {
+                    request: 1,
+                    verdict,
+                },
+            ],
+        );
+        let judged: Vec<_> = state.goal_rows().iter().map(|r| r.met).collect();
+        let saved = Progress::decode(&state.progress().encode()).map(Some);
+        let again = ExerciseState::new(Rc::clone(&lesson), saved);
+        let rows = again.goal_rows();
+        assert_eq!(rows.iter().map(|r| r.met).collect::<Vec<_>>(), judged);
+        assert!(
+            rows.iter().all(|r| r.detail.contains("at your last Check")),
+            "{rows:?}"
+        );
+
+        let edit_error = Verdict::EditError {
+            block: "next_task".into(),
+            line: 1,
+            col: 1,
+            message: "no".into(),
+        };
+        let after = reduce(
+            again.clone(),
+            [
+                ExerciseAction::Check,
+                ExerciseAction::Checked {
+                    request: 1,
+                    verdict: edit_error,
+                },
+            ],
+        );
+        assert!(after.goals.is_empty() && after.goal_rows().iter().all(|r| r.met.is_none()));
+        assert_eq!(
+            after.goal_rows()[0].detail,
+            "not judged: your SQL has an error"
+        );
+        let after = reduce(
+            again.clone(),
+            [ExerciseAction::Check, ExerciseAction::Cancel],
+        );
+        assert!(after.goals.is_empty());
+        let after = reduce(again, [ExerciseAction::Reset]);
+        assert!(after.goals.is_empty() && after.progress().is_empty());
     }
 
     #[test]

@@ -1,19 +1,22 @@
 //! A learner's progress on an exercise, kept in the browser's `localStorage` under
-//! `lockstep.exercise.<id>`: whether it was solved, and the last SQL typed into each
-//! editable block. The stored text is a small line format (a version line, then
-//! `solved` and one `sql <block> <text>` line per block, the text percent-escaped), so
-//! a value that is not exactly that is recognised as corrupt: the page then drops it
-//! and says so, and never trusts half of it.
+//! `lockstep.exercise.<id>`: whether it was solved, which goals the last Check met, and
+//! the last SQL typed into each editable block. The stored text is a small line format
+//! (a version line, then `solved`, one `goal met|unmet <name>` line per goal and one
+//! `sql <block> <text>` line per block, names and text percent-escaped), so a value that
+//! is not exactly that is recognised as corrupt: the page then drops it and says so, and
+//! never trusts half of it. Version 1 (no goal lines) is still read.
 //!
-//! Encoding and decoding are pure (tested natively); [`load`], [`save`] and [`clear`]
-//! are the browser edge. Storage may be missing (a sandboxed iframe, privacy settings):
-//! then progress is simply not kept.
+//! Encoding and decoding are pure (tested natively); [`load`], [`peek`], [`save`] and
+//! [`clear`] are the browser edge. Storage may be missing (a sandboxed iframe, privacy
+//! settings): then progress is simply not kept.
 
 use web_sys::Storage;
 
 /// Prefix of every key this module writes.
 pub const KEY_PREFIX: &str = "lockstep.exercise.";
-const VERSION_LINE: &str = "lockstep-progress 1";
+const VERSION_LINE: &str = "lockstep-progress 2";
+/// Before goal results were kept.
+const VERSION_1_LINE: &str = "lockstep-progress 1";
 
 /// What the page shows when a stored value could not be read.
 pub const CORRUPT_NOTICE: &str =
@@ -23,6 +26,9 @@ pub const CORRUPT_NOTICE: &str =
 pub struct Progress {
     /// Check once found every goal met on every seed.
     pub solved: bool,
+    /// Each goal's result at the last Check (name, met), in the lesson's order; empty
+    /// when the last Check judged none (or there was none).
+    pub goals: Vec<(String, bool)>,
     /// The learner's last SQL per editable block id, in block order.
     pub sql: Vec<(String, String)>,
 }
@@ -32,9 +38,15 @@ pub struct Progress {
 pub struct Corrupt;
 
 impl Progress {
-    /// Nothing worth keeping: not solved and no SQL of the learner's own.
+    /// Nothing worth keeping: not solved, no goal judged and no SQL of the learner's own.
     pub fn is_empty(&self) -> bool {
-        !self.solved && self.sql.is_empty()
+        !self.solved && self.goals.is_empty() && self.sql.is_empty()
+    }
+
+    /// Goals met at the last Check, of those judged.
+    pub fn goals_met(&self) -> (usize, usize) {
+        let met = self.goals.iter().filter(|(_, met)| *met).count();
+        (met, self.goals.len())
     }
 
     pub fn encode(&self) -> String {
@@ -42,6 +54,11 @@ impl Progress {
         out.push('\n');
         if self.solved {
             out.push_str("solved\n");
+        }
+        for (goal, met) in &self.goals {
+            out.push_str(if *met { "goal met " } else { "goal unmet " });
+            out.push_str(&escape(goal));
+            out.push('\n');
         }
         for (block, sql) in &self.sql {
             out.push_str("sql ");
@@ -55,14 +72,23 @@ impl Progress {
 
     pub fn decode(text: &str) -> Result<Progress, Corrupt> {
         let mut lines = text.split('\n');
-        if lines.next() != Some(VERSION_LINE) {
-            return Err(Corrupt);
-        }
+        let with_goals = match lines.next() {
+            Some(VERSION_LINE) => true,
+            Some(VERSION_1_LINE) => false,
+            _ => return Err(Corrupt),
+        };
         let mut progress = Progress::default();
         for line in lines {
             match line.split(' ').collect::<Vec<_>>().as_slice() {
                 [""] => {}
                 ["solved"] => progress.solved = true,
+                ["goal", result @ ("met" | "unmet"), goal] if with_goals => {
+                    let goal = unescape(goal)?;
+                    if goal.is_empty() || progress.goals.iter().any(|(g, _)| *g == goal) {
+                        return Err(Corrupt);
+                    }
+                    progress.goals.push((goal, *result == "met"));
+                }
                 ["sql", block, sql] => {
                     let block = unescape(block)?;
                     if block.is_empty() || progress.sql.iter().any(|(b, _)| *b == block) {
@@ -147,6 +173,14 @@ pub fn load(exercise: &str) -> Result<Option<Progress>, Corrupt> {
     }
 }
 
+/// The saved progress of `exercise` for a summary (the lesson list): nothing when it is
+/// missing or does not decode. Unlike [`load`] it leaves a corrupt value in place, so
+/// the exercise's own page can still say it was reset.
+pub fn peek(exercise: &str) -> Option<Progress> {
+    let text = storage()?.get_item(&key(exercise)).ok()??;
+    Progress::decode(&text).ok()
+}
+
 /// Saves `progress` (removes the key when there is nothing to keep). Quota and privacy
 /// errors only lose persistence.
 pub fn save(exercise: &str, progress: &Progress) {
@@ -190,6 +224,10 @@ mod tests {
     fn round_trips_any_text() {
         let progress = Progress {
             solved: true,
+            goals: vec![
+                ("B gets its task at once (waits at most 1 ms)".into(), true),
+                ("No errors %20".into(), false),
+            ],
             sql: vec![
                 (
                     "next_task".into(),
@@ -199,7 +237,11 @@ mod tests {
             ],
         };
         let text = progress.encode();
-        assert_eq!(text.lines().count(), 4, "{text}");
+        assert_eq!(text.lines().count(), 6, "{text}");
+        assert!(
+            text.starts_with("lockstep-progress 2\nsolved\ngoal met B%20gets%20"),
+            "{text}"
+        );
         assert_eq!(Progress::decode(&text), Ok(progress));
         assert_eq!(
             Progress::decode(&Progress::default().encode()),
@@ -213,8 +255,15 @@ mod tests {
             "",
             "garbage",
             "{\"solved\":true}",
-            "lockstep-progress 2\nsolved\n",
+            "lockstep-progress 3\nsolved\n",
             "lockstep-progress 1\nsolved yes\n",
+            // Goal lines came with version 2.
+            "lockstep-progress 1\ngoal met a\n",
+            "lockstep-progress 2\ngoal maybe a\n",
+            "lockstep-progress 2\ngoal met\n",
+            "lockstep-progress 2\ngoal met a b\n",
+            "lockstep-progress 2\ngoal met a\ngoal unmet a\n",
+            "lockstep-progress 2\ngoal met %G1\n",
             "lockstep-progress 1\nsql a\n",
             "lockstep-progress 1\nsql a b c\n",
             "lockstep-progress 1\nsql a %4\n",
@@ -227,10 +276,41 @@ mod tests {
         }
     }
 
+    /// What an earlier release saved is still read, and written back as version 2.
+    #[test]
+    fn reads_version_1() {
+        let old = "lockstep-progress 1\nsolved\nsql next_task SELECT%201%0A\n";
+        let progress = Progress::decode(old).unwrap();
+        assert_eq!(
+            progress,
+            Progress {
+                solved: true,
+                goals: Vec::new(),
+                sql: vec![("next_task".into(), "SELECT 1\n".into())],
+            }
+        );
+        assert_eq!(
+            progress.encode(),
+            "lockstep-progress 2\nsolved\nsql next_task SELECT%201%0A\n"
+        );
+    }
+
+    #[test]
+    fn counts_goals_met() {
+        let progress = Progress {
+            goals: vec![("a".into(), true), ("b".into(), false), ("c".into(), true)],
+            ..Progress::default()
+        };
+        assert_eq!(progress.goals_met(), (2, 3));
+        assert!(!progress.is_empty(), "goal results are worth keeping");
+        assert_eq!(Progress::default().goals_met(), (0, 0));
+    }
+
     #[test]
     fn finds_sql_by_block() {
         let progress = Progress {
             solved: false,
+            goals: Vec::new(),
             sql: vec![("worker".into(), "SELECT 1".into())],
         };
         assert_eq!(progress.sql_for("worker"), Some("SELECT 1"));

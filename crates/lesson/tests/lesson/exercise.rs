@@ -465,6 +465,49 @@ fn check_in_slices_reports_progress_and_gives_the_same_verdict() {
     );
 }
 
+/// A run that ended in an error proves nothing, so Check names it and nothing is
+/// solved: an error the simulator raised (its limits), or an uncaught one that a goal
+/// forbids. An error no goal forbids is part of what the exercise allows.
+#[test]
+fn a_run_that_ended_in_an_error_is_named_and_solves_nothing() {
+    let fixed = "SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;";
+    let failed = |lesson: &Lesson, sql: &str| {
+        let report = check_exercise(lesson, &lesson.settings_default(), &[("B", sql)], &[3, 4])
+            .unwrap_or_else(|e| panic!("{e}"));
+        (report.solved, report.failed_run.map(|f| f.to_string()))
+    };
+    let lesson = drill();
+    assert_eq!(failed(&lesson, fixed), (true, None));
+    // Divide by zero fails one statement; the drill has no goal about errors.
+    let divide = format!("DECLARE @x int = 1 / 0;\n{fixed}");
+    assert_eq!(failed(&lesson, &divide), (true, None));
+    // The simulator's own limit ends the run whatever the goals say.
+    let (solved, run) = failed(&lesson, &format!("{fixed}\nWHILE 1 = 1 SET NOCOUNT ON;"));
+    assert!(!solved);
+    let run = run.expect("a failed run");
+    assert!(
+        run.starts_with("seed 3, session B: simulation stopped this session"),
+        "{run}"
+    );
+
+    // With a goal that forbids errors, the divide by zero ends the run.
+    let strict = drill_with(&[(
+        "[[checks]]\nname = \"B gets row 2\"",
+        "[[checks]]\nname = \"No errors\"\nfigure = \"errors\"\nequals = 0\n\n[[checks]]\nname = \"B gets row 2\"",
+    )]);
+    let strict = Lesson::parse("lessons/drill.md", &strict).unwrap_or_else(|e| panic!("{e:?}"));
+    expect![[r#"
+        (
+            false,
+            Some(
+                "seed 3, session B: error 8134: Divide by zero error encountered.",
+            ),
+        )
+    "#]]
+    .assert_debug_eq(&failed(&strict, &divide));
+    assert_eq!(failed(&strict, fixed), (true, None));
+}
+
 #[test]
 fn errors_in_the_learners_sql_point_into_their_text() {
     let lesson = drill();

@@ -9,10 +9,11 @@ use engine::StateView;
 use gloo::utils::window;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{HtmlElement, HtmlInputElement, ResizeObserver};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement, ResizeObserver};
 use yew::prelude::*;
 
 use super::code::{statements, SessionCode};
+use super::compact_outcome::CompactOutcome;
 use super::lanes::Lanes;
 use super::log::EventLog;
 use super::outcome::Outcome;
@@ -44,7 +45,14 @@ pub struct EmbedPageProps {
 #[function_component]
 pub fn EmbedPage(props: &EmbedPageProps) -> Html {
     let root = use_node_ref();
-    use_report_height(root.clone());
+    // While it plays, the widget keeps the height it had: only the reader's own actions
+    // (a toggle, a panel opened) may move the host page's text.
+    let acted = use_report_height(root.clone(), props.player.playing);
+    let on_click = {
+        let acted = Rc::clone(&acted);
+        Callback::from(move |_: MouseEvent| acted.set(true))
+    };
+    let on_key = Callback::from(move |_: KeyboardEvent| acted.set(true));
 
     let player = &props.player;
     let lesson = &player.lesson;
@@ -113,7 +121,11 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                     <Narration run={run.clone()} head={head} playing={player.playing} />
                     <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
                     { panels }
-                    <Outcome summary={run.summary.clone()} previous={player.previous.clone()} />
+                    if full {
+                        <Outcome summary={run.summary.clone()} previous={player.previous.clone()} />
+                    } else {
+                        <CompactOutcome summary={run.summary.clone()} previous={player.previous.clone()} />
+                    }
                     if full {
                         <EventLog run={run.clone()} events={head.events} dispatch={props.dispatch.clone()} />
                     }
@@ -136,6 +148,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
 
     html! {
         <article ref={root} class={classes!("embed", format!("embed--{}", props.mode.as_str()))}
+            onclick={on_click} onkeydown={on_key}
             data-testid="embed" data-lesson={lesson.id.clone()} data-view={props.mode.as_str()}>
             <header class="embed__head">
                 <h2 class="embed__title">{ &lesson.title }</h2>
@@ -174,33 +187,60 @@ pub fn problem(id: &str) -> Html {
 
 /// Posts `{ type: "lockstep:height", height }` to the parent page when the widget is
 /// shown and whenever `root` changes size (a ResizeObserver), so `embed.js` can fit the
-/// iframe to it. The observer is disconnected by the effect's cleanup.
+/// iframe to it. While `hold` (playback), changes are not reported: the layout keeps
+/// its size as it plays, and should a panel still change, the host page does not move
+/// under its reader; the height is reported once playback stops, or at the first change
+/// after the reader acts (the returned flag: set it on a click or a key). The observer
+/// is disconnected by the effect's cleanup.
 #[hook]
-fn use_report_height(root: NodeRef) {
-    use_effect_with((), move |_| {
-        let reporter = root
-            .cast::<HtmlElement>()
-            .and_then(|element| HeightReporter::start(&element));
-        move || drop(reporter)
+fn use_report_height(root: NodeRef, hold: bool) -> Rc<Cell<bool>> {
+    let held = use_memo((), |_| Cell::new(false));
+    let acted = use_memo((), |_| Cell::new(false));
+    held.set(hold);
+    let reporter = use_mut_ref(|| None::<HeightReporter>);
+    {
+        let (held, acted, reporter) = (Rc::clone(&held), Rc::clone(&acted), reporter.clone());
+        use_effect_with((), move |_| {
+            *reporter.borrow_mut() = root
+                .cast::<HtmlElement>()
+                .and_then(|element| HeightReporter::start(&element, held, acted));
+            move || drop(reporter.borrow_mut().take())
+        });
+    }
+    use_effect_with(hold, move |hold| {
+        if !*hold {
+            if let Some(reporter) = reporter.borrow().as_ref() {
+                (reporter.report)();
+            }
+        }
     });
+    acted
 }
 
 struct HeightReporter {
     observer: ResizeObserver,
+    report: Rc<dyn Fn()>,
     // Kept alive as long as the observer may call it.
     _callback: Closure<dyn FnMut(JsValue)>,
 }
 
 impl HeightReporter {
-    fn start(element: &HtmlElement) -> Option<HeightReporter> {
+    fn start(
+        element: &HtmlElement,
+        held: Rc<Cell<bool>>,
+        acted: Rc<Cell<bool>>,
+    ) -> Option<HeightReporter> {
         let parent = window().parent().ok().flatten()?;
         if JsValue::from(parent.clone()) == JsValue::from(window()) {
             return None; // not in a frame: nobody to tell
         }
         let last = Rc::new(Cell::new(0u32));
-        let report = {
+        let report: Rc<dyn Fn()> = {
             let element = element.clone();
-            move || {
+            Rc::new(move || {
+                if held.get() && !acted.replace(false) {
+                    return;
+                }
                 let rect = element.get_bounding_client_rect();
                 let scroll = window().scroll_y().unwrap_or(0.0);
                 let height = (rect.bottom() + scroll).ceil().max(0.0) as u32;
@@ -212,14 +252,18 @@ impl HeightReporter {
                 let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
                 // Only a height goes out, so any host may read it.
                 let _ = parent.post_message(&message, "*");
-            }
+            })
         };
         report();
-        let callback = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| report());
+        let callback = {
+            let report = Rc::clone(&report);
+            Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| report())
+        };
         let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         observer.observe(element);
         Some(HeightReporter {
             observer,
+            report,
             _callback: callback,
         })
     }
@@ -247,9 +291,9 @@ enum Copy {
     Selected,
 }
 
-/// "Copy embed code": opens a read-only field with the `<iframe>` line for this lesson,
-/// its toggles and playhead, and copies it with the Clipboard API when the browser
-/// allows (else selects it for the reader to copy).
+/// "Copy embed code": opens a read-only field with the `<iframe>` for this lesson, its
+/// toggles and playhead, and the `<script>` line that sizes it; copies it with the
+/// Clipboard API when the browser allows (else selects it for the reader to copy).
 #[function_component]
 pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
     let open = use_state(|| false);
@@ -283,8 +327,8 @@ pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
         })
     };
     let on_focus = Callback::from(|e: FocusEvent| {
-        if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
-            input.select();
+        if let Some(field) = e.target_dyn_into::<HtmlTextAreaElement>() {
+            field.select();
         }
     });
     let feedback = match &*copy {
@@ -302,11 +346,11 @@ pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
             if *open {
                 <div class="copy-embed__panel">
                     <label class="copy-embed__label" for="embed-code">
-                        { "Paste this into your page; add " }<code>{ "embed.js" }</code>
-                        { " (next to index.html) to fit the height automatically." }
+                        { "Paste both lines into your page: the " }<code>{ "<script>" }</code>
+                        { " fits the widget's height (once per page is enough)." }
                     </label>
-                    <input ref={field} id="embed-code" class="copy-embed__code" data-testid="embed-code" type="text"
-                        readonly=true value={code.clone()} onfocus={on_focus} spellcheck="false" />
+                    <textarea ref={field} id="embed-code" class="copy-embed__code" data-testid="embed-code"
+                        readonly=true rows="3" value={code.clone()} onfocus={on_focus} spellcheck="false" />
                     <label class="copy-embed__full">
                         <input type="checkbox" checked={*full} onchange={on_full} data-testid="embed-full" />
                         { " every panel (view=full)" }
@@ -325,9 +369,9 @@ pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
 /// refuses) selects the code in `field` so the reader can copy it by hand.
 fn copy_to_clipboard(code: String, field: NodeRef, copy: UseStateHandle<Option<Copy>>) {
     let select = move |copy: &UseStateHandle<Option<Copy>>| {
-        if let Some(input) = field.cast::<HtmlInputElement>() {
-            let _ = input.focus();
-            input.select();
+        if let Some(field) = field.cast::<HtmlTextAreaElement>() {
+            let _ = field.focus();
+            field.select();
         }
         copy.set(Some(Copy::Selected));
     };

@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use lesson::{BlockRole, Kind, Lesson};
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -19,6 +20,7 @@ use super::tables::Tables;
 use super::transport::{Narration, Transport};
 use super::waits::Waits;
 use crate::catalog::catalog;
+use crate::editing;
 use crate::exercise::{
     error_line, stopped_by_limit, CheckProgress, Checker, ExerciseAction, ExerciseState, ShownRun,
     Verdict,
@@ -119,41 +121,19 @@ fn Exercise(props: &ExerciseProps) -> Html {
         }
     });
 
-    // Goals with their verdict, once checked.
-    let report = match &state.verdict {
-        Some(Verdict::Report { report, .. }) => Some(report.clone()),
-        _ => None,
-    };
-    let goals = lesson.checks.iter().map(|check| {
-        let verdict = report
-            .as_ref()
-            .and_then(|r| r.goals.iter().find(|g| g.name == check.name));
-        let (class, mark, text) = match verdict {
-            None => ("goal--unknown", "○", "not checked yet".to_string()),
-            Some(g) if g.passed_all_seeds => (
-                "goal--pass",
-                "✓",
-                format!(
-                    "met on all {} seeds",
-                    report.as_ref().map_or(0, |r| r.seeds.len())
-                ),
-            ),
-            Some(g) => (
-                "goal--fail",
-                "✗",
-                format!(
-                    "failed on seed {}: {}",
-                    g.failing_seed.unwrap_or_default(),
-                    g.detail
-                ),
-            ),
+    // Goals with their verdict, once checked (or as the last Check left them).
+    let goals = state.goal_rows().into_iter().map(|row| {
+        let (class, mark) = match row.met {
+            None => ("goal--unknown", "○"),
+            Some(true) => ("goal--pass", "✓"),
+            Some(false) => ("goal--fail", "✗"),
         };
         html! {
-            <li class={classes!("goal", class)} data-testid="goal" data-name={check.name.clone()}
-                data-passed={verdict.map(|g| if g.passed_all_seeds { "true" } else { "false" })}>
+            <li class={classes!("goal", class)} data-testid="goal" data-name={row.name.clone()}
+                data-passed={row.met.map(|m| if m { "true" } else { "false" })}>
                 <span class="goal__mark" aria-hidden="true">{ mark }</span>
-                <span class="goal__name">{ &check.name }</span>
-                <span class="goal__detail" data-testid="goal-detail">{ text }</span>
+                <span class="goal__name">{ &row.name }</span>
+                <span class="goal__detail" data-testid="goal-detail">{ row.detail }</span>
             </li>
         }
     });
@@ -183,6 +163,19 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 { format!("Solved: every goal holds on all {} seeds.", report.seeds.len()) }
             </p>
         },
+        Some(Verdict::Report { report, .. }) if report.failed_run.is_some() => {
+            let failed = report
+                .failed_run
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            html! {
+                <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
+                    <p>{ "Not yet: a run of your SQL ended in an error, so no goal counts." }</p>
+                    <p class="verdict__detail" data-testid="check-error">{ failed }</p>
+                </div>
+            }
+        }
         Some(Verdict::Report { report, .. }) => {
             let failed = report.goals.iter().filter(|g| !g.passed_all_seeds).count();
             html! {
@@ -192,12 +185,46 @@ fn Exercise(props: &ExerciseProps) -> Html {
             }
         }
         Some(Verdict::EditError {
-            block, line, col, ..
-        }) => html! {
-            <p class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
-                { format!("Your SQL in {block} has an error at line {line}, column {col}: see under the editor. No seed was run.") }
-            </p>
-        },
+            block,
+            line,
+            col,
+            message,
+        }) => {
+            // Beside Check, where the learner is looking: the message, the line with a
+            // caret, and a button that puts the editor's caret there.
+            let text = state
+                .blocks
+                .iter()
+                .find(|b| b.id == *block)
+                .map(|b| b.text.clone())
+                .unwrap_or_default();
+            let excerpt = error_line(&text, *line, *col);
+            let goto = {
+                let (block, line, col) = (block.clone(), *line, *col);
+                Callback::from(move |_: MouseEvent| place_caret(&block, &text, line, col))
+            };
+            html! {
+                <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
+                    <p data-testid="check-error" data-line={line.to_string()} data-col={col.to_string()}>
+                        <strong>{ format!("{block}:{line}:{col}") }</strong>{ ": " }{ message }
+                    </p>
+                    if let Some((line_text, caret)) = excerpt {
+                        // The line without its indentation, so it fits the narrow column.
+                        <pre class="editor__excerpt" aria-hidden="true">{ {
+                            let indent = line_text.chars().take_while(|c| c.is_whitespace()).count().min(caret);
+                            let shown: String = line_text.chars().skip(indent).collect();
+                            format!("{shown}\n{}^", " ".repeat(caret - indent))
+                        } }</pre>
+                    }
+                    <p class="verdict__detail">
+                        { "No seed was run. " }
+                        <button type="button" class="link-button" data-testid="goto-error" onclick={goto}>
+                            { format!("Put the caret on line {line}, column {col}") }
+                        </button>
+                    </p>
+                </div>
+            }
+        }
         Some(Verdict::LessonError(message)) => html! {
             <div class="notice notice--error" role="alert" data-testid="verdict" data-solved="false">
                 <p class="notice__title">{ "This exercise cannot run" }</p>
@@ -361,8 +388,17 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
         Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
         Part::Block(index) => {
             if let Some(block) = state.blocks.iter().find(|b| b.index == *index) {
-                let error = edit_error.as_ref().filter(|e| e.0 == block.id);
-                return editor(block, &state.lesson, error, &props.dispatcher);
+                let error = edit_error.clone().filter(|e| e.0 == block.id);
+                let role = state
+                    .lesson
+                    .blocks
+                    .get(block.index)
+                    .map(|b| role_label(&b.role))
+                    .unwrap_or_default();
+                return html! {
+                    <Editor key={block.id.clone()} block={block.clone()} role={role} {error}
+                        dispatcher={props.dispatcher.clone()} />
+                };
             }
             let Some(block) = applied
                 .as_ref()
@@ -412,22 +448,30 @@ fn role_label(role: &BlockRole) -> String {
     }
 }
 
-/// A labelled, monospace text area for one editable block, with the error in it (if
-/// Check found one) as `line:col: message` and the line with a caret.
-fn editor(
-    block: &crate::exercise::EditableBlock,
-    lesson: &Lesson,
-    error: Option<&(String, u32, u32, String)>,
-    dispatcher: &UseReducerDispatcher<ExerciseState>,
-) -> Html {
-    let id = format!("editor-{}", block.id);
-    let role = lesson
-        .blocks
-        .get(block.index)
-        .map(|b| role_label(&b.role))
-        .unwrap_or_default();
+#[derive(Properties, PartialEq)]
+struct EditorProps {
+    block: crate::exercise::EditableBlock,
+    role: AttrValue,
+    /// The error Check found in this block: (block, line, col, message).
+    error: Option<(String, u32, u32, String)>,
+    dispatcher: UseReducerDispatcher<ExerciseState>,
+}
+
+/// A labelled, monospace text area for one editable block, with line numbers beside it
+/// (the error's line marked), Tab and Shift+Tab indenting the selected lines, and the
+/// error (if Check found one) as `line:col: message` with the line and a caret.
+///
+/// Tab indents, so it cannot also leave the field: Escape, then Tab, moves on (the hint
+/// under the field says so), and so does Shift+Tab after Escape.
+#[function_component]
+fn Editor(props: &EditorProps) -> Html {
+    let block = &props.block;
+    let gutter = use_node_ref();
+    // Escape was the last key: the next Tab leaves the editor.
+    let escaped = use_mut_ref(|| false);
+    let id = editor_id(&block.id);
     let oninput = {
-        let (dispatcher, name) = (dispatcher.clone(), block.id.clone());
+        let (dispatcher, name) = (props.dispatcher.clone(), block.id.clone());
         Callback::from(move |e: InputEvent| {
             if let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() {
                 dispatcher.dispatch(ExerciseAction::Edit {
@@ -437,10 +481,59 @@ fn editor(
             }
         })
     };
-    let rows = (block.text.lines().count() + 1).clamp(4, 40);
+    let onkeydown = {
+        let (dispatcher, name, escaped) =
+            (props.dispatcher.clone(), block.id.clone(), escaped.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let was_escaped = std::mem::replace(&mut *escaped.borrow_mut(), e.key() == "Escape");
+            if e.key() != "Tab" || was_escaped || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                return;
+            }
+            let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() else {
+                return;
+            };
+            e.prevent_default();
+            let text = area.value();
+            let start = area.selection_start().ok().flatten().unwrap_or(0);
+            let end = area.selection_end().ok().flatten().unwrap_or(start);
+            let edited = if e.shift_key() {
+                editing::outdent(&text, start, end)
+            } else {
+                editing::indent(&text, start, end)
+            };
+            if edited.text != text && !insert_text(&area, &text, &edited.text) {
+                area.set_value(&edited.text);
+                dispatcher.dispatch(ExerciseAction::Edit {
+                    block: name.clone(),
+                    text: edited.text,
+                });
+            }
+            let _ = area.set_selection_range(edited.start, edited.end);
+        })
+    };
+    let onfocus = {
+        let escaped = escaped.clone();
+        Callback::from(move |_: FocusEvent| *escaped.borrow_mut() = false)
+    };
+    // The numbers scroll with the text when it is longer than the field.
+    let onscroll = {
+        let gutter = gutter.clone();
+        Callback::from(move |e: Event| {
+            if let (Some(area), Some(gutter)) = (
+                e.target_dyn_into::<HtmlTextAreaElement>(),
+                gutter.cast::<web_sys::HtmlElement>(),
+            ) {
+                gutter.set_scroll_top(area.scroll_top());
+            }
+        })
+    };
+    let lines = block.text.split('\n').count();
+    let rows = (lines + 1).clamp(4, 40);
     let changed = block.text != block.starting;
     let error_id = format!("{id}-error");
-    let error_html = error.map(|(name, line, col, message)| {
+    let hint_id = format!("{id}-hint");
+    let error_line_no = props.error.as_ref().map(|e| e.1 as usize);
+    let error_html = props.error.as_ref().map(|(name, line, col, message)| {
         let excerpt = error_line(&block.text, *line, *col);
         html! {
             <div class="editor__error" id={error_id.clone()} role="alert" data-testid="sql-error"
@@ -452,28 +545,94 @@ fn editor(
             </div>
         }
     });
+    let described = match &props.error {
+        Some(_) => format!("{hint_id} {error_id}"),
+        None => hint_id.clone(),
+    };
     html! {
         <figure class="block block--editable" data-block={block.index.to_string()} data-editable={block.id.clone()}>
             <label class="editor__label" for={id.clone()}>
-                { "Your SQL: " }<code>{ &block.id }</code>{ format!(" ({role})") }
+                { "Your SQL: " }<code>{ &block.id }</code>{ format!(" ({})", props.role) }
                 if changed { <span class="editor__changed">{ " · changed" }</span> }
             </label>
-            <textarea
-                id={id}
-                class="editor"
-                data-testid={format!("editor-{}", block.id)}
-                spellcheck="false"
-                autocomplete="off"
-                autocapitalize="off"
-                wrap="off"
-                rows={rows.to_string()}
-                aria-invalid={if error.is_some() { "true" } else { "false" }}
-                aria-describedby={error.map(|_| error_id.clone())}
-                value={block.text.clone()}
-                {oninput}
-            />
+            <div class="editor__frame">
+                <div ref={gutter} class="editor__gutter" aria-hidden="true" data-testid="line-numbers">
+                    { for (1..=lines).map(|n| {
+                        let error = error_line_no == Some(n);
+                        html! {
+                            <span class={classes!("editor__line-number", error.then_some("editor__line-number--error"))}
+                                data-testid={error.then_some("error-marker")} data-line={n.to_string()}>
+                                { n }
+                            </span>
+                        }
+                    }) }
+                </div>
+                <textarea
+                    {id}
+                    class="editor"
+                    data-testid={format!("editor-{}", block.id)}
+                    spellcheck="false"
+                    autocomplete="off"
+                    autocapitalize="off"
+                    wrap="off"
+                    rows={rows.to_string()}
+                    aria-invalid={if props.error.is_some() { "true" } else { "false" }}
+                    aria-describedby={described}
+                    value={block.text.clone()}
+                    {oninput}
+                    {onkeydown}
+                    {onfocus}
+                    {onscroll}
+                />
+            </div>
+            <p class="editor__hint" id={hint_id}>
+                <kbd>{ "Tab" }</kbd>{ " indents, " }<kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "Tab" }</kbd>{ " outdents · " }
+                <kbd>{ "Esc" }</kbd>{ ", then " }<kbd>{ "Tab" }</kbd>{ ", moves on" }
+            </p>
             { for error_html }
         </figure>
+    }
+}
+
+/// Replaces what changed between `old` and `new` in `area` with the browser's own
+/// editing command, so the edit joins the undo history and fires `input` (which saves
+/// it). `false` when the browser has no such command (the caller sets the value).
+fn insert_text(area: &HtmlTextAreaElement, old: &str, new: &str) -> bool {
+    let (from, to, text) = editing::replacement(old, new);
+    if area.set_selection_range(from, to).is_err() {
+        return false;
+    }
+    let document = gloo::utils::document();
+    let Ok(exec) = js_sys::Reflect::get(&document, &"execCommand".into()) else {
+        return false;
+    };
+    let Ok(exec) = exec.dyn_into::<js_sys::Function>() else {
+        return false;
+    };
+    // Only deleting (an outdent of one line) is the `delete` command's job.
+    let done = if text.is_empty() {
+        exec.call3(&document, &"delete".into(), &false.into(), &JsValue::NULL)
+    } else {
+        exec.call3(&document, &"insertText".into(), &false.into(), &text.into())
+    };
+    done.is_ok_and(|v| v.is_truthy()) && area.value() == new
+}
+
+/// The element id of the editor of block `block`.
+fn editor_id(block: &str) -> String {
+    format!("editor-{block}")
+}
+
+/// Focuses the editor of `block` with the caret at `line:col` (1-based, characters) of
+/// `text` (focusing scrolls it into view): "Go to the error".
+fn place_caret(block: &str, text: &str, line: u32, col: u32) {
+    let area = gloo::utils::document()
+        .get_element_by_id(&editor_id(block))
+        .and_then(|el| el.dyn_into::<HtmlTextAreaElement>().ok());
+    if let Some(area) = area {
+        let at = editing::caret_at(text, line, col);
+        let _ = area.focus();
+        let _ = area.set_selection_range(at, at);
     }
 }
 

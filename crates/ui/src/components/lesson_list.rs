@@ -1,11 +1,15 @@
 use yew::prelude::*;
 
+use crate::progress::Progress;
 use crate::route::{LessonRoute, Route};
 use crate::state::LessonSummary;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonListProps {
     pub lessons: Vec<LessonSummary>,
+    /// Saved progress per exercise id (solved, goals met at the last Check).
+    #[prop_or_default]
+    pub progress: Vec<(String, Progress)>,
 }
 
 #[function_component]
@@ -13,7 +17,14 @@ pub fn LessonList(props: &LessonListProps) -> Html {
     let items = if props.lessons.is_empty() {
         html! { <li class="lesson-list__empty">{ "No lessons yet" }</li> }
     } else {
-        props.lessons.iter().map(item).collect()
+        props
+            .lessons
+            .iter()
+            .map(|lesson| {
+                let saved = props.progress.iter().find(|(id, _)| *id == lesson.id);
+                item(lesson, saved.map(|(_, p)| p))
+            })
+            .collect()
     };
     html! {
         <section class="lessons" aria-labelledby="lessons-heading">
@@ -23,7 +34,7 @@ pub fn LessonList(props: &LessonListProps) -> Html {
     }
 }
 
-fn item(lesson: &LessonSummary) -> Html {
+fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
     let href = if lesson.exercise {
         Route::Exercise(lesson.id.clone()).href()
     } else {
@@ -48,8 +59,29 @@ fn item(lesson: &LessonSummary) -> Html {
                     if !lesson.toggles.is_empty() {
                         <span class="lesson-list__toggles">{ format!("Toggles: {}", lesson.toggles.join(" · ")) }</span>
                     }
+                    { for progress.map(progress_note) }
                 </span>
             </a>
         </li>
+    }
+}
+
+/// An exercise's saved progress on its card: the solved badge, the goals the last Check
+/// met, or that the learner has started.
+fn progress_note(progress: &Progress) -> Html {
+    let (met, judged) = progress.goals_met();
+    html! {
+        <span class="lesson-list__progress" data-testid="card-progress">
+            if progress.solved {
+                <span class="chip chip--solved" data-testid="card-solved">{ "✓ Solved" }</span>
+            }
+            if judged > 0 {
+                <span data-testid="card-goals" data-met={met.to_string()} data-judged={judged.to_string()}>
+                    { format!("{met} of {judged} goals met at your last Check") }
+                </span>
+            } else if !progress.solved {
+                <span>{ "Started: your SQL is saved" }</span>
+            }
+        </span>
     }
 }

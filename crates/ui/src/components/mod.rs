@@ -2,6 +2,7 @@
 
 mod anomalies;
 mod code;
+mod compact_outcome;
 mod embed;
 mod exercise;
 mod facilitator;
@@ -107,7 +108,7 @@ pub fn App() -> Html {
     let page = match &state.route {
         Route::Home => html! {
             <>
-                <LessonList lessons={state.lessons.clone()} />
+                <LessonList lessons={state.lessons.clone()} progress={saved_progress(&state.lessons)} />
                 <p class="facilitator-link"><a href={Route::Facilitator.href()}>{ "For workshop facilitators: every exercise with its goals and hints, printable" }</a></p>
             </>
         },
@@ -142,4 +143,15 @@ pub fn App() -> Html {
             <main id="main" class={classes!("page", wide.then_some("page--wide"), embed.is_some().then_some("page--embed"))}>{ page }</main>
         </>
     }
+}
+
+/// What `localStorage` holds for each exercise in `lessons`, for their cards.
+fn saved_progress(
+    lessons: &[crate::state::LessonSummary],
+) -> Vec<(String, crate::progress::Progress)> {
+    lessons
+        .iter()
+        .filter(|l| l.exercise)
+        .filter_map(|l| Some((l.id.clone(), crate::progress::peek(&l.id)?)))
+        .collect()
 }

@@ -40,7 +40,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                         data-testid={format!("toggle-{}", toggle.name)}
                         data-value={current.to_string()}
                     >
-                        <span class="toggle__label">{ &toggle.label }</span>
+                        <span class="toggle__label" title={toggle.label.clone()}>{ &toggle.label }</span>
                         <span class="toggle__values">
                             { for toggle.values.iter().map(|value| {
                                 let pressed = value == current;

@@ -1,0 +1,74 @@
+//! The outcome as the compact embed shows it: one line of figures per session, the
+//! checks counted, what the last toggle changed, and the whole `Outcome` panel one click
+//! away (a `<details>`: opening it is the reader's action, so the widget may grow then).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::outcome::Outcome;
+use crate::present::{changes, ms_label, ms_number, session_class};
+use crate::run::RunSummary;
+
+#[derive(Properties, PartialEq)]
+pub struct CompactOutcomeProps {
+    pub summary: Rc<RunSummary>,
+    pub previous: Option<Rc<RunSummary>>,
+}
+
+#[function_component]
+pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
+    let summary = &props.summary;
+    let sessions = summary.outcome.sessions.iter().enumerate().map(|(i, s)| {
+        let errors = s.errors.iter().filter(|e| !e.caught).count();
+        let rows: usize = s.results.iter().map(|r| r.rows.len()).sum();
+        html! {
+            <li class={classes!("outcome-compact__session", session_class(i))}
+                data-testid={format!("outcome-line-{}", s.name)} data-wait-ms={ms_number(s.wait_us)}>
+                <span class="swatch" aria-hidden="true"></span>
+                <strong>{ &s.name }</strong>
+                { format!(" waited {} · {} row{} · {} error{}", ms_label(s.wait_us),
+                    rows, if rows == 1 { "" } else { "s" }, errors, if errors == 1 { "" } else { "s" }) }
+            </li>
+        }
+    });
+    let passed = summary.checks.iter().filter(|c| c.passed).count();
+    let changed = props.previous.as_ref().map(|before| {
+        let lines = changes(before, summary);
+        html! {
+            <p class="outcome-compact__changed" data-testid="before-after-compact">
+                <strong>{ "Last toggle: " }</strong>
+                if lines.is_empty() {
+                    { "nothing in the outcome changed." }
+                } else {
+                    { for lines.iter().enumerate().map(|(i, c)| html! {
+                        <>
+                            if i > 0 { { " · " } }
+                            { format!("{} ", c.what) }
+                            <span class="before-after__before">{ &c.before }</span>
+                            <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " became " }</span>
+                            <strong>{ &c.after }</strong>
+                        </>
+                    }) }
+                }
+            </p>
+        }
+    });
+    html! {
+        <section class="panel outcome-compact" aria-label="Outcome" data-testid="outcome-compact">
+            <p class="outcome-compact__head">
+                <strong>{ "Outcome" }</strong>
+                { format!(" · ended at {} · seed {}", ms_label(summary.end_us), summary.key.seed) }
+                if !summary.checks.is_empty() {
+                    <span data-testid="checks-count">{ format!(" · checks: {passed} of {} pass", summary.checks.len()) }</span>
+                }
+            </p>
+            <ul class="outcome-compact__sessions">{ for sessions }</ul>
+            { for changed }
+            <details class="outcome-compact__more" data-testid="outcome-more">
+                <summary>{ "Results, errors and checks" }</summary>
+                <Outcome summary={summary.clone()} previous={props.previous.clone()} />
+            </details>
+        </section>
+    }
+}
