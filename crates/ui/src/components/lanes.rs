@@ -528,6 +528,7 @@ fn LaneLegend(props: &LaneLegendProps) -> Html {
             }
             <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps: zoom in to see each statement" }</span>
             <span class="legend__item">{ "✕ error · ⤼ skipped (READPAST) · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
+            <span class="legend__item"><span class="anomaly-sample" aria-hidden="true"></span>{ "anomaly: what the lesson is about ([ and ] jump between them, ? says why)" }</span>
             <span class="legend__item">{ "Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip." }</span>
         </p>
         </details>
