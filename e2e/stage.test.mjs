@@ -140,18 +140,36 @@ test('stage: zooming into the first 50 ms of the claim race shows individual sta
   const zoomed = await lanes.evaluate((el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
   assert.ok(zoomed[0] > 0 && zoomed[1] < end, `wheel zoom: ${zoomed}`);
   await page.click('[data-testid=zoom-out]');
-  const wider = await lanes.evaluate((el) => Number(el.dataset.toMs) - Number(el.dataset.fromMs));
+  // Each change re-renders on the app's next tick: wait for it, then check the figures.
+  const span = () => lanes.evaluate((el) => Number(el.dataset.toMs) - Number(el.dataset.fromMs));
+  const spanChanged = (old) =>
+    page
+      .waitForFunction(
+        (o) => {
+          const el = document.querySelector('[data-testid=lanes]');
+          return Number(el.dataset.toMs) - Number(el.dataset.fromMs) !== o;
+        },
+        old,
+        { timeout: 5000 },
+      )
+      .catch(() => {});
+  await spanChanged(zoomed[1] - zoomed[0]);
+  const wider = await span();
   assert.ok(wider > zoomed[1] - zoomed[0], `zoom out: ${wider}`);
   // A trackpad pinch (a wheel with Ctrl) zooms too; the whole-run strip pans by keys.
   await page.mouse.move(track.x + track.width / 2, track.y + track.height / 2);
   await page.keyboard.down('Control');
   await page.mouse.wheel(0, -100);
   await page.keyboard.up('Control');
-  const pinched = await lanes.evaluate((el) => Number(el.dataset.toMs) - Number(el.dataset.fromMs));
+  await spanChanged(wider);
+  const pinched = await span();
   assert.ok(pinched < wider, `pinch: ${pinched} of ${wider}`);
   const from = Number(await lanes.getAttribute('data-from-ms'));
   await page.focus('[data-testid=overview-strip]');
   await page.keyboard.press('ArrowRight');
+  await page
+    .waitForFunction((f) => Number(document.querySelector('[data-testid=lanes]').dataset.fromMs) !== f, from, { timeout: 5000 })
+    .catch(() => {});
   assert.ok(Number(await lanes.getAttribute('data-from-ms')) > from, 'the strip did not pan');
   await page.click('[data-testid=zoom-reset]');
   assert.equal(Number(await lanes.getAttribute('data-to-ms')), end);
