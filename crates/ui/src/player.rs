@@ -278,28 +278,19 @@ impl Player {
             .lesson
             .settings_with(pairs)
             .unwrap_or_else(|_| self.key.settings.clone());
-        let mut route = LessonRoute::new(&self.lesson.id);
-        route.toggles = non_default(&self.lesson, &settings);
-        if self.key.seed != self.lesson.seed {
-            route.seed = Some(self.key.seed);
-        }
-        let t_us = if self.current().is_some() {
-            self.head.t_us
-        } else {
-            route_time(self.seek)
-        };
-        if t_us > 0 {
-            route.time_us = Some(t_us);
-            route.seek = Seek::Time(t_us);
-        }
-        route
+        self.route_for(&settings, self.key.seed)
     }
 
     /// The route for another seed (the lesson's own is left out of the URL); the
     /// playhead keeps its time, as for a toggle.
     pub fn route_with_seed(&self, seed: u64) -> LessonRoute {
+        self.route_for(&self.key.settings, seed)
+    }
+
+    /// The route to `settings` and `seed` at the playhead's time.
+    fn route_for(&self, settings: &Settings, seed: u64) -> LessonRoute {
         let mut route = LessonRoute::new(&self.lesson.id);
-        route.toggles = non_default(&self.lesson, &self.key.settings);
+        route.toggles = non_default(&self.lesson, settings);
         route.seed = (seed != self.lesson.seed).then_some(seed);
         let t_us = if self.current().is_some() {
             self.head.t_us
