@@ -7,7 +7,7 @@ use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings
 
 use crate::args::RunArgs;
 use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
-use crate::json::run_json;
+use crate::json::{anomalies_json, run_json};
 use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
 
@@ -116,6 +116,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             &report.checks,
             &queries,
             &report.schedule,
+            anomalies_json(&report.anomalies, &report.trace.entries),
         );
         // Serializing plain structs of strings and numbers cannot fail.
         let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
@@ -200,10 +201,25 @@ fn text_report(
     for c in &report.checks {
         let _ = writeln!(
             out,
-            "  {} {}: {}",
+            "  {} {}: {}{}",
             if c.passed { "PASS" } else { "FAIL" },
             c.name,
-            c.detail
+            c.detail,
+            if c.bug && c.passed {
+                " [bug reproduced]"
+            } else {
+                ""
+            }
+        );
+    }
+    let _ = writeln!(out, "\nanomalies: {}", report.anomalies.len());
+    for a in &report.anomalies {
+        let _ = writeln!(
+            out,
+            "{:>10.3} ms  event {}  {}  {a}",
+            ms(a.at_us),
+            a.event,
+            a.kind.name()
         );
     }
     for (sql, rs) in queries {
