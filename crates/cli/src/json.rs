@@ -156,10 +156,10 @@ pub fn run_json<'a>(
     checks: &'a [CheckResult],
     queries: &'a [(String, ResultSet)],
     schedule: &engine::Schedule,
-    anomalies: Vec<AnomalyJson<'a>>,
 ) -> RunJson<'a> {
     RunJson {
-        anomalies,
+        // Filled by the caller, from the run's trace ([`anomalies_json`]).
+        anomalies: Vec::new(),
         schedule: schedule.to_string(),
         lesson,
         seed,

@@ -108,7 +108,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             .map_err(|e| vec![format!("{}: cannot write: {e}", path.display())])?;
     }
     let output = if args.json {
-        let json = run_json(
+        let mut json = run_json(
             &lesson.id,
             seed,
             &settings,
@@ -116,8 +116,8 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             &report.checks,
             &queries,
             &report.schedule,
-            anomalies_json(&report.anomalies, &report.trace.entries),
         );
+        json.anomalies = anomalies_json(&report.anomalies, &report.trace.entries);
         // Serializing plain structs of strings and numbers cannot fail.
         let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
         s.push('\n');
