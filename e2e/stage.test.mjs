@@ -1,7 +1,8 @@
 // The stage: while stepping, the lanes, each session's current statement and the
 // wait-for graph are on one screen at desktop and phone sizes; the timeline zooms down
-// to single statements (wheel, two-finger pinch, buttons, the whole-run strip); the slider steps by events; quiet stretches play compressed;
-// the dock's tabs work by keyboard; big tables filter; another seed is one click away.
+// to single statements (wheel, two-finger pinch, buttons, the whole-run strip); the
+// slider steps by events; quiet stretches play compressed; the dock's tabs work by
+// keyboard; big tables filter; another seed is one click away.
 // Bounding boxes are read from the DOM.
 
 import { test, assert } from './harness.mjs';

@@ -249,10 +249,11 @@ fn duplicate(
         None => "did not read it first".to_string(),
     };
     let mut s = format!(
-        "{} {verb} {values} again ({} {}): {} {} and {verb} it at {}; {} {}",
+        "{} {verb} {values} again ({} {}{}): {} {} and {verb} it at {}; {} {}",
         second.session,
         d.table,
         d.key,
+        if d.by_update { ", by an UPDATE" } else { "" },
         first.session,
         read(first),
         at(first.write),
