@@ -364,7 +364,11 @@ async function compactHeights(t, theme) {
   for (const [id, h] of Object.entries(heights)) assert.ok(h <= 480, `${id}: the compact embed is ${h} px tall at 720 px wide`);
 }
 
-test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (light)', (t) => compactHeights(t, 'light'));
+// Every lesson in turn: on a busy machine that takes longer than one page's default.
+test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (light)', (t) => compactHeights(t, 'light'), {
+  timeoutMs: 120_000,
+});
 test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (dark)', (t) => compactHeights(t, 'dark'), {
   colorScheme: 'dark',
+  timeoutMs: 120_000,
 });
