@@ -1,11 +1,13 @@
 //! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, one
-//! JSON object, an SVG timeline), `check` lesson files, list `exercises` and `prerender`
+//! JSON object, an SVG timeline), `check` lesson files, `explore` a lesson's
+//! interleavings for a property's counterexample, list `exercises` and `prerender`
 //! each lesson's first paint for the app. File reading lives here, not in the
 //! lesson crate, which also builds for wasm32.
 
 mod args;
 mod check_cmd;
 mod exercises_cmd;
+mod explore_cmd;
 mod json;
 mod prerender_cmd;
 mod run_cmd;
@@ -35,6 +37,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run_cmd::command(&args),
         Command::Check(args) => check_cmd::command(&args),
         Command::Exercises(args) => exercises_cmd::command(&args),
+        Command::Explore(args) => explore_cmd::command(&args),
         Command::Prerender(args) => prerender_cmd::command(&args),
     };
     ExitCode::from(code)

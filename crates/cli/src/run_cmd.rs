@@ -127,7 +127,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
     Ok((output, report.all_passed()))
 }
 
-fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
+pub(crate) fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
     let mut pairs = Vec::new();
     for s in set {
         let Some(pair) = s.split_once('=') else {

@@ -327,6 +327,7 @@ impl Search {
             Vec::new()
         };
         top.tried.push((pick, footprint));
+        self.progress.max_depth = self.progress.max_depth.max(steps);
         if violation.is_some() {
             let path = self.current_path(pick);
             let better = self
@@ -338,7 +339,6 @@ impl Search {
             }
             return Ok(true);
         }
-        self.progress.max_depth = self.progress.max_depth.max(steps);
         let finished = sim.is_finished();
         let cut = !finished && steps >= self.options.max_steps;
         if cut {
