@@ -8,35 +8,15 @@ use lesson::{find_property, Lesson, Settings};
 use serde::Serialize;
 
 use crate::args::ExploreArgs;
-use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
 use crate::json::SettingsJson;
 
 pub fn command(args: &ExploreArgs) -> u8 {
-    match explore_lesson(args) {
-        Ok((output, holds)) => {
-            print!("{output}");
-            if holds {
-                OK
-            } else {
-                CHECK_FAILED
-            }
-        }
-        Err(messages) => {
-            for m in messages {
-                eprintln!("{m}");
-            }
-            BAD_INPUT
-        }
-    }
+    crate::finish(explore_lesson(args))
 }
 
 /// The text to print and whether the property holds, or the messages of bad input.
 fn explore_lesson(args: &ExploreArgs) -> Result<(String, bool), Vec<String>> {
-    let text = crate::read_lesson(&args.lesson).map_err(|m| vec![m])?;
-    let name = args.lesson.display().to_string();
-    let lesson = Lesson::parse(&name, &text)
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    let settings = crate::run_cmd::settings(&lesson, &args.set).map_err(|m| vec![m])?;
+    let (lesson, settings) = crate::run_cmd::lesson_and_settings(&args.lesson, &args.set)?;
     let seed = args.seed.unwrap_or(lesson.seed);
     let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
     let wanted = match &args.property {
@@ -120,13 +100,7 @@ fn text_report(
     report: &Report,
     replay: Option<&str>,
 ) -> String {
-    let mut out = String::new();
-    let shown = if settings.is_empty() {
-        "no toggles".to_string()
-    } else {
-        settings.to_string()
-    };
-    let _ = writeln!(out, "lesson {}  seed {seed}  {shown}", lesson.id);
+    let mut out = crate::run_cmd::heading(lesson, seed, settings);
     let p = &report.property;
     let _ = writeln!(out, "property {}: {}", p.name, p.label);
     let f = &report.progress;

@@ -43,6 +43,27 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Prints a command's output and returns its exit code: 0 when `ok`, 1 when not, 2 with
+/// the messages of bad input.
+fn finish(result: Result<(String, bool), Vec<String>>) -> u8 {
+    match result {
+        Ok((output, ok)) => {
+            print!("{output}");
+            if ok {
+                exit::OK
+            } else {
+                exit::CHECK_FAILED
+            }
+        }
+        Err(messages) => {
+            for m in messages {
+                eprintln!("{m}");
+            }
+            exit::BAD_INPUT
+        }
+    }
+}
+
 /// A lesson file's text, or the message to print when it cannot be read.
 fn read_lesson(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))

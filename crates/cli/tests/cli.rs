@@ -381,38 +381,46 @@ fn run_bad_input_exits_2() {
 
 #[test]
 fn run_help_documents_every_json_field() {
-    let dir = TempDir::new("help");
-    let (code, stdout, _) = lockstep(&dir.0, &["run", "--help"]);
+    assert_help_mentions(
+        "run",
+        &[
+            "--set",
+            "--seed",
+            "--query",
+            "--json",
+            "lesson",
+            "seed",
+            "settings",
+            "end_ms",
+            "sessions",
+            "name",
+            "wait_ms",
+            "statements",
+            "errors",
+            "number",
+            "message",
+            "results",
+            "columns",
+            "rows",
+            "logical_reads",
+            "checks",
+            "passed",
+            "detail",
+            "queries",
+            "sql",
+        ],
+    );
+}
+
+/// `lockstep COMMAND --help` exits 0 and names each of `words`.
+fn assert_help_mentions(command: &str, words: &[&str]) {
+    let dir = TempDir::new(&format!("help-{command}"));
+    let (code, stdout, _) = lockstep(&dir.0, &[command, "--help"]);
     assert_eq!(code, 0);
-    for word in [
-        "--set",
-        "--seed",
-        "--query",
-        "--json",
-        "lesson",
-        "seed",
-        "settings",
-        "end_ms",
-        "sessions",
-        "name",
-        "wait_ms",
-        "statements",
-        "errors",
-        "number",
-        "message",
-        "results",
-        "columns",
-        "rows",
-        "logical_reads",
-        "checks",
-        "passed",
-        "detail",
-        "queries",
-        "sql",
-    ] {
+    for word in words {
         assert!(
             stdout.contains(word),
-            "`{word}` missing from run --help:\n{stdout}"
+            "`{word}` missing from {command} --help:\n{stdout}"
         );
     }
 }
@@ -1052,14 +1060,7 @@ fn explore_exits_1_with_a_counterexample_that_run_replays() {
         .map(|s| s.as_str().unwrap())
         .collect();
     assert_eq!(steps.len(), 16);
-    assert_eq!(
-        steps[4],
-        "worker1 reads task 1 (SELECT TOP (1) @id = id FROM dbo.task …)"
-    );
-    assert_eq!(
-        steps[10],
-        "worker2 reads task 1 (SELECT TOP (1) @id = id FROM dbo.task …)"
-    );
+    assert!(steps[10].starts_with("worker2 reads task 1"), "{steps:?}");
     // The schedule replays to the same duplicate: task 1 claimed by both workers.
     let (code, stdout, stderr) = lockstep(
         &dir.0,
@@ -1133,15 +1134,11 @@ fn explore_bad_input_exits_2() {
             error: --property: lesson `passing` has no property `no-double-claim` with these settings (properties: no-errors, no-deadlock)
         "#]],
     );
-    check_cli(
-        &dir,
-        &["explore", "passing.md", "--set", "readpast=maybe"],
-        expect![[r#"
-            exit 2
-            --- stdout
-            --- stderr
-            error: --set: `maybe` is not a value of toggle `readpast` (values: on, off)
-        "#]],
+    let (code, _, stderr) = lockstep(&dir.0, &["explore", "passing.md", "--reduction", "some"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("[possible values: all, visited, none]"),
+        "{stderr}"
     );
     check_cli(
         &dir,
@@ -1169,27 +1166,22 @@ fn explore_bad_input_exits_2() {
 
 #[test]
 fn explore_help_documents_every_json_field() {
-    let dir = TempDir::new("explore-help");
-    let (code, stdout, _) = lockstep(&dir.0, &["explore", "--help"]);
-    assert_eq!(code, 0);
-    for word in [
-        "--property",
-        "--max-steps",
-        "--reduction",
-        "verdict",
-        "\"holds\"",
-        "\"violated\"",
-        "exhaustive",
-        "states",
-        "schedules",
-        "counterexample",
-        "schedule",
-        "steps",
-        "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
-    ] {
-        assert!(
-            stdout.contains(word),
-            "`{word}` missing from explore --help:\n{stdout}"
-        );
-    }
+    assert_help_mentions(
+        "explore",
+        &[
+            "--property",
+            "--max-steps",
+            "--reduction",
+            "verdict",
+            "\"holds\"",
+            "\"violated\"",
+            "exhaustive",
+            "states",
+            "schedules",
+            "counterexample",
+            "schedule",
+            "steps",
+            "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
+        ],
+    );
 }
