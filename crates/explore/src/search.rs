@@ -509,7 +509,8 @@ impl Search {
         let verdict = match self.best.take() {
             None => Verdict::Holds,
             Some((path, steps)) => {
-                // Shrinking replays O(n³) steps: only for counterexamples a reader follows.
+                // Shrinking replays up to O(n²) candidate paths: only for counterexamples a
+                // reader follows.
                 let (path, _) = if path.len() <= SHRINK_UP_TO {
                     path::shrink(&self.root, path, steps, &self.property)
                         .map_err(ExploreError::Property)?
