@@ -141,9 +141,9 @@ pub(crate) fn first_violation(
     Ok(None)
 }
 
-/// Fewer steps, then fewer context switches: moves one pick elsewhere or drops it while
-/// the property still breaks, until no such change helps. `path` breaks the property at
-/// its last pick, after `steps` steps.
+/// Fewer steps, then fewer context switches: drops one pick, or moves one pick or one
+/// run of a session's picks elsewhere, while the property still breaks, until no such
+/// change helps. `path` breaks the property at its last pick, after `steps` steps.
 pub(crate) fn shrink(
     root: &Simulation,
     mut path: Vec<usize>,
@@ -152,33 +152,19 @@ pub(crate) fn shrink(
 ) -> Result<(Vec<usize>, usize), PropertyError> {
     // Each round tries O(n²) candidates of n steps; counterexamples are short.
     for _ in 0..32 {
-        let better = |cand: &[usize], cand_steps: usize, path: &[usize], steps: usize| {
-            (cand_steps, switches(cand)) < (steps, switches(path))
-        };
         let mut improved = false;
-        let n = path.len();
-        'search: for i in 0..n {
-            // Dropping pick i, then moving it to each other place.
-            let mut candidates: Vec<Vec<usize>> = Vec::new();
-            let mut without = path.clone();
-            let pick = without.remove(i);
-            candidates.push(without.clone());
-            for j in 0..n {
-                if j != i {
-                    let mut moved = without.clone();
-                    moved.insert(j, pick);
-                    candidates.push(moved);
-                }
+        for cand in candidates(&path) {
+            // A move keeps the length: worth a replay only with fewer switches.
+            if cand.len() == path.len() && switches(&cand) >= switches(&path) {
+                continue;
             }
-            for cand in candidates {
-                if let Some((used, cand_steps, _)) = first_violation(root, &cand, property)? {
-                    let cand = cand[..used].to_vec();
-                    if better(&cand, cand_steps, &path, steps) {
-                        path = cand;
-                        steps = cand_steps;
-                        improved = true;
-                        break 'search;
-                    }
+            if let Some((used, cand_steps, _)) = first_violation(root, &cand, property)? {
+                let cand = cand[..used].to_vec();
+                if (cand_steps, switches(&cand)) < (steps, switches(&path)) {
+                    path = cand;
+                    steps = cand_steps;
+                    improved = true;
+                    break;
                 }
             }
         }
@@ -187,6 +173,41 @@ pub(crate) fn shrink(
         }
     }
     Ok((path, steps))
+}
+
+/// The paths one change away: each pick dropped; each pick, and each run of one
+/// session's picks, moved to every other place.
+fn candidates(path: &[usize]) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let moved = |start: usize, len: usize, out: &mut Vec<Vec<usize>>| {
+        let mut rest = path.to_vec();
+        let block: Vec<usize> = rest.drain(start..start + len).collect();
+        for j in 0..=rest.len() {
+            if j != start {
+                let mut cand = rest.clone();
+                cand.splice(j..j, block.iter().copied());
+                out.push(cand);
+            }
+        }
+    };
+    for i in 0..path.len() {
+        let mut without = path.to_vec();
+        without.remove(i);
+        out.push(without);
+        moved(i, 1, &mut out);
+    }
+    let mut start = 0;
+    while start < path.len() {
+        let len = path[start..]
+            .iter()
+            .take_while(|&&s| s == path[start])
+            .count();
+        if len > 1 {
+            moved(start, len, &mut out);
+        }
+        start += len;
+    }
+    out
 }
 
 /// The counterexample of a path that breaks the property at its last pick: its
@@ -293,5 +314,45 @@ fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, Strin
         session: session.to_string(),
         statement,
         did: did.join("; "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two-step claim race, 2 workers × 3 tasks, ready to step untimed.
+    fn race() -> (Simulation, Property) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../lessons/queue-claim-race.md"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let l = lesson::Lesson::parse("queue-claim-race.md", &text).unwrap();
+        let settings = l.settings_with([("tasks", "3")]).unwrap();
+        let applied = l.apply(&settings).unwrap();
+        let mut root = Simulation::new(&applied.scenario, l.seed).unwrap();
+        root.set_mode(engine::Mode::Untimed);
+        root.set_sink(Sink::Nothing);
+        let p = lesson::find_property(&applied.properties, "no-double-claim").unwrap();
+        (root, p)
+    }
+
+    #[test]
+    fn shrinking_keeps_the_violation_with_fewer_switches() {
+        let (root, property) = race();
+        // Both read task 1, then their UPDATEs and INSERTs alternate; worker2's UPDATE
+        // waits once for worker1's: 17 steps, 5 switches.
+        let path = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1];
+        assert_eq!(switches(&path), 5);
+        let (used, steps, _) = first_violation(&root, &path, &property).unwrap().unwrap();
+        assert_eq!((used, steps), (17, 17));
+        let (shrunk, steps) = shrink(&root, path.to_vec(), steps, &property).unwrap();
+        assert_eq!((steps, switches(&shrunk)), (16, 2), "{shrunk:?}");
+        assert!(first_violation(&root, &shrunk, &property)
+            .unwrap()
+            .is_some());
+        // A path that holds, or picks a session that cannot run, violates nothing.
+        assert_eq!(first_violation(&root, &[0, 0, 0], &property), Ok(None));
     }
 }

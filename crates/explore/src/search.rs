@@ -327,6 +327,7 @@ impl Search {
             Vec::new()
         };
         top.tried.push((pick, footprint));
+        self.progress.max_depth = self.progress.max_depth.max(steps);
         if violation.is_some() {
             let path = self.current_path(pick);
             let better = self
@@ -338,7 +339,6 @@ impl Search {
             }
             return Ok(true);
         }
-        self.progress.max_depth = self.progress.max_depth.max(steps);
         let finished = sim.is_finished();
         let cut = !finished && steps >= self.options.max_steps;
         if cut {
@@ -509,7 +509,8 @@ impl Search {
         let verdict = match self.best.take() {
             None => Verdict::Holds,
             Some((path, steps)) => {
-                // Shrinking replays O(n³) steps: only for counterexamples a reader follows.
+                // Shrinking replays up to O(n²) candidate paths: only for counterexamples a
+                // reader follows.
                 let (path, _) = if path.len() <= SHRINK_UP_TO {
                     path::shrink(&self.root, path, steps, &self.property)
                         .map_err(ExploreError::Property)?
