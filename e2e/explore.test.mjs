@@ -122,11 +122,21 @@ test('explore: Explore finds the duplicate claim and opens it in the scheduler',
   assert.ok(narrated.some((l) => /^worker1 /.test(l)) && narrated.some((l) => /^worker2 /.test(l)), narrated.join('\n'));
 
   const schedule = await result.getAttribute('data-schedule');
+  const player = await page.getAttribute('[data-testid=explore-open-player]', 'href');
+  assert.equal(player, `#/lesson/queue-claim-race?tasks=3&schedule=${schedule}`);
   await page.click('[data-testid=explore-open-scheduler]');
   await page.waitForFunction((k) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === k, n);
   assert.equal(await page.textContent('[data-testid=schedule-string]'), schedule);
   assert.equal(await page.getAttribute('[data-testid=property-broken]', 'data-name'), 'no-double-claim');
   assert.equal(Number(await page.getAttribute('[data-testid=property-broken]', 'data-step')), n);
+
+  // The player replays the same schedule, says so, and shows the duplicate claim.
+  await t.open(player);
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=transport]'));
+  assert.equal(await page.getAttribute('[data-testid=schedule-note]', 'data-schedule'), schedule);
+  assert.equal(await page.$('[data-testid=schedule-problem]'), null);
+  assert.ok((await page.locator('[data-testid=anomaly]').count()) >= 1, 'a duplicate claim is marked');
+  assert.ok(page.url().endsWith(`schedule=${schedule}`), page.url());
 });
 
 test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {
