@@ -26,6 +26,9 @@
 //   code it compiled in the same browser process, so the first load is the coldest).
 // - the size of dist/*.wasm, raw and compressed (gzip -9, brotli 11, with Node's zlib),
 //   and of everything a lesson page loads (dist/ but the blog's embed.js and example).
+// - Explore in the scheduler view (`lockstep:explore`, click → answer), on the claim
+//   race with 2 workers and 3 tasks: finding the two-step duplicate, and proving
+//   one-statement for every interleaving; with the states each search explored.
 // - budgets: first contentful paint and the run on screen of a fresh lesson page (the
 //   median over the rounds), and a learner's loop that never ends in the exercise
 //   page: the longest main-thread task (Long Tasks API) over 5 s of it, and how long
@@ -63,6 +66,14 @@ const BUDGETS = [
   { key: 'runOnScreenMs', what: 'run on screen (median)', max: 500, unit: 'ms' },
   { key: 'longestTaskMs', what: `longest task, ${RUNAWAY_MS / 1000} s of a runaway check`, max: 50, unit: 'ms', below: true },
   { key: 'cancelMs', what: 'Cancel → verdict on screen', max: 100, unit: 'ms' },
+  { key: 'exploreRaceMs', what: 'Explore finds the claim race duplicate, two-step 2 × 3 (median)', max: 100, unit: 'ms' },
+  { key: 'exploreProofMs', what: 'Explore proves one-statement 2 × 3 (median)', max: 1000, unit: 'ms' },
+];
+const EXPLORE = 'lockstep:explore';
+// The scheduler's Explore button on the claim race with 2 workers and 3 tasks.
+const EXPLORE_CASES = [
+  { key: 'exploreRaceMs', claim: 'two-step', verdict: 'violated' },
+  { key: 'exploreProofMs', claim: 'one-statement', verdict: 'holds' },
 ];
 
 const options = parseArgs(process.argv.slice(2));
@@ -107,6 +118,7 @@ try {
   const { toggles, seeks } = await measureClaimRace(page, site.baseUrl, result.seeds);
   result.toggles = toggles;
   result.seeks = seeks;
+  result.explore = await measureExplore(page, site.baseUrl, options.rounds);
   result.load.end = loadavg()[0];
   if (errors.length > 0) {
     throw new Error(`the page reported errors:\n${errors.map((e) => `  ${e}`).join('\n')}`);
@@ -241,6 +253,32 @@ async function measureRunaway(page, baseUrl) {
     return window.__longTasks;
   });
   return { running, ranMs: Date.now() - started, cancelMs, longTasks: tasks, longestTaskMs: Math.max(0, ...tasks) };
+}
+
+/**
+ * Explore in the scheduler view: click → answer (`lockstep:explore`), and the search's
+ * own figures, for each case, a fresh page per round.
+ */
+async function measureExplore(page, baseUrl, rounds) {
+  const out = [];
+  for (const { key, claim, verdict } of EXPLORE_CASES) {
+    const samples = [];
+    for (let r = 0; r < rounds; r++) {
+      await page.goto('about:blank');
+      await page.goto(new URL(`#/lesson/${LESSON}/schedule?claim=${claim}&tasks=3`, baseUrl).href, { waitUntil: 'load' });
+      await page.waitForSelector('[data-testid=explore-button]');
+      await page.click('[data-testid=explore-button]');
+      const result = await page.waitForSelector('[data-testid=explore-result]');
+      const got = await result.getAttribute('data-verdict');
+      if (got !== verdict) throw new Error(`Explore on claim=${claim}: ${got}, expected ${verdict}`);
+      samples.push({
+        ms: await page.evaluate((name) => performance.getEntriesByName(name).at(-1)?.duration ?? null, EXPLORE),
+        states: Number(await result.getAttribute('data-states')),
+      });
+    }
+    out.push({ key, claim, samples });
+  }
+  return out;
 }
 
 /** Navigation → first rendered lesson, each in a fresh document. */
@@ -464,6 +502,18 @@ function printReport(result) {
     ),
   );
 
+  out.push('', `${LESSON}, 2 workers × 3 tasks: Explore in the scheduler (${EXPLORE}, click → answer)`);
+  out.push(
+    table(
+      ['claim', 'states', 'ms', 'states/s (median)'],
+      result.explore.map(({ claim, samples }) => {
+        const ms = stats(col(samples, 'ms'));
+        const states = samples[0]?.states ?? 0;
+        return [claim, fmtRange(col(samples, 'states')), fmtStats(col(samples, 'ms')), ms ? String(Math.round((states * 1000) / ms.median)) : '-'];
+      }),
+    ),
+  );
+
   out.push('', `navigation → first rendered lesson (${READY}), fresh document each time`);
   out.push(
     table(
@@ -491,6 +541,7 @@ function printBudgets(result) {
     // Measured only if Check was still running after RUNAWAY_MS, as the budget asks.
     longestTaskMs: result.runaway.running ? result.runaway.longestTaskMs : null,
     cancelMs: result.runaway.cancelMs,
+    ...Object.fromEntries(result.explore.map(({ key, samples }) => [key, stats(samples.map((s) => s.ms))?.median ?? null])),
   };
   let over = false;
   const rows = BUDGETS.map(({ key, what, max, unit, below }) => {

@@ -49,3 +49,20 @@ export function test(name, fn, options = {}) {
 
 /** Resolves when the app has mounted: Yew renders `<main id="main">` or the panic panel. */
 export const APP_READY = '#main, #panic-panel';
+
+/**
+ * Clicks `button` from inside the page and resolves with the ms until `done` is in the
+ * DOM (checked every animation frame): how long a Cancel takes to answer.
+ */
+export function timeClick(page, button, done) {
+  return page.evaluate(
+    ([button, done]) =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        document.querySelector(button).click();
+        const poll = () => (document.querySelector(done) ? resolve(performance.now() - start) : requestAnimationFrame(poll));
+        poll();
+      }),
+    [button, done],
+  );
+}

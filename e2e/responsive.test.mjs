@@ -3,7 +3,7 @@
 // inside a run reaches the error panel. Real clicks in real Chromium; the Long Tasks
 // API says how long the main thread was busy at a stretch.
 
-import { test, assert } from './harness.mjs';
+import { test, assert, timeClick } from './harness.mjs';
 
 const EXERCISE = 'exercise-skip-locked';
 const EDITOR = '[data-testid=editor-next_task]';
@@ -47,18 +47,7 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   );
 
   // Cancel answers at once: from the click to the verdict on screen.
-  const cancelMs = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const start = performance.now();
-        document.querySelector('[data-testid=cancel-check]').click();
-        const poll = () =>
-          document.querySelector('[data-testid=verdict][data-stopped=cancel]')
-            ? resolve(performance.now() - start)
-            : requestAnimationFrame(poll);
-        poll();
-      }),
-  );
+  const cancelMs = await timeClick(page, '[data-testid=cancel-check]', '[data-testid=verdict][data-stopped=cancel]');
   assert.ok(cancelMs < 1000, `Cancel took ${cancelMs.toFixed(0)} ms`);
   assert.match(await page.textContent('[data-testid=verdict]'), /You cancelled Check/);
   assert.equal(await page.$('[data-testid=checking]'), null);

@@ -662,8 +662,11 @@ fn is_sql_name(s: &str) -> bool {
 }
 
 /// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.
-/// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`).
-pub const RESERVED_TOGGLE_NAMES: [&str; 6] = ["t", "e", "seed", "view", "theme", "anomaly"];
+/// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`), and
+/// the scheduler's (`#/lesson/x/schedule?...&schedule=u.0.1&steps=2`).
+pub const RESERVED_TOGGLE_NAMES: [&str; 8] = [
+    "t", "e", "seed", "view", "theme", "anomaly", "schedule", "steps",
+];
 
 fn exercise_fields(
     raw: &RawFront,

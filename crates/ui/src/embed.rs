@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::route::LessonRoute;
+use crate::route::{split_query, LessonRoute};
 use crate::state::Theme;
 
 pub const VIEW_PARAM: &str = "view";
@@ -81,26 +81,25 @@ impl EmbedRoute {
         let mut view = EmbedView::default();
         let mut theme = None;
         let mut problems = Vec::new();
-        let mut rest = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            match name {
-                VIEW_PARAM => match EmbedView::parse(value) {
+        let (own, rest) = split_query(query, &[VIEW_PARAM, THEME_PARAM]);
+        for (name, value) in own {
+            if name == VIEW_PARAM {
+                match EmbedView::parse(value) {
                     Some(v) => view = v,
                     None => problems.push(format!(
                         "`view={value}` is not a view: write `view=compact` or `view=full`"
                     )),
-                },
-                THEME_PARAM => match Theme::parse(value) {
+                }
+            } else {
+                match Theme::parse(value) {
                     Some(t) => theme = Some(t),
                     None => problems.push(format!(
                         "`theme={value}` is not a theme: write `theme=light` or `theme=dark`"
                     )),
-                },
-                _ => rest.push(pair),
+                }
             }
         }
-        let mut lesson = LessonRoute::parse(id, &rest.join("&"));
+        let mut lesson = LessonRoute::parse(id, &rest);
         lesson.problems.extend(problems);
         EmbedRoute {
             lesson,

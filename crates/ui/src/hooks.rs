@@ -199,7 +199,8 @@ fn start_build(
     let builder = lesson
         .apply(&key.settings)
         .map_err(|e| e.to_string())
-        .and_then(|applied| RunBuilder::new(&lesson.id, applied, key.seed));
+        .and_then(|applied| RunBuilder::new(&lesson.id, applied, key.seed))
+        .map(|builder| builder.with_schedule(key.schedule.as_ref()));
     let builder = match builder {
         Ok(builder) => builder,
         Err(error) => {
@@ -450,48 +451,57 @@ impl Drop for AnimationLoop {
 pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
     use_effect_with(active, move |&active| {
         let listener = active.then(|| {
-            EventListener::new_with_options(
-                &document(),
-                "keydown",
-                EventListenerOptions::enable_prevent_default(),
-                move |event| {
-                    let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
-                        return;
-                    };
-                    if event.ctrl_key()
-                        || event.alt_key()
-                        || event.meta_key()
-                        || event.default_prevented()
-                    {
-                        return;
-                    }
-                    let tag = event
-                        .target()
-                        .and_then(|t| t.dyn_into::<Element>().ok())
-                        .map(|e| e.tag_name().to_ascii_uppercase())
-                        .unwrap_or_default();
-                    if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
-                        return;
-                    }
-                    let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-                    let action = match event.key().as_str() {
-                        " " | "Spacebar" if !control => PlayerAction::TogglePlay,
-                        "ArrowRight" => PlayerAction::StepForward,
-                        "ArrowLeft" => PlayerAction::StepBack,
-                        "Home" => PlayerAction::Home,
-                        "End" => PlayerAction::End,
-                        "]" => PlayerAction::NextAnomaly,
-                        "[" => PlayerAction::PrevAnomaly,
-                        "?" => PlayerAction::ToggleWhy,
-                        _ => return,
-                    };
-                    event.prevent_default();
-                    dispatch.emit(action);
-                },
-            )
+            page_keys(move |key, control| {
+                let action = match key {
+                    " " | "Spacebar" if !control => PlayerAction::TogglePlay,
+                    "ArrowRight" => PlayerAction::StepForward,
+                    "ArrowLeft" => PlayerAction::StepBack,
+                    "Home" => PlayerAction::Home,
+                    "End" => PlayerAction::End,
+                    "]" => PlayerAction::NextAnomaly,
+                    "[" => PlayerAction::PrevAnomaly,
+                    "?" => PlayerAction::ToggleWhy,
+                    _ => return false,
+                };
+                dispatch.emit(action);
+                true
+            })
         });
         move || drop(listener)
     });
+}
+
+/// A page-wide key listener: `on_key(key, on_a_control)` gets each key pressed outside
+/// a field, a select or a text area and without Ctrl, Alt or Meta (`on_a_control` when
+/// a button, link or summary has the focus, whose Space and Enter press it); when it
+/// returns true, the browser's default action is prevented. Dropping it unlistens.
+pub fn page_keys(on_key: impl Fn(&str, bool) -> bool + 'static) -> EventListener {
+    EventListener::new_with_options(
+        &document(),
+        "keydown",
+        EventListenerOptions::enable_prevent_default(),
+        move |event| {
+            let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                return;
+            };
+            if event.ctrl_key() || event.alt_key() || event.meta_key() || event.default_prevented()
+            {
+                return;
+            }
+            let tag = event
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .map(|e| e.tag_name().to_ascii_uppercase())
+                .unwrap_or_default();
+            if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                return;
+            }
+            let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+            if on_key(&event.key(), control) {
+                event.prevent_default();
+            }
+        },
+    )
 }
 
 /// Keeps the address bar on the player's state (toggles, playhead) without adding

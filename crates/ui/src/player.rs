@@ -202,6 +202,7 @@ impl Player {
                 lesson_id: lesson.id.clone(),
                 settings,
                 seed,
+                schedule: route.schedule.clone(),
             },
             warnings,
         )
@@ -243,6 +244,7 @@ impl Player {
         if self.key.seed != self.lesson.seed {
             route.seed = Some(self.key.seed);
         }
+        route.schedule = self.key.schedule.clone();
         if let Some(run) = self.current() {
             let head = self.head;
             if head.events > 0 || head.t_us > 0 {
@@ -287,7 +289,8 @@ impl Player {
         self.route_for(&self.key.settings, seed)
     }
 
-    /// The route to `settings` and `seed` at the playhead's time.
+    /// The route to `settings` and `seed` at the playhead's time. A schedule belongs to
+    /// one setting and seed, so it is left behind.
     fn route_for(&self, settings: &Settings, seed: u64) -> LessonRoute {
         let mut route = LessonRoute::new(&self.lesson.id);
         route.toggles = non_default(&self.lesson, settings);

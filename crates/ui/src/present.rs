@@ -30,7 +30,8 @@ pub fn ms_label(us: u64) -> String {
     }
 }
 
-fn group_digits(n: u64) -> String {
+/// `12345678` → `12 345 678` (narrow no-break spaces).
+pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -5,7 +5,10 @@
 //! - `#/lesson/<id>?<toggle>=<value>&...&t=<ms>&e=<events>&seed=<n>`: a lesson with
 //!   toggles (only those that differ from the default are written), the playhead at
 //!   `t` milliseconds of virtual time, or after exactly `e` events (used when several
-//!   events share one instant), and an optional seed other than the lesson's;
+//!   events share one instant), an optional seed other than the lesson's, and an
+//!   optional `schedule=` to replay (an untimed one, `u.…`, runs the lesson untimed);
+//! - `#/lesson/<id>/schedule?<toggle>=<value>&...&seed=<n>&schedule=<u.…>&steps=<n>`: be
+//!   the scheduler, the learner's picks so far (see [`crate::scheduling`]);
 //! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player
 //!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
@@ -17,6 +20,7 @@
 use std::fmt;
 
 pub use crate::embed::EmbedRoute;
+pub use crate::scheduling::ScheduleRoute;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Route {
@@ -27,6 +31,8 @@ pub enum Route {
     Lesson(LessonRoute),
     /// `#/embed/<id>?...`: the player alone, for an iframe.
     Embed(EmbedRoute),
+    /// `#/lesson/<id>/schedule?...`: be the scheduler (see [`crate::scheduling`]).
+    Schedule(ScheduleRoute),
     /// `#/exercise/<id>`: an exercise to solve.
     Exercise(String),
     /// `#/facilitator`: the exercises for a workshop facilitator.
@@ -65,6 +71,9 @@ pub struct LessonRoute {
     /// `t=` as given, kept alongside `e=` so a link round-trips.
     pub time_us: Option<u64>,
     pub seed: Option<u64>,
+    /// `schedule=`: the picks at choice points to replay (`lockstep run --schedule`'s
+    /// form; `u.` first runs the lesson untimed), e.g. a counterexample of Explore.
+    pub schedule: Option<engine::Schedule>,
     /// Parameters that could not be read (`t=soon`), as sentences for the page.
     pub problems: Vec<String>,
 }
@@ -74,6 +83,7 @@ pub const TIME_PARAM: &str = "t";
 pub const EVENTS_PARAM: &str = "e";
 pub const SEED_PARAM: &str = "seed";
 pub const ANOMALY_PARAM: &str = "anomaly";
+pub const SCHEDULE_PARAM: &str = "schedule";
 
 impl Route {
     /// Parses `location.hash` (with or without the leading `#`).
@@ -86,6 +96,9 @@ impl Route {
             ["debug", "panic"] => Route::DebugPanic,
             ["debug", "panic-run"] => Route::DebugPanicRun,
             ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
+            ["lesson", id, "schedule"] => {
+                Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
+            }
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
             ["exercise", id] => Route::Exercise(percent_decode(id)),
             ["facilitator"] => Route::Facilitator,
@@ -139,6 +152,10 @@ impl LessonRoute {
                         .problems
                         .push(format!("`seed={value}` is not a seed: write a whole number, e.g. `seed=7`")),
                 },
+                SCHEDULE_PARAM => match value.parse::<engine::Schedule>() {
+                    Ok(schedule) => route.schedule = Some(schedule),
+                    Err(e) => route.problems.push(e),
+                },
                 _ => route.toggles.push((name, value)),
             }
         }
@@ -158,6 +175,7 @@ impl fmt::Display for Route {
             Route::Home => f.write_str("/"),
             Route::Lesson(lesson) => lesson.fmt(f),
             Route::Embed(embed) => embed.fmt(f),
+            Route::Schedule(schedule) => schedule.fmt(f),
             Route::Exercise(id) => write!(f, "/exercise/{id}"),
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
@@ -186,11 +204,28 @@ impl fmt::Display for LessonRoute {
         if let Some(seed) = self.seed {
             params.push(format!("{SEED_PARAM}={seed}"));
         }
+        if let Some(schedule) = &self.schedule {
+            params.push(format!("{SCHEDULE_PARAM}={schedule}"));
+        }
         if !params.is_empty() {
             write!(f, "?{}", params.join("&"))?;
         }
         Ok(())
     }
+}
+
+/// Splits a query into the pairs a route reads itself (`own` names, values as written)
+/// and the rest, joined again for [`LessonRoute::parse`].
+pub(crate) fn split_query<'a>(query: &'a str, own: &[&str]) -> (Vec<(&'a str, &'a str)>, String) {
+    let mut mine = Vec::new();
+    let mut rest = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=').unwrap_or((pair, "")) {
+            (name, value) if own.contains(&name) => mine.push((name, value)),
+            _ => rest.push(pair),
+        }
+    }
+    (mine, rest.join("&"))
 }
 
 /// Milliseconds as a URL writes them: `1500`, `1500.021` (µs precision, no trailing zeros).
@@ -320,10 +355,11 @@ mod tests {
         lesson.time_us = Some(1_500_021);
         lesson.seek = Seek::Events(40);
         lesson.seed = Some(3);
+        lesson.schedule = Some("u.0~2.1".parse().unwrap());
         let route = Route::Lesson(lesson);
         assert_eq!(
             route.href(),
-            "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3"
+            "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3&schedule=u.0~2.1"
         );
         for route in [Route::Home, Route::DebugPanic, Route::DebugPanicRun, route] {
             assert_eq!(Route::parse(&route.href()), route);

@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
-use engine::{timeline, Event, Lane, Outcome, Simulation, Source, StateView, TraceEntry};
+use engine::{timeline, Event, Lane, Outcome, Schedule, Simulation, Source, StateView, TraceEntry};
 use lesson::{evaluate_checks, latest_anomaly, Anomaly, Applied, CheckResult, Lesson, Settings};
 
 /// What a run is a function of (the engine is deterministic).
@@ -16,6 +16,8 @@ pub struct RunKey {
     pub lesson_id: String,
     pub settings: Settings,
     pub seed: u64,
+    /// A schedule to replay (`schedule=`), else the seeded scheduler's choices.
+    pub schedule: Option<Schedule>,
 }
 
 /// A finished run with everything the player needs to show any moment of it.
@@ -31,6 +33,8 @@ pub struct RunModel {
     pub summary: Rc<RunSummary>,
     /// What the lesson is about, where it happened, in trace order.
     pub anomalies: Vec<Anomaly>,
+    /// Why the run's schedule could not be followed (the run stops there).
+    pub schedule_problem: Option<String>,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -42,6 +46,25 @@ pub struct RunModel {
 /// most this many steps (about half a millisecond in the claim race).
 const SNAPSHOT_EVERY: usize = 256;
 const MAX_SNAPSHOTS: usize = 64;
+
+/// Keeps a clone of `sim` after `step` when it falls on the spacing `every`; past
+/// [`MAX_SNAPSHOTS`], every other one goes and the spacing doubles, so memory stays
+/// bounded and a replay from the nearest one stays short.
+pub(crate) fn keep_snapshot(
+    snapshots: &mut Vec<(usize, Simulation)>,
+    every: &mut usize,
+    step: usize,
+    sim: &Simulation,
+) {
+    if step % *every == 0 {
+        snapshots.push((step, sim.clone()));
+        if snapshots.len() > MAX_SNAPSHOTS {
+            *every *= 2;
+            let spacing = *every;
+            snapshots.retain(|(s, _)| s % spacing == 0);
+        }
+    }
+}
 
 /// A run being built, a few engine steps at a time: the browser builds long runs in
 /// slices between frames (so the page answers input meanwhile), shows how far it got,
@@ -56,6 +79,8 @@ pub struct RunBuilder {
     snapshots: Vec<(usize, Simulation)>,
     every: usize,
     done: bool,
+    schedule: Option<Schedule>,
+    schedule_problem: Option<String>,
 }
 
 /// How far a [`RunBuilder`] got.
@@ -88,7 +113,22 @@ impl RunBuilder {
             snapshots,
             every: SNAPSHOT_EVERY,
             done: false,
+            schedule: None,
+            schedule_problem: None,
         })
+    }
+
+    /// Replays `schedule` (its mode too: `u.…` runs untimed) instead of the seeded
+    /// scheduler's choices. Call before the first [`RunBuilder::advance`].
+    pub fn with_schedule(mut self, schedule: Option<&Schedule>) -> RunBuilder {
+        if let Some(schedule) = schedule {
+            self.sim.set_mode(schedule.mode);
+            self.sim.set_schedule(schedule.policy());
+            // Seeks clone the snapshots: the first must replay the schedule too.
+            self.snapshots = vec![(0, self.sim.clone())];
+            self.schedule = Some(schedule.clone());
+        }
+        self
     }
 
     /// Runs at most `max_steps` engine steps; true once the run has ended.
@@ -97,22 +137,22 @@ impl RunBuilder {
             if self.done {
                 break;
             }
-            if !self.sim.step() {
-                self.done = true;
-                break;
+            match self.sim.try_step() {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    break;
+                }
+                Err(e) => {
+                    self.schedule_problem = Some(e.to_string());
+                    self.done = true;
+                    break;
+                }
             }
             self.trace.append(&mut self.sim.take_events());
             self.bounds.push(self.trace.len());
             let step = self.bounds.len() - 1;
-            if step % self.every == 0 {
-                self.snapshots.push((step, self.sim.clone()));
-                if self.snapshots.len() > MAX_SNAPSHOTS {
-                    // Keep every other one: memory stays bounded, seeks stay short.
-                    self.every *= 2;
-                    let every = self.every;
-                    self.snapshots.retain(|(s, _)| s % every == 0);
-                }
-            }
+            keep_snapshot(&mut self.snapshots, &mut self.every, step, &self.sim);
         }
         self.done
     }
@@ -135,6 +175,8 @@ impl RunBuilder {
             trace,
             bounds,
             mut snapshots,
+            schedule,
+            schedule_problem,
             ..
         } = self;
         // The end is a snapshot too: jumping there is a clone.
@@ -154,6 +196,7 @@ impl RunBuilder {
             lesson_id,
             settings: applied.settings.clone(),
             seed,
+            schedule,
         };
         let summary = Rc::new(RunSummary {
             key: key.clone(),
@@ -171,6 +214,7 @@ impl RunBuilder {
             lanes,
             summary,
             anomalies,
+            schedule_problem,
             snapshots,
         }
     }

@@ -5,7 +5,8 @@
 //! Dropping the returned [`Sliced`] cancels the job: no slice runs after that, so a
 //! newer request, a Cancel button or leaving the page all stop it the same way.
 //!
-//! This is browser glue; the jobs themselves (`run::RunBuilder`, `exercise::Checker`)
+//! This is browser glue; the jobs themselves (`run::RunBuilder`, `exercise::Checker`,
+//! `exploring::Exploring`)
 //! are plain state machines, tested natively.
 
 use std::cell::{Cell, RefCell};
@@ -16,6 +17,7 @@ use wasm_bindgen::JsValue;
 use web_sys::{MessageChannel, MessagePort};
 
 use crate::exercise::{CheckProgress, Checker, Verdict};
+use crate::exploring::Exploring;
 use crate::run::{BuildProgress, RunBuilder, RunModel};
 
 /// Work per slice, in ms: well under the 50 ms that makes a long task, so input is
@@ -61,6 +63,17 @@ impl Job for Checker {
     }
     fn progress(&self) -> CheckProgress {
         Checker::progress(self)
+    }
+}
+
+impl Job for Exploring {
+    type Output = Result<explore::Report, String>;
+    type Progress = explore::Progress;
+    fn advance(&mut self, steps: usize) -> Option<Self::Output> {
+        Exploring::advance(self, steps)
+    }
+    fn progress(&self) -> explore::Progress {
+        Exploring::progress(self)
     }
 }
 

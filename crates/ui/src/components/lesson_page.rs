@@ -23,7 +23,7 @@ use super::why::WhyPanel;
 use crate::hooks::use_full_view;
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::{recent_changes, StepMarks, TableFilter};
-use crate::route::Route;
+use crate::route::{Route, ScheduleRoute};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPageProps {
@@ -69,6 +69,28 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         }
     });
 
+    // A replayed schedule (`schedule=`, e.g. Explore's counterexample) is said so, with
+    // the way back to the seeded scheduler's run.
+    let schedule_note = player.key.schedule.as_ref().map(|schedule| {
+        let mut seeded = player.route();
+        seeded.schedule = None;
+        let problem = player.run.as_ref().and_then(|r| r.schedule_problem.clone());
+        let untimed = schedule.mode == engine::Mode::Untimed;
+        html! {
+            <div class={classes!("notice", problem.is_some().then_some("notice--warning"))} role="status" data-testid="schedule-note"
+                data-schedule={schedule.to_string()}>
+                <p>
+                    { "This run replays the schedule " }<code>{ schedule.to_string() }</code>
+                    { if untimed { " untimed (every statement boundary is a choice)" } else { "" } }
+                    { "; past its end the seeded scheduler picks. " }
+                    <a href={Route::Lesson(seeded).href()}>{ "Back to the seeded run" }</a>
+                </p>
+                if let Some(problem) = problem {
+                    <p data-testid="schedule-problem">{ format!("The schedule could not be followed: {problem}.") }</p>
+                }
+            </div>
+        }
+    });
     let statements = Rc::new(match (&player.run, &props.view) {
         (Some(run), Some(view)) => statements(run, view, player.head.events),
         _ => Vec::new(),
@@ -269,12 +291,18 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         <article class="lesson lesson--stage" data-testid="lesson" data-lesson={lesson.id.clone()}
             data-kind={if exercise { "exercise" } else { "lesson" }}>
             <header class="lesson__head">
-                <p class="lesson__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
+                <p class="lesson__crumbs">
+                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    { " · " }
+                    <a href={Route::Schedule(ScheduleRoute::from(player.route())).href()} data-testid="open-scheduler"
+                        title="Choose which session runs each statement yourself, or search every order">{ "Be the scheduler" }</a>
+                </p>
                 <h2 class="lesson__title">{ &lesson.title }</h2>
                 <p class="lesson__summary">{ &lesson.summary }</p>
                 <super::embed::CopyEmbed route={player.route()} title={lesson.title.clone()} />
             </header>
             { for warnings }
+            { for schedule_note }
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
                 aria-label="Player"

@@ -14,6 +14,7 @@ mod log;
 mod narrative;
 mod outcome;
 mod pages;
+mod schedule;
 mod tables;
 mod transport;
 mod waits;
@@ -28,6 +29,7 @@ pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
 pub use pages::{DebugPanic, DebugPanicRun, LessonProblem, NotFound};
+pub use schedule::SchedulePage;
 
 use crate::catalog::catalog;
 use crate::hooks::{
@@ -129,11 +131,19 @@ pub fn App() -> Html {
                 html! { <LessonProblem id={route.id.clone()} {known} /> }
             }
         },
+        // Keyed by the URL: a new link (Explore's counterexample) starts a new page,
+        // while the learner's own picks replace the URL without a `hashchange`.
+        Route::Schedule(route) => {
+            html! { <SchedulePage key={route.to_string()} route={route.clone()} /> }
+        }
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
-    let wide = matches!(state.route, Route::Lesson(_) | Route::Exercise(_));
+    let wide = matches!(
+        state.route,
+        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_)
+    );
 
     html! {
         <>

@@ -1,0 +1,545 @@
+//! Be the scheduler (`#/lesson/<id>/schedule?...`): each session's next statement and a
+//! button (and a key) to run it, blocked and finished sessions shown as such, undo, the
+//! lesson's properties judged after every statement, the tables and the steps so far;
+//! and Explore, which searches every interleaving for one that breaks a property.
+//! The learner's picks live in the URL (history entry replaced), so a reload or a shared
+//! link shows the same state. State and replay are `scheduling.rs`; the search is
+//! `exploring.rs`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use engine::SessionStatus;
+use gloo::utils::window;
+use lesson::{Lesson, Settings};
+use wasm_bindgen::JsValue;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::code::status_text;
+use super::pages::LessonProblem;
+use super::tables::Tables;
+use super::transport::Toggles;
+use crate::catalog::catalog;
+use crate::exploring::{progress_text, verdict_text, Exploring};
+use crate::hooks::{navigate, page_keys, Measure};
+use crate::player::{non_default, settings_from, Shared};
+use crate::present::{session_class, StepMarks};
+use crate::route::{LessonRoute, Route};
+use crate::scheduling::{properties, session_key, session_of_key, ScheduleRoute, Scheduling};
+use crate::sliced::{run_sliced, Sliced};
+
+/// Performance API measure of one search, Explore click to answer.
+pub const MEASURE_EXPLORE: &str = "lockstep:explore";
+
+#[derive(Properties, PartialEq)]
+pub struct SchedulePageProps {
+    pub route: ScheduleRoute,
+}
+
+#[function_component]
+pub fn SchedulePage(props: &SchedulePageProps) -> Html {
+    let catalog = catalog();
+    match catalog.lesson(&props.route.lesson.id) {
+        Some(lesson) => html! {
+            <Schedule lesson={Shared(Rc::clone(lesson))} route={props.route.clone()} />
+        },
+        None => {
+            let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
+            html! { <LessonProblem id={props.route.lesson.id.clone()} {known} /> }
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ScheduleProps {
+    lesson: Shared<Lesson>,
+    route: ScheduleRoute,
+}
+
+/// What the page does to the learner's interleaving.
+#[derive(Clone, Copy)]
+enum Act {
+    Pick(usize),
+    Undo,
+}
+
+/// The lesson route the page's URLs keep: id, the settings as applied (defaults left
+/// out) and the seed.
+fn base_route(lesson: &Lesson, settings: &Settings, seed: Option<u64>) -> LessonRoute {
+    let mut route = LessonRoute::new(&lesson.id);
+    route.toggles = non_default(lesson, settings);
+    route.seed = seed.filter(|&s| s != lesson.seed);
+    route
+}
+
+#[function_component]
+fn Schedule(props: &ScheduleProps) -> Html {
+    let lesson = &props.lesson;
+    let (settings, mut warnings) = settings_from(lesson, &props.route.lesson.toggles);
+    warnings.extend(props.route.lesson.problems.iter().cloned());
+    let seed = props.route.lesson.seed.unwrap_or(lesson.seed);
+    let base = base_route(lesson, &settings, props.route.lesson.seed);
+
+    // Built once per route (the page is keyed by it): the learner's picks change the URL
+    // without a `hashchange`, so they never rebuild it.
+    let scheduling: Rc<RefCell<Result<Scheduling, String>>> = {
+        let (lesson, settings, route) = (lesson.clone(), settings.clone(), props.route.clone());
+        use_mut_ref(move || {
+            let applied = lesson.apply(&settings).map_err(|e| e.to_string())?;
+            let mut s = Scheduling::new(applied, seed)?;
+            s.replay(route.schedule.as_ref(), route.steps);
+            Ok(s)
+        })
+    };
+    let update = use_force_update();
+    let act = {
+        let (scheduling, base) = (scheduling.clone(), base.clone());
+        Callback::from(move |act: Act| {
+            let mut guard = scheduling.borrow_mut();
+            let Ok(s) = guard.as_mut() else { return };
+            let changed = match act {
+                Act::Pick(i) => s.pick(i).is_ok(),
+                Act::Undo => s.undo(),
+            };
+            if changed {
+                let href = Route::Schedule(s.route(&base)).href();
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&href));
+                }
+                update.force_update();
+            }
+        })
+    };
+    use_schedule_keys(act.clone());
+
+    let on_toggle = {
+        let (lesson, settings, seed) = (lesson.clone(), settings.clone(), props.route.lesson.seed);
+        Callback::from(move |(name, value): (String, String)| {
+            let mut pairs = non_default(&lesson, &settings);
+            pairs.retain(|(n, _)| *n != name);
+            pairs.push((name, value));
+            let (settings, _) = settings_from(&lesson, &pairs);
+            let route = ScheduleRoute::from(base_route(&lesson, &settings, seed));
+            navigate(&Route::Schedule(route));
+        })
+    };
+    let player_href = Route::Lesson(base.clone()).href();
+    let warnings = (!warnings.is_empty()).then(|| {
+        html! {
+            <div class="notice notice--warning" role="status" data-testid="url-warnings">
+                <p class="notice__title">{ "This link could not be followed exactly" }</p>
+                <ul>{ for warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+            </div>
+        }
+    });
+
+    let guard = scheduling.borrow();
+    let body = match &*guard {
+        Err(error) => html! {
+            <div class="notice notice--error" role="alert" data-testid="run-error">
+                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <pre class="notice__detail">{ error }</pre>
+            </div>
+        },
+        Ok(s) => scheduler_body(s, &act),
+    };
+    let (steps, schedule) = match &*guard {
+        Ok(s) => (s.steps.len(), s.schedule().to_string()),
+        Err(_) => (0, String::new()),
+    };
+
+    html! {
+        <article class="schedule" data-testid="schedule-view" data-lesson={lesson.id.clone()}
+            data-steps={steps.to_string()} data-schedule={schedule}>
+            <header class="lesson__head">
+                <p class="lesson__crumbs">
+                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    { " · " }
+                    <a href={player_href} data-testid="back-to-player">{ "Back to the player" }</a>
+                </p>
+                <h2 class="lesson__title">{ "Be the scheduler: " }{ &lesson.title }</h2>
+                <p class="lesson__summary">
+                    { "You choose which session runs its next statement, one statement at a time, with no clock deciding for you. \
+                       Find the order that breaks the lesson's properties, or let Explore search every order." }
+                </p>
+            </header>
+            { for warnings }
+            <Toggles toggles={lesson.toggles.clone()} settings={settings.clone()} fresh={Vec::<String>::new()}
+                pending={false} {on_toggle} />
+            { body }
+            <ExplorePanel lesson={lesson.clone()} {settings} {seed} base={base} />
+        </article>
+    }
+}
+
+/// Sessions with their buttons, undo, properties, the tables and the steps so far.
+fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
+    let view = s.view();
+    let now = s.sessions_now(&view);
+    let n = s.steps.len();
+    let broken = s.broken();
+    let enabled_names: Vec<&str> = now
+        .iter()
+        .filter(|x| x.enabled)
+        .map(|x| x.name.as_str())
+        .collect();
+
+    let cards = now.iter().enumerate().map(|(i, session)| {
+        let key = session_key(i);
+        let (state, text) = match &session.status {
+            SessionStatus::Finished => ("finished", "finished".to_string()),
+            _ if session.enabled => ("enabled", "can run".to_string()),
+            status => ("blocked", status_text(status, 0).0),
+        };
+        let onclick = {
+            let act = act.clone();
+            Callback::from(move |_: MouseEvent| act.emit(Act::Pick(i)))
+        };
+        let label = match key {
+            Some(k) => format!("Run {} ({k})", session.name),
+            None => format!("Run {}", session.name),
+        };
+        html! {
+            <li class={classes!("schedule__session", format!("schedule__session--{state}"), session_class(i))}
+                data-testid="schedule-session" data-session={session.name.clone()} data-state={state}>
+                <div class="schedule__who">
+                    <span class={classes!("schedule__swatch", session_class(i))} aria-hidden="true"></span>
+                    <strong>{ &session.name }</strong>
+                    <span class="schedule__status" data-testid="schedule-status">{ text }</span>
+                </div>
+                if let Some((statement, line)) = &session.next {
+                    <p class="schedule__next-label muted">{ format!("Next statement, line {line} of {}’s SQL:", session.name) }</p>
+                    <pre class="schedule__next" data-testid="schedule-next" data-line={line.to_string()}>{ statement }</pre>
+                }
+                <button type="button" class="button button--primary schedule__run"
+                    data-testid={format!("schedule-step-{}", i + 1)}
+                    disabled={!session.enabled}
+                    aria-keyshortcuts={key.map(|k| k.to_string())}
+                    {onclick}>{ label }</button>
+            </li>
+        }
+    });
+
+    let undo = {
+        let act = act.clone();
+        Callback::from(move |_: MouseEvent| act.emit(Act::Undo))
+    };
+    let status_line = if s.is_finished() {
+        format!("Every session has finished, after {n} statements.")
+    } else if enabled_names.is_empty() {
+        "No session can run.".to_string()
+    } else {
+        format!(
+            "{n} statements run. Who runs next: {}?",
+            enabled_names.join(", ")
+        )
+    };
+    // The aria-live line: what the last statement did.
+    let narration = s
+        .steps
+        .last()
+        .map(|step| {
+            let who = &s.sessions[step.session];
+            let lines: Vec<String> = step
+                .events
+                .iter()
+                .filter(|e| e.event.session().is_some_and(|x| x == who.as_str()))
+                .map(|e| e.event.to_string())
+                .collect();
+            format!("Step {n}: {}", lines.join("; "))
+        })
+        .unwrap_or_default();
+
+    let props = properties(&s.applied);
+    let property_rows = props.iter().map(|p| {
+        let b = broken.iter().find(|b| b.name == p.name);
+        html! {
+            <li class={classes!("property", b.is_some().then_some("property--broken"))}
+                data-testid="property" data-name={p.name.clone()}
+                data-broken={if b.is_some() { "true" } else { "false" }}>
+                <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else { "✓" } }</span>
+                <span class="property__label">{ &p.label }</span>
+                <span class="property__state">{ match b {
+                    Some(b) => format!("broken at step {}: {}", b.step, b.detail),
+                    None => "holds so far".to_string(),
+                } }</span>
+            </li>
+        }
+    });
+    let alert = broken.first().map(|b| {
+        html! {
+            <p class="schedule__broken" data-testid="property-broken" data-name={b.name.clone()}
+                data-step={b.step.to_string()}>
+                { format!("Step {} broke “{}”: {}.", b.step, b.label, b.detail) }
+            </p>
+        }
+    });
+
+    let marks = Rc::new(StepMarks::of(s.last_events()));
+    let log = s.steps.iter().enumerate().rev().map(|(k, step)| {
+        let who = &s.sessions[step.session];
+        html! {
+            <li class="schedule__logstep" data-testid="schedule-log-step">
+                <span class={classes!("log__who", session_class(step.session))} aria-hidden="true"></span>
+                <strong>{ format!("{}. {who}", k + 1) }</strong>
+                <ul class="schedule__events">
+                    { for step.events.iter().map(|e| html! { <li>{ e.event.to_string() }</li> }) }
+                    { for step.broken.iter().map(|(name, detail)| html! {
+                        <li class="schedule__event--broken">{ format!("{name} broken: {detail}") }</li>
+                    }) }
+                </ul>
+            </li>
+        }
+    });
+
+    html! {
+        <div class="schedule__grid">
+            <section class="panel schedule__main" aria-label="Sessions">
+                if let Some(problem) = &s.problem {
+                    <div class="notice notice--warning" role="status" data-testid="schedule-problem">
+                        <p class="notice__title">{ "The link's schedule could not be followed to its end" }</p>
+                        <p>{ problem }</p>
+                    </div>
+                }
+                <div class="schedule__bar">
+                    <button type="button" class="button" data-testid="schedule-undo" disabled={n == 0}
+                        aria-keyshortcuts="Backspace u" onclick={undo}>{ "Undo" }</button>
+                    <span class="schedule__count" data-testid="schedule-count">{ status_line }</span>
+                </div>
+                <p class="muted schedule__keys">{ "Keys: 1–9 run a session, Backspace or u undoes." }</p>
+                <ol class="schedule__sessions">{ for cards }</ol>
+                <p class="visually-hidden" aria-live="polite" data-testid="schedule-narration">{ narration }</p>
+                <div aria-live="assertive" class="schedule__alert">{ for alert }</div>
+                <h3 class="panel__title">{ "Properties" }<span class="panel__note">{ "judged after every statement" }</span></h3>
+                <ul class="properties" data-testid="properties">{ for property_rows }</ul>
+                <p class="muted">{ "Schedule: " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code></p>
+            </section>
+            <div class="schedule__side">
+                <Tables view={Shared(Rc::new(view))} {marks} sessions={s.sessions.clone()} />
+                <section class="panel log" aria-labelledby="schedule-log-heading" data-testid="schedule-log">
+                    <h3 id="schedule-log-heading" class="panel__title">{ "Steps so far" }
+                        <span class="panel__note">{ "newest first" }</span></h3>
+                    if n == 0 {
+                        <p class="muted">{ "No statement has run yet." }</p>
+                    }
+                    <ol class="schedule__log" reversed=true>{ for log }</ol>
+                </section>
+            </div>
+        </div>
+    }
+}
+
+/// Digits (and letters past nine sessions) run a session; Backspace and `u` undo.
+#[hook]
+fn use_schedule_keys(act: Callback<Act>) {
+    use_effect_with((), move |_| {
+        let listener = page_keys(move |key, _| {
+            let action = match key {
+                "Backspace" | "u" | "U" => Act::Undo,
+                other => match session_of_key(other) {
+                    Some(i) => Act::Pick(i),
+                    None => return false,
+                },
+            };
+            act.emit(action);
+            true
+        });
+        move || drop(listener)
+    });
+}
+
+#[derive(Properties, PartialEq)]
+struct ExploreProps {
+    lesson: Shared<Lesson>,
+    settings: Settings,
+    seed: u64,
+    /// The lesson route (toggles, seed) of the links to a counterexample.
+    base: LessonRoute,
+}
+
+#[derive(Clone, PartialEq)]
+enum Search {
+    Idle,
+    Running { progress: Option<explore::Progress> },
+    Cancelled(explore::Progress, f64),
+    Done(Rc<explore::Report>, f64),
+    Failed(String),
+}
+
+/// Explore: the search over every interleaving, with progress, Cancel and its answer.
+#[function_component]
+fn ExplorePanel(props: &ExploreProps) -> Html {
+    let search = use_state(|| Search::Idle);
+    let job: Rc<RefCell<Option<Sliced>>> = use_mut_ref(|| None);
+    let started = use_mut_ref(|| 0.0_f64);
+    let last = use_mut_ref(explore::Progress::default);
+    let chosen = use_state(|| 0_usize);
+    let applied = props.lesson.apply(&props.settings).ok();
+    let props_list = applied.as_ref().map(properties).unwrap_or_default();
+
+    // Leaving the page (or new settings) cancels a search.
+    {
+        let (job, search) = (job.clone(), search.clone());
+        use_effect_with((props.settings.clone(), props.seed), move |_| {
+            move || {
+                if job.borrow_mut().take().is_some() {
+                    search.set(Search::Idle);
+                }
+            }
+        });
+    }
+
+    let start = {
+        let (search, job, started, last) =
+            (search.clone(), job.clone(), started.clone(), last.clone());
+        let (applied, seed, property) = (
+            applied.clone(),
+            props.seed,
+            props_list.get(*chosen).cloned(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let (Some(applied), Some(property)) = (applied.as_ref(), property.clone()) else {
+                return;
+            };
+            let exploring = match Exploring::new(applied, seed, property) {
+                Ok(e) => e,
+                Err(e) => {
+                    search.set(Search::Failed(e));
+                    return;
+                }
+            };
+            *started.borrow_mut() = now_ms();
+            *last.borrow_mut() = explore::Progress::default();
+            search.set(Search::Running { progress: None });
+            let measure = Measure::start(MEASURE_EXPLORE);
+            let on_progress = {
+                let (search, last) = (search.clone(), last.clone());
+                move |p: explore::Progress| {
+                    *last.borrow_mut() = p;
+                    search.set(Search::Running { progress: Some(p) });
+                }
+            };
+            let on_done = {
+                let (search, job, started) = (search.clone(), job.clone(), started.clone());
+                move |out: Result<explore::Report, String>| {
+                    measure.end();
+                    let elapsed = now_ms() - *started.borrow();
+                    // The job is over; its handle goes (this runs inside it, so later).
+                    let job = job.clone();
+                    gloo::timers::callback::Timeout::new(0, move || drop(job.borrow_mut().take()))
+                        .forget();
+                    search.set(match out {
+                        Ok(report) => Search::Done(Rc::new(report), elapsed),
+                        Err(e) => Search::Failed(e),
+                    });
+                }
+            };
+            *job.borrow_mut() = run_sliced(exploring, on_progress, on_done);
+        })
+    };
+    let cancel = {
+        let (search, job, started, last) =
+            (search.clone(), job.clone(), started.clone(), last.clone());
+        Callback::from(move |_: MouseEvent| {
+            // Dropping the job stops it before its next slice.
+            drop(job.borrow_mut().take());
+            search.set(Search::Cancelled(
+                *last.borrow(),
+                now_ms() - *started.borrow(),
+            ));
+        })
+    };
+    let on_choose = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
+                chosen.set(select.selected_index().max(0) as usize);
+            }
+        })
+    };
+
+    let running = matches!(*search, Search::Running { .. });
+    let answer = match &*search {
+        Search::Idle => html! {},
+        Search::Running { progress } => html! {
+            <div class="simulating" role="status" data-testid="explore-progress">
+                <p>
+                    { match progress {
+                        Some(p) => progress_text(p, now_ms() - *started.borrow()),
+                        None => "Exploring…".to_string(),
+                    } }
+                    { " " }
+                    <button type="button" class="button" data-testid="explore-cancel" onclick={cancel}>{ "Cancel" }</button>
+                </p>
+            </div>
+        },
+        Search::Cancelled(p, elapsed) => html! {
+            <p class="verdict verdict--error" role="status" data-testid="explore-result" data-verdict="cancelled">
+                { format!("You cancelled the search: {}. Nothing is proved either way.", progress_text(p, *elapsed)) }
+            </p>
+        },
+        Search::Failed(e) => html! {
+            <div class="notice notice--error" role="alert" data-testid="explore-result" data-verdict="error">
+                <p class="notice__title">{ "The search could not run" }</p>
+                <pre class="notice__detail">{ e }</pre>
+            </div>
+        },
+        Search::Done(report, elapsed) => {
+            let p = &report.progress;
+            let text = verdict_text(report, *elapsed);
+            match report.counterexample() {
+                None => html! {
+                    <p class="verdict verdict--solved" role="status" data-testid="explore-result" data-verdict="holds"
+                        data-exhaustive={p.exhaustive.to_string()} data-states={p.states.to_string()}
+                        data-schedules={p.schedules.to_string()}>{ text }</p>
+                },
+                Some(c) => {
+                    let route = ScheduleRoute {
+                        lesson: props.base.clone(),
+                        schedule: Some(c.schedule.clone()),
+                        steps: Some(c.path.len()),
+                    };
+                    html! {
+                        <div class="verdict verdict--fail explore__found" role="status" data-testid="explore-result"
+                            data-verdict="violated" data-states={p.states.to_string()}
+                            data-steps={c.path.len().to_string()} data-schedule={c.schedule.to_string()}>
+                            <p>{ text }</p>
+                            <ol class="explore__steps" data-testid="explore-steps">
+                                { for c.steps.iter().map(|step| html! { <li>{ step.to_string() }</li> }) }
+                            </ol>
+                            <p class="explore__links">
+                                <a class="button" href={Route::Schedule(route.clone()).href()} data-testid="explore-open-scheduler">
+                                    { "Open in the scheduler" }</a>
+                                <a class="button" href={Route::Lesson(route.player()).href()} data-testid="explore-open-player">
+                                    { "Open in the player" }</a>
+                            </p>
+                        </div>
+                    }
+                }
+            }
+        }
+    };
+
+    html! {
+        <section class="panel explore" aria-labelledby="explore-heading" data-testid="explore">
+            <h3 id="explore-heading" class="panel__title">{ "Explore every interleaving" }</h3>
+            <p class="muted">{ "Searches every order of the sessions' statements (skipping states it has seen and orders that cannot matter) for one that breaks a property." }</p>
+            <div class="explore__bar">
+                <label for="explore-property">{ "Property" }</label>
+                <select id="explore-property" data-testid="explore-property" onchange={on_choose} disabled={running}>
+                    { for props_list.iter().enumerate().map(|(i, p)| html! {
+                        <option value={p.name.clone()} selected={i == *chosen}>{ &p.label }</option>
+                    }) }
+                </select>
+                <button type="button" class="button button--primary" data-testid="explore-button"
+                    disabled={running || applied.is_none()} onclick={start}>{ "Explore" }</button>
+            </div>
+            <div aria-live="polite">{ answer }</div>
+        </section>
+    }
+}
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}

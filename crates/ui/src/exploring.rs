@@ -1,0 +1,194 @@
+//! The Explore button's job and its words: `explore::Search` over every interleaving of
+//! the lesson's sessions, a slice at a time (`sliced.rs` runs it between frames and
+//! cancels it by dropping it), and the sentences that report its progress and answer.
+
+use explore::{Options, Progress, Report, Search, Verdict};
+use lesson::{Applied, Property};
+
+use crate::present::group_digits as group;
+
+/// A search being run.
+pub struct Exploring {
+    search: Search,
+}
+
+impl Exploring {
+    /// A search of `property` over `applied`'s interleavings from the setup run with
+    /// `seed`, with the library's default bounds.
+    pub fn new(applied: &Applied, seed: u64, property: Property) -> Result<Exploring, String> {
+        Search::new(applied, seed, property, Options::default())
+            .map(|search| Exploring { search })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Works for about `steps` engine steps; the answer once the search is over.
+    pub fn advance(&mut self, steps: usize) -> Option<Result<Report, String>> {
+        match self.search.step(steps as u64) {
+            Ok(true) => self.search.report().cloned().map(Ok),
+            Ok(false) => None,
+            Err(e) => Some(Err(e.to_string())),
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        self.search.progress()
+    }
+}
+
+/// `12 400 states explored, depth 16 (deepest 31), 41 000 states/s`.
+pub fn progress_text(p: &Progress, elapsed_ms: f64) -> String {
+    let rate = if elapsed_ms > 0.0 {
+        format!(
+            ", {} states/s",
+            group(((p.states as f64) * 1000.0 / elapsed_ms) as u64)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} states explored, depth {} (deepest {}){rate}",
+        group(p.states),
+        p.depth,
+        p.max_depth
+    )
+}
+
+/// The bounds a verdict covers, in words.
+pub fn bounds_text(options: &Options) -> String {
+    format!(
+        "up to {} steps per interleaving and {} states",
+        options.max_steps,
+        group(options.max_states as u64)
+    )
+}
+
+/// The answer of a finished search, in one sentence.
+pub fn verdict_text(report: &Report, elapsed_ms: f64) -> String {
+    let p = &report.progress;
+    let took = group(elapsed_ms.round() as u64);
+    match &report.verdict {
+        Verdict::Holds if p.exhaustive => format!(
+            "“{}” holds for every interleaving {}: {} states and {} schedules explored, exhaustively, in {took} ms.",
+            report.property.label,
+            bounds_text(&report.options),
+            group(p.states),
+            group(p.schedules)
+        ),
+        Verdict::Holds => format!(
+            "“{}” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({}) after {} states and {} schedules, then ran {} random walks, in {took} ms.",
+            report.property.label,
+            bounds_text(&report.options),
+            group(p.states),
+            group(p.schedules),
+            p.walks
+        ),
+        Verdict::Violated(c) => format!(
+            "“{}” breaks after {} statements ({} context switches): {}. Found after {} states in {took} ms.",
+            report.property.label,
+            c.path.len(),
+            c.switches,
+            c.detail,
+            group(p.states)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheduling::{properties, Scheduling};
+
+    fn applied(claim: &str) -> Applied {
+        let catalog = crate::catalog::catalog();
+        let lesson = catalog.lesson("queue-claim-race").expect("lesson");
+        let settings = lesson
+            .settings_with([("claim", claim), ("tasks", "3"), ("workers", "2")])
+            .expect("settings");
+        lesson.apply(&settings).expect("applies")
+    }
+
+    fn explore(claim: &str) -> Report {
+        let applied = applied(claim);
+        let property = properties(&applied).remove(0);
+        assert_eq!(property.name, "no-double-claim");
+        let mut job = Exploring::new(&applied, 1, property).expect("starts");
+        loop {
+            if let Some(done) = job.advance(64) {
+                return done.expect("no error");
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_step_claim_breaks_and_its_schedule_opens_in_the_scheduler() {
+        let report = explore("two-step");
+        let Verdict::Violated(c) = &report.verdict else {
+            panic!("holds: {report:?}");
+        };
+        let text = verdict_text(&report, 12.5);
+        assert!(
+            text.starts_with("“No task is claimed twice” breaks after"),
+            "{text}"
+        );
+        assert!(text.ends_with("in 13 ms."), "{text}");
+        // The scheduler replays the counterexample into the same broken state.
+        let mut s = Scheduling::new(applied("two-step"), 1).unwrap();
+        s.replay(Some(&c.schedule), Some(c.path.len()));
+        assert_eq!(s.problem, None);
+        let broken = s.broken();
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert_eq!(broken[0].step, c.path.len());
+
+        // And in the player: the run replays it and claims a task twice.
+        let builder = crate::run::RunBuilder::new("queue-claim-race", applied("two-step"), 1)
+            .unwrap()
+            .with_schedule(Some(&c.schedule));
+        let mut job = Some(builder);
+        let run = loop {
+            if let Some(run) = crate::sliced::Job::advance(&mut job, 64) {
+                break run;
+            }
+        };
+        assert_eq!(run.schedule_problem, None);
+        assert_eq!(run.key.schedule.as_ref(), Some(&c.schedule));
+        assert!(!run.anomalies.is_empty(), "no duplicate in the replay");
+        let bad: engine::Schedule = "u.7".parse().unwrap();
+        let run = crate::run::RunBuilder::new("queue-claim-race", applied("two-step"), 1)
+            .unwrap()
+            .with_schedule(Some(&bad));
+        let mut job = Some(run);
+        let run = loop {
+            if let Some(run) = crate::sliced::Job::advance(&mut job, 64) {
+                break run;
+            }
+        };
+        assert!(run
+            .schedule_problem
+            .unwrap()
+            .contains("schedule choice 1 picks session 7"));
+    }
+
+    #[test]
+    fn one_statement_holds_exhaustively() {
+        let report = explore("one-statement");
+        assert!(report.holds() && report.exhaustive(), "{report:?}");
+        let text = verdict_text(&report, 2000.0);
+        assert!(text.contains("holds for every interleaving up to 400 steps per interleaving and 200\u{202f}000 states"), "{text}");
+        assert!(text.contains("exhaustively, in 2\u{202f}000 ms"), "{text}");
+        assert!(report.progress.states > 10);
+    }
+
+    #[test]
+    fn progress_reads_as_figures() {
+        let p = Progress {
+            states: 12_400,
+            depth: 16,
+            max_depth: 31,
+            ..Progress::default()
+        };
+        assert_eq!(
+            progress_text(&p, 500.0),
+            "12\u{202f}400 states explored, depth 16 (deepest 31), 24\u{202f}800 states/s"
+        );
+    }
+}

@@ -1,0 +1,182 @@
+// Be the scheduler and Explore: a learner runs the claim race one statement at a time
+// by clicks and keys until a task is claimed twice, the URL reproduces that state, undo
+// goes back one choice, and Explore finds the interleaving by itself (or is cancelled).
+
+import { test, assert, timeClick } from './harness.mjs';
+
+const RACE = 'claim=two-step&tasks=3';
+const VIEW = '[data-testid=schedule-view]';
+
+/** Opens the scheduler and waits for it. */
+async function openScheduler(t, query) {
+  await t.open(`#/lesson/queue-claim-race/schedule?${query}`);
+  await t.page.waitForSelector(VIEW);
+}
+
+const steps = (page) => page.$eval(VIEW, (el) => Number(el.dataset.steps));
+
+/** Each session's name and state (enabled, blocked, finished). */
+const sessions = (page) =>
+  page.$$eval('[data-testid=schedule-session]', (els) => els.map((el) => `${el.dataset.session}:${el.dataset.state}`));
+
+/** Alternates the two workers by clicks (the other one when one cannot run) until a property breaks. */
+async function race(page) {
+  for (let k = 0; k < 40; k += 1) {
+    if (await page.$('[data-testid=property-broken]')) return;
+    const states = await sessions(page);
+    const want = (await steps(page)) % 2;
+    const pick = states[want].endsWith(':enabled') ? want : 1 - want;
+    const before = await steps(page);
+    await page.click(`[data-testid=schedule-step-${pick + 1}]`);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === n, before + 1);
+  }
+  throw new Error('no property broke in 40 statements');
+}
+
+test('explore: a learner schedules the claim race into a duplicate claim, the link reproduces it, undo goes back', async (t) => {
+  const { page } = t;
+  await openScheduler(t, RACE);
+  assert.deepEqual(await sessions(page), ['worker1:enabled', 'worker2:enabled']);
+  assert.equal(await steps(page), 0);
+  assert.equal(await page.isDisabled('[data-testid=schedule-undo]'), true);
+  // Each session shows its next statement with its line.
+  const next = page.locator('[data-testid=schedule-next]').first();
+  assert.match(await next.textContent(), /\S/);
+  assert.ok(Number(await next.getAttribute('data-line')) >= 1);
+  assert.equal(await page.getAttribute('[data-testid=property][data-name=no-double-claim]', 'data-broken'), 'false');
+
+  await race(page);
+  const broken = page.locator('[data-testid=property-broken]');
+  assert.equal(await broken.getAttribute('data-name'), 'no-double-claim');
+  const n = await steps(page);
+  assert.equal(Number(await broken.getAttribute('data-step')), n, 'it broke at the last step');
+  assert.match(await broken.textContent(), new RegExp(`^Step ${n} broke “No task is claimed twice”: got 1 \\(expected 0\\)\\.$`));
+  // Announced: the alert sits in an assertive live region, in the warning colour.
+  assert.equal(await broken.evaluate((el) => el.parentElement.getAttribute('aria-live')), 'assertive');
+  const colours = await broken.evaluate((el) => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--warn-text)';
+    document.body.append(probe);
+    const warn = getComputedStyle(probe).color;
+    probe.remove();
+    return [getComputedStyle(el).color, warn];
+  });
+  assert.equal(colours[0], colours[1]);
+  assert.equal(await page.getAttribute('[data-testid=property][data-name=no-double-claim]', 'data-broken'), 'true');
+  assert.equal(await page.locator('[data-testid=schedule-log-step]').count(), n);
+  // The claim table shows the task twice.
+  const claimed = await page.$$eval('[data-testid=table-claim] tbody tr', (rows) => rows.length);
+  assert.ok(claimed >= 2, `${claimed} claim rows`);
+
+  // The URL holds the picks; loading it again shows the same state.
+  const url = page.url();
+  const schedule = await page.textContent('[data-testid=schedule-string]');
+  assert.match(schedule, /^u\./);
+  assert.ok(url.includes(`schedule=${schedule}`) && url.includes(`steps=${n}`), url);
+  await page.reload();
+  await page.waitForSelector(VIEW);
+  assert.equal(await steps(page), n);
+  assert.equal(await page.textContent('[data-testid=schedule-string]'), schedule);
+  assert.equal(Number(await page.getAttribute('[data-testid=property-broken]', 'data-step')), n);
+  assert.equal(await page.$('[data-testid=schedule-problem]'), null);
+  await t.screenshot('explore-scheduler-broken-light-1280');
+
+  // Undo by key and by button: one statement back each, the property mended.
+  await page.locator('body').press('Backspace');
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === k, n - 1);
+  assert.equal(await page.$('[data-testid=property-broken]'), null);
+  assert.ok(page.url().includes(`steps=${n - 1}`), page.url());
+  await page.click('[data-testid=schedule-undo]');
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === k, n - 2);
+  // Keys run sessions: 1 is worker1.
+  const before = await page.locator('[data-testid=schedule-log-step]').count();
+  const enabled = (await sessions(page)).findIndex((s) => s.endsWith(':enabled'));
+  await page.locator('body').press(String(enabled + 1));
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === k, n - 1);
+  assert.equal(await page.locator('[data-testid=schedule-log-step]').count(), before + 1);
+
+  // Back to the player with the same toggles.
+  await page.click('[data-testid=back-to-player]');
+  await page.waitForSelector('[data-testid=player]');
+  assert.match(page.url(), /#\/lesson\/queue-claim-race\?tasks=3$/);
+  // And from the player to the scheduler.
+  await page.click('[data-testid=open-scheduler]');
+  await page.waitForSelector(VIEW);
+  assert.match(page.url(), /#\/lesson\/queue-claim-race\/schedule\?tasks=3$/);
+});
+
+test('explore: Explore finds the duplicate claim and opens it in the scheduler', async (t) => {
+  const { page } = t;
+  await openScheduler(t, RACE);
+  await page.click('[data-testid=explore-button]');
+  const result = page.locator('[data-testid=explore-result]');
+  await result.waitFor({ timeout: 30_000 });
+  assert.equal(await result.getAttribute('data-verdict'), 'violated');
+  const n = Number(await result.getAttribute('data-steps'));
+  // Both workers must read task 1 and then both insert their claim: at least four
+  // statements; the search shrinks what it finds to a short one.
+  assert.ok(n >= 4 && n <= 20, `${n} steps`);
+  assert.match(await result.textContent(), /“No task is claimed twice” breaks after \d+ statements/);
+  const narrated = await page.locator('[data-testid=explore-steps] li').allTextContents();
+  assert.ok(narrated.length >= n, narrated.join('\n'));
+  assert.ok(narrated.some((l) => /^worker1 /.test(l)) && narrated.some((l) => /^worker2 /.test(l)), narrated.join('\n'));
+
+  const schedule = await result.getAttribute('data-schedule');
+  const player = await page.getAttribute('[data-testid=explore-open-player]', 'href');
+  assert.equal(player, `#/lesson/queue-claim-race?tasks=3&schedule=${schedule}`);
+  await page.click('[data-testid=explore-open-scheduler]');
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === k, n);
+  assert.equal(await page.textContent('[data-testid=schedule-string]'), schedule);
+  assert.equal(await page.getAttribute('[data-testid=property-broken]', 'data-name'), 'no-double-claim');
+  assert.equal(Number(await page.getAttribute('[data-testid=property-broken]', 'data-step')), n);
+
+  // The player replays the same schedule, says so, and shows the duplicate claim.
+  await t.open(player);
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=transport]'));
+  assert.equal(await page.getAttribute('[data-testid=schedule-note]', 'data-schedule'), schedule);
+  assert.equal(await page.$('[data-testid=schedule-problem]'), null);
+  assert.ok((await page.locator('[data-testid=anomaly]').count()) >= 1, 'a duplicate claim is marked');
+  assert.ok(page.url().endsWith(`schedule=${schedule}`), page.url());
+});
+
+test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {
+  const { page } = t;
+  await openScheduler(t, 'claim=one-statement&tasks=3');
+  await page.click('[data-testid=explore-button]');
+  const result = page.locator('[data-testid=explore-result]');
+  await result.waitFor({ timeout: 30_000 });
+  assert.equal(await result.getAttribute('data-verdict'), 'holds');
+  assert.equal(await result.getAttribute('data-exhaustive'), 'true');
+  assert.ok(Number(await result.getAttribute('data-states')) > 10);
+  assert.match(await result.textContent(), /holds for every interleaving up to 400 steps per interleaving/);
+});
+
+test('explore: Cancel stops a long search', async (t) => {
+  const { page } = t;
+  await openScheduler(t, 'claim=conditional&tasks=3&workers=4');
+  await page.click('[data-testid=explore-button]');
+  await page.waitForSelector('[data-testid=explore-cancel]', { timeout: 10_000 });
+  // Progress moves while the page stays usable.
+  await page.waitForFunction(() => /states explored/.test(document.querySelector('[data-testid=explore-progress]')?.textContent ?? ''), null, { timeout: 10_000 });
+  const cancelMs = await timeClick(page, '[data-testid=explore-cancel]', '[data-testid=explore-result][data-verdict=cancelled]');
+  assert.ok(cancelMs < 1000, `Cancel took ${cancelMs} ms`);
+  assert.match(await page.textContent('[data-testid=explore-result]'), /^You cancelled the search: [\d  ]+ states explored/);
+  // The scheduler still answers.
+  await page.click('[data-testid=schedule-step-1]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === 1);
+});
+
+for (const [scheme, width, height] of [['dark', 390, 844], ['light', 390, 844]]) {
+  test(`explore: the scheduler is usable at ${width} px in the ${scheme} theme`, async (t) => {
+    const { page } = t;
+    await page.setViewportSize({ width, height });
+    await openScheduler(t, RACE);
+    await race(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `horizontal overflow of ${overflow} px`);
+    const button = await page.locator('[data-testid=schedule-step-1]').boundingBox();
+    assert.ok(button.width >= 44 || button.height >= 32, JSON.stringify(button));
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+    await t.screenshot(`explore-scheduler-${scheme}-${width}`);
+  }, { colorScheme: scheme });
+}
