@@ -101,7 +101,7 @@ impl RunBuilder {
                 self.done = true;
                 break;
             }
-            self.trace.append(&mut self.sim.take_events());
+            self.sim.append_events(&mut self.trace);
             self.bounds.push(self.trace.len());
             let step = self.bounds.len() - 1;
             if step % self.every == 0 {
