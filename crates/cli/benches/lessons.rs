@@ -1,9 +1,9 @@
 //! How long whole lessons take to simulate natively: the claim race (two-step, 2 workers,
 //! 500 tasks: thousands of statements and lock waits) and the filtered-index lesson
-//! (a 20 040-row setup, then one claim); and the cost of cloning a simulation mid-run.
-//! `cargo bench -p lockstep-cli`.
+//! (a 20 040-row setup, then one claim); the cost of cloning a simulation mid-run; and
+//! explore mode's search, in states per second. `cargo bench -p lockstep-cli`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lesson::{run, Lesson};
 
 fn applied(id: &str, settings: &[(&str, &str)]) -> lesson::Applied {
@@ -72,5 +72,29 @@ fn clone(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, lessons, clone);
+/// Explore mode on the claim race at 2 workers × 3 tasks: finding two-step's duplicate
+/// (search, shrink and narration) and proving one-statement for every interleaving.
+/// Criterion's throughput is the search's distinct states: states per second.
+fn explore(c: &mut Criterion) {
+    let mut g = c.benchmark_group("explore");
+    g.sample_size(10);
+    for (name, claim) in [
+        ("find two-step duplicate 2x3", "two-step"),
+        ("prove one-statement 2x3", "one-statement"),
+    ] {
+        let race = applied("queue-claim-race", &[("claim", claim), ("tasks", "3")]);
+        let property =
+            lesson::find_property(&race.properties, "no-double-claim").expect("declared");
+        let search = || {
+            explore::Search::new(&race, 7, property.clone(), explore::Options::default())
+                .and_then(explore::Search::run)
+                .expect("searches")
+        };
+        g.throughput(Throughput::Elements(search().progress.states));
+        g.bench_function(name, |b| b.iter(search));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, lessons, clone, explore);
 criterion_main!(benches);

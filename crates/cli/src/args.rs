@@ -28,6 +28,8 @@ pub enum Command {
     Check(CheckArgs),
     /// List exercises for a facilitator: goal, goals checked, hints, editable blocks.
     Exercises(ExercisesArgs),
+    /// Search every interleaving of a lesson's sessions for a state that breaks a property.
+    Explore(ExploreArgs),
     /// Write each lesson as static HTML (OUT/<id>.html), which the app shows before its
     /// wasm has loaded.
     Prerender(PrerenderArgs),
@@ -76,6 +78,40 @@ pub struct CheckArgs {
     /// Run every combination with this seed instead of each lesson's `seed`.
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = EXPLORE_AFTER_HELP)]
+pub struct ExploreArgs {
+    /// The lesson file (lessons/<id>.md).
+    pub lesson: PathBuf,
+    /// Set a toggle, e.g. --set tasks=3 (repeatable; others keep their defaults).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Seed of the setup and of statement costs (default: the lesson's `seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The property to search for a violation of (default: the first the lesson declares
+    /// for these settings, else no-errors).
+    #[arg(long, value_name = "NAME")]
+    pub property: Option<String>,
+    /// Steps of one interleaving the search follows; longer ones are cut there and the
+    /// answer is not exhaustive.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub max_steps: usize,
+    /// Distinct states the depth-first search may visit before it turns to random walks.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_states: usize,
+    /// Random walks from the start once the state budget is spent.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub walks: u64,
+    /// Which reductions the search uses: all (sleep sets and visited-state pruning),
+    /// visited (visited-state pruning only), none (every path of the tree).
+    #[arg(long, value_name = "WHICH", default_value = "all", value_parser = ["all", "visited", "none"])]
+    pub reduction: String,
+    /// Print one JSON object instead of text (fields below).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -158,3 +194,36 @@ The last line sums up.
 
 Exit codes: 0 all is well, 1 a check failed, 2 bad input (unreadable paths, lesson
 errors, SQL the engine refuses).";
+
+const EXPLORE_AFTER_HELP: &str = "\
+The search runs the sessions untimed (every statement boundary is a choice, WAITFOR
+only yields, as `run --untimed`), depth first, skipping states it has seen and orders
+of independent steps it has tried; when --max-states runs out it makes random walks.
+A property is SQL over the state checked after every step (`always`) or at the end of
+the run (`at_end`), or a built-in: no-errors, no-deadlock (lessons/README.md).
+
+Text output: the verdict, the counterexample step by step with the `lockstep run`
+command that replays it, and the search's figures.
+
+JSON output (--json), one object; these fields are a contract:
+  lesson        the lesson's id
+  seed          the seed of the setup and of statement costs
+  settings      every toggle's value: {\"<toggle>\": \"<value>\", ...}
+  property      the property's name; label: what it promises
+  verdict       \"holds\" (no interleaving explored breaks it) or \"violated\"
+  exhaustive    true when every interleaving within the bounds was explored
+  states        distinct states reached (tree nodes with --reduction none)
+  transitions   steps the search ran
+  schedules     interleavings to the end of the run the depth-first search covered
+                (with sleep sets, orders of independent steps count once)
+  max_depth     the longest interleaving followed, in steps
+  walks         random walks made
+  bounds        {max_steps, max_states}; reduction: \"all\", \"visited\" or \"none\"
+  counterexample  (when violated) {schedule, steps, switches, detail}, where
+                schedule  the choices, as `run --schedule` replays them (`u.` first)
+                steps     one line per step: who, what it did, the statement
+                switches  context switches between sessions
+                detail    what the property saw: \"got 1 (expected 0)\"
+
+Exit codes: 0 the property holds, 1 it is violated, 2 bad input (unreadable file,
+lesson errors, bad --set, an unknown --property, SQL the engine or a property refuses).";

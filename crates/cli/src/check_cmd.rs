@@ -130,6 +130,21 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
                 tally.errors += 1;
             }
         }
+        // A property's SQL must run (whether it holds is the search's question, not
+        // this run's): checked once on the final state, reported at its name.
+        let mut report = report;
+        let properties = lesson
+            .apply(settings)
+            .map(|a| a.properties)
+            .unwrap_or_default();
+        for p in &properties {
+            if let Err(e) = p.violation(&mut report.simulation) {
+                if reported.insert(e.to_string()) {
+                    eprintln!("{name}:{}:{}: {e}", p.line, p.col);
+                    tally.errors += 1;
+                }
+            }
+        }
         // An error nobody handled and no check expects is a mistake in the lesson.
         let mut seen_errors: BTreeSet<(String, u32)> = BTreeSet::new();
         for (session, e) in lesson::unexpected_errors(

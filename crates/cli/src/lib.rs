@@ -1,11 +1,13 @@
 //! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, one
-//! JSON object, an SVG timeline), `check` lesson files, list `exercises` and `prerender`
+//! JSON object, an SVG timeline), `check` lesson files, `explore` a lesson's
+//! interleavings for a property's counterexample, list `exercises` and `prerender`
 //! each lesson's first paint for the app. File reading lives here, not in the
 //! lesson crate, which also builds for wasm32.
 
 mod args;
 mod check_cmd;
 mod exercises_cmd;
+mod explore_cmd;
 mod json;
 mod prerender_cmd;
 mod run_cmd;
@@ -35,9 +37,31 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run_cmd::command(&args),
         Command::Check(args) => check_cmd::command(&args),
         Command::Exercises(args) => exercises_cmd::command(&args),
+        Command::Explore(args) => explore_cmd::command(&args),
         Command::Prerender(args) => prerender_cmd::command(&args),
     };
     ExitCode::from(code)
+}
+
+/// Prints a command's output and returns its exit code: 0 when `ok`, 1 when not, 2 with
+/// the messages of bad input.
+fn finish(result: Result<(String, bool), Vec<String>>) -> u8 {
+    match result {
+        Ok((output, ok)) => {
+            print!("{output}");
+            if ok {
+                exit::OK
+            } else {
+                exit::CHECK_FAILED
+            }
+        }
+        Err(messages) => {
+            for m in messages {
+                eprintln!("{m}");
+            }
+            exit::BAD_INPUT
+        }
+    }
 }
 
 /// A lesson file's text, or the message to print when it cannot be read.

@@ -6,37 +6,18 @@ use engine::{Mode, ResultSet, Schedule};
 use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
-use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
 use crate::json::run_json;
 use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
 
 pub fn command(args: &RunArgs) -> u8 {
-    match run_lesson(args) {
-        Ok((output, all_passed)) => {
-            print!("{output}");
-            if all_passed {
-                OK
-            } else {
-                CHECK_FAILED
-            }
-        }
-        Err(messages) => {
-            for m in messages {
-                eprintln!("{m}");
-            }
-            BAD_INPUT
-        }
-    }
+    crate::finish(run_lesson(args))
 }
 
 /// The text to print and whether every check passed, or the messages of bad input.
 fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
-    let text = crate::read_lesson(&args.lesson).map_err(|m| vec![m])?;
+    let (lesson, settings) = lesson_and_settings(&args.lesson, &args.set)?;
     let name = args.lesson.display().to_string();
-    let lesson = Lesson::parse(&name, &text)
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    let settings = settings(&lesson, &args.set).map_err(|m| vec![m])?;
     let seed = args.seed.unwrap_or(lesson.seed);
     let schedule = match (&args.schedule, args.untimed) {
         (Some(text), untimed) => {
@@ -127,6 +108,28 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
     Ok((output, report.all_passed()))
 }
 
+/// The lesson file, parsed, and the settings `--set` asks for; or the messages to print.
+pub(crate) fn lesson_and_settings(
+    path: &std::path::Path,
+    set: &[String],
+) -> Result<(Lesson, Settings), Vec<String>> {
+    let text = crate::read_lesson(path).map_err(|m| vec![m])?;
+    let lesson = Lesson::parse(&path.display().to_string(), &text)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let settings = settings(&lesson, set).map_err(|m| vec![m])?;
+    Ok((lesson, settings))
+}
+
+/// The first line of a text report: `lesson ID  seed N  SETTINGS`.
+pub(crate) fn heading(lesson: &Lesson, seed: u64, settings: &Settings) -> String {
+    let shown = if settings.is_empty() {
+        "no toggles".to_string()
+    } else {
+        settings.to_string()
+    };
+    format!("lesson {}  seed {seed}  {shown}\n", lesson.id)
+}
+
 fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
     let mut pairs = Vec::new();
     for s in set {
@@ -146,13 +149,7 @@ fn text_report(
     report: &RunReport,
     queries: &[(String, ResultSet)],
 ) -> String {
-    let mut out = String::new();
-    let shown = if settings.is_empty() {
-        "no toggles".to_string()
-    } else {
-        settings.to_string()
-    };
-    let _ = writeln!(out, "lesson {}  seed {}  {shown}", lesson.id, report.seed);
+    let mut out = heading(lesson, report.seed, settings);
     let _ = writeln!(out, "schedule {}", report.schedule);
     let _ = writeln!(out, "\ntrace:");
     for entry in &report.trace.entries {

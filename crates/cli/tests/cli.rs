@@ -381,38 +381,46 @@ fn run_bad_input_exits_2() {
 
 #[test]
 fn run_help_documents_every_json_field() {
-    let dir = TempDir::new("help");
-    let (code, stdout, _) = lockstep(&dir.0, &["run", "--help"]);
+    assert_help_mentions(
+        "run",
+        &[
+            "--set",
+            "--seed",
+            "--query",
+            "--json",
+            "lesson",
+            "seed",
+            "settings",
+            "end_ms",
+            "sessions",
+            "name",
+            "wait_ms",
+            "statements",
+            "errors",
+            "number",
+            "message",
+            "results",
+            "columns",
+            "rows",
+            "logical_reads",
+            "checks",
+            "passed",
+            "detail",
+            "queries",
+            "sql",
+        ],
+    );
+}
+
+/// `lockstep COMMAND --help` exits 0 and names each of `words`.
+fn assert_help_mentions(command: &str, words: &[&str]) {
+    let dir = TempDir::new(&format!("help-{command}"));
+    let (code, stdout, _) = lockstep(&dir.0, &[command, "--help"]);
     assert_eq!(code, 0);
-    for word in [
-        "--set",
-        "--seed",
-        "--query",
-        "--json",
-        "lesson",
-        "seed",
-        "settings",
-        "end_ms",
-        "sessions",
-        "name",
-        "wait_ms",
-        "statements",
-        "errors",
-        "number",
-        "message",
-        "results",
-        "columns",
-        "rows",
-        "logical_reads",
-        "checks",
-        "passed",
-        "detail",
-        "queries",
-        "sql",
-    ] {
+    for word in words {
         assert!(
             stdout.contains(word),
-            "`{word}` missing from run --help:\n{stdout}"
+            "`{word}` missing from {command} --help:\n{stdout}"
         );
     }
 }
@@ -997,4 +1005,183 @@ fn prerender_writes_each_lessons_first_paint_and_their_ids() {
     let (code, _, stderr) = lockstep(&dir.0, &["prerender", ".", "--out", "pages"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("broken.md:1:1: "), "{stderr}");
+}
+
+// ---- explore: the search over interleavings ----
+
+fn explore_json(dir: &TempDir, args: &[&str]) -> (i32, serde_json::Value) {
+    let mut all = vec!["explore"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, stdout, stderr) = lockstep(&dir.0, &all);
+    assert_eq!(stderr, "", "{all:?}");
+    (
+        code,
+        serde_json::from_str(&stdout).expect("one JSON object"),
+    )
+}
+
+#[test]
+fn explore_exits_0_when_the_property_holds_for_every_interleaving() {
+    let dir = TempDir::new("explore-holds");
+    let claim = repo_lesson("queue-claim-race");
+    let (code, json) = explore_json(
+        &dir,
+        &[&claim, "--set", "claim=one-statement", "--set", "tasks=3"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(json["verdict"], "holds");
+    assert_eq!(json["property"], "no-double-claim");
+    assert_eq!(json["exhaustive"], true);
+    assert_eq!(
+        (json["states"].as_u64(), json["schedules"].as_u64()),
+        (Some(280), Some(288))
+    );
+    assert_eq!(json["bounds"]["max_steps"], 400);
+    assert!(json.get("counterexample").is_none(), "{json}");
+}
+
+#[test]
+fn explore_exits_1_with_a_counterexample_that_run_replays() {
+    let dir = TempDir::new("explore-violated");
+    let claim = repo_lesson("queue-claim-race");
+    let (code, json) = explore_json(&dir, &[&claim, "--set", "tasks=3"]);
+    assert_eq!(code, 1);
+    assert_eq!(json["verdict"], "violated");
+    assert_eq!(json["exhaustive"], true);
+    let c = &json["counterexample"];
+    assert_eq!(c["schedule"], "u.0~6.1~8.0~2");
+    assert_eq!(c["switches"], 2);
+    assert_eq!(c["detail"], "got 1 (expected 0)");
+    let steps: Vec<&str> = c["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(steps.len(), 16);
+    assert!(steps[10].starts_with("worker2 reads task 1"), "{steps:?}");
+    // The schedule replays to the same duplicate: task 1 claimed by both workers.
+    let (code, stdout, stderr) = lockstep(
+        &dir.0,
+        &[
+            "run",
+            &claim,
+            "--set",
+            "tasks=3",
+            "--schedule",
+            "u.0~6.1~8.0~2",
+            "--json",
+            "--query",
+            "SELECT task_id, COUNT(*) FROM claim GROUP BY task_id HAVING COUNT(*) > 1",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // Past the schedule's end the replay goes on at random; task 1 is the first duplicate.
+    assert_eq!(run["queries"][0]["rows"][0], serde_json::json!([1, 2]));
+    assert!(run["schedule"]
+        .as_str()
+        .unwrap()
+        .starts_with("u.0~6.1~8.0~2"));
+}
+
+#[test]
+fn explore_text_narrates_the_counterexample_and_how_to_replay_it() {
+    let dir = TempDir::new("explore-text");
+    let text = PASSING.replace(
+        "+++\n\n```sql setup",
+        "\n[[properties]]\nname = \"a-first\"\nlabel = \"A reads before B\"\nat_end = \"SELECT COUNT(*) FROM t WHERE id > 5\"\nequals = 1\n+++\n\n```sql setup",
+    );
+    dir.write("passing.md", &text);
+    check_cli(
+        &dir,
+        &["explore", "passing.md"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            lesson passing  seed 0  readpast=on
+            property a-first: A reads before B
+            violated: got 0 (expected 1)
+            counterexample: 4 steps, 1 context switch, schedule u.0~2
+                1  A reads t 1, t 2; gets 2 row(s) [id]: 1 (SELECT id FROM t)
+                2  A finishes its script
+                3  B reads t 1, t 2; gets 2 row(s) [id]: 1 (SELECT id FROM t WITH (READPAST, ROWLOCK))
+                4  B finishes its script
+            replay: lockstep run passing.md --schedule u.0~2
+            searched 9 states, 14 steps, 0 schedules, the longest 4 steps
+            --- stderr
+        "#]],
+    );
+}
+
+#[test]
+fn explore_bad_input_exits_2() {
+    let dir = TempDir::new("explore-bad");
+    dir.write("passing.md", PASSING);
+    let broken = PASSING.replace("id = \"passing\"", "id = \"broken\"").replace(
+        "+++\n\n```sql setup",
+        "\n[[properties]]\nname = \"nowhere\"\nlabel = \"Reads a missing table\"\nalways = \"SELECT COUNT(*) FROM nowhere\"\nequals = 0\n+++\n\n```sql setup",
+    );
+    dir.write("broken.md", &broken);
+    check_cli(
+        &dir,
+        &["explore", "passing.md", "--property", "no-double-claim"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --property: lesson `passing` has no property `no-double-claim` with these settings (properties: no-errors, no-deadlock)
+        "#]],
+    );
+    let (code, _, stderr) = lockstep(&dir.0, &["explore", "passing.md", "--reduction", "some"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("[possible values: all, visited, none]"),
+        "{stderr}"
+    );
+    check_cli(
+        &dir,
+        &["explore", "broken.md"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            property `nowhere`: query failed at 1:1: error 208: Invalid object name 'nowhere'.
+        "#]],
+    );
+    // `check` runs each property's SQL once, on the final state, and places its error.
+    check_cli(
+        &dir,
+        &["check", "broken.md"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 1 lesson, 2 runs, 3 checks: 3 passed, 0 failed; 1 error
+            --- stderr
+            broken.md:25:8: property `nowhere`: query failed at 1:1: error 208: Invalid object name 'nowhere'.
+        "#]],
+    );
+}
+
+#[test]
+fn explore_help_documents_every_json_field() {
+    assert_help_mentions(
+        "explore",
+        &[
+            "--property",
+            "--max-steps",
+            "--reduction",
+            "verdict",
+            "\"holds\"",
+            "\"violated\"",
+            "exhaustive",
+            "states",
+            "schedules",
+            "counterexample",
+            "schedule",
+            "steps",
+            "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
+        ],
+    );
 }

@@ -518,3 +518,12 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
     }
     lanes
 }
+
+impl Simulation {
+    /// A row of a footprint as players name it: its table and clustered key (`task`,
+    /// `1`), for narrating a step. `None` for a slot the table no longer has.
+    pub fn row_name(&self, (table, slot): crate::footprint::RowRef) -> Option<(String, String)> {
+        let t = self.world.db.tables.get(table as usize)?;
+        (slot < t.slots.len()).then(|| (t.name.to_string(), t.key_text(slot)))
+    }
+}

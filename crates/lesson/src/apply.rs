@@ -26,6 +26,8 @@ pub struct Applied {
     pub checks: Vec<Check>,
     /// The lesson's declared anomalies (they hold under every setting).
     pub anomalies: Vec<crate::AnomalyRule>,
+    /// The properties whose `when` holds.
+    pub properties: Vec<crate::Property>,
     source: Arc<SourceFile>,
 }
 
@@ -266,6 +268,12 @@ pub(crate) fn apply(
             .cloned()
             .collect(),
         anomalies: lesson.anomalies.clone(),
+        properties: lesson
+            .properties
+            .iter()
+            .filter(|p| all_hold(&p.when, settings))
+            .cloned()
+            .collect(),
         source: Arc::clone(source),
     })
 }

@@ -191,7 +191,7 @@ impl Bound {
         self.min.is_none_or(|m| v >= m) && self.max.is_none_or(|m| v <= m)
     }
 
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match (self.equals, self.min, self.max) {
             (Some(e), _, _) => format!("expected {e}"),
             (None, Some(lo), Some(hi)) => format!("expected {lo} to {hi}"),

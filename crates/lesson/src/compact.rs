@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::{Alternative, BlockRole, Piece, Solution, SqlBlock};
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
+use crate::property::{Builtin, Property, PropertyKind};
 use crate::source::{OffsetMap, Segment, SourceFile};
 use crate::toggle::{Condition, Toggle};
 use crate::{Exercise, Kind, Lesson};
@@ -373,6 +374,14 @@ codec_struct!(AnomalyRule {
     line,
     col
 });
+codec_struct!(Property {
+    name,
+    label,
+    when,
+    kind,
+    line,
+    col
+});
 codec_struct!(Bound { min, max, equals });
 codec_struct!(SqlBlock {
     role,
@@ -424,6 +433,7 @@ impl Codec for Lesson {
             toggles,
             checks,
             anomalies,
+            properties,
             blocks,
             body,
             body_offset,
@@ -445,6 +455,7 @@ impl Codec for Lesson {
         toggles.put(w);
         checks.put(w);
         anomalies.put(w);
+        properties.put(w);
         blocks.put(w);
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -467,6 +478,7 @@ impl Codec for Lesson {
             toggles: Codec::get(r)?,
             checks: Codec::get(r)?,
             anomalies: Codec::get(r)?,
+            properties: Codec::get(r)?,
             blocks: Codec::get(r)?,
             body,
             body_offset,
@@ -506,6 +518,42 @@ codec_unit_enum!(
 );
 codec_unit_enum!(Figure, Figure::ALL);
 codec_unit_enum!(AnomalyRuleKind, AnomalyRuleKind::ALL);
+codec_unit_enum!(Builtin, Builtin::ALL);
+
+impl Codec for PropertyKind {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            PropertyKind::Always { sql, bound } => {
+                w.tag(0);
+                sql.put(w);
+                bound.put(w);
+            }
+            PropertyKind::AtEnd { sql, bound } => {
+                w.tag(1);
+                sql.put(w);
+                bound.put(w);
+            }
+            PropertyKind::Builtin(b) => {
+                w.tag(2);
+                b.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(PropertyKind::Always {
+                sql: Codec::get(r)?,
+                bound: Codec::get(r)?,
+            }),
+            1 => Ok(PropertyKind::AtEnd {
+                sql: Codec::get(r)?,
+                bound: Codec::get(r)?,
+            }),
+            2 => Ok(PropertyKind::Builtin(Codec::get(r)?)),
+            _ => r.bad_tag(),
+        }
+    }
+}
 
 impl Codec for BlockRole {
     fn put(&self, w: &mut Writer) {

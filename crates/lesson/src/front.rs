@@ -10,6 +10,7 @@ use toml::Spanned;
 use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::resolve_condition;
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
+use crate::property::{Builtin, Property, PropertyKind};
 use crate::source::SourceFile;
 use crate::toggle::{is_toggle_name, is_toggle_value, Condition, Toggle};
 use crate::{Kind, LessonError};
@@ -35,6 +36,25 @@ struct RawFront {
     checks: Vec<RawCheck>,
     #[serde(default)]
     anomalies: Vec<RawAnomaly>,
+    #[serde(default)]
+    properties: Vec<RawProperty>,
+}
+
+/// `when = { toggle = "value" }` of a check or a property.
+type RawWhen = Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProperty {
+    name: Spanned<String>,
+    label: Spanned<String>,
+    when: Option<RawWhen>,
+    always: Option<Spanned<String>>,
+    at_end: Option<Spanned<String>>,
+    holds: Option<Spanned<Builtin>>,
+    min: Option<Spanned<f64>>,
+    max: Option<Spanned<f64>>,
+    equals: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -74,7 +94,7 @@ struct RawToggle {
 #[serde(deny_unknown_fields)]
 struct RawCheck {
     name: Spanned<String>,
-    when: Option<Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>>,
+    when: Option<RawWhen>,
     sql: Option<Spanned<String>>,
     expect: Option<Spanned<Vec<Vec<Spanned<toml::Value>>>>>,
     expect_rows: Option<Spanned<u64>>,
@@ -109,6 +129,7 @@ pub(crate) struct Front {
     /// File offsets of each check's `session`, if any.
     pub check_sessions: Vec<Option<(usize, String)>>,
     pub anomalies: Vec<AnomalyRule>,
+    pub properties: Vec<Property>,
 }
 
 /// The exercise fields of the front matter, validated.
@@ -287,19 +308,9 @@ pub(crate) fn parse_front(
                 format!("two checks are named `{name}`"),
             );
         }
-        let when = match &c.when {
-            None => Vec::new(),
-            Some(w) => {
-                let mut out = Vec::new();
-                for (key, value) in w.get_ref() {
-                    match condition(key.get_ref(), value.get_ref(), &toggles) {
-                        Ok(cond) => out.push(cond),
-                        Err(message) => err(errors, key.span(), message),
-                    }
-                }
-                out
-            }
-        };
+        let when = conditions(c.when.as_ref(), &toggles, &mut |span, message| {
+            err(errors, span, message)
+        });
         let kind = check_kind(&c, &name, &mut |span, message| err(errors, span, message));
         if let (Some(kind), true) = (kind, errors.len() == before) {
             check_sessions.push(
@@ -388,6 +399,22 @@ pub(crate) fn parse_front(
         }
     }
 
+    let mut properties: Vec<Property> = Vec::new();
+    for p in raw.properties {
+        let before = errors.len();
+        let parsed = property(
+            source,
+            base,
+            &p,
+            &toggles,
+            &properties,
+            &mut |span, message| err(errors, span, message),
+        );
+        if let (Some(property), true) = (parsed, errors.len() == before) {
+            properties.push(property);
+        }
+    }
+
     Some(Front {
         id: raw.id.into_inner(),
         title: raw.title,
@@ -406,6 +433,131 @@ pub(crate) fn parse_front(
         checks,
         check_sessions,
         anomalies,
+        properties,
+    })
+}
+
+/// Property names: lower-case words joined by `-` (`no-double-claim`), as
+/// `lockstep explore --property` and links write them.
+fn is_property_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && !s.ends_with('-')
+        && !s.contains("--")
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// One `[[properties]]` table, validated: a name, a label, and exactly one of `always`,
+/// `at_end` (with a bound) or `holds` (without one).
+fn property(
+    source: &SourceFile,
+    base: usize,
+    p: &RawProperty,
+    toggles: &[Toggle],
+    earlier: &[Property],
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Option<Property> {
+    let name = p.name.get_ref().clone();
+    let (line, col) = source.position(base + p.name.span().start);
+    if !is_property_name(&name) {
+        err(
+            p.name.span(),
+            format!("bad property name `{name}`: use lower-case words joined by `-`, such as `no-double-claim`"),
+        );
+    } else if earlier.iter().any(|x| x.name == name) {
+        err(p.name.span(), format!("two properties are named `{name}`"));
+    } else if let Some(b) = Builtin::ALL.iter().find(|b| b.name() == name) {
+        if p.holds.as_ref().map(|h| *h.get_ref()) != Some(*b) {
+            err(
+                p.name.span(),
+                format!("`{name}` is the name of a built-in property: use it with holds = \"{name}\", or choose another name"),
+            );
+        }
+    }
+    let label = p.label.get_ref().trim().to_string();
+    if label.is_empty() {
+        err(
+            p.label.span(),
+            format!("property `{name}` needs a non-empty `label`: what it promises, in a sentence"),
+        );
+    }
+    let when = conditions(p.when.as_ref(), toggles, err);
+    let given: Vec<(&str, Range<usize>)> = [
+        ("always", p.always.as_ref().map(Spanned::span)),
+        ("at_end", p.at_end.as_ref().map(Spanned::span)),
+        ("holds", p.holds.as_ref().map(Spanned::span)),
+    ]
+    .into_iter()
+    .filter_map(|(k, s)| s.map(|s| (k, s)))
+    .collect();
+    match given.as_slice() {
+        [] => {
+            err(
+                p.name.span(),
+                format!("property `{name}` needs one of `always = \"SQL\"`, `at_end = \"SQL\"` or `holds = \"no-errors\"`"),
+            );
+            return None;
+        }
+        [_] => {}
+        [_, (key, span), ..] => {
+            err(
+                span.clone(),
+                format!("property `{name}`: `{key}` cannot go with `{}`; a property is one of `always`, `at_end` and `holds`", given[0].0),
+            );
+            return None;
+        }
+    }
+    let get = |v: &Option<Spanned<f64>>| v.as_ref().map(|s| *s.get_ref());
+    let bound = Bound {
+        min: get(&p.min),
+        max: get(&p.max),
+        equals: get(&p.equals),
+    };
+    let bound_span = [&p.equals, &p.min, &p.max]
+        .into_iter()
+        .find_map(|v| v.as_ref().map(Spanned::span));
+    let kind = if let Some(holds) = &p.holds {
+        if let Some(span) = bound_span {
+            err(
+                span,
+                format!("property `{name}`: a built-in (`holds`) takes no bound"),
+            );
+            return None;
+        }
+        PropertyKind::Builtin(*holds.get_ref())
+    } else {
+        let sql = p.always.as_ref().or(p.at_end.as_ref())?;
+        if sql.get_ref().trim().is_empty() {
+            err(sql.span(), format!("property `{name}`: the SQL is empty"));
+            return None;
+        }
+        let message = match (bound.equals, bound.min, bound.max) {
+            (Some(_), None, None) | (None, Some(_), _) | (None, _, Some(_)) => None,
+            (Some(_), _, _) => Some(format!(
+                "property `{name}`: `equals` excludes `min` and `max`"
+            )),
+            (None, None, None) => Some(format!(
+                "property `{name}` needs a bound on its SQL's number: `equals`, `min` or `max`"
+            )),
+        };
+        if let Some(message) = message {
+            err(sql.span(), message);
+            return None;
+        }
+        let sql = sql.get_ref().clone();
+        if p.always.is_some() {
+            PropertyKind::Always { sql, bound }
+        } else {
+            PropertyKind::AtEnd { sql, bound }
+        }
+    };
+    Some(Property {
+        name,
+        label,
+        when,
+        kind,
+        line,
+        col,
     })
 }
 
@@ -500,6 +652,22 @@ fn exercise_fields(
         hints,
         seeds,
     })
+}
+
+/// The conditions of a `when` table, each bad one reported at its key.
+fn conditions(
+    when: Option<&RawWhen>,
+    toggles: &[Toggle],
+    err: &mut dyn FnMut(Range<usize>, String),
+) -> Vec<Condition> {
+    let mut out = Vec::new();
+    for (key, value) in when.map(Spanned::get_ref).into_iter().flatten() {
+        match condition(key.get_ref(), value.get_ref(), toggles) {
+            Ok(cond) => out.push(cond),
+            Err(message) => err(key.span(), message),
+        }
+    }
+    out
 }
 
 /// `when = { readpast = "on" }` or `{ claim = ["two-step", "conditional"] }`.

@@ -18,6 +18,7 @@ mod exercise;
 mod front;
 #[cfg(feature = "parse")]
 mod markdown;
+mod property;
 mod run;
 mod source;
 mod toggle;
@@ -46,6 +47,7 @@ pub use exercise::{
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 #[cfg(feature = "parse")]
 pub use markdown::{markdown_html, narrative_html};
+pub use property::{find_property, Builtin, Property, PropertyError, PropertyKind};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
 pub use trace::{event_text, trace_line};
@@ -84,6 +86,8 @@ pub struct Lesson {
     /// What the lesson is about, found in each run (`[[anomalies]]`); deadlock victims
     /// and uncaught errors are found without being declared.
     pub anomalies: Vec<AnomalyRule>,
+    /// What must hold in every interleaving (`[[properties]]`), for explore mode.
+    pub properties: Vec<Property>,
     /// Every `sql` block, in file order (solution blocks excepted: see [`Exercise`]).
     pub blocks: Vec<SqlBlock>,
     /// The Markdown after the front matter, as written.
@@ -209,6 +213,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         toggles: front.toggles,
         checks: front.checks,
         anomalies: front.anomalies,
+        properties: front.properties,
         blocks,
         body,
         body_offset,

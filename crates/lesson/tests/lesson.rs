@@ -42,7 +42,7 @@ SELECT id FROM t;
 ```
 "#;
 
-fn edit(edits: &[(&str, &str)]) -> String {
+pub(crate) fn edit(edits: &[(&str, &str)]) -> String {
     let mut text = BASE.to_string();
     for (from, to) in edits {
         assert!(text.contains(from), "BASE has no {from:?}");
@@ -58,7 +58,7 @@ fn errors_of(file: &str, text: &str) -> String {
     }
 }
 
-fn check_error(edits: &[(&str, &str)], expect: Expect) {
+pub(crate) fn check_error(edits: &[(&str, &str)], expect: Expect) {
     expect.assert_eq(&errors_of("lessons/tiny.md", &edit(edits)));
 }
 
@@ -100,7 +100,7 @@ fn unknown_front_matter_key() {
     check_error(
         &[("title = ", "titel = ")],
         expect![[r#"
-            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`, `anomalies`
+            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`, `anomalies`, `properties`
         "#]],
     );
 }
@@ -1305,6 +1305,8 @@ mod engine_behaviour;
 mod exercise;
 #[path = "lesson/explorable.rs"]
 mod explorable;
+#[path = "lesson/properties.rs"]
+mod properties;
 #[path = "lesson/robustness.rs"]
 mod robustness;
 #[path = "lesson/seed_000.rs"]

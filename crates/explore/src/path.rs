@@ -1,0 +1,358 @@
+//! Paths through the interleavings: replaying one (the session picked at each step),
+//! shrinking a counterexample, and narrating its steps.
+
+use engine::{Event, Schedule, Simulation, Sink};
+use lesson::{Property, PropertyError};
+
+/// An interleaving that breaks the property.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Replays the interleaving: `lockstep run --schedule`, the player's `schedule`.
+    /// Past its end a replay goes on with seeded random choices; the property is
+    /// already broken by then.
+    pub schedule: Schedule,
+    /// The session stepped at each step (indices into the scenario's sessions). Steps
+    /// where no session could run (the deadlock monitor, a lock timeout) come between
+    /// them by themselves and are not listed.
+    pub path: Vec<usize>,
+    /// One line per step, the timer's steps included, the last one breaking the property.
+    pub steps: Vec<Narrated>,
+    /// Times the path passes from one session to another.
+    pub switches: usize,
+    /// What the property saw in the last state: `got 1 (expected 0)`.
+    pub detail: String,
+}
+
+/// One step of a counterexample: who ran which statement, and what it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Narrated {
+    /// The session that stepped; empty for a step of the server's own (the deadlock
+    /// monitor).
+    pub session: String,
+    /// The first line of the statement it started, if it started one.
+    pub statement: String,
+    /// What happened, in the trace's words without the session's name:
+    /// `reads task 1`, `inserts claim (2)`; empty when the statement did nothing to
+    /// show (a SET, a WAITFOR).
+    pub did: String,
+}
+
+impl std::fmt::Display for Narrated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = if self.session.is_empty() {
+            "server"
+        } else {
+            &self.session
+        };
+        // A line of the trace that names the session itself (`clerk's sp_getapplock ...`)
+        // needs no subject.
+        let subject = if self.did.starts_with(&format!("{who}'s ")) {
+            String::new()
+        } else {
+            format!("{who} ")
+        };
+        match (self.did.is_empty(), self.statement.is_empty()) {
+            (true, _) => write!(f, "{who} runs {}", self.statement),
+            (false, true) => write!(f, "{subject}{}", self.did),
+            (false, false) => write!(f, "{subject}{} ({})", self.did, self.statement),
+        }
+    }
+}
+
+/// Context switches of a path: neighbours that are different sessions.
+pub(crate) fn switches(path: &[usize]) -> usize {
+    path.windows(2).filter(|w| w[0] != w[1]).count()
+}
+
+/// Runs the timer while no session can run and the run is not over; each is a step.
+/// Returns the steps it took, or the violation it met.
+fn settle(
+    sim: &mut Simulation,
+    property: &Property,
+    steps: &mut usize,
+) -> Result<Option<String>, PropertyError> {
+    while sim.enabled().is_empty() && !sim.is_finished() {
+        if !sim.step() && !sim.is_finished() {
+            break;
+        }
+        *steps += 1;
+        if let Some(v) = property.violation(sim)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// What one step of a path did.
+pub(crate) struct Stepped {
+    pub footprint: engine::Footprint,
+    /// The timer ran after it (nobody could run): the step's neighbours do not commute.
+    pub timer: bool,
+    pub violation: Option<String>,
+}
+
+/// Steps session `pick`, then the timer while nobody can run, counting steps. `Err(None)`
+/// when `pick` cannot run now.
+pub(crate) fn advance(
+    sim: &mut Simulation,
+    pick: usize,
+    property: &Property,
+    steps: &mut usize,
+) -> Result<Stepped, Option<PropertyError>> {
+    let footprint = sim.step_session(pick).map_err(|_| None)?;
+    *steps += 1;
+    let mut violation = property.violation(sim).map_err(Some)?;
+    let before = *steps;
+    if violation.is_none() {
+        violation = settle(sim, property, steps).map_err(Some)?;
+    }
+    Ok(Stepped {
+        footprint,
+        timer: *steps > before,
+        violation,
+    })
+}
+
+/// Where a path first breaks the property: `(picks used, steps, detail)`. `None` when it
+/// holds all along, or a pick cannot run.
+pub(crate) fn first_violation(
+    root: &Simulation,
+    path: &[usize],
+    property: &Property,
+) -> Result<Option<(usize, usize, String)>, PropertyError> {
+    let mut sim = root.clone();
+    let mut steps = 0;
+    if let Some(v) = property.violation(&mut sim)? {
+        return Ok(Some((0, 0, v)));
+    }
+    if let Some(v) = settle(&mut sim, property, &mut steps)? {
+        return Ok(Some((0, steps, v)));
+    }
+    for (k, &pick) in path.iter().enumerate() {
+        match advance(&mut sim, pick, property, &mut steps) {
+            Ok(Stepped {
+                violation: Some(v), ..
+            }) => return Ok(Some((k + 1, steps, v))),
+            Ok(_) => {}
+            Err(None) => return Ok(None),
+            Err(Some(e)) => return Err(e),
+        }
+    }
+    Ok(None)
+}
+
+/// Fewer steps, then fewer context switches: drops one pick, or moves one pick or one
+/// run of a session's picks elsewhere, while the property still breaks, until no such
+/// change helps. `path` breaks the property at its last pick, after `steps` steps.
+pub(crate) fn shrink(
+    root: &Simulation,
+    mut path: Vec<usize>,
+    mut steps: usize,
+    property: &Property,
+) -> Result<(Vec<usize>, usize), PropertyError> {
+    // Each round tries O(n²) candidates of n steps; counterexamples are short.
+    for _ in 0..32 {
+        let mut improved = false;
+        for cand in candidates(&path) {
+            // A move keeps the length: worth a replay only with fewer switches.
+            if cand.len() == path.len() && switches(&cand) >= switches(&path) {
+                continue;
+            }
+            if let Some((used, cand_steps, _)) = first_violation(root, &cand, property)? {
+                let cand = cand[..used].to_vec();
+                if (cand_steps, switches(&cand)) < (steps, switches(&path)) {
+                    path = cand;
+                    steps = cand_steps;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    Ok((path, steps))
+}
+
+/// The paths one change away: each pick dropped; each pick, and each run of one
+/// session's picks, moved to every other place.
+fn candidates(path: &[usize]) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let moved = |start: usize, len: usize, out: &mut Vec<Vec<usize>>| {
+        let mut rest = path.to_vec();
+        let block: Vec<usize> = rest.drain(start..start + len).collect();
+        for j in 0..=rest.len() {
+            if j != start {
+                let mut cand = rest.clone();
+                cand.splice(j..j, block.iter().copied());
+                out.push(cand);
+            }
+        }
+    };
+    for i in 0..path.len() {
+        let mut without = path.to_vec();
+        without.remove(i);
+        out.push(without);
+        moved(i, 1, &mut out);
+    }
+    let mut start = 0;
+    while start < path.len() {
+        let len = path[start..]
+            .iter()
+            .take_while(|&&s| s == path[start])
+            .count();
+        if len > 1 {
+            moved(start, len, &mut out);
+        }
+        start += len;
+    }
+    out
+}
+
+/// The counterexample of a path that breaks the property at its last pick: its
+/// schedule, and each step narrated from the trace.
+pub(crate) fn narrate(
+    root: &Simulation,
+    path: &[usize],
+    property: &Property,
+) -> Result<Counterexample, PropertyError> {
+    let names: Vec<String> = root
+        .view(0)
+        .sessions
+        .into_iter()
+        .map(|s| s.name.to_string())
+        .collect();
+    let mut sim = root.clone();
+    sim.set_sink(Sink::Full);
+    let mut steps = Vec::new();
+    let mut detail = property.violation(&mut sim)?;
+    let timer = |sim: &mut Simulation, steps: &mut Vec<Narrated>| {
+        while sim.enabled().is_empty() && !sim.is_finished() {
+            if !sim.step() && !sim.is_finished() {
+                break;
+            }
+            let events = sim.take_events();
+            steps.push(describe("", &events, &[]));
+        }
+    };
+    timer(&mut sim, &mut steps);
+    for &pick in path {
+        if detail.is_some() {
+            break;
+        }
+        let Ok(footprint) = sim.step_session(pick) else {
+            break;
+        };
+        let events = sim.take_events();
+        let read: Vec<(String, String)> = footprint
+            .rows_read
+            .iter()
+            .filter(|r| !footprint.rows_written.contains(r))
+            .filter_map(|&r| sim.row_name(r))
+            .collect();
+        let name = names.get(pick).map_or("", String::as_str);
+        steps.push(describe(name, &events, &read));
+        detail = property.violation(&mut sim)?;
+        if detail.is_none() {
+            timer(&mut sim, &mut steps);
+            detail = property.violation(&mut sim)?;
+        }
+    }
+    Ok(Counterexample {
+        schedule: sim.schedule(),
+        path: path.to_vec(),
+        steps,
+        switches: switches(path),
+        detail: detail.unwrap_or_default(),
+    })
+}
+
+/// One step's line: the statement it started and what it did, from its events (lock
+/// grants and releases left out: the lanes show them) and the rows it read.
+fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, String)]) -> Narrated {
+    let mut statement = String::new();
+    let mut did: Vec<String> = Vec::new();
+    if !read.is_empty() {
+        let rows: Vec<String> = read.iter().map(|(t, k)| format!("{t} {k}")).collect();
+        did.push(format!("reads {}", rows.join(", ")));
+    }
+    for e in events {
+        match &e.event {
+            Event::StatementStarted { text, .. } if e.event.session() == Some(session) => {
+                statement = text.clone();
+            }
+            Event::RowInserted { .. }
+            | Event::RowUpdated { .. }
+            | Event::RowDeleted { .. }
+            | Event::RowSkipped { .. }
+            | Event::LockWaiting { .. }
+            | Event::Error { .. }
+            | Event::WaitTimedOut { .. }
+            | Event::Deadlock { .. }
+            | Event::TransactionRolledBack { .. }
+            | Event::TransactionCommitted { .. }
+            | Event::ExternalCall { .. }
+            | Event::ConsumeDelayed { .. }
+            | Event::ConsumeResumed { .. }
+            | Event::AppLockRequested { .. }
+            | Event::ResultReturned { .. }
+            | Event::SessionFinished { .. } => {
+                let line = e.event.to_string();
+                let own = (!session.is_empty())
+                    .then(|| line.strip_prefix(&format!("{session} ")))
+                    .flatten();
+                did.push(own.map_or_else(|| line.clone(), str::to_string));
+            }
+            _ => {}
+        }
+    }
+    if did.is_empty() && statement.is_empty() {
+        did.push("finishes its statement".to_string());
+    }
+    Narrated {
+        session: session.to_string(),
+        statement,
+        did: did.join("; "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two-step claim race, 2 workers × 3 tasks, ready to step untimed.
+    fn race() -> (Simulation, Property) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../lessons/queue-claim-race.md"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let l = lesson::Lesson::parse("queue-claim-race.md", &text).unwrap();
+        let settings = l.settings_with([("tasks", "3")]).unwrap();
+        let applied = l.apply(&settings).unwrap();
+        let mut root = Simulation::new(&applied.scenario, l.seed).unwrap();
+        root.set_mode(engine::Mode::Untimed);
+        root.set_sink(Sink::Nothing);
+        let p = lesson::find_property(&applied.properties, "no-double-claim").unwrap();
+        (root, p)
+    }
+
+    #[test]
+    fn shrinking_keeps_the_violation_with_fewer_switches() {
+        let (root, property) = race();
+        // Both read task 1, then their UPDATEs and INSERTs alternate; worker2's UPDATE
+        // waits once for worker1's: 17 steps, 5 switches.
+        let path = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1];
+        assert_eq!(switches(&path), 5);
+        let (used, steps, _) = first_violation(&root, &path, &property).unwrap().unwrap();
+        assert_eq!((used, steps), (17, 17));
+        let (shrunk, steps) = shrink(&root, path.to_vec(), steps, &property).unwrap();
+        assert_eq!((steps, switches(&shrunk)), (16, 2), "{shrunk:?}");
+        assert!(first_violation(&root, &shrunk, &property)
+            .unwrap()
+            .is_some());
+        // A path that holds, or picks a session that cannot run, violates nothing.
+        assert_eq!(first_violation(&root, &[0, 0, 0], &property), Ok(None));
+    }
+}
