@@ -166,7 +166,8 @@ JSON output (--json), one object; these fields are a contract:
              lesson is about, in trace order, where
                index     the trace event it is marked at (0 = the first event)
                at_ms     its virtual time (ms, µs precision)
-               kind      duplicate | unmatched | lost (the lesson's [[anomalies]]),
+               kind      duplicate | unmatched | lost | kept (the lesson's
+                         [[anomalies]]),
                          deadlock-victim | error (an error no TRY block caught)
                label     what it means, in a few words
                sessions  the sessions it concerns, the one it happened to last

@@ -57,13 +57,17 @@ pub enum AnomalyRuleKind {
     /// A row deleted from (consumed) `table` by a transaction that committed although
     /// one of its statements failed after the delete.
     Lost,
+    /// Rows a session wrote to `table` and committed, kept although the same session
+    /// then failed: the record says done, the action it records did not happen.
+    Kept,
 }
 
 impl AnomalyRuleKind {
-    pub const ALL: [AnomalyRuleKind; 3] = [
+    pub const ALL: [AnomalyRuleKind; 4] = [
         AnomalyRuleKind::Duplicate,
         AnomalyRuleKind::Unmatched,
         AnomalyRuleKind::Lost,
+        AnomalyRuleKind::Kept,
     ];
 
     /// The name lesson files and the CLI's JSON use.
@@ -72,6 +76,7 @@ impl AnomalyRuleKind {
             AnomalyRuleKind::Duplicate => "duplicate",
             AnomalyRuleKind::Unmatched => "unmatched",
             AnomalyRuleKind::Lost => "lost",
+            AnomalyRuleKind::Kept => "kept",
         }
     }
 }
@@ -94,6 +99,7 @@ pub enum AnomalyKind {
     Duplicate(Box<Duplicate>),
     Unmatched(Box<Unmatched>),
     Lost(Box<Lost>),
+    Kept(Box<Kept>),
     /// The deadlock monitor chose this session as the victim.
     DeadlockVictim,
     /// An error no TRY block caught.
@@ -109,6 +115,7 @@ impl AnomalyKind {
             AnomalyKind::Duplicate(_) => AnomalyRuleKind::Duplicate.name(),
             AnomalyKind::Unmatched(_) => AnomalyRuleKind::Unmatched.name(),
             AnomalyKind::Lost(_) => AnomalyRuleKind::Lost.name(),
+            AnomalyKind::Kept(_) => AnomalyRuleKind::Kept.name(),
             AnomalyKind::DeadlockVictim => "deadlock-victim",
             AnomalyKind::Error { .. } => "error",
         }
@@ -177,6 +184,22 @@ pub struct Lost {
     pub returned: Option<String>,
 }
 
+/// Rows a session wrote and committed, then the same session failed: the rows say the
+/// work is done (a document marked as sent), the work (the call) is what failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kept {
+    /// Index into the lesson's anomaly rules.
+    pub rule: usize,
+    pub table: String,
+    /// The rows' keys and the trace index of each one's write.
+    pub rows: Vec<(String, usize)>,
+    pub session: String,
+    /// The commit that made the writes permanent (the last one before the error).
+    pub commit: usize,
+    /// The error (the anomaly's event): trace index and number.
+    pub error: (usize, u32),
+}
+
 impl Duplicate {
     /// How the earlier and this row's sessions came to write them (see [`writer`]).
     pub fn writers(&self, trace: &[TraceEntry]) -> (Writer, Writer) {
@@ -230,6 +253,11 @@ impl Anomaly {
                 .rows
                 .iter()
                 .map(|(key, _)| (l.table.clone(), key.clone()))
+                .collect(),
+            AnomalyKind::Kept(k) => k
+                .rows
+                .iter()
+                .map(|(key, _)| (k.table.clone(), key.clone()))
                 .collect(),
             _ => Vec::new(),
         }
@@ -285,6 +313,16 @@ impl fmt::Display for Anomaly {
                 }
                 write!(f, "; then error {}; then commit)", l.error.1)
             }
+            AnomalyKind::Kept(k) => {
+                let keys: Vec<&str> = k.rows.iter().map(|(key, _)| key.as_str()).collect();
+                write!(
+                    f,
+                    " ({} ({}) written and committed; then error {})",
+                    k.table,
+                    keys.join(", "),
+                    k.error.1
+                )
+            }
             AnomalyKind::DeadlockVictim | AnomalyKind::Error { .. } => Ok(()),
         }
     }
@@ -308,6 +346,7 @@ pub fn find_anomalies(
             AnomalyRuleKind::Duplicate => duplicates(i, rule, trace, tables, &mut out),
             AnomalyRuleKind::Unmatched => unmatched(i, rule, trace, tables, &mut out),
             AnomalyRuleKind::Lost => lost(i, rule, trace, &mut out),
+            AnomalyRuleKind::Kept => kept(i, rule, trace, &mut out),
         }
     }
     victims_and_errors(trace, &mut out);
@@ -652,6 +691,94 @@ fn lost(rule: usize, r: &AnomalyRule, trace: &[TraceEntry], out: &mut Vec<Anomal
                 reason: ReleaseReason::Rollback,
                 ..
             } => {
+                open.remove(&**session);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rows of the rule's table a session wrote and committed, then that session's next
+/// error: the rows record work as done that failed. One anomaly per error, naming the
+/// committed rows since the session's previous one; a rollback drops uncommitted writes.
+fn kept(rule: usize, r: &AnomalyRule, trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
+    #[derive(Default)]
+    struct Open {
+        pending: Vec<(String, usize)>,
+        committed: Vec<(String, usize)>,
+        commit: usize,
+    }
+    let add = |rows: &mut Vec<(String, usize)>, key: &str, i: usize| {
+        if !rows.iter().any(|(k, _)| k == key) {
+            rows.push((key.to_string(), i));
+        }
+    };
+    let mut open: BTreeMap<&str, Open> = BTreeMap::new();
+    for (i, entry) in trace.iter().enumerate() {
+        match &entry.event {
+            Event::RowInserted {
+                session,
+                table,
+                key,
+            }
+            | Event::RowUpdated {
+                session,
+                table,
+                key,
+                ..
+            } if table.eq_ignore_ascii_case(&r.table) => {
+                add(&mut open.entry(session).or_default().pending, key, i);
+            }
+            Event::TransactionCommitted { session, .. }
+            | Event::LockReleased {
+                session,
+                reason: ReleaseReason::Commit,
+                ..
+            } => {
+                if let Some(o) = open.get_mut(&**session) {
+                    if !o.pending.is_empty() {
+                        for (key, at) in std::mem::take(&mut o.pending) {
+                            add(&mut o.committed, &key, at);
+                        }
+                        o.commit = i;
+                    }
+                }
+            }
+            Event::TransactionRolledBack { session, .. }
+            | Event::LockReleased {
+                session,
+                reason: ReleaseReason::Rollback,
+                ..
+            } => {
+                if let Some(o) = open.get_mut(&**session) {
+                    o.pending.clear();
+                }
+            }
+            Event::Error {
+                session, number, ..
+            } => {
+                let Some(o) = open.get_mut(&**session) else {
+                    continue;
+                };
+                if o.committed.is_empty() {
+                    continue;
+                }
+                out.push(Anomaly {
+                    event: i,
+                    at_us: entry.at_us,
+                    session: session.to_string(),
+                    label: r.label.clone(),
+                    kind: AnomalyKind::Kept(Box::new(Kept {
+                        rule,
+                        table: r.table.clone(),
+                        rows: std::mem::take(&mut o.committed),
+                        session: session.to_string(),
+                        commit: o.commit,
+                        error: (i, *number),
+                    })),
+                });
+            }
+            Event::SessionFinished { session } => {
                 open.remove(&**session);
             }
             _ => {}

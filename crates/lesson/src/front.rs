@@ -373,15 +373,18 @@ pub(crate) fn parse_front(
             out
         };
         let columns = match (&a.columns, kind) {
-            (Some(c), AnomalyRuleKind::Lost) => {
+            (Some(c), AnomalyRuleKind::Lost | AnomalyRuleKind::Kept) => {
                 err(
                     errors,
                     c.span(),
-                    "a `lost` anomaly watches whole rows: leave out `columns`".to_string(),
+                    format!(
+                        "a `{}` anomaly watches whole rows: leave out `columns`",
+                        kind.name()
+                    ),
                 );
                 Vec::new()
             }
-            (None, AnomalyRuleKind::Lost) => Vec::new(),
+            (None, AnomalyRuleKind::Lost | AnomalyRuleKind::Kept) => Vec::new(),
             (Some(c), _) if c.get_ref().is_empty() => {
                 err(
                     errors,

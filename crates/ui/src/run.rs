@@ -283,9 +283,9 @@ impl RunModel {
                     rows.insert((d.table.clone(), d.first_key.clone()));
                 }
                 // One row each, no trace walk: cheap to take whole.
-                lesson::AnomalyKind::Unmatched(_) | lesson::AnomalyKind::Lost(_) => {
-                    rows.extend(a.rows(&self.trace))
-                }
+                lesson::AnomalyKind::Unmatched(_)
+                | lesson::AnomalyKind::Lost(_)
+                | lesson::AnomalyKind::Kept(_) => rows.extend(a.rows(&self.trace)),
                 _ => {}
             }
         }

@@ -6,7 +6,7 @@
 
 use engine::locks::{compatible, LockMode};
 use engine::{Dialect, Event, TraceEntry};
-use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate, Lost, Unmatched};
+use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate, Kept, Lost, Unmatched};
 
 use crate::present::ms_label;
 use crate::run::RunModel;
@@ -106,6 +106,7 @@ pub fn explain(
             AnomalyKind::Duplicate(d) => Some(duplicate(trace, rules, d, &a.label, k)),
             AnomalyKind::Unmatched(u) => Some(unmatched(trace, rules, u, &a.label, k)),
             AnomalyKind::Lost(l) => Some(lost(trace, l, &a.label, k)),
+            AnomalyKind::Kept(x) => Some(kept(trace, rules, x, &a.label, k)),
             _ => None,
         })
         .collect();
@@ -385,12 +386,12 @@ fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
         first.push_str(&format!(", and {} more row(s)", l.rows.len() - 1));
     }
     first.push('.');
-    let (e, number) = l.error;
-    let mut failed = format!("Then {} got error {number} at {}", l.session, at(e));
-    if let Some(st) = statement_before(trace, e, &l.session) {
-        failed.push_str(&format!(", in {st}"));
-    }
-    failed.push_str(": the action taken for the row failed.");
+    let failed = failed_then(
+        trace,
+        &l.session,
+        l.error,
+        "the action taken for the row failed",
+    );
     Why {
         event: k,
         title: format!("Why: {label}"),
@@ -404,6 +405,62 @@ fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
                 l.table
             ),
             "A ROLLBACK would have undone the consume with the failed action and put the row back in the queue.".to_string(),
+        ],
+        matrix: None,
+    }
+}
+
+/// "Then A got error 515 at 0.07 ms, in its INSERT, line 3: <meaning>."
+fn failed_then(
+    trace: &[TraceEntry],
+    session: &str,
+    (e, number): (usize, u32),
+    meaning: &str,
+) -> String {
+    let mut failed = format!(
+        "Then {session} got error {number} at {}",
+        ms_label(trace[e].at_us)
+    );
+    if let Some(st) = statement_before(trace, e, session) {
+        failed.push_str(&format!(", in {st}"));
+    }
+    failed.push_str(&format!(": {meaning}."));
+    failed
+}
+
+/// "sender marked outbox 1, 2 at 0.005 ms (its UPDATE, line 3); that change committed
+/// at 0.138 ms. Then sender got error 50002 at 5 000.251 ms …".
+fn kept(trace: &[TraceEntry], rules: &[AnomalyRule], x: &Kept, label: &str, k: usize) -> Why {
+    let at = |k: usize| ms_label(trace[k].at_us);
+    let verb = rules.get(x.rule).map_or("wrote", |r| r.verb.as_str());
+    const SHOWN: usize = 5;
+    let write = x.rows[0].1;
+    let keys: Vec<&str> = x.rows.iter().take(SHOWN).map(|(k, _)| k.as_str()).collect();
+    let mut first = format!("{} {verb} {} {}", x.session, x.table, keys.join(", "));
+    if x.rows.len() > SHOWN {
+        first.push_str(&format!(" and {} more row(s)", x.rows.len() - SHOWN));
+    }
+    first.push_str(&format!(" at {}", at(write)));
+    if let Some(st) = statement_before(trace, write + 1, &x.session) {
+        first.push_str(&format!(" ({st})"));
+    }
+    first.push_str(&format!("; that change committed at {}.", at(x.commit)));
+    let failed = failed_then(
+        trace,
+        &x.session,
+        x.error,
+        "the work those rows record failed",
+    );
+    Why {
+        event: k,
+        title: format!("Why: {label}"),
+        sentences: vec![
+            first,
+            failed,
+            format!(
+                "The rows in {} stay as written, so they say the work was done: nothing marks them for another try.",
+                x.table
+            ),
         ],
         matrix: None,
     }
@@ -660,6 +717,23 @@ mod tests {
                 "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1, order 1.",
                 "Then A got error 515 at 0.07 ms, in its INSERT, line 3: the action taken for the row failed.",
                 "A committed at 7.217 ms, so the consume is permanent: the row is gone from job_queue and nothing records what was done with it."
+            ]
+        );
+    }
+
+    #[test]
+    fn marks_kept_after_a_failed_call_name_the_update_the_commit_and_the_error() {
+        let run = build("send-at-most-once", &[("fail", "fails")]);
+        let a = &run.anomalies[0];
+        assert_eq!((a.event, a.at_us), (21, 5_000_251));
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why: marked as sent, but the call failed");
+        assert_eq!(
+            why.sentences,
+            [
+                "sender marked outbox 1, 2 at 0.005 ms (its UPDATE, line 3); that change committed at 0.138 ms.",
+                "Then sender got error 50002 at 5\u{202f}000.251 ms, in its THROW, line 8: the work those rows record failed.",
+                "The rows in outbox stay as written, so they say the work was done: nothing marks them for another try."
             ]
         );
     }

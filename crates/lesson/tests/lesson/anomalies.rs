@@ -28,7 +28,7 @@ fn anomaly_rules_are_validated_in_place() {
         errors_of("tiny.md", &text)
     };
     expect![[r#"
-        tiny.md:20:8: front matter: unknown variant `same`, expected one of `duplicate`, `unmatched`, `lost`
+        tiny.md:20:8: front matter: unknown variant `same`, expected one of `duplicate`, `unmatched`, `lost`, `kept`
     "#]]
     .assert_eq(&bad("\"duplicate\"", "\"same\""));
     expect![[r#"
@@ -278,4 +278,28 @@ fn a_consumed_row_committed_after_a_failed_action_is_lost_and_a_rollback_loses_n
             );
         }
     }
+}
+
+#[test]
+fn documents_marked_as_sent_before_a_failed_call_are_kept_at_the_failure() {
+    // The UPDATE marks both outbox rows and commits on its own; the call's THROW comes
+    // 5 s later, caught: the marks stay and nothing is left to retry (I10).
+    assert_eq!(
+        marks("send-at-most-once", &[("fail", "fails")], false),
+        [("kept", 21, 5_000_251, "sender".to_string())]
+    );
+    let lesson = lesson("send-at-most-once");
+    let settings = lesson.settings_with([("fail", "fails")]).unwrap();
+    let report = run(&lesson.apply(&settings).unwrap(), lesson.seed).unwrap();
+    let kept = &report.anomalies[0];
+    assert_eq!(
+        kept.to_string(),
+        "sender: marked as sent, but the call failed (outbox (1, 2) written and committed; then error 50002)"
+    );
+    assert_eq!(kept.rows(&report.trace.entries).len(), 2);
+    // A call that succeeds leaves the marks true: nothing to mark.
+    assert_eq!(
+        marks("send-at-most-once", &[("fail", "succeeds")], false),
+        []
+    );
 }
