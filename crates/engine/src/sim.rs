@@ -187,6 +187,12 @@ impl Simulation {
         std::mem::take(&mut self.out.events)
     }
 
+    /// Moves the events of the last step to the end of `to`, keeping the simulation's
+    /// buffer for the next step (no allocation per step, unlike [`Self::take_events`]).
+    pub fn append_events(&mut self, to: &mut Vec<TraceEntry>) {
+        to.append(&mut self.out.events);
+    }
+
     /// Events so far (not counted with [`Sink::Nothing`]).
     pub fn event_count(&self) -> u64 {
         self.out.count

@@ -152,7 +152,7 @@ impl RunBuilder {
                     break;
                 }
             }
-            self.trace.append(&mut self.sim.take_events());
+            self.sim.append_events(&mut self.trace);
             self.bounds.push(self.trace.len());
             let step = self.bounds.len() - 1;
             keep_snapshot(&mut self.snapshots, &mut self.every, step, &self.sim);

@@ -1310,7 +1310,12 @@ impl Exec<'_> {
         // A lock granted after a wait on a row the re-run no longer reaches (it left the
         // index, say) is dropped as the scan would have dropped it on that row.
         if let (Some(mode), Some(owner)) = (lk.row, self.w.sessions[i].txn.as_ref().map(|t| t.id)) {
-            if spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold {
+            let any_fresh = self.w.sessions[i]
+                .fresh_locks
+                .iter()
+                .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid));
+            // No fresh key lock of this table (setup takes none): nothing can be stale.
+            if any_fresh && (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) {
                 // A set: a scan of n rows must not compare n fresh locks with n rows.
                 let kept: std::collections::BTreeSet<Resource> = out
                     .iter()
@@ -2460,7 +2465,7 @@ impl Exec<'_> {
         tid: u32,
         slot: RowId,
         old: &[Value],
-        new: Option<&[Value]>,
+        new: Option<Vec<Value>>,
         hints: &[TableHint],
         cl_depth: u64,
     ) -> Result<(), Interrupt> {
@@ -2480,22 +2485,25 @@ impl Exec<'_> {
             });
             return Ok(());
         };
-        self.check_unique(i, tid, new, Some(slot))?;
-        let m = self.maintenance_reads(tid, Some(old), Some(new));
+        self.check_unique(i, tid, &new, Some(slot))?;
+        let m = self.maintenance_reads(tid, Some(old), Some(&new));
         let rewrite = self.w.tracing
             && self.w.db.tables[tid as usize].stored_size(old)
-                != self.w.db.tables[tid as usize].stored_size(new);
+                != self.w.db.tables[tid as usize].stored_size(&new);
         self.w.query_reads += cl_depth + m + rewrite as u64;
-        self.write_row(i, tid, slot, Some(new.to_vec()));
-        if self.w.tracing {
+        // The event's changes are read before the row moves into the table.
+        let changes: Option<Vec<(String, String, String)>> = self.w.tracing.then(|| {
             let t = &self.w.db.tables[tid as usize];
-            let changes: Vec<(String, String, String)> = t
-                .columns
+            t.columns
                 .iter()
                 .enumerate()
                 .filter(|(p, _)| old[*p] != new[*p])
                 .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
-                .collect();
+                .collect()
+        });
+        self.write_row(i, tid, slot, Some(new));
+        if let Some(changes) = changes {
+            let t = &self.w.db.tables[tid as usize];
             let key = t.key_text(slot);
             let table = t.name.clone();
             let name = self.w.sessions[i].name.clone();
@@ -2528,7 +2536,10 @@ impl Exec<'_> {
         };
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
+        // The rows before and after are kept only for triggers and OUTPUT.
+        let keep = u.output.is_some() || self.has_triggers(tid, DmlEvent::Update);
         let mut changed = Vec::new();
+        let mut n = 0u64;
         let cl_depth = self.cl_depth(tid);
         for (slot, old, joined) in rows {
             let ctx = RowCtx {
@@ -2538,10 +2549,13 @@ impl Exec<'_> {
                 group: None,
             };
             let new = self.assigned_row(i, tid, &u.assignments, &ctx, &old)?;
-            self.write_located(i, tid, slot, &old, Some(&new), &hints, cl_depth)?;
-            changed.push((new, old));
+            let copy = keep.then(|| new.clone());
+            self.write_located(i, tid, slot, &old, Some(new), &hints, cl_depth)?;
+            n += 1;
+            if let Some(new) = copy {
+                changed.push((new, old));
+            }
         }
-        let n = changed.len() as u64;
         let rules = self.rules;
         rules.rows_modified(self, i, tid);
         if self.has_triggers(tid, DmlEvent::Update) {
@@ -2843,7 +2857,7 @@ impl Exec<'_> {
                     match &clause.action {
                         MergeAction::Update(assignments) => {
                             let new = self.assigned_row(i, tid, assignments, &ctx, &old)?;
-                            self.write_located(i, tid, slot, &old, Some(&new), hints, cl_depth)?;
+                            self.write_located(i, tid, slot, &old, Some(new), hints, cl_depth)?;
                         }
                         MergeAction::Delete => {
                             self.write_located(i, tid, slot, &old, None, hints, cl_depth)?;
