@@ -168,6 +168,7 @@ test('explore: the counterexample says why, and the player marks the two conflic
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, target);
   await mark.focus();
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'conflict-step');
+  await t.screenshot('explore-conflict-player');
 });
 
 test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {

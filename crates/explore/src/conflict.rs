@@ -39,8 +39,12 @@ pub(crate) fn find(sim: &Simulation, steps: &[Option<Touched>]) -> Option<Confli
         .collect();
     for (wi, &(write, w)) in touched.iter().enumerate() {
         for &(read, r) in touched[..wi].iter().rev() {
-            // `independent` is false for one session's own steps: not a conflict.
-            if r.footprint.session == w.footprint.session || r.footprint.independent(&w.footprint) {
+            // `independent` is false for one session's own steps: not a conflict. A step
+            // that writes nothing makes no read stale (and skips building lock sets).
+            if r.footprint.session == w.footprint.session
+                || w.footprint.rows_written.is_empty()
+                || r.footprint.independent(&w.footprint)
+            {
                 continue;
             }
             let stale = r.footprint.rows_read.iter().find(|row| {
