@@ -39,8 +39,15 @@ pub fn ConflictMarks(props: &ConflictMarksProps) -> Html {
         .map(|s: ConflictStep| {
             let left = (w.fraction(s.at_us) * 100.0).clamp(0.0, 100.0);
             let label = format!("Conflicting step {}: {}", s.step + 1, s.line);
+            let edge = if left < 4.0 {
+                Some("conflict-mark--start")
+            } else if left > 96.0 {
+                Some("conflict-mark--end")
+            } else {
+                None
+            };
             html! {
-                <button type="button" class="conflict-mark" style={format!("left: {left:.3}%")}
+                <button type="button" class={classes!("conflict-mark", edge)} style={format!("left: {left:.3}%")}
                     data-testid="conflict-step" data-step={s.step.to_string()} data-events={s.events.to_string()}
                     title={format!("{label} at {}", ms_label(s.at_us))} aria-label={label}
                     onclick={seek(&props.dispatch, s.events)}>{ "⇄" }</button>
