@@ -1,32 +1,17 @@
 // Widgets for blogs: the example post embeds two lessons that render inside their
 // iframes and are fitted by embed.js; a widget plays; the full player's "copy embed
 // code" gives an <iframe> that, pasted into another page, shows the same state; the
-// widget follows the host's colour scheme or its theme= parameter. Real clicks, real
+// widget follows the host's colour scheme or its theme= parameter; a compact widget
+// marks, jumps to and explains anomalies. Real clicks, real
 // DOM reads (inside the frames).
 
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { test, assert } from './harness.mjs';
+import { settled, position, atEvents } from './settle.mjs';
 
 const SHOTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'target', 'e2e');
-
-/** Waits until the player in `frame` (a Page or Frame) shows a run with every `name=value`. */
-async function settled(frame, ...settings) {
-  await frame.waitForFunction(
-    (want) => {
-      const el = document.querySelector('[data-testid=player]');
-      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
-      const shown = (el.dataset.settings || '').split(' ');
-      return want.every((s) => shown.includes(s));
-    },
-    settings,
-    { timeout: 20_000 },
-  );
-}
-
-const position = (frame) =>
-  frame.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
 
 /** The frame of the iframe matching `selector`, once its document has loaded. */
 async function frameOf(page, selector) {
@@ -239,11 +224,14 @@ async function sampleWhilePlaying(page, frames, ms) {
   while (Date.now() < until) {
     const row = {};
     for (const [sel, frame] of frames) {
+      // One round trip per frame: on a busy machine four of them cost the samples asked for.
       row[sel] = {
         height: await page.$eval(sel, (el) => el.getBoundingClientRect().height),
-        content: await frame.$eval('[data-testid=embed]', (el) => el.getBoundingClientRect().height),
-        events: (await position(frame)).events,
-        playing: await frame.$eval('[data-testid=play]', (el) => el.dataset.playing === 'true'),
+        ...(await frame.evaluate(() => ({
+          content: document.querySelector('[data-testid=embed]').getBoundingClientRect().height,
+          events: Number(document.querySelector('[data-testid=position]').dataset.events),
+          playing: document.querySelector('[data-testid=play]').dataset.playing === 'true',
+        }))),
       };
     }
     samples.push(row);
@@ -315,6 +303,36 @@ async function hostPage(t, name, hash, width) {
   return frameOf(page, 'iframe');
 }
 
+test('embed: a compact widget marks anomalies, jumps to them and explains them; opened on the reader\'s click, the why keeps its height while playing', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 760, height: 1000 });
+  const frame = await hostPage(t, 'host-why.html', '/embed/send-failure?fail=after-call', 720);
+  await settled(frame, 'fail=after-call');
+  const closed = await fitted(page, 'iframe');
+  assert.ok(closed.shown <= 480, `compact: ${closed.shown} px`);
+  assert.equal(await frame.locator('[data-testid=anomaly]').count(), 1);
+  assert.equal(await frame.isDisabled('[data-testid=prev-anomaly]'), true);
+  await frame.click('[data-testid=next-anomaly]');
+  await atEvents(frame, 20);
+  assert.equal(await frame.$('[data-testid=why]'), null, 'closed until asked');
+  await frame.click('[data-testid=why-toggle]');
+  assert.match(await frame.textContent('[data-testid=why]'), /clerk called external_system 1000 \(OrderId 1000\)/);
+  // The reader opened it: the widget may grow, once.
+  await page.waitForFunction((h) => document.querySelector('iframe').getBoundingClientRect().height > h, closed.shown);
+  const open = await fitted(page, 'iframe');
+  await page.locator('iframe').screenshot({ path: join(SHOTS, 'embed-why-unmatched-light.png') });
+  // Playing on with the panel open moves nothing on the host page.
+  await frame.click('[data-testid=home]');
+  await frame.click('[data-testid=play]');
+  const seen = new Set();
+  for (let i = 0; i < 12; i++) {
+    await page.waitForTimeout(250);
+    seen.add(Math.round((await heights(page, 'iframe')).shown));
+  }
+  assert.deepEqual([...seen], [Math.round(open.shown)], 'iframe heights while playing');
+  assert.ok((await position(frame)).events > 0, 'it played');
+});
+
 async function compactHeights(t, theme) {
   const { page } = t;
   await page.setViewportSize({ width: 760, height: 900 });
@@ -346,7 +364,11 @@ async function compactHeights(t, theme) {
   for (const [id, h] of Object.entries(heights)) assert.ok(h <= 480, `${id}: the compact embed is ${h} px tall at 720 px wide`);
 }
 
-test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (light)', (t) => compactHeights(t, 'light'));
+// Every lesson in turn: on a busy machine that takes longer than one page's default.
+test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (light)', (t) => compactHeights(t, 'light'), {
+  timeoutMs: 120_000,
+});
 test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesson (dark)', (t) => compactHeights(t, 'dark'), {
   colorScheme: 'dark',
+  timeoutMs: 120_000,
 });

@@ -1,12 +1,14 @@
 // Workshop exercises: the list links them, Check judges the learner's SQL on every
 // seed and shows the run where a goal failed, an edit in the page solves one, progress
 // survives a reload, a corrupt saved value is dropped with a notice (no error), a SQL
-// error is placed at line:col, and the facilitator page lists and prints them.
+// error is placed at line:col, the failing run marks and explains its anomalies, and the
+// facilitator page lists and prints them.
 
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { test, assert } from './harness.mjs';
+import { atEvents } from './settle.mjs';
 
 const SHOTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'target', 'e2e');
 const ID = 'exercise-skip-locked';
@@ -488,4 +490,30 @@ test('exercise: goal results and the solved badge survive a reload and show on t
   assert.match(await page.textContent('[data-testid=solved-badge]'), /Solved/);
   assert.equal(await page.inputValue(EDITOR), 'SELECT 1');
   assert.ok(Object.values(await goals(page)).every((p) => p === null), 'goals judged from a version 1 save');
+});
+
+test('exercise: in the failing run of exercise-teradata-rollback the lost job is marked, reached with Next anomaly and explained', async (t) => {
+  const { page } = t;
+  await openExercise(t, 'exercise-teradata-rollback');
+  assert.equal(await check(page), false);
+  const run = page.locator('[data-testid=failing-run]');
+  await run.locator('[data-testid=transport]').waitFor();
+  // A's error 515, then the commit that makes the consume permanent.
+  const marks = run.locator('[data-testid=anomaly]');
+  assert.deepEqual(await marks.evaluateAll((ms) => ms.map((m) => Number(m.dataset.event))), [8, 11]);
+  assert.match(await marks.nth(1).getAttribute('title'), /^A: consumed job lost \(job_queue \(rid 0\) consumed and returned 1, order 1; then error 515; then commit\) at 7\.217 ms$/);
+  await run.locator('[data-testid=next-anomaly]').click();
+  await atEvents(page, 9);
+  await run.locator('[data-testid=next-anomaly]').click();
+  await atEvents(page, 12);
+  assert.match(await run.locator('[data-testid=anomaly-status]').textContent(), /^Anomaly 2 of 2: A: consumed job lost/);
+  assert.equal(await run.locator('[data-testid=why]').count(), 0, 'closed until asked');
+  await page.keyboard.press('?');
+  const text = await run.locator('[data-testid=why]').textContent();
+  assert.match(text, /A consumed job_queue rid 0 at 0 ms \(its SELECT AND CONSUME, line 2\) and got 1, order 1/);
+  assert.match(text, /Then A got error 515 at 0\.07 ms, in its INSERT, line 3/);
+  assert.match(text, /A committed at 7\.217 ms, so the consume is permanent/);
+  await run.locator('[data-testid=prev-anomaly]').click();
+  await atEvents(page, 9);
+  assert.match(await run.locator('[data-testid=why]').textContent(), /Why A got error 515/);
 });

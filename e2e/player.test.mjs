@@ -3,30 +3,7 @@
 // themes on a desktop and a phone. Real clicks and key presses, real DOM reads.
 
 import { test, assert } from './harness.mjs';
-
-const PLAYER = '[data-testid=player]';
-
-/** Waits until the player shows a run for settings that include every `name=value`. */
-async function settled(page, ...settings) {
-  await page.waitForFunction(
-    ([sel, want]) => {
-      const el = document.querySelector(sel);
-      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
-      const shown = (el.dataset.settings || '').split(' ');
-      return want.every((s) => shown.includes(s));
-    },
-    [PLAYER, settings],
-    { timeout: 20_000 },
-  );
-}
-
-async function openLesson(t, hash, ...settings) {
-  await t.open(hash);
-  await settled(t.page, ...settings);
-}
-
-const position = (page) =>
-  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+import { settled, openLesson, position, atEvents } from './settle.mjs';
 
 const waitMs = (page, session) =>
   page.$eval(`[data-testid=outcome-${session}]`, (el) => Number(el.dataset.waitMs));

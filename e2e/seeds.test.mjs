@@ -2,22 +2,7 @@
 // the idempotent-send lesson, and a Teradata consumer lane in the delayed state.
 
 import { test, assert } from './harness.mjs';
-
-const PLAYER = '[data-testid=player]';
-
-async function openLesson(t, hash, ...settings) {
-  await t.open(hash);
-  await t.page.waitForFunction(
-    ([sel, want]) => {
-      const el = document.querySelector(sel);
-      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
-      const shown = (el.dataset.settings || '').split(' ');
-      return want.every((s) => shown.includes(s));
-    },
-    [PLAYER, settings],
-    { timeout: 20_000 },
-  );
-}
+import { openLesson } from './settle.mjs';
 
 /** Moves the playhead to the end of the run and waits for the tables to catch up. */
 async function toEnd(page) {

@@ -1,27 +1,12 @@
 // The stage: while stepping, the lanes, each session's current statement and the
 // wait-for graph are on one screen at desktop and phone sizes; the timeline zooms down
-// to single statements; the slider steps by events; quiet stretches play compressed;
-// the dock's tabs work by keyboard; big tables filter; another seed is one click away.
+// to single statements (wheel, two-finger pinch, buttons, the whole-run strip); the
+// slider steps by events; quiet stretches play compressed; the dock's tabs work by
+// keyboard; big tables filter; another seed is one click away.
 // Bounding boxes are read from the DOM.
 
 import { test, assert } from './harness.mjs';
-
-/** Waits until the player shows a run for settings that include every `name=value`. */
-async function settled(page, ...settings) {
-  await page.waitForFunction(
-    (want) => {
-      const el = document.querySelector('[data-testid=player]');
-      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
-      const shown = (el.dataset.settings || '').split(' ');
-      return want.every((s) => shown.includes(s));
-    },
-    settings,
-    { timeout: 30_000 },
-  );
-}
-
-const position = (page) =>
-  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
+import { settled, position } from './settle.mjs';
 
 /** Boxes of the parts that must be on screen, and the viewport's size. */
 const stageBoxes = (page) =>
@@ -114,6 +99,86 @@ for (const scheme of ['light', 'dark']) {
     { colorScheme: scheme, timeoutMs: 120_000 },
   );
 }
+
+/** The lanes' window, [from, to] in ms, once it differs from `old` (or after 5 s). */
+async function windowAfter(page, old) {
+  await page
+    .waitForFunction(
+      ([f, to]) => {
+        const el = document.querySelector('[data-testid=lanes]');
+        return Number(el.dataset.fromMs) !== f || Number(el.dataset.toMs) !== to;
+      },
+      old,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
+  return page.$eval('[data-testid=lanes]', (el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
+}
+
+/** Two fingers on the lanes, `from` px apart around the track's middle, moved to `to` px apart. */
+const pinch = (page, from, to) =>
+  page.evaluate(
+    ([from, to]) => {
+      const body = document.querySelector('[data-testid=lanes] .lanes__body');
+      const r = body.querySelector('.lane__track').getBoundingClientRect();
+      const mid = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const touches = (d) => [
+        new Touch({ identifier: 1, target: body, clientX: mid - d / 2, clientY: y }),
+        new Touch({ identifier: 2, target: body, clientX: mid + d / 2, clientY: y }),
+      ];
+      const send = (type, list) =>
+        body.dispatchEvent(new TouchEvent(type, { touches: list, changedTouches: list, bubbles: true, cancelable: true }));
+      send('touchstart', touches(from));
+      send('touchmove', touches((from + to) / 2));
+      send('touchmove', touches(to));
+      send('touchend', []);
+    },
+    [from, to],
+  );
+
+test('stage: a two-finger pinch on the lanes zooms the window in and out about the fingers', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page, 'claim=two-step');
+  const full = await page.$eval('[data-testid=lanes]', (el) => [Number(el.dataset.fromMs), Number(el.dataset.toMs)]);
+  assert.equal(full[0], 0);
+  // Fingers 100 px apart spread to 300 px: a third of the span, centred where they are.
+  await pinch(page, 100, 300);
+  const zoomed = await windowAfter(page, full);
+  const ratio = (zoomed[1] - zoomed[0]) / full[1];
+  assert.ok(Math.abs(ratio - 1 / 3) < 0.02, `pinch out: window ${zoomed} of ${full[1]} ms (ratio ${ratio.toFixed(3)})`);
+  const centre = (zoomed[0] + zoomed[1]) / 2;
+  assert.ok(Math.abs(centre - full[1] / 2) < full[1] * 0.02, `the pinch stays centred on the fingers: ${centre} ms`);
+  // Pinching the fingers together again gives the whole run back.
+  await pinch(page, 300, 100);
+  const back = await windowAfter(page, zoomed);
+  assert.ok(back[0] <= 1 && Math.abs(back[1] - full[1]) <= 1, `pinch in: ${back}`);
+});
+
+test('stage: two quick arrow keys on the whole-run strip pan twice', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page, 'claim=two-step');
+  const end = Number(await page.getAttribute('[data-testid=lanes]', 'data-to-ms'));
+  await page.click('[data-testid=zoom-in]');
+  await page.click('[data-testid=zoom-in]');
+  await page.waitForFunction((e) => Number(document.querySelector('[data-testid=lanes]').dataset.toMs) < e / 3, end);
+  const before = await windowAfter(page, [-1, -1]);
+  const span = before[1] - before[0];
+  assert.ok(before[0] >= 0 && span > 0, `zoomed: ${before}`);
+  // Both presses reach the strip before the page renders again: each moves on from the
+  // previous one (a quarter of the window each).
+  await page.$eval('[data-testid=overview-strip]', (el) => {
+    el.focus();
+    for (let i = 0; i < 2; i++) el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+  });
+  const after = await windowAfter(page, before);
+  const moved = after[0] - before[0];
+  assert.ok(Math.abs(moved - span / 2) < span * 0.02, `two presses moved ${moved} ms of a ${span} ms window`);
+});
 
 test('stage: zooming into the first 50 ms of the claim race shows individual statements', async (t) => {
   const { page } = t;

@@ -1,32 +1,11 @@
 // Anomalies and "why": the claim race's duplicate claims are marked on the lanes and
 // reached with Next/Previous anomaly (buttons and `[` `]`), their rows highlighted in
 // the tables; the why panel (a click or `?`) explains a duplicate, a wait and a skip
-// from the run's own events; checks that describe a bug say "bug reproduced".
+// from the run's own events, and a receiver call no entry records; checks that describe
+// a bug say "bug reproduced".
 
 import { test, assert } from './harness.mjs';
-
-const PLAYER = '[data-testid=player]';
-
-async function openLesson(t, hash, ...settings) {
-  await t.open(hash);
-  await t.page.waitForFunction(
-    ([sel, want]) => {
-      const el = document.querySelector(sel);
-      if (!el || el.dataset.pending !== 'false' || !document.querySelector('[data-testid=transport]')) return false;
-      const shown = (el.dataset.settings || '').split(' ');
-      return want.every((s) => shown.includes(s));
-    },
-    [PLAYER, settings],
-    { timeout: 30_000 },
-  );
-}
-
-const position = (page) =>
-  page.$eval('[data-testid=position]', (el) => ({ events: Number(el.dataset.events), t: Number(el.dataset.tMs) }));
-
-/** Waits until the playhead shows `events` events. */
-const at = (page, events) =>
-  page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, events);
+import { openLesson, position, atEvents } from './settle.mjs';
 
 test('why: Next anomaly lands on the first duplicate claim, highlights its rows and explains both reads', async (t) => {
   const { page } = t;
@@ -41,7 +20,7 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
 
   assert.equal((await position(page)).events, 0);
   await page.click('[data-testid=next-anomaly]');
-  await at(page, event + 1);
+  await atEvents(page, event + 1);
   assert.equal((await position(page)).t, 46.526);
   assert.match(await page.textContent('[data-testid=narration]'), /worker1 inserts claim \(2\)/);
   assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: worker1: task claimed a second time/);
@@ -69,10 +48,10 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   // `]` goes to the second anomaly, `[` back to the first.
   const second = Number(await marks.nth(1).getAttribute('data-event'));
   await page.locator('body').press(']');
-  await at(page, second + 1);
+  await atEvents(page, second + 1);
   assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 2 of 488/);
   await page.locator('body').press('[');
-  await at(page, event + 1);
+  await atEvents(page, event + 1);
   // `?` closes the panel and opens it again.
   await page.locator('body').press('?');
   await page.waitForSelector('[data-testid=why]', { state: 'detached' });
@@ -136,4 +115,27 @@ test('why: with READPAST on, B\'s skip of task 1 names READPAST and the conflict
   const text = await page.locator('[data-testid=why]').textContent();
   assert.match(text, /B skipped task 1: READPAST skips rows locked in a mode its lock conflicts with\./);
   assert.match(text, /A holds X on it; B needs U/);
+});
+
+test('why: a receiver call that no entry records (send-failure, fail after the call) is marked, highlighted and explained', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLesson(t, '#/lesson/send-failure?fail=after-call', 'fail=after-call');
+  const marks = page.locator('[data-testid=anomaly]');
+  assert.equal(await marks.count(), 1);
+  assert.equal(await marks.first().getAttribute('data-event'), '19');
+  await page.click('[data-testid=next-anomaly]');
+  await atEvents(page, 20);
+  assert.equal((await position(page)).t, 5000.096);
+  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 1: clerk: receiver called, no entry records the call/);
+  // The call's row is highlighted in the receiver's table.
+  await page.click('[data-testid=tab-tables]');
+  await page.waitForSelector('[data-testid=table-external_system] tr[data-key="1000"][data-anomaly=true]');
+  // `?` opens the why: the call, the missing entry, the error that came between.
+  await page.locator('body').press('?');
+  const text = await page.locator('[data-testid=why]').textContent();
+  assert.match(text, /clerk called external_system 1000 \(OrderId 1000\) at 5\u202f000\.096 ms; no send row has OrderId 1000 at the end of the run/);
+  assert.match(text, /After it clerk got error 50001 at 5\u202f000\.188 ms, in its THROW in send_document, line 33, before a send row recorded it/);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await t.screenshot('why-send-failure-unmatched-light-1280');
 });

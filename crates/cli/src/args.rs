@@ -141,7 +141,9 @@ pub struct PrerenderArgs {
 
 const RUN_AFTER_HELP: &str = "\
 Text output: the trace, one line per event (`<virtual ms> ms  <event>`), then each
-session's outcome, the check results and the --query results.
+session's outcome, the check results (a passing check that describes a bug ends in
+`[bug reproduced]`), the anomalies (`<virtual ms> ms  event <index>  <kind>  <session>:
+<label> (<evidence>)`, one line each) and the --query results.
 
 JSON output (--json), one object; these fields are a contract:
   lesson     the lesson's id
@@ -157,7 +159,19 @@ JSON output (--json), one object; these fields are a contract:
                delayed_ms  time consumes waited for a row in the delayed state
                            (Teradata)
                results  [{columns: [string], rows: [[value]]}]
-  checks     [{name, passed, detail}] for the checks that apply to these settings
+  checks     [{name, passed, detail, bug}] for the checks that apply to these
+             settings; bug: the check describes a bug, so passed means it was
+             reproduced
+  anomalies  [{index, at_ms, kind, label, sessions, rows, why}], the moments the
+             lesson is about, in trace order, where
+               index     the trace event it is marked at (0 = the first event)
+               at_ms     its virtual time (ms, µs precision)
+               kind      duplicate | unmatched | lost (the lesson's [[anomalies]]),
+                         deadlock-victim | error (an error no TRY block caught)
+               label     what it means, in a few words
+               sessions  the sessions it concerns, the one it happened to last
+               rows      [{table, key}] the rows it concerns
+               why       one line: who, what and the evidence in brief
   queries    [{sql, columns, rows}], one per --query, run against the final state
   schedule   the choices the run made at its choice points (sessions enabled at the
              same instant; in an untimed run every statement boundary), as text:

@@ -1,7 +1,7 @@
 //! The `run --json` object. Field names and shapes are a contract (see `--help`).
 
-use engine::{Outcome, ResultSet, Value};
-use lesson::{datetime_text, ms, CheckResult, Settings};
+use engine::{Outcome, ResultSet, TraceEntry, Value};
+use lesson::{datetime_text, ms, Anomaly, AnomalyKind, CheckResult, Settings};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -14,6 +14,8 @@ pub struct RunJson<'a> {
     pub sessions: Vec<SessionJson<'a>>,
     pub checks: Vec<CheckJson<'a>>,
     pub queries: Vec<QueryJson<'a>>,
+    /// What the lesson is about, where it happened (see `lesson::find_anomalies`).
+    pub anomalies: Vec<AnomalyJson<'a>>,
     /// The run's choices as text (`Schedule`'s `Display`); `--schedule` replays them.
     pub schedule: String,
 }
@@ -61,6 +63,58 @@ pub struct CheckJson<'a> {
     pub name: &'a str,
     pub passed: bool,
     pub detail: &'a str,
+    /// The check describes a bug: `passed` means the bug was reproduced.
+    pub bug: bool,
+}
+
+#[derive(Serialize)]
+pub struct AnomalyJson<'a> {
+    /// The trace event it is marked at (0-based, in trace order).
+    pub index: usize,
+    pub at_ms: f64,
+    pub kind: &'static str,
+    pub label: &'a str,
+    /// The sessions it concerns: the one it happened to last.
+    pub sessions: Vec<&'a str>,
+    /// The rows the player highlights for it.
+    pub rows: Vec<RowJson>,
+    /// One line: who, what and the evidence in brief.
+    pub why: String,
+}
+
+#[derive(Serialize)]
+pub struct RowJson {
+    pub table: String,
+    pub key: String,
+}
+
+/// The JSON of each anomaly of a run whose trace is `trace`.
+pub fn anomalies_json<'a>(anomalies: &'a [Anomaly], trace: &[TraceEntry]) -> Vec<AnomalyJson<'a>> {
+    anomalies
+        .iter()
+        .map(|a| {
+            let mut sessions = Vec::new();
+            if let AnomalyKind::Duplicate(d) = &a.kind {
+                if d.first_session != a.session && d.first_session != "setup" {
+                    sessions.push(d.first_session.as_str());
+                }
+            }
+            sessions.push(a.session.as_str());
+            AnomalyJson {
+                index: a.event,
+                at_ms: ms(a.at_us),
+                kind: a.kind.name(),
+                label: &a.label,
+                sessions,
+                rows: a
+                    .rows(trace)
+                    .into_iter()
+                    .map(|(table, key)| RowJson { table, key })
+                    .collect(),
+                why: a.to_string(),
+            }
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -104,6 +158,8 @@ pub fn run_json<'a>(
     schedule: &engine::Schedule,
 ) -> RunJson<'a> {
     RunJson {
+        // Filled by the caller, from the run's trace ([`anomalies_json`]).
+        anomalies: Vec::new(),
         schedule: schedule.to_string(),
         lesson,
         seed,
@@ -144,6 +200,7 @@ pub fn run_json<'a>(
                 name: &c.name,
                 passed: c.passed,
                 detail: &c.detail,
+                bug: c.bug,
             })
             .collect(),
         queries: queries

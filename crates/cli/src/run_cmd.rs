@@ -6,7 +6,7 @@ use engine::{Mode, ResultSet, Schedule};
 use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
-use crate::json::run_json;
+use crate::json::{anomalies_json, run_json};
 use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
 
@@ -89,7 +89,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             .map_err(|e| vec![format!("{}: cannot write: {e}", path.display())])?;
     }
     let output = if args.json {
-        let json = run_json(
+        let mut json = run_json(
             &lesson.id,
             seed,
             &settings,
@@ -98,6 +98,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             &queries,
             &report.schedule,
         );
+        json.anomalies = anomalies_json(&report.anomalies, &report.trace.entries);
         // Serializing plain structs of strings and numbers cannot fail.
         let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
         s.push('\n');
@@ -197,10 +198,25 @@ fn text_report(
     for c in &report.checks {
         let _ = writeln!(
             out,
-            "  {} {}: {}",
+            "  {} {}: {}{}",
             if c.passed { "PASS" } else { "FAIL" },
             c.name,
-            c.detail
+            c.detail,
+            if c.bug && c.passed {
+                " [bug reproduced]"
+            } else {
+                ""
+            }
+        );
+    }
+    let _ = writeln!(out, "\nanomalies: {}", report.anomalies.len());
+    for a in &report.anomalies {
+        let _ = writeln!(
+            out,
+            "{:>10.3} ms  event {}  {}  {a}",
+            ms(a.at_us),
+            a.event,
+            a.kind.name()
         );
     }
     for (sql, rs) in queries {

@@ -285,9 +285,9 @@ fn run_json_has_the_contract_fields() {
         json["sessions"][1]["wait_ms"].is_number(),
     );
     expect![[r#"
-        top: ["checks", "end_ms", "lesson", "queries", "schedule", "seed", "sessions", "settings"]
+        top: ["anomalies", "checks", "end_ms", "lesson", "queries", "schedule", "seed", "sessions", "settings"]
         session: ["delayed_ms", "elapsed_ms", "errors", "logical_reads", "name", "results", "statements", "wait_ms"]
-        check: ["detail", "name", "passed"]
+        check: ["bug", "detail", "name", "passed"]
         query: ["columns", "rows", "sql"]
         lesson="passing" seed=9 settings={"readpast":"off"}
         sessions=Some(["\"A\"", "\"B\""])
@@ -406,6 +406,13 @@ fn run_help_documents_every_json_field() {
             "checks",
             "passed",
             "detail",
+            "bug",
+            "anomalies",
+            "index",
+            "at_ms",
+            "kind",
+            "label",
+            "why",
             "queries",
             "sql",
         ],
@@ -1191,5 +1198,124 @@ fn explore_help_documents_every_json_field() {
             "conflict",
             "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
         ],
+    );
+}
+
+fn lessons_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+}
+
+/// The anomalies of a shipped lesson, as the JSON lists them, with the checks' bug flag.
+#[test]
+fn run_json_lists_anomalies_and_marks_bug_checks() {
+    let (code, stdout, stderr) = lockstep(
+        &lessons_dir(),
+        &[
+            "run",
+            "send-double-click.md",
+            "--json",
+            "--set",
+            "guard=index-only",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    let anomalies = serde_json::to_string_pretty(&json["anomalies"]).unwrap();
+    expect![[r#"
+        [
+          {
+            "at_ms": 6000.135,
+            "index": 45,
+            "kind": "duplicate",
+            "label": "receiver called a second time for one document",
+            "rows": [
+              {
+                "key": "1001",
+                "table": "external_system"
+              },
+              {
+                "key": "1000",
+                "table": "external_system"
+              }
+            ],
+            "sessions": [
+              "user1",
+              "user2"
+            ],
+            "why": "user2: receiver called a second time for one document (external_system (1001) repeats DocumentId 3 of external_system (1000))"
+          },
+          {
+            "at_ms": 6000.135,
+            "index": 45,
+            "kind": "unmatched",
+            "label": "receiver called, no entry records the call",
+            "rows": [
+              {
+                "key": "1001",
+                "table": "external_system"
+              }
+            ],
+            "sessions": [
+              "user2"
+            ],
+            "why": "user2: receiver called, no entry records the call (external_system (1001) has OrderId 1001; no send row has it; user2 got error 2601 after it)"
+          },
+          {
+            "at_ms": 6027.402,
+            "index": 53,
+            "kind": "error",
+            "label": "error 2601",
+            "rows": [],
+            "sessions": [
+              "user2"
+            ],
+            "why": "user2: error 2601"
+          }
+        ]"#]]
+    .assert_eq(&anomalies);
+    let bugs: Vec<(bool, bool)> = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["bug"].as_bool().unwrap(), c["passed"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        bugs,
+        [
+            (true, true),
+            (true, true),
+            (true, true),
+            (false, true),
+            (false, true)
+        ]
+    );
+}
+
+#[test]
+fn run_text_lists_anomalies_with_time_kind_and_why() {
+    let (code, stdout, stderr) =
+        lockstep(&lessons_dir(), &["run", "exercise-teradata-rollback.md"]);
+    assert_eq!((code, stderr.as_str()), (1, ""));
+    let from = stdout.find("\nanomalies:").expect("an anomalies section");
+    expect![[r#"
+
+        anomalies: 2
+             0.070 ms  event 8  error  A: error 515
+             7.217 ms  event 11  lost  A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 515; then commit)
+    "#]]
+    .assert_eq(&stdout[from..]);
+    let (_, stdout, _) = lockstep(
+        &lessons_dir(),
+        &["run", "send-failure.md", "--set", "fail=after-call"],
+    );
+    assert!(
+        stdout.contains("  PASS Failure after the call: the receiver has the document, no entry says so: got [[1, 0]] [bug reproduced]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "  5000.096 ms  event 19  unmatched  clerk: receiver called, no entry records the call"
+        ),
+        "{stdout}"
     );
 }

@@ -17,28 +17,63 @@ pub struct AnomalyRule {
     pub kind: AnomalyRuleKind,
     /// The table whose rows are watched (as written in the lesson, matched without case).
     pub table: String,
-    /// Columns whose values, repeated, make the anomaly.
+    /// Columns whose values, repeated (duplicate) or missing from `match_table`
+    /// (unmatched), make the anomaly. Empty for `lost`.
     pub columns: Vec<String>,
     /// What the anomaly means, in a few words ("task claimed a second time").
     pub label: String,
     /// The past tense the explanation uses for a session's write ("claimed", "called").
     pub verb: String,
+    /// `unmatched` only: the table that must have a row with the same values.
+    pub match_table: Option<String>,
+    /// `unmatched` only: its columns, in the order of `columns` (empty: the same names).
+    pub match_columns: Vec<String>,
     /// Position of the rule's `kind` in the lesson file (1-based).
     pub line: u32,
     pub col: u32,
 }
 
-/// The kinds a lesson can declare. Names are a contract (lesson files use them).
+impl AnomalyRule {
+    /// The columns of `match_table` compared with `columns`.
+    pub fn match_columns(&self) -> &[String] {
+        if self.match_columns.is_empty() {
+            &self.columns
+        } else {
+            &self.match_columns
+        }
+    }
+}
+
+/// The kinds a lesson can declare. Names are a contract (lesson files use them); the
+/// order is the compiled form's tag, so a new kind goes last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "parse", derive(serde::Deserialize))]
 #[cfg_attr(feature = "parse", serde(rename_all = "lowercase"))]
 pub enum AnomalyRuleKind {
-    /// A row inserted into `table` whose `columns` repeat an earlier inserted row's.
+    /// A row of `table` whose `columns` take values an earlier row had (by INSERT or UPDATE).
     Duplicate,
+    /// A row inserted into `table` whose `columns` no row of `match_table` has at the end.
+    Unmatched,
+    /// A row deleted from (consumed) `table` by a transaction that committed although
+    /// one of its statements failed after the delete.
+    Lost,
 }
 
 impl AnomalyRuleKind {
-    pub const ALL: [AnomalyRuleKind; 1] = [AnomalyRuleKind::Duplicate];
+    pub const ALL: [AnomalyRuleKind; 3] = [
+        AnomalyRuleKind::Duplicate,
+        AnomalyRuleKind::Unmatched,
+        AnomalyRuleKind::Lost,
+    ];
+
+    /// The name lesson files and the CLI's JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnomalyRuleKind::Duplicate => "duplicate",
+            AnomalyRuleKind::Unmatched => "unmatched",
+            AnomalyRuleKind::Lost => "lost",
+        }
+    }
 }
 
 /// One anomaly of a run, at one event of its trace.
@@ -57,12 +92,27 @@ pub struct Anomaly {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnomalyKind {
     Duplicate(Box<Duplicate>),
+    Unmatched(Box<Unmatched>),
+    Lost(Box<Lost>),
     /// The deadlock monitor chose this session as the victim.
     DeadlockVictim,
     /// An error no TRY block caught.
     Error {
         number: u32,
     },
+}
+
+impl AnomalyKind {
+    /// The kind's name in the CLI's output: a rule kind's, `deadlock-victim` or `error`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnomalyKind::Duplicate(_) => AnomalyRuleKind::Duplicate.name(),
+            AnomalyKind::Unmatched(_) => AnomalyRuleKind::Unmatched.name(),
+            AnomalyKind::Lost(_) => AnomalyRuleKind::Lost.name(),
+            AnomalyKind::DeadlockVictim => "deadlock-victim",
+            AnomalyKind::Error { .. } => "error",
+        }
+    }
 }
 
 /// A row that repeats an earlier one. How each session came to write it is derived on
@@ -76,12 +126,55 @@ pub struct Duplicate {
     /// The repeated columns and their values, as text.
     pub values: Vec<(String, String)>,
     pub first_key: String,
-    /// The earlier row's writer and the trace index of its insert.
+    /// The earlier row's writer and the trace index of its insert (or of the UPDATE that
+    /// gave it the values; 0 for a row of the setup).
     pub first_session: String,
     pub first_insert: usize,
-    /// This row's writer and its insert (the anomaly's event).
+    /// This row's writer and its insert, or the UPDATE that made the repeat (the
+    /// anomaly's event).
     pub session: String,
     pub insert: usize,
+    /// The repeat was made by an UPDATE, not an INSERT.
+    pub by_update: bool,
+}
+
+/// A row with no counterpart in another table at the end: a receiver's call that no
+/// entry records, say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unmatched {
+    /// Index into the lesson's anomaly rules.
+    pub rule: usize,
+    pub table: String,
+    pub key: String,
+    /// The watched columns and their values, as text.
+    pub values: Vec<(String, String)>,
+    /// The table searched and its columns, as the run names them.
+    pub match_table: String,
+    pub match_columns: Vec<String>,
+    pub session: String,
+    /// The insert (the anomaly's event).
+    pub insert: usize,
+    /// The first error of the session after the insert, before it finished: the trace
+    /// index and the error's number (the write that should have matched it, failing).
+    pub error: Option<(usize, u32)>,
+}
+
+/// Rows a transaction deleted (consumed) and then committed, although a statement of
+/// it failed in between: the rows are gone and the action taken for them is not there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lost {
+    /// Index into the lesson's anomaly rules.
+    pub rule: usize,
+    pub table: String,
+    /// The rows' keys and the trace index of each delete.
+    pub rows: Vec<(String, usize)>,
+    pub session: String,
+    /// The first error after the first delete: trace index and number.
+    pub error: (usize, u32),
+    /// The commit (the anomaly's event).
+    pub commit: usize,
+    /// The rows the consume returned, as the trace shows its first one, if it did.
+    pub returned: Option<String>,
 }
 
 impl Duplicate {
@@ -132,134 +225,446 @@ impl Anomaly {
     pub fn rows(&self, trace: &[TraceEntry]) -> Vec<(String, String)> {
         match &self.kind {
             AnomalyKind::Duplicate(d) => d.rows(trace),
+            AnomalyKind::Unmatched(u) => vec![(u.table.clone(), u.key.clone())],
+            AnomalyKind::Lost(l) => l
+                .rows
+                .iter()
+                .map(|(key, _)| (l.table.clone(), key.clone()))
+                .collect(),
             _ => Vec::new(),
         }
     }
 }
 
+fn values_text(values: &[(String, String)]) -> String {
+    values
+        .iter()
+        .map(|(c, v)| format!("{c} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One line: who, what, and the evidence in brief (the CLI's text output uses it).
 impl fmt::Display for Anomaly {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.session, self.label)?;
-        if let AnomalyKind::Duplicate(d) = &self.kind {
-            let values = d
-                .values
-                .iter()
-                .map(|(c, v)| format!("{c} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            write!(
+        match &self.kind {
+            AnomalyKind::Duplicate(d) => write!(
                 f,
-                " ({} ({}) repeats {values} of {} ({}))",
-                d.table, d.key, d.table, d.first_key
-            )?;
+                " ({} ({}) {} {} of {} ({}))",
+                d.table,
+                d.key,
+                if d.by_update {
+                    "updated to repeat"
+                } else {
+                    "repeats"
+                },
+                values_text(&d.values),
+                d.table,
+                d.first_key
+            ),
+            AnomalyKind::Unmatched(u) => {
+                write!(
+                    f,
+                    " ({} ({}) has {}; no {} row has it",
+                    u.table,
+                    u.key,
+                    values_text(&u.values),
+                    u.match_table
+                )?;
+                if let Some((_, number)) = u.error {
+                    write!(f, "; {} got error {number} after it", u.session)?;
+                }
+                f.write_str(")")
+            }
+            AnomalyKind::Lost(l) => {
+                let keys: Vec<&str> = l.rows.iter().map(|(k, _)| k.as_str()).collect();
+                write!(f, " ({} ({}) consumed", l.table, keys.join(", "))?;
+                if let Some(row) = &l.returned {
+                    write!(f, " and returned {row}")?;
+                }
+                write!(f, "; then error {}; then commit)", l.error.1)
+            }
+            AnomalyKind::DeadlockVictim | AnomalyKind::Error { .. } => Ok(()),
         }
-        Ok(())
     }
 }
 
 /// How far back a writer's read is looked for (a bound, so a long run stays linear).
 const LOOK_BACK: usize = 50_000;
 
-/// The anomalies of a finished run, in trace order. `tables` is the final state of the
-/// watched tables (at least; others are ignored), whose rows give the values of the
-/// rows the trace inserted. A rule whose table or column the run lacks finds nothing;
-/// [`rule_problems`] says why.
+/// The anomalies of a finished run, in trace order (several at one event in rule
+/// order). `tables` is the final state of the watched tables (at least; others are
+/// ignored), whose rows give the values of the rows the trace inserted. A rule whose
+/// table or column the run lacks finds nothing; [`rule_problems`] says why.
 pub fn find_anomalies(
     rules: &[AnomalyRule],
     trace: &[TraceEntry],
     tables: &[TableView],
 ) -> Vec<Anomaly> {
-    struct Watch<'a> {
-        rule: usize,
-        table: &'a TableView,
-        columns: Vec<usize>,
-        /// Key → values of the watched columns, from the final state.
-        values: BTreeMap<&'a str, Vec<String>>,
-    }
-    let watches: Vec<Watch> = rules
-        .iter()
-        .enumerate()
-        .filter_map(|(rule, r)| {
-            let table = tables
-                .iter()
-                .find(|t| t.name.eq_ignore_ascii_case(&r.table))?;
-            let columns: Option<Vec<usize>> = r
-                .columns
-                .iter()
-                .map(|c| table.columns.iter().position(|x| x.eq_ignore_ascii_case(c)))
-                .collect();
-            let columns = columns?;
-            let values = table
-                .rows
-                .iter()
-                .map(|row| {
-                    let vals = columns
-                        .iter()
-                        .map(|&c| value_text(&row.values[c]))
-                        .collect();
-                    (row.key.as_str(), vals)
-                })
-                .collect();
-            Some(Watch {
-                rule,
-                table,
-                columns,
-                values,
-            })
-        })
-        .collect();
-    // Per watch: values → the first row that had them (key, session, event), and the
-    // keys inserted so far (a key inserted again after a rollback is the same row).
-    type Seen<'a> = BTreeMap<&'a [String], (&'a str, &'a str, usize)>;
-    let mut seen: Vec<Seen> = watches.iter().map(|_| BTreeMap::new()).collect();
-    let mut keys: Vec<BTreeSet<&str>> = watches.iter().map(|_| BTreeSet::new()).collect();
-
     let mut out = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        match rule.kind {
+            AnomalyRuleKind::Duplicate => duplicates(i, rule, trace, tables, &mut out),
+            AnomalyRuleKind::Unmatched => unmatched(i, rule, trace, tables, &mut out),
+            AnomalyRuleKind::Lost => lost(i, rule, trace, &mut out),
+        }
+    }
+    victims_and_errors(trace, &mut out);
+    out.sort_by_key(|a| a.event);
+    out
+}
+
+/// A table of the final state and the positions of `columns` in it.
+fn watched<'a>(
+    tables: &'a [TableView],
+    table: &str,
+    columns: &[String],
+) -> Option<(&'a TableView, Vec<usize>)> {
+    let table = tables.iter().find(|t| t.name.eq_ignore_ascii_case(table))?;
+    let columns = columns
+        .iter()
+        .map(|c| table.columns.iter().position(|x| x.eq_ignore_ascii_case(c)))
+        .collect::<Option<Vec<usize>>>()?;
+    Some((table, columns))
+}
+
+/// Key → values of `columns`, as text, for every row of the final state.
+fn final_values<'a>(table: &'a TableView, columns: &[usize]) -> BTreeMap<&'a str, Vec<String>> {
+    table
+        .rows
+        .iter()
+        .map(|row| {
+            let vals = columns
+                .iter()
+                .map(|&c| value_text(&row.values[c]))
+                .collect();
+            (row.key.as_str(), vals)
+        })
+        .collect()
+}
+
+/// A value as an UPDATE event shows it (text quoted) → as [`value_text`] shows it.
+fn unquote(shown: &str) -> String {
+    shown
+        .strip_prefix('\'')
+        .and_then(|s| s.strip_suffix('\''))
+        .unwrap_or(shown)
+        .to_string()
+}
+
+/// Repeats made by an INSERT or an UPDATE. A row's values over time come from the
+/// final state with the trace's UPDATEs undone (an UPDATE event shows old and new
+/// values); a row gone by the end is known only through its UPDATEs, so one deleted or
+/// rolled back without an UPDATE of the watched columns is not compared. Values once
+/// seen stay seen: deleting the first row does not hide a later repeat of it.
+fn duplicates(
+    rule: usize,
+    r: &AnomalyRule,
+    trace: &[TraceEntry],
+    tables: &[TableView],
+    out: &mut Vec<Anomaly>,
+) {
+    let Some((table, columns)) = watched(tables, &r.table, &r.columns) else {
+        return;
+    };
+    let names: Vec<&str> = columns.iter().map(|&c| table.columns[c].as_str()).collect();
+    let position = |c: &str| names.iter().position(|n| n.eq_ignore_ascii_case(c));
+    let finals = final_values(table, &columns);
+    let this = |t: &str| table.name.eq_ignore_ascii_case(t);
+    // Each row's values before the trace changed them: per column, the old value of its
+    // first UPDATE, else the final value. Rows the trace never inserted are the setup's.
+    let mut first: BTreeMap<&str, Vec<Option<String>>> = BTreeMap::new();
+    let mut inserted: BTreeSet<&str> = BTreeSet::new();
+    for e in trace {
+        match &e.event {
+            Event::RowInserted { table: t, key, .. } if this(t) => {
+                inserted.insert(key);
+            }
+            Event::RowUpdated {
+                table: t,
+                key,
+                changes,
+                ..
+            } if this(t) => {
+                let slot = first
+                    .entry(key.as_str())
+                    .or_insert_with(|| vec![None; names.len()]);
+                for (c, old, _) in changes {
+                    if let Some(p) = position(c) {
+                        slot[p].get_or_insert_with(|| unquote(old));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let initial = |key: &str| -> Vec<Option<String>> {
+        (0..names.len())
+            .map(|p| {
+                first
+                    .get(key)
+                    .and_then(|v| v[p].clone())
+                    .or_else(|| finals.get(key).map(|v| v[p].clone()))
+            })
+            .collect()
+    };
+    type Seen = BTreeMap<Vec<String>, (String, String, usize)>;
+    let mut seen: Seen = BTreeMap::new();
+    let mut current: BTreeMap<&str, Vec<Option<String>>> = BTreeMap::new();
+    // The setup's rows hold their values from the start.
+    let setup_keys: BTreeSet<&str> = finals
+        .keys()
+        .copied()
+        .chain(first.keys().copied())
+        .filter(|k| !inserted.contains(k))
+        .collect();
+    for key in setup_keys {
+        let vals = initial(key);
+        if let Some(known) = vals.iter().cloned().collect::<Option<Vec<String>>>() {
+            seen.entry(known)
+                .or_insert_with(|| (key.to_string(), "setup".to_string(), 0));
+        }
+        current.insert(key, vals);
+    }
+    let mut keys: BTreeSet<&str> = BTreeSet::new();
+    let push = |out: &mut Vec<Anomaly>,
+                seen: &mut Seen,
+                vals: &[Option<String>],
+                key: &str,
+                session: &str,
+                i: usize,
+                by_update: bool| {
+        let Some(known) = vals.iter().cloned().collect::<Option<Vec<String>>>() else {
+            return;
+        };
+        match seen.get(&known) {
+            None => {
+                seen.insert(known, (key.to_string(), session.to_string(), i));
+            }
+            Some((first_key, _, _)) if first_key == key => {}
+            Some((first_key, first_session, first_insert)) => out.push(Anomaly {
+                event: i,
+                at_us: trace[i].at_us,
+                session: session.to_string(),
+                label: r.label.clone(),
+                kind: AnomalyKind::Duplicate(Box::new(Duplicate {
+                    rule,
+                    table: table.name.clone(),
+                    key: key.to_string(),
+                    values: names.iter().map(|n| n.to_string()).zip(known).collect(),
+                    first_key: first_key.clone(),
+                    first_session: first_session.clone(),
+                    first_insert: *first_insert,
+                    session: session.to_string(),
+                    insert: i,
+                    by_update,
+                })),
+            }),
+        }
+    };
     for (i, entry) in trace.iter().enumerate() {
         match &entry.event {
+            // A key inserted again after a rollback is the same row.
             Event::RowInserted {
+                session,
+                table: t,
+                key,
+            } if this(t) && keys.insert(key) => {
+                let vals = initial(key);
+                push(out, &mut seen, &vals, key, session, i, false);
+                current.insert(key, vals);
+            }
+            Event::RowUpdated {
+                session,
+                table: t,
+                key,
+                changes,
+            } if this(t) => {
+                let vals = current
+                    .entry(key.as_str())
+                    .or_insert_with(|| vec![None; names.len()]);
+                let mut touched = false;
+                for (c, _, new) in changes {
+                    if let Some(p) = position(c) {
+                        vals[p] = Some(unquote(new));
+                        touched = true;
+                    }
+                }
+                if touched {
+                    let vals = vals.clone();
+                    push(out, &mut seen, &vals, key, session, i, true);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rows inserted into the rule's table whose values no row of `match_table` has at the
+/// end (rows gone by the end are not compared: they did not stay unmatched).
+fn unmatched(
+    rule: usize,
+    r: &AnomalyRule,
+    trace: &[TraceEntry],
+    tables: &[TableView],
+    out: &mut Vec<Anomaly>,
+) {
+    let Some((table, columns)) = watched(tables, &r.table, &r.columns) else {
+        return;
+    };
+    let Some((other, other_columns)) = r
+        .match_table
+        .as_deref()
+        .and_then(|m| watched(tables, m, r.match_columns()))
+    else {
+        return;
+    };
+    let finals = final_values(table, &columns);
+    let recorded: BTreeSet<Vec<String>> =
+        final_values(other, &other_columns).into_values().collect();
+    let mut keys: BTreeSet<&str> = BTreeSet::new();
+    for (i, entry) in trace.iter().enumerate() {
+        let Event::RowInserted {
+            session,
+            table: t,
+            key,
+        } = &entry.event
+        else {
+            continue;
+        };
+        if !table.name.eq_ignore_ascii_case(t) || !keys.insert(key) {
+            continue;
+        }
+        let Some(vals) = finals.get(key.as_str()) else {
+            continue;
+        };
+        if recorded.contains(vals) {
+            continue;
+        }
+        let error = trace[i + 1..]
+            .iter()
+            .take(LOOK_BACK)
+            .enumerate()
+            .find_map(|(d, e)| match &e.event {
+                Event::Error {
+                    session: s, number, ..
+                } if s == session => Some(Some((i + 1 + d, *number))),
+                Event::SessionFinished { session: s } if s == session => Some(None),
+                _ => None,
+            })
+            .flatten();
+        out.push(Anomaly {
+            event: i,
+            at_us: entry.at_us,
+            session: session.to_string(),
+            label: r.label.clone(),
+            kind: AnomalyKind::Unmatched(Box::new(Unmatched {
+                rule,
+                table: table.name.clone(),
+                key: key.clone(),
+                values: columns
+                    .iter()
+                    .map(|&c| table.columns[c].clone())
+                    .zip(vals.iter().cloned())
+                    .collect(),
+                match_table: other.name.clone(),
+                match_columns: other_columns
+                    .iter()
+                    .map(|&c| other.columns[c].clone())
+                    .collect(),
+                session: session.to_string(),
+                insert: i,
+                error,
+            })),
+        });
+    }
+}
+
+/// Rows deleted from the rule's table by a transaction that then committed, when a
+/// statement of that transaction failed after the delete: the consume is permanent,
+/// the action taken for the row is not. A rollback (ROLLBACK, ABORT, a session ending)
+/// puts the rows back: no anomaly.
+fn lost(rule: usize, r: &AnomalyRule, trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
+    #[derive(Default)]
+    struct Open {
+        rows: Vec<(String, usize)>,
+        error: Option<(usize, u32)>,
+        returned: Option<String>,
+    }
+    let mut open: BTreeMap<&str, Open> = BTreeMap::new();
+    for (i, entry) in trace.iter().enumerate() {
+        match &entry.event {
+            Event::RowDeleted {
                 session,
                 table,
                 key,
+            } if table.eq_ignore_ascii_case(&r.table) => {
+                open.entry(session).or_default().rows.push((key.clone(), i));
+            }
+            Event::ResultReturned {
+                session, first_row, ..
             } => {
-                for (w, watch) in watches.iter().enumerate() {
-                    if !watch.table.name.eq_ignore_ascii_case(table) || !keys[w].insert(key) {
-                        continue;
+                if let Some(o) = open.get_mut(&**session) {
+                    if o.returned.is_none() && o.error.is_none() {
+                        o.returned = first_row.clone();
                     }
-                    // A row gone by the end (deleted, rolled back) has no values to compare.
-                    let Some(vals) = watch.values.get(key.as_str()) else {
-                        continue;
-                    };
-                    let Some(&(first_key, first_session, first_insert)) = seen[w].get(&vals[..])
-                    else {
-                        seen[w].insert(vals, (key, session, i));
-                        continue;
-                    };
-                    out.push(Anomaly {
-                        event: i,
-                        at_us: entry.at_us,
-                        session: session.to_string(),
-                        label: rules[watch.rule].label.clone(),
-                        kind: AnomalyKind::Duplicate(Box::new(Duplicate {
-                            rule: watch.rule,
-                            table: watch.table.name.clone(),
-                            key: key.clone(),
-                            values: watch
-                                .columns
-                                .iter()
-                                .map(|&c| watch.table.columns[c].clone())
-                                .zip(vals.iter().cloned())
-                                .collect(),
-                            first_key: first_key.to_string(),
-                            first_session: first_session.to_string(),
-                            first_insert,
-                            session: session.to_string(),
-                            insert: i,
-                        })),
-                    });
                 }
             }
-            Event::Deadlock { victim, .. } => out.push(Anomaly {
+            Event::Error {
+                session, number, ..
+            } => {
+                if let Some(o) = open.get_mut(&**session) {
+                    o.error.get_or_insert((i, *number));
+                }
+            }
+            Event::TransactionCommitted { session, .. }
+            | Event::LockReleased {
+                session,
+                reason: ReleaseReason::Commit,
+                ..
+            } => {
+                let Some(o) = open.remove(&**session) else {
+                    continue;
+                };
+                let Some(error) = o.error else {
+                    continue;
+                };
+                out.push(Anomaly {
+                    event: i,
+                    at_us: entry.at_us,
+                    session: session.to_string(),
+                    label: r.label.clone(),
+                    kind: AnomalyKind::Lost(Box::new(Lost {
+                        rule,
+                        table: r.table.clone(),
+                        rows: o.rows,
+                        session: session.to_string(),
+                        error,
+                        commit: i,
+                        returned: o.returned,
+                    })),
+                });
+            }
+            Event::TransactionRolledBack { session, .. }
+            | Event::LockReleased {
+                session,
+                reason: ReleaseReason::Rollback,
+                ..
+            } => {
+                open.remove(&**session);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Deadlock victims and errors no TRY block caught, in every lesson.
+fn victims_and_errors(trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
+    let mut found: Vec<Anomaly> = Vec::new();
+    for (i, entry) in trace.iter().enumerate() {
+        match &entry.event {
+            Event::Deadlock { victim, .. } => found.push(Anomaly {
                 event: i,
                 at_us: entry.at_us,
                 session: victim.clone(),
@@ -275,11 +680,11 @@ pub fn find_anomalies(
                 // A victim's 1205 is the deadlock's own anomaly, marked already.
                 let victim =
                     *number == 1205
-                        && out.iter().rev().take(8).any(|a| {
+                        && found.iter().rev().take(8).any(|a| {
                             a.kind == AnomalyKind::DeadlockVictim && a.session == **session
                         });
                 if !victim {
-                    out.push(Anomaly {
+                    found.push(Anomaly {
                         event: i,
                         at_us: entry.at_us,
                         session: session.to_string(),
@@ -291,7 +696,7 @@ pub fn find_anomalies(
             _ => {}
         }
     }
-    out
+    out.extend(found);
 }
 
 /// Why rules find nothing in this final state: a table or column that does not exist.
@@ -299,33 +704,35 @@ pub fn find_anomalies(
 pub fn rule_problems(rules: &[AnomalyRule], tables: &[TableView]) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for (i, r) in rules.iter().enumerate() {
-        let Some(t) = tables
-            .iter()
-            .find(|t| t.name.eq_ignore_ascii_case(&r.table))
-        else {
-            let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
-            out.push((
-                i,
-                format!(
-                    "anomaly `{}` watches table `{}`, which the run does not have (tables: {})",
-                    r.label,
-                    r.table,
-                    names.join(", ")
-                ),
-            ));
-            continue;
-        };
-        for c in &r.columns {
-            if !t.columns.iter().any(|x| x.eq_ignore_ascii_case(c)) {
+        let mut watched = vec![(r.table.as_str(), &r.columns[..])];
+        if let Some(m) = &r.match_table {
+            watched.push((m, r.match_columns()));
+        }
+        for (table, columns) in watched {
+            let Some(t) = tables.iter().find(|t| t.name.eq_ignore_ascii_case(table)) else {
+                let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
                 out.push((
                     i,
                     format!(
-                        "anomaly `{}` names column `{c}`, which table `{}` lacks (columns: {})",
+                        "anomaly `{}` watches table `{table}`, which the run does not have (tables: {})",
                         r.label,
-                        t.name,
-                        t.columns.join(", ")
+                        names.join(", ")
                     ),
                 ));
+                continue;
+            };
+            for c in columns {
+                if !t.columns.iter().any(|x| x.eq_ignore_ascii_case(c)) {
+                    out.push((
+                        i,
+                        format!(
+                            "anomaly `{}` names column `{c}`, which table `{}` lacks (columns: {})",
+                            r.label,
+                            t.name,
+                            t.columns.join(", ")
+                        ),
+                    ));
+                }
             }
         }
     }
@@ -481,6 +888,8 @@ mod tests {
             columns: vec!["TASK_ID".into()],
             label: "task claimed a second time".into(),
             verb: "claimed".into(),
+            match_table: None,
+            match_columns: Vec::new(),
             line: 1,
             col: 1,
         }
@@ -575,6 +984,120 @@ mod tests {
             problems[0].1.contains("columns: id, task_id"),
             "{problems:?}"
         );
+    }
+
+    fn update_to(s: &str, key: &str, old: &str, new: &str) -> Event {
+        Event::RowUpdated {
+            session: rc(s),
+            table: rc("claim"),
+            key: key.into(),
+            changes: vec![("task_id".into(), old.into(), new.into())],
+        }
+    }
+
+    #[test]
+    fn an_update_that_repeats_a_value_is_a_duplicate_at_the_update() {
+        let trace = vec![
+            at(10, insert("w1", "claim", "1")),     // task 1
+            at(20, insert("w2", "claim", "2")),     // task 2 at first
+            at(30, update_to("w2", "2", "2", "1")), // now task 1 too
+        ];
+        let found = find_anomalies(&[rule()], &trace, &[claims(&[(1, 1), (2, 1)])]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].event, found[0].at_us), (2, 30));
+        assert_eq!(
+            found[0].to_string(),
+            "w2: task claimed a second time (claim (2) updated to repeat task_id 1 of claim (1))"
+        );
+        // Updating a row to its own values again is no repeat.
+        let trace = vec![
+            at(10, insert("w1", "claim", "1")),
+            at(30, update_to("w1", "1", "2", "1")),
+        ];
+        assert!(find_anomalies(&[rule()], &trace, &[claims(&[(1, 1)])]).is_empty());
+    }
+
+    #[test]
+    fn a_row_deleted_later_still_counts_when_the_trace_shows_its_values() {
+        // Claim 1 got task 1 by an UPDATE, then was deleted; claim 2 repeats it.
+        let trace = vec![
+            at(10, insert("w1", "claim", "1")),
+            at(11, update_to("w1", "1", "0", "1")),
+            at(20, insert("w2", "claim", "2")),
+            at(
+                30,
+                Event::RowDeleted {
+                    session: rc("w1"),
+                    table: rc("claim"),
+                    key: "1".into(),
+                },
+            ),
+        ];
+        let found = find_anomalies(&[rule()], &trace, &[claims(&[(2, 1)])]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].event, found[0].session.as_str()), (2, "w2"));
+        let AnomalyKind::Duplicate(d) = &found[0].kind else {
+            panic!()
+        };
+        assert_eq!((d.first_key.as_str(), d.first_insert), ("1", 1));
+    }
+
+    #[test]
+    fn a_row_with_no_match_is_unmatched_and_names_the_error_after_it() {
+        let calls = TableView {
+            name: "external_system".into(),
+            columns: vec!["OrderId".into()],
+            rows: [1000, 1001]
+                .iter()
+                .map(|id| RowView {
+                    key: id.to_string(),
+                    values: vec![Value::Int(*id)],
+                    locks: Vec::new(),
+                    uncommitted_by: None,
+                })
+                .collect(),
+            total_rows: 2,
+            table_locks: Vec::new(),
+        };
+        let mut entries = claims(&[(1, 1000)]);
+        entries.name = "send".into();
+        entries.columns = vec!["Id".into(), "OrderId".into()];
+        let rule = AnomalyRule {
+            kind: AnomalyRuleKind::Unmatched,
+            table: "external_system".into(),
+            columns: vec!["OrderId".into()],
+            label: "call with no entry".into(),
+            verb: "called".into(),
+            match_table: Some("send".into()),
+            match_columns: Vec::new(),
+            line: 1,
+            col: 1,
+        };
+        let trace = vec![
+            at(5, insert("u1", "external_system", "1000")),
+            at(6, insert("u2", "external_system", "1001")),
+            at(7, insert("u1", "send", "1")),
+            at(
+                8,
+                Event::Error {
+                    session: rc("u2"),
+                    number: 2601,
+                    severity: 14,
+                    state: 1,
+                    message: "m".into(),
+                    caught: false,
+                },
+            ),
+        ];
+        let found = find_anomalies(&[rule], &trace, &[calls, entries]);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!((found[0].event, found[0].kind.name()), (1, "unmatched"));
+        let AnomalyKind::Unmatched(u) = &found[0].kind else {
+            panic!()
+        };
+        assert_eq!(u.error, Some((3, 2601)));
+        assert_eq!(u.match_columns, ["OrderId"]);
+        assert_eq!(found[1].kind, AnomalyKind::Error { number: 2601 });
     }
 
     #[test]

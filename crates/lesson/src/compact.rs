@@ -371,6 +371,8 @@ codec_struct!(AnomalyRule {
     columns,
     label,
     verb,
+    match_table,
+    match_columns,
     line,
     col
 });

@@ -62,9 +62,11 @@ struct RawProperty {
 struct RawAnomaly {
     kind: Spanned<AnomalyRuleKind>,
     table: Spanned<String>,
-    columns: Spanned<Vec<Spanned<String>>>,
+    columns: Option<Spanned<Vec<Spanned<String>>>>,
     label: Spanned<String>,
     verb: Option<Spanned<String>>,
+    match_table: Option<Spanned<String>>,
+    match_columns: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -351,28 +353,115 @@ pub(crate) fn parse_front(
                 ),
             );
         }
-        if a.columns.get_ref().is_empty() {
-            err(
-                errors,
-                a.columns.span(),
-                "`columns` is empty: name the columns whose values must not repeat".to_string(),
-            );
-        }
-        let mut columns: Vec<String> = Vec::new();
-        for c in a.columns.get_ref() {
-            let name = c.get_ref();
-            if !is_sql_name(name) {
+        let kind = *a.kind.get_ref();
+        let names = |list: &Spanned<Vec<Spanned<String>>>, errors: &mut Vec<LessonError>| {
+            let mut out: Vec<String> = Vec::new();
+            for c in list.get_ref() {
+                let name = c.get_ref();
+                if !is_sql_name(name) {
+                    err(
+                        errors,
+                        c.span(),
+                        format!("`{name}` is not a column name (letters, digits and `_`)"),
+                    );
+                } else if out.iter().any(|x| x.eq_ignore_ascii_case(name)) {
+                    err(errors, c.span(), format!("column `{name}` is listed twice"));
+                } else {
+                    out.push(name.clone());
+                }
+            }
+            out
+        };
+        let columns = match (&a.columns, kind) {
+            (Some(c), AnomalyRuleKind::Lost) => {
                 err(
                     errors,
                     c.span(),
-                    format!("`{name}` is not a column name (letters, digits and `_`)"),
+                    "a `lost` anomaly watches whole rows: leave out `columns`".to_string(),
                 );
-            } else if columns.iter().any(|x| x.eq_ignore_ascii_case(name)) {
-                err(errors, c.span(), format!("column `{name}` is listed twice"));
-            } else {
-                columns.push(name.clone());
+                Vec::new()
             }
-        }
+            (None, AnomalyRuleKind::Lost) => Vec::new(),
+            (Some(c), _) if c.get_ref().is_empty() => {
+                err(
+                    errors,
+                    c.span(),
+                    match kind {
+                        AnomalyRuleKind::Unmatched => "`columns` is empty: name the columns whose values `match_table` must have",
+                        _ => "`columns` is empty: name the columns whose values must not repeat",
+                    }
+                    .to_string(),
+                );
+                Vec::new()
+            }
+            (Some(c), _) => names(c, errors),
+            (None, _) => {
+                err(
+                    errors,
+                    a.kind.span(),
+                    format!("a `{}` anomaly needs `columns`", kind.name()),
+                );
+                Vec::new()
+            }
+        };
+        let match_table = match (&a.match_table, kind) {
+            (Some(m), AnomalyRuleKind::Unmatched) => {
+                if !is_sql_name(m.get_ref()) {
+                    err(
+                        errors,
+                        m.span(),
+                        format!(
+                            "`match_table` `{}` is not a table name (letters, digits and `_`)",
+                            m.get_ref()
+                        ),
+                    );
+                }
+                Some(m.get_ref().clone())
+            }
+            (None, AnomalyRuleKind::Unmatched) => {
+                err(
+                    errors,
+                    a.kind.span(),
+                    "an `unmatched` anomaly needs `match_table`: the table that must have a matching row".to_string(),
+                );
+                None
+            }
+            (Some(m), _) => {
+                err(
+                    errors,
+                    m.span(),
+                    "only an `unmatched` anomaly has a `match_table`".to_string(),
+                );
+                None
+            }
+            (None, _) => None,
+        };
+        let match_columns = match &a.match_columns {
+            Some(m) if kind != AnomalyRuleKind::Unmatched => {
+                err(
+                    errors,
+                    m.span(),
+                    "only an `unmatched` anomaly has `match_columns`".to_string(),
+                );
+                Vec::new()
+            }
+            Some(m) => {
+                let list = names(m, errors);
+                if m.get_ref().len() != columns.len() {
+                    err(
+                        errors,
+                        m.span(),
+                        format!(
+                            "`match_columns` names {} column(s) and `columns` {}: one for each",
+                            m.get_ref().len(),
+                            columns.len()
+                        ),
+                    );
+                }
+                list
+            }
+            None => Vec::new(),
+        };
         let verb = match &a.verb {
             Some(v) if v.get_ref().trim().is_empty() => {
                 err(
@@ -388,11 +477,13 @@ pub(crate) fn parse_front(
         };
         if errors.len() == before {
             anomalies.push(AnomalyRule {
-                kind: *a.kind.get_ref(),
+                kind,
                 table: a.table.get_ref().clone(),
                 columns,
                 label,
                 verb,
+                match_table,
+                match_columns,
                 line,
                 col,
             });

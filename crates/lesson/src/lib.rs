@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 pub use anomaly::{
     find_anomalies, latest_anomaly, rule_problems, writer, Anomaly, AnomalyKind, AnomalyRule,
-    AnomalyRuleKind, Duplicate, Writer,
+    AnomalyRuleKind, Duplicate, Lost, Unmatched, Writer,
 };
 pub use apply::{Applied, RenderedBlock, ToggledRange};
 pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};

@@ -286,9 +286,16 @@ impl RunModel {
         let passed = passed.min(self.anomalies.len());
         let mut rows = BTreeSet::new();
         for a in &self.anomalies[..passed] {
-            if let lesson::AnomalyKind::Duplicate(d) = &a.kind {
-                rows.insert((d.table.clone(), d.key.clone()));
-                rows.insert((d.table.clone(), d.first_key.clone()));
+            match &a.kind {
+                lesson::AnomalyKind::Duplicate(d) => {
+                    rows.insert((d.table.clone(), d.key.clone()));
+                    rows.insert((d.table.clone(), d.first_key.clone()));
+                }
+                // One row each, no trace walk: cheap to take whole.
+                lesson::AnomalyKind::Unmatched(_) | lesson::AnomalyKind::Lost(_) => {
+                    rows.extend(a.rows(&self.trace))
+                }
+                _ => {}
             }
         }
         if let Some(last) = passed.checked_sub(1) {

@@ -6,7 +6,7 @@
 
 use engine::locks::{compatible, LockMode};
 use engine::{Dialect, Event, TraceEntry};
-use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate};
+use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate, Lost, Unmatched};
 
 use crate::present::ms_label;
 use crate::run::RunModel;
@@ -96,17 +96,26 @@ pub fn explain(
     dialect: Dialect,
     k: usize,
 ) -> Option<Why> {
-    let anomaly = anomalies
-        .binary_search_by_key(&k, |a| a.event)
-        .ok()
-        .map(|i| &anomalies[i]);
-    if let Some(Anomaly {
-        kind: AnomalyKind::Duplicate(d),
-        label,
-        ..
-    }) = anomaly
-    {
-        return Some(duplicate(trace, rules, d, label, k));
+    // Declared anomalies at this event (a call may be both a repeat and unrecorded):
+    // the first one's title, every one's sentences.
+    let from = anomalies.partition_point(|a| a.event < k);
+    let declared: Vec<Why> = anomalies[from..]
+        .iter()
+        .take_while(|a| a.event == k)
+        .filter_map(|a| match &a.kind {
+            AnomalyKind::Duplicate(d) => Some(duplicate(trace, rules, d, &a.label, k)),
+            AnomalyKind::Unmatched(u) => Some(unmatched(trace, rules, u, &a.label, k)),
+            AnomalyKind::Lost(l) => Some(lost(trace, l, &a.label, k)),
+            _ => None,
+        })
+        .collect();
+    if let Some((first, rest)) = declared.split_first() {
+        let mut why = first.clone();
+        for other in rest {
+            why.sentences.push(format!("{}.", other.title));
+            why.sentences.extend(other.sentences.iter().cloned());
+        }
+        return Some(why);
     }
     let entry = trace.get(k)?;
     let why = |title: String, sentences: Vec<String>, matrix: Option<Matrix>| Why {
@@ -231,12 +240,7 @@ fn duplicate(
     k: usize,
 ) -> Why {
     let verb = rules.get(d.rule).map_or("wrote", |r| r.verb.as_str());
-    let values = d
-        .values
-        .iter()
-        .map(|(c, v)| format!("{c} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let values = values_text(&d.values);
     let at = |k: usize| ms_label(trace[k].at_us);
     let (first, second) = d.writers(trace);
     let (first, second) = (&first, &second);
@@ -245,10 +249,11 @@ fn duplicate(
         None => "did not read it first".to_string(),
     };
     let mut s = format!(
-        "{} {verb} {values} again ({} {}): {} {} and {verb} it at {}; {} {}",
+        "{} {verb} {values} again ({} {}{}): {} {} and {verb} it at {}; {} {}",
         second.session,
         d.table,
         d.key,
+        if d.by_update { ", by an UPDATE" } else { "" },
         first.session,
         read(first),
         at(first.write),
@@ -303,6 +308,113 @@ fn duplicate(
         sentences,
         matrix: None,
     }
+}
+
+/// "user2 called external_system 1001 (OrderId 1001) at 6,000.135 ms; no send row has
+/// OrderId 1001 at the end: user2 got error 2601 at …, in its INSERT …".
+fn unmatched(
+    trace: &[TraceEntry],
+    rules: &[AnomalyRule],
+    u: &Unmatched,
+    label: &str,
+    k: usize,
+) -> Why {
+    let verb = rules.get(u.rule).map_or("wrote", |r| r.verb.as_str());
+    let values = values_text(&u.values);
+    let wanted = u
+        .match_columns
+        .iter()
+        .zip(&u.values)
+        .map(|(c, (_, v))| format!("{c} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut sentences = vec![format!(
+        "{} {verb} {} {} ({values}) at {}; no {} row has {wanted} at the end of the run.",
+        u.session,
+        u.table,
+        u.key,
+        ms_label(trace[u.insert].at_us),
+        u.match_table,
+    )];
+    match u.error {
+        Some((e, number)) => {
+            let mut s = format!(
+                "After it {} got error {number} at {}",
+                u.session,
+                ms_label(trace[e].at_us)
+            );
+            if let Some(st) = statement_before(trace, e, &u.session) {
+                s.push_str(&format!(", in {st}"));
+            }
+            s.push_str(&format!(
+                ", before a {} row recorded it; what was done outside the database stays done.",
+                u.match_table
+            ));
+            sentences.push(s);
+        }
+        None => sentences.push(format!(
+            "{} finished without writing the {} row that would record it.",
+            u.session, u.match_table
+        )),
+    }
+    sentences.push(format!(
+        "From {} alone nobody can tell that {} {} happened.",
+        u.match_table, u.table, u.key
+    ));
+    Why {
+        event: k,
+        title: format!("Why: {label}"),
+        sentences,
+        matrix: None,
+    }
+}
+
+/// "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1,
+/// order 1; its INSERT failed with error 515 at 0.07 ms; A committed at 7.217 ms …".
+fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
+    let at = |k: usize| ms_label(trace[k].at_us);
+    let (key, delete) = (&l.rows[0].0, l.rows[0].1);
+    let mut first = format!("{} consumed {} {key} at {}", l.session, l.table, at(delete));
+    if let Some(st) = statement_before(trace, delete + 1, &l.session) {
+        first.push_str(&format!(" ({st})"));
+    }
+    if let Some(row) = &l.returned {
+        first.push_str(&format!(" and got {row}"));
+    }
+    if l.rows.len() > 1 {
+        first.push_str(&format!(", and {} more row(s)", l.rows.len() - 1));
+    }
+    first.push('.');
+    let (e, number) = l.error;
+    let mut failed = format!("Then {} got error {number} at {}", l.session, at(e));
+    if let Some(st) = statement_before(trace, e, &l.session) {
+        failed.push_str(&format!(", in {st}"));
+    }
+    failed.push_str(": the action taken for the row failed.");
+    Why {
+        event: k,
+        title: format!("Why: {label}"),
+        sentences: vec![
+            first,
+            failed,
+            format!(
+                "{} committed at {}, so the consume is permanent: the row is gone from {} and nothing records what was done with it.",
+                l.session,
+                at(l.commit),
+                l.table
+            ),
+            "A ROLLBACK would have undone the consume with the failed action and put the row back in the queue.".to_string(),
+        ],
+        matrix: None,
+    }
+}
+
+fn values_text(values: &[(String, String)]) -> String {
+    values
+        .iter()
+        .map(|(c, v)| format!("{c} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28)."
@@ -495,6 +607,60 @@ mod tests {
         assert_eq!(
             why.sentences[1],
             "worker2's read was its SELECT in work, line 37; worker1's read was its SELECT in work, line 37."
+        );
+    }
+
+    #[test]
+    fn a_call_no_entry_records_names_the_call_and_the_failed_entry() {
+        let run = build("send-failure", &[("fail", "after-call")]);
+        let a = &run.anomalies[0];
+        assert_eq!((a.event, a.at_us), (19, 5_000_096));
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why: receiver called, no entry records the call");
+        assert_eq!(
+            why.sentences[0],
+            "clerk called external_system 1000 (OrderId 1000) at 5\u{202f}000.096 ms; no send row has OrderId 1000 at the end of the run."
+        );
+        assert!(
+            why.sentences[1].starts_with("After it clerk got error 50001 at 5\u{202f}000.188 ms, in its THROW in send_document, line 33, before a send row recorded it"),
+            "{why:?}"
+        );
+    }
+
+    #[test]
+    fn a_repeat_that_is_also_unrecorded_explains_both() {
+        let run = build("send-double-click", &[("guard", "index-only")]);
+        let a = &run.anomalies[0];
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(
+            why.title,
+            "Why: receiver called a second time for one document"
+        );
+        assert!(
+            why.sentences
+                .iter()
+                .any(|s| s == "Why: receiver called, no entry records the call."),
+            "{why:?}"
+        );
+    }
+
+    #[test]
+    fn a_lost_row_names_the_consume_the_failure_and_the_commit() {
+        let run = build("exercise-teradata-rollback", &[]);
+        let a = run
+            .anomalies
+            .iter()
+            .find(|a| a.label == "consumed job lost")
+            .unwrap();
+        assert_eq!((a.event, a.at_us), (11, 7_217));
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(
+            why.sentences[..3],
+            [
+                "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1, order 1.",
+                "Then A got error 515 at 0.07 ms, in its INSERT, line 3: the action taken for the row failed.",
+                "A committed at 7.217 ms, so the consume is permanent: the row is gone from job_queue and nothing records what was done with it."
+            ]
         );
     }
 

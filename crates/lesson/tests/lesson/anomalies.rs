@@ -28,7 +28,7 @@ fn anomaly_rules_are_validated_in_place() {
         errors_of("tiny.md", &text)
     };
     expect![[r#"
-        tiny.md:20:8: front matter: unknown variant `same`, expected `duplicate`
+        tiny.md:20:8: front matter: unknown variant `same`, expected one of `duplicate`, `unmatched`, `lost`
     "#]]
     .assert_eq(&bad("\"duplicate\"", "\"same\""));
     expect![[r#"
@@ -48,9 +48,36 @@ fn anomaly_rules_are_validated_in_place() {
     "#]]
     .assert_eq(&bad("\"id twice\"", "\" \""));
     expect![[r#"
-        tiny.md:23:1: front matter: unknown field `colour`, expected one of `kind`, `table`, `columns`, `label`, `verb`
+        tiny.md:23:1: front matter: unknown field `colour`, expected one of `kind`, `table`, `columns`, `label`, `verb`, `match_table`, `match_columns`
     "#]]
     .assert_eq(&bad("label", "colour"));
+    // The other kinds: what each needs and refuses.
+    expect![[r#"
+        tiny.md:20:8: an `unmatched` anomaly needs `match_table`: the table that must have a matching row
+    "#]]
+    .assert_eq(&bad("\"duplicate\"", "\"unmatched\""));
+    expect![[r#"
+        tiny.md:22:17: `match_columns` names 2 column(s) and `columns` 1: one for each
+    "#]]
+    .assert_eq(&bad(
+        "\"duplicate\"\ntable = \"t\"\ncolumns = [\"id\"]",
+        "\"unmatched\"\ntable = \"t\"\nmatch_columns = [\"a\", \"b\"]\nmatch_table = \"u\"\ncolumns = [\"id\"]",
+    ));
+    expect![[r#"
+        tiny.md:22:11: a `lost` anomaly watches whole rows: leave out `columns`
+    "#]]
+    .assert_eq(&bad("\"duplicate\"", "\"lost\""));
+    expect![[r#"
+        tiny.md:20:8: a `duplicate` anomaly needs `columns`
+        tiny.md:22:15: only an `unmatched` anomaly has a `match_table`
+    "#]]
+    .assert_eq(&bad("columns = [\"id\"]", "match_table = \"u\""));
+    let lost = edit(&[(
+        "max = 1\n+++",
+        "max = 1\n[[anomalies]]\nkind = \"lost\"\ntable = \"t\"\nlabel = \"row lost\"\n+++",
+    )]);
+    let lesson = Lesson::parse("tiny.md", &lost).unwrap();
+    assert_eq!(lesson.anomalies[0].columns, Vec::<String>::new());
 }
 
 #[test]
@@ -152,8 +179,103 @@ fn a_second_receiver_call_and_an_uncaught_error_are_anomalies() {
     expect![[r#"
         [
             "user2: receiver called a second time for one document (external_system (1001) repeats DocumentId 3 of external_system (1000))",
+            "user2: receiver called, no entry records the call (external_system (1001) has OrderId 1001; no send row has it; user2 got error 2601 after it)",
             "user2: error 2601",
         ]
     "#]]
     .assert_debug_eq(&found);
+}
+
+/// Where each run of a lesson marks its anomalies: `(kind, event, at_us, session)`.
+fn marks(
+    id: &str,
+    pairs: &[(&str, &str)],
+    solution: bool,
+) -> Vec<(&'static str, usize, u64, String)> {
+    let lesson = lesson(id);
+    let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
+    let applied = if solution {
+        let solutions = &lesson.exercise.as_ref().unwrap().solutions;
+        let edits: Vec<(&str, &str)> = solutions
+            .iter()
+            .map(|s| (s.block.as_str(), s.sql.as_str()))
+            .collect();
+        lesson.apply_edits(&settings, &edits).unwrap()
+    } else {
+        lesson.apply(&settings).unwrap()
+    };
+    run(&applied, lesson.seed)
+        .unwrap()
+        .anomalies
+        .iter()
+        .map(|a| (a.kind.name(), a.event, a.at_us, a.session.clone()))
+        .collect()
+}
+
+#[test]
+fn a_call_no_entry_records_is_unmatched_only_when_the_entry_fails() {
+    // After the call the send fails: the receiver has order 1000, no entry has it.
+    assert_eq!(
+        marks("send-failure", &[("fail", "after-call")], false),
+        [("unmatched", 19, 5_000_096, "clerk".to_string())]
+    );
+    // Before the call, or no failure: nothing to mark.
+    assert_eq!(marks("send-failure", &[("fail", "before-call")], false), []);
+    assert_eq!(marks("send-failure", &[("fail", "none")], false), []);
+    // Without a guard both calls have their entry: a duplicate, no unmatched call.
+    let none = marks("send-double-click", &[("guard", "none")], false);
+    assert!(none.iter().all(|m| m.0 != "unmatched"), "{none:?}");
+    assert!(none.iter().any(|m| m.0 == "duplicate"), "{none:?}");
+    // The application lock: one call, one entry, nothing.
+    assert_eq!(
+        marks("send-double-click", &[("guard", "applock")], false),
+        []
+    );
+    // QUOTED_IDENTIFIER OFF: the call goes out, the entry fails with 1934.
+    assert_eq!(
+        marks("send-set-options", &[("quoted_identifier", "off")], false)[0],
+        ("unmatched", 21, 5_000_160, "clerk".to_string())
+    );
+}
+
+#[test]
+fn a_consumed_row_committed_after_a_failed_action_is_lost_and_a_rollback_loses_none() {
+    // A consumes job 1, its INSERT fails (515), and it commits at 7.217 ms.
+    assert_eq!(
+        marks("exercise-teradata-rollback", &[], false),
+        [
+            ("error", 8, 70, "A".to_string()),
+            ("lost", 11, 7_217, "A".to_string())
+        ]
+    );
+    let lesson = lesson("exercise-teradata-rollback");
+    let report = run(
+        &lesson.apply(&lesson.settings_default()).unwrap(),
+        lesson.seed,
+    )
+    .unwrap();
+    let lost = &report.anomalies[1];
+    assert_eq!(
+        lost.to_string(),
+        "A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 515; then commit)"
+    );
+    assert_eq!(
+        lost.rows(&report.trace.entries),
+        [("job_queue".to_string(), "rid 0".to_string())]
+    );
+    // The solution rolls back: the job goes back to the queue, nothing is lost.
+    assert_eq!(
+        marks("exercise-teradata-rollback", &[], true),
+        [("error", 8, 70, "A".to_string())]
+    );
+    // Consumers that commit with no failure, or roll back, lose nothing.
+    for end in ["commit", "rollback"] {
+        for mode in ["teradata", "ansi"] {
+            assert_eq!(
+                marks("teradata-consume", &[("end", end), ("mode", mode)], false),
+                [],
+                "{end} {mode}"
+            );
+        }
+    }
 }

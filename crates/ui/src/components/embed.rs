@@ -12,6 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement, ResizeObserver};
 use yew::prelude::*;
 
+use super::anomalies::AnomalyNav;
 use super::code::{statements, SessionCode};
 use super::compact_outcome::CompactOutcome;
 use super::lanes::Lanes;
@@ -21,6 +22,7 @@ use super::pages::LessonProblem;
 use super::tables::Tables;
 use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
 use super::waits::Waits;
+use super::why::WhyPanel;
 use crate::catalog::catalog;
 use crate::embed::{app_address, embed_code, EmbedRoute, EmbedView, HEIGHT_MESSAGE};
 use crate::player::{Player, PlayerAction, Shared};
@@ -119,7 +121,12 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                         dispatch={props.dispatch.clone()}
                     />
                     <Narration run={run.clone()} head={head} playing={player.playing} />
-                    <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()} />
+                    <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()}>
+                        <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
+                    </Lanes>
+                    // Opened by the reader only; a fixed height (see the style sheet), so
+                    // playing on with it open never resizes the widget.
+                    <WhyPanel run={run.clone()} events={head.events} view={props.view.clone()} open={player.why} />
                     { panels }
                     if full {
                         <Outcome summary={run.summary.clone()} previous={player.previous.clone()} />

@@ -10,6 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
+use super::anomalies::AnomalyNav;
 use super::code::{statements, CodeListing, SessionCode};
 use super::lanes::Lanes;
 use super::log::EventLog;
@@ -19,6 +20,7 @@ use super::pages::LessonProblem;
 use super::tables::Tables;
 use super::transport::{Narration, Transport};
 use super::waits::Waits;
+use super::why::WhyPanel;
 use crate::catalog::catalog;
 use crate::editing;
 use crate::exercise::{
@@ -717,6 +719,11 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
     let view = use_state_view(Some(run.clone()), step);
     use_playback(p.playing, p.speed, reduced, dispatch.clone());
     use_player_keys(true, dispatch.clone());
+    // Rows with anomalies so far: they change only when the playhead passes one.
+    let passed = run.anomalies.partition_point(|a| a.event < head.events);
+    let highlighted = use_memo((run.clone(), passed), |(run, passed)| {
+        run.anomaly_rows(*passed)
+    });
 
     let panels = view.map(|(view, current)| {
         let view = Shared(view);
@@ -724,9 +731,11 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
         let statements = Rc::new(statements(&run, &view, head.events));
         html! {
             <>
+                <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={p.why} />
                 <SessionCode run={run.clone()} view={view.clone()} {statements} fresh={Vec::<String>::new()} flash={0} />
                 <div class={classes!("player__pair", (!current).then_some("player__pair--catching-up"))}>
-                    <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
+                    <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()}
+                        highlighted={highlighted.clone()} />
                     <Waits view={view} {marks} sessions={run.sessions.clone()} />
                 </div>
             </>
@@ -738,7 +747,9 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
             <Transport head={head} events={run.events()} end_us={run.end_us()} playing={p.playing}
                 speed={p.speed} dispatch={dispatch.clone()} />
             <Narration run={run.clone()} head={head} playing={p.playing} />
-            <Lanes run={run.clone()} t_us={head.t_us} {reduced} dispatch={dispatch.clone()} />
+            <Lanes run={run.clone()} t_us={head.t_us} {reduced} dispatch={dispatch.clone()}>
+                <AnomalyNav run={run.clone()} events={head.events} why_open={p.why} dispatch={dispatch.clone()} />
+            </Lanes>
             { for panels }
             <Outcome summary={run.summary.clone()} previous={None} exercise=true />
             <EventLog run={run.clone()} events={head.events} {dispatch} />

@@ -364,6 +364,10 @@ fn Overview(props: &OverviewProps) -> Html {
     let end = props.run.end_us();
     let full = Window::full(end);
     let w = props.window;
+    // The window as last asked for: keys repeat faster than the page re-renders, so each
+    // press moves on from the previous press's window, not from the one rendered.
+    let current = use_mut_ref(|| w);
+    *current.borrow_mut() = w;
     // The drag in progress: where it started (a fraction) and where it is now.
     let drag = use_state(|| None::<(f64, f64)>);
     let started = use_mut_ref(|| None::<f64>);
@@ -437,8 +441,9 @@ fn Overview(props: &OverviewProps) -> Html {
         })
     };
     let onkeydown = {
-        let on_window = props.on_window.clone();
+        let (on_window, current) = (props.on_window.clone(), Rc::clone(&current));
         Callback::from(move |e: KeyboardEvent| {
+            let w = *current.borrow();
             let next = match e.key().as_str() {
                 "ArrowLeft" => w.pan(-0.25, end),
                 "ArrowRight" => w.pan(0.25, end),
@@ -447,6 +452,7 @@ fn Overview(props: &OverviewProps) -> Html {
                 _ => return,
             };
             e.prevent_default();
+            *current.borrow_mut() = next;
             on_window.emit(next);
         })
     };
