@@ -139,6 +139,38 @@ test('explore: Explore finds the duplicate claim and opens it in the scheduler',
   assert.ok(page.url().endsWith(`schedule=${schedule}`), page.url());
 });
 
+test('explore: the counterexample says why, and the player marks the two conflicting steps', async (t) => {
+  const { page } = t;
+  await openScheduler(t, RACE);
+  await page.click('[data-testid=explore-button]');
+  const result = page.locator('[data-testid=explore-result][data-verdict=violated]');
+  await result.waitFor({ timeout: 30_000 });
+  // The sentence on top, and the two steps it names highlighted in the narration.
+  const why = page.locator('[data-testid=explore-conflict]');
+  assert.equal(await why.textContent(), "Why: worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it.");
+  const [read, write] = [Number(await why.getAttribute('data-read')), Number(await why.getAttribute('data-write'))];
+  assert.deepEqual([read, write], [4, 12]);
+  const hot = await page.$$eval('[data-testid=explore-steps] li', (lis) => lis.flatMap((li, k) => (li.dataset.conflict === 'true' ? [k] : [])));
+  assert.deepEqual(hot, [read, write]);
+
+  // The player replays it: the same sentence beside the lanes, and one mark per step.
+  await page.click('[data-testid=explore-open-player]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=transport]'));
+  assert.match(await page.textContent('[data-testid=conflict-summary]'), /^worker1 reads task 1 before worker2's UPDATE/);
+  const marks = page.locator('[data-testid=conflict-step]');
+  assert.equal(await marks.count(), 2);
+  assert.deepEqual(await marks.evaluateAll((els) => els.map((el) => Number(el.dataset.step)).sort((a, b) => a - b)), [read, write]);
+  // Clicking one (the keyboard reaches it too: it is a button) seeks just after that step.
+  const mark = page.locator(`[data-testid=conflict-step][data-step="${write}"]`);
+  const target = Number(await mark.getAttribute('data-events'));
+  assert.equal(await mark.evaluate((el) => el.tagName), 'BUTTON');
+  await mark.click();
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, target);
+  await mark.focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'conflict-step');
+  await t.screenshot('explore-conflict-player');
+});
+
 test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {
   const { page } = t;
   await openScheduler(t, 'claim=one-statement&tasks=3');

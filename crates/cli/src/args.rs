@@ -217,8 +217,9 @@ of independent steps it has tried; when --max-states runs out it makes random wa
 A property is SQL over the state checked after every step (`always`) or at the end of
 the run (`at_end`), or a built-in: no-errors, no-deadlock (lessons/README.md).
 
-Text output: the verdict, the counterexample step by step with the `lockstep run`
-command that replays it, and the search's figures.
+Text output: the verdict, the counterexample step by step (with the two steps whose
+order decides it, `why:`) and the `lockstep run` command that replays it, and the
+search's figures.
 
 JSON output (--json), one object; these fields are a contract:
   lesson        the lesson's id
@@ -234,11 +235,15 @@ JSON output (--json), one object; these fields are a contract:
   max_depth     the longest interleaving followed, in steps
   walks         random walks made
   bounds        {max_steps, max_states}; reduction: \"all\", \"visited\" or \"none\"
-  counterexample  (when violated) {schedule, steps, switches, detail}, where
+  counterexample  (when violated) {schedule, steps, switches, detail, conflict}, where
                 schedule  the choices, as `run --schedule` replays them (`u.` first)
                 steps     one line per step: who, what it did, the statement
                 switches  context switches between sessions
                 detail    what the property saw: \"got 1 (expected 0)\"
+                conflict  (when a session acted on a stale read) {read, write, summary}:
+                          indices into steps (from 0) of a session's read of a row and
+                          of another session's later write of it, the earliest such
+                          write; summary says it in a sentence
 
 Exit codes: 0 the property holds, 1 it is violated, 2 bad input (unreadable file,
 lesson errors, bad --set, an unknown --property, SQL the engine or a property refuses).";

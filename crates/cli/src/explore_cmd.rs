@@ -119,6 +119,15 @@ fn text_report(
             for (k, step) in c.steps.iter().enumerate() {
                 let _ = writeln!(out, "  {:>3}  {step}", k + 1);
             }
+            if let Some(x) = &c.conflict {
+                let _ = writeln!(
+                    out,
+                    "why: {} (steps {} and {})",
+                    x.summary,
+                    x.read + 1,
+                    x.write + 1
+                );
+            }
             if let Some(replay) = replay {
                 let _ = writeln!(out, "replay: {replay}");
             }
@@ -186,6 +195,15 @@ struct CounterexampleJson<'a> {
     steps: Vec<String>,
     switches: usize,
     detail: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflict: Option<ConflictJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ConflictJson<'a> {
+    read: usize,
+    write: usize,
+    summary: &'a str,
 }
 
 impl<'a> ExploreJson<'a> {
@@ -220,6 +238,11 @@ impl<'a> ExploreJson<'a> {
                 steps: c.steps.iter().map(ToString::to_string).collect(),
                 switches: c.switches,
                 detail: &c.detail,
+                conflict: c.conflict.as_ref().map(|x| ConflictJson {
+                    read: x.read,
+                    write: x.write,
+                    summary: &x.summary,
+                }),
             }),
         }
     }

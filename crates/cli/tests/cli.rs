@@ -1068,6 +1068,13 @@ fn explore_exits_1_with_a_counterexample_that_run_replays() {
         .collect();
     assert_eq!(steps.len(), 16);
     assert!(steps[10].starts_with("worker2 reads task 1"), "{steps:?}");
+    // Why: worker1's read of task 1 (step 5) came before worker2's UPDATE (step 13).
+    assert_eq!(c["conflict"]["read"], 4);
+    assert_eq!(c["conflict"]["write"], 12);
+    assert_eq!(
+        c["conflict"]["summary"],
+        "worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it"
+    );
     // The schedule replays to the same duplicate: task 1 claimed by both workers.
     let (code, stdout, stderr) = lockstep(
         &dir.0,
@@ -1188,6 +1195,7 @@ fn explore_help_documents_every_json_field() {
             "counterexample",
             "schedule",
             "steps",
+            "conflict",
             "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
         ],
     );

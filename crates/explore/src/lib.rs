@@ -13,9 +13,11 @@
 //! not block (the browser) runs it in slices and cancels by dropping it. Deterministic:
 //! the same lesson, settings, seed and options give the same figures and counterexample.
 
+mod conflict;
 mod path;
 mod search;
 
+pub use conflict::{explain, Conflict};
 pub use path::{Counterexample, Narrated};
 pub use search::{Options, Progress, Report, Search, Verdict};
 

@@ -4,6 +4,8 @@
 use engine::{Event, Schedule, Simulation, Sink};
 use lesson::{Property, PropertyError};
 
+use crate::conflict::{self, Conflict, Touched};
+
 /// An interleaving that breaks the property.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counterexample {
@@ -21,6 +23,8 @@ pub struct Counterexample {
     pub switches: usize,
     /// What the property saw in the last state: `got 1 (expected 0)`.
     pub detail: String,
+    /// The two steps whose order decides it, when a session acted on a stale read.
+    pub conflict: Option<Conflict>,
 }
 
 /// One step of a counterexample: who ran which statement, and what it did.
@@ -217,6 +221,16 @@ pub(crate) fn narrate(
     path: &[usize],
     property: &Property,
 ) -> Result<Counterexample, PropertyError> {
+    narrate_path(root, path, Some(property))
+}
+
+/// Narrates `path` from `root`, up to the step that breaks `property` if one is given,
+/// and finds its conflict from the steps' footprints.
+pub(crate) fn narrate_path(
+    root: &Simulation,
+    path: &[usize],
+    property: Option<&Property>,
+) -> Result<Counterexample, PropertyError> {
     let names: Vec<String> = root
         .view(0)
         .sessions
@@ -226,17 +240,26 @@ pub(crate) fn narrate(
     let mut sim = root.clone();
     sim.set_sink(Sink::Full);
     let mut steps = Vec::new();
-    let mut detail = property.violation(&mut sim)?;
-    let timer = |sim: &mut Simulation, steps: &mut Vec<Narrated>| {
+    // Each step's footprint, `None` for the timer's, for the conflict.
+    let mut touched: Vec<Option<Touched>> = Vec::new();
+    let judge = |sim: &mut Simulation| -> Result<Option<String>, PropertyError> {
+        match property {
+            Some(p) => p.violation(sim),
+            None => Ok(None),
+        }
+    };
+    let mut detail = judge(&mut sim)?;
+    let timer = |sim: &mut Simulation, steps: &mut Vec<Narrated>, touched: &mut Vec<_>| {
         while sim.enabled().is_empty() && !sim.is_finished() {
             if !sim.step() && !sim.is_finished() {
                 break;
             }
             let events = sim.take_events();
             steps.push(describe("", &events, &[]));
+            touched.push(None);
         }
     };
-    timer(&mut sim, &mut steps);
+    timer(&mut sim, &mut steps, &mut touched);
     for &pick in path {
         if detail.is_some() {
             break;
@@ -252,16 +275,23 @@ pub(crate) fn narrate(
             .filter_map(|&r| sim.row_name(r))
             .collect();
         let name = names.get(pick).map_or("", String::as_str);
-        steps.push(describe(name, &events, &read));
-        detail = property.violation(&mut sim)?;
+        let step = describe(name, &events, &read);
+        touched.push(Some(Touched {
+            session: name.to_string(),
+            statement: step.statement.clone(),
+            footprint,
+        }));
+        steps.push(step);
+        detail = judge(&mut sim)?;
         if detail.is_none() {
-            timer(&mut sim, &mut steps);
-            detail = property.violation(&mut sim)?;
+            timer(&mut sim, &mut steps, &mut touched);
+            detail = judge(&mut sim)?;
         }
     }
     Ok(Counterexample {
         schedule: sim.schedule(),
         path: path.to_vec(),
+        conflict: conflict::find(&sim, &touched),
         steps,
         switches: switches(path),
         detail: detail.unwrap_or_default(),

@@ -40,6 +40,15 @@ fn lines(r: &Report) -> Vec<String> {
 
 const TWO_STEP_2X3: &[(&str, &str)] = &[("claim", "two-step"), ("tasks", "3")];
 
+fn two_step_race() -> Report {
+    explore(
+        "queue-claim-race",
+        TWO_STEP_2X3,
+        "no-double-claim",
+        Options::default(),
+    )
+}
+
 /// Two-step, 2 workers × 3 tasks: a duplicate claim in the fewest steps possible.
 /// Each worker runs eight statements up to its first claim (EXEC, SET NOCOUNT,
 /// DECLARE, SET @id, SELECT, WAITFOR, UPDATE, INSERT), and a duplicate is two first
@@ -47,12 +56,7 @@ const TWO_STEP_2X3: &[(&str, &str)] = &[("claim", "two-step"), ("tasks", "3")];
 /// after worker2 read, so at least two context switches.
 #[test]
 fn claim_race_two_step_finds_a_duplicate_in_16_steps_and_it_replays() {
-    let r = explore(
-        "queue-claim-race",
-        TWO_STEP_2X3,
-        "no-double-claim",
-        Options::default(),
-    );
+    let r = two_step_race();
     let c = r.counterexample().expect("a duplicate");
     assert_eq!((c.steps.len(), c.switches), (16, 2));
     assert_eq!(c.schedule.to_string(), "u.0~6.1~8.0~2");
@@ -92,6 +96,36 @@ fn claim_race_two_step_finds_a_duplicate_in_16_steps_and_it_replays() {
         format!("{:?}", second.rows),
         r#"[[Int(1), Text("worker1")]]"#
     );
+}
+
+/// Why the duplicate: worker1 reads task 1 (step 5) before worker2's UPDATE writes it
+/// (step 13), and worker1 goes on to claim it. worker2's own read (step 11) before
+/// worker1's UPDATE is stale too, but worker2's write came first: the earliest write
+/// names the pair. The player's replay of the schedule narrates the same.
+#[test]
+fn claim_race_two_step_names_the_stale_read_and_the_write_that_decide_it() {
+    let r = two_step_race();
+    let c = r.counterexample().expect("a duplicate");
+    let conflict = c.conflict.as_ref().expect("a conflict");
+    assert_eq!((conflict.read, conflict.write), (4, 12));
+    assert_eq!(
+        conflict.summary,
+        "worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it"
+    );
+    assert_eq!(c.steps[4].session, "worker1");
+    assert!(
+        c.steps[12].statement.starts_with("UPDATE"),
+        "{:?}",
+        c.steps[12]
+    );
+    assert_eq!(c.steps[12].session, "worker2");
+
+    let l = lesson("queue-claim-race");
+    let replayed =
+        lockstep_explore::explain(&applied(&l, TWO_STEP_2X3), l.seed, &c.schedule).unwrap();
+    assert_eq!(replayed.steps, c.steps);
+    assert_eq!(replayed.conflict, c.conflict);
+    assert_eq!(replayed.detail, "");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod components;
+pub mod conflict;
 pub mod editing;
 pub mod embed;
 pub mod exercise;

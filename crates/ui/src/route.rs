@@ -6,7 +6,8 @@
 //!   toggles (only those that differ from the default are written), the playhead at
 //!   `t` milliseconds of virtual time, or after exactly `e` events (used when several
 //!   events share one instant), an optional seed other than the lesson's, and an
-//!   optional `schedule=` to replay (an untimed one, `u.…`, runs the lesson untimed);
+//!   optional `schedule=` to replay (an untimed one, `u.…`, runs the lesson untimed and
+//!   is narrated with its two conflicting steps marked: see [`crate::conflict`]);
 //! - `#/lesson/<id>/schedule?<toggle>=<value>&...&seed=<n>&schedule=<u.…>&steps=<n>`: be
 //!   the scheduler, the learner's picks so far (see [`crate::scheduling`]);
 //! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player

@@ -35,6 +35,9 @@ pub struct RunModel {
     pub anomalies: Vec<Anomaly>,
     /// Why the run's schedule could not be followed (the run stops there).
     pub schedule_problem: Option<String>,
+    /// An untimed schedule's choices narrated, with the two steps whose order decides
+    /// the run (Explore's counterexample, replayed); see [`crate::conflict`].
+    pub explained: Option<Rc<explore::Counterexample>>,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -191,6 +194,11 @@ impl RunBuilder {
         let trace = trace.entries;
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
         let anomalies = lesson::run_anomalies(&applied.anomalies, &trace, &sim);
+        let explained = schedule
+            .as_ref()
+            .filter(|s| s.mode == engine::Mode::Untimed && schedule_problem.is_none())
+            .and_then(|s| explore::explain(&applied, seed, s).ok())
+            .map(Rc::new);
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
         let key = RunKey {
             lesson_id,
@@ -215,6 +223,7 @@ impl RunBuilder {
             summary,
             anomalies,
             schedule_problem,
+            explained,
             snapshots,
         }
     }

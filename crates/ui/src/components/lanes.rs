@@ -328,6 +328,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                         }
                     }) }
                     <super::anomalies::AnomalyMarks run={run.clone()} session={name.clone()} window={w} dispatch={props.dispatch.clone()} />
+                    <super::conflict::ConflictMarks run={run.clone()} session={name.clone()} window={w} dispatch={props.dispatch.clone()} />
                 </div>
             </div>
         }

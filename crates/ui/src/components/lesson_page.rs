@@ -183,6 +183,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                                 compact={true}
                             />
                             <div class="stage__side">
+                                <super::conflict::ConflictNarration run={run.clone()} dispatch={props.dispatch.clone()} />
                                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={player.why} />
                                 <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
                             </div>

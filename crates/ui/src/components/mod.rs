@@ -3,6 +3,7 @@
 mod anomalies;
 mod code;
 mod compact_outcome;
+mod conflict;
 mod embed;
 mod exercise;
 mod facilitator;

@@ -505,8 +505,19 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             data-verdict="violated" data-states={p.states.to_string()}
                             data-steps={c.path.len().to_string()} data-schedule={c.schedule.to_string()}>
                             <p>{ text }</p>
+                            if let Some(conflict) = &c.conflict {
+                                <p class="explore__why" data-testid="explore-conflict"
+                                    data-read={conflict.read.to_string()} data-write={conflict.write.to_string()}>
+                                    <strong>{ "Why: " }</strong>{ &conflict.summary }{ "." }</p>
+                            }
                             <ol class="explore__steps" data-testid="explore-steps">
-                                { for c.steps.iter().map(|step| html! { <li>{ step.to_string() }</li> }) }
+                                { for c.steps.iter().enumerate().map(|(k, step)| {
+                                    let hot = c.conflict.as_ref().is_some_and(|x| k == x.read || k == x.write);
+                                    html! {
+                                        <li class={classes!(hot.then_some("explore__step--conflict"))}
+                                            data-conflict={hot.to_string()}>{ step.to_string() }</li>
+                                    }
+                                }) }
                             </ol>
                             <p class="explore__links">
                                 <a class="button" href={Route::Schedule(route.clone()).href()} data-testid="explore-open-scheduler">

@@ -1,0 +1,97 @@
+//! Where the two conflicting steps of a replayed counterexample are in the player's run
+//! (`RunModel::explained`): untimed, the run steps exactly as the narration does, one
+//! engine step per narrated step, so step `k` of the narration is the run's step `k + 1`.
+
+use crate::run::RunModel;
+
+/// One of the two conflicting steps, placed on the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictStep {
+    /// Index into the narration (`Counterexample::steps`).
+    pub step: usize,
+    pub session: String,
+    /// Events shown once the step is done: where clicking it seeks.
+    pub events: usize,
+    /// When its last event happened, to place it on the lanes.
+    pub at_us: u64,
+    /// The narrated line: `worker1 reads task 1 (SELECT …)`.
+    pub line: String,
+}
+
+/// The read and then the write of the run's conflict, if it has one.
+pub fn conflict_steps(run: &RunModel) -> Vec<ConflictStep> {
+    let Some(c) = run.explained.as_deref() else {
+        return Vec::new();
+    };
+    let Some(conflict) = &c.conflict else {
+        return Vec::new();
+    };
+    [conflict.read, conflict.write]
+        .into_iter()
+        .filter_map(|step| {
+            let events = *run.bounds.get(step + 1)?;
+            let narrated = c.steps.get(step)?;
+            Some(ConflictStep {
+                step,
+                session: narrated.session.clone(),
+                events,
+                at_us: run.trace.get(events.checked_sub(1)?)?.at_us,
+                line: narrated.to_string(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claim_race_counterexample_marks_worker1_read_and_worker2_update() {
+        let catalog = crate::catalog::catalog();
+        let lesson = catalog.lesson("queue-claim-race").expect("lesson");
+        let settings = lesson
+            .settings_with([("claim", "two-step"), ("tasks", "3")])
+            .expect("settings");
+        let applied = lesson.apply(&settings).expect("applies");
+        let schedule: engine::Schedule = "u.0~6.1~8.0~2".parse().unwrap();
+        let mut builder = crate::run::RunBuilder::new("queue-claim-race", applied, lesson.seed)
+            .unwrap()
+            .with_schedule(Some(&schedule));
+        while !builder.advance(256) {}
+        let run = builder.finish();
+        let steps = conflict_steps(&run);
+        let picked: Vec<(usize, &str)> =
+            steps.iter().map(|s| (s.step, s.session.as_str())).collect();
+        assert_eq!(picked, [(4, "worker1"), (12, "worker2")]);
+        assert!(
+            steps[0].line.starts_with("worker1 reads task 1"),
+            "{}",
+            steps[0].line
+        );
+        // The run's events of those steps are the narrated statements: worker1's SELECT,
+        // worker2's UPDATE.
+        for (s, text) in steps.iter().zip(["SELECT", "UPDATE"]) {
+            let started = run.trace[run.bounds[s.step]..s.events]
+                .iter()
+                .find_map(|e| match &e.event {
+                    engine::Event::StatementStarted { text, .. } => Some(text.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            assert!(started.starts_with(text), "step {}: {started}", s.step);
+        }
+        let summary = &run
+            .explained
+            .as_ref()
+            .unwrap()
+            .conflict
+            .as_ref()
+            .unwrap()
+            .summary;
+        assert!(
+            summary.starts_with("worker1 reads task 1 before worker2's UPDATE"),
+            "{summary}"
+        );
+    }
+}
