@@ -264,7 +264,8 @@ impl Anomaly {
     }
 }
 
-fn values_text(values: &[(String, String)]) -> String {
+/// "task_id 1, worker 2": watched columns and their values, as sentences show them.
+pub fn values_text(values: &[(String, String)]) -> String {
     values
         .iter()
         .map(|(c, v)| format!("{c} {v}"))

@@ -6,7 +6,7 @@
 
 use engine::locks::{compatible, LockMode};
 use engine::{Dialect, Event, TraceEntry};
-use lesson::{Anomaly, AnomalyKind, AnomalyRule, Duplicate, Kept, Lost, Unmatched};
+use lesson::{values_text, Anomaly, AnomalyKind, AnomalyRule, Duplicate, Kept, Lost, Unmatched};
 
 use crate::present::ms_label;
 use crate::run::RunModel;
@@ -464,14 +464,6 @@ fn kept(trace: &[TraceEntry], rules: &[AnomalyRule], x: &Kept, label: &str, k: u
         ],
         matrix: None,
     }
-}
-
-fn values_text(values: &[(String, String)]) -> String {
-    values
-        .iter()
-        .map(|(c, v)| format!("{c} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28)."
