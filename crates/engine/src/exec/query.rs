@@ -1310,12 +1310,15 @@ impl Exec<'_> {
         // A lock granted after a wait on a row the re-run no longer reaches (it left the
         // index, say) is dropped as the scan would have dropped it on that row.
         if let (Some(mode), Some(owner)) = (lk.row, self.w.sessions[i].txn.as_ref().map(|t| t.id)) {
-            let any_fresh = self.w.sessions[i]
-                .fresh_locks
-                .iter()
-                .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid));
             // No fresh key lock of this table (setup takes none): nothing can be stale.
-            if any_fresh && (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) {
+            // Asked last: it walks the session's fresh locks.
+            let any_fresh = || {
+                self.w.sessions[i]
+                    .fresh_locks
+                    .iter()
+                    .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid))
+            };
+            if (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) && any_fresh() {
                 // A set: a scan of n rows must not compare n fresh locks with n rows.
                 let kept: std::collections::BTreeSet<Resource> = out
                     .iter()
