@@ -65,7 +65,7 @@ pub enum Event {
         session: Rc<str>,
         label: &'static str,
         line: u32,
-        text: String,
+        text: Rc<str>,
         source: Source,
         span: (usize, usize),
         in_proc: Option<Rc<str>>,

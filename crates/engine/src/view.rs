@@ -8,7 +8,7 @@ use crate::event::Event;
 pub use crate::event::Source;
 use crate::event::Trace;
 use crate::sim::Simulation;
-use crate::state::locks::{LockMode, Resource};
+use crate::state::locks::{LockInfo, LockMode, Resource};
 use crate::state::session::State;
 use crate::state::SETUP_SOURCE;
 use crate::value::Value;
@@ -127,16 +127,91 @@ impl Simulation {
         let sessions = (0..self.world.sessions.len())
             .map(|i| self.session_view(i))
             .collect();
-        let mut tables = Vec::new();
         let all = self.world.locks.all_locks();
+        let tables = self.tables_view(&all, max_rows, pinned, |_| true);
+        let mut locks: Vec<LockView> = Vec::new();
+        for l in &all {
+            if l.mode.is_intent() || matches!(l.resource, Resource::Page { .. }) {
+                continue;
+            }
+            let name = self.world.resource_text(&l.resource);
+            let badge = LockBadge {
+                session: self.world.owner_name(l.owner),
+                mode: l.mode,
+            };
+            match locks.iter_mut().find(|v| v.resource == name) {
+                Some(v) => v.holders.push(badge),
+                None => locks.push(LockView {
+                    resource: name,
+                    holders: vec![badge],
+                    waiters: Vec::new(),
+                }),
+            }
+        }
+        let mut waits = Vec::new();
+        for w in self.world.locks.all_waits() {
+            let name = self.world.resource_text(&w.resource);
+            let waiter = self.world.owner_name(w.owner);
+            match locks.iter_mut().find(|v| v.resource == name) {
+                Some(v) => v.waiters.push(LockBadge {
+                    session: waiter.clone(),
+                    mode: w.requested,
+                }),
+                None => locks.push(LockView {
+                    resource: name.clone(),
+                    holders: Vec::new(),
+                    waiters: vec![LockBadge {
+                        session: waiter.clone(),
+                        mode: w.requested,
+                    }],
+                }),
+            }
+            for b in &w.blockers {
+                waits.push(WaitEdge {
+                    waiter: waiter.clone(),
+                    blocker: self.world.owner_name(*b),
+                    resource: name.clone(),
+                    mode: w.requested,
+                });
+            }
+        }
+        StateView {
+            now_us: self.now_us(),
+            sessions,
+            tables,
+            locks,
+            waits,
+        }
+    }
+
+    /// Every row of the tables `wanted` names (ignoring case), as [`Simulation::view`]
+    /// shows them: what a pass over the final state needs, without the other tables'
+    /// rows (anomalies watch one or two tables; the claim race's queue has hundreds).
+    pub fn table_views(&self, wanted: &[&str]) -> Vec<TableView> {
+        let all = self.world.locks.all_locks();
+        self.tables_view(&all, usize::MAX, &[], |name| {
+            wanted.iter().any(|w| w.eq_ignore_ascii_case(name))
+        })
+    }
+
+    fn tables_view(
+        &self,
+        all: &[LockInfo],
+        max_rows: usize,
+        pinned: &[(String, String)],
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<TableView> {
+        let mut tables = Vec::new();
         for (tid, t) in self.world.db.tables.iter().enumerate() {
-            if self.world.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32)) {
+            if !wanted(&t.name)
+                || self.world.db.names.get(&t.name.to_ascii_lowercase()) != Some(&(tid as u32))
+            {
                 continue;
             }
             // Key locks of this table by key text, so a row costs a lookup, and its key
             // text is built only for the rows shown.
             let mut key_locks: BTreeMap<&str, Vec<LockBadge>> = BTreeMap::new();
-            for l in &all {
+            for l in all {
                 if let Resource::Key { table, key, .. } = &l.resource {
                     if *table == tid as u32 {
                         key_locks.entry(&**key).or_default().push(LockBadge {
@@ -203,59 +278,7 @@ impl Simulation {
                 table_locks,
             });
         }
-        let mut locks: Vec<LockView> = Vec::new();
-        for l in &all {
-            if l.mode.is_intent() || matches!(l.resource, Resource::Page { .. }) {
-                continue;
-            }
-            let name = self.world.resource_text(&l.resource);
-            let badge = LockBadge {
-                session: self.world.owner_name(l.owner),
-                mode: l.mode,
-            };
-            match locks.iter_mut().find(|v| v.resource == name) {
-                Some(v) => v.holders.push(badge),
-                None => locks.push(LockView {
-                    resource: name,
-                    holders: vec![badge],
-                    waiters: Vec::new(),
-                }),
-            }
-        }
-        let mut waits = Vec::new();
-        for w in self.world.locks.all_waits() {
-            let name = self.world.resource_text(&w.resource);
-            let waiter = self.world.owner_name(w.owner);
-            match locks.iter_mut().find(|v| v.resource == name) {
-                Some(v) => v.waiters.push(LockBadge {
-                    session: waiter.clone(),
-                    mode: w.requested,
-                }),
-                None => locks.push(LockView {
-                    resource: name.clone(),
-                    holders: Vec::new(),
-                    waiters: vec![LockBadge {
-                        session: waiter.clone(),
-                        mode: w.requested,
-                    }],
-                }),
-            }
-            for b in &w.blockers {
-                waits.push(WaitEdge {
-                    waiter: waiter.clone(),
-                    blocker: self.world.owner_name(*b),
-                    resource: name.clone(),
-                    mode: w.requested,
-                });
-            }
-        }
-        StateView {
-            now_us: self.now_us(),
-            sessions,
-            tables,
-            locks,
-            waits,
-        }
+        tables
     }
 
     fn session_view(&self, i: usize) -> SessionView {

@@ -310,7 +310,7 @@ fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, Strin
     for e in events {
         match &e.event {
             Event::StatementStarted { text, .. } if e.event.session() == Some(session) => {
-                statement = text.clone();
+                statement = text.to_string();
             }
             Event::RowInserted { .. }
             | Event::RowUpdated { .. }

@@ -962,7 +962,7 @@ mod tests {
             session: rc(s),
             label: "X",
             line: 1,
-            text: String::new(),
+            text: "".into(),
             source: engine::Source::Session(0),
             span: (0, 0),
             in_proc: None,

@@ -2,7 +2,7 @@
 
 use engine::{Mode, Outcome, Schedule, ScheduleError, Simulation, Trace};
 
-use crate::anomaly::{find_anomalies, Anomaly};
+use crate::anomaly::{find_anomalies, Anomaly, AnomalyRuleKind};
 use crate::check::{evaluate_checks, CheckResult};
 use crate::{AnomalyRule, Applied, LessonError};
 
@@ -103,10 +103,21 @@ pub fn run_anomalies(
     trace: &[engine::TraceEntry],
     simulation: &Simulation,
 ) -> Vec<Anomaly> {
-    let tables = if rules.is_empty() {
+    // Only the tables the rules compare rows of: a full view would copy every row.
+    let watched: Vec<&str> = rules
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                AnomalyRuleKind::Duplicate | AnomalyRuleKind::Unmatched
+            )
+        })
+        .flat_map(|r| std::iter::once(r.table.as_str()).chain(r.match_table.as_deref()))
+        .collect();
+    let tables = if watched.is_empty() {
         Vec::new()
     } else {
-        simulation.view(usize::MAX).tables
+        simulation.table_views(&watched)
     };
     find_anomalies(rules, trace, &tables)
 }

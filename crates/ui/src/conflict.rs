@@ -75,7 +75,7 @@ mod tests {
             let started = run.trace[run.bounds[s.step]..s.events]
                 .iter()
                 .find_map(|e| match &e.event {
-                    engine::Event::StatementStarted { text, .. } => Some(text.clone()),
+                    engine::Event::StatementStarted { text, .. } => Some(text.to_string()),
                     _ => None,
                 })
                 .unwrap_or_default();

@@ -15,6 +15,9 @@ pub(crate) mod stmt;
 pub(crate) mod txn;
 pub(crate) mod window;
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use rand_chacha::ChaCha8Rng;
 
 use crate::cost::CostKind;
@@ -59,6 +62,8 @@ pub(crate) struct Output {
     pub count: u64,
     /// Rows read and written in the current step, when a footprint is being taken.
     pub touched: Option<Touched>,
+    /// Each statement's line and trace text by (source, span): built at its first run.
+    pub statement_texts: BTreeMap<(usize, usize, usize), (u32, Rc<str>)>,
 }
 
 /// Why a statement stopped before it finished.

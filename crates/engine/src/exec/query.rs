@@ -1319,17 +1319,23 @@ impl Exec<'_> {
                     .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid))
             };
             if (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) && any_fresh() {
-                // A set: a scan of n rows must not compare n fresh locks with n rows.
-                let kept: std::collections::BTreeSet<Resource> = out
+                // A set: a scan of n rows must not compare n fresh locks with n rows. A
+                // claim keeps one row, where a list is cheaper than building a set.
+                let kept: Vec<Resource> = out
                     .iter()
                     .map(|(s, _)| self.key_resource(tid, *s))
                     .collect();
+                let kept_set: Option<std::collections::BTreeSet<&Resource>> =
+                    (kept.len() > 8).then(|| kept.iter().collect());
+                let is_kept = |r: &Resource| match &kept_set {
+                    Some(set) => set.contains(r),
+                    None => kept.contains(r),
+                };
                 let stale: Vec<Resource> = self.w.sessions[i]
                     .fresh_locks
                     .iter()
                     .filter(|r| {
-                        matches!(r, Resource::Key { table, .. } if *table == tid)
-                            && !kept.contains(r)
+                        matches!(r, Resource::Key { table, .. } if *table == tid) && !is_kept(r)
                     })
                     .cloned()
                     .collect();
@@ -3192,7 +3198,14 @@ fn merge_twice() -> SqlError {
 
 fn show(v: &Value) -> String {
     match v {
-        Value::Text(s) => format!("'{s}'"),
+        // Built directly: every UPDATE event shows each changed value twice.
+        Value::Text(s) => {
+            let mut out = String::with_capacity(s.len() + 2);
+            out.push('\'');
+            out.push_str(s);
+            out.push('\'');
+            out
+        }
         other => other.to_string(),
     }
 }

@@ -411,20 +411,14 @@ impl Exec<'_> {
             FrameKind::Proc { name, .. } => Some(name.clone()),
             _ => None,
         });
-        // Line numbers from the script's newline offsets, not a scan of the text.
-        let line = newlines.partition_point(|&n| n < start) as u32 + 1;
-        let snippet = text.get(start..end).unwrap_or("");
-        let line_one = snippet.lines().next().unwrap_or("").trim();
-        // Its first 80 characters, copied at once.
-        let cut = line_one
-            .char_indices()
-            .nth(80)
-            .map_or(line_one.len(), |(b, _)| b);
-        let mut first = String::with_capacity(cut + " …".len());
-        first.push_str(&line_one[..cut]);
-        if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
-            first.push_str(" …");
-        }
+        // A loop runs the same statements again and again: each one's line and text are
+        // built once and shared by its events.
+        let (line, first) = self
+            .out
+            .statement_texts
+            .entry((source, start, end))
+            .or_insert_with(|| statement_text(&text, &newlines, start, end))
+            .clone();
         let name = self.w.sessions[i].name.clone();
         self.push(Event::StatementStarted {
             session: name,
@@ -700,4 +694,23 @@ impl Exec<'_> {
         s.state = State::Finished;
         s
     }
+}
+
+/// A statement's line (1-based, from the script's newline offsets, not a scan of the
+/// text) and its first line as a trace shows it: at most 80 characters, then ` …` when
+/// the statement goes on.
+fn statement_text(text: &str, newlines: &[usize], start: usize, end: usize) -> (u32, Rc<str>) {
+    let line = newlines.partition_point(|&n| n < start) as u32 + 1;
+    let snippet = text.get(start..end).unwrap_or("");
+    let line_one = snippet.lines().next().unwrap_or("").trim();
+    let cut = line_one
+        .char_indices()
+        .nth(80)
+        .map_or(line_one.len(), |(b, _)| b);
+    let mut first = String::with_capacity(cut + " …".len());
+    first.push_str(&line_one[..cut]);
+    if snippet.lines().nth(1).is_some() || first.len() < snippet.trim().len() {
+        first.push_str(" …");
+    }
+    (line, first.into())
 }

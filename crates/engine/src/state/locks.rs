@@ -455,6 +455,14 @@ impl LockQueue {
     }
 }
 
+/// What [`LockManager::unlink`] did to an owner's granted lock.
+enum Unlinked {
+    /// Still held (a re-entrant count left), or not held at all.
+    Held,
+    /// The lock went away; `waiters`: someone waits on the resource.
+    Gone { waiters: bool },
+}
+
 #[derive(Clone, Debug, Default)]
 struct OwnerLocks {
     held: BTreeSet<Resource>,
@@ -631,11 +639,16 @@ impl LockManager {
         o.held = kept;
         let mut grants = Vec::new();
         for r in &targets {
-            if self.unlink(owner, r, true) {
-                grants.extend(self.grant_waiters(r));
-            } else if let Some(o) = self.owners.get_mut(&owner) {
-                // Not granted here after all: it stays listed, as a single release leaves it.
-                o.held.insert(r.clone());
+            match self.unlink(owner, r, true) {
+                Unlinked::Gone { waiters: true } => grants.extend(self.grant_waiters(r)),
+                Unlinked::Gone { waiters: false } => {}
+                Unlinked::Held => {
+                    if let Some(o) = self.owners.get_mut(&owner) {
+                        // Not granted here after all: it stays listed, as a single release
+                        // leaves it.
+                        o.held.insert(r.clone());
+                    }
+                }
             }
         }
         self.forget_owner_if_idle(owner);
@@ -953,32 +966,47 @@ impl LockManager {
 
     /// Drops one reference (or all with `all`), then grants what it unblocked.
     fn release_refs(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> Vec<Grant> {
-        if !self.unlink(owner, resource, all) {
-            return Vec::new();
-        }
+        let waiters = match self.unlink(owner, resource, all) {
+            Unlinked::Held => return Vec::new(),
+            Unlinked::Gone { waiters } => waiters,
+        };
         if let Some(o) = self.owners.get_mut(&owner) {
             o.held.remove(resource);
         }
         self.forget_owner_if_idle(owner);
-        self.grant_waiters(resource)
+        if waiters {
+            self.grant_waiters(resource)
+        } else {
+            Vec::new()
+        }
     }
 
     /// Drops one reference (`all`: every reference) to `owner`'s granted lock in the
-    /// resource's queue; true when the lock went away (the caller updates the owner's list
-    /// and grants waiters).
-    fn unlink(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> bool {
-        let Some(queue) = self.resources.get_mut(resource) else {
-            return false;
+    /// resource's queue. When the lock goes away the caller updates the owner's list and,
+    /// if anyone waits here, grants waiters; a queue left empty is removed at once (one
+    /// lookup: most releases at commit have nobody waiting).
+    fn unlink(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> Unlinked {
+        let std::collections::btree_map::Entry::Occupied(mut entry) =
+            self.resources.entry(resource.clone())
+        else {
+            return Unlinked::Held;
         };
+        let queue = entry.get_mut();
         let Some(pos) = queue.granted.iter().position(|h| h.owner == owner) else {
-            return false;
+            return Unlinked::Held;
         };
         let h = &mut queue.granted[pos];
         h.count = if all { 0 } else { h.count.saturating_sub(1) };
         if h.count > 0 {
-            return false;
+            return Unlinked::Held;
         }
         queue.granted.remove(pos);
+        if queue.waiting.is_empty() {
+            if queue.granted.is_empty() {
+                entry.remove();
+            }
+            return Unlinked::Gone { waiters: false };
+        }
         // A conversion of the lock just dropped becomes a plain request (kept in its place).
         for w in queue.waiting.iter_mut().filter(|w| w.owner == owner) {
             w.conversion = false;
@@ -999,7 +1027,7 @@ impl LockManager {
                 }
             }
         }
-        true
+        Unlinked::Gone { waiters: true }
     }
 
     /// One pass in queue order grants every waiter that has no blocker left. A waiter behind a

@@ -264,28 +264,58 @@ impl Session {
 
 /// The locks granted to the current statement, in grant order (which decides the order
 /// stale ones are released, and so who wakes first), with membership in O(log n): a
-/// statement that re-runs after each wake-up asks "is this one fresh?" once per row.
+/// statement that re-runs after each wake-up asks "is this one fresh?" once per row. Most
+/// statements take a lock or three: up to [`FreshLocks::LINEAR`] the list is searched and
+/// no map is built.
 #[derive(Clone, Debug, Default)]
 pub struct FreshLocks {
     /// Grant order; a removed lock leaves a hole so positions stay valid.
     order: Vec<Option<Resource>>,
+    /// Positions, once `order` is longer than `LINEAR`.
     at: BTreeMap<Resource, usize>,
 }
 
 impl FreshLocks {
+    const LINEAR: usize = 8;
+
+    fn indexed(&self) -> bool {
+        self.order.len() > Self::LINEAR
+    }
+
     pub fn push(&mut self, r: Resource) {
-        if !self.at.contains_key(&r) {
-            self.at.insert(r.clone(), self.order.len());
-            self.order.push(Some(r));
+        if self.contains(&r) {
+            return;
+        }
+        self.order.push(Some(r));
+        if self.order.len() == Self::LINEAR + 1 {
+            for (k, x) in self.order.iter().enumerate() {
+                if let Some(x) = x {
+                    self.at.insert(x.clone(), k);
+                }
+            }
+        } else if self.indexed() {
+            let k = self.order.len() - 1;
+            if let Some(Some(x)) = self.order.last() {
+                self.at.insert(x.clone(), k);
+            }
         }
     }
 
     pub fn contains(&self, r: &Resource) -> bool {
-        self.at.contains_key(r)
+        if self.indexed() {
+            self.at.contains_key(r)
+        } else {
+            self.order.iter().flatten().any(|x| x == r)
+        }
     }
 
     pub fn remove(&mut self, r: &Resource) {
-        if let Some(pos) = self.at.remove(r) {
+        let pos = if self.indexed() {
+            self.at.remove(r)
+        } else {
+            self.order.iter().position(|x| x.as_ref() == Some(r))
+        };
+        if let Some(pos) = pos {
             self.order[pos] = None;
         }
     }
