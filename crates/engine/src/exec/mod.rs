@@ -62,8 +62,9 @@ pub(crate) struct Output {
     pub count: u64,
     /// Rows read and written in the current step, when a footprint is being taken.
     pub touched: Option<Touched>,
-    /// Each statement's line and trace text by (source, span): built at its first run.
-    pub statement_texts: BTreeMap<(usize, usize, usize), (u32, Rc<str>)>,
+    /// Each statement's line and trace text by (source, span): built at its first run,
+    /// shared by clones (a snapshot copies a pointer, not the map).
+    pub statement_texts: Rc<BTreeMap<(usize, usize, usize), (u32, Rc<str>)>>,
 }
 
 /// Why a statement stopped before it finished.

@@ -413,12 +413,15 @@ impl Exec<'_> {
         });
         // A loop runs the same statements again and again: each one's line and text are
         // built once and shared by its events.
-        let (line, first) = self
-            .out
-            .statement_texts
-            .entry((source, start, end))
-            .or_insert_with(|| statement_text(&text, &newlines, start, end))
-            .clone();
+        let key = (source, start, end);
+        let (line, first) = match self.out.statement_texts.get(&key) {
+            Some(known) => known.clone(),
+            None => {
+                let built = statement_text(&text, &newlines, start, end);
+                Rc::make_mut(&mut self.out.statement_texts).insert(key, built.clone());
+                built
+            }
+        };
         let name = self.w.sessions[i].name.clone();
         self.push(Event::StatementStarted {
             session: name,
