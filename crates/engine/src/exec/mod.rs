@@ -53,6 +53,9 @@ pub(crate) struct Touched {
     pub written: Vec<(u32, usize)>,
 }
 
+/// A statement's line and trace text by its source and span.
+pub(crate) type StatementTexts = BTreeMap<(usize, usize, usize), (u32, Rc<str>)>;
+
 /// Where a step's events go.
 #[derive(Clone, Default)]
 pub(crate) struct Output {
@@ -64,7 +67,7 @@ pub(crate) struct Output {
     pub touched: Option<Touched>,
     /// Each statement's line and trace text by (source, span): built at its first run,
     /// shared by clones (a snapshot copies a pointer, not the map).
-    pub statement_texts: Rc<BTreeMap<(usize, usize, usize), (u32, Rc<str>)>>,
+    pub statement_texts: Rc<StatementTexts>,
 }
 
 /// Why a statement stopped before it finished.
