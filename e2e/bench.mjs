@@ -186,12 +186,13 @@ async function wasmSizes() {
 
 /**
  * Brotli size of what a lesson page loads: the files at the top of dist/ but the blog's
- * embed files, and the lesson's prerendered first paint.
+ * embed files and the worker's (fetched only when Explore or Check runs), and the
+ * lesson's prerendered first paint.
  */
 async function lessonPageSize() {
   const entries = await readdir(DIST, { withFileTypes: true });
   const files = entries
-    .filter((e) => e.isFile() && !e.name.startsWith('embed') && !e.name.startsWith('.'))
+    .filter((e) => e.isFile() && !/^(embed|lockstep-worker|\.)/.test(e.name))
     .map((e) => e.name)
     .sort();
   files.push(`prerender/${LESSON}.html`);
