@@ -18,11 +18,16 @@ use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use crate::hooks::Measure;
 use crate::wire::{Reply, Request};
 
 /// The worker's script, next to `index.html` (`www/`, copied by Trunk). Relative, so
 /// the app works from any path and in an iframe.
 pub const LOADER: &str = "lockstep-worker-loader.js";
+
+/// Performance API measure of a worker's start: created → `Ready` (fetching and
+/// compiling its wasm, reading the lessons).
+pub const MEASURE_WORKER_START: &str = "lockstep:worker-start";
 
 /// What the page says when the worker does not start.
 const LOAD_FAILED: &str = "Lockstep could not load the background worker that runs long work";
@@ -42,6 +47,8 @@ struct Slot {
     /// The job running, if any.
     current: Option<u32>,
     on_reply: Option<Box<dyn FnMut(Reply)>>,
+    /// Ends when the worker is ready.
+    starting: Option<Measure>,
     _listeners: [EventListener; 2],
 }
 
@@ -129,6 +136,7 @@ fn retire(slot: Option<Slot>) {
 }
 
 fn spawn() -> Result<Slot, String> {
+    let starting = Measure::start(MEASURE_WORKER_START);
     let worker = Worker::new(LOADER).map_err(|e| format!("{LOAD_FAILED}: {e:?}"))?;
     let on_message = EventListener::new(&worker, "message", |event| {
         let Some(event) = event.dyn_ref::<MessageEvent>() else {
@@ -168,6 +176,7 @@ fn spawn() -> Result<Slot, String> {
         pending: None,
         current: None,
         on_reply: None,
+        starting: Some(starting),
         _listeners: [on_message, on_error],
     })
 }
@@ -188,6 +197,9 @@ fn receive(reply: Reply) {
         let s = slot.as_mut()?;
         if reply == Reply::Ready {
             s.ready = true;
+            if let Some(measure) = s.starting.take() {
+                measure.end();
+            }
             if let Some(bytes) = s.pending.take() {
                 post(&s.worker, bytes);
             }
