@@ -449,11 +449,11 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
         Value::Int(n) => sql::ast::Literal::Int(n),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
         Value::Text(s) => sql::ast::Literal::Str {
-            value: s.to_string(),
+            value: s,
             national: true,
         },
         Value::DateTime(t) => sql::ast::Literal::Str {
-            value: format_datetime(t, 6),
+            value: format_datetime(t, 6).into(),
             national: false,
         },
     }

@@ -1084,9 +1084,10 @@ pub enum Literal {
     Int(i64),
     /// A number with a point or exponent, or an integer too big for i64, as written.
     Decimal(String),
-    /// `'text'` (`''` unescaped) or `N'text'` (`national`).
+    /// `'text'` (`''` unescaped) or `N'text'` (`national`). Shared, so evaluating the
+    /// literal (once per row written or compared) copies a pointer, not the text.
     Str {
-        value: String,
+        value: std::rc::Rc<str>,
         national: bool,
     },
     Null,

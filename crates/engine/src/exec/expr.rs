@@ -157,7 +157,7 @@ impl Exec<'_> {
             ExprKind::Literal(l) => match l {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
-                Literal::Str { value, .. } => Value::Text(value.as_str().into()),
+                Literal::Str { value, .. } => Value::Text(value.clone()),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,

@@ -63,9 +63,7 @@ pub(crate) fn filter_equalities(t: Columns<'_>, filter: &Expr) -> Option<Vec<(us
 fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
     match &e.kind {
         ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
-        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => {
-            Value::Text(value.as_str().into())
-        }
+        ExprKind::Literal(sql::ast::Literal::Str { value, .. }) => Value::Text(value.clone()),
         ExprKind::Literal(sql::ast::Literal::Decimal(d)) => {
             Value::Decimal(d.parse().unwrap_or(0.0))
         }

@@ -333,8 +333,14 @@ impl Table {
     /// Files a slot without data under the clustered key of `row` (its data comes with
     /// the next write).
     pub fn new_slot(&mut self, row: &[Value]) -> RowId {
+        let key = self.key_of(row, self.slots.len());
+        self.new_slot_keyed(key)
+    }
+
+    /// [`Self::new_slot`] with the row's clustered key already made (`key_of` with the
+    /// next slot), as an INSERT makes it to look for a duplicate.
+    pub fn new_slot_keyed(&mut self, key: OrdKey) -> RowId {
         let slot = self.slots.len();
-        let key = self.key_of(row, slot);
         self.slots.push(Rc::default());
         self.locators.push(key.0.clone());
         self.key_texts.push(None);
@@ -493,7 +499,23 @@ impl Table {
         if !same_key {
             self.rekey(slot);
         }
-        self.touch_slot(slot);
+        // A row written with data is sized now, while it is at hand: sizing it when the
+        // pages are next counted would fetch it from memory again (a setup that writes
+        // 20 000 rows, then a claim that counts pages). Its commit keeps that data, so
+        // the size holds; other versions (a delete, an undo) are sized when next counted.
+        let sized = match &self.slots[slot].pending {
+            Some((_, Some(row))) => Some(row_size(&self.col_types, &self.columns, row)),
+            _ => None,
+        };
+        match (sized, self.sizes.get_mut(slot)) {
+            (Some(size), Some(known)) => {
+                if *known != Some(size) {
+                    *known = Some(size);
+                    self.resized.push(slot);
+                }
+            }
+            _ => self.touch_slot(slot),
+        }
         prev
     }
 

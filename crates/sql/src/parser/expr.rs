@@ -393,7 +393,7 @@ impl Parser<'_> {
             Tok::Str | Tok::NStr => {
                 self.advance();
                 Ok(literal(Literal::Str {
-                    value: unquote_string(text),
+                    value: unquote_string(text).into(),
                     national: tok.kind == Tok::NStr,
                 }))
             }
@@ -582,7 +582,7 @@ impl Parser<'_> {
         }
         let unit = Expr {
             kind: ExprKind::Literal(crate::ast::Literal::Str {
-                value: unit,
+                value: unit.into(),
                 national: false,
             }),
             span: unit_span.clone(),

@@ -605,7 +605,7 @@ impl Parser<'_> {
                 let ident = self.ident()?;
                 Expr {
                     kind: ExprKind::Literal(Literal::Str {
-                        value: ident.value,
+                        value: ident.value.into(),
                         national: true,
                     }),
                     span: ident.span,
