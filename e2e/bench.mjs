@@ -28,7 +28,9 @@
 //   and of everything a lesson page loads (dist/ but the blog's embed.js and example).
 // - Explore in the scheduler view (`lockstep:explore`, click → answer), on the claim
 //   race with 2 workers and 3 tasks: finding the two-step duplicate, and proving
-//   one-statement for every interleaving; with the states each search explored.
+//   one-statement for every interleaving; with the states each search explored. The
+//   scheduler starts the worker as it opens; the click waits until it is ready, and
+//   the worker's start (`lockstep:worker-start`) is a figure of its own.
 // - budgets: first contentful paint and the run on screen of a fresh lesson page (the
 //   median over the rounds), and a learner's loop that never ends in the exercise
 //   page: the longest main-thread task (Long Tasks API) over 5 s of it, and how long
@@ -70,6 +72,7 @@ const BUDGETS = [
   { key: 'exploreProofMs', what: 'Explore proves one-statement 2 × 3 (median)', max: 1000, unit: 'ms' },
 ];
 const EXPLORE = 'lockstep:explore';
+const WORKER_START = 'lockstep:worker-start';
 // The scheduler's Explore button on the claim race with 2 workers and 3 tasks.
 const EXPLORE_CASES = [
   { key: 'exploreRaceMs', claim: 'two-step', verdict: 'violated' },
@@ -186,12 +189,13 @@ async function wasmSizes() {
 
 /**
  * Brotli size of what a lesson page loads: the files at the top of dist/ but the blog's
- * embed files, and the lesson's prerendered first paint.
+ * embed files and the worker's (fetched only when Explore or Check runs), and the
+ * lesson's prerendered first paint.
  */
 async function lessonPageSize() {
   const entries = await readdir(DIST, { withFileTypes: true });
   const files = entries
-    .filter((e) => e.isFile() && !e.name.startsWith('embed') && !e.name.startsWith('.'))
+    .filter((e) => e.isFile() && !/^(embed|lockstep-worker|\.)/.test(e.name))
     .map((e) => e.name)
     .sort();
   files.push(`prerender/${LESSON}.html`);
@@ -267,12 +271,14 @@ async function measureExplore(page, baseUrl, rounds) {
       await page.goto('about:blank');
       await page.goto(new URL(`#/lesson/${LESSON}/schedule?claim=${claim}&tasks=3`, baseUrl).href, { waitUntil: 'load' });
       await page.waitForSelector('[data-testid=explore-button]');
+      await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, WORKER_START, { timeout: WAIT_MS });
       await page.click('[data-testid=explore-button]');
       const result = await page.waitForSelector('[data-testid=explore-result]');
       const got = await result.getAttribute('data-verdict');
       if (got !== verdict) throw new Error(`Explore on claim=${claim}: ${got}, expected ${verdict}`);
       samples.push({
         ms: await page.evaluate((name) => performance.getEntriesByName(name).at(-1)?.duration ?? null, EXPLORE),
+        workerMs: await page.evaluate((name) => performance.getEntriesByName(name)[0]?.duration ?? null, WORKER_START),
         states: Number(await result.getAttribute('data-states')),
       });
     }
@@ -505,11 +511,17 @@ function printReport(result) {
   out.push('', `${LESSON}, 2 workers × 3 tasks: Explore in the scheduler (${EXPLORE}, click → answer)`);
   out.push(
     table(
-      ['claim', 'states', 'ms', 'states/s (median)'],
+      ['claim', 'states', 'ms', 'states/s (median)', `worker start (${WORKER_START}, before the click)`],
       result.explore.map(({ claim, samples }) => {
         const ms = stats(col(samples, 'ms'));
         const states = samples[0]?.states ?? 0;
-        return [claim, fmtRange(col(samples, 'states')), fmtStats(col(samples, 'ms')), ms ? String(Math.round((states * 1000) / ms.median)) : '-'];
+        return [
+          claim,
+          fmtRange(col(samples, 'states')),
+          fmtStats(col(samples, 'ms')),
+          ms ? String(Math.round((states * 1000) / ms.median)) : '-',
+          fmtStats(col(samples, 'workerMs'), 'none'),
+        ];
       }),
     ),
   );

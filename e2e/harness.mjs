@@ -66,3 +66,13 @@ export function timeClick(page, button, done) {
     [button, done],
   );
 }
+
+/** Collects the duration of every long task (over 50 ms) into window.__longTasks. */
+export async function watchLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}

@@ -10,12 +10,13 @@
 //! new field does not compile until it is encoded.
 
 use std::fmt;
-use std::ops::Range;
 use std::sync::Arc;
 
 use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::{Alternative, BlockRole, Piece, Solution, SqlBlock};
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
+use crate::codec::{Codec, Reader, Writer};
+use crate::codec_struct;
 use crate::property::{Builtin, Property, PropertyKind};
 use crate::source::{OffsetMap, Segment, SourceFile};
 use crate::toggle::{Condition, Toggle};
@@ -119,228 +120,22 @@ impl Compiled {
 
     /// The compact form of several lessons.
     pub fn encode_all(lessons: &[Compiled]) -> Vec<u8> {
-        let mut w = Writer(MAGIC.to_vec());
+        let mut w = Writer::new();
+        w.bytes(MAGIC);
         lessons.to_vec().put(&mut w);
-        w.0
+        w.into_bytes()
     }
 
     /// Reads what [`Compiled::encode_all`] wrote.
     pub fn decode_all(bytes: &[u8]) -> Result<Vec<Compiled>, DecodeError> {
-        let mut r = Reader { bytes, pos: 0 };
+        let mut r = Reader::new(bytes);
         if r.take(MAGIC.len())? != MAGIC {
             return Err(r.error("not compiled lessons (bad magic number)"));
         }
         let lessons = Vec::<Compiled>::get(&mut r)?;
-        if r.pos != bytes.len() {
-            return Err(r.error("bytes left over"));
-        }
+        r.finish()?;
         Ok(lessons)
     }
-}
-
-struct Writer(Vec<u8>);
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl Writer {
-    fn uint(&mut self, mut n: u64) {
-        loop {
-            let byte = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                self.0.push(byte);
-                return;
-            }
-            self.0.push(byte | 0x80);
-        }
-    }
-
-    fn tag(&mut self, tag: u8) {
-        self.0.push(tag);
-    }
-}
-
-impl Reader<'_> {
-    fn error(&self, message: &'static str) -> DecodeError {
-        DecodeError {
-            at: self.pos,
-            message,
-        }
-    }
-
-    fn take(&mut self, n: usize) -> Result<&[u8], DecodeError> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or_else(|| self.error("unexpected end"))?;
-        let bytes = &self.bytes[self.pos..end];
-        self.pos = end;
-        Ok(bytes)
-    }
-
-    fn uint(&mut self) -> Result<u64, DecodeError> {
-        let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.take(1)?[0];
-            n |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err(self.error("number too long"))
-    }
-
-    fn tag(&mut self) -> Result<u8, DecodeError> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn bad_tag<T>(&self) -> Result<T, DecodeError> {
-        Err(self.error("unknown tag"))
-    }
-}
-
-trait Codec: Sized {
-    fn put(&self, w: &mut Writer);
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
-}
-
-impl Codec for u64 {
-    fn put(&self, w: &mut Writer) {
-        w.uint(*self);
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        r.uint()
-    }
-}
-
-impl Codec for u32 {
-    fn put(&self, w: &mut Writer) {
-        w.uint(u64::from(*self));
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        u32::try_from(r.uint()?).map_err(|_| r.error("number out of range"))
-    }
-}
-
-impl Codec for usize {
-    fn put(&self, w: &mut Writer) {
-        w.uint(*self as u64);
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        usize::try_from(r.uint()?).map_err(|_| r.error("number out of range"))
-    }
-}
-
-impl Codec for i64 {
-    fn put(&self, w: &mut Writer) {
-        w.uint(((*self << 1) ^ (*self >> 63)) as u64);
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let n = r.uint()?;
-        Ok((n >> 1) as i64 ^ -((n & 1) as i64))
-    }
-}
-
-impl Codec for f64 {
-    fn put(&self, w: &mut Writer) {
-        w.0.extend_from_slice(&self.to_bits().to_le_bytes());
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let bytes: [u8; 8] = r.take(8)?.try_into().expect("8 bytes");
-        Ok(f64::from_bits(u64::from_le_bytes(bytes)))
-    }
-}
-
-impl Codec for bool {
-    fn put(&self, w: &mut Writer) {
-        w.tag(u8::from(*self));
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        match r.tag()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => r.bad_tag(),
-        }
-    }
-}
-
-impl Codec for String {
-    fn put(&self, w: &mut Writer) {
-        self.len().put(w);
-        w.0.extend_from_slice(self.as_bytes());
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let len = usize::get(r)?;
-        let bytes = r.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| r.error("text is not UTF-8"))
-    }
-}
-
-impl<T: Codec> Codec for Option<T> {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            None => w.tag(0),
-            Some(x) => {
-                w.tag(1);
-                x.put(w);
-            }
-        }
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        match r.tag()? {
-            0 => Ok(None),
-            1 => T::get(r).map(Some),
-            _ => r.bad_tag(),
-        }
-    }
-}
-
-impl<T: Codec> Codec for Vec<T> {
-    fn put(&self, w: &mut Writer) {
-        self.len().put(w);
-        for x in self {
-            x.put(w);
-        }
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let len = usize::get(r)?;
-        // Each item takes at least a byte: a corrupt length cannot reserve much.
-        let mut out = Vec::with_capacity(len.min(r.bytes.len() - r.pos));
-        for _ in 0..len {
-            out.push(T::get(r)?);
-        }
-        Ok(out)
-    }
-}
-
-impl Codec for Range<usize> {
-    fn put(&self, w: &mut Writer) {
-        self.start.put(w);
-        self.end.put(w);
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        Ok(usize::get(r)?..usize::get(r)?)
-    }
-}
-
-/// Implements [`Codec`] for a struct with named fields, each field a `Codec`.
-macro_rules! codec_struct {
-    ($name:ident { $($field:ident),* $(,)? }) => {
-        impl Codec for $name {
-            fn put(&self, w: &mut Writer) {
-                let $name { $($field),* } = self;
-                $($field.put(w);)*
-            }
-            fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-                $(let $field = Codec::get(r)?;)*
-                Ok($name { $($field),* })
-            }
-        }
-    };
 }
 
 codec_struct!(Compiled {

@@ -172,6 +172,28 @@ pub struct FailedRun {
     pub message: String,
 }
 
+// Check runs in the browser's worker and its report crosses to the page.
+crate::codec_struct!(GoalReport {
+    name,
+    passed_all_seeds,
+    failing_seed,
+    detail,
+    line,
+    col
+});
+crate::codec_struct!(ExerciseReport {
+    goals,
+    solved,
+    seeds,
+    failed_run
+});
+crate::codec_struct!(FailedRun {
+    seed,
+    session,
+    number,
+    message
+});
+
 impl FailedRun {
     /// The first error of `outcome` that ends the run, given the checks and their results.
     fn find(

@@ -11,6 +11,7 @@ mod anomaly;
 mod apply;
 mod block;
 mod check;
+pub mod codec;
 mod compact;
 mod error;
 mod exercise;

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use lesson::{ExerciseCheck, ExerciseError, ExerciseReport, GoalReport, Lesson};
+use lesson::{Applied, ExerciseCheck, ExerciseError, ExerciseReport, GoalReport, Lesson};
 use yew::Reducible;
 
 use crate::player::Shared;
@@ -364,7 +364,7 @@ pub struct Checker {
 }
 
 enum Stage {
-    Seeds(ExerciseCheck),
+    Seeds(SeedsCheck),
     Run(RunToShow, RunBuilder),
     Done,
 }
@@ -406,60 +406,81 @@ pub struct CheckProgress {
 impl Checker {
     /// Applies the learner's SQL; a verdict at once when it cannot apply.
     pub fn new(lesson: &Lesson, edits: &[(String, String)]) -> Result<Checker, Verdict> {
-        let settings = lesson.settings_default();
-        let seeds = lesson
-            .exercise
-            .as_ref()
-            .map_or_else(|| vec![lesson.seed], |e| e.seeds.clone());
-        let edits: Vec<(&str, &str)> = edits
-            .iter()
-            .map(|(b, s)| (b.as_str(), s.as_str()))
-            .collect();
-        let check = ExerciseCheck::new(lesson, &settings, &edits, &seeds).map_err(verdict_of)?;
         Ok(Checker {
             lesson_id: lesson.id.clone(),
             lesson_seed: lesson.seed,
-            stage: Stage::Seeds(check),
+            stage: Stage::Seeds(seeds_check(lesson, edits)?),
         })
+    }
+
+    /// Check after its seeds ran elsewhere (the worker): only the run to show is left
+    /// to build, from the same inputs and the seed the report names. `steps` are the
+    /// engine steps the seeds took, for the progress.
+    pub fn showing(
+        lesson: &Lesson,
+        edits: &[(String, String)],
+        report: ExerciseReport,
+        steps: u64,
+    ) -> Result<Checker, Verdict> {
+        let check = seeds_check(lesson, edits)?.0;
+        let mut checker = Checker {
+            lesson_id: lesson.id.clone(),
+            lesson_seed: lesson.seed,
+            stage: Stage::Done,
+        };
+        match checker.run_to_show(report, check.applied().clone(), steps) {
+            Some(verdict) => Err(verdict),
+            None => Ok(checker),
+        }
+    }
+
+    /// Goes on to the run to show of `report`; a verdict at once when it cannot be built.
+    fn run_to_show(
+        &mut self,
+        report: ExerciseReport,
+        applied: Applied,
+        seeds_steps: u64,
+    ) -> Option<Verdict> {
+        let failed = report.goals.iter().find(|g| !g.passed_all_seeds);
+        let (failed_goal, seed) = match failed {
+            Some(goal) => (
+                Some(goal.name.clone()),
+                goal.failing_seed.unwrap_or(self.lesson_seed),
+            ),
+            None => (
+                None,
+                report.seeds.first().copied().unwrap_or(self.lesson_seed),
+            ),
+        };
+        let show = RunToShow {
+            report: Rc::new(report),
+            failed_goal,
+            seed,
+            seeds_steps,
+        };
+        match RunBuilder::new(&self.lesson_id, applied, seed) {
+            Ok(builder) => {
+                self.stage = Stage::Run(show, builder);
+                None
+            }
+            Err(error) => Some(show.verdict(Err(error))),
+        }
     }
 
     /// Runs at most about `max_steps` engine steps; the verdict once Check is done.
     pub fn advance(&mut self, max_steps: usize) -> Option<Verdict> {
         match std::mem::replace(&mut self.stage, Stage::Done) {
-            Stage::Seeds(mut check) => {
-                let report = match check.advance(max_steps as u64) {
-                    Ok(None) => {
-                        self.stage = Stage::Seeds(check);
-                        return None;
-                    }
-                    Ok(Some(report)) => report,
-                    Err(error) => return Some(verdict_of(error)),
-                };
-                let failed = report.goals.iter().find(|g| !g.passed_all_seeds);
-                let (failed_goal, seed) = match failed {
-                    Some(goal) => (
-                        Some(goal.name.clone()),
-                        goal.failing_seed.unwrap_or(self.lesson_seed),
-                    ),
-                    None => (
-                        None,
-                        report.seeds.first().copied().unwrap_or(self.lesson_seed),
-                    ),
-                };
-                let show = RunToShow {
-                    report: Rc::new(report),
-                    failed_goal,
-                    seed,
-                    seeds_steps: check.progress().steps,
-                };
-                match RunBuilder::new(&self.lesson_id, check.applied().clone(), seed) {
-                    Ok(builder) => {
-                        self.stage = Stage::Run(show, builder);
-                        None
-                    }
-                    Err(error) => Some(show.verdict(Err(error))),
+            Stage::Seeds(mut check) => match check.advance(max_steps) {
+                None => {
+                    self.stage = Stage::Seeds(check);
+                    None
                 }
-            }
+                Some(Err(verdict)) => Some(verdict),
+                Some(Ok(report)) => {
+                    let steps = check.progress().steps;
+                    self.run_to_show(report, check.0.applied().clone(), steps)
+                }
+            },
             Stage::Run(show, mut builder) => {
                 if builder.advance(max_steps) {
                     Some(show.verdict(Ok(Shared::new(builder.finish()))))
@@ -474,15 +495,7 @@ impl Checker {
 
     pub fn progress(&self) -> CheckProgress {
         match &self.stage {
-            Stage::Seeds(check) => {
-                let p = check.progress();
-                CheckProgress {
-                    seeds_done: p.seeds_done,
-                    seeds: p.seeds,
-                    steps: p.steps,
-                    now_us: p.now_us,
-                }
-            }
+            Stage::Seeds(check) => check.progress(),
             Stage::Run(show, builder) => {
                 let p = builder.progress();
                 CheckProgress {
@@ -493,6 +506,46 @@ impl Checker {
                 }
             }
             Stage::Done => CheckProgress::default(),
+        }
+    }
+}
+
+/// Check's seeds alone, without the run to show: the part of Check the worker runs.
+pub struct SeedsCheck(ExerciseCheck);
+
+/// Applies the learner's SQL to the exercise (default toggles) for its seeds; a
+/// verdict at once when it cannot apply.
+pub fn seeds_check(lesson: &Lesson, edits: &[(String, String)]) -> Result<SeedsCheck, Verdict> {
+    let settings = lesson.settings_default();
+    let seeds = lesson
+        .exercise
+        .as_ref()
+        .map_or_else(|| vec![lesson.seed], |e| e.seeds.clone());
+    let edits: Vec<(&str, &str)> = edits
+        .iter()
+        .map(|(b, s)| (b.as_str(), s.as_str()))
+        .collect();
+    ExerciseCheck::new(lesson, &settings, &edits, &seeds)
+        .map(SeedsCheck)
+        .map_err(verdict_of)
+}
+
+impl SeedsCheck {
+    /// Runs at most about `max_steps` engine steps; the report once every seed ran.
+    pub fn advance(&mut self, max_steps: usize) -> Option<Result<ExerciseReport, Verdict>> {
+        self.0
+            .advance(max_steps as u64)
+            .map_err(verdict_of)
+            .transpose()
+    }
+
+    pub fn progress(&self) -> CheckProgress {
+        let p = self.0.progress();
+        CheckProgress {
+            seeds_done: p.seeds_done,
+            seeds: p.seeds,
+            steps: p.steps,
+            now_us: p.now_us,
         }
     }
 }
@@ -905,6 +958,68 @@ mod tests {
         let verdict = check(&lesson, &[(block.id, forever)]);
         let message = stopped_by_limit(&verdict).expect("stopped by a limit");
         assert!(message.contains("a loop that never ends"), "{message}");
+    }
+
+    /// Check split as the page runs it, the seeds (in the worker) then the run to show
+    /// (on the page), gives the verdict Check gives in one go.
+    #[test]
+    fn the_seeds_then_the_run_to_show_is_check() {
+        let lesson = lesson("exercise-skip-locked");
+        let edits = ExerciseState::new(Rc::clone(&lesson), Ok(None)).edits();
+        let mut seeds = seeds_check(&lesson, &edits).expect("applies");
+        let report = loop {
+            if let Some(done) = seeds.advance(64) {
+                break done.expect("runs");
+            }
+        };
+        let steps = seeds.progress().steps;
+        assert_eq!(seeds.progress().seeds_done, report.seeds.len());
+        let mut checker = Checker::showing(&lesson, &edits, report, steps).expect("builds");
+        assert_eq!(
+            checker.progress().steps,
+            steps,
+            "the run to show starts from the seeds' steps"
+        );
+        let split = loop {
+            if let Some(verdict) = checker.advance(64) {
+                break verdict;
+            }
+        };
+        let whole = check(&lesson, &edits);
+        let (
+            Verdict::Report {
+                report: a,
+                shown: Some(x),
+            },
+            Verdict::Report {
+                report: b,
+                shown: Some(y),
+            },
+        ) = (&split, &whole)
+        else {
+            panic!("{split:?} {whole:?}");
+        };
+        assert_eq!(a, b);
+        assert!(!a.solved);
+        assert_eq!((&x.failed_goal, x.seed), (&y.failed_goal, y.seed));
+        let (x, y) = (x.run.as_ref().unwrap(), y.run.as_ref().unwrap());
+        assert_eq!(x.key.seed, y.key.seed);
+        assert_eq!(x.trace.len(), y.trace.len());
+
+        // SQL that does not parse comes back from the seeds placed in the learner's text.
+        let broken = vec![(edits[0].0.clone(), "SELECT (".to_string())];
+        let verdict = match seeds_check(&lesson, &broken) {
+            Err(verdict) => verdict,
+            Ok(mut seeds) => loop {
+                if let Some(done) = seeds.advance(64) {
+                    break done.expect_err("does not parse");
+                }
+            },
+        };
+        assert!(
+            matches!(verdict, Verdict::EditError { line: 1, .. }),
+            "{verdict:?}"
+        );
     }
 
     #[test]

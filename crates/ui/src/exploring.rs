@@ -1,8 +1,10 @@
 //! The Explore button's job and its words: `explore::Search` over every interleaving of
-//! the lesson's sessions, a slice at a time (`sliced.rs` runs it between frames and
-//! cancels it by dropping it), and the sentences that report its progress and answer.
+//! the lesson's sessions, a few engine steps at a time (the worker, `worker.rs`, runs
+//! it to the end; the page cancels it by terminating the worker), the [`Answer`] that
+//! comes back to the page, and the sentences that report its progress and answer.
 
-use explore::{Options, Progress, Report, Search, Verdict};
+use engine::Schedule;
+use explore::{Options, Progress, Report, Search};
 use lesson::{Applied, Property};
 
 use crate::present::group_digits as group;
@@ -16,7 +18,17 @@ impl Exploring {
     /// A search of `property` over `applied`'s interleavings from the setup run with
     /// `seed`, with the library's default bounds.
     pub fn new(applied: &Applied, seed: u64, property: Property) -> Result<Exploring, String> {
-        Search::new(applied, seed, property, Options::default())
+        Exploring::with_options(applied, seed, property, Options::default())
+    }
+
+    /// The same with other bounds.
+    pub fn with_options(
+        applied: &Applied,
+        seed: u64,
+        property: Property,
+        options: Options,
+    ) -> Result<Exploring, String> {
+        Search::new(applied, seed, property, options)
             .map(|search| Exploring { search })
             .map_err(|e| e.to_string())
     }
@@ -32,6 +44,66 @@ impl Exploring {
 
     pub fn progress(&self) -> Progress {
         self.search.progress()
+    }
+}
+
+/// What the page shows of a finished search: a [`Report`] without the engine's
+/// footprints and the property's SQL, so it crosses from the worker in a few hundred
+/// bytes (`wire.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The property's label.
+    pub label: String,
+    pub max_steps: usize,
+    pub max_states: usize,
+    pub progress: Progress,
+    /// The counterexample, when the property broke.
+    pub found: Option<Found>,
+}
+
+/// A counterexample as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// Replays it (`schedule=` in the player, the scheduler's URL).
+    pub schedule: Schedule,
+    /// Statements up to the violation.
+    pub statements: usize,
+    pub switches: usize,
+    /// What broke ("got 1 (expected 0)").
+    pub detail: String,
+    /// Each statement narrated ("worker1 reads task 1").
+    pub steps: Vec<String>,
+    pub conflict: Option<Conflict>,
+}
+
+/// The read and the write that make the race (indices into `steps`), in a sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conflict {
+    pub read: usize,
+    pub write: usize,
+    pub summary: String,
+}
+
+impl From<&Report> for Answer {
+    fn from(report: &Report) -> Answer {
+        Answer {
+            label: report.property.label.clone(),
+            max_steps: report.options.max_steps,
+            max_states: report.options.max_states,
+            progress: report.progress,
+            found: report.counterexample().map(|c| Found {
+                schedule: c.schedule.clone(),
+                statements: c.path.len(),
+                switches: c.switches,
+                detail: c.detail.clone(),
+                steps: c.steps.iter().map(ToString::to_string).collect(),
+                conflict: c.conflict.as_ref().map(|x| Conflict {
+                    read: x.read,
+                    write: x.write,
+                    summary: x.summary.clone(),
+                }),
+            }),
+        }
     }
 }
 
@@ -54,38 +126,38 @@ pub fn progress_text(p: &Progress, elapsed_ms: f64) -> String {
 }
 
 /// The bounds a verdict covers, in words.
-pub fn bounds_text(options: &Options) -> String {
+pub fn bounds_text(answer: &Answer) -> String {
     format!(
         "up to {} steps per interleaving and {} states",
-        options.max_steps,
-        group(options.max_states as u64)
+        answer.max_steps,
+        group(answer.max_states as u64)
     )
 }
 
 /// The answer of a finished search, in one sentence.
-pub fn verdict_text(report: &Report, elapsed_ms: f64) -> String {
-    let p = &report.progress;
+pub fn verdict_text(answer: &Answer, elapsed_ms: f64) -> String {
+    let p = &answer.progress;
     let took = group(elapsed_ms.round() as u64);
-    match &report.verdict {
-        Verdict::Holds if p.exhaustive => format!(
+    match &answer.found {
+        None if p.exhaustive => format!(
             "“{}” holds for every interleaving {}: {} states and {} schedules explored, exhaustively, in {took} ms.",
-            report.property.label,
-            bounds_text(&report.options),
+            answer.label,
+            bounds_text(answer),
             group(p.states),
             group(p.schedules)
         ),
-        Verdict::Holds => format!(
+        None => format!(
             "“{}” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({}) after {} states and {} schedules, then ran {} random walks, in {took} ms.",
-            report.property.label,
-            bounds_text(&report.options),
+            answer.label,
+            bounds_text(answer),
             group(p.states),
             group(p.schedules),
             p.walks
         ),
-        Verdict::Violated(c) => format!(
+        Some(c) => format!(
             "“{}” breaks after {} statements ({} context switches): {}. Found after {} states in {took} ms.",
-            report.property.label,
-            c.path.len(),
+            answer.label,
+            c.statements,
             c.switches,
             c.detail,
             group(p.states)
@@ -97,6 +169,7 @@ pub fn verdict_text(report: &Report, elapsed_ms: f64) -> String {
 mod tests {
     use super::*;
     use crate::scheduling::{properties, Scheduling};
+    use explore::Verdict;
 
     fn applied(claim: &str) -> Applied {
         let catalog = crate::catalog::catalog();
@@ -125,7 +198,10 @@ mod tests {
         let Verdict::Violated(c) = &report.verdict else {
             panic!("holds: {report:?}");
         };
-        let text = verdict_text(&report, 12.5);
+        let answer = Answer::from(&report);
+        assert_eq!(answer.found.as_ref().unwrap().statements, c.path.len());
+        assert_eq!(answer.found.as_ref().unwrap().steps.len(), c.steps.len());
+        let text = verdict_text(&answer, 12.5);
         assert!(
             text.starts_with("“No task is claimed twice” breaks after"),
             "{text}"
@@ -172,7 +248,7 @@ mod tests {
     fn one_statement_holds_exhaustively() {
         let report = explore("one-statement");
         assert!(report.holds() && report.exhaustive(), "{report:?}");
-        let text = verdict_text(&report, 2000.0);
+        let text = verdict_text(&Answer::from(&report), 2000.0);
         assert!(text.contains("holds for every interleaving up to 400 steps per interleaving and 200\u{202f}000 states"), "{text}");
         assert!(text.contains("exhaustively, in 2\u{202f}000 ms"), "{text}");
         assert!(report.progress.states > 10);

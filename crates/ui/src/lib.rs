@@ -14,6 +14,7 @@ pub mod exercise;
 pub mod exploring;
 pub mod graph;
 pub mod hooks;
+pub mod offload;
 pub mod pacing;
 pub mod panic;
 pub mod player;
@@ -25,6 +26,8 @@ pub mod scheduling;
 pub mod sliced;
 pub mod state;
 pub mod why;
+pub mod wire;
+pub mod worker;
 pub mod zoom;
 
 pub use components::App;

@@ -20,10 +20,15 @@ fn hook(info: &PanicHookInfo<'_>) {
     // Full message and stack trace in the console for whoever debugs it.
     console_error_panic_hook::hook(info);
     // Never panic inside the panic hook: each DOM step may fail, and then we stop.
-    let _ = show_panel(&info.to_string());
+    show_panel(&info.to_string());
 }
 
-fn show_panel(message: &str) -> Option<()> {
+/// Writes the error panel with `message` (once: the first panic is the one shown).
+pub fn show_panel(message: &str) {
+    let _ = write_panel(message);
+}
+
+fn write_panel(message: &str) -> Option<()> {
     let document = web_sys::window()?.document()?;
     if document.get_element_by_id(PANEL_ID).is_some() {
         return Some(()); // the first panic is the one worth showing

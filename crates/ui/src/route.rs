@@ -14,7 +14,8 @@
 //!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
 //! - `#/facilitator`: every exercise with its goals and hints, printable;
-//! - `#/debug/panic`: panics on purpose (for the panic test).
+//! - `#/debug/panic`: panics on purpose (for the panic test); `#/debug/panic-run` in a
+//!   run's slice, `#/debug/panic-worker` inside the worker.
 //!
 //! Values are taken as written here; the lesson decides which toggles and values exist.
 
@@ -44,6 +45,9 @@ pub enum Route {
     /// `#/debug/panic-run`: starts a run that panics in its first slice, so the browser
     /// tests can prove a failure inside a run reaches the error panel too.
     DebugPanicRun,
+    /// `#/debug/panic-worker`: asks the worker to panic, so the browser tests can prove
+    /// a panic inside the worker reaches the page's error panel.
+    DebugPanicWorker,
     /// Anything else; keeps the path so the page can say what was not found.
     NotFound(String),
 }
@@ -96,6 +100,7 @@ impl Route {
             [] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
             ["debug", "panic-run"] => Route::DebugPanicRun,
+            ["debug", "panic-worker"] => Route::DebugPanicWorker,
             ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
             ["lesson", id, "schedule"] => {
                 Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
@@ -181,6 +186,7 @@ impl fmt::Display for Route {
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
             Route::DebugPanicRun => f.write_str("/debug/panic-run"),
+            Route::DebugPanicWorker => f.write_str("/debug/panic-worker"),
             Route::NotFound(path) => f.write_str(path),
         }
     }
@@ -284,6 +290,7 @@ mod tests {
             ("#/debug/panic", Route::DebugPanic),
             ("/debug/panic/", Route::DebugPanic),
             ("#/debug/panic-run", Route::DebugPanicRun),
+            ("#/debug/panic-worker", Route::DebugPanicWorker),
             ("#/nope", Route::NotFound("/nope".to_owned())),
             ("#/lesson/a/b", Route::NotFound("/lesson/a/b".to_owned())),
         ];
@@ -362,7 +369,13 @@ mod tests {
             route.href(),
             "#/lesson/queue-claim-race?claim=one-statement&workers=4&t=1500.021&e=40&seed=3&schedule=u.0~2.1"
         );
-        for route in [Route::Home, Route::DebugPanic, Route::DebugPanicRun, route] {
+        for route in [
+            Route::Home,
+            Route::DebugPanic,
+            Route::DebugPanicRun,
+            Route::DebugPanicWorker,
+            route,
+        ] {
             assert_eq!(Route::parse(&route.href()), route);
         }
     }

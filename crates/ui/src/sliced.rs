@@ -16,7 +16,7 @@ use gloo::utils::window;
 use wasm_bindgen::JsValue;
 use web_sys::{MessageChannel, MessagePort};
 
-use crate::exercise::{CheckProgress, Checker, Verdict};
+use crate::exercise::{CheckProgress, Checker, SeedsCheck, Verdict};
 use crate::exploring::Exploring;
 use crate::run::{BuildProgress, RunBuilder, RunModel};
 
@@ -24,11 +24,11 @@ use crate::run::{BuildProgress, RunBuilder, RunModel};
 /// answered within a frame or two while a run builds.
 pub const SLICE_MS: f64 = 12.0;
 /// Engine steps between two looks at the clock.
-const STEPS_PER_CALL: usize = 64;
+pub const STEPS_PER_CALL: usize = 64;
 /// A job that takes longer than this shows its progress (and a Cancel button).
 pub const PROGRESS_AFTER_MS: f64 = 150.0;
 /// How often progress is reported after that (each report re-renders the page).
-const PROGRESS_EVERY_MS: f64 = 100.0;
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
 /// Work that can be done a few engine steps at a time.
 pub trait Job: 'static {
@@ -63,6 +63,17 @@ impl Job for Checker {
     }
     fn progress(&self) -> CheckProgress {
         Checker::progress(self)
+    }
+}
+
+impl Job for SeedsCheck {
+    type Output = Result<lesson::ExerciseReport, Verdict>;
+    type Progress = CheckProgress;
+    fn advance(&mut self, steps: usize) -> Option<Self::Output> {
+        SeedsCheck::advance(self, steps)
+    }
+    fn progress(&self) -> CheckProgress {
+        SeedsCheck::progress(self)
     }
 }
 

@@ -3,6 +3,7 @@
 //! goal on every seed), and the run where a goal failed, in the player's own panels.
 //! Progress (solved, the learner's SQL) is saved in `localStorage` as it changes.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use lesson::{BlockRole, Kind, Lesson};
@@ -28,12 +29,14 @@ use crate::exercise::{
     Verdict,
 };
 use crate::hooks::{use_playback, use_player_keys, use_reduced_motion, use_state_view, Measure};
+use crate::offload::{self, offload, Offloaded};
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::{ms_label, StepMarks};
 use crate::progress;
 use crate::route::{LessonRoute, Route};
 use crate::run::RunModel;
-use crate::sliced::run_sliced;
+use crate::sliced::{run_sliced, Sliced};
+use crate::wire::{Reply, Request};
 
 /// Performance API measure of one Check (all seeds and the run shown).
 pub const MEASURE_CHECK: &str = "lockstep:check";
@@ -317,38 +320,79 @@ fn check_progress_text(p: &CheckProgress) -> String {
     )
 }
 
-/// Runs Check in slices between frames (`sliced.rs`), so the page answers input and a
-/// long Check shows its progress and a Cancel button, and hands the verdict to the
-/// reducer. The effect's cleanup (Cancel, a newer request, leaving) drops the Check.
+/// Runs Check's seeds in the worker (`offload.rs`), so the page answers input, a long
+/// Check shows its progress and a Cancel button, and a loop that never ends is stopped
+/// by terminating the worker; then builds the run to show on the page, in slices
+/// (`sliced.rs`: the run model holds engine snapshots, costly to send), from the same
+/// SQL and the seed the report names. Hands the verdict to the reducer. The effect's
+/// cleanup (Cancel, a newer request, leaving) drops whichever part is running.
 #[hook]
 fn use_checker(state: &UseReducerHandle<ExerciseState>) {
     let wanted = state.checking.then_some(state.request);
     let lesson = state.lesson.clone();
     let edits = state.edits();
     let dispatcher = state.dispatcher();
+    // Check is one click away: the worker loads now, not after the click.
+    use_effect_with((), |_| offload::warm());
     use_effect_with(wanted, move |wanted| {
-        let job = wanted.and_then(|request| {
-            let checker = match Checker::new(&lesson, &edits) {
-                Ok(checker) => checker,
-                Err(verdict) => {
+        let running: Rc<RefCell<Checking>> = Rc::new(RefCell::new(Checking::Idle));
+        if let Some(request) = *wanted {
+            let measure = Rc::new(RefCell::new(Some(Measure::start(MEASURE_CHECK))));
+            let done = {
+                let (dispatcher, measure) = (dispatcher.clone(), measure.clone());
+                move |verdict: Verdict| {
+                    if let Some(measure) = measure.borrow_mut().take() {
+                        measure.end();
+                    }
                     dispatcher.dispatch(ExerciseAction::Checked { request, verdict });
-                    return None;
                 }
             };
-            let measure = Measure::start(MEASURE_CHECK);
             let progress = {
                 let dispatcher = dispatcher.clone();
-                move |progress| {
+                move |progress: CheckProgress| {
                     dispatcher.dispatch(ExerciseAction::CheckProgress { request, progress });
                 }
             };
-            run_sliced(checker, progress, move |verdict| {
-                measure.end();
-                dispatcher.dispatch(ExerciseAction::Checked { request, verdict });
-            })
-        });
-        move || drop(job)
+            let request = Request::Check {
+                lesson: lesson.id.clone(),
+                edits: edits.clone(),
+            };
+            let on_reply = {
+                let running = Rc::downgrade(&running);
+                let lesson = lesson.clone();
+                move |reply: Reply| match reply {
+                    Reply::Checking(p) => progress(p),
+                    Reply::Checked(Ok((report, steps))) => {
+                        match Checker::showing(&lesson, &edits, report, steps) {
+                            Err(verdict) => done(verdict),
+                            Ok(checker) => {
+                                let sliced = run_sliced(checker, progress.clone(), done.clone());
+                                if let (Some(running), Some(sliced)) = (running.upgrade(), sliced) {
+                                    *running.borrow_mut() = Checking::Run(sliced);
+                                }
+                            }
+                        }
+                    }
+                    Reply::Checked(Err(verdict)) => done(verdict),
+                    Reply::Failed(message) => done(Verdict::LessonError(message)),
+                    _ => {}
+                }
+            };
+            *running.borrow_mut() = Checking::Seeds(offload(&request, on_reply));
+        }
+        move || drop(running.take())
     });
+}
+
+/// The part of Check that is running: the seeds in the worker, then the run to show.
+/// Each is held only to be dropped, which cancels it.
+#[derive(Default)]
+#[allow(dead_code)]
+enum Checking {
+    #[default]
+    Idle,
+    Seeds(Offloaded),
+    Run(Sliced),
 }
 
 /// Saves progress whenever it changes (and removes it when there is nothing to keep).

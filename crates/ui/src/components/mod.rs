@@ -29,7 +29,7 @@ pub use facilitator::FacilitatorPage;
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
-pub use pages::{DebugPanic, DebugPanicRun, LessonProblem, NotFound};
+pub use pages::{DebugPanic, DebugPanicRun, DebugPanicWorker, LessonProblem, NotFound};
 pub use schedule::SchedulePage;
 
 use crate::catalog::catalog;
@@ -139,6 +139,7 @@ pub fn App() -> Html {
         }
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
+        Route::DebugPanicWorker => html! { <DebugPanicWorker /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
     let wide = matches!(

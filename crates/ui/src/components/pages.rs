@@ -76,3 +76,14 @@ pub fn DebugPanicRun() -> Html {
     });
     html! { <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p> }
 }
+
+/// Asks the worker to panic (`wire::Request::Panic`), as a bug in a search or a Check
+/// would; the page shows "Working…" until the error panel covers it.
+#[function_component]
+pub fn DebugPanicWorker() -> Html {
+    use_effect_with((), |_| {
+        let job = crate::offload::offload(&crate::wire::Request::Panic, |_| {});
+        move || drop(job)
+    });
+    html! { <p class="simulating" role="status" data-testid="simulating">{ "Working…" }</p> }
+}

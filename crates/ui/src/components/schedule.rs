@@ -4,7 +4,7 @@
 //! and Explore, which searches every interleaving for one that breaks a property.
 //! The learner's picks live in the URL (history entry replaced), so a reload or a shared
 //! link shows the same state. State and replay are `scheduling.rs`; the search is
-//! `exploring.rs`.
+//! `exploring.rs`, run in the worker (`offload.rs`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,13 +21,14 @@ use super::pages::LessonProblem;
 use super::tables::Tables;
 use super::transport::Toggles;
 use crate::catalog::catalog;
-use crate::exploring::{progress_text, verdict_text, Exploring};
+use crate::exploring::{progress_text, verdict_text, Answer};
 use crate::hooks::{navigate, page_keys, Measure};
+use crate::offload::{offload, Offloaded};
 use crate::player::{non_default, settings_from, Shared};
 use crate::present::{session_class, StepMarks};
 use crate::route::{LessonRoute, Route};
 use crate::scheduling::{properties, session_key, session_of_key, ScheduleRoute, Scheduling};
-use crate::sliced::{run_sliced, Sliced};
+use crate::wire::{ExploreRequest, Reply, Request};
 
 /// Performance API measure of one search, Explore click to answer.
 pub const MEASURE_EXPLORE: &str = "lockstep:explore";
@@ -363,21 +364,24 @@ enum Search {
     Idle,
     Running { progress: Option<explore::Progress> },
     Cancelled(explore::Progress, f64),
-    Done(Rc<explore::Report>, f64),
+    Done(Rc<Answer>, f64),
     Failed(String),
 }
 
-/// Explore: the search over every interleaving, with progress, Cancel and its answer.
+/// Explore: the search over every interleaving, run in the worker, with progress,
+/// Cancel and its answer.
 #[function_component]
 fn ExplorePanel(props: &ExploreProps) -> Html {
     let search = use_state(|| Search::Idle);
-    let job: Rc<RefCell<Option<Sliced>>> = use_mut_ref(|| None);
+    let job: Rc<RefCell<Option<Offloaded>>> = use_mut_ref(|| None);
     let started = use_mut_ref(|| 0.0_f64);
     let last = use_mut_ref(explore::Progress::default);
     let chosen = use_state(|| 0_usize);
     let applied = props.lesson.apply(&props.settings).ok();
     let props_list = applied.as_ref().map(properties).unwrap_or_default();
 
+    // Explore is one click away: the worker loads now, not after the click.
+    use_effect_with((), |_| crate::offload::warm());
     // Leaving the page (or new settings) cancels a search.
     {
         let (job, search) = (job.clone(), search.clone());
@@ -393,56 +397,58 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
     let start = {
         let (search, job, started, last) =
             (search.clone(), job.clone(), started.clone(), last.clone());
-        let (applied, seed, property) = (
-            applied.clone(),
-            props.seed,
-            props_list.get(*chosen).cloned(),
-        );
+        let property = props_list.get(*chosen).map(|p| p.name.clone());
+        let request = ExploreRequest {
+            lesson: props.lesson.id.clone(),
+            settings: props
+                .settings
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            seed: props.seed,
+            property: property.clone().unwrap_or_default(),
+            max_steps: explore::Options::default().max_steps,
+            max_states: explore::Options::default().max_states,
+        };
         Callback::from(move |_: MouseEvent| {
-            let (Some(applied), Some(property)) = (applied.as_ref(), property.clone()) else {
+            if property.is_none() {
                 return;
-            };
-            let exploring = match Exploring::new(applied, seed, property) {
-                Ok(e) => e,
-                Err(e) => {
-                    search.set(Search::Failed(e));
-                    return;
-                }
-            };
+            }
             *started.borrow_mut() = now_ms();
             *last.borrow_mut() = explore::Progress::default();
             search.set(Search::Running { progress: None });
             let measure = Measure::start(MEASURE_EXPLORE);
-            let on_progress = {
-                let (search, last) = (search.clone(), last.clone());
-                move |p: explore::Progress| {
-                    *last.borrow_mut() = p;
-                    search.set(Search::Running { progress: Some(p) });
+            let mut measure = Some(measure);
+            let on_reply = {
+                let (search, last, started) = (search.clone(), last.clone(), started.clone());
+                move |reply: Reply| {
+                    let done = match reply {
+                        Reply::Searching(p) => {
+                            *last.borrow_mut() = p;
+                            search.set(Search::Running { progress: Some(p) });
+                            return;
+                        }
+                        Reply::Explored(Ok(answer)) => {
+                            Search::Done(Rc::new(answer), now_ms() - *started.borrow())
+                        }
+                        Reply::Explored(Err(e)) | Reply::Failed(e) => Search::Failed(e),
+                        _ => return,
+                    };
+                    if let Some(measure) = measure.take() {
+                        measure.end();
+                    }
+                    search.set(done);
                 }
             };
-            let on_done = {
-                let (search, job, started) = (search.clone(), job.clone(), started.clone());
-                move |out: Result<explore::Report, String>| {
-                    measure.end();
-                    let elapsed = now_ms() - *started.borrow();
-                    // The job is over; its handle goes (this runs inside it, so later).
-                    let job = job.clone();
-                    gloo::timers::callback::Timeout::new(0, move || drop(job.borrow_mut().take()))
-                        .forget();
-                    search.set(match out {
-                        Ok(report) => Search::Done(Rc::new(report), elapsed),
-                        Err(e) => Search::Failed(e),
-                    });
-                }
-            };
-            *job.borrow_mut() = run_sliced(exploring, on_progress, on_done);
+            // A search still running (there is none: the button is disabled) would end.
+            *job.borrow_mut() = Some(offload(&Request::Explore(request.clone()), on_reply));
         })
     };
     let cancel = {
         let (search, job, started, last) =
             (search.clone(), job.clone(), started.clone(), last.clone());
         Callback::from(move |_: MouseEvent| {
-            // Dropping the job stops it before its next slice.
+            // Dropping the job terminates the worker, wherever the search is.
             drop(job.borrow_mut().take());
             search.set(Search::Cancelled(
                 *last.borrow(),
@@ -488,7 +494,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
         Search::Done(report, elapsed) => {
             let p = &report.progress;
             let text = verdict_text(report, *elapsed);
-            match report.counterexample() {
+            match &report.found {
                 None => html! {
                     <p class="verdict verdict--solved" role="status" data-testid="explore-result" data-verdict="holds"
                         data-exhaustive={p.exhaustive.to_string()} data-states={p.states.to_string()}
@@ -498,12 +504,12 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                     let route = ScheduleRoute {
                         lesson: props.base.clone(),
                         schedule: Some(c.schedule.clone()),
-                        steps: Some(c.path.len()),
+                        steps: Some(c.statements),
                     };
                     html! {
                         <div class="verdict verdict--fail explore__found" role="status" data-testid="explore-result"
                             data-verdict="violated" data-states={p.states.to_string()}
-                            data-steps={c.path.len().to_string()} data-schedule={c.schedule.to_string()}>
+                            data-steps={c.statements.to_string()} data-schedule={c.schedule.to_string()}>
                             <p>{ text }</p>
                             if let Some(conflict) = &c.conflict {
                                 <p class="explore__why" data-testid="explore-conflict"
@@ -515,7 +521,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                                     let hot = c.conflict.as_ref().is_some_and(|x| k == x.read || k == x.write);
                                     html! {
                                         <li class={classes!(hot.then_some("explore__step--conflict"))}
-                                            data-conflict={hot.to_string()}>{ step.to_string() }</li>
+                                            data-conflict={hot.to_string()}>{ step }</li>
                                     }
                                 }) }
                             </ol>
