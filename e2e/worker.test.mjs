@@ -64,7 +64,14 @@ test('worker: a runaway Check leaves the main thread free, and Cancel answers at
   const from = await tasksSoFar(page);
   await page.click('[data-testid=check-button]');
   await page.waitForSelector('[data-testid=check-progress]', { timeout: 10_000 });
-  await page.waitForTimeout(1500);
+  // The progress moves while the page renders it: then Cancel. (A fixed wait was too long
+  // on a fast machine: the engine's budget had ended the run before the click.)
+  const progress = await page.textContent('[data-testid=check-progress]');
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid=check-progress]')?.textContent !== before,
+    progress,
+    { timeout: 10_000 },
+  );
   assert.ok(await page.$('[data-testid=cancel-check]'), 'Check ended before it could be cancelled');
   const cancelMs = await timeClick(page, '[data-testid=cancel-check]', '[data-testid=verdict][data-stopped=cancel]');
   const longest = await longestSince(page, from);
