@@ -6,10 +6,11 @@
 
 import { test, assert, timeClick, watchLongTasks } from './harness.mjs';
 
-// Far above a render, far below the seconds a search or a runaway script takes: the page
-// is never frozen, even on a busy machine. `cargo xtask bench` holds the main thread to
-// its budgets (no task of 50 ms, Cancel within 100 ms); a timed test would be flaky.
-const MAX_TASK_MS = 250;
+// Below the seconds a search or a runaway script takes on the main thread, so the test
+// fails if the work comes back there; above the rare stall of a busy machine (one task of
+// 380 ms was seen once). `cargo xtask bench` holds the main thread to its budgets (no
+// task of 50 ms, Cancel within 100 ms); a timed test would be flaky.
+const MAX_TASK_MS = 1000;
 const MAX_CANCEL_MS = 1000;
 // A search that runs for seconds: the conditional claim with 4 workers.
 const LONG_SEARCH = '#/lesson/queue-claim-race/schedule?claim=conditional&tasks=3&workers=4';
