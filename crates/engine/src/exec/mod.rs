@@ -243,6 +243,13 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// When deadlocks are looked for: `None`, by a monitor that wakes every 5 s and picks
+    /// the cheapest victim; `Some(us)`, by each waiter once, `us` after it began waiting,
+    /// and that waiter is the victim when it closes a cycle.
+    fn deadlock_timeout_us(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true

@@ -246,3 +246,29 @@ INSERT INTO send (doc, state) VALUES (1, 'done');";
         [vec![Value::Int(3)]]
     );
 }
+
+/// Real server (checked: A's UPDATE fails after 1017 ms, B's waits 869 ms): the first
+/// waiter of a cycle finds the deadlock when its `deadlock_timeout` (1 s) ends and is
+/// the one aborted with 40P01; the other goes on at that instant.
+#[test]
+fn the_first_waiter_finds_the_deadlock_after_one_second() {
+    let a = "BEGIN;
+UPDATE task SET owner = 'A' WHERE id = 1;
+SELECT pg_sleep(0.1);
+UPDATE task SET owner = 'A' WHERE id = 2;
+COMMIT;";
+    let b = "BEGIN;
+UPDATE task SET owner = 'B' WHERE id = 2;
+SELECT pg_sleep(0.2);
+UPDATE task SET owner = 'B' WHERE id = 1;
+COMMIT;";
+    let mut sim = pg(TASKS, &[("A", 0, a), ("B", 0, b)]);
+    assert_eq!(sqlstates(&sim, "A"), ["40P01"]);
+    assert!(sqlstates(&sim, "B").is_empty());
+    assert!((999..=1001).contains(&wait_ms(&sim, "A")), "{}", wait_ms(&sim, "A"));
+    assert!((898..=901).contains(&wait_ms(&sim, "B")), "{}", wait_ms(&sim, "B"));
+    assert_eq!(
+        final_rows(&mut sim, "SELECT owner FROM task WHERE id <= 2 ORDER BY id"),
+        [vec![Value::Text("B".into())], vec![Value::Text("B".into())]]
+    );
+}

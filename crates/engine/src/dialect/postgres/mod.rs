@@ -93,6 +93,12 @@ impl Rules for Postgres {
     fn flat_transactions(&self) -> bool {
         true
     }
+
+    /// `deadlock_timeout`'s default, 1 s: the waiter whose timeout ends first while in a
+    /// cycle is the one aborted (C4).
+    fn deadlock_timeout_us(&self) -> Option<u64> {
+        Some(1_000_000)
+    }
 }
 
 /// The text between `prefix` and the next `'` in a message.
