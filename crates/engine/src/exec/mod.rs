@@ -229,6 +229,18 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Calls a function only this dialect has (upper-cased `name`, evaluated `args`);
+    /// `None` when it has no such function.
+    fn call_function(
+        &self,
+        _x: &mut Exec<'_>,
+        _i: usize,
+        _name: &str,
+        _args: &[Value],
+    ) -> Option<Result<Value, Interrupt>> {
+        None
+    }
+
     /// The dialect's SQLSTATE and words for an error the executor raised.
     fn number_error(&self, e: SqlError) -> SqlError {
         e
