@@ -289,26 +289,40 @@ fn figure_check(
     figure: Figure,
     bound: &Bound,
 ) -> (bool, String) {
-    let (who, value) = match (figure, session) {
-        (Figure::EndMs, _) => (String::new(), ms(outcome.end_us)),
-        (_, Some(name)) => match outcome.sessions.iter().find(|s| s.name == name) {
-            Some(s) => (format!("{name} "), figure.of_session(s)),
-            None => {
-                return (
-                    false,
-                    format!("session {name} did not run with these settings"),
-                )
-            }
-        },
-        (_, None) => (
-            "all sessions ".to_string(),
-            outcome.sessions.iter().map(|s| figure.of_session(s)).sum(),
-        ),
+    let Some(value) = figure_value(outcome, session, figure) else {
+        let name = session.unwrap_or_default();
+        return (
+            false,
+            format!("session {name} did not run with these settings"),
+        );
+    };
+    let who = match (figure, session) {
+        (Figure::EndMs, _) => String::new(),
+        (_, Some(name)) => format!("{name} "),
+        (_, None) => "all sessions ".to_string(),
     };
     (
         bound.holds(value),
         format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
     )
+}
+
+/// A figure of a finished run: of one session, or summed over all of them; `None` when
+/// the session did not run with these settings.
+pub(crate) fn figure_value(
+    outcome: &Outcome,
+    session: Option<&str>,
+    figure: Figure,
+) -> Option<f64> {
+    match (figure, session) {
+        (Figure::EndMs, _) => Some(ms(outcome.end_us)),
+        (_, Some(name)) => outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| figure.of_session(s)),
+        (_, None) => Some(outcome.sessions.iter().map(|s| figure.of_session(s)).sum()),
+    }
 }
 
 fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
@@ -359,7 +373,7 @@ fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
     }
 }
 
-fn number(v: &Value) -> Option<f64> {
+pub(crate) fn number(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
         Value::Decimal(d) => Some(*d),
@@ -385,7 +399,7 @@ fn matches(expected: &Expected, actual: &Value) -> bool {
 /// At most this many rows appear in a detail; the rest are counted.
 const ROWS_SHOWN: usize = 10;
 
-fn rows_text(rows: &[Vec<Value>]) -> String {
+pub(crate) fn rows_text(rows: &[Vec<Value>]) -> String {
     list_text(
         rows.iter()
             .map(|r| list_text(r.iter().map(value_literal), r.len())),
