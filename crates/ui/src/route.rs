@@ -10,6 +10,8 @@
 //!   is narrated with its two conflicting steps marked: see [`crate::conflict`]);
 //! - `#/lesson/<id>/schedule?<toggle>=<value>&...&seed=<n>&schedule=<u.…>&steps=<n>`: be
 //!   the scheduler, the learner's picks so far (see [`crate::scheduling`]);
+//! - `#/lesson/<id>/matrix`: the outcome matrix, every toggle combination over several
+//!   seeds (see `components::matrix`);
 //! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player
 //!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
@@ -35,6 +37,8 @@ pub enum Route {
     Embed(EmbedRoute),
     /// `#/lesson/<id>/schedule?...`: be the scheduler (see [`crate::scheduling`]).
     Schedule(ScheduleRoute),
+    /// `#/lesson/<id>/matrix`: the outcome matrix of a lesson.
+    Matrix(String),
     /// `#/exercise/<id>`: an exercise to solve.
     Exercise(String),
     /// `#/facilitator`: the exercises for a workshop facilitator.
@@ -105,6 +109,7 @@ impl Route {
             ["lesson", id, "schedule"] => {
                 Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
             }
+            ["lesson", id, "matrix"] => Route::Matrix(percent_decode(id)),
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
             ["exercise", id] => Route::Exercise(percent_decode(id)),
             ["facilitator"] => Route::Facilitator,
@@ -182,6 +187,7 @@ impl fmt::Display for Route {
             Route::Lesson(lesson) => lesson.fmt(f),
             Route::Embed(embed) => embed.fmt(f),
             Route::Schedule(schedule) => schedule.fmt(f),
+            Route::Matrix(id) => write!(f, "/lesson/{id}/matrix"),
             Route::Exercise(id) => write!(f, "/exercise/{id}"),
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
@@ -374,10 +380,23 @@ mod tests {
             Route::DebugPanic,
             Route::DebugPanicRun,
             Route::DebugPanicWorker,
+            Route::Matrix("queue-isolation".into()),
             route,
         ] {
             assert_eq!(Route::parse(&route.href()), route);
         }
+    }
+
+    #[test]
+    fn the_matrix_route_is_a_lesson_id_then_matrix() {
+        assert_eq!(
+            Route::parse("#/lesson/queue-isolation/matrix"),
+            Route::Matrix("queue-isolation".into())
+        );
+        assert_eq!(
+            Route::Matrix("queue-isolation".into()).href(),
+            "#/lesson/queue-isolation/matrix"
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod lanes;
 mod lesson_list;
 mod lesson_page;
 mod log;
+mod matrix;
 mod narrative;
 mod outcome;
 mod pages;
@@ -29,6 +30,7 @@ pub use facilitator::FacilitatorPage;
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
+pub use matrix::{MatrixPage, MEASURE_MATRIX};
 pub use pages::{DebugPanic, DebugPanicRun, DebugPanicWorker, LessonProblem, NotFound};
 pub use schedule::SchedulePage;
 
@@ -137,6 +139,7 @@ pub fn App() -> Html {
         Route::Schedule(route) => {
             html! { <SchedulePage key={route.to_string()} route={route.clone()} /> }
         }
+        Route::Matrix(id) => html! { <MatrixPage key={id.clone()} id={id.clone()} /> },
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::DebugPanicWorker => html! { <DebugPanicWorker /> },
@@ -144,7 +147,7 @@ pub fn App() -> Html {
     };
     let wide = matches!(
         state.route,
-        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_)
+        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_) | Route::Matrix(_)
     );
 
     html! {
