@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo::timers::callback::Timeout;
 use gloo::utils::window;
 use lesson::{Cell, Lesson, Matrix, MatrixProgress, Reading, Row, MISSING};
 use yew::prelude::*;
@@ -14,11 +15,16 @@ use yew::prelude::*;
 use crate::catalog::catalog;
 use crate::hooks::Measure;
 use crate::offload::{offload, Offloaded};
+use crate::player::Shared;
 use crate::route::{LessonRoute, Route};
 use crate::wire::{Reply, Request};
 
 /// Performance API measure of a matrix: the page asks → the table arrives.
 pub const MEASURE_MATRIX: &str = "lockstep:matrix";
+
+/// Rows drawn per task once the matrix has arrived: the claim race's 24 rows drawn at
+/// once made one main-thread task of about 76 ms; a few rows per task keep each short.
+const ROWS_PER_TASK: usize = 4;
 
 #[derive(Properties, PartialEq)]
 pub struct MatrixProps {
@@ -29,7 +35,7 @@ pub struct MatrixProps {
 enum Table {
     Running(Option<MatrixProgress>),
     Cancelled(MatrixProgress),
-    Done(Rc<Matrix>, f64),
+    Done(Shared<Matrix>, f64),
     Failed(String),
 }
 
@@ -44,10 +50,28 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
     let job: Rc<RefCell<Option<Offloaded>>> = use_mut_ref(|| None);
     let started = use_mut_ref(|| 0.0_f64);
     let last = use_mut_ref(MatrixProgress::default);
+    // Rows of the arrived matrix drawn so far (see ROWS_PER_TASK).
+    let shown = use_state(|| 0_usize);
+    {
+        let shown = shown.clone();
+        let (key, rows) = match &*table {
+            Table::Done(m, _) => (Rc::as_ptr(&m.0) as usize, m.rows.len()),
+            _ => (0, 0),
+        };
+        use_effect_with((key, *shown), move |&(_, n)| {
+            let timer = (n < rows).then(|| Timeout::new(0, move || shown.set(n + ROWS_PER_TASK)));
+            move || drop(timer)
+        });
+    }
 
     let start = {
-        let (table, job, started, last) =
-            (table.clone(), job.clone(), started.clone(), last.clone());
+        let (table, job, started, last, shown) = (
+            table.clone(),
+            job.clone(),
+            started.clone(),
+            last.clone(),
+            shown.clone(),
+        );
         let request = lesson.as_ref().map(|l| Request::Matrix {
             lesson: l.id.clone(),
             seeds: lesson::default_matrix_seeds(l),
@@ -61,7 +85,8 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
             table.set(Table::Running(None));
             let mut measure = Some(Measure::start(MEASURE_MATRIX));
             let on_reply = {
-                let (table, last, started) = (table.clone(), last.clone(), started.clone());
+                let (table, last, started, shown) =
+                    (table.clone(), last.clone(), started.clone(), shown.clone());
                 move |reply: Reply| {
                     let done = match reply {
                         Reply::Tabulating(p) => {
@@ -70,7 +95,8 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
                             return;
                         }
                         Reply::Tabulated(Ok(matrix)) => {
-                            Table::Done(Rc::new(matrix), now_ms() - *started.borrow())
+                            shown.set(0);
+                            Table::Done(Shared::new(matrix), now_ms() - *started.borrow())
                         }
                         Reply::Tabulated(Err(e)) | Reply::Failed(e) => Table::Failed(e),
                         _ => return,
@@ -128,7 +154,9 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
                 <pre class="notice__detail">{ e }</pre>
             </div>
         },
-        Table::Done(matrix, elapsed) => matrix_table(&lesson, matrix, *elapsed),
+        Table::Done(matrix, elapsed) => {
+            matrix_table(&Shared(lesson.clone()), matrix, *elapsed, *shown)
+        }
     };
     html! {
         <article class="matrix" data-testid="matrix" data-lesson={lesson.id.clone()}>
@@ -182,10 +210,72 @@ fn reading_text(r: &Reading) -> String {
     }
 }
 
-fn matrix_table(lesson: &Lesson, matrix: &Matrix, elapsed: f64) -> Html {
+fn matrix_table(
+    lesson: &Shared<Lesson>,
+    matrix: &Shared<Matrix>,
+    elapsed: f64,
+    shown: usize,
+) -> Html {
     let seeds: Vec<String> = matrix.seeds.iter().map(u64::to_string).collect();
     let runs = matrix.rows.len() * matrix.seeds.len();
-    let cell_html = |row: &Row, cell: &Cell, key: &str| {
+    let complete = shown >= matrix.rows.len();
+    html! {
+        <>
+            <p class="matrix__summary" data-testid="matrix-summary" data-runs={runs.to_string()}>
+                { format!("{} combinations × {} seeds ({}): {} runs in {:.1} s.",
+                    matrix.rows.len(), seeds.len(), seeds.join(", "), runs, elapsed / 1000.0) }
+            </p>
+            <div class="matrix__scroll">
+                <table class="matrix__table" data-testid={if complete { "matrix-table" } else { "matrix-table-drawing" }}>
+                    <thead>
+                        <tr>
+                            { for matrix.toggles.iter().map(|t| html! { <th scope="col" class="matrix__toggle">{ t }</th> }) }
+                            { for matrix.columns.iter().map(|c| html! { <th scope="col" title={c.label.clone()}>{ &c.key }</th> }) }
+                            <th scope="col" title="Check verdicts that passed, of those that apply, over every seed">{ "checks" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for (0..shown.min(matrix.rows.len())).map(|index| html! {
+                            <MatrixRow key={index} lesson={lesson.clone()} matrix={matrix.clone()} {index} />
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <dl class="matrix__legend">
+                { for matrix.columns.iter().map(|c| html! {
+                    <>
+                        <dt><code>{ &c.key }</code></dt>
+                        <dd>{ &c.label }
+                            if let lesson::Measure::Query { sql } = &c.measure {
+                                { " " }<code>{ sql }</code>
+                            }
+                        </dd>
+                    </>
+                }) }
+            </dl>
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    lesson: Shared<Lesson>,
+    matrix: Shared<Matrix>,
+    index: usize,
+}
+
+/// One combination; a component, so rows already drawn are not drawn again as more come.
+#[function_component]
+fn MatrixRow(props: &RowProps) -> Html {
+    let (lesson, matrix) = (&*props.lesson, &*props.matrix);
+    let row = &matrix.rows[props.index];
+    let settings: Vec<String> = row
+        .settings
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    let failed = row.checks_passed < row.checks_total;
+    let cell_html = |cell: &Cell, key: &str| {
         let first = matrix.seeds.first().copied().unwrap_or(lesson.seed);
         let text = cell.text();
         let per_seed: Vec<String> = matrix
@@ -210,53 +300,16 @@ fn matrix_table(lesson: &Lesson, matrix: &Matrix, elapsed: f64) -> Html {
         }
     };
     html! {
-        <>
-            <p class="matrix__summary" data-testid="matrix-summary" data-runs={runs.to_string()}>
-                { format!("{} combinations × {} seeds ({}): {} runs in {:.1} s.",
-                    matrix.rows.len(), seeds.len(), seeds.join(", "), runs, elapsed / 1000.0) }
-            </p>
-            <div class="matrix__scroll">
-                <table class="matrix__table" data-testid="matrix-table">
-                    <thead>
-                        <tr>
-                            { for matrix.toggles.iter().map(|t| html! { <th scope="col" class="matrix__toggle">{ t }</th> }) }
-                            { for matrix.columns.iter().map(|c| html! { <th scope="col" title={c.label.clone()}>{ &c.key }</th> }) }
-                            <th scope="col" title="Check verdicts that passed, of those that apply, over every seed">{ "checks" }</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        { for matrix.rows.iter().map(|row| {
-                            let settings: Vec<String> = row.settings.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                            let failed = row.checks_passed < row.checks_total;
-                            html! {
-                                <tr data-testid="matrix-row" data-settings={settings.join(" ")}>
-                                    { for row.settings.iter().map(|(_, v)| html! { <th scope="row" class="matrix__toggle">{ v }</th> }) }
-                                    if let Some(error) = &row.error {
-                                        <td colspan={(matrix.columns.len() + 1).to_string()} class="matrix__error">{ error }</td>
-                                    } else {
-                                        { for row.cells.iter().zip(&matrix.columns).map(|(cell, c)| cell_html(row, cell, &c.key)) }
-                                        <td class={classes!(failed.then_some("matrix__failed"))} data-testid="matrix-checks">
-                                            { format!("{}/{}", row.checks_passed, row.checks_total) }
-                                        </td>
-                                    }
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table>
-            </div>
-            <dl class="matrix__legend">
-                { for matrix.columns.iter().map(|c| html! {
-                    <>
-                        <dt><code>{ &c.key }</code></dt>
-                        <dd>{ &c.label }
-                            if let lesson::Measure::Query { sql } = &c.measure {
-                                { " " }<code>{ sql }</code>
-                            }
-                        </dd>
-                    </>
-                }) }
-            </dl>
-        </>
+        <tr data-testid="matrix-row" data-settings={settings.join(" ")}>
+            { for row.settings.iter().map(|(_, v)| html! { <th scope="row" class="matrix__toggle">{ v }</th> }) }
+            if let Some(error) = &row.error {
+                <td colspan={(matrix.columns.len() + 1).to_string()} class="matrix__error">{ error }</td>
+            } else {
+                { for row.cells.iter().zip(&matrix.columns).map(|(cell, c)| cell_html(cell, &c.key)) }
+                <td class={classes!(failed.then_some("matrix__failed"))} data-testid="matrix-checks">
+                    { format!("{}/{}", row.checks_passed, row.checks_total) }
+                </td>
+            }
+        </tr>
     }
 }
