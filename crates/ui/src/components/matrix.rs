@@ -313,3 +313,29 @@ fn MatrixRow(props: &RowProps) -> Html {
         </tr>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_opens_its_run_with_the_rows_changed_toggles_and_the_seed() {
+        let catalog = catalog();
+        let lesson = catalog.lesson("queue-isolation").unwrap();
+        let row = Row {
+            settings: vec![
+                ("isolation".into(), "snapshot".into()),
+                ("rcsi".into(), "on".into()),
+                ("readpast".into(), "on".into()),
+            ],
+            cells: Vec::new(),
+            checks_passed: 0,
+            checks_total: 0,
+            error: None,
+        };
+        assert_eq!(
+            run_route(lesson, &row, 2).href(),
+            "#/lesson/queue-isolation?isolation=snapshot&rcsi=on&seed=2"
+        );
+    }
+}
