@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use lesson::{matrix_seeds, run_matrix, Cell, Lesson, Matrix, Measure, Reading, Row};
+use lesson::{matrix_seeds, run_matrix, Cell, ColumnMeasure, Lesson, Matrix, Reading, Row};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -89,7 +89,7 @@ fn legend(matrix: &Matrix) -> Vec<(String, String)> {
         .iter()
         .map(|c| {
             let what = match &c.measure {
-                Measure::Query { sql } => format!("{} ({sql})", c.label),
+                ColumnMeasure::Query { sql } => format!("{} ({sql})", c.label),
                 _ => c.label.clone(),
             };
             (c.key.clone(), what)
@@ -220,22 +220,22 @@ impl<'a> ColumnJson<'a> {
             result: None,
         };
         match &c.measure {
-            Measure::Figure { session, figure } => {
+            ColumnMeasure::Figure { session, figure } => {
                 json.kind = "figure";
                 json.session = session.as_deref();
                 json.figure = Some(figure.name());
             }
-            Measure::Query { sql } => {
+            ColumnMeasure::Query { sql } => {
                 json.kind = "query";
                 json.sql = Some(sql);
             }
-            Measure::Result { session, result } => {
+            ColumnMeasure::Result { session, result } => {
                 json.kind = "result";
                 json.session = Some(session);
                 json.result = Some(*result);
             }
-            Measure::ErrorNumbers => json.kind = "error_numbers",
-            Measure::DeadlockVictims => json.kind = "deadlock_victims",
+            ColumnMeasure::ErrorNumbers => json.kind = "error_numbers",
+            ColumnMeasure::DeadlockVictims => json.kind = "deadlock_victims",
         }
         json
     }

@@ -289,40 +289,26 @@ fn figure_check(
     figure: Figure,
     bound: &Bound,
 ) -> (bool, String) {
-    let Some(value) = figure_value(outcome, session, figure) else {
-        let name = session.unwrap_or_default();
-        return (
-            false,
-            format!("session {name} did not run with these settings"),
-        );
-    };
-    let who = match (figure, session) {
-        (Figure::EndMs, _) => String::new(),
-        (_, Some(name)) => format!("{name} "),
-        (_, None) => "all sessions ".to_string(),
+    let (who, value) = match (figure, session) {
+        (Figure::EndMs, _) => (String::new(), ms(outcome.end_us)),
+        (_, Some(name)) => match outcome.sessions.iter().find(|s| s.name == name) {
+            Some(s) => (format!("{name} "), figure.of_session(s)),
+            None => {
+                return (
+                    false,
+                    format!("session {name} did not run with these settings"),
+                )
+            }
+        },
+        (_, None) => (
+            "all sessions ".to_string(),
+            outcome.sessions.iter().map(|s| figure.of_session(s)).sum(),
+        ),
     };
     (
         bound.holds(value),
         format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
     )
-}
-
-/// A figure of a finished run: of one session, or summed over all of them; `None` when
-/// the session did not run with these settings.
-pub(crate) fn figure_value(
-    outcome: &Outcome,
-    session: Option<&str>,
-    figure: Figure,
-) -> Option<f64> {
-    match (figure, session) {
-        (Figure::EndMs, _) => Some(ms(outcome.end_us)),
-        (_, Some(name)) => outcome
-            .sessions
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| figure.of_session(s)),
-        (_, None) => Some(outcome.sessions.iter().map(|s| figure.of_session(s)).sum()),
-    }
 }
 
 fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
@@ -427,4 +413,22 @@ fn list_text(items: impl Iterator<Item = String>, len: usize) -> String {
         parts.push(format!("... {} more", len - ROWS_SHOWN));
     }
     format!("[{}]", parts.join(", "))
+}
+
+/// A figure of a finished run, as a check reads it: of one session, or summed over all
+/// of them; `None` when the session did not run with these settings (the matrix's cells).
+pub(crate) fn figure_value(
+    outcome: &Outcome,
+    session: Option<&str>,
+    figure: Figure,
+) -> Option<f64> {
+    match (figure, session) {
+        (Figure::EndMs, _) => Some(ms(outcome.end_us)),
+        (_, Some(name)) => outcome
+            .sessions
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| figure.of_session(s)),
+        (_, None) => Some(outcome.sessions.iter().map(|s| figure.of_session(s)).sum()),
+    }
 }

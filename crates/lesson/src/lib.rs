@@ -51,8 +51,8 @@ pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 pub use markdown::{markdown_html, narrative_html};
 pub use matrix::{
     all_settings, columns as matrix_columns, default_seeds as default_matrix_seeds, matrix_seeds,
-    number_text, run_matrix, Cell, Column, Matrix, MatrixProgress, MatrixRun, Measure, Reading,
-    Row, DEFAULT_MATRIX_SEEDS, MISSING,
+    number_text, run_matrix, Cell, Column, ColumnMeasure, Matrix, MatrixProgress, MatrixRun,
+    Reading, Row, DEFAULT_MATRIX_SEEDS, MISSING,
 };
 pub use property::{find_property, Builtin, Property, PropertyError, PropertyKind};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};

@@ -17,7 +17,7 @@ pub const DEFAULT_MATRIX_SEEDS: usize = 3;
 
 /// What a column reads from a finished run.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Measure {
+pub enum ColumnMeasure {
     /// A figure of the outcome (`wait_ms`, `error_number`, ...); without a session,
     /// summed over all sessions, as a check reads it.
     Figure {
@@ -43,7 +43,7 @@ pub struct Column {
     pub key: String,
     /// The check's name or the property's label it comes from.
     pub label: String,
-    pub measure: Measure,
+    pub measure: ColumnMeasure,
 }
 
 /// One run's value in a cell.
@@ -115,24 +115,24 @@ fn seeds_from(first: u64, count: usize) -> Vec<u64> {
 /// properties read (once, in the order they are written), then the uncaught errors by
 /// number, which every lesson has.
 pub fn columns(lesson: &Lesson) -> Vec<Column> {
-    let mut found: Vec<(Measure, String)> = Vec::new();
-    let mut add = |measure: Measure, label: &str| {
+    let mut found: Vec<(ColumnMeasure, String)> = Vec::new();
+    let mut add = |measure: ColumnMeasure, label: &str| {
         if !found.iter().any(|(m, _)| *m == measure) {
             found.push((measure, label.to_string()));
         }
     };
     for check in &lesson.checks {
         let measure = match &check.kind {
-            CheckKind::Query { sql, .. } => Measure::Query { sql: sql.clone() },
+            CheckKind::Query { sql, .. } => ColumnMeasure::Query { sql: sql.clone() },
             CheckKind::Result {
                 session, result, ..
-            } => Measure::Result {
+            } => ColumnMeasure::Result {
                 session: session.clone(),
                 result: *result,
             },
             CheckKind::Figure {
                 session, figure, ..
-            } => Measure::Figure {
+            } => ColumnMeasure::Figure {
                 session: session.clone(),
                 figure: *figure,
             },
@@ -142,16 +142,16 @@ pub fn columns(lesson: &Lesson) -> Vec<Column> {
     for property in &lesson.properties {
         let measure = match &property.kind {
             PropertyKind::Always { sql, .. } | PropertyKind::AtEnd { sql, .. } => {
-                Measure::Query { sql: sql.clone() }
+                ColumnMeasure::Query { sql: sql.clone() }
             }
             // Every matrix has the errors by number, below.
             PropertyKind::Builtin(Builtin::NoErrors) => continue,
-            PropertyKind::Builtin(Builtin::NoDeadlock) => Measure::DeadlockVictims,
+            PropertyKind::Builtin(Builtin::NoDeadlock) => ColumnMeasure::DeadlockVictims,
         };
         add(measure, &property.label);
     }
     add(
-        Measure::ErrorNumbers,
+        ColumnMeasure::ErrorNumbers,
         "Errors no TRY block caught, by session and number",
     );
     let mut queries = 0;
@@ -160,16 +160,16 @@ pub fn columns(lesson: &Lesson) -> Vec<Column> {
         .into_iter()
         .map(|(measure, mut label)| {
             let key = match &measure {
-                Measure::Figure {
+                ColumnMeasure::Figure {
                     session: Some(s),
                     figure,
                 } => format!("{s}.{}", figure.name()),
-                Measure::Figure {
+                ColumnMeasure::Figure {
                     session: None,
                     figure,
                 } => figure.name().to_string(),
                 // A property that reads the same SQL lends its name.
-                Measure::Query { sql } => match lesson.properties.iter().find(|p| {
+                ColumnMeasure::Query { sql } => match lesson.properties.iter().find(|p| {
                     matches!(&p.kind, PropertyKind::Always { sql: s, .. }
                         | PropertyKind::AtEnd { sql: s, .. } if s == sql)
                 }) {
@@ -182,9 +182,9 @@ pub fn columns(lesson: &Lesson) -> Vec<Column> {
                         format!("q{queries}")
                     }
                 },
-                Measure::Result { session, result } => format!("{session}.result{result}"),
-                Measure::ErrorNumbers => "error_numbers".to_string(),
-                Measure::DeadlockVictims => "deadlock_victims".to_string(),
+                ColumnMeasure::Result { session, result } => format!("{session}.result{result}"),
+                ColumnMeasure::ErrorNumbers => "error_numbers".to_string(),
+                ColumnMeasure::DeadlockVictims => "deadlock_victims".to_string(),
             };
             // Keys name cells in JSON: a repeat (a property named like a figure) is numbered.
             let mut unique = key.clone();
@@ -226,15 +226,15 @@ pub fn all_settings(toggles: &[Toggle]) -> Vec<Settings> {
     }
 }
 
-impl Measure {
+impl ColumnMeasure {
     /// What this column reads from a run that has ended in `simulation`.
     pub fn read(&self, outcome: &Outcome, simulation: &mut Simulation) -> Reading {
         match self {
-            Measure::Figure { session, figure } => {
+            ColumnMeasure::Figure { session, figure } => {
                 figure_value(outcome, session.as_deref(), *figure)
                     .map_or(Reading::Missing, Reading::Number)
             }
-            Measure::Query { sql } => match simulation.query(sql) {
+            ColumnMeasure::Query { sql } => match simulation.query(sql) {
                 Ok(rs) => match rs.rows.as_slice() {
                     [row] if row.len() == 1 => match number(&row[0]) {
                         Some(n) => Reading::Number(n),
@@ -244,13 +244,13 @@ impl Measure {
                 },
                 Err(_) => Reading::Missing,
             },
-            Measure::Result { session, result } => outcome
+            ColumnMeasure::Result { session, result } => outcome
                 .sessions
                 .iter()
                 .find(|s| s.name == *session)
                 .and_then(|s| s.results.get(result.wrapping_sub(1)))
                 .map_or(Reading::Missing, |rs| Reading::Text(rows_text(&rs.rows))),
-            Measure::ErrorNumbers => {
+            ColumnMeasure::ErrorNumbers => {
                 let parts: Vec<String> = outcome
                     .sessions
                     .iter()
@@ -270,7 +270,7 @@ impl Measure {
                     parts.join(", ")
                 })
             }
-            Measure::DeadlockVictims => Reading::Number(
+            ColumnMeasure::DeadlockVictims => Reading::Number(
                 outcome
                     .sessions
                     .iter()
@@ -544,42 +544,42 @@ crate::codec_struct!(MatrixProgress {
     steps
 });
 
-impl Codec for Measure {
+impl Codec for ColumnMeasure {
     fn put(&self, w: &mut Writer) {
         match self {
-            Measure::Figure { session, figure } => {
+            ColumnMeasure::Figure { session, figure } => {
                 w.tag(0);
                 session.put(w);
                 figure.put(w);
             }
-            Measure::Query { sql } => {
+            ColumnMeasure::Query { sql } => {
                 w.tag(1);
                 sql.put(w);
             }
-            Measure::Result { session, result } => {
+            ColumnMeasure::Result { session, result } => {
                 w.tag(2);
                 session.put(w);
                 result.put(w);
             }
-            Measure::ErrorNumbers => w.tag(3),
-            Measure::DeadlockVictims => w.tag(4),
+            ColumnMeasure::ErrorNumbers => w.tag(3),
+            ColumnMeasure::DeadlockVictims => w.tag(4),
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok(match r.tag()? {
-            0 => Measure::Figure {
+            0 => ColumnMeasure::Figure {
                 session: Codec::get(r)?,
                 figure: Codec::get(r)?,
             },
-            1 => Measure::Query {
+            1 => ColumnMeasure::Query {
                 sql: Codec::get(r)?,
             },
-            2 => Measure::Result {
+            2 => ColumnMeasure::Result {
                 session: Codec::get(r)?,
                 result: Codec::get(r)?,
             },
-            3 => Measure::ErrorNumbers,
-            4 => Measure::DeadlockVictims,
+            3 => ColumnMeasure::ErrorNumbers,
+            4 => ColumnMeasure::DeadlockVictims,
             _ => return r.bad_tag(),
         })
     }

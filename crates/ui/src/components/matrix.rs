@@ -246,7 +246,7 @@ fn matrix_table(
                     <>
                         <dt><code>{ &c.key }</code></dt>
                         <dd>{ &c.label }
-                            if let lesson::Measure::Query { sql } = &c.measure {
+                            if let lesson::ColumnMeasure::Query { sql } = &c.measure {
                                 { " " }<code>{ sql }</code>
                             }
                         </dd>
