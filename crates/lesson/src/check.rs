@@ -364,7 +364,7 @@ fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
     }
 }
 
-fn number(v: &Value) -> Option<f64> {
+pub(crate) fn number(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
         Value::Decimal(d) => Some(*d),
@@ -390,7 +390,7 @@ fn matches(expected: &Expected, actual: &Value) -> bool {
 /// At most this many rows appear in a detail; the rest are counted.
 const ROWS_SHOWN: usize = 10;
 
-fn rows_text(rows: &[Vec<Value>]) -> String {
+pub(crate) fn rows_text(rows: &[Vec<Value>]) -> String {
     list_text(
         rows.iter()
             .map(|r| list_text(r.iter().map(value_literal), r.len())),

@@ -19,6 +19,7 @@ mod exercise;
 mod front;
 #[cfg(feature = "parse")]
 mod markdown;
+mod matrix;
 mod property;
 mod question;
 mod run;
@@ -49,6 +50,11 @@ pub use exercise::{
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 #[cfg(feature = "parse")]
 pub use markdown::{markdown_html, narrative_html};
+pub use matrix::{
+    all_settings, columns as matrix_columns, default_seeds as default_matrix_seeds, matrix_seeds,
+    number_text, run_matrix, Cell, Column, ColumnMeasure, Matrix, MatrixProgress, MatrixRun,
+    Reading, Row, DEFAULT_MATRIX_SEEDS, MISSING,
+};
 pub use property::{find_property, Builtin, Property, PropertyError, PropertyKind};
 pub use question::{Choice, Judged, Measure, Question};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};

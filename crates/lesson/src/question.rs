@@ -5,9 +5,9 @@
 //! of its own: "an error" is `figure = "errors"`, `min = 1`). Exactly one choice holds
 //! in the run with the question's settings: `lockstep check` makes sure of it.
 
-use engine::{Event, Outcome, QueryError, ResultSet, TraceEntry, Value};
+use engine::{Event, Outcome, QueryError, ResultSet, TraceEntry};
 
-use crate::check::{Bound, Figure};
+use crate::check::{number, Bound, Figure};
 use crate::toggle::Condition;
 
 /// One `[[questions]]` table of a lesson.
@@ -100,14 +100,6 @@ impl Measure {
             } => format!("{} = {value}", figure.name()),
             Measure::Sql(sql) => format!("{sql} = {value}"),
         }
-    }
-}
-
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Decimal(f) => Some(*f),
-        _ => None,
     }
 }
 

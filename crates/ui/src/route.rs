@@ -13,6 +13,8 @@
 //! - `#/lesson/<id>/compare?left=<toggle>:<value>;...&right=...&seed=<n>&t=<ms>`: two
 //!   runs of a lesson on one time axis, their first divergence marked (see
 //!   [`crate::compare`]); `#/embed/<id>/compare?...` is the same for an iframe;
+//! - `#/lesson/<id>/matrix`: the outcome matrix, every toggle combination over several
+//!   seeds (see `components::matrix`);
 //! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player
 //!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
@@ -42,6 +44,8 @@ pub enum Route {
     /// `#/lesson/<id>/compare?left=...&right=...` (or `#/embed/<id>/compare?...`): two
     /// runs on one time axis (see [`crate::compare`]).
     Compare(CompareRoute),
+    /// `#/lesson/<id>/matrix`: the outcome matrix of a lesson.
+    Matrix(String),
     /// `#/exercise/<id>`: an exercise to solve.
     Exercise(String),
     /// `#/facilitator`: the exercises for a workshop facilitator.
@@ -112,6 +116,7 @@ impl Route {
             ["lesson", id, "schedule"] => {
                 Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
             }
+            ["lesson", id, "matrix"] => Route::Matrix(percent_decode(id)),
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
             ["lesson", id, "compare"] => {
                 Route::Compare(CompareRoute::parse(&percent_decode(id), query, false))
@@ -196,6 +201,7 @@ impl fmt::Display for Route {
             Route::Embed(embed) => embed.fmt(f),
             Route::Schedule(schedule) => schedule.fmt(f),
             Route::Compare(compare) => compare.fmt(f),
+            Route::Matrix(id) => write!(f, "/lesson/{id}/matrix"),
             Route::Exercise(id) => write!(f, "/exercise/{id}"),
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
@@ -388,10 +394,23 @@ mod tests {
             Route::DebugPanic,
             Route::DebugPanicRun,
             Route::DebugPanicWorker,
+            Route::Matrix("queue-isolation".into()),
             route,
         ] {
             assert_eq!(Route::parse(&route.href()), route);
         }
+    }
+
+    #[test]
+    fn the_matrix_route_is_a_lesson_id_then_matrix() {
+        assert_eq!(
+            Route::parse("#/lesson/queue-isolation/matrix"),
+            Route::Matrix("queue-isolation".into())
+        );
+        assert_eq!(
+            Route::Matrix("queue-isolation".into()).href(),
+            "#/lesson/queue-isolation/matrix"
+        );
     }
 
     #[test]

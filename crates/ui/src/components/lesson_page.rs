@@ -422,6 +422,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     { " · " }
                     <a href={Route::Schedule(ScheduleRoute::from(player.route())).href()} data-testid="open-scheduler"
                         title="Choose which session runs each statement yourself, or search every order">{ "Be the scheduler" }</a>
+                    { " · " }
+                    <a href={Route::Matrix(lesson.id.clone()).href()} data-testid="open-matrix"
+                        title="Every combination of the toggles on several seeds, in one table">{ "Outcome matrix" }</a>
                 </p>
                 <h2 class="lesson__title">{ &lesson.title }</h2>
                 <p class="lesson__summary">{ &lesson.summary }</p>

@@ -13,6 +13,7 @@ mod lanes;
 mod lesson_list;
 mod lesson_page;
 mod log;
+mod matrix;
 mod narrative;
 mod outcome;
 mod pages;
@@ -32,6 +33,7 @@ pub use facilitator::FacilitatorPage;
 pub use header::{Header, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
+pub use matrix::{MatrixPage, MEASURE_MATRIX};
 pub use pages::{DebugPanic, DebugPanicRun, DebugPanicWorker, LessonProblem, NotFound};
 pub use schedule::SchedulePage;
 
@@ -141,6 +143,7 @@ pub fn App() -> Html {
             html! { <SchedulePage key={route.to_string()} route={route.clone()} /> }
         }
         Route::Compare(route) => html! { <ComparePage route={route.clone()} /> },
+        Route::Matrix(id) => html! { <MatrixPage key={id.clone()} id={id.clone()} /> },
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::DebugPanicWorker => html! { <DebugPanicWorker /> },
@@ -148,7 +151,11 @@ pub fn App() -> Html {
     };
     let wide = matches!(
         state.route,
-        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_) | Route::Compare(_)
+        Route::Lesson(_)
+            | Route::Exercise(_)
+            | Route::Schedule(_)
+            | Route::Compare(_)
+            | Route::Matrix(_)
     );
     let embed_page = embed.is_some() || matches!(&state.route, Route::Compare(c) if c.embed);
 
