@@ -31,6 +31,10 @@
 //   one-statement for every interleaving; with the states each search explored. The
 //   scheduler starts the worker as it opens; the click waits until it is ready, and
 //   the worker's start (`lockstep:worker-start`) is a figure of its own.
+// - the outcome matrix of queue-claim-race (`#/lesson/queue-claim-race/matrix`: 24
+//   combinations × 3 seeds, 72 runs in the worker; `lockstep:matrix`, the page asks →
+//   the answer), a fresh page per round, with the longest main-thread task while it
+//   computes (Long Tasks API; the task that draws the table is a figure of its own).
 // - budgets: first contentful paint and the run on screen of a fresh lesson page (the
 //   median over the rounds), and a learner's loop that never ends in the exercise
 //   page: the longest main-thread task (Long Tasks API) over 5 s of it, and how long
@@ -70,7 +74,9 @@ const BUDGETS = [
   { key: 'cancelMs', what: 'Cancel → verdict on screen', max: 100, unit: 'ms' },
   { key: 'exploreRaceMs', what: 'Explore finds the claim race duplicate, two-step 2 × 3 (median)', max: 100, unit: 'ms' },
   { key: 'exploreProofMs', what: 'Explore proves one-statement 2 × 3 (median)', max: 1000, unit: 'ms' },
+  { key: 'matrixTaskMs', what: `longest task while the ${'queue-claim-race'} matrix computes`, max: 50, unit: 'ms', below: true },
 ];
+const MATRIX = 'lockstep:matrix';
 const EXPLORE = 'lockstep:explore';
 const WORKER_START = 'lockstep:worker-start';
 // The scheduler's Explore button on the claim race with 2 workers and 3 tasks.
@@ -122,6 +128,7 @@ try {
   result.toggles = toggles;
   result.seeks = seeks;
   result.explore = await measureExplore(page, site.baseUrl, options.rounds);
+  result.matrix = await measureMatrix(page, site.baseUrl, options.rounds);
   result.load.end = loadavg()[0];
   if (errors.length > 0) {
     throw new Error(`the page reported errors:\n${errors.map((e) => `  ${e}`).join('\n')}`);
@@ -285,6 +292,42 @@ async function measureExplore(page, baseUrl, rounds) {
     out.push({ key, claim, samples });
   }
   return out;
+}
+
+/**
+ * The claim race's outcome matrix, a fresh page per round: page asks → answer
+ * (`lockstep:matrix`, worker start included), the longest main-thread task while the
+ * worker computes, and the one that draws the table.
+ */
+async function measureMatrix(page, baseUrl, rounds) {
+  const samples = [];
+  // Runs in every document from now on (the pages measured after this one ignore it).
+  await page.addInitScript(() => {
+    window.__matrixTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__matrixTasks.push({ start: e.startTime, end: e.startTime + e.duration, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  for (let r = 0; r < rounds; r++) {
+    await page.goto('about:blank');
+    await page.goto(new URL(`#/lesson/${LESSON}/matrix`, baseUrl).href, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid=matrix-table]');
+    samples.push(
+      await page.evaluate((name) => {
+        const m = performance.getEntriesByName(name).at(-1);
+        const answered = m.startTime + m.duration;
+        const tasks = window.__matrixTasks.filter((x) => x.start >= m.startTime);
+        const longest = (xs) => Math.max(0, ...xs.map((x) => x.ms));
+        return {
+          ms: m.duration,
+          taskMs: longest(tasks.filter((x) => x.end <= answered)),
+          drawMs: longest(tasks.filter((x) => x.end > answered)),
+          runs: Number(document.querySelector('[data-testid=matrix-summary]').dataset.runs),
+        };
+      }, MATRIX),
+    );
+  }
+  return samples;
 }
 
 /** Navigation → first rendered lesson, each in a fresh document. */
@@ -526,6 +569,19 @@ function printReport(result) {
     ),
   );
 
+  out.push('', `${LESSON}: the outcome matrix (${MATRIX}, page asks → answer, worker start included)`);
+  out.push(
+    table(
+      ['runs', 'ms', 'longest task while computing', 'task drawing the table'],
+      [[
+        fmtRange(col(result.matrix, 'runs')),
+        fmtStats(col(result.matrix, 'ms')),
+        fmtStats(col(result.matrix, 'taskMs')),
+        fmtStats(col(result.matrix, 'drawMs')),
+      ]],
+    ),
+  );
+
   out.push('', `navigation → first rendered lesson (${READY}), fresh document each time`);
   out.push(
     table(
@@ -554,6 +610,7 @@ function printBudgets(result) {
     longestTaskMs: result.runaway.running ? result.runaway.longestTaskMs : null,
     cancelMs: result.runaway.cancelMs,
     ...Object.fromEntries(result.explore.map(({ key, samples }) => [key, stats(samples.map((s) => s.ms))?.median ?? null])),
+    matrixTaskMs: Math.max(0, ...result.matrix.map((s) => s.taskMs)),
   };
   let over = false;
   const rows = BUDGETS.map(({ key, what, max, unit, below }) => {
@@ -561,7 +618,7 @@ function printBudgets(result) {
     const fails = value === null || (below ? value >= max : value > max);
     over ||= fails;
     // The Long Tasks API reports only tasks of 50 ms or more.
-    const none = key === 'longestTaskMs' && value === 0;
+    const none = (key === 'longestTaskMs' || key === 'matrixTaskMs') && value === 0;
     const shown = value === null ? 'not measured' : none ? 'no long task' : `${value.toFixed(1)} ${unit}`;
     return [what, shown, `${below ? '<' : '≤'} ${max} ${unit}`, fails ? 'OVER' : 'ok'];
   });

@@ -30,6 +30,9 @@ pub enum Command {
     Exercises(ExercisesArgs),
     /// Search every interleaving of a lesson's sessions for a state that breaks a property.
     Explore(ExploreArgs),
+    /// A lesson's outcome under every combination of its toggles, over several seeds: one
+    /// row per combination, one column per figure its checks and properties name.
+    Matrix(MatrixArgs),
     /// Write each lesson as static HTML (OUT/<id>.html), which the app shows before its
     /// wasm has loaded.
     Prerender(PrerenderArgs),
@@ -112,6 +115,24 @@ pub struct ExploreArgs {
     /// Print one JSON object instead of text (fields below).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = MATRIX_AFTER_HELP)]
+pub struct MatrixArgs {
+    /// The lesson file (lessons/<id>.md).
+    pub lesson: PathBuf,
+    /// How many seeds each combination runs (default: an exercise's own seeds, else 3:
+    /// the lesson's `seed` and the two after it).
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<usize>,
+    /// Print one JSON object instead of text (fields below).
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print a Markdown table (with a list of what each column is), ready to paste into a
+    /// post.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 #[derive(Debug, Args)]
@@ -248,3 +269,44 @@ JSON output (--json), one object; these fields are a contract:
 
 Exit codes: 0 the property holds, 1 it is violated, 2 bad input (unreadable file,
 lesson errors, bad --set, an unknown --property, SQL the engine or a property refuses).";
+
+const MATRIX_AFTER_HELP: &str = "\
+Every combination of every toggle's values runs on each seed (the first toggle varies
+slowest, values in the lesson's order). Columns, each read from every run whatever the
+checks' `when`: each figure a check names (`B.wait_ms`; without a session, summed over
+all sessions: `errors`), each check's and property's SQL on the final state (named by
+the property, else `q1`, `q2`, ...), each session result a check reads (`B.result1`),
+`deadlock_victims` for the no-deadlock property, and always `error_numbers`, the errors
+no TRY block caught by session and number (`A 650, B 650`, or `none`). A cell is the
+value every seed gave, `min–max` when the seeds' numbers differ, else the seeds' values
+joined by ` / `; `—` when there is nothing to read (the session did not run, the SQL
+failed on this combination). The last column counts check verdicts that passed over
+every seed (a reproduced bug passes).
+
+Text output: a heading with the seeds, the table, then what each column is.
+Markdown output (--markdown): the same as a Markdown table and a list.
+
+JSON output (--json), one object; these fields are a contract:
+  lesson    the lesson's id
+  seeds     the seeds each combination ran, in order
+  toggles   the toggles' names, in the lesson's order
+  columns   [{key, label, kind, session, figure, sql, result}], where
+              key     the column's name in headers and in each row's cells
+              label   the check's name or the property's label it comes from
+              kind    figure | query | result | error_numbers | deadlock_victims
+              session the session a figure or result is of (null: all sessions)
+              figure  the figure's name (wait_ms, error_number, ...) for kind figure
+              sql     the SQL for kind query; result: the result set's number (from 1)
+  rows      [{settings, cells, checks_passed, checks_total}], one per combination:
+              settings       {\"<toggle>\": \"<value>\", ...}
+              cells          {\"<key>\": {text, min, max, values}, ...}, where
+                               text    the cell as the table shows it
+                               min, max  the smallest and largest value when every
+                                       seed gave a number, else null
+                               values  one per seed: a number, a string, or null
+                                       (nothing to read)
+              checks_passed  check verdicts that passed over every seed
+              checks_total   check verdicts over every seed
+
+Exit codes: 0 the matrix was made (failing checks are in its last column), 2 bad input
+(unreadable file, lesson errors, --seeds 0, SQL the engine refuses).";

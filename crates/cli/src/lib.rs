@@ -1,6 +1,6 @@
 //! The `lockstep` command line: `run` a lesson headless (trace, outcome, checks, one
 //! JSON object, an SVG timeline), `check` lesson files, `explore` a lesson's
-//! interleavings for a property's counterexample, list `exercises` and `prerender`
+//! interleavings for a property's counterexample, print a lesson's outcome `matrix`, list `exercises` and `prerender`
 //! each lesson's first paint for the app. File reading lives here, not in the
 //! lesson crate, which also builds for wasm32.
 
@@ -9,6 +9,7 @@ mod check_cmd;
 mod exercises_cmd;
 mod explore_cmd;
 mod json;
+mod matrix_cmd;
 mod prerender_cmd;
 mod run_cmd;
 mod svg;
@@ -38,6 +39,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check_cmd::command(&args),
         Command::Exercises(args) => exercises_cmd::command(&args),
         Command::Explore(args) => explore_cmd::command(&args),
+        Command::Matrix(args) => matrix_cmd::command(&args),
         Command::Prerender(args) => prerender_cmd::command(&args),
     };
     ExitCode::from(code)

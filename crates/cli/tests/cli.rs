@@ -153,6 +153,43 @@ fn check_fails_a_failing_check_with_settings_and_seed() {
     );
 }
 
+/// A question must have exactly one right choice in each run it is asked before.
+#[test]
+fn check_judges_questions_one_right_choice_each() {
+    let dir = TempDir::new("questions");
+    let question = |choices: &str| {
+        format!(
+            "max = 1\n\n[[questions]]\nname = \"rows\"\nask = \"How many rows?\"\nsql = \"SELECT COUNT(*) FROM t\"\nexplain = \"Two were inserted.\"\nchoices = [{choices}]\n+++"
+        )
+    };
+    let good = PASSING.replacen(
+        "max = 1\n+++",
+        &question(r#"{ label = "one", equals = 1 }, { label = "two", equals = 2 }"#),
+        1,
+    );
+    dir.write("passing.md", &good);
+    let bad = PASSING
+        .replace("id = \"passing\"", "id = \"vague\"")
+        .replacen(
+            "max = 1\n+++",
+            &question(r#"{ label = "some", min = 1 }, { label = "two", equals = 2 }"#),
+            1,
+        );
+    dir.write("vague.md", &bad);
+    check_cli(
+        &dir,
+        &["check", "."],
+        expect![[r#"
+            exit 1
+            --- stdout
+            checked 2 lessons, 4 runs, 10 checks: 8 passed, 2 failed; 0 errors
+            --- stderr
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=on, seed 0: SELECT COUNT(*) FROM t = 2): some, two
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=off, seed 0: SELECT COUNT(*) FROM t = 2): some, two
+        "#]],
+    );
+}
+
 /// An error nobody handles and no check expects fails `check`; one a TRY block catches
 /// does not, and counts as `caught_errors`, not `errors`.
 #[test]
@@ -1318,4 +1355,238 @@ fn run_text_lists_anomalies_with_time_kind_and_why() {
         ),
         "{stdout}"
     );
+}
+
+// ---- matrix: every toggle combination over several seeds ----
+
+/// The rows of `lockstep matrix --json` keyed by their settings joined as `a=x b=y`.
+fn matrix_rows(json: &serde_json::Value) -> Vec<(String, &serde_json::Value)> {
+    json["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| {
+            let settings: Vec<String> = row["settings"]
+                .as_object()
+                .expect("settings")
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect();
+            (settings.join(" "), &row["cells"])
+        })
+        .collect()
+}
+
+/// SCENARIOS.md Q10: the READPAST claim runs under READ UNCOMMITTED, READ COMMITTED and
+/// REPEATABLE READ and fails with 650 under SNAPSHOT and SERIALIZABLE, RCSI on or off.
+#[test]
+fn matrix_json_of_queue_isolation_has_650_exactly_under_snapshot_and_serializable() {
+    let dir = TempDir::new("matrix-json");
+    let lesson = repo_lesson("queue-isolation");
+    let (code, stdout, stderr) = lockstep(&dir.0, &["matrix", &lesson, "--json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(json["lesson"], "queue-isolation");
+    assert_eq!(json["seeds"], serde_json::json!([1, 2, 3]));
+    assert_eq!(
+        json["toggles"],
+        serde_json::json!(["isolation", "rcsi", "readpast"])
+    );
+    let keys: Vec<&str> = json["columns"]
+        .as_array()
+        .expect("columns")
+        .iter()
+        .map(|c| c["key"].as_str().expect("key"))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "B.error_number",
+            "A.error_number",
+            "B.wait_ms",
+            "errors",
+            "B.result1",
+            "error_numbers"
+        ]
+    );
+    assert_eq!(json["columns"][0]["kind"], "figure");
+    assert_eq!(json["columns"][0]["session"], "B");
+    assert_eq!(json["columns"][0]["figure"], "error_number");
+    let rows = matrix_rows(&json);
+    // 5 isolation levels × RCSI on, off × READPAST on, off.
+    assert_eq!(rows.len(), 20);
+    let with_650: Vec<&str> = rows
+        .iter()
+        .filter(|(_, cells)| cells["B.error_number"]["text"] == "650")
+        .map(|(s, _)| s.as_str())
+        .collect();
+    assert_eq!(
+        with_650,
+        [
+            "isolation=snapshot rcsi=on readpast=on",
+            "isolation=snapshot rcsi=off readpast=on",
+            "isolation=serializable rcsi=on readpast=on",
+            "isolation=serializable rcsi=off readpast=on",
+        ]
+    );
+    for (settings, cells) in &rows {
+        let errors = cells["error_numbers"]["text"].as_str().expect("text");
+        let expected = if with_650.contains(&settings.as_str()) {
+            "A 650, B 650"
+        } else if settings.starts_with("isolation=snapshot") {
+            // Without READPAST, SNAPSHOT's B updates a row A changed: 3960.
+            "B 3960"
+        } else {
+            "none"
+        };
+        assert_eq!(errors, expected, "{settings}");
+        let wait = &cells["B.wait_ms"];
+        if settings.ends_with("readpast=on") {
+            assert_eq!(wait["text"], "0", "{settings}");
+        } else {
+            // Without READPAST B waits about 2.5 s for A, a little more or less per seed.
+            let (min, max) = (wait["min"].as_f64().unwrap(), wait["max"].as_f64().unwrap());
+            assert!(
+                2450.0 <= min && min < max && max <= 2550.0,
+                "{settings}: {wait}"
+            );
+            assert_eq!(wait["values"].as_array().map(Vec::len), Some(3));
+        }
+    }
+    let first = &json["rows"][0];
+    assert_eq!(
+        (
+            first["checks_passed"].as_u64(),
+            first["checks_total"].as_u64()
+        ),
+        (Some(6), Some(6))
+    );
+}
+
+#[test]
+fn matrix_text_shows_each_combination_and_what_each_column_is() {
+    let dir = TempDir::new("matrix-text");
+    let lesson = repo_lesson("queue-isolation");
+    let (code, stdout, _) = lockstep(&dir.0, &["matrix", &lesson, "--seeds", "1"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "lesson queue-isolation  20 combinations × 1 seed (1: --seeds 1)"
+    );
+    let header: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "isolation",
+            "rcsi",
+            "readpast",
+            "B.error_number",
+            "A.error_number",
+            "B.wait_ms",
+            "errors",
+            "B.result1",
+            "error_numbers",
+            "checks"
+        ]
+    );
+    // Seed 1 alone: one value per cell, no ranges.
+    let snapshot: Vec<&str> = lines
+        .iter()
+        .copied()
+        .find(|l| l.starts_with("snapshot          on    on"))
+        .expect("a SNAPSHOT row")
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        snapshot,
+        [
+            "snapshot",
+            "on",
+            "on",
+            "650",
+            "650",
+            "0",
+            "2",
+            "—",
+            "A 650, B 650",
+            "2/2"
+        ]
+    );
+    assert_eq!(lines.len(), 2 + 2 + 20 + 2 + 7 + 1);
+    assert!(stdout.contains(
+        "\n  B.result1       Without READPAST under the locking levels, B then claims task 2\n"
+    ));
+}
+
+#[test]
+fn matrix_markdown_is_a_table_with_ranges_over_seeds() {
+    let dir = TempDir::new("matrix-markdown");
+    let lesson = repo_lesson("queue-wait-or-skip");
+    let (code, stdout, _) = lockstep(&dir.0, &["matrix", &lesson, "--markdown"]);
+    assert_eq!(code, 0);
+    let table: Vec<&str> = stdout.lines().filter(|l| l.starts_with('|')).collect();
+    // Header, alignment, one row per combination.
+    let combinations: usize = 4;
+    assert_eq!(table.len(), 2 + combinations);
+    let columns = table[0].matches(" | ").count() + 1;
+    for line in &table {
+        assert!(line.ends_with(" |") || line.ends_with('|'), "{line}");
+        assert_eq!(
+            line.matches('|').count() - line.matches("\\|").count(),
+            columns + 1,
+            "{line}"
+        );
+    }
+    assert!(table[1].starts_with("|:--|"), "{}", table[1]);
+    // Without READPAST B's wait differs by a few µs between seeds: a range.
+    let wait = |row: &str| row.split(" | ").nth(3).unwrap_or_default().to_string();
+    assert_eq!(wait(table[2]), "0");
+    let off = wait(table[4]);
+    let (lo, hi) = off.split_once('–').expect("a min–max range");
+    let (lo, hi): (f64, f64) = (lo.parse().unwrap(), hi.parse().unwrap());
+    assert!(2450.0 < lo && lo < hi && hi < 2550.0, "{off}");
+    assert!(table[4].starts_with("| off | 3,3,2,2,1 | "), "{}", table[4]);
+    assert!(stdout.starts_with("**queue-wait-or-skip**: 4 combinations × 3 seeds ("));
+    assert!(
+        stdout.contains("\n- `error_numbers`: Errors no TRY block caught, by session and number\n")
+    );
+}
+
+#[test]
+fn matrix_help_documents_every_json_field_and_bad_seeds_are_bad_input() {
+    assert_help_mentions(
+        "matrix",
+        &[
+            "lesson",
+            "seeds",
+            "toggles",
+            "columns",
+            "key",
+            "label",
+            "kind",
+            "session",
+            "figure",
+            "sql",
+            "result",
+            "rows",
+            "settings",
+            "cells",
+            "text",
+            "min",
+            "max",
+            "values",
+            "checks_passed",
+            "checks_total",
+            "error_numbers",
+            "--markdown",
+        ],
+    );
+    let dir = TempDir::new("matrix-bad");
+    let lesson = repo_lesson("queue-isolation");
+    let (code, stdout, stderr) = lockstep(&dir.0, &["matrix", &lesson, "--seeds", "0"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, "error: --seeds must be at least 1\n");
 }

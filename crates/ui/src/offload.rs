@@ -191,7 +191,10 @@ fn receive(reply: Reply) {
         crate::panic::show_panel(message);
         return;
     }
-    let last = !matches!(reply, Reply::Searching(_) | Reply::Checking(_));
+    let last = !matches!(
+        reply,
+        Reply::Searching(_) | Reply::Checking(_) | Reply::Tabulating(_)
+    );
     let job = SLOT.with(|cell| {
         let mut slot = cell.borrow_mut();
         let s = slot.as_mut()?;

@@ -77,6 +77,18 @@ impl Job for SeedsCheck {
     }
 }
 
+/// The outcome matrix (run in the worker).
+impl Job for lesson::MatrixRun {
+    type Output = lesson::Matrix;
+    type Progress = lesson::MatrixProgress;
+    fn advance(&mut self, steps: usize) -> Option<lesson::Matrix> {
+        lesson::MatrixRun::advance(self, steps as u64)
+    }
+    fn progress(&self) -> lesson::MatrixProgress {
+        lesson::MatrixRun::progress(self)
+    }
+}
+
 impl Job for Exploring {
     type Output = Result<explore::Report, String>;
     type Progress = explore::Progress;

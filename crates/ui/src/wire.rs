@@ -10,6 +10,7 @@ use explore::Progress;
 use lesson::codec::{Codec, DecodeError, Reader, Writer};
 use lesson::codec_struct;
 use lesson::ExerciseReport;
+use lesson::{Matrix, MatrixProgress};
 
 use crate::exercise::{CheckProgress, Verdict};
 use crate::exploring::{Answer, Conflict, Found};
@@ -26,6 +27,8 @@ pub enum Request {
     },
     /// Panics on purpose (`#/debug/panic-worker`), for the browser test of the panel.
     Panic,
+    /// The outcome matrix: every toggle combination of a lesson on these seeds.
+    Matrix { lesson: String, seeds: Vec<u64> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +70,10 @@ pub enum Reply {
     Failed(String),
     /// The worker panicked with this message; it is dead.
     Panicked(String),
+    /// The matrix's progress over its runs.
+    Tabulating(MatrixProgress),
+    /// The matrix, or why the lesson could not run.
+    Tabulated(Result<Matrix, String>),
 }
 
 impl Request {
@@ -83,6 +90,11 @@ impl Request {
                 edits.put(&mut w);
             }
             Request::Panic => w.tag(2),
+            Request::Matrix { lesson, seeds } => {
+                w.tag(3);
+                lesson.put(&mut w);
+                seeds.put(&mut w);
+            }
         }
         w.into_bytes()
     }
@@ -96,6 +108,10 @@ impl Request {
                 edits: Codec::get(&mut r)?,
             },
             2 => Request::Panic,
+            3 => Request::Matrix {
+                lesson: Codec::get(&mut r)?,
+                seeds: Codec::get(&mut r)?,
+            },
             _ => return r.bad_tag(),
         };
         r.finish()?;
@@ -153,6 +169,18 @@ impl Reply {
                 w.tag(8);
                 m.put(&mut w);
             }
+            Reply::Tabulating(p) => {
+                w.tag(9);
+                p.put(&mut w);
+            }
+            Reply::Tabulated(Ok(matrix)) => {
+                w.tag(10);
+                matrix.put(&mut w);
+            }
+            Reply::Tabulated(Err(m)) => {
+                w.tag(11);
+                m.put(&mut w);
+            }
         }
         w.into_bytes()
     }
@@ -174,6 +202,9 @@ impl Reply {
             6 => Reply::Checked(Err(Verdict::LessonError(Codec::get(&mut r)?))),
             7 => Reply::Failed(Codec::get(&mut r)?),
             8 => Reply::Panicked(Codec::get(&mut r)?),
+            9 => Reply::Tabulating(Codec::get(&mut r)?),
+            10 => Reply::Tabulated(Ok(Codec::get(&mut r)?)),
+            11 => Reply::Tabulated(Err(Codec::get(&mut r)?)),
             _ => return r.bad_tag(),
         };
         r.finish()?;
@@ -332,7 +363,11 @@ mod tests {
             lesson: "exercise-skip-locked".into(),
             edits: vec![("next_task".into(), "SELECT 1; -- é".into())],
         };
-        for request in [explore, check, Request::Panic] {
+        let matrix = Request::Matrix {
+            lesson: "queue-isolation".into(),
+            seeds: vec![1, 2, 3],
+        };
+        for request in [explore, check, Request::Panic, matrix] {
             assert_eq!(Request::decode(&request.encode()), Ok(request));
         }
         // A byte too many, or too few, is an error, never a different request.
@@ -394,6 +429,26 @@ mod tests {
         round_trip(Reply::Checked(Err(Verdict::LessonError("broken".into()))));
         round_trip(Reply::Failed("could not start".into()));
         round_trip(Reply::Panicked("deliberate".into()));
+        round_trip(Reply::Tabulating(MatrixProgress {
+            runs_done: 7,
+            runs: 72,
+            steps: 190_000,
+        }));
+        round_trip(Reply::Tabulated(Err("no lesson x".into())));
+    }
+
+    /// A real matrix (numbers, text, missing readings, every kind of column) crosses
+    /// whole, and reads back with the same cells.
+    #[test]
+    fn a_matrix_crosses_whole() {
+        let catalog = crate::catalog::catalog();
+        let lesson = catalog.lesson("queue-isolation").unwrap();
+        let matrix = lesson::run_matrix(lesson, &[1, 2]);
+        assert_eq!(matrix.rows.len(), 20);
+        let snapshot = &matrix.rows[12];
+        assert_eq!(snapshot.settings[0].1, "snapshot");
+        assert_eq!(snapshot.cells[0].text(), "650");
+        round_trip(Reply::Tabulated(Ok(matrix)));
     }
 
     /// A real report, from the lesson crate's Check of an exercise's starting SQL.

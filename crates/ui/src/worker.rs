@@ -8,6 +8,7 @@ use std::panic::PanicHookInfo;
 
 use explore::Options;
 use js_sys::{Date, Uint8Array};
+use lesson::MatrixRun;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -107,6 +108,10 @@ fn answer(request: Request) -> Reply {
             }))
         }
         Request::Panic => panic!("{DEBUG_PANIC_MESSAGE}"),
+        Request::Matrix { lesson, seeds } => Reply::Tabulated(match catalog().lesson(&lesson) {
+            Some(lesson) => Ok(run(MatrixRun::new(lesson, &seeds), Reply::Tabulating).0),
+            None => Err(format!("no lesson {lesson}")),
+        }),
     }
 }
 

@@ -1,0 +1,111 @@
+// The outcome matrix (#/lesson/<id>/matrix): every toggle combination of a lesson on
+// several seeds, computed in the worker with progress and Cancel, each cell a link to
+// its run in the player.
+
+import { test, assert } from './harness.mjs';
+
+// Far below the seconds the claim race's 72 runs take, so the test fails if the work
+// comes back to the main thread; loose, as e2e/worker.test.mjs explains (`cargo xtask
+// bench` holds the computation to 50 ms per task).
+const MAX_TASK_MS = 1000;
+
+/** Each row's settings (`isolation=snapshot rcsi=on readpast=on`) and one column's cells. */
+const column = (page, key) =>
+  page.$$eval(
+    '[data-testid=matrix-row]',
+    (rows, key) => rows.map((r) => [r.dataset.settings, r.querySelector(`[data-testid=matrix-cell][data-key="${key}"]`)?.dataset.text]),
+    key,
+  );
+
+/** Records every long task with its start, and returns a reader for them. */
+async function watchTasks(page) {
+  await page.addInitScript(() => {
+    window.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__tasks.push({ start: e.startTime, end: e.startTime + e.duration, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+// SCENARIOS.md Q10: READPAST runs under READ UNCOMMITTED, READ COMMITTED and REPEATABLE
+// READ, and fails with 650 under SNAPSHOT and SERIALIZABLE, RCSI on or off.
+test('matrix: queue-isolation shows 650 exactly in the SNAPSHOT and SERIALIZABLE rows', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-isolation');
+  await page.click('[data-testid=open-matrix]');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  assert.equal(new URL(page.url()).hash, '#/lesson/queue-isolation/matrix');
+  assert.match(await page.textContent('[data-testid=matrix-summary]'), /^20 combinations × 3 seeds \(1, 2, 3\): 60 runs in [\d.]+ s\.$/);
+  const b = await column(page, 'B.error_number');
+  assert.equal(b.length, 20);
+  const with650 = b.filter(([, text]) => text === '650').map(([s]) => s);
+  assert.deepEqual(with650, [
+    'isolation=snapshot rcsi=on readpast=on',
+    'isolation=snapshot rcsi=off readpast=on',
+    'isolation=serializable rcsi=on readpast=on',
+    'isolation=serializable rcsi=off readpast=on',
+  ]);
+  for (const [settings, text] of await column(page, 'error_numbers')) {
+    const snapshotOrSerializable = /^isolation=(snapshot|serializable) /.test(settings);
+    assert.equal(text.includes('650'), snapshotOrSerializable && settings.endsWith('readpast=on'), `${settings}: ${text}`);
+  }
+  // Without READPAST B waits about 2.5 s: a range over the seeds, each seed a link of its own.
+  const waits = await column(page, 'B.wait_ms');
+  const [, off] = waits.find(([s]) => s === 'isolation=read-committed rcsi=off readpast=off');
+  const [lo, hi] = off.split('–').map(Number);
+  assert.ok(2450 < lo && lo < hi && hi < 2550, off);
+  // A cell opens its run: the row's toggles off their defaults, and the seed.
+  const link = '[data-testid=matrix-row][data-settings="isolation=snapshot rcsi=on readpast=on"] [data-key="B.error_number"] a';
+  assert.equal(await page.getAttribute(link, 'href'), '#/lesson/queue-isolation?isolation=snapshot&rcsi=on&seed=1');
+  await page.click(link);
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false', null, { timeout: 30_000 });
+  const [path, query] = new URL(page.url()).hash.split('?');
+  assert.equal(path, '#/lesson/queue-isolation');
+  const params = Object.fromEntries(new URLSearchParams(query));
+  // The player writes the playhead, and no seed when it is the lesson's own (1).
+  delete params.t;
+  assert.deepEqual(params, { isolation: 'snapshot', rcsi: 'on' });
+  assert.equal(await page.getAttribute('[data-testid=lesson]', 'data-lesson'), 'queue-isolation');
+});
+
+test('matrix: the claim race over 3 seeds leaves the main thread free, with progress and Cancel', async (t) => {
+  const { page } = t;
+  await watchTasks(page);
+  await t.open('#/lesson/queue-claim-race/matrix');
+  const progress = '[data-testid=matrix-progress]';
+  await page.waitForFunction((sel) => /^Running \d+ of 72 runs/.test(document.querySelector(sel)?.textContent ?? ''), progress, { timeout: 30_000 });
+  // Cancel stops it; computing again starts over in a fresh worker.
+  await page.click('[data-testid=matrix-cancel]');
+  assert.match(await page.textContent('[data-testid=matrix-result][data-state=cancelled]'), /^You cancelled the matrix after \d+ of 72 runs/);
+  await page.click('[data-testid=matrix-start]');
+  await page.waitForFunction((sel) => /^Running \d+ of 72 runs/.test(document.querySelector(sel)?.textContent ?? ''), progress, { timeout: 30_000 });
+  const first = await page.textContent(progress);
+  await page.waitForFunction(([sel, before]) => {
+    const now = document.querySelector(sel)?.textContent;
+    return now === undefined || now !== before;
+  }, [progress, first], { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 180_000 });
+  const { computeMs, during, render } = await page.evaluate(() => {
+    const m = performance.getEntriesByName('lockstep:matrix').pop();
+    const answered = m.startTime + m.duration;
+    const tasks = window.__tasks.filter((x) => x.start >= m.startTime);
+    const longest = (xs) => Math.max(0, ...xs.map((x) => x.ms));
+    return {
+      computeMs: m.duration,
+      // Ended before the answer came: the main thread's tasks while the worker ran.
+      during: longest(tasks.filter((x) => x.end <= answered)),
+      // The task that drew the table.
+      render: longest(tasks.filter((x) => x.end > answered)),
+    };
+  });
+  console.log(`      claim race matrix: ${computeMs.toFixed(0)} ms, longest main-thread task ${during.toFixed(0)} ms while computing, ${render.toFixed(0)} ms drawing the table`);
+  assert.ok(during < MAX_TASK_MS, `a task of ${during.toFixed(0)} ms while the matrix was computed`);
+  assert.ok(render < MAX_TASK_MS, `drawing the table took a task of ${render.toFixed(0)} ms`);
+  assert.equal(await page.getAttribute('[data-testid=matrix-summary]', 'data-runs'), '72');
+  // The two-step claim with 2 workers and 500 tasks: about 490 duplicates on each seed.
+  const duplicates = await column(page, 'q1');
+  const [, race] = duplicates.find(([s]) => s === 'claim=two-step workers=2 tasks=500');
+  const [lo, hi] = race.split('–').map(Number);
+  assert.ok(450 <= lo && lo <= hi && hi <= 500, race);
+  assert.ok(duplicates.filter(([s]) => !s.startsWith('claim=two-step')).every(([, text]) => text === '0'));
+}, { timeoutMs: 240_000 });
