@@ -402,10 +402,9 @@ fn stretch_svg(out: &mut String, session: &str, s: &Stretch, y: f64, scale: &Sca
             let (fill, stroke) = state_colours(state);
             let (title, label) = match state {
                 LaneState::Running => (format!("{session} runs, {span}"), "running".to_string()),
-                LaneState::Sleeping => (
-                    format!("{session} sleeps (WAITFOR), {span}"),
-                    "sleeping".to_string(),
-                ),
+                LaneState::Sleeping => {
+                    (format!("{session} sleeps, {span}"), "sleeping".to_string())
+                }
                 LaneState::Waiting { resource, holders } => {
                     let label = waiting_label(resource, holders);
                     (format!("{session} is {label}, {span}"), label)
@@ -682,7 +681,7 @@ fn legend(out: &mut String, y: f64, scale: &Scale) -> f64 {
             WAITING.1,
             "waiting on a lock (label: resource and holder)",
         ),
-        (SLEEPING.0, SLEEPING.1, "sleeping (WAITFOR)"),
+        (SLEEPING.0, SLEEPING.1, "sleeping"),
         (DELAYED.0, DELAYED.1, "delayed (Teradata consume)"),
         (
             "url(#mixed-sleeping)",

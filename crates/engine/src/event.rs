@@ -124,6 +124,11 @@ pub enum Event {
         holder: String,
         held: LockMode,
         wanted: LockMode,
+        /// The clause that skips, as the dialect writes it (`READPAST`, `SKIP LOCKED`),
+        /// and the modes as its manuals name them (set as the event is recorded).
+        clause: &'static str,
+        held_name: Option<&'static str>,
+        wanted_name: Option<&'static str>,
     },
     RowsRead {
         session: Rc<str>,
@@ -158,6 +163,9 @@ pub enum Event {
         session: Rc<str>,
         until_us: u64,
         delay_us: u64,
+        /// The statement that sleeps, as the dialect writes it (`WAITFOR DELAY`,
+        /// `pg_sleep`; set as the event is recorded).
+        call: &'static str,
     },
     Error {
         session: Rc<str>,
@@ -348,9 +356,11 @@ impl fmt::Display for Event {
                 };
                 write!(f, "{session} releases {mode} on {resource} {why}")
             }
-            RowSkipped { session, table, key, holder, held, wanted } => write!(
+            RowSkipped { session, table, key, holder, held, wanted, clause, held_name, wanted_name } => write!(
                 f,
-                "{session} skips {table} ({key}) with READPAST: {holder} holds {held}, {session} needs {wanted}"
+                "{session} skips {table} ({key}) with {clause}: {holder} holds {}, {session} needs {}",
+                mode_text(*held, *held_name),
+                mode_text(*wanted, *wanted_name)
             ),
             RowsRead { session, table, rows, logical_reads, access } => write!(
                 f,
@@ -373,7 +383,7 @@ impl fmt::Display for Event {
                 }
                 Ok(())
             }
-            Sleeping { session, delay_us, .. } => write!(f, "{session} sleeps {} (WAITFOR DELAY)", ms(*delay_us)),
+            Sleeping { session, delay_us, call, .. } => write!(f, "{session} sleeps {} ({call})", ms(*delay_us)),
             Error { session, number, severity, state, message, caught, sqlstate } => {
                 match sqlstate {
                     Some(code) => write!(f, "{session} gets error {code}")?,

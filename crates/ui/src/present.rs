@@ -187,12 +187,19 @@ impl StepMarks {
                     holder,
                     held,
                     wanted,
+                    clause,
+                    held_name,
+                    wanted_name,
                 } => {
                     marks
                         .skipped
                         .entry((table.to_string(), key.clone()))
                         .or_default()
-                        .push(format!("{session} skipped it (READPAST): {holder} holds {held}, {session} needs {wanted}"));
+                        .push(format!(
+                            "{session} skipped it ({clause}): {holder} holds {}, {session} needs {}",
+                            held_name.map_or_else(|| held.to_string(), str::to_string),
+                            wanted_name.map_or_else(|| wanted.to_string(), str::to_string)
+                        ));
                 }
                 Event::Deadlock { victim, cycle } => {
                     marks.deadlock = Some((victim.clone(), cycle.clone()))
@@ -432,7 +439,7 @@ impl DisplaySeg {
         let span = format!("{} to {}", ms_label(self.from_us), ms_label(self.to_us));
         match &self.kind {
             SegKind::Running => format!("{session} runs from {span}"),
-            SegKind::Sleeping => format!("{session} sleeps (WAITFOR) from {span}"),
+            SegKind::Sleeping => format!("{session} sleeps from {span}"),
             SegKind::Delayed { table } => {
                 format!("{session} is delayed from {span}: its consume waits for a row in queue table {table}")
             }
@@ -665,7 +672,7 @@ impl DisplayMark {
     pub fn describe(&self, session: &str) -> String {
         let what = match self.kind {
             MarkKind::Error { number } => format!("gets error {number}"),
-            MarkKind::Skipped => "skips a locked row (READPAST)".into(),
+            MarkKind::Skipped => "skips a locked row".into(),
             MarkKind::Deadlock => "is the deadlock victim".into(),
             MarkKind::Result => "gets a result".into(),
             MarkKind::Committed => "commits".into(),

@@ -164,11 +164,13 @@ pub fn explain(
             holder,
             held,
             wanted,
+            clause,
+            ..
         } => why(
             format!("Why {session} skipped {table} {key}"),
             vec![
                 format!(
-                    "{session} skipped {table} {key}: READPAST skips rows locked in a mode its lock conflicts with."
+                    "{session} skipped {table} {key}: {clause} skips rows locked in a mode its lock conflicts with."
                 ),
                 format!(
                     "{holder} holds {} on it; {session} needs {}, which is not compatible, so it reads on instead of waiting.",

@@ -141,6 +141,22 @@ impl Exec<'_> {
         {
             *mode_name = self.rules.mode_name(*mode);
         }
+        match &mut event {
+            Event::RowSkipped {
+                held,
+                wanted,
+                clause,
+                held_name,
+                wanted_name,
+                ..
+            } => {
+                *clause = self.rules.skip_clause();
+                *held_name = self.rules.mode_name(*held);
+                *wanted_name = self.rules.mode_name(*wanted);
+            }
+            Event::Sleeping { call, .. } => *call = self.rules.sleep_call(),
+            _ => {}
+        }
         let at_us = self.w.now.saturating_sub(self.w.origin);
         self.out.events.push(TraceEntry { at_us, event });
     }
@@ -157,6 +173,16 @@ pub(crate) trait Rules: Sync {
     /// abbreviation.
     fn mode_name(&self, _mode: LockMode) -> Option<&'static str> {
         None
+    }
+
+    /// The clause that skips locked rows, as the trace names it.
+    fn skip_clause(&self) -> &'static str {
+        "READPAST"
+    }
+
+    /// The statement that sleeps, as the trace names it.
+    fn sleep_call(&self) -> &'static str {
+        "WAITFOR DELAY"
     }
 
     /// Whether a multi-statement request is one implicit transaction: an autocommit

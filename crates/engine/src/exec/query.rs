@@ -1270,6 +1270,9 @@ impl Exec<'_> {
                             holder,
                             held,
                             wanted: mode,
+                            clause: "READPAST",
+                            held_name: None,
+                            wanted_name: None,
                         });
                         continue;
                     }

@@ -524,6 +524,7 @@ impl Exec<'_> {
                     session: name,
                     until_us: self.w.now_us() + us,
                     delay_us: us,
+                    call: "WAITFOR DELAY",
                 });
                 self.w.sessions[i].state = State::Busy {
                     until: self.w.now + us,

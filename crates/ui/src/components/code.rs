@@ -121,7 +121,7 @@ pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static s
             )
         }
         SessionStatus::Sleeping { until_us } => (
-            format!("sleeping (WAITFOR) until {}", ms_label(*until_us)),
+            format!("sleeping until {}", ms_label(*until_us)),
             "sleeping",
         ),
         SessionStatus::Delayed { table } => (

@@ -536,12 +536,12 @@ fn LaneLegend(props: &LaneLegendProps) -> Html {
         <p class="legend" aria-label="Legend">
             <span class="legend__item"><span class="seg-sample seg--running"></span>{ "running" }</span>
             <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ "waiting for a lock (holder named)" }</span>
-            <span class="legend__item"><span class="seg-sample seg--sleeping"></span>{ "sleeping (WAITFOR)" }</span>
+            <span class="legend__item"><span class="seg-sample seg--sleeping"></span>{ "sleeping (a delay)" }</span>
             if props.delayed {
                 <span class="legend__item"><span class="seg-sample seg--delayed"></span>{ "delayed (consume on an empty queue)" }</span>
             }
             <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps: zoom in to see each statement" }</span>
-            <span class="legend__item">{ "✕ error · ⤼ skipped (READPAST) · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
+            <span class="legend__item">{ "✕ error · ⤼ skipped a locked row · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
             <span class="legend__item"><span class="anomaly-sample" aria-hidden="true"></span>{ "anomaly: what the lesson is about ([ and ] jump between them, ? says why)" }</span>
             <span class="legend__item">{ "Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip." }</span>
         </p>

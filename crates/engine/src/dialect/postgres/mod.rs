@@ -34,6 +34,14 @@ impl Rules for Postgres {
         true
     }
 
+    fn skip_clause(&self) -> &'static str {
+        "SKIP LOCKED"
+    }
+
+    fn sleep_call(&self) -> &'static str {
+        "pg_sleep"
+    }
+
     fn isolation(&self, level: IsolationLevel) -> IsolationLevel {
         match level {
             // READ UNCOMMITTED behaves as READ COMMITTED (C3).
