@@ -112,7 +112,12 @@ mod tests {
         let script = "BEGIN;\nSELECT 'a;b', \"x;y\" -- c;d\nFROM t; /* e; /* f; */ g; */\n\nCOMMIT;\n-- only a comment;\n";
         assert_eq!(
             statements(script),
-            ["BEGIN", "SELECT 'a;b', \"x;y\" -- c;d\nFROM t", "COMMIT"]
+            [
+                "BEGIN",
+                "SELECT 'a;b', \"x;y\" -- c;d\nFROM t",
+                // A comment before a statement goes with it, as psql sends it.
+                "/* e; /* f; */ g; */\n\nCOMMIT"
+            ]
         );
     }
 
