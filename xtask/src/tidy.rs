@@ -118,7 +118,7 @@ fn forbidden_calls(text: &str) -> Vec<(usize, &'static str)> {
 }
 
 /// Words that name one dialect; code outside `dialect/` must not contain them.
-const DIALECT_WORDS: &[&str] = &["teradata", "bteq"];
+const DIALECT_WORDS: &[&str] = &["teradata", "bteq", "postgres"];
 /// Files outside `dialect/` that may name a dialect: the trace's and the view's shared
 /// vocabulary (events such as a consume's delayed state, documented per dialect).
 const DIALECT_VOCABULARY: &[&str] = &["event.rs", "view.rs"];

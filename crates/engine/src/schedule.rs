@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 /// Whether virtual time orders the sessions (timed, the default), or every statement
-/// boundary is a free choice and WAITFOR only yields (untimed, the way PostgreSQL's
-/// isolationtester permutes steps).
+/// boundary is a free choice and WAITFOR only yields (untimed, the way an isolation
+/// tester permutes steps).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mode {
     #[default]

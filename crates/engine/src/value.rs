@@ -46,6 +46,11 @@ impl Value {
         }
     }
 
+    /// A number as a float (text parsed, NULL none).
+    pub fn as_f64(&self) -> Option<f64> {
+        as_f64(self)
+    }
+
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),

@@ -68,6 +68,8 @@ impl Corpus {
         for (name, text) in &files {
             let dialect = if text.contains("dialect = \"teradata\"") {
                 Dialect::Teradata
+            } else if text.contains("dialect = \"postgres\"") {
+                Dialect::Postgres
             } else {
                 Dialect::TSql
             };
@@ -117,6 +119,7 @@ impl Input {
         let arg = words.next().unwrap_or("");
         let dialect = || match arg {
             "Teradata" => Dialect::Teradata,
+            "Postgres" => Dialect::Postgres,
             _ => Dialect::TSql,
         };
         match kind {
@@ -213,7 +216,8 @@ pub fn input(corpus: &Corpus, target: Target, seed: u64, index: u64) -> Input {
             let text = if g.chance(50) || corpus.sql.is_empty() {
                 match d {
                     Dialect::Teradata => g.teradata_script(),
-                    Dialect::TSql => g.script(),
+                    // The generator writes T-SQL; PostgreSQL inputs come from the corpus.
+                    Dialect::TSql | Dialect::Postgres => g.script(),
                 }
             } else {
                 let (_, base) = &corpus.sql[g.below(corpus.sql.len())];
@@ -237,11 +241,11 @@ pub fn input(corpus: &Corpus, target: Target, seed: u64, index: u64) -> Input {
             let d = dialect(&mut g);
             let setup = match d {
                 Dialect::Teradata => "CREATE TABLE q, QUEUE (qits TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), id INTEGER) PRIMARY INDEX (id);\nINSERT INTO q (id) VALUES (1);\n".into(),
-                Dialect::TSql => g.schema(),
+                Dialect::TSql | Dialect::Postgres => g.schema(),
             };
             let script = |g: &mut Gen| match d {
                 Dialect::Teradata => g.teradata_script(),
-                Dialect::TSql => g.script(),
+                Dialect::TSql | Dialect::Postgres => g.script(),
             };
             let sessions = (0..1 + g.below(3))
                 .map(|k| {
@@ -290,6 +294,7 @@ pub fn run(input: &Input) -> String {
             let parser = match dialect {
                 Dialect::Teradata => sql::Dialect::Teradata,
                 Dialect::TSql => sql::Dialect::TSql,
+                Dialect::Postgres => sql::Dialect::Postgres,
             };
             match sql::parse_script(text, parser) {
                 Ok(script) => format!("ok {}", script.batches.len().min(3)),

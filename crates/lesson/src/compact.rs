@@ -311,7 +311,11 @@ macro_rules! codec_unit_enum {
 codec_unit_enum!(Kind, [Kind::Lesson, Kind::Exercise]);
 codec_unit_enum!(
     engine::Dialect,
-    [engine::Dialect::TSql, engine::Dialect::Teradata]
+    [
+        engine::Dialect::TSql,
+        engine::Dialect::Teradata,
+        engine::Dialect::Postgres
+    ]
 );
 codec_unit_enum!(Figure, Figure::ALL);
 codec_unit_enum!(AnomalyRuleKind, AnomalyRuleKind::ALL);

@@ -80,6 +80,7 @@ struct RawHint {
 enum RawDialect {
     Tsql,
     Teradata,
+    Postgres,
 }
 
 #[derive(Deserialize)]
@@ -515,6 +516,7 @@ pub(crate) fn parse_front(
         dialect: match raw.dialect {
             RawDialect::Tsql => engine::Dialect::TSql,
             RawDialect::Teradata => engine::Dialect::Teradata,
+            RawDialect::Postgres => engine::Dialect::Postgres,
         },
         summary: raw.summary,
         covers: raw.covers.into_iter().map(Spanned::into_inner).collect(),

@@ -1305,6 +1305,8 @@ mod engine_behaviour;
 mod exercise;
 #[path = "lesson/explorable.rs"]
 mod explorable;
+#[path = "lesson/postgres.rs"]
+mod postgres;
 #[path = "lesson/properties.rs"]
 mod properties;
 #[path = "lesson/robustness.rs"]

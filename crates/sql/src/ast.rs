@@ -129,6 +129,11 @@ pub enum StmtKind {
     WaitFor {
         delay: Expr,
     },
+    /// PostgreSQL's `SELECT pg_sleep(seconds)` (or `PERFORM pg_sleep(...)`): the session
+    /// sleeps, holding what it holds, as WAITFOR DELAY does.
+    Sleep {
+        seconds: Expr,
+    },
     /// `BEGIN TRAN[SACTION] [name]`; a name that is a variable keeps its `@`.
     BeginTran {
         name: Option<Ident>,
@@ -200,6 +205,7 @@ pub fn statement_label(kind: &StmtKind) -> &'static str {
         StmtKind::Delete(_) => "DELETE",
         StmtKind::Exec(_) => "EXEC",
         StmtKind::WaitFor { .. } => "WAITFOR",
+        StmtKind::Sleep { .. } => "SELECT pg_sleep",
         StmtKind::BeginTran { .. } => "BEGIN TRAN",
         StmtKind::CommitTran { .. } => "COMMIT",
         StmtKind::RollbackTran { .. } => "ROLLBACK",
@@ -550,6 +556,12 @@ pub enum SetOption {
     StatisticsIo(bool),
     /// `SET STATISTICS TIME ON|OFF`.
     StatisticsTime(bool),
+    /// PostgreSQL's `SET TRANSACTION ISOLATION LEVEL` (and `BEGIN ISOLATION LEVEL`): for
+    /// the current transaction only.
+    TransactionIsolation(IsolationLevel),
+    /// PostgreSQL's `SET LOCAL lock_timeout`: milliseconds (-1 waits forever) until the
+    /// transaction ends.
+    LocalLockTimeout(i64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -788,6 +800,12 @@ pub enum HintKind {
     NoWait,
     ForceSeek,
     ForceScan,
+    /// PostgreSQL's row-lock clauses (`SELECT ... FOR UPDATE`), on each table they lock;
+    /// `SKIP LOCKED` is `ReadPast` and `NOWAIT` is `NoWait` beside them.
+    ForUpdate,
+    ForNoKeyUpdate,
+    ForShare,
+    ForKeyShare,
     /// `INDEX(ix_a)`, `INDEX(0)`, `INDEX = ix_a`: index names (or ids as text).
     Index(Vec<Ident>),
 }

@@ -638,6 +638,21 @@ const RESERVED_TERADATA: &[&str] = &[
     "ZONE",
 ];
 
+/// PostgreSQL's clause words that T-SQL does not reserve: never an implicit alias there.
+const RESERVED_POSTGRES: &[&str] = &[
+    "LIMIT",
+    "OFFSET",
+    "RETURNING",
+    "ILIKE",
+    "SKIP",
+    "NOWAIT",
+    "ELSIF",
+    "LOOP",
+    "EXIT",
+    "PERFORM",
+    "RAISE",
+];
+
 /// Not reserved, but never taken as an implicit alias or a transaction name: they begin
 /// the next clause or statement (`DELETE FROM t OUTPUT ...`, `... FROM t THROW 50001, ...`).
 /// In Teradata too, so that T-SQL's OUTPUT and GO are reported as T-SQL syntax.
@@ -664,6 +679,9 @@ pub(crate) fn is_reserved(word: &str, dialect: Dialect) -> bool {
     match dialect {
         Dialect::TSql => contains_upper(RESERVED, word, true),
         Dialect::Teradata => contains_upper(RESERVED_TERADATA, word, true),
+        Dialect::Postgres => {
+            contains_upper(RESERVED, word, true) || contains_upper(RESERVED_POSTGRES, word, false)
+        }
     }
 }
 

@@ -51,6 +51,9 @@ pub(crate) enum Tok {
     Str,
     #[regex(r"[Nn]'", string)]
     NStr,
+    /// PostgreSQL's dollar-quoted string, `$$...$$` or `$tag$...$tag$` (a DO block's body).
+    #[regex(r"\$[A-Za-z_]*\$", dollar_string)]
+    DollarStr,
     /// A sqlcmd variable outside a string: not T-SQL, reported by the parser.
     #[regex(r"\$\([^)\n]*\)?", allow_greedy = true)]
     SqlcmdVar,
@@ -163,6 +166,21 @@ fn string(lex: &mut logos::Lexer<Tok>) -> Result<(), LexError> {
     scan_quoted(lex, '\'', LexError::UnterminatedString)
 }
 
+/// Scans to the closing tag, which is the opening one (`$$` or `$tag$`).
+fn dollar_string(lex: &mut logos::Lexer<Tok>) -> Result<(), LexError> {
+    let tag = lex.slice().to_string();
+    match lex.remainder().find(&tag) {
+        Some(i) => {
+            lex.bump(i + tag.len());
+            Ok(())
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            Err(LexError::UnterminatedString)
+        }
+    }
+}
+
 fn quoted(lex: &mut logos::Lexer<Tok>, close: char) -> Result<(), LexError> {
     scan_quoted(lex, close, LexError::UnterminatedIdent)
 }
@@ -263,7 +281,7 @@ pub(crate) fn lex(src: &str) -> (Vec<Token>, Option<ParseError>) {
 /// (seed 002's examples are indented with them) are whitespace; they are lexed as ASCII
 /// spaces of the same byte length, so spans still point into `src`. And Teradata has no
 /// `@variables`: the first `@x` or `@@x` ends the token stream with an error naming T-SQL,
-/// so that an earlier syntax error still wins.
+/// so that an earlier syntax error still wins. PostgreSQL has none either.
 pub(crate) fn lex_in(src: &str, dialect: Dialect) -> (Vec<Token>, Option<ParseError>) {
     let unicode_space = |c: char| !c.is_ascii() && c.is_whitespace();
     let (mut tokens, lex_error) = if dialect == Dialect::Teradata && src.contains(unicode_space) {
@@ -281,7 +299,7 @@ pub(crate) fn lex_in(src: &str, dialect: Dialect) -> (Vec<Token>, Option<ParseEr
     } else {
         lex(src)
     };
-    if dialect == Dialect::Teradata {
+    if dialect != Dialect::TSql {
         let var = tokens
             .iter()
             .position(|t| matches!(t.kind, Tok::Var | Tok::Global));
@@ -295,7 +313,10 @@ pub(crate) fn lex_in(src: &str, dialect: Dialect) -> (Vec<Token>, Option<ParseEr
             };
             let e = ParseError::new(
                 t.start..t.end,
-                format!("{what}: T-SQL syntax; this lesson's dialect is Teradata"),
+                format!(
+                    "{what}: T-SQL syntax; this lesson's dialect is {}",
+                    crate::parser::dialect_name(dialect)
+                ),
             );
             tokens.truncate(i);
             return (tokens, Some(e));

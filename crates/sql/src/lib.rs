@@ -60,11 +60,16 @@ pub enum Dialect {
     #[default]
     TSql,
     Teradata,
+    /// PostgreSQL 15: statements as psql sends them, each on its own (see [`parse_script`]).
+    Postgres,
 }
 
 /// Parses a script. Spans are byte offsets into `src`.
 ///
 /// In T-SQL, batches are separated by `GO` lines.
+///
+/// In PostgreSQL, every statement is a batch of its own, as psql sends them: outside
+/// `BEGIN ... COMMIT` each one commits on its own. A `DO $$ ... $$` block is one statement.
 ///
 /// In Teradata, each batch is one request as BTEQ would send it: statements end with `;`,
 /// and a `;` that is the last token of its line (a trailing comment allowed) ends the
@@ -81,6 +86,21 @@ pub fn parse_script(src: &str, dialect: Dialect) -> Result<ast::Script, ParseErr
     if dialect == Dialect::Teradata {
         let (tokens, lex_error) = lex_in(src, dialect);
         let batches = Parser::new(src, &tokens, dialect, lex_error).requests()?;
+        return Ok(ast::Script { batches });
+    }
+    if dialect == Dialect::Postgres {
+        // psql sends each `;`-terminated statement on its own: one batch per statement.
+        let (tokens, lex_error) = lex_in(src, dialect);
+        let batch = Parser::new(src, &tokens, dialect, lex_error).batch()?;
+        let batches = batch
+            .statements
+            .into_iter()
+            .filter(|s| !matches!(s.kind, ast::StmtKind::Empty))
+            .map(|s| ast::Batch {
+                span: s.span.clone(),
+                statements: vec![s],
+            })
+            .collect();
         return Ok(ast::Script { batches });
     }
     let (tokens, mut lex_error) = lex(src);

@@ -81,7 +81,7 @@ impl Printer {
     fn ty(&mut self, ty: &DataType) {
         let text = match (self.dialect, ty) {
             (Dialect::Teradata, _) => teradata_type(ty).unwrap_or_else(|| ty.to_string()),
-            (Dialect::TSql, _) => ty.to_string(),
+            (Dialect::TSql | Dialect::Postgres, _) => ty.to_string(),
         };
         self.w(&text);
     }
@@ -287,6 +287,11 @@ impl Printer {
             StmtKind::Update(u) => self.update(u),
             StmtKind::Delete(d) => self.delete(d),
             StmtKind::Exec(e) => self.exec(e),
+            StmtKind::Sleep { seconds } => {
+                self.w("SELECT pg_sleep(");
+                self.expr(seconds);
+                self.w(")");
+            }
             StmtKind::WaitFor { delay } => {
                 self.w("WAITFOR DELAY ");
                 self.expr(delay);
@@ -518,6 +523,10 @@ impl Printer {
             SetOption::StatisticsTime(on) => self.w(&format!("STATISTICS TIME {}", on_off(*on))),
             SetOption::IsolationLevel(l) => self.w(&format!("TRANSACTION ISOLATION LEVEL {l}")),
             SetOption::LockTimeout(n) => self.w(&format!("LOCK_TIMEOUT {n}")),
+            SetOption::TransactionIsolation(l) => {
+                self.w(&format!("LOCAL TRANSACTION ISOLATION LEVEL {l}"))
+            }
+            SetOption::LocalLockTimeout(n) => self.w(&format!("LOCAL lock_timeout = {n}")),
             SetOption::DeadlockPriority(p) => {
                 self.w("DEADLOCK_PRIORITY ");
                 match p {
@@ -1393,6 +1402,10 @@ impl fmt::Display for HintKind {
             HintKind::NoWait => "NOWAIT",
             HintKind::ForceSeek => "FORCESEEK",
             HintKind::ForceScan => "FORCESCAN",
+            HintKind::ForUpdate => "FOR UPDATE",
+            HintKind::ForNoKeyUpdate => "FOR NO KEY UPDATE",
+            HintKind::ForShare => "FOR SHARE",
+            HintKind::ForKeyShare => "FOR KEY SHARE",
             HintKind::Index(names) => {
                 let mut p = Printer::new(Dialect::TSql);
                 p.w("INDEX(");

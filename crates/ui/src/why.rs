@@ -565,9 +565,11 @@ pub fn matrix(dialect: Dialect, asked: LockMode, held: &[LockMode]) -> Matrix {
             ],
         ),
         Dialect::Teradata => ("Teradata", &[LockMode::S, LockMode::X]),
+        Dialect::Postgres => ("PostgreSQL", &LockMode::ROW_CLAUSES),
     };
     let modes: Vec<LockMode> = LockMode::ALL
         .into_iter()
+        .chain(LockMode::ROW_CLAUSES)
         .filter(|m| usual.contains(m) || *m == asked || held.contains(m))
         .collect();
     let index = |m: LockMode| modes.iter().position(|x| *x == m).unwrap_or(0);
@@ -738,6 +740,37 @@ mod tests {
         assert_eq!((m.asked, m.held.as_slice()), (1, &[0][..]));
         assert_eq!(resource_text("KEY task (1)"), "task 1");
         assert_eq!(resource_text("OBJECT task"), "OBJECT task");
+    }
+
+    #[test]
+    fn postgres_shows_its_row_lock_table() {
+        let m = matrix(
+            Dialect::Postgres,
+            LockMode::ForUpdate,
+            &[LockMode::ForKeyShare],
+        );
+        assert_eq!(m.dialect, "PostgreSQL");
+        assert_eq!(
+            m.names,
+            [
+                "FOR KEY SHARE",
+                "FOR SHARE",
+                "FOR NO KEY UPDATE",
+                "FOR UPDATE"
+            ]
+        );
+        assert_eq!((m.asked, m.held.as_slice()), (3, &[0][..]));
+        // Row by row, the documentation's table: only FOR UPDATE conflicts with KEY SHARE.
+        let yes_no: Vec<Vec<bool>> = m.compatible.clone();
+        assert_eq!(
+            yes_no,
+            [
+                [true, true, true, false],
+                [true, true, false, false],
+                [true, false, false, false],
+                [false, false, false, false],
+            ]
+        );
     }
 
     #[test]

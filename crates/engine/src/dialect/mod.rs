@@ -1,11 +1,14 @@
 //! Dialects: one module each, behind the executor's [`Rules`] trait. Everything that only
 //! one dialect does lives in its module: SQL Server (`tsql`) is the executor's default
 //! behaviour; Teradata (`teradata`) has its own statements, lock mode names, request and
-//! transaction rules, queue tables and client commands. A new dialect is a new module and
+//! transaction rules, queue tables and client commands; PostgreSQL (`postgres`) reads
+//! row versions, locks rows with its four row-lock clauses and numbers errors with
+//! SQLSTATEs. A new dialect is a new module and
 //! one arm in [`Dialect::rules`] and [`Dialect::parser`].
 
 use crate::exec::Rules;
 
+mod postgres;
 mod teradata;
 mod tsql;
 
@@ -15,6 +18,7 @@ pub enum Dialect {
     #[default]
     TSql,
     Teradata,
+    Postgres,
 }
 
 impl Dialect {
@@ -22,6 +26,7 @@ impl Dialect {
         match self {
             Dialect::TSql => &tsql::TSql,
             Dialect::Teradata => &teradata::Teradata,
+            Dialect::Postgres => &postgres::Postgres,
         }
     }
 
@@ -35,6 +40,7 @@ impl Dialect {
         match self {
             Dialect::TSql => sql::Dialect::TSql,
             Dialect::Teradata => sql::Dialect::Teradata,
+            Dialect::Postgres => sql::Dialect::Postgres,
         }
     }
 }

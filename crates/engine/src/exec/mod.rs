@@ -28,7 +28,7 @@ use crate::state::locks::LockMode;
 use crate::state::session::{ClientSettings, Frame};
 use crate::state::World;
 use crate::value::Value;
-use sql::ast::{Batch, SelectAndConsume, Stmt};
+use sql::ast::{Batch, IsolationLevel, SelectAndConsume, Stmt};
 
 /// Rows one table or one query result may hold: past this a session stops with a clear
 /// error instead of using up the memory.
@@ -210,4 +210,27 @@ pub(crate) trait Rules: Sync {
 
     /// Session `i` changed rows of table `table` with DELETE, UPDATE or MERGE.
     fn rows_modified(&self, _x: &mut Exec<'_>, _i: usize, _table: u32) {}
+
+    /// Whether plain reads never lock and read row versions instead (multiversion
+    /// concurrency as the database's only way): the newest committed version as of the
+    /// statement in READ COMMITTED, as of the transaction's first read in SNAPSHOT.
+    fn versioned_reads(&self) -> bool {
+        false
+    }
+
+    /// The isolation level the executor applies for the level a session set.
+    fn isolation(&self, level: IsolationLevel) -> IsolationLevel {
+        level
+    }
+
+    /// The row lock UPDATE (`delete` false) or DELETE takes on the rows it changes, from
+    /// locating them to the end of the transaction; `None` locates with U and writes with X.
+    fn write_row_lock(&self, _delete: bool) -> Option<LockMode> {
+        None
+    }
+
+    /// Whether rows are locked under intent locks on their pages.
+    fn page_locks(&self) -> bool {
+        true
+    }
 }

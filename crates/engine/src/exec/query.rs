@@ -1026,12 +1026,21 @@ impl Exec<'_> {
         purpose: Purpose,
     ) -> Result<Locking, Interrupt> {
         let h = |k| has_hint(hints, k);
-        let iso = self.w.sessions[i].options.isolation;
+        let iso = self.rules.isolation(self.w.sessions[i].options.isolation);
+        let versioned = self.rules.versioned_reads();
+        // A row-lock clause (SELECT ... FOR UPDATE): its mode, held to the end.
+        let clause = hints.iter().find_map(|h| match h.kind {
+            HintKind::ForKeyShare => Some(LockMode::ForKeyShare),
+            HintKind::ForShare => Some(LockMode::ForShare),
+            HintKind::ForNoKeyUpdate => Some(LockMode::ForNoKeyUpdate),
+            HintKind::ForUpdate => Some(LockMode::ForUpdate),
+            _ => None,
+        });
         let readpast = h(HintKind::ReadPast);
         let nolock = h(HintKind::NoLock) || h(HintKind::ReadUncommitted);
         let hold_hint =
             h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);
-        if readpast {
+        if readpast && clause.is_none() {
             // READPAST only in READ COMMITTED / REPEATABLE READ (Msg 650). A READ UNCOMMITTED
             // session may still locate UPDATE/DELETE targets with it: writes lock anyway.
             let bad_session = match iso {
@@ -1045,7 +1054,7 @@ impl Exec<'_> {
                 return Err(SqlError::readpast_isolation().into());
             }
         }
-        if iso == IsolationLevel::Snapshot && !self.w.db.allow_snapshot {
+        if iso == IsolationLevel::Snapshot && !self.w.db.allow_snapshot && !versioned {
             return Err(SqlError::snapshot_not_allowed().into());
         }
         let updlock = h(HintKind::UpdLock);
@@ -1063,10 +1072,25 @@ impl Exec<'_> {
         };
         match purpose {
             Purpose::Update | Purpose::Delete => {
-                // Writers locate rows with U locks (X with XLOCK), whatever the isolation level.
-                l.row = Some(if xlock { LockMode::X } else { LockMode::U });
+                // Writers locate rows with U locks (X with XLOCK), whatever the isolation
+                // level, or with the dialect's own row lock.
+                let own = self.rules.write_row_lock(purpose == Purpose::Delete);
+                l.row = Some(match own {
+                    Some(m) if !xlock => m,
+                    _ if xlock => LockMode::X,
+                    _ => LockMode::U,
+                });
                 l.hold = true;
                 if iso == IsolationLevel::Snapshot {
+                    l.snapshot = Some(self.snapshot_seq(i));
+                }
+            }
+            Purpose::Read if clause.is_some() => {
+                l.row = clause;
+                l.hold = true;
+                if iso == IsolationLevel::Snapshot {
+                    // Locked on the transaction's snapshot: a row changed since is a
+                    // serialization failure.
                     l.snapshot = Some(self.snapshot_seq(i));
                 }
             }
@@ -1075,7 +1099,7 @@ impl Exec<'_> {
                     l.dirty = true;
                 } else if !explicit_lock
                     && (iso == IsolationLevel::Snapshot
-                        || (iso == IsolationLevel::ReadCommitted && self.w.db.rcsi))
+                        || (iso == IsolationLevel::ReadCommitted && (self.w.db.rcsi || versioned)))
                 {
                     l.snapshot = Some(if iso == IsolationLevel::Snapshot {
                         self.snapshot_seq(i)
@@ -1169,7 +1193,9 @@ impl Exec<'_> {
         // Table-level locks first: intent locks, or the TABLOCK lock itself.
         let intent = match (lk.table, lk.row) {
             (Some(m), _) => Some(m),
-            (None, Some(LockMode::S)) => Some(LockMode::IS),
+            (None, Some(LockMode::S | LockMode::ForKeyShare | LockMode::ForShare)) => {
+                Some(LockMode::IS)
+            }
             (None, Some(_)) => Some(LockMode::IX),
             (None, None) => (!lk.dirty && lk.snapshot.is_none()).then_some(LockMode::IS),
         };
@@ -1240,7 +1266,7 @@ impl Exec<'_> {
                     _ => LockMode::IX,
                 };
                 let transient = !lk.hold;
-                if self.w.tracing {
+                if self.w.tracing && self.rules.page_locks() {
                     let page = self.page_resource(tid, slot);
                     self.lock(i, page, page_mode, transient)?;
                 }
@@ -2494,7 +2520,11 @@ impl Exec<'_> {
         cl_depth: u64,
     ) -> Result<(), Interrupt> {
         let res = self.key_resource(tid, slot);
-        self.nowait(i, hints, |x| x.lock(i, res, LockMode::X, false))?;
+        let mode = self
+            .rules
+            .write_row_lock(new.is_none())
+            .unwrap_or(LockMode::X);
+        self.nowait(i, hints, |x| x.lock(i, res, mode, false))?;
         let Some(new) = new else {
             let m = self.maintenance_reads(tid, Some(old), None);
             self.w.query_reads += cl_depth + m;

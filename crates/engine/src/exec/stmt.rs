@@ -216,6 +216,11 @@ impl Exec<'_> {
                 });
                 Ok(done(CostKind::Variable))
             }
+            StmtKind::Sleep { seconds } => {
+                let v = self.eval_scalar(i, seconds)?;
+                let s = v.as_f64().unwrap_or(0.0).max(0.0);
+                Ok(Flow::Sleep((s * 1_000_000.0).round() as u64))
+            }
             StmtKind::WaitFor { delay } => {
                 let v = self.eval_scalar(i, delay)?;
                 let us = parse_delay(&v.as_text()).ok_or_else(|| {
@@ -499,12 +504,22 @@ impl Exec<'_> {
     }
 
     fn set_option(&mut self, i: usize, opt: &SetOption) -> Result<(), Interrupt> {
+        if let SetOption::TransactionIsolation(_) | SetOption::LocalLockTimeout(_) = opt {
+            // Saved once per transaction, restored when it ends.
+            self.ensure_txn(i);
+            let s = &mut self.w.sessions[i];
+            let saved = Box::new(s.options.clone());
+            if let Some(t) = s.txn.as_mut() {
+                t.saved_options.get_or_insert(saved);
+            }
+        }
         let o = &mut self.w.sessions[i].options;
         match opt {
             SetOption::NoCount(b) => o.nocount = *b,
             SetOption::XactAbort(b) => o.xact_abort = *b,
             SetOption::IsolationLevel(l) => o.isolation = *l,
-            SetOption::LockTimeout(ms) => o.lock_timeout_ms = *ms,
+            SetOption::LockTimeout(ms) | SetOption::LocalLockTimeout(ms) => o.lock_timeout_ms = *ms,
+            SetOption::TransactionIsolation(l) => o.isolation = *l,
             SetOption::QuotedIdentifier(b) => o.quoted_identifier = *b,
             SetOption::AnsiNulls(_) | SetOption::StatisticsIo(_) | SetOption::StatisticsTime(_) => {
             }

@@ -21,6 +21,7 @@ impl Exec<'_> {
             id,
             explicit: ansi,
             snapshot_seq: None,
+            saved_options: None,
             undo: Vec::new(),
             rows_written: 0,
             began_explicit: ansi,
@@ -41,6 +42,7 @@ impl Exec<'_> {
                 id,
                 explicit: true,
                 snapshot_seq: None,
+                saved_options: None,
                 undo: Vec::new(),
                 rows_written: 0,
                 began_explicit: true,
@@ -59,10 +61,13 @@ impl Exec<'_> {
     }
 
     pub(crate) fn commit(&mut self, i: usize) {
-        let Some(txn) = self.w.sessions[i].txn.take() else {
+        let Some(mut txn) = self.w.sessions[i].txn.take() else {
             return;
         };
         self.w.sessions[i].tran_count = 0;
+        if let Some(o) = txn.saved_options.take() {
+            self.w.sessions[i].options = *o;
+        }
         if let Some(t) = &mut self.out.touched {
             t.written.extend(
                 txn.undo
@@ -138,10 +143,13 @@ impl Exec<'_> {
             );
         }
         self.undo_to(i, 0);
-        let Some(txn) = self.w.sessions[i].txn.take() else {
+        let Some(mut txn) = self.w.sessions[i].txn.take() else {
             return;
         };
         self.w.sessions[i].tran_count = 0;
+        if let Some(o) = txn.saved_options.take() {
+            self.w.sessions[i].options = *o;
+        }
         let name = self.w.sessions[i].name.clone();
         let locks_released = self.w.locks.locks_of(txn.id).len();
         self.push(Event::TransactionRolledBack {

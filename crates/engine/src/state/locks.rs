@@ -27,9 +27,28 @@ pub enum LockMode {
     X,
     SchS,
     SchM,
+    /// Row-lock clauses of a `SELECT ... FOR ...` (and the locks UPDATE and DELETE take in
+    /// a dialect that has them), weakest first; their matrix is [`row_clause_compatible`].
+    ForKeyShare,
+    ForShare,
+    ForNoKeyUpdate,
+    ForUpdate,
 }
 
 impl LockMode {
+    /// The row-lock clause modes, weakest first.
+    pub const ROW_CLAUSES: [LockMode; 4] = [
+        LockMode::ForKeyShare,
+        LockMode::ForShare,
+        LockMode::ForNoKeyUpdate,
+        LockMode::ForUpdate,
+    ];
+
+    /// Whether this is a row-lock clause mode (FOR UPDATE and its kin).
+    pub fn is_row_clause(self) -> bool {
+        Self::ROW_CLAUSES.contains(&self)
+    }
+
     pub const ALL: [LockMode; 11] = [
         LockMode::IS,
         LockMode::IU,
@@ -58,6 +77,10 @@ impl LockMode {
             LockMode::X => "Exclusive",
             LockMode::SchS => "SchemaStability",
             LockMode::SchM => "SchemaModification",
+            LockMode::ForKeyShare => "ForKeyShare",
+            LockMode::ForShare => "ForShare",
+            LockMode::ForNoKeyUpdate => "ForNoKeyUpdate",
+            LockMode::ForUpdate => "ForUpdate",
         }
     }
 
@@ -96,6 +119,10 @@ impl fmt::Display for LockMode {
             LockMode::X => "X",
             LockMode::SchS => "Sch-S",
             LockMode::SchM => "Sch-M",
+            LockMode::ForKeyShare => "FKS",
+            LockMode::ForShare => "FS",
+            LockMode::ForNoKeyUpdate => "FNKU",
+            LockMode::ForUpdate => "FU",
         })
     }
 }
@@ -115,6 +142,22 @@ fn parts(m: LockMode) -> &'static [LockMode] {
         LockMode::X => &[LockMode::X],
         LockMode::SchS => &[LockMode::SchS],
         LockMode::SchM => &[LockMode::SchM],
+        LockMode::ForKeyShare => &[LockMode::ForKeyShare],
+        LockMode::ForShare => &[LockMode::ForShare],
+        LockMode::ForNoKeyUpdate => &[LockMode::ForNoKeyUpdate],
+        LockMode::ForUpdate => &[LockMode::ForUpdate],
+    }
+}
+
+/// The row-lock clauses' conflict table (semantics.md C1): FOR KEY SHARE conflicts only
+/// with FOR UPDATE; FOR SHARE with FOR NO KEY UPDATE and FOR UPDATE; FOR NO KEY UPDATE
+/// with FOR SHARE, itself and FOR UPDATE; FOR UPDATE with all four. Ranks are the order
+/// of [`LockMode::ROW_CLAUSES`].
+pub fn row_clause_compatible(a: LockMode, b: LockMode) -> bool {
+    let rank = |m| LockMode::ROW_CLAUSES.iter().position(|&c| c == m);
+    match (rank(a), rank(b)) {
+        (Some(a), Some(b)) => a + b < 3,
+        _ => false,
     }
 }
 
@@ -126,6 +169,10 @@ fn atomic_compatible(a: LockMode, b: LockMode) -> bool {
         (SchM, _) | (_, SchM) => false,
         (SchS, _) | (_, SchS) => true,
         (X, _) | (_, X) => false,
+        (a, b) if a.is_row_clause() && b.is_row_clause() => row_clause_compatible(a, b),
+        // Row-lock clauses sit on rows, where only X and other clauses meet them; intents
+        // sit on tables and pages.
+        (a, b) if a.is_row_clause() || b.is_row_clause() => a.is_intent() || b.is_intent(),
         (IS, _) | (_, IS) => true,
         (SIX, _) | (_, SIX) => false,
         (U, U) | (U, IX) | (IX, U) | (U, IU) | (IU, U) => false,
@@ -158,6 +205,10 @@ fn rights(m: LockMode) -> Option<(u8, u8)> {
         LockMode::UIX => Some((2, 3)),
         LockMode::X => Some((3, 3)),
         LockMode::SchS | LockMode::SchM => None,
+        LockMode::ForKeyShare
+        | LockMode::ForShare
+        | LockMode::ForNoKeyUpdate
+        | LockMode::ForUpdate => None,
     }
 }
 
@@ -183,6 +234,10 @@ pub fn covers(held: LockMode, requested: LockMode) -> bool {
     if held == requested || held == LockMode::SchM || requested == LockMode::SchS {
         return true;
     }
+    if held.is_row_clause() && requested.is_row_clause() {
+        // FOR UPDATE covers all; FOR SHARE and FOR NO KEY UPDATE cover FOR KEY SHARE.
+        return held == LockMode::ForUpdate || requested == LockMode::ForKeyShare;
+    }
     match (rights(held), rights(requested)) {
         (Some((hw, hb)), Some((rw, rb))) => hw >= rw && hb >= rb,
         _ => false,
@@ -197,6 +252,9 @@ pub fn combine(held: LockMode, requested: LockMode) -> LockMode {
     }
     if covers(requested, held) {
         return requested;
+    }
+    if held.is_row_clause() && requested.is_row_clause() {
+        return LockMode::ForUpdate;
     }
     match (rights(held), rights(requested)) {
         (Some((hw, hb)), Some((rw, rb))) => from_rights(hw.max(rw), hb.max(rb)),
@@ -690,7 +748,15 @@ impl LockManager {
             LockMode::IU | LockMode::IX | LockMode::SIU | LockMode::SIX | LockMode::UIX => {
                 LockMode::X
             }
-            LockMode::S | LockMode::U | LockMode::X | LockMode::SchS | LockMode::SchM => {
+            LockMode::S
+            | LockMode::U
+            | LockMode::X
+            | LockMode::SchS
+            | LockMode::SchM
+            | LockMode::ForKeyShare
+            | LockMode::ForShare
+            | LockMode::ForNoKeyUpdate
+            | LockMode::ForUpdate => {
                 return Escalation::NotApplicable;
             }
         };

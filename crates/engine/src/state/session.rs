@@ -58,6 +58,9 @@ pub(crate) struct Txn {
     pub began_explicit: bool,
     /// Destructive reads (SELECT AND CONSUME) so far (T9).
     pub consumes: u32,
+    /// The session's options before a setting made for this transaction only; they come
+    /// back when it ends.
+    pub saved_options: Option<Box<Options>>,
 }
 
 #[derive(Clone)]

@@ -367,12 +367,13 @@ impl Parser<'_> {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "computed columns"));
         }
+        let serial = self.pg_serial_at();
         let ty = self.data_type(false)?;
         let mut col = ColumnDef {
             name,
             ty,
-            nullable: None,
-            identity: None,
+            nullable: serial.then_some(false),
+            identity: serial.then_some((1, 1)),
             default: None,
             primary_key: false,
             unique: false,
@@ -635,6 +636,11 @@ impl Parser<'_> {
             return self.teradata_data_type();
         }
         self.note("a data type");
+        if self.postgres() {
+            if let Some(ty) = self.pg_data_type()? {
+                return Ok(ty);
+            }
+        }
         let span = self.cur_span();
         let name = match self.tok_at(0) {
             Some(t) if t.kind == Tok::Word => self.text(t).to_ascii_lowercase(),

@@ -12,20 +12,27 @@ impl Parser<'_> {
     pub(crate) fn tsql_only(&self, what: &str, span: Span) -> PResult<()> {
         match self.dialect {
             Dialect::TSql => Ok(()),
-            Dialect::Teradata => Err(self.tsql_syntax(what, span)),
+            Dialect::Teradata | Dialect::Postgres => Err(self.tsql_syntax(what, span)),
         }
     }
 
-    /// The error for T-SQL syntax met in a Teradata script.
+    /// The error for T-SQL syntax met in a Teradata or PostgreSQL script.
     pub(crate) fn tsql_syntax(&self, what: &str, span: Span) -> ParseError {
         ParseError::new(
             span,
-            format!("{what}: T-SQL syntax; this lesson's dialect is Teradata"),
+            format!(
+                "{what}: T-SQL syntax; this lesson's dialect is {}",
+                dialect_name(self.dialect)
+            ),
         )
     }
 
     pub(crate) fn teradata(&self) -> bool {
         self.dialect == Dialect::Teradata
+    }
+
+    pub(crate) fn postgres(&self) -> bool {
+        self.dialect == Dialect::Postgres
     }
 
     /// The error for Teradata syntax: in T-SQL it names the dialect mix-up; in Teradata it
@@ -35,9 +42,21 @@ impl Parser<'_> {
             Dialect::TSql => {
                 format!("not simulated: {what} (Teradata syntax; this lesson's dialect is T-SQL)")
             }
+            Dialect::Postgres => format!(
+                "not simulated: {what} (Teradata syntax; this lesson's dialect is PostgreSQL)"
+            ),
             Dialect::Teradata => format!("not simulated: {what}"),
         };
         ParseError::new(span, message)
+    }
+}
+
+/// A dialect as its lessons' readers name it.
+pub(crate) fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::TSql => "T-SQL",
+        Dialect::Teradata => "Teradata",
+        Dialect::Postgres => "PostgreSQL",
     }
 }
 

@@ -39,6 +39,10 @@ impl Parser<'_> {
         } else {
             return Err(self.unexpected());
         };
+        let output = match output {
+            None if self.postgres() => self.pg_returning(false)?,
+            output => output,
+        };
         Ok(Insert {
             ctes,
             top,
@@ -101,6 +105,10 @@ impl Parser<'_> {
             Vec::new()
         };
         let where_clause = self.where_clause()?;
+        let output = match output {
+            None if self.postgres() => self.pg_returning(false)?,
+            output => output,
+        };
         self.no_query_hints()?;
         Ok(crate::ast::Update {
             ctes,
@@ -205,6 +213,10 @@ impl Parser<'_> {
             Vec::new()
         };
         let where_clause = self.where_clause()?;
+        let output = match output {
+            None if self.postgres() => self.pg_returning(true)?,
+            output => output,
+        };
         self.no_query_hints()?;
         Ok(Delete {
             ctes,

@@ -336,7 +336,12 @@ impl Parser<'_> {
         } else if self.at(Tok::Plus) {
             None
         } else {
-            return self.primary();
+            let e = self.primary()?;
+            return if self.postgres() {
+                self.pg_casts(e)
+            } else {
+                Ok(e)
+            };
         };
         let start = self.advance().start;
         self.enter("expression")?;
@@ -454,6 +459,11 @@ impl Parser<'_> {
         let next_is_paren = self.kind_at(1) == Some(Tok::LParen);
         if self.teradata() {
             if let Some(e) = self.teradata_word_primary(&word, next_is_paren)? {
+                return Ok(e);
+            }
+        }
+        if self.postgres() {
+            if let Some(e) = self.pg_word_primary(&word) {
                 return Ok(e);
             }
         }
@@ -615,7 +625,10 @@ impl Parser<'_> {
     /// `NAME(args)`, `COUNT(*)`, `COUNT(DISTINCT x)`, with an optional `OVER (...)`.
     fn function_call(&mut self) -> PResult<Expr> {
         let start = self.cur_start();
-        let name = self.word_at(0).unwrap_or_default();
+        let mut name = self.word_at(0).unwrap_or_default();
+        if self.postgres() {
+            name = super::postgres::pg_function_name(name);
+        }
         self.advance();
         self.expect(Tok::LParen)?;
         let mut args = Vec::new();

@@ -9,10 +9,12 @@ mod ddl;
 mod dialect;
 mod dml;
 mod expr;
+mod postgres;
 mod select;
 mod stmt;
 mod teradata;
 
+pub(crate) use dialect::dialect_name;
 pub(crate) use expr::{NILADIC, TERADATA_NILADIC};
 
 use crate::ast::{Batch, Ident, ObjectName, Span};
@@ -379,6 +381,7 @@ fn tok_name(kind: Tok) -> &'static str {
         Tok::Int | Tok::Decimal => "a number",
         Tok::Binary => "a binary literal",
         Tok::Str | Tok::NStr => "a string",
+        Tok::DollarStr => "a dollar-quoted string",
         Tok::SqlcmdVar => "a sqlcmd variable",
         Tok::LParen => "'('",
         Tok::RParen => "')'",

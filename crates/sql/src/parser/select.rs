@@ -99,10 +99,13 @@ impl Parser<'_> {
         }
         if self.at_kw("ORDER") {
             head.order_by = self.order_by()?;
-            if self.kw_at(0, "OFFSET") {
+            if self.kw_at(0, "OFFSET") && !self.postgres() {
                 let span = self.cur_span();
                 return Err(self.not_simulated(span, "OFFSET ... FETCH"));
             }
+        }
+        if self.postgres() {
+            self.pg_query_tail(&mut head)?;
         }
         self.teradata_clauses_not_simulated()?;
         if self.kw_at(0, "OPTION") {

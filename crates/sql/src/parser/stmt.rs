@@ -58,6 +58,9 @@ impl Parser<'_> {
         if self.teradata() {
             return self.teradata_statement_kind();
         }
+        if self.postgres() {
+            return self.postgres_statement_kind();
+        }
         let word = match self.tok_at(0) {
             Some(t) if t.kind == Tok::Word => self.text(t).to_ascii_uppercase(),
             _ => return Err(self.no_statement()),
@@ -100,7 +103,7 @@ impl Parser<'_> {
 
     /// A word that does not begin a simulated statement: name what it is, if we know.
     #[inline(never)]
-    fn statement_error(&mut self, word: &str) -> crate::ParseError {
+    pub(super) fn statement_error(&mut self, word: &str) -> crate::ParseError {
         let span = self.cur_span();
         let next_end = self.tok_at(1).map_or(span.end, |t| t.end);
         if self.kind_at(1) == Some(Tok::Colon) {
@@ -190,7 +193,7 @@ impl Parser<'_> {
         Ok(StmtKind::Print(self.expr()?))
     }
 
-    fn truncate(&mut self) -> PResult<StmtKind> {
+    pub(super) fn truncate(&mut self) -> PResult<StmtKind> {
         self.advance();
         self.expect_kw("TABLE")?;
         Ok(StmtKind::TruncateTable {
@@ -212,7 +215,7 @@ impl Parser<'_> {
     }
 
     /// `WITH ctes` followed by SELECT, INSERT, UPDATE or DELETE.
-    fn with_statement(&mut self) -> PResult<StmtKind> {
+    pub(super) fn with_statement(&mut self) -> PResult<StmtKind> {
         let start = self.cur_start();
         let ctes = self.ctes()?;
         if self.at_kw("SELECT") {
@@ -480,7 +483,7 @@ impl Parser<'_> {
         Ok(StmtKind::SetOption(option))
     }
 
-    fn isolation_level(&mut self) -> PResult<IsolationLevel> {
+    pub(super) fn isolation_level(&mut self) -> PResult<IsolationLevel> {
         if self.eat_kw("READ") {
             if self.eat_kw("UNCOMMITTED") {
                 return Ok(IsolationLevel::ReadUncommitted);

@@ -1,0 +1,461 @@
+//! PostgreSQL: the statements a worker sends through psql, mapped onto the common AST
+//! where they mean the same (`LIMIT n` is a TOP, `RETURNING` an OUTPUT, `FOR UPDATE SKIP
+//! LOCKED` row-lock hints on the tables it locks, `serial` an IDENTITY column).
+
+use super::{PResult, Parser};
+use crate::ast::{
+    DataType, Expr, ExprKind, HintKind, IsolationLevel, Len, Literal, ObjectName, Output, Select,
+    SelectItem, SetOption, StmtKind, TableFactor, TableHint, Top,
+};
+use crate::lexer::{unquote_string, Tok};
+use crate::ParseError;
+
+/// T-SQL statements that a PostgreSQL script cannot contain.
+const TSQL_STATEMENTS: &[&str] = &[
+    "DECLARE",
+    "IF",
+    "WHILE",
+    "EXEC",
+    "EXECUTE",
+    "WAITFOR",
+    "PRINT",
+    "RAISERROR",
+    "THROW",
+    "GO",
+];
+
+impl Parser<'_> {
+    /// A statement of a PostgreSQL script.
+    pub(super) fn postgres_statement_kind(&mut self) -> PResult<StmtKind> {
+        let word = match self.tok_at(0) {
+            Some(t) if t.kind == Tok::Word => self.text(t).to_ascii_uppercase(),
+            _ => return Err(self.no_statement()),
+        };
+        match word.as_str() {
+            "SELECT" => {
+                let select = self.select_query()?;
+                Ok(sleep_of(&select).unwrap_or(StmtKind::Select(select)))
+            }
+            "WITH" => self.with_statement(),
+            "INSERT" => Ok(StmtKind::Insert(self.insert(Vec::new())?)),
+            "UPDATE" => Ok(StmtKind::Update(self.update(Vec::new())?)),
+            "DELETE" => Ok(StmtKind::Delete(self.delete(Vec::new())?)),
+            "CREATE" => self.create(),
+            "DROP" => self.drop(),
+            "TRUNCATE" => self.truncate(),
+            "BEGIN" | "START" => self.pg_begin(),
+            "COMMIT" | "END" => {
+                self.advance();
+                self.pg_work();
+                Ok(StmtKind::CommitTran { name: None })
+            }
+            "ROLLBACK" | "ABORT" => {
+                self.advance();
+                self.pg_work();
+                Ok(StmtKind::RollbackTran { name: None })
+            }
+            "SET" => self.pg_set(),
+            w if TSQL_STATEMENTS.contains(&w) => {
+                let span = self.cur_span();
+                Err(self.tsql_syntax(w, span))
+            }
+            "MERGE" | "LOCK" | "VACUUM" | "ANALYZE" | "PREPARE" | "LISTEN" | "NOTIFY" | "COPY"
+            | "CALL" | "SAVEPOINT" | "RELEASE" | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET"
+            | "EXPLAIN" | "ALTER" | "GRANT" => {
+                let span = self.cur_span();
+                Err(self.not_simulated(span, &word))
+            }
+            _ => Err(self.statement_error(&word)),
+        }
+    }
+
+    /// `[WORK | TRANSACTION]` after COMMIT, END, ROLLBACK, ABORT.
+    fn pg_work(&mut self) {
+        if !self.eat_kw("WORK") {
+            self.eat_kw("TRANSACTION");
+        }
+    }
+
+    /// `BEGIN [WORK | TRANSACTION] [ISOLATION LEVEL ...]`, `START TRANSACTION [...]`.
+    fn pg_begin(&mut self) -> PResult<StmtKind> {
+        let start = self.advance();
+        if self.src[start.clone()].eq_ignore_ascii_case("START") {
+            self.expect_kw("TRANSACTION")?;
+        } else {
+            self.pg_work();
+        }
+        let begin = StmtKind::BeginTran { name: None };
+        if !self.at_kw("ISOLATION") {
+            return Ok(begin);
+        }
+        let level = self.pg_isolation()?;
+        let set = crate::ast::Stmt {
+            kind: StmtKind::SetOption(SetOption::TransactionIsolation(level)),
+            span: start.start..self.prev_end(),
+        };
+        let begin = crate::ast::Stmt {
+            kind: begin,
+            span: start.clone(),
+        };
+        Ok(StmtKind::Block(vec![begin, set]))
+    }
+
+    /// `ISOLATION LEVEL READ COMMITTED | REPEATABLE READ | SERIALIZABLE | READ UNCOMMITTED`.
+    fn pg_isolation(&mut self) -> PResult<IsolationLevel> {
+        self.expect_kw("ISOLATION")?;
+        self.expect_kw("LEVEL")?;
+        let span = self.cur_span();
+        if self.kw_at(0, "SNAPSHOT") {
+            return Err(self.tsql_syntax("SNAPSHOT isolation", span));
+        }
+        self.isolation_level()
+    }
+
+    /// `SET [SESSION | LOCAL] lock_timeout { = | TO } '2s' | 2000`, `SET TRANSACTION
+    /// ISOLATION LEVEL ...`, `SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL ...`.
+    fn pg_set(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let local = self.eat_kw("LOCAL");
+        if !local && self.eat_kw("SESSION") && self.eat_kw("CHARACTERISTICS") {
+            self.expect_kw("AS")?;
+            self.expect_kw("TRANSACTION")?;
+            return Ok(StmtKind::SetOption(SetOption::IsolationLevel(
+                self.pg_isolation()?,
+            )));
+        }
+        if self.eat_kw("TRANSACTION") {
+            return Ok(StmtKind::SetOption(SetOption::TransactionIsolation(
+                self.pg_isolation()?,
+            )));
+        }
+        self.note("a setting");
+        let span = self.cur_span();
+        let Some(name) = self.word_at(0) else {
+            return Err(self.unexpected());
+        };
+        if self.at(Tok::Var) {
+            return Err(self.tsql_syntax("SET @variable", span));
+        }
+        self.advance();
+        if !self.eat(Tok::Eq) {
+            self.expect_kw("TO")?;
+        }
+        let value_span = self.cur_span();
+        let ms = match name.as_str() {
+            "LOCK_TIMEOUT" => self.pg_duration_ms()?,
+            _ => return Err(self.not_simulated(span.start..value_span.end, &format!("SET {name}"))),
+        };
+        // PostgreSQL's 0 means no timeout; the executor's is -1.
+        let ms = if ms == 0 { -1 } else { ms };
+        Ok(StmtKind::SetOption(if local {
+            SetOption::LocalLockTimeout(ms)
+        } else {
+            SetOption::LockTimeout(ms)
+        }))
+    }
+
+    /// A duration setting: a number of milliseconds, or a string with a unit (`'2s'`,
+    /// `'1500ms'`, `'1min'`, `'0'`).
+    fn pg_duration_ms(&mut self) -> PResult<i64> {
+        self.note("a duration");
+        let span = self.cur_span();
+        let text = match self.kind_at(0) {
+            Some(Tok::Int) => self.src[span.clone()].to_string(),
+            Some(Tok::Str) => unquote_string(&self.src[span.clone()]),
+            _ => return Err(self.unexpected()),
+        };
+        self.advance();
+        duration_ms(text.trim())
+            .ok_or_else(|| ParseError::new(span, format!("invalid duration '{text}'")))
+    }
+
+    /// `LIMIT n | ALL`, `OFFSET m`, and `FOR UPDATE | NO KEY UPDATE | SHARE | KEY SHARE
+    /// [OF t, ...] [NOWAIT | SKIP LOCKED]` after a query's ORDER BY.
+    pub(super) fn pg_query_tail(&mut self, head: &mut Select) -> PResult<()> {
+        loop {
+            if self.at_kw("LIMIT") {
+                let start = self.advance().start;
+                if self.eat_kw("ALL") {
+                    continue;
+                }
+                let count = self.expr()?;
+                head.top = Some(Top {
+                    count,
+                    percent: false,
+                    with_ties: false,
+                    span: start..self.prev_end(),
+                });
+            } else if self.kw_at(0, "OFFSET") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "OFFSET"));
+            } else if self.at_kw("FOR") {
+                self.pg_locking_clause(head)?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn pg_locking_clause(&mut self, head: &mut Select) -> PResult<()> {
+        self.advance();
+        let kind = if self.eat_kw("UPDATE") {
+            HintKind::ForUpdate
+        } else if self.eat_kw("SHARE") {
+            HintKind::ForShare
+        } else if self.eat_kw("NO") {
+            self.expect_kw("KEY")?;
+            self.expect_kw("UPDATE")?;
+            HintKind::ForNoKeyUpdate
+        } else {
+            self.note("UPDATE");
+            self.note("SHARE");
+            self.note("NO");
+            self.expect_kw("KEY")?;
+            self.expect_kw("SHARE")?;
+            HintKind::ForKeyShare
+        };
+        let clause_start = self.prev_end();
+        let mut of = Vec::new();
+        if self.eat_kw("OF") {
+            of.push(self.ident()?);
+            while self.eat(Tok::Comma) {
+                of.push(self.ident()?);
+            }
+        }
+        let mut extra = None;
+        if self.at_kw("NOWAIT") {
+            extra = Some(HintKind::NoWait);
+            self.advance();
+        } else if self.at_kw("SKIP") {
+            self.advance();
+            self.expect_kw("LOCKED")?;
+            extra = Some(HintKind::ReadPast);
+        }
+        let span = clause_start..self.prev_end();
+        let mut matched = vec![false; of.len()];
+        for r in &mut head.from {
+            let factors =
+                std::iter::once(&mut r.factor).chain(r.joins.iter_mut().map(|j| &mut j.factor));
+            for f in factors {
+                let TableFactor::Table {
+                    name, alias, hints, ..
+                } = f
+                else {
+                    continue;
+                };
+                let named = alias.as_ref().unwrap_or(name.name());
+                let wanted = of.is_empty()
+                    || of.iter().enumerate().any(|(k, o)| {
+                        let hit = o.value.eq_ignore_ascii_case(&named.value);
+                        matched[k] |= hit;
+                        hit
+                    });
+                if wanted {
+                    hints.push(TableHint {
+                        kind: kind.clone(),
+                        span: span.clone(),
+                    });
+                    if let Some(e) = &extra {
+                        hints.push(TableHint {
+                            kind: e.clone(),
+                            span: span.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(k) = matched.iter().position(|m| !m) {
+            return Err(ParseError::new(
+                of[k].span.clone(),
+                format!(
+                    "relation \"{}\" in FOR UPDATE clause not found in FROM clause",
+                    of[k].value
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `RETURNING items`: an OUTPUT of the new row (the old one for DELETE); bare column
+    /// names are qualified as OUTPUT's `inserted.`/`deleted.` would be.
+    pub(super) fn pg_returning(&mut self, deleted: bool) -> PResult<Option<Output>> {
+        if !self.at_kw("RETURNING") {
+            return Ok(None);
+        }
+        let start = self.advance().start;
+        let side = if deleted { "deleted" } else { "inserted" };
+        let mut items = Vec::new();
+        loop {
+            let mut item = self.select_item(false)?;
+            match &mut item {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    *qualifier = Some(crate::ast::Ident {
+                        value: side.into(),
+                        span: start..start,
+                    });
+                }
+                SelectItem::Expr { expr, .. } => {
+                    if let ExprKind::Column(name) = &mut expr.kind {
+                        let column = name.name().clone();
+                        *name = ObjectName {
+                            span: name.span.clone(),
+                            parts: vec![
+                                crate::ast::Ident {
+                                    value: side.into(),
+                                    span: name.span.start..name.span.start,
+                                },
+                                column,
+                            ],
+                        };
+                    }
+                }
+                SelectItem::Assign { .. } => {}
+            }
+            items.push(item);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        Ok(Some(Output {
+            items,
+            into: None,
+            span: start..self.prev_end(),
+        }))
+    }
+
+    /// PostgreSQL's own type names; `None` leaves the word to the common types.
+    pub(super) fn pg_data_type(&mut self) -> PResult<Option<DataType>> {
+        let Some(word) = self.word_at(0) else {
+            return Ok(None);
+        };
+        let ty = match word.as_str() {
+            "TEXT" => DataType::VarChar(Len::Max),
+            "BOOLEAN" | "BOOL" => DataType::Bit,
+            "INT4" | "SERIAL" => DataType::Int,
+            "INT8" | "BIGSERIAL" => DataType::BigInt,
+            "INT2" => DataType::SmallInt,
+            "DOUBLE" if self.kw_at(1, "PRECISION") => {
+                self.advance();
+                DataType::Float
+            }
+            "TIMESTAMPTZ" => DataType::DateTime2(6),
+            "TIMESTAMP" => {
+                self.advance();
+                if self.at(Tok::LParen) {
+                    self.advance();
+                    self.small_number(0, 6, "timestamp")?;
+                    self.expect(Tok::RParen)?;
+                }
+                if self.eat_kw("WITH") || self.eat_kw("WITHOUT") {
+                    self.expect_kw("TIME")?;
+                    self.expect_kw("ZONE")?;
+                }
+                return Ok(Some(DataType::DateTime2(6)));
+            }
+            _ => return Ok(None),
+        };
+        self.advance();
+        Ok(Some(ty))
+    }
+
+    /// Whether the column type at the cursor is `serial` or `bigserial` (an IDENTITY).
+    pub(super) fn pg_serial_at(&self) -> bool {
+        self.postgres()
+            && self
+                .word_at(0)
+                .is_some_and(|w| w == "SERIAL" || w == "BIGSERIAL")
+    }
+
+    /// `expr::type`, PostgreSQL's cast, as CAST(expr AS type).
+    pub(super) fn pg_casts(&mut self, mut e: Expr) -> PResult<Expr> {
+        while self.kind_at(0) == Some(Tok::Colon) && self.kind_at(1) == Some(Tok::Colon) {
+            self.advance();
+            self.advance();
+            let ty = self.data_type(true)?;
+            let span = e.span.start..self.prev_end();
+            e = Expr {
+                kind: ExprKind::Cast {
+                    expr: Box::new(e),
+                    ty,
+                    style: None,
+                },
+                span,
+            };
+        }
+        Ok(e)
+    }
+
+    /// PostgreSQL literals and functions with another name in the executor: `TRUE`,
+    /// `FALSE`, `now()`.
+    pub(super) fn pg_word_primary(&mut self, word: &str) -> Option<Expr> {
+        let span = self.cur_span();
+        let value = match word {
+            "TRUE" => 1,
+            "FALSE" => 0,
+            _ => return None,
+        };
+        self.advance();
+        Some(Expr {
+            kind: ExprKind::Literal(Literal::Int(value)),
+            span,
+        })
+    }
+}
+
+/// `SELECT pg_sleep(s)` alone: a sleep.
+pub(super) fn sleep_of(select: &Select) -> Option<StmtKind> {
+    let [SelectItem::Expr { expr, .. }] = select.items.as_slice() else {
+        return None;
+    };
+    match &expr.kind {
+        ExprKind::Function { name, args, .. }
+            if name.eq_ignore_ascii_case("PG_SLEEP")
+                && args.len() == 1
+                && select.from.is_empty() =>
+        {
+            Some(StmtKind::Sleep {
+                seconds: args[0].clone(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A function's name in the executor: PostgreSQL's clock functions read the virtual clock.
+pub(super) fn pg_function_name(name: String) -> String {
+    match name.to_ascii_uppercase().as_str() {
+        "NOW" | "CLOCK_TIMESTAMP" | "STATEMENT_TIMESTAMP" | "TRANSACTION_TIMESTAMP" => {
+            "SYSDATETIME".into()
+        }
+        _ => name,
+    }
+}
+
+/// `'2s'`, `'1500ms'`, `'1min'`, `'2000'` (milliseconds) as milliseconds.
+fn duration_ms(text: &str) -> Option<i64> {
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "" | "ms" => 1.0,
+        "s" => 1000.0,
+        "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => return None,
+    };
+    Some((number * factor).round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_read_as_postgresql_does() {
+        assert_eq!(super::duration_ms("2s"), Some(2000));
+        assert_eq!(super::duration_ms("1500ms"), Some(1500));
+        assert_eq!(super::duration_ms("250"), Some(250));
+        assert_eq!(super::duration_ms("1min"), Some(60_000));
+        assert_eq!(super::duration_ms("2 parsecs"), None);
+    }
+}
