@@ -136,8 +136,9 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
     })
 }
 
-/// One session's statements in order, as `psql` with `ON_ERROR_STOP` sends them: the
-/// first error ends the script, and closing the connection rolls back what is open.
+/// One session's statements in order, as `psql` sends a script: an error ends only its
+/// statement (in a transaction block the server then refuses the rest with 25P02 until
+/// it ends, and `COMMIT` rolls back), and closing the connection rolls back what is open.
 fn run_session(
     mut client: Client,
     pid: i32,
@@ -166,7 +167,7 @@ fn run_session(
                     Some(d) => (d.code().code().to_string(), d.message().to_string()),
                     None => ("connection".to_string(), text(e)),
                 };
-                sqlstate = Some(code);
+                sqlstate.get_or_insert(code);
                 errors.push(SqlErrorInfo {
                     number: 0,
                     severity: 16,
@@ -174,7 +175,6 @@ fn run_session(
                     message,
                     caught: false,
                 });
-                break;
             }
         }
     }

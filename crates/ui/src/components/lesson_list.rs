@@ -52,9 +52,10 @@ pub fn LessonList(props: &LessonListProps) -> Html {
 }
 
 /// The databases in the order the list shows their groups, with the names it shows.
-const DATABASES: [(Dialect, &str); 2] = [
+const DATABASES: [(Dialect, &str); 3] = [
     (Dialect::TSql, "SQL Server"),
     (Dialect::Teradata, "Teradata"),
+    (Dialect::Postgres, "PostgreSQL"),
 ];
 
 /// `data-database` of a group: stable names for tests and styles.
@@ -62,6 +63,7 @@ fn dialect_key(dialect: Dialect) -> &'static str {
     match dialect {
         Dialect::TSql => "sqlserver",
         Dialect::Teradata => "teradata",
+        Dialect::Postgres => "postgresql",
     }
 }
 
