@@ -153,8 +153,9 @@ JSON output (--json), one object; these fields are a contract:
   sessions   [{name, wait_ms, statements, errors, results, logical_reads,
               elapsed_ms, delayed_ms}], where
                wait_ms     total time blocked on locks (ms, µs precision)
-               errors      [{number, message, caught}]; caught: a TRY block
-                           handled it
+               errors      [{number, message, caught[, sqlstate]}]; caught: a
+                           TRY block (or an EXCEPTION clause) handled it;
+                           sqlstate: PostgreSQL lessons only (\"55P03\")
                elapsed_ms  from connecting to finishing the script
                delayed_ms  time consumes waited for a row in the delayed state
                            (Teradata)

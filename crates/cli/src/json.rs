@@ -50,6 +50,9 @@ pub struct ErrorJson<'a> {
     pub number: u32,
     pub message: &'a str,
     pub caught: bool,
+    /// Only in dialects that number errors with SQLSTATEs (PostgreSQL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sqlstate: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -179,6 +182,7 @@ pub fn run_json<'a>(
                         number: e.number,
                         message: &e.message,
                         caught: e.caught,
+                        sqlstate: e.sqlstate,
                     })
                     .collect(),
                 results: s

@@ -12,6 +12,8 @@ pub struct SqlError {
     pub state: u8,
     pub message: String,
     pub scope: AbortScope,
+    /// The SQLSTATE a dialect that numbers its errors so gives it (`55P03`).
+    pub sqlstate: Option<&'static str>,
 }
 
 /// How much work an error undoes when XACT_ABORT is OFF (SQL Server's default).
@@ -39,6 +41,7 @@ impl SqlError {
             state: 1,
             message,
             scope,
+            sqlstate: None,
         }
     }
 
@@ -440,7 +443,25 @@ impl SqlError {
             state: self.state,
             message: self.message.clone(),
             caught: false,
+            sqlstate: self.sqlstate,
         }
+    }
+
+    /// A transaction block that failed refuses every statement but its end (25P02).
+    pub fn transaction_aborted() -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            "current transaction is aborted, commands ignored until end of transaction block"
+                .into(),
+            AbortScope::Statement,
+        )
+        .with_sqlstate("25P02")
+    }
+
+    pub fn with_sqlstate(mut self, code: &'static str) -> SqlError {
+        self.sqlstate = Some(code);
+        self
     }
 }
 
@@ -452,4 +473,6 @@ pub struct SqlErrorInfo {
     pub message: String,
     /// A TRY block caught it: the script handled the error.
     pub caught: bool,
+    /// The SQLSTATE, in a dialect that numbers errors so.
+    pub sqlstate: Option<&'static str>,
 }

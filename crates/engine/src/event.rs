@@ -166,6 +166,8 @@ pub enum Event {
         state: u8,
         message: String,
         caught: bool,
+        /// The SQLSTATE, in a dialect that numbers errors so (PostgreSQL's `55P03`).
+        sqlstate: Option<&'static str>,
     },
     WaitTimedOut {
         session: Rc<str>,
@@ -372,8 +374,11 @@ impl fmt::Display for Event {
                 Ok(())
             }
             Sleeping { session, delay_us, .. } => write!(f, "{session} sleeps {} (WAITFOR DELAY)", ms(*delay_us)),
-            Error { session, number, severity, state, message, caught } => {
-                write!(f, "{session} gets error {number} (severity {severity}, state {state})")?;
+            Error { session, number, severity, state, message, caught, sqlstate } => {
+                match sqlstate {
+                    Some(code) => write!(f, "{session} gets error {code}")?,
+                    None => write!(f, "{session} gets error {number} (severity {severity}, state {state})")?,
+                }
                 if *caught {
                     write!(f, ", caught")?;
                 }

@@ -57,6 +57,7 @@ impl Simulation {
             }
             (s.batch, s.repeats_done, s.tran_count, &s.options).hash(&mut h);
             (s.rowcount, s.last_error, s.resuming, s.applock_waiting).hash(&mut h);
+            s.failed_block.hash(&mut h);
             (
                 s.applock_result,
                 s.timeout_override,

@@ -1214,6 +1214,7 @@ mod tests {
                     state: 1,
                     message: "m".into(),
                     caught: false,
+                    sqlstate: None,
                 },
             ),
         ];
@@ -1237,6 +1238,7 @@ mod tests {
             state: 51,
             message: "m".into(),
             caught,
+            sqlstate: None,
         };
         let trace = vec![
             at(

@@ -872,6 +872,7 @@ fn outcome() -> Outcome {
                 state: 1,
                 message: format!("error {number}"),
                 caught: false,
+                sqlstate: None,
             })
             .collect(),
         results: vec![ResultSet {

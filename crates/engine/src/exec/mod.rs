@@ -229,6 +229,20 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// The dialect's SQLSTATE and words for an error the executor raised.
+    fn number_error(&self, e: SqlError) -> SqlError {
+        e
+    }
+
+    /// Flat transaction blocks: BEGIN inside a transaction and COMMIT or ROLLBACK outside
+    /// one do nothing (the server only warns), and an error that no handler catches ends
+    /// the transaction at once and fails its block: every later statement but the block's
+    /// end is refused (25P02) until COMMIT or ROLLBACK. A caught error undoes only its
+    /// statement.
+    fn flat_transactions(&self) -> bool {
+        false
+    }
+
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true

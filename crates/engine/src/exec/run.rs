@@ -76,6 +76,7 @@ impl Exec<'_> {
             current: None,
             sleeping_until: None,
             merge_pending: None,
+            failed_block: false,
             request_at: 0,
             first_error_at: None,
             started_at: None,
@@ -591,8 +592,23 @@ impl Exec<'_> {
             self.finish_session(i);
             return;
         }
+        let e = self.rules.number_error(e);
         let xact_abort = self.w.sessions[i].options.xact_abort;
         let mut scope = e.scope;
+        if self.rules.flat_transactions() && scope != AbortScope::Compile {
+            let in_try = self.w.sessions[i]
+                .frames
+                .iter()
+                .any(|f| !f.tries.is_empty());
+            scope = if in_try {
+                AbortScope::Statement
+            } else {
+                AbortScope::BatchAndTransaction
+            };
+            if !in_try && self.w.sessions[i].tran_count > 0 {
+                self.w.sessions[i].failed_block = true;
+            }
+        }
         // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
         if xact_abort
             && matches!(scope, AbortScope::Statement | AbortScope::Batch)
@@ -660,6 +676,7 @@ impl Exec<'_> {
             state: e.state,
             message: e.message.clone(),
             caught,
+            sqlstate: e.sqlstate,
         });
     }
 

@@ -31,6 +31,16 @@ pub(crate) const MAX_NESTING: usize = 32;
 
 impl Exec<'_> {
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
+        if self.w.sessions[i].failed_block {
+            // The transaction already ended with the error; only the block's end is taken.
+            return match &stmt.kind {
+                StmtKind::CommitTran { .. } | StmtKind::RollbackTran { .. } => {
+                    self.w.sessions[i].failed_block = false;
+                    Ok(done(CostKind::Transaction))
+                }
+                _ => Err(SqlError::transaction_aborted().into()),
+            };
+        }
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
                 self.create_table(ct)?;
@@ -236,11 +246,20 @@ impl Exec<'_> {
                 Ok(Flow::Sleep(us))
             }
             StmtKind::BeginTran { .. } => {
+                if self.rules.flat_transactions() && self.w.sessions[i].tran_count > 0 {
+                    // "there is already a transaction in progress": a warning only.
+                    return Ok(done(CostKind::Transaction));
+                }
                 self.begin_explicit(i);
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::CommitTran { .. } => {
+                let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
+                if s.tran_count == 0 && flat {
+                    // "there is no transaction in progress": a warning only.
+                    return Ok(done(CostKind::Transaction));
+                }
                 if s.tran_count == 0 {
                     return Err(SqlError::commit_without_begin().into());
                 }
@@ -254,6 +273,9 @@ impl Exec<'_> {
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::RollbackTran { .. } => {
+                if self.w.sessions[i].tran_count == 0 && self.rules.flat_transactions() {
+                    return Ok(done(CostKind::Transaction));
+                }
                 if self.w.sessions[i].tran_count == 0 {
                     return Err(SqlError::rollback_without_begin().into());
                 }

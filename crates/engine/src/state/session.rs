@@ -217,6 +217,9 @@ pub(crate) struct Session {
     pub request_at: u64,
     /// A MERGE between its read and its writes: what it found for each source row.
     pub merge_pending: Option<MergePending>,
+    /// An error failed the transaction block (flat transactions): statements other than
+    /// its COMMIT or ROLLBACK are refused.
+    pub failed_block: bool,
 }
 
 /// What a MERGE's read found, kept until its writes run: SQL Server decides "matched" for

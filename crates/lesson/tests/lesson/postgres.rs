@@ -3,7 +3,7 @@
 
 use engine::{Dialect, Simulation, Value};
 
-use super::support::{numbers, scenario_in};
+use super::support::{errors_of, scenario_in};
 
 /// Runs PostgreSQL scripts: `(session, start in ms, sql)`.
 fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
@@ -38,6 +38,14 @@ fn results(sim: &Simulation, name: &str) -> Vec<Vec<Vec<Value>>> {
     let o = sim.outcome();
     let s = o.sessions.into_iter().find(|s| s.name == name).unwrap();
     s.results.into_iter().map(|r| r.rows).collect()
+}
+
+/// The SQLSTATE of each error session `name` got.
+fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
+    errors_of(sim, name)
+        .iter()
+        .map(|e| e.sqlstate.unwrap_or("none"))
+        .collect()
 }
 
 fn final_rows(sim: &mut Simulation, sql: &str) -> Vec<Vec<Value>> {
@@ -111,7 +119,7 @@ SELECT id FROM task WHERE id = 1 FOR UPDATE NOWAIT;
 COMMIT;";
     let sim = pg(TASKS, &[("A", 0, HOLDER), ("B", 500, claim)]);
     assert_eq!(wait_ms(&sim, "B"), 0);
-    assert_eq!(numbers(&sim, "B").len(), 1);
+    assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
 }
 
 /// Real server: each statement outside BEGIN commits on its own (psql's autocommit),
@@ -128,5 +136,113 @@ SELECT pg_sleep(1);";
     assert_eq!(
         final_rows(&mut sim, "SELECT owner FROM task WHERE status = 'taken'"),
         [vec![Value::Text("B".into())]]
+    );
+}
+
+/// Real server: `SET lock_timeout = '500ms'` then a wait for a held row ends after
+/// 500 ms with 55P03 ("canceling statement due to lock timeout").
+#[test]
+fn lock_timeout_ends_a_wait_with_55p03() {
+    let claim = "SET lock_timeout = '500ms';
+BEGIN;
+UPDATE task SET owner = 'B' WHERE id = 1;
+COMMIT;";
+    let sim = pg(TASKS, &[("A", 0, HOLDER), ("B", 500, claim)]);
+    assert_eq!(wait_ms(&sim, "B"), 500);
+    assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
+    let e = &errors_of(&sim, "B")[0];
+    assert_eq!(e.message, "canceling statement due to lock timeout");
+}
+
+/// Real server (checked): an error inside BEGIN ends the transaction at once (another
+/// session can lock its rows right away), and every later statement but ROLLBACK or
+/// COMMIT fails with 25P02, pg_sleep included.
+#[test]
+fn an_error_fails_the_block_until_rollback() {
+    let failing = "BEGIN;
+SELECT id FROM task WHERE id = 1 FOR UPDATE;
+SELECT 1/0;
+SELECT pg_sleep(1);
+SELECT 1;
+ROLLBACK;
+SELECT 2;";
+    let locker = "SELECT id FROM task WHERE id = 1 FOR UPDATE NOWAIT;";
+    let sim = pg(TASKS, &[("A", 0, failing), ("B", 100, locker)]);
+    assert_eq!(sqlstates(&sim, "A"), ["22012", "25P02", "25P02"]);
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![Value::Int(1)]], vec![vec![Value::Int(2)]]]
+    );
+    assert!(
+        sqlstates(&sim, "B").is_empty(),
+        "the lock went with the error"
+    );
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(1)]]]);
+}
+
+/// Real server: COMMIT or ROLLBACK with no transaction, and BEGIN inside one, only warn.
+#[test]
+fn transaction_control_out_of_place_only_warns() {
+    let script = "COMMIT;
+ROLLBACK;
+BEGIN;
+BEGIN;
+UPDATE task SET owner = 'A' WHERE id = 1;
+COMMIT;
+ROLLBACK;";
+    let mut sim = pg(TASKS, &[("A", 0, script)]);
+    assert!(sqlstates(&sim, "A").is_empty());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT owner FROM task WHERE id = 1"),
+        [vec![Value::Text("A".into())]]
+    );
+}
+
+/// Real server: in REPEATABLE READ, claiming a row another session changed and committed
+/// after this transaction's snapshot fails with 40001; in READ COMMITTED the same
+/// UPDATE re-checks the new version and changes nothing.
+#[test]
+fn repeatable_read_fails_with_40001_where_read_committed_rechecks() {
+    for (level, states, owner) in [
+        ("REPEATABLE READ", vec!["40001"], "A"),
+        ("READ COMMITTED", vec![], "A"),
+    ] {
+        let claim = format!(
+            "BEGIN ISOLATION LEVEL {level};
+SELECT count(*) FROM task;
+SELECT pg_sleep(1);
+UPDATE task SET owner = 'B' WHERE id = 1 AND owner IS NULL;
+COMMIT;"
+        );
+        let quick = "UPDATE task SET owner = 'A' WHERE id = 1;";
+        let mut sim = pg(TASKS, &[("B", 0, &claim), ("A", 500, quick)]);
+        assert_eq!(sqlstates(&sim, "B"), states, "{level}");
+        assert_eq!(
+            final_rows(&mut sim, "SELECT owner FROM task WHERE id = 1"),
+            [vec![Value::Text(owner.into())]],
+            "{level}"
+        );
+    }
+}
+
+/// Real server: a second insert of a key waits for the first inserter, then fails with
+/// 23505 when it commits; a partial unique index only covers its rows.
+#[test]
+fn unique_and_partial_unique_indexes_fail_with_23505() {
+    let setup = "CREATE TABLE send (id serial PRIMARY KEY, doc int NOT NULL, state text NOT NULL);
+CREATE UNIQUE INDEX one_open ON send (doc) WHERE state = 'open';
+INSERT INTO send (doc, state) VALUES (1, 'done');";
+    let first = "BEGIN;
+INSERT INTO send (doc, state) VALUES (1, 'open');
+SELECT pg_sleep(1);
+COMMIT;";
+    let second = "INSERT INTO send (doc, state) VALUES (1, 'open');
+INSERT INTO send (doc, state) VALUES (1, 'done');";
+    let mut sim = pg(setup, &[("A", 0, first), ("B", 200, second)]);
+    assert_eq!(sqlstates(&sim, "B"), ["23505"]);
+    assert!(wait_ms(&sim, "B") >= 700, "{}", wait_ms(&sim, "B"));
+    assert_eq!(
+        final_rows(&mut sim, "SELECT count(*) FROM send WHERE doc = 1"),
+        [vec![Value::Int(3)]]
     );
 }

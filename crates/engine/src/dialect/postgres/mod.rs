@@ -9,6 +9,7 @@
 
 use sql::ast::IsolationLevel;
 
+use crate::error::SqlError;
 use crate::exec::Rules;
 use crate::state::locks::LockMode;
 
@@ -53,4 +54,49 @@ impl Rules for Postgres {
     fn page_locks(&self) -> bool {
         false
     }
+
+    fn number_error(&self, e: SqlError) -> SqlError {
+        if e.sqlstate.is_some() {
+            return e;
+        }
+        let (code, message) = match e.number {
+            // Lock timeout and NOWAIT (C5).
+            1222 => (
+                "55P03",
+                "canceling statement due to lock timeout".to_string(),
+            ),
+            1205 => ("40P01", "deadlock detected".to_string()),
+            2601 | 2627 => {
+                let name = quoted_after(&e.message, " constraint '")
+                    .or_else(|| quoted_after(&e.message, " index '"))
+                    .unwrap_or("unique");
+                (
+                    "23505",
+                    format!("duplicate key value violates unique constraint \"{name}\""),
+                )
+            }
+            // A row changed after the snapshot of a REPEATABLE READ transaction (C3).
+            3960 => (
+                "40001",
+                "could not serialize access due to concurrent update".to_string(),
+            ),
+            8134 => ("22012", "division by zero".to_string()),
+            515 => ("23502", e.message.clone()),
+            547 => ("23514", e.message.clone()),
+            245 | 241 => ("22P02", e.message.clone()),
+            50000 => ("P0001", e.message.clone()),
+            _ => ("XX000", e.message.clone()),
+        };
+        SqlError { message, ..e }.with_sqlstate(code)
+    }
+
+    fn flat_transactions(&self) -> bool {
+        true
+    }
+}
+
+/// The text between `prefix` and the next `'` in a message.
+fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = &message[message.find(prefix)? + prefix.len()..];
+    Some(&rest[..rest.find('\'')?])
 }
