@@ -215,9 +215,11 @@ fn session_index(outcome: &Outcome, session: Option<&str>) -> Option<usize> {
         .position(|s| Some(s.name.as_str()) == session)
 }
 
-/// The simulator's SQLSTATE for an error.
+/// The simulator's SQLSTATE for an error (a dialect without them: its number).
 pub fn sqlstate(error: &SqlErrorInfo) -> String {
-    error.number.to_string()
+    error
+        .sqlstate
+        .map_or_else(|| error.number.to_string(), String::from)
 }
 
 fn state_text(state: Option<String>) -> String {

@@ -174,6 +174,7 @@ fn run_session(
                     state: 1,
                     message,
                     caught: false,
+                    sqlstate: None,
                 });
             }
         }

@@ -112,18 +112,24 @@ fn a_lesson_becomes_statements_per_session_with_start_offsets() {
     assert!(plan.sessions[0].statements[1].ends_with("FOR UPDATE) RETURNING id, owner"));
 }
 
-fn session(name: &str, wait_us: u64, rows: Vec<Vec<Value>>, error: Option<u32>) -> SessionOutcome {
+fn session(
+    name: &str,
+    wait_us: u64,
+    rows: Vec<Vec<Value>>,
+    error: Option<&'static str>,
+) -> SessionOutcome {
     SessionOutcome {
         name: name.to_string(),
         wait_us,
         statements: 2,
         errors: error
-            .map(|number| SqlErrorInfo {
-                number,
+            .map(|state| SqlErrorInfo {
+                number: 0,
                 severity: 16,
                 state: 1,
                 message: "failed".to_string(),
                 caught: false,
+                sqlstate: Some(state),
             })
             .into_iter()
             .collect(),
@@ -166,7 +172,7 @@ fn b_row(id: i64) -> Vec<Vec<Value>> {
 }
 
 /// A claims task 1; B claims `b_task` after waiting `b_wait_us`, or fails.
-fn outcome(b_wait_us: u64, b_task: i64, b_error: Option<u32>) -> Outcome {
+fn outcome(b_wait_us: u64, b_task: i64, b_error: Option<&'static str>) -> Outcome {
     let a_row = vec![vec![Value::Int(1), Value::Text("A".into())]];
     Outcome {
         end_us: 4_000_000,
@@ -177,9 +183,9 @@ fn outcome(b_wait_us: u64, b_task: i64, b_error: Option<u32>) -> Outcome {
     }
 }
 
-fn run(b_wait_us: u64, b_task: i64, claims: i64, b_state: Option<&str>) -> RealRun {
+fn run(b_wait_us: u64, b_task: i64, claims: i64, b_state: Option<&'static str>) -> RealRun {
     RealRun {
-        outcome: outcome(b_wait_us, b_task, b_state.map(|_| 0)),
+        outcome: outcome(b_wait_us, b_task, b_state),
         sqlstates: vec![None, b_state.map(String::from)],
         queries: HashMap::from([(
             "SELECT COUNT(*) FROM task WHERE owner IS NOT NULL".to_string(),
@@ -188,7 +194,7 @@ fn run(b_wait_us: u64, b_task: i64, claims: i64, b_state: Option<&str>) -> RealR
     }
 }
 
-fn sim(b_wait_us: u64, b_error: Option<u32>) -> Outcome {
+fn sim(b_wait_us: u64, b_error: Option<&'static str>) -> Outcome {
     outcome(b_wait_us, 2, b_error)
 }
 
@@ -238,8 +244,13 @@ fn a_wait_off_by_more_than_5_percent_a_different_row_or_a_count_out_of_range_dif
 
 #[test]
 fn sqlstates_must_be_identical() {
-    // The simulator's error 40001 against the server's 40001 and 55P03.
-    let same = entries(&run(0, 2, 2, Some("40001")), &sim(0, Some(40001)), 2, "on");
+    // The simulator's 40001 against the server's 40001, then 55P03.
+    let same = entries(
+        &run(0, 2, 2, Some("40001")),
+        &sim(0, Some("40001")),
+        2,
+        "on",
+    );
     let b: Vec<_> = verdicts(&same)
         .into_iter()
         .filter(|v| v.0.contains("sqlstate"))
@@ -252,7 +263,12 @@ fn sqlstates_must_be_identical() {
             ("B sqlstate", "40001", "40001", true)
         ]
     );
-    let other = entries(&run(0, 2, 2, Some("55P03")), &sim(0, Some(40001)), 2, "on");
+    let other = entries(
+        &run(0, 2, 2, Some("55P03")),
+        &sim(0, Some("40001")),
+        2,
+        "on",
+    );
     assert!(other
         .iter()
         .filter(|e| e.figure.contains("sqlstate") && e.figure.starts_with('B'))
