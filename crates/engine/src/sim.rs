@@ -243,7 +243,18 @@ impl Simulation {
                 }
                 Next::Monitor(m) => {
                     self.world.now = m;
-                    self.exec().deadlock_monitor();
+                    match self.rules.deadlock_timeout_us() {
+                        None => self.exec().deadlock_monitor(),
+                        Some(d) => {
+                            let due: Vec<usize> = (0..self.world.sessions.len())
+                                .filter(|&i| {
+                                    matches!(self.world.sessions[i].state,
+                                        State::Blocked { since, .. } if since + d == m)
+                                })
+                                .collect();
+                            self.exec().deadlock_checks(&due);
+                        }
+                    }
                     return Ok(true);
                 }
                 Next::Sessions(t, ties) => {
@@ -348,10 +359,23 @@ impl Simulation {
                 }
             }
         }
-        let monitor = any_blocked.then(|| {
-            let rel = self.world.now - self.world.origin;
-            self.world.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US
-        });
+        let monitor = match self.rules.deadlock_timeout_us() {
+            None => any_blocked.then(|| {
+                let rel = self.world.now - self.world.origin;
+                self.world.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US
+            }),
+            // Each waiter's one check, still to come.
+            Some(d) => self
+                .world
+                .sessions
+                .iter()
+                .filter_map(|s| match s.state {
+                    State::Blocked { since, .. } => Some(since + d),
+                    _ => None,
+                })
+                .filter(|&t| t > self.world.now)
+                .min(),
+        };
         // The time limit first: a long WAITFOR must not run the monitor past it.
         let first = match (earliest, monitor) {
             (None, None) => return Next::Done,

@@ -888,7 +888,15 @@ impl Exec<'_> {
                     .into(),
                 )
             }
-            other => return Err(SqlError::not_simulated(&format!("function {other}()")).into()),
+            other => {
+                let rules = self.rules;
+                match rules.call_function(self, i, other, &v) {
+                    Some(result) => result?,
+                    None => {
+                        return Err(SqlError::not_simulated(&format!("function {other}()")).into())
+                    }
+                }
+            }
         })
     }
 }

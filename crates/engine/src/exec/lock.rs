@@ -213,37 +213,67 @@ impl Exec<'_> {
                     )
                 })
                 .unwrap_or(&members[0]);
-            let names: Vec<String> = members
-                .iter()
-                .map(|&s| self.w.sessions[s].name.to_string())
-                .collect();
-            let victim_name = self.w.sessions[victim].name.to_string();
-            self.push(Event::Deadlock {
-                victim: victim_name,
-                cycle: names,
-            });
-            if let State::Blocked { since, .. } = self.w.sessions[victim].state {
-                self.w.sessions[victim].out.wait_us += self.w.now - since;
-            }
-            if let Some(owner) = self.w.sessions[victim].waiting_as.take() {
-                let grants = self.w.locks.cancel_wait(owner);
-                self.wake(grants);
-            }
-            self.w.sessions[victim].state = State::Ready;
-            self.w.sessions[victim].ready_at = self.w.now;
-            if std::mem::take(&mut self.w.sessions[victim].applock_waiting) {
-                // A deadlock on an application lock rolls nothing back: sp_getapplock
-                // returns -3 and the caller decides.
-                self.w.sessions[victim].applock_result = Some(-3);
-                self.w.sessions[victim].resuming = true;
+            self.deadlock_victim(victim, &members);
+        }
+    }
+
+    /// Deadlock checks of the waiters in `due`, whose deadlock timeout ends now: a waiter
+    /// that closes a cycle of waits is its victim (the dialects whose waiters check for
+    /// themselves instead of a monitor that wakes every few seconds).
+    pub(crate) fn deadlock_checks(&mut self, due: &[usize]) {
+        for &s in due {
+            if !matches!(self.w.sessions[s].state, State::Blocked { .. }) {
                 continue;
             }
-            let spid = self.w.sessions[victim].spid;
-            self.statement_failed(victim);
-            if !self.w.sessions[victim].frames.is_empty() {
-                self.frame_mut(victim).pc += 1;
+            let Some(owner) = self.w.sessions[s].waiting_as else {
+                continue;
+            };
+            let Some(cycle) = self.w.locks.find_deadlock() else {
+                return;
+            };
+            if !cycle.contains(&owner) {
+                continue;
             }
-            self.raise(victim, SqlError::deadlock_victim(spid));
+            let members: Vec<usize> = cycle
+                .iter()
+                .filter_map(|o| self.w.owners.get(o).copied())
+                .collect();
+            self.deadlock_victim(s, &members);
         }
+    }
+
+    /// Ends `victim`'s wait in the cycle of `members` with the deadlock error.
+    fn deadlock_victim(&mut self, victim: usize, members: &[usize]) {
+        let names: Vec<String> = members
+            .iter()
+            .map(|&s| self.w.sessions[s].name.to_string())
+            .collect();
+        let victim_name = self.w.sessions[victim].name.to_string();
+        self.push(Event::Deadlock {
+            victim: victim_name,
+            cycle: names,
+        });
+        if let State::Blocked { since, .. } = self.w.sessions[victim].state {
+            self.w.sessions[victim].out.wait_us += self.w.now - since;
+        }
+        if let Some(owner) = self.w.sessions[victim].waiting_as.take() {
+            let grants = self.w.locks.cancel_wait(owner);
+            self.wake(grants);
+        }
+        self.w.sessions[victim].state = State::Ready;
+        self.w.sessions[victim].ready_at = self.w.now;
+        if std::mem::take(&mut self.w.sessions[victim].applock_waiting) {
+            // A deadlock on an application lock rolls nothing back: sp_getapplock
+            // returns -3 and the caller decides.
+            self.w.sessions[victim].applock_result = Some(-3);
+            self.w.sessions[victim].resuming = true;
+            return;
+        }
+        let spid = self.w.sessions[victim].spid;
+        self.statement_failed(victim);
+        if !self.w.sessions[victim].frames.is_empty() {
+            self.frame_mut(victim).pc += 1;
+        }
+        self.raise(victim, SqlError::deadlock_victim(spid));
     }
 }

@@ -229,6 +229,18 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Calls a function only this dialect has (upper-cased `name`, evaluated `args`);
+    /// `None` when it has no such function.
+    fn call_function(
+        &self,
+        _x: &mut Exec<'_>,
+        _i: usize,
+        _name: &str,
+        _args: &[Value],
+    ) -> Option<Result<Value, Interrupt>> {
+        None
+    }
+
     /// The dialect's SQLSTATE and words for an error the executor raised.
     fn number_error(&self, e: SqlError) -> SqlError {
         e
@@ -241,6 +253,13 @@ pub(crate) trait Rules: Sync {
     /// statement.
     fn flat_transactions(&self) -> bool {
         false
+    }
+
+    /// When deadlocks are looked for: `None`, by a monitor that wakes every 5 s and picks
+    /// the cheapest victim; `Some(us)`, by each waiter once, `us` after it began waiting,
+    /// and that waiter is the victim when it closes a cycle.
+    fn deadlock_timeout_us(&self) -> Option<u64> {
+        None
     }
 
     /// Whether rows are locked under intent locks on their pages.

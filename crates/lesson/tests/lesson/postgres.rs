@@ -246,3 +246,88 @@ INSERT INTO send (doc, state) VALUES (1, 'done');";
         [vec![Value::Int(3)]]
     );
 }
+
+/// Real server (checked: A's UPDATE fails after 1017 ms, B's waits 869 ms): the first
+/// waiter of a cycle finds the deadlock when its `deadlock_timeout` (1 s) ends and is
+/// the one aborted with 40P01; the other goes on at that instant.
+#[test]
+fn the_first_waiter_finds_the_deadlock_after_one_second() {
+    let a = "BEGIN;
+UPDATE task SET owner = 'A' WHERE id = 1;
+SELECT pg_sleep(0.1);
+UPDATE task SET owner = 'A' WHERE id = 2;
+COMMIT;";
+    let b = "BEGIN;
+UPDATE task SET owner = 'B' WHERE id = 2;
+SELECT pg_sleep(0.2);
+UPDATE task SET owner = 'B' WHERE id = 1;
+COMMIT;";
+    let mut sim = pg(TASKS, &[("A", 0, a), ("B", 0, b)]);
+    assert_eq!(sqlstates(&sim, "A"), ["40P01"]);
+    assert!(sqlstates(&sim, "B").is_empty());
+    assert!(
+        (999..=1001).contains(&wait_ms(&sim, "A")),
+        "{}",
+        wait_ms(&sim, "A")
+    );
+    assert!(
+        (898..=901).contains(&wait_ms(&sim, "B")),
+        "{}",
+        wait_ms(&sim, "B")
+    );
+    assert_eq!(
+        final_rows(&mut sim, "SELECT owner FROM task WHERE id <= 2 ORDER BY id"),
+        [vec![Value::Text("B".into())], vec![Value::Text("B".into())]]
+    );
+}
+
+/// Real server: a session advisory lock survives its session's ROLLBACK; another
+/// session's `pg_try_advisory_lock` answers false at once, and `pg_advisory_lock` waits
+/// until `pg_advisory_unlock`.
+#[test]
+fn session_advisory_locks_survive_rollback() {
+    let holder = "SELECT pg_advisory_lock(42);
+BEGIN;
+UPDATE task SET owner = 'A' WHERE id = 1;
+ROLLBACK;
+SELECT pg_sleep(1);
+SELECT pg_advisory_unlock(42);";
+    let trier = "SELECT pg_try_advisory_lock(42);";
+    let waiter = "SELECT pg_advisory_lock(42);
+SELECT pg_advisory_unlock(42);
+SELECT pg_advisory_unlock(42);";
+    let sim = pg(
+        TASKS,
+        &[("A", 0, holder), ("B", 500, trier), ("C", 500, waiter)],
+    );
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(0)]]]);
+    assert!(
+        (499..=501).contains(&wait_ms(&sim, "C")),
+        "{}",
+        wait_ms(&sim, "C")
+    );
+    // One unlock per lock: the second finds nothing held.
+    assert_eq!(
+        results(&sim, "C")[1..],
+        [vec![vec![Value::Int(1)]], vec![vec![Value::Int(0)]]]
+    );
+    assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "C").is_empty());
+}
+
+/// Real server: `pg_advisory_xact_lock` ends with the transaction that took it.
+#[test]
+fn transaction_advisory_locks_end_with_the_transaction() {
+    let holder = "BEGIN;
+SELECT pg_advisory_xact_lock(7);
+SELECT pg_sleep(1);
+COMMIT;
+SELECT pg_sleep(1);";
+    let waiter = "SELECT pg_advisory_xact_lock(7);";
+    let sim = pg(TASKS, &[("A", 0, holder), ("B", 200, waiter)]);
+    assert!(
+        (799..=801).contains(&wait_ms(&sim, "B")),
+        "{}",
+        wait_ms(&sim, "B")
+    );
+}

@@ -7,11 +7,14 @@
 //! what EvalPlanQual does in READ COMMITTED: a row that no longer matches is skipped
 //! (`FOR UPDATE ... LIMIT 1` returns the next row, or none).
 
+mod advisory;
+
 use sql::ast::IsolationLevel;
 
 use crate::error::SqlError;
-use crate::exec::Rules;
+use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::LockMode;
+use crate::value::Value;
 
 /// PostgreSQL's rules.
 pub(crate) struct Postgres;
@@ -90,8 +93,24 @@ impl Rules for Postgres {
         SqlError { message, ..e }.with_sqlstate(code)
     }
 
+    fn call_function(
+        &self,
+        x: &mut Exec<'_>,
+        i: usize,
+        name: &str,
+        args: &[Value],
+    ) -> Option<Result<Value, Interrupt>> {
+        advisory::call(x, i, name, args)
+    }
+
     fn flat_transactions(&self) -> bool {
         true
+    }
+
+    /// `deadlock_timeout`'s default, 1 s: the waiter whose timeout ends first while in a
+    /// cycle is the one aborted (C4).
+    fn deadlock_timeout_us(&self) -> Option<u64> {
+        Some(1_000_000)
     }
 }
 

@@ -1,0 +1,142 @@
+//! Advisory locks (semantics.md C2): `pg_advisory_lock(key)` and its kin lock a number
+//! that means what the application says. Session locks last until unlocked or the
+//! session ends (a ROLLBACK keeps them), stack (two locks need two unlocks) and wait;
+//! `_xact_` locks end with the transaction; `pg_try_` ones answer at once; `_shared`
+//! ones share with each other.
+
+use crate::error::SqlError;
+use crate::event::{Event, ReleaseReason};
+use crate::exec::{Exec, Interrupt};
+use crate::state::locks::{LockMode, OwnerId, Resource};
+use crate::value::Value;
+
+/// What an advisory lock function asks for.
+struct Call {
+    /// Transaction scope (`_xact_`), else session scope.
+    xact: bool,
+    try_only: bool,
+    mode: LockMode,
+}
+
+/// Runs `name` when it is an advisory lock function.
+pub(super) fn call(
+    x: &mut Exec<'_>,
+    i: usize,
+    name: &str,
+    args: &[Value],
+) -> Option<Result<Value, Interrupt>> {
+    let rest = name.strip_prefix("PG_")?;
+    if rest == "ADVISORY_UNLOCK_ALL" {
+        return Some(Ok(unlock_all(x, i)));
+    }
+    let (try_only, rest) = match rest.strip_prefix("TRY_") {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let (mode, rest) = match rest.strip_suffix("_SHARED") {
+        Some(r) => (LockMode::S, r),
+        None => (LockMode::X, rest),
+    };
+    let call = match rest {
+        "ADVISORY_LOCK" => Call {
+            xact: false,
+            try_only,
+            mode,
+        },
+        "ADVISORY_XACT_LOCK" => Call {
+            xact: true,
+            try_only,
+            mode,
+        },
+        "ADVISORY_UNLOCK" if !try_only => return Some(unlock(x, i, args, mode)),
+        _ => return None,
+    };
+    Some(lock(x, i, args, call))
+}
+
+/// The lock's resource: one or two integer keys, as the server keys them.
+fn resource(args: &[Value]) -> Result<Resource, Interrupt> {
+    let keys: Option<Vec<i64>> = args.iter().map(Value::as_i64).collect();
+    match keys.as_deref() {
+        Some([k]) => Ok(Resource::Application {
+            name: format!("advisory {k}"),
+        }),
+        Some([a, b]) => Ok(Resource::Application {
+            name: format!("advisory {a},{b}"),
+        }),
+        _ => Err(SqlError::generic(
+            0,
+            16,
+            "advisory lock functions take one bigint key or two int keys",
+        )
+        .with_sqlstate("42883")
+        .into()),
+    }
+}
+
+fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value, Interrupt> {
+    let res = resource(args)?;
+    let owner: OwnerId = if call.xact {
+        x.ensure_txn(i)
+    } else {
+        x.w.sessions[i].session_owner
+    };
+    if x.w.sessions[i].fresh_locks.contains(&res) {
+        // Granted while the statement waited: it runs again with the lock held.
+        return Ok(Value::Null);
+    }
+    if call.try_only {
+        if !x.w.locks.conflicts(owner, &res, call.mode).is_empty() {
+            return Ok(Value::bool(false));
+        }
+        x.lock_as(i, owner, res, call.mode, false)?;
+        return Ok(Value::bool(true));
+    }
+    x.lock_as(i, owner, res, call.mode, false)?;
+    Ok(Value::Null)
+}
+
+/// `pg_advisory_unlock[_shared](key)`: true, or false (a warning) when not held.
+fn unlock(x: &mut Exec<'_>, i: usize, args: &[Value], mode: LockMode) -> Result<Value, Interrupt> {
+    let res = resource(args)?;
+    let owner = x.w.sessions[i].session_owner;
+    if x.w.locks.held(owner, &res).is_none_or(|(m, _)| m != mode) {
+        return Ok(Value::bool(false));
+    }
+    let grants = x.w.locks.release(owner, &res);
+    released(x, i, &res, owner, mode);
+    x.wake(grants);
+    Ok(Value::bool(true))
+}
+
+/// `pg_advisory_unlock_all()`: every session-scope advisory lock.
+fn unlock_all(x: &mut Exec<'_>, i: usize) -> Value {
+    let owner = x.w.sessions[i].session_owner;
+    for (res, mode) in x.w.locks.locks_of(owner) {
+        if !matches!(&res, Resource::Application { name } if name.starts_with("advisory ")) {
+            continue;
+        }
+        while x.w.locks.held(owner, &res).is_some() {
+            let grants = x.w.locks.release(owner, &res);
+            x.wake(grants);
+        }
+        released(x, i, &res, owner, mode);
+    }
+    Value::Null
+}
+
+/// The release event once the last count of the lock is gone.
+fn released(x: &mut Exec<'_>, i: usize, res: &Resource, owner: OwnerId, mode: LockMode) {
+    if x.w.locks.held(owner, res).is_some() {
+        return;
+    }
+    let session = x.w.sessions[i].name.clone();
+    let resource = x.w.resource_text(res);
+    x.push(Event::LockReleased {
+        session,
+        resource,
+        mode,
+        reason: ReleaseReason::Explicit,
+        mode_name: None,
+    });
+}
