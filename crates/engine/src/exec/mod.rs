@@ -262,6 +262,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Whether an identity column is only a default: an INSERT may give its value, and
+    /// the counter moves only when it is used (a serial column's sequence).
+    fn identity_is_default(&self) -> bool {
+        false
+    }
+
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true

@@ -1292,7 +1292,10 @@ impl Exec<'_> {
                 // scans and READ COMMITTED), unless the transaction held it before.
                 if !keep
                     && !had
-                    && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
+                    && (spec.purpose != Purpose::Read
+                        || !lk.hold
+                        || mode == LockMode::U
+                        || mode.is_row_clause())
                 {
                     if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
                         let grants = self.w.locks.release(owner, &res);
@@ -1352,7 +1355,12 @@ impl Exec<'_> {
                     .iter()
                     .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid))
             };
-            if (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) && any_fresh() {
+            if (spec.purpose != Purpose::Read
+                || mode == LockMode::U
+                || mode.is_row_clause()
+                || !lk.hold)
+                && any_fresh()
+            {
                 // A set: a scan of n rows must not compare n fresh locks with n rows. A
                 // claim keeps one row, where a list is cheaper than building a set.
                 let kept: Vec<Resource> = out
@@ -1956,7 +1964,16 @@ impl Exec<'_> {
             row[c] = convert(v, &columns[c].ty, Some((&table_name, &columns[c].name)))?;
             set[c] = true;
         }
+        // Where an identity is only a default (serial), a value given is kept and the
+        // counter does not move.
+        let given_identity = var.is_none()
+            && self.rules.identity_is_default()
+            && self.w.db.tables[tid as usize]
+                .identity
+                .as_ref()
+                .is_some_and(|id| set[id.column]);
         let identity = match var {
+            _ if given_identity => None,
             Some(v) => self
                 .frame_mut(i)
                 .table_vars
@@ -3010,6 +3027,25 @@ impl Exec<'_> {
                 }),
                 SelectItem::Assign { var, .. } => out_cols.push(var.value.clone()),
             }
+        }
+        let assigns = !o.items.is_empty()
+            && o.items
+                .iter()
+                .all(|it| matches!(it, SelectItem::Assign { .. }));
+        if assigns {
+            // RETURNING ... INTO variables: the last row's values, no result set.
+            for (new, old) in rows {
+                let mut row = new.clone();
+                row.extend(old.iter().cloned());
+                let ctx = RowCtx::new(&scope, &row);
+                for it in &o.items {
+                    if let SelectItem::Assign { var, expr } = it {
+                        let v = self.eval(i, expr, Some(&ctx))?;
+                        self.assign_var(i, &var.value, v)?;
+                    }
+                }
+            }
+            return Ok(());
         }
         let mut out_rows = Vec::new();
         for (new, old) in rows {

@@ -605,7 +605,9 @@ impl Exec<'_> {
             } else {
                 AbortScope::BatchAndTransaction
             };
-            if !in_try && self.w.sessions[i].tran_count > 0 {
+            let s = &self.w.sessions[i];
+            let opened_earlier = s.txn.as_ref().is_some_and(|t| t.batch != s.batch);
+            if !in_try && s.tran_count > 0 && opened_earlier {
                 self.w.sessions[i].failed_block = true;
             }
         }

@@ -61,6 +61,9 @@ pub(crate) struct Txn {
     /// The session's options before a setting made for this transaction only; they come
     /// back when it ends.
     pub saved_options: Option<Box<Options>>,
+    /// The batch that began it: an error in a later batch fails a flat transaction's
+    /// block, one in the same batch (a DO block that opened it) only ends it.
+    pub batch: usize,
 }
 
 #[derive(Clone)]

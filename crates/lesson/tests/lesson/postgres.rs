@@ -331,3 +331,114 @@ SELECT pg_sleep(1);";
         wait_ms(&sim, "B")
     );
 }
+
+/// A worker loop in `DO $$ ... $$` (PG 11+: COMMIT inside the block ends each claim's
+/// transaction): `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING id
+/// INTO`, `GET DIAGNOSTICS`, `EXIT WHEN`, `PERFORM pg_sleep`. Two such workers split the
+/// five tasks without waiting and without a duplicate, as on the real server.
+#[test]
+fn do_block_workers_claim_with_skip_locked() {
+    let worker = |name: &str| {
+        format!(
+            "DO $$
+DECLARE
+  n int;
+  claimed int;
+  total int := 0;
+BEGIN
+  LOOP
+    UPDATE task SET status = 'taken', owner = '{name}'
+    WHERE id = (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING id INTO claimed;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    EXIT WHEN n = 0;
+    total := total + 1;
+    RAISE NOTICE '% claimed %', '{name}', claimed;
+    PERFORM pg_sleep(0.1);
+    COMMIT;
+  END LOOP;
+  IF total = 0 THEN
+    RAISE EXCEPTION 'nothing claimed';
+  ELSIF total > 5 THEN
+    RAISE EXCEPTION 'too many';
+  END IF;
+END $$;"
+        )
+    };
+    let setup =
+        "CREATE TABLE task (id serial PRIMARY KEY, status text NOT NULL DEFAULT 'new', owner text);
+INSERT INTO task (status) VALUES ('new'), ('new'), ('new'), ('new'), ('new');";
+    let (a, b) = (worker("A"), worker("B"));
+    let mut sim = pg(setup, &[("A", 0, &a), ("B", 50, &b)]);
+    assert_eq!(wait_ms(&sim, "A") + wait_ms(&sim, "B"), 0);
+    assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "B").is_empty());
+    assert_eq!(
+        final_rows(
+            &mut sim,
+            "SELECT owner, count(*) FROM task GROUP BY owner ORDER BY owner"
+        ),
+        [
+            vec![Value::Text("A".into()), Value::Int(3)],
+            vec![Value::Text("B".into()), Value::Int(2)]
+        ]
+    );
+}
+
+/// Real server: `BEGIN ... EXCEPTION WHEN unique_violation THEN` catches 23505 and the
+/// block goes on; a condition that does not match lets the error through; an error
+/// that ends a DO block run outside BEGIN does not fail the next statement; a serial
+/// column takes an explicit value.
+#[test]
+fn exception_blocks_catch_by_condition() {
+    let script = "DO $$
+BEGIN
+  BEGIN
+    INSERT INTO task (id, status) VALUES (1, 'dup');
+  EXCEPTION WHEN unique_violation THEN
+    RAISE NOTICE 'caught %', 'duplicate';
+  END;
+  INSERT INTO task (id, status) VALUES (10, 'new');
+END $$;
+DO $$
+BEGIN
+  INSERT INTO task (id, status) VALUES (1, 'dup');
+EXCEPTION WHEN division_by_zero THEN
+  NULL;
+END $$;
+SELECT count(*) FROM task;";
+    let sim = pg(TASKS, &[("A", 0, script)]);
+    // The unmatched handler shows as a catch and a re-raise of the same error.
+    assert_eq!(sqlstates(&sim, "A"), ["23505", "23505", "23505"]);
+    let caught: Vec<bool> = errors_of(&sim, "A").iter().map(|e| e.caught).collect();
+    assert_eq!(caught, [true, true, false]);
+    assert_eq!(results(&sim, "A"), [vec![vec![Value::Int(4)]]]);
+}
+
+/// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
+/// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
+#[test]
+fn functions_run_with_their_parameters() {
+    let setup = format!(
+        "{TASKS}
+CREATE FUNCTION take(who text, times int) RETURNS void AS $$
+BEGIN
+  FOR i IN 1..times LOOP
+    UPDATE task SET owner = who WHERE id = i;
+  END LOOP;
+END;
+$$ LANGUAGE plpgsql;"
+    );
+    let mut sim = pg(
+        &setup,
+        &[("A", 0, "SELECT take('A', 2);\nCALL take('B', 1);")],
+    );
+    assert!(sqlstates(&sim, "A").is_empty());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT owner FROM task ORDER BY id"),
+        [
+            vec![Value::Text("B".into())],
+            vec![Value::Text("A".into())],
+            vec![Value::Null]
+        ]
+    );
+}

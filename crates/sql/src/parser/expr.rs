@@ -455,6 +455,13 @@ impl Parser<'_> {
 
     fn word_primary(&mut self) -> PResult<Expr> {
         let span = self.cur_span();
+        if self.is_pg_var(0) {
+            let name = self.pg_var()?;
+            return Ok(Expr {
+                kind: ExprKind::Var(name.value),
+                span,
+            });
+        }
         let word = self.word_at(0).unwrap_or_default();
         let next_is_paren = self.kind_at(1) == Some(Tok::LParen);
         if self.teradata() {

@@ -9,6 +9,7 @@ mod ddl;
 mod dialect;
 mod dml;
 mod expr;
+mod plpgsql;
 mod postgres;
 mod select;
 mod stmt;
@@ -42,6 +43,10 @@ pub(crate) struct Parser<'a> {
     lex_error: Option<ParseError>,
     /// Statements begun so far at the top level of the batch (CREATE PROCEDURE must be first).
     top_level_count: usize,
+    /// PL/pgSQL variables in scope (lower-case), which expressions read as `@name`.
+    pg_vars: Vec<String>,
+    /// A PERFORM was parsed: its hidden variable must be declared.
+    pg_perform: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -63,6 +68,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             lex_error,
             top_level_count: 0,
+            pg_vars: Vec::new(),
+            pg_perform: false,
         }
     }
 

@@ -34,7 +34,19 @@ impl Parser<'_> {
         match word.as_str() {
             "SELECT" => {
                 let select = self.select_query()?;
-                Ok(sleep_of(&select).unwrap_or(StmtKind::Select(select)))
+                Ok(sleep_of(&select)
+                    .or_else(|| super::plpgsql::routine_call(&select))
+                    .unwrap_or(StmtKind::Select(select)))
+            }
+            "DO" => self.pg_do(),
+            "CALL" => self.pg_call(),
+            "CREATE" if self.pg_routine_at() => {
+                self.advance();
+                let or_replace = self.eat_kw("OR");
+                if or_replace {
+                    self.expect_kw("REPLACE")?;
+                }
+                self.pg_create_routine(or_replace)
             }
             "WITH" => self.with_statement(),
             "INSERT" => Ok(StmtKind::Insert(self.insert(Vec::new())?)),
@@ -60,13 +72,19 @@ impl Parser<'_> {
                 Err(self.tsql_syntax(w, span))
             }
             "MERGE" | "LOCK" | "VACUUM" | "ANALYZE" | "PREPARE" | "LISTEN" | "NOTIFY" | "COPY"
-            | "CALL" | "SAVEPOINT" | "RELEASE" | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET"
+            | "SAVEPOINT" | "RELEASE" | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET"
             | "EXPLAIN" | "ALTER" | "GRANT" => {
                 let span = self.cur_span();
                 Err(self.not_simulated(span, &word))
             }
             _ => Err(self.statement_error(&word)),
         }
+    }
+
+    /// Whether `CREATE [OR REPLACE] FUNCTION | PROCEDURE` is at the cursor.
+    fn pg_routine_at(&self) -> bool {
+        let n = if self.kw_at(1, "OR") { 3 } else { 1 };
+        self.kw_at(n, "FUNCTION") || self.kw_at(n, "PROCEDURE")
     }
 
     /// `[WORK | TRANSACTION]` after COMMIT, END, ROLLBACK, ABORT.
@@ -315,6 +333,10 @@ impl Parser<'_> {
             if !self.eat(Tok::Comma) {
                 break;
             }
+        }
+        if self.at_kw("INTO") && !self.pg_vars.is_empty() {
+            // RETURNING ... INTO: the column qualifiers above are kept for the values.
+            self.pg_into(&mut items)?;
         }
         Ok(Some(Output {
             items,

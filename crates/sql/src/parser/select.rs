@@ -161,6 +161,9 @@ impl Parser<'_> {
             items.push(self.select_item(true)?);
         }
         check_assignments(&items)?;
+        if self.postgres() && self.kw_at(0, "INTO") && !self.pg_vars.is_empty() {
+            self.pg_into(&mut items)?;
+        }
         let mut into = None;
         if self.kw_at(0, "INTO") {
             if self.teradata() || self.kind_at(1) == Some(Tok::Var) {
