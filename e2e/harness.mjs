@@ -29,7 +29,8 @@ export function setCurrentFile(file) {
 /**
  * @param {string} name
  * @param {(t: TestContext) => Promise<void>} fn
- * @param {{ allowErrors?: boolean, colorScheme?: 'light' | 'dark', timeoutMs?: number }} [options]
+ * @param {{ allowErrors?: boolean, colorScheme?: 'light' | 'dark', timeoutMs?: number, predict?: boolean }} [options]
+ *   `predict`: lessons ask their questions (every other test opens them with the questions off)
  */
 export function test(name, fn, options = {}) {
   registry.push({ name, file: currentFile, fn, options });

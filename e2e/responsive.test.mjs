@@ -51,7 +51,8 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   await page.waitForSelector('[data-testid=verdict]:not([data-stopped])', { timeout: 30_000 });
   assert.equal(await page.getAttribute('[data-testid=verdict]', 'data-solved'), 'false');
   assert.equal(await page.$('[data-testid=stopped-by-limit]'), null);
-  assert.ok((await longestTask(page)) < MAX_TASK_MS);
+  const longestAll = await longestTask(page);
+  assert.ok(longestAll < MAX_TASK_MS, `a task of ${longestAll.toFixed(0)} ms while the page loaded or ran the fixed script`);
 });
 
 test('responsive: five quick toggle flips end on the last setting, with no stale run shown', async (t) => {

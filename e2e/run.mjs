@@ -79,6 +79,15 @@ async function runOne(t, baseUrl) {
     colorScheme: t.options.colorScheme ?? 'light',
     viewport: { width: 1000, height: 640 },
   });
+  // Predictions are asked before runs; tests of everything else open lessons unasked
+  // (the predict tests opt in with `predict: true`).
+  if (!t.options.predict) {
+    await context.addInitScript(() => {
+      try {
+        if (localStorage.getItem('lockstep.predict') === null) localStorage.setItem('lockstep.predict', 'off');
+      } catch {}
+    });
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const errors = [];

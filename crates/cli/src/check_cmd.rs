@@ -170,6 +170,56 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
                 e.number, e.message
             );
         }
+        // A question must have exactly one right answer in the run it is asked before.
+        let questions = lesson
+            .apply(settings)
+            .map(|a| a.questions)
+            .unwrap_or_default();
+        let first_anomaly = report.anomalies.first().map(|a| a.event);
+        for q in &questions {
+            let judged = q.judge(
+                &report.outcome,
+                &report.trace.entries,
+                first_anomaly,
+                &mut |sql| report.simulation.query(sql),
+            );
+            let with = if settings.is_empty() {
+                String::new()
+            } else {
+                format!("{settings}, ")
+            };
+            let problem = match judged {
+                Ok(j) if j.right.len() == 1 => None,
+                Ok(j) => {
+                    let labels: Vec<&str> = j
+                        .right
+                        .iter()
+                        .map(|&i| q.choices[i].label.as_str())
+                        .collect();
+                    Some(if labels.is_empty() {
+                        format!("no choice holds ({with}seed {seed}): {}", j.detail)
+                    } else {
+                        format!(
+                            "{} choices hold ({with}seed {seed}: {}): {}",
+                            labels.len(),
+                            j.detail,
+                            labels.join(", ")
+                        )
+                    })
+                }
+                Err(e) => Some(format!("{e} ({with}seed {seed})")),
+            };
+            match problem {
+                None => tally.passed += 1,
+                Some(problem) => {
+                    tally.failed += 1;
+                    eprintln!(
+                        "{name}:{}:{}: question `{}`: {problem}",
+                        q.line, q.col, q.name
+                    );
+                }
+            }
+        }
         for c in &report.checks {
             if c.passed {
                 tally.passed += 1;

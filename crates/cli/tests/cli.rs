@@ -153,6 +153,43 @@ fn check_fails_a_failing_check_with_settings_and_seed() {
     );
 }
 
+/// A question must have exactly one right choice in each run it is asked before.
+#[test]
+fn check_judges_questions_one_right_choice_each() {
+    let dir = TempDir::new("questions");
+    let question = |choices: &str| {
+        format!(
+            "max = 1\n\n[[questions]]\nname = \"rows\"\nask = \"How many rows?\"\nsql = \"SELECT COUNT(*) FROM t\"\nexplain = \"Two were inserted.\"\nchoices = [{choices}]\n+++"
+        )
+    };
+    let good = PASSING.replacen(
+        "max = 1\n+++",
+        &question(r#"{ label = "one", equals = 1 }, { label = "two", equals = 2 }"#),
+        1,
+    );
+    dir.write("passing.md", &good);
+    let bad = PASSING
+        .replace("id = \"passing\"", "id = \"vague\"")
+        .replacen(
+            "max = 1\n+++",
+            &question(r#"{ label = "some", min = 1 }, { label = "two", equals = 2 }"#),
+            1,
+        );
+    dir.write("vague.md", &bad);
+    check_cli(
+        &dir,
+        &["check", "."],
+        expect![[r#"
+            exit 1
+            --- stdout
+            checked 2 lessons, 4 runs, 10 checks: 8 passed, 2 failed; 0 errors
+            --- stderr
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=on, seed 0: SELECT COUNT(*) FROM t = 2): some, two
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=off, seed 0: SELECT COUNT(*) FROM t = 2): some, two
+        "#]],
+    );
+}
+
 /// An error nobody handles and no check expects fails `check`; one a TRY block catches
 /// does not, and counts as `caught_errors`, not `errors`.
 #[test]

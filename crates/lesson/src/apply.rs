@@ -28,6 +28,8 @@ pub struct Applied {
     pub anomalies: Vec<crate::AnomalyRule>,
     /// The properties whose `when` holds.
     pub properties: Vec<crate::Property>,
+    /// The questions whose `when` holds: asked before this run.
+    pub questions: Vec<crate::Question>,
     source: Arc<SourceFile>,
 }
 
@@ -275,6 +277,12 @@ pub(crate) fn apply(
             .properties
             .iter()
             .filter(|p| all_hold(&p.when, settings))
+            .cloned()
+            .collect(),
+        questions: lesson
+            .questions
+            .iter()
+            .filter(|q| all_hold(&q.when, settings))
             .cloned()
             .collect(),
         source: Arc::clone(source),

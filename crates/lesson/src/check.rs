@@ -127,6 +127,19 @@ impl Figure {
         }
     }
 
+    /// The figure of session `session`, summed over all sessions without one, or of the
+    /// whole run (`end_ms`); an error names a session that did not run.
+    pub fn value(self, outcome: &Outcome, session: Option<&str>) -> Result<f64, String> {
+        match (self, session) {
+            (Figure::EndMs, _) => Ok(ms(outcome.end_us)),
+            (_, Some(name)) => match outcome.sessions.iter().find(|s| s.name == name) {
+                Some(s) => Ok(self.of_session(s)),
+                None => Err(format!("session {name} did not run with these settings")),
+            },
+            (_, None) => Ok(outcome.sessions.iter().map(|s| self.of_session(s)).sum()),
+        }
+    }
+
     fn of_session(self, s: &SessionOutcome) -> f64 {
         match self {
             Figure::WaitMs => ms(s.wait_us),
@@ -289,26 +302,18 @@ fn figure_check(
     figure: Figure,
     bound: &Bound,
 ) -> (bool, String) {
-    let (who, value) = match (figure, session) {
-        (Figure::EndMs, _) => (String::new(), ms(outcome.end_us)),
-        (_, Some(name)) => match outcome.sessions.iter().find(|s| s.name == name) {
-            Some(s) => (format!("{name} "), figure.of_session(s)),
-            None => {
-                return (
-                    false,
-                    format!("session {name} did not run with these settings"),
-                )
-            }
-        },
-        (_, None) => (
-            "all sessions ".to_string(),
-            outcome.sessions.iter().map(|s| figure.of_session(s)).sum(),
-        ),
+    let who = match (figure, session) {
+        (Figure::EndMs, _) => String::new(),
+        (_, Some(name)) => format!("{name} "),
+        (_, None) => "all sessions ".to_string(),
     };
-    (
-        bound.holds(value),
-        format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
-    )
+    match figure.value(outcome, session) {
+        Ok(value) => (
+            bound.holds(value),
+            format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
+        ),
+        Err(message) => (false, message),
+    }
 }
 
 fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {

@@ -18,6 +18,7 @@ use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::codec::{Codec, Reader, Writer};
 use crate::codec_struct;
 use crate::property::{Builtin, Property, PropertyKind};
+use crate::question::{Choice, Measure, Question};
 use crate::source::{OffsetMap, Segment, SourceFile};
 use crate::toggle::{Condition, Toggle};
 use crate::{Exercise, Kind, Lesson};
@@ -180,6 +181,47 @@ codec_struct!(Property {
     col
 });
 codec_struct!(Bound { min, max, equals });
+codec_struct!(Question {
+    name,
+    ask,
+    when,
+    measure,
+    choices,
+    explain,
+    line,
+    col
+});
+codec_struct!(Choice {
+    label,
+    measure,
+    bound
+});
+
+impl Codec for Measure {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Measure::Figure { session, figure } => {
+                w.tag(0);
+                session.put(w);
+                figure.put(w);
+            }
+            Measure::Sql(sql) => {
+                w.tag(1);
+                sql.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match r.tag()? {
+            0 => Ok(Measure::Figure {
+                session: Codec::get(r)?,
+                figure: Codec::get(r)?,
+            }),
+            1 => Ok(Measure::Sql(Codec::get(r)?)),
+            _ => r.bad_tag(),
+        }
+    }
+}
 codec_struct!(SqlBlock {
     role,
     when,
@@ -231,6 +273,7 @@ impl Codec for Lesson {
             checks,
             anomalies,
             properties,
+            questions,
             blocks,
             body,
             body_offset,
@@ -253,6 +296,7 @@ impl Codec for Lesson {
         checks.put(w);
         anomalies.put(w);
         properties.put(w);
+        questions.put(w);
         blocks.put(w);
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -276,6 +320,7 @@ impl Codec for Lesson {
             checks: Codec::get(r)?,
             anomalies: Codec::get(r)?,
             properties: Codec::get(r)?,
+            questions: Codec::get(r)?,
             blocks: Codec::get(r)?,
             body,
             body_offset,

@@ -11,6 +11,7 @@ use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
 use crate::block::resolve_condition;
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::property::{Builtin, Property, PropertyKind};
+use crate::question::Question;
 use crate::source::SourceFile;
 use crate::toggle::{is_toggle_name, is_toggle_value, Condition, Toggle};
 use crate::{Kind, LessonError};
@@ -38,10 +39,12 @@ struct RawFront {
     anomalies: Vec<RawAnomaly>,
     #[serde(default)]
     properties: Vec<RawProperty>,
+    #[serde(default)]
+    questions: Vec<crate::question::front::RawQuestion>,
 }
 
 /// `when = { toggle = "value" }` of a check or a property.
-type RawWhen = Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>;
+pub(crate) type RawWhen = Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -133,6 +136,9 @@ pub(crate) struct Front {
     pub check_sessions: Vec<Option<(usize, String)>>,
     pub anomalies: Vec<AnomalyRule>,
     pub properties: Vec<Property>,
+    pub questions: Vec<Question>,
+    /// File offsets and names of the sessions questions name.
+    pub question_sessions: Vec<(usize, String)>,
 }
 
 /// The exercise fields of the front matter, validated.
@@ -510,6 +516,24 @@ pub(crate) fn parse_front(
         }
     }
 
+    let mut questions: Vec<Question> = Vec::new();
+    let mut question_sessions = Vec::new();
+    for q in &raw.questions {
+        let before = errors.len();
+        let parsed = crate::question::front::question(
+            source,
+            base,
+            q,
+            &toggles,
+            &questions,
+            &mut |span, message| err(errors, span, message),
+        );
+        if let (Some((question, sessions)), true) = (parsed, errors.len() == before) {
+            questions.push(question);
+            question_sessions.extend(sessions);
+        }
+    }
+
     Some(Front {
         id: raw.id.into_inner(),
         title: raw.title,
@@ -530,12 +554,14 @@ pub(crate) fn parse_front(
         check_sessions,
         anomalies,
         properties,
+        questions,
+        question_sessions,
     })
 }
 
 /// Property names: lower-case words joined by `-` (`no-double-claim`), as
 /// `lockstep explore --property` and links write them.
-fn is_property_name(s: &str) -> bool {
+pub(crate) fn is_property_name(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
         && !s.ends_with('-')
         && !s.contains("--")
@@ -754,7 +780,7 @@ fn exercise_fields(
 }
 
 /// The conditions of a `when` table, each bad one reported at its key.
-fn conditions(
+pub(crate) fn conditions(
     when: Option<&RawWhen>,
     toggles: &[Toggle],
     err: &mut dyn FnMut(Range<usize>, String),

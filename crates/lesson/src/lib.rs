@@ -20,6 +20,7 @@ mod front;
 #[cfg(feature = "parse")]
 mod markdown;
 mod property;
+mod question;
 mod run;
 mod source;
 mod toggle;
@@ -49,6 +50,7 @@ pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};
 #[cfg(feature = "parse")]
 pub use markdown::{markdown_html, narrative_html};
 pub use property::{find_property, Builtin, Property, PropertyError, PropertyKind};
+pub use question::{Choice, Judged, Measure, Question};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
 pub use trace::{event_text, trace_line};
@@ -89,6 +91,8 @@ pub struct Lesson {
     pub anomalies: Vec<AnomalyRule>,
     /// What must hold in every interleaving (`[[properties]]`), for explore mode.
     pub properties: Vec<Property>,
+    /// What the player asks the learner to predict before a run (`[[questions]]`).
+    pub questions: Vec<Question>,
     /// Every `sql` block, in file order (solution blocks excepted: see [`Exercise`]).
     pub blocks: Vec<SqlBlock>,
     /// The Markdown after the front matter, as written.
@@ -215,6 +219,7 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         checks: front.checks,
         anomalies: front.anomalies,
         properties: front.properties,
+        questions: front.questions,
         blocks,
         body,
         body_offset,
@@ -381,6 +386,17 @@ fn validate(
                     b.session_name().unwrap_or_default(),
                     first.line
                 ),
+            ));
+        }
+    }
+    for (at, name) in &front.question_sessions {
+        if !sessions
+            .iter()
+            .any(|b| b.session_name() == Some(name.as_str()))
+        {
+            errors.push(source.error(
+                *at,
+                format!("a question names session `{name}`, which no block defines"),
             ));
         }
     }

@@ -100,7 +100,7 @@ fn unknown_front_matter_key() {
     check_error(
         &[("title = ", "titel = ")],
         expect![[r#"
-            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`, `anomalies`, `properties`
+            lessons/tiny.md:3:1: front matter: unknown field `titel`, expected one of `id`, `title`, `dialect`, `summary`, `covers`, `kind`, `seed`, `goal`, `hints`, `seeds`, `toggles`, `checks`, `anomalies`, `properties`, `questions`
         "#]],
     );
 }
@@ -1310,6 +1310,8 @@ mod explorable;
 mod postgres;
 #[path = "lesson/properties.rs"]
 mod properties;
+#[path = "lesson/questions.rs"]
+mod questions;
 #[path = "lesson/robustness.rs"]
 mod robustness;
 #[path = "lesson/seed_000.rs"]

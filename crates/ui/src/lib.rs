@@ -6,6 +6,7 @@
 //! [`hooks`] at the edge. The UI holds no simulation logic; that is the engine's job.
 
 pub mod catalog;
+pub mod compare;
 pub mod components;
 pub mod conflict;
 pub mod editing;
@@ -18,6 +19,7 @@ pub mod offload;
 pub mod pacing;
 pub mod panic;
 pub mod player;
+pub mod predict;
 pub mod present;
 pub mod progress;
 pub mod route;

@@ -10,6 +10,9 @@
 //!   is narrated with its two conflicting steps marked: see [`crate::conflict`]);
 //! - `#/lesson/<id>/schedule?<toggle>=<value>&...&seed=<n>&schedule=<u.…>&steps=<n>`: be
 //!   the scheduler, the learner's picks so far (see [`crate::scheduling`]);
+//! - `#/lesson/<id>/compare?left=<toggle>:<value>;...&right=...&seed=<n>&t=<ms>`: two
+//!   runs of a lesson on one time axis, their first divergence marked (see
+//!   [`crate::compare`]); `#/embed/<id>/compare?...` is the same for an iframe;
 //! - `#/embed/<id>?...&view=compact|full&theme=light|dark`: one lesson's player
 //!   without site chrome, for an `<iframe>` (see [`crate::embed`]);
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
@@ -21,6 +24,7 @@
 
 use std::fmt;
 
+pub use crate::compare::CompareRoute;
 pub use crate::embed::EmbedRoute;
 pub use crate::scheduling::ScheduleRoute;
 
@@ -35,6 +39,9 @@ pub enum Route {
     Embed(EmbedRoute),
     /// `#/lesson/<id>/schedule?...`: be the scheduler (see [`crate::scheduling`]).
     Schedule(ScheduleRoute),
+    /// `#/lesson/<id>/compare?left=...&right=...` (or `#/embed/<id>/compare?...`): two
+    /// runs on one time axis (see [`crate::compare`]).
+    Compare(CompareRoute),
     /// `#/exercise/<id>`: an exercise to solve.
     Exercise(String),
     /// `#/facilitator`: the exercises for a workshop facilitator.
@@ -106,6 +113,12 @@ impl Route {
                 Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
             }
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
+            ["lesson", id, "compare"] => {
+                Route::Compare(CompareRoute::parse(&percent_decode(id), query, false))
+            }
+            ["embed", id, "compare"] => {
+                Route::Compare(CompareRoute::parse(&percent_decode(id), query, true))
+            }
             ["exercise", id] => Route::Exercise(percent_decode(id)),
             ["facilitator"] => Route::Facilitator,
             _ => Route::NotFound(path.to_owned()),
@@ -182,6 +195,7 @@ impl fmt::Display for Route {
             Route::Lesson(lesson) => lesson.fmt(f),
             Route::Embed(embed) => embed.fmt(f),
             Route::Schedule(schedule) => schedule.fmt(f),
+            Route::Compare(compare) => compare.fmt(f),
             Route::Exercise(id) => write!(f, "/exercise/{id}"),
             Route::Facilitator => f.write_str("/facilitator"),
             Route::DebugPanic => f.write_str("/debug/panic"),
@@ -249,7 +263,7 @@ pub fn ms_text(us: u64) -> String {
 }
 
 /// `1500`, `1500.021`, `1.5` (ms) → µs; finer than a microsecond is rounded.
-fn parse_ms(text: &str) -> Option<u64> {
+pub(crate) fn parse_ms(text: &str) -> Option<u64> {
     let ms: f64 = text.trim().parse().ok()?;
     (0.0..1e12)
         .contains(&ms)
@@ -257,7 +271,7 @@ fn parse_ms(text: &str) -> Option<u64> {
 }
 
 /// Decodes `%XX` escapes (and `+` as a space is *not* applied: hashes are not forms).
-fn percent_decode(text: &str) -> String {
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

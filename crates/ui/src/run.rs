@@ -194,6 +194,15 @@ impl RunBuilder {
         let trace = trace.entries;
         let checks = evaluate_checks(&applied.checks, &outcome, &mut |sql| sim.query(sql));
         let anomalies = lesson::run_anomalies(&applied.anomalies, &trace, &sim);
+        let first_anomaly = anomalies.first().map(|a| a.event);
+        let questions = applied
+            .questions
+            .iter()
+            .map(|q| {
+                let judged = q.judge(&outcome, &trace, first_anomaly, &mut |sql| sim.query(sql));
+                (q.name.clone(), judged)
+            })
+            .collect();
         let explained = schedule
             .as_ref()
             .filter(|s| s.mode == engine::Mode::Untimed && schedule_problem.is_none())
@@ -210,6 +219,7 @@ impl RunBuilder {
             key: key.clone(),
             outcome,
             checks,
+            questions,
             end_us,
             events: trace.len(),
         });
@@ -235,6 +245,8 @@ pub struct RunSummary {
     pub key: RunKey,
     pub outcome: Outcome,
     pub checks: Vec<CheckResult>,
+    /// The verdict on each question asked before this run (by name), or why it has none.
+    pub questions: Vec<(String, Result<lesson::Judged, String>)>,
     /// Virtual time of the last event (or the outcome's end, if later).
     pub end_us: u64,
     pub events: usize,

@@ -32,6 +32,10 @@ pub struct LanesProps {
     /// Controls for the header, beside the zoom (the page's anomaly buttons).
     #[prop_or_default]
     pub children: Html,
+    /// The time axis's end when it is shared with another run's lanes (compare), so
+    /// both are drawn to one scale; the run's own end otherwise.
+    #[prop_or_default]
+    pub axis_us: Option<u64>,
 }
 
 fn percent(w: &Window, us: u64) -> f64 {
@@ -52,7 +56,7 @@ fn wheel_factor(delta: f64) -> f64 {
 
 #[function_component]
 pub fn Lanes(props: &LanesProps) -> Html {
-    let end = props.run.end_us();
+    let end = props.axis_us.unwrap_or(0).max(props.run.end_us());
     let window = use_state(|| Window::full(end));
     // A new run keeps the zoom where it still fits (a toggle keeps the time too).
     let shown = Window::clamped(window.from_us, window.to_us, end);
@@ -212,7 +216,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     }
                 </div>
             </div>
-            <Overview run={props.run.clone()} window={shown} t_us={props.t_us} on_window={on_brush} />
+            <Overview run={props.run.clone()} {end} window={shown} t_us={props.t_us} on_window={on_brush} />
             <LaneLegend delayed={props.run.lanes.iter().flat_map(|l| &l.segments).any(|s| matches!(s.state, engine::LaneState::Delayed { .. }))} />
         </section>
     }
@@ -352,6 +356,8 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct OverviewProps {
     run: Shared<RunModel>,
+    /// The axis's end (see [`LanesProps::axis_us`]).
+    end: u64,
     window: Window,
     t_us: u64,
     on_window: Callback<Window>,
@@ -361,7 +367,7 @@ struct OverviewProps {
 /// to choose a window (a brush); a click centres the window there. Arrow keys pan it.
 #[function_component]
 fn Overview(props: &OverviewProps) -> Html {
-    let end = props.run.end_us();
+    let end = props.end;
     let full = Window::full(end);
     let w = props.window;
     // The window as last asked for: keys repeat faster than the page re-renders, so each
@@ -472,7 +478,7 @@ fn Overview(props: &OverviewProps) -> Html {
                     aria-valuenow={crate::present::ms_number(w.from_us)}
                     aria-valuetext={format!("{} to {}", ms_label(w.from_us), ms_label(w.to_us))}
                     {onpointerdown} {onpointermove} {onpointerup} {onkeydown}>
-                    <OverviewLanes run={props.run.clone()} />
+                    <OverviewLanes run={props.run.clone()} {end} />
                     <span class="overview__window" data-testid="overview-window" style={format!("left: {left:.3}%; width: {:.3}%", width.max(0.4))}></span>
                     if let Some((l, wd)) = brush {
                         <span class="overview__brush" style={format!("left: {l:.3}%; width: {wd:.3}%")}></span>
@@ -487,13 +493,14 @@ fn Overview(props: &OverviewProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct OverviewLanesProps {
     run: Shared<RunModel>,
+    end: u64,
 }
 
 /// Every lane as a thin line at the whole run's scale; drawn once per run.
 #[function_component]
 fn OverviewLanes(props: &OverviewLanesProps) -> Html {
     let run = &props.run;
-    let full = Window::full(run.end_us());
+    let full = Window::full(props.end);
     let min_us = (full.span_us() / 300).max(1);
     let n = run.lanes.len().max(1) as f64;
     html! {

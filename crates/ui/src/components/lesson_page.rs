@@ -16,12 +16,14 @@ use super::lanes::Lanes;
 use super::log::EventLog;
 use super::narrative::Narrative;
 use super::outcome::Outcome;
+use super::predict::{Ask, Verdict};
 use super::tables::Tables;
 use super::transport::{Cancelled, Narration, SeedControl, Simulating, Toggles, Transport};
 use super::waits::Waits;
 use super::why::WhyPanel;
 use crate::hooks::use_full_view;
 use crate::player::{Player, PlayerAction, Shared};
+use crate::predict::{self, Answer, Answers};
 use crate::present::{recent_changes, StepMarks, TableFilter};
 use crate::route::{Route, ScheduleRoute};
 
@@ -117,7 +119,86 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 .map(|run| run.anomaly_rows(*passed))
                 .unwrap_or_default()
         });
+    // Predict, then run: answers are kept per lesson; a question about these settings
+    // that is neither answered nor skipped takes the stage's place until it is.
+    let answers = use_state(|| (lesson.id.clone(), predict::load(&lesson.id)));
+    let current_answers: Answers = if answers.0 == lesson.id {
+        answers.1.clone()
+    } else {
+        predict::load(&lesson.id)
+    };
+    let predicting = use_state(predict::enabled);
+    // Turned off in a question itself, and back on in the Lesson tab.
+    let set_predicting = {
+        let predicting = predicting.clone();
+        Callback::from(move |on: bool| {
+            predict::set_enabled(on);
+            predicting.set(on);
+        })
+    };
+    let play_when_ready = use_state(|| false);
+    {
+        let play_when_ready = play_when_ready.clone();
+        let dispatch = props.dispatch.clone();
+        let ready = player.current().is_some();
+        let playing = player.playing;
+        use_effect_with((*play_when_ready, ready), move |&(wanted, ready)| {
+            if wanted && ready {
+                play_when_ready.set(false);
+                dispatch.emit(PlayerAction::Home);
+                if !playing {
+                    dispatch.emit(PlayerAction::TogglePlay);
+                }
+            }
+        });
+    }
+    let answer: Callback<(String, Option<Answer>)> = {
+        let answers = answers.clone();
+        let id = lesson.id.clone();
+        let current = current_answers.clone();
+        let play_when_ready = play_when_ready.clone();
+        Callback::from(move |(name, a): (String, Option<Answer>)| {
+            let next = current.with(&name, a);
+            predict::save(&id, &next);
+            answers.set((id.clone(), next));
+            if matches!(a, Some(Answer::Choice(_))) {
+                play_when_ready.set(true);
+            }
+        })
+    };
+    // A replayed schedule (Explore's counterexample) is shown as linked, unasked.
+    let asking = (*predicting && !exercise && player.key.schedule.is_none())
+        .then(|| predict::asking(lesson, &player.key.settings, &current_answers))
+        .flatten()
+        .cloned();
+    let verdicts: Vec<Html> = predict::questions_for(lesson, &player.key.settings)
+        .filter_map(|q| match current_answers.get(&q.name) {
+            Some(Answer::Choice(choice)) => Some((q, choice)),
+            _ => None,
+        })
+        .map(|(q, choice)| {
+            let judged = player.current().and_then(|run| {
+                run.summary
+                    .questions
+                    .iter()
+                    .find(|(name, _)| *name == q.name)
+                    .map(|(_, j)| j.clone())
+            });
+            let name = q.name.clone();
+            let on_again = answer.reform(move |()| (name.clone(), None));
+            html! {
+                <Verdict question={q.clone()} {choice} {judged} route={player.route()} {on_again} />
+            }
+        })
+        .collect();
     let (stage, dock) = match (&player.run, &player.error) {
+        _ if asking.is_some() => {
+            let q = asking.clone().expect("matched");
+            let name = q.name.clone();
+            let on_answer = answer.reform(move |a: Answer| (name.clone(), Some(a)));
+            let on_off = set_predicting.reform(|()| false);
+            (html! { <Ask question={q} {on_answer} {on_off} /> }, None)
+        }
         _ if player.cancelled.is_some() => (
             html! {
                 <Cancelled progress={player.cancelled.unwrap_or_default()} dispatch={props.dispatch.clone()} />
@@ -231,6 +312,24 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             />
         }
     });
+    let narrative = narrative.map(|n| {
+        let switch = (!lesson.questions.is_empty()).then(|| {
+            let onchange = set_predicting.reform(|e: Event| {
+                e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
+            });
+            let label = match lesson.questions.len() {
+                1 => " Ask me to predict before a run (1 question)".to_string(),
+                n => format!(" Ask me to predict before a run ({n} questions)"),
+            };
+            html! {
+                <label class="predict-switch">
+                    <input type="checkbox" data-testid="predict-switch" checked={*predicting} {onchange} />
+                    { label }
+                </label>
+            }
+        });
+        html! { <>{ for switch }{ n }</> }
+    });
     let (tables, outcome, events) = match dock {
         Some((t, o, e)) => (t, Some(o), Some(e)),
         None => (None, None, None),
@@ -288,6 +387,32 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         </aside>
     };
 
+    // "Compare with this": the run now on the left, the other value on the right.
+    let compare_links: Vec<(String, String, String)> = lesson
+        .toggles
+        .iter()
+        .flat_map(|t| t.values.iter().map(move |v| (t, v)))
+        .filter(|(t, v)| player.key.settings.get(&t.name) != Some(v.as_str()))
+        .filter_map(|(t, v)| {
+            let right = lesson.settings_with(
+                player
+                    .key
+                    .settings
+                    .iter()
+                    .filter(|(n, _)| *n != t.name)
+                    .chain([(t.name.as_str(), v.as_str())]),
+            );
+            let right = right.ok()?;
+            let route = crate::compare::CompareRoute::of(
+                lesson,
+                &player.key.settings,
+                &right,
+                Some(player.key.seed),
+            );
+            Some((t.name.clone(), v.clone(), Route::Compare(route).href()))
+        })
+        .collect();
+
     html! {
         <article class="lesson lesson--stage" data-testid="lesson" data-lesson={lesson.id.clone()}
             data-kind={if exercise { "exercise" } else { "lesson" }}>
@@ -319,8 +444,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         fresh={player.fresh.clone()}
                         pending={pending}
                         on_toggle={props.on_toggle.clone()}
+                        compare={compare_links}
                     />
-                    if pending && player.run.is_some() {
+                    { for verdicts }
+                    if pending && player.run.is_some() && asking.is_none() {
                         <Simulating progress={player.progress} over={true} dispatch={props.dispatch.clone()} />
                     }
                     { stage }

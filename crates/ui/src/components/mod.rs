@@ -3,6 +3,7 @@
 mod anomalies;
 mod code;
 mod compact_outcome;
+mod compare;
 mod conflict;
 mod embed;
 mod exercise;
@@ -15,6 +16,7 @@ mod log;
 mod narrative;
 mod outcome;
 mod pages;
+mod predict;
 mod schedule;
 mod tables;
 mod transport;
@@ -23,6 +25,7 @@ mod why;
 
 use yew::prelude::*;
 
+pub use compare::ComparePage;
 pub use embed::{CopyEmbed, EmbedPage};
 pub use exercise::ExercisePage;
 pub use facilitator::FacilitatorPage;
@@ -137,6 +140,7 @@ pub fn App() -> Html {
         Route::Schedule(route) => {
             html! { <SchedulePage key={route.to_string()} route={route.clone()} /> }
         }
+        Route::Compare(route) => html! { <ComparePage route={route.clone()} /> },
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::DebugPanicWorker => html! { <DebugPanicWorker /> },
@@ -144,15 +148,16 @@ pub fn App() -> Html {
     };
     let wide = matches!(
         state.route,
-        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_)
+        Route::Lesson(_) | Route::Exercise(_) | Route::Schedule(_) | Route::Compare(_)
     );
+    let embed_page = embed.is_some() || matches!(&state.route, Route::Compare(c) if c.embed);
 
     html! {
         <>
-            if embed.is_none() {
+            if !embed_page {
                 <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} compact={wide} />
             }
-            <main id="main" class={classes!("page", wide.then_some("page--wide"), embed.is_some().then_some("page--embed"))}>{ page }</main>
+            <main id="main" class={classes!("page", wide.then_some("page--wide"), embed_page.then_some("page--embed"))}>{ page }</main>
         </>
     }
 }

@@ -17,6 +17,9 @@ pub struct TogglesProps {
     pub fresh: Vec<String>,
     pub pending: bool,
     pub on_toggle: Callback<(String, String)>,
+    /// "Compare with this" links beside each value not chosen: `(toggle, value, href)`.
+    #[prop_or_default]
+    pub compare: Vec<(String, String, String)>,
 }
 
 /// One group of buttons per toggle; the pressed one is the current value.
@@ -52,14 +55,27 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                                         }
                                     })
                                 };
+                                let compare = props
+                                    .compare
+                                    .iter()
+                                    .find(|(t, v, _)| *t == toggle.name && v == value)
+                                    .map(|(_, _, href)| href.clone());
                                 html! {
-                                    <button
-                                        type="button"
-                                        class="toggle__value"
-                                        aria-pressed={if pressed { "true" } else { "false" }}
-                                        data-testid={format!("toggle-{}-{}", toggle.name, value)}
-                                        {onclick}
-                                    >{ value }</button>
+                                    <span class="toggle__item">
+                                        <button
+                                            type="button"
+                                            class="toggle__value"
+                                            aria-pressed={if pressed { "true" } else { "false" }}
+                                            data-testid={format!("toggle-{}-{}", toggle.name, value)}
+                                            {onclick}
+                                        >{ value }</button>
+                                        if let Some(href) = compare {
+                                            <a class="toggle__compare" {href}
+                                                data-testid={format!("compare-{}-{}", toggle.name, value)}
+                                                title={format!("Compare this run with {} = {value}, side by side", toggle.label)}
+                                                aria-label={format!("Compare with {} = {value}", toggle.label)}>{ "⇄" }</a>
+                                        }
+                                    </span>
                                 }
                             }) }
                         </span>

@@ -1,0 +1,297 @@
+//! Compare: two runs of one lesson under different toggles, on one time axis
+//! (`#/lesson/<id>/compare?left=<toggles>&right=<toggles>`, and the same under
+//! `#/embed/<id>/compare` for an iframe). Toggles are written `name:value`, joined by
+//! `;` (`left=readpast:on&right=readpast:off`); a toggle not named keeps its default.
+//! Pure data and logic here (tested natively): the route, building both runs as one
+//! sliced job, and the first point where the runs diverge.
+
+use std::fmt;
+
+use engine::{Event, TraceEntry};
+use lesson::{Lesson, Settings};
+
+use crate::player::settings_from;
+use crate::run::{BuildProgress, RunBuilder, RunModel};
+use crate::sliced::Job;
+
+pub const LEFT_PARAM: &str = "left";
+pub const RIGHT_PARAM: &str = "right";
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareRoute {
+    pub id: String,
+    /// `(toggle, value)` pairs of each side, unchecked.
+    pub left: Vec<(String, String)>,
+    pub right: Vec<(String, String)>,
+    pub seed: Option<u64>,
+    /// The shared playhead, `t=` in ms of virtual time.
+    pub time_us: Option<u64>,
+    /// Shown in an iframe, without the site's header.
+    pub embed: bool,
+    /// Parameters that could not be read, as sentences for the page.
+    pub problems: Vec<String>,
+}
+
+impl CompareRoute {
+    pub(crate) fn parse(id: &str, query: &str, embed: bool) -> CompareRoute {
+        let mut route = CompareRoute {
+            id: id.to_owned(),
+            embed,
+            ..CompareRoute::default()
+        };
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let value = crate::route::percent_decode(value);
+            match name {
+                LEFT_PARAM => route.left = pairs(&value, name, &mut route.problems),
+                RIGHT_PARAM => route.right = pairs(&value, name, &mut route.problems),
+                crate::route::SEED_PARAM => match value.parse() {
+                    Ok(seed) => route.seed = Some(seed),
+                    Err(_) => route.problems.push(format!(
+                        "`seed={value}` is not a seed: write a whole number, e.g. `seed=7`"
+                    )),
+                },
+                crate::route::TIME_PARAM => match crate::route::parse_ms(&value) {
+                    Some(us) => route.time_us = Some(us),
+                    None => route.problems.push(format!(
+                        "`t={value}` is not a time: write milliseconds of virtual time, e.g. `t=1500`"
+                    )),
+                },
+                other => route.problems.push(format!(
+                    "`{other}` is not a compare parameter: use `left`, `right`, `seed` or `t`"
+                )),
+            }
+        }
+        route
+    }
+
+    /// Both sides' settings (each bad pair skipped, its toggle at the default, and
+    /// explained), and the problems of the whole route.
+    pub fn settings(&self, lesson: &Lesson) -> (Settings, Settings, Vec<String>) {
+        let (left, mut problems) = settings_from(lesson, &self.left);
+        let (right, more) = settings_from(lesson, &self.right);
+        problems.extend(more);
+        problems.extend(self.problems.iter().cloned());
+        (left, right, problems)
+    }
+
+    /// The compare route for two settings of `lesson` (only toggles off their default
+    /// are written).
+    pub fn of(lesson: &Lesson, left: &Settings, right: &Settings, seed: Option<u64>) -> Self {
+        CompareRoute {
+            id: lesson.id.clone(),
+            left: crate::player::non_default(lesson, left),
+            right: crate::player::non_default(lesson, right),
+            seed: seed.filter(|s| *s != lesson.seed),
+            ..CompareRoute::default()
+        }
+    }
+}
+
+fn pairs(value: &str, side: &str, problems: &mut Vec<String>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for item in value.split(';').filter(|s| !s.is_empty()) {
+        match item.split_once(':') {
+            Some((name, value)) => out.push((name.to_owned(), value.to_owned())),
+            None => problems.push(format!(
+                "`{side}={item}` is not a toggle setting: write `name:value`, e.g. `{side}=readpast:off`"
+            )),
+        }
+    }
+    out
+}
+
+impl fmt::Display for CompareRoute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = if self.embed { "embed" } else { "lesson" };
+        let side = |pairs: &[(String, String)]| {
+            pairs
+                .iter()
+                .map(|(n, v)| format!("{n}:{v}"))
+                .collect::<Vec<_>>()
+                .join(";")
+        };
+        write!(
+            f,
+            "/{base}/{}/compare?{LEFT_PARAM}={}&{RIGHT_PARAM}={}",
+            self.id,
+            side(&self.left),
+            side(&self.right)
+        )?;
+        if let Some(seed) = self.seed {
+            write!(f, "&seed={seed}")?;
+        }
+        if let Some(us) = self.time_us {
+            write!(f, "&t={}", crate::present::ms_number(us))?;
+        }
+        Ok(())
+    }
+}
+
+/// Both runs, built one after the other in slices.
+pub struct PairJob {
+    pub left: Option<RunBuilder>,
+    pub right: Option<RunBuilder>,
+    done_left: Option<RunModel>,
+}
+
+impl PairJob {
+    pub fn new(left: RunBuilder, right: RunBuilder) -> PairJob {
+        PairJob {
+            left: Some(left),
+            right: Some(right),
+            done_left: None,
+        }
+    }
+}
+
+impl Job for PairJob {
+    type Output = (RunModel, RunModel);
+    type Progress = BuildProgress;
+    fn advance(&mut self, steps: usize) -> Option<(RunModel, RunModel)> {
+        if self.done_left.is_none() {
+            self.done_left = self.left.advance(steps);
+            return None;
+        }
+        let right = self.right.advance(steps)?;
+        self.done_left.take().map(|left| (left, right))
+    }
+    fn progress(&self) -> BuildProgress {
+        let left = self.left.progress();
+        let right = self.right.progress();
+        let done = self.done_left.as_ref().map_or(0, RunModel::events);
+        BuildProgress {
+            steps: left.steps + right.steps,
+            events: done + left.events + right.events,
+            now_us: left.now_us.max(right.now_us),
+        }
+    }
+}
+
+/// Where two runs first part: the index of the first event that differs in each
+/// trace (the same index, since every earlier event matched), and its time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub index: usize,
+    pub at_us: u64,
+    /// The first differing event of each side, as the trace writes it (`None` when that
+    /// run had ended).
+    pub left: Option<String>,
+    pub right: Option<String>,
+}
+
+/// The first event at which `left` and `right` differ: in kind, session, resource,
+/// rows or time. A statement's text is not compared (a toggle that edits the SQL is
+/// not a divergence until the statement behaves differently), only its session and line.
+pub fn divergence(left: &[TraceEntry], right: &[TraceEntry]) -> Option<Divergence> {
+    let n = left.len().max(right.len());
+    let index = (0..n).find(|&i| match (left.get(i), right.get(i)) {
+        (Some(a), Some(b)) => a.at_us != b.at_us || shape(&a.event) != shape(&b.event),
+        _ => true,
+    })?;
+    let at_us = match (left.get(index), right.get(index)) {
+        (Some(a), Some(b)) => a.at_us.min(b.at_us),
+        (Some(e), None) | (None, Some(e)) => e.at_us,
+        (None, None) => 0,
+    };
+    Some(Divergence {
+        index,
+        at_us,
+        left: left.get(index).map(|e| e.event.to_string()),
+        right: right.get(index).map(|e| e.event.to_string()),
+    })
+}
+
+/// An event as compared between runs.
+fn shape(event: &Event) -> String {
+    match event {
+        Event::StatementStarted {
+            session,
+            line,
+            in_proc,
+            ..
+        } => format!("{session} runs {in_proc:?} line {line}"),
+        Event::StatementFinished {
+            session,
+            rows,
+            reads,
+            ..
+        } => format!("{session} finishes {rows:?} {reads}"),
+        e => e.to_string(),
+    }
+}
+
+/// The toggles whose values differ between two settings, as `name: left → right`.
+pub fn differences(lesson: &Lesson, left: &Settings, right: &Settings) -> Vec<String> {
+    lesson
+        .toggles
+        .iter()
+        .filter_map(|t| {
+            let (l, r) = (left.get(&t.name)?, right.get(&t.name)?);
+            (l != r).then(|| format!("{}: {l} → {r}", t.name))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+    use crate::route::Route;
+
+    #[test]
+    fn the_route_round_trips_and_names_bad_pairs() {
+        let hash = "#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off;ranks:3,1,1&seed=4&t=1500";
+        let Route::Compare(route) = Route::parse(hash) else {
+            panic!("not a compare route")
+        };
+        assert_eq!(route.left, [("readpast".into(), "on".into())]);
+        assert_eq!(
+            route.right,
+            [
+                ("readpast".into(), "off".into()),
+                ("ranks".into(), "3,1,1".into())
+            ]
+        );
+        assert_eq!((route.seed, route.time_us), (Some(4), Some(1_500_000)));
+        assert_eq!(Route::Compare(route).href(), hash);
+        let Route::Compare(embed) = Route::parse("#/embed/x/compare?left=readpast&speed=2") else {
+            panic!("not a compare route")
+        };
+        assert!(embed.embed);
+        assert_eq!(
+            embed.problems,
+            [
+                "`left=readpast` is not a toggle setting: write `name:value`, e.g. `left=readpast:off`",
+                "`speed` is not a compare parameter: use `left`, `right`, `seed` or `t`"
+            ]
+        );
+    }
+
+    /// READPAST on against off: the runs part where B asks for task 1 (Q2, Q3): one
+    /// skips it, the other waits for A's lock.
+    #[test]
+    fn readpast_on_and_off_diverge_at_bs_request_for_task_1() {
+        let lesson = catalog().lesson("queue-wait-or-skip").unwrap().clone();
+        let on = lesson.settings_default();
+        let off = lesson.settings_with([("readpast", "off")]).unwrap();
+        let left = RunModel::build(&lesson, &on, lesson.seed).unwrap();
+        let right = RunModel::build(&lesson, &off, lesson.seed).unwrap();
+        let d = divergence(&left.trace, &right.trace).expect("they differ");
+        let left_text = d.left.unwrap();
+        let right_text = d.right.unwrap();
+        assert!(left_text.starts_with("B skips"), "{left_text}");
+        assert!(right_text.starts_with("B waits for"), "{right_text}");
+        assert!(
+            right_text.contains("task") || right_text.contains("KEY"),
+            "{right_text}"
+        );
+        assert!(
+            (1_500_000..1_501_000).contains(&d.at_us),
+            "diverged at {} µs",
+            d.at_us
+        );
+        assert_eq!(differences(&lesson, &on, &off), ["readpast: on → off"]);
+        assert_eq!(divergence(&left.trace, &left.trace), None);
+    }
+}

@@ -1,0 +1,268 @@
+//! The compare page: two runs of one lesson, lanes of one above the other's on one time
+//! axis and one playhead, the first point where they diverge marked and explained, and
+//! both outcomes side by side (the right one's differences from the left marked).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::lanes::Lanes;
+use super::outcome::Outcome;
+use crate::catalog::catalog;
+use crate::compare::{differences, divergence, CompareRoute, PairJob};
+use crate::hooks::{navigate, Measure};
+use crate::player::{PlayerAction, Shared};
+use crate::present::{ms_label, ms_number};
+use crate::route::{LessonRoute, Route};
+use crate::run::{RunBuilder, RunModel};
+use crate::sliced::run_sliced;
+
+#[derive(Properties, PartialEq)]
+pub struct ComparePageProps {
+    pub route: CompareRoute,
+}
+
+type Pair = (Shared<RunModel>, Shared<RunModel>);
+
+#[function_component]
+pub fn ComparePage(props: &ComparePageProps) -> Html {
+    let route = &props.route;
+    let lesson = catalog().lesson(&route.id).cloned();
+    let runs = use_state(|| None::<Result<Pair, String>>);
+    let t_us = use_state(|| route.time_us.unwrap_or(0));
+    {
+        let runs = runs.clone();
+        let lesson = lesson.clone();
+        let route = route.clone();
+        use_effect_with(
+            (
+                route.id.clone(),
+                route.left.clone(),
+                route.right.clone(),
+                route.seed,
+            ),
+            move |_| {
+                runs.set(None);
+                let job = lesson.and_then(|lesson| {
+                    let (left, right, _) = route.settings(&lesson);
+                    let seed = route.seed.unwrap_or(lesson.seed);
+                    let builder = |settings: &lesson::Settings| {
+                        lesson
+                            .apply(settings)
+                            .map_err(|e| e.to_string())
+                            .and_then(|applied| RunBuilder::new(&lesson.id, applied, seed))
+                    };
+                    match (builder(&left), builder(&right)) {
+                        (Ok(l), Ok(r)) => {
+                            let measure = Measure::start("lockstep:compare");
+                            let done = {
+                                let runs = runs.clone();
+                                move |(l, r): (RunModel, RunModel)| {
+                                    measure.end();
+                                    runs.set(Some(Ok((Shared::new(l), Shared::new(r)))));
+                                }
+                            };
+                            run_sliced(PairJob::new(l, r), |_| {}, done)
+                        }
+                        (Err(e), _) | (_, Err(e)) => {
+                            runs.set(Some(Err(e)));
+                            None
+                        }
+                    }
+                });
+                move || drop(job)
+            },
+        );
+    }
+    let Some(lesson) = lesson else {
+        let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
+        return html! { <super::LessonProblem id={route.id.clone()} {known} /> };
+    };
+    let (left_settings, right_settings, problems) = route.settings(&lesson);
+    let differs = differences(&lesson, &left_settings, &right_settings);
+    let side_label = |settings: &lesson::Settings| {
+        settings
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let lesson_link = |settings: &lesson::Settings| {
+        let mut r = LessonRoute::new(&lesson.id);
+        r.toggles = crate::player::non_default(&lesson, settings);
+        r.seed = route.seed;
+        Route::Lesson(r).href()
+    };
+    let notice = (!problems.is_empty()).then(|| {
+        html! {
+            <div class="notice notice--warning" role="status" data-testid="url-warnings">
+                <p class="notice__title">{ "This link could not be followed exactly" }</p>
+                <ul>{ for problems.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+            </div>
+        }
+    });
+    let same = differs.is_empty().then(|| {
+        html! {
+            <p class="notice" role="status" data-testid="compare-same">
+                { "Both sides have the same settings: choose another value for one side to compare." }
+            </p>
+        }
+    });
+    let body = match &*runs {
+        None => html! {
+            <div class="simulating" role="status" data-testid="simulating">{ "Simulating both runs…" }</div>
+        },
+        Some(Err(e)) => html! {
+            <div class="notice notice--error" role="alert" data-testid="run-error">
+                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <pre class="notice__detail">{ e }</pre>
+            </div>
+        },
+        Some(Ok((left, right))) => {
+            let axis = left.end_us().max(right.end_us());
+            let t = (*t_us).min(axis);
+            let diverged = divergence(&left.trace, &right.trace);
+            let seek = {
+                let t_us = t_us.clone();
+                let left = left.clone();
+                Callback::from(move |action: PlayerAction| match action {
+                    PlayerAction::SeekTime(us) => t_us.set(us),
+                    PlayerAction::SeekEvents(n) => t_us.set(
+                        n.checked_sub(1)
+                            .and_then(|i| left.trace.get(i))
+                            .map_or(0, |e| e.at_us),
+                    ),
+                    PlayerAction::Home => t_us.set(0),
+                    PlayerAction::End => t_us.set(axis),
+                    _ => {}
+                })
+            };
+            let on_scrub = {
+                let t_us = t_us.clone();
+                Callback::from(move |e: InputEvent| {
+                    let v = e
+                        .target_unchecked_into::<web_sys::HtmlInputElement>()
+                        .value_as_number();
+                    if v.is_finite() {
+                        t_us.set(v.max(0.0) as u64);
+                    }
+                })
+            };
+            let divergence_html = match &diverged {
+                None => html! {
+                    <p class="compare__divergence" data-testid="compare-divergence" data-index="none">
+                        { "The two runs never diverge: every event happens the same way at the same time." }
+                    </p>
+                },
+                Some(d) => {
+                    let go = {
+                        let t_us = t_us.clone();
+                        let at = d.at_us;
+                        Callback::from(move |_: MouseEvent| t_us.set(at))
+                    };
+                    html! {
+                        <div class="compare__divergence" role="note" data-testid="compare-divergence"
+                            data-index={d.index.to_string()} data-at-ms={ms_number(d.at_us)}>
+                            <p>
+                                <strong>{ format!("The runs part at {} (event {}). ", ms_label(d.at_us), d.index + 1) }</strong>
+                                { "Every event before it is the same in both." }
+                            </p>
+                            <ul>
+                                <li data-testid="compare-divergence-left">
+                                    { "Left: " }{ d.left.clone().unwrap_or_else(|| "the run has ended".into()) }
+                                </li>
+                                <li data-testid="compare-divergence-right">
+                                    { "Right: " }{ d.right.clone().unwrap_or_else(|| "the run has ended".into()) }
+                                </li>
+                            </ul>
+                            <p class="compare__why">
+                                { format!("Why: the only difference is {}; this is the first event it changes, and everything after follows from it.", differs.join(", ")) }
+                                { " " }
+                                <button type="button" class="button button--small" data-testid="compare-go" onclick={go}>
+                                    { "Go to this moment" }
+                                </button>
+                            </p>
+                        </div>
+                    }
+                }
+            };
+            let side = |which: &'static str,
+                        run: &Shared<RunModel>,
+                        settings: &lesson::Settings| {
+                html! {
+                    <section class="compare__side" data-testid={format!("compare-{which}")} aria-label={format!("{which} run")}>
+                        <h3 class="compare__side-title">
+                            { if which == "left" { "Left: " } else { "Right: " } }
+                            <a href={lesson_link(settings)}>{ side_label(settings) }</a>
+                        </h3>
+                        <Lanes run={run.clone()} t_us={t} reduced={true} dispatch={seek.clone()} axis_us={Some(axis)} />
+                    </section>
+                }
+            };
+            let marker = diverged.as_ref().map(|d| {
+                let left_pct = if axis == 0 { 0.0 } else { d.at_us as f64 / axis as f64 * 100.0 };
+                html! {
+                    <span class="compare__marker" data-testid="compare-marker" style={format!("left: {left_pct:.3}%")}
+                        title={format!("The runs part at {}", ms_label(d.at_us))}></span>
+                }
+            });
+            html! {
+                <>
+                    <div class="compare__transport" data-testid="compare-transport">
+                        <span class="transport__time" data-testid="compare-position" data-t-ms={ms_number(t)}>
+                            <strong>{ ms_label(t) }</strong>{ format!(" of {}", ms_label(axis)) }
+                        </span>
+                        <span class="compare__scrub">
+                            <input type="range" class="transport__scrub" aria-label="Virtual time, both runs"
+                                aria-valuetext={ms_label(t)} data-testid="compare-scrub"
+                                min="0" max={axis.to_string()} step="1000" value={t.to_string()} oninput={on_scrub} />
+                            { for marker }
+                        </span>
+                    </div>
+                    { divergence_html }
+                    { side("left", left, &left_settings) }
+                    { side("right", right, &right_settings) }
+                    <section class="compare__outcomes" data-testid="compare-outcomes" aria-label="Outcomes">
+                        <div data-testid="compare-outcome-left">
+                            <h3>{ "Left" }</h3>
+                            <Outcome summary={Rc::clone(&left.summary)} previous={None::<Rc<crate::run::RunSummary>>} />
+                        </div>
+                        <div data-testid="compare-outcome-right">
+                            <h3>{ "Right, against the left" }</h3>
+                            <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} />
+                        </div>
+                    </section>
+                </>
+            }
+        }
+    };
+    let swap = {
+        let mut swapped = route.clone();
+        std::mem::swap(&mut swapped.left, &mut swapped.right);
+        swapped.time_us = None;
+        Callback::from(move |_: MouseEvent| navigate(&Route::Compare(swapped.clone())))
+    };
+    html! {
+        <article class={classes!("compare", route.embed.then_some("compare--embed"))} data-testid="compare"
+            data-lesson={lesson.id.clone()}>
+            <header class="lesson__head">
+                if !route.embed {
+                    <p class="lesson__crumbs">
+                        <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                        { " · " }
+                        <a href={lesson_link(&left_settings)}>{ "Back to the lesson" }</a>
+                    </p>
+                }
+                <h2 class="lesson__title">{ format!("Compare: {}", lesson.title) }</h2>
+                <p class="lesson__summary" data-testid="compare-differences">
+                    { if differs.is_empty() { "No toggle differs.".to_string() } else { format!("Left and right differ in {}.", differs.join(", ")) } }
+                    { " " }
+                    <button type="button" class="button button--small" data-testid="compare-swap" onclick={swap}>{ "Swap sides" }</button>
+                </p>
+            </header>
+            { for notice }
+            { for same }
+            { body }
+        </article>
+    }
+}

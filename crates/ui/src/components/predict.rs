@@ -1,0 +1,158 @@
+//! Predict, then run: the question asked before a run (in place of the stage, so the
+//! run cannot give the answer away), and the verdict beside the run once answered,
+//! with a link to the moment that decides it.
+
+use lesson::{Judged, Question};
+use yew::prelude::*;
+
+use crate::predict::Answer;
+use crate::route::{LessonRoute, Route, Seek};
+
+#[derive(Properties, PartialEq)]
+pub struct AskProps {
+    pub question: Question,
+    /// The learner picked a choice or skipped.
+    pub on_answer: Callback<Answer>,
+    /// Stop asking (every lesson; the Lesson tab turns it back on).
+    pub on_off: Callback<()>,
+}
+
+/// The question, its choices (keys 1 to 9 pick one) and Skip.
+#[function_component]
+pub fn Ask(props: &AskProps) -> Html {
+    let q = &props.question;
+    let first = use_node_ref();
+    {
+        // Focus the first choice, so the keyboard answers without a hunt.
+        let first = first.clone();
+        use_effect_with(q.name.clone(), move |_| {
+            if let Some(el) = first.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        });
+    }
+    let onkeydown = {
+        let on_answer = props.on_answer.clone();
+        let n = q.choices.len();
+        Callback::from(move |e: KeyboardEvent| {
+            if let Some(i) = e
+                .key()
+                .parse::<usize>()
+                .ok()
+                .filter(|i| (1..=n).contains(i))
+            {
+                e.prevent_default();
+                e.stop_propagation();
+                on_answer.emit(Answer::Choice(i - 1));
+            }
+        })
+    };
+    let skip = {
+        let on_answer = props.on_answer.clone();
+        Callback::from(move |_: MouseEvent| on_answer.emit(Answer::Skipped))
+    };
+    html! {
+        <section class="predict" role="group" aria-labelledby="predict-ask" data-testid="predict"
+            data-question={q.name.clone()} {onkeydown}>
+            <p class="predict__title">{ "Predict first" }</p>
+            <p class="predict__ask" id="predict-ask">{ &q.ask }</p>
+            <ol class="predict__choices">
+                { for q.choices.iter().enumerate().map(|(i, c)| {
+                    let onclick = {
+                        let on_answer = props.on_answer.clone();
+                        Callback::from(move |_: MouseEvent| on_answer.emit(Answer::Choice(i)))
+                    };
+                    let node = if i == 0 { first.clone() } else { NodeRef::default() };
+                    html! {
+                        <li>
+                            <button type="button" class="button predict__choice" ref={node}
+                                data-testid="predict-choice" data-index={i.to_string()}
+                                aria-keyshortcuts={(i < 9).then(|| (i + 1).to_string())} {onclick}>
+                                { &c.label }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <p class="predict__skip">
+                <button type="button" class="button button--small" data-testid="predict-skip" onclick={skip}>
+                    { "Skip: just run it" }
+                </button>
+                <button type="button" class="button button--small" data-testid="predict-off"
+                    onclick={props.on_off.reform(|_: MouseEvent| ())}>
+                    { "Stop asking me" }
+                </button>
+                <span class="predict__hint">{ "Answers stay in this browser; the Lesson tab turns the questions back on." }</span>
+            </p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct VerdictProps {
+    pub question: Question,
+    pub choice: usize,
+    /// The run's verdict; `None` while the run is still being built.
+    pub judged: Option<Result<Judged, String>>,
+    /// The lesson's route now (settings, seed): the moment link seeks within it.
+    pub route: LessonRoute,
+    /// Ask the question again.
+    pub on_again: Callback<()>,
+}
+
+/// "Right" or "Not quite", the run's figure, why, and the moment that decides it.
+#[function_component]
+pub fn Verdict(props: &VerdictProps) -> Html {
+    let q = &props.question;
+    let picked = q
+        .choices
+        .get(props.choice)
+        .map_or("?", |c| c.label.as_str());
+    let again = {
+        let on_again = props.on_again.clone();
+        Callback::from(move |_: MouseEvent| on_again.emit(()))
+    };
+    let body = match &props.judged {
+        None => html! { <p class="predict__detail">{ "Running…" }</p> },
+        Some(Err(e)) => html! {
+            <p class="predict__detail">{ format!("This run cannot judge the answer: {e}.") }</p>
+        },
+        Some(Ok(j)) => {
+            let right = j.right.contains(&props.choice);
+            let answer = j
+                .right
+                .first()
+                .and_then(|&i| q.choices.get(i))
+                .map_or("none of the choices", |c| c.label.as_str());
+            let mut moment = props.route.clone();
+            moment.seek = Seek::Events(j.moment);
+            moment.time_us = None;
+            html! {
+                <>
+                    <p class="predict__result" data-testid="predict-result"
+                        data-right={if right { "true" } else { "false" }}>
+                        <strong>{ if right { "Right." } else { "Not quite." } }</strong>
+                        { " You said: " }{ picked }{ "." }
+                        if !right {
+                            { " The run says: " }{ answer }{ "." }
+                        }
+                    </p>
+                    <p class="predict__detail">
+                        <code>{ &j.detail }</code>{ " · " }{ &q.explain }{ " " }
+                        <a href={Route::Lesson(moment).href()} data-testid="predict-moment">{ "See the moment" }</a>
+                    </p>
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="predict predict--verdict" role="status" aria-label="Your prediction"
+            data-testid="predict-verdict" data-question={q.name.clone()}>
+            <p class="predict__ask">{ &q.ask }</p>
+            { body }
+            <button type="button" class="button button--small" data-testid="predict-again" onclick={again}>
+                { "Ask me again" }
+            </button>
+        </section>
+    }
+}

@@ -1,0 +1,50 @@
+// Compare: two runs of one lesson on one time axis, their first divergence marked and
+// explained, outcomes side by side; the toggle bar links to it.
+
+import { test, assert } from './harness.mjs';
+import { settled } from './settle.mjs';
+
+test('compare: READPAST on against off parts at B\'s lock request on task 1', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off');
+  await page.waitForSelector('[data-testid=compare-divergence]');
+  assert.match(await page.textContent('[data-testid=compare-differences]'), /differ in readpast: on → off/);
+  // Both runs' lanes, one above the other.
+  assert.ok(await page.$('[data-testid=compare-left] [data-testid=lane-B]'));
+  assert.ok(await page.$('[data-testid=compare-right] [data-testid=lane-B] [data-state=waiting]'));
+  assert.equal(await page.$('[data-testid=compare-left] [data-testid=lane-B] [data-state=waiting]'), null);
+  // The first divergence: B's request for task 1, skipped on the left, waited on on the right.
+  const at = Number(await page.getAttribute('[data-testid=compare-divergence]', 'data-at-ms'));
+  assert.ok(at >= 1500 && at < 1501, `diverged at ${at} ms`);
+  assert.match(await page.textContent('[data-testid=compare-divergence-left]'), /^Left: B skips .*task/i);
+  assert.match(await page.textContent('[data-testid=compare-divergence-right]'), /^Right: B waits for U on KEY task \(1\): A holds X/);
+  assert.match(await page.textContent('[data-testid=compare-divergence]'), /the only difference is readpast: on → off/);
+  assert.ok(await page.$('[data-testid=compare-marker]'), 'the divergence is marked on the time axis');
+  // One playhead for both: going to the moment moves it.
+  await page.click('[data-testid=compare-go]');
+  await page.waitForFunction((ms) => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) === ms, at);
+  // Outcomes side by side, the right one's wait against the left's.
+  assert.match(await page.textContent('[data-testid=compare-outcome-right]'), /B waited\s*0 ms.*2\u202f500\.185 ms/);
+  // Swapping sides swaps the URL.
+  await page.click('[data-testid=compare-swap]');
+  await page.waitForFunction(() => location.hash.includes('left=readpast:off&right=readpast:on'));
+});
+
+test('compare: the toggle bar offers "compare with this", and an embed shows compare', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip');
+  await settled(page, 'readpast=on');
+  assert.equal(await page.$('[data-testid=compare-readpast-on]'), null, 'no link beside the value already chosen');
+  const href = await page.getAttribute('[data-testid=compare-readpast-off]', 'href');
+  assert.equal(href, '#/lesson/queue-wait-or-skip/compare?left=&right=readpast:off');
+  await page.click('[data-testid=compare-readpast-off]');
+  await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');
+  // The same view in an iframe: no site header.
+  await t.open('#/embed/queue-wait-or-skip/compare?left=&right=readpast:off');
+  await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');
+  assert.equal(await page.$('header.site-header, [data-testid=theme-switch]'), null);
+  // A broken pair is named, and the rest still runs.
+  await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast&right=readpast:off');
+  await page.waitForSelector('[data-testid=url-warnings]');
+  assert.match(await page.textContent('[data-testid=url-warnings]'), /`left=readpast` is not a toggle setting/);
+});

@@ -1,0 +1,78 @@
+// Predict, then run: a lesson's question is asked before the run it is about, in the
+// stage's place; the answer is judged against the run's figure, with a link to the
+// moment that decides it, and kept in the browser.
+
+import { test, assert } from './harness.mjs';
+import { settled, position } from './settle.mjs';
+
+const ASK = '[data-testid=predict]';
+const VERDICT = '[data-testid=predict-verdict]';
+
+test('predict: answer, run, and see the verdict with its link to the moment', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip');
+  // The default setting (READPAST on) has a question too: it takes the stage's place.
+  await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-on]`);
+  assert.equal(await page.$('[data-testid=transport]'), null, 'the run is shown before the answer');
+  await page.click('[data-testid=predict-skip]');
+  await settled(page, 'readpast=on');
+  assert.equal(await page.$(VERDICT), null, 'a skipped question has no verdict');
+
+  // Flipping READPAST off asks how long B will wait; the keyboard answers (2: about 2.5 s).
+  await page.click('[data-testid=toggle-readpast-off]');
+  await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-off]`);
+  assert.match(await page.textContent(ASK), /how long will B wait/i);
+  const labels = await page.$$eval('[data-testid=predict-choice]', (bs) => bs.map((b) => b.textContent.trim()));
+  assert.deepEqual(labels, ['0 ms: it takes the next free task', 'About 2.5 s', 'Forever: it never gets a task', 'It gets an error']);
+  await t.screenshot('predict-ask');
+  await page.keyboard.press('2');
+  await settled(page, 'readpast=off');
+  const result = `${VERDICT} [data-testid=predict-result]`;
+  await page.waitForSelector(result);
+  assert.equal(await page.getAttribute(result, 'data-right'), 'true');
+  assert.match(await page.textContent(result), /^Right\. You said: About 2\.5 s\.$/);
+  assert.match(await page.textContent(VERDICT), /B wait_ms = 2500\.185/);
+  await t.screenshot('predict-verdict');
+  // The run plays from the start once answered.
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]')?.dataset.playing === 'true');
+
+  // The link goes to B's wait: the playhead stops on the event where B starts waiting.
+  const href = await page.getAttribute('[data-testid=predict-moment]', 'href');
+  assert.match(href, /^#\/lesson\/queue-wait-or-skip\?readpast=off&e=\d+$/);
+  const moment = Number(href.match(/e=(\d+)/)[1]);
+  await page.click('[data-testid=play]');
+  await page.click('[data-testid=predict-moment]');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, moment);
+  const at = (await position(page)).t;
+  assert.ok(at >= 1500 && at < 1501, `the moment is at ${at} ms, not when B asks at 1.5 s`);
+  assert.match(await page.textContent('[data-testid=narration]'), /B waits/);
+
+  // Kept across a reload; "Ask me again" asks, and a wrong answer says what the run says.
+  await page.reload();
+  await settled(page, 'readpast=off');
+  await page.waitForSelector(`${VERDICT} [data-testid=predict-result][data-right=true]`);
+  await page.click('[data-testid=predict-again]');
+  await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-off]`);
+  await page.click('[data-testid=predict-choice][data-index="0"]');
+  await page.waitForSelector(`${VERDICT} [data-testid=predict-result]`);
+  assert.equal(await page.getAttribute(`${VERDICT} [data-testid=predict-result]`, 'data-right'), 'false');
+  assert.match(await page.textContent(`${VERDICT} [data-testid=predict-result]`), /Not quite\. You said: 0 ms: it takes the next free task\. The run says: About 2\.5 s\./);
+  const stored = await page.evaluate(() => localStorage.getItem('lockstep.answers.queue-wait-or-skip'));
+  assert.equal(stored, 'lockstep-answers 1\nb-wait-readpast-off 0\nb-wait-readpast-on skip');
+}, { predict: true });
+
+test('predict: "Stop asking me" shows the run at once; the Lesson tab asks again', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race');
+  await page.waitForSelector(`${ASK}[data-question=two-step-duplicates]`);
+  assert.match(await page.textContent(ASK), /how many claims will be duplicates/);
+  await page.click('[data-testid=predict-off]');
+  await settled(page, 'claim=two-step');
+  assert.equal(await page.$(ASK), null);
+  await page.reload();
+  await settled(page, 'claim=two-step');
+  assert.equal(await page.$(ASK), null, 'the choice is kept');
+  assert.equal(await page.isChecked('[data-testid=predict-switch]'), false);
+  await page.click('[data-testid=predict-switch]');
+  await page.waitForSelector(`${ASK}[data-question=two-step-duplicates]`);
+}, { predict: true });
