@@ -18,6 +18,16 @@
 //! `"quoted"`, Teradata's reserved words. Statements are separated by `;` and grouped into
 //! requests by line (see [`parse_script`]).
 //!
+//! # PostgreSQL
+//!
+//! [`Dialect::Postgres`] reads what a worker sends through psql: each statement is a
+//! batch of its own, `BEGIN`/`START TRANSACTION`/`COMMIT`/`ROLLBACK`, `SET [LOCAL]
+//! lock_timeout`, isolation levels, `LIMIT`, `FOR UPDATE | NO KEY UPDATE | SHARE | KEY
+//! SHARE [OF t] [NOWAIT | SKIP LOCKED]`, `RETURNING`, `serial` and PostgreSQL's types,
+//! `::` casts, `pg_sleep`, and PL/pgSQL in `DO $$ ... $$` and `CREATE FUNCTION |
+//! PROCEDURE ... LANGUAGE plpgsql`, mapped onto the same AST (see `parser/postgres.rs`
+//! and `parser/plpgsql.rs`).
+//!
 //! # Errors
 //!
 //! A [`ParseError`] has a byte span and one of these messages; [`ParseError::render`]

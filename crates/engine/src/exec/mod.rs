@@ -268,6 +268,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a locking scan locks only the rows whose version as of the statement
+    /// matches (checking the newest again once locked), rather than every row it reads.
+    fn lock_matching_rows_only(&self) -> bool {
+        false
+    }
+
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true

@@ -1227,6 +1227,7 @@ impl Exec<'_> {
         let mut out = Vec::new();
         let mut examined = 0u64;
         let mut candidates = candidates;
+        let check_first = self.rules.lock_matching_rows_only();
         while let Some(slot) = candidates.next(&self.w.db.tables[tid as usize]) {
             examined += 1;
             if let Some(t) = &mut self.out.touched {
@@ -1236,6 +1237,19 @@ impl Exec<'_> {
                 reads += cl_depth; // key lookup for the columns the index lacks
             }
             if let (Some(mode), None) = (lk.row, lk.table) {
+                if check_first {
+                    // Only a row whose version as of the statement (or snapshot) matches
+                    // is locked; the newest version is checked again once locked.
+                    let seq = lk.snapshot.unwrap_or(self.w.db.commit_seq);
+                    let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
+                    let matches = match slot_rc.visible_at(seq, own) {
+                        Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
+                        None => false,
+                    };
+                    if !matches {
+                        continue;
+                    }
+                }
                 let res = self.key_resource(tid, slot);
                 if lk.readpast {
                     let owner = self.ensure_txn(i);
@@ -1292,10 +1306,7 @@ impl Exec<'_> {
                 // scans and READ COMMITTED), unless the transaction held it before.
                 if !keep
                     && !had
-                    && (spec.purpose != Purpose::Read
-                        || !lk.hold
-                        || mode == LockMode::U
-                        || mode.is_row_clause())
+                    && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
                 {
                     if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
                         let grants = self.w.locks.release(owner, &res);
@@ -1355,12 +1366,7 @@ impl Exec<'_> {
                     .iter()
                     .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid))
             };
-            if (spec.purpose != Purpose::Read
-                || mode == LockMode::U
-                || mode.is_row_clause()
-                || !lk.hold)
-                && any_fresh()
-            {
+            if (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) && any_fresh() {
                 // A set: a scan of n rows must not compare n fresh locks with n rows. A
                 // claim keeps one row, where a list is cheaper than building a set.
                 let kept: Vec<Resource> = out

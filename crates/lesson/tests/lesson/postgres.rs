@@ -64,14 +64,21 @@ COMMIT;";
     assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(2)]]]);
 }
 
-/// Real server: a plain `FOR UPDATE` claim waits for the holder, then re-checks task 1's
-/// new version (EvalPlanQual), finds it no longer 'new' and returns task 2.
+/// Real server (checked): a plain `FOR UPDATE` claim waits for the holder, then
+/// re-checks task 1's new version (EvalPlanQual), finds it no longer 'new' and returns
+/// task 2; it keeps the lock it waited for on task 1 (a NOWAIT on it fails).
 #[test]
 fn for_update_waits_then_returns_the_next_row() {
     let claim = "BEGIN;
 SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE;
+SELECT pg_sleep(1);
 COMMIT;";
-    let sim = pg(TASKS, &[("A", 0, HOLDER), ("B", 500, claim)]);
+    let probe = "SELECT id FROM task WHERE id = 1 FOR UPDATE NOWAIT;";
+    let sim = pg(
+        TASKS,
+        &[("A", 0, HOLDER), ("B", 500, claim), ("C", 2500, probe)],
+    );
+    assert_eq!(sqlstates(&sim, "C"), ["55P03"]);
     assert!(
         (1499..=1501).contains(&wait_ms(&sim, "B")),
         "{}",
@@ -440,5 +447,21 @@ $$ LANGUAGE plpgsql;"
             vec![Value::Text("A".into())],
             vec![Value::Null]
         ]
+    );
+}
+
+/// Real server: a batch claim `UPDATE ... WHERE id IN (SELECT ... LIMIT 2 FOR UPDATE SKIP
+/// LOCKED)` takes the first two free rows, past the one another session holds, without
+/// waiting: only rows that match are locked.
+#[test]
+fn a_batch_claim_passes_a_held_row() {
+    let batch = "UPDATE task SET status = 'taken', owner = 'B'
+WHERE id IN (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 2 FOR UPDATE SKIP LOCKED)
+RETURNING id;";
+    let sim = pg(TASKS, &[("A", 0, HOLDER), ("B", 500, batch)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(
+        results(&sim, "B"),
+        [vec![vec![Value::Int(2)], vec![Value::Int(3)]]]
     );
 }

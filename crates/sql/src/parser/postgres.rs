@@ -99,6 +99,9 @@ impl Parser<'_> {
         let start = self.advance();
         if self.src[start.clone()].eq_ignore_ascii_case("START") {
             self.expect_kw("TRANSACTION")?;
+        } else if self.at_kw("TRAN") {
+            let span = start.start..self.cur_span().end;
+            return Err(self.tsql_syntax("BEGIN TRAN", span));
         } else {
             self.pg_work();
         }

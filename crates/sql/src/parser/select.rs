@@ -236,6 +236,9 @@ impl Parser<'_> {
     /// `TOP (expr) [PERCENT] [WITH TIES]`; `TOP n` without parentheses only in SELECT.
     pub(crate) fn top(&mut self, bare_allowed: bool) -> PResult<Top> {
         let start = self.expect_kw("TOP")?.start;
+        if self.postgres() {
+            return Err(self.tsql_syntax("TOP (use LIMIT)", start..self.prev_end()));
+        }
         if self.teradata() && self.kind_at(0) == Some(Tok::LParen) {
             return Err(self.tsql_syntax("TOP (n)", self.cur_span()));
         }

@@ -111,6 +111,10 @@ impl Rules for Postgres {
         true
     }
 
+    fn lock_matching_rows_only(&self) -> bool {
+        true
+    }
+
     /// `deadlock_timeout`'s default, 1 s: the waiter whose timeout ends first while in a
     /// cycle is the one aborted (C4).
     fn deadlock_timeout_us(&self) -> Option<u64> {

@@ -1,0 +1,307 @@
+//! The PostgreSQL dialect: each construct a worker's script may use, shown in the
+//! canonical (T-SQL) printed form it maps onto, one batch per statement; and each error,
+//! with its position.
+
+use expect_test::{expect, Expect};
+use lockstep_sql::{parse_script, Dialect};
+
+/// Each batch printed on its own, separated by `--`.
+fn check(src: &str, expect: Expect) {
+    let script =
+        parse_script(src, Dialect::Postgres).unwrap_or_else(|e| panic!("{}", e.render(src)));
+    let text: Vec<String> = script.batches.iter().map(|b| b.to_string()).collect();
+    expect.assert_eq(&text.join("\n--\n"));
+}
+
+fn check_error(src: &str, expect: Expect) {
+    match parse_script(src, Dialect::Postgres) {
+        Ok(s) => panic!("expected an error, parsed:\n{s}"),
+        Err(e) => expect.assert_eq(&e.render(src)),
+    }
+}
+
+#[test]
+fn each_statement_is_a_batch_of_its_own() {
+    check(
+        "BEGIN; SELECT 1; COMMIT;\nSTART TRANSACTION ISOLATION LEVEL REPEATABLE READ;\nEND;\nROLLBACK WORK; ABORT;",
+        expect![[r#"
+            BEGIN TRANSACTION;
+            --
+            SELECT 1;
+            --
+            COMMIT TRANSACTION;
+            --
+            BEGIN
+                BEGIN TRANSACTION;
+                SET LOCAL TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+            END;
+            --
+            COMMIT TRANSACTION;
+            --
+            ROLLBACK TRANSACTION;
+            --
+            ROLLBACK TRANSACTION;"#]],
+    );
+}
+
+#[test]
+fn settings() {
+    check(
+        "SET lock_timeout = '2s';\nSET LOCAL lock_timeout TO 150;\nSET lock_timeout = 0;\nSET TRANSACTION ISOLATION LEVEL SERIALIZABLE;\nSET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED;",
+        expect![[r#"
+            SET LOCK_TIMEOUT 2000;
+            --
+            SET LOCAL lock_timeout = 150;
+            --
+            SET LOCK_TIMEOUT -1;
+            --
+            SET LOCAL TRANSACTION ISOLATION LEVEL SERIALIZABLE;
+            --
+            SET TRANSACTION ISOLATION LEVEL READ COMMITTED;"#]],
+    );
+}
+
+#[test]
+fn claims_with_limit_and_row_lock_clauses() {
+    check(
+        "SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED;
+SELECT t.id FROM task t JOIN job j ON j.id = t.job FOR NO KEY UPDATE OF t NOWAIT;
+SELECT id FROM task FOR SHARE;
+SELECT id FROM task LIMIT ALL FOR KEY SHARE;",
+        expect![[r#"
+            SELECT TOP (1) id FROM task WITH (FOR UPDATE, READPAST) WHERE status = 'new' ORDER BY id;
+            --
+            SELECT t.id FROM task AS t WITH (FOR NO KEY UPDATE, NOWAIT) JOIN job AS j ON j.id = t.job;
+            --
+            SELECT id FROM task WITH (FOR SHARE);
+            --
+            SELECT id FROM task WITH (FOR KEY SHARE);"#]],
+    );
+}
+
+#[test]
+fn dml_with_returning_and_a_locking_subquery() {
+    check(
+        "UPDATE task SET status = 'taken' WHERE id = (SELECT id FROM task WHERE status = 'new' LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id, status;
+DELETE FROM task WHERE id = 1 RETURNING *;
+INSERT INTO task (status) VALUES ('new') RETURNING id;",
+        expect![[r#"
+            UPDATE task SET status = 'taken' OUTPUT inserted.id, inserted.status WHERE id = (SELECT TOP (1) id FROM task WITH (FOR UPDATE, READPAST) WHERE status = 'new');
+            --
+            DELETE FROM task OUTPUT deleted.* WHERE id = 1;
+            --
+            INSERT INTO task (status) OUTPUT inserted.id VALUES ('new');"#]],
+    );
+}
+
+#[test]
+fn cte_update_from() {
+    check(
+        "WITH c AS (SELECT id FROM task WHERE status = 'new' LIMIT 2 FOR UPDATE SKIP LOCKED)
+UPDATE task SET status = 'taken' FROM c WHERE task.id = c.id RETURNING task.id;",
+        expect!["WITH c AS (SELECT TOP (2) id FROM task WITH (FOR UPDATE, READPAST) WHERE status = 'new') UPDATE task SET status = 'taken' OUTPUT inserted.id FROM c WHERE task.id = c.id;"],
+    );
+}
+
+#[test]
+fn types_casts_and_clock_functions() {
+    check(
+        "CREATE TABLE t (id serial PRIMARY KEY, big bigserial, n int, b bigint, s text, v varchar(20), f boolean DEFAULT false, at timestamptz DEFAULT now(), ts timestamp without time zone);
+CREATE UNIQUE INDEX one_open ON t (n) WHERE s = 'open';
+SELECT '5'::int + 1, clock_timestamp(), true;
+SELECT pg_sleep(1.5);",
+        expect![[r#"
+            CREATE TABLE t (
+                id int IDENTITY(1, 1) NOT NULL PRIMARY KEY,
+                big bigint IDENTITY(1, 1) NOT NULL,
+                n int,
+                b bigint,
+                s varchar(max),
+                v varchar(20),
+                f bit DEFAULT (0),
+                at datetime2(6) DEFAULT (SYSDATETIME()),
+                ts datetime2(6)
+            );
+            --
+            CREATE UNIQUE INDEX one_open ON t (n) WHERE s = 'open';
+            --
+            SELECT CAST('5' AS int) + 1, SYSDATETIME(), 1;
+            --
+            SELECT pg_sleep(1.5);"#]],
+    );
+}
+
+#[test]
+fn plpgsql_do_block() {
+    check(
+        "DO $$
+DECLARE
+  n int := 0;
+  got int;
+BEGIN
+  LOOP
+    UPDATE task SET owner = 'A' WHERE id = 1 RETURNING id INTO got;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    EXIT WHEN n = 0;
+    IF got > 2 THEN RAISE NOTICE 'got %', got; ELSIF got = 1 THEN PERFORM pg_sleep(0.1); ELSE NULL; END IF;
+    COMMIT;
+  END LOOP;
+  FOR i IN 1..3 LOOP CONTINUE WHEN i = 2; END LOOP;
+  SELECT count(*) INTO n FROM task;
+  WHILE n > 0 LOOP n := n - 1; END LOOP;
+EXCEPTION WHEN unique_violation OR lock_not_available THEN
+  RAISE EXCEPTION 'failed: %', n;
+END $$;",
+        expect![[r#"
+            BEGIN
+                DECLARE @do_txn int = 0;
+                IF @@TRANCOUNT = 0
+                BEGIN
+                    BEGIN TRANSACTION;
+                    SET @do_txn = 1;
+                END;
+                DECLARE @perform varchar(max);
+                DECLARE @n int = 0;
+                DECLARE @got int;
+                BEGIN TRY
+                    WHILE 1 = 1
+                    BEGIN
+                        UPDATE task SET owner = 'A' OUTPUT @got = inserted.id WHERE id = 1;
+                        SET @n = @@ROWCOUNT;
+                        IF @n = 0
+                            BREAK;
+                        IF @got > 2
+                        BEGIN
+                            PRINT 'got ' + COALESCE(CAST(@got AS varchar(max)), '<NULL>') + '';
+                        END
+                        ELSE
+                            IF @got = 1
+                            BEGIN
+                                SELECT pg_sleep(0.1);
+                            END
+                            ELSE
+                            BEGIN
+                                ;
+                            END;
+                        BEGIN
+                            COMMIT TRANSACTION;
+                            BEGIN TRANSACTION;
+                        END;
+                    END;
+                    BEGIN
+                        DECLARE @i bigint = 1 - 1;
+                        WHILE @i < 3
+                        BEGIN
+                            SET @i = @i + 1;
+                            IF @i = 2
+                                CONTINUE;
+                        END;
+                    END;
+                    SELECT @n = COUNT(*) FROM task;
+                    WHILE @n > 0
+                    BEGIN
+                        SET @n = @n - 1;
+                    END;
+                END TRY
+                BEGIN CATCH
+                    IF ERROR_NUMBER() IN (2601, 2627, 1222)
+                    BEGIN
+                        THROW 50000, 'failed: ' + COALESCE(CAST(@n AS varchar(max)), '<NULL>') + '', 1;
+                    END
+                    ELSE
+                        THROW;
+                END CATCH;
+                IF @do_txn = 1
+                    COMMIT TRANSACTION;
+            END;"#]],
+    );
+}
+
+#[test]
+fn plpgsql_routines() {
+    check(
+        "CREATE OR REPLACE FUNCTION claim(who text) RETURNS int AS $body$
+BEGIN
+  PERFORM pg_advisory_xact_lock(1);
+  RETURN 1;
+END;
+$body$ LANGUAGE plpgsql;
+SELECT claim('A');
+CALL claim('B');",
+        expect![[r#"
+            CREATE OR ALTER PROCEDURE claim @who varchar(max)
+            AS
+            DECLARE @perform varchar(max);
+            SELECT @perform = PG_ADVISORY_XACT_LOCK(1);
+            RETURN 0;
+            --
+            EXEC claim 'A';
+            --
+            EXEC claim 'B';"#]],
+    );
+}
+
+#[test]
+fn errors() {
+    check_error(
+        "SELECT TOP 1 id FROM task;",
+        expect!["1:8: TOP (use LIMIT): T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "SELECT id FROM task WITH (READPAST);",
+        expect!["1:21: table hints: T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "DECLARE @n int;",
+        expect!["1:1: DECLARE: T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "SELECT @n;",
+        expect!["1:8: variables (@n): T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "WAITFOR DELAY '00:00:01';",
+        expect!["1:1: WAITFOR: T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "BEGIN TRAN;",
+        expect!["1:1: BEGIN TRAN: T-SQL syntax; this lesson's dialect is PostgreSQL"],
+    );
+    check_error(
+        "SELECT id FROM task OFFSET 2;",
+        expect!["1:21: not simulated: OFFSET"],
+    );
+    check_error(
+        "SELECT id FROM task FOR UPDATE OF job;",
+        expect![[r#"1:35: relation "job" in FOR UPDATE clause not found in FROM clause"#]],
+    );
+    check_error(
+        "SET statement_timeout = '1s';",
+        expect!["1:5: not simulated: SET STATEMENT_TIMEOUT"],
+    );
+    check_error(
+        "SET lock_timeout = 'soon';",
+        expect!["1:20: invalid duration 'soon'"],
+    );
+    check_error("LOCK TABLE task;", expect!["1:1: not simulated: LOCK"]);
+    check_error(
+        "DO $$ BEGIN SELECT 1; $$;",
+        expect!["1:22: unexpected end of input, expected one of: END, EXCEPTION"],
+    );
+    check_error(
+        "DO $$ BEGIN FOR r IN SELECT 1 LOOP END LOOP; END $$;",
+        expect!["1:22: not simulated: FOR over a query or in REVERSE"],
+    );
+    check_error(
+        "DO $$ BEGIN NULL; EXCEPTION WHEN no_such THEN NULL; END $$;",
+        expect!["1:34: not simulated: condition no_such"],
+    );
+    check_error(
+        "DO LANGUAGE plperl $$ 1 $$;",
+        expect!["1:13: not simulated: LANGUAGE plperl"],
+    );
+    check_error(
+        "SELECT 'x' FROM t; DO $$ BEGIN",
+        expect!["1:23: unterminated string literal"],
+    );
+}
