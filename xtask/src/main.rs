@@ -2,6 +2,7 @@
 //! needs nothing beyond cargo to start (the xtask pattern). See `cargo xtask help`.
 
 mod bench;
+mod fidelity;
 mod fuzz;
 mod parity;
 mod report;
@@ -23,7 +24,8 @@ commands:
                       http://127.0.0.1:8080, rebuilding when sources change
   test                install what is missing (plus Chromium), then: fmt, clippy, native
                       tests, the engine's invariants and wasm32 build, native/wasm trace
-                      parity, the release wasm build, and the browser tests; ends with
+                      parity, the fidelity suite (see fidelity), the release wasm build,
+                      and the browser tests; ends with
                       `N passed, N failed`
   parity              only the native/wasm trace parity check: every lesson's default
                       run natively and in wasm (Node), compared by trace digest
@@ -31,6 +33,11 @@ commands:
   fuzz [--time SECS] [--workers N] [--seed N]
                       fuzz the SQL parser, the lesson loader and the simulator for SECS
                       (default 60); failures are minimized into target/fuzz-findings/
+  fidelity [--filter TEXT]
+                      the pg-* lessons on a throwaway PostgreSQL cluster (Debian's
+                      postgresql, installed when missing and possible; skipped, saying
+                      why, when not) against the simulator: prints a table of figures,
+                      writes target/fidelity/report.json, fails when a figure differs
   tidy                only the engine's invariants: no web dependencies, no clock or
                       OS entropy, no import cycles, dialect code only in dialect/
   setup [--browser]   only install what is missing
@@ -53,6 +60,7 @@ fn main() -> ExitCode {
         "e2e" => test(&shell, rest, false),
         "bench" => bench::run(&shell, rest),
         "fuzz" => fuzz::run(&shell, rest),
+        "fidelity" => fidelity::run(&shell, rest),
         "tidy" => match tidy::check_engine(&shell) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
@@ -87,6 +95,7 @@ fn main() -> ExitCode {
 
 const SERVE_DIST: &str = "target/serve";
 const PARITY_STEP: &str = "trace parity, native vs wasm";
+const FIDELITY_STEP: &str = "fidelity: pg-* lessons on a real PostgreSQL";
 
 fn serve(shell: &Shell, args: &[String]) -> ExitCode {
     let started = Instant::now();
@@ -158,6 +167,7 @@ fn test(shell: &Shell, args: &[String], full: bool) -> ExitCode {
                 .into()
         });
         steps.step(PARITY_STEP, || parity::check(shell));
+        steps.step(FIDELITY_STEP, || fidelity::check(shell, &[]));
     }
     let built = steps.step("trunk build --release", || {
         let result = shell.status(shell.cmd("trunk").args(["build", "--release"]));

@@ -13,8 +13,10 @@ pub struct TestCounts {
 }
 
 pub struct StepResult {
-    error: Option<String>,
+    pub error: Option<String>,
     tests: Option<TestCounts>,
+    /// Said beside `ok` in the summary, e.g. why a step did nothing.
+    pub note: Option<String>,
 }
 
 impl From<Result> for StepResult {
@@ -22,6 +24,7 @@ impl From<Result> for StepResult {
         StepResult {
             error: result.err(),
             tests: None,
+            note: None,
         }
     }
 }
@@ -38,7 +41,11 @@ impl StepResult {
             (Ok(()), None) => Some("ran no test".to_owned()),
             (Ok(()), Some(_)) => None,
         };
-        StepResult { error, tests }
+        StepResult {
+            error,
+            tests,
+            note: None,
+        }
     }
 
     /// A step that counted its own tests; `result` says whether it passed.
@@ -46,6 +53,16 @@ impl StepResult {
         StepResult {
             error: result.err(),
             tests: Some(tests),
+            note: None,
+        }
+    }
+
+    /// A step that had nothing it could do here and passes, saying why in the summary.
+    pub fn skipped(why: &str) -> StepResult {
+        StepResult {
+            error: None,
+            tests: None,
+            note: Some(format!("skipped: {why}")),
         }
     }
 }
@@ -59,6 +76,7 @@ enum Status {
 struct Step {
     name: String,
     status: Status,
+    note: Option<String>,
     duration: Duration,
     tests: Option<TestCounts>,
 }
@@ -78,7 +96,10 @@ impl Report {
         let duration = started.elapsed();
         let passed = result.error.is_none();
         match &result.error {
-            None => println!("<== {name}: ok in {}", secs(duration)),
+            None => match &result.note {
+                Some(note) => println!("<== {name}: ok in {} ({note})", secs(duration)),
+                None => println!("<== {name}: ok in {}", secs(duration)),
+            },
             Some(err) => println!("<== {name}: FAILED in {}: {err}", secs(duration)),
         }
         self.steps.push(Step {
@@ -89,6 +110,7 @@ impl Report {
             },
             duration,
             tests: result.tests,
+            note: result.note,
         });
         passed
     }
@@ -100,6 +122,7 @@ impl Report {
             status: Status::Skipped(why.to_owned()),
             duration: Duration::ZERO,
             tests: None,
+            note: None,
         });
     }
 
@@ -116,7 +139,12 @@ impl Report {
             total.passed += counts.passed;
             total.failed += counts.failed;
             let (word, detail) = match &step.status {
-                Status::Passed => ("ok", String::new()),
+                Status::Passed => (
+                    "ok",
+                    step.note
+                        .as_ref()
+                        .map_or(String::new(), |n| format!(" ({n})")),
+                ),
                 Status::Failed(err) => ("FAILED", format!(": {err}")),
                 Status::Skipped(why) => ("SKIPPED", format!(": {why}")),
             };

@@ -193,14 +193,17 @@ pub(crate) fn apply(
         };
         if block.role == BlockRole::Setup {
             // Each setup block is a batch of its own: joined with `GO`, so that a
-            // CREATE PROCEDURE may open the next block.
+            // CREATE PROCEDURE may open the next block. PostgreSQL has no batches (and
+            // no `GO`): its statements end at `;`, so its blocks just follow each other.
             if !setup_text.is_empty() {
                 if !setup_text.ends_with('\n') {
                     setup_text.push('\n');
                     setup_lines += 1;
                 }
-                setup_text.push_str("GO\n");
-                setup_lines += 1;
+                if lesson.dialect != engine::Dialect::Postgres {
+                    setup_text.push_str("GO\n");
+                    setup_lines += 1;
+                }
             }
             rendered.script_line = setup_lines;
             rendered.script_offset = setup_text.len();

@@ -52,6 +52,8 @@ pub struct LessonSummary {
     pub toggles: Vec<String>,
     /// An exercise: its checks are goals the learner reaches by changing the SQL.
     pub exercise: bool,
+    /// The database the lesson's SQL is written for; the list groups lessons by it.
+    pub dialect: engine::Dialect,
 }
 
 impl LessonSummary {
@@ -68,6 +70,7 @@ impl LessonSummary {
                     covers: lesson.covers.clone(),
                     toggles: lesson.toggles.iter().map(|t| t.label.clone()).collect(),
                     exercise: lesson.kind == lesson::Kind::Exercise,
+                    dialect: lesson.dialect,
                 }
             })
             .collect()

@@ -1,3 +1,4 @@
+use engine::Dialect;
 use yew::prelude::*;
 
 use crate::progress::Progress;
@@ -17,12 +18,28 @@ pub fn LessonList(props: &LessonListProps) -> Html {
     let items = if props.lessons.is_empty() {
         html! { <li class="lesson-list__empty">{ "No lessons yet" }</li> }
     } else {
-        props
-            .lessons
+        DATABASES
             .iter()
-            .map(|lesson| {
-                let saved = props.progress.iter().find(|(id, _)| *id == lesson.id);
-                item(lesson, saved.map(|(_, p)| p))
+            .map(|&(dialect, name)| {
+                let lessons: Html = props
+                    .lessons
+                    .iter()
+                    .filter(|l| l.dialect == dialect)
+                    .map(|lesson| {
+                        let saved = props.progress.iter().find(|(id, _)| *id == lesson.id);
+                        item(lesson, saved.map(|(_, p)| p))
+                    })
+                    .collect();
+                if props.lessons.iter().all(|l| l.dialect != dialect) {
+                    return Html::default();
+                }
+                let heading = format!("lessons-{}", dialect_key(dialect));
+                html! {
+                    <li key={heading.clone()} class="lesson-group" data-testid="lesson-group" data-database={dialect_key(dialect)}>
+                        <h3 class="lesson-group__heading" id={heading.clone()}>{ name }</h3>
+                        <ul class="lesson-list" aria-labelledby={heading}>{ lessons }</ul>
+                    </li>
+                }
             })
             .collect()
     };
@@ -31,6 +48,22 @@ pub fn LessonList(props: &LessonListProps) -> Html {
             <h2 id="lessons-heading">{ "Lessons" }</h2>
             <ul class="lesson-list" id="lesson-list">{ items }</ul>
         </section>
+    }
+}
+
+/// The databases in the order the list shows their groups, with the names it shows.
+const DATABASES: [(Dialect, &str); 3] = [
+    (Dialect::TSql, "SQL Server"),
+    (Dialect::Teradata, "Teradata"),
+    (Dialect::Postgres, "PostgreSQL"),
+];
+
+/// `data-database` of a group: stable names for tests and styles.
+fn dialect_key(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::TSql => "sqlserver",
+        Dialect::Teradata => "teradata",
+        Dialect::Postgres => "postgresql",
     }
 }
 

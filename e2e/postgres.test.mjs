@@ -1,0 +1,75 @@
+// The PostgreSQL lessons in the app: the home page groups lessons by database, and the
+// player plays pg-queue-skip-locked and re-simulates it when its toggle flips. Real
+// clicks, real DOM reads.
+
+import { test, assert } from './harness.mjs';
+import { settled, openLesson } from './settle.mjs';
+
+const waitMs = (page, session) =>
+  page.$eval(`[data-testid=outcome-${session}]`, (el) => Number(el.dataset.waitMs));
+
+const resultRows = (page, id) =>
+  page.$$eval(`[data-testid=${id}] tbody tr`, (rows) => rows.map((r) => r.textContent));
+
+const marked = (page) =>
+  page.$$eval('[data-testid=narrative] mark[data-toggle=skip_locked]', (ms) => ms.map((m) => m.textContent));
+
+const failedChecks = (page) =>
+  page.$$eval('[data-testid=check]', (items) =>
+    items.filter((li) => li.dataset.passed !== 'true').map((li) => li.dataset.name),
+  );
+
+test('home: lessons are grouped by database, SQL Server first, then Teradata and PostgreSQL', async (t) => {
+  const { page } = t;
+  await t.open('#/');
+  await page.waitForSelector('[data-testid=lesson-group]');
+  const groups = await page.$$eval('[data-testid=lesson-group]', (gs) =>
+    gs.map((g) => ({
+      database: g.dataset.database,
+      heading: g.querySelector('h3').textContent,
+      ids: [...g.querySelectorAll('[data-testid=lesson-item]')].map((i) => i.dataset.lesson),
+    })),
+  );
+  assert.deepEqual(
+    groups.map((g) => [g.database, g.heading]),
+    [
+      ['sqlserver', 'SQL Server'],
+      ['teradata', 'Teradata'],
+      ['postgresql', 'PostgreSQL'],
+    ],
+  );
+  assert.equal(groups[0].ids[0], 'queue-wait-or-skip', 'the SQL Server lessons keep their order');
+  assert.ok(groups[1].ids.includes('teradata-consume'), `Teradata: ${groups[1].ids}`);
+  assert.ok(groups[2].ids.includes('pg-queue-skip-locked'), `PostgreSQL: ${groups[2].ids}`);
+  assert.ok(groups[2].ids.every((id) => id.startsWith('pg-')), `PostgreSQL: ${groups[2].ids}`);
+  const link = page.locator('[data-lesson="pg-queue-skip-locked"] a');
+  assert.equal(await link.getAttribute('href'), '#/lesson/pg-queue-skip-locked');
+});
+
+test('player: pg-queue-skip-locked, SKIP LOCKED on then off: B skips at once, then waits 2.5 s for A', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/pg-queue-skip-locked', 'skip_locked=on');
+  assert.ok((await waitMs(page, 'B')) <= 1, `B waited ${await waitMs(page, 'B')} ms`);
+  assert.deepEqual(await resultRows(page, 'result-B-1'), ['2task 23B'], 'B claims task 2 at once');
+  assert.equal(await page.$('[data-testid=lane-B] [data-state=waiting]'), null);
+  // The toggle's text in A's and B's claims.
+  assert.deepEqual(await marked(page), [' SKIP LOCKED', ' SKIP LOCKED']);
+  assert.deepEqual(await failedChecks(page), []);
+
+  await page.click('[data-testid=toggle-skip_locked-off]');
+  await settled(page, 'skip_locked=off');
+  assert.equal(await page.getAttribute('[data-testid=toggle-skip_locked-off]', 'aria-pressed'), 'true');
+  assert.match(page.url(), /skip_locked=off/);
+  const wait = await waitMs(page, 'B');
+  assert.ok(wait >= 2450 && wait <= 2550, `B waited ${wait} ms`);
+  const waiting = page.locator('[data-testid=lane-B] [data-state=waiting]');
+  assert.equal(await waiting.count(), 1);
+  assert.equal(await waiting.getAttribute('data-holders'), 'A');
+  // After the wait PostgreSQL re-checks task 1, finds it taken and locks task 2.
+  assert.deepEqual(await resultRows(page, 'result-B-1'), ['2task 23B']);
+  // The marks stay, empty: the player shows where the text was.
+  const after = await marked(page);
+  assert.equal(after.length, 2);
+  assert.ok(after.every((text) => !text.includes('SKIP LOCKED')), JSON.stringify(after));
+  assert.deepEqual(await failedChecks(page), []);
+});
