@@ -163,7 +163,17 @@ impl Exec<'_> {
             ExprKind::Var(name) => self.var(i, name)?,
             ExprKind::Global(g) => self.global(i, g)?,
             ExprKind::Column(name) => match lookup(ctx, name)? {
-                Cols::Found(c, p) => c.row.get(p).cloned().unwrap_or(Value::Null),
+                Cols::Found(c, p) => {
+                    if !self.w.outer_scopes.is_empty()
+                        && self
+                            .w
+                            .outer_scopes
+                            .contains(&(c.scope as *const Scope as usize))
+                    {
+                        self.w.outer_refs += 1; // a correlated subquery: not run once
+                    }
+                    c.row.get(p).cloned().unwrap_or(Value::Null)
+                }
                 Cols::Missing => return Err(SqlError::invalid_column(&name.name().value).into()),
             },
             ExprKind::Unary { op, expr } => {
@@ -250,7 +260,7 @@ impl Exec<'_> {
                 negated,
             } => {
                 let v = self.eval(i, expr, ctx)?;
-                let rows = self.subquery(i, query, ctx)?;
+                let rows = self.subquery_in_expr(i, query, ctx)?;
                 let mut any_null = v.is_null();
                 let mut hit = false;
                 for r in rows.rows {
@@ -296,11 +306,11 @@ impl Exec<'_> {
                 }
             }
             ExprKind::Exists(q) => {
-                let rows = self.subquery(i, q, ctx)?;
+                let rows = self.subquery_in_expr(i, q, ctx)?;
                 Value::bool(!rows.rows.is_empty())
             }
             ExprKind::Subquery(q) => {
-                let rows = self.subquery(i, q, ctx)?;
+                let rows = self.subquery_in_expr(i, q, ctx)?;
                 if rows.rows.len() > 1 {
                     return Err(SqlError::generic(
                         512,

@@ -175,6 +175,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Whether a subquery that reads no column of the queries around it runs once per
+    /// statement (PostgreSQL's InitPlan) rather than each time its expression is.
+    fn subquery_once(&self) -> bool {
+        false
+    }
+
     /// The clause that skips locked rows, as the trace names it.
     fn skip_clause(&self) -> &'static str {
         "READPAST"

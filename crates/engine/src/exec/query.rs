@@ -78,6 +78,7 @@ type Projected = (Vec<Value>, Vec<Value>, Vec<Vec<Value>>);
 pub const EXTERNAL_SYSTEM: &str = "external_system";
 
 /// Rows produced by a query, with their column names.
+#[derive(Clone, Debug)]
 pub(crate) struct QueryOut {
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Value>>,
@@ -291,6 +292,39 @@ impl Exec<'_> {
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
         self.run_select(i, s, outer)
+    }
+
+    /// A subquery in an expression. Where the dialect says so, one that reads no column
+    /// of the queries around it runs once per statement, as PostgreSQL's InitPlan does,
+    /// so its locks and skips happen once however often the predicate is checked.
+    pub(crate) fn subquery_in_expr(
+        &mut self,
+        i: usize,
+        s: &Select,
+        outer: Option<&RowCtx>,
+    ) -> Result<QueryOut, Interrupt> {
+        if !self.rules.subquery_once() {
+            return self.subquery(i, s, outer);
+        }
+        let key = s as *const Select as usize;
+        if let Some((_, out)) = self.w.subquery_results.iter().find(|(k, _)| *k == key) {
+            return Ok(out.clone());
+        }
+        let mut scopes = Vec::new();
+        let mut cur = outer;
+        while let Some(c) = cur {
+            scopes.push(c.scope as *const Scope as usize);
+            cur = c.outer;
+        }
+        let saved = std::mem::replace(&mut self.w.outer_scopes, scopes);
+        let before = self.w.outer_refs;
+        let out = self.subquery(i, s, outer);
+        self.w.outer_scopes = saved;
+        let out = out?;
+        if self.w.outer_refs == before {
+            self.w.subquery_results.push((key, out.clone()));
+        }
+        Ok(out)
     }
 
     pub(crate) fn run_select(

@@ -458,6 +458,8 @@ impl Exec<'_> {
             return;
         }
         let label = sql::statement_label(&stmt.kind);
+        // A statement run (or run again after a wait) evaluates its subqueries afresh.
+        self.w.subquery_results.clear();
         // A statement that is re-run after a lock wait is the same statement: no new event.
         if !std::mem::take(&mut self.w.sessions[i].resuming) {
             self.begin_statement(i, label, stmt.span.clone());

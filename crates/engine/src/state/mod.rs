@@ -131,6 +131,12 @@ pub(crate) struct World {
     pub working: Vec<WorkingTable>,
     /// Queries nested inside the one running now.
     pub query_depth: usize,
+    /// Where the dialect runs an uncorrelated subquery once per statement: the results
+    /// so far (by the subquery's address in the statement), the scopes of the queries
+    /// around the subquery running now, and a count of columns read from them.
+    pub subquery_results: Vec<(usize, crate::exec::query::QueryOut)>,
+    pub outer_scopes: Vec<usize>,
+    pub outer_refs: u64,
     /// Statements a session (setup included) may run before it is stopped.
     pub max_statements: u64,
 }
@@ -173,6 +179,9 @@ impl World {
             running_triggers: Vec::new(),
             working: Vec::new(),
             query_depth: 0,
+            subquery_results: Vec::new(),
+            outer_scopes: Vec::new(),
+            outer_refs: 0,
             max_statements: MAX_STATEMENTS_PER_SESSION,
         }
     }

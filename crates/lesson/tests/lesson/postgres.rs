@@ -465,3 +465,47 @@ RETURNING id;";
         [vec![vec![Value::Int(2)], vec![Value::Int(3)]]]
     );
 }
+
+/// Real server: an uncorrelated subquery is an InitPlan, run once per statement, so the
+/// claim `WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1)` skips the held row
+/// once and reads the table once; a correlated one still runs for each outer row.
+#[test]
+fn an_uncorrelated_subquery_runs_once_and_a_correlated_one_per_row() {
+    let mut sim = pg(
+        "CREATE TABLE v (id int PRIMARY KEY, g int, x int);
+INSERT INTO v VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5), (4, 2, 1);",
+        &[(
+            "A",
+            0,
+            "SELECT id FROM v o WHERE x = (SELECT MAX(x) FROM v w WHERE w.g = o.g) ORDER BY id;",
+        )],
+    );
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![Value::Int(2)], vec![Value::Int(3)]]]
+    );
+    assert_eq!(final_rows(&mut sim, "SELECT COUNT(*) FROM v").len(), 1);
+
+    let claim = "UPDATE task SET status = 'taken', owner = 'B'
+WHERE id = (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING id;";
+    let mut sim = Simulation::new(
+        &scenario_in(
+            Dialect::Postgres,
+            TASKS,
+            &[("A", 0, HOLDER), ("B", 500_000, claim)],
+        ),
+        1,
+    )
+    .unwrap();
+    let trace = sim.run_traced().unwrap();
+    let skips = trace
+        .entries
+        .iter()
+        .filter(
+            |e| matches!(&e.event, engine::Event::RowSkipped { session, .. } if &**session == "B"),
+        )
+        .count();
+    assert_eq!(skips, 1, "the subquery ran more than once");
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(2)]]]);
+}

@@ -38,6 +38,10 @@ impl Rules for Postgres {
         "SKIP LOCKED"
     }
 
+    fn subquery_once(&self) -> bool {
+        true
+    }
+
     fn sleep_call(&self) -> &'static str {
         "pg_sleep"
     }
