@@ -176,7 +176,7 @@ pub(crate) trait Rules: Sync {
     }
 
     /// Whether a subquery that reads no column of the queries around it runs once per
-    /// statement (PostgreSQL's InitPlan) rather than each time its expression is.
+    /// statement (an InitPlan) rather than each time its expression is.
     fn subquery_once(&self) -> bool {
         false
     }

@@ -295,8 +295,8 @@ impl Exec<'_> {
     }
 
     /// A subquery in an expression. Where the dialect says so, one that reads no column
-    /// of the queries around it runs once per statement, as PostgreSQL's InitPlan does,
-    /// so its locks and skips happen once however often the predicate is checked.
+    /// of the queries around it runs once per statement (an InitPlan), so its locks and
+    /// skips happen once however often the predicate is checked.
     pub(crate) fn subquery_in_expr(
         &mut self,
         i: usize,
@@ -307,8 +307,11 @@ impl Exec<'_> {
             return self.subquery(i, s, outer);
         }
         let key = s as *const Select as usize;
-        if let Some((_, out)) = self.w.subquery_results.iter().find(|(k, _)| *k == key) {
-            return Ok(out.clone());
+        if let Some((_, columns, rows)) = self.w.subquery_results.iter().find(|(k, ..)| *k == key) {
+            return Ok(QueryOut {
+                columns: columns.clone(),
+                rows: rows.clone(),
+            });
         }
         let mut scopes = Vec::new();
         let mut cur = outer;
@@ -322,7 +325,9 @@ impl Exec<'_> {
         self.w.outer_scopes = saved;
         let out = out?;
         if self.w.outer_refs == before {
-            self.w.subquery_results.push((key, out.clone()));
+            self.w
+                .subquery_results
+                .push((key, out.columns.clone(), out.rows.clone()));
         }
         Ok(out)
     }

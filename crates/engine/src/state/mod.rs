@@ -134,7 +134,7 @@ pub(crate) struct World {
     /// Where the dialect runs an uncorrelated subquery once per statement: the results
     /// so far (by the subquery's address in the statement), the scopes of the queries
     /// around the subquery running now, and a count of columns read from them.
-    pub subquery_results: Vec<(usize, crate::exec::query::QueryOut)>,
+    pub subquery_results: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,
     pub outer_scopes: Vec<usize>,
     pub outer_refs: u64,
     /// Statements a session (setup included) may run before it is stopped.
