@@ -67,6 +67,12 @@ impl Catalog {
         self.entries.iter().find(|e| e.lesson.id == id)
     }
 
+    /// The lesson `id` in `lang` (`en`, `pl`, `ja`) and whether that language has a
+    /// translation of it; a lesson without one falls back to English (`false`).
+    pub fn get_in(&self, id: &str, lang: &str) -> Option<(&Entry, bool)> {
+        self.get(id).map(|e| (e, lang == "en"))
+    }
+
     pub fn lesson(&self, id: &str) -> Option<&Rc<Lesson>> {
         self.get(id).map(|e| &e.lesson)
     }
