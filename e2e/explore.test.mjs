@@ -192,7 +192,7 @@ test('explore: Cancel stops a long search', async (t) => {
   await page.waitForFunction(() => /states explored/.test(document.querySelector('[data-testid=explore-progress]')?.textContent ?? ''), null, { timeout: 10_000 });
   const cancelMs = await timeClick(page, '[data-testid=explore-cancel]', '[data-testid=explore-result][data-verdict=cancelled]');
   assert.ok(cancelMs < 1000, `Cancel took ${cancelMs} ms`);
-  assert.match(await page.textContent('[data-testid=explore-result]'), /^You cancelled the search: [\d\s]+ states explored/);
+  assert.match(await page.textContent('[data-testid=explore-result]'), /^You cancelled the search: [\d\s,]+ states explored/);
   // The scheduler still answers.
   await page.click('[data-testid=schedule-step-1]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === 1);

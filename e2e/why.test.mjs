@@ -134,8 +134,8 @@ test('why: a receiver call that no entry records (send-failure, fail after the c
   // `?` opens the why: the call, the missing entry, the error that came between.
   await page.locator('body').press('?');
   const text = await page.locator('[data-testid=why]').textContent();
-  assert.match(text, /clerk called external_system 1000 \(OrderId 1000\) at 5\u202f000\.096 ms; no send row has OrderId 1000 at the end of the run/);
-  assert.match(text, /After it clerk got error 50001 at 5\u202f000\.188 ms, in its THROW in send_document, line 33, before a send row recorded it/);
+  assert.match(text, /clerk called external_system 1000 \(OrderId 1000\) at 5,000\.096 ms; no send row has OrderId 1000 at the end of the run/);
+  assert.match(text, /After it clerk got error 50001 at 5,000\.188 ms, in its THROW in send_document, line 33, before a send row recorded it/);
   await page.evaluate(() => window.scrollTo(0, 0));
   await t.screenshot('why-send-failure-unmatched-light-1280');
 });

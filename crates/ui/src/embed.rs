@@ -170,7 +170,11 @@ pub fn embed_code(app: &str, route: &EmbedRoute, title: &str) -> String {
         "<iframe src=\"{src}\" title=\"{title}\" width=\"100%\" height=\"{height}\" \
          style=\"border:0;max-width:720px\" loading=\"lazy\"></iframe>\n\
          <script src=\"{script}\" defer></script>",
-        src = lesson::escape_html(&format!("{app}#{route}")),
+        // `href`, not the bare route: it keeps the page's `lang=`.
+        src = lesson::escape_html(&format!(
+            "{app}{}",
+            crate::route::Route::Embed(route.clone()).href()
+        )),
         title = lesson::escape_html(&format!("Lockstep: {title}")),
         script = lesson::escape_html(&script_address(app)),
     )

@@ -20,6 +20,7 @@ use yew::prelude::*;
 use lesson::Lesson;
 
 use crate::catalog::catalog;
+use crate::i18n::Lang;
 use crate::player::{PlayerAction, Shared, SPEEDS};
 use crate::route::Route;
 use crate::run::{RunBuilder, RunKey, RunModel, ViewCursor};
@@ -29,6 +30,8 @@ use crate::state::{Action, State, Theme};
 /// `localStorage` key for the explicit theme choice (index.html's inline script reads
 /// it too, to apply the theme before the first paint).
 pub const THEME_KEY: &str = "lockstep.theme";
+/// `localStorage` key for the language switch's choice.
+pub const LANG_KEY: &str = "lockstep.lang";
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
 
@@ -59,7 +62,11 @@ pub fn use_app_state() -> UseReducerHandle<State> {
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
         let listener = EventListener::new(&window(), "hashchange", move |_| {
-            dispatcher.dispatch(Action::Navigate(Route::parse(&current_hash())));
+            let hash = current_hash();
+            dispatcher.dispatch(Action::Located(
+                Route::parse(&hash),
+                crate::route::lang_of(&hash),
+            ));
         });
         move || drop(listener)
     });
@@ -83,6 +90,19 @@ pub fn use_app_state() -> UseReducerHandle<State> {
         }
     });
 
+    // Screen readers pronounce the page by `<html lang>`.
+    use_effect_with(state.lang(), |lang| {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("lang", lang.as_str());
+        }
+    });
+
+    use_effect_with(state.chosen_lang, |chosen| {
+        if let (Some(lang), Some(storage)) = (chosen, local_storage()) {
+            let _ = storage.set_item(LANG_KEY, lang.as_str());
+        }
+    });
+
     use_effect_with(state.chosen_theme, |chosen| {
         if let (Some(theme), Some(storage)) = (chosen, local_storage()) {
             // Quota or privacy errors only lose persistence, never the theme itself.
@@ -95,7 +115,22 @@ pub fn use_app_state() -> UseReducerHandle<State> {
 }
 
 fn initial_state() -> State {
-    let mut state = State::new(Route::parse(&current_hash()), &catalog());
+    let hash = current_hash();
+    let mut state = State {
+        url_lang: crate::route::lang_of(&hash),
+        browser_lang: browser_lang(),
+        chosen_lang: local_storage()
+            .and_then(|s| s.get_item(LANG_KEY).ok().flatten())
+            .and_then(|text| Lang::parse(&text)),
+        route: Route::parse(&hash),
+        ..State::default()
+    };
+    // The player writes its notices as it is made: in the page's language.
+    crate::i18n::set_lang(state.lang());
+    let (url_lang, browser_lang, chosen_lang) =
+        (state.url_lang, state.browser_lang, state.chosen_lang);
+    state = State::new(state.route, &catalog());
+    (state.url_lang, state.browser_lang, state.chosen_lang) = (url_lang, browser_lang, chosen_lang);
     state.system_theme = if media_matches(DARK_QUERY) {
         Theme::Dark
     } else {
@@ -103,6 +138,29 @@ fn initial_state() -> State {
     };
     state.chosen_theme = load_theme();
     state
+}
+
+/// `navigator.languages` (else `navigator.language`) as the interface reads it.
+fn browser_lang() -> Lang {
+    let navigator = window().navigator();
+    let mut tags: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|tag| tag.as_string())
+        .collect();
+    if tags.is_empty() {
+        tags.extend(navigator.language());
+    }
+    Lang::from_browser(&tags)
+}
+
+/// Replaces the address bar's URL with `href` (no history entry, no `hashchange`).
+pub fn replace_url(href: &str) {
+    if current_hash() != href {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(href));
+        }
+    }
 }
 
 fn current_hash() -> String {
@@ -510,12 +568,7 @@ pub fn page_keys(on_key: impl Fn(&str, bool) -> bool + 'static) -> EventListener
 pub fn use_url_sync(route: Option<Route>, playing: bool) {
     use_effect_with((route, playing), |(route, playing)| {
         if let (Some(route), false) = (route, playing) {
-            let href = route.href();
-            if current_hash() != href {
-                if let Ok(history) = window().history() {
-                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&href));
-                }
-            }
+            replace_url(&route.href());
         }
     });
 }

@@ -15,6 +15,7 @@ pub mod exercise;
 pub mod exploring;
 pub mod graph;
 pub mod hooks;
+pub mod i18n;
 pub mod offload;
 pub mod pacing;
 pub mod panic;

@@ -143,10 +143,18 @@ pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, 
                     .toggles
                     .iter()
                     .find(|t| t.name == *name)
-                    .map(|t| format!("; showing `{name}={}`", t.default_value()))
+                    .map(|t| {
+                        crate::t!(
+                            "link-showing-default",
+                            setting = format!("{name}={}", t.default_value())
+                        )
+                    })
                     .unwrap_or_default();
-                warnings.push(format!(
-                    "The link asks for `{name}={value}`, but {e}{default}."
+                warnings.push(crate::t!(
+                    "link-bad-setting",
+                    setting = format!("{name}={value}"),
+                    error = e.to_string(),
+                    default = default
                 ));
             }
         }

@@ -18,29 +18,15 @@ pub fn session_class(index: usize) -> String {
     format!("sess-{}", index % SESSION_COLOURS)
 }
 
-/// Virtual time for people: `0 ms`, `0.021 ms`, `2 500.185 ms` (µs precision, digits
-/// grouped by a narrow no-break space).
+/// Virtual time for people, as the interface's language writes it: `0 ms`, `0.021 ms`,
+/// `2,500.185 ms` (Polish `2 500,185 ms`), to the microsecond.
 pub fn ms_label(us: u64) -> String {
-    let whole = group_digits(us / 1000);
-    let frac = us % 1000;
-    if frac == 0 {
-        format!("{whole} ms")
-    } else {
-        format!("{whole}.{}", format!("{frac:03}").trim_end_matches('0')) + " ms"
-    }
+    crate::i18n::ms(us)
 }
 
-/// `12345678` → `12 345 678` (narrow no-break spaces).
+/// `12345678` → `12,345,678` (Polish `12 345 678`, with no-break spaces).
 pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    out
+    crate::i18n::group_digits(n)
 }
 
 /// µs as a plain decimal number of ms, for `data-` attributes the tests read.
@@ -884,9 +870,9 @@ mod tests {
     fn ms_labels() {
         assert_eq!(ms_label(0), "0 ms");
         assert_eq!(ms_label(21), "0.021 ms");
-        assert_eq!(ms_label(2_500_185), "2\u{202f}500.185 ms");
-        assert_eq!(ms_label(4_000_000), "4\u{202f}000 ms");
-        assert_eq!(ms_label(1_234_567_890), "1\u{202f}234\u{202f}567.89 ms");
+        assert_eq!(ms_label(2_500_185), "2,500.185 ms");
+        assert_eq!(ms_label(4_000_000), "4,000 ms");
+        assert_eq!(ms_label(1_234_567_890), "1,234,567.89 ms");
     }
 
     fn tr(toggle: &str, range: Range<usize>) -> ToggledRange {

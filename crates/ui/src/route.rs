@@ -22,9 +22,16 @@
 //! - `#/debug/panic`: panics on purpose (for the panic test); `#/debug/panic-run` in a
 //!   run's slice, `#/debug/panic-worker` inside the worker.
 //!
+//! Every route also takes `lang=en|pl|ja`, the interface's language (see
+//! [`crate::i18n`]): [`Route::parse`] sets it aside ([`lang_of`]) before reading the
+//! rest, and [`Route::href`] writes it back when the page carries one, so internal links
+//! and embed codes keep the language. A URL without it works as before.
+//!
 //! Values are taken as written here; the lesson decides which toggles and values exist.
 
 use std::fmt;
+
+use crate::i18n::{self, Lang};
 
 pub use crate::compare::CompareRoute;
 pub use crate::embed::EmbedRoute;
@@ -100,12 +107,31 @@ pub const EVENTS_PARAM: &str = "e";
 pub const SEED_PARAM: &str = "seed";
 pub const ANOMALY_PARAM: &str = "anomaly";
 pub const SCHEDULE_PARAM: &str = "schedule";
+/// The interface's language, in every route.
+pub const LANG_PARAM: &str = "lang";
+
+/// The language a hash names with `lang=` (the last one; an unknown value is ignored).
+pub fn lang_of(hash: &str) -> Option<Lang> {
+    let (_, query) = hash.split_once('?')?;
+    query
+        .split('&')
+        .filter_map(|pair| pair.strip_prefix("lang="))
+        .filter_map(Lang::parse)
+        .next_back()
+}
 
 impl Route {
     /// Parses `location.hash` (with or without the leading `#`).
     pub fn parse(hash: &str) -> Route {
         let hash = hash.strip_prefix('#').unwrap_or(hash);
         let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
+        // `lang=` belongs to the page, not to the route: no lesson sees it as a toggle.
+        let query = query
+            .split('&')
+            .filter(|pair| pair.split('=').next() != Some(LANG_PARAM))
+            .collect::<Vec<_>>()
+            .join("&");
+        let query = query.as_str();
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         match segments.as_slice() {
             [] => Route::Home,
@@ -130,9 +156,22 @@ impl Route {
         }
     }
 
-    /// The `href` that leads to this route.
+    /// The `href` that leads to this route, in the language links carry now
+    /// ([`i18n::link_lang`]).
     pub fn href(&self) -> String {
-        format!("#{self}")
+        self.href_in(i18n::link_lang())
+    }
+
+    /// The `href` of this route with `lang=` when `lang` is given.
+    pub fn href_in(&self, lang: Option<Lang>) -> String {
+        let route = self.to_string();
+        match lang {
+            Some(lang) => {
+                let join = if route.contains('?') { '&' } else { '?' };
+                format!("#{route}{join}{LANG_PARAM}={}", lang.as_str())
+            }
+            None => format!("#{route}"),
+        }
     }
 }
 
@@ -411,6 +450,33 @@ mod tests {
             Route::Matrix("queue-isolation".into()).href(),
             "#/lesson/queue-isolation/matrix"
         );
+    }
+
+    #[test]
+    fn every_route_takes_a_language_and_keeps_it_in_its_href() {
+        for hash in [
+            "#/?lang=pl",
+            "#/lesson/queue-wait-or-skip?readpast=off&lang=pl&t=5",
+            "#/embed/queue-wait-or-skip?lang=ja&view=full",
+            "#/lesson/queue-wait-or-skip/matrix?lang=pl",
+            "#/exercise/exercise-claim-fix?lang=pl",
+            "#/facilitator?lang=ja",
+        ] {
+            let route = Route::parse(hash);
+            let lang = lang_of(hash).expect(hash);
+            assert!(!route.to_string().contains("lang"), "{hash}: {route}");
+            let href = route.href_in(Some(lang));
+            assert!(href.ends_with(&format!("lang={}", lang.as_str())), "{href}");
+            assert_eq!(Route::parse(&href), route, "{hash}");
+        }
+        let Route::Lesson(lesson) = Route::parse("#/lesson/x?readpast=off&lang=pl") else {
+            panic!()
+        };
+        assert_eq!(lesson.toggles, [("readpast".to_owned(), "off".to_owned())]);
+        assert_eq!(lang_of("#/lesson/x?lang=de"), None);
+        assert_eq!(lang_of("#/lesson/x"), None);
+        assert_eq!(Route::Home.href_in(None), "#/");
+        assert_eq!(Route::Home.href_in(Some(Lang::Pl)), "#/?lang=pl");
     }
 
     #[test]

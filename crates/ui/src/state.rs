@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::catalog::Catalog;
+use crate::i18n::Lang;
 use crate::player::{Player, PlayerAction};
 use crate::route::Route;
 
@@ -50,6 +51,9 @@ pub struct LessonSummary {
     pub covers: Vec<String>,
     /// Toggle labels, for "what can I change here".
     pub toggles: Vec<String>,
+    /// A translation of the lesson into the language asked for exists; else the title
+    /// and summary are English and the list says so.
+    pub translated: bool,
     /// An exercise: its checks are goals the learner reaches by changing the SQL.
     pub exercise: bool,
     /// The database the lesson's SQL is written for; the list groups lessons by it.
@@ -58,10 +62,18 @@ pub struct LessonSummary {
 
 impl LessonSummary {
     pub fn list(catalog: &Catalog) -> Vec<LessonSummary> {
+        LessonSummary::list_in(catalog, Lang::En)
+    }
+
+    /// The list in `lang`: each lesson's translation, or its English text.
+    pub fn list_in(catalog: &Catalog, lang: Lang) -> Vec<LessonSummary> {
         catalog
             .entries
             .iter()
             .map(|entry| {
+                let (entry, translated) = catalog
+                    .get_in(&entry.lesson.id, lang.as_str())
+                    .unwrap_or((entry, lang == Lang::En));
                 let lesson = &entry.lesson;
                 LessonSummary {
                     id: lesson.id.clone(),
@@ -69,6 +81,7 @@ impl LessonSummary {
                     summary: lesson.summary.clone(),
                     covers: lesson.covers.clone(),
                     toggles: lesson.toggles.iter().map(|t| t.label.clone()).collect(),
+                    translated,
                     exercise: lesson.kind == lesson::Kind::Exercise,
                     dialect: lesson.dialect,
                 }
@@ -85,6 +98,12 @@ pub struct State {
     /// The user's explicit choice, persisted in `localStorage`.
     pub chosen_theme: Option<Theme>,
     pub lessons: Vec<LessonSummary>,
+    /// The first of the browser's languages the interface speaks (`navigator.languages`).
+    pub browser_lang: Lang,
+    /// The language switch's choice, persisted in `localStorage`.
+    pub chosen_lang: Option<Lang>,
+    /// `lang=` of the URL, which wins over both.
+    pub url_lang: Option<Lang>,
     /// The player of the lesson on screen (a lesson route whose file parsed).
     pub player: Option<Player>,
 }
@@ -108,6 +127,24 @@ impl State {
             return embed.theme.unwrap_or(self.system_theme);
         }
         self.chosen_theme.unwrap_or(self.system_theme)
+    }
+
+    /// The interface's language: the URL's `lang=`, else the switch's choice, else the
+    /// browser's. An embed, like its theme, never takes the site's saved choice.
+    pub fn lang(&self) -> Lang {
+        let saved = match self.route {
+            Route::Embed(_) => None,
+            Route::Compare(ref compare) if compare.embed => None,
+            _ => self.chosen_lang,
+        };
+        self.url_lang.or(saved).unwrap_or(self.browser_lang)
+    }
+
+    /// The `lang=` internal links carry: the language in effect once the URL named one
+    /// or it is not English (so English URLs stay as they were).
+    pub fn link_lang(&self) -> Option<Lang> {
+        let lang = self.lang();
+        (self.url_lang.is_some() || lang != Lang::En).then_some(lang)
     }
 
     fn navigate(&mut self, route: Route, catalog: &Catalog) {
@@ -136,6 +173,10 @@ impl State {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Navigate(Route),
+    /// A new URL: its route and its `lang=`.
+    Located(Route, Option<Lang>),
+    /// The language switch: an explicit choice, which a `lang=` in the URL follows.
+    ChooseLang(Lang),
     SystemThemeChanged(Theme),
     /// Switches to the other theme and makes that an explicit choice.
     ToggleTheme,
@@ -149,6 +190,16 @@ impl Reducible for State {
         let mut next = (*self).clone();
         match action {
             Action::Navigate(route) => next.navigate(route, &crate::catalog::catalog()),
+            Action::Located(route, lang) => {
+                next.url_lang = lang;
+                next.navigate(route, &crate::catalog::catalog());
+            }
+            Action::ChooseLang(lang) => {
+                next.chosen_lang = Some(lang);
+                if next.url_lang.is_some() {
+                    next.url_lang = Some(lang);
+                }
+            }
             Action::SystemThemeChanged(theme) => next.system_theme = theme,
             Action::ToggleTheme => next.chosen_theme = Some(self.theme().toggled()),
             Action::Player(action) => match next.player.as_mut() {
@@ -247,6 +298,44 @@ mod tests {
         );
         let state = reduce(state, [Action::Navigate(Route::Home)]);
         assert!(state.player.is_none());
+    }
+
+    #[test]
+    fn the_language_is_the_urls_then_the_chosen_then_the_browsers() {
+        let state = State {
+            browser_lang: Lang::Ja,
+            ..State::default()
+        };
+        assert_eq!(state.lang(), Lang::Ja);
+        assert_eq!(state.link_lang(), Some(Lang::Ja));
+        let state = reduce(state, [Action::ChooseLang(Lang::En)]);
+        assert_eq!(state.lang(), Lang::En);
+        assert_eq!(state.link_lang(), None, "English links stay as they were");
+        let state = reduce(
+            state,
+            [Action::Located(
+                Route::parse("#/lesson/queue-wait-or-skip"),
+                Some(Lang::Pl),
+            )],
+        );
+        assert_eq!(state.lang(), Lang::Pl);
+        // The switch moves the URL's language with it, and the player stays.
+        let events_before = state.player.as_ref().unwrap().head.events;
+        let state = reduce(state, [Action::ChooseLang(Lang::En)]);
+        assert_eq!(
+            (state.lang(), state.link_lang()),
+            (Lang::En, Some(Lang::En))
+        );
+        assert_eq!(state.player.as_ref().unwrap().head.events, events_before);
+        // An embed takes its URL's language or the browser's, not the site's choice.
+        let state = reduce(
+            state,
+            [
+                Action::ChooseLang(Lang::Pl),
+                Action::Located(Route::parse("#/embed/queue-wait-or-skip"), None),
+            ],
+        );
+        assert_eq!(state.lang(), Lang::Ja);
     }
 
     #[test]

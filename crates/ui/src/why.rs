@@ -10,6 +10,7 @@ use lesson::{values_text, Anomaly, AnomalyKind, AnomalyRule, Duplicate, Kept, Lo
 
 use crate::present::ms_label;
 use crate::run::RunModel;
+use crate::t;
 
 /// An explanation of one event.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +114,7 @@ pub fn explain(
     if let Some((first, rest)) = declared.split_first() {
         let mut why = first.clone();
         for other in rest {
-            why.sentences.push(format!("{}.", other.title));
+            why.sentences.push(t!("why-sentence", text = &other.title));
             why.sentences.extend(other.sentences.iter().cloned());
         }
         return Some(why);
@@ -135,24 +136,31 @@ pub fn explain(
         } => {
             let asked = mode_name(dialect, *mode);
             let res = resource_text(resource);
-            let mut s = vec![format!("{session} asks for {asked} on {res}.")];
+            let session = session.to_string();
+            let mut s = vec![t!(
+                "why-wait-asks",
+                session = &session,
+                mode = &asked,
+                resource = &res
+            )];
             if holders.is_empty() {
-                s.push(format!(
-                    "Earlier requests for {res} are queued and locks are granted in order, so {session} waits its turn."
-                ));
+                s.push(t!("why-wait-queued", session = &session, resource = &res));
             }
             for (holder, held) in holders {
                 s.push(holding(trace, k, holder, *held, resource, dialect));
             }
             if let Some((holder, held)) = holders.first() {
-                s.push(format!(
-                    "{asked} is not compatible with {}: {session} waits until {holder} releases it.",
-                    mode_name(dialect, *held)
+                s.push(t!(
+                    "why-wait-incompatible",
+                    mode = &asked,
+                    held = mode_name(dialect, *held),
+                    session = &session,
+                    holder = holder.to_string()
                 ));
             }
             let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
             why(
-                format!("Why {session} waits"),
+                t!("why-wait-title", session = &session),
                 s,
                 Some(matrix(dialect, *mode, &held)),
             )
@@ -167,15 +175,26 @@ pub fn explain(
             clause,
             ..
         } => why(
-            format!("Why {session} skipped {table} {key}"),
+            t!(
+                "why-skip-title",
+                session = session.to_string(),
+                table = table.to_string(),
+                key = key.to_string()
+            ),
             vec![
-                format!(
-                    "{session} skipped {table} {key}: {clause} skips rows locked in a mode its lock conflicts with."
+                t!(
+                    "why-skip-rule",
+                    session = session.to_string(),
+                    table = table.to_string(),
+                    key = key.to_string(),
+                    clause = clause.to_string()
                 ),
-                format!(
-                    "{holder} holds {} on it; {session} needs {}, which is not compatible, so it reads on instead of waiting.",
-                    mode_name(dialect, *held),
-                    mode_name(dialect, *wanted)
+                t!(
+                    "why-skip-holder",
+                    holder = holder.to_string(),
+                    held = mode_name(dialect, *held),
+                    session = session.to_string(),
+                    wanted = mode_name(dialect, *wanted)
                 ),
             ],
             Some(matrix(dialect, *wanted, &[*held])),
@@ -188,31 +207,33 @@ pub fn explain(
             ..
         } => {
             let mut s = vec![format!("{message}")];
-            if let Some(st) = statement_before(trace, k, session) {
-                s.push(format!("{session} got it in {st}."));
+            let session = session.to_string();
+            if let Some(st) = statement_before(trace, k, &session) {
+                s.push(t!("why-error-in", session = &session, statement = st));
             }
-            if let Some((victim, cycle)) = deadlock_before(trace, k, session) {
-                s.push(format!(
-                    "The deadlock monitor chose {victim} as the victim of the cycle {cycle}."
-                ));
+            if let Some((victim, cycle)) = deadlock_before(trace, k, &session) {
+                s.push(t!("why-error-deadlock", victim = victim, cycle = cycle));
             }
             s.push(if *caught {
-                "A TRY block caught it: the script goes on in its CATCH block.".to_string()
+                t!("why-error-caught")
             } else {
-                "No TRY block caught it, so it reached the client.".to_string()
+                t!("why-error-uncaught")
             });
-            why(format!("Why {session} got error {number}"), s, None)
+            why(
+                t!(
+                    "why-error-title",
+                    session = &session,
+                    number = number.to_string()
+                ),
+                s,
+                None,
+            )
         }
         Event::Deadlock { victim, cycle } => why(
-            format!("Why {victim} was chosen as the deadlock victim"),
+            t!("why-deadlock-title", victim = victim.to_string()),
             vec![
-                format!(
-                    "{} wait for each other in a circle: each waits for a lock the next one holds, so none can go on.",
-                    cycle.join(" → ")
-                ),
-                format!(
-                    "The deadlock monitor ends the circle by rolling back one transaction, chosen by DEADLOCK_PRIORITY and then the least work to undo: {victim}'s. {victim} gets error 1205."
-                ),
+                t!("why-deadlock-circle", cycle = cycle.join(" → ")),
+                t!("why-deadlock-victim", victim = victim.to_string()),
             ],
             None,
         ),
@@ -221,11 +242,12 @@ pub fn explain(
             resource,
             waited_us,
         } => why(
-            format!("Why {session} stopped waiting"),
-            vec![format!(
-                "{session} waited {} for {}, as long as its LOCK_TIMEOUT allows, and gave up with error 1222.",
-                ms_label(*waited_us),
-                resource_text(resource)
+            t!("why-timeout-title", session = session.to_string()),
+            vec![t!(
+                "why-timeout",
+                session = session.to_string(),
+                waited = ms_label(*waited_us),
+                resource = resource_text(resource)
             )],
             None,
         ),
@@ -242,72 +264,78 @@ fn duplicate(
     label: &str,
     k: usize,
 ) -> Why {
-    let verb = rules.get(d.rule).map_or("wrote", |r| r.verb.as_str());
+    // The lesson's own verb ("claimed") is the lesson's words, as written.
+    let verb = rules
+        .get(d.rule)
+        .map_or_else(|| t!("why-verb-wrote"), |r| r.verb.clone());
     let values = values_text(&d.values);
     let at = |k: usize| ms_label(trace[k].at_us);
     let (first, second) = d.writers(trace);
     let (first, second) = (&first, &second);
     let read = |w: &lesson::Writer| match w.read {
-        Some(r) => format!("read it at {}", at(r)),
-        None => "did not read it first".to_string(),
+        Some(r) => t!("why-dup-read-at", time = at(r)),
+        None => t!("why-dup-no-read"),
     };
-    let mut s = format!(
-        "{} {verb} {values} again ({} {}{}): {} {} and {verb} it at {}; {} {}",
-        second.session,
-        d.table,
-        d.key,
-        if d.by_update { ", by an UPDATE" } else { "" },
-        first.session,
-        read(first),
-        at(first.write),
-        second.session,
-        read(second),
+    let mut s = t!(
+        "why-dup-again",
+        second = &second.session,
+        verb = &verb,
+        values = &values,
+        table = &d.table,
+        key = &d.key,
+        update = if d.by_update {
+            t!("why-dup-by-update")
+        } else {
+            String::new()
+        },
+        first = &first.session,
+        first_read = read(first),
+        first_write = at(first.write),
+        second_read = read(second)
     );
     match (second.read, first.commit) {
-        (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us => s.push_str(&format!(
-            ", before {}'s write committed at {}.",
-            first.session,
-            at(c)
+        (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us => s.push_str(&t!(
+            "why-dup-before-commit",
+            first = &first.session,
+            time = at(c)
         )),
-        (Some(_), Some(c)) => s.push_str(&format!(
-            ", after {}'s write committed at {}.",
-            first.session,
-            at(c)
+        (Some(_), Some(c)) => s.push_str(&t!(
+            "why-dup-after-commit",
+            first = &first.session,
+            time = at(c)
         )),
-        (Some(_), None) => s.push_str(&format!(
-            ", while {}'s write was not committed.",
-            first.session
-        )),
-        (None, _) => s.push('.'),
+        (Some(_), None) => s.push_str(&t!("why-dup-uncommitted", first = &first.session)),
+        (None, _) => s.push_str(&t!("why-period")),
     }
     let mut sentences = vec![s];
     let reads: Vec<String> = [first, second]
         .iter()
         .filter_map(|w| {
             let r = w.read?;
-            Some(format!(
-                "{}'s read was {}",
-                w.session,
-                statement_before(trace, r + 1, &w.session)?
+            Some(t!(
+                "why-dup-read-was",
+                session = &w.session,
+                statement = statement_before(trace, r + 1, &w.session)?
             ))
         })
         .collect();
     if !reads.is_empty() {
-        sentences.push(format!("{}.", reads.join("; ")));
+        sentences.push(t!("why-sentence", text = reads.join("; ")));
     }
     let gap = matches!((second.read, first.commit), (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us);
     if gap {
-        sentences.push(
-            "A read and a write in two statements leave a gap: the second session read the row before the first one's write committed, and each acted on what it read.".to_string(),
-        );
+        sentences.push(t!("why-dup-gap"));
     }
-    sentences.push(format!(
-        "{} ({}) and {} ({}) both have {values}.",
-        d.table, d.first_key, d.table, d.key
+    sentences.push(t!(
+        "why-dup-both",
+        table = &d.table,
+        first_key = &d.first_key,
+        key = &d.key,
+        values = &values
     ));
     Why {
         event: k,
-        title: format!("Why: {label}"),
+        title: t!("why-title", label = label),
         sentences,
         matrix: None,
     }
@@ -322,7 +350,9 @@ fn unmatched(
     label: &str,
     k: usize,
 ) -> Why {
-    let verb = rules.get(u.rule).map_or("wrote", |r| r.verb.as_str());
+    let verb = rules
+        .get(u.rule)
+        .map_or_else(|| t!("why-verb-wrote"), |r| r.verb.clone());
     let values = values_text(&u.values);
     let wanted = u
         .match_columns
@@ -331,42 +361,49 @@ fn unmatched(
         .map(|(c, (_, v))| format!("{c} {v}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut sentences = vec![format!(
-        "{} {verb} {} {} ({values}) at {}; no {} row has {wanted} at the end of the run.",
-        u.session,
-        u.table,
-        u.key,
-        ms_label(trace[u.insert].at_us),
-        u.match_table,
+    let mut sentences = vec![t!(
+        "why-unmatched",
+        session = &u.session,
+        verb = &verb,
+        table = &u.table,
+        key = &u.key,
+        values = &values,
+        time = ms_label(trace[u.insert].at_us),
+        match_table = &u.match_table,
+        wanted = wanted
     )];
     match u.error {
         Some((e, number)) => {
-            let mut s = format!(
-                "After it {} got error {number} at {}",
-                u.session,
-                ms_label(trace[e].at_us)
+            let mut s = t!(
+                "why-unmatched-error",
+                session = &u.session,
+                number = number.to_string(),
+                time = ms_label(trace[e].at_us)
             );
             if let Some(st) = statement_before(trace, e, &u.session) {
-                s.push_str(&format!(", in {st}"));
+                s.push_str(&t!("why-in-statement", statement = st));
             }
-            s.push_str(&format!(
-                ", before a {} row recorded it; what was done outside the database stays done.",
-                u.match_table
+            s.push_str(&t!(
+                "why-unmatched-unrecorded",
+                match_table = &u.match_table
             ));
             sentences.push(s);
         }
-        None => sentences.push(format!(
-            "{} finished without writing the {} row that would record it.",
-            u.session, u.match_table
+        None => sentences.push(t!(
+            "why-unmatched-finished",
+            session = &u.session,
+            match_table = &u.match_table
         )),
     }
-    sentences.push(format!(
-        "From {} alone nobody can tell that {} {} happened.",
-        u.match_table, u.table, u.key
+    sentences.push(t!(
+        "why-unmatched-nobody",
+        match_table = &u.match_table,
+        table = &u.table,
+        key = &u.key
     ));
     Why {
         event: k,
-        title: format!("Why: {label}"),
+        title: t!("why-title", label = label),
         sentences,
         matrix: None,
     }
@@ -377,36 +414,37 @@ fn unmatched(
 fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
     let at = |k: usize| ms_label(trace[k].at_us);
     let (key, delete) = (&l.rows[0].0, l.rows[0].1);
-    let mut first = format!("{} consumed {} {key} at {}", l.session, l.table, at(delete));
+    let mut first = t!(
+        "why-lost-consumed",
+        session = &l.session,
+        table = &l.table,
+        key = key,
+        time = at(delete)
+    );
     if let Some(st) = statement_before(trace, delete + 1, &l.session) {
-        first.push_str(&format!(" ({st})"));
+        first.push_str(&t!("why-statement-aside", statement = st));
     }
     if let Some(row) = &l.returned {
-        first.push_str(&format!(" and got {row}"));
+        first.push_str(&t!("why-lost-got", row = row.to_string()));
     }
     if l.rows.len() > 1 {
-        first.push_str(&format!(", and {} more row(s)", l.rows.len() - 1));
+        first.push_str(&t!("why-lost-more", count = l.rows.len() - 1));
     }
-    first.push('.');
-    let failed = failed_then(
-        trace,
-        &l.session,
-        l.error,
-        "the action taken for the row failed",
-    );
+    first.push_str(&t!("why-period"));
+    let failed = failed_then(trace, &l.session, l.error, t!("why-lost-meaning"));
     Why {
         event: k,
-        title: format!("Why: {label}"),
+        title: t!("why-title", label = label),
         sentences: vec![
             first,
             failed,
-            format!(
-                "{} committed at {}, so the consume is permanent: the row is gone from {} and nothing records what was done with it.",
-                l.session,
-                at(l.commit),
-                l.table
+            t!(
+                "why-lost-committed",
+                session = &l.session,
+                time = at(l.commit),
+                table = &l.table
             ),
-            "A ROLLBACK would have undone the consume with the failed action and put the row back in the queue.".to_string(),
+            t!("why-lost-rollback"),
         ],
         matrix: None,
     }
@@ -417,16 +455,18 @@ fn failed_then(
     trace: &[TraceEntry],
     session: &str,
     (e, number): (usize, u32),
-    meaning: &str,
+    meaning: String,
 ) -> String {
-    let mut failed = format!(
-        "Then {session} got error {number} at {}",
-        ms_label(trace[e].at_us)
+    let mut failed = t!(
+        "why-then-error",
+        session = session,
+        number = number.to_string(),
+        time = ms_label(trace[e].at_us)
     );
     if let Some(st) = statement_before(trace, e, session) {
-        failed.push_str(&format!(", in {st}"));
+        failed.push_str(&t!("why-in-statement", statement = st));
     }
-    failed.push_str(&format!(": {meaning}."));
+    failed.push_str(&t!("why-meaning", meaning = meaning));
     failed
 }
 
@@ -434,36 +474,32 @@ fn failed_then(
 /// at 0.138 ms. Then sender got error 50002 at 5 000.251 ms …".
 fn kept(trace: &[TraceEntry], rules: &[AnomalyRule], x: &Kept, label: &str, k: usize) -> Why {
     let at = |k: usize| ms_label(trace[k].at_us);
-    let verb = rules.get(x.rule).map_or("wrote", |r| r.verb.as_str());
+    let verb = rules
+        .get(x.rule)
+        .map_or_else(|| t!("why-verb-wrote"), |r| r.verb.clone());
     const SHOWN: usize = 5;
     let write = x.rows[0].1;
     let keys: Vec<&str> = x.rows.iter().take(SHOWN).map(|(k, _)| k.as_str()).collect();
-    let mut first = format!("{} {verb} {} {}", x.session, x.table, keys.join(", "));
-    if x.rows.len() > SHOWN {
-        first.push_str(&format!(" and {} more row(s)", x.rows.len() - SHOWN));
-    }
-    first.push_str(&format!(" at {}", at(write)));
-    if let Some(st) = statement_before(trace, write + 1, &x.session) {
-        first.push_str(&format!(" ({st})"));
-    }
-    first.push_str(&format!("; that change committed at {}.", at(x.commit)));
-    let failed = failed_then(
-        trace,
-        &x.session,
-        x.error,
-        "the work those rows record failed",
+    let mut first = t!(
+        "why-kept-wrote",
+        session = &x.session,
+        verb = &verb,
+        table = &x.table,
+        keys = keys.join(", ")
     );
+    if x.rows.len() > SHOWN {
+        first.push_str(&t!("why-kept-more", count = x.rows.len() - SHOWN));
+    }
+    first.push_str(&t!("why-kept-at", time = at(write)));
+    if let Some(st) = statement_before(trace, write + 1, &x.session) {
+        first.push_str(&t!("why-statement-aside", statement = st));
+    }
+    first.push_str(&t!("why-kept-committed", time = at(x.commit)));
+    let failed = failed_then(trace, &x.session, x.error, t!("why-kept-meaning"));
     Why {
         event: k,
-        title: format!("Why: {label}"),
-        sentences: vec![
-            first,
-            failed,
-            format!(
-                "The rows in {} stay as written, so they say the work was done: nothing marks them for another try.",
-                x.table
-            ),
-        ],
+        title: t!("why-title", label = label),
+        sentences: vec![first, failed, t!("why-kept-stay", table = &x.table)],
         matrix: None,
     }
 }
@@ -485,17 +521,25 @@ fn holding(
     });
     match grant {
         Some(g) => {
-            let mut s = format!(
-                "{holder} holds {held_name} on {res} since {}",
-                ms_label(trace[g].at_us)
+            let mut s = t!(
+                "why-holds-since",
+                holder = holder,
+                mode = &held_name,
+                resource = &res,
+                time = ms_label(trace[g].at_us)
             );
             if let Some(st) = statement_before(trace, g + 1, holder) {
-                s.push_str(&format!(" ({st})"));
+                s.push_str(&t!("why-statement-aside", statement = st));
             }
-            s.push('.');
+            s.push_str(&t!("why-period"));
             s
         }
-        None => format!("{holder} holds {held_name} on {res}."),
+        None => t!(
+            "why-holds",
+            holder = holder,
+            mode = &held_name,
+            resource = &res
+        ),
     }
 }
 
@@ -513,8 +557,17 @@ fn statement_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<S
                 in_proc,
                 ..
             } if **s == *session => Some(match in_proc {
-                Some(p) => format!("its {label} in {p}, line {line}"),
-                None => format!("its {label}, line {line}"),
+                Some(p) => t!(
+                    "why-statement-in-proc",
+                    label = label.to_string(),
+                    proc = p.to_string(),
+                    line = line.to_string()
+                ),
+                None => t!(
+                    "why-statement",
+                    label = label.to_string(),
+                    line = line.to_string()
+                ),
             }),
             _ => None,
         })
@@ -672,10 +725,10 @@ mod tests {
         assert_eq!(why.title, "Why: receiver called, no entry records the call");
         assert_eq!(
             why.sentences[0],
-            "clerk called external_system 1000 (OrderId 1000) at 5\u{202f}000.096 ms; no send row has OrderId 1000 at the end of the run."
+            "clerk called external_system 1000 (OrderId 1000) at 5,000.096 ms; no send row has OrderId 1000 at the end of the run."
         );
         assert!(
-            why.sentences[1].starts_with("After it clerk got error 50001 at 5\u{202f}000.188 ms, in its THROW in send_document, line 33, before a send row recorded it"),
+            why.sentences[1].starts_with("After it clerk got error 50001 at 5,000.188 ms, in its THROW in send_document, line 33, before a send row recorded it"),
             "{why:?}"
         );
     }
@@ -728,7 +781,7 @@ mod tests {
             why.sentences,
             [
                 "sender marked outbox 1, 2 at 0.005 ms (its UPDATE, line 3); that change committed at 0.138 ms.",
-                "Then sender got error 50002 at 5\u{202f}000.251 ms, in its THROW, line 8: the work those rows record failed.",
+                "Then sender got error 50002 at 5,000.251 ms, in its THROW, line 8: the work those rows record failed.",
                 "The rows in outbox stay as written, so they say the work was done: nothing marks them for another try."
             ]
         );

@@ -107,9 +107,10 @@ pub fn span_label(us: u64) -> String {
     }
 }
 
+/// `x` to two decimals, zeros trimmed, with the interface language's decimal mark.
 fn trim(x: f64) -> String {
-    let s = format!("{x:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    let hundredths = (x * 100.0).round() as u64;
+    crate::i18n::decimal(hundredths / 100, (hundredths % 100) * 10)
 }
 
 #[cfg(test)]
@@ -251,5 +252,8 @@ mod tests {
         assert_eq!(span_label(50_000), "50 ms");
         assert_eq!(span_label(1_250), "1.25 ms");
         assert_eq!(span_label(12), "12 µs");
+        crate::i18n::set_lang(crate::i18n::Lang::Pl);
+        assert_eq!(span_label(10_800_000), "10,8 s");
+        crate::i18n::set_lang(crate::i18n::Lang::En);
     }
 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::player::{PlayerAction, Shared};
 use crate::present::ms_label;
 use crate::run::RunModel;
+use crate::t;
 use crate::zoom::Window;
 
 #[derive(Properties, PartialEq)]
@@ -39,7 +40,11 @@ pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
                     dispatch.emit(PlayerAction::SeekEvents(events));
                 })
             };
-            let title = format!("{} at {}", a, ms_label(a.at_us));
+            let title = t!(
+                "anomaly-at",
+                anomaly = a.to_string(),
+                time = ms_label(a.at_us)
+            );
             html! {
                 <span class="anomaly-mark" style={format!("left: {left:.3}%")}
                     data-testid="anomaly" data-event={a.event.to_string()} title={title}
@@ -69,7 +74,7 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         return html! {
             <div class="anomaly-nav" data-testid="anomaly-nav">
                 { why }
-                <span class="anomaly-nav__status muted" data-testid="anomaly-status">{ "No anomalies in this run." }</span>
+                <span class="anomaly-nav__status muted" data-testid="anomaly-status">{ t!("anomaly-none") }</span>
             </div>
         };
     }
@@ -85,26 +90,23 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         .get(shown.wrapping_sub(1))
         .filter(|a| a.event + 1 == events);
     let status = match at {
-        Some(_) => format!("Anomaly {} of {}", shown, anomalies.len()),
-        None if shown == 0 => format!("{} anomalies ahead", anomalies.len()),
-        None => format!("{shown} of {} passed", anomalies.len()),
+        Some(_) => t!("anomaly-of", shown = shown, total = anomalies.len()),
+        None if shown == 0 => t!("anomaly-ahead", total = anomalies.len()),
+        None => t!("anomaly-passed", shown = shown, total = anomalies.len()),
     };
-    let label = at.map_or_else(
-        || "anomalies: what this lesson is about".to_string(),
-        |a| a.to_string(),
-    );
+    let label = at.map_or_else(|| t!("anomaly-about"), |a| a.to_string());
     html! {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
-            <span class="anomaly-nav__buttons" role="group" aria-label="Anomalies">
+            <span class="anomaly-nav__buttons" role="group" aria-label={t!("anomaly-group")}>
                 <button type="button" class="button button--small" data-testid="prev-anomaly" aria-keyshortcuts="["
-                    aria-label="Previous anomaly" title="Previous anomaly ([)" disabled={!has_prev}
+                    aria-label={t!("anomaly-prev")} title={t!("anomaly-prev-title")} disabled={!has_prev}
                     onclick={send(PlayerAction::PrevAnomaly)}>
-                    { "◂ Anomaly" }
+                    { t!("anomaly-prev-button") }
                 </button>
                 <button type="button" class="button button--small" data-testid="next-anomaly" aria-keyshortcuts="]"
-                    aria-label="Next anomaly" title="Next anomaly (])" disabled={!has_next}
+                    aria-label={t!("anomaly-next")} title={t!("anomaly-next-title")} disabled={!has_next}
                     onclick={send(PlayerAction::NextAnomaly)}>
-                    { "Anomaly ▸" }
+                    { t!("anomaly-next-button") }
                 </button>
             </span>
             { why }

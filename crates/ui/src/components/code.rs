@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::player::Shared;
 use crate::present::{code_items, ms_label, session_class, snippet, CodeItem, StatementMark};
 use crate::run::{RunModel, Statement};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct CodeListingProps {
@@ -48,7 +49,7 @@ pub fn CodeListing(props: &CodeListingProps) -> Html {
                     let key = if fresh { format!("f{}-{i}", props.flash) } else { format!("t{i}") };
                     html! {
                         <mark key={key} class={classes!("toggled", fresh.then_some("toggled--fresh"))}
-                            data-toggle={toggle.clone()} title={format!("switched by the toggle “{toggle}”")}>{ inner }</mark>
+                            data-toggle={toggle.clone()} title={t!("code-toggled", toggle = &toggle)}>{ inner }</mark>
                     }
                 }
                 None => inner,
@@ -59,7 +60,7 @@ pub fn CodeListing(props: &CodeListingProps) -> Html {
             let key = if fresh { format!("f{}-{i}", props.flash) } else { format!("c{i}") };
             html! {
                 <mark key={key} class={classes!("toggled", "toggled--empty", fresh.then_some("toggled--fresh"))}
-                    data-toggle={toggle.clone()} title={format!("the toggle “{toggle}” puts no text here now")}>
+                    data-toggle={toggle.clone()} title={t!("code-toggled-empty", toggle = &toggle)}>
                     <span aria-hidden="true">{ "‸" }</span>
                     <span class="visually-hidden">{ format!("(nothing here for {toggle})") }</span>
                 </mark>
@@ -100,35 +101,35 @@ pub fn statements(run: &RunModel, view: &StateView, events: usize) -> Vec<Option
 /// What a session is doing, in words.
 pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static str) {
     match status {
-        SessionStatus::NotStarted => (
-            format!("not started (starts at {})", ms_label(start_us)),
-            "idle",
-        ),
-        SessionStatus::Running => ("running".into(), "running"),
+        SessionStatus::NotStarted => (t!("code-not-started", time = ms_label(start_us)), "idle"),
+        SessionStatus::Running => (t!("code-running"), "running"),
         SessionStatus::Waiting {
             resource,
             mode,
             holders,
         } => {
             let whom = if holders.is_empty() {
-                "earlier waiters".to_string()
+                t!("code-earlier-waiters")
             } else {
                 holders.join(", ")
             };
             (
-                format!("waiting for {whom}: wants {mode} on {resource}"),
+                t!(
+                    "code-waiting",
+                    whom = whom,
+                    mode = mode.to_string(),
+                    resource = resource.to_string()
+                ),
                 "waiting",
             )
         }
-        SessionStatus::Sleeping { until_us } => (
-            format!("sleeping until {}", ms_label(*until_us)),
-            "sleeping",
-        ),
-        SessionStatus::Delayed { table } => (
-            format!("delayed: its consume waits for a row in queue table {table}"),
-            "delayed",
-        ),
-        SessionStatus::Finished => ("finished".into(), "finished"),
+        SessionStatus::Sleeping { until_us } => {
+            (t!("code-sleeping", time = ms_label(*until_us)), "sleeping")
+        }
+        SessionStatus::Delayed { table } => {
+            (t!("code-delayed", table = table.to_string()), "delayed")
+        }
+        SessionStatus::Finished => (t!("code-finished"), "finished"),
     }
 }
 
@@ -182,8 +183,8 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                     <div class="session__inner" data-testid={compact.then(|| format!("current-{}", session.name))}>
                         <p class="session__where">
                             { match procedure {
-                                Some(p) => format!("inside procedure {p} (setup block), line {line}:"),
-                                None => format!("in the setup block, line {line}:"),
+                                Some(p) => t!("code-in-setup-proc", proc = p.to_string(), line = line.to_string()),
+                                None => t!("code-in-setup", line = line.to_string()),
                             } }
                         </p>
                         <CodeListing
@@ -206,12 +207,12 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                     <span class="session__name"><span class="swatch" aria-hidden="true"></span>{ &session.name }</span>
                     <span class="session__status" data-testid={format!("status-{}", session.name)}>{ status }</span>
                     if in_tran {
-                        <span class="chip" title="open transactions (@@TRANCOUNT)">{ format!("in transaction ({})", session.tran_count) }</span>
+                        <span class="chip" title={t!("code-trancount-title")}>{ t!("code-trancount", count = session.tran_count.to_string()) }</span>
                     }
                 </p>
                 { for current }
                 if compact && props.statements.get(i).cloned().flatten().is_none() {
-                    <p class="session__idle muted" data-testid={format!("current-{}", session.name)}>{ "no statement now" }</p>
+                    <p class="session__idle muted" data-testid={format!("current-{}", session.name)}>{ t!("code-idle") }</p>
                 }
                 if let Some(block) = block.filter(|_| !compact) {
                     <CodeListing
@@ -229,7 +230,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
     });
     html! {
         <section class={classes!("panel", "code-panel", props.compact.then_some("code-panel--now"))} aria-labelledby="code-heading" data-testid="code">
-            <h3 id="code-heading" class="panel__title">{ if props.compact { "Sessions now" } else { "Sessions" } }</h3>
+            <h3 id="code-heading" class="panel__title">{ if props.compact { t!("code-sessions-now") } else { t!("code-sessions") } }</h3>
             <div class="sessions">{ for cards }</div>
         </section>
     }

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::outcome::Outcome;
 use crate::present::{changes, ms_label, ms_number, session_class};
 use crate::run::RunSummary;
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct CompactOutcomeProps {
@@ -27,8 +28,7 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
                 data-testid={format!("outcome-line-{}", s.name)} data-wait-ms={ms_number(s.wait_us)}>
                 <span class="swatch" aria-hidden="true"></span>
                 <strong>{ &s.name }</strong>
-                { format!(" waited {} · {} row{} · {} error{}", ms_label(s.wait_us),
-                    rows, if rows == 1 { "" } else { "s" }, errors, if errors == 1 { "" } else { "s" }) }
+                { " " }{ t!("compact-session", wait = ms_label(s.wait_us), rows = rows, errors = errors) }
             </li>
         }
     });
@@ -37,16 +37,16 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
         let lines = changes(before, summary);
         html! {
             <p class="outcome-compact__changed" data-testid="before-after-compact">
-                <strong>{ "Last toggle: " }</strong>
+                <strong>{ t!("compact-last-toggle") }{ " " }</strong>
                 if lines.is_empty() {
-                    { "nothing in the outcome changed." }
+                    { t!("compact-nothing-changed") }
                 } else {
                     { for lines.iter().enumerate().map(|(i, c)| html! {
                         <>
                             if i > 0 { { " · " } }
                             { format!("{} ", c.what) }
                             <span class="before-after__before">{ &c.before }</span>
-                            <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " became " }</span>
+                            <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " " }{ t!("became") }{ " " }</span>
                             <strong>{ &c.after }</strong>
                         </>
                     }) }
@@ -55,18 +55,18 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
         }
     });
     html! {
-        <section class="panel outcome-compact" aria-label="Outcome" data-testid="outcome-compact">
+        <section class="panel outcome-compact" aria-label={t!("outcome-title")} data-testid="outcome-compact">
             <p class="outcome-compact__head">
-                <strong>{ "Outcome" }</strong>
-                { format!(" · ended at {} · seed {}", ms_label(summary.end_us), summary.key.seed) }
+                <strong>{ t!("outcome-title") }</strong>
+                { " · " }{ t!("compact-ended", end = ms_label(summary.end_us), seed = summary.key.seed.to_string()) }
                 if !summary.checks.is_empty() {
-                    <span data-testid="checks-count">{ format!(" · checks: {passed} of {} pass", summary.checks.len()) }</span>
+                    <span data-testid="checks-count">{ " · " }{ t!("compact-checks", passed = passed, total = summary.checks.len()) }</span>
                 }
             </p>
             <ul class="outcome-compact__sessions">{ for sessions }</ul>
             { for changed }
             <details class="outcome-compact__more" data-testid="outcome-more">
-                <summary>{ "Results, errors and checks" }</summary>
+                <summary>{ t!("compact-more") }</summary>
                 <Outcome summary={summary.clone()} previous={props.previous.clone()} />
             </details>
         </section>

@@ -16,6 +16,7 @@ use crate::present::{ms_label, ms_number};
 use crate::route::{LessonRoute, Route};
 use crate::run::{RunBuilder, RunModel};
 use crate::sliced::run_sliced;
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct ComparePageProps {
@@ -96,7 +97,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     let notice = (!problems.is_empty()).then(|| {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
-                <p class="notice__title">{ "This link could not be followed exactly" }</p>
+                <p class="notice__title">{ t!("url-warnings-title") }</p>
                 <ul>{ for problems.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
             </div>
         }
@@ -104,17 +105,17 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     let same = differs.is_empty().then(|| {
         html! {
             <p class="notice" role="status" data-testid="compare-same">
-                { "Both sides have the same settings: choose another value for one side to compare." }
+                { t!("compare-same") }
             </p>
         }
     });
     let body = match &*runs {
         None => html! {
-            <div class="simulating" role="status" data-testid="simulating">{ "Simulating both runs…" }</div>
+            <div class="simulating" role="status" data-testid="simulating">{ t!("compare-simulating") }</div>
         },
         Some(Err(e)) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
-                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <p class="notice__title">{ t!("run-error-title") }</p>
                 <pre class="notice__detail">{ e }</pre>
             </div>
         },
@@ -151,7 +152,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             let divergence_html = match &diverged {
                 None => html! {
                     <p class="compare__divergence" data-testid="compare-divergence" data-index="none">
-                        { "The two runs never diverge: every event happens the same way at the same time." }
+                        { t!("compare-never") }
                     </p>
                 },
                 Some(d) => {
@@ -164,22 +165,22 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         <div class="compare__divergence" role="note" data-testid="compare-divergence"
                             data-index={d.index.to_string()} data-at-ms={ms_number(d.at_us)}>
                             <p>
-                                <strong>{ format!("The runs part at {} (event {}). ", ms_label(d.at_us), d.index + 1) }</strong>
-                                { "Every event before it is the same in both." }
+                                <strong>{ t!("compare-part", time = ms_label(d.at_us), event = d.index + 1) }{ " " }</strong>
+                                { t!("compare-same-before") }
                             </p>
                             <ul>
                                 <li data-testid="compare-divergence-left">
-                                    { "Left: " }{ d.left.clone().unwrap_or_else(|| "the run has ended".into()) }
+                                    { t!("compare-left") }{ " " }{ d.left.clone().unwrap_or_else(|| t!("compare-ended")) }
                                 </li>
                                 <li data-testid="compare-divergence-right">
-                                    { "Right: " }{ d.right.clone().unwrap_or_else(|| "the run has ended".into()) }
+                                    { t!("compare-right") }{ " " }{ d.right.clone().unwrap_or_else(|| t!("compare-ended")) }
                                 </li>
                             </ul>
                             <p class="compare__why">
-                                { format!("Why: the only difference is {}; this is the first event it changes, and everything after follows from it.", differs.join(", ")) }
+                                { t!("compare-why", differs = differs.join(", ")) }
                                 { " " }
                                 <button type="button" class="button button--small" data-testid="compare-go" onclick={go}>
-                                    { "Go to this moment" }
+                                    { t!("compare-go") }
                                 </button>
                             </p>
                         </div>
@@ -190,9 +191,9 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         run: &Shared<RunModel>,
                         settings: &lesson::Settings| {
                 html! {
-                    <section class="compare__side" data-testid={format!("compare-{which}")} aria-label={format!("{which} run")}>
+                    <section class="compare__side" data-testid={format!("compare-{which}")} aria-label={if which == "left" { t!("compare-left-run") } else { t!("compare-right-run") }}>
                         <h3 class="compare__side-title">
-                            { if which == "left" { "Left: " } else { "Right: " } }
+                            { if which == "left" { t!("compare-left") } else { t!("compare-right") } }{ " " }
                             <a href={lesson_link(settings)}>{ side_label(settings) }</a>
                         </h3>
                         <Lanes run={run.clone()} t_us={t} reduced={true} dispatch={seek.clone()} axis_us={Some(axis)} />
@@ -203,17 +204,17 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                 let left_pct = if axis == 0 { 0.0 } else { d.at_us as f64 / axis as f64 * 100.0 };
                 html! {
                     <span class="compare__marker" data-testid="compare-marker" style={format!("left: {left_pct:.3}%")}
-                        title={format!("The runs part at {}", ms_label(d.at_us))}></span>
+                        title={t!("compare-marker", time = ms_label(d.at_us))}></span>
                 }
             });
             html! {
                 <>
                     <div class="compare__transport" data-testid="compare-transport">
                         <span class="transport__time" data-testid="compare-position" data-t-ms={ms_number(t)}>
-                            <strong>{ ms_label(t) }</strong>{ format!(" of {}", ms_label(axis)) }
+                            <strong>{ ms_label(t) }</strong>{ " " }{ t!("compare-of", end = ms_label(axis)) }
                         </span>
                         <span class="compare__scrub">
-                            <input type="range" class="transport__scrub" aria-label="Virtual time, both runs"
+                            <input type="range" class="transport__scrub" aria-label={t!("compare-scrub")}
                                 aria-valuetext={ms_label(t)} data-testid="compare-scrub"
                                 min="0" max={axis.to_string()} step="1000" value={t.to_string()} oninput={on_scrub} />
                             { for marker }
@@ -222,13 +223,13 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     { divergence_html }
                     { side("left", left, &left_settings) }
                     { side("right", right, &right_settings) }
-                    <section class="compare__outcomes" data-testid="compare-outcomes" aria-label="Outcomes">
+                    <section class="compare__outcomes" data-testid="compare-outcomes" aria-label={t!("compare-outcomes")}>
                         <div data-testid="compare-outcome-left">
-                            <h3>{ "Left" }</h3>
+                            <h3>{ t!("compare-left-title") }</h3>
                             <Outcome summary={Rc::clone(&left.summary)} previous={None::<Rc<crate::run::RunSummary>>} />
                         </div>
                         <div data-testid="compare-outcome-right">
-                            <h3>{ "Right, against the left" }</h3>
+                            <h3>{ t!("compare-right-title") }</h3>
                             <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} />
                         </div>
                     </section>
@@ -248,16 +249,16 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             <header class="lesson__head">
                 if !route.embed {
                     <p class="lesson__crumbs">
-                        <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                        <a href={Route::Home.href()}>{ t!("all-lessons") }</a>
                         { " · " }
-                        <a href={lesson_link(&left_settings)}>{ "Back to the lesson" }</a>
+                        <a href={lesson_link(&left_settings)}>{ t!("compare-back") }</a>
                     </p>
                 }
-                <h2 class="lesson__title">{ format!("Compare: {}", lesson.title) }</h2>
+                <h2 class="lesson__title">{ t!("compare-page-title", title = &lesson.title) }</h2>
                 <p class="lesson__summary" data-testid="compare-differences">
-                    { if differs.is_empty() { "No toggle differs.".to_string() } else { format!("Left and right differ in {}.", differs.join(", ")) } }
+                    { if differs.is_empty() { t!("compare-no-difference") } else { t!("compare-differ", differs = differs.join(", ")) } }
                     { " " }
-                    <button type="button" class="button button--small" data-testid="compare-swap" onclick={swap}>{ "Swap sides" }</button>
+                    <button type="button" class="button button--small" data-testid="compare-swap" onclick={swap}>{ t!("compare-swap") }</button>
                 </p>
             </header>
             { for notice }

@@ -28,6 +28,7 @@ use crate::embed::{app_address, embed_code, EmbedRoute, EmbedView, HEIGHT_MESSAG
 use crate::player::{Player, PlayerAction, Shared};
 use crate::present::StepMarks;
 use crate::route::{LessonRoute, Route};
+use crate::{i18n, t};
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedPageProps {
@@ -60,6 +61,12 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
     let lesson = &player.lesson;
     let pending = player.pending();
     let full = props.mode == EmbedView::Full;
+    let shown_lesson = catalog()
+        .get_in(&lesson.id, i18n::lang().as_str())
+        .map_or_else(
+            || Rc::clone(&lesson.0),
+            |(entry, _)| Rc::clone(&entry.lesson),
+        );
     let shown = player
         .run
         .as_ref()
@@ -79,7 +86,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
         },
         (_, Some(error)) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
-                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <p class="notice__title">{ t!("run-error-title") }</p>
                 <pre class="notice__detail">{ error }</pre>
             </div>
         },
@@ -144,7 +151,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
     let warnings = (!player.warnings.is_empty()).then(|| {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
-                <p class="notice__title">{ "This embed's link could not be followed exactly" }</p>
+                <p class="notice__title">{ t!("embed-url-warnings-title") }</p>
                 <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
             </div>
         }
@@ -158,23 +165,23 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
             onclick={on_click} onkeydown={on_key}
             data-testid="embed" data-lesson={lesson.id.clone()} data-view={props.mode.as_str()}>
             <header class="embed__head">
-                <h2 class="embed__title">{ &lesson.title }</h2>
+                <h2 class="embed__title">{ &shown_lesson.title }</h2>
                 <a class="embed__open" href={full_lesson} target="_blank" rel="noopener" data-testid="embed-open">
-                    { "Open in Lockstep" }<span aria-hidden="true">{ " ↗" }</span>
-                    <span class="visually-hidden">{ " (opens a new tab)" }</span>
+                    { t!("embed-open") }<span aria-hidden="true">{ " ↗" }</span>
+                    <span class="visually-hidden">{ " " }{ t!("embed-open-new-tab") }</span>
                 </a>
             </header>
             { for warnings }
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
-                aria-label="Player"
+                aria-label={t!("player-label")}
                 aria-busy={if pending { "true" } else { "false" }}
                 data-testid="player"
                 data-settings={shown}
                 data-pending={if pending { "true" } else { "false" }}
             >
                 <Toggles
-                    toggles={lesson.toggles.clone()}
+                    toggles={super::lesson_page::toggles_in(lesson, &shown_lesson)}
                     settings={player.key.settings.clone()}
                     fresh={player.fresh.clone()}
                     pending={pending}
@@ -339,28 +346,28 @@ pub fn CopyEmbed(props: &CopyEmbedProps) -> Html {
         }
     });
     let feedback = match &*copy {
-        Some(Copy::Copied(copied)) if *copied == code => "Copied to the clipboard",
-        Some(Copy::Copied(_)) => "The player moved since: copy again for this moment",
-        Some(Copy::Selected) => "Selected: press Ctrl+C (⌘C on a Mac) to copy",
-        None => "",
+        Some(Copy::Copied(copied)) if *copied == code => t!("embed-copied"),
+        Some(Copy::Copied(_)) => t!("embed-moved"),
+        Some(Copy::Selected) => t!("embed-selected"),
+        None => String::new(),
     };
     html! {
         <div class="copy-embed" data-testid="copy-embed">
             <button type="button" class="copy-embed__button" data-testid="copy-embed-button" {onclick}
                 aria-expanded={if *open { "true" } else { "false" }}>
-                { "Copy embed code" }
+                { t!("embed-copy") }
             </button>
             if *open {
                 <div class="copy-embed__panel">
                     <label class="copy-embed__label" for="embed-code">
-                        { "Paste both lines into your page: the " }<code>{ "<script>" }</code>
-                        { " fits the widget's height (once per page is enough)." }
+                        { t!("embed-paste-before") }<code>{ "<script>" }</code>
+                        { t!("embed-paste-after") }
                     </label>
                     <textarea ref={field} id="embed-code" class="copy-embed__code" data-testid="embed-code"
                         readonly=true rows="3" value={code.clone()} onfocus={on_focus} spellcheck="false" />
                     <label class="copy-embed__full">
                         <input type="checkbox" checked={*full} onchange={on_full} data-testid="embed-full" />
-                        { " every panel (view=full)" }
+                        { " " }{ t!("embed-full") }
                     </label>
                     <span class="copy-embed__feedback" role="status" aria-live="polite" data-testid="embed-copied"
                         data-copied={if matches!(&*copy, Some(Copy::Copied(c)) if *c == code) { "true" } else { "false" }}>

@@ -36,6 +36,7 @@ use crate::progress;
 use crate::route::{LessonRoute, Route};
 use crate::run::RunModel;
 use crate::sliced::{run_sliced, Sliced};
+use crate::t;
 use crate::wire::{Reply, Request};
 
 /// Performance API measure of one Check (all seeds and the run shown).
@@ -484,13 +485,16 @@ pub(super) fn inline_html(html: &str) -> Html {
     Html::from_html_unchecked(AttrValue::from(inner.to_string()))
 }
 
-fn role_label(role: &BlockRole) -> String {
+/// The caption of a code block: what it is and when it runs.
+pub(crate) fn role_label(role: &BlockRole) -> String {
     match role {
-        BlockRole::Setup => "setup: schema and data, run before the sessions".to_string(),
-        BlockRole::Session { name, start_us } => {
-            format!("session {name}, starts at {}", ms_label(*start_us))
-        }
-        BlockRole::Show => "shown only, not run".to_string(),
+        BlockRole::Setup => t!("block-setup"),
+        BlockRole::Session { name, start_us } => t!(
+            "narrative-session",
+            name = name.to_string(),
+            time = ms_label(*start_us)
+        ),
+        BlockRole::Show => t!("block-show"),
     }
 }
 

@@ -11,6 +11,7 @@ use super::exercise::inline_html;
 use crate::catalog::catalog;
 use crate::progress;
 use crate::route::Route;
+use crate::t;
 
 #[function_component]
 pub fn FacilitatorPage() -> Html {
@@ -45,46 +46,46 @@ pub fn FacilitatorPage() -> Html {
                 <h3>{ &lesson.title }</h3>
                 <p class="facilitator__meta">
                     <code>{ &lesson.id }</code>
-                    if !lesson.covers.is_empty() { { format!(" · covers {}", lesson.covers.join(", ")) } }
-                    { format!(" · checked on seeds {seeds}") }
+                    if !lesson.covers.is_empty() { { " · " }{ t!("facilitator-covers", list = lesson.covers.join(", ")) } }
+                    { " · " }{ t!("facilitator-seeds", seeds = seeds.to_string()) }
                 </p>
                 <p class="facilitator__summary">{ &lesson.summary }</p>
-                <h4>{ "Goal" }</h4>
+                <h4>{ t!("facilitator-goal") }</h4>
                 <p data-testid="facilitator-goal">{ inline_html(&entry.goal_html) }</p>
-                <h4>{ format!("Checks ({})", lesson.checks.len()) }</h4>
+                <h4>{ t!("facilitator-checks", count = lesson.checks.len()) }</h4>
                 <ol class="facilitator__checks">
                     { for lesson.checks.iter().map(|c| html! { <li data-testid="facilitator-check">{ &c.name }</li> }) }
                 </ol>
-                <h4>{ format!("Hints, in the order learners see them ({})", exercise.hints.len()) }</h4>
+                <h4>{ t!("facilitator-hints", count = exercise.hints.len()) }</h4>
                 <ol class="facilitator__hints">
                     { for entry.hints_html.iter().map(|h| html! { <li data-testid="facilitator-hint">{ inline_html(h) }</li> }) }
                 </ol>
                 <p class="facilitator__edits">
-                    { "Learners edit: " }
+                    { t!("facilitator-edits") }{ " " }
                     { for editable.iter().enumerate().map(|(i, id)| html! {
                         <>{ if i > 0 { ", " } else { "" } }<code>{ id }</code></>
                     }) }
                 </p>
-                <p class="facilitator__link"><a href={Route::Exercise(lesson.id.clone()).href()}>{ "Open the exercise" }</a></p>
+                <p class="facilitator__link"><a href={Route::Exercise(lesson.id.clone()).href()}>{ t!("facilitator-open") }</a></p>
             </article>
         }
     });
     html! {
         <section class="facilitator" data-testid="facilitator">
-            <p class="lesson__crumbs facilitator__crumbs"><a href={Route::Home.href()}>{ "← All lessons" }</a></p>
-            <h2>{ "Workshop exercises" }</h2>
+            <p class="lesson__crumbs facilitator__crumbs"><a href={Route::Home.href()}>{ t!("all-lessons") }</a></p>
+            <h2>{ t!("facilitator-title") }</h2>
             <p>
-                { format!("{} exercises. Each is checked on several seeds: a fix that works only when the race happens to go well does not count. ", exercises.len()) }
-                { "Learners' progress stays in their own browser." }
+                { t!("facilitator-intro", count = exercises.len()) }{ " " }
+                { t!("facilitator-progress") }
             </p>
             <div class="facilitator__actions">
-                <button type="button" class="button" data-testid="print" onclick={on_print}>{ "Print this page" }</button>
+                <button type="button" class="button" data-testid="print" onclick={on_print}>{ t!("facilitator-print") }</button>
                 <button type="button" class="button" data-testid="clear-all-progress" onclick={on_clear}
-                    title="Forget solved exercises and saved SQL in this browser (for a shared workshop machine)">
-                    { "Reset all exercise progress in this browser" }
+                    title={t!("facilitator-reset-title")}>
+                    { t!("facilitator-reset") }
                 </button>
                 if let Some(n) = *cleared {
-                    <span role="status" data-testid="cleared">{ format!("Cleared saved progress of {n} exercise{}.", if n == 1 { "" } else { "s" }) }</span>
+                    <span role="status" data-testid="cleared">{ t!("facilitator-cleared", count = n) }</span>
                 }
             </div>
             { for items }

@@ -1,14 +1,16 @@
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::route::Route;
 use crate::state::Theme;
-
-pub const TAGLINE: &str = "Watch database job queues and locks behave, one step at a time.";
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct HeaderProps {
     pub theme: Theme,
     pub on_toggle_theme: Callback<()>,
+    pub lang: Lang,
+    pub on_lang: Callback<Lang>,
     /// A slimmer header for the player, which needs the height.
     #[prop_or_default]
     pub compact: bool,
@@ -22,9 +24,12 @@ pub fn Header(props: &HeaderProps) -> Html {
                 <h1 class="site-header__name">
                     <a href={Route::Home.href()}>{ "Lockstep" }</a>
                 </h1>
-                <p class="site-header__tagline">{ TAGLINE }</p>
+                <p class="site-header__tagline">{ t!("tagline") }</p>
             </div>
-            <ThemeSwitch theme={props.theme} on_toggle={props.on_toggle_theme.clone()} />
+            <div class="site-header__controls">
+                <LangSwitch lang={props.lang} on_change={props.on_lang.clone()} />
+                <ThemeSwitch theme={props.theme} on_toggle={props.on_toggle_theme.clone()} />
+            </div>
         </header>
     }
 }
@@ -48,12 +53,42 @@ pub fn ThemeSwitch(props: &ThemeSwitchProps) -> Html {
             class="theme-switch"
             id="theme-switch"
             aria-pressed={if dark { "true" } else { "false" }}
-            aria-label="Dark theme"
-            title={if dark { "Switch to the light theme" } else { "Switch to the dark theme" }}
+            aria-label={t!("theme-dark-label")}
+            title={if dark { t!("theme-to-light") } else { t!("theme-to-dark") }}
             {onclick}
         >
             <span class="theme-switch__icon" aria-hidden="true">{ if dark { "☾" } else { "☀" } }</span>
-            <span class="theme-switch__text">{ if dark { "Dark" } else { "Light" } }</span>
+            <span class="theme-switch__text">{ if dark { t!("theme-dark") } else { t!("theme-light") } }</span>
         </button>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LangSwitchProps {
+    pub lang: Lang,
+    pub on_change: Callback<Lang>,
+}
+
+/// The interface's language: a native `<select>` (keyboard and screen readers know it),
+/// each language named in itself, with its `lang` so it is pronounced right.
+#[function_component]
+pub fn LangSwitch(props: &LangSwitchProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        Lang::parse(&value).unwrap_or_default()
+    });
+    html! {
+        <label class="lang-switch">
+            <span class="visually-hidden">{ t!("language") }</span>
+            <select data-testid="lang-switch" title={t!("language")} {onchange}>
+                { for Lang::ALL.iter().map(|&lang| html! {
+                    <option value={lang.as_str()} lang={lang.as_str()} selected={lang == props.lang}>
+                        { lang.native_name() }
+                    </option>
+                }) }
+            </select>
+        </label>
     }
 }

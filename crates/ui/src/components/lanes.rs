@@ -21,6 +21,7 @@ use crate::present::{
     ticks_in, window_segments, SegKind, StatementStart,
 };
 use crate::run::RunModel;
+use crate::t;
 use crate::zoom::{span_label, Window};
 
 #[derive(Properties, PartialEq)]
@@ -191,21 +192,21 @@ pub fn Lanes(props: &LanesProps) -> Html {
             style={format!("--name-chars: {chars}")}
             data-from-ms={crate::present::ms_number(shown.from_us)} data-to-ms={crate::present::ms_number(shown.to_us)}>
             <div class="lanes__head">
-                <h3 id="lanes-heading" class="panel__title">{ "Timeline" }</h3>
+                <h3 id="lanes-heading" class="panel__title">{ t!("timeline") }</h3>
                 <p class="lanes__window" data-testid="zoom-window" aria-live="polite">
                     { if full {
-                        format!("whole run, {}", span_label(shown.span_us()))
+                        t!("timeline-whole", span = span_label(shown.span_us()))
                     } else {
                         format!("{} – {} ({})", ms_label(shown.from_us), ms_label(shown.to_us), span_label(shown.span_us()))
                     } }
                 </p>
                 { props.children.clone() }
-                <div class="lanes__zoom" role="group" aria-label="Zoom the timeline">
-                    <button type="button" class="icon-button" data-testid="zoom-out" aria-label="Zoom out" title="Zoom out (or wheel down)"
+                <div class="lanes__zoom" role="group" aria-label={t!("zoom-group")}>
+                    <button type="button" class="icon-button" data-testid="zoom-out" aria-label={t!("zoom-out")} title={t!("zoom-out-title")}
                         disabled={full} onclick={zoom_by(2.0)}>{ "−" }</button>
-                    <button type="button" class="icon-button" data-testid="zoom-in" aria-label="Zoom in" title="Zoom in (or wheel up)"
+                    <button type="button" class="icon-button" data-testid="zoom-in" aria-label={t!("zoom-in")} title={t!("zoom-in-title")}
                         disabled={shown.span_us() <= crate::zoom::MIN_SPAN_US} onclick={zoom_by(0.5)}>{ "+" }</button>
-                    <button type="button" class="button button--small" data-testid="zoom-reset" disabled={full} onclick={reset}>{ "Whole run" }</button>
+                    <button type="button" class="button button--small" data-testid="zoom-reset" disabled={full} onclick={reset}>{ t!("zoom-reset") }</button>
                 </div>
             </div>
             <div class="lanes__body" ref={body}>
@@ -271,11 +272,11 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                 <div class={classes!("lane__name", session_class(i))}>
                     <span class="swatch" aria-hidden="true"></span>{ name }
                 </div>
-                <div class="lane__track" onclick={onclick.clone()} title={format!("{name}: click to move the playhead")}>
+                <div class="lane__track" onclick={onclick.clone()} title={t!("lane-title", name = name)}>
                     if start > w.from_us {
                         <span class="seg seg--idle" style={format!("left: 0%; width: {:.3}%", percent(&w, start).min(100.0))}
                             data-state="not-started">
-                            <span class="seg__label">{ format!("starts at {}", ms_label(start)) }</span>
+                            <span class="seg__label">{ t!("lane-starts", time = ms_label(start)) }</span>
                         </span>
                     }
                     { for segments.iter().map(|seg| {
@@ -284,15 +285,15 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                         let statement = seg.statement.and_then(|k| lane_starts.get(k));
                         let mut description = seg.describe(name);
                         if let Some(s) = statement {
-                            description.push_str(&format!(" ({} at line {})", s.label, s.line));
+                            description.push_str(&format!(" ({})", t!("lane-statement", label = s.label.to_string(), line = s.line.to_string())));
                         }
                         let (label, holders) = match &seg.kind {
                             SegKind::Waiting { holders, .. } => {
-                                let whom = if holders.is_empty() { "queue".to_string() } else { holders.join(", ") };
-                                (Some(format!("waits for {whom}")), holders.join(","))
+                                let whom = if holders.is_empty() { t!("lane-queue") } else { holders.join(", ") };
+                                (Some(t!("lane-waits", whom = whom)), holders.join(","))
                             }
-                            SegKind::Sleeping => (Some("sleeps".to_string()), String::new()),
-                            SegKind::Delayed { table } => (Some(format!("delayed: {table} empty")), String::new()),
+                            SegKind::Sleeping => (Some(t!("lane-sleeps")), String::new()),
+                            SegKind::Delayed { table } => (Some(t!("lane-delayed", table = table.to_string())), String::new()),
                             SegKind::Running => (statement.map(|s| s.label.to_string()), String::new()),
                             SegKind::Mixed { .. } => (None, String::new()),
                         };
@@ -470,13 +471,13 @@ fn Overview(props: &OverviewProps) -> Html {
     html! {
         <div class="overview" data-testid="overview">
             <div class="lane">
-                <div class="lane__name overview__label" title="The whole run">{ "all" }</div>
+                <div class="lane__name overview__label" title={t!("overview-title")}>{ t!("overview-all") }</div>
                 <div class="overview__strip" data-testid="overview-strip" ref={strip}
                     role="slider" tabindex="0"
-                    aria-label="Visible stretch of the run: drag to choose one, arrow keys to move it, + and − to zoom"
+                    aria-label={t!("overview-label")}
                     aria-valuemin="0" aria-valuemax={crate::present::ms_number(end)}
                     aria-valuenow={crate::present::ms_number(w.from_us)}
-                    aria-valuetext={format!("{} to {}", ms_label(w.from_us), ms_label(w.to_us))}
+                    aria-valuetext={t!("overview-value", from = ms_label(w.from_us), to = ms_label(w.to_us))}
                     {onpointerdown} {onpointermove} {onpointerup} {onkeydown}>
                     <OverviewLanes run={props.run.clone()} {end} />
                     <span class="overview__window" data-testid="overview-window" style={format!("left: {left:.3}%; width: {:.3}%", width.max(0.4))}></span>
@@ -532,18 +533,18 @@ struct LaneLegendProps {
 fn LaneLegend(props: &LaneLegendProps) -> Html {
     html! {
         <details class="legend-box">
-        <summary class="legend-box__summary">{ "Legend" }</summary>
-        <p class="legend" aria-label="Legend">
-            <span class="legend__item"><span class="seg-sample seg--running"></span>{ "running" }</span>
-            <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ "waiting for a lock (holder named)" }</span>
-            <span class="legend__item"><span class="seg-sample seg--sleeping"></span>{ "sleeping (a delay)" }</span>
+        <summary class="legend-box__summary">{ t!("legend") }</summary>
+        <p class="legend" aria-label={t!("legend")}>
+            <span class="legend__item"><span class="seg-sample seg--running"></span>{ t!("legend-running") }</span>
+            <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ t!("legend-waiting") }</span>
+            <span class="legend__item"><span class="seg-sample seg--sleeping"></span>{ t!("legend-sleeping") }</span>
             if props.delayed {
-                <span class="legend__item"><span class="seg-sample seg--delayed"></span>{ "delayed (consume on an empty queue)" }</span>
+                <span class="legend__item"><span class="seg-sample seg--delayed"></span>{ t!("legend-delayed") }</span>
             }
-            <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ "many short steps: zoom in to see each statement" }</span>
-            <span class="legend__item">{ "✕ error · ⤼ skipped a locked row · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock" }</span>
-            <span class="legend__item"><span class="anomaly-sample" aria-hidden="true"></span>{ "anomaly: what the lesson is about ([ and ] jump between them, ? says why)" }</span>
-            <span class="legend__item">{ "Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip." }</span>
+            <span class="legend__item"><span class="seg-sample seg--mixed seg--running"></span>{ t!("legend-mixed") }</span>
+            <span class="legend__item">{ t!("legend-marks") }</span>
+            <span class="legend__item"><span class="anomaly-sample" aria-hidden="true"></span>{ t!("legend-anomaly") }</span>
+            <span class="legend__item">{ t!("legend-zoom") }</span>
         </p>
         </details>
     }

@@ -4,6 +4,7 @@ use yew::prelude::*;
 use crate::progress::Progress;
 use crate::route::{LessonRoute, Route};
 use crate::state::LessonSummary;
+use crate::{i18n, t};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonListProps {
@@ -16,7 +17,7 @@ pub struct LessonListProps {
 #[function_component]
 pub fn LessonList(props: &LessonListProps) -> Html {
     let items = if props.lessons.is_empty() {
-        html! { <li class="lesson-list__empty">{ "No lessons yet" }</li> }
+        html! { <li class="lesson-list__empty">{ t!("lessons-none") }</li> }
     } else {
         DATABASES
             .iter()
@@ -45,7 +46,7 @@ pub fn LessonList(props: &LessonListProps) -> Html {
     };
     html! {
         <section class="lessons" aria-labelledby="lessons-heading">
-            <h2 id="lessons-heading">{ "Lessons" }</h2>
+            <h2 id="lessons-heading">{ t!("lessons-heading") }</h2>
             <ul class="lesson-list" id="lesson-list">{ items }</ul>
         </section>
     }
@@ -78,19 +79,22 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
             data-kind={if lesson.exercise { "exercise" } else { "lesson" }}>
             <a {href}>
                 <span class="lesson-list__title">
-                    if lesson.exercise { <span class="chip chip--exercise">{ "Exercise" }</span>{ " " } }
+                    if lesson.exercise { <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " } }
                     { &lesson.title }
                 </span>
                 <span class="lesson-list__summary">{ &lesson.summary }</span>
+                if !lesson.translated && i18n::lang() != i18n::Lang::En {
+                    <span class="lesson-list__untranslated" data-testid="untranslated" lang="en">{ t!("lesson-untranslated") }</span>
+                }
                 <span class="lesson-list__meta">
                     if !lesson.covers.is_empty() {
-                        <span class="lesson-list__covers" aria-label={format!("Scenarios covered: {}", lesson.covers.join(", "))}>
-                            { "Covers " }
+                        <span class="lesson-list__covers" aria-label={t!("lesson-covers-label", list = lesson.covers.join(", "))}>
+                            { t!("lesson-covers") }{ " " }
                             { for lesson.covers.iter().map(|c| html! { <span class="chip">{ c }</span> }) }
                         </span>
                     }
                     if !lesson.toggles.is_empty() {
-                        <span class="lesson-list__toggles">{ format!("Toggles: {}", lesson.toggles.join(" · ")) }</span>
+                        <span class="lesson-list__toggles">{ t!("lesson-toggles", list = lesson.toggles.join(" · ")) }</span>
                     }
                     { for progress.map(progress_note) }
                 </span>
@@ -106,14 +110,14 @@ fn progress_note(progress: &Progress) -> Html {
     html! {
         <span class="lesson-list__progress" data-testid="card-progress">
             if progress.solved {
-                <span class="chip chip--solved" data-testid="card-solved">{ "✓ Solved" }</span>
+                <span class="chip chip--solved" data-testid="card-solved">{ t!("card-solved") }</span>
             }
             if judged > 0 {
                 <span data-testid="card-goals" data-met={met.to_string()} data-judged={judged.to_string()}>
-                    { format!("{met} of {judged} goals met at your last Check") }
+                    { t!("card-goals", met = met, judged = judged) }
                 </span>
             } else if !progress.solved {
-                <span>{ "Started: your SQL is saved" }</span>
+                <span>{ t!("card-started") }</span>
             }
         </span>
     }

@@ -26,6 +26,7 @@ use crate::player::{Player, PlayerAction, Shared};
 use crate::predict::{self, Answer, Answers};
 use crate::present::{recent_changes, StepMarks, TableFilter};
 use crate::route::{Route, ScheduleRoute};
+use crate::{i18n, t};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPageProps {
@@ -42,12 +43,16 @@ pub struct LessonPageProps {
 }
 
 /// The dock's tabs, in order: (id, label).
-const TABS: [(&str, &str); 4] = [
-    ("lesson", "Lesson"),
-    ("tables", "Tables"),
-    ("outcome", "Outcome"),
-    ("events", "Events"),
-];
+const TABS: [&str; 4] = ["lesson", "tables", "outcome", "events"];
+
+fn tab_label(id: &str) -> String {
+    match id {
+        "lesson" => t!("tab-lesson"),
+        "tables" => t!("tab-tables"),
+        "outcome" => t!("tab-outcome"),
+        _ => t!("tab-events"),
+    }
+}
 
 #[function_component]
 pub fn LessonPage(props: &LessonPageProps) -> Html {
@@ -55,6 +60,15 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let lesson = &player.lesson;
     let pending = player.pending();
     let exercise = lesson.kind == lesson::Kind::Exercise;
+    // The words of the lesson in the page's language (its SQL, toggles and checks are
+    // the original's); a lesson not translated yet says so.
+    let (shown_lesson, translated) = crate::catalog::catalog()
+        .get_in(&lesson.id, i18n::lang().as_str())
+        .map(|(entry, translated)| (Rc::clone(&entry.lesson), translated))
+        .unwrap_or((Rc::clone(&lesson.0), true));
+    let untranslated = (!translated && i18n::lang() != i18n::Lang::En).then(|| html! {
+        <p class="lesson__untranslated" data-testid="untranslated" lang="en">{ t!("lesson-untranslated") }</p>
+    });
     let settings_text = |s: &lesson::Settings| {
         s.iter()
             .map(|(n, v)| format!("{n}={v}"))
@@ -65,7 +79,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let warnings = (!player.warnings.is_empty()).then(|| {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
-                <p class="notice__title">{ "This link could not be followed exactly" }</p>
+                <p class="notice__title">{ t!("url-warnings-title") }</p>
                 <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
             </div>
         }
@@ -82,13 +96,13 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             <div class={classes!("notice", problem.is_some().then_some("notice--warning"))} role="status" data-testid="schedule-note"
                 data-schedule={schedule.to_string()}>
                 <p>
-                    { "This run replays the schedule " }<code>{ schedule.to_string() }</code>
-                    { if untimed { " untimed (every statement boundary is a choice)" } else { "" } }
-                    { "; past its end the seeded scheduler picks. " }
-                    <a href={Route::Lesson(seeded).href()}>{ "Back to the seeded run" }</a>
+                    { t!("schedule-note-before") }<code>{ schedule.to_string() }</code>
+                    { if untimed { t!("schedule-note-untimed") } else { String::new() } }
+                    { t!("schedule-note-after") }{ " " }
+                    <a href={Route::Lesson(seeded).href()}>{ t!("schedule-note-back") }</a>
                 </p>
                 if let Some(problem) = problem {
-                    <p data-testid="schedule-problem">{ format!("The schedule could not be followed: {problem}.") }</p>
+                    <p data-testid="schedule-problem">{ t!("schedule-problem", problem = problem) }</p>
                 }
             </div>
         }
@@ -208,9 +222,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (_, Some(error)) => (
             html! {
                 <div class="notice notice--error" role="alert" data-testid="run-error">
-                    <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                    <p class="notice__title">{ t!("run-error-title") }</p>
                     <pre class="notice__detail">{ error }</pre>
-                    <p>{ "Switch a toggle back to see a run." }</p>
+                    <p>{ t!("run-error-hint") }</p>
                 </div>
             },
             None,
@@ -317,10 +331,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let onchange = set_predicting.reform(|e: Event| {
                 e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
             });
-            let label = match lesson.questions.len() {
-                1 => " Ask me to predict before a run (1 question)".to_string(),
-                n => format!(" Ask me to predict before a run ({n} questions)"),
-            };
+            let label = format!(" {}", t!("predict-switch", count = lesson.questions.len()));
             html! {
                 <label class="predict-switch">
                     <input type="checkbox" data-testid="predict-switch" checked={*predicting} {onchange} />
@@ -338,7 +349,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let on_tab_key = {
         let tab = tab.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let i = TABS.iter().position(|(id, _)| *id == *tab).unwrap_or(0);
+            let i = TABS.iter().position(|id| *id == *tab).unwrap_or(0);
             let next = match e.key().as_str() {
                 "ArrowRight" => (i + 1) % TABS.len(),
                 "ArrowLeft" => (i + TABS.len() - 1) % TABS.len(),
@@ -349,9 +360,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             // Handled here: the player's own arrow keys must not step as well.
             e.prevent_default();
             e.stop_propagation();
-            tab.set(TABS[next].0);
+            tab.set(TABS[next]);
             if let Some(el) =
-                gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next].0))
+                gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next]))
             {
                 if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
                     let _ = el.focus();
@@ -360,9 +371,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         })
     };
     let dock = html! {
-        <aside class="dock" aria-label="Tables, outcome, events and the lesson's text" data-testid="dock">
-            <div class="dock__tabs" role="tablist" aria-label="Panels" onkeydown={on_tab_key}>
-                { for TABS.iter().map(|&(id, label)| {
+        <aside class="dock" aria-label={t!("dock-label")} data-testid="dock">
+            <div class="dock__tabs" role="tablist" aria-label={t!("dock-tabs-label")} onkeydown={on_tab_key}>
+                { for TABS.iter().map(|&id| {
+                    let label = tab_label(id);
                     let selected = *tab == id;
                     let onclick = {
                         let tab = tab.clone();
@@ -378,7 +390,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     }
                 }) }
             </div>
-            { for TABS.iter().zip(panels).map(|(&(id, _), panel)| html! {
+            { for TABS.iter().zip(panels).map(|(&id, panel)| html! {
                 <div role="tabpanel" id={format!("tabpanel-{id}")} class="dock__panel"
                     aria-labelledby={format!("tab-{id}")} tabindex="0" hidden={*tab != id}>
                     { for panel }
@@ -418,23 +430,24 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             data-kind={if exercise { "exercise" } else { "lesson" }}>
             <header class="lesson__head">
                 <p class="lesson__crumbs">
-                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    <a href={Route::Home.href()}>{ t!("all-lessons") }</a>
                     { " · " }
                     <a href={Route::Schedule(ScheduleRoute::from(player.route())).href()} data-testid="open-scheduler"
-                        title="Choose which session runs each statement yourself, or search every order">{ "Be the scheduler" }</a>
+                        title={t!("open-scheduler-title")}>{ t!("open-scheduler") }</a>
                     { " · " }
                     <a href={Route::Matrix(lesson.id.clone()).href()} data-testid="open-matrix"
-                        title="Every combination of the toggles on several seeds, in one table">{ "Outcome matrix" }</a>
+                        title={t!("open-matrix-title")}>{ t!("open-matrix") }</a>
                 </p>
-                <h2 class="lesson__title">{ &lesson.title }</h2>
-                <p class="lesson__summary">{ &lesson.summary }</p>
-                <super::embed::CopyEmbed route={player.route()} title={lesson.title.clone()} />
+                <h2 class="lesson__title">{ &shown_lesson.title }</h2>
+                <p class="lesson__summary">{ &shown_lesson.summary }</p>
+                { for untranslated }
+                <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>
             { for warnings }
             { for schedule_note }
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
-                aria-label="Player"
+                aria-label={t!("player-label")}
                 aria-busy={if pending { "true" } else { "false" }}
                 data-testid="player"
                 data-settings={shown}
@@ -442,7 +455,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             >
                 <div class="stage" data-testid="stage">
                     <Toggles
-                        toggles={lesson.toggles.clone()}
+                        toggles={toggles_in(lesson, &shown_lesson)}
                         settings={player.key.settings.clone()}
                         fresh={player.fresh.clone()}
                         pending={pending}
@@ -458,5 +471,22 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 { dock }
             </section>
         </article>
+    }
+}
+
+/// The toggles with their labels and help in the page's language: a translation's when
+/// it names the same toggles and values, else the original's.
+pub(crate) fn toggles_in(original: &lesson::Lesson, shown: &lesson::Lesson) -> Vec<lesson::Toggle> {
+    let same = |a: &lesson::Toggle, b: &lesson::Toggle| a.name == b.name && a.values == b.values;
+    if original.toggles.len() == shown.toggles.len()
+        && original
+            .toggles
+            .iter()
+            .zip(&shown.toggles)
+            .all(|(a, b)| same(a, b))
+    {
+        shown.toggles.clone()
+    } else {
+        original.toggles.clone()
     }
 }

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::player::{PlayerAction, Shared};
 use crate::present::{ms_label, session_class};
 use crate::run::RunModel;
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
@@ -45,7 +46,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 aria-current={is_current.then_some("step")}
                 data-index={i.to_string()}
             >
-                <button type="button" class="log__button" {onclick} title="Move the playhead to this event">
+                <button type="button" class="log__button" {onclick} title={t!("log-seek")}>
                     <span class="log__time">{ ms_label(entry.at_us) }</span>
                     <span class={classes!("log__who", session.map(session_class))} aria-hidden="true"></span>
                     <span class="log__text">{ entry.event.to_string() }</span>
@@ -56,7 +57,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <section class="panel log" aria-labelledby="log-heading" data-testid="event-log">
             <h3 id="log-heading" class="panel__title">
-                { "Events" }
+                { t!("tab-events") }
                 <span class="panel__note">{ format!("{n} in this run; click one to go there") }</span>
             </h3>
             <ol class="log__list">

@@ -17,6 +17,7 @@ use crate::hooks::Measure;
 use crate::offload::{offload, Offloaded};
 use crate::player::Shared;
 use crate::route::{LessonRoute, Route};
+use crate::t;
 use crate::wire::{Reply, Request};
 
 /// Performance API measure of a matrix: the page asks → the table arrives.
@@ -138,19 +139,19 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
                 <p>
                     <span class="simulating__progress">{ progress_text(progress.as_ref(), now_ms() - *started.borrow()) }</span>
                     { " " }
-                    <button type="button" class="button" data-testid="matrix-cancel" onclick={cancel}>{ "Cancel" }</button>
+                    <button type="button" class="button" data-testid="matrix-cancel" onclick={cancel}>{ t!("cancel") }</button>
                 </p>
             </div>
         },
         Table::Cancelled(p) => html! {
             <p class="verdict verdict--error" role="status" data-testid="matrix-result" data-state="cancelled">
-                { format!("You cancelled the matrix after {} of {} runs. ", p.runs_done, p.runs) }
-                <button type="button" class="button" data-testid="matrix-start" onclick={again}>{ "Compute it again" }</button>
+                { t!("matrix-cancelled", done = p.runs_done, runs = p.runs) }{ " " }
+                <button type="button" class="button" data-testid="matrix-start" onclick={again}>{ t!("matrix-again") }</button>
             </p>
         },
         Table::Failed(e) => html! {
             <div class="notice notice--error" role="alert" data-testid="matrix-result" data-state="error">
-                <p class="notice__title">{ "The matrix could not be computed" }</p>
+                <p class="notice__title">{ t!("matrix-failed") }</p>
                 <pre class="notice__detail">{ e }</pre>
             </div>
         },
@@ -161,11 +162,10 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
     html! {
         <article class="matrix" data-testid="matrix" data-lesson={lesson.id.clone()}>
             <p class="lesson__crumbs">
-                <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()} data-testid="matrix-back">{ "← Back to the lesson" }</a>
+                <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()} data-testid="matrix-back">{ t!("matrix-back") }</a>
             </p>
-            <h2>{ format!("Outcome matrix: {}", lesson.title) }</h2>
-            <p class="matrix__intro">{ "Every combination of the lesson's toggles, each run on several seeds. \
-                A cell is what every seed gave, or min–max when the seeds differ; open a cell to watch that run." }</p>
+            <h2>{ t!("matrix-title", title = &lesson.title) }</h2>
+            <p class="matrix__intro">{ t!("matrix-intro") }</p>
             { body }
         </article>
     }
@@ -173,13 +173,13 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
 
 fn progress_text(progress: Option<&MatrixProgress>, elapsed_ms: f64) -> String {
     match progress {
-        Some(p) => format!(
-            "Running {} of {} runs… {:.1} s",
-            p.runs_done,
-            p.runs,
-            elapsed_ms / 1000.0
+        Some(p) => t!(
+            "matrix-running",
+            done = p.runs_done,
+            runs = p.runs,
+            time = crate::i18n::seconds(elapsed_ms.max(0.0) as u64)
         ),
-        None => "Running every combination…".to_string(),
+        None => t!("matrix-starting"),
     }
 }
 
@@ -222,8 +222,8 @@ fn matrix_table(
     html! {
         <>
             <p class="matrix__summary" data-testid="matrix-summary" data-runs={runs.to_string()}>
-                { format!("{} combinations × {} seeds ({}): {} runs in {:.1} s.",
-                    matrix.rows.len(), seeds.len(), seeds.join(", "), runs, elapsed / 1000.0) }
+                { t!("matrix-summary", rows = matrix.rows.len(), seeds = seeds.len(), list = seeds.join(", "),
+                    runs = runs, time = crate::i18n::seconds(elapsed.max(0.0) as u64)) }
             </p>
             <div class="matrix__scroll">
                 <table class="matrix__table" data-testid={if complete { "matrix-table" } else { "matrix-table-drawing" }}>
@@ -231,7 +231,7 @@ fn matrix_table(
                         <tr>
                             { for matrix.toggles.iter().map(|t| html! { <th scope="col" class="matrix__toggle">{ t }</th> }) }
                             { for matrix.columns.iter().map(|c| html! { <th scope="col" title={c.label.clone()}>{ &c.key }</th> }) }
-                            <th scope="col" title="Check verdicts that passed, of those that apply, over every seed">{ "checks" }</th>
+                            <th scope="col" title={t!("matrix-checks-title")}>{ t!("matrix-checks") }</th>
                         </tr>
                     </thead>
                     <tbody>

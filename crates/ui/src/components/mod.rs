@@ -30,7 +30,7 @@ pub use compare::ComparePage;
 pub use embed::{CopyEmbed, EmbedPage};
 pub use exercise::ExercisePage;
 pub use facilitator::FacilitatorPage;
-pub use header::{Header, ThemeSwitch};
+pub use header::{Header, LangSwitch, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
 pub use matrix::{MatrixPage, MEASURE_MATRIX};
@@ -45,10 +45,15 @@ use crate::hooks::{
 use crate::player::{PlayerAction, Shared};
 use crate::route::{LessonRoute, Route};
 use crate::state::Action;
+use crate::{i18n, t};
 
 #[function_component]
 pub fn App() -> Html {
     let state = use_app_state();
+    // Every view below writes its text in this language (see `i18n`), and links keep it.
+    let lang = state.lang();
+    i18n::set_lang(lang);
+    i18n::set_link_lang(state.link_lang());
     let on_toggle_theme = {
         let dispatcher = state.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(Action::ToggleTheme))
@@ -106,6 +111,7 @@ pub fn App() -> Html {
 
     let on_seed = {
         let player = state.player.clone();
+        let player_route = player_route.clone();
         Callback::from(move |seed: u64| {
             if let Some(player) = &player {
                 navigate(&player_route(player.route_with_seed(seed)));
@@ -113,13 +119,34 @@ pub fn App() -> Html {
         })
     };
 
+    // The switch keeps the page: the URL's `lang=` follows the choice (toggles and
+    // playhead stay in it), written without a `hashchange`.
+    let on_lang = {
+        let dispatcher = state.dispatcher();
+        let here = match &state.player {
+            Some(p) if matches!(state.route, Route::Lesson(_) | Route::Embed(_)) => {
+                player_route(p.route())
+            }
+            _ => state.route.clone(),
+        };
+        let url_lang = state.url_lang;
+        Callback::from(move |chosen: i18n::Lang| {
+            let link = (url_lang.is_some() || chosen != i18n::Lang::En).then_some(chosen);
+            crate::hooks::replace_url(&here.href_in(link));
+            dispatcher.dispatch(Action::ChooseLang(chosen));
+        })
+    };
+
     let page = match &state.route {
-        Route::Home => html! {
-            <>
-                <LessonList lessons={state.lessons.clone()} progress={saved_progress(&state.lessons)} />
-                <p class="facilitator-link"><a href={Route::Facilitator.href()}>{ "For workshop facilitators: every exercise with its goals and hints, printable" }</a></p>
-            </>
-        },
+        Route::Home => {
+            let lessons = crate::state::LessonSummary::list_in(&catalog(), lang);
+            html! {
+                <>
+                    <LessonList progress={saved_progress(&lessons)} {lessons} />
+                    <p class="facilitator-link"><a href={Route::Facilitator.href()}>{ t!("facilitator-link") }</a></p>
+                </>
+            }
+        }
         Route::Embed(route) => match player {
             Some(player) => html! {
                 <EmbedPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} mode={route.view} />
@@ -162,9 +189,11 @@ pub fn App() -> Html {
     html! {
         <>
             if !embed_page {
-                <Header theme={state.theme()} on_toggle_theme={on_toggle_theme} compact={wide} />
+                <Header key={lang.as_str()} theme={state.theme()} on_toggle_theme={on_toggle_theme} {lang} {on_lang} compact={wide} />
             }
-            <main id="main" class={classes!("page", wide.then_some("page--wide"), embed_page.then_some("page--embed"))}>{ page }</main>
+            // Keyed by the language: a switch redraws every view in it (the player's
+            // state, the toggles and the playhead, lives above, in `State`).
+            <main key={lang.as_str()} id="main" class={classes!("page", wide.then_some("page--wide"), embed_page.then_some("page--embed"))}>{ page }</main>
         </>
     }
 }

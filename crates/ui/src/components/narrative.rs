@@ -5,14 +5,15 @@
 use std::rc::Rc;
 
 use engine::{Block, Source};
-use lesson::{BlockRole, Lesson};
+use lesson::Lesson;
 use yew::prelude::*;
 
 use super::code::CodeListing;
 use crate::catalog::catalog;
 use crate::player::Shared;
-use crate::present::{ms_label, StatementMark};
+use crate::present::StatementMark;
 use crate::run::{RunModel, Statement};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct NarrativeProps {
@@ -92,7 +93,10 @@ fn demote_headings(html: &str) -> String {
 pub fn Narrative(props: &NarrativeProps) -> Html {
     let lesson = props.lesson.clone();
     let parts = use_memo(lesson, |lesson| {
-        let narrative = catalog().get(&lesson.id).map(|e| parts(&e.narrative_html));
+        // The translation's text when there is one: it shares the original's blocks.
+        let narrative = catalog()
+            .get_in(&lesson.id, crate::i18n::lang().as_str())
+            .map(|(e, _)| parts(&e.narrative_html));
         narrative.unwrap_or_default()
     });
     let run = &props.run;
@@ -120,17 +124,13 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
         Part::Block(index) => {
             let Some(block) = run.applied.blocks.iter().find(|b| b.block == *index) else {
                 let when = props.lesson.blocks.get(*index).map(|b| {
-                    b.when.iter().map(|c| format!("{} = {}", c.toggle, c.values.join(" or "))).collect::<Vec<_>>().join(" and ")
+                    b.when.iter().map(|c| format!("{} = {}", c.toggle, c.values.join(&t!("block-or")))).collect::<Vec<_>>().join(&t!("block-and"))
                 });
                 return html! {
-                    <p class="block-off muted">{ format!("(A block that takes part only when {}: not in this run.)", when.unwrap_or_default()) }</p>
+                    <p class="block-off muted">{ t!("block-off", when = when.unwrap_or_default()) }</p>
                 };
             };
-            let label = match &block.role {
-                BlockRole::Setup => "setup: schema and data, run before the sessions".to_string(),
-                BlockRole::Session { name, start_us } => format!("session {name}, starts at {}", ms_label(*start_us)),
-                BlockRole::Show => "shown only, not run".to_string(),
-            };
+            let label = super::exercise::role_label(&block.role);
             html! {
                 <figure class="block" data-block={index.to_string()}>
                     <figcaption class="block__label">{ label }</figcaption>

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::present::{changes, ms_label, ms_number, session_class};
 use crate::run::RunSummary;
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct OutcomeProps {
@@ -31,14 +32,14 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
             html! {
                 <div class="result" data-testid={format!("result-{}-{}", s.name, r + 1)}>
                     <table>
-                        <caption>{ format!("Result {} · {} row{}", r + 1, rs.rows.len(), if rs.rows.len() == 1 { "" } else { "s" }) }</caption>
+                        <caption>{ t!("result-caption", number = r + 1, rows = rs.rows.len()) }</caption>
                         <thead><tr>{ for rs.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }</tr></thead>
                         <tbody>
                             { for rs.rows.iter().take(RESULT_ROWS).map(|row| html! {
                                 <tr>{ for row.iter().map(|v| html! { <td>{ value_text(v) }</td> }) }</tr>
                             }) }
                             if more > 0 {
-                                <tr><td colspan={rs.columns.len().to_string()} class="muted">{ format!("… {more} more") }</td></tr>
+                                <tr><td colspan={rs.columns.len().to_string()} class="muted">{ t!("result-more", count = more) }</td></tr>
                             }
                         </tbody>
                     </table>
@@ -48,10 +49,10 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         let errors = s.errors.iter().map(|e| {
             html! {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
-                    <strong>{ format!("Error {}", e.number) }</strong>
-                    { format!(" (severity {}, state {}): {}", e.severity, e.state, e.message) }
+                    <strong>{ t!("error-number", number = e.number.to_string()) }</strong>
+                    { " " }{ t!("error-detail", severity = e.severity.to_string(), state = e.state.to_string(), message = e.message.clone()) }
                     if e.caught {
-                        <span class="muted">{ " — caught by a CATCH block" }</span>
+                        <span class="muted">{ " " }{ t!("error-caught") }</span>
                     }
                 </li>
             }
@@ -63,20 +64,20 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                     <span class="session__name"><span class="swatch" aria-hidden="true"></span>{ &s.name }</span>
                 </p>
                 <dl class="figures">
-                    <div><dt>{ "ran for" }</dt><dd data-testid={format!("elapsed-{}", s.name)}>{ ms_label(s.elapsed_us) }</dd></div>
-                    <div><dt>{ "waited for locks" }</dt><dd data-testid={format!("wait-{}", s.name)}>{ ms_label(s.wait_us) }</dd></div>
+                    <div><dt>{ t!("figure-ran") }</dt><dd data-testid={format!("elapsed-{}", s.name)}>{ ms_label(s.elapsed_us) }</dd></div>
+                    <div><dt>{ t!("figure-waited") }</dt><dd data-testid={format!("wait-{}", s.name)}>{ ms_label(s.wait_us) }</dd></div>
                     if s.delayed_us > 0 {
-                        <div><dt>{ "delayed, waiting for a row" }</dt><dd data-testid={format!("delayed-{}", s.name)}>{ ms_label(s.delayed_us) }</dd></div>
+                        <div><dt>{ t!("figure-delayed") }</dt><dd data-testid={format!("delayed-{}", s.name)}>{ ms_label(s.delayed_us) }</dd></div>
                     }
-                    <div><dt>{ "statements" }</dt><dd>{ s.statements }</dd></div>
-                    <div><dt>{ "logical reads" }</dt><dd>{ s.logical_reads }</dd></div>
-                    <div><dt>{ "errors" }</dt><dd>{ errors_label(s) }</dd></div>
+                    <div><dt>{ t!("figure-statements") }</dt><dd>{ s.statements }</dd></div>
+                    <div><dt>{ t!("figure-reads") }</dt><dd>{ s.logical_reads }</dd></div>
+                    <div><dt>{ t!("figure-errors") }</dt><dd>{ errors_label(s) }</dd></div>
                 </dl>
                 if !s.errors.is_empty() {
                     <ul class="errors">{ for errors }</ul>
                 }
                 if s.results.is_empty() {
-                    <p class="muted">{ "No result sets returned to the client." }</p>
+                    <p class="muted">{ t!("no-results") }</p>
                 }
                 { for results }
             </div>
@@ -89,7 +90,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
             <li class={classes!("check", match (c.passed, c.bug) { (true, true) => "check--bug", (true, false) => "check--pass", _ => "check--fail" })}
                 data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}
                 data-bug={c.bug.then_some("true")}>
-                <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => "⚠ bug reproduced", (true, false) => "✓ pass", _ => "✗ fail" } }</span>
+                <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => t!("check-bug"), (true, false) => t!("check-pass"), _ => t!("check-fail") } }</span>
                 <span class="check__name">{ &c.name }</span>
                 <span class="check__detail" data-testid="check-detail">{ &c.detail }</span>
             </li>
@@ -99,16 +100,16 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         let lines = changes(before, summary);
         html! {
             <div class="before-after" data-testid="before-after">
-                <h4 class="panel__subtitle">{ "What the last toggle changed" }</h4>
+                <h4 class="panel__subtitle">{ t!("changes-title") }</h4>
                 if lines.is_empty() {
-                    <p class="muted">{ "Nothing in the outcome changed." }</p>
+                    <p class="muted">{ t!("changes-none") }</p>
                 } else {
                     <ul>
                         { for lines.iter().map(|c| html! {
                             <li data-what={c.what.clone()}>
                                 <span class="before-after__what">{ &c.what }</span>{ " " }
                                 <span class="before-after__before">{ &c.before }</span>
-                                <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " became " }</span>
+                                <span aria-hidden="true">{ " → " }</span><span class="visually-hidden">{ " " }{ t!("became") }{ " " }</span>
                                 <strong class="before-after__after">{ &c.after }</strong>
                             </li>
                         }) }
@@ -120,21 +121,21 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
     html! {
         <section class="panel outcome" aria-labelledby="outcome-heading" data-testid="outcome" data-end-ms={ms_number(summary.end_us)}>
             <h3 id="outcome-heading" class="panel__title">
-                { "Outcome" }
-                <span class="panel__note">{ format!("whole run · ended at {} · seed {}", ms_label(summary.end_us), summary.key.seed) }</span>
+                { t!("outcome-title") }
+                <span class="panel__note">{ t!("outcome-note", end = ms_label(summary.end_us), seed = summary.key.seed.to_string()) }</span>
             </h3>
             { for diff }
             <div class="outcome__sessions">{ for cards }</div>
             if !summary.checks.is_empty() {
                 <h4 class="panel__subtitle">
                     { if props.exercise {
-                        format!("Goals: {passed} of {} met", summary.checks.len())
+                        t!("goals-met", passed = passed, total = summary.checks.len())
                     } else {
-                        format!("Checks: {passed} of {} pass", summary.checks.len())
+                        t!("checks-pass", passed = passed, total = summary.checks.len())
                     } }
                 </h4>
                 if props.exercise && passed < summary.checks.len() {
-                    <p class="muted exercise-note">{ "This is an exercise: the goals are met once the SQL is fixed. Read the lesson text for the task." }</p>
+                    <p class="muted exercise-note">{ t!("exercise-note") }</p>
                 }
                 <ul class="checks" data-testid="checks">{ for checks }</ul>
             }
@@ -147,6 +148,6 @@ fn errors_label(s: &engine::SessionOutcome) -> String {
     let caught = s.errors.iter().filter(|e| e.caught).count();
     match caught {
         0 => s.errors.len().to_string(),
-        n => format!("{} (+{n} caught)", s.errors.len() - n),
+        n => t!("errors-caught", uncaught = s.errors.len() - n, caught = n),
     }
 }

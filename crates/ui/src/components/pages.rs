@@ -2,6 +2,7 @@ use yew::prelude::*;
 
 use crate::route::{LessonRoute, Route};
 use crate::sliced::{run_sliced, Job};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct NotFoundProps {
@@ -12,9 +13,9 @@ pub struct NotFoundProps {
 pub fn NotFound(props: &NotFoundProps) -> Html {
     html! {
         <section class="not-found">
-            <h2>{ "Page not found" }</h2>
-            <p>{ "Nothing lives at " }<code>{ &props.path }</code>{ "." }</p>
-            <p><a href={Route::Home.href()}>{ "Back to the lessons" }</a></p>
+            <h2>{ t!("not-found-title") }</h2>
+            <p>{ t!("not-found-before") }<code>{ &props.path }</code>{ t!("not-found-after") }</p>
+            <p><a href={Route::Home.href()}>{ t!("back-to-lessons") }</a></p>
         </section>
     }
 }
@@ -31,14 +32,14 @@ pub struct LessonProblemProps {
 pub fn LessonProblem(props: &LessonProblemProps) -> Html {
     html! {
         <section class="problem" role="alert" data-testid="lesson-problem">
-            <h2>{ "No such lesson" }</h2>
-            <p>{ "There is no lesson " }<code>{ &props.id }</code>{ ". The lessons are:" }</p>
+            <h2>{ t!("no-lesson-title") }</h2>
+            <p>{ t!("no-lesson-before") }<code>{ &props.id }</code>{ t!("no-lesson-after") }</p>
             <ul>
                 { for props.known.iter().map(|id| html! {
                     <li><a href={Route::Lesson(LessonRoute::new(id)).href()}>{ id }</a></li>
                 }) }
             </ul>
-            <p><a href={Route::Home.href()}>{ "Back to the lessons" }</a></p>
+            <p><a href={Route::Home.href()}>{ t!("back-to-lessons") }</a></p>
         </section>
     }
 }
@@ -74,7 +75,7 @@ pub fn DebugPanicRun() -> Html {
         let job = run_sliced(PanickingJob, |()| {}, |()| {});
         move || drop(job)
     });
-    html! { <p class="simulating" role="status" data-testid="simulating">{ "Simulating…" }</p> }
+    html! { <p class="simulating" role="status" data-testid="simulating">{ t!("simulating") }</p> }
 }
 
 /// Asks the worker to panic (`wire::Request::Panic`), as a bug in a search or a Check
@@ -85,5 +86,5 @@ pub fn DebugPanicWorker() -> Html {
         let job = crate::offload::offload(&crate::wire::Request::Panic, |_| {});
         move || drop(job)
     });
-    html! { <p class="simulating" role="status" data-testid="simulating">{ "Working…" }</p> }
+    html! { <p class="simulating" role="status" data-testid="simulating">{ t!("working") }</p> }
 }

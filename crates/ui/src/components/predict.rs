@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use crate::predict::Answer;
 use crate::route::{LessonRoute, Route, Seek};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct AskProps {
@@ -54,7 +55,7 @@ pub fn Ask(props: &AskProps) -> Html {
     html! {
         <section class="predict" role="group" aria-labelledby="predict-ask" data-testid="predict"
             data-question={q.name.clone()} {onkeydown}>
-            <p class="predict__title">{ "Predict first" }</p>
+            <p class="predict__title">{ t!("predict-title") }</p>
             <p class="predict__ask" id="predict-ask">{ &q.ask }</p>
             <ol class="predict__choices">
                 { for q.choices.iter().enumerate().map(|(i, c)| {
@@ -76,13 +77,13 @@ pub fn Ask(props: &AskProps) -> Html {
             </ol>
             <p class="predict__skip">
                 <button type="button" class="button button--small" data-testid="predict-skip" onclick={skip}>
-                    { "Skip: just run it" }
+                    { t!("predict-skip") }
                 </button>
                 <button type="button" class="button button--small" data-testid="predict-off"
                     onclick={props.on_off.reform(|_: MouseEvent| ())}>
-                    { "Stop asking me" }
+                    { t!("predict-stop") }
                 </button>
-                <span class="predict__hint">{ "Answers stay in this browser; the Lesson tab turns the questions back on." }</span>
+                <span class="predict__hint">{ t!("predict-hint") }</span>
             </p>
         </section>
     }
@@ -113,9 +114,9 @@ pub fn Verdict(props: &VerdictProps) -> Html {
         Callback::from(move |_: MouseEvent| on_again.emit(()))
     };
     let body = match &props.judged {
-        None => html! { <p class="predict__detail">{ "Running…" }</p> },
+        None => html! { <p class="predict__detail">{ t!("predict-running") }</p> },
         Some(Err(e)) => html! {
-            <p class="predict__detail">{ format!("This run cannot judge the answer: {e}.") }</p>
+            <p class="predict__detail">{ t!("predict-cannot-judge", error = e.to_string()) }</p>
         },
         Some(Ok(j)) => {
             let right = j.right.contains(&props.choice);
@@ -123,7 +124,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                 .right
                 .first()
                 .and_then(|&i| q.choices.get(i))
-                .map_or("none of the choices", |c| c.label.as_str());
+                .map_or_else(|| t!("predict-none"), |c| c.label.clone());
             let mut moment = props.route.clone();
             moment.seek = Seek::Events(j.moment);
             moment.time_us = None;
@@ -131,27 +132,27 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                 <>
                     <p class="predict__result" data-testid="predict-result"
                         data-right={if right { "true" } else { "false" }}>
-                        <strong>{ if right { "Right." } else { "Not quite." } }</strong>
-                        { " You said: " }{ picked }{ "." }
+                        <strong>{ if right { t!("predict-right") } else { t!("predict-wrong") } }</strong>
+                        { " " }{ t!("predict-you-said", answer = picked.to_string()) }
                         if !right {
-                            { " The run says: " }{ answer }{ "." }
+                            { " " }{ t!("predict-run-says", answer = answer.to_string()) }
                         }
                     </p>
                     <p class="predict__detail">
                         <code>{ &j.detail }</code>{ " · " }{ &q.explain }{ " " }
-                        <a href={Route::Lesson(moment).href()} data-testid="predict-moment">{ "See the moment" }</a>
+                        <a href={Route::Lesson(moment).href()} data-testid="predict-moment">{ t!("predict-moment") }</a>
                     </p>
                 </>
             }
         }
     };
     html! {
-        <section class="predict predict--verdict" role="status" aria-label="Your prediction"
+        <section class="predict predict--verdict" role="status" aria-label={t!("predict-yours")}
             data-testid="predict-verdict" data-question={q.name.clone()}>
             <p class="predict__ask">{ &q.ask }</p>
             { body }
             <button type="button" class="button button--small" data-testid="predict-again" onclick={again}>
-                { "Ask me again" }
+                { t!("predict-again") }
             </button>
         </section>
     }

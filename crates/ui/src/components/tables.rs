@@ -18,6 +18,7 @@ use crate::player::Shared;
 use crate::present::{
     filter_rows, ms_label, row_window, session_class, RecentChange, RowSlot, StepMarks, TableFilter,
 };
+use crate::t;
 
 /// Rows shown per table before windowing.
 const ROWS_SHOWN: usize = 10;
@@ -79,7 +80,7 @@ pub fn Tables(props: &TablesProps) -> Html {
     };
     html! {
         <section class="panel tables" aria-labelledby="tables-heading" data-testid="tables">
-            <h3 id="tables-heading" class="panel__title">{ "Tables" }</h3>
+            <h3 id="tables-heading" class="panel__title">{ t!("tab-tables") }</h3>
             if props.filterable {
                 <FilterBar filter={props.filter.clone()} on_filter={props.on_filter.clone()}
                     sessions={props.sessions.clone()} anomalies={props.highlighted.len()} />
@@ -149,16 +150,16 @@ fn FilterBar(props: &FilterBarProps) -> Html {
         Callback::from(move |_: MouseEvent| on_filter.emit(TableFilter::default()))
     };
     html! {
-        <div class="filter" role="search" aria-label="Filter the tables" data-testid="table-filter">
+        <div class="filter" role="search" aria-label={t!("filter-label")} data-testid="table-filter">
             <label class="filter__search">
-                <span class="visually-hidden">{ "Find rows by id or value" }</span>
+                <span class="visually-hidden">{ t!("filter-text") }</span>
                 <input type="search" placeholder="Find a row: id or value" data-testid="table-search"
                     value={f.search.clone()} oninput={on_search} />
             </label>
             <label>
-                <span class="visually-hidden">{ "Rows of a session" }</span>
+                <span class="visually-hidden">{ t!("filter-session") }</span>
                 <select data-testid="table-session" onchange={on_session}>
-                    <option value="" selected={f.session.is_none()}>{ "any session" }</option>
+                    <option value="" selected={f.session.is_none()}>{ t!("filter-any-session") }</option>
                     { for props.sessions.iter().map(|s| html! {
                         <option value={s.clone()} selected={f.session.as_deref() == Some(s.as_str())}>{ s }</option>
                     }) }
@@ -166,14 +167,14 @@ fn FilterBar(props: &FilterBarProps) -> Html {
             </label>
             <label class="filter__flag">
                 <input type="checkbox" data-testid="table-locked" checked={f.locked} onchange={flag(|f, on| f.locked = on)} />
-                { "locked now" }
+                { t!("filter-locked") }
             </label>
             <label class="filter__flag">
                 <input type="checkbox" data-testid="table-anomalies" checked={f.anomalies} onchange={flag(|f, on| f.anomalies = on)} />
-                { format!("with anomalies ({})", props.anomalies) }
+                { t!("filter-anomalies", count = props.anomalies) }
             </label>
             if f.active() {
-                <button type="button" class="button button--small" data-testid="table-filter-clear" onclick={clear}>{ "Show all" }</button>
+                <button type="button" class="button button--small" data-testid="table-filter-clear" onclick={clear}>{ t!("filter-clear") }</button>
             }
         </div>
     }
@@ -195,12 +196,12 @@ fn filtered(t: &TableView, filter: &TableFilter, ctx: &RowCtx) -> Html {
             <p class="table__head">
                 <span class="table__name">{ &t.name }</span>
                 <span class="table__count">
-                    { format!("{} of {} row{} match", rows.len(), t.total_rows, if t.total_rows == 1 { "" } else { "s" }) }
-                    if shown < rows.len() { { format!(" · first {shown} shown") } }
+                    { t!("table-match", matched = rows.len(), total = t.total_rows) }
+                    if shown < rows.len() { { " · " }{ t!("table-first-shown", shown = shown) } }
                 </span>
             </p>
             if rows.is_empty() {
-                <p class="table__empty">{ "no matching rows" }</p>
+                <p class="table__empty">{ t!("table-no-match") }</p>
             } else {
                 <div class="table__scroll">
                     <table>
@@ -217,7 +218,7 @@ fn head(t: &TableView) -> Html {
     html! {
         <thead>
             <tr>
-                <th scope="col"><span class="visually-hidden">{ "Locks" }</span><span aria-hidden="true">{ "locks" }</span></th>
+                <th scope="col"><span class="visually-hidden">{ t!("table-locks-column") }</span><span aria-hidden="true">{ t!("table-locks-short") }</span></th>
                 { for t.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }
             </tr>
         </thead>
@@ -249,7 +250,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
         html! {
             <td class={classes!(is_changed.then_some("cell--changed"))} title={title}>
                 { text }
-                if is_changed { <span class="visually-hidden">{ " (changed now)" }</span> }
+                if is_changed { <span class="visually-hidden">{ " " }{ t!("table-changed-now") }</span> }
             </td>
         }
     });
@@ -267,7 +268,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
                     <span class="row-note" title={format!("changed by {by}, not yet committed")}>{ format!("✎ {by} uncommitted") }</span>
                 }
                 if let Some(notes) = skipped {
-                    <span class="row-note row-note--skipped" title={notes.join("; ")} data-testid="skipped">{ "⤼ skipped" }</span>
+                    <span class="row-note row-note--skipped" title={notes.join("; ")} data-testid="skipped">{ t!("table-skipped") }</span>
                     <span class="visually-hidden">{ notes.join("; ") }</span>
                 }
             </td>
@@ -307,7 +308,7 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
     let rows = slots.iter().map(|slot| match *slot {
         RowSlot::Gap(n) => html! {
             <tr class="row--gap"><td colspan={columns.to_string()}>{ match n {
-                Some(n) => format!("… {n} more row{} …", if n == 1 { "" } else { "s" }),
+                Some(n) => t!("table-gap", count = n),
                 None => "…".to_string(),
             } }</td></tr>
         },
@@ -318,13 +319,13 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
             <p class="table__head">
                 <span class="table__name">{ &t.name }</span>
                 <span class="table__count">
-                    { format!("{} row{}", t.total_rows, if t.total_rows == 1 { "" } else { "s" }) }
-                    if shown < t.total_rows { { format!(" · {shown} shown: locked, just changed, and the first") } }
+                    { t!("rows", count = t.total_rows) }
+                    if shown < t.total_rows { { " · " }{ t!("table-shown", shown = shown) } }
                 </span>
                 { for t.table_locks.iter().map(|b| badge(b, ctx.sessions)) }
             </p>
             if t.columns.is_empty() || t.total_rows == 0 {
-                <p class="table__empty">{ "no rows" }</p>
+                <p class="table__empty">{ t!("table-no-rows") }</p>
             } else {
                 <div class="table__scroll">
                     <table>
@@ -337,7 +338,7 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
             }
             if !outside.is_empty() {
                 <div class="table__recent" data-testid={format!("recent-{}", t.name)}>
-                    <p class="table__recent-title">{ "Latest changes to rows not shown:" }</p>
+                    <p class="table__recent-title">{ t!("table-recent") }</p>
                     <ul>
                         { for outside.iter().map(|c| html! {
                             <li><span class="muted">{ ms_label(c.at_us) }</span>{ " " }{ &c.text }</li>

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use crate::player::{PlayerAction, Playhead, Shared, SPEEDS};
 use crate::present::{ms_label, ms_number};
 use crate::run::{BuildProgress, RunModel};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct TogglesProps {
@@ -72,8 +73,8 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                                         if let Some(href) = compare {
                                             <a class="toggle__compare" {href}
                                                 data-testid={format!("compare-{}-{}", toggle.name, value)}
-                                                title={format!("Compare this run with {} = {value}, side by side", toggle.label)}
-                                                aria-label={format!("Compare with {} = {value}", toggle.label)}>{ "⇄" }</a>
+                                                title={t!("compare-title", toggle = &toggle.label, value = value)}
+                                                aria-label={t!("compare-label", toggle = &toggle.label, value = value)}>{ "⇄" }</a>
                                         }
                                     </span>
                                 }
@@ -169,23 +170,23 @@ pub fn Transport(props: &TransportProps) -> Html {
     html! {
         <div class="transport" data-testid="transport">
             <div class="transport__buttons">
-                <button type="button" class="icon-button" aria-label="Back to the start (Home)" title="Start (Home)"
+                <button type="button" class="icon-button" aria-label={t!("home-label")} title={t!("home-title")}
                     data-testid="home" disabled={at_start} onclick={send(PlayerAction::Home)}>{ icon(ICON_HOME) }</button>
-                <button type="button" class="icon-button" aria-label="Step back one event (←)" title="Step back (←)"
+                <button type="button" class="icon-button" aria-label={t!("step-back-label")} title={t!("step-back-title")}
                     data-testid="step-back" disabled={at_start} onclick={send(PlayerAction::StepBack)}>{ icon(ICON_BACK) }</button>
-                <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
-                    title={if props.playing { "Pause (Space)" } else { "Play (Space)" }}
+                <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { t!("pause-label") } else { t!("play-label") }}
+                    title={if props.playing { t!("pause-label") } else { t!("play-label") }}
                     data-testid="play" data-playing={if props.playing { "true" } else { "false" }}
                     onclick={send(PlayerAction::TogglePlay)}>
                     { icon(if props.playing { ICON_PAUSE } else { ICON_PLAY }) }
-                    { if props.playing { "Pause" } else if at_end { "Replay" } else { "Play" } }
+                    { if props.playing { t!("pause") } else if at_end { t!("replay") } else { t!("play") } }
                 </button>
-                <button type="button" class="icon-button" aria-label="Step forward one event (→)" title="Step forward (→)"
+                <button type="button" class="icon-button" aria-label={t!("step-forward-label")} title={t!("step-forward-title")}
                     data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ icon(ICON_FORWARD) }</button>
-                <button type="button" class="icon-button" aria-label="Jump to the end (End)" title="End (End)"
+                <button type="button" class="icon-button" aria-label={t!("end-label")} title={t!("end-title")}
                     data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ icon(ICON_END) }</button>
                 <label class="transport__speed">
-                    <span>{ "Speed" }</span>
+                    <span>{ t!("speed") }</span>
                     <select data-testid="speed" onchange={on_speed}>
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                             <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
@@ -197,12 +198,12 @@ pub fn Transport(props: &TransportProps) -> Html {
                 <span class="transport__time" data-testid="position"
                     data-events={head.events.to_string()} data-t-ms={ms_number(head.t_us)}>
                     <strong>{ ms_label(head.t_us) }</strong>
-                    { format!(" of {} · event {} of {}", ms_label(props.end_us), head.events, props.events) }
+                    { " " }{ t!("position", end = ms_label(props.end_us), event = head.events, events = props.events) }
                 </span>
                 <input
                     type="range"
                     class="transport__scrub"
-                    aria-label="Virtual time"
+                    aria-label={t!("virtual-time")}
                     aria-valuetext={ms_label(head.t_us)}
                     data-testid="scrub"
                     min="0"
@@ -213,8 +214,8 @@ pub fn Transport(props: &TransportProps) -> Html {
                     onkeydown={on_scrub_key}
                 />
                 if let Some((from, to)) = props.idle {
-                    <span class="transport__idle" data-testid="idle" title="Playback passes quiet stretches faster than real time">
-                        { format!("» quiet for {} — played compressed", crate::zoom::span_label(to - from)) }
+                    <span class="transport__idle" data-testid="idle" title={t!("idle-title")}>
+                        { t!("idle", span = crate::zoom::span_label(to - from)) }
                     </span>
                 }
             </div>
@@ -247,7 +248,7 @@ pub fn SeedControl(props: &SeedControlProps) -> Html {
                 Ok(n) if n != seed => on_seed.emit(n),
                 Ok(_) => {}
                 Err(_) => {
-                    el.set_custom_validity("A seed is a whole number from 0 up.");
+                    el.set_custom_validity(&t!("seed-invalid"));
                     el.report_validity();
                 }
             }
@@ -284,21 +285,21 @@ pub fn SeedControl(props: &SeedControlProps) -> Html {
     html! {
         <form class="seed" data-testid="seed" data-seed={props.seed.to_string()} {onsubmit}>
             <label class="seed__label">
-                <span>{ "Seed" }</span>
+                <span>{ t!("seed") }</span>
                 <input ref={input} type="number" min="0" step="1" inputmode="numeric" class="seed__input"
                     data-testid="seed-input" value={props.seed.to_string()} {oninput}
                     aria-describedby="seed-help" />
             </label>
-            <button type="submit" class="button button--small" data-testid="seed-run">{ "Run" }</button>
+            <button type="submit" class="button button--small" data-testid="seed-run">{ t!("seed-run") }</button>
             <button type="button" class="button button--small" data-testid="seed-next" onclick={next}
-                title="Run the next seed">{ "Next seed" }</button>
+                title={t!("seed-next-title")}>{ t!("seed-next") }</button>
             <button type="button" class="button button--small" data-testid="seed-random" onclick={random}
-                title="Run a random seed: the sessions interleave differently">{ "A different interleaving" }</button>
+                title={t!("seed-random-title")}>{ t!("seed-random") }</button>
             if props.seed != props.lesson_seed {
                 <button type="button" class="button button--small" data-testid="seed-reset" onclick={reset}>
-                    { format!("Lesson's seed ({})", props.lesson_seed) }</button>
+                    { t!("seed-reset", seed = props.lesson_seed.to_string()) }</button>
             }
-            <span id="seed-help" class="visually-hidden">{ "The seed decides how the sessions interleave; the same seed replays the same run." }</span>
+            <span id="seed-help" class="visually-hidden">{ t!("seed-help") }</span>
         </form>
     }
 }
@@ -316,14 +317,17 @@ pub struct NarrationProps {
 pub fn Narration(props: &NarrationProps) -> Html {
     let k = props.head.events;
     let text = if k == 0 {
-        "Start: the setup has run and no session has started. Press Play, or → to step.".to_string()
+        t!("narration-start")
     } else {
         let entry = &props.run.trace[k - 1];
-        format!(
-            "{} · event {k} of {}: {}",
-            ms_label(entry.at_us),
-            props.run.events(),
-            entry.event
+        // The event's line is the trace's, in English in every language: the trace is
+        // the shared contract of the CLI, the tests and the page.
+        t!(
+            "narration-event",
+            time = ms_label(entry.at_us),
+            event = k,
+            events = props.run.events(),
+            line = entry.event.to_string()
         )
     };
     html! {
@@ -349,12 +353,12 @@ pub fn Simulating(props: &SimulatingProps) -> Html {
     html! {
         <div class={classes!("simulating", props.over.then_some("simulating--over"))} role="status"
             data-testid={(!props.over).then_some("simulating")}>
-            { "Simulating…" }
+            { t!("simulating") }
             if let Some(p) = props.progress {
                 <span class="simulating__progress" data-testid="run-progress">
-                    { format!(" {} engine steps, {} of virtual time ", p.steps, ms_label(p.now_us)) }
+                    { " " }{ t!("run-progress", steps = p.steps, time = ms_label(p.now_us)) }{ " " }
                 </span>
-                <button type="button" class="button" data-testid="cancel-run" onclick={cancel}>{ "Cancel" }</button>
+                <button type="button" class="button" data-testid="cancel-run" onclick={cancel}>{ t!("cancel") }</button>
             }
         </div>
     }
@@ -373,9 +377,9 @@ pub fn Cancelled(props: &CancelledProps) -> Html {
     let retry = props.dispatch.reform(|_: MouseEvent| PlayerAction::Retry);
     html! {
         <div class="notice notice--warning" role="status" data-testid="run-cancelled" data-stopped="cancel">
-            <p class="notice__title">{ "You cancelled this run" }</p>
-            <p>{ format!("It had run {} engine steps, {} of virtual time. ", p.steps, ms_label(p.now_us)) }
-                <button type="button" class="button" data-testid="run-again" onclick={retry}>{ "Run again" }</button></p>
+            <p class="notice__title">{ t!("cancelled-title") }</p>
+            <p>{ t!("cancelled-detail", steps = p.steps, time = ms_label(p.now_us)) }{ " " }
+                <button type="button" class="button" data-testid="run-again" onclick={retry}>{ t!("run-again") }</button></p>
         </div>
     }
 }

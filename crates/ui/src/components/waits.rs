@@ -11,6 +11,7 @@ use super::tables::badge;
 use crate::graph::{layout, NODE_H};
 use crate::player::Shared;
 use crate::present::{session_class, StepMarks};
+use crate::t;
 
 #[derive(Properties, PartialEq)]
 pub struct WaitsProps {
@@ -44,7 +45,11 @@ pub fn Waits(props: &WaitsProps) -> Html {
             edges.push((
                 w.waiter.clone(),
                 w.blocker.clone(),
-                format!("{} on {}", w.mode, w.resource),
+                t!(
+                    "waits-edge",
+                    mode = w.mode.to_string(),
+                    resource = w.resource.to_string()
+                ),
             ));
         }
     }
@@ -100,8 +105,8 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 { for l.holders.iter().map(|b| badge(b, sessions)) }
                 if !l.waiters.is_empty() {
                     <span class="locks__waiting">
-                        { " waiting: " }
-                        { for l.waiters.iter().map(|w| html! { <span class="lock lock--waiting">{ format!("{} wants {}", w.session, w.mode) }</span> }) }
+                        { " " }{ t!("locks-waiting") }{ " " }
+                        { for l.waiters.iter().map(|w| html! { <span class="lock lock--waiting">{ t!("locks-wants", session = w.session.to_string(), mode = w.mode.to_string()) }</span> }) }
                     </span>
                 }
             </li>
@@ -109,10 +114,10 @@ pub fn Waits(props: &WaitsProps) -> Html {
     });
     html! {
         <section class="panel waits" aria-labelledby="waits-heading" data-testid="waits">
-            <h3 id="waits-heading" class="panel__title">{ "Who waits for whom" }</h3>
+            <h3 id="waits-heading" class="panel__title">{ t!("waits-title") }</h3>
             if sessions.len() > 1 {
             <svg class="waits__graph" viewBox={graph.view_box_attr()} role="img" data-testid="wait-graph"
-                 aria-label={if sentences.is_empty() { "Nobody waits".to_string() } else { sentences.join("; ") }}>
+                 aria-label={if sentences.is_empty() { t!("waits-nobody") } else { sentences.join("; ") }}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
@@ -127,23 +132,23 @@ pub fn Waits(props: &WaitsProps) -> Html {
             }
             <ul class="waits__list" data-testid="wait-edges">
                 if sentences.is_empty() {
-                    <li class="muted">{ "Nobody waits now." }</li>
+                    <li class="muted">{ t!("waits-nobody-now") }</li>
                 }
                 { for sentences.iter().map(|s| html! { <li>{ s }</li> }) }
             </ul>
             if let Some((victim, cycle)) = deadlock {
                 <p class="deadlock" role="status" data-testid="deadlock">
-                    { format!("Deadlock: {} — {victim} is the victim (error 1205).", cycle.join(" → ")) }
+                    { t!("waits-deadlock", cycle = cycle.join(" → "), victim = victim.to_string()) }
                 </p>
             }
-            <h4 class="panel__subtitle">{ "Locks held" }</h4>
+            <h4 class="panel__subtitle">{ t!("locks-title") }</h4>
             <ul class="locks">
                 if view.locks.is_empty() {
-                    <li class="muted">{ "No locks (intent locks aside)." }</li>
+                    <li class="muted">{ t!("locks-none") }</li>
                 }
                 { for locks }
                 if view.locks.len() > 8 {
-                    <li class="muted">{ format!("… and {} more", view.locks.len() - 8) }</li>
+                    <li class="muted">{ t!("locks-more", count = view.locks.len() - 8) }</li>
                 }
             </ul>
         </section>

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use crate::player::{PlayerAction, Shared};
 use crate::run::RunModel;
+use crate::t;
 use crate::why::{explain_at, Matrix};
 
 #[derive(Properties, PartialEq)]
@@ -28,8 +29,8 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
     html! {
         <button type="button" class="button button--small why__toggle" data-testid="why-toggle"
             aria-expanded={if open { "true" } else { "false" }} aria-controls="why-panel"
-            aria-keyshortcuts="?" title="Why did this happen? (?)" {onclick}>
-            { if open { "Hide why" } else { "Why?" } }
+            aria-keyshortcuts="?" title={t!("why-button-title")} {onclick}>
+            { if open { t!("why-hide") } else { t!("why-button") } }
         </button>
     }
 }
@@ -57,8 +58,8 @@ pub fn WhyPanel(props: &WhyPanelProps) -> Html {
         },
         None => html! {
             <>
-                <h3 class="why__title" id="why-title">{ "Nothing to explain here" }</h3>
-                <p class="why__sentence muted">{ "The event at the playhead follows from the SQL alone. Step to a wait, a skip, an error or an anomaly (] jumps to the next anomaly) and its reason shows here." }</p>
+                <h3 class="why__title" id="why-title">{ t!("why-nothing-title") }</h3>
+                <p class="why__sentence muted">{ t!("why-nothing") }</p>
             </>
         },
     };
@@ -79,12 +80,12 @@ fn matrix(m: &Matrix) -> Html {
         <div class="why__matrix table__scroll">
             <table data-testid="why-matrix">
                 <caption>
-                    { format!("Lock compatibility ({}): can a lock asked for (row) be granted while another session holds (column)? ", m.dialect) }
-                    { format!("Lit: {asked} asked, {} held.", held.join(", ")) }
+                    { t!("why-matrix-caption", dialect = m.dialect) }{ " " }
+                    { t!("why-matrix-lit", asked = asked, held = held.join(", ")) }
                 </caption>
                 <thead>
                     <tr>
-                        <th scope="col"><span class="visually-hidden">{ "asked \\ held" }</span></th>
+                        <th scope="col"><span class="visually-hidden">{ t!("why-matrix-corner") }</span></th>
                         { for m.names.iter().enumerate().map(|(c, n)| html! {
                             <th scope="col" class={classes!(m.held.contains(&c).then_some("why__head--lit"))}>{ n }</th>
                         }) }

@@ -1,0 +1,56 @@
+# The site: header, lesson list, pages that are not a lesson.
+
+tagline = Watch database job queues and locks behave, one step at a time.
+language = Language
+theme-dark-label = Dark theme
+theme-to-light = Switch to the light theme
+theme-to-dark = Switch to the dark theme
+theme-dark = Dark
+theme-light = Light
+facilitator-link = For workshop facilitators: every exercise with its goals and hints, printable
+
+lessons-heading = Lessons
+lessons-none = No lessons yet
+lesson-exercise-chip = Exercise
+lesson-untranslated = Not translated yet, shown in English.
+lesson-covers = Covers
+lesson-covers-label = Scenarios covered: { $list }
+lesson-toggles = Toggles: { $list }
+card-solved = ✓ Solved
+card-goals = { $met } of { $judged } goals met at your last Check
+card-started = Started: your SQL is saved
+
+not-found-title = Page not found
+not-found-before = Nothing lives at{" "}
+not-found-after = .
+no-lesson-title = No such lesson
+no-lesson-before = There is no lesson{" "}
+no-lesson-after = . The lessons are:
+back-to-lessons = Back to the lessons
+simulating = Simulating…
+working = Working…
+
+# Counts, for sentences that need one.
+rows = { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+
+# The facilitator's page.
+facilitator-title = Workshop exercises
+facilitator-intro = { $count } exercises. Each is checked on several seeds: a fix that works only when the race happens to go well does not count.
+facilitator-progress = Learners' progress stays in their own browser.
+facilitator-print = Print this page
+facilitator-reset = Reset all exercise progress in this browser
+facilitator-reset-title = Forget solved exercises and saved SQL in this browser (for a shared workshop machine)
+facilitator-cleared = Cleared saved progress of { $count ->
+    [one] { $count } exercise
+   *[other] { $count } exercises
+}.
+facilitator-covers = covers { $list }
+facilitator-seeds = checked on seeds { $seeds }
+facilitator-goal = Goal
+facilitator-checks = Checks ({ $count })
+facilitator-hints = Hints, in the order learners see them ({ $count })
+facilitator-edits = Learners edit:
+facilitator-open = Open the exercise

@@ -1,0 +1,42 @@
+# The outcome panel, full and compact.
+
+outcome-title = Outcome
+outcome-note = whole run · ended at { $end } · seed { $seed }
+result-caption = Result { $number } · { $rows ->
+    [one] { $rows } row
+   *[other] { $rows } rows
+}
+result-more = … { $count } more
+error-number = Error { $number }
+error-detail = (severity { $severity }, state { $state }): { $message }
+error-caught = — caught by a CATCH block
+errors-caught = { $uncaught } (+{ $caught } caught)
+figure-ran = ran for
+figure-waited = waited for locks
+figure-delayed = delayed, waiting for a row
+figure-statements = statements
+figure-reads = logical reads
+figure-errors = errors
+no-results = No result sets returned to the client.
+check-pass = ✓ pass
+check-fail = ✗ fail
+check-bug = ⚠ bug reproduced
+checks-pass = Checks: { $passed } of { $total } pass
+goals-met = Goals: { $passed } of { $total } met
+exercise-note = This is an exercise: the goals are met once the SQL is fixed. Read the lesson text for the task.
+changes-title = What the last toggle changed
+changes-none = Nothing in the outcome changed.
+became = became
+
+compact-ended = ended at { $end } · seed { $seed }
+compact-checks = checks: { $passed } of { $total } pass
+compact-session = waited { $wait } · { $rows ->
+    [one] { $rows } row
+   *[other] { $rows } rows
+} · { $errors ->
+    [one] { $errors } error
+   *[other] { $errors } errors
+}
+compact-last-toggle = Last toggle:
+compact-nothing-changed = nothing in the outcome changed.
+compact-more = Results, errors and checks

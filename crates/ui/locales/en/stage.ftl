@@ -1,0 +1,176 @@
+# The stage's panels: timeline, sessions, waits and locks, tables, events, why, predict.
+
+timeline = Timeline
+timeline-whole = whole run, { $span }
+zoom-group = Zoom the timeline
+zoom-in = Zoom in
+zoom-in-title = Zoom in (or wheel up)
+zoom-out = Zoom out
+zoom-out-title = Zoom out (or wheel down)
+zoom-reset = Whole run
+lane-title = { $name }: click to move the playhead
+lane-starts = starts at { $time }
+lane-statement = { $label } at line { $line }
+lane-queue = queue
+lane-waits = waits for { $whom }
+lane-sleeps = sleeps
+lane-delayed = delayed: { $table } empty
+overview-all = all
+overview-title = The whole run
+overview-label = Visible stretch of the run: drag to choose one, arrow keys to move it, + and − to zoom
+overview-value = { $from } to { $to }
+legend = Legend
+legend-running = running
+legend-waiting = waiting for a lock (holder named)
+legend-sleeping = sleeping (a delay)
+legend-delayed = delayed (consume on an empty queue)
+legend-mixed = many short steps: zoom in to see each statement
+legend-marks = ✕ error · ⤼ skipped a locked row · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock
+legend-anomaly = anomaly: what the lesson is about ([ and ] jump between them, ? says why)
+legend-zoom = Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip.
+
+anomaly-at = { $anomaly } at { $time }
+anomaly-none = No anomalies in this run.
+anomaly-of = Anomaly { $shown } of { $total }
+anomaly-ahead = { $total } anomalies ahead
+anomaly-passed = { $shown } of { $total } passed
+anomaly-about = anomalies: what this lesson is about
+anomaly-group = Anomalies
+anomaly-prev = Previous anomaly
+anomaly-prev-title = Previous anomaly ([)
+anomaly-prev-button = ◂ Anomaly
+anomaly-next = Next anomaly
+anomaly-next-title = Next anomaly (])
+anomaly-next-button = Anomaly ▸
+
+why-button = Why?
+why-hide = Hide why
+why-button-title = Why did this happen? (?)
+why-nothing-title = Nothing to explain here
+why-nothing = The event at the playhead follows from the SQL alone. Step to a wait, a skip, an error or an anomaly (] jumps to the next anomaly) and its reason shows here.
+why-matrix-caption = Lock compatibility ({ $dialect }): can a lock asked for (row) be granted while another session holds (column)?
+why-matrix-lit = Lit: { $asked } asked, { $held } held.
+why-matrix-corner = asked \ held
+
+code-sessions = Sessions
+code-sessions-now = Sessions now
+code-running = running
+code-finished = finished
+code-idle = no statement now
+code-not-started = not started (starts at { $time })
+code-waiting = waiting for { $whom }: wants { $mode } on { $resource }
+code-earlier-waiters = earlier waiters
+code-sleeping = sleeping until { $time }
+code-delayed = delayed: its consume waits for a row in queue table { $table }
+code-in-setup = in the setup block, line { $line }:
+code-in-setup-proc = inside procedure { $proc } (setup block), line { $line }:
+code-trancount = in transaction ({ $count })
+code-trancount-title = open transactions (@@TRANCOUNT)
+code-toggled = switched by the toggle “{ $toggle }”
+code-toggled-empty = the toggle “{ $toggle }” puts no text here now
+narrative-session = session { $name }, starts at { $time }
+
+waits-title = Who waits for whom
+waits-edge = { $mode } on { $resource }
+waits-nobody = Nobody waits
+waits-nobody-now = Nobody waits now.
+waits-deadlock = Deadlock: { $cycle } — { $victim } is the victim (error 1205).
+locks-title = Locks held
+locks-none = No locks (intent locks aside).
+locks-more = … and { $count } more
+locks-waiting = waiting:
+locks-wants = { $session } wants { $mode }
+
+filter-label = Filter the tables
+filter-text = Find rows by id or value
+filter-session = Rows of a session
+filter-any-session = any session
+filter-locked = locked now
+filter-anomalies = with anomalies ({ $count })
+filter-clear = Show all
+table-match = { $matched } of { $total ->
+    [one] { $total } row match
+   *[other] { $total } rows match
+}
+table-first-shown = first { $shown } shown
+table-shown = { $shown } shown: locked, just changed, and the first
+table-no-match = no matching rows
+table-no-rows = no rows
+table-gap = … { $count ->
+    [one] { $count } more row
+   *[other] { $count } more rows
+} …
+table-locks-column = Locks
+table-locks-short = locks
+table-changed-now = (changed now)
+table-skipped = ⤼ skipped
+table-recent = Latest changes to rows not shown:
+log-seek = Move the playhead to this event
+
+predict-title = Predict first
+predict-skip = Skip: just run it
+predict-stop = Stop asking me
+predict-hint = Answers stay in this browser; the Lesson tab turns the questions back on.
+predict-running = Running…
+predict-right = Right.
+predict-wrong = Not quite.
+predict-you-said = You said: { $answer }.
+predict-run-says = The run says: { $answer }.
+predict-none = none of the choices
+predict-cannot-judge = This run cannot judge the answer: { $error }.
+predict-moment = See the moment
+predict-yours = Your prediction
+predict-again = Ask me again
+
+# Two runs side by side.
+compare-page-title = Compare: { $title }
+compare-back = Back to the lesson
+compare-same = Both sides have the same settings: choose another value for one side to compare.
+compare-simulating = Simulating both runs…
+compare-never = The two runs never diverge: every event happens the same way at the same time.
+compare-part = The runs part at { $time } (event { $event }).
+compare-same-before = Every event before it is the same in both.
+compare-left = Left:
+compare-right = Right:
+compare-ended = the run has ended
+compare-why = Why: the only difference is { $differs }; this is the first event it changes, and everything after follows from it.
+compare-go = Go to this moment
+compare-left-run = left run
+compare-right-run = right run
+compare-marker = The runs part at { $time }
+compare-of = of { $end }
+compare-scrub = Virtual time, both runs
+compare-outcomes = Outcomes
+compare-left-title = Left
+compare-right-title = Right, against the left
+compare-no-difference = No toggle differs.
+compare-differ = Left and right differ in { $differs }.
+compare-swap = Swap sides
+
+# The outcome matrix.
+matrix-title = Outcome matrix: { $title }
+matrix-back = ← Back to the lesson
+matrix-intro = Every combination of the lesson's toggles, each run on several seeds. A cell is what every seed gave, or min–max when the seeds differ; open a cell to watch that run.
+matrix-starting = Running every combination…
+matrix-running = Running { $done } of { $runs } runs… { $time }
+matrix-cancelled = You cancelled the matrix after { $done } of { $runs } runs.
+matrix-again = Compute it again
+matrix-failed = The matrix could not be computed
+matrix-summary = { $rows ->
+    [one] 1 combination
+   *[other] { $rows } combinations
+} × { $seeds ->
+    [one] 1 seed
+   *[other] { $seeds } seeds
+} ({ $list }): { $runs ->
+    [one] 1 run
+   *[other] { $runs } runs
+} in { $time }.
+matrix-checks = checks
+matrix-checks-title = Check verdicts that passed, of those that apply, over every seed
+
+block-setup = setup: schema and data, run before the sessions
+block-show = shown only, not run
+block-off = (A block that takes part only when { $when }: not in this run.)
+block-or = {" "}or{" "}
+block-and = {" "}and{" "}

@@ -1,0 +1,74 @@
+# "Why": the rule behind a wait, a skip, an error or an anomaly. Sessions, tables, keys,
+# lock modes, statements and error numbers come in as the run names them.
+
+why-title = Why: { $label }
+why-sentence = { $text }.
+why-period = .
+why-in-statement = , in { $statement }
+why-statement-aside = {" "}({ $statement })
+why-statement = its { $label }, line { $line }
+why-statement-in-proc = its { $label } in { $proc }, line { $line }
+why-meaning = : { $meaning }.
+why-verb-wrote = wrote
+
+why-wait-title = Why { $session } waits
+why-wait-asks = { $session } asks for { $mode } on { $resource }.
+why-wait-queued = Earlier requests for { $resource } are queued and locks are granted in order, so { $session } waits its turn.
+why-wait-incompatible = { $mode } is not compatible with { $held }: { $session } waits until { $holder } releases it.
+why-holds-since = { $holder } holds { $mode } on { $resource } since { $time }
+why-holds = { $holder } holds { $mode } on { $resource }.
+
+why-skip-title = Why { $session } skipped { $table } { $key }
+why-skip-rule = { $session } skipped { $table } { $key }: { $clause } skips rows locked in a mode its lock conflicts with.
+why-skip-holder = { $holder } holds { $held } on it; { $session } needs { $wanted }, which is not compatible, so it reads on instead of waiting.
+
+why-error-title = Why { $session } got error { $number }
+why-error-in = { $session } got it in { $statement }.
+why-error-deadlock = The deadlock monitor chose { $victim } as the victim of the cycle { $cycle }.
+why-error-caught = A TRY block caught it: the script goes on in its CATCH block.
+why-error-uncaught = No TRY block caught it, so it reached the client.
+
+why-deadlock-title = Why { $victim } was chosen as the deadlock victim
+why-deadlock-circle = { $cycle } wait for each other in a circle: each waits for a lock the next one holds, so none can go on.
+why-deadlock-victim = The deadlock monitor ends the circle by rolling back one transaction, chosen by DEADLOCK_PRIORITY and then the least work to undo: { $victim }'s. { $victim } gets error 1205.
+
+why-timeout-title = Why { $session } stopped waiting
+why-timeout = { $session } waited { $waited } for { $resource }, as long as its LOCK_TIMEOUT allows, and gave up with error 1222.
+
+why-dup-again = { $second } { $verb } { $values } again ({ $table } { $key }{ $update }): { $first } { $first_read } and { $verb } it at { $first_write }; { $second } { $second_read }
+why-dup-by-update = , by an UPDATE
+why-dup-read-at = read it at { $time }
+why-dup-no-read = did not read it first
+why-dup-before-commit = , before { $first }'s write committed at { $time }.
+why-dup-after-commit = , after { $first }'s write committed at { $time }.
+why-dup-uncommitted = , while { $first }'s write was not committed.
+why-dup-read-was = { $session }'s read was { $statement }
+why-dup-gap = A read and a write in two statements leave a gap: the second session read the row before the first one's write committed, and each acted on what it read.
+why-dup-both = { $table } ({ $first_key }) and { $table } ({ $key }) both have { $values }.
+
+why-unmatched = { $session } { $verb } { $table } { $key } ({ $values }) at { $time }; no { $match_table } row has { $wanted } at the end of the run.
+why-unmatched-error = After it { $session } got error { $number } at { $time }
+why-unmatched-unrecorded = , before a { $match_table } row recorded it; what was done outside the database stays done.
+why-unmatched-finished = { $session } finished without writing the { $match_table } row that would record it.
+why-unmatched-nobody = From { $match_table } alone nobody can tell that { $table } { $key } happened.
+
+why-lost-consumed = { $session } consumed { $table } { $key } at { $time }
+why-lost-got = {" "}and got { $row }
+why-lost-more = , and { $count ->
+    [one] 1 more row
+   *[other] { $count } more rows
+}
+why-lost-meaning = the action taken for the row failed
+why-lost-committed = { $session } committed at { $time }, so the consume is permanent: the row is gone from { $table } and nothing records what was done with it.
+why-lost-rollback = A ROLLBACK would have undone the consume with the failed action and put the row back in the queue.
+why-then-error = Then { $session } got error { $number } at { $time }
+
+why-kept-wrote = { $session } { $verb } { $table } { $keys }
+why-kept-more = {" "}and { $count ->
+    [one] 1 more row
+   *[other] { $count } more rows
+}
+why-kept-at = {" "}at { $time }
+why-kept-committed = ; that change committed at { $time }.
+why-kept-meaning = the work those rows record failed
+why-kept-stay = The rows in { $table } stay as written, so they say the work was done: nothing marks them for another try.

@@ -1,0 +1,49 @@
+# サイト: ヘッダー、レッスン一覧、レッスン以外のページ。
+
+tagline = データベースのジョブキューとロックの振る舞いを、一歩ずつ観察します。
+language = 言語
+theme-dark-label = ダークテーマ
+theme-to-light = ライトテーマに切り替える
+theme-to-dark = ダークテーマに切り替える
+theme-dark = ダーク
+theme-light = ライト
+facilitator-link = ワークショップの進行役向け: すべての演習の目標とヒント (印刷用)
+
+lessons-heading = レッスン
+lessons-none = レッスンはまだありません
+lesson-exercise-chip = 演習
+lesson-untranslated = 未翻訳のため英語で表示しています。
+lesson-covers = シナリオ
+lesson-covers-label = 扱うシナリオ: { $list }
+lesson-toggles = 切り替え: { $list }
+card-solved = ✓ 解決済み
+card-goals = 前回のチェックで達成した目標: { $judged } 件中 { $met } 件
+card-started = 着手済み: SQL は保存されています
+
+not-found-title = ページが見つかりません
+not-found-before = {""}
+not-found-after = {" "}にはページがありません。
+no-lesson-title = そのレッスンはありません
+no-lesson-before = レッスン{" "}
+no-lesson-after = {" "}はありません。レッスンの一覧:
+back-to-lessons = レッスン一覧に戻る
+simulating = シミュレーション中…
+working = 処理中…
+
+rows = { $count } 行
+
+# 進行役のページ。
+facilitator-title = ワークショップの演習
+facilitator-intro = 演習 { $count } 件。それぞれ複数のシードでチェックします: 競合がたまたまうまくいったときだけ動く修正は数えません。
+facilitator-progress = 受講者の進捗は各自のブラウザーに保存されます。
+facilitator-print = このページを印刷
+facilitator-reset = このブラウザーの演習の進捗をすべてリセット
+facilitator-reset-title = このブラウザーで解いた演習と保存した SQL を消去します (共用のワークショップ端末向け)
+facilitator-cleared = 演習 { $count } 件の保存した進捗を消去しました。
+facilitator-covers = シナリオ { $list }
+facilitator-seeds = チェックするシード { $seeds }
+facilitator-goal = 目標
+facilitator-checks = チェック ({ $count })
+facilitator-hints = ヒント (受講者に表示される順) ({ $count })
+facilitator-edits = 受講者が編集する部分:
+facilitator-open = 演習を開く

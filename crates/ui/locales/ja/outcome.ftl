@@ -1,0 +1,33 @@
+# 結果パネル (全体表示と簡易表示)。
+
+outcome-title = 結果
+outcome-note = 実行全体 · { $end } に終了 · シード { $seed }
+result-caption = 結果 { $number } · { $rows } 行
+result-more = … ほか { $count } 行
+error-number = エラー { $number }
+error-detail = (重大度 { $severity }、状態 { $state }): { $message }
+error-caught = — CATCH ブロックで捕捉
+errors-caught = { $uncaught } (捕捉 +{ $caught })
+figure-ran = 実行時間
+figure-waited = ロック待ち
+figure-delayed = 遅延状態 (行を待機)
+figure-statements = 文の数
+figure-reads = 論理読み取り
+figure-errors = エラー
+no-results = クライアントに返された結果セットはありません。
+check-pass = ✓ 合格
+check-fail = ✗ 不合格
+check-bug = ⚠ バグを再現
+checks-pass = チェック: { $total } 件中 { $passed } 件合格
+goals-met = 目標: { $total } 件中 { $passed } 件達成
+exercise-note = これは演習です。SQL を直すと目標を達成できます。課題はレッスン本文を読んでください。
+changes-title = 直前の切り替えで変わったこと
+changes-none = 結果は何も変わっていません。
+became = から次に変化:
+
+compact-ended = { $end } に終了 · シード { $seed }
+compact-checks = チェック: { $total } 件中 { $passed } 件合格
+compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
+compact-last-toggle = 直前の切り替え:
+compact-nothing-changed = 結果は何も変わっていません。
+compact-more = 結果、エラー、チェック

@@ -1,0 +1,68 @@
+# 「なぜ」: 待機、スキップ、エラー、異常の背後にある規則。セッション、テーブル、キー、
+# ロックモード、文、エラー番号は実行での名前のまま入ります。
+
+why-title = なぜ: { $label }
+why-sentence = { $text }。
+why-period = 。
+why-in-statement = ({ $statement })
+why-statement-aside = ({ $statement })
+why-statement = { $label } ({ $line } 行目)
+why-statement-in-proc = { $proc } の { $label } ({ $line } 行目)
+why-meaning = : { $meaning }。
+why-verb-wrote = 書き込み
+
+why-wait-title = { $session } が待つ理由
+why-wait-asks = { $session } は { $resource } に { $mode } ロックを要求します。
+why-wait-queued = { $resource } への先行する要求が待ち行列にあり、ロックは順番に付与されるため、{ $session } は順番を待ちます。
+why-wait-incompatible = { $mode } は { $held } と両立しません: { $session } は { $holder } が解放するまで待ちます。
+why-holds-since = { $holder } は { $time } から { $resource } に { $mode } を保持しています
+why-holds = { $holder } は { $resource } に { $mode } を保持しています。
+
+why-skip-title = { $session } が { $table } { $key } をスキップした理由
+why-skip-rule = { $session } は { $table } { $key } をスキップしました: { $clause } は、自分のロックと両立しないモードでロックされた行を飛ばします。
+why-skip-holder = { $holder } がその行に { $held } を保持しており、{ $session } に必要な { $wanted } とは両立しないため、待たずに次の行を読みます。
+
+why-error-title = { $session } がエラー { $number } を受け取った理由
+why-error-in = { $session } は { $statement } でこのエラーを受け取りました。
+why-error-deadlock = デッドロック モニターはサイクル { $cycle } の犠牲者として { $victim } を選びました。
+why-error-caught = TRY ブロックが捕捉しました: スクリプトは CATCH ブロックで続行します。
+why-error-uncaught = どの TRY ブロックも捕捉しなかったため、クライアントに返されました。
+
+why-deadlock-title = { $victim } がデッドロックの犠牲者に選ばれた理由
+why-deadlock-circle = { $cycle } は互いを循環して待っています: それぞれが次のセッションの保持するロックを待つため、どれも先に進めません。
+why-deadlock-victim = デッドロック モニターは 1 つのトランザクションをロールバックして循環を断ちます。DEADLOCK_PRIORITY、次に取り消す作業の少なさで選ばれたのは { $victim } のトランザクションです。{ $victim } はエラー 1205 を受け取ります。
+
+why-timeout-title = { $session } が待つのをやめた理由
+why-timeout = { $session } は { $resource } を LOCK_TIMEOUT の許す { $waited } だけ待ち、エラー 1222 で諦めました。
+
+why-dup-again = { $second } は { $values } を再び { $verb } ({ $table } { $key }{ $update }): { $first } は { $first_read }、{ $first_write } に { $verb }。{ $second } は { $second_read }
+why-dup-by-update = 、UPDATE による
+why-dup-read-at = { $time } に読み取り
+why-dup-no-read = 先に読み取らず
+why-dup-before-commit = 、{ $first } の書き込みが { $time } にコミットされる前でした。
+why-dup-after-commit = 、{ $first } の書き込みが { $time } にコミットされた後でした。
+why-dup-uncommitted = 、{ $first } の書き込みはコミットされていませんでした。
+why-dup-read-was = { $session } の読み取りは { $statement }
+why-dup-gap = 読み取りと書き込みを 2 つの文に分けると隙間が生まれます: 2 番目のセッションは最初のセッションの書き込みがコミットされる前に行を読み、それぞれが読んだ内容に基づいて動きました。
+why-dup-both = { $table } ({ $first_key }) と { $table } ({ $key }) はどちらも { $values } です。
+
+why-unmatched = { $session } は { $time } に { $table } { $key } ({ $values }) を { $verb }。実行の終わりに { $wanted } を持つ { $match_table } の行はありません。
+why-unmatched-error = その後 { $session } は { $time } にエラー { $number } を受け取りました
+why-unmatched-unrecorded = 。{ $match_table } の行が記録する前です。データベースの外で行われたことは取り消されません。
+why-unmatched-finished = { $session } は、それを記録する { $match_table } の行を書かずに終了しました。
+why-unmatched-nobody = { $match_table } だけでは、{ $table } { $key } が起きたことは誰にも分かりません。
+
+why-lost-consumed = { $session } は { $time } に { $table } { $key } を消費しました
+why-lost-got = 。取得した行: { $row }
+why-lost-more = 。ほかに { $count } 行
+why-lost-meaning = 行に対する処理が失敗しました
+why-lost-committed = { $session } は { $time } にコミットしたため、消費は確定しました: 行は { $table } から消え、それに対して何をしたかを記録するものはありません。
+why-lost-rollback = ROLLBACK なら、失敗した処理とともに消費を取り消し、行をキューに戻していました。
+why-then-error = その後 { $session } は { $time } にエラー { $number } を受け取りました
+
+why-kept-wrote = { $session } は { $table } { $keys } を { $verb }
+why-kept-more = {" "}ほか { $count } 行
+why-kept-at = {" "}({ $time })
+why-kept-committed = 。この変更は { $time } にコミットされました。
+why-kept-meaning = これらの行が記録する作業が失敗しました
+why-kept-stay = { $table } の行は書かれたまま残り、作業が完了したと示します: 再試行の印を付けるものは何もありません。

@@ -1,0 +1,57 @@
+# Witryna: nagłówek, lista lekcji, strony poza lekcją.
+
+tagline = Zobacz, jak zachowują się kolejki zadań i blokady w bazie danych, krok po kroku.
+language = Język
+theme-dark-label = Ciemny motyw
+theme-to-light = Przełącz na jasny motyw
+theme-to-dark = Przełącz na ciemny motyw
+theme-dark = Ciemny
+theme-light = Jasny
+facilitator-link = Dla prowadzących warsztaty: wszystkie ćwiczenia z celami i wskazówkami, do wydruku
+
+lessons-heading = Lekcje
+lessons-none = Nie ma jeszcze lekcji
+lesson-exercise-chip = Ćwiczenie
+lesson-untranslated = Jeszcze nie przetłumaczone, pokazane po angielsku.
+lesson-covers = Scenariusze
+lesson-covers-label = Pokryte scenariusze: { $list }
+lesson-toggles = Przełączniki: { $list }
+card-solved = ✓ Rozwiązane
+card-goals = Cele spełnione przy ostatnim sprawdzeniu: { $met } z { $judged }
+card-started = Rozpoczęte: twój SQL jest zapisany
+
+not-found-title = Nie ma takiej strony
+not-found-before = Pod adresem{" "}
+not-found-after = {" "}nic nie ma.
+no-lesson-title = Nie ma takiej lekcji
+no-lesson-before = Nie ma lekcji{" "}
+no-lesson-after = . Dostępne lekcje:
+back-to-lessons = Wróć do lekcji
+simulating = Symulacja…
+working = Praca w toku…
+
+rows = { $count ->
+    [one] { $count } wiersz
+    [few] { $count } wiersze
+   *[many] { $count } wierszy
+}
+
+# Strona prowadzącego.
+facilitator-title = Ćwiczenia warsztatowe
+facilitator-intro = Ćwiczenia: { $count }. Każde jest sprawdzane na kilku ziarnach: poprawka, która działa tylko wtedy, gdy wyścig akurat pójdzie dobrze, się nie liczy.
+facilitator-progress = Postępy uczestników zostają w ich własnych przeglądarkach.
+facilitator-print = Drukuj tę stronę
+facilitator-reset = Wyczyść postępy wszystkich ćwiczeń w tej przeglądarce
+facilitator-reset-title = Zapomnij rozwiązane ćwiczenia i zapisany SQL w tej przeglądarce (na wspólny komputer warsztatowy)
+facilitator-cleared = Wyczyszczono zapisane postępy: { $count ->
+    [one] { $count } ćwiczenie
+    [few] { $count } ćwiczenia
+   *[many] { $count } ćwiczeń
+}.
+facilitator-covers = scenariusze { $list }
+facilitator-seeds = sprawdzane na ziarnach { $seeds }
+facilitator-goal = Cel
+facilitator-checks = Sprawdzenia ({ $count })
+facilitator-hints = Wskazówki w kolejności, w jakiej widzą je uczestnicy ({ $count })
+facilitator-edits = Uczestnicy edytują:
+facilitator-open = Otwórz ćwiczenie

@@ -1,0 +1,45 @@
+# Panel wyniku, pełny i skrócony.
+
+outcome-title = Wynik
+outcome-note = cały przebieg · koniec po { $end } · ziarno { $seed }
+result-caption = Wynik { $number } · { $rows ->
+    [one] { $rows } wiersz
+    [few] { $rows } wiersze
+   *[many] { $rows } wierszy
+}
+result-more = … i { $count } więcej
+error-number = Błąd { $number }
+error-detail = (ważność { $severity }, stan { $state }): { $message }
+error-caught = — przechwycony w bloku CATCH
+errors-caught = { $uncaught } (+{ $caught } przechwyconych)
+figure-ran = czas działania
+figure-waited = czekanie na blokady
+figure-delayed = opóźnienie, czekanie na wiersz
+figure-statements = instrukcje
+figure-reads = odczyty logiczne
+figure-errors = błędy
+no-results = Klient nie dostał żadnego zbioru wyników.
+check-pass = ✓ spełniony
+check-fail = ✗ niespełniony
+check-bug = ⚠ błąd odtworzony
+checks-pass = Sprawdzenia: spełnione { $passed } z { $total }
+goals-met = Cele: osiągnięte { $passed } z { $total }
+exercise-note = To ćwiczenie: cele zostaną osiągnięte, gdy poprawisz SQL. Zadanie opisuje tekst lekcji.
+changes-title = Co zmienił ostatni przełącznik
+changes-none = W wyniku nic się nie zmieniło.
+became = zmieniło się na
+
+compact-ended = koniec po { $end } · ziarno { $seed }
+compact-checks = sprawdzenia: spełnione { $passed } z { $total }
+compact-session = czekała { $wait } · { $rows ->
+    [one] { $rows } wiersz
+    [few] { $rows } wiersze
+   *[many] { $rows } wierszy
+} · { $errors ->
+    [one] { $errors } błąd
+    [few] { $errors } błędy
+   *[many] { $errors } błędów
+}
+compact-last-toggle = Ostatni przełącznik:
+compact-nothing-changed = w wyniku nic się nie zmieniło.
+compact-more = Wyniki, błędy i sprawdzenia

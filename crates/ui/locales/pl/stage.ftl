@@ -1,0 +1,180 @@
+# Panele sceny: oś czasu, sesje, oczekiwania i blokady, tabele, zdarzenia, „dlaczego”, przewidywanie.
+
+timeline = Oś czasu
+timeline-whole = cały przebieg, { $span }
+zoom-group = Powiększenie osi czasu
+zoom-in = Powiększ
+zoom-in-title = Powiększ (albo kółko w górę)
+zoom-out = Pomniejsz
+zoom-out-title = Pomniejsz (albo kółko w dół)
+zoom-reset = Cały przebieg
+lane-title = { $name }: kliknij, by przesunąć znacznik odtwarzania
+lane-starts = start po { $time }
+lane-statement = { $label } w wierszu { $line }
+lane-queue = kolejkę
+lane-waits = czeka na { $whom }
+lane-sleeps = śpi
+lane-delayed = opóźniona: { $table } pusta
+overview-all = całość
+overview-title = Cały przebieg
+overview-label = Widoczny odcinek przebiegu: przeciągnij, by go wybrać, strzałki go przesuwają, + i − powiększają
+overview-value = od { $from } do { $to }
+legend = Legenda
+legend-running = działa
+legend-waiting = czeka na blokadę (z nazwą posiadacza)
+legend-sleeping = śpi (opóźnienie)
+legend-delayed = opóźniona (konsumpcja z pustej kolejki)
+legend-mixed = wiele krótkich kroków: powiększ, by zobaczyć każdą instrukcję
+legend-marks = ✕ błąd · ⤼ pominięty zablokowany wiersz · ◆ wynik · ✓ zatwierdzenie · ↺ wycofanie · ☠ zakleszczenie
+legend-anomaly = anomalia: to, o czym jest lekcja ([ i ] skaczą między nimi, ? mówi dlaczego)
+legend-zoom = Powiększanie: kółko albo gest szczypania nad torami, + i −, albo przeciągnięcie po pasku całego przebiegu.
+
+anomaly-at = { $anomaly } po { $time }
+anomaly-none = W tym przebiegu nie ma anomalii.
+anomaly-of = Anomalia { $shown } z { $total }
+anomaly-ahead = Anomalie przed nami: { $total }
+anomaly-passed = Minięte: { $shown } z { $total }
+anomaly-about = anomalie: to, o czym jest ta lekcja
+anomaly-group = Anomalie
+anomaly-prev = Poprzednia anomalia
+anomaly-prev-title = Poprzednia anomalia ([)
+anomaly-prev-button = ◂ Anomalia
+anomaly-next = Następna anomalia
+anomaly-next-title = Następna anomalia (])
+anomaly-next-button = Anomalia ▸
+
+why-button = Dlaczego?
+why-hide = Ukryj wyjaśnienie
+why-button-title = Dlaczego tak się stało? (?)
+why-nothing-title = Nie ma tu czego wyjaśniać
+why-nothing = Zdarzenie w miejscu znacznika wynika z samego SQL. Przejdź do czekania, pominięcia, błędu albo anomalii (] skacze do następnej anomalii), a tu pojawi się przyczyna.
+why-matrix-caption = Zgodność blokad ({ $dialect }): czy blokadę, o którą prosi sesja (wiersz), można przyznać, gdy inna sesja trzyma blokadę (kolumna)?
+why-matrix-lit = Podświetlone: żądana { $asked }, trzymana { $held }.
+why-matrix-corner = żądana \ trzymana
+
+code-sessions = Sesje
+code-sessions-now = Sesje teraz
+code-running = działa
+code-finished = zakończona
+code-idle = teraz bez instrukcji
+code-not-started = nie wystartowała (start po { $time })
+code-waiting = czeka na { $whom }: chce { $mode } na { $resource }
+code-earlier-waiters = wcześniej czekające
+code-sleeping = śpi do { $time }
+code-delayed = opóźniona: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
+code-in-setup = w bloku przygotowawczym, wiersz { $line }:
+code-in-setup-proc = w procedurze { $proc } (blok przygotowawczy), wiersz { $line }:
+code-trancount = w transakcji ({ $count })
+code-trancount-title = otwarte transakcje (@@TRANCOUNT)
+code-toggled = zmienione przełącznikiem „{ $toggle }”
+code-toggled-empty = przełącznik „{ $toggle }” nie wstawia tu teraz tekstu
+narrative-session = sesja { $name }, start po { $time }
+
+waits-title = Kto czeka na kogo
+waits-edge = { $mode } na { $resource }
+waits-nobody = Nikt nie czeka
+waits-nobody-now = Teraz nikt nie czeka.
+waits-deadlock = Zakleszczenie: { $cycle } — ofiarą jest { $victim } (błąd 1205).
+locks-title = Trzymane blokady
+locks-none = Brak blokad (poza blokadami intencji).
+locks-more = … i { $count } więcej
+locks-waiting = czekają:
+locks-wants = { $session } chce { $mode }
+
+filter-label = Filtruj tabele
+filter-text = Szukaj wierszy po identyfikatorze albo wartości
+filter-session = Wiersze sesji
+filter-any-session = dowolna sesja
+filter-locked = zablokowane teraz
+filter-anomalies = z anomaliami ({ $count })
+filter-clear = Pokaż wszystko
+table-match = Pasuje { $matched } z { $total ->
+    [one] { $total } wiersza
+   *[other] { $total } wierszy
+}
+table-first-shown = pokazane pierwsze { $shown }
+table-shown = pokazane { $shown }: zablokowane, świeżo zmienione i pierwsze
+table-no-match = brak pasujących wierszy
+table-no-rows = brak wierszy
+table-gap = … { $count ->
+    [one] jeszcze { $count } wiersz
+    [few] jeszcze { $count } wiersze
+   *[many] jeszcze { $count } wierszy
+} …
+table-locks-column = Blokady
+table-locks-short = blokady
+table-changed-now = (właśnie zmieniony)
+table-skipped = ⤼ pominięty
+table-recent = Ostatnie zmiany wierszy, których tu nie widać:
+log-seek = Przesuń znacznik odtwarzania do tego zdarzenia
+
+predict-title = Najpierw przewiduj
+predict-skip = Pomiń: po prostu uruchom
+predict-stop = Nie pytaj mnie więcej
+predict-hint = Odpowiedzi zostają w tej przeglądarce; karta Lekcja włącza pytania z powrotem.
+predict-running = Uruchamianie…
+predict-right = Dobrze.
+predict-wrong = Nie do końca.
+predict-you-said = Twoja odpowiedź: { $answer }.
+predict-run-says = Przebieg mówi: { $answer }.
+predict-none = żadna z odpowiedzi
+predict-cannot-judge = Ten przebieg nie może ocenić odpowiedzi: { $error }.
+predict-moment = Zobacz ten moment
+predict-yours = Twoje przewidywanie
+predict-again = Zapytaj mnie znowu
+
+# Dwa przebiegi obok siebie.
+compare-page-title = Porównanie: { $title }
+compare-back = Wróć do lekcji
+compare-same = Obie strony mają te same ustawienia: wybierz inną wartość po jednej stronie, by porównać.
+compare-simulating = Symulacja obu przebiegów…
+compare-never = Przebiegi się nie rozchodzą: każde zdarzenie dzieje się tak samo i w tym samym czasie.
+compare-part = Przebiegi rozchodzą się po { $time } (zdarzenie { $event }).
+compare-same-before = Każde wcześniejsze zdarzenie jest w obu takie samo.
+compare-left = Lewy:
+compare-right = Prawy:
+compare-ended = przebieg się skończył
+compare-why = Dlaczego: jedyna różnica to { $differs }; to pierwsze zdarzenie, które zmienia, a wszystko dalej z niego wynika.
+compare-go = Przejdź do tej chwili
+compare-left-run = lewy przebieg
+compare-right-run = prawy przebieg
+compare-marker = Przebiegi rozchodzą się po { $time }
+compare-of = z { $end }
+compare-scrub = Czas wirtualny, oba przebiegi
+compare-outcomes = Wyniki
+compare-left-title = Lewy
+compare-right-title = Prawy, względem lewego
+compare-no-difference = Żaden przełącznik się nie różni.
+compare-differ = Lewy i prawy różnią się w { $differs }.
+compare-swap = Zamień strony
+
+# Macierz wyników.
+matrix-title = Macierz wyników: { $title }
+matrix-back = ← Wróć do lekcji
+matrix-intro = Każda kombinacja przełączników lekcji, każda uruchomiona na kilku ziarnach. Komórka pokazuje to, co dało każde ziarno, albo min–max, gdy ziarna się różnią; otwórz komórkę, by obejrzeć ten przebieg.
+matrix-starting = Uruchamianie wszystkich kombinacji…
+matrix-running = Przebiegi: { $done } z { $runs }… { $time }
+matrix-cancelled = Macierz anulowana po { $done } z { $runs } przebiegów.
+matrix-again = Oblicz ponownie
+matrix-failed = Nie udało się obliczyć macierzy
+matrix-summary = { $rows ->
+    [one] 1 kombinacja
+    [few] { $rows } kombinacje
+   *[many] { $rows } kombinacji
+} × { $seeds ->
+    [one] 1 ziarno
+    [few] { $seeds } ziarna
+   *[many] { $seeds } ziaren
+} ({ $list }): { $runs ->
+    [one] 1 przebieg
+    [few] { $runs } przebiegi
+   *[many] { $runs } przebiegów
+} w { $time }.
+matrix-checks = sprawdzenia
+matrix-checks-title = Spełnione sprawdzenia spośród tych, które mają zastosowanie, na wszystkich ziarnach
+
+block-setup = przygotowanie: schemat i dane, wykonywane przed sesjami
+block-show = tylko do pokazania, nie jest wykonywany
+block-off = (Blok, który bierze udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
+block-or = {" "}lub{" "}
+block-and = {" "}i{" "}

@@ -1,0 +1,77 @@
+# „Dlaczego”: reguła stojąca za czekaniem, pominięciem, błędem albo anomalią. Sesje,
+# tabele, klucze, tryby blokad, instrukcje i numery błędów przychodzą tak, jak nazywa
+# je przebieg.
+
+why-title = Dlaczego: { $label }
+why-sentence = { $text }.
+why-period = .
+why-in-statement = , w { $statement }
+why-statement-aside = {" "}({ $statement })
+why-statement = jej { $label }, wiersz { $line }
+why-statement-in-proc = jej { $label } w { $proc }, wiersz { $line }
+why-meaning = : { $meaning }.
+why-verb-wrote = zapisała
+
+why-wait-title = Dlaczego { $session } czeka
+why-wait-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource }.
+why-wait-queued = Wcześniejsze żądania do { $resource } stoją w kolejce, a blokady są przyznawane po kolei, więc { $session } czeka na swoją kolej.
+why-wait-incompatible = { $mode } nie jest zgodna z { $held }: { $session } czeka, aż { $holder } ją zwolni.
+why-holds-since = { $holder } trzyma { $mode } na { $resource } od { $time }
+why-holds = { $holder } trzyma { $mode } na { $resource }.
+
+why-skip-title = Dlaczego { $session } pominęła { $table } { $key }
+why-skip-rule = Sesja { $session } pominęła { $table } { $key }: { $clause } pomija wiersze zablokowane w trybie, z którym jej blokada jest niezgodna.
+why-skip-holder = { $holder } trzyma na nim { $held }; { $session } potrzebuje { $wanted }, która jest niezgodna, więc czyta dalej zamiast czekać.
+
+why-error-title = Dlaczego { $session } dostała błąd { $number }
+why-error-in = Sesja { $session } dostała go w { $statement }.
+why-error-deadlock = Monitor zakleszczeń wybrał { $victim } jako ofiarę cyklu { $cycle }.
+why-error-caught = Blok TRY go przechwycił: skrypt idzie dalej w bloku CATCH.
+why-error-uncaught = Żaden blok TRY go nie przechwycił, więc dotarł do klienta.
+
+why-deadlock-title = Dlaczego { $victim } została ofiarą zakleszczenia
+why-deadlock-circle = { $cycle } czekają na siebie w kółko: każda czeka na blokadę, którą trzyma następna, więc żadna nie może ruszyć.
+why-deadlock-victim = Monitor zakleszczeń przerywa koło, wycofując jedną transakcję, wybraną według DEADLOCK_PRIORITY, a potem najmniejszej pracy do cofnięcia: transakcję sesji { $victim }. { $victim } dostaje błąd 1205.
+
+why-timeout-title = Dlaczego { $session } przestała czekać
+why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej LOCK_TIMEOUT, i zrezygnowała z błędem 1222.
+
+why-dup-again = { $second } { $verb } { $values } ponownie ({ $table } { $key }{ $update }): { $first } { $first_read } i { $verb } go po { $first_write }; { $second } { $second_read }
+why-dup-by-update = , przez UPDATE
+why-dup-read-at = odczytała go po { $time }
+why-dup-no-read = nie odczytała go wcześniej
+why-dup-before-commit = , zanim zapis sesji { $first } został zatwierdzony po { $time }.
+why-dup-after-commit = , gdy zapis sesji { $first } został już zatwierdzony po { $time }.
+why-dup-uncommitted = , gdy zapis sesji { $first } nie był zatwierdzony.
+why-dup-read-was = Odczytem sesji { $session } była { $statement }
+why-dup-gap = Odczyt i zapis w dwóch instrukcjach zostawiają lukę: druga sesja odczytała wiersz, zanim zapis pierwszej został zatwierdzony, i każda działała na podstawie tego, co odczytała.
+why-dup-both = { $table } ({ $first_key }) i { $table } ({ $key }) mają oba { $values }.
+
+why-unmatched = { $session } { $verb } { $table } { $key } ({ $values }) po { $time }; na końcu przebiegu żaden wiersz { $match_table } nie ma { $wanted }.
+why-unmatched-error = Potem { $session } dostała błąd { $number } po { $time }
+why-unmatched-unrecorded = , zanim zapisał to wiersz { $match_table }; to, co zrobiono poza bazą, zostaje zrobione.
+why-unmatched-finished = Sesja { $session } skończyła bez zapisania wiersza { $match_table }, który by to odnotował.
+why-unmatched-nobody = Z samej tabeli { $match_table } nikt nie pozna, że { $table } { $key } się wydarzyło.
+
+why-lost-consumed = Sesja { $session } skonsumowała { $table } { $key } po { $time }
+why-lost-got = {" "}i dostała { $row }
+why-lost-more = , oraz { $count ->
+    [one] jeszcze 1 wiersz
+    [few] jeszcze { $count } wiersze
+   *[many] jeszcze { $count } wierszy
+}
+why-lost-meaning = działanie wykonane dla wiersza się nie powiodło
+why-lost-committed = Sesja { $session } zatwierdziła transakcję po { $time }, więc konsumpcja jest trwała: wiersza nie ma już w { $table } i nic nie zapisuje, co z nim zrobiono.
+why-lost-rollback = ROLLBACK cofnąłby konsumpcję razem z nieudanym działaniem i oddałby wiersz do kolejki.
+why-then-error = Potem { $session } dostała błąd { $number } po { $time }
+
+why-kept-wrote = { $session } { $verb } { $table } { $keys }
+why-kept-more = {" "}i { $count ->
+    [one] jeszcze 1 wiersz
+    [few] jeszcze { $count } wiersze
+   *[many] jeszcze { $count } wierszy
+}
+why-kept-at = {" "}po { $time }
+why-kept-committed = ; ta zmiana została zatwierdzona po { $time }.
+why-kept-meaning = praca, którą te wiersze odnotowują, się nie powiodła
+why-kept-stay = Wiersze w { $table } zostają tak, jak je zapisano, więc mówią, że praca została wykonana: nic ich nie oznacza do ponownej próby.

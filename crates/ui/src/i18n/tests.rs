@@ -1,0 +1,187 @@
+use std::collections::BTreeSet;
+
+use super::*;
+
+/// The message ids a catalogue file defines (terms, `-name`, are private to it).
+fn keys(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
+        .filter_map(|l| l.split_once(" =").map(|(k, _)| k.trim().to_owned()))
+        .collect()
+}
+
+fn keys_of(lang: Lang) -> BTreeSet<String> {
+    let mut all = BTreeSet::new();
+    for (area, text) in CATALOGUES[lang.index()] {
+        for key in keys(text) {
+            assert!(
+                all.insert(key.clone()),
+                "{}/{area}.ftl: `{key}` defined twice",
+                lang.as_str()
+            );
+        }
+    }
+    all
+}
+
+/// Every `t!("...")` key in the crate's sources.
+fn keys_used() -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Comments name the macro without using it.
+                let code: String = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                for (at, _) in code.match_indices("t!(") {
+                    // `t!(` alone: not `format!(`, `print!(` and the like.
+                    if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let Some(rest) = code[at + 3..].trim_start().strip_prefix('"') else {
+                        continue;
+                    };
+                    let key = &rest[..rest.find('"').unwrap()];
+                    // A message id; anything else is a string that merely reads `t!(`.
+                    if key
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    {
+                        used.insert(key.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn every_key_is_in_every_language() {
+    let en = keys_of(Lang::En);
+    assert!(en.len() > 50, "only {} keys", en.len());
+    for lang in [Lang::Pl, Lang::Ja] {
+        let other = keys_of(lang);
+        let missing: Vec<_> = en.difference(&other).collect();
+        let extra: Vec<_> = other.difference(&en).collect();
+        assert!(
+            missing.is_empty(),
+            "missing in {}: {missing:?}",
+            lang.as_str()
+        );
+        assert!(extra.is_empty(), "only in {}: {extra:?}", lang.as_str());
+    }
+    let used = keys_used();
+    assert!(used.len() > 50, "only {} keys used", used.len());
+    let absent: Vec<_> = used.difference(&en).collect();
+    assert!(
+        absent.is_empty(),
+        "used in code, absent from en: {absent:?}"
+    );
+}
+
+#[test]
+fn every_message_formats_without_errors_in_every_language() {
+    for lang in Lang::ALL {
+        with_bundle(lang, |bundle| {
+            for key in keys_of(lang) {
+                let message = bundle.get_message(&key).unwrap();
+                let pattern = message
+                    .value()
+                    .unwrap_or_else(|| panic!("{key} has no value"));
+                let mut errors = Vec::new();
+                let _ = bundle.format_pattern(pattern, None, &mut errors);
+                // Unset arguments are the only errors allowed without arguments.
+                for error in errors {
+                    let text = format!("{error:?}");
+                    assert!(
+                        text.contains("Reference"),
+                        "{}: {key}: {text}",
+                        lang.as_str()
+                    );
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn polish_rows_take_the_catalogue_plural_forms() {
+    let rows = |n: u64| text_in(Lang::Pl, "rows", &[("count", Arg::from(n))]);
+    assert_eq!(rows(1), "1 wiersz");
+    assert_eq!(rows(2), "2 wiersze");
+    assert_eq!(rows(4), "4 wiersze");
+    assert_eq!(rows(5), "5 wierszy");
+    assert_eq!(rows(12), "12 wierszy");
+    assert_eq!(rows(22), "22 wiersze");
+    assert_eq!(rows(1500), "1\u{a0}500 wierszy");
+}
+
+#[test]
+fn english_and_japanese_rows() {
+    let rows = |lang, n: u64| text_in(lang, "rows", &[("count", Arg::from(n))]);
+    assert_eq!(rows(Lang::En, 1), "1 row");
+    assert_eq!(rows(Lang::En, 2), "2 rows");
+    assert_eq!(rows(Lang::En, 1500), "1,500 rows");
+    assert_eq!(rows(Lang::Ja, 1), "1 行");
+    assert_eq!(rows(Lang::Ja, 5), "5 行");
+}
+
+#[test]
+fn english_numbers_and_durations() {
+    set_lang(Lang::En);
+    assert_eq!(group_digits(1500), "1,500");
+    assert_eq!(group_digits(1_234_567), "1,234,567");
+    assert_eq!(ms(1_500_000), "1,500 ms");
+    assert_eq!(ms(2_500_185), "2,500.185 ms");
+    assert_eq!(ms(21), "0.021 ms");
+    assert_eq!(seconds(2500), "2.5 s");
+}
+
+#[test]
+fn polish_numbers_and_durations() {
+    set_lang(Lang::Pl);
+    assert_eq!(group_digits(1500), "1\u{a0}500");
+    assert_eq!(ms(1_500_000), "1\u{a0}500 ms");
+    assert_eq!(ms(2_500_185), "2\u{a0}500,185 ms");
+    assert_eq!(seconds(2500), "2,5 s");
+    assert_eq!(seconds(3000), "3 s");
+    set_lang(Lang::En);
+}
+
+#[test]
+fn japanese_numbers_and_durations() {
+    set_lang(Lang::Ja);
+    assert_eq!(group_digits(1500), "1,500");
+    assert_eq!(ms(1_500_000), "1,500 ms");
+    assert_eq!(seconds(2500), "2.5 s");
+    set_lang(Lang::En);
+}
+
+#[test]
+fn the_browser_languages_pick_the_first_spoken_one() {
+    assert_eq!(Lang::from_browser(&["pl-PL", "en-US"]), Lang::Pl);
+    assert_eq!(Lang::from_browser(&["de-DE", "ja"]), Lang::Ja);
+    assert_eq!(Lang::from_browser(&["en-US"]), Lang::En);
+    assert_eq!(Lang::from_browser(&["fr"]), Lang::En);
+    assert_eq!(Lang::from_browser::<&str>(&[]), Lang::En);
+    for lang in Lang::ALL {
+        assert_eq!(Lang::parse(lang.as_str()), Some(lang));
+    }
+}
+
+#[test]
+fn a_missing_key_falls_back_to_english_then_shows_a_marker() {
+    assert_eq!(text_in(Lang::Pl, "no-such-key", &[]), "⟦no-such-key⟧");
+}
