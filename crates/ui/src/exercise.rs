@@ -10,7 +10,7 @@ use lesson::{Applied, ExerciseCheck, ExerciseError, ExerciseReport, GoalReport, 
 use yew::Reducible;
 
 use crate::player::Shared;
-use crate::progress::{Corrupt, Progress, CORRUPT_NOTICE};
+use crate::progress::{Corrupt, Progress};
 use crate::run::{RunBuilder, RunModel};
 
 /// One block the learner may rewrite.
@@ -111,7 +111,7 @@ impl ExerciseState {
         let applied = lesson.apply(&settings).ok();
         let (progress, notice) = match saved {
             Ok(p) => (p.unwrap_or_default(), None),
-            Err(Corrupt) => (Progress::default(), Some(CORRUPT_NOTICE.to_string())),
+            Err(Corrupt) => (Progress::default(), Some(crate::t!("progress-corrupt"))),
         };
         let blocks = lesson
             .blocks
@@ -912,7 +912,7 @@ mod tests {
     fn a_corrupt_save_starts_afresh_with_a_notice() {
         let lesson = lesson("exercise-skip-locked");
         let state = ExerciseState::new(Rc::clone(&lesson), Err(Corrupt));
-        assert_eq!(state.notice.as_deref(), Some(CORRUPT_NOTICE));
+        assert_eq!(state.notice, Some(crate::t!("progress-corrupt")));
         assert!(!state.solved);
         assert!(state.blocks.iter().all(|b| b.text == b.starting));
         let state = reduce(state, [ExerciseAction::DismissNotice]);

@@ -104,9 +104,9 @@ macro_rules! catalogue {
 
 /// The catalogue files, one per area of the interface. A new file is added to all three.
 pub(crate) const CATALOGUES: [&[(&str, &str)]; 3] = [
-    catalogue!("en": "app", "player", "stage", "outcome", "why", "embed"),
-    catalogue!("pl": "app", "player", "stage", "outcome", "why", "embed"),
-    catalogue!("ja": "app", "player", "stage", "outcome", "why", "embed"),
+    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "why", "embed"),
+    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "why", "embed"),
+    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "why", "embed"),
 ];
 
 fn build(lang: Lang) -> Bundle {

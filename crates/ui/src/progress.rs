@@ -18,10 +18,6 @@ const VERSION_LINE: &str = "lockstep-progress 2";
 /// Before goal results were kept.
 const VERSION_1_LINE: &str = "lockstep-progress 1";
 
-/// What the page shows when a stored value could not be read.
-pub const CORRUPT_NOTICE: &str =
-    "Your saved progress for this exercise could not be read and was reset.";
-
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     /// Check once found every goal met on every seed.

@@ -57,9 +57,9 @@ pub fn ExercisePage(props: &ExercisePageProps) -> Html {
         }
         Some(lesson) => html! {
             <section class="problem" role="alert" data-testid="lesson-problem">
-                <h2>{ "Not an exercise" }</h2>
-                <p>{ "The lesson " }<code>{ &lesson.id }</code>{ " has no goals to check. " }
-                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ "Open it in the player" }</a>{ "." }</p>
+                <h2>{ t!("exercise-not-title") }</h2>
+                <p>{ t!("exercise-not-before") }<code>{ &lesson.id }</code>{ t!("exercise-not-after") }{ " " }
+                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ t!("exercise-not-open") }</a></p>
             </section>
         },
         None => {
@@ -99,13 +99,17 @@ fn Exercise(props: &ExerciseProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="progress-notice">
                 <p class="notice__title">{ notice }</p>
-                <button type="button" class="link-button" onclick={send(ExerciseAction::DismissNotice)}>{ "Dismiss" }</button>
+                <button type="button" class="link-button" onclick={send(ExerciseAction::DismissNotice)}>{ t!("dismiss") }</button>
             </div>
         }
     });
 
     let catalog = catalog();
-    let entry = catalog.get(&lesson.id);
+    // The goal, hints and title in the page's language when translated.
+    let entry = catalog
+        .get_in(&lesson.id, crate::i18n::lang().as_str())
+        .map(|(e, _)| e);
+    let title = entry.map_or(lesson.title.as_str(), |e| e.lesson.title.as_str());
     let goal_html = entry.map_or("", |e| e.goal_html.as_str());
     let hints_html = entry.map_or(&[][..], |e| e.hints_html.as_slice());
     let hints = state.hints();
@@ -118,9 +122,9 @@ fn Exercise(props: &ExerciseProps) -> Html {
     });
     let hint_button = (state.hints_shown < hints.len()).then(|| {
         let label = if state.hints_shown == 0 {
-            format!("Show a hint (1 of {})", hints.len())
+            t!("hint-first", total = hints.len())
         } else {
-            format!("Next hint ({} of {})", state.hints_shown + 1, hints.len())
+            t!("hint-next", number = state.hints_shown + 1, total = hints.len())
         };
         html! {
             <button type="button" class="button" data-testid="hint-button" onclick={send(ExerciseAction::ShowHint)}>{ label }</button>
@@ -147,26 +151,26 @@ fn Exercise(props: &ExerciseProps) -> Html {
     let verdict = match &state.verdict {
         _ if state.checking => html! {
             <div class="simulating" role="status" data-testid="checking">
-                <p>{ format!("Checking on {} seeds…", exercise.seeds.len()) }</p>
+                <p>{ t!("checking", seeds = exercise.seeds.len()) }</p>
                 if let Some(p) = state.check_progress {
                     <p class="progress" data-testid="check-progress">
                         { check_progress_text(&p) }
                         { " " }
                         <button type="button" class="button" data-testid="cancel-check"
-                            onclick={send(ExerciseAction::Cancel)}>{ "Cancel" }</button>
+                            onclick={send(ExerciseAction::Cancel)}>{ t!("cancel") }</button>
                     </p>
                 }
             </div>
         },
         Some(Verdict::Cancelled(p)) => html! {
             <p class="verdict verdict--error" role="status" data-testid="verdict" data-solved="false" data-stopped="cancel">
-                { format!("You cancelled Check: {}. No goal was judged; change your SQL and press Check again.", check_progress_text(p)) }
+                { t!("check-cancelled", progress = check_progress_text(p)) }
             </p>
         },
         None => html! {},
         Some(Verdict::Report { report, .. }) if report.solved => html! {
             <p class="verdict verdict--solved" role="status" data-testid="verdict" data-solved="true">
-                { format!("Solved: every goal holds on all {} seeds.", report.seeds.len()) }
+                { t!("check-solved", seeds = report.seeds.len()) }
             </p>
         },
         Some(Verdict::Report { report, .. }) if report.failed_run.is_some() => {
@@ -177,7 +181,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 .unwrap_or_default();
             html! {
                 <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
-                    <p>{ "Not yet: a run of your SQL ended in an error, so no goal counts." }</p>
+                    <p>{ t!("check-run-error") }</p>
                     <p class="verdict__detail" data-testid="check-error">{ failed }</p>
                 </div>
             }
@@ -186,7 +190,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
             let failed = report.goals.iter().filter(|g| !g.passed_all_seeds).count();
             html! {
                 <p class="verdict verdict--fail" role="status" data-testid="verdict" data-solved="false">
-                    { format!("Not yet: {failed} of {} goals failed. The run where the first one failed is below.", report.goals.len()) }
+                    { t!("check-failed", failed = failed, total = report.goals.len()) }
                 </p>
             }
         }
@@ -223,9 +227,9 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         } }</pre>
                     }
                     <p class="verdict__detail">
-                        { "No seed was run. " }
+                        { t!("check-no-seed") }{ " " }
                         <button type="button" class="link-button" data-testid="goto-error" onclick={goto}>
-                            { format!("Put the caret on line {line}, column {col}") }
+                            { t!("check-goto", line = line.to_string(), col = col.to_string()) }
                         </button>
                     </p>
                 </div>
@@ -233,7 +237,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
         }
         Some(Verdict::LessonError(message)) => html! {
             <div class="notice notice--error" role="alert" data-testid="verdict" data-solved="false">
-                <p class="notice__title">{ "This exercise cannot run" }</p>
+                <p class="notice__title">{ t!("exercise-cannot-run") }</p>
                 <pre class="notice__detail">{ message }</pre>
             </div>
         },
@@ -246,12 +250,12 @@ fn Exercise(props: &ExerciseProps) -> Html {
         .map(|message| {
             html! {
                 <p class="verdict verdict--error" role="status" data-testid="stopped-by-limit" data-stopped="limit">
-                    { format!("The simulator stopped your SQL at one of its limits: {message}") }
+                    { t!("check-limit", message = message.to_string()) }
                 </p>
             }
         });
     let stale = (state.stale() && !state.checking).then(|| {
-        html! { <p class="muted" data-testid="stale">{ "Your SQL changed since this check: press Check again." }</p> }
+        html! { <p class="muted" data-testid="stale">{ t!("check-stale") }</p> }
     });
 
     let shown = match &state.verdict {
@@ -266,35 +270,35 @@ fn Exercise(props: &ExerciseProps) -> Html {
             data-solved={if state.solved { "true" } else { "false" }}>
             <header class="lesson__head">
                 <p class="lesson__crumbs">
-                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    <a href={Route::Home.href()}>{ t!("all-lessons") }</a>
                     { " · " }
-                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ "Watch the starting SQL in the player" }</a>
+                    <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ t!("exercise-watch") }</a>
                 </p>
                 <h2 class="lesson__title">
-                    <span class="chip chip--exercise">{ "Exercise" }</span>{ " " }{ &lesson.title }
+                    <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " }{ title }
                     if state.solved {
-                        { " " }<span class="chip chip--solved" data-testid="solved-badge">{ "✓ Solved" }</span>
+                        { " " }<span class="chip chip--solved" data-testid="solved-badge">{ t!("card-solved") }</span>
                     }
                 </h2>
-                <p class="exercise__goal" data-testid="goal-text"><strong>{ "Goal: " }</strong>{ inline_html(goal_html) }</p>
+                <p class="exercise__goal" data-testid="goal-text"><strong>{ t!("exercise-goal") }{ " " }</strong>{ inline_html(goal_html) }</p>
             </header>
             { for notice }
             <div class="exercise__grid">
                 <div class="exercise__main">
                     <ExerciseNarrative state={Shared(Rc::new((*state).clone()))} dispatcher={state.dispatcher()} />
                 </div>
-                <aside class="exercise__side" aria-label="Goals and Check">
+                <aside class="exercise__side" aria-label={t!("exercise-side")}>
                     <section class="panel">
-                        <h3 class="panel__title">{ "Goals" }
-                            <span class="panel__note">{ format!("checked on seeds {}", exercise.seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</span>
+                        <h3 class="panel__title">{ t!("exercise-goals") }
+                            <span class="panel__note">{ t!("facilitator-seeds", seeds = exercise.seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</span>
                         </h3>
                         <ul class="goals" data-testid="goals">{ for goals }</ul>
                         <div class="exercise__actions">
                             <button type="button" class="button button--primary" data-testid="check-button"
-                                disabled={state.checking} onclick={send(ExerciseAction::Check)}>{ "Check" }</button>
+                                disabled={state.checking} onclick={send(ExerciseAction::Check)}>{ t!("check-button") }</button>
                             { for hint_button }
                             <button type="button" class="button" data-testid="reset-progress" onclick={send(ExerciseAction::Reset)}
-                                title="Back to the starting SQL; forgets that you solved it">{ "Reset progress" }</button>
+                                title={t!("reset-progress-title")}>{ t!("reset-progress") }</button>
                         </div>
                         { verdict }
                         { for limit }
@@ -313,11 +317,12 @@ fn Exercise(props: &ExerciseProps) -> Html {
 /// "seed 2 of 5, 120 000 engine steps, 3.2 s of virtual time".
 fn check_progress_text(p: &CheckProgress) -> String {
     let seed = (p.seeds_done + 1).min(p.seeds);
-    format!(
-        "seed {seed} of {}, {} engine steps, {} of virtual time",
-        p.seeds,
-        p.steps,
-        ms_label(p.now_us)
+    t!(
+        "check-progress",
+        seed = seed,
+        seeds = p.seeds,
+        steps = p.steps,
+        time = ms_label(p.now_us)
     )
 }
 
@@ -602,8 +607,8 @@ fn Editor(props: &EditorProps) -> Html {
     html! {
         <figure class="block block--editable" data-block={block.index.to_string()} data-editable={block.id.clone()}>
             <label class="editor__label" for={id.clone()}>
-                { "Your SQL: " }<code>{ &block.id }</code>{ format!(" ({})", props.role) }
-                if changed { <span class="editor__changed">{ " · changed" }</span> }
+                { t!("editor-label") }{ " " }<code>{ &block.id }</code>{ format!(" ({})", props.role) }
+                if changed { <span class="editor__changed">{ " · " }{ t!("editor-changed") }</span> }
             </label>
             <div class="editor__frame">
                 <div ref={gutter} class="editor__gutter" aria-hidden="true" data-testid="line-numbers">
@@ -636,8 +641,8 @@ fn Editor(props: &EditorProps) -> Html {
                 />
             </div>
             <p class="editor__hint" id={hint_id}>
-                <kbd>{ "Tab" }</kbd>{ " indents, " }<kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "Tab" }</kbd>{ " outdents · " }
-                <kbd>{ "Esc" }</kbd>{ ", then " }<kbd>{ "Tab" }</kbd>{ ", moves on" }
+                <kbd>{ "Tab" }</kbd>{ t!("editor-indents") }<kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "Tab" }</kbd>{ t!("editor-outdents") }
+                <kbd>{ "Esc" }</kbd>{ t!("editor-then") }<kbd>{ "Tab" }</kbd>{ t!("editor-moves-on") }
             </p>
             { for error_html }
         </figure>
@@ -698,11 +703,11 @@ struct ShownRunProps {
 fn ShownRunPanel(props: &ShownRunProps) -> Html {
     let shown = &props.shown;
     let title = match &shown.failed_goal {
-        Some(goal) => format!("Where “{goal}” failed: seed {}", shown.seed),
-        None => format!("A run of your solution: seed {}", shown.seed),
+        Some(goal) => t!("shown-failed", goal = goal, seed = shown.seed.to_string()),
+        None => t!("shown-solution", seed = shown.seed.to_string()),
     };
     html! {
-        <section class="exercise__run" aria-label="The run" data-testid="failing-run"
+        <section class="exercise__run" aria-label={t!("shown-label")} data-testid="failing-run"
             data-seed={shown.seed.to_string()} data-failed={shown.failed_goal.is_some().to_string()}>
             <h3 class="exercise__run-title">{ title }</h3>
             { match &shown.run {
@@ -711,7 +716,7 @@ fn ShownRunPanel(props: &ShownRunProps) -> Html {
                 },
                 Err(error) => html! {
                     <div class="notice notice--error" role="alert">
-                        <p class="notice__title">{ "This run cannot be shown" }</p>
+                        <p class="notice__title">{ t!("shown-error") }</p>
                         <pre class="notice__detail">{ error }</pre>
                     </div>
                 },

@@ -1,0 +1,41 @@
+# Strona ćwiczenia: cele, sprawdzanie, wskazówki, edytor.
+
+exercise-not-title = To nie jest ćwiczenie
+exercise-not-before = Lekcja{" "}
+exercise-not-after = {" "}nie ma celów do sprawdzenia.
+exercise-not-open = Otwórz ją w odtwarzaczu.
+exercise-watch = Obejrzyj początkowy SQL w odtwarzaczu
+exercise-goal = Cel:
+exercise-goals = Cele
+exercise-side = Cele i sprawdzanie
+exercise-cannot-run = Tego ćwiczenia nie da się uruchomić
+dismiss = Zamknij
+progress-corrupt = Zapisanych postępów tego ćwiczenia nie dało się odczytać, więc zostały wyzerowane.
+hint-first = Pokaż wskazówkę (1 z { $total })
+hint-next = Następna wskazówka ({ $number } z { $total })
+check-button = Sprawdź
+reset-progress = Wyczyść postępy
+reset-progress-title = Wróć do początkowego SQL; zapomina, że ćwiczenie zostało rozwiązane
+checking = Sprawdzanie na { $seeds ->
+    [one] 1 ziarnie
+   *[other] { $seeds } ziarnach
+}…
+check-progress = ziarno { $seed } z { $seeds }, { $steps } kroków silnika, { $time } czasu wirtualnego
+check-cancelled = Sprawdzanie anulowane: { $progress }. Żaden cel nie został oceniony; zmień SQL i naciśnij Sprawdź ponownie.
+check-solved = Rozwiązane: każdy cel jest spełniony na wszystkich ziarnach ({ $seeds }).
+check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc żaden cel się nie liczy.
+check-failed = Jeszcze nie: niespełnione cele: { $failed } z { $total }. Poniżej przebieg, w którym pierwszy z nich nie został spełniony.
+check-no-seed = Żadne ziarno nie zostało uruchomione.
+check-goto = Ustaw kursor w wierszu { $line }, kolumnie { $col }
+check-limit = Symulator zatrzymał twój SQL na jednym ze swoich limitów: { $message }
+check-stale = Twój SQL zmienił się od tego sprawdzenia: naciśnij Sprawdź ponownie.
+editor-label = Twój SQL:
+editor-changed = zmieniony
+editor-indents = {" "}wcina,{" "}
+editor-outdents = {" "}cofa wcięcie ·{" "}
+editor-then = , potem{" "}
+editor-moves-on = , przechodzi dalej
+shown-label = Przebieg
+shown-failed = Gdzie cel „{ $goal }” nie został spełniony: ziarno { $seed }
+shown-solution = Przebieg twojego rozwiązania: ziarno { $seed }
+shown-error = Tego przebiegu nie da się pokazać
