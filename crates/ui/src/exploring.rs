@@ -8,6 +8,7 @@ use explore::{Options, Progress, Report, Search};
 use lesson::{Applied, Property};
 
 use crate::present::group_digits as group;
+use crate::t;
 
 /// A search being run.
 pub struct Exploring {
@@ -107,30 +108,31 @@ impl From<&Report> for Answer {
     }
 }
 
-/// `12 400 states explored, depth 16 (deepest 31), 41 000 states/s`.
+/// `12,400 states explored, depth 16 (deepest 31), 41,000 states/s`.
 pub fn progress_text(p: &Progress, elapsed_ms: f64) -> String {
     let rate = if elapsed_ms > 0.0 {
-        format!(
-            ", {} states/s",
-            group(((p.states as f64) * 1000.0 / elapsed_ms) as u64)
+        t!(
+            "explore-rate",
+            rate = group(((p.states as f64) * 1000.0 / elapsed_ms) as u64)
         )
     } else {
         String::new()
     };
-    format!(
-        "{} states explored, depth {} (deepest {}){rate}",
-        group(p.states),
-        p.depth,
-        p.max_depth
+    t!(
+        "explore-progress",
+        states = group(p.states),
+        depth = p.depth,
+        deepest = p.max_depth,
+        rate = rate
     )
 }
 
 /// The bounds a verdict covers, in words.
 pub fn bounds_text(answer: &Answer) -> String {
-    format!(
-        "up to {} steps per interleaving and {} states",
-        answer.max_steps,
-        group(answer.max_states as u64)
+    t!(
+        "explore-bounds",
+        steps = answer.max_steps,
+        states = group(answer.max_states as u64)
     )
 }
 
@@ -139,28 +141,31 @@ pub fn verdict_text(answer: &Answer, elapsed_ms: f64) -> String {
     let p = &answer.progress;
     let took = group(elapsed_ms.round() as u64);
     match &answer.found {
-        None if p.exhaustive => format!(
-            "“{}” holds for every interleaving {}: {} states and {} schedules explored, exhaustively, in {took} ms.",
-            answer.label,
-            bounds_text(answer),
-            group(p.states),
-            group(p.schedules)
+        None if p.exhaustive => t!(
+            "explore-holds",
+            label = &answer.label,
+            bounds = bounds_text(answer),
+            states = group(p.states),
+            schedules = group(p.schedules),
+            took = took
         ),
-        None => format!(
-            "“{}” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({}) after {} states and {} schedules, then ran {} random walks, in {took} ms.",
-            answer.label,
-            bounds_text(answer),
-            group(p.states),
-            group(p.schedules),
-            p.walks
+        None => t!(
+            "explore-held",
+            label = &answer.label,
+            bounds = bounds_text(answer),
+            states = group(p.states),
+            schedules = group(p.schedules),
+            walks = p.walks,
+            took = took
         ),
-        Some(c) => format!(
-            "“{}” breaks after {} statements ({} context switches): {}. Found after {} states in {took} ms.",
-            answer.label,
-            c.statements,
-            c.switches,
-            c.detail,
-            group(p.states)
+        Some(c) => t!(
+            "explore-breaks",
+            label = &answer.label,
+            statements = c.statements,
+            switches = c.switches,
+            detail = &c.detail,
+            states = group(p.states),
+            took = took
         ),
     }
 }

@@ -178,3 +178,45 @@ block-show = tylko do pokazania, nie jest wykonywany
 block-off = (Blok, który bierze udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
 block-or = {" "}lub{" "}
 block-and = {" "}i{" "}
+
+# Bądź planistą i eksploracja.
+schedule-can-run = może działać
+schedule-run = Uruchom { $session }
+schedule-run-key = Uruchom { $session } ({ $key })
+schedule-next = Następna instrukcja, wiersz { $line } SQL sesji { $session }:
+schedule-finished = Wszystkie sesje skończyły, po { $count ->
+    [one] 1 instrukcji
+   *[other] { $count } instrukcjach
+}.
+schedule-none-can-run = Żadna sesja nie może działać.
+schedule-who-next = Wykonane instrukcje: { $count }. Kto teraz: { $names }?
+schedule-step = Krok { $step }: { $lines }
+schedule-problem-title = Harmonogramu z linku nie udało się wykonać do końca
+schedule-undo = Cofnij
+schedule-keys = Klawisze: 1–9 uruchamiają sesję, Backspace albo u cofa.
+schedule-string = Harmonogram:
+schedule-log = Dotychczasowe kroki
+schedule-log-note = najnowsze pierwsze
+schedule-log-empty = Żadna instrukcja jeszcze się nie wykonała.
+schedule-log-broken = { $name } złamana: { $detail }
+properties = Własności
+properties-note = oceniane po każdej instrukcji
+property-holds = na razie spełniona
+property-broken-at = złamana w kroku { $step }: { $detail }
+property-alert = Krok { $step } złamał „{ $label }”: { $detail }.
+explore-title = Przeszukaj wszystkie przeploty
+explore-intro = Przeszukuje każdą kolejność instrukcji sesji (pomijając stany już widziane i kolejności, które nie mogą mieć znaczenia), szukając takiej, która łamie własność.
+explore-property = Własność
+explore-button = Przeszukaj
+explore-running = Przeszukiwanie…
+explore-cancelled = Przeszukiwanie anulowane: { $progress }. Niczego nie dowiedziono.
+explore-failed = Przeszukiwania nie udało się uruchomić
+explore-why = Dlaczego:
+explore-open-scheduler = Otwórz w planiście
+explore-open-player = Otwórz w odtwarzaczu
+explore-rate = , { $rate } stanów/s
+explore-progress = Zbadane stany: { $states }, głębokość { $depth } (najgłębiej { $deepest }){ $rate }
+explore-bounds = do { $steps } kroków na przeplot i { $states } stanów
+explore-holds = „{ $label }” jest spełniona w każdym przeplocie { $bounds }: zbadano wyczerpująco { $states } stanów i { $schedules } harmonogramów, w { $took } ms.
+explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeplocie, ale przeszukiwanie nie było wyczerpujące: doszło do swoich granic ({ $bounds }) po { $states } stanach i { $schedules } harmonogramach, potem wykonało { $walks } losowych przejść, w { $took } ms.
+explore-breaks = „{ $label }” łamie się po { $statements } instrukcjach ({ $switches } przełączeniach kontekstu): { $detail }. Znalezione po { $states } stanach w { $took } ms.

@@ -28,6 +28,7 @@ use crate::player::{non_default, settings_from, Shared};
 use crate::present::{session_class, StepMarks};
 use crate::route::{LessonRoute, Route};
 use crate::scheduling::{properties, session_key, session_of_key, ScheduleRoute, Scheduling};
+use crate::t;
 use crate::wire::{ExploreRequest, Reply, Request};
 
 /// Performance API measure of one search, Explore click to answer.
@@ -189,8 +190,8 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
     let cards = now.iter().enumerate().map(|(i, session)| {
         let key = session_key(i);
         let (state, text) = match &session.status {
-            SessionStatus::Finished => ("finished", "finished".to_string()),
-            _ if session.enabled => ("enabled", "can run".to_string()),
+            SessionStatus::Finished => ("finished", t!("code-finished")),
+            _ if session.enabled => ("enabled", t!("schedule-can-run")),
             status => ("blocked", status_text(status, 0).0),
         };
         let onclick = {
@@ -198,8 +199,8 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
             Callback::from(move |_: MouseEvent| act.emit(Act::Pick(i)))
         };
         let label = match key {
-            Some(k) => format!("Run {} ({k})", session.name),
-            None => format!("Run {}", session.name),
+            Some(k) => t!("schedule-run-key", session = &session.name, key = k.to_string()),
+            None => t!("schedule-run", session = &session.name),
         };
         html! {
             <li class={classes!("schedule__session", format!("schedule__session--{state}"), session_class(i))}
@@ -210,7 +211,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     <span class="schedule__status" data-testid="schedule-status">{ text }</span>
                 </div>
                 if let Some((statement, line)) = &session.next {
-                    <p class="schedule__next-label muted">{ format!("Next statement, line {line} of {}’s SQL:", session.name) }</p>
+                    <p class="schedule__next-label muted">{ t!("schedule-next", line = line.to_string(), session = &session.name) }</p>
                     <pre class="schedule__next" data-testid="schedule-next" data-line={line.to_string()}>{ statement }</pre>
                 }
                 <button type="button" class="button button--primary schedule__run"
@@ -227,13 +228,14 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         Callback::from(move |_: MouseEvent| act.emit(Act::Undo))
     };
     let status_line = if s.is_finished() {
-        format!("Every session has finished, after {n} statements.")
+        t!("schedule-finished", count = n)
     } else if enabled_names.is_empty() {
-        "No session can run.".to_string()
+        t!("schedule-none-can-run")
     } else {
-        format!(
-            "{n} statements run. Who runs next: {}?",
-            enabled_names.join(", ")
+        t!(
+            "schedule-who-next",
+            count = n,
+            names = enabled_names.join(", ")
         )
     };
     // The aria-live line: what the last statement did.
@@ -248,7 +250,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 .filter(|e| e.event.session().is_some_and(|x| x == who.as_str()))
                 .map(|e| e.event.to_string())
                 .collect();
-            format!("Step {n}: {}", lines.join("; "))
+            t!("schedule-step", step = n, lines = lines.join("; "))
         })
         .unwrap_or_default();
 
@@ -262,8 +264,8 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else { "✓" } }</span>
                 <span class="property__label">{ &p.label }</span>
                 <span class="property__state">{ match b {
-                    Some(b) => format!("broken at step {}: {}", b.step, b.detail),
-                    None => "holds so far".to_string(),
+                    Some(b) => t!("property-broken-at", step = b.step, detail = b.detail.to_string()),
+                    None => t!("property-holds"),
                 } }</span>
             </li>
         }
@@ -272,7 +274,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         html! {
             <p class="schedule__broken" data-testid="property-broken" data-name={b.name.clone()}
                 data-step={b.step.to_string()}>
-                { format!("Step {} broke “{}”: {}.", b.step, b.label, b.detail) }
+                { t!("property-alert", step = b.step, label = b.label.to_string(), detail = b.detail.to_string()) }
             </p>
         }
     });
@@ -287,7 +289,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <ul class="schedule__events">
                     { for step.events.iter().map(|e| html! { <li>{ e.event.to_string() }</li> }) }
                     { for step.broken.iter().map(|(name, detail)| html! {
-                        <li class="schedule__event--broken">{ format!("{name} broken: {detail}") }</li>
+                        <li class="schedule__event--broken">{ t!("schedule-log-broken", name = name.to_string(), detail = detail.to_string()) }</li>
                     }) }
                 </ul>
             </li>
@@ -296,33 +298,33 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
 
     html! {
         <div class="schedule__grid">
-            <section class="panel schedule__main" aria-label="Sessions">
+            <section class="panel schedule__main" aria-label={t!("code-sessions")}>
                 if let Some(problem) = &s.problem {
                     <div class="notice notice--warning" role="status" data-testid="schedule-problem">
-                        <p class="notice__title">{ "The link's schedule could not be followed to its end" }</p>
+                        <p class="notice__title">{ t!("schedule-problem-title") }</p>
                         <p>{ problem }</p>
                     </div>
                 }
                 <div class="schedule__bar">
                     <button type="button" class="button" data-testid="schedule-undo" disabled={n == 0}
-                        aria-keyshortcuts="Backspace u" onclick={undo}>{ "Undo" }</button>
+                        aria-keyshortcuts="Backspace u" onclick={undo}>{ t!("schedule-undo") }</button>
                     <span class="schedule__count" data-testid="schedule-count">{ status_line }</span>
                 </div>
-                <p class="muted schedule__keys">{ "Keys: 1–9 run a session, Backspace or u undoes." }</p>
+                <p class="muted schedule__keys">{ t!("schedule-keys") }</p>
                 <ol class="schedule__sessions">{ for cards }</ol>
                 <p class="visually-hidden" aria-live="polite" data-testid="schedule-narration">{ narration }</p>
                 <div aria-live="assertive" class="schedule__alert">{ for alert }</div>
-                <h3 class="panel__title">{ "Properties" }<span class="panel__note">{ "judged after every statement" }</span></h3>
+                <h3 class="panel__title">{ t!("properties") }<span class="panel__note">{ t!("properties-note") }</span></h3>
                 <ul class="properties" data-testid="properties">{ for property_rows }</ul>
-                <p class="muted">{ "Schedule: " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code></p>
+                <p class="muted">{ t!("schedule-string") }{ " " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code></p>
             </section>
             <div class="schedule__side">
                 <Tables view={Shared(Rc::new(view))} {marks} sessions={s.sessions.clone()} />
                 <section class="panel log" aria-labelledby="schedule-log-heading" data-testid="schedule-log">
-                    <h3 id="schedule-log-heading" class="panel__title">{ "Steps so far" }
-                        <span class="panel__note">{ "newest first" }</span></h3>
+                    <h3 id="schedule-log-heading" class="panel__title">{ t!("schedule-log") }
+                        <span class="panel__note">{ t!("schedule-log-note") }</span></h3>
                     if n == 0 {
-                        <p class="muted">{ "No statement has run yet." }</p>
+                        <p class="muted">{ t!("schedule-log-empty") }</p>
                     }
                     <ol class="schedule__log" reversed=true>{ for log }</ol>
                 </section>
@@ -473,21 +475,21 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                 <p>
                     { match progress {
                         Some(p) => progress_text(p, now_ms() - *started.borrow()),
-                        None => "Exploring…".to_string(),
+                        None => t!("explore-running"),
                     } }
                     { " " }
-                    <button type="button" class="button" data-testid="explore-cancel" onclick={cancel}>{ "Cancel" }</button>
+                    <button type="button" class="button" data-testid="explore-cancel" onclick={cancel}>{ t!("cancel") }</button>
                 </p>
             </div>
         },
         Search::Cancelled(p, elapsed) => html! {
             <p class="verdict verdict--error" role="status" data-testid="explore-result" data-verdict="cancelled">
-                { format!("You cancelled the search: {}. Nothing is proved either way.", progress_text(p, *elapsed)) }
+                { t!("explore-cancelled", progress = progress_text(p, *elapsed)) }
             </p>
         },
         Search::Failed(e) => html! {
             <div class="notice notice--error" role="alert" data-testid="explore-result" data-verdict="error">
-                <p class="notice__title">{ "The search could not run" }</p>
+                <p class="notice__title">{ t!("explore-failed") }</p>
                 <pre class="notice__detail">{ e }</pre>
             </div>
         },
@@ -514,7 +516,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             if let Some(conflict) = &c.conflict {
                                 <p class="explore__why" data-testid="explore-conflict"
                                     data-read={conflict.read.to_string()} data-write={conflict.write.to_string()}>
-                                    <strong>{ "Why: " }</strong>{ &conflict.summary }{ "." }</p>
+                                    <strong>{ t!("explore-why") }{ " " }</strong>{ &conflict.summary }{ "." }</p>
                             }
                             <ol class="explore__steps" data-testid="explore-steps">
                                 { for c.steps.iter().enumerate().map(|(k, step)| {
@@ -527,9 +529,9 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             </ol>
                             <p class="explore__links">
                                 <a class="button" href={Route::Schedule(route.clone()).href()} data-testid="explore-open-scheduler">
-                                    { "Open in the scheduler" }</a>
+                                    { t!("explore-open-scheduler") }</a>
                                 <a class="button" href={Route::Lesson(route.player()).href()} data-testid="explore-open-player">
-                                    { "Open in the player" }</a>
+                                    { t!("explore-open-player") }</a>
                             </p>
                         </div>
                     }
@@ -540,17 +542,17 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
 
     html! {
         <section class="panel explore" aria-labelledby="explore-heading" data-testid="explore">
-            <h3 id="explore-heading" class="panel__title">{ "Explore every interleaving" }</h3>
-            <p class="muted">{ "Searches every order of the sessions' statements (skipping states it has seen and orders that cannot matter) for one that breaks a property." }</p>
+            <h3 id="explore-heading" class="panel__title">{ t!("explore-title") }</h3>
+            <p class="muted">{ t!("explore-intro") }</p>
             <div class="explore__bar">
-                <label for="explore-property">{ "Property" }</label>
+                <label for="explore-property">{ t!("explore-property") }</label>
                 <select id="explore-property" data-testid="explore-property" onchange={on_choose} disabled={running}>
                     { for props_list.iter().enumerate().map(|(i, p)| html! {
                         <option value={p.name.clone()} selected={i == *chosen}>{ &p.label }</option>
                     }) }
                 </select>
                 <button type="button" class="button button--primary" data-testid="explore-button"
-                    disabled={running || applied.is_none()} onclick={start}>{ "Explore" }</button>
+                    disabled={running || applied.is_none()} onclick={start}>{ t!("explore-button") }</button>
             </div>
             <div aria-live="polite">{ answer }</div>
         </section>
