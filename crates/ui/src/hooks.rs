@@ -90,11 +90,17 @@ pub fn use_app_state() -> UseReducerHandle<State> {
         }
     });
 
-    // Screen readers pronounce the page by `<html lang>`.
+    // Screen readers pronounce the page by `<html lang>`; the panic panel, written
+    // when nothing else can run, gets its words ready.
     use_effect_with(state.lang(), |lang| {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("lang", lang.as_str());
         }
+        crate::panic::set_texts([
+            crate::t!("panic-title"),
+            crate::t!("panic-explain"),
+            crate::t!("panic-reload"),
+        ]);
     });
 
     use_effect_with(state.chosen_lang, |chosen| {

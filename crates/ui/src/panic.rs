@@ -2,6 +2,7 @@
 //! instance is dead and Yew can render nothing more. The hook therefore writes the
 //! error panel with plain DOM calls, before the abort, and links to a fresh start.
 
+use std::cell::RefCell;
 use std::panic::PanicHookInfo;
 
 use wasm_bindgen::JsCast;
@@ -9,6 +10,21 @@ use web_sys::{Document, Element, HtmlElement};
 
 /// `id` of the error panel (the browser tests look for it).
 pub const PANEL_ID: &str = "panic-panel";
+
+thread_local! {
+    /// The panel's heading, explanation and link, in the page's language: written by
+    /// the app whenever the language changes, so the hook itself looks nothing up.
+    static TEXTS: RefCell<[String; 3]> = RefCell::new([
+        "Lockstep stopped".to_owned(),
+        "An internal error stopped the page, and it cannot carry on. Reload to start again; if it happens again, please report the message below.".to_owned(),
+        "Reload Lockstep".to_owned(),
+    ]);
+}
+
+/// Sets the panel's texts (heading, explanation, link) for the language now in effect.
+pub fn set_texts(texts: [String; 3]) {
+    TEXTS.with(|t| *t.borrow_mut() = texts);
+}
 
 /// Installs the hook through Yew, which would otherwise replace any hook set earlier
 /// with its own when the app is rendered.
@@ -40,19 +56,16 @@ fn write_panel(message: &str) -> Option<()> {
     // Focusable from script, so keyboard and screen-reader users land on the panel.
     panel.set_attribute("tabindex", "-1").ok()?;
 
-    let heading = element(&document, "h2", Some("Lockstep stopped"))?;
-    let explain = element(
-        &document,
-        "p",
-        Some(
-            "An internal error stopped the page, and it cannot carry on. \
-             Reload to start again; if it happens again, please report the message below.",
-        ),
-    )?;
+    // A panic while the texts are borrowed (never expected) leaves the heading empty.
+    let [title, explanation, reload_text] = TEXTS
+        .with(|t| t.try_borrow().map(|t| t.clone()))
+        .unwrap_or_default();
+    let heading = element(&document, "h2", Some(&title))?;
+    let explain = element(&document, "p", Some(&explanation))?;
     // text_content, not inner_html: the message may contain user text.
     let details = element(&document, "pre", Some(message))?;
     details.set_class_name("panic-panel__message");
-    let reload = element(&document, "a", Some("Reload Lockstep"))?;
+    let reload = element(&document, "a", Some(&reload_text))?;
     reload.set_attribute("href", "./").ok()?;
     reload.set_class_name("panic-panel__reload");
 

@@ -10,6 +10,7 @@ use engine::{Event, LaneState, Mark, MarkKind, Segment, TraceEntry};
 use lesson::{value_text, ToggledRange};
 
 use crate::run::RunSummary;
+use crate::t;
 
 /// Colour classes for sessions; the text always names the session as well.
 pub const SESSION_COLOURS: usize = 8;
@@ -422,22 +423,51 @@ impl DisplaySeg {
 
     /// One sentence for a title and screen readers.
     pub fn describe(&self, session: &str) -> String {
-        let span = format!("{} to {}", ms_label(self.from_us), ms_label(self.to_us));
+        let span = t!(
+            "overview-value",
+            from = ms_label(self.from_us),
+            to = ms_label(self.to_us)
+        );
         match &self.kind {
-            SegKind::Running => format!("{session} runs from {span}"),
-            SegKind::Sleeping => format!("{session} sleeps from {span}"),
+            SegKind::Running => t!("seg-runs", session = session, span = span),
+            SegKind::Sleeping => t!("seg-sleeps", session = session, span = span),
             SegKind::Delayed { table } => {
-                format!("{session} is delayed from {span}: its consume waits for a row in queue table {table}")
+                t!(
+                    "seg-delayed",
+                    session = session,
+                    span = span,
+                    table = table.to_string()
+                )
             }
             SegKind::Waiting { resource, holders } => {
-                let whom = if holders.is_empty() { "earlier waiters".to_string() } else { holders.join(", ") };
-                format!("{session} waits for {whom} from {span}, for a lock on {resource}")
+                let whom = if holders.is_empty() {
+                    t!("code-earlier-waiters")
+                } else {
+                    holders.join(", ")
+                };
+                t!(
+                    "seg-waits",
+                    session = session,
+                    whom = whom,
+                    span = span,
+                    resource = resource.to_string()
+                )
             }
-            SegKind::Mixed { running_us, waiting_us, sleeping_us, waits, count } => format!(
-                "{session}, {span}: {count} short stretches: running {}, sleeping {}, waiting {} ({waits} waits)",
-                ms_label(*running_us),
-                ms_label(*sleeping_us),
-                ms_label(*waiting_us)
+            SegKind::Mixed {
+                running_us,
+                waiting_us,
+                sleeping_us,
+                waits,
+                count,
+            } => t!(
+                "seg-mixed",
+                session = session,
+                span = span,
+                count = *count,
+                running = ms_label(*running_us),
+                sleeping = ms_label(*sleeping_us),
+                waiting = ms_label(*waiting_us),
+                waits = *waits
             ),
         }
     }
@@ -657,22 +687,29 @@ impl DisplayMark {
 
     pub fn describe(&self, session: &str) -> String {
         let what = match self.kind {
-            MarkKind::Error { number } => format!("gets error {number}"),
-            MarkKind::Skipped => "skips a locked row".into(),
-            MarkKind::Deadlock => "is the deadlock victim".into(),
-            MarkKind::Result => "gets a result".into(),
-            MarkKind::Committed => "commits".into(),
-            MarkKind::RolledBack => "rolls back".into(),
-            MarkKind::ExternalCall => "calls the external system".into(),
+            MarkKind::Error { number } => t!("mark-error", number = number.to_string()),
+            MarkKind::Skipped => t!("mark-skipped"),
+            MarkKind::Deadlock => t!("mark-deadlock"),
+            MarkKind::Result => t!("mark-result"),
+            MarkKind::Committed => t!("mark-commit"),
+            MarkKind::RolledBack => t!("mark-rollback"),
+            MarkKind::ExternalCall => t!("mark-call"),
         };
         if self.count > 1 {
-            format!(
-                "{session} {what} ({} times from {})",
-                self.count,
-                ms_label(self.at_us)
+            t!(
+                "mark-times",
+                session = session,
+                what = what,
+                count = self.count,
+                time = ms_label(self.at_us)
             )
         } else {
-            format!("{session} {what} at {}", ms_label(self.at_us))
+            t!(
+                "mark-at",
+                session = session,
+                what = what,
+                time = ms_label(self.at_us)
+            )
         }
     }
 }
@@ -777,58 +814,76 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
     };
     for (name, value) in after.key.settings.iter() {
         let old = before.key.settings.get(name).unwrap_or("—");
-        push(format!("Toggle {name}"), old.to_string(), value.to_string());
+        push(
+            t!("change-toggle", name = name),
+            old.to_string(),
+            value.to_string(),
+        );
     }
     if before.key.seed != after.key.seed {
         push(
-            "Seed".into(),
+            t!("change-seed"),
             before.key.seed.to_string(),
             after.key.seed.to_string(),
         );
     }
     for s in &after.outcome.sessions {
         let Some(old) = before.outcome.sessions.iter().find(|o| o.name == s.name) else {
-            push(format!("{} runs", s.name), "no".into(), "yes".into());
+            push(
+                t!("change-runs", session = &s.name),
+                t!("change-no"),
+                t!("change-yes"),
+            );
             continue;
         };
         push(
-            format!("{} waited", s.name),
+            t!("change-waited", session = &s.name),
             ms_label(old.wait_us),
             ms_label(s.wait_us),
         );
         push(
-            format!("{} errors", s.name),
+            t!("change-errors", session = &s.name),
             errors_text(&old.errors),
             errors_text(&s.errors),
         );
         push(
-            format!("{} got", s.name),
+            t!("change-got", session = &s.name),
             results_text(&old.results),
             results_text(&s.results),
         );
         push(
-            format!("{} logical reads", s.name),
+            t!("change-reads", session = &s.name),
             old.logical_reads.to_string(),
             s.logical_reads.to_string(),
         );
     }
     for old in &before.outcome.sessions {
         if !after.outcome.sessions.iter().any(|s| s.name == old.name) {
-            push(format!("{} runs", old.name), "yes".into(), "no".into());
+            push(
+                t!("change-runs", session = &old.name),
+                t!("change-yes"),
+                t!("change-no"),
+            );
         }
     }
     push(
-        "Run ended at".into(),
+        t!("change-end"),
         ms_label(before.end_us),
         ms_label(after.end_us),
     );
     for c in &after.checks {
         if let Some(old) = before.checks.iter().find(|o| o.name == c.name) {
-            let verdict = |p: bool| if p { "passed" } else { "failed" };
+            let verdict = |p: bool| {
+                if p {
+                    t!("change-passed")
+                } else {
+                    t!("change-failed")
+                }
+            };
             push(
-                format!("Check “{}”", c.name),
-                verdict(old.passed).into(),
-                verdict(c.passed).into(),
+                t!("change-check", name = &c.name),
+                verdict(old.passed),
+                verdict(c.passed),
             );
         }
     }
@@ -837,7 +892,7 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
 
 pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
     if errors.is_empty() {
-        "none".into()
+        t!("change-none")
     } else {
         errors
             .iter()
@@ -850,13 +905,13 @@ pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
 /// The first row of each result set: `2, task 2, 3, B`.
 pub fn results_text(results: &[engine::ResultSet]) -> String {
     if results.is_empty() {
-        return "no result".into();
+        return t!("change-no-result");
     }
     results
         .iter()
         .map(|r| match r.rows.first() {
             Some(row) => row.iter().map(value_text).collect::<Vec<_>>().join(", "),
-            None => "no rows".into(),
+            None => t!("table-no-rows"),
         })
         .collect::<Vec<_>>()
         .join("; ")

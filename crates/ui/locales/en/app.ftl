@@ -54,3 +54,8 @@ facilitator-checks = Checks ({ $count })
 facilitator-hints = Hints, in the order learners see them ({ $count })
 facilitator-edits = Learners edit:
 facilitator-open = Open the exercise
+
+# The error panel after an internal error (written when nothing else can run).
+panic-title = Lockstep stopped
+panic-explain = An internal error stopped the page, and it cannot carry on. Reload to start again; if it happens again, please report the message below.
+panic-reload = Reload Lockstep

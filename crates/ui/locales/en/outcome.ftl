@@ -40,3 +40,20 @@ compact-session = waited { $wait } · { $rows ->
 compact-last-toggle = Last toggle:
 compact-nothing-changed = nothing in the outcome changed.
 compact-more = Results, errors and checks
+
+# What the last toggle changed: the row names and values.
+change-toggle = Toggle { $name }
+change-seed = Seed
+change-runs = { $session } runs
+change-waited = { $session } waited
+change-errors = { $session } errors
+change-got = { $session } got
+change-reads = { $session } logical reads
+change-end = Run ended at
+change-check = Check “{ $name }”
+change-yes = yes
+change-no = no
+change-passed = passed
+change-failed = failed
+change-none = none
+change-no-result = no result

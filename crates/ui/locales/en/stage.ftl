@@ -213,3 +213,24 @@ explore-bounds = up to { $steps } steps per interleaving and { $states } states
 explore-holds = “{ $label }” holds for every interleaving { $bounds }: { $states } states and { $schedules } schedules explored, exhaustively, in { $took } ms.
 explore-held = “{ $label }” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({ $bounds }) after { $states } states and { $schedules } schedules, then ran { $walks } random walks, in { $took } ms.
 explore-breaks = “{ $label }” breaks after { $statements } statements ({ $switches } context switches): { $detail }. Found after { $states } states in { $took } ms.
+schedule-title = Be the scheduler: { $title }
+schedule-back = Back to the player
+schedule-intro = You choose which session runs its next statement, one statement at a time, with no clock deciding for you. Find the order that breaks the lesson's properties, or let Explore search every order.
+why-matrix-yes = compatible
+why-matrix-no = not compatible
+
+# Lane segments and marks, for titles and screen readers.
+seg-runs = { $session } runs from { $span }
+seg-sleeps = { $session } sleeps from { $span }
+seg-delayed = { $session } is delayed from { $span }: its consume waits for a row in queue table { $table }
+seg-waits = { $session } waits for { $whom } from { $span }, for a lock on { $resource }
+seg-mixed = { $session }, { $span }: { $count } short stretches: running { $running }, sleeping { $sleeping }, waiting { $waiting } ({ $waits } waits)
+mark-error = gets error { $number }
+mark-skipped = skips a locked row
+mark-deadlock = is the deadlock victim
+mark-result = gets a result
+mark-commit = commits
+mark-rollback = rolls back
+mark-call = calls the external system
+mark-times = { $session } { $what } ({ $count } times from { $time })
+mark-at = { $session } { $what } at { $time }

@@ -47,3 +47,8 @@ facilitator-checks = チェック ({ $count })
 facilitator-hints = ヒント (受講者に表示される順) ({ $count })
 facilitator-edits = 受講者が編集する部分:
 facilitator-open = 演習を開く
+
+# 内部エラーの後のエラーパネル。
+panic-title = Lockstep が停止しました
+panic-explain = 内部エラーによりページが停止し、続行できません。再読み込みしてやり直してください。再び起きる場合は、下のメッセージを報告してください。
+panic-reload = Lockstep を再読み込み

@@ -31,3 +31,20 @@ compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
 compact-last-toggle = 直前の切り替え:
 compact-nothing-changed = 結果は何も変わっていません。
 compact-more = 結果、エラー、チェック
+
+# 直前の切り替えで変わったこと: 行の名前と値。
+change-toggle = 切り替え { $name }
+change-seed = シード
+change-runs = { $session } の実行
+change-waited = { $session } の待ち
+change-errors = { $session } のエラー
+change-got = { $session } の取得
+change-reads = { $session } の論理読み取り
+change-end = 実行の終了
+change-check = チェック「{ $name }」
+change-yes = あり
+change-no = なし
+change-passed = 合格
+change-failed = 不合格
+change-none = なし
+change-no-result = 結果なし

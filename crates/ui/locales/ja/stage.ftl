@@ -198,3 +198,24 @@ explore-bounds = インターリーブあたり最大 { $steps } ステップ、
 explore-holds = 「{ $label }」は { $bounds } のすべてのインターリーブで成立します: { $states } 状態と { $schedules } スケジュールを網羅的に探索 ({ $took } ms)。
 explore-held = 「{ $label }」は試したすべてのインターリーブで成立しましたが、探索は網羅的ではありません: { $states } 状態と { $schedules } スケジュールで上限 ({ $bounds }) に達し、その後ランダムウォークを { $walks } 回実行しました ({ $took } ms)。
 explore-breaks = 「{ $label }」は { $statements } 文 (コンテキスト切り替え { $switches } 回) の後に破れます: { $detail }。{ $states } 状態の探索で発見 ({ $took } ms)。
+schedule-title = スケジューラーになる: { $title }
+schedule-back = プレーヤーに戻る
+schedule-intro = 次の文をどのセッションが実行するかを、時計に任せず 1 文ずつ自分で選びます。レッスンの性質を破る順序を見つけるか、探索にすべての順序を調べさせてください。
+why-matrix-yes = 両立
+why-matrix-no = 両立しない
+
+# レーンの区間と印 (ツールチップとスクリーンリーダー用)。
+seg-runs = { $session } は { $span } 実行
+seg-sleeps = { $session } は { $span } スリープ
+seg-delayed = { $session } は { $span } 遅延状態: consume がキューテーブル { $table } の行を待機
+seg-waits = { $session } は { $span } { $whom } を待機 ({ $resource } のロック)
+seg-mixed = { $session }、{ $span }: 短い区間 { $count } 個: 実行 { $running }、スリープ { $sleeping }、待機 { $waiting } (待機 { $waits } 回)
+mark-error = エラー { $number } を受け取る
+mark-skipped = ロックされた行をスキップ
+mark-deadlock = デッドロックの犠牲者になる
+mark-result = 結果を受け取る
+mark-commit = コミット
+mark-rollback = ロールバック
+mark-call = 外部システムを呼び出す
+mark-times = { $session } が{ $what } ({ $time } から { $count } 回)
+mark-at = { $session } が { $time } に{ $what }

@@ -55,3 +55,8 @@ facilitator-checks = Sprawdzenia ({ $count })
 facilitator-hints = Wskazówki w kolejności, w jakiej widzą je uczestnicy ({ $count })
 facilitator-edits = Uczestnicy edytują:
 facilitator-open = Otwórz ćwiczenie
+
+# Panel błędu po błędzie wewnętrznym.
+panic-title = Lockstep się zatrzymał
+panic-explain = Błąd wewnętrzny zatrzymał stronę i nie może ona działać dalej. Przeładuj, by zacząć od nowa; jeśli to się powtórzy, zgłoś komunikat poniżej.
+panic-reload = Przeładuj Lockstep

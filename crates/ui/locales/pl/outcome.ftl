@@ -43,3 +43,20 @@ compact-session = czekała { $wait } · { $rows ->
 compact-last-toggle = Ostatni przełącznik:
 compact-nothing-changed = w wyniku nic się nie zmieniło.
 compact-more = Wyniki, błędy i sprawdzenia
+
+# Co zmienił ostatni przełącznik: nazwy wierszy i wartości.
+change-toggle = Przełącznik { $name }
+change-seed = Ziarno
+change-runs = { $session } działa
+change-waited = { $session } czekała
+change-errors = { $session } błędy
+change-got = { $session } dostała
+change-reads = { $session } odczyty logiczne
+change-end = Koniec przebiegu
+change-check = Sprawdzenie „{ $name }”
+change-yes = tak
+change-no = nie
+change-passed = spełnione
+change-failed = niespełnione
+change-none = brak
+change-no-result = brak wyniku

@@ -220,3 +220,24 @@ explore-bounds = do { $steps } kroków na przeplot i { $states } stanów
 explore-holds = „{ $label }” jest spełniona w każdym przeplocie { $bounds }: zbadano wyczerpująco { $states } stanów i { $schedules } harmonogramów, w { $took } ms.
 explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeplocie, ale przeszukiwanie nie było wyczerpujące: doszło do swoich granic ({ $bounds }) po { $states } stanach i { $schedules } harmonogramach, potem wykonało { $walks } losowych przejść, w { $took } ms.
 explore-breaks = „{ $label }” łamie się po { $statements } instrukcjach ({ $switches } przełączeniach kontekstu): { $detail }. Znalezione po { $states } stanach w { $took } ms.
+schedule-title = Bądź planistą: { $title }
+schedule-back = Wróć do odtwarzacza
+schedule-intro = Sam wybierasz, która sesja wykonuje następną instrukcję, jedna instrukcja naraz, bez zegara, który zdecyduje za ciebie. Znajdź kolejność, która łamie własności lekcji, albo pozwól, by eksploracja przeszukała wszystkie kolejności.
+why-matrix-yes = zgodne
+why-matrix-no = niezgodne
+
+# Odcinki torów i znaczniki, do podpowiedzi i czytników ekranu.
+seg-runs = { $session } działa od { $span }
+seg-sleeps = { $session } śpi od { $span }
+seg-delayed = { $session } jest opóźniona od { $span }: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
+seg-waits = { $session } czeka na { $whom } od { $span }, na blokadę { $resource }
+seg-mixed = { $session }, od { $span }: krótkie odcinki ({ $count }): działa { $running }, śpi { $sleeping }, czeka { $waiting } (oczekiwania: { $waits })
+mark-error = dostaje błąd { $number }
+mark-skipped = pomija zablokowany wiersz
+mark-deadlock = jest ofiarą zakleszczenia
+mark-result = dostaje wynik
+mark-commit = zatwierdza
+mark-rollback = wycofuje
+mark-call = wywołuje system zewnętrzny
+mark-times = { $session } { $what } (razy: { $count }, od { $time })
+mark-at = { $session } { $what } po { $time }

@@ -127,10 +127,16 @@ fn Schedule(props: &ScheduleProps) -> Html {
         })
     };
     let player_href = Route::Lesson(base.clone()).href();
+    let toggles = catalog()
+        .get_in(&lesson.id, crate::i18n::lang().as_str())
+        .map_or_else(
+            || lesson.toggles.clone(),
+            |(entry, _)| super::lesson_page::toggles_in(lesson, &entry.lesson),
+        );
     let warnings = (!warnings.is_empty()).then(|| {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
-                <p class="notice__title">{ "This link could not be followed exactly" }</p>
+                <p class="notice__title">{ t!("url-warnings-title") }</p>
                 <ul>{ for warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
             </div>
         }
@@ -140,7 +146,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
     let body = match &*guard {
         Err(error) => html! {
             <div class="notice notice--error" role="alert" data-testid="run-error">
-                <p class="notice__title">{ "This setting cannot be simulated" }</p>
+                <p class="notice__title">{ t!("run-error-title") }</p>
                 <pre class="notice__detail">{ error }</pre>
             </div>
         },
@@ -156,18 +162,17 @@ fn Schedule(props: &ScheduleProps) -> Html {
             data-steps={steps.to_string()} data-schedule={schedule}>
             <header class="lesson__head">
                 <p class="lesson__crumbs">
-                    <a href={Route::Home.href()}>{ "← All lessons" }</a>
+                    <a href={Route::Home.href()}>{ t!("all-lessons") }</a>
                     { " · " }
-                    <a href={player_href} data-testid="back-to-player">{ "Back to the player" }</a>
+                    <a href={player_href} data-testid="back-to-player">{ t!("schedule-back") }</a>
                 </p>
-                <h2 class="lesson__title">{ "Be the scheduler: " }{ &lesson.title }</h2>
+                <h2 class="lesson__title">{ t!("schedule-title", title = &lesson.title) }</h2>
                 <p class="lesson__summary">
-                    { "You choose which session runs its next statement, one statement at a time, with no clock deciding for you. \
-                       Find the order that breaks the lesson's properties, or let Explore search every order." }
+                    { t!("schedule-intro") }
                 </p>
             </header>
             { for warnings }
-            <Toggles toggles={lesson.toggles.clone()} settings={settings.clone()} fresh={Vec::<String>::new()}
+            <Toggles toggles={toggles} settings={settings.clone()} fresh={Vec::<String>::new()}
                 pending={false} {on_toggle} />
             { body }
             <ExplorePanel lesson={lesson.clone()} {settings} {seed} base={base} />

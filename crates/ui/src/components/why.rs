@@ -101,7 +101,7 @@ fn matrix(m: &Matrix) -> Html {
                                     <td class={classes!(if *ok { "why__cell--yes" } else { "why__cell--no" }, lit.then_some("why__cell--lit"))}
                                         data-lit={lit.then_some("true")}>
                                         <span aria-hidden="true">{ if *ok { "✓" } else { "✗" } }</span>
-                                        <span class="visually-hidden">{ if *ok { "compatible" } else { "not compatible" } }</span>
+                                        <span class="visually-hidden">{ if *ok { t!("why-matrix-yes") } else { t!("why-matrix-no") } }</span>
                                     </td>
                                 }
                             }) }
