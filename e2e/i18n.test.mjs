@@ -102,6 +102,19 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   for (const c of captions) assert.match(c, /^Wynik \d+ · (1 wiersz|[234] wiersze|\d+ wierszy)$/, c);
   await noMissingKeys(page, 'queue-wait-or-skip (pl)');
   await shotsAndFit(page, 'lesson-pl');
+
+  // B waits for A's lock at 2 000 ms: the why panel says so in Polish.
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000&lang=pl');
+  await settled(page, 'readpast=off');
+  await page.click('[data-testid=why-toggle]');
+  await page.waitForSelector('[data-testid=why]');
+  assert.equal(await page.textContent('#why-title'), 'Dlaczego B czeka');
+  const why = await page.$$eval('.why__sentence', (ps) => ps.map((p) => p.textContent));
+  assert.match(why[0], /^Sesja B prosi o blokadę \S+ na task 1\.$/);
+  assert.ok(why.some((w) => /nie jest zgodna z X: B czeka, aż A ją zwolni\./.test(w)), why.join(' | '));
+  await noMissingKeys(page, 'why (pl)');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'why-pl-desktop.png') });
 });
 
 test('i18n: teradata-consume in Japanese', async (t) => {

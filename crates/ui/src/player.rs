@@ -131,38 +131,49 @@ pub enum PlayerAction {
 /// Settings from URL pairs: each bad pair is skipped (its toggle keeps the default)
 /// and explained, so a broken link still opens the lesson.
 pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, Vec<String>) {
-    let mut good: Vec<(&str, &str)> = Vec::new();
     let mut warnings = Vec::new();
+    let settings = settings_skipping(lesson, pairs, |name, value, error| {
+        let default = lesson
+            .toggles
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| {
+                crate::t!(
+                    "link-showing-default",
+                    setting = format!("{name}={}", t.default_value())
+                )
+            })
+            .unwrap_or_default();
+        warnings.push(crate::t!(
+            "link-bad-setting",
+            setting = format!("{name}={value}"),
+            error = error,
+            default = default
+        ));
+    });
+    (settings, warnings)
+}
+
+/// Settings from URL pairs, each bad pair skipped and handed to `bad` (name, value,
+/// why). The worker passes a `bad` that ignores them: the page has said why already,
+/// and the worker's wasm then carries no catalogue.
+pub fn settings_skipping(
+    lesson: &Lesson,
+    pairs: &[(String, String)],
+    mut bad: impl FnMut(&str, &str, String),
+) -> Settings {
+    let mut good: Vec<(&str, &str)> = Vec::new();
     for (name, value) in pairs {
         let mut trial = good.clone();
         trial.push((name, value));
         match lesson.settings_with(trial.iter().copied()) {
             Ok(_) => good = trial,
-            Err(e) => {
-                let default = lesson
-                    .toggles
-                    .iter()
-                    .find(|t| t.name == *name)
-                    .map(|t| {
-                        crate::t!(
-                            "link-showing-default",
-                            setting = format!("{name}={}", t.default_value())
-                        )
-                    })
-                    .unwrap_or_default();
-                warnings.push(crate::t!(
-                    "link-bad-setting",
-                    setting = format!("{name}={value}"),
-                    error = e.to_string(),
-                    default = default
-                ));
-            }
+            Err(e) => bad(name, value, e.to_string()),
         }
     }
-    let settings = lesson
+    lesson
         .settings_with(good)
-        .unwrap_or_else(|_| lesson.settings_default());
-    (settings, warnings)
+        .unwrap_or_else(|_| lesson.settings_default())
 }
 
 /// The toggles of `settings` that differ from the lesson's defaults, in toggle order:

@@ -16,7 +16,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use crate::catalog::catalog;
 use crate::exercise::seeds_check;
 use crate::exploring::{Answer, Exploring};
-use crate::player::settings_from;
+use crate::player::settings_skipping;
 use crate::scheduling::properties;
 use crate::sliced::{Job, PROGRESS_AFTER_MS, PROGRESS_EVERY_MS, STEPS_PER_CALL};
 use crate::wire::{ExploreRequest, Reply, Request};
@@ -120,7 +120,7 @@ fn explore(r: &ExploreRequest) -> Result<Answer, String> {
         .lesson(&r.lesson)
         .cloned()
         .ok_or_else(|| format!("no lesson {}", r.lesson))?;
-    let (settings, _) = settings_from(&lesson, &r.settings);
+    let settings = settings_skipping(&lesson, &r.settings, |_, _, _| {});
     let applied = lesson.apply(&settings).map_err(|e| e.to_string())?;
     let property = properties(&applied)
         .into_iter()
