@@ -66,6 +66,11 @@ pub struct RunArgs {
     /// each choice point, e.g. `0.1~3.0`; `u.` first for an untimed run.
     #[arg(long, value_name = "SCHEDULE")]
     pub schedule: Option<String>,
+    /// The language of the lesson's texts in the text output and the SVG (title, check
+    /// names), from the translation lessons/<LANG>/<id>.md next to the lesson; English
+    /// when there is none (a note says so). JSON is the same in every language.
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = crate::lang::LANGS)]
+    pub lang: String,
     /// Untimed: every statement boundary is a choice point and WAITFOR only yields
     /// (choices are seeded random unless --schedule gives them).
     #[arg(long)]
@@ -81,6 +86,10 @@ pub struct CheckArgs {
     /// Run every combination with this seed instead of each lesson's `seed`.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Name checks in this language in messages, from each lesson's translation (the
+    /// runs are the same: a translation shares its original's SQL).
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = crate::lang::LANGS)]
+    pub lang: String,
 }
 
 #[derive(Debug, Args)]
@@ -161,7 +170,8 @@ pub struct PrerenderArgs {
 }
 
 const RUN_AFTER_HELP: &str = "\
-Text output: the trace, one line per event (`<virtual ms> ms  <event>`), then each
+Text output: a heading (lesson id, seed, settings), the lesson's title (in --lang),
+the trace, one line per event (`<virtual ms> ms  <event>`), then each
 session's outcome, the check results (a passing check that describes a bug ends in
 `[bug reproduced]`), the anomalies (`<virtual ms> ms  event <index>  <kind>  <session>:
 <label> (<evidence>)`, one line each) and the --query results.
@@ -229,8 +239,17 @@ where some goal must fail on some seed (else there is nothing to fix), and with 
 solution blocks, where every goal must hold on every seed. --seed replaces its seeds.
 The last line sums up.
 
-Exit codes: 0 all is well, 1 a check failed, 2 bad input (unreadable paths, lesson
-errors, SQL the engine refuses).";
+Translations: a file in a language's directory (lessons/pl/<id>.md, lessons/ja/<id>.md)
+is a translation of lessons/<id>.md, checked against it without running anything (it
+shares the original's SQL): the same toggles (names, values, order), checks (their
+`original` names, count, order), property and question names, as many anomalies and
+hints, only the fields of the format, and every `sql` block byte for byte. A drifted
+translation is an error at its `file:line:col` saying what drifted. For a directory
+with translations, a line per language lists the lessons not yet translated
+(`untranslated (pl): pg-claim-race, ...`), for information.
+
+Exit codes: 0 all is well, 1 a check failed, 2 bad input (unreadable paths, lesson or
+translation errors, SQL the engine refuses).";
 
 const EXPLORE_AFTER_HELP: &str = "\
 The search runs the sessions untimed (every statement boundary is a choice, WAITFOR

@@ -3,7 +3,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use lesson::{run, validate_exercise, Lesson, LessonError};
+use std::collections::BTreeMap;
+
+use lesson::{run, validate_exercise, Lesson, LessonError, Translation, TRANSLATION_LANGS};
 
 use crate::args::CheckArgs;
 use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
@@ -11,6 +13,8 @@ use crate::exit::{BAD_INPUT, CHECK_FAILED, OK};
 #[derive(Default)]
 struct Tally {
     lessons: usize,
+    /// Translations checked against their originals (and found in order).
+    translations: usize,
     runs: usize,
     passed: usize,
     failed: usize,
@@ -21,17 +25,19 @@ struct Tally {
 pub fn command(args: &CheckArgs) -> u8 {
     let mut tally = Tally::default();
     let mut files = Vec::new();
+    let mut translations = Vec::new();
     for path in &args.paths {
         match lesson_files(path) {
             Ok(found) => {
                 for dir in &found.skipped {
                     println!("{}: note: {PENDING_NOTE}", dir.display());
                 }
-                if found.files.is_empty() {
+                if found.files.is_empty() && found.translations.is_empty() {
                     eprintln!("{}: no lesson files (*.md) here", path.display());
                     tally.errors += 1;
                 }
                 files.extend(found.files);
+                translations.extend(found.translations);
             }
             Err(message) => {
                 eprintln!("{message}");
@@ -39,11 +45,22 @@ pub fn command(args: &CheckArgs) -> u8 {
             }
         }
     }
+    let mut parsed: BTreeMap<PathBuf, Option<Lesson>> = BTreeMap::new();
     for file in &files {
-        check_file(file, args.seed, &mut tally);
+        let lesson = check_file(file, args.seed, &args.lang, &mut tally);
+        parsed.insert(file.clone(), lesson);
     }
+    for file in &translations {
+        check_translation(file, &parsed, &mut tally);
+    }
+    untranslated(&files);
+    let translated = if translations.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", count(tally.translations, "translation"))
+    };
     println!(
-        "checked {}, {}, {}: {} passed, {} failed; {}",
+        "checked {}{translated}, {}, {}: {} passed, {} failed; {}",
         count(tally.lessons, "lesson"),
         count(tally.runs, "run"),
         count(tally.passed + tally.failed, "check"),
@@ -68,7 +85,40 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
+/// Checks a translation against its original (parsed with this run's lessons when it
+/// is one of them, else read now). Nothing runs: a translation's SQL is its original's.
+fn check_translation(file: &Path, parsed: &BTreeMap<PathBuf, Option<Lesson>>, tally: &mut Tally) {
+    let dir = file
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new(""));
+    let original_path = dir.join(file.file_name().unwrap_or_default());
+    let name = file.display().to_string();
+    let original = match parsed.get(&original_path) {
+        Some(Some(lesson)) => lesson.clone(),
+        // Its errors are reported already; a translation of a broken lesson waits.
+        Some(None) => return,
+        None => {
+            let Ok(text) = std::fs::read_to_string(&original_path) else {
+                eprintln!(
+                    "{name}:1:1: a translation of {}, which does not exist (a translation's file name is its original's)",
+                    original_path.display()
+                );
+                tally.errors += 1;
+                return;
+            };
+            match Lesson::parse(&original_path.display().to_string(), &text) {
+                Ok(lesson) => lesson,
+                Err(errors) => {
+                    for e in &errors {
+                        eprintln!("{e}");
+                    }
+                    tally.errors += errors.len();
+                    return;
+                }
+            }
+        }
+    };
     let text = match crate::read_lesson(file) {
         Ok(text) => text,
         Err(message) => {
@@ -77,18 +127,84 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
             return;
         }
     };
+    match Translation::parse(&name, &text, &original) {
+        Ok(_) => tally.translations += 1,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            tally.errors += errors.len();
+        }
+    }
+}
+
+/// For each directory of lessons being translated (it has `pl/` or `ja/`), a line per
+/// language naming the lessons that language lacks: information, not a failure.
+fn untranslated(files: &[PathBuf]) {
+    let dirs: BTreeSet<&Path> = files
+        .iter()
+        .map(|f| f.parent().unwrap_or(Path::new("")))
+        .collect();
+    for dir in &dirs {
+        for lang in TRANSLATION_LANGS {
+            if !dir.join(lang).is_dir() {
+                continue;
+            }
+            let missing: Vec<String> = files
+                .iter()
+                .filter(|f| f.parent().unwrap_or(Path::new("")) == *dir)
+                .filter(|f| !crate::lang::translation_path(f, lang).is_file())
+                .filter_map(|f| f.file_stem()?.to_str().map(String::from))
+                .collect();
+            let list = if missing.is_empty() {
+                "none".to_string()
+            } else {
+                missing.join(", ")
+            };
+            let prefix = if dirs.len() > 1 {
+                format!("{}: ", dir.display())
+            } else {
+                String::new()
+            };
+            println!("{prefix}untranslated ({lang}): {list}");
+        }
+    }
+}
+
+/// Checks one lesson; returns it parsed (in English), or `None` when it has errors.
+fn check_file(file: &Path, seed: Option<u64>, lang: &str, tally: &mut Tally) -> Option<Lesson> {
+    let text = match crate::read_lesson(file) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("{message}");
+            tally.errors += 1;
+            return None;
+        }
+    };
     let name = file.display().to_string();
-    let lesson = match Lesson::parse(&name, &text) {
+    let original = match Lesson::parse(&name, &text) {
         Ok(lesson) => lesson,
         Err(errors) => {
             for e in &errors {
                 eprintln!("{e}");
             }
             tally.errors += errors.len();
-            return;
+            return None;
         }
     };
     tally.lessons += 1;
+    // Check names in `lang`: the translated lesson runs the same SQL. A translation's
+    // own errors are reported when it is checked against this lesson.
+    let lesson = match crate::lang::read_translation(file, &original, lang) {
+        Some(Ok(t)) => original.translated(&t),
+        _ => original.clone(),
+    };
+    check_lesson(&lesson, &name, seed, tally);
+    Some(original)
+}
+
+fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tally) {
+    let name = name.to_string();
     let combos = lesson.all_combinations();
     if combos.capped {
         println!(
@@ -98,7 +214,7 @@ fn check_file(file: &Path, seed: Option<u64>, tally: &mut Tally) {
         );
     }
     if lesson.exercise.is_some() {
-        check_exercise(&lesson, &name, &combos.settings, seed, tally);
+        check_exercise(lesson, &name, &combos.settings, seed, tally);
         return;
     }
     // The same SQL error usually repeats under every setting: report it once.
@@ -335,20 +451,31 @@ const PENDING_DIR: &str = "pending";
 pub(crate) const PENDING_NOTE: &str =
     "skipped (lessons waiting for an engine feature; name it to check it)";
 
-/// Lesson files found under a path, and the `pending/` directories left out.
+/// Lesson files found under a path, translations apart, and the `pending/`
+/// directories left out.
 pub(crate) struct Found {
     pub files: Vec<PathBuf>,
+    /// Files in a language's directory (`lessons/pl/<id>.md`).
+    pub translations: Vec<PathBuf>,
     pub skipped: Vec<PathBuf>,
 }
 
 /// The path itself if it is a file; the *.md files under it (sorted, README.md left
-/// out, `pending/` subdirectories skipped) if it is a directory.
+/// out, `pending/` subdirectories skipped) if it is a directory. Files in `pl/` or
+/// `ja/` are translations, listed apart.
 pub(crate) fn lesson_files(path: &Path) -> Result<Found, String> {
     let meta =
         std::fs::metadata(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     if !meta.is_dir() {
+        let file = vec![path.to_path_buf()];
+        let (files, translations) = if crate::lang::is_translation(path) {
+            (Vec::new(), file)
+        } else {
+            (file, Vec::new())
+        };
         return Ok(Found {
-            files: vec![path.to_path_buf()],
+            files,
+            translations,
             skipped: Vec::new(),
         });
     }
@@ -378,8 +505,12 @@ pub(crate) fn lesson_files(path: &Path) -> Result<Found, String> {
     }
     skipped.sort();
     found.sort();
+    let (translations, files) = found
+        .into_iter()
+        .partition(|p| crate::lang::is_translation(p));
     Ok(Found {
-        files: found,
+        files,
+        translations,
         skipped,
     })
 }

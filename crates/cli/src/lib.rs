@@ -9,6 +9,7 @@ mod check_cmd;
 mod exercises_cmd;
 mod explore_cmd;
 mod json;
+mod lang;
 mod matrix_cmd;
 mod prerender_cmd;
 mod run_cmd;

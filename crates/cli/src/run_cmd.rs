@@ -16,7 +16,14 @@ pub fn command(args: &RunArgs) -> u8 {
 
 /// The text to print and whether every check passed, or the messages of bad input.
 fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
-    let (lesson, settings) = lesson_and_settings(&args.lesson, &args.set)?;
+    let (original, settings) = lesson_and_settings(&args.lesson, &args.set)?;
+    let translation = crate::lang::translation(&args.lesson, &original, &args.lang)?;
+    // The JSON is a contract, the same in every language: it comes from the original.
+    // Text comes from the translated lesson, which runs the same SQL.
+    let lesson = match &translation {
+        Some(t) if !args.json => original.translated(t),
+        _ => original.clone(),
+    };
     let name = args.lesson.display().to_string();
     let seed = args.seed.unwrap_or(lesson.seed);
     let schedule = match (&args.schedule, args.untimed) {
@@ -74,8 +81,15 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
     }
     if let Some(path) = &args.svg {
         let lanes = engine::timeline(&report.trace, &report.simulation.session_names());
+        let mut checks = report.checks.clone();
+        if let (Some(t), true) = (&translation, args.json) {
+            for c in &mut checks {
+                c.name = t.check_name(&c.name).to_string();
+            }
+        }
+        let title = translation.as_ref().map_or(&original.title, |t| &t.title);
         let svg = timeline_svg(&SvgRun {
-            title: &lesson.title,
+            title,
             lesson_id: &lesson.id,
             seed,
             settings: settings.to_string(),
@@ -83,7 +97,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             lanes: &lanes,
             trace: &report.trace.entries,
             outcome: &report.outcome,
-            checks: &report.checks,
+            checks: &checks,
         });
         std::fs::write(path, svg)
             .map_err(|e| vec![format!("{}: cannot write: {e}", path.display())])?;
@@ -151,6 +165,7 @@ fn text_report(
     queries: &[(String, ResultSet)],
 ) -> String {
     let mut out = heading(lesson, report.seed, settings);
+    let _ = writeln!(out, "{}", lesson.title);
     let _ = writeln!(out, "schedule {}", report.schedule);
     let _ = writeln!(out, "\ntrace:");
     for entry in &report.trace.entries {

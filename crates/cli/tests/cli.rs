@@ -1590,3 +1590,204 @@ fn matrix_help_documents_every_json_field_and_bad_seeds_are_bad_input() {
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(stderr, "error: --seeds must be at least 1\n");
 }
+
+// ---- translations and --lang ----
+
+/// The front matter of a Polish translation of [`PASSING`] (`pl/passing.md` next to it).
+const PASSING_PL_FRONT: &str = r#"+++
+id = "passing"
+lang = "pl"
+title = "Zaliczona"
+summary = "Dwie sesje czytają tabelę."
+
+[[toggles]]
+name = "readpast"
+values = ["on", "off"]
+label = "READPAST"
+
+[[checks]]
+original = "no errors"
+name = "bez błędów"
+
+[[checks]]
+original = "B does not wait"
+name = "B nie czeka"
++++
+"#;
+
+/// [`PASSING_PL_FRONT`] and the original's narrative, whose `sql` blocks a
+/// translation keeps as they are.
+fn passing_pl() -> String {
+    let body = &PASSING[PASSING[3..].find("+++\n").unwrap() + 7..];
+    format!("{PASSING_PL_FRONT}{body}")
+}
+
+#[test]
+fn run_lang_prints_the_translated_title_and_check_names() {
+    let dir = TempDir::new("lang-run");
+    dir.write("passing.md", PASSING);
+    std::fs::create_dir_all(dir.0.join("pl")).unwrap();
+    dir.write("pl/passing.md", &passing_pl());
+    let (code, en, stderr) = lockstep(&dir.0, &["run", "passing.md"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (code, pl, stderr) = lockstep(&dir.0, &["run", "passing.md", "--lang", "pl"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let second = |s: &str| s.lines().nth(1).unwrap_or_default().to_string();
+    assert_eq!(
+        (second(&en), second(&pl)),
+        ("Passing".into(), "Zaliczona".into())
+    );
+    assert!(pl.contains("\n  PASS bez błędów: "), "{pl}");
+    assert!(pl.contains("\n  PASS B nie czeka: "), "{pl}");
+    assert!(!pl.contains("no errors"), "{pl}");
+    // The same run: only the texts differ.
+    let runs = |s: &str| s.lines().filter(|l| l.contains(" ms  ")).count();
+    assert!(runs(&en) > 4);
+    assert_eq!(runs(&en), runs(&pl));
+    // JSON is a contract: the same in every language.
+    let (_, json_en, _) = lockstep(&dir.0, &["run", "passing.md", "--json"]);
+    let (code, json_pl, _) = lockstep(&dir.0, &["run", "passing.md", "--json", "--lang", "pl"]);
+    assert_eq!(code, 0);
+    assert_eq!(json_en, json_pl);
+    // No Japanese translation: English, with a note.
+    let (code, ja, stderr) = lockstep(&dir.0, &["run", "passing.md", "--lang", "ja"]);
+    assert_eq!((code, ja), (0, en));
+    assert_eq!(
+        stderr,
+        "note: passing has no translation into `ja` (ja/passing.md): its text is in English\n"
+    );
+    let (code, _, stderr) = lockstep(&dir.0, &["run", "passing.md", "--lang", "de"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("[possible values: en, pl, ja]"), "{stderr}");
+}
+
+#[test]
+fn run_lang_writes_the_translated_title_and_checks_into_the_svg() {
+    let dir = TempDir::new("lang-svg");
+    dir.write("passing.md", PASSING);
+    std::fs::create_dir_all(dir.0.join("pl")).unwrap();
+    dir.write("pl/passing.md", &passing_pl());
+    for json in [false, true] {
+        let mut args = vec!["run", "passing.md", "--lang", "pl", "--svg", "out.svg"];
+        if json {
+            args.push("--json");
+        }
+        let (code, _, stderr) = lockstep(&dir.0, &args);
+        assert_eq!((code, stderr.as_str()), (0, ""));
+        let svg = std::fs::read_to_string(dir.0.join("out.svg")).unwrap();
+        let texts = svg_texts(&svg);
+        assert!(texts.iter().any(|t| t == "Zaliczona"), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.starts_with("bez błędów")),
+            "{texts:?}"
+        );
+        assert!(!texts.iter().any(|t| t.contains("no errors")), "{texts:?}");
+    }
+}
+
+#[test]
+fn run_lang_pl_on_a_real_lesson() {
+    let dir = TempDir::new("lang-real");
+    let lesson = repo_lesson("queue-wait-or-skip");
+    let (_, en, _) = lockstep(&dir.0, &["run", &lesson]);
+    let (code, pl, stderr) = lockstep(&dir.0, &["run", &lesson, "--lang", "pl"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let translation = std::fs::read_to_string(repo_lesson("pl/queue-wait-or-skip")).unwrap();
+    let title = pl.lines().nth(1).unwrap_or_default();
+    assert!(
+        translation.contains(&format!("\ntitle = \"{title}\"\n")),
+        "{title}"
+    );
+    assert_ne!(title, en.lines().nth(1).unwrap_or_default());
+    // Every check passes under its Polish name, none under its English one.
+    let checks = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter_map(|l| l.strip_prefix("  PASS "))
+            .map(|l| l.split(':').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    let (en_checks, pl_checks) = (checks(&en), checks(&pl));
+    assert_eq!(en_checks.len(), pl_checks.len());
+    assert!(pl_checks.len() >= 3, "{pl}");
+    for (e, p) in en_checks.iter().zip(&pl_checks) {
+        assert_ne!(e, p);
+        assert!(translation.contains(&format!("name = \"{p}")), "{p}");
+    }
+}
+
+#[test]
+fn check_verifies_translations_and_lists_untranslated_lessons() {
+    let dir = TempDir::new("lang-check");
+    dir.write("passing.md", PASSING);
+    dir.write(
+        "other.md",
+        &PASSING.replace("id = \"passing\"", "id = \"other\""),
+    );
+    std::fs::create_dir_all(dir.0.join("pl")).unwrap();
+    std::fs::create_dir_all(dir.0.join("ja")).unwrap();
+    dir.write("pl/passing.md", &passing_pl());
+    let (code, stdout, stderr) = lockstep(&dir.0, &["check", "."]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    expect![[r#"
+        untranslated (pl): other
+        untranslated (ja): other, passing
+        checked 2 lessons, 1 translation, 4 runs, 6 checks: 6 passed, 0 failed; 0 errors
+    "#]]
+    .assert_eq(&stdout);
+    // --lang names checks in that language; the runs are the same.
+    let failing = PASSING.replace("equals = 0", "equals = 1");
+    dir.write("passing.md", &failing);
+    let (code, _, stderr) = lockstep(&dir.0, &["check", "passing.md", "--lang", "pl"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("check `bez błędów` failed"), "{stderr}");
+    dir.write("passing.md", PASSING);
+    // A drifted translation fails the check at its file:line:col.
+    dir.write(
+        "pl/passing.md",
+        &passing_pl()
+            .replace("values = [\"on\", \"off\"]", "values = [\"tak\", \"nie\"]")
+            .replace("WITH ({{readpast", "WITH ({{ readpast"),
+    );
+    let (code, stdout, stderr) = lockstep(&dir.0, &["check", "."]);
+    assert_eq!(code, 2);
+    expect![[r#"
+        ./pl/passing.md:9:10: toggle `readpast`: values ["tak", "nie"], the original's are ["on", "off"] (values are a contract: copy them)
+        ./pl/passing.md:31:1: sql block 3 (```sql session=B start=1.5s) differs from the original's (line 34) at its line 1: `SELECT id FROM t WITH ({{ readpast: on=READPAST, }}ROWLOCK);` here, `SELECT id FROM t WITH ({{readpast: on=READPAST, }}ROWLOCK);` there; copy every sql block as it is
+    "#]]
+    .assert_eq(&stderr);
+    assert!(
+        stdout.ends_with(
+            "checked 2 lessons, 0 translations, 4 runs, 6 checks: 6 passed, 0 failed; 2 errors\n"
+        ),
+        "{stdout}"
+    );
+    // A translation without an original.
+    dir.write("pl/gone.md", &passing_pl());
+    let (code, _, stderr) = lockstep(&dir.0, &["check", "pl/gone.md"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "pl/gone.md:1:1: a translation of gone.md, which does not exist (a translation's file name is its original's)\n"
+    );
+}
+
+#[test]
+fn check_passes_every_real_translation() {
+    let dir = TempDir::new("lang-real-check");
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+    for lang in ["pl", "ja"] {
+        let files = std::fs::read_dir(lessons.join(lang))
+            .map(|d| d.count())
+            .unwrap_or(0);
+        assert!(files > 0, "no translations in lessons/{lang}");
+        let (code, stdout, stderr) = lockstep(
+            &dir.0,
+            &["check", &lessons.join(lang).display().to_string()],
+        );
+        assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+        assert!(
+            stdout.contains(&format!("checked 0 lessons, {files} translations")),
+            "{stdout}"
+        );
+    }
+}

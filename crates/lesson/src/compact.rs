@@ -21,6 +21,7 @@ use crate::property::{Builtin, Property, PropertyKind};
 use crate::question::{Choice, Measure, Question};
 use crate::source::{OffsetMap, Segment, SourceFile};
 use crate::toggle::{Condition, Toggle};
+use crate::translation::{AnomalyText, CheckText, QuestionText, ToggleText, Translation};
 use crate::{Exercise, Kind, Lesson};
 
 const MAGIC: &[u8; 4] = b"LSL1";
@@ -54,6 +55,20 @@ pub struct Compiled {
     pub goal_html: String,
     /// An exercise's hints as HTML, in order.
     pub hints_html: Vec<String>,
+    /// The lesson's translations (`lessons/<lang>/<id>.md`), by language.
+    pub translations: Vec<CompiledTranslation>,
+}
+
+/// A translation ready for the browser: its texts and the HTML of its Markdown. Only
+/// the texts are kept (the lesson they translate is the [`Compiled`] that holds them),
+/// and the narrative only as HTML, so a translation costs the wasm its words once.
+#[derive(Clone, Debug)]
+pub struct CompiledTranslation {
+    /// `body` is empty here: the narrative is `narrative_html`.
+    pub texts: Translation,
+    pub narrative_html: String,
+    pub goal_html: String,
+    pub hints_html: Vec<String>,
 }
 
 /// The compiled form is not one this build wrote.
@@ -83,7 +98,50 @@ impl Compiled {
                 e.hints.iter().map(|h| crate::markdown_html(h)).collect()
             }),
             lesson,
+            translations: Vec::new(),
         }
+    }
+
+    /// Adds a translation that [`Translation::parse`] accepted against this lesson,
+    /// rendering its Markdown (the narrative's block placeholders number the same
+    /// blocks: a translation has the original's `sql` blocks in the original's order).
+    #[cfg(feature = "parse")]
+    pub fn add_translation(&mut self, texts: Translation) {
+        let translated = self.lesson.translated(&texts);
+        let narrative_html = crate::narrative_html(&translated);
+        let goal_html = texts
+            .goal
+            .as_deref()
+            .map_or_else(String::new, crate::markdown_html);
+        let hints_html = texts
+            .hints
+            .iter()
+            .map(|h| crate::markdown_html(h))
+            .collect();
+        self.translations.push(CompiledTranslation {
+            texts: Translation {
+                body: String::new(),
+                ..texts
+            },
+            narrative_html,
+            goal_html,
+            hints_html,
+        });
+        self.translations
+            .sort_by(|a, b| a.texts.lang.cmp(&b.texts.lang));
+    }
+
+    /// The lesson in `lang` with its HTML, when it has a translation into `lang`
+    /// (whose own list of translations is empty).
+    pub fn translated(&self, lang: &str) -> Option<Compiled> {
+        let t = self.translations.iter().find(|t| t.texts.lang == lang)?;
+        Some(Compiled {
+            lesson: self.lesson.translated(&t.texts),
+            narrative_html: t.narrative_html.clone(),
+            goal_html: t.goal_html.clone(),
+            hints_html: t.hints_html.clone(),
+            translations: Vec::new(),
+        })
     }
 
     /// The lesson as static HTML for the first paint, before the app has loaded: its
@@ -143,7 +201,36 @@ codec_struct!(Compiled {
     lesson,
     narrative_html,
     goal_html,
+    hints_html,
+    translations
+});
+codec_struct!(CompiledTranslation {
+    texts,
+    narrative_html,
+    goal_html,
     hints_html
+});
+codec_struct!(Translation {
+    id,
+    lang,
+    title,
+    summary,
+    goal,
+    hints,
+    toggles,
+    checks,
+    anomalies,
+    properties,
+    questions,
+    body
+});
+codec_struct!(ToggleText { label, help });
+codec_struct!(CheckText { original, name });
+codec_struct!(AnomalyText { label, verb });
+codec_struct!(QuestionText {
+    ask,
+    explain,
+    choices
 });
 codec_struct!(Toggle {
     name,
@@ -279,11 +366,13 @@ impl Codec for Lesson {
             body_offset,
             source,
         } = self;
-        // The body is the file's text from `body_offset` on: written once, as the file.
-        debug_assert_eq!(&source.text[*body_offset..], body.as_str());
         source.name.put(w);
         source.text.put(w);
         body_offset.put(w);
+        // The body is the file's text from `body_offset` on, written once, as the file;
+        // a translated lesson's ([`Lesson::translated`]) is its own.
+        let own = source.text.get(*body_offset..) != Some(body.as_str());
+        own.then(|| body.clone()).put(w);
         id.put(w);
         title.put(w);
         dialect.put(w);
@@ -303,10 +392,10 @@ impl Codec for Lesson {
         let name = String::get(r)?;
         let text = String::get(r)?;
         let body_offset = usize::get(r)?;
-        let body = text
+        let tail = text
             .get(body_offset..)
-            .ok_or_else(|| r.error("body offset outside the file"))?
-            .to_string();
+            .ok_or_else(|| r.error("body offset outside the file"))?;
+        let body = Option::<String>::get(r)?.unwrap_or_else(|| tail.to_string());
         Ok(Lesson {
             id: Codec::get(r)?,
             title: Codec::get(r)?,

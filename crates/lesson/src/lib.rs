@@ -26,6 +26,7 @@ mod run;
 mod source;
 mod toggle;
 mod trace;
+mod translation;
 mod value;
 
 use std::sync::Arc;
@@ -40,7 +41,7 @@ pub use check::{
     evaluate_checks, unexpected_errors, Bound, Check, CheckKind, CheckResult, Expectation,
     Expected, Figure,
 };
-pub use compact::{escape_html, Compiled, DecodeError};
+pub use compact::{escape_html, Compiled, CompiledTranslation, DecodeError};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,
@@ -60,6 +61,9 @@ pub use question::{Choice, Judged, Measure, Question};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};
 pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
 pub use trace::{event_text, trace_line};
+pub use translation::{
+    AnomalyText, CheckText, QuestionText, ToggleText, Translation, TRANSLATION_LANGS,
+};
 pub use value::{datetime_text, ms, value_text};
 
 use source::SourceFile;

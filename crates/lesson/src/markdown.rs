@@ -313,3 +313,39 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         CowStr::from("#")
     }
 }
+
+/// A fenced `sql` block as written (solutions included): its info string, its text and
+/// the offset of its fence in the body.
+#[derive(Debug)]
+pub(crate) struct SqlFence {
+    pub info: String,
+    pub text: String,
+    pub at: usize,
+}
+
+/// Every fenced `sql` block of a body, in order, for comparing a translation's with
+/// its original's.
+pub(crate) fn sql_fences(body: &str) -> Vec<SqlFence> {
+    let mut fences: Vec<SqlFence> = Vec::new();
+    let mut open = false;
+    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if is_sql_info(&info) => {
+                fences.push(SqlFence {
+                    info: info.trim().to_string(),
+                    text: String::new(),
+                    at: range.start,
+                });
+                open = true;
+            }
+            Event::Text(text) if open => {
+                if let Some(f) = fences.last_mut() {
+                    f.text.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => open = false,
+            _ => {}
+        }
+    }
+    fences
+}

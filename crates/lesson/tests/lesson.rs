@@ -1376,5 +1376,7 @@ mod seed_002;
 mod seed_003;
 #[path = "lesson/support.rs"]
 mod support;
+#[path = "lesson/translation.rs"]
+mod translation;
 #[path = "lesson/tsql_surface.rs"]
 mod tsql_surface;

@@ -1,7 +1,7 @@
 //! The lessons built into the app: `build.rs` parses, validates and compiles every
 //! `lessons/*.md` (a lesson with an error fails the build), and this module reads the
 //! compiled form once, on first use. The Markdown arrives as HTML, so the wasm carries
-//! no TOML or Markdown parser.
+//! no TOML or Markdown parser. Translations arrive with their lessons, as texts and HTML.
 
 use std::rc::Rc;
 
@@ -36,20 +36,35 @@ pub struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
     pub entries: Vec<Entry>,
+    /// Translated entries: (language, entry), the lesson being the original with the
+    /// translation's texts (`lesson::Lesson::translated`).
+    pub translated: Vec<(String, Entry)>,
+}
+
+impl Entry {
+    fn new(c: Compiled) -> Entry {
+        Entry {
+            lesson: Rc::new(c.lesson),
+            narrative_html: c.narrative_html.into(),
+            goal_html: c.goal_html,
+            hints_html: c.hints_html,
+        }
+    }
 }
 
 impl Catalog {
     /// Reads lessons compiled by `lesson::Compiled::encode_all`, in list order.
     pub fn decode(bytes: &[u8]) -> Result<Catalog, lesson::DecodeError> {
-        let mut entries: Vec<Entry> = Compiled::decode_all(bytes)?
-            .into_iter()
-            .map(|c| Entry {
-                lesson: Rc::new(c.lesson),
-                narrative_html: c.narrative_html.into(),
-                goal_html: c.goal_html,
-                hints_html: c.hints_html,
-            })
-            .collect();
+        let compiled = Compiled::decode_all(bytes)?;
+        let mut translated = Vec::new();
+        for c in &compiled {
+            for t in &c.translations {
+                if let Some(entry) = c.translated(&t.texts.lang) {
+                    translated.push((t.texts.lang.clone(), Entry::new(entry)));
+                }
+            }
+        }
+        let mut entries: Vec<Entry> = compiled.into_iter().map(Entry::new).collect();
         let rank = |id: &str| {
             LESSON_ORDER
                 .iter()
@@ -60,7 +75,10 @@ impl Catalog {
             let (a, b) = (&a.lesson.id, &b.lesson.id);
             (rank(a), a).cmp(&(rank(b), b))
         });
-        Ok(Catalog { entries })
+        Ok(Catalog {
+            entries,
+            translated,
+        })
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {
@@ -70,7 +88,16 @@ impl Catalog {
     /// The lesson `id` in `lang` (`en`, `pl`, `ja`) and whether that language has a
     /// translation of it; a lesson without one falls back to English (`false`).
     pub fn get_in(&self, id: &str, lang: &str) -> Option<(&Entry, bool)> {
-        self.get(id).map(|e| (e, lang == "en"))
+        let english = self.get(id)?;
+        if lang == "en" {
+            return Some((english, true));
+        }
+        let translated = self
+            .translated
+            .iter()
+            .find(|(l, e)| l == lang && e.lesson.id == id)
+            .map(|(_, e)| e);
+        Some(translated.map_or((english, false), |e| (e, true)))
     }
 
     pub fn lesson(&self, id: &str) -> Option<&Rc<Lesson>> {
@@ -116,5 +143,44 @@ mod tests {
         let exercise = catalog.get("exercise-claim-fix").unwrap();
         assert!(!exercise.goal_html.is_empty());
         assert!(!exercise.hints_html.is_empty());
+    }
+
+    #[test]
+    fn a_lesson_in_another_language_is_its_translation_or_english() {
+        let catalog = catalog();
+        let (lang, translated) = catalog
+            .translated
+            .first()
+            .expect("lessons/pl or lessons/ja has a translation");
+        let id = translated.lesson.id.as_str();
+        let english = catalog.get(id).unwrap();
+        let (entry, has) = catalog.get_in(id, lang).unwrap();
+        assert!(has);
+        assert_ne!(entry.lesson.title, english.lesson.title);
+        assert_ne!(entry.narrative_html, english.narrative_html);
+        // The same blocks, so the same placeholders, as the English narrative.
+        let placeholders = |html: &str| html.matches("data-block=").count();
+        assert_eq!(
+            placeholders(&entry.narrative_html),
+            placeholders(&english.narrative_html)
+        );
+        assert_eq!(entry.lesson.toggles.len(), english.lesson.toggles.len());
+        let (en, has) = catalog.get_in(id, "en").unwrap();
+        assert!(has && std::ptr::eq(en, english));
+        // A language the lesson is not translated into falls back to English.
+        let untranslated = catalog
+            .ids()
+            .into_iter()
+            .find(|id| {
+                !catalog
+                    .translated
+                    .iter()
+                    .any(|(l, e)| l == "ja" && e.lesson.id == *id)
+            })
+            .unwrap();
+        let (entry, has) = catalog.get_in(untranslated, "ja").unwrap();
+        assert!(!has);
+        assert!(std::ptr::eq(entry, catalog.get(untranslated).unwrap()));
+        assert!(catalog.get_in("no-such-lesson", "pl").is_none());
     }
 }
