@@ -1184,6 +1184,58 @@ fn readme_documents_every_figure() {
     }
 }
 
+/// `Q1–Q3, Q9` as the ids it names: Q1, Q2, Q3, Q9.
+fn expand_covers(cell: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for part in cell.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('–') {
+            Some((from, to)) => {
+                let (kind, from) = from.split_at(1);
+                let (from, to): (u32, u32) = (from.parse().unwrap(), to[1..].parse().unwrap());
+                ids.extend((from..=to).map(|n| format!("{kind}{n}")));
+            }
+            None => ids.push(part.to_string()),
+        }
+    }
+    ids.sort();
+    ids
+}
+
+/// The contract table of lessons/README.md says what each lesson covers; readers of
+/// SCENARIOS.md follow it, so it must name what the lesson's front matter does.
+#[test]
+fn readme_covers_column_matches_every_lesson() {
+    let readme = include_str!("../../../lessons/README.md");
+    let dir = format!("{}/../../lessons", env!("CARGO_MANIFEST_DIR"));
+    let table = readme
+        .split("| lesson id | covers |")
+        .nth(1)
+        .expect("the contract table");
+    let mut rows = 0;
+    for line in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [_, id, covers, ..] = cells[..] else {
+            continue;
+        };
+        let Some(id) = id.strip_prefix('`').and_then(|i| i.strip_suffix('`')) else {
+            continue;
+        };
+        if !covers.starts_with(['Q', 'T', 'I']) {
+            continue;
+        }
+        let covers = covers.split(" (").next().unwrap_or(covers);
+        let path = format!("{dir}/{id}.md");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let lesson = Lesson::parse(&format!("lessons/{id}.md"), &text)
+            .unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        let mut front = lesson.covers.clone();
+        front.sort();
+        assert_eq!(expand_covers(covers), front, "README row of {id}");
+        rows += 1;
+    }
+    assert!(rows >= 20, "found {rows} rows of the contract table");
+}
+
 /// Needs the real engine: the stub accepts any SQL.
 #[test]
 fn engine_not_simulated_errors_point_into_the_lesson_file() {
