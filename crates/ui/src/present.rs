@@ -821,7 +821,7 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
             results_text(&s.results),
         );
         push(
-            format!("{} logical reads", s.name),
+            format!("{} {}", s.name, after.reads_name),
             old.logical_reads.to_string(),
             s.logical_reads.to_string(),
         );

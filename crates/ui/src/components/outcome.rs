@@ -1,5 +1,5 @@
 //! The outcome of the whole run: per session its wait, results (the claims), errors
-//! and logical reads; the lesson's checks with pass or fail; and after a toggle, what
+//! and logical reads (PostgreSQL's shared buffers hit); the lesson's checks with pass or fail; and after a toggle, what
 //! changed (before → after).
 
 use std::rc::Rc;
@@ -69,7 +69,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                         <div><dt>{ "delayed, waiting for a row" }</dt><dd data-testid={format!("delayed-{}", s.name)}>{ ms_label(s.delayed_us) }</dd></div>
                     }
                     <div><dt>{ "statements" }</dt><dd>{ s.statements }</dd></div>
-                    <div><dt>{ "logical reads" }</dt><dd>{ s.logical_reads }</dd></div>
+                    <div><dt>{ summary.reads_name }</dt><dd>{ s.logical_reads }</dd></div>
                     <div><dt>{ "errors" }</dt><dd>{ errors_label(s) }</dd></div>
                 </dl>
                 if !s.errors.is_empty() {
