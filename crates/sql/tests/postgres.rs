@@ -296,6 +296,10 @@ fn errors() {
     );
     check_error("LOCK TABLE task;", expect!["1:1: not simulated: LOCK"]);
     check_error(
+        "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING;",
+        expect!["1:26: not simulated: INSERT ... ON CONFLICT"],
+    );
+    check_error(
         "VACUUM FULL task;",
         expect!["1:8: not simulated: VACUUM options"],
     );
