@@ -55,6 +55,10 @@ test('player: pg-queue-skip-locked, SKIP LOCKED on then off: B skips at once, th
   // The toggle's text in A's and B's claims.
   assert.deepEqual(await marked(page), [' SKIP LOCKED', ' SKIP LOCKED']);
   assert.deepEqual(await failedChecks(page), []);
+  // Pages read, as PostgreSQL names them.
+  const figures = await page.$$eval('[data-testid=outcome-A] dt', (dts) => dts.map((d) => d.textContent));
+  assert.ok(figures.includes('shared buffers hit'), JSON.stringify(figures));
+  assert.ok(!figures.includes('logical reads'), JSON.stringify(figures));
 
   await page.click('[data-testid=toggle-skip_locked-off]');
   await settled(page, 'skip_locked=off');

@@ -153,6 +153,37 @@ test(
   { allowErrors: true },
 );
 
+/** Holds the wasm back, as a slow phone would, until the returned function is called. */
+async function holdWasm(page) {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('first paint: in the language of lang=, where the lesson has a translation', async (t) => {
+  const { page } = t;
+  const release = await holdWasm(page);
+  await page.goto(t.url('#/lesson/queue-wait-or-skip?lang=pl'), { waitUntil: 'domcontentloaded' });
+  const first = await page.waitForSelector('#first-paint [data-lesson="queue-wait-or-skip"]');
+  assert.match(await first.textContent(), /Kilka terminali pobiera kolejne zadanie/);
+  assert.match(await page.textContent('#first-paint pre code'), /CREATE TABLE dbo\.task/);
+  await page.goto('about:blank');
+  await page.goto(t.url('#/lesson/teradata-consume?lang=ja'), { waitUntil: 'domcontentloaded' });
+  const ja = await page.waitForSelector('#first-paint [data-lesson="teradata-consume"]');
+  assert.match(await ja.textContent(), /キューテーブル/);
+  // No Japanese translation of this lesson: the English first paint.
+  await page.goto('about:blank');
+  await page.goto(t.url('#/lesson/pg-claim-race?lang=ja'), { waitUntil: 'domcontentloaded' });
+  const en = await page.waitForSelector('#first-paint [data-lesson="pg-claim-race"] h1');
+  assert.match(await en.textContent(), /PostgreSQL/);
+  release();
+  assert.deepEqual(t.errors, []);
+});
+
 test('embed: the app renders inside an iframe on another page', async (t) => {
   const { page } = t;
   // A host page on the same server (as a blog would be), served by interception.
@@ -171,13 +202,7 @@ test('embed: the app renders inside an iframe on another page', async (t) => {
 
 test('first paint: a lesson shows its text and code before the wasm has loaded, then the app takes over', async (t) => {
   const { page } = t;
-  // Hold the wasm back, as a slow phone would.
-  let release;
-  const held = new Promise((resolve) => (release = resolve));
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto(t.url('#/lesson/queue-wait-or-skip?readpast=off'), { waitUntil: 'domcontentloaded' });
   const first = await page.waitForSelector('#first-paint [data-lesson="queue-wait-or-skip"]');
   assert.match(await first.textContent(), /Several terminals take their next task/);

@@ -187,6 +187,8 @@ JSON output (--json), one object; these fields are a contract:
                errors      [{number, message, caught[, sqlstate]}]; caught: a
                            TRY block (or an EXCEPTION clause) handled it;
                            sqlstate: PostgreSQL lessons only (\"55P03\")
+               logical_reads  pages read (PostgreSQL lessons: shared buffers
+                           hit, and so named in the text and SVG output)
                elapsed_ms  from connecting to finishing the script
                delayed_ms  time consumes waited for a row in the delayed state
                            (Teradata)

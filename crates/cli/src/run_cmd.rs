@@ -97,6 +97,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             lanes: &lanes,
             trace: &report.trace.entries,
             outcome: &report.outcome,
+            reads_name: lesson.dialect.reads_name(),
             checks: &checks,
         });
         std::fs::write(path, svg)
@@ -177,7 +178,7 @@ fn text_report(
         let caught = s.errors.iter().filter(|e| e.caught).count();
         let _ = writeln!(
             out,
-            "  {}: waited {} ms, {} statements, {} errors{}, {} logical reads, ran {} ms{}",
+            "  {}: waited {} ms, {} statements, {} errors{}, {} {}, ran {} ms{}",
             s.name,
             ms(s.wait_us),
             s.statements,
@@ -188,6 +189,7 @@ fn text_report(
                 String::new()
             },
             s.logical_reads,
+            lesson.dialect.reads_name(),
             ms(s.elapsed_us),
             if s.delayed_us > 0 {
                 format!(", delayed {} ms", ms(s.delayed_us))

@@ -22,6 +22,8 @@ pub struct SvgRun<'a> {
     pub lanes: &'a [Lane],
     pub trace: &'a [TraceEntry],
     pub outcome: &'a Outcome,
+    /// The `logical_reads` column as the lesson's database names it.
+    pub reads_name: &'a str,
     pub checks: &'a [CheckResult],
 }
 
@@ -134,7 +136,7 @@ pub fn timeline_svg(run: &SvgRun<'_>) -> String {
     y = lanes_bottom + 24.0;
 
     y = legend(&mut body, y, &scale);
-    y = outcome(&mut body, y + 14.0, run.outcome);
+    y = outcome(&mut body, y + 14.0, run.outcome, run.reads_name);
     y = checks(&mut body, y + 30.0, run.checks);
     let height = (y + MARGIN).ceil();
 
@@ -744,7 +746,7 @@ fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
 
-fn outcome(out: &mut String, y: f64, outcome: &Outcome) -> f64 {
+fn outcome(out: &mut String, y: f64, outcome: &Outcome, reads_name: &str) -> f64 {
     let _ = writeln!(
         out,
         r#"<g class="outcome" font-size="12" fill="{TEXT}"><text x="{MARGIN}" y="{y}" font-weight="700">Outcome: ended at {} ms</text>"#,
@@ -754,7 +756,7 @@ fn outcome(out: &mut String, y: f64, outcome: &Outcome) -> f64 {
         (MARGIN, "session"),
         (MARGIN + 120.0, "wait ms"),
         (MARGIN + 210.0, "errors"),
-        (MARGIN + 380.0, "logical reads"),
+        (MARGIN + 380.0, reads_name),
         (MARGIN + 480.0, "statements"),
         (MARGIN + 570.0, "first result row"),
     ];

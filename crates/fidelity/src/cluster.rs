@@ -64,8 +64,12 @@ impl Cluster {
         ]))?;
         // Only the unix socket in our directory: nothing else on the machine can reach
         // it. fsync off: the cluster is thrown away, and lock timing does not depend on it.
+        // pg_stat_statements counts each role's shared buffers (`real.rs`); it counts the
+        // executor's only (track_planning off), as EXPLAIN (ANALYZE, BUFFERS) does.
         let options = format!(
-            "-c listen_addresses='' -k {} -p {} -c fsync=off -c max_connections=40",
+            "-c listen_addresses='' -k {} -p {} -c fsync=off -c max_connections=40 \
+             -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top \
+             -c pg_stat_statements.track_planning=off",
             cluster.dir.display(),
             cluster.port
         );
@@ -82,11 +86,16 @@ impl Cluster {
 
     /// Connection settings for `database` as the superuser `postgres`.
     pub fn config(&self, database: &str) -> postgres::Config {
+        self.config_as(database, "postgres")
+    }
+
+    /// Connection settings for `database` as `user`.
+    pub fn config_as(&self, database: &str, user: &str) -> postgres::Config {
         let mut config = postgres::Config::new();
         config
             .host_path(&self.dir)
             .port(self.port)
-            .user("postgres")
+            .user(user)
             .dbname(database);
         config
     }

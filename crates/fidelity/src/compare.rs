@@ -74,23 +74,23 @@ pub fn compare(
                     None => format!("{}: {}", check.name, figure.name()),
                 };
                 let at = session.as_deref();
+                // As `lockstep check` reads it; NaN for a session that did not run.
+                let value = |o: &Outcome| figure.value(o, at).unwrap_or(f64::NAN);
                 match figure {
                     Figure::WaitMs | Figure::EndMs | Figure::ElapsedMs => {
-                        let (r, s) = (
-                            figure_value(&real.outcome, at, *figure),
-                            figure_value(sim.outcome, at, *figure),
-                        );
+                        let (r, s) = (value(&real.outcome), value(sim.outcome));
                         entry(name, ms_text(r), ms_text(s), times_agree(r, s));
                     }
                     Figure::Errors
                     | Figure::CaughtErrors
                     | Figure::Statements
                     | Figure::ResultRows
-                    | Figure::ResultSets => {
-                        let (r, s) = (
-                            figure_value(&real.outcome, at, *figure),
-                            figure_value(sim.outcome, at, *figure),
-                        );
+                    | Figure::ResultSets
+                    | Figure::LogicalReads => {
+                        let (r, s) = (value(&real.outcome), value(sim.outcome));
+                        // Pages are PostgreSQL's shared buffers: the executor's hits and
+                        // reads of the session's statements (`real.rs`).
+                        let name = name.replace("logical_reads", "shared buffers");
                         entry(name, r.to_string(), s.to_string(), verdict.passed);
                     }
                     Figure::ErrorNumber => {
@@ -107,9 +107,8 @@ pub fn compare(
                             passed,
                         );
                     }
-                    // Pages touched and Teradata's delayed consumes have no real
-                    // counterpart that means the same.
-                    Figure::LogicalReads | Figure::DelayedMs => {}
+                    // Teradata's delayed consumes have no PostgreSQL counterpart.
+                    Figure::DelayedMs => {}
                 }
             }
             CheckKind::Query { sql, expect } => {
@@ -180,32 +179,6 @@ fn entries_for_rows(
 /// Times agree within [`TIME_TOLERANCE`] of the simulator's, or [`TIME_FLOOR_MS`].
 pub fn times_agree(real: f64, simulated: f64) -> bool {
     (real - simulated).abs() <= (simulated.abs() * TIME_TOLERANCE).max(TIME_FLOOR_MS)
-}
-
-/// A figure as `lockstep check` reads it: one session's, or summed over all.
-pub fn figure_value(outcome: &Outcome, session: Option<&str>, figure: Figure) -> f64 {
-    let of = |s: &engine::SessionOutcome| match figure {
-        Figure::WaitMs => lesson::ms(s.wait_us),
-        Figure::Errors => s.errors.iter().filter(|e| !e.caught).count() as f64,
-        Figure::CaughtErrors => s.errors.iter().filter(|e| e.caught).count() as f64,
-        Figure::ErrorNumber => s.errors.first().map_or(0.0, |e| f64::from(e.number)),
-        Figure::Statements => s.statements as f64,
-        Figure::LogicalReads => s.logical_reads as f64,
-        Figure::ResultRows => s.results.iter().map(|r| r.rows.len()).sum::<usize>() as f64,
-        Figure::ResultSets => s.results.len() as f64,
-        Figure::EndMs => 0.0,
-        Figure::ElapsedMs => lesson::ms(s.elapsed_us),
-        Figure::DelayedMs => lesson::ms(s.delayed_us),
-    };
-    match (figure, session) {
-        (Figure::EndMs, _) => lesson::ms(outcome.end_us),
-        (_, Some(name)) => outcome
-            .sessions
-            .iter()
-            .find(|s| s.name == name)
-            .map_or(f64::NAN, of),
-        (_, None) => outcome.sessions.iter().map(of).sum(),
-    }
 }
 
 fn session_index(outcome: &Outcome, session: Option<&str>) -> Option<usize> {

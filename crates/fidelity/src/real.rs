@@ -1,6 +1,16 @@
 //! Running a [`Plan`] on a real server: the setup on one connection, then one thread and
 //! one connection per session with the lesson's start offsets, a monitor that samples
 //! which backends wait for a lock, and the checks' SQL over the final state.
+//!
+//! Shared buffers: each session connects as a role of its own (`lockstep_session_N`, a
+//! superuser like `postgres`, so nothing it may do changes), and `pg_stat_statements`
+//! sums the buffers (hit + read) of that role's statements in the lesson's database.
+//! Catalogue reads are left out the way EXPLAIN (ANALYZE, BUFFERS) leaves them out of a
+//! plan's figure: only the executor's buffers count (`track_planning` off), so parsing
+//! and planning in a fresh backend, which read the catalogue, add nothing; the counts
+//! are reset once every connection is open and before the first statement. A statement
+//! that fails counts nothing (the extension records a statement when it ends), and a
+//! `DO` block counts as one statement, everything it ran included.
 
 use std::collections::HashMap;
 use std::error::Error as _;
@@ -51,6 +61,21 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
     ] {
         admin.batch_execute(&statement).map_err(text)?;
     }
+    admin
+        .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        .map_err(text)?;
+    for i in 0..plan.sessions.len() {
+        let role = session_role(i);
+        let exists = admin
+            .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&role])
+            .map_err(text)?
+            .is_some();
+        if !exists {
+            admin
+                .batch_execute(&format!("CREATE ROLE {role} SUPERUSER LOGIN"))
+                .map_err(text)?;
+        }
+    }
     let mut setup = connect(cluster, DATABASE)?;
     for statement in &plan.setup {
         setup
@@ -61,14 +86,20 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
 
     // Every connection is open before the clock starts, so connecting costs no offset.
     let mut clients = Vec::new();
-    for _ in &plan.sessions {
-        let mut client = connect(cluster, DATABASE)?;
+    for i in 0..plan.sessions.len() {
+        let mut client = cluster
+            .config_as(DATABASE, &session_role(i))
+            .connect(NoTls)
+            .map_err(text)?;
         let pid: i32 = client
             .query_one("SELECT pg_backend_pid()", &[])
             .map_err(text)?
             .get(0);
         clients.push((client, pid));
     }
+    admin
+        .batch_execute("SELECT pg_stat_statements_reset()")
+        .map_err(text)?;
     let mut monitor = connect(cluster, "postgres")?;
     let done = Arc::new(AtomicBool::new(false));
     // One origin for every session, a little ahead so each thread is waiting for it.
@@ -104,6 +135,7 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
         .max()
         .unwrap_or_default();
 
+    let buffers = shared_buffers(&mut admin)?;
     let mut after = connect(cluster, DATABASE)?;
     let queries = queries
         .iter()
@@ -117,13 +149,14 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
         end_us: micros(end),
         sessions: sessions
             .into_iter()
-            .map(|s| SessionOutcome {
+            .enumerate()
+            .map(|(i, s)| SessionOutcome {
                 name: s.name,
                 wait_us: waits.get(&s.pid).copied().map_or(0, micros),
                 statements: s.statements,
                 errors: s.errors,
                 results: s.results.into_iter().map(PlainSet::into_result).collect(),
-                logical_reads: 0,
+                logical_reads: buffers.get(&session_role(i)).copied().unwrap_or(0),
                 elapsed_us: s.elapsed_us,
                 delayed_us: 0,
             })
@@ -134,6 +167,34 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
         sqlstates,
         queries,
     })
+}
+
+/// The role session `i` (counting from 0) connects as.
+fn session_role(i: usize) -> String {
+    format!("lockstep_session_{}", i + 1)
+}
+
+/// Shared buffers (hit + read) of each role's statements in the lesson's database since
+/// the last reset.
+fn shared_buffers(admin: &mut Client) -> Result<HashMap<String, u64>, String> {
+    let rows = admin
+        .query(
+            "SELECT r.rolname::text, sum(s.shared_blks_hit + s.shared_blks_read)::int8
+             FROM pg_stat_statements s
+             JOIN pg_roles r ON r.oid = s.userid
+             JOIN pg_database d ON d.oid = s.dbid
+             WHERE d.datname = $1
+             GROUP BY r.rolname",
+            &[&DATABASE],
+        )
+        .map_err(text)?;
+    Ok(rows
+        .iter()
+        .map(|row| {
+            let blocks: i64 = row.get(1);
+            (row.get(0), u64::try_from(blocks).unwrap_or(0))
+        })
+        .collect())
 }
 
 /// One session's statements in order, as `psql` sends a script: an error ends only its

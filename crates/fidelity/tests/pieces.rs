@@ -282,3 +282,49 @@ fn short_times_agree_within_a_floor_of_2_ms() {
     assert!(!times_agree(3.0, 0.0));
     assert!(times_agree(2090.0, 2000.0) && !times_agree(2110.0, 2000.0));
 }
+
+#[test]
+fn shared_buffers_are_compared_by_the_checks_range_and_shown_side_by_side() {
+    let text = LESSON.replace("DIALECT", "postgres").replace(
+        "[[checks]]\nname = \"B takes task 2\"",
+        "[[checks]]\nname = \"A touches few pages\"\nsession = \"A\"\n\
+         figure = \"logical_reads\"\nmax = 20\n\n[[checks]]\nname = \"B takes task 2\"",
+    );
+    let lesson = Lesson::parse("pg-example.md", &text).expect("parses");
+    let settings = lesson.settings_with([("skip_locked", "on")]).unwrap();
+    let (plan, applied) = plan_of(&lesson, &settings).unwrap();
+    let pages = |outcome: &mut Outcome, n: u64| outcome.sessions[0].logical_reads = n;
+    let shared_buffers = |real_pages: u64| {
+        let mut real = run(0, 2, 2, None);
+        pages(&mut real.outcome, real_pages);
+        let mut simulated = sim(0, None);
+        pages(&mut simulated, 11);
+        let mut query = |_: &str| Ok(count(2));
+        let entries = compare(
+            &plan.lesson,
+            &plan.settings,
+            &applied.checks,
+            &real,
+            Simulated {
+                outcome: &simulated,
+                query: &mut query,
+            },
+        );
+        let line = entries
+            .into_iter()
+            .find(|e| e.figure.starts_with("A touches few pages"))
+            .expect("the pages are compared");
+        (line.figure, line.real, line.simulated, line.passed)
+    };
+    assert_eq!(
+        shared_buffers(14),
+        (
+            "A touches few pages: A shared buffers".to_string(),
+            "14".to_string(),
+            "11".to_string(),
+            true
+        )
+    );
+    // Out of the check's range on the server: differs, whatever the simulator says.
+    assert!(!shared_buffers(156).3);
+}

@@ -1360,6 +1360,8 @@ mod exercise;
 mod explorable;
 #[path = "lesson/matrix.rs"]
 mod matrix;
+#[path = "lesson/names.rs"]
+mod names;
 #[path = "lesson/postgres.rs"]
 mod postgres;
 #[path = "lesson/properties.rs"]

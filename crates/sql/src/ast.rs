@@ -179,6 +179,9 @@ pub enum StmtKind {
     TeradataTxn(TeradataTxn),
     /// `MERGE INTO t USING s ON ... WHEN [NOT] MATCHED THEN ...`.
     Merge(Merge),
+    /// PostgreSQL `VACUUM [table [, ...]]`: frees the space of dead row versions (every
+    /// table when none is named).
+    Vacuum(Vec<ObjectName>),
 }
 
 /// A short upper-case name of a statement kind, for traces ("SELECT", "BEGIN TRAN").
@@ -221,6 +224,7 @@ pub fn statement_label(kind: &StmtKind) -> &'static str {
         StmtKind::Locking { .. } => "LOCKING",
         StmtKind::TeradataTxn(t) => t.label(),
         StmtKind::Merge(_) => "MERGE",
+        StmtKind::Vacuum(_) => "VACUUM",
     }
 }
 

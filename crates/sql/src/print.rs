@@ -371,6 +371,13 @@ impl Printer {
                 }
             }
             StmtKind::Empty => {}
+            StmtKind::Vacuum(tables) => {
+                self.w("VACUUM");
+                for (n, t) in tables.iter().enumerate() {
+                    self.w(if n == 0 { " " } else { ", " });
+                    self.object(t);
+                }
+            }
             StmtKind::SelectAndConsume(c) => self.consume(c),
             StmtKind::Locking { locks, stmt } => {
                 for (i, l) in locks.iter().enumerate() {

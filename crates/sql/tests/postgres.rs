@@ -242,6 +242,17 @@ CALL claim('B');",
 }
 
 #[test]
+fn vacuum_every_table_or_those_named() {
+    check(
+        "VACUUM; VACUUM task, job;",
+        expect![[r#"
+            VACUUM;
+            --
+            VACUUM task, job;"#]],
+    );
+}
+
+#[test]
 fn errors() {
     check_error(
         "SELECT TOP 1 id FROM task;",
@@ -284,6 +295,18 @@ fn errors() {
         expect!["1:20: invalid duration 'soon'"],
     );
     check_error("LOCK TABLE task;", expect!["1:1: not simulated: LOCK"]);
+    check_error(
+        "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING;",
+        expect!["1:26: not simulated: INSERT ... ON CONFLICT"],
+    );
+    check_error(
+        "VACUUM FULL task;",
+        expect!["1:8: not simulated: VACUUM options"],
+    );
+    check_error(
+        "VACUUM (ANALYZE) task;",
+        expect!["1:8: not simulated: VACUUM options"],
+    );
     check_error(
         "DO $$ BEGIN SELECT 1; $$;",
         expect!["1:22: unexpected end of input, expected one of: END, EXCEPTION"],

@@ -852,7 +852,11 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
             results_text(&s.results),
         );
         push(
-            t!("change-reads", session = &s.name),
+            t!(
+                "change-reads",
+                session = &s.name,
+                reads = reads_label(after.reads_name)
+            ),
             old.logical_reads.to_string(),
             s.logical_reads.to_string(),
         );
@@ -888,6 +892,15 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
         }
     }
     out
+}
+
+/// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
+/// interface's language.
+pub fn reads_label(reads_name: &str) -> String {
+    match reads_name {
+        "shared buffers hit" => t!("figure-buffers"),
+        _ => t!("figure-reads"),
+    }
 }
 
 pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {

@@ -217,6 +217,7 @@ impl RunBuilder {
         };
         let summary = Rc::new(RunSummary {
             key: key.clone(),
+            reads_name: applied.scenario.dialect.reads_name(),
             outcome,
             checks,
             questions,
@@ -243,6 +244,8 @@ impl RunBuilder {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
     pub key: RunKey,
+    /// The `logical_reads` figure as the lesson's database names it.
+    pub reads_name: &'static str,
     pub outcome: Outcome,
     pub checks: Vec<CheckResult>,
     /// The verdict on each question asked before this run (by name), or why it has none.

@@ -36,6 +36,16 @@ impl Dialect {
         self.rules().mode_name(mode)
     }
 
+    /// What this dialect's own tools call a session's pages read, the `logical_reads`
+    /// figure: SQL Server's and Teradata's logical reads, PostgreSQL's shared buffers hit
+    /// (EXPLAIN (ANALYZE, BUFFERS)).
+    pub fn reads_name(self) -> &'static str {
+        match self {
+            Dialect::TSql | Dialect::Teradata => "logical reads",
+            Dialect::Postgres => "shared buffers hit",
+        }
+    }
+
     pub(crate) fn parser(self) -> sql::Dialect {
         match self {
             Dialect::TSql => sql::Dialect::TSql,

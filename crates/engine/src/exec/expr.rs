@@ -56,19 +56,35 @@ impl Scope {
             .filter(move |b| qualifier.is_none_or(|q| q.value.eq_ignore_ascii_case(&b.name)))
     }
 
-    /// Position of a column reference in the row, or why it cannot be resolved.
+    /// Position of a column reference in the row, or why it cannot be resolved. A
+    /// qualifier names a binding (an alias, or an unaliased table's name); only when none
+    /// has that name may it name an aliased binding's table.
     pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
+        match self.resolve_by(name, Qualifier::Binding)? {
+            Some(p) => Ok(Some(p)),
+            None => self.resolve_by(name, Qualifier::Table),
+        }
+    }
+
+    fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Result<Option<usize>, SqlError> {
         let parts = &name.parts;
         let col = &parts[parts.len() - 1].value;
         let qual = if parts.len() >= 2 {
             Some(parts[parts.len() - 2].value.to_ascii_lowercase())
+        } else if by == Qualifier::Table {
+            // An unqualified name has nothing to find by table.
+            return Ok(None);
         } else {
             None
         };
         let mut found = None;
         for b in &self.bindings {
             if let Some(q) = &qual {
-                if &b.name != q && b.table.as_deref() != Some(q.as_str()) {
+                let named = match by {
+                    Qualifier::Binding => &b.name == q,
+                    Qualifier::Table => b.table.as_deref() == Some(q.as_str()),
+                };
+                if !named {
                     continue;
                 }
             }
@@ -84,6 +100,15 @@ impl Scope {
         }
         Ok(found)
     }
+}
+
+/// What a column's qualifier is matched against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Qualifier {
+    /// The binding's name: its alias, or the table's name when it has none.
+    Binding,
+    /// The table behind the binding, aliased or not.
+    Table,
 }
 
 /// The row an expression is evaluated against, with the enclosing query's row for
@@ -123,13 +148,18 @@ enum Cols<'a> {
     Missing,
 }
 
+/// A column in the innermost query that has it: by binding name through every enclosing
+/// query first, so in `(SELECT ... FROM v w WHERE w.g = v.g)` the outer `v` is found
+/// rather than the inner table `v` aliased `w`; then by table name.
 fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Result<Cols<'a>, SqlError> {
-    let mut cur = ctx;
-    while let Some(c) = cur {
-        if let Some(p) = c.scope.resolve(name)? {
-            return Ok(Cols::Found(c, p));
+    for by in [Qualifier::Binding, Qualifier::Table] {
+        let mut cur = ctx;
+        while let Some(c) = cur {
+            if let Some(p) = c.scope.resolve_by(name, by)? {
+                return Ok(Cols::Found(c, p));
+            }
+            cur = c.outer;
         }
-        cur = c.outer;
     }
     Ok(Cols::Missing)
 }

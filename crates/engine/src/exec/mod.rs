@@ -26,6 +26,7 @@ use crate::event::Event;
 use crate::event::TraceEntry;
 use crate::state::locks::LockMode;
 use crate::state::session::{ClientSettings, Frame};
+use crate::state::storage::Column;
 use crate::state::World;
 use crate::value::Value;
 use sql::ast::{Batch, IsolationLevel, SelectAndConsume, Stmt};
@@ -309,5 +310,16 @@ pub(crate) trait Rules: Sync {
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true
+    }
+
+    /// Whether a table is a heap of row versions (`state::heap`) that a scan reads whole,
+    /// rather than the leaf pages of its clustered index.
+    fn heap_tables(&self) -> bool {
+        false
+    }
+
+    /// Bytes a version of `row` takes on a heap page (with `heap_tables`).
+    fn version_bytes(&self, _columns: &[Column], _row: &[Value]) -> u32 {
+        0
     }
 }

@@ -259,7 +259,10 @@ impl Exec<'_> {
             return Err(SqlError::object_exists(&table_name).into());
         }
         let tid = self.w.db.tables.len() as u32;
-        let table = Table::new(table_name.clone(), columns.clone(), Vec::new(), false);
+        let mut table = Table::new(table_name.clone(), columns.clone(), Vec::new(), false);
+        if self.rules.heap_tables() {
+            table.heap = Some(Default::default());
+        }
         self.w.db.names.insert(key.clone(), tid);
         self.w.db.tables.push(table);
         self.created_table(i, key);
@@ -1249,17 +1252,24 @@ impl Exec<'_> {
         let (access, candidates, index_depth) =
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         let cl_depth = self.cl_depth(tid);
+        // A heap's scan reads its pages, dead versions' included, with no tree above them.
+        let heap_pages = match &self.w.db.tables[tid as usize].heap {
+            Some(heap) if self.w.tracing => Some(u64::from(heap.pages())),
+            _ => None,
+        };
         let mut reads = match &access {
             Access::ClusteredSeek => cl_depth,
             Access::PrimaryIndex => 1,
             Access::IndexSeek(_) => index_depth as u64,
+            Access::ClusteredScan if heap_pages.is_some() => 0,
             Access::ClusteredScan => cl_depth.saturating_sub(1),
             Access::Constant => 0,
         };
         let rows_per_page = if self.w.tracing {
             let t = &mut self.w.db.tables[tid as usize];
             let n = t.order.len().max(1) as u64;
-            n.div_ceil(t.leaf_pages().max(1) as u64).max(1)
+            let pages = heap_pages.unwrap_or_else(|| u64::from(t.leaf_pages()));
+            n.div_ceil(pages.max(1)).max(1)
         } else {
             1
         };
@@ -1440,7 +1450,7 @@ impl Exec<'_> {
         }
         if access == Access::ClusteredScan && self.w.tracing {
             let t = &mut self.w.db.tables[tid as usize];
-            let leaf = t.leaf_pages() as u64;
+            let leaf = heap_pages.unwrap_or_else(|| u64::from(t.leaf_pages()));
             let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
             reads += if stopped_early {
                 examined.div_ceil(rows_per_page).max(1)
@@ -1751,7 +1761,12 @@ impl Exec<'_> {
         if let Some(t) = &mut self.out.touched {
             t.written.push((tid, slot));
         }
-        let prev = self.w.db.tables[tid as usize].set_pending(slot, Some((txn, data)));
+        let t = &mut self.w.db.tables[tid as usize];
+        if let (Some(row), true) = (&data, t.heap.is_some()) {
+            let bytes = self.rules.version_bytes(&t.columns, row);
+            t.heap_write(bytes);
+        }
+        let prev = t.set_pending(slot, Some((txn, data)));
         if let Some(tx) = self.w.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
                 table: tid,

@@ -431,6 +431,9 @@ impl Exec<'_> {
             columns[p].nullable = false;
         }
         let mut t = Table::new(ct.name.name().value.clone(), columns, pk, false);
+        if self.rules.heap_tables() {
+            t.heap = Some(Default::default());
+        }
         // SQL Server names an unnamed primary key PK__table__<hash>; a stable stand-in.
         t.pk_name = Some(pk_name.unwrap_or_else(|| format!("PK__{}", ct.name.name().value)));
         if let Some((ci, c)) = ct

@@ -6,6 +6,7 @@
 //! row, a session's implicit-transaction mode); what they mean is decided by a dialect.
 
 pub(crate) mod filter;
+pub(crate) mod heap;
 pub(crate) mod index;
 pub(crate) mod leaf;
 pub mod locks;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use sql::ast::{DataType, Expr, Len, Stmt};
 
+use crate::state::heap::Heap;
 use crate::state::index::{EntryKey, IndexEntries};
 use crate::state::leaf::LeafPacking;
 use crate::state::pages;
@@ -147,6 +148,9 @@ pub struct Table {
     pub index_high_water: BTreeMap<u32, u32>,
     /// Entries each nonclustered index holds now (by the newest data of each row).
     pub index_entries: BTreeMap<u32, u32>,
+    /// The heap of row versions, for a dialect that stores tables so (the pages a scan
+    /// reads); None: the clustered index's leaf pages are the table's pages.
+    pub heap: Option<Heap>,
 }
 
 #[derive(Clone, Debug)]
@@ -256,6 +260,7 @@ impl Table {
             leaf: LeafPacking::default(),
             index_high_water: BTreeMap::new(),
             index_entries: BTreeMap::new(),
+            heap: None,
         }
     }
 
@@ -369,7 +374,36 @@ impl Table {
         self.unfiled.clear();
         self.is_unfiled.clear();
         self.entries.iter_mut().for_each(IndexEntries::clear);
+        if let Some(heap) = &mut self.heap {
+            heap.clear();
+        }
         self.touch();
+    }
+
+    /// A version of `bytes` goes on the heap (an INSERT or an UPDATE; rolled back or not).
+    pub fn heap_write(&mut self, bytes: u32) {
+        if let Some(heap) = &mut self.heap {
+            heap.write(bytes);
+        }
+    }
+
+    /// VACUUM: the space of versions no longer live can take new ones. Live: each row's
+    /// newest committed version and its uncommitted one, sized by `bytes`.
+    pub fn vacuum(&mut self, bytes: impl Fn(&[Column], &[Value]) -> u32) {
+        let Some(mut heap) = self.heap.take() else {
+            return;
+        };
+        let live: u64 = self
+            .slots
+            .iter()
+            .flat_map(|s| {
+                let pending = s.pending.as_ref().and_then(|(_, row)| row.as_ref());
+                s.latest_committed().into_iter().chain(pending)
+            })
+            .map(|row| u64::from(bytes(&self.columns, row)))
+            .sum();
+        heap.vacuum(live);
+        self.heap = Some(heap);
     }
 
     /// Adds a nonclustered index with the entries of the rows there now.

@@ -509,3 +509,46 @@ RETURNING id;";
     assert_eq!(skips, 1, "the subquery ran more than once");
     assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(2)]]]);
 }
+
+/// Real server (`pg_relation_size`, `pg_stat_statements`): a version of (int, int,
+/// varchar, varchar) takes 44 bytes with its line pointer, 185 to a page; updating every
+/// row writes as many versions again, and a sequential scan reads the dead ones' pages
+/// too. VACUUM gives no page back, but the next versions take the space it freed. In a
+/// transaction block VACUUM fails with 25001.
+#[test]
+fn a_scan_reads_every_heap_page_dead_versions_included() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, rank int NOT NULL,
+    status varchar(20) NOT NULL DEFAULT 'new', owner varchar(30));
+DO $$ DECLARE n int := 0; BEGIN
+    LOOP n := n + 1; EXIT WHEN n > 1850; INSERT INTO t (id, rank) VALUES (n, 1); END LOOP;
+END $$;";
+    let count = "SELECT COUNT(*) FROM t WHERE status = 'x';";
+    let script = format!(
+        "{count}
+UPDATE t SET status = 'done', owner = 'p1';
+{count}
+VACUUM t;
+UPDATE t SET status = 'new', owner = 'p2';
+{count}
+BEGIN;
+VACUUM;
+ROLLBACK;"
+    );
+    let mut sim = Simulation::new(
+        &scenario_in(Dialect::Postgres, setup, &[("A", 0, &script)]),
+        1,
+    )
+    .unwrap();
+    let trace = sim.run_traced().unwrap();
+    let pages: Vec<u64> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            engine::Event::RowsRead { logical_reads, .. } => Some(*logical_reads),
+            _ => None,
+        })
+        .collect();
+    // Scans before the update, of the update, after it, of the second update, after it.
+    assert_eq!(pages, [10, 10, 20, 20, 20]);
+    assert_eq!(sqlstates(&sim, "A"), ["25001"]);
+}

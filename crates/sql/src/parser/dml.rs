@@ -39,6 +39,10 @@ impl Parser<'_> {
         } else {
             return Err(self.unexpected());
         };
+        if self.postgres() && self.kw_at(0, "ON") && self.kw_at(1, "CONFLICT") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "INSERT ... ON CONFLICT"));
+        }
         let output = match output {
             None if self.postgres() => self.pg_returning(false)?,
             output => output,

@@ -67,11 +67,12 @@ impl Parser<'_> {
                 Ok(StmtKind::RollbackTran { name: None })
             }
             "SET" => self.pg_set(),
+            "VACUUM" => self.pg_vacuum(),
             w if TSQL_STATEMENTS.contains(&w) => {
                 let span = self.cur_span();
                 Err(self.tsql_syntax(w, span))
             }
-            "MERGE" | "LOCK" | "VACUUM" | "ANALYZE" | "PREPARE" | "LISTEN" | "NOTIFY" | "COPY"
+            "MERGE" | "LOCK" | "ANALYZE" | "PREPARE" | "LISTEN" | "NOTIFY" | "COPY"
             | "SAVEPOINT" | "RELEASE" | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET"
             | "EXPLAIN" | "ALTER" | "GRANT" => {
                 let span = self.cur_span();
@@ -79,6 +80,26 @@ impl Parser<'_> {
             }
             _ => Err(self.statement_error(&word)),
         }
+    }
+
+    /// `VACUUM [table [, ...]]`; its options (FULL, ANALYZE, ...) are not simulated.
+    fn pg_vacuum(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let option = ["FULL", "FREEZE", "VERBOSE", "ANALYZE", "ANALYSE"]
+            .iter()
+            .any(|o| self.kw_at(0, o));
+        if option || self.kind_at(0) == Some(Tok::LParen) {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "VACUUM options"));
+        }
+        let mut tables = Vec::new();
+        if self.kind_at(0) == Some(Tok::Word) {
+            tables.push(self.object_name()?);
+            while self.eat(Tok::Comma) {
+                tables.push(self.object_name()?);
+            }
+        }
+        Ok(StmtKind::Vacuum(tables))
     }
 
     /// Whether `CREATE [OR REPLACE] FUNCTION | PROCEDURE` is at the cursor.

@@ -1,5 +1,5 @@
 //! The outcome of the whole run: per session its wait, results (the claims), errors
-//! and logical reads; the lesson's checks with pass or fail; and after a toggle, what
+//! and logical reads (PostgreSQL's shared buffers hit); the lesson's checks with pass or fail; and after a toggle, what
 //! changed (before → after).
 
 use std::rc::Rc;
@@ -7,7 +7,7 @@ use std::rc::Rc;
 use lesson::value_text;
 use yew::prelude::*;
 
-use crate::present::{changes, ms_label, ms_number, session_class};
+use crate::present::{changes, ms_label, ms_number, reads_label, session_class};
 use crate::run::RunSummary;
 use crate::t;
 
@@ -70,7 +70,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                         <div><dt>{ t!("figure-delayed") }</dt><dd data-testid={format!("delayed-{}", s.name)}>{ ms_label(s.delayed_us) }</dd></div>
                     }
                     <div><dt>{ t!("figure-statements") }</dt><dd>{ s.statements }</dd></div>
-                    <div><dt>{ t!("figure-reads") }</dt><dd>{ s.logical_reads }</dd></div>
+                    <div><dt>{ reads_label(summary.reads_name) }</dt><dd>{ s.logical_reads }</dd></div>
                     <div><dt>{ t!("figure-errors") }</dt><dd>{ errors_label(s) }</dd></div>
                 </dl>
                 if !s.errors.is_empty() {

@@ -8,12 +8,15 @@
 //! (`FOR UPDATE ... LIMIT 1` returns the next row, or none).
 
 mod advisory;
+mod tuple;
+mod vacuum;
 
 use sql::ast::IsolationLevel;
 
 use crate::error::SqlError;
 use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::LockMode;
+use crate::state::storage::Column;
 use crate::value::Value;
 
 /// PostgreSQL's rules.
@@ -70,6 +73,14 @@ impl Rules for Postgres {
         false
     }
 
+    fn heap_tables(&self) -> bool {
+        true
+    }
+
+    fn version_bytes(&self, columns: &[Column], row: &[Value]) -> u32 {
+        tuple::version_bytes(columns, row)
+    }
+
     fn number_error(&self, e: SqlError) -> SqlError {
         if e.sqlstate.is_some() {
             return e;
@@ -103,6 +114,18 @@ impl Rules for Postgres {
             _ => ("XX000", e.message.clone()),
         };
         SqlError { message, ..e }.with_sqlstate(code)
+    }
+
+    fn exec_statement(
+        &self,
+        x: &mut Exec<'_>,
+        i: usize,
+        stmt: &sql::ast::Stmt,
+    ) -> Option<Result<crate::exec::Flow, Interrupt>> {
+        match &stmt.kind {
+            sql::ast::StmtKind::Vacuum(tables) => Some(vacuum::run(x, i, tables)),
+            _ => None,
+        }
     }
 
     fn call_function(
