@@ -96,6 +96,9 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   // Without READPAST, B waits about 2,5 s: written the Polish way.
   assert.match(await page.textContent('[data-testid=wait-B]'), /^2\u00a05\d\d,\d+ ms$/);
   assert.match(outcome, /Sprawdzenia: spełnione \d+ z \d+/);
+  // The checks by the translation's names; data-name keeps the original's (a contract).
+  assert.match(outcome, /A przejmuje zadanie 1, pierwsze o randze 3/);
+  assert.ok(await page.$('[data-testid=check][data-name="A claims task 1, the first rank-3 task"]'));
   // Polish plurals from the catalogue: "1 wiersz", "2 wiersze", "5 wierszy".
   const captions = await page.$$eval('[data-testid=outcome] caption', (cs) => cs.map((c) => c.textContent));
   assert.ok(captions.length > 0);
@@ -132,6 +135,7 @@ test('i18n: teradata-consume in Japanese', async (t) => {
   const outcome = await page.textContent('[data-testid=outcome]');
   assert.match(outcome, /実行全体 · [\d,.]+ ms に終了 · シード \d+/);
   assert.match(outcome, /ロック待ち/);
+  assert.match(outcome, /コミット：consumer2が注文102をshipmentに移す/);
   assert.match(await page.textContent('.lesson__crumbs'), /レッスン一覧/);
   await noMissingKeys(page, 'teradata-consume (ja)');
   await shotsAndFit(page, 'lesson-ja');

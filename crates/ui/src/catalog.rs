@@ -100,6 +100,20 @@ impl Catalog {
         Some(translated.map_or((english, false), |e| (e, true)))
     }
 
+    /// A check's name as lesson `id`'s translation into `lang` gives it. Runs judge the
+    /// original lesson's checks (the same SQL in every language), so results carry its
+    /// names; a translation lists the same checks in the same order.
+    pub fn check_name_in(&self, id: &str, name: &str, lang: &str) -> String {
+        let translated = self
+            .get(id)
+            .zip(self.get_in(id, lang))
+            .and_then(|(en, (tr, _))| {
+                let at = en.lesson.checks.iter().position(|c| c.name == name)?;
+                Some(tr.lesson.checks.get(at)?.name.clone())
+            });
+        translated.unwrap_or_else(|| name.to_string())
+    }
+
     pub fn lesson(&self, id: &str) -> Option<&Rc<Lesson>> {
         self.get(id).map(|e| &e.lesson)
     }
@@ -143,6 +157,29 @@ mod tests {
         let exercise = catalog.get("exercise-claim-fix").unwrap();
         assert!(!exercise.goal_html.is_empty());
         assert!(!exercise.hints_html.is_empty());
+    }
+
+    #[test]
+    fn check_names_in_a_language_follow_the_translation_by_position() {
+        let catalog = catalog();
+        let name = "Without READPAST, B waits about 2.5 s: the rest of A's 4 s hold";
+        let pl = catalog.check_name_in("queue-wait-or-skip", name, "pl");
+        assert_ne!(pl, name);
+        let (entry, _) = catalog.get_in("queue-wait-or-skip", "pl").unwrap();
+        assert_eq!(pl, entry.lesson.checks[2].name);
+        assert_eq!(
+            catalog.check_name_in("queue-wait-or-skip", name, "en"),
+            name
+        );
+        // Unknown names and untranslated lessons keep the name they have.
+        assert_eq!(
+            catalog.check_name_in("queue-wait-or-skip", "no such", "pl"),
+            "no such"
+        );
+        let pg = catalog.lesson("pg-claim-race").unwrap().checks[0]
+            .name
+            .clone();
+        assert_eq!(catalog.check_name_in("pg-claim-race", &pg, "pl"), pg);
     }
 
     #[test]

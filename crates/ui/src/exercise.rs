@@ -12,6 +12,7 @@ use yew::Reducible;
 use crate::player::Shared;
 use crate::progress::{Corrupt, Progress};
 use crate::run::{RunBuilder, RunModel};
+use crate::t;
 
 /// One block the learner may rewrite.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,9 +216,9 @@ impl ExerciseState {
             _ => None,
         };
         let unjudged = match &self.verdict {
-            Some(Verdict::EditError { .. }) => "not judged: your SQL has an error",
-            Some(Verdict::Cancelled(_)) => "not judged: you cancelled Check",
-            _ => "not checked yet",
+            Some(Verdict::EditError { .. }) => t!("goal-unjudged-error"),
+            Some(Verdict::Cancelled(_)) => t!("goal-unjudged-cancelled"),
+            _ => t!("goal-unchecked"),
         };
         self.lesson
             .checks
@@ -230,27 +231,24 @@ impl ExerciseState {
                     Some((r, g)) => match (&r.failed_run, g.passed_all_seeds) {
                         (Some(failed), true) => (
                             Some(false),
-                            format!(
-                                "not counted: the run on seed {} ended in an error",
-                                failed.seed
-                            ),
+                            t!("goal-not-counted", seed = failed.seed.to_string()),
                         ),
-                        (_, true) => (Some(true), format!("met on all {} seeds", r.seeds.len())),
+                        (_, true) => (Some(true), t!("goal-met-all", seeds = r.seeds.len())),
                         (_, false) => (
                             Some(false),
-                            format!(
-                                "failed on seed {}: {}",
-                                g.failing_seed.unwrap_or_default(),
-                                g.detail
+                            t!(
+                                "goal-failed-on",
+                                seed = g.failing_seed.unwrap_or_default().to_string(),
+                                detail = g.detail.clone()
                             ),
                         ),
                     },
                     // A goal the report does not judge: it does not apply to these settings.
-                    None if report.is_some() => (None, "not checked yet".to_string()),
+                    None if report.is_some() => (None, t!("goal-unchecked")),
                     None => match self.goals.iter().find(|(g, _)| *g == name) {
-                        Some((_, true)) => (Some(true), "met at your last Check".to_string()),
-                        Some((_, false)) => (Some(false), "not met at your last Check".to_string()),
-                        None => (None, unjudged.to_string()),
+                        Some((_, true)) => (Some(true), t!("goal-met-last")),
+                        Some((_, false)) => (Some(false), t!("goal-not-met-last")),
+                        None => (None, unjudged.clone()),
                     },
                 };
                 GoalRow { name, met, detail }

@@ -884,8 +884,13 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
                     t!("change-failed")
                 }
             };
+            let name = crate::catalog::catalog().check_name_in(
+                &after.key.lesson_id,
+                &c.name,
+                crate::i18n::lang().as_str(),
+            );
             push(
-                t!("change-check", name = &c.name),
+                t!("change-check", name = name),
                 verdict(old.passed),
                 verdict(c.passed),
             );

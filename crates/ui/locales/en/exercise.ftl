@@ -36,3 +36,13 @@ shown-label = The run
 shown-failed = Where “{ $goal }” failed: seed { $seed }
 shown-solution = A run of your solution: seed { $seed }
 shown-error = This run cannot be shown
+
+# A goal's verdict beside its name.
+goal-unjudged-error = not judged: your SQL has an error
+goal-unjudged-cancelled = not judged: you cancelled Check
+goal-unchecked = not checked yet
+goal-not-counted = not counted: the run on seed { $seed } ended in an error
+goal-met-all = met on all { $seeds } seeds
+goal-failed-on = failed on seed { $seed }: { $detail }
+goal-met-last = met at your last Check
+goal-not-met-last = not met at your last Check

@@ -39,3 +39,13 @@ shown-label = Przebieg
 shown-failed = Gdzie cel „{ $goal }” nie został spełniony: ziarno { $seed }
 shown-solution = Przebieg twojego rozwiązania: ziarno { $seed }
 shown-error = Tego przebiegu nie da się pokazać
+
+# Werdykt celu obok jego nazwy.
+goal-unjudged-error = nie oceniono: twój SQL zawiera błąd
+goal-unjudged-cancelled = nie oceniono: sprawdzanie anulowane
+goal-unchecked = jeszcze nie sprawdzono
+goal-not-counted = nie liczy się: przebieg na ziarnie { $seed } skończył się błędem
+goal-met-all = spełniony na wszystkich ziarnach ({ $seeds })
+goal-failed-on = niespełniony na ziarnie { $seed }: { $detail }
+goal-met-last = spełniony przy ostatnim sprawdzeniu
+goal-not-met-last = niespełniony przy ostatnim sprawdzeniu

@@ -132,6 +132,9 @@ fn Exercise(props: &ExerciseProps) -> Html {
     });
 
     // Goals with their verdict, once checked (or as the last Check left them).
+    let catalog = crate::catalog::catalog();
+    let goal_name =
+        |name: &str| catalog.check_name_in(&state.lesson.id, name, crate::i18n::lang().as_str());
     let goals = state.goal_rows().into_iter().map(|row| {
         let (class, mark) = match row.met {
             None => ("goal--unknown", "○"),
@@ -142,7 +145,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
             <li class={classes!("goal", class)} data-testid="goal" data-name={row.name.clone()}
                 data-passed={row.met.map(|m| if m { "true" } else { "false" })}>
                 <span class="goal__mark" aria-hidden="true">{ mark }</span>
-                <span class="goal__name">{ &row.name }</span>
+                <span class="goal__name">{ goal_name(&row.name) }</span>
                 <span class="goal__detail" data-testid="goal-detail">{ row.detail }</span>
             </li>
         }
@@ -703,7 +706,14 @@ struct ShownRunProps {
 fn ShownRunPanel(props: &ShownRunProps) -> Html {
     let shown = &props.shown;
     let title = match &shown.failed_goal {
-        Some(goal) => t!("shown-failed", goal = goal, seed = shown.seed.to_string()),
+        Some(goal) => {
+            let goal = crate::catalog::catalog().check_name_in(
+                &props.lesson.id,
+                goal,
+                crate::i18n::lang().as_str(),
+            );
+            t!("shown-failed", goal = goal, seed = shown.seed.to_string())
+        }
         None => t!("shown-solution", seed = shown.seed.to_string()),
     };
     html! {

@@ -84,14 +84,17 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         }
     });
     let passed = summary.checks.iter().filter(|c| c.passed).count();
+    let catalog = crate::catalog::catalog();
+    let lang = crate::i18n::lang();
     let checks = summary.checks.iter().map(|c| {
+        let name = catalog.check_name_in(&summary.key.lesson_id, &c.name, lang.as_str());
         html! {
             // A check that describes a bug holds when the bug happened: a warning, not a pass.
             <li class={classes!("check", match (c.passed, c.bug) { (true, true) => "check--bug", (true, false) => "check--pass", _ => "check--fail" })}
                 data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}
                 data-bug={c.bug.then_some("true")}>
                 <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => t!("check-bug"), (true, false) => t!("check-pass"), _ => t!("check-fail") } }</span>
-                <span class="check__name">{ &c.name }</span>
+                <span class="check__name">{ name }</span>
                 <span class="check__detail" data-testid="check-detail">{ &c.detail }</span>
             </li>
         }
