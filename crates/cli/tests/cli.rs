@@ -1792,3 +1792,14 @@ fn check_passes_every_real_translation() {
         );
     }
 }
+
+/// Every shipped lesson's checks hold in every combination of its toggles, on its seed:
+/// a change to the engine's timing that moves a lesson's figure out of its check's
+/// range fails here, not in front of a learner.
+#[test]
+fn check_passes_every_shipped_lesson_in_every_combination() {
+    let (code, stdout, stderr) = lockstep(&lessons_dir(), &["check", "."]);
+    let failed: Vec<&str> = stderr.lines().filter(|l| l.contains("failed")).collect();
+    assert_eq!(code, 0, "{failed:#?}\n{stdout}");
+    assert!(stdout.contains(", 0 failed; 0 errors"), "{stdout}");
+}
