@@ -483,7 +483,7 @@ function position(page) {
 
 /** Events in the run shown. */
 function totalEvents(page) {
-  return page.$eval('[data-testid=position]', (el) => Number(/of (\d+)$/.exec(el.textContent)?.[1]));
+  return page.$eval('[data-testid=position]', (el) => Number(/of ([\d,]+)$/.exec(el.textContent)?.[1].replaceAll(",", "")));
 }
 
 function stats(values) {
