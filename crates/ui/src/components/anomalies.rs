@@ -24,6 +24,7 @@ pub struct AnomalyMarksProps {
 #[function_component]
 pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
     let w = props.window;
+    let rules = crate::anomaly_text::rules_shown(&props.run.applied);
     let marks = props
         .run
         .anomalies
@@ -42,7 +43,7 @@ pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
             };
             let title = t!(
                 "anomaly-at",
-                anomaly = a.to_string(),
+                anomaly = crate::anomaly_text::text(a, &rules),
                 time = ms_label(a.at_us)
             );
             html! {
@@ -94,7 +95,10 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         None if shown == 0 => t!("anomaly-ahead", total = anomalies.len()),
         None => t!("anomaly-passed", shown = shown, total = anomalies.len()),
     };
-    let label = at.map_or_else(|| t!("anomaly-about"), |a| a.to_string());
+    let label = at.map_or_else(
+        || t!("anomaly-about"),
+        |a| crate::anomaly_text::text(a, &crate::anomaly_text::rules_shown(&props.run.applied)),
+    );
     html! {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
             <span class="anomaly-nav__buttons" role="group" aria-label={t!("anomaly-group")}>
