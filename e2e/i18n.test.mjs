@@ -224,3 +224,30 @@ test('i18n: Japanese and Polish fit their buttons on the home page and in the pl
   await noMissingKeys(page, 'queue-claim-race (pl)');
   await shotsAndFit(page, 'claim-race-pl');
 });
+
+test('i18n: a translation reaches every page that shows a lesson: an exercise narrative, anomalies, the facilitator page, the matrix', async (t) => {
+  const { page } = t;
+  await t.open('#/exercise/exercise-skip-locked?lang=pl');
+  await page.waitForSelector('[data-testid=narrative]');
+  assert.match(await page.textContent('[data-testid=narrative]'), /Dwóch operatorów bierze zadania z jednej kolejki/);
+  await noMissingKeys(page, 'exercise-skip-locked (pl)');
+
+  // Anomalies found with the original's rules are labelled with the translation's.
+  await t.open('#/lesson/send-double-click?lang=pl');
+  await settled(page);
+  const titles = await page.$$eval('[data-testid=anomaly]', (as) => as.map((a) => a.getAttribute('title') || ''));
+  assert.ok(titles.length >= 2, titles.join(' | '));
+  assert.ok(titles.some((a) => /odbiorca wywołany drugi raz dla tego samego dokumentu/.test(a)), titles.join(' | '));
+  assert.ok(titles.some((a) => /user2: błąd 2601/.test(a)), titles.join(' | '));
+  for (const a of titles) assert.doesNotMatch(a, /receiver called|repeats|error 2601/, a);
+
+  await t.open('#/facilitator?lang=pl');
+  await page.waitForSelector('[data-testid=facilitator-exercise]');
+  const facilitator = await page.textContent('main');
+  assert.match(facilitator, /Ćwiczenie: niech drugi proces nie czeka/);
+  assert.doesNotMatch(facilitator, /Exercise: /);
+
+  await t.open('#/lesson/queue-wait-or-skip/matrix?lang=pl');
+  await page.waitForSelector('[data-testid=matrix] h2');
+  assert.match(await page.textContent('[data-testid=matrix] h2'), /Czekać czy pominąć/);
+});
