@@ -85,7 +85,7 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   const narration = await page.textContent('[data-testid=narration]');
   assert.match(narration, /^0 ms · zdarzenie 1 z \d+: setup ran/);
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-label'), 'Odtwórz (spacja)');
-  assert.match(await page.textContent('[data-testid=position]'), /^0 ms z \d\u00a0\d{3}(,\d+)? ms · zdarzenie 1 z \d+$/);
+  assert.match(await page.textContent('[data-testid=position]'), /^0 ms z\u00a0\d\u00a0\d{3}(,\d+)? ms · zdarzenie\u00a01 z\u00a0\d+$/);
 
   await page.click('[data-testid=tab-outcome]');
   assert.equal(await page.textContent('[data-testid=tab-outcome]'), 'Wynik');

@@ -9,7 +9,7 @@ result-caption = Wynik { $number } · { $rows ->
 }
 result-more = … i { $count } więcej
 error-number = Błąd { $number }
-error-detail = (ważność { $severity }, stan { $state }): { $message }
+error-detail = (poziom { $severity }, stan { $state }): { $message }
 error-caught = — przechwycony w bloku CATCH
 errors-caught = { $uncaught } (+{ $caught } { $caught ->
     [one] przechwycony

@@ -19,7 +19,7 @@ predict-switch = Pytaj mnie o przewidywanie przed uruchomieniem ({ $count ->
 })
 
 compare-title = Porównaj ten przebieg z { $toggle } = { $value }, obok siebie
-compare-label = Porównaj z { $toggle } = { $value }
+compare-label = Porównaj z ustawieniem „{ $toggle }” = { $value }
 
 home-label = Wróć na początek (Home)
 home-title = Początek (Home)
@@ -35,7 +35,7 @@ step-forward-title = Krok naprzód (→)
 end-label = Skocz na koniec (End)
 end-title = Koniec (End)
 speed = Tempo
-position = z { $end } · zdarzenie { $event } z { $events }
+position = z { $end } · zdarzenie { $event } z { $events }
 virtual-time = Czas wirtualny
 idle = » cisza przez { $span } — odtwarzana szybciej
 idle-title = Odtwarzanie przechodzi przez ciche odcinki szybciej niż w czasie rzeczywistym

@@ -184,7 +184,7 @@ block-and = {" "}i{" "}
 schedule-can-run = może działać
 schedule-run = Uruchom { $session }
 schedule-run-key = Uruchom { $session } ({ $key })
-schedule-next = Następna instrukcja, wiersz { $line } SQL sesji { $session }:
+schedule-next = Następna instrukcja (sesja { $session }, wiersz { $line }):
 schedule-finished = Wszystkie sesje skończyły, po { $count ->
     [one] 1 instrukcji
    *[other] { $count } instrukcjach
