@@ -24,6 +24,7 @@ pub fn ensure_all(shell: &Shell, browser: bool) -> Result {
     ensure_npm_tools(shell)?;
     if browser {
         ensure_chromium(shell)?;
+        ensure_japanese_font(shell)?;
     }
     // Trunk.toml says `offline = true` (cargo --offline), so fetch every crate first.
     shell
@@ -180,6 +181,32 @@ fn ensure_chromium(shell: &Shell) -> Result {
         shell
             .cmd("apt-get")
             .args(["install", "-y", "chromium", "chromium-driver"])
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )
+}
+
+/// A Japanese font for Chromium: without one the Japanese pages' screenshots show
+/// empty boxes, and the tests that check text fits its buttons measure those boxes.
+const JAPANESE_FONT: &str = "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf";
+
+fn ensure_japanese_font(shell: &Shell) -> Result {
+    if Path::new(JAPANESE_FONT).exists() {
+        say(&format!("japanese font: present ({JAPANESE_FONT})"));
+        return Ok(());
+    }
+    let install = "apt-get update && apt-get install -y fonts-ipafont-gothic";
+    if shell.probe(shell.cmd("id").arg("-u")).as_deref() != Some("0") {
+        return Err(format!(
+            "the browser tests of the Japanese pages need a Japanese font; install it as root:\n  \
+             sudo sh -c '{install}'"
+        ));
+    }
+    say("installing Debian's fonts-ipafont-gothic: the Japanese pages are tested and shot with it");
+    shell.status(shell.cmd("apt-get").arg("update"))?;
+    shell.status(
+        shell
+            .cmd("apt-get")
+            .args(["install", "-y", "fonts-ipafont-gothic"])
             .env("DEBIAN_FRONTEND", "noninteractive"),
     )
 }
