@@ -245,6 +245,7 @@ impl Simulation {
                     return Ok(false);
                 }
                 Next::Monitor(m) => {
+                    self.due.clear();
                     self.world.now = m;
                     match self.rules.deadlock_timeout_us() {
                         None => self.exec().deadlock_monitor(),
@@ -261,8 +262,10 @@ impl Simulation {
                     return Ok(true);
                 }
                 Next::Sessions(t) => {
-                    let ties = std::mem::take(&mut self.due);
+                    let mut ties = std::mem::take(&mut self.due);
                     let pick = self.choose(scheduler, &ties);
+                    // Left empty: a clone of the simulation copies no list.
+                    ties.clear();
                     self.due = ties;
                     let pick = pick?;
                     self.world.now = t;
@@ -318,6 +321,7 @@ impl Simulation {
                 if let Next::Sessions(t) = self.next_timed_into() {
                     self.world.now = t;
                 }
+                self.due.clear();
                 self.exec().advance_session(i);
             }
             Mode::Untimed => self.advance_untimed(i),
@@ -340,7 +344,8 @@ impl Simulation {
         Ok(trace)
     }
 
-    /// [`Self::next_timed`] into the simulation's own buffer of due sessions.
+    /// [`Self::next_timed`] into the simulation's own buffer of due sessions (the caller
+    /// empties it after use, so a clone copies no list).
     fn next_timed_into(&mut self) -> Next {
         let mut ties = std::mem::take(&mut self.due);
         let next = self.next_timed(&mut ties);
