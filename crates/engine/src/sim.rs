@@ -24,8 +24,8 @@ pub const MAX_STEPS: u64 = 5_000_000;
 
 /// What the timed clock does next.
 enum Next {
-    /// These sessions are due at this instant.
-    Sessions(u64, Vec<usize>),
+    /// Sessions are due at this instant (listed in the buffer `next_timed` was given).
+    Sessions(u64),
     /// The deadlock monitor wakes first.
     Monitor(u64),
     /// The next thing due is past the time limit.
@@ -49,6 +49,8 @@ pub struct Simulation {
     mode: Mode,
     /// Choices made at choice points so far.
     recorded: Vec<usize>,
+    /// The sessions due next, a buffer each timed step reuses (no allocation per step).
+    due: Vec<usize>,
     steps: u64,
     /// The run is cut off after this many steps ([`MAX_STEPS`] unless lowered).
     max_steps: u64,
@@ -99,6 +101,7 @@ impl Simulation {
             policy: Policy::new(SchedulePolicy::Random, seed),
             mode: Mode::Timed,
             recorded: Vec::new(),
+            due: Vec::new(),
             steps: 0,
             max_steps: limits.steps.min(MAX_STEPS),
             seed,
@@ -229,7 +232,7 @@ impl Simulation {
             return Ok(false);
         }
         match self.mode {
-            Mode::Timed => match self.next_timed() {
+            Mode::Timed => match self.next_timed_into() {
                 Next::Done => {
                     if !self.world.is_finished() {
                         // Only consumes waiting for a row are left, and no session can add one.
@@ -242,6 +245,7 @@ impl Simulation {
                     return Ok(false);
                 }
                 Next::Monitor(m) => {
+                    self.due.clear();
                     self.world.now = m;
                     match self.rules.deadlock_timeout_us() {
                         None => self.exec().deadlock_monitor(),
@@ -257,8 +261,13 @@ impl Simulation {
                     }
                     return Ok(true);
                 }
-                Next::Sessions(t, ties) => {
-                    let pick = self.choose(scheduler, &ties)?;
+                Next::Sessions(t) => {
+                    let mut ties = std::mem::take(&mut self.due);
+                    let pick = self.choose(scheduler, &ties);
+                    // Left empty: a clone of the simulation copies no list.
+                    ties.clear();
+                    self.due = ties;
+                    let pick = pick?;
                     self.world.now = t;
                     self.exec().advance_session(pick);
                 }
@@ -282,10 +291,13 @@ impl Simulation {
     /// mode every session that has not finished and is not waiting. Ascending.
     pub fn enabled(&self) -> Vec<usize> {
         match self.mode {
-            Mode::Timed => match self.next_timed() {
-                Next::Sessions(_, ties) => ties,
-                _ => Vec::new(),
-            },
+            Mode::Timed => {
+                let mut ties = Vec::new();
+                match self.next_timed(&mut ties) {
+                    Next::Sessions(_) => ties,
+                    _ => Vec::new(),
+                }
+            }
             Mode::Untimed => self.untimed_enabled(),
         }
     }
@@ -306,9 +318,10 @@ impl Simulation {
         let probe = crate::footprint::Probe::begin(&self.world, &mut self.out, i);
         match self.mode {
             Mode::Timed => {
-                if let Next::Sessions(t, _) = self.next_timed() {
+                if let Next::Sessions(t) = self.next_timed_into() {
                     self.world.now = t;
                 }
+                self.due.clear();
                 self.exec().advance_session(i);
             }
             Mode::Untimed => self.advance_untimed(i),
@@ -331,9 +344,19 @@ impl Simulation {
         Ok(trace)
     }
 
-    fn next_timed(&self) -> Next {
+    /// [`Self::next_timed`] into the simulation's own buffer of due sessions (the caller
+    /// empties it after use, so a clone copies no list).
+    fn next_timed_into(&mut self) -> Next {
+        let mut ties = std::mem::take(&mut self.due);
+        let next = self.next_timed(&mut ties);
+        self.due = ties;
+        next
+    }
+
+    /// What is due next; the sessions due at that instant go into `ties` (cleared first).
+    fn next_timed(&self, ties: &mut Vec<usize>) -> Next {
         let mut earliest: Option<u64> = None;
-        let mut ties: Vec<usize> = Vec::new();
+        ties.clear();
         let mut any_blocked = false;
         for (i, s) in self.world.sessions.iter().enumerate() {
             let t = match &s.state {
@@ -386,8 +409,8 @@ impl Simulation {
             return Next::CutOff;
         }
         match (earliest, monitor) {
-            (Some(e), Some(m)) if m >= e => Next::Sessions(e, ties),
-            (Some(e), None) => Next::Sessions(e, ties),
+            (Some(e), Some(m)) if m >= e => Next::Sessions(e),
+            (Some(e), None) => Next::Sessions(e),
             (_, Some(m)) => Next::Monitor(m),
             (None, None) => Next::Done,
         }

@@ -1,6 +1,7 @@
 //! SELECT, INSERT, UPDATE and DELETE: access paths, locking scans (READPAST, UPDLOCK,
 //! isolation levels, row versions), logical reads, OUTPUT and triggers.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -30,7 +31,8 @@ type DmlTarget<'a> = (
     u32,
     String,
     Vec<TableHint>,
-    Option<Expr>,
+    // Borrowed from the statement unless a CTE's WHERE is joined to it: not copied per run.
+    Option<Cow<'a, Expr>>,
     Vec<OrderItem>,
     Option<&'a sql::ast::Top>,
 );
@@ -675,7 +677,8 @@ impl Exec<'_> {
         {
             return None;
         }
-        self.w.db.table_id(&object_key(name))
+        // `table_id` lowers the case itself, and only when it must.
+        self.w.db.table_id(&name.name().value)
     }
 
     /// FROM with joins: every factor is read whole, then joined by nested loops; the right
@@ -2298,16 +2301,16 @@ impl Exec<'_> {
                 };
                 let tid = self.table_id(base)?;
                 let pred = match (&q.where_clause, where_clause) {
-                    (Some(a), Some(b)) => Some(Expr {
+                    (Some(a), Some(b)) => Some(Cow::Owned(Expr {
                         kind: ExprKind::Binary {
                             op: BinaryOp::And,
                             left: Box::new(a.clone()),
                             right: Box::new(b.clone()),
                         },
                         span: a.span.clone(),
-                    }),
-                    (Some(a), None) => Some(a.clone()),
-                    (None, Some(b)) => Some(b.clone()),
+                    })),
+                    (Some(a), None) => Some(Cow::Borrowed(a)),
+                    (None, Some(b)) => Some(Cow::Borrowed(b)),
                     (None, None) => None,
                 };
                 let mut all_hints = base_hints.clone();
@@ -2330,7 +2333,7 @@ impl Exec<'_> {
             tid,
             bind,
             hints.clone(),
-            where_clause.cloned(),
+            where_clause.map(Cow::Borrowed),
             Vec::new(),
             None,
         ))
@@ -2355,7 +2358,7 @@ impl Exec<'_> {
                 binding: bind,
                 hints: &hints,
                 purpose,
-                pred: pred.as_ref(),
+                pred: pred.as_deref(),
                 order: &order,
                 limit,
             };
@@ -2626,7 +2629,7 @@ impl Exec<'_> {
                 != self.w.db.tables[tid as usize].stored_size(&new);
         self.w.query_reads += cl_depth + m + rewrite as u64;
         // The event's changes are read before the row moves into the table.
-        let changes: Option<Vec<(String, String, String)>> = self.w.tracing.then(|| {
+        let changes: Option<Vec<(String, String, String)>> = self.recording().then(|| {
             let t = &self.w.db.tables[tid as usize];
             t.columns
                 .iter()

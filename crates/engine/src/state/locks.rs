@@ -685,16 +685,16 @@ impl LockManager {
         let Some(o) = self.owners.get_mut(&owner) else {
             return Vec::new();
         };
-        let mut targets = Vec::new();
-        let mut kept = BTreeSet::new();
-        for r in std::mem::take(&mut o.held) {
-            if filter(&r) {
-                targets.push(r);
-            } else {
-                kept.insert(r);
-            }
-        }
-        o.held = kept;
+        // A commit or rollback releases the whole set as it is, with no list to build.
+        let held = std::mem::take(&mut o.held);
+        let targets = if held.iter().all(&filter) {
+            held
+        } else {
+            let (targets, kept): (BTreeSet<Resource>, BTreeSet<Resource>) =
+                held.into_iter().partition(|r| filter(r));
+            o.held = kept;
+            targets
+        };
         let mut grants = Vec::new();
         for r in &targets {
             match self.unlink(owner, r, true) {

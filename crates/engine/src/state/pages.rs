@@ -398,7 +398,15 @@ pub fn btree_levels(leaf_pages: u32, index_row_size: u32) -> Vec<u32> {
 /// Levels of the B-tree, leaf included: 1 when the single leaf page is the root; 0 for an
 /// index with no pages.
 pub fn btree_depth(leaf_pages: u32, index_row_size: u32) -> u32 {
-    u32::try_from(btree_levels(leaf_pages, index_row_size).len()).unwrap_or(u32::MAX)
+    // Counted as `btree_levels` lists them, without the list: every scan asks.
+    let per_page = index_rows_per_page(index_row_size);
+    let mut pages = leaf_pages;
+    let mut depth = u32::from(pages > 0);
+    while pages > 1 {
+        pages = pages.div_ceil(per_page);
+        depth += 1;
+    }
+    depth
 }
 
 /// A point seek reads one page per level: root, intermediates, leaf (A12: 3 on a 3-level
