@@ -99,6 +99,12 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   // The checks by the translation's names; data-name keeps the original's (a contract).
   assert.match(outcome, /A przejmuje zadanie 1, pierwsze o randze 3/);
   assert.ok(await page.$('[data-testid=check][data-name="A claims task 1, the first rank-3 task"]'));
+  // What each check found, in Polish: rows as SQL literals, figures the Polish way.
+  const details = await page.$$eval('[data-testid=check-detail]', (ds) => ds.map((d) => d.textContent));
+  assert.ok(details.length >= 3, details.join(' | '));
+  for (const d of details) assert.match(d, /otrzymano|oczekiwano/, d);
+  assert.ok(details.some((d) => /^B: wait_ms = 2\u00a05\d\d(,\d+)? \(oczekiwano od 2\u00a0450 do 2\u00a0550\)$/.test(d)), details.join(' | '));
+  for (const d of details) assert.doesNotMatch(d, /expected|got /, d);
   // Polish plurals from the catalogue: "1 wiersz", "2 wiersze", "5 wierszy".
   const captions = await page.$$eval('[data-testid=outcome] caption', (cs) => cs.map((c) => c.textContent));
   assert.ok(captions.length > 0);
@@ -136,6 +142,8 @@ test('i18n: teradata-consume in Japanese', async (t) => {
   assert.match(outcome, /実行全体 · [\d,.]+ ms に終了 · シード \d+/);
   assert.match(outcome, /ロック待ち/);
   assert.match(outcome, /コミット：consumer2が注文102をshipmentに移す/);
+  const details = await page.$$eval('[data-testid=check-detail]', (ds) => ds.map((d) => d.textContent));
+  assert.ok(details.length >= 3 && details.every((d) => /結果|期待値/.test(d)), details.join(' | '));
   assert.match(await page.textContent('.lesson__crumbs'), /レッスン一覧/);
   await noMissingKeys(page, 'teradata-consume (ja)');
   await shotsAndFit(page, 'lesson-ja');

@@ -66,9 +66,11 @@ pub struct RunArgs {
     /// each choice point, e.g. `0.1~3.0`; `u.` first for an untimed run.
     #[arg(long, value_name = "SCHEDULE")]
     pub schedule: Option<String>,
-    /// The language of the lesson's texts in the text output and the SVG (title, check
-    /// names), from the translation lessons/<LANG>/<id>.md next to the lesson; English
-    /// when there is none (a note says so). JSON is the same in every language.
+    /// The language of the text output and the SVG: the lesson's texts (title, check
+    /// names) from the translation lessons/<LANG>/<id>.md next to the lesson, English
+    /// when there is none (a note says so), and the output's own words and the checks'
+    /// details. Figures are written as in English; trace lines, SQL, table names and
+    /// error messages stay as the engine writes them. JSON is the same in every language.
     #[arg(long, value_name = "LANG", default_value = "en", value_parser = crate::lang::LANGS)]
     pub lang: String,
     /// Untimed: every statement boundary is a choice point and WAITFOR only yields

@@ -107,7 +107,8 @@ fn text_report(
     let o = &report.options;
     match &report.verdict {
         Verdict::Violated(c) => {
-            let _ = writeln!(out, "violated: {}", c.detail);
+            let detail = c.detail.as_ref().map(ToString::to_string);
+            let _ = writeln!(out, "violated: {}", detail.unwrap_or_default());
             let _ = writeln!(
                 out,
                 "counterexample: {} steps, {} context switch{}, schedule {}",
@@ -194,7 +195,7 @@ struct CounterexampleJson<'a> {
     schedule: String,
     steps: Vec<String>,
     switches: usize,
-    detail: &'a str,
+    detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflict: Option<ConflictJson<'a>>,
 }
@@ -237,7 +238,11 @@ impl<'a> ExploreJson<'a> {
                 schedule: c.schedule.to_string(),
                 steps: c.steps.iter().map(ToString::to_string).collect(),
                 switches: c.switches,
-                detail: &c.detail,
+                detail: c
+                    .detail
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
                 conflict: c.conflict.as_ref().map(|x| ConflictJson {
                     read: x.read,
                     write: x.write,

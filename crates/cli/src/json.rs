@@ -65,7 +65,7 @@ pub struct ResultJson<'a> {
 pub struct CheckJson<'a> {
     pub name: &'a str,
     pub passed: bool,
-    pub detail: &'a str,
+    pub detail: String,
     /// The check describes a bug: `passed` means the bug was reproduced.
     pub bug: bool,
 }
@@ -203,7 +203,7 @@ pub fn run_json<'a>(
             .map(|c| CheckJson {
                 name: &c.name,
                 passed: c.passed,
-                detail: &c.detail,
+                detail: c.detail.to_string(),
                 bug: c.bug,
             })
             .collect(),

@@ -3,12 +3,23 @@
 use std::fmt::Write as _;
 
 use engine::{Mode, ResultSet, Schedule};
+use i18n::t;
 use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
 use crate::json::{anomalies_json, run_json};
 use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
+
+/// A check's detail in the language in effect; English as `Display` writes it, the
+/// words the JSON and earlier output use.
+pub(crate) fn detail_text(detail: &lesson::Detail) -> String {
+    if i18n::lang() == i18n::Lang::En {
+        detail.to_string()
+    } else {
+        i18n::detail(detail)
+    }
+}
 
 pub fn command(args: &RunArgs) -> u8 {
     crate::finish(run_lesson(args))
@@ -17,6 +28,8 @@ pub fn command(args: &RunArgs) -> u8 {
 /// The text to print and whether every check passed, or the messages of bad input.
 fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
     let (original, settings) = lesson_and_settings(&args.lesson, &args.set)?;
+    // The text's and the SVG's own words follow --lang too.
+    i18n::set_lang(i18n::Lang::parse(&args.lang).unwrap_or_default());
     let translation = crate::lang::translation(&args.lesson, &original, &args.lang)?;
     // The JSON is a contract, the same in every language: it comes from the original.
     // Text comes from the translated lesson, which runs the same SQL.
@@ -93,7 +106,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             lesson_id: &lesson.id,
             seed,
             settings: settings.to_string(),
-            note: args.solution.then_some("with the exercise's solution"),
+            note: args.solution.then(|| t!("svg-solution-note")),
             lanes: &lanes,
             trace: &report.trace.entries,
             outcome: &report.outcome,
@@ -139,11 +152,17 @@ pub(crate) fn lesson_and_settings(
 /// The first line of a text report: `lesson ID  seed N  SETTINGS`.
 pub(crate) fn heading(lesson: &Lesson, seed: u64, settings: &Settings) -> String {
     let shown = if settings.is_empty() {
-        "no toggles".to_string()
+        t!("run-no-toggles")
     } else {
         settings.to_string()
     };
-    format!("lesson {}  seed {seed}  {shown}\n", lesson.id)
+    let heading = t!(
+        "run-heading",
+        id = &lesson.id,
+        seed = seed.to_string(),
+        settings = shown
+    );
+    format!("{heading}\n")
 }
 
 fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
@@ -167,66 +186,91 @@ fn text_report(
 ) -> String {
     let mut out = heading(lesson, report.seed, settings);
     let _ = writeln!(out, "{}", lesson.title);
-    let _ = writeln!(out, "schedule {}", report.schedule);
-    let _ = writeln!(out, "\ntrace:");
+    let _ = writeln!(
+        out,
+        "{}",
+        t!("run-schedule", schedule = report.schedule.to_string())
+    );
+    let _ = writeln!(out, "\n{}", t!("run-trace"));
     for entry in &report.trace.entries {
         let _ = writeln!(out, "{}", trace_line(entry));
     }
     let outcome = &report.outcome;
-    let _ = writeln!(out, "\noutcome: ended at {} ms", ms(outcome.end_us));
+    let end = ms(outcome.end_us).to_string();
+    let _ = writeln!(out, "\n{}", t!("run-outcome", end = end));
     for s in &outcome.sessions {
         let caught = s.errors.iter().filter(|e| e.caught).count();
-        let _ = writeln!(
-            out,
-            "  {}: waited {} ms, {} statements, {} errors{}, {} {}, ran {} ms{}",
-            s.name,
-            ms(s.wait_us),
-            s.statements,
-            s.errors.len() - caught,
-            if caught > 0 {
-                format!(" (+{caught} caught)")
+        let session = t!(
+            "run-session",
+            session = &s.name,
+            wait = ms(s.wait_us).to_string(),
+            statements = s.statements.to_string(),
+            errors = (s.errors.len() - caught).to_string(),
+            caught = if caught > 0 {
+                t!("run-caught", count = caught.to_string())
             } else {
                 String::new()
             },
-            s.logical_reads,
-            lesson.dialect.reads_name(),
-            ms(s.elapsed_us),
-            if s.delayed_us > 0 {
-                format!(", delayed {} ms", ms(s.delayed_us))
+            reads = s.logical_reads.to_string(),
+            reads_name = i18n::reads_label(lesson.dialect.reads_name()),
+            ran = ms(s.elapsed_us).to_string(),
+            delayed = if s.delayed_us > 0 {
+                t!("run-delayed", ms = ms(s.delayed_us).to_string())
             } else {
                 String::new()
-            },
+            }
         );
+        let _ = writeln!(out, "  {session}");
         for e in &s.errors {
-            let how = if e.caught { " (caught)" } else { "" };
-            let _ = writeln!(out, "    error {}{how}: {}", e.number, e.message);
+            let (number, message) = (e.number.to_string(), &e.message);
+            let error = if e.caught {
+                t!("run-error-caught", number = number, message = message)
+            } else {
+                t!("run-error", number = number, message = message)
+            };
+            let _ = writeln!(out, "    {error}");
         }
         for (i, rs) in s.results.iter().enumerate() {
-            let _ = writeln!(out, "    result {} ({} rows):", i + 1, rs.rows.len());
+            let result = t!(
+                "run-result",
+                number = (i + 1).to_string(),
+                rows = rs.rows.len().to_string()
+            );
+            let _ = writeln!(out, "    {result}");
             out.push_str(&table(rs, "      "));
         }
     }
     let passed = report.checks.iter().filter(|c| c.passed).count();
+    let failed = report.checks.len() - passed;
     let _ = writeln!(
         out,
-        "\nchecks: {passed} passed, {} failed",
-        report.checks.len() - passed
+        "\n{}",
+        t!(
+            "run-checks",
+            passed = passed.to_string(),
+            failed = failed.to_string()
+        )
     );
     for c in &report.checks {
         let _ = writeln!(
             out,
             "  {} {}: {}{}",
-            if c.passed { "PASS" } else { "FAIL" },
-            c.name,
-            c.detail,
-            if c.bug && c.passed {
-                " [bug reproduced]"
+            if c.passed {
+                t!("run-pass")
             } else {
-                ""
+                t!("run-fail")
+            },
+            c.name,
+            detail_text(&c.detail),
+            if c.bug && c.passed {
+                t!("run-bug-reproduced")
+            } else {
+                String::new()
             }
         );
     }
-    let _ = writeln!(out, "\nanomalies: {}", report.anomalies.len());
+    let count = report.anomalies.len().to_string();
+    let _ = writeln!(out, "\n{}", t!("run-anomalies", count = count));
     for a in &report.anomalies {
         let _ = writeln!(
             out,
@@ -237,7 +281,7 @@ fn text_report(
         );
     }
     for (sql, rs) in queries {
-        let _ = writeln!(out, "\nquery: {sql}");
+        let _ = writeln!(out, "\n{}", t!("run-query", sql = sql));
         out.push_str(&table(rs, "  "));
     }
     out

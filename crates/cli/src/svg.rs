@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use engine::{Lane, LaneState, MarkKind, Outcome, Segment, TraceEntry};
+use i18n::t;
 use lesson::{event_text, ms, value_text, CheckResult};
 
 /// What the picture shows, beyond the lanes: said in the title and the outcome.
@@ -18,7 +19,7 @@ pub struct SvgRun<'a> {
     /// `readpast=off ranks=3,1,1`, or empty.
     pub settings: String,
     /// One more phrase for the subtitle (e.g. "with the exercise's solution").
-    pub note: Option<&'a str>,
+    pub note: Option<String>,
     pub lanes: &'a [Lane],
     pub trace: &'a [TraceEntry],
     pub outcome: &'a Outcome,
@@ -84,14 +85,16 @@ pub fn timeline_svg(run: &SvgRun<'_>) -> String {
         esc(&fit(run.title, 80))
     );
     y += 22.0;
-    let mut subtitle = format!("{} · seed {}", run.lesson_id, run.seed);
+    let seed = t!("svg-seed", seed = run.seed.to_string());
+    let mut subtitle = format!("{} · {seed}", run.lesson_id);
     if !run.settings.is_empty() {
         let _ = write!(subtitle, " · {}", run.settings);
     }
-    if let Some(note) = run.note {
+    if let Some(note) = &run.note {
         let _ = write!(subtitle, " · {note}");
     }
-    let _ = write!(subtitle, " · ended at {} ms", ms(run.outcome.end_us));
+    let end = t!("svg-ended", end = ms(run.outcome.end_us).to_string());
+    let _ = write!(subtitle, " · {end}");
     let _ = writeln!(
         body,
         r#"<text x="{MARGIN}" y="{y}" font-size="13" fill="{MUTED}">{}</text>"#,
@@ -148,17 +151,26 @@ pub fn timeline_svg(run: &SvgRun<'_>) -> String {
     let _ = writeln!(
         out,
         r#"<title id="svg-title">{}</title>"#,
-        esc(&format!("{} — timeline", run.title))
+        esc(&t!("svg-title", title = run.title))
     );
     let _ = writeln!(
         out,
         r#"<desc id="svg-desc">{}</desc>"#,
-        esc(&format!(
-            "Lockstep timeline of lesson {}, seed {}{}: one lane per session ({}), the outcome per session and the lesson's checks.",
-            run.lesson_id,
-            run.seed,
-            if run.settings.is_empty() { String::new() } else { format!(", {}", run.settings) },
-            run.lanes.iter().map(|l| l.session.as_str()).collect::<Vec<_>>().join(", ")
+        esc(&t!(
+            "svg-desc",
+            id = run.lesson_id,
+            seed = run.seed.to_string(),
+            settings = if run.settings.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", run.settings)
+            },
+            sessions = run
+                .lanes
+                .iter()
+                .map(|l| l.session.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     );
     // Waiting is hatched and mixed runs dotted, so that neither relies on colour alone.
@@ -359,9 +371,13 @@ fn state_colours(state: &LaneState) -> (&'static str, &'static str) {
 /// `waiting on KEY task (1) for A`.
 fn waiting_label(resource: &str, holders: &[String]) -> String {
     if holders.is_empty() {
-        format!("waiting on {resource} (queued behind earlier waiters)")
+        t!("svg-waiting-queued", resource = resource)
     } else {
-        format!("waiting on {resource} for {}", holders.join(", "))
+        t!(
+            "svg-waiting-for",
+            resource = resource,
+            holders = holders.join(", ")
+        )
     }
 }
 
@@ -393,27 +409,43 @@ fn lane_svg(out: &mut String, lane: &Lane, top: f64, scale: &Scale, trace: &[Tra
 fn stretch_svg(out: &mut String, session: &str, s: &Stretch, y: f64, scale: &Scale) {
     let x = scale.x(s.from_us);
     let w = scale.px(s.to_us - s.from_us).max(MIN_PX);
-    let span = format!(
-        "{} to {} ms ({} ms)",
-        ms(s.from_us),
-        ms(s.to_us),
-        ms(s.to_us - s.from_us)
+    let span = t!(
+        "svg-span",
+        from = ms(s.from_us).to_string(),
+        to = ms(s.to_us).to_string(),
+        length = ms(s.to_us - s.from_us).to_string()
     );
     let (fill, stroke, title, label) = match &s.drawn {
         Drawn::State(state) => {
             let (fill, stroke) = state_colours(state);
             let (title, label) = match state {
-                LaneState::Running => (format!("{session} runs, {span}"), "running".to_string()),
-                LaneState::Sleeping => {
-                    (format!("{session} sleeps, {span}"), "sleeping".to_string())
-                }
+                LaneState::Running => (
+                    t!("svg-runs", session = session, span = &span),
+                    t!("svg-running"),
+                ),
+                LaneState::Sleeping => (
+                    t!("svg-sleeps", session = session, span = &span),
+                    t!("svg-sleeping"),
+                ),
                 LaneState::Waiting { resource, holders } => {
                     let label = waiting_label(resource, holders);
-                    (format!("{session} is {label}, {span}"), label)
+                    let title = t!(
+                        "svg-is-waiting",
+                        session = session,
+                        label = &label,
+                        span = &span
+                    );
+                    (title, label)
                 }
                 LaneState::Delayed { table } => {
-                    let label = format!("delayed: {table} is empty");
-                    (format!("{session}'s consume is {label}, {span}"), label)
+                    let label = t!("svg-delayed-empty", table = table);
+                    let title = t!(
+                        "svg-consume-delayed",
+                        session = session,
+                        label = &label,
+                        span = &span
+                    );
+                    (title, label)
                 }
             };
             let fill = if matches!(state, LaneState::Waiting { .. }) {
@@ -436,17 +468,21 @@ fn stretch_svg(out: &mut String, session: &str, s: &Stretch, y: f64, scale: &Sca
             } else {
                 ("url(#mixed-running)", "none")
             };
-            let title = format!(
-                "{session}: {count} short stretches, {span}: running {} ms, waiting {} ms, sleeping {} ms",
-                ms(*running_us),
-                ms(*waiting_us),
-                ms(*sleeping_us)
+            let title = t!(
+                "svg-mixed-title",
+                session = session,
+                count = count.to_string(),
+                span = &span,
+                running = ms(*running_us).to_string(),
+                waiting = ms(*waiting_us).to_string(),
+                sleeping = ms(*sleeping_us).to_string()
             );
-            let label = format!(
-                "mixed: running {}%, waiting {}%, sleeping {}%",
-                percent(*running_us, s.to_us - s.from_us),
-                percent(*waiting_us, s.to_us - s.from_us),
-                percent(*sleeping_us, s.to_us - s.from_us)
+            let length = s.to_us - s.from_us;
+            let label = t!(
+                "svg-mixed-label",
+                running = percent(*running_us, length).to_string(),
+                waiting = percent(*waiting_us, length).to_string(),
+                sleeping = percent(*sleeping_us, length).to_string()
             );
             (dominant.0, dominant.1, title, label)
         }
@@ -460,7 +496,8 @@ fn stretch_svg(out: &mut String, session: &str, s: &Stretch, y: f64, scale: &Sca
     );
     // The label goes inside when it fits; the tooltip always has it.
     let room = w - 8.0;
-    let shown = [label.as_str(), short_label(&s.drawn)]
+    let short = short_label(&s.drawn);
+    let shown = [label.as_str(), short.as_str()]
         .into_iter()
         .find(|l| !l.is_empty() && l.chars().count() as f64 * CHAR_W <= room);
     if let Some(text) = shown {
@@ -475,13 +512,13 @@ fn stretch_svg(out: &mut String, session: &str, s: &Stretch, y: f64, scale: &Sca
 }
 
 /// A shorter label for narrow stretches.
-fn short_label(drawn: &Drawn) -> &'static str {
+fn short_label(drawn: &Drawn) -> String {
     match drawn {
-        Drawn::State(LaneState::Running) => "run",
-        Drawn::State(LaneState::Waiting { .. }) => "wait",
-        Drawn::State(LaneState::Sleeping) => "sleep",
-        Drawn::State(LaneState::Delayed { .. }) => "delayed",
-        Drawn::Mixed { .. } => "mixed",
+        Drawn::State(LaneState::Running) => t!("svg-short-run"),
+        Drawn::State(LaneState::Waiting { .. }) => t!("svg-short-wait"),
+        Drawn::State(LaneState::Sleeping) => t!("svg-short-sleep"),
+        Drawn::State(LaneState::Delayed { .. }) => t!("svg-short-delayed"),
+        Drawn::Mixed { .. } => t!("svg-short-mixed"),
     }
 }
 
@@ -507,25 +544,22 @@ fn mark_rank(kind: &MarkKind) -> u8 {
 }
 
 fn mark_name(kind: &MarkKind, count: usize) -> String {
-    let (one, many) = match kind {
-        MarkKind::Error { number } => {
-            return if count == 1 {
-                format!("error {number}")
-            } else {
-                format!("{count} errors {number}")
-            }
-        }
-        MarkKind::Skipped => ("READPAST skip", "READPAST skips"),
-        MarkKind::Deadlock => ("deadlock victim", "deadlock victims"),
-        MarkKind::Result => ("result set", "result sets"),
-        MarkKind::Committed => ("commit", "commits"),
-        MarkKind::RolledBack => ("rollback", "rollbacks"),
-        MarkKind::ExternalCall => ("external call", "external calls"),
-    };
-    if count == 1 {
-        one.to_string()
-    } else {
-        format!("{count} {many}")
+    // `count` picks the plural form; `n` is how it is written (no digit groups, as
+    // every figure in the export).
+    let n = count.to_string();
+    match kind {
+        MarkKind::Error { number } => t!(
+            "svg-mark-error",
+            count = count,
+            n = n,
+            number = number.to_string()
+        ),
+        MarkKind::Skipped => t!("svg-mark-skip", count = count, n = n),
+        MarkKind::Deadlock => t!("svg-mark-deadlock", count = count, n = n),
+        MarkKind::Result => t!("svg-mark-result", count = count, n = n),
+        MarkKind::Committed => t!("svg-mark-commit", count = count, n = n),
+        MarkKind::RolledBack => t!("svg-mark-rollback", count = count, n = n),
+        MarkKind::ExternalCall => t!("svg-mark-call", count = count, n = n),
     }
 }
 
@@ -612,22 +646,39 @@ fn marks_svg(out: &mut String, lane: &Lane, y: f64, scale: &Scale, trace: &[Trac
         let x = *x;
         let what = mark_name(c.kind, c.count);
         let when = if c.count == 1 {
-            format!("at {} ms", ms(c.first_us))
+            t!("svg-mark-at", at = ms(c.first_us).to_string())
         } else {
-            format!("{} to {} ms", ms(c.first_us), ms(c.last_us))
+            t!(
+                "svg-mark-between",
+                from = ms(c.first_us).to_string(),
+                to = ms(c.last_us).to_string()
+            )
         };
         let event = trace
             .get(c.first_event)
             .map(|e| event_text(&e.event))
             .unwrap_or_default();
-        let first = if c.count == 1 { "" } else { "first: " };
+        let title = if c.count == 1 {
+            t!(
+                "svg-mark-title",
+                session = &lane.session,
+                what = what,
+                when = when,
+                event = event
+            )
+        } else {
+            t!(
+                "svg-mark-title-first",
+                session = &lane.session,
+                what = what,
+                when = when,
+                event = event
+            )
+        };
         let _ = writeln!(
             out,
             "<g><title>{}</title>{}</g>",
-            esc(&fit(
-                &format!("{} {what} {when}; {first}{event}", lane.session),
-                300
-            )),
+            esc(&fit(&title, 300)),
             mark_shape(c.kind, x, y)
         );
         let text = match c.kind {
@@ -676,20 +727,12 @@ fn legend(out: &mut String, y: f64, scale: &Scale) -> f64 {
         *x += width;
         at
     };
-    let swatches: [(&str, &str, &str); 5] = [
-        (RUNNING.0, RUNNING.1, "running"),
-        (
-            "url(#hatch-wait)",
-            WAITING.1,
-            "waiting on a lock (label: resource and holder)",
-        ),
-        (SLEEPING.0, SLEEPING.1, "sleeping"),
-        (DELAYED.0, DELAYED.1, "delayed (Teradata consume)"),
-        (
-            "url(#mixed-sleeping)",
-            "none",
-            "mixed: short stretches merged (dotted)",
-        ),
+    let swatches: [(&str, &str, String); 5] = [
+        (RUNNING.0, RUNNING.1, t!("svg-key-running")),
+        ("url(#hatch-wait)", WAITING.1, t!("svg-key-waiting")),
+        (SLEEPING.0, SLEEPING.1, t!("svg-key-sleeping")),
+        (DELAYED.0, DELAYED.1, t!("svg-key-delayed")),
+        ("url(#mixed-sleeping)", "none", t!("svg-key-mixed")),
     ];
     for (fill, stroke, text) in swatches {
         let width = 28.0 + text.chars().count() as f64 * 6.4 + 18.0;
@@ -699,19 +742,19 @@ fn legend(out: &mut String, y: f64, scale: &Scale) -> f64 {
             r#"<rect x="{at}" y="{}" width="22" height="12" fill="{fill}" stroke="{stroke}"/><text x="{}" y="{row}">{}</text>"#,
             row - 10.0,
             at + 28.0,
-            esc(text)
+            esc(&text)
         );
     }
     row += 22.0;
     x = MARGIN;
-    let kinds: [(MarkKind, &str); 7] = [
-        (MarkKind::Error { number: 0 }, "error (number beside it)"),
-        (MarkKind::Skipped, "READPAST skip"),
-        (MarkKind::Deadlock, "deadlock victim"),
-        (MarkKind::Result, "result set"),
-        (MarkKind::Committed, "commit"),
-        (MarkKind::RolledBack, "rollback"),
-        (MarkKind::ExternalCall, "external call"),
+    let kinds: [(MarkKind, String); 7] = [
+        (MarkKind::Error { number: 0 }, t!("svg-key-error")),
+        (MarkKind::Skipped, t!("svg-key-skip")),
+        (MarkKind::Deadlock, t!("svg-key-deadlock")),
+        (MarkKind::Result, t!("svg-key-result")),
+        (MarkKind::Committed, t!("svg-key-commit")),
+        (MarkKind::RolledBack, t!("svg-key-rollback")),
+        (MarkKind::ExternalCall, t!("svg-key-call")),
     ];
     for (kind, text) in &kinds {
         let width = 15.0 + text.chars().count() as f64 * 6.4 + 20.0;
@@ -725,9 +768,12 @@ fn legend(out: &mut String, y: f64, scale: &Scale) -> f64 {
         );
     }
     let row2 = row;
-    let note = format!(
-        "At this scale a pixel is {} ms. Waits narrower than {MIN_PX} px, and running or sleeping stretches narrower than {ALONE_PX} px, are merged: neighbours in one state join, and a run of different states is drawn as one dotted \"mixed\" stretch in the colour of the state that took most time (its split is in the tooltip). Marks of one kind closer than {MARK_BUCKET_PX} px are drawn once, with a count (×N). Very short stretches are drawn {MIN_PX} px wide.",
-        round3(scale.us_per_px / 1000.0)
+    let note = t!(
+        "svg-scale-note",
+        px = round3(scale.us_per_px / 1000.0).to_string(),
+        min = MIN_PX.to_string(),
+        alone = ALONE_PX.to_string(),
+        bucket = MARK_BUCKET_PX.to_string()
     );
     let mut yy = row2 + 22.0;
     for line in wrap(&note, 150) {
@@ -749,35 +795,36 @@ fn round3(v: f64) -> f64 {
 fn outcome(out: &mut String, y: f64, outcome: &Outcome, reads_name: &str) -> f64 {
     let _ = writeln!(
         out,
-        r#"<g class="outcome" font-size="12" fill="{TEXT}"><text x="{MARGIN}" y="{y}" font-weight="700">Outcome: ended at {} ms</text>"#,
-        ms(outcome.end_us)
+        r#"<g class="outcome" font-size="12" fill="{TEXT}"><text x="{MARGIN}" y="{y}" font-weight="700">{}</text>"#,
+        esc(&t!("svg-outcome", end = ms(outcome.end_us).to_string()))
     );
     let cols = [
-        (MARGIN, "session"),
-        (MARGIN + 120.0, "wait ms"),
-        (MARGIN + 210.0, "errors"),
-        (MARGIN + 380.0, reads_name),
-        (MARGIN + 480.0, "statements"),
-        (MARGIN + 570.0, "first result row"),
+        (MARGIN, t!("svg-col-session")),
+        (MARGIN + 120.0, t!("svg-col-wait")),
+        (MARGIN + 210.0, t!("svg-col-errors")),
+        (MARGIN + 380.0, i18n::reads_label(reads_name)),
+        (MARGIN + 480.0, t!("svg-col-statements")),
+        (MARGIN + 570.0, t!("svg-col-first-row")),
     ];
     let mut yy = y + 20.0;
-    for (x, head) in cols {
+    for (x, head) in &cols {
         let _ = write!(
             out,
-            r#"<text x="{x}" y="{yy}" font-weight="700" fill="{MUTED}">{head}</text>"#
+            r#"<text x="{x}" y="{yy}" font-weight="700" fill="{MUTED}">{}</text>"#,
+            esc(head)
         );
     }
     out.push('\n');
     for s in &outcome.sessions {
         yy += 17.0;
         let errors = if s.errors.is_empty() {
-            "none".to_string()
+            t!("svg-none")
         } else {
             let numbers: Vec<String> = s.errors.iter().map(|e| e.number.to_string()).collect();
             fit(&numbers.join(", "), 26)
         };
         let first_row = s.results.iter().find_map(|r| r.rows.first()).map_or_else(
-            || "no result".to_string(),
+            || t!("svg-no-result"),
             |row| row.iter().map(value_text).collect::<Vec<_>>().join(", "),
         );
         let error_detail: Vec<String> = s
@@ -816,30 +863,42 @@ fn checks(out: &mut String, y: f64, checks: &[CheckResult]) -> f64 {
     let passed = checks.iter().filter(|c| c.passed).count();
     let _ = writeln!(
         out,
-        r#"<g class="checks" font-size="12" fill="{TEXT}"><text x="{MARGIN}" y="{y}" font-weight="700">Checks: {passed} passed, {} failed</text>"#,
-        checks.len() - passed
+        r#"<g class="checks" font-size="12" fill="{TEXT}"><text x="{MARGIN}" y="{y}" font-weight="700">{}</text>"#,
+        esc(&t!(
+            "svg-checks",
+            passed = passed.to_string(),
+            failed = (checks.len() - passed).to_string()
+        ))
     );
     let mut yy = y;
     if checks.is_empty() {
         yy += 18.0;
         let _ = writeln!(
             out,
-            r#"<text x="{MARGIN}" y="{yy}" fill="{MUTED}">No check applies to these settings.</text>"#
+            r#"<text x="{MARGIN}" y="{yy}" fill="{MUTED}">{}</text>"#,
+            esc(&t!("svg-no-check"))
         );
     }
     for c in checks {
         yy += 18.0;
         let (word, colour) = if c.passed {
-            ("PASS", "#2b8a3e")
+            (t!("run-pass"), "#2b8a3e")
         } else {
-            ("FAIL", "#c92a2a")
+            (t!("run-fail"), "#c92a2a")
         };
-        let line = format!("{} — {}", c.name, c.detail);
+        let line = format!("{} — {}", c.name, crate::run_cmd::detail_text(&c.detail));
+        // The verdict's word is as wide as its language writes it (PASS: 40 px).
+        let indent = word
+            .chars()
+            .map(|ch| if ch.is_ascii() { 8.0 } else { 13.0 })
+            .sum::<f64>()
+            .max(32.0)
+            + 8.0;
         let _ = writeln!(
             out,
             r#"<g><title>{}</title><text x="{MARGIN}" y="{yy}" font-weight="700" fill="{colour}">{word}</text><text x="{}" y="{yy}">{}</text></g>"#,
             esc(&fit(&line, 600)),
-            MARGIN + 40.0,
+            MARGIN + indent,
             esc(&fit(&line, 140))
         );
     }

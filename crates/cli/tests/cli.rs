@@ -1638,9 +1638,20 @@ fn run_lang_prints_the_translated_title_and_check_names() {
         (second(&en), second(&pl)),
         ("Passing".into(), "Zaliczona".into())
     );
-    assert!(pl.contains("\n  PASS bez błędów: "), "{pl}");
-    assert!(pl.contains("\n  PASS B nie czeka: "), "{pl}");
+    assert!(pl.contains("\n  SPEŁNIONE bez błędów: "), "{pl}");
+    assert!(pl.contains("\n  SPEŁNIONE B nie czeka: "), "{pl}");
     assert!(!pl.contains("no errors"), "{pl}");
+    // The CLI's own words and the checks' details are Polish too; figures as in English.
+    assert!(pl.contains("\nwynik: koniec po "), "{pl}");
+    assert!(pl.contains(": czekała 0 ms, instrukcje: "), "{pl}");
+    assert!(
+        pl.contains("\nsprawdzenia: zaliczone 2, niezaliczone 0\n"),
+        "{pl}"
+    );
+    assert!(pl.contains("(oczekiwano "), "{pl}");
+    for english in ["outcome:", "waited", "checks:", "expected", "PASS"] {
+        assert!(!pl.contains(english), "`{english}` in {pl}");
+    }
     // The same run: only the texts differ.
     let runs = |s: &str| s.lines().filter(|l| l.contains(" ms  ")).count();
     assert!(runs(&en) > 4);
@@ -1650,9 +1661,12 @@ fn run_lang_prints_the_translated_title_and_check_names() {
     let (code, json_pl, _) = lockstep(&dir.0, &["run", "passing.md", "--json", "--lang", "pl"]);
     assert_eq!(code, 0);
     assert_eq!(json_en, json_pl);
-    // No Japanese translation: English, with a note.
+    // No Japanese translation: the lesson's texts in English, with a note; the CLI's
+    // own words in Japanese.
     let (code, ja, stderr) = lockstep(&dir.0, &["run", "passing.md", "--lang", "ja"]);
-    assert_eq!((code, ja), (0, en));
+    assert_eq!((code, second(&ja)), (0, second(&en)));
+    assert!(ja.contains("\n  合格 no errors: "), "{ja}");
+    assert!(ja.contains("\nチェック: 合格 2、不合格 0\n"), "{ja}");
     assert_eq!(
         stderr,
         "note: passing has no translation into `ja` (ja/passing.md): its text is in English\n"
@@ -1683,6 +1697,17 @@ fn run_lang_writes_the_translated_title_and_checks_into_the_svg() {
             "{texts:?}"
         );
         assert!(!texts.iter().any(|t| t.contains("no errors")), "{texts:?}");
+        // The export's own words are Polish too.
+        for word in [
+            "sesja",
+            "Sprawdzenia: zaliczone 2, niezaliczone 0",
+            "SPEŁNIONE",
+        ] {
+            assert!(texts.iter().any(|t| t == word), "{word}: {texts:?}");
+        }
+        for word in ["session", "running", "PASS"] {
+            assert!(!texts.iter().any(|t| t == word), "{word}: {texts:?}");
+        }
     }
 }
 
@@ -1703,7 +1728,10 @@ fn run_lang_pl_on_a_real_lesson() {
     // Every check passes under its Polish name, none under its English one.
     let checks = |s: &str| -> Vec<String> {
         s.lines()
-            .filter_map(|l| l.strip_prefix("  PASS "))
+            .filter_map(|l| {
+                l.strip_prefix("  PASS ")
+                    .or_else(|| l.strip_prefix("  SPEŁNIONE "))
+            })
             .map(|l| l.split(':').next().unwrap_or_default().to_string())
             .collect()
     };

@@ -80,7 +80,7 @@ pub(crate) fn find(sim: &Simulation, steps: &[Option<Touched>]) -> Option<Confli
 /// Replays an untimed schedule's choices from the setup run with `seed` and narrates
 /// them, with their conflict: what the player shows beside a counterexample it replays.
 /// Steps where one session alone could run are taken while choices remain; the
-/// replay stops at the last choice. `detail` is empty: no property is judged.
+/// replay stops at the last choice. `detail` is `None`: no property is judged.
 pub fn explain(
     applied: &Applied,
     seed: u64,

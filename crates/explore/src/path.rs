@@ -2,12 +2,12 @@
 //! shrinking a counterexample, and narrating its steps.
 
 use engine::{Event, Schedule, Simulation, Sink};
-use lesson::{Property, PropertyError};
+use lesson::{Detail, Property, PropertyError};
 
 use crate::conflict::{self, Conflict, Touched};
 
 /// An interleaving that breaks the property.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Counterexample {
     /// Replays the interleaving: `lockstep run --schedule`, the player's `schedule`.
     /// Past its end a replay goes on with seeded random choices; the property is
@@ -21,8 +21,9 @@ pub struct Counterexample {
     pub steps: Vec<Narrated>,
     /// Times the path passes from one session to another.
     pub switches: usize,
-    /// What the property saw in the last state: `got 1 (expected 0)`.
-    pub detail: String,
+    /// What the property saw in the last state: `got 1 (expected 0)`; `None` when no
+    /// property was judged.
+    pub detail: Option<Detail>,
     /// The two steps whose order decides it, when a session acted on a stale read.
     pub conflict: Option<Conflict>,
 }
@@ -74,7 +75,7 @@ fn settle(
     sim: &mut Simulation,
     property: &Property,
     steps: &mut usize,
-) -> Result<Option<String>, PropertyError> {
+) -> Result<Option<Detail>, PropertyError> {
     while sim.enabled().is_empty() && !sim.is_finished() {
         if !sim.step() && !sim.is_finished() {
             break;
@@ -92,7 +93,7 @@ pub(crate) struct Stepped {
     pub footprint: engine::Footprint,
     /// The timer ran after it (nobody could run): the step's neighbours do not commute.
     pub timer: bool,
-    pub violation: Option<String>,
+    pub violation: Option<Detail>,
 }
 
 /// Steps session `pick`, then the timer while nobody can run, counting steps. `Err(None)`
@@ -123,7 +124,7 @@ pub(crate) fn first_violation(
     root: &Simulation,
     path: &[usize],
     property: &Property,
-) -> Result<Option<(usize, usize, String)>, PropertyError> {
+) -> Result<Option<(usize, usize, Detail)>, PropertyError> {
     let mut sim = root.clone();
     let mut steps = 0;
     if let Some(v) = property.violation(&mut sim)? {
@@ -242,7 +243,7 @@ pub(crate) fn narrate_path(
     let mut steps = Vec::new();
     // Each step's footprint, `None` for the timer's, for the conflict.
     let mut touched: Vec<Option<Touched>> = Vec::new();
-    let judge = |sim: &mut Simulation| -> Result<Option<String>, PropertyError> {
+    let judge = |sim: &mut Simulation| -> Result<Option<Detail>, PropertyError> {
         match property {
             Some(p) => p.violation(sim),
             None => Ok(None),
@@ -294,7 +295,7 @@ pub(crate) fn narrate_path(
         conflict: conflict::find(&sim, &touched),
         steps,
         switches: switches(path),
-        detail: detail.unwrap_or_default(),
+        detail,
     })
 }
 

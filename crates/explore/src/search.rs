@@ -65,7 +65,9 @@ pub struct Progress {
     pub done: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
+// One per search: its size does not matter, and boxing would change every match on it.
+#[allow(clippy::large_enum_variant)]
 pub enum Verdict {
     /// No state reached breaks the property; exhaustive when `Progress::exhaustive`.
     Holds,

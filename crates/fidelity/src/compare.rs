@@ -257,7 +257,7 @@ pub fn judge_real(
     };
     let mut entries: Vec<Entry> = verdicts
         .into_iter()
-        .map(|v| entry(v.name, v.detail, v.passed))
+        .map(|v| entry(v.name, v.detail.to_string(), v.passed))
         .collect();
     for (s, state) in real.outcome.sessions.iter().zip(&real.sqlstates) {
         entries.push(entry(

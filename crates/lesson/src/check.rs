@@ -1,5 +1,6 @@
 //! Checks: what a lesson asserts about a run, and their evaluation against an outcome.
 
+use crate::detail::{Detail, Whose};
 use crate::toggle::Condition;
 use crate::value::{ms, value_literal};
 use engine::{Outcome, QueryError, ResultSet, SessionOutcome, Value};
@@ -222,8 +223,9 @@ pub struct CheckResult {
     pub passed: bool,
     /// The check describes a bug: `passed` means the bug was reproduced.
     pub bug: bool,
-    /// Expected versus actual, in one line.
-    pub detail: String,
+    /// Expected versus actual: one line in English (`Display`), or in the reader's
+    /// language from its fields.
+    pub detail: Detail,
     /// Where the check is written (1-based), so a failure can be reported as `file:line:col`.
     pub line: u32,
     pub col: u32,
@@ -245,7 +247,11 @@ pub fn evaluate_checks(
                     Ok(rs) => compare(expect, &rs.rows),
                     Err(e) => (
                         false,
-                        format!("query failed at {}:{}: {}", e.line, e.col, e.message),
+                        Detail::QueryFailed {
+                            line: e.line,
+                            col: e.col,
+                            message: e.message,
+                        },
                     ),
                 },
                 CheckKind::Result {
@@ -276,23 +282,25 @@ fn session_result(
     session: &str,
     result: usize,
     expect: &Expectation,
-) -> (bool, String) {
+) -> (bool, Detail) {
     let Some(s) = outcome.sessions.iter().find(|s| s.name == session) else {
         return (
             false,
-            format!("session {session} did not run with these settings"),
+            Detail::NoSession {
+                session: session.to_owned(),
+            },
         );
     };
     match s.results.get(result.wrapping_sub(1)) {
         Some(rs) => compare(expect, &rs.rows),
-        None => {
-            let n = s.results.len();
-            let sets = if n == 1 { "result set" } else { "result sets" };
-            (
-                false,
-                format!("session {session} returned {n} {sets}; the check reads result {result}"),
-            )
-        }
+        None => (
+            false,
+            Detail::NoResult {
+                session: session.to_owned(),
+                sets: s.results.len(),
+                result,
+            },
+        ),
     }
 }
 
@@ -301,64 +309,82 @@ fn figure_check(
     session: Option<&str>,
     figure: Figure,
     bound: &Bound,
-) -> (bool, String) {
-    let who = match (figure, session) {
-        (Figure::EndMs, _) => String::new(),
-        (_, Some(name)) => format!("{name} "),
-        (_, None) => "all sessions ".to_string(),
+) -> (bool, Detail) {
+    let whose = match (figure, session) {
+        (Figure::EndMs, _) => Whose::Run,
+        (_, Some(name)) => Whose::Session(name.to_owned()),
+        (_, None) => Whose::All,
     };
     match figure.value(outcome, session) {
         Ok(value) => (
             bound.holds(value),
-            format!("{who}{} = {value} ({})", figure.name(), bound.describe()),
+            Detail::Figure {
+                whose,
+                figure,
+                value,
+                bound: *bound,
+            },
         ),
-        Err(message) => (false, message),
+        // The only failure: the session did not run.
+        Err(_) => (
+            false,
+            Detail::NoSession {
+                session: session.unwrap_or_default().to_owned(),
+            },
+        ),
     }
 }
 
-fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, String) {
+fn compare(expect: &Expectation, rows: &[Vec<Value>]) -> (bool, Detail) {
     match expect {
         Expectation::Rows(want) => {
             let ok = want.len() == rows.len()
                 && want.iter().zip(rows).all(|(w, r)| {
                     w.len() == r.len() && w.iter().zip(r).all(|(e, v)| matches(e, v))
                 });
+            let got = rows_text(rows);
             if ok {
-                (true, format!("got {}", rows_text(rows)))
+                (true, Detail::Rows { got })
             } else {
                 (
                     false,
-                    format!("expected {}, got {}", expected_text(want), rows_text(rows)),
+                    Detail::RowsDiffer {
+                        expected: expected_text(want),
+                        got,
+                    },
                 )
             }
         }
         Expectation::RowCount(n) => {
             let ok = rows.len() as u64 == *n;
-            let plural = if *n == 1 { "row" } else { "rows" };
-            if ok || rows.is_empty() {
-                (ok, format!("expected {n} {plural}, got {}", rows.len()))
-            } else {
-                (
-                    false,
-                    format!(
-                        "expected {n} {plural}, got {}: {}",
-                        rows.len(),
-                        rows_text(rows)
-                    ),
-                )
-            }
+            let detail = Detail::RowCount {
+                expected: *n,
+                got: rows.len(),
+                rows: (!ok && !rows.is_empty()).then(|| rows_text(rows)),
+            };
+            (ok, detail)
         }
         Expectation::Scalar(bound) => match rows {
             [row] if row.len() == 1 => match number(&row[0]) {
-                Some(v) => (bound.holds(v), format!("got {v} ({})", bound.describe())),
+                Some(value) => (
+                    bound.holds(value),
+                    Detail::Scalar {
+                        value,
+                        bound: *bound,
+                    },
+                ),
                 None => (
                     false,
-                    format!("expected a number, got {}", value_literal(&row[0])),
+                    Detail::NotANumber {
+                        got: value_literal(&row[0]),
+                    },
                 ),
             },
             _ => (
                 false,
-                format!("expected one row with one number, got {}", rows_text(rows)),
+                Detail::NotOneNumber {
+                    got: rows_text(rows),
+                },
             ),
         },
     }

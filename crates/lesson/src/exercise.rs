@@ -11,7 +11,7 @@ use engine::{Outcome, ScenarioError, Simulation, Sink};
 use crate::block::Solution;
 use crate::source::offset_of;
 use crate::{
-    evaluate_checks, Applied, Check, CheckKind, CheckResult, Figure, Lesson, LessonError,
+    evaluate_checks, Applied, Check, CheckKind, CheckResult, Detail, Figure, Lesson, LessonError,
     RunReport, Settings, SqlBlock,
 };
 
@@ -139,7 +139,7 @@ pub struct GoalReport {
     /// The first seed (in the order run) on which the goal failed.
     pub failing_seed: Option<u64>,
     /// Expected versus actual on the failing seed, or on the last seed when all passed.
-    pub detail: String,
+    pub detail: Detail,
     /// Where the goal (its check's `name`) is written in the lesson file.
     pub line: u32,
     pub col: u32,
@@ -363,7 +363,7 @@ impl ExerciseCheck {
                 name: c.name.clone(),
                 passed_all_seeds: !seeds.is_empty(),
                 failing_seed: None,
-                detail: "no seed was run".to_string(),
+                detail: Detail::NoSeedRun,
                 line: c.line,
                 col: c.col,
             })

@@ -13,6 +13,7 @@ mod block;
 mod check;
 pub mod codec;
 mod compact;
+mod detail;
 mod error;
 mod exercise;
 #[cfg(feature = "parse")]
@@ -42,6 +43,7 @@ pub use check::{
     Expected, Figure,
 };
 pub use compact::{escape_html, Compiled, CompiledTranslation, DecodeError};
+pub use detail::{Detail, Whose};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,

@@ -5,6 +5,7 @@
 use engine::{Simulation, Value};
 
 use crate::check::Bound;
+use crate::detail::Detail;
 use crate::toggle::Condition;
 
 /// A promise of the lesson, shown by its `label` and found by its `name` (a contract:
@@ -117,7 +118,7 @@ impl Property {
     /// (or says nothing yet), `Ok(Some(detail))` when it is broken, with what broke it.
     /// The SQL reads the newest data, uncommitted included, without locks or events
     /// ([`Simulation::query`]), so checking never changes what happens next.
-    pub fn violation(&self, simulation: &mut Simulation) -> Result<Option<String>, PropertyError> {
+    pub fn violation(&self, simulation: &mut Simulation) -> Result<Option<Detail>, PropertyError> {
         if !self.applies_now(simulation) {
             return Ok(None);
         }
@@ -152,14 +153,17 @@ impl Property {
                         )))
                     }
                 };
-                Ok((!bound.holds(value)).then(|| format!("got {value} ({})", bound.describe())))
+                Ok((!bound.holds(value)).then_some(Detail::Scalar {
+                    value,
+                    bound: *bound,
+                }))
             }
             PropertyKind::Builtin(b) => Ok(builtin_violation(*b, simulation)),
         }
     }
 }
 
-fn builtin_violation(builtin: Builtin, simulation: &Simulation) -> Option<String> {
+fn builtin_violation(builtin: Builtin, simulation: &Simulation) -> Option<Detail> {
     let outcome = simulation.outcome();
     outcome.sessions.iter().find_map(|s| {
         s.errors.iter().find_map(|e| {
@@ -167,7 +171,11 @@ fn builtin_violation(builtin: Builtin, simulation: &Simulation) -> Option<String
                 Builtin::NoErrors => !e.caught,
                 Builtin::NoDeadlock => e.number == 1205 || e.message.starts_with(STUCK),
             };
-            broken.then(|| format!("{} gets error {}: {}", s.name, e.number, e.message))
+            broken.then(|| Detail::SessionError {
+                session: s.name.clone(),
+                number: e.number,
+                message: e.message.clone(),
+            })
         })
     })
 }

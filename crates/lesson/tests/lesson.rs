@@ -1071,7 +1071,9 @@ fn checks_of_a_session_that_did_not_run_fail() {
                 name: "C waits",
                 passed: false,
                 bug: false,
-                detail: "session C did not run with these settings",
+                detail: NoSession {
+                    session: "C",
+                },
                 line: 26,
                 col: 8,
             },

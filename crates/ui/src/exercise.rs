@@ -239,7 +239,7 @@ impl ExerciseState {
                             t!(
                                 "goal-failed-on",
                                 seed = g.failing_seed.unwrap_or_default().to_string(),
-                                detail = g.detail.clone()
+                                detail = i18n::detail(&g.detail)
                             ),
                         ),
                     },

@@ -5,7 +5,7 @@
 
 use engine::Schedule;
 use explore::{Options, Progress, Report, Search};
-use lesson::{Applied, Property};
+use lesson::{Applied, Detail, Property};
 
 use crate::present::group_digits as group;
 use crate::t;
@@ -70,8 +70,8 @@ pub struct Found {
     /// Statements up to the violation.
     pub statements: usize,
     pub switches: usize,
-    /// What broke ("got 1 (expected 0)").
-    pub detail: String,
+    /// What broke ("got 1 (expected 0)"); `None` when no property was judged.
+    pub detail: Option<Detail>,
     /// Each statement narrated ("worker1 reads task 1").
     pub steps: Vec<String>,
     pub conflict: Option<Conflict>,
@@ -163,7 +163,7 @@ pub fn verdict_text(answer: &Answer, elapsed_ms: f64) -> String {
             label = &answer.label,
             statements = c.statements,
             switches = c.switches,
-            detail = &c.detail,
+            detail = c.detail.as_ref().map(i18n::detail).unwrap_or_default(),
             states = group(p.states),
             took = took
         ),

@@ -16,6 +16,7 @@ pub mod exploring;
 pub mod graph;
 pub mod hooks;
 pub mod i18n;
+pub use ::i18n::t;
 pub mod offload;
 pub mod pacing;
 pub mod panic;

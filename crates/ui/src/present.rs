@@ -899,14 +899,7 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
     out
 }
 
-/// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
-/// interface's language.
-pub fn reads_label(reads_name: &str) -> String {
-    match reads_name {
-        "shared buffers hit" => t!("figure-buffers"),
-        _ => t!("figure-reads"),
-    }
-}
+pub use crate::i18n::reads_label;
 
 pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
     if errors.is_empty() {

@@ -13,7 +13,7 @@
 use std::fmt;
 
 use engine::{Mode, Schedule, SessionStatus, Simulation, Sink, Source, StateView, TraceEntry};
-use lesson::{Applied, Property};
+use lesson::{Applied, Detail, Property};
 
 pub use crate::route::SCHEDULE_PARAM;
 use crate::route::{split_query, LessonRoute, SEED_PARAM};
@@ -136,17 +136,17 @@ pub struct Step {
     pub session: usize,
     pub events: Vec<TraceEntry>,
     /// Properties broken in the state after it: (name, detail).
-    pub broken: Vec<(String, String)>,
+    pub broken: Vec<(String, Detail)>,
 }
 
 /// A property that broke, and the first step after which it was broken.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Broken {
     pub name: String,
     pub label: String,
     /// Statements run when it broke (0: broken from the start).
     pub step: usize,
-    pub detail: String,
+    pub detail: Detail,
 }
 
 /// A session as the scheduler shows it.
@@ -168,7 +168,7 @@ pub struct Scheduling {
     sim: Simulation,
     /// Events of the setup and of the timer before the first statement.
     pub start_events: Vec<TraceEntry>,
-    start_broken: Vec<(String, String)>,
+    start_broken: Vec<(String, Detail)>,
     pub steps: Vec<Step>,
     /// Clones after some numbers of steps (0 first, ascending; spaced as the
     /// player's, `run::keep_snapshot`), for undo.
@@ -424,7 +424,7 @@ impl Scheduling {
         properties(&self.applied)
     }
 
-    fn broken_now(&mut self) -> Result<Vec<(String, String)>, String> {
+    fn broken_now(&mut self) -> Result<Vec<(String, Detail)>, String> {
         let mut broken = Vec::new();
         for p in properties(&self.applied) {
             if let Some(detail) = p.violation(&mut self.sim).map_err(|e| e.to_string())? {
@@ -560,7 +560,7 @@ mod tests {
         assert_eq!(broken.len(), 1, "{broken:?}");
         assert_eq!(broken[0].name, "no-double-claim");
         assert_eq!(broken[0].step, s.steps.len());
-        assert_eq!(broken[0].detail, "got 1 (expected 0)");
+        assert_eq!(broken[0].detail.to_string(), "got 1 (expected 0)");
         assert!(s.steps.len() <= 20, "{} steps", s.steps.len());
     }
 

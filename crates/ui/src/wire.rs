@@ -405,7 +405,13 @@ mod tests {
                 schedule: "u.0.1~3.0".parse().unwrap(),
                 statements: 16,
                 switches: 5,
-                detail: "got 1 (expected 0)".into(),
+                detail: Some(lesson::Detail::Scalar {
+                    value: 1.0,
+                    bound: lesson::Bound {
+                        equals: Some(0.0),
+                        ..Default::default()
+                    },
+                }),
                 steps: vec!["worker1 reads task 1".into()],
                 conflict: Some(Conflict {
                     read: 4,

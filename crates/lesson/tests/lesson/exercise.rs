@@ -460,7 +460,7 @@ fn check_in_slices_reports_progress_and_gives_the_same_verdict() {
     let report = check.advance(u64::MAX).unwrap_or_else(|e| panic!("{e}"));
     let report = report.expect("the engine's limit ends the run");
     assert!(
-        report.goals[1].detail.contains("0 result sets"),
+        report.goals[1].detail.to_string().contains("0 result sets"),
         "{report:?}"
     );
 }

@@ -95,7 +95,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 data-bug={c.bug.then_some("true")}>
                 <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => t!("check-bug"), (true, false) => t!("check-pass"), _ => t!("check-fail") } }</span>
                 <span class="check__name">{ name }</span>
-                <span class="check__detail" data-testid="check-detail">{ &c.detail }</span>
+                <span class="check__detail" data-testid="check-detail">{ i18n::detail(&c.detail) }</span>
             </li>
         }
     });

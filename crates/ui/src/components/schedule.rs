@@ -269,7 +269,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else { "✓" } }</span>
                 <span class="property__label">{ &p.label }</span>
                 <span class="property__state">{ match b {
-                    Some(b) => t!("property-broken-at", step = b.step, detail = b.detail.to_string()),
+                    Some(b) => t!("property-broken-at", step = b.step, detail = i18n::detail(&b.detail)),
                     None => t!("property-holds"),
                 } }</span>
             </li>
@@ -279,7 +279,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         html! {
             <p class="schedule__broken" data-testid="property-broken" data-name={b.name.clone()}
                 data-step={b.step.to_string()}>
-                { t!("property-alert", step = b.step, label = b.label.to_string(), detail = b.detail.to_string()) }
+                { t!("property-alert", step = b.step, label = b.label.to_string(), detail = i18n::detail(&b.detail)) }
             </p>
         }
     });

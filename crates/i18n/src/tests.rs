@@ -24,13 +24,15 @@ fn keys_of(lang: Lang) -> BTreeSet<String> {
     all
 }
 
-/// Every `t!("...")` key in the crate's sources.
+/// Every `t!("...")` key in the sources of the crates that speak: this one, the
+/// browser app and the CLI.
 fn keys_used() -> BTreeSet<String> {
     let mut used = BTreeSet::new();
-    let mut dirs = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src"
-    ))];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs: Vec<_> = ["src", "../ui/src", "../cli/src"]
+        .iter()
+        .map(|d| root.join(d))
+        .collect();
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -184,4 +186,135 @@ fn the_browser_languages_pick_the_first_spoken_one() {
 #[test]
 fn a_missing_key_falls_back_to_english_then_shows_a_marker() {
     assert_eq!(text_in(Lang::Pl, "no-such-key", &[]), "⟦no-such-key⟧");
+}
+
+/// One of each detail, with numbers below a thousand (no digit groups).
+fn details() -> Vec<lesson::Detail> {
+    use lesson::{Bound, Detail, Figure, Whose};
+    let at_least = Bound {
+        min: Some(1.0),
+        ..Bound::default()
+    };
+    vec![
+        Detail::QueryFailed {
+            line: 1,
+            col: 8,
+            message: "Invalid column name 'x'.".into(),
+        },
+        Detail::NoSession {
+            session: "C".into(),
+        },
+        Detail::NoResult {
+            session: "B".into(),
+            sets: 1,
+            result: 2,
+        },
+        Detail::NoResult {
+            session: "B".into(),
+            sets: 0,
+            result: 1,
+        },
+        Detail::Figure {
+            whose: Whose::Session("B".into()),
+            figure: Figure::WaitMs,
+            value: 0.0,
+            bound: at_least,
+        },
+        Detail::Figure {
+            whose: Whose::All,
+            figure: Figure::Errors,
+            value: 2.0,
+            bound: Bound {
+                equals: Some(0.0),
+                ..Bound::default()
+            },
+        },
+        Detail::Figure {
+            whose: Whose::Run,
+            figure: Figure::EndMs,
+            value: 2.5,
+            bound: Bound {
+                min: Some(1.0),
+                max: Some(3.0),
+                ..Bound::default()
+            },
+        },
+        Detail::Rows {
+            got: "[[1, 'A']]".into(),
+        },
+        Detail::RowsDiffer {
+            expected: "[[1]]".into(),
+            got: "[]".into(),
+        },
+        Detail::RowCount {
+            expected: 1,
+            got: 0,
+            rows: None,
+        },
+        Detail::RowCount {
+            expected: 2,
+            got: 3,
+            rows: Some("[[1], [2], [3]]".into()),
+        },
+        Detail::Scalar {
+            value: 1.0,
+            bound: Bound {
+                max: Some(0.0),
+                ..Bound::default()
+            },
+        },
+        Detail::Scalar {
+            value: 1.0,
+            bound: Bound::default(),
+        },
+        Detail::NotANumber { got: "'x'".into() },
+        Detail::NotOneNumber { got: "[]".into() },
+        Detail::NoSeedRun,
+        Detail::SessionError {
+            session: "A".into(),
+            number: 1205,
+            message: "deadlock".into(),
+        },
+    ]
+}
+
+#[test]
+fn english_details_read_as_the_cli_writes_them() {
+    set_lang(Lang::En);
+    for d in details() {
+        assert_eq!(detail(&d), d.to_string());
+    }
+}
+
+#[test]
+fn polish_and_japanese_details_are_translated_with_their_numbers() {
+    use lesson::{Bound, Detail, Figure, Whose};
+    let waited = Detail::Figure {
+        whose: Whose::Session("B".into()),
+        figure: Figure::WaitMs,
+        value: 1500.0,
+        bound: Bound {
+            min: Some(1000.0),
+            ..Bound::default()
+        },
+    };
+    set_lang(Lang::Pl);
+    assert_eq!(
+        detail(&waited),
+        "B: wait_ms = 1\u{a0}500 (oczekiwano co najmniej 1\u{a0}000)"
+    );
+    let sets = |n| Detail::NoResult {
+        session: "B".into(),
+        sets: n,
+        result: 3,
+    };
+    assert!(detail(&sets(1)).contains("1 zbiór wyników"));
+    assert!(detail(&sets(2)).contains("2 zbiory wyników"));
+    assert!(detail(&sets(5)).contains("5 zbiorów wyników"));
+    for d in details() {
+        assert_ne!(detail(&d), d.to_string(), "{d:?} is not translated");
+    }
+    set_lang(Lang::Ja);
+    assert_eq!(detail(&waited), "B の wait_ms = 1,500（期待値 1,000 以上）");
+    set_lang(Lang::En);
 }

@@ -1,0 +1,126 @@
+//! A check's verdict in the language in effect: the sentence for each [`Detail`], from
+//! the `check` catalogue. Figures keep the name a lesson file gives them (`wait_ms`):
+//! they are that file's words, as SQL is.
+
+use lesson::{Bound, Detail, Whose};
+
+use crate::{text, Arg};
+
+/// `detail` as the language in effect words it.
+pub fn detail(detail: &Detail) -> String {
+    match detail {
+        Detail::QueryFailed { line, col, message } => text(
+            "detail-query-failed",
+            &[
+                ("line", Arg::from(*line)),
+                ("col", Arg::from(*col)),
+                ("message", Arg::from(message)),
+            ],
+        ),
+        Detail::NoSession { session } => {
+            text("detail-no-session", &[("session", Arg::from(session))])
+        }
+        Detail::NoResult {
+            session,
+            sets,
+            result,
+        } => text(
+            "detail-no-result",
+            &[
+                ("session", Arg::from(session)),
+                ("sets", Arg::from(*sets)),
+                ("result", Arg::from(*result)),
+            ],
+        ),
+        Detail::Figure {
+            whose,
+            figure,
+            value,
+            bound,
+        } => {
+            let figure = figure.name();
+            let got = Arg::from(*value);
+            let expected = expected(bound);
+            match whose {
+                Whose::Run => text(
+                    "detail-figure-run",
+                    &[
+                        ("figure", Arg::from(figure)),
+                        ("value", got),
+                        ("expected", expected),
+                    ],
+                ),
+                Whose::Session(session) => text(
+                    "detail-figure-session",
+                    &[
+                        ("session", Arg::from(session)),
+                        ("figure", Arg::from(figure)),
+                        ("value", got),
+                        ("expected", expected),
+                    ],
+                ),
+                Whose::All => text(
+                    "detail-figure-all",
+                    &[
+                        ("figure", Arg::from(figure)),
+                        ("value", got),
+                        ("expected", expected),
+                    ],
+                ),
+            }
+        }
+        Detail::Rows { got } => text("detail-rows", &[("got", Arg::from(got))]),
+        Detail::RowsDiffer { expected, got } => text(
+            "detail-rows-differ",
+            &[("expected", Arg::from(expected)), ("got", Arg::from(got))],
+        ),
+        Detail::RowCount {
+            expected,
+            got,
+            rows,
+        } => {
+            let args = [("expected", Arg::from(*expected)), ("got", Arg::from(*got))];
+            match rows {
+                None => text("detail-row-count", &args),
+                Some(rows) => {
+                    let [a, b] = args;
+                    text(
+                        "detail-row-count-listed",
+                        &[a, b, ("rows", Arg::from(rows))],
+                    )
+                }
+            }
+        }
+        Detail::Scalar { value, bound } => text(
+            "detail-scalar",
+            &[("value", Arg::from(*value)), ("expected", expected(bound))],
+        ),
+        Detail::NotANumber { got } => text("detail-not-a-number", &[("got", Arg::from(got))]),
+        Detail::NotOneNumber { got } => text("detail-not-one-number", &[("got", Arg::from(got))]),
+        Detail::NoSeedRun => text("detail-no-seed-run", &[]),
+        Detail::SessionError {
+            session,
+            number,
+            message,
+        } => text(
+            "detail-session-error",
+            &[
+                ("session", Arg::from(session)),
+                ("number", Arg::from(number.to_string())),
+                ("message", Arg::from(message)),
+            ],
+        ),
+    }
+}
+
+/// What a bound expects: `expected at least 1,000`.
+fn expected(bound: &Bound) -> Arg {
+    let n = Arg::from;
+    Arg::Text(match (bound.equals, bound.min, bound.max) {
+        (Some(e), _, _) => text("expected-equal", &[("value", n(e))]),
+        (None, Some(lo), Some(hi)) => text("expected-between", &[("min", n(lo)), ("max", n(hi))]),
+        (None, Some(lo), None) => text("expected-at-least", &[("min", n(lo))]),
+        (None, None, Some(hi)) => text("expected-at-most", &[("max", n(hi))]),
+        (None, None, None) => text("expected-anything", &[]),
+    })
+}
