@@ -52,6 +52,13 @@ pub const MARK_LESSON_READY: &str = "lockstep:lesson-ready";
 pub fn use_app_state() -> UseReducerHandle<State> {
     let state = use_reducer(initial_state);
 
+    // index.html's first paint (a prerendered lesson) gives way to the app.
+    use_effect_with((), |_| {
+        if let Some(first_paint) = document().get_element_by_id(FIRST_PAINT_ID) {
+            first_paint.remove();
+        }
+    });
+
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
         let listener = EventListener::new(&window(), "hashchange", move |_| {
@@ -325,35 +332,6 @@ fn remember(cache: &mut Vec<Shared<RunModel>>, run: Shared<RunModel>) {
     while cache.len() > 1 && cache.iter().map(|r| r.events()).sum::<usize>() > MAX_EVENTS {
         cache.remove(0);
     }
-}
-
-/// Whether the app still leaves the screen to index.html's first paint (a prerendered
-/// lesson): while a lesson's or an embed's first run builds, until it is ready, fails, is
-/// cancelled or reports progress (a long run shows its progress and Cancel). Drawing the
-/// page without its run first would cost a render and a layout just before the run's
-/// own (30 ms on a fast machine, twice that on a cold start), and the first run waited
-/// for them. Only when the first paint is on screen as the app starts (else the page is
-/// drawn at once, as the only content there is). Once the page is drawn it stays drawn;
-/// the first paint is removed then.
-#[hook]
-pub fn use_first_paint(deferring: bool) -> bool {
-    let drawn = use_mut_ref(|| {
-        document()
-            .get_element_by_id(FIRST_PAINT_ID)
-            .is_none_or(|first_paint| first_paint.child_element_count() == 0)
-    });
-    let defer = deferring && !*drawn.borrow();
-    if !defer {
-        *drawn.borrow_mut() = true;
-    }
-    use_effect_with(defer, |defer| {
-        if !*defer {
-            if let Some(first_paint) = document().get_element_by_id(FIRST_PAINT_ID) {
-                first_paint.remove();
-            }
-        }
-    });
-    defer
 }
 
 /// Marks the first moment a lesson's run is on screen (`lockstep:lesson-ready`).

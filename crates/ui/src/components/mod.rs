@@ -39,8 +39,8 @@ pub use schedule::SchedulePage;
 
 use crate::catalog::catalog;
 use crate::hooks::{
-    navigate, use_app_state, use_first_paint, use_playback, use_player_keys, use_ready_mark,
-    use_reduced_motion, use_state_view, use_url_sync,
+    navigate, use_app_state, use_playback, use_player_keys, use_ready_mark, use_reduced_motion,
+    use_state_view, use_url_sync,
 };
 use crate::player::{PlayerAction, Shared};
 use crate::route::{LessonRoute, Route};
@@ -98,14 +98,6 @@ pub fn App() -> Html {
     use_player_keys(player.is_some(), dispatch.clone());
     use_url_sync(player.map(|p| player_route(p.route())), playing);
     use_ready_mark(view.is_some());
-    // A lesson's first run starts at once, with the prerendered lesson on screen.
-    let first_run = matches!(state.route, Route::Lesson(_) | Route::Embed(_))
-        && player.is_some_and(|p| {
-            p.run.is_none() && p.error.is_none() && p.progress.is_none() && p.cancelled.is_none()
-        });
-    if use_first_paint(first_run) {
-        return html! {};
-    }
 
     let on_toggle = {
         let player = state.player.clone();
