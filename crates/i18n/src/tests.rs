@@ -315,6 +315,6 @@ fn polish_and_japanese_details_are_translated_with_their_numbers() {
         assert_ne!(detail(&d), d.to_string(), "{d:?} is not translated");
     }
     set_lang(Lang::Ja);
-    assert_eq!(detail(&waited), "B の wait_ms = 1,500（期待値 1,000 以上）");
+    assert_eq!(detail(&waited), "B の wait_ms = 1,500 (期待値 1,000 以上)");
     set_lang(Lang::En);
 }

@@ -131,6 +131,25 @@ thread_local! {
 }
 
 /// The embedded lessons (read on first call, then shared).
+/// `lesson` as the page's language shows it: its translation's texts (title, checks,
+/// properties, anomalies, questions), else itself. Runs use the original; a
+/// translation lists the same checks, properties and rules in the same order.
+pub fn shown(lesson: &Lesson) -> Rc<Lesson> {
+    let lang = crate::i18n::lang();
+    catalog()
+        .get_in(&lesson.id, lang.as_str())
+        .map_or_else(|| Rc::new(lesson.clone()), |(e, _)| Rc::clone(&e.lesson))
+}
+
+/// Property `name`'s label in the page's language (a translation keeps the name), else
+/// `label` (a built-in property's, or an untranslated lesson's).
+pub fn property_label(lesson_id: &str, name: &str, label: &str) -> String {
+    catalog()
+        .get_in(lesson_id, crate::i18n::lang().as_str())
+        .and_then(|(e, _)| e.lesson.properties.iter().find(|p| p.name == name).cloned())
+        .map_or_else(|| label.to_string(), |p| p.label)
+}
+
 pub fn catalog() -> Rc<Catalog> {
     CATALOG.with(Rc::clone)
 }

@@ -5,6 +5,7 @@
 //! browser (URL hash, `localStorage`, `matchMedia`, the `<html>` element) lives in
 //! [`hooks`] at the edge. The UI holds no simulation logic; that is the engine's job.
 
+pub mod anomaly_text;
 pub mod catalog;
 pub mod compare;
 pub mod components;

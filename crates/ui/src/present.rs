@@ -182,10 +182,13 @@ impl StepMarks {
                         .skipped
                         .entry((table.to_string(), key.clone()))
                         .or_default()
-                        .push(format!(
-                            "{session} skipped it ({clause}): {holder} holds {}, {session} needs {}",
-                            held_name.map_or_else(|| held.to_string(), str::to_string),
-                            wanted_name.map_or_else(|| wanted.to_string(), str::to_string)
+                        .push(t!(
+                            "row-skipped",
+                            session = session.to_string(),
+                            clause = clause.to_string(),
+                            holder = holder.to_string(),
+                            held = held_name.map_or_else(|| held.to_string(), str::to_string),
+                            wanted = wanted_name.map_or_else(|| wanted.to_string(), str::to_string)
                         ));
                 }
                 Event::Deadlock { victim, cycle } => {

@@ -14,7 +14,7 @@
 
 use std::fmt::Write;
 
-use lesson::{escape_html, Anomaly};
+use lesson::{escape_html, Anomaly, AnomalyRule};
 
 use crate::present::{ms_label, ms_number, DisplayMark, DisplaySeg, SegKind, StatementStart};
 use crate::t;
@@ -26,7 +26,8 @@ fn percent(w: &Window, us: u64) -> f64 {
 
 /// The markup inside a lane's track for the window `w`: the stretch before the session
 /// starts (if `start_us` is in the window), `segments`, `marks` and the session's
-/// `anomalies`, in that order.
+/// `anomalies` (the run's, with the lesson's anomaly rules as shown that word them), in
+/// that order.
 pub fn track_html(
     session: &str,
     w: &Window,
@@ -34,7 +35,7 @@ pub fn track_html(
     segments: &[DisplaySeg],
     starts: &[StatementStart],
     marks: &[DisplayMark],
-    anomalies: &[Anomaly],
+    (anomalies, rules): (&[Anomaly], &[AnomalyRule]),
 ) -> String {
     let mut out = String::with_capacity(segments.len() * 400 + anomalies.len() * 200);
     if start_us > w.from_us {
@@ -83,7 +84,7 @@ pub fn track_html(
             a.event,
             escape_html(&t!(
                 "anomaly-at",
-                anomaly = a.to_string(),
+                anomaly = crate::anomaly_text::text(a, rules),
                 time = ms_label(a.at_us)
             )),
         );
@@ -226,7 +227,7 @@ mod tests {
                 holders: vec!["A".into()],
             },
         );
-        let html = track_html("B", &w, 0, &[waiting], &[], &[], &[]);
+        let html = track_html("B", &w, 0, &[waiting], &[], &[], (&[], &[]));
         assert!(
             html.starts_with(r#"<span class="seg seg--waiting" style="left: 10.000%; width: 50.000%" data-state="waiting" data-holders="A" data-from-ms="0.1" data-to-ms="0.6" title=""#),
             "{html}"
@@ -252,7 +253,7 @@ mod tests {
             from_us: 0,
             to_us: 2000,
         };
-        let html = track_html("B", &w, 500, &[], &[], &[], &[]);
+        let html = track_html("B", &w, 500, &[], &[], &[], (&[], &[]));
         assert!(
             html.starts_with(r#"<span class="seg seg--idle" style="left: 0%; width: 25.000%" data-state="not-started">"#),
             "{html}"

@@ -69,10 +69,11 @@ pub fn explain_at(run: &RunModel, events: usize, waiting: &[String]) -> Option<W
                     .map(|(k, _)| k)
             })
         })?;
+    // The rules' labels and verbs in the page's language.
     explain(
         &run.trace,
         &run.anomalies,
-        &run.applied.anomalies,
+        &crate::anomaly_text::rules_shown(&run.applied),
         run.applied.scenario.dialect,
         target,
     )
@@ -99,15 +100,16 @@ pub fn explain(
 ) -> Option<Why> {
     // Declared anomalies at this event (a call may be both a repeat and unrecorded):
     // the first one's title, every one's sentences.
+    let label = |a: &Anomaly| crate::anomaly_text::label(a, rules);
     let from = anomalies.partition_point(|a| a.event < k);
     let declared: Vec<Why> = anomalies[from..]
         .iter()
         .take_while(|a| a.event == k)
         .filter_map(|a| match &a.kind {
-            AnomalyKind::Duplicate(d) => Some(duplicate(trace, rules, d, &a.label, k)),
-            AnomalyKind::Unmatched(u) => Some(unmatched(trace, rules, u, &a.label, k)),
-            AnomalyKind::Lost(l) => Some(lost(trace, l, &a.label, k)),
-            AnomalyKind::Kept(x) => Some(kept(trace, rules, x, &a.label, k)),
+            AnomalyKind::Duplicate(d) => Some(duplicate(trace, rules, d, &label(a), k)),
+            AnomalyKind::Unmatched(u) => Some(unmatched(trace, rules, u, &label(a), k)),
+            AnomalyKind::Lost(l) => Some(lost(trace, l, &label(a), k)),
+            AnomalyKind::Kept(x) => Some(kept(trace, rules, x, &label(a), k)),
             _ => None,
         })
         .collect();

@@ -46,3 +46,5 @@ goal-met-all = met on all { $seeds } seeds
 goal-failed-on = failed on seed { $seed }: { $detail }
 goal-met-last = met at your last Check
 goal-not-met-last = not met at your last Check
+check-failed-run-stopped = seed { $seed }, session { $session }: { $message }
+check-failed-run = seed { $seed }, session { $session }: error { $number }: { $message }

@@ -168,6 +168,7 @@ matrix-summary = { $rows ->
 } in { $time }.
 matrix-checks = checks
 matrix-checks-title = Check verdicts that passed, of those that apply, over every seed
+matrix-errors-label = Errors no TRY block caught, by session and number
 
 block-setup = setup: schema and data, run before the sessions
 block-show = shown only, not run
@@ -234,3 +235,28 @@ mark-rollback = rolls back
 mark-call = calls the external system
 mark-times = { $session } { $what } ({ $count } times from { $time })
 mark-at = { $session } { $what } at { $time }
+
+# An anomaly's words (the anomaly marks, the anomaly navigator, the why panel's title).
+anomaly-deadlock-victim = deadlock victim
+anomaly-error = error { $number }
+anomaly-repeats = { $table } ({ $key }) repeats { $values } of { $table } ({ $first })
+anomaly-updated-to-repeat = { $table } ({ $key }) updated to repeat { $values } of { $table } ({ $first })
+anomaly-unmatched = { $table } ({ $key }) has { $values }; no { $other } row has it
+anomaly-unmatched-error = { $unmatched }; { $session } got error { $number } after it
+anomaly-lost = { $table } ({ $keys }) consumed; then error { $number }; then commit
+anomaly-lost-returned = { $table } ({ $keys }) consumed and returned { $row }; then error { $number }; then commit
+anomaly-kept = { $table } ({ $keys }) written and committed; then error { $number }
+
+# The event log, the wait-for graph, the tables and the code's toggled places.
+log-note = { $count } in this run; click one to go there
+log-earlier = … { $count } earlier events
+log-later = … { $count } later events
+waits-sentence = { $waiter } waits for { $holder } ({ $label })
+table-holds = { $session } holds { $mode }
+table-search-placeholder = Find a row: id or value
+row-uncommitted = ✎ { $session } uncommitted
+row-uncommitted-title = changed by { $session }, not yet committed
+code-nothing-for = (nothing here for { $toggle })
+code-line = line { $line }
+row-skipped = { $session } skipped it ({ $clause }): { $holder } holds { $held }, { $session } needs { $wanted }
+matrix-seed-reading = seed { $seed }: { $reading }

@@ -39,10 +39,12 @@ shown-error = この実行は表示できません
 
 # 目標の名前の横に出す判定。
 goal-unjudged-error = 未判定: SQL にエラーがあります
-goal-unjudged-cancelled = 未判定: チェックを取り消しました
+goal-unjudged-cancelled = 未判定: チェックをキャンセルしました
 goal-unchecked = まだチェックしていません
 goal-not-counted = 数えません: シード { $seed } の実行がエラーで終わりました
 goal-met-all = { $seeds } 個のシードすべてで達成
 goal-failed-on = シード { $seed } で未達成: { $detail }
 goal-met-last = 前回のチェックで達成
 goal-not-met-last = 前回のチェックで未達成
+check-failed-run-stopped = シード { $seed }、セッション { $session }: { $message }
+check-failed-run = シード { $seed }、セッション { $session }: エラー { $number }: { $message }

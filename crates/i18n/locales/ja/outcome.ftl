@@ -24,7 +24,7 @@ goals-met = 目標: { $total } 件中 { $passed } 件達成
 exercise-note = これは演習です。SQL を直すと目標を達成できます。課題はレッスン本文を読んでください。
 changes-title = 直前の切り替えで変わったこと
 changes-none = 結果は何も変わっていません。
-became = から次に変化:
+became = →
 
 compact-ended = { $end } に終了 · シード { $seed }
 compact-checks = チェック: { $total } 件中 { $passed } 件合格

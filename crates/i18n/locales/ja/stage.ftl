@@ -18,7 +18,7 @@ lane-delayed = 遅延状態: { $table } が空
 overview-all = 全体
 overview-title = 実行全体
 overview-label = 表示中の区間: ドラッグで選択、矢印キーで移動、+ と − で拡大縮小
-overview-value = { $from } から { $to }
+overview-value = { $from } から { $to } まで
 legend = 凡例
 legend-running = 実行中
 legend-waiting = ロック待ち (保持者の名前付き)
@@ -153,6 +153,7 @@ matrix-failed = マトリクスを計算できませんでした
 matrix-summary = { $rows } 通りの組み合わせ × シード { $seeds } 個 ({ $list }): { $time } で { $runs } 回実行。
 matrix-checks = チェック
 matrix-checks-title = 該当するチェックのうち、全シードで合格したもの
+matrix-errors-label = TRY ブロックで捕捉されなかったエラー（セッション別・番号別）
 
 block-setup = セットアップ: スキーマとデータ、セッションの前に実行
 block-show = 表示のみ、実行しません
@@ -219,3 +220,28 @@ mark-rollback = ロールバック
 mark-call = 外部システムを呼び出す
 mark-times = { $session } が{ $what } ({ $time } から { $count } 回)
 mark-at = { $session } が { $time } に{ $what }
+
+# 異常の言葉（異常マーク、異常ナビゲーション、「なぜ」パネルの見出し）。
+anomaly-deadlock-victim = デッドロックの犠牲
+anomaly-error = エラー { $number }
+anomaly-repeats = { $table } ({ $key }) が { $table } ({ $first }) の { $values } を繰り返す
+anomaly-updated-to-repeat = { $table } ({ $key }) が更新で { $table } ({ $first }) の { $values } を繰り返す
+anomaly-unmatched = { $table } ({ $key }) に { $values } があるが、{ $other } にその行がない
+anomaly-unmatched-error = { $unmatched }。その後 { $session } でエラー { $number }
+anomaly-lost = { $table } ({ $keys }) を消費。その後エラー { $number }。その後コミット
+anomaly-lost-returned = { $table } ({ $keys }) を消費して { $row } を返した。その後エラー { $number }。その後コミット
+anomaly-kept = { $table } ({ $keys }) を書き込みコミット。その後エラー { $number }
+
+# イベントログ、待機グラフ、テーブル、コード中のトグル箇所。
+log-note = この実行で { $count } 件。クリックで移動
+log-earlier = … 前のイベント { $count } 件
+log-later = … 後のイベント { $count } 件
+waits-sentence = { $waiter } は { $holder } を待機 ({ $label })
+table-holds = { $session } が { $mode } を保持
+table-search-placeholder = 行を検索: ID または値
+row-uncommitted = ✎ { $session } 未コミット
+row-uncommitted-title = { $session } が変更、まだコミットされていない
+code-nothing-for = ({ $toggle } ではここに何もない)
+code-line = { $line } 行目
+row-skipped = { $session } がスキップ ({ $clause }): { $holder } が { $held } を保持、{ $session } は { $wanted } が必要
+matrix-seed-reading = シード { $seed }: { $reading }

@@ -49,3 +49,5 @@ goal-met-all = spełniony na wszystkich ziarnach ({ $seeds })
 goal-failed-on = niespełniony na ziarnie { $seed }: { $detail }
 goal-met-last = spełniony przy ostatnim sprawdzeniu
 goal-not-met-last = niespełniony przy ostatnim sprawdzeniu
+check-failed-run-stopped = ziarno { $seed }, sesja { $session }: { $message }
+check-failed-run = ziarno { $seed }, sesja { $session }: błąd { $number }: { $message }

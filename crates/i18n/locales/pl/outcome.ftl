@@ -11,7 +11,11 @@ result-more = … i { $count } więcej
 error-number = Błąd { $number }
 error-detail = (ważność { $severity }, stan { $state }): { $message }
 error-caught = — przechwycony w bloku CATCH
-errors-caught = { $uncaught } (+{ $caught } przechwyconych)
+errors-caught = { $uncaught } (+{ $caught } { $caught ->
+    [one] przechwycony
+    [few] przechwycone
+   *[many] przechwyconych
+})
 figure-ran = czas działania
 figure-waited = czekanie na blokady
 figure-delayed = opóźnienie, czekanie na wiersz
@@ -22,7 +26,7 @@ figure-errors = błędy
 no-results = Klient nie dostał żadnego zbioru wyników.
 check-pass = ✓ spełniony
 check-fail = ✗ niespełniony
-check-bug = ⚠ błąd odtworzony
+check-bug = ⚠ problem odtworzony
 checks-pass = Sprawdzenia: spełnione { $passed } z { $total }
 goals-met = Cele: osiągnięte { $passed } z { $total }
 exercise-note = To ćwiczenie: cele zostaną osiągnięte, gdy poprawisz SQL. Zadanie opisuje tekst lekcji.

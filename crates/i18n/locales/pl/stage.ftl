@@ -9,13 +9,13 @@ zoom-out = Pomniejsz
 zoom-out-title = Pomniejsz (albo kółko w dół)
 zoom-reset = Cały przebieg
 lane-title = { $name }: kliknij, by przesunąć znacznik odtwarzania
-lane-starts = start po { $time }
+lane-starts = start w chwili { $time }
 lane-statement = { $label } w wierszu { $line }
 lane-queue = kolejkę
 lane-waits = czeka na { $whom }
 lane-sleeps = śpi
 lane-delayed = opóźniona: { $table } pusta
-overview-all = całość
+overview-all = cały
 overview-title = Cały przebieg
 overview-label = Widoczny odcinek przebiegu: przeciągnij, by go wybrać, strzałki go przesuwają, + i − powiększają
 overview-value = od { $from } do { $to }
@@ -29,7 +29,7 @@ legend-marks = ✕ błąd · ⤼ pominięty zablokowany wiersz · ◆ wynik · �
 legend-anomaly = anomalia: to, o czym jest lekcja ([ i ] skaczą między nimi, ? mówi dlaczego)
 legend-zoom = Powiększanie: kółko albo gest szczypania nad torami, + i −, albo przeciągnięcie po pasku całego przebiegu.
 
-anomaly-at = { $anomaly } po { $time }
+anomaly-at = { $anomaly } w chwili { $time }
 anomaly-none = W tym przebiegu nie ma anomalii.
 anomaly-of = Anomalia { $shown } z { $total }
 anomaly-ahead = Anomalie przed nami: { $total }
@@ -57,7 +57,7 @@ code-sessions-now = Sesje teraz
 code-running = działa
 code-finished = zakończona
 code-idle = teraz bez instrukcji
-code-not-started = nie wystartowała (start po { $time })
+code-not-started = nie wystartowała (start w chwili { $time })
 code-waiting = czeka na { $whom }: chce { $mode } na { $resource }
 code-earlier-waiters = wcześniej czekające
 code-sleeping = śpi do { $time }
@@ -68,7 +68,7 @@ code-trancount = w transakcji ({ $count })
 code-trancount-title = otwarte transakcje (@@TRANCOUNT)
 code-toggled = zmienione przełącznikiem „{ $toggle }”
 code-toggled-empty = przełącznik „{ $toggle }” nie wstawia tu teraz tekstu
-narrative-session = sesja { $name }, start po { $time }
+narrative-session = sesja { $name }, start w chwili { $time }
 
 waits-title = Kto czeka na kogo
 waits-edge = { $mode } na { $resource }
@@ -129,7 +129,7 @@ compare-back = Wróć do lekcji
 compare-same = Obie strony mają te same ustawienia: wybierz inną wartość po jednej stronie, by porównać.
 compare-simulating = Symulacja obu przebiegów…
 compare-never = Przebiegi się nie rozchodzą: każde zdarzenie dzieje się tak samo i w tym samym czasie.
-compare-part = Przebiegi rozchodzą się po { $time } (zdarzenie { $event }).
+compare-part = Przebiegi rozchodzą się w chwili { $time } (zdarzenie { $event }).
 compare-same-before = Każde wcześniejsze zdarzenie jest w obu takie samo.
 compare-left = Lewy:
 compare-right = Prawy:
@@ -138,7 +138,7 @@ compare-why = Dlaczego: jedyna różnica to { $differs }; to pierwsze zdarzenie,
 compare-go = Przejdź do tej chwili
 compare-left-run = lewy przebieg
 compare-right-run = prawy przebieg
-compare-marker = Przebiegi rozchodzą się po { $time }
+compare-marker = Przebiegi rozchodzą się w chwili { $time }
 compare-of = z { $end }
 compare-scrub = Czas wirtualny, oba przebiegi
 compare-outcomes = Wyniki
@@ -172,6 +172,7 @@ matrix-summary = { $rows ->
 } w { $time }.
 matrix-checks = sprawdzenia
 matrix-checks-title = Spełnione sprawdzenia spośród tych, które mają zastosowanie, na wszystkich ziarnach
+matrix-errors-label = Błędy nieprzechwycone przez blok TRY, według sesji i numeru
 
 block-setup = przygotowanie: schemat i dane, wykonywane przed sesjami
 block-show = tylko do pokazania, nie jest wykonywany
@@ -227,11 +228,11 @@ why-matrix-yes = zgodne
 why-matrix-no = niezgodne
 
 # Odcinki torów i znaczniki, do podpowiedzi i czytników ekranu.
-seg-runs = { $session } działa od { $span }
-seg-sleeps = { $session } śpi od { $span }
-seg-delayed = { $session } jest opóźniona od { $span }: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
-seg-waits = { $session } czeka na { $whom } od { $span }, na blokadę { $resource }
-seg-mixed = { $session }, od { $span }: krótkie odcinki ({ $count }): działa { $running }, śpi { $sleeping }, czeka { $waiting } (oczekiwania: { $waits })
+seg-runs = { $session } działa { $span }
+seg-sleeps = { $session } śpi { $span }
+seg-delayed = { $session } jest opóźniona { $span }: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
+seg-waits = { $session } czeka na { $whom } { $span }, na blokadę { $resource }
+seg-mixed = { $session }, { $span }: krótkie odcinki ({ $count }): działa { $running }, śpi { $sleeping }, czeka { $waiting } (oczekiwania: { $waits })
 mark-error = dostaje błąd { $number }
 mark-skipped = pomija zablokowany wiersz
 mark-deadlock = jest ofiarą zakleszczenia
@@ -240,4 +241,37 @@ mark-commit = zatwierdza
 mark-rollback = wycofuje
 mark-call = wywołuje system zewnętrzny
 mark-times = { $session } { $what } (razy: { $count }, od { $time })
-mark-at = { $session } { $what } po { $time }
+mark-at = { $session } { $what } w chwili { $time }
+
+# Słowa anomalii (znaczniki anomalii, nawigacja po anomaliach, tytuł panelu „Dlaczego”).
+anomaly-deadlock-victim = ofiara zakleszczenia
+anomaly-error = błąd { $number }
+anomaly-repeats = { $table } ({ $key }) powtarza { $values } z { $table } ({ $first })
+anomaly-updated-to-repeat = { $table } ({ $key }) po aktualizacji powtarza { $values } z { $table } ({ $first })
+anomaly-unmatched = { $table } ({ $key }) ma { $values }; żaden wiersz { $other } tego nie ma
+anomaly-unmatched-error = { $unmatched }; potem { $session } dostała błąd { $number }
+anomaly-lost = { $table } ({ $keys }) skonsumowane; potem błąd { $number }; potem zatwierdzenie
+anomaly-lost-returned = { $table } ({ $keys }) skonsumowane i zwrócone jako { $row }; potem błąd { $number }; potem zatwierdzenie
+anomaly-kept = { $table } ({ $keys }) zapisane i zatwierdzone; potem błąd { $number }
+
+# Dziennik zdarzeń, graf oczekiwań, tabele i miejsca w kodzie zależne od przełączników.
+log-note = { $count } w tym przebiegu; kliknij, by przejść
+log-earlier = … { $count } { $count ->
+    [one] wcześniejsze zdarzenie
+    [few] wcześniejsze zdarzenia
+   *[many] wcześniejszych zdarzeń
+}
+log-later = … { $count } { $count ->
+    [one] późniejsze zdarzenie
+    [few] późniejsze zdarzenia
+   *[many] późniejszych zdarzeń
+}
+waits-sentence = { $waiter } czeka na { $holder } ({ $label })
+table-holds = { $session } trzyma { $mode }
+table-search-placeholder = Znajdź wiersz: id lub wartość
+row-uncommitted = ✎ { $session }, niezatwierdzone
+row-uncommitted-title = zmienione przez { $session }, jeszcze niezatwierdzone
+code-nothing-for = (nic tu przy przełączniku { $toggle })
+code-line = wiersz { $line }
+row-skipped = { $session } pominęła go ({ $clause }): { $holder } trzyma { $held }, { $session } potrzebuje { $wanted }
+matrix-seed-reading = ziarno { $seed }: { $reading }

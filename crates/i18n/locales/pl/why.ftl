@@ -38,22 +38,22 @@ why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, il
 
 why-dup-again = { $second } { $verb } { $values } ponownie ({ $table } { $key }{ $update }): { $first } { $first_read } i { $verb } go po { $first_write }; { $second } { $second_read }
 why-dup-by-update = , przez UPDATE
-why-dup-read-at = odczytała go po { $time }
+why-dup-read-at = odczytała go w chwili { $time }
 why-dup-no-read = nie odczytała go wcześniej
-why-dup-before-commit = , zanim zapis sesji { $first } został zatwierdzony po { $time }.
-why-dup-after-commit = , gdy zapis sesji { $first } został już zatwierdzony po { $time }.
+why-dup-before-commit = , zanim zapis sesji { $first } został zatwierdzony w chwili { $time }.
+why-dup-after-commit = , gdy zapis sesji { $first } został już zatwierdzony w chwili { $time }.
 why-dup-uncommitted = , gdy zapis sesji { $first } nie był zatwierdzony.
 why-dup-read-was = Odczytem sesji { $session } była { $statement }
 why-dup-gap = Odczyt i zapis w dwóch instrukcjach zostawiają lukę: druga sesja odczytała wiersz, zanim zapis pierwszej został zatwierdzony, i każda działała na podstawie tego, co odczytała.
 why-dup-both = { $table } ({ $first_key }) i { $table } ({ $key }) mają oba { $values }.
 
-why-unmatched = { $session } { $verb } { $table } { $key } ({ $values }) po { $time }; na końcu przebiegu żaden wiersz { $match_table } nie ma { $wanted }.
-why-unmatched-error = Potem { $session } dostała błąd { $number } po { $time }
+why-unmatched = { $session } { $verb } { $table } { $key } ({ $values }) w chwili { $time }; na końcu przebiegu żaden wiersz { $match_table } nie ma { $wanted }.
+why-unmatched-error = Potem { $session } dostała błąd { $number } w chwili { $time }
 why-unmatched-unrecorded = , zanim zapisał to wiersz { $match_table }; to, co zrobiono poza bazą, zostaje zrobione.
 why-unmatched-finished = Sesja { $session } skończyła bez zapisania wiersza { $match_table }, który by to odnotował.
 why-unmatched-nobody = Z samej tabeli { $match_table } nikt nie pozna, że { $table } { $key } się wydarzyło.
 
-why-lost-consumed = Sesja { $session } skonsumowała { $table } { $key } po { $time }
+why-lost-consumed = Sesja { $session } skonsumowała { $table } { $key } w chwili { $time }
 why-lost-got = {" "}i dostała { $row }
 why-lost-more = , oraz { $count ->
     [one] jeszcze 1 wiersz
@@ -61,9 +61,9 @@ why-lost-more = , oraz { $count ->
    *[many] jeszcze { $count } wierszy
 }
 why-lost-meaning = działanie wykonane dla wiersza się nie powiodło
-why-lost-committed = Sesja { $session } zatwierdziła transakcję po { $time }, więc konsumpcja jest trwała: wiersza nie ma już w { $table } i nic nie zapisuje, co z nim zrobiono.
+why-lost-committed = Sesja { $session } zatwierdziła transakcję w chwili { $time }, więc konsumpcja jest trwała: wiersza nie ma już w { $table } i nic nie zapisuje, co z nim zrobiono.
 why-lost-rollback = ROLLBACK cofnąłby konsumpcję razem z nieudanym działaniem i oddałby wiersz do kolejki.
-why-then-error = Potem { $session } dostała błąd { $number } po { $time }
+why-then-error = Potem { $session } dostała błąd { $number } w chwili { $time }
 
 why-kept-wrote = { $session } { $verb } { $table } { $keys }
 why-kept-more = {" "}i { $count ->
@@ -72,6 +72,6 @@ why-kept-more = {" "}i { $count ->
    *[many] jeszcze { $count } wierszy
 }
 why-kept-at = {" "}po { $time }
-why-kept-committed = ; ta zmiana została zatwierdzona po { $time }.
+why-kept-committed = ; ta zmiana została zatwierdzona w chwili { $time }.
 why-kept-meaning = praca, którą te wiersze odnotowują, się nie powiodła
 why-kept-stay = Wiersze w { $table } zostają tak, jak je zapisano, więc mówią, że praca została wykonana: nic ich nie oznacza do ponownej próby.

@@ -49,7 +49,10 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         None if shown == 0 => t!("anomaly-ahead", total = anomalies.len()),
         None => t!("anomaly-passed", shown = shown, total = anomalies.len()),
     };
-    let label = at.map_or_else(|| t!("anomaly-about"), |a| a.to_string());
+    let label = at.map_or_else(
+        || t!("anomaly-about"),
+        |a| crate::anomaly_text::text(a, &crate::anomaly_text::rules_shown(&props.run.applied)),
+    );
     html! {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
             <span class="anomaly-nav__buttons" role="group" aria-label={t!("anomaly-group")}>

@@ -62,7 +62,7 @@ pub fn CodeListing(props: &CodeListingProps) -> Html {
                 <mark key={key} class={classes!("toggled", "toggled--empty", fresh.then_some("toggled--fresh"))}
                     data-toggle={toggle.clone()} title={t!("code-toggled-empty", toggle = &toggle)}>
                     <span aria-hidden="true">{ "‸" }</span>
-                    <span class="visually-hidden">{ format!("(nothing here for {toggle})") }</span>
+                    <span class="visually-hidden">{ t!("code-nothing-for", toggle = &toggle) }</span>
                 </mark>
             }
         }
@@ -160,7 +160,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                 let (window, line) = snippet(&block.text, range.clone(), 0);
                 Some(html! {
                     <div class="session__current" data-testid={format!("current-{}", session.name)}>
-                        <span class="session__line" aria-label={format!("line {line}")}>{ format!("{line}") }</span>
+                        <span class="session__line" aria-label={t!("code-line", line = line.to_string())}>{ format!("{line}") }</span>
                         <CodeListing
                             text={AttrValue::from(block.text.clone())}
                             window={Some((window.start, window.end))}

@@ -254,7 +254,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         <a href={lesson_link(&left_settings)}>{ t!("compare-back") }</a>
                     </p>
                 }
-                <h2 class="lesson__title">{ t!("compare-page-title", title = &lesson.title) }</h2>
+                <h2 class="lesson__title">{ t!("compare-page-title", title = &crate::catalog::shown(&lesson).title) }</h2>
                 <p class="lesson__summary" data-testid="compare-differences">
                     { if differs.is_empty() { t!("compare-no-difference") } else { t!("compare-differ", differs = differs.join(", ")) } }
                     { " " }

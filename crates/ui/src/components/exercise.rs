@@ -177,10 +177,25 @@ fn Exercise(props: &ExerciseProps) -> Html {
             </p>
         },
         Some(Verdict::Report { report, .. }) if report.failed_run.is_some() => {
+            // The page's words around the engine's message (which stays as written).
             let failed = report
                 .failed_run
                 .as_ref()
-                .map(ToString::to_string)
+                .map(|f| match f.number {
+                    0 => t!(
+                        "check-failed-run-stopped",
+                        seed = f.seed.to_string(),
+                        session = &f.session,
+                        message = &f.message
+                    ),
+                    n => t!(
+                        "check-failed-run",
+                        seed = f.seed.to_string(),
+                        session = &f.session,
+                        number = n.to_string(),
+                        message = &f.message
+                    ),
+                })
                 .unwrap_or_default();
             html! {
                 <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
@@ -424,9 +439,14 @@ struct ExerciseNarrativeProps {
 fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
     let state = &props.state;
     let lesson = state.lesson.clone();
-    let rendered = use_memo(lesson, |lesson| {
+    // The narrative in the page's language: a translation's `sql` blocks are the
+    // original's, in the same order, so the editable ones fall in the same places.
+    let lang = crate::i18n::lang();
+    let rendered = use_memo((lesson, lang), |(lesson, lang)| {
         let applied = lesson.apply(&lesson.settings_default()).ok();
-        let narrative = catalog().get(&lesson.id).map(|e| parts(&e.narrative_html));
+        let narrative = catalog()
+            .get_in(&lesson.id, lang.as_str())
+            .map(|(e, _)| parts(&e.narrative_html));
         (narrative.unwrap_or_default(), applied)
     });
     let (parts, applied) = &*rendered;

@@ -21,6 +21,12 @@ pub fn FacilitatorPage() -> Html {
         .entries
         .iter()
         .filter(|e| e.lesson.kind == Kind::Exercise)
+        // Each in the page's language where it is translated.
+        .map(|e| {
+            catalog
+                .get_in(&e.lesson.id, crate::i18n::lang().as_str())
+                .map_or(e, |(shown, _)| shown)
+        })
         .collect();
     let on_print = Callback::from(|_: MouseEvent| {
         let _ = window().print();

@@ -267,6 +267,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
             }
         })
     };
+    let rules = crate::anomaly_text::rules_shown(&run.applied);
     let lanes = run.lanes.iter().enumerate().map(|(i, lane)| {
         let none = Vec::new();
         let lane_starts = starts.get(i).unwrap_or(&none);
@@ -277,7 +278,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
         let start = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
         let name = &lane.session;
         // Hundreds of elements: one string for the browser to parse (see `track.rs`).
-        let drawn = track_html(name, &w, start, &segments, lane_starts, &marks, &run.anomalies);
+        let drawn = track_html(name, &w, start, &segments, lane_starts, &marks, (&run.anomalies, &rules));
         html! {
             <div class="lane" data-testid={format!("lane-{name}")} data-session={name.clone()}>
                 <div class={classes!("lane__name", session_class(i))}>

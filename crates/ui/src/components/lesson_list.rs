@@ -74,17 +74,19 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
     } else {
         Route::Lesson(LessonRoute::new(&lesson.id)).href()
     };
+    let english = !lesson.translated && i18n::lang() != i18n::Lang::En;
     html! {
         <li key={lesson.id.clone()} class="lesson-list__item" data-testid="lesson-item" data-lesson={lesson.id.clone()}
             data-kind={if lesson.exercise { "exercise" } else { "lesson" }}>
             <a {href}>
-                <span class="lesson-list__title">
+                // An untranslated lesson's own words are English: say so to screen readers.
+                <span class="lesson-list__title" lang={english.then_some("en")}>
                     if lesson.exercise { <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " } }
                     { &lesson.title }
                 </span>
-                <span class="lesson-list__summary">{ &lesson.summary }</span>
+                <span class="lesson-list__summary" lang={english.then_some("en")}>{ &lesson.summary }</span>
                 if !lesson.translated && i18n::lang() != i18n::Lang::En {
-                    <span class="lesson-list__untranslated" data-testid="untranslated" lang="en">{ t!("lesson-untranslated") }</span>
+                    <span class="lesson-list__untranslated" data-testid="untranslated">{ t!("lesson-untranslated") }</span>
                 }
                 <span class="lesson-list__meta">
                     if !lesson.covers.is_empty() {

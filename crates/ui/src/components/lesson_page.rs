@@ -67,7 +67,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         .map(|(entry, translated)| (Rc::clone(&entry.lesson), translated))
         .unwrap_or((Rc::clone(&lesson.0), true));
     let untranslated = (!translated && i18n::lang() != i18n::Lang::En).then(|| html! {
-        <p class="lesson__untranslated" data-testid="untranslated" lang="en">{ t!("lesson-untranslated") }</p>
+        <p class="lesson__untranslated" data-testid="untranslated">{ t!("lesson-untranslated") }</p>
     });
     let settings_text = |s: &lesson::Settings| {
         s.iter()
@@ -182,10 +182,12 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     };
     // A replayed schedule (Explore's counterexample) is shown as linked, unasked.
     let asking = (*predicting && !exercise && player.key.schedule.is_none())
-        .then(|| predict::asking(lesson, &player.key.settings, &current_answers))
+        .then(|| predict::asking(&shown_lesson, &player.key.settings, &current_answers))
         .flatten()
         .cloned();
-    let verdicts: Vec<Html> = predict::questions_for(lesson, &player.key.settings)
+    // Questions in the page's language: a translation keeps their names, conditions
+    // and measures, so answers and verdicts are the same.
+    let verdicts: Vec<Html> = predict::questions_for(&shown_lesson, &player.key.settings)
         .filter_map(|q| match current_answers.get(&q.name) {
             Some(Answer::Choice(choice)) => Some((q, choice)),
             _ => None,
@@ -438,8 +440,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <a href={Route::Matrix(lesson.id.clone()).href()} data-testid="open-matrix"
                         title={t!("open-matrix-title")}>{ t!("open-matrix") }</a>
                 </p>
-                <h2 class="lesson__title">{ &shown_lesson.title }</h2>
-                <p class="lesson__summary">{ &shown_lesson.summary }</p>
+                // An untranslated lesson's own words are English: say so to screen readers.
+                <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
+                <p class="lesson__summary" lang={(!translated).then_some("en")}>{ &shown_lesson.summary }</p>
                 { for untranslated }
                 <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>

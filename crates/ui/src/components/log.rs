@@ -58,15 +58,15 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         <section class="panel log" aria-labelledby="log-heading" data-testid="event-log">
             <h3 id="log-heading" class="panel__title">
                 { t!("tab-events") }
-                <span class="panel__note">{ format!("{n} in this run; click one to go there") }</span>
+                <span class="panel__note">{ t!("log-note", count = n) }</span>
             </h3>
             <ol class="log__list">
                 if from > 0 {
-                    <li class="log__more muted">{ format!("… {from} earlier events") }</li>
+                    <li class="log__more muted">{ t!("log-earlier", count = from) }</li>
                 }
                 { for rows }
                 if to < n {
-                    <li class="log__more muted">{ format!("… {} later events", n - to) }</li>
+                    <li class="log__more muted">{ t!("log-later", count = n - to) }</li>
                 }
             </ol>
         </section>

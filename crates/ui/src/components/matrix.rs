@@ -164,7 +164,7 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
             <p class="lesson__crumbs">
                 <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()} data-testid="matrix-back">{ t!("matrix-back") }</a>
             </p>
-            <h2>{ t!("matrix-title", title = &lesson.title) }</h2>
+            <h2>{ t!("matrix-title", title = &crate::catalog::shown(&lesson).title) }</h2>
             <p class="matrix__intro">{ t!("matrix-intro") }</p>
             { body }
         </article>
@@ -210,6 +210,22 @@ fn reading_text(r: &Reading) -> String {
     }
 }
 
+/// The columns' labels in the page's language: the translated lesson's columns (the
+/// same measures in the same order, so the same keys), the errors' column from the
+/// catalogue; the original's label where they do not line up.
+fn legend_labels(lesson: &Lesson, columns: &[lesson::Column]) -> Vec<String> {
+    let shown = lesson::matrix_columns(&crate::catalog::shown(lesson));
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match (&c.measure, shown.get(i)) {
+            (lesson::ColumnMeasure::ErrorNumbers, _) => t!("matrix-errors-label"),
+            (_, Some(s)) if s.key == c.key => s.label.clone(),
+            _ => c.label.clone(),
+        })
+        .collect()
+}
+
 fn matrix_table(
     lesson: &Shared<Lesson>,
     matrix: &Shared<Matrix>,
@@ -242,10 +258,10 @@ fn matrix_table(
                 </table>
             </div>
             <dl class="matrix__legend">
-                { for matrix.columns.iter().map(|c| html! {
+                { for matrix.columns.iter().zip(legend_labels(lesson, &matrix.columns)).map(|(c, label)| html! {
                     <>
                         <dt><code>{ &c.key }</code></dt>
-                        <dd>{ &c.label }
+                        <dd>{ label }
                             if let lesson::ColumnMeasure::Query { sql } = &c.measure {
                                 { " " }<code>{ sql }</code>
                             }
@@ -282,7 +298,13 @@ fn MatrixRow(props: &RowProps) -> Html {
             .seeds
             .iter()
             .zip(&cell.readings)
-            .map(|(s, r)| format!("seed {s}: {}", reading_text(r)))
+            .map(|(s, r)| {
+                t!(
+                    "matrix-seed-reading",
+                    seed = s.to_string(),
+                    reading = reading_text(r)
+                )
+            })
             .collect();
         let varies = cell.readings.windows(2).any(|w| w[0] != w[1]);
         html! {
@@ -291,7 +313,7 @@ fn MatrixRow(props: &RowProps) -> Html {
                 if varies {
                     <span class="matrix__seeds">
                         { for matrix.seeds.iter().zip(&cell.readings).map(|(s, r)| html! {
-                            <a href={run_route(lesson, row, *s).href()} title={format!("seed {s}: {}", reading_text(r))}
+                            <a href={run_route(lesson, row, *s).href()} title={t!("matrix-seed-reading", seed = s.to_string(), reading = reading_text(r))}
                                 data-testid="matrix-seed">{ s.to_string() }</a>
                         }) }
                     </span>

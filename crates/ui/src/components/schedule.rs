@@ -166,7 +166,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
                     { " · " }
                     <a href={player_href} data-testid="back-to-player">{ t!("schedule-back") }</a>
                 </p>
-                <h2 class="lesson__title">{ t!("schedule-title", title = &lesson.title) }</h2>
+                <h2 class="lesson__title">{ t!("schedule-title", title = &crate::catalog::shown(lesson).title) }</h2>
                 <p class="lesson__summary">
                     { t!("schedule-intro") }
                 </p>
@@ -267,7 +267,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 data-testid="property" data-name={p.name.clone()}
                 data-broken={if b.is_some() { "true" } else { "false" }}>
                 <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else { "✓" } }</span>
-                <span class="property__label">{ &p.label }</span>
+                <span class="property__label">{ crate::catalog::property_label(&s.applied.lesson_id, &p.name, &p.label) }</span>
                 <span class="property__state">{ match b {
                     Some(b) => t!("property-broken-at", step = b.step, detail = i18n::detail(&b.detail)),
                     None => t!("property-holds"),
@@ -279,7 +279,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         html! {
             <p class="schedule__broken" data-testid="property-broken" data-name={b.name.clone()}
                 data-step={b.step.to_string()}>
-                { t!("property-alert", step = b.step, label = b.label.to_string(), detail = i18n::detail(&b.detail)) }
+                { t!("property-alert", step = b.step, label = crate::catalog::property_label(&s.applied.lesson_id, &b.name, &b.label), detail = i18n::detail(&b.detail)) }
             </p>
         }
     });
@@ -500,7 +500,12 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
         },
         Search::Done(report, elapsed) => {
             let p = &report.progress;
-            let text = verdict_text(report, *elapsed);
+            // The property's label in the page's language (the search ran the original).
+            let mut shown = (**report).clone();
+            if let Some(p) = props_list.iter().find(|p| p.label == report.label) {
+                shown.label = crate::catalog::property_label(&props.lesson.id, &p.name, &p.label);
+            }
+            let text = verdict_text(&shown, *elapsed);
             match &report.found {
                 None => html! {
                     <p class="verdict verdict--solved" role="status" data-testid="explore-result" data-verdict="holds"
@@ -553,7 +558,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                 <label for="explore-property">{ t!("explore-property") }</label>
                 <select id="explore-property" data-testid="explore-property" onchange={on_choose} disabled={running}>
                     { for props_list.iter().enumerate().map(|(i, p)| html! {
-                        <option value={p.name.clone()} selected={i == *chosen}>{ &p.label }</option>
+                        <option value={p.name.clone()} selected={i == *chosen}>{ crate::catalog::property_label(&props.lesson.id, &p.name, &p.label) }</option>
                     }) }
                 </select>
                 <button type="button" class="button button--primary" data-testid="explore-button"

@@ -51,7 +51,7 @@ pub struct TablesProps {
 pub fn badge(b: &LockBadge, sessions: &[String]) -> Html {
     let i = sessions.iter().position(|s| *s == b.session).unwrap_or(0);
     html! {
-        <span class={classes!("lock", session_class(i))} title={format!("{} holds {}", b.session, b.mode)} data-lock={format!("{}:{}", b.session, b.mode)}>
+        <span class={classes!("lock", session_class(i))} title={t!("table-holds", session = &b.session, mode = b.mode.to_string())} data-lock={format!("{}:{}", b.session, b.mode)}>
             { format!("{} {}", b.session, b.mode) }
         </span>
     }
@@ -153,7 +153,7 @@ fn FilterBar(props: &FilterBarProps) -> Html {
         <div class="filter" role="search" aria-label={t!("filter-label")} data-testid="table-filter">
             <label class="filter__search">
                 <span class="visually-hidden">{ t!("filter-text") }</span>
-                <input type="search" placeholder="Find a row: id or value" data-testid="table-search"
+                <input type="search" placeholder={t!("table-search-placeholder")} data-testid="table-search"
                     value={f.search.clone()} oninput={on_search} />
             </label>
             <label>
@@ -265,7 +265,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
             <td class="row__locks">
                 { for row.locks.iter().map(|b| badge(b, ctx.sessions)) }
                 if let Some(by) = &row.uncommitted_by {
-                    <span class="row-note" title={format!("changed by {by}, not yet committed")}>{ format!("✎ {by} uncommitted") }</span>
+                    <span class="row-note" title={t!("row-uncommitted-title", session = by)}>{ t!("row-uncommitted", session = by) }</span>
                 }
                 if let Some(notes) = skipped {
                     <span class="row-note row-note--skipped" title={notes.join("; ")} data-testid="skipped">{ t!("table-skipped") }</span>

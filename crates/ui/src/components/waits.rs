@@ -79,7 +79,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 <line x1={format!("{:.1}", x1 + ux * r1)} y1={format!("{:.1}", y1 + uy * r1)}
                       x2={format!("{:.1}", x2 - ux * (r2 + 4.0))} y2={format!("{:.1}", y2 - uy * (r2 + 4.0))}
                       marker-end={if red { "url(#arrow-red)" } else { "url(#arrow)" }} />
-                <title>{ format!("{a} waits for {b} ({label})") }</title>
+                <title>{ t!("waits-sentence", waiter = a.to_string(), holder = b.to_string(), label = label.to_string()) }</title>
             </g>
         })
     });
@@ -96,7 +96,14 @@ pub fn Waits(props: &WaitsProps) -> Html {
     });
     let sentences: Vec<String> = edges
         .iter()
-        .map(|(a, b, label)| format!("{a} waits for {b} ({label})"))
+        .map(|(a, b, label)| {
+            t!(
+                "waits-sentence",
+                waiter = a.to_string(),
+                holder = b.to_string(),
+                label = label.to_string()
+            )
+        })
         .collect();
     let locks = view.locks.iter().take(8).map(|l| {
         html! {
