@@ -30,6 +30,7 @@ pub mod run;
 pub mod scheduling;
 pub mod sliced;
 pub mod state;
+pub mod track;
 pub mod why;
 pub mod wire;
 pub mod worker;

@@ -1,59 +1,13 @@
-//! Anomalies in the player: a mark on the lanes where each happened, and Previous/Next
-//! buttons (keys `[` and `]`) that move the playhead to them.
+//! Anomalies in the player: Previous/Next buttons (keys `[` and `]`) that move the
+//! playhead to them. Their marks on the lanes are drawn with the lane (`track.rs`):
+//! clicking one moves the playhead onto it; the keyboard reaches them with `[` and `]`
+//! (hundreds of marks would be hundreds of tab stops).
 
 use yew::prelude::*;
 
 use crate::player::{PlayerAction, Shared};
-use crate::present::ms_label;
 use crate::run::RunModel;
 use crate::t;
-use crate::zoom::Window;
-
-#[derive(Properties, PartialEq)]
-pub struct AnomalyMarksProps {
-    pub run: Shared<RunModel>,
-    pub session: String,
-    /// The stretch of time the lanes show.
-    pub window: Window,
-    pub dispatch: Callback<PlayerAction>,
-}
-
-/// The anomalies of one session, as marks on its lane track (placed like the lane's
-/// other marks, in percent of the window shown). Clicking one moves the playhead onto it; the
-/// keyboard reaches them with `[` and `]` (hundreds of marks would be hundreds of tab stops).
-#[function_component]
-pub fn AnomalyMarks(props: &AnomalyMarksProps) -> Html {
-    let w = props.window;
-    let rules = crate::anomaly_text::rules_shown(&props.run.applied);
-    let marks = props
-        .run
-        .anomalies
-        .iter()
-        .filter(|a| a.session == props.session && (w.from_us..=w.to_us).contains(&a.at_us))
-        .map(|a| {
-            let left = (w.fraction(a.at_us) * 100.0).clamp(0.0, 100.0);
-            let events = a.event + 1;
-            let onclick = {
-                let dispatch = props.dispatch.clone();
-                Callback::from(move |e: MouseEvent| {
-                    // The track under it would seek by time, landing after the instant.
-                    e.stop_propagation();
-                    dispatch.emit(PlayerAction::SeekEvents(events));
-                })
-            };
-            let title = t!(
-                "anomaly-at",
-                anomaly = crate::anomaly_text::text(a, &rules),
-                time = ms_label(a.at_us)
-            );
-            html! {
-                <span class="anomaly-mark" style={format!("left: {left:.3}%")}
-                    data-testid="anomaly" data-event={a.event.to_string()} title={title}
-                    aria-hidden="true" {onclick}>{ "!" }</span>
-            }
-        });
-    html! { <>{ for marks }</> }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct AnomalyNavProps {

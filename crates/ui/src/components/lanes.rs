@@ -18,10 +18,11 @@ use yew::prelude::*;
 use crate::player::{PlayerAction, Shared};
 use crate::present::{
     display_marks, display_segments, ms_label, session_class, statement_starts, tick_label,
-    ticks_in, window_segments, SegKind, StatementStart,
+    ticks_in, window_segments, StatementStart,
 };
 use crate::run::RunModel;
 use crate::t;
+use crate::track::{strip_gradient, track_html};
 use crate::zoom::{span_label, Window};
 
 #[derive(Properties, PartialEq)]
@@ -244,10 +245,18 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             // Yew delegates events, so `currentTarget` is not the track: find it from the target.
-            let Some(track) = e
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
-                .and_then(|el| el.closest(".lane__track").ok().flatten())
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+            // An anomaly's mark goes to its event (by time it would land after the instant).
+            if let Some(event) = target
+                .as_ref()
+                .and_then(|el| el.closest(".anomaly-mark").ok().flatten())
+                .and_then(|mark| mark.get_attribute("data-event"))
+                .and_then(|event| event.parse::<usize>().ok())
+            {
+                dispatch.emit(PlayerAction::SeekEvents(event + 1));
+                return;
+            }
+            let Some(track) = target.and_then(|el| el.closest(".lane__track").ok().flatten())
             else {
                 return;
             };
@@ -258,6 +267,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
             }
         })
     };
+    let rules = crate::anomaly_text::rules_shown(&run.applied);
     let lanes = run.lanes.iter().enumerate().map(|(i, lane)| {
         let none = Vec::new();
         let lane_starts = starts.get(i).unwrap_or(&none);
@@ -267,72 +277,15 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
         let marks = display_marks(&visible, min_us * 4, !crowded);
         let start = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
         let name = &lane.session;
+        // Hundreds of elements: one string for the browser to parse (see `track.rs`).
+        let drawn = track_html(name, &w, start, &segments, lane_starts, &marks, (&run.anomalies, &rules));
         html! {
             <div class="lane" data-testid={format!("lane-{name}")} data-session={name.clone()}>
                 <div class={classes!("lane__name", session_class(i))}>
                     <span class="swatch" aria-hidden="true"></span>{ name }
                 </div>
                 <div class="lane__track" onclick={onclick.clone()} title={t!("lane-title", name = name)}>
-                    if start > w.from_us {
-                        <span class="seg seg--idle" style={format!("left: 0%; width: {:.3}%", percent(&w, start).min(100.0))}
-                            data-state="not-started">
-                            <span class="seg__label">{ t!("lane-starts", time = ms_label(start)) }</span>
-                        </span>
-                    }
-                    { for segments.iter().map(|seg| {
-                        let left = percent(&w, seg.from_us).max(0.0);
-                        let width = (percent(&w, seg.to_us).min(100.0) - left).max(0.25);
-                        let statement = seg.statement.and_then(|k| lane_starts.get(k));
-                        let mut description = seg.describe(name);
-                        if let Some(s) = statement {
-                            description.push_str(&format!(" ({})", t!("lane-statement", label = s.label.to_string(), line = s.line.to_string())));
-                        }
-                        let (label, holders) = match &seg.kind {
-                            SegKind::Waiting { holders, .. } => {
-                                let whom = if holders.is_empty() { t!("lane-queue") } else { holders.join(", ") };
-                                (Some(t!("lane-waits", whom = whom)), holders.join(","))
-                            }
-                            SegKind::Sleeping => (Some(t!("lane-sleeps")), String::new()),
-                            SegKind::Delayed { table } => (Some(t!("lane-delayed", table = table.to_string())), String::new()),
-                            SegKind::Running => (statement.map(|s| s.label.to_string()), String::new()),
-                            SegKind::Mixed { .. } => (None, String::new()),
-                        };
-                        // Zoomed in, a statement's segment starts with a visible edge.
-                        let own = statement.filter(|_| !matches!(seg.kind, SegKind::Mixed { .. }));
-                        html! {
-                            <span
-                                class={classes!("seg", format!("seg--{}", seg.dominant()), matches!(seg.kind, SegKind::Mixed { .. }).then_some("seg--mixed"),
-                                    own.filter(|s| s.at_us == seg.from_us).map(|_| "seg--stmt"))}
-                                style={format!("left: {left:.3}%; width: {width:.3}%")}
-                                data-state={seg.state_name()}
-                                data-holders={holders}
-                                data-statement={own.map(|s| format!("{} line {}", s.label, s.line))}
-                                data-from-ms={crate::present::ms_number(seg.from_us)}
-                                data-to-ms={crate::present::ms_number(seg.to_us)}
-                                title={description.clone()}
-                            >
-                                <span class="visually-hidden">{ description }</span>
-                                if let Some(label) = label.filter(|_| width >= 8.0) {
-                                    <span class="seg__label" aria-hidden="true">{ label }</span>
-                                }
-                            </span>
-                        }
-                    }) }
-                    { for marks.iter().map(|m| {
-                        let description = m.describe(name);
-                        let left = percent(&w, m.at_us);
-                        // Near an edge the label hangs inwards, so the track does not cut it.
-                        let edge = if left < 4.0 { Some("mark--start") } else if left > 96.0 { Some("mark--end") } else { None };
-                        html! {
-                            <span class={classes!("mark", format!("mark--{}", m.kind_name()), edge)}
-                                style={format!("left: {left:.3}%")}
-                                data-kind={m.kind_name()} title={description.clone()}>
-                                <span aria-hidden="true">{ m.symbol() }{ if m.count > 1 { format!("×{}", m.count) } else { String::new() } }</span>
-                                <span class="visually-hidden">{ description }</span>
-                            </span>
-                        }
-                    }) }
-                    <super::anomalies::AnomalyMarks run={run.clone()} session={name.clone()} window={w} dispatch={props.dispatch.clone()} />
+                    <span class="lane__drawn">{ Html::from_html_unchecked(AttrValue::from(drawn)) }</span>
                     <super::conflict::ConflictMarks run={run.clone()} session={name.clone()} window={w} dispatch={props.dispatch.clone()} />
                 </div>
             </div>
@@ -497,7 +450,8 @@ struct OverviewLanesProps {
     end: u64,
 }
 
-/// Every lane as a thin line at the whole run's scale; drawn once per run.
+/// Every lane as a thin line at the whole run's scale, one gradient each (see
+/// `track.rs`); drawn once per run.
 #[function_component]
 fn OverviewLanes(props: &OverviewLanesProps) -> Html {
     let run = &props.run;
@@ -508,15 +462,10 @@ fn OverviewLanes(props: &OverviewLanesProps) -> Html {
         <span class="overview__lanes" aria-hidden="true">
             { for run.lanes.iter().enumerate().map(|(i, lane)| {
                 let top = i as f64 / n * 100.0;
+                let gradient = strip_gradient(&display_segments(&lane.segments, min_us), &full, 0.2);
                 html! {
-                    { for display_segments(&lane.segments, min_us).iter().map(|s| {
-                        let left = percent(&full, s.from_us);
-                        let width = (percent(&full, s.to_us) - left).max(0.2);
-                        html! {
-                            <span class={classes!("overview__seg", format!("seg--{}", s.dominant()))}
-                                style={format!("left: {left:.3}%; width: {width:.3}%; top: {top:.2}%; height: {:.2}%", 100.0 / n)}></span>
-                        }
-                    }) }
+                    <span class="overview__lane"
+                        style={format!("top: {top:.2}%; height: {:.2}%; background-image: {gradient}", 100.0 / n)}></span>
                 }
             }) }
         </span>
