@@ -164,24 +164,11 @@ fn ensure_npm_tools(shell: &Shell) -> Result {
 }
 
 fn ensure_chromium(shell: &Shell) -> Result {
-    if Path::new(CHROMIUM).exists() {
-        say(&format!("chromium: present ({CHROMIUM})"));
-        return Ok(());
-    }
-    let install = "apt-get update && apt-get install -y chromium chromium-driver";
-    if shell.probe(shell.cmd("id").arg("-u")).as_deref() != Some("0") {
-        return Err(format!(
-            "the browser tests need Debian's Chromium at {CHROMIUM}; install it as root:\n  \
-             sudo sh -c '{install}'"
-        ));
-    }
-    say("installing Debian's chromium and chromium-driver: the browser tests run in it");
-    shell.status(shell.cmd("apt-get").arg("update"))?;
-    shell.status(
-        shell
-            .cmd("apt-get")
-            .args(["install", "-y", "chromium", "chromium-driver"])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
+    ensure_debian_package(
+        shell,
+        CHROMIUM,
+        &["chromium", "chromium-driver"],
+        "the browser tests run in Debian's Chromium",
     )
 }
 
@@ -190,23 +177,35 @@ fn ensure_chromium(shell: &Shell) -> Result {
 const JAPANESE_FONT: &str = "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf";
 
 fn ensure_japanese_font(shell: &Shell) -> Result {
-    if Path::new(JAPANESE_FONT).exists() {
-        say(&format!("japanese font: present ({JAPANESE_FONT})"));
+    ensure_debian_package(
+        shell,
+        JAPANESE_FONT,
+        &["fonts-ipafont-gothic"],
+        "the browser tests draw and measure the Japanese pages with a Japanese font",
+    )
+}
+
+/// Installs Debian's `packages` with apt-get when `file` is missing (as root), or says
+/// which command would (`why`: what needs them).
+fn ensure_debian_package(shell: &Shell, file: &str, packages: &[&str], why: &str) -> Result {
+    let names = packages.join(" ");
+    if Path::new(file).exists() {
+        say(&format!("{names}: present ({file})"));
         return Ok(());
     }
-    let install = "apt-get update && apt-get install -y fonts-ipafont-gothic";
+    let install = format!("apt-get update && apt-get install -y {names}");
     if shell.probe(shell.cmd("id").arg("-u")).as_deref() != Some("0") {
         return Err(format!(
-            "the browser tests of the Japanese pages need a Japanese font; install it as root:\n  \
-             sudo sh -c '{install}'"
+            "{why}, and {file} is missing; install it as root:\n  sudo sh -c '{install}'"
         ));
     }
-    say("installing Debian's fonts-ipafont-gothic: the Japanese pages are tested and shot with it");
+    say(&format!("installing {names}: {why}"));
     shell.status(shell.cmd("apt-get").arg("update"))?;
     shell.status(
         shell
             .cmd("apt-get")
-            .args(["install", "-y", "fonts-ipafont-gothic"])
+            .args(["install", "-y"])
+            .args(packages)
             .env("DEBIAN_FRONTEND", "noninteractive"),
     )
 }

@@ -6,6 +6,7 @@
 use lesson::{values_text, Anomaly, AnomalyKind, AnomalyRule, Applied};
 
 use crate::catalog::catalog;
+use crate::i18n::Arg;
 use crate::t;
 
 /// The rules a run applied (`applied.anomalies`), each with the translation's label
@@ -59,23 +60,19 @@ pub fn text(a: &Anomaly, rules: &[AnomalyRule]) -> String {
             .join(", ")
     };
     let evidence = match &a.kind {
-        AnomalyKind::Duplicate(d) => Some(if d.by_update {
-            t!(
-                "anomaly-updated-to-repeat",
-                table = &d.table,
-                key = &d.key,
-                values = values_text(&d.values),
-                first = &d.first_key
-            )
-        } else {
-            t!(
-                "anomaly-repeats",
-                table = &d.table,
-                key = &d.key,
-                values = values_text(&d.values),
-                first = &d.first_key
-            )
-        }),
+        AnomalyKind::Duplicate(d) => Some(crate::i18n::text(
+            if d.by_update {
+                "anomaly-updated-to-repeat"
+            } else {
+                "anomaly-repeats"
+            },
+            &[
+                ("table", Arg::from(&d.table)),
+                ("key", Arg::from(&d.key)),
+                ("values", Arg::from(values_text(&d.values))),
+                ("first", Arg::from(&d.first_key)),
+            ],
+        )),
         AnomalyKind::Unmatched(u) => {
             let has = t!(
                 "anomaly-unmatched",
