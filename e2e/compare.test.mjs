@@ -8,7 +8,7 @@ test('compare: READPAST on against off parts at B\'s lock request on task 1', as
   const { page } = t;
   await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off');
   await page.waitForSelector('[data-testid=compare-divergence]');
-  assert.match(await page.textContent('[data-testid=compare-differences]'), /differ in readpast: on → off/);
+  assert.match(await page.textContent('[data-testid=compare-differences]'), /differ in READPAST hint in the claim: on → off/);
   // Both runs' lanes, one above the other.
   assert.ok(await page.$('[data-testid=compare-left] [data-testid=lane-B]'));
   assert.ok(await page.$('[data-testid=compare-right] [data-testid=lane-B] [data-state=waiting]'));
@@ -18,7 +18,7 @@ test('compare: READPAST on against off parts at B\'s lock request on task 1', as
   assert.ok(at >= 1500 && at < 1501, `diverged at ${at} ms`);
   assert.match(await page.textContent('[data-testid=compare-divergence-left]'), /^Left: B skips .*task/i);
   assert.match(await page.textContent('[data-testid=compare-divergence-right]'), /^Right: B waits for U on KEY task \(1\): A holds X/);
-  assert.match(await page.textContent('[data-testid=compare-divergence]'), /the only difference is readpast: on → off/);
+  assert.match(await page.textContent('[data-testid=compare-divergence]'), /the only difference is READPAST hint in the claim: on → off/);
   assert.ok(await page.$('[data-testid=compare-marker]'), 'the divergence is marked on the time axis');
   // One playhead for both: going to the moment moves it.
   await page.click('[data-testid=compare-go]');

@@ -150,6 +150,24 @@ pub fn property_label(lesson_id: &str, name: &str, label: &str) -> String {
         .map_or_else(|| label.to_string(), |p| p.label)
 }
 
+/// Toggle `name`'s label in the page's language (a translation keeps the name), else
+/// the original's label, else the name itself.
+pub fn toggle_label(lesson_id: &str, name: &str) -> String {
+    let catalog = catalog();
+    let label = |lesson: &Lesson| {
+        lesson
+            .toggles
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.label.clone())
+    };
+    catalog
+        .get_in(lesson_id, crate::i18n::lang().as_str())
+        .and_then(|(e, _)| label(&e.lesson))
+        .or_else(|| catalog.lesson(lesson_id).and_then(|l| label(l)))
+        .unwrap_or_else(|| name.to_string())
+}
+
 pub fn catalog() -> Rc<Catalog> {
     CATALOG.with(Rc::clone)
 }

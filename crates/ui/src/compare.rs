@@ -221,14 +221,17 @@ fn shape(event: &Event) -> String {
     }
 }
 
-/// The toggles whose values differ between two settings, as `name: left → right`.
+/// The toggles whose values differ between two settings, as `label: left → right`,
+/// each label as the page's language shows it (values are the toggle's own: lessons'
+/// help and narrative name them).
 pub fn differences(lesson: &Lesson, left: &Settings, right: &Settings) -> Vec<String> {
-    lesson
+    let shown = crate::catalog::shown(lesson);
+    shown
         .toggles
         .iter()
         .filter_map(|t| {
             let (l, r) = (left.get(&t.name)?, right.get(&t.name)?);
-            (l != r).then(|| format!("{}: {l} → {r}", t.name))
+            (l != r).then(|| format!("{}: {l} → {r}", t.label))
         })
         .collect()
 }
@@ -291,7 +294,10 @@ mod tests {
             "diverged at {} µs",
             d.at_us
         );
-        assert_eq!(differences(&lesson, &on, &off), ["readpast: on → off"]);
+        assert_eq!(
+            differences(&lesson, &on, &off),
+            ["READPAST hint in the claim: on → off"]
+        );
         assert_eq!(divergence(&left.trace, &left.trace), None);
     }
 }

@@ -818,7 +818,10 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
     for (name, value) in after.key.settings.iter() {
         let old = before.key.settings.get(name).unwrap_or("—");
         push(
-            t!("change-toggle", name = name),
+            t!(
+                "change-toggle",
+                label = crate::catalog::toggle_label(&after.key.lesson_id, name)
+            ),
             old.to_string(),
             value.to_string(),
         );

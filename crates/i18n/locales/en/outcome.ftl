@@ -43,7 +43,7 @@ compact-nothing-changed = nothing in the outcome changed.
 compact-more = Results, errors and checks
 
 # What the last toggle changed: the row names and values.
-change-toggle = Toggle { $name }
+change-toggle = { $label }
 change-seed = Seed
 change-runs = { $session } runs
 change-waited = { $session } waited

@@ -34,7 +34,7 @@ compact-nothing-changed = 結果は何も変わっていません。
 compact-more = 結果、エラー、チェック
 
 # 直前の切り替えで変わったこと: 行の名前と値。
-change-toggle = 切り替え { $name }
+change-toggle = { $label }
 change-seed = シード
 change-runs = { $session } の実行
 change-waited = { $session } の待ち

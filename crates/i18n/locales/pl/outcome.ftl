@@ -50,7 +50,7 @@ compact-nothing-changed = w wyniku nic się nie zmieniło.
 compact-more = Wyniki, błędy i sprawdzenia
 
 # Co zmienił ostatni przełącznik: nazwy wierszy i wartości.
-change-toggle = Przełącznik { $name }
+change-toggle = { $label }
 change-seed = Ziarno
 change-runs = { $session } działa
 change-waited = { $session } czekała
