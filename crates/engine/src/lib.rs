@@ -34,7 +34,7 @@ pub use exec::Sink;
 pub use footprint::{Footprint, RowRef};
 pub use outcome::{Outcome, ResultSet, SessionOutcome};
 pub use scenario::{Block, QueryError, Scenario, ScenarioError, SessionSpec, MAX_SCRIPT_BYTES};
-pub use schedule::{Mode, Schedule, ScheduleError, SchedulePolicy, Scheduler};
+pub use schedule::{Mode, ParseScheduleError, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 pub use sim::{Limits, Simulation, MAX_STEPS, MAX_VIRTUAL_US};
 pub use state::MAX_STATEMENTS_PER_SESSION;
 pub use state::{locks, pages};

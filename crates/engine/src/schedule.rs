@@ -180,10 +180,35 @@ impl fmt::Display for Schedule {
     }
 }
 
-impl FromStr for Schedule {
-    type Err = String;
+/// A `Schedule`'s text that does not read: the item that is not a session number or
+/// `NUMBER~COUNT` (or whose count is 0 or too large), as data, so a page can word it in
+/// its own language; `Display` is the English sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseScheduleError {
+    /// The whole text, as given.
+    pub text: String,
+    /// 1-based position of the bad item among the `.`-separated items.
+    pub item: usize,
+    /// The bad item, as written.
+    pub token: String,
+}
 
-    fn from_str(text: &str) -> Result<Schedule, String> {
+impl fmt::Display for ParseScheduleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "schedule `{}`: item {} (`{}`) is not a session number or NUMBER~COUNT",
+            self.text, self.item, self.token
+        )
+    }
+}
+
+impl std::error::Error for ParseScheduleError {}
+
+impl FromStr for Schedule {
+    type Err = ParseScheduleError;
+
+    fn from_str(text: &str) -> Result<Schedule, ParseScheduleError> {
         let (mode, body) = match text.strip_prefix("u.") {
             Some(rest) => (Mode::Untimed, rest),
             None => (Mode::Timed, text),
@@ -195,12 +220,10 @@ impl FromStr for Schedule {
                     Some((i, n)) => (i, n),
                     None => (token, "1"),
                 };
-                let bad = || {
-                    format!(
-                        "schedule `{text}`: item {} (`{token}`) is not a session number or \
-                         NUMBER~COUNT",
-                        k + 1
-                    )
+                let bad = || ParseScheduleError {
+                    text: text.to_owned(),
+                    item: k + 1,
+                    token: token.to_owned(),
                 };
                 let index: usize = index.parse().map_err(|_| bad())?;
                 let count: usize = count.parse().map_err(|_| bad())?;
@@ -236,7 +259,12 @@ mod tests {
     #[test]
     fn bad_text_names_the_item() {
         let e = "0.x.1".parse::<Schedule>().unwrap_err();
-        assert!(e.contains("item 2 (`x`)"), "{e}");
+        assert!(e.to_string().contains("item 2 (`x`)"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "schedule `0.x.1`: item 2 (`x`) is not a session number or NUMBER~COUNT"
+        );
+        assert_eq!((e.item, e.token.as_str()), (2, "x"));
         assert!("1~0".parse::<Schedule>().is_err());
         assert!("".parse::<Schedule>().is_err());
     }

@@ -12,7 +12,9 @@
 //! by the app as it renders or by `--lang`, so pure functions that write sentences need
 //! no extra parameter; unit tests set it for their own thread with [`set_lang`].
 //!
-//! [`detail`] words a check's verdict ([`lesson::Detail`]) in the language in effect.
+//! [`detail`] words a check's verdict ([`lesson::Detail`]) in the language in effect, and
+//! [`settings_error`] a toggle setting that does not fit a lesson
+//! ([`lesson::SettingsError`]).
 
 use std::cell::{Cell, OnceCell};
 
@@ -95,17 +97,17 @@ macro_rules! catalogue {
 /// The catalogue files, one per area of the interface. A new file is added to all three.
 #[cfg(not(feature = "cli"))]
 pub(crate) const CATALOGUES: [&[(&str, &str)]; 3] = [
-    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed"),
-    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed"),
-    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed"),
+    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
+    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
+    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
 ];
 
 /// As above, with the CLI's own words.
 #[cfg(feature = "cli")]
 pub(crate) const CATALOGUES: [&[(&str, &str)]; 3] = [
-    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "cli"),
-    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "cli"),
-    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "cli"),
+    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
+    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
+    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
 ];
 
 fn build(lang: Lang) -> Bundle {
@@ -299,6 +301,9 @@ fn format_ja<M>(value: &FluentValue, _: &M) -> Option<String> {
 
 mod detail;
 pub use detail::detail;
+
+mod settings;
+pub use settings::settings_error;
 
 /// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
 /// language in effect.

@@ -284,6 +284,10 @@ fn english_details_read_as_the_cli_writes_them() {
     for d in details() {
         assert_eq!(detail(&d), d.to_string());
     }
+    // A setting that does not fit, as `--set` reports it.
+    for e in settings_errors() {
+        assert_eq!(settings_error(&e), e.to_string());
+    }
 }
 
 #[test]
@@ -316,5 +320,59 @@ fn polish_and_japanese_details_are_translated_with_their_numbers() {
     }
     set_lang(Lang::Ja);
     assert_eq!(detail(&waited), "B の wait_ms = 1,500 (期待値 1,000 以上)");
+    set_lang(Lang::En);
+}
+
+/// One of each settings error.
+fn settings_errors() -> Vec<lesson::SettingsError> {
+    use lesson::SettingsError;
+    vec![
+        SettingsError::UnknownToggle {
+            name: "colour".into(),
+            known: vec!["readpast".into(), "ranks".into()],
+        },
+        SettingsError::UnknownToggle {
+            name: "colour".into(),
+            known: Vec::new(),
+        },
+        SettingsError::NotAValue {
+            name: "readpast".into(),
+            value: "maybe".into(),
+            values: vec!["on".into(), "off".into()],
+        },
+    ]
+}
+
+#[test]
+fn polish_and_japanese_settings_errors_are_translated_with_their_names() {
+    let [unknown, none, value] = <[_; 3]>::try_from(settings_errors()).unwrap();
+    set_lang(Lang::Pl);
+    assert_eq!(
+        settings_error(&unknown),
+        "nieznany przełącznik `colour` (przełączniki: readpast, ranks)"
+    );
+    assert_eq!(
+        settings_error(&none),
+        "nieznany przełącznik `colour`: ta lekcja nie ma przełączników"
+    );
+    assert_eq!(
+        settings_error(&value),
+        "`maybe` nie jest wartością przełącznika `readpast` (wartości: on, off)"
+    );
+    set_lang(Lang::Ja);
+    assert_eq!(
+        settings_error(&unknown),
+        "`colour` は不明な切り替えです (切り替え: readpast, ranks)"
+    );
+    assert_eq!(
+        settings_error(&value),
+        "`maybe` は切り替え `readpast` の値ではありません (値: on, off)"
+    );
+    for e in settings_errors() {
+        let text = settings_error(&e);
+        for english in ["unknown", "toggle", "is not", "values"] {
+            assert!(!text.contains(english), "{text}");
+        }
+    }
     set_lang(Lang::En);
 }

@@ -24,13 +24,41 @@ impl fmt::Display for LessonError {
 
 impl std::error::Error for LessonError {}
 
-/// A `--set`-style choice that does not fit the lesson's toggles (not tied to a file position).
+/// A `--set`-style choice that does not fit the lesson's toggles (not tied to a file
+/// position). Data, so the interface can word it in its language (`i18n::settings_error`);
+/// `Display` is the English the CLI prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SettingsError(pub String);
+pub enum SettingsError {
+    /// No toggle is called `name`; `known` are the lesson's toggles, in order (none when
+    /// the lesson has no toggles).
+    UnknownToggle { name: String, known: Vec<String> },
+    /// `value` is not one of the values of toggle `name` (`values`, in order).
+    NotAValue {
+        name: String,
+        value: String,
+        values: Vec<String>,
+    },
+}
 
 impl fmt::Display for SettingsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SettingsError::UnknownToggle { name, known } if known.is_empty() => {
+                write!(f, "unknown toggle `{name}`: this lesson has no toggles")
+            }
+            SettingsError::UnknownToggle { name, known } => {
+                write!(f, "unknown toggle `{name}` (toggles: {})", known.join(", "))
+            }
+            SettingsError::NotAValue {
+                name,
+                value,
+                values,
+            } => write!(
+                f,
+                "`{value}` is not a value of toggle `{name}` (values: {})",
+                values.join(", ")
+            ),
+        }
     }
 }
 

@@ -117,19 +117,18 @@ impl Settings {
         let mut indices: Vec<usize> = toggles.iter().map(|t| t.default).collect();
         for (name, value) in choices {
             let Some(ti) = toggles.iter().position(|t| t.name == name) else {
-                let known: Vec<&str> = toggles.iter().map(|t| t.name.as_str()).collect();
-                return Err(SettingsError(if known.is_empty() {
-                    format!("unknown toggle `{name}`: this lesson has no toggles")
-                } else {
-                    format!("unknown toggle `{name}` (toggles: {})", known.join(", "))
-                }));
+                return Err(SettingsError::UnknownToggle {
+                    name: name.to_owned(),
+                    known: toggles.iter().map(|t| t.name.clone()).collect(),
+                });
             };
             let toggle = &toggles[ti];
             let Some(vi) = toggle.value_index(value) else {
-                return Err(SettingsError(format!(
-                    "`{value}` is not a value of toggle `{name}` (values: {})",
-                    toggle.values_list()
-                )));
+                return Err(SettingsError::NotAValue {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    values: toggle.values.clone(),
+                });
             };
             indices[ti] = vi;
         }

@@ -659,6 +659,40 @@ fn settings_errors() {
 }
 
 #[test]
+fn settings_errors_are_data_with_the_english_display() {
+    let lesson = queue();
+    let error = |name, value| {
+        lesson
+            .settings_with([(name, value)])
+            .map(|_| ())
+            .unwrap_err()
+    };
+    assert_eq!(
+        error("readpast", "maybe"),
+        lockstep_lesson::SettingsError::NotAValue {
+            name: "readpast".into(),
+            value: "maybe".into(),
+            values: vec!["on".into(), "off".into()],
+        }
+    );
+    assert_eq!(
+        error("readpst", "on"),
+        lockstep_lesson::SettingsError::UnknownToggle {
+            name: "readpst".into(),
+            known: vec!["readpast".into(), "ranks".into(), "workers".into()],
+        }
+    );
+    let none = lockstep_lesson::SettingsError::UnknownToggle {
+        name: "speed".into(),
+        known: Vec::new(),
+    };
+    assert_eq!(
+        none.to_string(),
+        "unknown toggle `speed`: this lesson has no toggles"
+    );
+}
+
+#[test]
 fn combinations_default_first_then_product() {
     let lesson = queue();
     let combos = lesson.all_combinations();

@@ -11,6 +11,7 @@ use engine::{Event, TraceEntry};
 use lesson::{Lesson, Settings};
 
 use crate::player::settings_from;
+use crate::problem::LinkProblem;
 use crate::run::{BuildProgress, RunBuilder, RunModel};
 use crate::sliced::Job;
 
@@ -28,8 +29,8 @@ pub struct CompareRoute {
     pub time_us: Option<u64>,
     /// Shown in an iframe, without the site's header.
     pub embed: bool,
-    /// Parameters that could not be read, as sentences for the page.
-    pub problems: Vec<String>,
+    /// Parameters that could not be read, worded when the page shows them.
+    pub problems: Vec<LinkProblem>,
 }
 
 impl CompareRoute {
@@ -47,19 +48,15 @@ impl CompareRoute {
                 RIGHT_PARAM => route.right = pairs(&value, name, &mut route.problems),
                 crate::route::SEED_PARAM => match value.parse() {
                     Ok(seed) => route.seed = Some(seed),
-                    Err(_) => route.problems.push(format!(
-                        "`seed={value}` is not a seed: write a whole number, e.g. `seed=7`"
-                    )),
+                    Err(_) => route.problems.push(LinkProblem::Seed { value }),
                 },
                 crate::route::TIME_PARAM => match crate::route::parse_ms(&value) {
                     Some(us) => route.time_us = Some(us),
-                    None => route.problems.push(format!(
-                        "`t={value}` is not a time: write milliseconds of virtual time, e.g. `t=1500`"
-                    )),
+                    None => route.problems.push(LinkProblem::Time { value }),
                 },
-                other => route.problems.push(format!(
-                    "`{other}` is not a compare parameter: use `left`, `right`, `seed` or `t`"
-                )),
+                other => route.problems.push(LinkProblem::CompareParam {
+                    name: other.to_owned(),
+                }),
             }
         }
         route
@@ -67,7 +64,7 @@ impl CompareRoute {
 
     /// Both sides' settings (each bad pair skipped, its toggle at the default, and
     /// explained), and the problems of the whole route.
-    pub fn settings(&self, lesson: &Lesson) -> (Settings, Settings, Vec<String>) {
+    pub fn settings(&self, lesson: &Lesson) -> (Settings, Settings, Vec<LinkProblem>) {
         let (left, mut problems) = settings_from(lesson, &self.left);
         let (right, more) = settings_from(lesson, &self.right);
         problems.extend(more);
@@ -88,14 +85,15 @@ impl CompareRoute {
     }
 }
 
-fn pairs(value: &str, side: &str, problems: &mut Vec<String>) -> Vec<(String, String)> {
+fn pairs(value: &str, side: &str, problems: &mut Vec<LinkProblem>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for item in value.split(';').filter(|s| !s.is_empty()) {
         match item.split_once(':') {
             Some((name, value)) => out.push((name.to_owned(), value.to_owned())),
-            None => problems.push(format!(
-                "`{side}={item}` is not a toggle setting: write `name:value`, e.g. `{side}=readpast:off`"
-            )),
+            None => problems.push(LinkProblem::TogglePair {
+                side: side.to_owned(),
+                item: item.to_owned(),
+            }),
         }
     }
     out

@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::problem::LinkProblem;
 use crate::route::{split_query, LessonRoute};
 use crate::state::Theme;
 
@@ -86,16 +87,16 @@ impl EmbedRoute {
             if name == VIEW_PARAM {
                 match EmbedView::parse(value) {
                     Some(v) => view = v,
-                    None => problems.push(format!(
-                        "`view={value}` is not a view: write `view=compact` or `view=full`"
-                    )),
+                    None => problems.push(LinkProblem::View {
+                        value: value.to_owned(),
+                    }),
                 }
             } else {
                 match Theme::parse(value) {
                     Some(t) => theme = Some(t),
-                    None => problems.push(format!(
-                        "`theme={value}` is not a theme: write `theme=light` or `theme=dark`"
-                    )),
+                    None => problems.push(LinkProblem::Theme {
+                        value: value.to_owned(),
+                    }),
                 }
             }
         }

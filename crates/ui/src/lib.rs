@@ -24,6 +24,7 @@ pub mod panic;
 pub mod player;
 pub mod predict;
 pub mod present;
+pub mod problem;
 pub mod progress;
 pub mod route;
 pub mod run;

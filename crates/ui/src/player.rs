@@ -6,9 +6,10 @@ use std::fmt;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use lesson::{Lesson, Settings};
+use lesson::{Lesson, Settings, SettingsError};
 
 use crate::pacing::{self, Pace};
+use crate::problem::{BadSetting, LinkProblem};
 use crate::route::{LessonRoute, Seek};
 use crate::run::{BuildProgress, RunKey, RunModel, RunSummary};
 
@@ -64,8 +65,8 @@ pub struct Player {
     pub lesson: Shared<Lesson>,
     /// The run the page asks for now.
     pub key: RunKey,
-    /// Problems with the URL (unknown toggle, bad value, bad `t`), as sentences.
-    pub warnings: Vec<String>,
+    /// Problems with the URL (unknown toggle, bad value, bad `t`), worded when shown.
+    pub warnings: Vec<LinkProblem>,
     /// The newest run received; while its key differs from `key` a new one is on its way.
     pub run: Option<Shared<RunModel>>,
     /// The run for `key` could not be built (the engine refused the SQL, say).
@@ -130,26 +131,20 @@ pub enum PlayerAction {
 
 /// Settings from URL pairs: each bad pair is skipped (its toggle keeps the default)
 /// and explained, so a broken link still opens the lesson.
-pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, Vec<String>) {
+pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, Vec<LinkProblem>) {
     let mut warnings = Vec::new();
     let settings = settings_skipping(lesson, pairs, |name, value, error| {
         let default = lesson
             .toggles
             .iter()
             .find(|t| t.name == name)
-            .map(|t| {
-                crate::t!(
-                    "link-showing-default",
-                    setting = format!("{name}={}", t.default_value())
-                )
-            })
-            .unwrap_or_default();
-        warnings.push(crate::t!(
-            "link-bad-setting",
-            setting = format!("{name}={value}"),
-            error = error,
-            default = default
-        ));
+            .map(|t| t.default_value().to_owned());
+        warnings.push(LinkProblem::Setting(Box::new(BadSetting {
+            name: name.to_owned(),
+            value: value.to_owned(),
+            error,
+            default,
+        })));
     });
     (settings, warnings)
 }
@@ -160,7 +155,7 @@ pub fn settings_from(lesson: &Lesson, pairs: &[(String, String)]) -> (Settings, 
 pub fn settings_skipping(
     lesson: &Lesson,
     pairs: &[(String, String)],
-    mut bad: impl FnMut(&str, &str, String),
+    mut bad: impl FnMut(&str, &str, SettingsError),
 ) -> Settings {
     let mut good: Vec<(&str, &str)> = Vec::new();
     for (name, value) in pairs {
@@ -168,7 +163,7 @@ pub fn settings_skipping(
         trial.push((name, value));
         match lesson.settings_with(trial.iter().copied()) {
             Ok(_) => good = trial,
-            Err(e) => bad(name, value, e.to_string()),
+            Err(e) => bad(name, value, e),
         }
     }
     lesson
@@ -212,7 +207,7 @@ impl Player {
         }
     }
 
-    fn key_for(lesson: &Lesson, route: &LessonRoute) -> (RunKey, Vec<String>) {
+    fn key_for(lesson: &Lesson, route: &LessonRoute) -> (RunKey, Vec<LinkProblem>) {
         let (settings, mut warnings) = settings_from(lesson, &route.toggles);
         warnings.extend(route.problems.iter().cloned());
         let seed = route.seed.unwrap_or(lesson.seed);

@@ -32,6 +32,7 @@
 use std::fmt;
 
 use crate::i18n::{self, Lang};
+use crate::problem::LinkProblem;
 
 pub use crate::compare::CompareRoute;
 pub use crate::embed::EmbedRoute;
@@ -97,8 +98,8 @@ pub struct LessonRoute {
     /// `schedule=`: the picks at choice points to replay (`lockstep run --schedule`'s
     /// form; `u.` first runs the lesson untimed), e.g. a counterexample of Explore.
     pub schedule: Option<engine::Schedule>,
-    /// Parameters that could not be read (`t=soon`), as sentences for the page.
-    pub problems: Vec<String>,
+    /// Parameters that could not be read (`t=soon`), worded when the page shows them.
+    pub problems: Vec<LinkProblem>,
 }
 
 /// Query names that are not toggles.
@@ -193,31 +194,23 @@ impl LessonRoute {
             match name.as_str() {
                 TIME_PARAM => match parse_ms(&value) {
                     Some(us) => route.time_us = Some(us),
-                    None => route.problems.push(format!(
-                        "`t={value}` is not a time: write milliseconds of virtual time, e.g. `t=1500`"
-                    )),
+                    None => route.problems.push(LinkProblem::Time { value }),
                 },
                 EVENTS_PARAM => match value.parse::<usize>() {
                     Ok(n) => events = Some(n),
-                    Err(_) => route.problems.push(format!(
-                        "`e={value}` is not an event count: write a whole number, e.g. `e=12`"
-                    )),
+                    Err(_) => route.problems.push(LinkProblem::Events { value }),
                 },
                 ANOMALY_PARAM => match value.parse::<usize>() {
                     Ok(n) if n > 0 => anomaly = Some(n),
-                    _ => route.problems.push(format!(
-                        "`anomaly={value}` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`"
-                    )),
+                    _ => route.problems.push(LinkProblem::Anomaly { value }),
                 },
                 SEED_PARAM => match value.parse::<u64>() {
                     Ok(seed) => route.seed = Some(seed),
-                    Err(_) => route
-                        .problems
-                        .push(format!("`seed={value}` is not a seed: write a whole number, e.g. `seed=7`")),
+                    Err(_) => route.problems.push(LinkProblem::Seed { value }),
                 },
                 SCHEDULE_PARAM => match value.parse::<engine::Schedule>() {
                     Ok(schedule) => route.schedule = Some(schedule),
-                    Err(e) => route.problems.push(e),
+                    Err(e) => route.problems.push(LinkProblem::Schedule(e)),
                 },
                 _ => route.toggles.push((name, value)),
             }

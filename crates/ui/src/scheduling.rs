@@ -15,6 +15,7 @@ use std::fmt;
 use engine::{Mode, Schedule, SessionStatus, Simulation, Sink, Source, StateView, TraceEntry};
 use lesson::{Applied, Detail, Property};
 
+use crate::problem::LinkProblem;
 pub use crate::route::SCHEDULE_PARAM;
 use crate::route::{split_query, LessonRoute, SEED_PARAM};
 use crate::run::keep_snapshot;
@@ -55,9 +56,12 @@ impl ScheduleRoute {
             let read = if name == SCHEDULE_PARAM {
                 untimed_schedule(value).map(|s| route.schedule = Some(s))
             } else {
-                value.parse::<usize>().map(|n| route.steps = Some(n)).map_err(|_| {
-                    format!("`steps={value}` is not a number of statements: write a whole number, e.g. `steps=6`")
-                })
+                value
+                    .parse::<usize>()
+                    .map(|n| route.steps = Some(n))
+                    .map_err(|_| LinkProblem::Steps {
+                        value: value.to_owned(),
+                    })
             };
             route.lesson.problems.extend(read.err());
         }
@@ -100,12 +104,12 @@ impl fmt::Display for ScheduleRoute {
 }
 
 /// A `schedule=` value: the scheduler's are untimed.
-fn untimed_schedule(value: &str) -> Result<Schedule, String> {
-    let schedule: Schedule = value.parse()?;
+fn untimed_schedule(value: &str) -> Result<Schedule, LinkProblem> {
+    let schedule: Schedule = value.parse().map_err(LinkProblem::Schedule)?;
     if schedule.mode != Mode::Untimed {
-        return Err(format!(
-            "`schedule={value}` is a timed schedule: the scheduler runs untimed, and its schedules start `u.`"
-        ));
+        return Err(LinkProblem::TimedSchedule {
+            value: value.to_owned(),
+        });
     }
     Ok(schedule)
 }

@@ -80,7 +80,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
                 <p class="notice__title">{ t!("url-warnings-title") }</p>
-                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w.text() }</li> }) }</ul>
             </div>
         }
     });

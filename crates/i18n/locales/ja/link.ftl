@@ -1,0 +1,19 @@
+# ページがたどれなかったリンクのパラメーター (`t=soon`) についての通知。パラメーター名、
+# その値、例は URL の書き方のままです。
+
+link-time = `t={ $value }` は時刻ではありません。仮想時間のミリ秒で書いてください (例: `t=1500`)
+link-events = `e={ $value }` はイベント数ではありません。整数で書いてください (例: `e=12`)
+link-anomaly = `anomaly={ $value }` は異常の番号ではありません。1 から数えた番号で書いてください (例: `anomaly=1`)
+link-seed = `seed={ $value }` はシードではありません。整数で書いてください (例: `seed=7`)
+link-schedule = スケジュール `{ $text }`: { $item } 番目の項目 (`{ $token }`) はセッション番号でも `番号~回数` の形でもありません
+link-timed-schedule = `schedule={ $value }` は時間ありのスケジュールです。スケジューラーは時間なしで実行するため、そのスケジュールは `u.` で始まります
+link-steps = `steps={ $value }` は文の数ではありません。整数で書いてください (例: `steps=6`)
+link-view = `view={ $value }` は表示形式ではありません。`view=compact` か `view=full` と書いてください
+link-theme = `theme={ $value }` はテーマではありません。`theme=light` か `theme=dark` と書いてください
+link-compare-param = `{ $name }` は比較のパラメーターではありません。`left`、`right`、`seed`、`t` のいずれかを使ってください
+link-toggle-pair = `{ $side }={ $item }` は切り替えの設定ではありません。`名前:値` の形で書いてください (例: `{ $side }=readpast:off`)
+
+# レッスンに合わない切り替えの設定 (`lesson::SettingsError`)。`link-bad-setting` の中で使います。
+link-unknown-toggle = `{ $name }` は不明な切り替えです (切り替え: { $known })
+link-unknown-toggle-none = `{ $name }` は不明な切り替えです。このレッスンには切り替えがありません
+link-not-a-value = `{ $value }` は切り替え `{ $name }` の値ではありません (値: { $values })

@@ -1,0 +1,20 @@
+# Uwagi o parametrach linku, których strona nie mogła zastosować (`t=soon`). Nazwy
+# parametrów, ich wartości i przykłady zostają tak, jak zapisuje je URL.
+
+link-time = `t={ $value }` to nie czas: podaj milisekundy czasu wirtualnego, np. `t=1500`
+link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą, np. `e=12`
+link-anomaly = `anomaly={ $value }` to nie numer anomalii: podaj numer liczony od 1, np. `anomaly=1`
+link-seed = `seed={ $value }` to nie ziarno: podaj liczbę całkowitą, np. `seed=7`
+link-schedule = harmonogram `{ $text }`: element { $item } (`{ $token }`) nie jest numerem sesji ani zapisem NUMER~LICZBA
+link-timed-schedule = `schedule={ $value }` to harmonogram z czasem: planista działa bez czasu, a jego harmonogramy zaczynają się od `u.`
+link-steps = `steps={ $value }` to nie liczba instrukcji: podaj liczbę całkowitą, np. `steps=6`
+link-view = `view={ $value }` to nie widok: napisz `view=compact` albo `view=full`
+link-theme = `theme={ $value }` to nie motyw: napisz `theme=light` albo `theme=dark`
+link-compare-param = `{ $name }` nie jest parametrem porównania: użyj `left`, `right`, `seed` albo `t`
+link-toggle-pair = `{ $side }={ $item }` nie jest ustawieniem przełącznika: napisz `nazwa:wartość`, np. `{ $side }=readpast:off`
+
+# Ustawienie przełącznika, które nie pasuje do lekcji (`lesson::SettingsError`), wewnątrz
+# `link-bad-setting`.
+link-unknown-toggle = nieznany przełącznik `{ $name }` (przełączniki: { $known })
+link-unknown-toggle-none = nieznany przełącznik `{ $name }`: ta lekcja nie ma przełączników
+link-not-a-value = `{ $value }` nie jest wartością przełącznika `{ $name }` (wartości: { $values })
