@@ -124,7 +124,7 @@ fn text_report(
                 let _ = writeln!(
                     out,
                     "why: {} (steps {} and {})",
-                    x.summary,
+                    x.summary(),
                     x.read + 1,
                     x.write + 1
                 );
@@ -181,7 +181,7 @@ struct ExploreJson<'a> {
     bounds: BoundsJson,
     reduction: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    counterexample: Option<CounterexampleJson<'a>>,
+    counterexample: Option<CounterexampleJson>,
 }
 
 #[derive(Serialize)]
@@ -191,20 +191,20 @@ struct BoundsJson {
 }
 
 #[derive(Serialize)]
-struct CounterexampleJson<'a> {
+struct CounterexampleJson {
     schedule: String,
     steps: Vec<String>,
     switches: usize,
     detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    conflict: Option<ConflictJson<'a>>,
+    conflict: Option<ConflictJson>,
 }
 
 #[derive(Serialize)]
-struct ConflictJson<'a> {
+struct ConflictJson {
     read: usize,
     write: usize,
-    summary: &'a str,
+    summary: String,
 }
 
 impl<'a> ExploreJson<'a> {
@@ -246,7 +246,7 @@ impl<'a> ExploreJson<'a> {
                 conflict: c.conflict.as_ref().map(|x| ConflictJson {
                     read: x.read,
                     write: x.write,
-                    summary: &x.summary,
+                    summary: x.summary(),
                 }),
             }),
         }

@@ -8,7 +8,9 @@ use lesson::Applied;
 use crate::path::{narrate_path, Counterexample};
 use crate::ExploreError;
 
-/// The pair of steps whose order decides a counterexample, with a sentence about it.
+/// The pair of steps whose order decides a counterexample. Data, not a sentence:
+/// [`Conflict::summary`] is the English one the CLI prints, and the interface words the
+/// same fields in the reader's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     /// Indices into [`Counterexample::steps`]: a session reads a row (`read`), then
@@ -16,9 +18,43 @@ pub struct Conflict {
     /// row too, acting on what it read before the write.
     pub read: usize,
     pub write: usize,
-    /// `worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it`.
-    pub summary: String,
+    /// The session that read the row, and the one that wrote it.
+    pub reader: String,
+    pub writer: String,
+    /// The first word of the writing step's statement, in upper case (`UPDATE`); empty
+    /// when that step started no statement.
+    pub verb: String,
+    /// The row, `(table, key)`; `None` when it has no name.
+    pub row: Option<(String, String)>,
 }
+
+impl Conflict {
+    /// `worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it`.
+    pub fn summary(&self) -> String {
+        let row = self
+            .row
+            .as_ref()
+            .map_or_else(|| "a row".to_string(), |(t, k)| format!("{t} {k}"));
+        let verb = if self.verb.is_empty() {
+            "WRITE"
+        } else {
+            &self.verb
+        };
+        format!(
+            "{} reads {row} before {}'s {verb} writes it; both go on to write it",
+            self.reader, self.writer
+        )
+    }
+}
+
+lesson::codec_struct!(Conflict {
+    read,
+    write,
+    reader,
+    writer,
+    verb,
+    row
+});
 
 /// A step a session took: its name and footprint (`None` for the timer's steps).
 pub(crate) struct Touched {
@@ -56,20 +92,14 @@ pub(crate) fn find(sim: &Simulation, steps: &[Option<Touched>]) -> Option<Confli
                     })
             });
             if let Some(&row) = stale {
-                let row = sim
-                    .row_name(row)
-                    .map_or_else(|| "a row".to_string(), |(t, k)| format!("{t} {k}"));
-                let verb = w.statement.split_whitespace().next().unwrap_or("write");
-                let summary = format!(
-                    "{} reads {row} before {}'s {} writes it; both go on to write it",
-                    r.session,
-                    w.session,
-                    verb.to_uppercase()
-                );
+                let verb = w.statement.split_whitespace().next().unwrap_or_default();
                 return Some(Conflict {
                     read,
                     write,
-                    summary,
+                    reader: r.session.clone(),
+                    writer: w.session.clone(),
+                    verb: verb.to_uppercase(),
+                    row: sim.row_name(row),
                 });
             }
         }

@@ -28,7 +28,9 @@ pub struct Counterexample {
     pub conflict: Option<Conflict>,
 }
 
-/// One step of a counterexample: who ran which statement, and what it did.
+/// One step of a counterexample: who ran which statement, and what it did. Data, not a
+/// sentence: its `Display` is the English line the CLI prints, and the interface words
+/// the same fields in the reader's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Narrated {
     /// The session that stepped; empty for a step of the server's own (the deadlock
@@ -36,33 +38,75 @@ pub struct Narrated {
     pub session: String,
     /// The first line of the statement it started, if it started one.
     pub statement: String,
-    /// What happened, in the trace's words without the session's name:
-    /// `reads task 1`, `inserts claim (2)`; empty when the statement did nothing to
-    /// show (a SET, a WAITFOR).
-    pub did: String,
+    /// The rows it read and did not write, `(table, key)`: `reads task 1`.
+    pub reads: Vec<(String, String)>,
+    /// What else happened: its trace lines, without the session's name where a line
+    /// starts with it (`inserts claim (2)`). They stay in the trace's words, which the
+    /// CLI, the tests and the page share.
+    pub lines: Vec<String>,
+}
+
+impl Narrated {
+    /// Who stepped, in English: the session, or `server`.
+    pub fn who(&self) -> &str {
+        if self.session.is_empty() {
+            "server"
+        } else {
+            &self.session
+        }
+    }
+
+    /// The step's first line names the session itself (`clerk's sp_getapplock ...`), so
+    /// the sentence needs no subject.
+    pub fn names_itself(&self) -> bool {
+        self.reads.is_empty()
+            && self
+                .lines
+                .first()
+                .is_some_and(|line| line.starts_with(&format!("{}'s ", self.who())))
+    }
+
+    /// What happened, in English, without the subject: `reads task 1; skips task 2
+    /// (READPAST)`, `finishes its statement` when the step neither started a statement
+    /// nor did anything to show; empty when it started one that did nothing to show
+    /// (a SET, a WAITFOR).
+    pub fn did(&self) -> String {
+        let mut did: Vec<String> = Vec::new();
+        if !self.reads.is_empty() {
+            let rows: Vec<String> = self.reads.iter().map(|(t, k)| format!("{t} {k}")).collect();
+            did.push(format!("reads {}", rows.join(", ")));
+        }
+        did.extend(self.lines.iter().cloned());
+        if did.is_empty() && self.statement.is_empty() {
+            did.push("finishes its statement".to_string());
+        }
+        did.join("; ")
+    }
 }
 
 impl std::fmt::Display for Narrated {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let who = if self.session.is_empty() {
-            "server"
-        } else {
-            &self.session
-        };
-        // A line of the trace that names the session itself (`clerk's sp_getapplock ...`)
-        // needs no subject.
-        let subject = if self.did.starts_with(&format!("{who}'s ")) {
+        let who = self.who();
+        let did = self.did();
+        let subject = if self.names_itself() {
             String::new()
         } else {
             format!("{who} ")
         };
-        match (self.did.is_empty(), self.statement.is_empty()) {
+        match (did.is_empty(), self.statement.is_empty()) {
             (true, _) => write!(f, "{who} runs {}", self.statement),
-            (false, true) => write!(f, "{subject}{}", self.did),
-            (false, false) => write!(f, "{subject}{} ({})", self.did, self.statement),
+            (false, true) => write!(f, "{subject}{did}"),
+            (false, false) => write!(f, "{subject}{did} ({})", self.statement),
         }
     }
 }
+
+lesson::codec_struct!(Narrated {
+    session,
+    statement,
+    reads,
+    lines
+});
 
 /// Context switches of a path: neighbours that are different sessions.
 pub(crate) fn switches(path: &[usize]) -> usize {
@@ -303,11 +347,7 @@ pub(crate) fn narrate_path(
 /// grants and releases left out: the lanes show them) and the rows it read.
 fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, String)]) -> Narrated {
     let mut statement = String::new();
-    let mut did: Vec<String> = Vec::new();
-    if !read.is_empty() {
-        let rows: Vec<String> = read.iter().map(|(t, k)| format!("{t} {k}")).collect();
-        did.push(format!("reads {}", rows.join(", ")));
-    }
+    let mut lines: Vec<String> = Vec::new();
     for e in events {
         match &e.event {
             Event::StatementStarted { text, .. } if e.event.session() == Some(session) => {
@@ -333,18 +373,16 @@ fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, Strin
                 let own = (!session.is_empty())
                     .then(|| line.strip_prefix(&format!("{session} ")))
                     .flatten();
-                did.push(own.map_or_else(|| line.clone(), str::to_string));
+                lines.push(own.map_or_else(|| line.clone(), str::to_string));
             }
             _ => {}
         }
     }
-    if did.is_empty() && statement.is_empty() {
-        did.push("finishes its statement".to_string());
-    }
     Narrated {
         session: session.to_string(),
         statement,
-        did: did.join("; "),
+        reads: read.to_vec(),
+        lines,
     }
 }
 

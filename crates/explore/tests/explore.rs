@@ -109,9 +109,18 @@ fn claim_race_two_step_names_the_stale_read_and_the_write_that_decide_it() {
     let conflict = c.conflict.as_ref().expect("a conflict");
     assert_eq!((conflict.read, conflict.write), (4, 12));
     assert_eq!(
-        conflict.summary,
+        conflict.summary(),
         "worker1 reads task 1 before worker2's UPDATE writes it; both go on to write it"
     );
+    // The sentence's parts, for the interface to word in the reader's language.
+    assert_eq!(
+        (conflict.reader.as_str(), conflict.writer.as_str()),
+        ("worker1", "worker2")
+    );
+    assert_eq!(conflict.verb, "UPDATE");
+    assert_eq!(conflict.row, Some(("task".into(), "1".into())));
+    assert_eq!(c.steps[4].reads, [("task".to_string(), "1".to_string())]);
+    assert!(c.steps[4].lines.is_empty(), "{:?}", c.steps[4]);
     assert_eq!(c.steps[4].session, "worker1");
     assert!(
         c.steps[12].statement.starts_with("UPDATE"),
@@ -179,10 +188,10 @@ fn send_double_click_calls_twice_without_a_guard_and_once_with_the_application_l
         let c = r.counterexample().expect("two calls");
         assert_eq!(text(&c.detail), "got 2 (expected at most 1)", "{guard}");
         assert_eq!((c.steps.len(), c.switches), (12, 1), "{guard}");
-        let calls: Vec<&String> = c
+        let calls: Vec<String> = c
             .steps
             .iter()
-            .map(|s| &s.did)
+            .map(|s| s.did())
             .filter(|d| d.contains("calls the external system"))
             .collect();
         assert_eq!(calls.len(), 2, "{guard}: {calls:?}");

@@ -201,6 +201,17 @@ impl<T: Codec> Codec for Option<T> {
     }
 }
 
+/// A box is its contents: big, rare parts of a message (a counterexample) are boxed so
+/// the message's other variants stay small.
+impl<T: Codec> Codec for Box<T> {
+    fn put(&self, w: &mut Writer) {
+        (**self).put(w);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        T::get(r).map(Box::new)
+    }
+}
+
 impl<T: Codec> Codec for Vec<T> {
     fn put(&self, w: &mut Writer) {
         self.len().put(w);

@@ -2,6 +2,7 @@
 //! (`RunModel::explained`): untimed, the run steps exactly as the narration does, one
 //! engine step per narrated step, so step `k` of the narration is the run's step `k + 1`.
 
+use crate::exploring::step_text;
 use crate::run::RunModel;
 
 /// One of the two conflicting steps, placed on the run.
@@ -14,7 +15,7 @@ pub struct ConflictStep {
     pub events: usize,
     /// When its last event happened, to place it on the lanes.
     pub at_us: u64,
-    /// The narrated line: `worker1 reads task 1 (SELECT …)`.
+    /// The narrated line in the page's language: `worker1 reads task 1 (SELECT …)`.
     pub line: String,
 }
 
@@ -36,7 +37,7 @@ pub fn conflict_steps(run: &RunModel) -> Vec<ConflictStep> {
                 session: narrated.session.clone(),
                 events,
                 at_us: run.trace.get(events.checked_sub(1)?)?.at_us,
-                line: narrated.to_string(),
+                line: step_text(narrated),
             })
         })
         .collect()
@@ -88,10 +89,18 @@ mod tests {
             .conflict
             .as_ref()
             .unwrap()
-            .summary;
+            .summary();
         assert!(
             summary.starts_with("worker1 reads task 1 before worker2's UPDATE"),
             "{summary}"
+        );
+        // In the page's language, the narrated line keeps the session, row and statement.
+        crate::i18n::set_lang(crate::i18n::Lang::Pl);
+        let line = conflict_steps(&run)[0].line.clone();
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert!(
+            line.starts_with("worker1 odczytuje task 1 (SELECT TOP (1)"),
+            "{line}"
         );
     }
 }

@@ -1,10 +1,13 @@
 //! The Explore button's job and its words: `explore::Search` over every interleaving of
 //! the lesson's sessions, a few engine steps at a time (the worker, `worker.rs`, runs
 //! it to the end; the page cancels it by terminating the worker), the [`Answer`] that
-//! comes back to the page, and the sentences that report its progress and answer.
+//! comes back to the page, and the sentences that report its progress and answer, and
+//! word a counterexample's steps and conflict (`explore::Narrated`, `explore::Conflict`:
+//! data, whose `Display` and `summary` are the CLI's English) in the page's language.
+//! The worker reaches none of the sentences: its wasm carries no catalogue.
 
 use engine::Schedule;
-use explore::{Options, Progress, Report, Search};
+use explore::{Conflict, Narrated, Options, Progress, Report, Search};
 use lesson::{Applied, Detail, Property};
 
 use crate::present::group_digits as group;
@@ -58,8 +61,9 @@ pub struct Answer {
     pub max_steps: usize,
     pub max_states: usize,
     pub progress: Progress,
-    /// The counterexample, when the property broke.
-    pub found: Option<Found>,
+    /// The counterexample, when the property broke (boxed: the worker's other replies
+    /// are small).
+    pub found: Option<Box<Found>>,
 }
 
 /// A counterexample as the page shows it.
@@ -72,17 +76,11 @@ pub struct Found {
     pub switches: usize,
     /// What broke ("got 1 (expected 0)"); `None` when no property was judged.
     pub detail: Option<Detail>,
-    /// Each statement narrated ("worker1 reads task 1").
-    pub steps: Vec<String>,
+    /// Each statement narrated ([`step_text`]: "worker1 reads task 1").
+    pub steps: Vec<Narrated>,
+    /// The read and the write that make the race (indices into `steps`), worded by
+    /// [`conflict_text`].
     pub conflict: Option<Conflict>,
-}
-
-/// The read and the write that make the race (indices into `steps`), in a sentence.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Conflict {
-    pub read: usize,
-    pub write: usize,
-    pub summary: String,
 }
 
 impl From<&Report> for Answer {
@@ -92,19 +90,83 @@ impl From<&Report> for Answer {
             max_steps: report.options.max_steps,
             max_states: report.options.max_states,
             progress: report.progress,
-            found: report.counterexample().map(|c| Found {
-                schedule: c.schedule.clone(),
-                statements: c.path.len(),
-                switches: c.switches,
-                detail: c.detail.clone(),
-                steps: c.steps.iter().map(ToString::to_string).collect(),
-                conflict: c.conflict.as_ref().map(|x| Conflict {
-                    read: x.read,
-                    write: x.write,
-                    summary: x.summary.clone(),
-                }),
+            found: report.counterexample().map(|c| {
+                Box::new(Found {
+                    schedule: c.schedule.clone(),
+                    statements: c.path.len(),
+                    switches: c.switches,
+                    detail: c.detail.clone(),
+                    steps: c.steps.clone(),
+                    conflict: c.conflict.clone(),
+                })
             }),
         }
+    }
+}
+
+/// A counterexample's step in the page's language: `worker1 reads task 1 (SELECT …)`,
+/// as `Narrated`'s `Display` writes it in English. The trace's lines, the statement and
+/// the names stay as the run writes them.
+pub fn step_text(step: &Narrated) -> String {
+    let who = if step.session.is_empty() {
+        t!("explore-server")
+    } else {
+        step.session.clone()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    if !step.reads.is_empty() {
+        let rows: Vec<String> = step.reads.iter().map(|(t, k)| format!("{t} {k}")).collect();
+        parts.push(t!("explore-step-reads", rows = rows.join(", ")));
+    }
+    parts.extend(step.lines.iter().cloned());
+    if parts.is_empty() {
+        return if step.statement.is_empty() {
+            t!("explore-step-finishes", who = who)
+        } else {
+            t!("explore-step-runs", who = who, statement = &step.statement)
+        };
+    }
+    let did = parts.join("; ");
+    let did = if step.names_itself() {
+        did
+    } else {
+        t!("explore-step-did", who = who, did = did)
+    };
+    if step.statement.is_empty() {
+        did
+    } else {
+        t!(
+            "explore-step-statement",
+            did = did,
+            statement = &step.statement
+        )
+    }
+}
+
+/// Why a counterexample breaks, in the page's language: `worker1 reads task 1 before
+/// worker2's UPDATE writes it; both go on to write it`, as `Conflict::summary` writes it
+/// in English.
+pub fn conflict_text(conflict: &Conflict) -> String {
+    let row = conflict
+        .row
+        .as_ref()
+        .map_or_else(|| t!("explore-a-row"), |(t, k)| format!("{t} {k}"));
+    let (reader, writer) = (&conflict.reader, &conflict.writer);
+    if conflict.verb.is_empty() {
+        t!(
+            "explore-conflict-unnamed",
+            reader = reader,
+            row = row,
+            writer = writer
+        )
+    } else {
+        t!(
+            "explore-conflict",
+            reader = reader,
+            row = row,
+            writer = writer,
+            verb = &conflict.verb
+        )
     }
 }
 
@@ -247,6 +309,192 @@ mod tests {
             .schedule_problem
             .unwrap()
             .contains("schedule choice 1 picks session 7"));
+    }
+
+    /// English words each step and the conflict exactly as the CLI prints them
+    /// (`Display`, `summary`); Polish and Japanese word the same data, keeping the
+    /// sessions, the rows, the statements and the trace's lines.
+    #[test]
+    fn the_claim_race_counterexample_reads_in_the_page_language() {
+        use crate::i18n::{set_lang, Lang};
+        let report = explore("two-step");
+        let answer = Answer::from(&report);
+        let found = answer.found.as_ref().expect("a counterexample");
+        let conflict = found.conflict.as_ref().expect("a conflict");
+        set_lang(Lang::En);
+        for step in &found.steps {
+            assert_eq!(step_text(step), step.to_string());
+        }
+        assert_eq!(conflict_text(conflict), conflict.summary());
+        assert_eq!(
+            step_text(&found.steps[conflict.read]),
+            "worker1 reads task 1 (SELECT TOP (1) @id = id FROM dbo.task …)"
+        );
+
+        let english = [
+            " reads ",
+            "reads ",
+            " before ",
+            "both go on",
+            " writes it",
+            " runs ",
+            "server",
+            "finishes",
+            "a row",
+        ];
+        for (lang, read, summary) in [
+            (
+                Lang::Pl,
+                "worker1 odczytuje task 1 (SELECT TOP (1) @id = id FROM dbo.task …)",
+                "worker1 odczytuje task 1, zanim UPDATE sesji worker2 go zapisze; obie potem go zapisują",
+            ),
+            (
+                Lang::Ja,
+                "worker1: task 1 を読み取ります（SELECT TOP (1) @id = id FROM dbo.task …）",
+                "worker1 が task 1 を読んだ後、worker2 の UPDATE がそれを書き込み、両方がその後それを書き込みます",
+            ),
+        ] {
+            set_lang(lang);
+            let step = step_text(&found.steps[conflict.read]);
+            let why = conflict_text(conflict);
+            assert_eq!(step, read, "{lang:?}");
+            assert_eq!(why, summary, "{lang:?}");
+            for text in [&step, &why] {
+                for word in english {
+                    assert!(!text.contains(word), "{lang:?}: {word:?} in {text}");
+                }
+            }
+            // Every step keeps its session's name and statement.
+            for narrated in &found.steps {
+                let text = step_text(narrated);
+                assert!(text.starts_with(&narrated.session), "{lang:?}: {text}");
+                assert!(text.contains(&narrated.statement), "{lang:?}: {text}");
+                assert!(!text.contains(" reads ") && !text.contains(" runs "), "{text}");
+            }
+        }
+        set_lang(Lang::En);
+    }
+
+    /// The forms the claim race does not show: a statement that did nothing to show, a
+    /// step that only finishes one, the server's own step, a line that names its
+    /// session, a conflict on a row with no name, by a step that started no statement.
+    #[test]
+    fn every_form_of_a_step_and_a_conflict_reads_as_the_cli_in_english() {
+        use crate::i18n::{set_lang, Lang};
+        let step =
+            |session: &str, statement: &str, reads: &[(&str, &str)], lines: &[&str]| Narrated {
+                session: session.into(),
+                statement: statement.into(),
+                reads: reads
+                    .iter()
+                    .map(|&(t, k)| (t.to_string(), k.to_string()))
+                    .collect(),
+                lines: lines.iter().map(|l| l.to_string()).collect(),
+            };
+        let steps = [
+            step("worker1", "WAITFOR DELAY '00:00:01'", &[], &[]),
+            step("worker1", "", &[], &[]),
+            step("", "", &[], &["deadlock: worker2 is the victim"]),
+            step(
+                "clerk",
+                "EXEC sp_getapplock @Resource = 'doc'",
+                &[],
+                &["clerk's sp_getapplock on doc waits"],
+            ),
+            step(
+                "worker2",
+                "SELECT id FROM dbo.task WITH (READPAST)",
+                &[("task", "1"), ("task", "3")],
+                &["skips task 2 (READPAST)", "commits"],
+            ),
+            step("worker2", "", &[], &["commits"]),
+        ];
+        let conflicts = [
+            Conflict {
+                read: 1,
+                write: 2,
+                reader: "A".into(),
+                writer: "B".into(),
+                verb: String::new(),
+                row: None,
+            },
+            Conflict {
+                read: 1,
+                write: 2,
+                reader: "A".into(),
+                writer: "B".into(),
+                verb: "DELETE".into(),
+                row: Some(("claim".into(), "7".into())),
+            },
+        ];
+        set_lang(Lang::En);
+        let english: Vec<String> = steps.iter().map(step_text).collect();
+        assert_eq!(
+            english,
+            [
+                "worker1 runs WAITFOR DELAY '00:00:01'",
+                "worker1 finishes its statement",
+                "server deadlock: worker2 is the victim",
+                "clerk's sp_getapplock on doc waits (EXEC sp_getapplock @Resource = 'doc')",
+                "worker2 reads task 1, task 3; skips task 2 (READPAST); commits \
+                 (SELECT id FROM dbo.task WITH (READPAST))",
+                "worker2 commits",
+            ]
+        );
+        for (step, text) in steps.iter().zip(&english) {
+            assert_eq!(*text, step.to_string());
+        }
+        for c in &conflicts {
+            assert_eq!(conflict_text(c), c.summary());
+        }
+        assert_eq!(
+            conflicts[0].summary(),
+            "A reads a row before B's WRITE writes it; both go on to write it"
+        );
+
+        // A trace line stays as written, the aside included in Polish.
+        let translated = [
+            (
+                Lang::Pl,
+                [
+                    "worker1 wykonuje WAITFOR DELAY '00:00:01'",
+                    "worker1 kończy swoją instrukcję",
+                    "serwer deadlock: worker2 is the victim",
+                    english[3].as_str(),
+                    "worker2 odczytuje task 1, task 3; skips task 2 (READPAST); commits \
+                     (SELECT id FROM dbo.task WITH (READPAST))",
+                    "worker2 commits",
+                ],
+                [
+                    "A odczytuje wiersz, zanim sesja B go zapisze; obie potem go zapisują",
+                    "A odczytuje claim 7, zanim DELETE sesji B go zapisze; obie potem go zapisują",
+                ],
+            ),
+            (
+                Lang::Ja,
+                [
+                    "worker1 が WAITFOR DELAY '00:00:01' を実行します",
+                    "worker1 が文を終えます",
+                    "サーバー: deadlock: worker2 is the victim",
+                    "clerk's sp_getapplock on doc waits（EXEC sp_getapplock @Resource = 'doc'）",
+                    "worker2: task 1, task 3 を読み取ります; skips task 2 (READPAST); commits\
+                     （SELECT id FROM dbo.task WITH (READPAST)）",
+                    "worker2: commits",
+                ],
+                [
+                    "A が ある行 を読んだ後、B がそれを書き込み、両方がその後それを書き込みます",
+                    "A が claim 7 を読んだ後、B の DELETE がそれを書き込み、両方がその後それを書き込みます",
+                ],
+            ),
+        ];
+        for (lang, lines, why) in translated {
+            set_lang(lang);
+            let texts: Vec<String> = steps.iter().map(step_text).collect();
+            assert_eq!(texts, lines, "{lang:?}");
+            let texts: Vec<String> = conflicts.iter().map(conflict_text).collect();
+            assert_eq!(texts, why, "{lang:?}");
+        }
+        set_lang(Lang::En);
     }
 
     #[test]

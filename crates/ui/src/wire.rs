@@ -13,7 +13,7 @@ use lesson::ExerciseReport;
 use lesson::{Matrix, MatrixProgress};
 
 use crate::exercise::{CheckProgress, Verdict};
-use crate::exploring::{Answer, Conflict, Found};
+use crate::exploring::{Answer, Found};
 
 /// What the page asks of the worker.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,11 +218,6 @@ codec_struct!(CheckProgress {
     steps,
     now_us
 });
-codec_struct!(Conflict {
-    read,
-    write,
-    summary
-});
 
 impl Codec for Found {
     fn put(&self, w: &mut Writer) {
@@ -401,7 +396,7 @@ mod tests {
             max_steps: 400,
             max_states: 200_000,
             progress,
-            found: Some(Found {
+            found: Some(Box::new(Found {
                 schedule: "u.0.1~3.0".parse().unwrap(),
                 statements: 16,
                 switches: 5,
@@ -412,13 +407,29 @@ mod tests {
                         ..Default::default()
                     },
                 }),
-                steps: vec!["worker1 reads task 1".into()],
-                conflict: Some(Conflict {
+                steps: vec![
+                    explore::Narrated {
+                        session: "worker1".into(),
+                        statement: "SELECT TOP (1) @id = id FROM dbo.task …".into(),
+                        reads: vec![("task".into(), "1".into())],
+                        lines: Vec::new(),
+                    },
+                    explore::Narrated {
+                        session: String::new(),
+                        statement: String::new(),
+                        reads: Vec::new(),
+                        lines: vec!["deadlock: worker2 is the victim".into()],
+                    },
+                ],
+                conflict: Some(explore::Conflict {
                     read: 4,
                     write: 12,
-                    summary: "worker1 reads task 1 before worker2's UPDATE writes it".into(),
+                    reader: "worker1".into(),
+                    writer: "worker2".into(),
+                    verb: "UPDATE".into(),
+                    row: Some(("task".into(), "1".into())),
                 }),
-            }),
+            })),
         })));
         round_trip(Reply::Checking(CheckProgress {
             seeds_done: 2,

@@ -66,5 +66,7 @@ schedule-note-untimed = {" "}untimed (every statement boundary is a choice)
 schedule-note-after = ; past its end the seeded scheduler picks.
 schedule-note-back = Back to the seeded run
 schedule-problem = The schedule could not be followed: { $problem }.
+conflict-step = Conflicting step { $step }: { $line }
+conflict-step-at = { $label } at { $at }
 link-bad-setting = The link asks for `{ $setting }`, but { $error }{ $default }.
 link-showing-default = ; showing `{ $setting }`

@@ -214,6 +214,20 @@ explore-bounds = up to { $steps } steps per interleaving and { $states } states
 explore-holds = “{ $label }” holds for every interleaving { $bounds }: { $states } states and { $schedules } schedules explored, exhaustively, in { $took } ms.
 explore-held = “{ $label }” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({ $bounds }) after { $states } states and { $schedules } schedules, then ran { $walks } random walks, in { $took } ms.
 explore-breaks = “{ $label }” breaks after { $statements } statements ({ $switches } context switches): { $detail }. Found after { $states } states in { $took } ms.
+
+# A counterexample's steps and why it breaks (the Explore result, the player's
+# narration of a replayed schedule). Sessions, tables, keys, statements and the trace's
+# lines come in as the run writes them; { $did } is what the step did, joined with "; ".
+explore-server = server
+explore-step-runs = { $who } runs { $statement }
+explore-step-finishes = { $who } finishes its statement
+explore-step-reads = reads { $rows }
+explore-step-did = { $who } { $did }
+explore-step-statement = { $did } ({ $statement })
+explore-conflict = { $reader } reads { $row } before { $writer }'s { $verb } writes it; both go on to write it
+explore-conflict-unnamed = { $reader } reads { $row } before { $writer }'s WRITE writes it; both go on to write it
+explore-a-row = a row
+
 schedule-title = Be the scheduler: { $title }
 schedule-back = Back to the player
 schedule-intro = You choose which session runs its next statement, one statement at a time, with no clock deciding for you. Find the order that breaks the lesson's properties, or let Explore search every order.

@@ -63,5 +63,7 @@ schedule-note-untimed = {" "}を時間なしで (文の境界ごとに選択)
 schedule-note-after = {" "}を再生します。その先はシード付きのスケジューラーが選びます。
 schedule-note-back = シード付きの実行に戻る
 schedule-problem = スケジュールをたどれませんでした: { $problem }。
+conflict-step = 競合するステップ { $step }: { $line }
+conflict-step-at = { $label }（{ $at }）
 link-bad-setting = リンクは `{ $setting }` を指定していますが、{ $error }{ $default }。
 link-showing-default = 。`{ $setting }` を表示しています

@@ -199,6 +199,19 @@ explore-bounds = インターリーブあたり最大 { $steps } ステップ、
 explore-holds = 「{ $label }」は { $bounds } のすべてのインターリーブで成立します: { $states } 状態と { $schedules } スケジュールを網羅的に探索 ({ $took } ms)。
 explore-held = 「{ $label }」は試したすべてのインターリーブで成立しましたが、探索は網羅的ではありません: { $states } 状態と { $schedules } スケジュールで上限 ({ $bounds }) に達し、その後ランダムウォークを { $walks } 回実行しました ({ $took } ms)。
 explore-breaks = 「{ $label }」は { $statements } 文 (コンテキスト切り替え { $switches } 回) の後に破れます: { $detail }。{ $states } 状態の探索で発見 ({ $took } ms)。
+
+# 反例のステップと、性質が破れる理由。セッション、テーブル、キー、文、トレースの行は
+# 実行が書くとおりに入ります。{ $did } はステップが行ったことです。
+explore-server = サーバー
+explore-step-runs = { $who } が { $statement } を実行します
+explore-step-finishes = { $who } が文を終えます
+explore-step-reads = { $rows } を読み取ります
+explore-step-did = { $who }: { $did }
+explore-step-statement = { $did }（{ $statement }）
+explore-conflict = { $reader } が { $row } を読んだ後、{ $writer } の { $verb } がそれを書き込み、両方がその後それを書き込みます
+explore-conflict-unnamed = { $reader } が { $row } を読んだ後、{ $writer } がそれを書き込み、両方がその後それを書き込みます
+explore-a-row = ある行
+
 schedule-title = スケジューラーになる: { $title }
 schedule-back = プレーヤーに戻る
 schedule-intro = 次の文をどのセッションが実行するかを、時計に任せず 1 文ずつ自分で選びます。レッスンの性質を破る順序を見つけるか、探索にすべての順序を調べさせてください。

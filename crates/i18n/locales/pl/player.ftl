@@ -67,5 +67,7 @@ schedule-note-untimed = {" "}bez czasu (każda granica instrukcji jest wyborem)
 schedule-note-after = ; po jego końcu wybiera planista z ziarnem.
 schedule-note-back = Wróć do przebiegu z ziarnem
 schedule-problem = Nie udało się wykonać harmonogramu: { $problem }.
+conflict-step = Krok { $step } w konflikcie: { $line }
+conflict-step-at = { $label }, w chwili { $at }
 link-bad-setting = Link prosi o `{ $setting }`, ale: { $error }{ $default }.
 link-showing-default = ; pokazane `{ $setting }`

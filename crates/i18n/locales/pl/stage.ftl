@@ -221,6 +221,19 @@ explore-bounds = do { $steps } kroków na przeplot i { $states } stanów
 explore-holds = „{ $label }” jest spełniona w każdym przeplocie { $bounds }: zbadano wyczerpująco { $states } stanów i { $schedules } harmonogramów, w { $took } ms.
 explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeplocie, ale przeszukiwanie nie było wyczerpujące: doszło do swoich granic ({ $bounds }) po { $states } stanach i { $schedules } harmonogramach, potem wykonało { $walks } losowych przejść, w { $took } ms.
 explore-breaks = „{ $label }” łamie się po { $statements } instrukcjach ({ $switches } przełączeniach kontekstu): { $detail }. Znalezione po { $states } stanach w { $took } ms.
+
+# Kroki kontrprzykładu i dlaczego łamie własność. Sesje, tabele, klucze, instrukcje i
+# wiersze śladu przychodzą tak, jak zapisuje je przebieg; { $did } to to, co zrobił krok.
+explore-server = serwer
+explore-step-runs = { $who } wykonuje { $statement }
+explore-step-finishes = { $who } kończy swoją instrukcję
+explore-step-reads = odczytuje { $rows }
+explore-step-did = { $who } { $did }
+explore-step-statement = { $did } ({ $statement })
+explore-conflict = { $reader } odczytuje { $row }, zanim { $verb } sesji { $writer } go zapisze; obie potem go zapisują
+explore-conflict-unnamed = { $reader } odczytuje { $row }, zanim sesja { $writer } go zapisze; obie potem go zapisują
+explore-a-row = wiersz
+
 schedule-title = Bądź planistą: { $title }
 schedule-back = Wróć do odtwarzacza
 schedule-intro = Sam wybierasz, która sesja wykonuje następną instrukcję, jedna instrukcja naraz, bez zegara, który zdecyduje za ciebie. Znajdź kolejność, która łamie własności lekcji, albo pozwól, by eksploracja przeszukała wszystkie kolejności.

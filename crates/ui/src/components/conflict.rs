@@ -5,9 +5,11 @@
 use yew::prelude::*;
 
 use crate::conflict::{conflict_steps, ConflictStep};
+use crate::exploring::{conflict_text, step_text};
 use crate::player::{PlayerAction, Shared};
 use crate::present::ms_label;
 use crate::run::RunModel;
+use crate::t;
 use crate::zoom::Window;
 
 fn seek(dispatch: &Callback<PlayerAction>, events: usize) -> Callback<MouseEvent> {
@@ -38,7 +40,7 @@ pub fn ConflictMarks(props: &ConflictMarksProps) -> Html {
         .filter(|s| s.session == props.session && (w.from_us..=w.to_us).contains(&s.at_us))
         .map(|s: ConflictStep| {
             let left = (w.fraction(s.at_us) * 100.0).clamp(0.0, 100.0);
-            let label = format!("Conflicting step {}: {}", s.step + 1, s.line);
+            let label = t!("conflict-step", step = s.step + 1, line = &s.line);
             let edge = if left < 4.0 {
                 Some("conflict-mark--start")
             } else if left > 96.0 {
@@ -49,7 +51,7 @@ pub fn ConflictMarks(props: &ConflictMarksProps) -> Html {
             html! {
                 <button type="button" class={classes!("conflict-mark", edge)} style={format!("left: {left:.3}%")}
                     data-testid="conflict-step" data-step={s.step.to_string()} data-events={s.events.to_string()}
-                    title={format!("{label} at {}", ms_label(s.at_us))} aria-label={label}
+                    title={t!("conflict-step-at", label = &label, at = ms_label(s.at_us))} aria-label={label}
                     onclick={seek(&props.dispatch, s.events)}>{ "⇄" }</button>
             }
         });
@@ -80,13 +82,13 @@ pub fn ConflictNarration(props: &ConflictNarrationProps) -> Html {
             <li class={classes!("conflict__step", hot.then_some("conflict__step--hot"))}
                 data-conflict={hot.to_string()}>
                 <button type="button" class="link-button" onclick={seek(&props.dispatch, events)}>
-                    { step.to_string() }</button>
+                    { step_text(step) }</button>
             </li>
         }
     });
     html! {
         <details class="panel conflict" data-testid="conflict-narration" open=true>
-            <summary class="conflict__summary" data-testid="conflict-summary">{ &conflict.summary }</summary>
+            <summary class="conflict__summary" data-testid="conflict-summary">{ conflict_text(conflict) }</summary>
             <ol class="conflict__steps">{ for lines }</ol>
         </details>
     }

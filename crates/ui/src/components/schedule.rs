@@ -21,7 +21,7 @@ use super::pages::LessonProblem;
 use super::tables::Tables;
 use super::transport::Toggles;
 use crate::catalog::catalog;
-use crate::exploring::{progress_text, verdict_text, Answer};
+use crate::exploring::{conflict_text, progress_text, step_text, verdict_text, Answer};
 use crate::hooks::{navigate, page_keys, Measure};
 use crate::offload::{offload, Offloaded};
 use crate::player::{non_default, settings_from, Shared};
@@ -526,14 +526,14 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             if let Some(conflict) = &c.conflict {
                                 <p class="explore__why" data-testid="explore-conflict"
                                     data-read={conflict.read.to_string()} data-write={conflict.write.to_string()}>
-                                    <strong>{ t!("explore-why") }{ " " }</strong>{ &conflict.summary }{ "." }</p>
+                                    <strong>{ t!("explore-why") }{ " " }</strong>{ conflict_text(conflict) }{ "." }</p>
                             }
                             <ol class="explore__steps" data-testid="explore-steps">
                                 { for c.steps.iter().enumerate().map(|(k, step)| {
                                     let hot = c.conflict.as_ref().is_some_and(|x| k == x.read || k == x.write);
                                     html! {
                                         <li class={classes!(hot.then_some("explore__step--conflict"))}
-                                            data-conflict={hot.to_string()}>{ step }</li>
+                                            data-conflict={hot.to_string()}>{ step_text(step) }</li>
                                     }
                                 }) }
                             </ol>
