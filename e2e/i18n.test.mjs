@@ -251,3 +251,35 @@ test('i18n: a translation reaches every page that shows a lesson: an exercise na
   await page.waitForSelector('[data-testid=matrix] h2');
   assert.match(await page.textContent('[data-testid=matrix] h2'), /Czekać czy pominąć/);
 });
+
+test('i18n: a broken link, a compare and an Explore counterexample speak Polish', async (t) => {
+  const { page } = t;
+  // A link's notices are worded when shown, in the page's language.
+  await t.open('#/lesson/queue-wait-or-skip?lang=pl&t=soon&readpast=maybe');
+  await page.waitForSelector('[data-testid=url-warnings] li');
+  const notices = await page.$$eval('[data-testid=url-warnings] li', (lis) => lis.map((li) => li.textContent));
+  assert.ok(notices.some((n) => n.includes('`t=soon` to nie czas')), notices.join(' | '));
+  assert.ok(notices.some((n) => n.includes('`maybe` nie jest wartością przełącznika `readpast`')), notices.join(' | '));
+  for (const n of notices) assert.doesNotMatch(n, /is not|write |toggle/, n);
+  await noMissingKeys(page, 'broken link (pl)');
+
+  // Compare names the toggle by its Polish label.
+  await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off&lang=pl');
+  await page.waitForSelector('[data-testid=compare-divergence]');
+  const differs = await page.textContent('[data-testid=compare-differences]');
+  assert.match(differs, /: on → off/);
+  assert.doesNotMatch(differs, /readpast: on|READPAST hint in the claim/, differs);
+  await noMissingKeys(page, 'compare (pl)');
+
+  // Explore's counterexample: the conflict sentence and the narrated steps.
+  await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&lang=pl');
+  await page.waitForSelector('[data-testid=schedule-view]');
+  await page.click('[data-testid=explore-button]');
+  await page.locator('[data-testid=explore-result][data-verdict=violated]').waitFor({ timeout: 30_000 });
+  const why = await page.textContent('[data-testid=explore-conflict]');
+  assert.match(why, /worker1 odczytuje task 1, zanim UPDATE sesji worker2 go zapisze; obie potem go zapisują/);
+  const steps = await page.$$eval('[data-testid=explore-steps] li', (lis) => lis.map((li) => li.textContent));
+  assert.ok(steps.length > 5, steps.join(' | '));
+  for (const s of steps) assert.doesNotMatch(s, / reads | runs |finishes its statement/, s);
+  await noMissingKeys(page, 'explore (pl)');
+});

@@ -27,6 +27,7 @@ impl Toggle {
         self.values.iter().position(|v| v == value)
     }
 
+    #[cfg(feature = "parse")]
     pub(crate) fn values_list(&self) -> String {
         self.values.join(", ")
     }

@@ -308,6 +308,7 @@ mod tests {
         assert!(run
             .schedule_problem
             .unwrap()
+            .to_string()
             .contains("schedule choice 1 picks session 7"));
     }
 

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use engine::ParseScheduleError;
+use engine::{ParseScheduleError, ScheduleError};
 use lesson::SettingsError;
 
 use crate::i18n;
@@ -209,6 +209,133 @@ impl PartialEq<&str> for LinkProblem {
     }
 }
 
+/// Why a run could not follow its schedule to the end (a link's `schedule=`, or the
+/// scheduler's `steps=`): found while replaying, worded when shown, like [`LinkProblem`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayProblem {
+    /// The schedule picks a session that cannot run at that choice (the player's run).
+    Schedule(ScheduleError),
+    /// The scheduler's pick at `choice` (counting from 1) failed.
+    Pick { choice: usize, error: PickError },
+    /// The run ended after `run` statements, before the `asked` of `steps=`.
+    Ended { run: usize, asked: usize },
+    /// The schedule had no choice left after `run` statements, before the `asked`.
+    OutOfChoices { run: usize, asked: usize },
+    /// `steps=` stops after `run` statements with `unused` of `total` choices left.
+    Unused {
+        run: usize,
+        unused: usize,
+        total: usize,
+    },
+}
+
+/// Why the scheduler could not step a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PickError {
+    /// The session (its name, when it exists) cannot run now.
+    CannotRun(Option<String>),
+    /// The engine refused the step.
+    Schedule(ScheduleError),
+    /// A property's SQL failed on the new state: the lesson's error, as written.
+    Property(String),
+}
+
+impl ReplayProblem {
+    /// The sentence in the language in effect.
+    pub fn text(&self) -> String {
+        use crate::t;
+        match self {
+            ReplayProblem::Schedule(e) => schedule_error_text(e),
+            ReplayProblem::Pick { choice, error } => {
+                t!("replay-pick", choice = *choice, error = error.text())
+            }
+            ReplayProblem::Ended { run, asked } => {
+                t!("replay-ended", run = *run, asked = *asked)
+            }
+            ReplayProblem::OutOfChoices { run, asked } => {
+                t!("replay-out-of-choices", run = *run, asked = *asked)
+            }
+            ReplayProblem::Unused { run, unused, total } => t!(
+                "replay-unused",
+                run = *run,
+                unused = *unused,
+                total = *total
+            ),
+        }
+    }
+}
+
+impl PickError {
+    /// The sentence in the language in effect.
+    pub fn text(&self) -> String {
+        use crate::t;
+        match self {
+            PickError::CannotRun(who) => t!(
+                "replay-cannot-run",
+                who = who.clone().unwrap_or_else(|| t!("replay-that-session"))
+            ),
+            PickError::Schedule(e) => schedule_error_text(e),
+            PickError::Property(message) => message.clone(),
+        }
+    }
+}
+
+/// An engine's refused pick, worded (its `Display` is the English).
+fn schedule_error_text(e: &ScheduleError) -> String {
+    use crate::t;
+    let enabled = e.enabled.join(", ");
+    match &e.wanted_name {
+        Some(name) => t!(
+            "replay-not-enabled",
+            choice = e.choice,
+            session = e.wanted,
+            name = name,
+            enabled = enabled
+        ),
+        None => t!(
+            "replay-not-enabled-missing",
+            choice = e.choice,
+            session = e.wanted,
+            enabled = enabled
+        ),
+    }
+}
+
+impl fmt::Display for ReplayProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayProblem::Schedule(e) => e.fmt(f),
+            ReplayProblem::Pick { choice, error } => write!(f, "choice {choice}: {error}"),
+            ReplayProblem::Ended { run, asked } => write!(
+                f,
+                "the run ended after {run} statements, before the {asked} the link asks for"
+            ),
+            ReplayProblem::OutOfChoices { run, asked } => write!(
+                f,
+                "the schedule ran out of choices after {run} statements, before the {asked} the link asks for"
+            ),
+            ReplayProblem::Unused { run, unused, total } => write!(
+                f,
+                "the link stops after {run} statements, so {unused} of its {total} choices were not used"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for PickError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PickError::CannotRun(who) => write!(
+                f,
+                "{} cannot run now",
+                who.as_deref().unwrap_or("that session")
+            ),
+            PickError::Schedule(e) => e.fmt(f),
+            PickError::Property(message) => f.write_str(message),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +423,86 @@ mod tests {
         assert_eq!(
             problems(HASHES[1])[0].text(),
             "`view=wide` は表示形式ではありません。`view=compact` か `view=full` と書いてください"
+        );
+        set_lang(Lang::En);
+    }
+
+    /// Every replay problem: English as `Display` wrote it before it was data, Polish
+    /// and Japanese with no English framing and the same numbers and names.
+    #[test]
+    fn replay_problems_read_in_english_as_before_and_are_translated() {
+        let refused = ScheduleError {
+            choice: 3,
+            wanted: 1,
+            wanted_name: Some("worker2".into()),
+            enabled: vec!["worker1".into()],
+        };
+        let missing = ScheduleError {
+            wanted: 7,
+            wanted_name: None,
+            ..refused.clone()
+        };
+        let all = [
+            ReplayProblem::Schedule(refused.clone()),
+            ReplayProblem::Schedule(missing),
+            ReplayProblem::Pick {
+                choice: 2,
+                error: PickError::CannotRun(Some("worker2".into())),
+            },
+            ReplayProblem::Pick {
+                choice: 2,
+                error: PickError::CannotRun(None),
+            },
+            ReplayProblem::Pick {
+                choice: 4,
+                error: PickError::Schedule(refused),
+            },
+            ReplayProblem::Ended { run: 5, asked: 9 },
+            ReplayProblem::OutOfChoices { run: 1, asked: 9 },
+            ReplayProblem::Unused {
+                run: 5,
+                unused: 2,
+                total: 7,
+            },
+        ];
+        let english = [
+            "schedule choice 3 picks session 1 (worker2), but only worker1 can run then",
+            "schedule choice 3 picks session 7, which does not exist, but only worker1 can run then",
+            "choice 2: worker2 cannot run now",
+            "choice 2: that session cannot run now",
+            "choice 4: schedule choice 3 picks session 1 (worker2), but only worker1 can run then",
+            "the run ended after 5 statements, before the 9 the link asks for",
+            "the schedule ran out of choices after 1 statements, before the 9 the link asks for",
+            "the link stops after 5 statements, so 2 of its 7 choices were not used",
+        ];
+        set_lang(Lang::En);
+        for (problem, english) in all.iter().zip(english) {
+            assert_eq!(problem.to_string(), english);
+            assert_eq!(problem.text(), english);
+        }
+        for lang in [Lang::Pl, Lang::Ja] {
+            set_lang(lang);
+            for problem in &all {
+                let text = problem.text();
+                for word in ["choice", "cannot", "statements", "picks", "session "] {
+                    assert!(!text.contains(word), "{lang:?}: {text}");
+                }
+            }
+        }
+        set_lang(Lang::Pl);
+        assert_eq!(
+            all[5].text(),
+            "przebieg skończył się po 5 instrukcjach, a link prosi o 9"
+        );
+        assert_eq!(
+            all[6].text(),
+            "wybory harmonogramu skończyły się po 1 instrukcji, a link prosi o 9"
+        );
+        assert_eq!(all[3].text(), "wybór 2: ta sesja nie może teraz działać");
+        set_lang(Lang::Ja);
+        assert_eq!(
+            all[7].text(),
+            "リンクは 5 文で止まるため、7 個の選択のうち 2 個は使われませんでした"
         );
         set_lang(Lang::En);
     }

@@ -34,7 +34,7 @@ pub struct RunModel {
     /// What the lesson is about, where it happened, in trace order.
     pub anomalies: Vec<Anomaly>,
     /// Why the run's schedule could not be followed (the run stops there).
-    pub schedule_problem: Option<String>,
+    pub schedule_problem: Option<engine::ScheduleError>,
     /// An untimed schedule's choices narrated, with the two steps whose order decides
     /// the run (Explore's counterexample, replayed); see [`crate::conflict`].
     pub explained: Option<Rc<explore::Counterexample>>,
@@ -83,7 +83,7 @@ pub struct RunBuilder {
     every: usize,
     done: bool,
     schedule: Option<Schedule>,
-    schedule_problem: Option<String>,
+    schedule_problem: Option<engine::ScheduleError>,
 }
 
 /// How far a [`RunBuilder`] got.
@@ -147,7 +147,7 @@ impl RunBuilder {
                     break;
                 }
                 Err(e) => {
-                    self.schedule_problem = Some(e.to_string());
+                    self.schedule_problem = Some(e);
                     self.done = true;
                     break;
                 }

@@ -15,7 +15,7 @@ use std::fmt;
 use engine::{Mode, Schedule, SessionStatus, Simulation, Sink, Source, StateView, TraceEntry};
 use lesson::{Applied, Detail, Property};
 
-use crate::problem::LinkProblem;
+use crate::problem::{LinkProblem, PickError, ReplayProblem};
 pub use crate::route::SCHEDULE_PARAM;
 use crate::route::{split_query, LessonRoute, SEED_PARAM};
 use crate::run::keep_snapshot;
@@ -179,7 +179,7 @@ pub struct Scheduling {
     snapshots: Vec<(usize, Simulation)>,
     every: usize,
     /// Why the URL's schedule could not be followed to its end.
-    pub problem: Option<String>,
+    pub problem: Option<ReplayProblem>,
 }
 
 impl Scheduling {
@@ -227,9 +227,7 @@ impl Scheduling {
             let pick = match enabled.as_slice() {
                 [] => {
                     if let Some(n) = steps {
-                        self.problem = Some(format!(
-                            "the run ended after {run} statements, before the {n} the link asks for"
-                        ));
+                        self.problem = Some(ReplayProblem::Ended { run, asked: n });
                     }
                     break;
                 }
@@ -240,40 +238,42 @@ impl Scheduling {
                         pick
                     }
                     None => {
-                        self.problem = Some(format!(
-                            "the schedule ran out of choices after {run} statements, before the {} the link asks for",
-                            steps.unwrap_or(run)
-                        ));
+                        self.problem = Some(ReplayProblem::OutOfChoices {
+                            run,
+                            asked: steps.unwrap_or(run),
+                        });
                         break;
                     }
                 },
             };
             if let Err(e) = self.pick(pick) {
-                self.problem = Some(format!("choice {next}: {e}"));
+                self.problem = Some(ReplayProblem::Pick {
+                    choice: next,
+                    error: e,
+                });
                 break;
             }
             run += 1;
         }
         if self.problem.is_none() && next < choices.len() {
-            self.problem = Some(format!(
-                "the link stops after {run} statements, so {} of its {} choices were not used",
-                choices.len() - next,
-                choices.len()
-            ));
+            self.problem = Some(ReplayProblem::Unused {
+                run,
+                unused: choices.len() - next,
+                total: choices.len(),
+            });
         }
     }
 
     /// Runs session `i`'s next statement (then the timer while nobody can run).
-    pub fn pick(&mut self, i: usize) -> Result<(), String> {
+    pub fn pick(&mut self, i: usize) -> Result<(), PickError> {
         let enabled = self.sim.enabled();
         if !enabled.contains(&i) {
-            let who = self.sessions.get(i).map_or("that session", String::as_str);
-            return Err(format!("{who} cannot run now"));
+            return Err(PickError::CannotRun(self.sessions.get(i).cloned()));
         }
-        self.sim.step_session(i).map_err(|e| e.to_string())?;
+        self.sim.step_session(i).map_err(PickError::Schedule)?;
         let mut events = self.sim.take_events();
         settle(&mut self.sim, &mut events);
-        let broken = self.broken_now()?;
+        let broken = self.broken_now().map_err(PickError::Property)?;
         self.steps.push(Step {
             session: i,
             events,
@@ -610,11 +610,13 @@ mod tests {
     #[test]
     fn a_pick_that_cannot_run_is_refused_and_a_bad_link_says_why() {
         let mut s = claim_race();
-        assert!(s.pick(7).unwrap_err().contains("cannot run"));
+        assert!(s.pick(7).unwrap_err().to_string().contains("cannot run"));
         let schedule: Schedule = "u.5".parse().unwrap();
         s.replay(Some(&schedule), None);
         assert!(
-            s.problem.as_deref().unwrap_or("").contains("choice 1"),
+            s.problem
+                .as_ref()
+                .is_some_and(|p| p.to_string().contains("choice 1")),
             "{:?}",
             s.problem
         );

@@ -18,3 +18,14 @@ link-toggle-pair = `{ $side }={ $item }` is not a toggle setting: write `name:va
 link-unknown-toggle = unknown toggle `{ $name }` (toggles: { $known })
 link-unknown-toggle-none = unknown toggle `{ $name }`: this lesson has no toggles
 link-not-a-value = `{ $value }` is not a value of toggle `{ $name }` (values: { $values })
+
+# A schedule that could not be followed to its end (`ReplayProblem`): session numbers,
+# names and counts come in as the run has them.
+replay-not-enabled = schedule choice { $choice } picks session { $session } ({ $name }), but only { $enabled } can run then
+replay-not-enabled-missing = schedule choice { $choice } picks session { $session }, which does not exist, but only { $enabled } can run then
+replay-cannot-run = { $who } cannot run now
+replay-that-session = that session
+replay-pick = choice { $choice }: { $error }
+replay-ended = the run ended after { $run } statements, before the { $asked } the link asks for
+replay-out-of-choices = the schedule ran out of choices after { $run } statements, before the { $asked } the link asks for
+replay-unused = the link stops after { $run } statements, so { $unused } of its { $total } choices were not used

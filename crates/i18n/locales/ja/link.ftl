@@ -17,3 +17,13 @@ link-toggle-pair = `{ $side }={ $item }` は切り替えの設定ではありま
 link-unknown-toggle = `{ $name }` は不明な切り替えです (切り替え: { $known })
 link-unknown-toggle-none = `{ $name }` は不明な切り替えです。このレッスンには切り替えがありません
 link-not-a-value = `{ $value }` は切り替え `{ $name }` の値ではありません (値: { $values })
+
+# 最後までたどれなかったスケジュール (`ReplayProblem`)。
+replay-not-enabled = スケジュールの選択 { $choice } はセッション { $session } ({ $name }) を選びますが、その時点で実行できるのは { $enabled } だけです
+replay-not-enabled-missing = スケジュールの選択 { $choice } は存在しないセッション { $session } を選びますが、その時点で実行できるのは { $enabled } だけです
+replay-cannot-run = { $who } は今は実行できません
+replay-that-session = そのセッション
+replay-pick = 選択 { $choice }: { $error }
+replay-ended = 実行は { $run } 文で終わりました。リンクが求める { $asked } 文より前です
+replay-out-of-choices = スケジュールの選択は { $run } 文の後で尽きました。リンクが求める { $asked } 文より前です
+replay-unused = リンクは { $run } 文で止まるため、{ $total } 個の選択のうち { $unused } 個は使われませんでした

@@ -18,3 +18,22 @@ link-toggle-pair = `{ $side }={ $item }` nie jest ustawieniem przełącznika: na
 link-unknown-toggle = nieznany przełącznik `{ $name }` (przełączniki: { $known })
 link-unknown-toggle-none = nieznany przełącznik `{ $name }`: ta lekcja nie ma przełączników
 link-not-a-value = `{ $value }` nie jest wartością przełącznika `{ $name }` (wartości: { $values })
+
+# Harmonogram, którego nie dało się wykonać do końca (`ReplayProblem`).
+replay-not-enabled = wybór { $choice } harmonogramu wskazuje sesję { $session } ({ $name }), ale wtedy mogą działać tylko: { $enabled }
+replay-not-enabled-missing = wybór { $choice } harmonogramu wskazuje sesję { $session }, która nie istnieje; wtedy mogą działać tylko: { $enabled }
+replay-cannot-run = { $who } nie może teraz działać
+replay-that-session = ta sesja
+replay-pick = wybór { $choice }: { $error }
+replay-ended = przebieg skończył się po { $run } { $run ->
+        [one] instrukcji
+       *[other] instrukcjach
+    }, a link prosi o { $asked }
+replay-out-of-choices = wybory harmonogramu skończyły się po { $run } { $run ->
+        [one] instrukcji
+       *[other] instrukcjach
+    }, a link prosi o { $asked }
+replay-unused = link kończy się po { $run } { $run ->
+        [one] instrukcji
+       *[other] instrukcjach
+    }, więc nie użyto { $unused } z { $total } jego wyborów

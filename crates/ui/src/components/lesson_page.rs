@@ -102,7 +102,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <a href={Route::Lesson(seeded).href()}>{ t!("schedule-note-back") }</a>
                 </p>
                 if let Some(problem) = problem {
-                    <p data-testid="schedule-problem">{ t!("schedule-problem", problem = problem) }</p>
+                    <p data-testid="schedule-problem">{ t!("schedule-problem", problem = crate::problem::ReplayProblem::Schedule(problem).text()) }</p>
                 }
             </div>
         }

@@ -307,7 +307,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 if let Some(problem) = &s.problem {
                     <div class="notice notice--warning" role="status" data-testid="schedule-problem">
                         <p class="notice__title">{ t!("schedule-problem-title") }</p>
-                        <p>{ problem }</p>
+                        <p>{ problem.text() }</p>
                     </div>
                 }
                 <div class="schedule__bar">
