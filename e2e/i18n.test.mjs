@@ -263,6 +263,13 @@ test('i18n: a broken link, a compare and an Explore counterexample speak Polish'
   for (const n of notices) assert.doesNotMatch(n, /is not|write |toggle/, n);
   await noMissingKeys(page, 'broken link (pl)');
 
+  // A schedule the scheduler cannot follow says why, in Polish, with its numbers.
+  await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&schedule=u.0.7&lang=pl');
+  await page.waitForSelector('[data-testid=schedule-problem]');
+  const replay = await page.textContent('[data-testid=schedule-problem]');
+  assert.match(replay, /wybór 2: .*sesj/, replay);
+  assert.doesNotMatch(replay, /choice|cannot|picks/, replay);
+
   // Compare names the toggle by its Polish label.
   await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off&lang=pl');
   await page.waitForSelector('[data-testid=compare-divergence]');
