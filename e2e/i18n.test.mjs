@@ -250,6 +250,33 @@ test('i18n: a translation reaches every page that shows a lesson: an exercise na
   await t.open('#/lesson/queue-wait-or-skip/matrix?lang=pl');
   await page.waitForSelector('[data-testid=matrix] h2');
   assert.match(await page.textContent('[data-testid=matrix] h2'), /Czekać czy pominąć/);
+  // The column headers' titles are the legend's words, in Polish.
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 30_000 });
+  const heads = await page.$$eval('[data-testid=matrix-table] th[title]', (ths) => ths.map((th) => th.title));
+  assert.ok(heads.some((h) => /Błędy nieprzechwycone przez blok TRY/.test(h)), heads.join(' | '));
+  for (const h of heads) assert.doesNotMatch(h, /claims task|Errors no TRY|No deadlock/, h);
+
+  // A lesson without a Japanese translation says so on each of its pages, not only the player.
+  for (const hash of ['#/exercise/exercise-skip-locked?lang=ja', '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off&lang=ja',
+    '#/lesson/queue-wait-or-skip/matrix?lang=ja', '#/lesson/queue-claim-race/schedule?lang=ja', '#/embed/queue-wait-or-skip?view=full&lang=ja']) {
+    await t.open(hash);
+    await page.waitForSelector('[data-testid=untranslated]');
+    assert.equal(await page.textContent('[data-testid=untranslated]'), '未翻訳のため英語で表示しています。', hash);
+  }
+  // ...and its anomaly explanations use the catalogue's verb, not the lesson's English one.
+  await t.open('#/lesson/send-double-click?lang=ja');
+  await settled(page);
+  const anomalyTitles = await page.$$eval('[data-testid=anomaly]', (as) => as.map((a) => a.getAttribute('title') || ''));
+  assert.ok(anomalyTitles.length >= 1);
+  const whys = [];
+  await page.keyboard.press('?');
+  for (let k = 0; k < anomalyTitles.length; k += 1) {
+    await page.keyboard.press(']');
+    await page.waitForTimeout(100);
+    whys.push((await page.$('[data-testid=why]')) ? await page.textContent('[data-testid=why]') : '');
+  }
+  assert.ok(whys.some((w) => /を再び 書き込みました/.test(w)), whys.join(' | '));
+  for (const w of whys) assert.doesNotMatch(w, / sent /, w);
 });
 
 test('i18n: a broken link, a compare and an Explore counterexample speak Polish', async (t) => {

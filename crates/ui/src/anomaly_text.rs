@@ -14,7 +14,7 @@ use crate::t;
 pub fn rules_shown(applied: &Applied) -> Vec<AnomalyRule> {
     let catalog = catalog();
     let lang = crate::i18n::lang();
-    let (Some(en), Some((shown, _))) = (
+    let (Some(en), Some((shown, translated))) = (
         catalog.get(&applied.lesson_id),
         catalog.get_in(&applied.lesson_id, lang.as_str()),
     ) else {
@@ -24,13 +24,20 @@ pub fn rules_shown(applied: &Applied) -> Vec<AnomalyRule> {
         .anomalies
         .iter()
         .map(|rule| {
-            en.lesson
+            let mut shown = en
+                .lesson
                 .anomalies
                 .iter()
                 .position(|r| r == rule)
                 .and_then(|at| shown.lesson.anomalies.get(at))
                 .cloned()
-                .unwrap_or_else(|| rule.clone())
+                .unwrap_or_else(|| rule.clone());
+            // An untranslated lesson's English verb would sit inside a sentence of
+            // another language: the catalogue's plain "wrote" reads right there.
+            if !translated {
+                shown.verb = t!("why-verb-wrote");
+            }
+            shown
         })
         .collect()
 }

@@ -138,7 +138,7 @@ compare-outcomes = 結果
 compare-left-title = 左
 compare-right-title = 右 (左との比較)
 compare-no-difference = 違う切り替えはありません。
-compare-differ = 左右の違い: { $differs }。
+compare-differ = 左右の違い — { $differs }。
 compare-swap = 左右を入れ替える
 
 # 結果マトリクス。

@@ -9,7 +9,7 @@ why-statement-aside = ({ $statement })
 why-statement = { $label } ({ $line } 行目)
 why-statement-in-proc = { $proc } の { $label } ({ $line } 行目)
 why-meaning = : { $meaning }。
-why-verb-wrote = 書き込み
+why-verb-wrote = 書き込みました
 
 why-wait-title = { $session } が待つ理由
 why-wait-asks = { $session } は { $resource } に { $mode } ロックを要求します。

@@ -134,7 +134,7 @@ compare-same-before = Każde wcześniejsze zdarzenie jest w obu takie samo.
 compare-left = Lewy:
 compare-right = Prawy:
 compare-ended = przebieg się skończył
-compare-why = Dlaczego: jedyna różnica to { $differs }; to pierwsze zdarzenie, które zmienia, a wszystko dalej z niego wynika.
+compare-why = Dlaczego: jedyna różnica — { $differs }; to pierwsze zdarzenie, które ona zmienia, a wszystko dalej z niego wynika.
 compare-go = Przejdź do tej chwili
 compare-left-run = lewy przebieg
 compare-right-run = prawy przebieg
@@ -145,7 +145,7 @@ compare-outcomes = Wyniki
 compare-left-title = Lewy
 compare-right-title = Prawy, względem lewego
 compare-no-difference = Żaden przełącznik się nie różni.
-compare-differ = Lewy i prawy różnią się w { $differs }.
+compare-differ = Różnica między lewym a prawym — { $differs }.
 compare-swap = Zamień strony
 
 # Macierz wyników.

@@ -255,6 +255,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     </p>
                 }
                 <h2 class="lesson__title">{ t!("compare-page-title", title = &crate::catalog::shown(&lesson).title) }</h2>
+                <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="lesson__summary" data-testid="compare-differences">
                     { if differs.is_empty() { t!("compare-no-difference") } else { t!("compare-differ", differs = differs.join(", ")) } }
                     { " " }

@@ -171,6 +171,10 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                     <span class="visually-hidden">{ " " }{ t!("embed-open-new-tab") }</span>
                 </a>
             </header>
+            // The compact widget is a glance: its note would cost the line it saves.
+            if full {
+                <super::Untranslated lesson_id={lesson.id.clone()} />
+            }
             { for warnings }
             <section
                 class={classes!("player", pending.then_some("player--stale"))}

@@ -298,6 +298,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         { " " }<span class="chip chip--solved" data-testid="solved-badge">{ t!("card-solved") }</span>
                     }
                 </h2>
+                <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="exercise__goal" data-testid="goal-text"><strong>{ t!("exercise-goal") }{ " " }</strong>{ inline_html(goal_html) }</p>
             </header>
             { for notice }

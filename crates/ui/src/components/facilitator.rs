@@ -50,6 +50,7 @@ pub fn FacilitatorPage() -> Html {
         html! {
             <article class="facilitator__exercise" data-testid="facilitator-exercise" data-lesson={lesson.id.clone()}>
                 <h3>{ &lesson.title }</h3>
+                <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="facilitator__meta">
                     <code>{ &lesson.id }</code>
                     if !lesson.covers.is_empty() { { " · " }{ t!("facilitator-covers", list = lesson.covers.join(", ")) } }

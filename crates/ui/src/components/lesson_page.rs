@@ -66,9 +66,6 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         .get_in(&lesson.id, i18n::lang().as_str())
         .map(|(entry, translated)| (Rc::clone(&entry.lesson), translated))
         .unwrap_or((Rc::clone(&lesson.0), true));
-    let untranslated = (!translated && i18n::lang() != i18n::Lang::En).then(|| html! {
-        <p class="lesson__untranslated" data-testid="untranslated">{ t!("lesson-untranslated") }</p>
-    });
     let settings_text = |s: &lesson::Settings| {
         s.iter()
             .map(|(n, v)| format!("{n}={v}"))
@@ -443,7 +440,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
                 <p class="lesson__summary" lang={(!translated).then_some("en")}>{ &shown_lesson.summary }</p>
-                { for untranslated }
+                <super::Untranslated lesson_id={lesson.id.clone()} />
                 <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>
             { for warnings }

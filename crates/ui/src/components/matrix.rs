@@ -165,6 +165,7 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
                 <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()} data-testid="matrix-back">{ t!("matrix-back") }</a>
             </p>
             <h2>{ t!("matrix-title", title = &crate::catalog::shown(&lesson).title) }</h2>
+            <super::Untranslated lesson_id={lesson.id.clone()} />
             <p class="matrix__intro">{ t!("matrix-intro") }</p>
             { body }
         </article>
@@ -246,7 +247,7 @@ fn matrix_table(
                     <thead>
                         <tr>
                             { for matrix.toggles.iter().map(|t| html! { <th scope="col" class="matrix__toggle">{ t }</th> }) }
-                            { for matrix.columns.iter().map(|c| html! { <th scope="col" title={c.label.clone()}>{ &c.key }</th> }) }
+                            { for matrix.columns.iter().zip(legend_labels(lesson, &matrix.columns)).map(|(c, label)| html! { <th scope="col" title={label}>{ &c.key }</th> }) }
                             <th scope="col" title={t!("matrix-checks-title")}>{ t!("matrix-checks") }</th>
                         </tr>
                     </thead>

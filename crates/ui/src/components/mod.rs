@@ -208,3 +208,24 @@ fn saved_progress(
         .filter_map(|l| Some((l.id.clone(), crate::progress::peek(&l.id)?)))
         .collect()
 }
+
+#[derive(Properties, PartialEq)]
+pub struct UntranslatedProps {
+    pub lesson_id: AttrValue,
+}
+
+/// "Not translated yet, shown in English": on every page of a lesson that has no
+/// translation into the page's language (nothing in English, or for unknown ids).
+#[function_component]
+pub fn Untranslated(props: &UntranslatedProps) -> Html {
+    let lang = i18n::lang();
+    let untranslated = lang != i18n::Lang::En
+        && catalog()
+            .get_in(&props.lesson_id, lang.as_str())
+            .is_some_and(|(_, translated)| !translated);
+    html! {
+        if untranslated {
+            <p class="lesson__untranslated" data-testid="untranslated">{ t!("lesson-untranslated") }</p>
+        }
+    }
+}

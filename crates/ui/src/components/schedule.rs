@@ -167,6 +167,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
                     <a href={player_href} data-testid="back-to-player">{ t!("schedule-back") }</a>
                 </p>
                 <h2 class="lesson__title">{ t!("schedule-title", title = &crate::catalog::shown(lesson).title) }</h2>
+                <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="lesson__summary">
                     { t!("schedule-intro") }
                 </p>
