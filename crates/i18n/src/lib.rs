@@ -210,11 +210,17 @@ pub fn text_in(lang: Lang, key: &str, args: &[(&str, Arg)]) -> String {
 }
 
 /// `t!("key")`, `t!("key", count = n, name = "B")`: the message in the language in
-/// effect (see [`text`]).
+/// effect (see [`text`]); `t!("key" in lang, ...)`: in `lang` (see [`text_in`]).
 #[macro_export]
 macro_rules! t {
     ($key:literal) => {
         $crate::text($key, &[])
+    };
+    ($key:literal in $lang:expr) => {
+        $crate::text_in($lang, $key, &[])
+    };
+    ($key:literal in $lang:expr, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::text_in($lang, $key, &[$((stringify!($name), $crate::Arg::from($value))),+])
     };
     ($key:literal, $($name:ident = $value:expr),+ $(,)?) => {
         $crate::text($key, &[$((stringify!($name), $crate::Arg::from($value))),+])
@@ -303,7 +309,7 @@ mod detail;
 pub use detail::detail;
 
 mod settings;
-pub use settings::settings_error;
+pub use settings::{settings_error, settings_error_in};
 
 /// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
 /// language in effect.

@@ -4,10 +4,16 @@
 
 use lesson::SettingsError;
 
-use crate::{text, Arg};
+use crate::{text_in, Arg, Lang};
 
 /// `error` as the language in effect words it.
 pub fn settings_error(error: &SettingsError) -> String {
+    settings_error_in(crate::lang(), error)
+}
+
+/// `error` as `lang` words it.
+pub fn settings_error_in(lang: Lang, error: &SettingsError) -> String {
+    let text = |key: &str, args: &[(&str, Arg)]| text_in(lang, key, args);
     match error {
         SettingsError::UnknownToggle { name, known } if known.is_empty() => {
             text("link-unknown-toggle-none", &[("name", Arg::from(name))])

@@ -1,8 +1,8 @@
 //! What a link asks for that the page cannot follow (`t=soon`, `view=wide`, an unknown
 //! toggle): data read from the URL when it is parsed, worded when the page shows it,
 //! in the page's language then (the route is read before the language applies).
-//! `Display` is the English sentence, as tests and logs read it; [`LinkProblem::text`]
-//! is the sentence in the language in effect, from the `link` catalogue. Parameter
+//! Each type words itself in one place, `words(lang)`, from the `link` catalogue:
+//! `text()` in the language in effect, `Display` in English (as tests and logs read it). Parameter
 //! names, values and examples stay as the URL writes them.
 //!
 //! The worker never words one: it skips bad settings without a reason (see
@@ -13,7 +13,8 @@ use std::fmt;
 use engine::{ParseScheduleError, ScheduleError};
 use lesson::SettingsError;
 
-use crate::i18n;
+use crate::i18n::{self, Lang};
+use crate::t;
 
 /// One parameter of a link that could not be followed, with its value as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,8 +56,7 @@ pub struct BadSetting {
 }
 
 impl BadSetting {
-    /// The sentence in the language in effect.
-    pub fn text(&self) -> String {
+    fn words(&self, lang: Lang) -> String {
         let BadSetting {
             name,
             value,
@@ -65,112 +65,44 @@ impl BadSetting {
         } = self;
         let default = default
             .as_ref()
-            .map(|d| crate::t!("link-showing-default", setting = format!("{name}={d}")))
+            .map(|d| t!("link-showing-default" in lang, setting = format!("{name}={d}")))
             .unwrap_or_default();
-        crate::t!(
-            "link-bad-setting",
+        t!(
+            "link-bad-setting" in lang,
             setting = format!("{name}={value}"),
-            error = i18n::settings_error(error),
+            error = i18n::settings_error_in(lang, error),
             default = default
         )
-    }
-}
-
-/// The English sentence.
-impl fmt::Display for BadSetting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = &self.name;
-        write!(
-            f,
-            "The link asks for `{name}={}`, but {}",
-            self.value, self.error
-        )?;
-        if let Some(default) = &self.default {
-            write!(f, "; showing `{name}={default}`")?;
-        }
-        f.write_str(".")
     }
 }
 
 impl LinkProblem {
     /// The sentence in the language in effect.
     pub fn text(&self) -> String {
-        use crate::t;
-        if let Some((key, _, value, _)) = self.bad_value() {
-            return i18n::text(key, &[("value", i18n::Arg::from(value))]);
-        }
+        self.words(i18n::lang())
+    }
+
+    fn words(&self, lang: Lang) -> String {
+        use LinkProblem::*;
         match self {
-            LinkProblem::Schedule(e) => t!(
-                "link-schedule",
+            Time { value } => t!("link-time" in lang, value = value),
+            Events { value } => t!("link-events" in lang, value = value),
+            Anomaly { value } => t!("link-anomaly" in lang, value = value),
+            Seed { value } => t!("link-seed" in lang, value = value),
+            TimedSchedule { value } => t!("link-timed-schedule" in lang, value = value),
+            Steps { value } => t!("link-steps" in lang, value = value),
+            View { value } => t!("link-view" in lang, value = value),
+            Theme { value } => t!("link-theme" in lang, value = value),
+            Schedule(e) => t!(
+                "link-schedule" in lang,
                 text = &e.text,
                 item = e.item,
                 token = &e.token
             ),
-            LinkProblem::CompareParam { name } => t!("link-compare-param", name = name),
-            LinkProblem::TogglePair { side, item } => {
-                t!("link-toggle-pair", side = side, item = item)
-            }
-            LinkProblem::Setting(setting) => setting.text(),
-            _ => unreachable!("a bad value is worded above"),
+            CompareParam { name } => t!("link-compare-param" in lang, name = name),
+            TogglePair { side, item } => t!("link-toggle-pair" in lang, side = side, item = item),
+            Setting(setting) => setting.words(lang),
         }
-    }
-
-    /// A parameter whose value does not read (`t=soon`): its catalogue key, its name
-    /// in the URL, the value, and the English sentence after `name=value`.
-    fn bad_value(&self) -> Option<(&'static str, &'static str, &str, &'static str)> {
-        use LinkProblem::*;
-        let (key, name, value, english) = match self {
-            Time { value } => (
-                "link-time",
-                "t",
-                value,
-                "is not a time: write milliseconds of virtual time, e.g. `t=1500`",
-            ),
-            Events { value } => (
-                "link-events",
-                "e",
-                value,
-                "is not an event count: write a whole number, e.g. `e=12`",
-            ),
-            Anomaly { value } => (
-                "link-anomaly",
-                "anomaly",
-                value,
-                "is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`",
-            ),
-            Seed { value } => (
-                "link-seed",
-                "seed",
-                value,
-                "is not a seed: write a whole number, e.g. `seed=7`",
-            ),
-            TimedSchedule { value } => (
-                "link-timed-schedule",
-                "schedule",
-                value,
-                "is a timed schedule: the scheduler runs untimed, and its schedules start `u.`",
-            ),
-            Steps { value } => (
-                "link-steps",
-                "steps",
-                value,
-                "is not a number of statements: write a whole number, e.g. `steps=6`",
-            ),
-            View { value } => (
-                "link-view",
-                "view",
-                value,
-                "is not a view: write `view=compact` or `view=full`",
-            ),
-            Theme { value } => (
-                "link-theme",
-                "theme",
-                value,
-                "is not a theme: write `theme=light` or `theme=dark`",
-            ),
-            Schedule(_) | CompareParam { .. } | TogglePair { .. } | Setting(_) => return None,
-        };
-        Some((key, name, value, english))
     }
 
     /// Whether the English sentence contains `text` (for tests and logs).
@@ -182,22 +114,7 @@ impl LinkProblem {
 /// The English sentence.
 impl fmt::Display for LinkProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some((_, name, value, english)) = self.bad_value() {
-            return write!(f, "`{name}={value}` {english}");
-        }
-        match self {
-            LinkProblem::Schedule(e) => e.fmt(f),
-            LinkProblem::CompareParam { name } => write!(
-                f,
-                "`{name}` is not a compare parameter: use `left`, `right`, `seed` or `t`"
-            ),
-            LinkProblem::TogglePair { side, item } => write!(
-                f,
-                "`{side}={item}` is not a toggle setting: write `name:value`, e.g. `{side}=readpast:off`"
-            ),
-            LinkProblem::Setting(setting) => setting.fmt(f),
-            _ => unreachable!("a bad value is written above"),
-        }
+        f.write_str(&self.words(Lang::En))
     }
 }
 
@@ -243,20 +160,23 @@ pub enum PickError {
 impl ReplayProblem {
     /// The sentence in the language in effect.
     pub fn text(&self) -> String {
-        use crate::t;
+        self.words(i18n::lang())
+    }
+
+    fn words(&self, lang: Lang) -> String {
         match self {
-            ReplayProblem::Schedule(e) => schedule_error_text(e),
+            ReplayProblem::Schedule(e) => schedule_error_words(e, lang),
             ReplayProblem::Pick { choice, error } => {
-                t!("replay-pick", choice = *choice, error = error.text())
+                t!("replay-pick" in lang, choice = *choice, error = error.words(lang))
             }
             ReplayProblem::Ended { run, asked } => {
-                t!("replay-ended", run = *run, asked = *asked)
+                t!("replay-ended" in lang, run = *run, asked = *asked)
             }
             ReplayProblem::OutOfChoices { run, asked } => {
-                t!("replay-out-of-choices", run = *run, asked = *asked)
+                t!("replay-out-of-choices" in lang, run = *run, asked = *asked)
             }
             ReplayProblem::Unused { run, unused, total } => t!(
-                "replay-unused",
+                "replay-unused" in lang,
                 run = *run,
                 unused = *unused,
                 total = *total
@@ -266,34 +186,31 @@ impl ReplayProblem {
 }
 
 impl PickError {
-    /// The sentence in the language in effect.
-    pub fn text(&self) -> String {
-        use crate::t;
+    fn words(&self, lang: Lang) -> String {
         match self {
             PickError::CannotRun(who) => t!(
-                "replay-cannot-run",
-                who = who.clone().unwrap_or_else(|| t!("replay-that-session"))
+                "replay-cannot-run" in lang,
+                who = who.clone().unwrap_or_else(|| t!("replay-that-session" in lang))
             ),
-            PickError::Schedule(e) => schedule_error_text(e),
+            PickError::Schedule(e) => schedule_error_words(e, lang),
             PickError::Property(message) => message.clone(),
         }
     }
 }
 
-/// An engine's refused pick, worded (its `Display` is the English).
-fn schedule_error_text(e: &ScheduleError) -> String {
-    use crate::t;
+/// An engine's refused pick, worded (in English as its own `Display` writes it).
+fn schedule_error_words(e: &ScheduleError, lang: Lang) -> String {
     let enabled = e.enabled.join(", ");
     match &e.wanted_name {
         Some(name) => t!(
-            "replay-not-enabled",
+            "replay-not-enabled" in lang,
             choice = e.choice,
             session = e.wanted,
             name = name,
             enabled = enabled
         ),
         None => t!(
-            "replay-not-enabled-missing",
+            "replay-not-enabled-missing" in lang,
             choice = e.choice,
             session = e.wanted,
             enabled = enabled
@@ -301,38 +218,17 @@ fn schedule_error_text(e: &ScheduleError) -> String {
     }
 }
 
+/// The English sentence.
 impl fmt::Display for ReplayProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayProblem::Schedule(e) => e.fmt(f),
-            ReplayProblem::Pick { choice, error } => write!(f, "choice {choice}: {error}"),
-            ReplayProblem::Ended { run, asked } => write!(
-                f,
-                "the run ended after {run} statements, before the {asked} the link asks for"
-            ),
-            ReplayProblem::OutOfChoices { run, asked } => write!(
-                f,
-                "the schedule ran out of choices after {run} statements, before the {asked} the link asks for"
-            ),
-            ReplayProblem::Unused { run, unused, total } => write!(
-                f,
-                "the link stops after {run} statements, so {unused} of its {total} choices were not used"
-            ),
-        }
+        f.write_str(&self.words(Lang::En))
     }
 }
 
+/// The English sentence.
 impl fmt::Display for PickError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PickError::CannotRun(who) => write!(
-                f,
-                "{} cannot run now",
-                who.as_deref().unwrap_or("that session")
-            ),
-            PickError::Schedule(e) => e.fmt(f),
-            PickError::Property(message) => f.write_str(message),
-        }
+        f.write_str(&self.words(Lang::En))
     }
 }
 
