@@ -98,3 +98,7 @@ fn explore(c: &mut Criterion) {
 
 criterion_group!(benches, lessons, clone, explore);
 criterion_main!(benches);
+
+/// The `lockstep` binary's allocator, so the figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

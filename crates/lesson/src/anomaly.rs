@@ -4,7 +4,7 @@
 //! final state after the run, so the engine and its traces are unchanged and a run pays
 //! nothing while it is simulated (one pass over the trace at the end).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use engine::{Event, ReleaseReason, TableView, TraceEntry};
@@ -398,38 +398,72 @@ fn unquote(shown: &str) -> String {
 /// values); a row gone by the end is known only through its UPDATEs, so one deleted or
 /// rolled back without an UPDATE of the watched columns is not compared. Values once
 /// seen stay seen: deleting the first row does not hide a later repeat of it.
-fn duplicates(
+///
+/// Rows are numbered once (a slot per key: the final state's rows, then keys only the
+/// trace knows) and the rule's events are picked out in one pass, so the passes after
+/// it index vectors instead of searching ordered maps of key text: a claim race of
+/// 2 × 500 has tens of thousands of events and a thousand rows.
+fn duplicates<'t>(
     rule: usize,
     r: &AnomalyRule,
-    trace: &[TraceEntry],
+    trace: &'t [TraceEntry],
     tables: &[TableView],
     out: &mut Vec<Anomaly>,
 ) {
+    /// Values of the watched columns, each known or not.
+    type Values = Vec<Option<String>>;
     let Some((table, columns)) = watched(tables, &r.table, &r.columns) else {
         return;
     };
     let names: Vec<&str> = columns.iter().map(|&c| table.columns[c].as_str()).collect();
     let position = |c: &str| names.iter().position(|n| n.eq_ignore_ascii_case(c));
-    let finals = final_values(table, &columns);
     let this = |t: &str| table.name.eq_ignore_ascii_case(t);
+    let events: Vec<usize> = trace
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| match &e.event {
+            Event::RowInserted { table: t, .. } | Event::RowUpdated { table: t, .. } => this(t),
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect();
+    // Slots: the final state's rows first, with their values as text.
+    let mut keys: Vec<&str> = table.rows.iter().map(|row| row.key.as_str()).collect();
+    let mut finals: Vec<Option<Vec<String>>> = table
+        .rows
+        .iter()
+        .map(|row| {
+            Some(
+                columns
+                    .iter()
+                    .map(|&c| value_text(&row.values[c]))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut slots: HashMap<&str, usize> = keys.iter().enumerate().map(|(n, &k)| (k, n)).collect();
     // Each row's values before the trace changed them: per column, the old value of its
     // first UPDATE, else the final value. Rows the trace never inserted are the setup's.
-    let mut first: BTreeMap<&str, Vec<Option<String>>> = BTreeMap::new();
-    let mut inserted: BTreeSet<&str> = BTreeSet::new();
-    for e in trace {
-        match &e.event {
-            Event::RowInserted { table: t, key, .. } if this(t) => {
-                inserted.insert(key);
-            }
-            Event::RowUpdated {
-                table: t,
-                key,
-                changes,
-                ..
-            } if this(t) => {
-                let slot = first
-                    .entry(key.as_str())
-                    .or_insert_with(|| vec![None; names.len()]);
+    let mut first: Vec<Option<Values>> = vec![None; keys.len()];
+    let mut inserted: Vec<bool> = vec![false; keys.len()];
+    let mut event_slots: Vec<usize> = Vec::with_capacity(events.len());
+    for &i in &events {
+        let key = match &trace[i].event {
+            Event::RowInserted { key, .. } | Event::RowUpdated { key, .. } => key.as_str(),
+            _ => unreachable!("picked above"),
+        };
+        let n = *slots.entry(key).or_insert_with(|| {
+            keys.push(key);
+            finals.push(None);
+            first.push(None);
+            inserted.push(false);
+            keys.len() - 1
+        });
+        event_slots.push(n);
+        match &trace[i].event {
+            Event::RowInserted { .. } => inserted[n] = true,
+            Event::RowUpdated { changes, .. } => {
+                let slot = first[n].get_or_insert_with(|| vec![None; names.len()]);
                 for (c, old, _) in changes {
                     if let Some(p) = position(c) {
                         slot[p].get_or_insert_with(|| unquote(old));
@@ -439,40 +473,38 @@ fn duplicates(
             _ => {}
         }
     }
-    let initial = |key: &str| -> Vec<Option<String>> {
+    let initial = |n: usize| -> Values {
         (0..names.len())
             .map(|p| {
-                first
-                    .get(key)
+                first[n]
+                    .as_ref()
                     .and_then(|v| v[p].clone())
-                    .or_else(|| finals.get(key).map(|v| v[p].clone()))
+                    .or_else(|| finals[n].as_ref().map(|v| v[p].clone()))
             })
             .collect()
     };
-    type Seen = BTreeMap<Vec<String>, (String, String, usize)>;
-    let mut seen: Seen = BTreeMap::new();
-    let mut current: BTreeMap<&str, Vec<Option<String>>> = BTreeMap::new();
-    // The setup's rows hold their values from the start.
-    let setup_keys: BTreeSet<&str> = finals
-        .keys()
-        .copied()
-        .chain(first.keys().copied())
-        .filter(|k| !inserted.contains(k))
+    // Values → the row that had them first: its slot, writer and event.
+    let mut seen: HashMap<Vec<String>, (usize, &'t str, usize)> = HashMap::new();
+    let mut current: Vec<Option<Values>> = vec![None; keys.len()];
+    // The setup's rows hold their values from the start; equal values are first at the
+    // lowest key (as text), whichever order the slots are in.
+    let mut setup: Vec<usize> = (0..keys.len())
+        .filter(|&n| !inserted[n] && (finals[n].is_some() || first[n].is_some()))
         .collect();
-    for key in setup_keys {
-        let vals = initial(key);
+    setup.sort_by_key(|&n| keys[n]);
+    for n in setup {
+        let vals = initial(n);
         if let Some(known) = vals.iter().cloned().collect::<Option<Vec<String>>>() {
-            seen.entry(known)
-                .or_insert_with(|| (key.to_string(), "setup".to_string(), 0));
+            seen.entry(known).or_insert((n, "setup", 0));
         }
-        current.insert(key, vals);
+        current[n] = Some(vals);
     }
-    let mut keys: BTreeSet<&str> = BTreeSet::new();
+    let mut once: Vec<bool> = vec![false; keys.len()];
     let push = |out: &mut Vec<Anomaly>,
-                seen: &mut Seen,
+                seen: &mut HashMap<Vec<String>, (usize, &'t str, usize)>,
                 vals: &[Option<String>],
-                key: &str,
-                session: &str,
+                n: usize,
+                session: &'t str,
                 i: usize,
                 by_update: bool| {
         let Some(known) = vals.iter().cloned().collect::<Option<Vec<String>>>() else {
@@ -480,10 +512,10 @@ fn duplicates(
         };
         match seen.get(&known) {
             None => {
-                seen.insert(known, (key.to_string(), session.to_string(), i));
+                seen.insert(known, (n, session, i));
             }
-            Some((first_key, _, _)) if first_key == key => {}
-            Some((first_key, first_session, first_insert)) => out.push(Anomaly {
+            Some(&(first_n, _, _)) if first_n == n => {}
+            Some(&(first_n, first_session, first_insert)) => out.push(Anomaly {
                 event: i,
                 at_us: trace[i].at_us,
                 session: session.to_string(),
@@ -491,11 +523,11 @@ fn duplicates(
                 kind: AnomalyKind::Duplicate(Box::new(Duplicate {
                     rule,
                     table: table.name.clone(),
-                    key: key.to_string(),
+                    key: keys[n].to_string(),
                     values: names.iter().map(|n| n.to_string()).zip(known).collect(),
-                    first_key: first_key.clone(),
-                    first_session: first_session.clone(),
-                    first_insert: *first_insert,
+                    first_key: keys[first_n].to_string(),
+                    first_session: first_session.to_string(),
+                    first_insert,
                     session: session.to_string(),
                     insert: i,
                     by_update,
@@ -503,27 +535,19 @@ fn duplicates(
             }),
         }
     };
-    for (i, entry) in trace.iter().enumerate() {
-        match &entry.event {
+    for (&i, &n) in events.iter().zip(&event_slots) {
+        match &trace[i].event {
             // A key inserted again after a rollback is the same row.
-            Event::RowInserted {
-                session,
-                table: t,
-                key,
-            } if this(t) && keys.insert(key) => {
-                let vals = initial(key);
-                push(out, &mut seen, &vals, key, session, i, false);
-                current.insert(key, vals);
+            Event::RowInserted { session, .. } if !once[n] => {
+                once[n] = true;
+                let vals = initial(n);
+                push(out, &mut seen, &vals, n, session, i, false);
+                current[n] = Some(vals);
             }
             Event::RowUpdated {
-                session,
-                table: t,
-                key,
-                changes,
-            } if this(t) => {
-                let vals = current
-                    .entry(key.as_str())
-                    .or_insert_with(|| vec![None; names.len()]);
+                session, changes, ..
+            } => {
+                let vals = current[n].get_or_insert_with(|| vec![None; names.len()]);
                 let mut touched = false;
                 for (c, _, new) in changes {
                     if let Some(p) = position(c) {
@@ -533,7 +557,7 @@ fn duplicates(
                 }
                 if touched {
                     let vals = vals.clone();
-                    push(out, &mut seen, &vals, key, session, i, true);
+                    push(out, &mut seen, &vals, n, session, i, true);
                 }
             }
             _ => {}
