@@ -139,3 +139,25 @@ test('why: a receiver call that no entry records (send-failure, fail after the c
   await page.evaluate(() => window.scrollTo(0, 0));
   await t.screenshot('why-send-failure-unmatched-light-1280');
 });
+
+test('why: two anomalies at one event (a second call that is both a duplicate and unmatched) are counted as two, and one ahead is singular', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/send-double-click?guard=index-only', 'guard=index-only');
+  const status = page.locator('[data-testid=anomaly-status]');
+  assert.equal(await status.textContent(), '3 anomalies ahead');
+  await page.click('[data-testid=next-anomaly]');
+  await atEvents(page, 46);
+  // Both rules found event 45: the status names the two, and so does its title.
+  assert.match(await status.textContent(), /^Anomalies 1–2 of 3: user2: receiver called a second time for one document \(.*\); user2: receiver called, no entry records the call \(/);
+  assert.match(await status.getAttribute('title'), /^user2: receiver called a second time .*; user2: receiver called, no entry records the call/);
+  assert.equal(await page.isDisabled('[data-testid=prev-anomaly]'), true, 'nothing before them');
+  await page.click('[data-testid=next-anomaly]');
+  await atEvents(page, 54);
+  assert.match(await status.textContent(), /^Anomaly 3 of 3: user2: error 2601/);
+  await page.click('[data-testid=prev-anomaly]');
+  await atEvents(page, 46);
+  assert.match(await status.textContent(), /^Anomalies 1–2 of 3/);
+
+  await openLesson(t, '#/lesson/send-double-click?guard=none', 'guard=none');
+  await page.waitForFunction(() => document.querySelector('[data-testid=anomaly-status]')?.textContent === '1 anomaly ahead');
+});

@@ -32,7 +32,11 @@ legend-zoom = Zoom: wheel or pinch over the lanes, + and −, or drag across the
 anomaly-at = { $anomaly } at { $time }
 anomaly-none = No anomalies in this run.
 anomaly-of = Anomaly { $shown } of { $total }
-anomaly-ahead = { $total } anomalies ahead
+anomaly-of-several = Anomalies { $first }–{ $last } of { $total }
+anomaly-ahead = { $total ->
+    [one] { $total } anomaly ahead
+   *[other] { $total } anomalies ahead
+}
 anomaly-passed = { $shown } of { $total } passed
 anomaly-about = anomalies: what this lesson is about
 anomaly-group = Anomalies

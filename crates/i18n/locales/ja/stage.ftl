@@ -32,6 +32,7 @@ legend-zoom = 拡大縮小: レーン上でホイールかピンチ、+ と −�
 anomaly-at = { $time } の { $anomaly }
 anomaly-none = この実行に異常はありません。
 anomaly-of = 異常 { $shown } / { $total }
+anomaly-of-several = 異常 { $first }–{ $last } / { $total }
 anomaly-ahead = この先の異常: { $total } 件
 anomaly-passed = 通過: { $shown } / { $total }
 anomaly-about = 異常: このレッスンの主題

@@ -32,6 +32,7 @@ legend-zoom = Powiększanie: kółko albo gest szczypania nad torami, + i −, a
 anomaly-at = { $anomaly } w chwili { $time }
 anomaly-none = W tym przebiegu nie ma anomalii.
 anomaly-of = Anomalia { $shown } z { $total }
+anomaly-of-several = Anomalie { $first }–{ $last } z { $total }
 anomaly-ahead = Anomalie przed nami: { $total }
 anomaly-passed = Minięte: { $shown } z { $total }
 anomaly-about = anomalie: to, o czym jest ta lekcja

@@ -41,18 +41,30 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
     };
-    let at = anomalies
-        .get(shown.wrapping_sub(1))
-        .filter(|a| a.event + 1 == events);
-    let status = match at {
-        Some(_) => t!("anomaly-of", shown = shown, total = anomalies.len()),
-        None if shown == 0 => t!("anomaly-ahead", total = anomalies.len()),
-        None => t!("anomaly-passed", shown = shown, total = anomalies.len()),
+    // Those at the playhead's event: several rules can find one event (a second call
+    // that is both a duplicate and unmatched), and each is counted.
+    let here = &anomalies[anomalies.partition_point(|a| a.event + 1 < events)..shown];
+    let at = here.last();
+    let status = match here.len() {
+        0 if shown == 0 => t!("anomaly-ahead", total = anomalies.len()),
+        0 => t!("anomaly-passed", shown = shown, total = anomalies.len()),
+        1 => t!("anomaly-of", shown = shown, total = anomalies.len()),
+        n => t!(
+            "anomaly-of-several",
+            first = shown + 1 - n,
+            last = shown,
+            total = anomalies.len()
+        ),
     };
-    let label = at.map_or_else(
-        || t!("anomaly-about"),
-        |a| crate::anomaly_text::text(a, &crate::anomaly_text::rules_shown(&props.run.applied)),
-    );
+    let label = if here.is_empty() {
+        t!("anomaly-about")
+    } else {
+        let rules = crate::anomaly_text::rules_shown(&props.run.applied);
+        here.iter()
+            .map(|a| crate::anomaly_text::text(a, &rules))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     html! {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
             <span class="anomaly-nav__buttons" role="group" aria-label={t!("anomaly-group")}>
