@@ -112,7 +112,7 @@ table-recent = Latest changes to rows not shown:
 log-seek = Move the playhead to this event
 
 predict-title = Predict first
-predict-skip = Skip: just run it
+predict-skip = Skip: show the run
 predict-stop = Stop asking me
 predict-hint = Answers stay in this browser; the Lesson tab turns the questions back on.
 predict-running = Running…

@@ -103,7 +103,7 @@ table-recent = 表示されていない行の最近の変更:
 log-seek = 再生位置をこのイベントに移動
 
 predict-title = まず予想
-predict-skip = スキップして実行
+predict-skip = スキップして実行を表示
 predict-stop = もう尋ねない
 predict-hint = 回答はこのブラウザーに保存されます。レッスン タブで質問を再び有効にできます。
 predict-running = 実行中…

@@ -110,7 +110,7 @@ table-recent = Ostatnie zmiany wierszy, których tu nie widać:
 log-seek = Przesuń znacznik odtwarzania do tego zdarzenia
 
 predict-title = Najpierw przewiduj
-predict-skip = Pomiń: po prostu uruchom
+predict-skip = Pomiń: pokaż przebieg
 predict-stop = Nie pytaj mnie więcej
 predict-hint = Odpowiedzi zostają w tej przeglądarce; karta Lekcja włącza pytania z powrotem.
 predict-running = Uruchamianie…
