@@ -100,6 +100,11 @@ test('player: the URL after a toggle and steps reloads to the same state', async
 test('player: keyboard steps, jumps and plays; clicks on the log and lanes move the playhead', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip');
+  // The speed control says what 1× means: events, not virtual time.
+  assert.match(
+    await page.$eval('[data-testid=speed]', (el) => el.closest('label').title),
+    /^At 1×, four events a second; a quiet stretch plays in real time up to a quarter second/,
+  );
   assert.deepEqual(await position(page), { events: 0, t: 0 });
   await page.keyboard.press('ArrowRight');
   assert.equal((await position(page)).events, 1);
@@ -168,7 +173,7 @@ test('player: the claim race, two-step duplicates claims and one-statement does 
     const shownMs = (await done.jsonValue()) - started;
     const entries = await page.evaluate(() => performance.getEntriesByName('lockstep:simulate').map((e) => e.duration));
     const simulated = entries.length > measures ? `simulation ${entries.at(-1).toFixed(0)} ms` : 'run cached, no simulation';
-    const events = await page.$eval('[data-testid=position]', (el) => el.textContent.match(/of (\d+)$/)?.[1]);
+    const events = await page.$eval('[data-testid=position]', (el) => el.textContent.match(/of ([\d,]+)$/)?.[1]);
     return `${claim} (${events} events): ${simulated}, click to rendered ${shownMs.toFixed(0)} ms`;
   };
   const timings = [await flip('one-statement'), await flip('conditional'), await flip('one-statement'), await flip('two-step')];
@@ -182,6 +187,15 @@ test('player: the claim race, two-step duplicates claims and one-statement does 
   assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
   // READPAST skips show as marks on the lanes.
   assert.ok((await page.locator('[data-testid=lane-worker1] [data-kind=skipped]').count()) > 0);
+  // What the last toggle changed counts the anomalies: two-step's 488 duplicates are gone.
+  const shownTab = await page.$eval('[role=tab][aria-selected=true]', (el) => el.dataset.testid);
+  await page.click('[data-testid=tab-outcome]');
+  const anomalies = page.locator('[data-testid=before-after] li[data-what=Anomalies]');
+  assert.equal(await anomalies.locator('.before-after__before').textContent(), '488');
+  assert.equal(await anomalies.locator('.before-after__after').textContent(), '0');
+  await page.click(`[data-testid=${shownTab}]`);
+  // The player's keys, not the tab list's (where End picks the last tab).
+  await page.evaluate(() => document.activeElement.blur());
 
   // Stepping back from the end of a long run replays it; the tables catch up.
   await page.keyboard.press('End');

@@ -79,6 +79,14 @@ for (const scheme of ['light', 'dark']) {
             await page.keyboard.press('ArrowRight');
             await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
             if (i % 6 === 0) assertOnScreen(await stageBoxes(page), `${where}, event ${i}`);
+            if (i % 6 === 0) {
+              // A statement deep in a procedure starts at the panel's left edge, its
+              // indentation taken off, so a narrow card shows its first words.
+              const firsts = await page.$$eval('[data-testid=stage] [data-testid^="current-"] pre', (pres) =>
+                pres.map((pre) => pre.textContent.split('\n')[0]),
+              );
+              for (const line of firsts) assert.doesNotMatch(line, /^\s/, `${where}, event ${i}: "${line}"`);
+            }
           }
           // A moment with a wait: the graph has its arrow, still on screen.
           if (id === 'queue-wait-or-skip') {

@@ -108,6 +108,11 @@ test('why: with READPAST on, B\'s skip of task 1 names READPAST and the conflict
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
   await page.click('[data-testid=why-toggle]');
+  // At the start nothing needs a reason; with no anomaly in the run, `]` is not offered.
+  assert.equal(
+    await page.textContent('[data-testid=why] .why__sentence'),
+    'The event at the playhead follows from the SQL alone. Step to a wait, a skip or an error and its reason shows here.',
+  );
   // Step until the playhead is on B's skip.
   for (let i = 0; i < 200 && !(await page.$('[data-testid=narration]:has-text("skips")')); i += 1) {
     await page.locator('body').press('ArrowRight');
@@ -160,4 +165,32 @@ test('why: two anomalies at one event (a second call that is both a duplicate an
 
   await openLesson(t, '#/lesson/send-double-click?guard=none', 'guard=none');
   await page.waitForFunction(() => document.querySelector('[data-testid=anomaly-status]')?.textContent === '1 anomaly ahead');
+});
+
+test('why: on a phone the opened panel is scrolled to just below the sticky stage, its first sentence in sight', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&t=2000', 'readpast=off');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // Below the fold before it opens: the stage alone fills the screen.
+  await page.click('[data-testid=why-toggle]');
+  const why = page.locator('[data-testid=why]');
+  await why.waitFor();
+  await page.waitForFunction(() => window.scrollY > 0);
+  const { top, firstBottom, pinnedBottom, height } = await page.evaluate(() => ({
+    top: document.querySelector('[data-testid=why]').getBoundingClientRect().top,
+    firstBottom: document.querySelector('[data-testid=why] .why__sentence').getBoundingClientRect().bottom,
+    pinnedBottom: document.querySelector('.stage__pinned').getBoundingClientRect().bottom,
+    height: window.innerHeight,
+  }));
+  assert.ok(top >= pinnedBottom, `the panel (top ${top}) starts below the sticky stage (bottom ${pinnedBottom})`);
+  assert.ok(firstBottom <= height, `its first sentence (bottom ${firstBottom}) is on screen (${height})`);
+  // Closing and opening again, already in sight, does not move the page.
+  await page.locator('body').press('?');
+  await page.waitForSelector('[data-testid=why]', { state: 'detached' });
+  const y = await page.evaluate(() => window.scrollY);
+  await page.locator('body').press('?');
+  await why.waitFor();
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => window.scrollY), y);
 });

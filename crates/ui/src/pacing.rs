@@ -125,6 +125,15 @@ pub fn idle_at<T: Times + ?Sized>(
 mod tests {
     use super::*;
 
+    /// The speed control's hint (`speed-title` in player.ftl, every language) states
+    /// these figures: change it with them.
+    #[test]
+    fn the_speed_hint_states_the_pacing() {
+        assert_eq!(1000.0 / EVENT_MS, 4.0, "four events a second");
+        assert_eq!(IDLE_REAL_MS, 250.0, "a quarter second in real time");
+        assert_eq!(IDLE_MAX_MS, 2000.0, "2 s at most");
+    }
+
     #[test]
     fn quiet_stretches_are_compressed_more_the_longer_they_are() {
         assert_eq!(idle_ms(100_000), 100.0);

@@ -132,6 +132,60 @@ pub fn snippet(text: &str, span: Range<usize>, context: usize) -> (Range<usize>,
     (starts[first]..end.max(starts[first]), first + 1)
 }
 
+/// The indentation (spaces) that every non-blank line of `text[window]` shares.
+pub fn common_indent(text: &str, window: Range<usize>) -> usize {
+    text.get(window)
+        .unwrap_or("")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0)
+}
+
+/// Takes up to `n` leading spaces off every line of the items' text, so a statement
+/// deep inside a procedure starts at the left edge of a narrow panel. A tag (which
+/// sits after the indentation, where its statement starts) ends a line's indentation.
+pub fn dedent(items: Vec<CodeItem>, n: usize) -> Vec<CodeItem> {
+    if n == 0 {
+        return items;
+    }
+    // Spaces still to take off the current line (None: past its indentation).
+    let mut left = Some(n);
+    items
+        .into_iter()
+        .map(|item| match item {
+            CodeItem::Text {
+                text,
+                toggle,
+                sessions,
+            } => {
+                let mut out = String::with_capacity(text.len());
+                for c in text.chars() {
+                    match (c, left) {
+                        ('\n', _) => left = Some(n),
+                        (' ', Some(k)) if k > 0 => {
+                            left = Some(k - 1);
+                            continue;
+                        }
+                        _ => left = None,
+                    }
+                    out.push(c);
+                }
+                CodeItem::Text {
+                    text: out,
+                    toggle,
+                    sessions,
+                }
+            }
+            other => {
+                left = None;
+                other
+            }
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // What one step did to the tables
 
@@ -881,6 +935,11 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
         ms_label(before.end_us),
         ms_label(after.end_us),
     );
+    push(
+        t!("change-anomalies"),
+        before.anomalies.to_string(),
+        after.anomalies.to_string(),
+    );
     for c in &after.checks {
         if let Some(old) = before.checks.iter().find(|o| o.name == c.name) {
             let verdict = |p: bool| {
@@ -1267,5 +1326,28 @@ mod tests {
         assert_eq!(ticks(0, 6), [0]);
         assert_eq!(tick_label(3_000_000, 1_000_000), "3 s");
         assert_eq!(tick_label(300_000, 100_000), "300 ms");
+    }
+
+    #[test]
+    fn dedent_takes_the_shared_indentation_off_every_line() {
+        let text = "BEGIN\n            UPDATE t\n              SET a = 1\n\n            WHERE id = 2;\nEND";
+        let start = text.find("UPDATE").unwrap();
+        let end = text.find(';').unwrap() + 1;
+        let (window, _) = snippet(text, start..end, 0);
+        assert_eq!(common_indent(text, window.clone()), 12);
+        let marks = [StatementMark {
+            session: 0,
+            range: start..end,
+        }];
+        let items = dedent(code_items(text, window, &[], &marks), 12);
+        let shown: String = items
+            .iter()
+            .map(|i| match i {
+                CodeItem::Text { text, .. } => text.clone(),
+                CodeItem::Tag { .. } => "[tag]".into(),
+                CodeItem::Caret { .. } => "^".into(),
+            })
+            .collect();
+        assert_eq!(shown, "[tag]UPDATE t\n  SET a = 1\n\nWHERE id = 2;");
     }
 }

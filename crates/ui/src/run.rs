@@ -223,6 +223,7 @@ impl RunBuilder {
             questions,
             end_us,
             events: trace.len(),
+            anomalies: anomalies.len(),
         });
         RunModel {
             key,
@@ -253,6 +254,8 @@ pub struct RunSummary {
     /// Virtual time of the last event (or the outcome's end, if later).
     pub end_us: u64,
     pub events: usize,
+    /// Anomalies the lesson's rules found (duplicate claims, unmatched calls, …).
+    pub anomalies: usize,
 }
 
 /// Unlocked rows per table in a state view (locked and uncommitted rows always come

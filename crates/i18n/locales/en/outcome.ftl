@@ -51,6 +51,7 @@ change-errors = { $session } errors
 change-got = { $session } got
 change-reads = { $session } { $reads }
 change-end = Run ended at
+change-anomalies = Anomalies
 change-check = Check “{ $name }”
 change-yes = yes
 change-no = no

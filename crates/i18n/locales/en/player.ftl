@@ -34,6 +34,7 @@ step-forward-title = Step forward (→)
 end-label = Jump to the end (End)
 end-title = End (End)
 speed = Speed
+speed-title = At 1×, four events a second; a quiet stretch plays in real time up to a quarter second, a longer one shortened (2 s at most). The clock shows virtual time.
 position = of { $end } · event { $event } of { $events }
 virtual-time = Virtual time
 idle = » quiet for { $span } — played compressed

@@ -52,6 +52,7 @@ why-hide = Hide why
 why-button-title = Why did this happen? (?)
 why-nothing-title = Nothing to explain here
 why-nothing = The event at the playhead follows from the SQL alone. Step to a wait, a skip, an error or an anomaly (] jumps to the next anomaly) and its reason shows here.
+why-nothing-no-anomalies = The event at the playhead follows from the SQL alone. Step to a wait, a skip or an error and its reason shows here.
 why-matrix-caption = Lock compatibility ({ $dialect }): can a lock asked for (row) be granted while another session holds (column)?
 why-matrix-lit = Lit: { $asked } asked, { $held } held.
 why-matrix-corner = asked \ held

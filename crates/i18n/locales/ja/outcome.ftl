@@ -42,6 +42,7 @@ change-errors = { $session } のエラー
 change-got = { $session } の取得
 change-reads = { $session } の{ $reads }
 change-end = 実行の終了
+change-anomalies = 異常
 change-check = チェック「{ $name }」
 change-yes = あり
 change-no = なし

@@ -31,6 +31,7 @@ step-forward-title = 進む (→)
 end-label = 最後へ (End)
 end-title = 最後 (End)
 speed = 速度
+speed-title = 1× では 1 秒に 4 イベント。何も起きない区間は 0.25 秒までは実時間で、それより長い区間は短縮して（最長 2 秒）再生します。時計は仮想時間を示します。
 position = / { $end } · イベント { $event } / { $events }
 virtual-time = 仮想時間
 idle = » { $span } の待ち時間 — 早送り中

@@ -49,6 +49,7 @@ why-hide = 理由を隠す
 why-button-title = なぜこうなったのか? (?)
 why-nothing-title = ここに説明することはありません
 why-nothing = 再生位置のイベントは SQL だけから決まります。待機、スキップ、エラー、異常 (] で次の異常へ) に進むと、ここに理由が表示されます。
+why-nothing-no-anomalies = 再生位置のイベントは SQL だけから決まります。待機、スキップ、エラーに進むと、ここに理由が表示されます。
 why-matrix-caption = ロックの互換性 ({ $dialect }): 他のセッションが保持しているロック (列) がある間に、要求されたロック (行) を付与できるか?
 why-matrix-lit = 強調: 要求 { $asked }、保持 { $held }。
 why-matrix-corner = 要求 \ 保持

@@ -58,6 +58,7 @@ change-errors = { $session } błędy
 change-got = { $session } dostała
 change-reads = { $session } { $reads }
 change-end = Koniec przebiegu
+change-anomalies = Anomalie
 change-check = Sprawdzenie „{ $name }”
 change-yes = tak
 change-no = nie

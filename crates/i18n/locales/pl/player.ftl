@@ -35,6 +35,7 @@ step-forward-title = Krok naprzód (→)
 end-label = Skocz na koniec (End)
 end-title = Koniec (End)
 speed = Tempo
+speed-title = Przy 1× cztery zdarzenia na sekundę; cichy odcinek do ćwierć sekundy trwa tyle co naprawdę, dłuższy jest skracany (najwyżej do 2 s). Zegar pokazuje czas wirtualny.
 position = z { $end } · zdarzenie { $event } z { $events }
 virtual-time = Czas wirtualny
 idle = » cisza przez { $span } — odtwarzana szybciej

@@ -49,6 +49,7 @@ why-hide = Ukryj wyjaśnienie
 why-button-title = Dlaczego tak się stało? (?)
 why-nothing-title = Nie ma tu czego wyjaśniać
 why-nothing = Zdarzenie w miejscu znacznika wynika z samego SQL. Przejdź do czekania, pominięcia, błędu albo anomalii (] skacze do następnej anomalii), a tu pojawi się przyczyna.
+why-nothing-no-anomalies = Zdarzenie w miejscu znacznika wynika z samego SQL. Przejdź do czekania, pominięcia albo błędu, a tu pojawi się przyczyna.
 why-matrix-caption = Zgodność blokad ({ $dialect }): czy blokadę, o którą prosi sesja (wiersz), można przyznać, gdy inna sesja trzyma blokadę (kolumna)?
 why-matrix-lit = Podświetlone: żądana { $asked }, trzymana { $held }.
 why-matrix-corner = żądana \ trzymana

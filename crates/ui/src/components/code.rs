@@ -9,7 +9,9 @@ use lesson::ToggledRange;
 use yew::prelude::*;
 
 use crate::player::Shared;
-use crate::present::{code_items, ms_label, session_class, snippet, CodeItem, StatementMark};
+use crate::present::{
+    code_items, common_indent, dedent, ms_label, session_class, snippet, CodeItem, StatementMark,
+};
 use crate::run::{RunModel, Statement};
 use crate::t;
 
@@ -24,6 +26,9 @@ pub struct CodeListingProps {
     pub sessions: Vec<String>,
     pub fresh: Vec<String>,
     pub flash: u32,
+    /// Leading spaces to take off every line (a snippet's shared indentation).
+    #[prop_or_default]
+    pub dedent: usize,
 }
 
 /// A `<pre>` of SQL with marks. Text switched by a toggle is a `<mark>` naming the
@@ -33,7 +38,10 @@ pub struct CodeListingProps {
 pub fn CodeListing(props: &CodeListingProps) -> Html {
     let text = props.text.as_str();
     let window = props.window.map_or(0..text.len(), |(a, b)| a..b);
-    let items = code_items(text, window, &props.toggled, &props.statements);
+    let items = dedent(
+        code_items(text, window, &props.toggled, &props.statements),
+        props.dedent,
+    );
     let name = |i: usize| props.sessions.get(i).cloned().unwrap_or_default();
     let rendered = items.into_iter().enumerate().map(|(i, item)| match item {
         CodeItem::Text { text, toggle, sessions } => {
@@ -164,6 +172,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                         <CodeListing
                             text={AttrValue::from(block.text.clone())}
                             window={Some((window.start, window.end))}
+                            dedent={common_indent(&block.text, window.clone())}
                             toggled={block.toggled.clone()}
                             statements={own.clone()}
                             sessions={sessions.clone()}
@@ -190,6 +199,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                         <CodeListing
                             text={AttrValue::from(setup.text.clone())}
                             window={Some((window.start, window.end))}
+                            dedent={if compact { common_indent(&setup.text, window.clone()) } else { 0 }}
                             toggled={setup.toggled.clone()}
                             statements={vec![StatementMark { session: i, range: a..b }]}
                             sessions={sessions.clone()}

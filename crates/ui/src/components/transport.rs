@@ -185,7 +185,7 @@ pub fn Transport(props: &TransportProps) -> Html {
                     data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ icon(ICON_FORWARD) }</button>
                 <button type="button" class="icon-button" aria-label={t!("end-label")} title={t!("end-title")}
                     data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ icon(ICON_END) }</button>
-                <label class="transport__speed">
+                <label class="transport__speed" title={t!("speed-title")}>
                     <span>{ t!("speed") }</span>
                     <select data-testid="speed" onchange={on_speed}>
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {

@@ -35,8 +35,53 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
     }
 }
 
+/// The stacked layout's media query (www/style.css): there the stage's pinned part
+/// sticks to the top of the screen and covers what scrolls under it.
+const STACKED: &str = "(max-width: 63.99rem), (max-height: 35.99rem)";
+
+/// Brings the opened panel into sight: on a phone it sits below the fold, and the
+/// sticky stage (about half the screen) would cover its first lines.
+fn reveal(panel: &web_sys::Element) {
+    let window = gloo::utils::window();
+    let stacked = window
+        .match_media(STACKED)
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    // Once scrolled, a sticky stage covers its own height at the top.
+    let cover = if stacked {
+        gloo::utils::document()
+            .query_selector(".stage__pinned")
+            .ok()
+            .flatten()
+            .map_or(0.0, |p| p.get_bounding_client_rect().height())
+    } else {
+        0.0
+    };
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let top = panel.get_bounding_client_rect().top();
+    // Its title and first sentence (about 4rem) visible: nothing to do.
+    if top >= cover && top + 64.0 <= height {
+        return;
+    }
+    window.scroll_by_with_x_and_y(0.0, top - cover - 8.0);
+}
+
 #[function_component]
 pub fn WhyPanel(props: &WhyPanelProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(props.open, move |open| {
+            if let Some(panel) = open.then(|| node.cast::<web_sys::Element>()).flatten() {
+                reveal(&panel);
+            }
+        });
+    }
     if !props.open {
         return html! {};
     }
@@ -59,14 +104,17 @@ pub fn WhyPanel(props: &WhyPanelProps) -> Html {
         None => html! {
             <>
                 <h3 class="why__title" id="why-title">{ t!("why-nothing-title") }</h3>
-                <p class="why__sentence muted">{ t!("why-nothing") }</p>
+                <p class="why__sentence muted">{
+                    // `]` only where it has an anomaly to jump to.
+                    if props.run.anomalies.is_empty() { t!("why-nothing-no-anomalies") } else { t!("why-nothing") }
+                }</p>
             </>
         },
     };
     html! {
         // Scrolls on its own (and takes focus for it), so a long explanation leaves the
         // stage in place.
-        <section id="why-panel" class="panel why" data-testid="why" aria-labelledby="why-title" tabindex="0"
+        <section ref={node} id="why-panel" class="panel why" data-testid="why" aria-labelledby="why-title" tabindex="0"
             data-event={why.as_ref().map(|w| w.event.to_string())}>
             { body }
         </section>
