@@ -388,3 +388,30 @@ test('stage: the wait-for graph shows every name whole, however many sessions', 
     await page.goto('about:blank');
   }
 });
+
+test('stage: inside an engine step, the lock and table panels say they show where it ends', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race?claim=two-step&e=37');
+  await settled(page, 'claim=two-step');
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '37');
+  // Event 37 (worker2 finishes its UPDATE) starts worker2's step at 29.901 ms: its
+  // commit hands worker1 the lock it waits for, and worker2 inserts its claim, all in
+  // one step (events 37–42), whose end the panels show.
+  assert.match(await page.textContent('[data-testid=narration]'), /worker2 finishes UPDATE/);
+  const note = page.locator('[data-testid=waits] [data-testid=instant-note]');
+  assert.equal(
+    await note.textContent(),
+    'Shown as after event 42, where this step ends: events 37–42 happen together at 29.901 ms.',
+  );
+  await page.click('[data-testid=tab-tables]');
+  assert.equal(await page.getAttribute('[data-testid=tables] [data-testid=instant-note]', 'data-through'), '42');
+  await page.evaluate(() => document.activeElement.blur());
+  // At the step's last event the panels and the log agree: no note.
+  for (let i = 38; i <= 42; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
+  }
+  assert.match(await page.textContent('[data-testid=narration]'), /worker2 inserts claim \(1\)/);
+  assert.equal(await page.locator('[data-testid=instant-note]').count(), 0);
+});

@@ -345,6 +345,19 @@ impl RunModel {
             .min(self.bounds.len() - 1)
     }
 
+    /// When the playhead is inside a step that has more events after it: the step's
+    /// events, which happen at one instant. The state views show the state after the
+    /// last of them (the engine's unit), so the page says so.
+    pub fn instant_ahead(&self, events: usize) -> Option<Instant> {
+        let step = self.step_of(events);
+        let range = self.step_events(step);
+        (step > 0 && range.end > events).then(|| Instant {
+            first: range.start + 1,
+            through: range.end,
+            t_us: self.trace[range.end - 1].at_us,
+        })
+    }
+
     /// Trace indices of the events that step `step` produced.
     pub fn step_events(&self, step: usize) -> std::ops::Range<usize> {
         let start = if step == 0 { 0 } else { self.bounds[step - 1] };
@@ -395,6 +408,18 @@ impl RunModel {
                 _ => None,
             })
     }
+}
+
+/// The events of one engine step, seen from a playhead inside it (see
+/// [`RunModel::instant_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instant {
+    /// The step's first event (counted from 1, as the page counts them).
+    pub first: usize,
+    /// Its last: the state views show the state after this many events.
+    pub through: usize,
+    /// Their virtual time.
+    pub t_us: u64,
 }
 
 /// Where a session is in its SQL.
@@ -545,6 +570,46 @@ mod tests {
         let lesson = catalog.lesson(id).unwrap();
         let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
         RunModel::build(lesson, &settings, lesson.seed).unwrap()
+    }
+
+    /// The page's note on a playhead inside a step ("events 37–42 happen together at
+    /// T") holds for every lesson's default run: a step's events share their time.
+    #[test]
+    fn a_step_is_one_instant_and_the_note_names_its_end() {
+        let catalog = catalog();
+        for id in catalog.ids() {
+            let lesson = catalog.lesson(id).unwrap();
+            let settings = lesson.settings_with(std::iter::empty()).unwrap();
+            let run = RunModel::build(lesson, &settings, lesson.seed).unwrap();
+            for step in 1..run.bounds.len() {
+                let range = run.step_events(step);
+                let Some(first) = run.trace.get(range.start) else {
+                    continue;
+                };
+                assert!(
+                    run.trace[range.clone()]
+                        .iter()
+                        .all(|e| e.at_us == first.at_us),
+                    "{id}: step {step}'s events {range:?} are not at one instant"
+                );
+                for k in range.start + 1..=range.end {
+                    let note = run.instant_ahead(k);
+                    if k == range.end {
+                        assert_eq!(note, None, "{id}: event {k} ends its step");
+                    } else {
+                        assert_eq!(
+                            note,
+                            Some(Instant {
+                                first: range.start + 1,
+                                through: range.end,
+                                t_us: first.at_us
+                            }),
+                            "{id}: event {k}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

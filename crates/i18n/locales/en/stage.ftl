@@ -85,7 +85,7 @@ locks-none = No locks (intent locks aside).
 locks-more = … and { $count } more
 locks-waiting = waiting:
 locks-wants = { $session } wants { $mode }
-
+state-through = Shown as after event { $last }, where this step ends: events { $first }–{ $last } happen together at { $time }.
 filter-label = Filter the tables
 filter-text = Find rows by id or value
 filter-session = Rows of a session

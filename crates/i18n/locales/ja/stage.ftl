@@ -82,7 +82,7 @@ locks-none = ロックなし (インテント ロックを除く)。
 locks-more = … ほか { $count } 件
 locks-waiting = 待機:
 locks-wants = { $session } が { $mode } を要求
-
+state-through = このステップの終わり、イベント { $last } の後の状態です。イベント { $first }–{ $last } は { $time } に同時に起きます。
 filter-label = テーブルを絞り込む
 filter-text = ID か値で行を検索
 filter-session = セッションの行

@@ -82,6 +82,7 @@ locks-none = Brak blokad (poza blokadami intencji).
 locks-more = … i { $count } więcej
 locks-waiting = czekają:
 locks-wants = { $session } chce { $mode }
+state-through = Stan po zdarzeniu { $last }, na którym kończy się ten krok: zdarzenia { $first }–{ $last } zachodzą razem w chwili { $time }.
 
 filter-label = Filtruj tabele
 filter-text = Szukaj wierszy po identyfikatorze albo wartości

@@ -99,6 +99,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                 (Some(view), true) => {
                     let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
                     let statements = Rc::new(statements(run, view, head.events));
+                    let instant = run.instant_ahead(head.events);
                     html! {
                         <>
                             <SessionCode
@@ -109,8 +110,8 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                                 flash={player.flash}
                             />
                             <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}>
-                                <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
-                                <Waits view={view.clone()} {marks} sessions={run.sessions.clone()} />
+                                <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} {instant} />
+                                <Waits view={view.clone()} {marks} sessions={run.sessions.clone()} {instant} />
                             </div>
                         </>
                     }

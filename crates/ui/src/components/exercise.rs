@@ -813,14 +813,15 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
         let view = Shared(view);
         let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
         let statements = Rc::new(statements(&run, &view, head.events));
+        let instant = run.instant_ahead(head.events);
         html! {
             <>
                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={p.why} />
                 <SessionCode run={run.clone()} view={view.clone()} {statements} fresh={Vec::<String>::new()} flash={0} />
                 <div class={classes!("player__pair", (!current).then_some("player__pair--catching-up"))}>
                     <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()}
-                        highlighted={highlighted.clone()} />
-                    <Waits view={view} {marks} sessions={run.sessions.clone()} />
+                        highlighted={highlighted.clone()} {instant} />
+                    <Waits view={view} {marks} sessions={run.sessions.clone()} {instant} />
                 </div>
             </>
         }

@@ -238,6 +238,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let head = player.head;
             let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
             let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
+            let instant = run.instant_ahead(head.events);
             let view = props.view.clone();
             let statements = statements.clone();
             let busy = if props.view_current { "false" } else { "true" };
@@ -279,7 +280,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                             <div class="stage__side">
                                 <super::conflict::ConflictNarration run={run.clone()} dispatch={props.dispatch.clone()} />
                                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={player.why} />
-                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} />
+                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} {instant} />
                             </div>
                         </div>
                     }
@@ -291,7 +292,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <div class={classes!("player__pair", catching_up)} aria-busy={busy}>
                         <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()}
                             highlighted={highlighted.clone()} filter={(*filter).clone()} {on_filter}
-                            full={full.clone()} filterable={true} />
+                            full={full.clone()} filterable={true} {instant} />
                     </div>
                 }
             });

@@ -46,6 +46,9 @@ pub struct TablesProps {
     /// Show the filter bar (the page that owns the filter and the full view).
     #[prop_or_default]
     pub filterable: bool,
+    /// The playhead is inside an instant whose state the view shows at its end.
+    #[prop_or_default]
+    pub instant: Option<crate::run::Instant>,
 }
 
 pub fn badge(b: &LockBadge, sessions: &[String]) -> Html {
@@ -81,6 +84,7 @@ pub fn Tables(props: &TablesProps) -> Html {
     html! {
         <section class="panel tables" aria-labelledby="tables-heading" data-testid="tables">
             <h3 id="tables-heading" class="panel__title">{ t!("tab-tables") }</h3>
+            { super::waits::instant_note(props.instant) }
             if props.filterable {
                 <FilterBar filter={props.filter.clone()} on_filter={props.on_filter.clone()}
                     sessions={props.sessions.clone()} anomalies={props.highlighted.len()} />

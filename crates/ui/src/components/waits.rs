@@ -10,7 +10,8 @@ use yew::prelude::*;
 use super::tables::badge;
 use crate::graph::{layout, NODE_H};
 use crate::player::Shared;
-use crate::present::{session_class, StepMarks};
+use crate::present::{ms_label, session_class, StepMarks};
+use crate::run::Instant;
 use crate::t;
 
 #[derive(Properties, PartialEq)]
@@ -18,6 +19,22 @@ pub struct WaitsProps {
     pub view: Shared<StateView>,
     pub marks: Rc<StepMarks>,
     pub sessions: Vec<String>,
+    /// The playhead is inside an instant whose state the view shows at its end.
+    #[prop_or_default]
+    pub instant: Option<Instant>,
+}
+
+/// Says that a state panel shows the end of the instant the playhead is in: its events
+/// happen together, and the playhead has not reached the last of them yet.
+pub fn instant_note(instant: Option<Instant>) -> Html {
+    match instant {
+        Some(at) => html! {
+            <p class="instant-note muted" data-testid="instant-note" data-through={at.through.to_string()}>
+                { t!("state-through", first = at.first, last = at.through, time = ms_label(at.t_us)) }
+            </p>
+        },
+        None => html! {},
+    }
 }
 
 #[function_component]
@@ -137,6 +154,8 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 { for nodes }
             </svg>
             }
+            // Under the graph: on a phone the graph stays where the stage keeps it.
+            { instant_note(props.instant) }
             <ul class="waits__list" data-testid="wait-edges">
                 if sentences.is_empty() {
                     <li class="muted">{ t!("waits-nobody-now") }</li>
