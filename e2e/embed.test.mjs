@@ -372,3 +372,27 @@ test('embed: view=compact is at most 480 px tall at 720 px wide, for every lesso
   colorScheme: 'dark',
   timeoutMs: 120_000,
 });
+
+test('embed: the narration keeps a fixed height (two lines in view=full, one in compact) and has all of it in its title', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 700 });
+  const at = () =>
+    page.$eval('[data-testid=narration]', (el) => {
+      const style = getComputedStyle(el);
+      const inner = el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return { text: el.textContent.trim(), title: el.title, height: el.getBoundingClientRect().height, lines: Math.round(inner / parseFloat(style.lineHeight)) };
+    });
+  for (const [view, lines] of [['full', 2], ['compact', 1]]) {
+    await t.open(`#/embed/queue-wait-or-skip?readpast=off&e=14&view=${view}`);
+    await settled(page, 'readpast=off');
+    await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '14');
+    const long = await at();
+    // The update with its three changed columns: longer than two lines at this width.
+    assert.match(long.title, /A updates task \(1\): status 'new' -> 'in_progress', owner NULL -> 'A', taken NULL -> /);
+    assert.equal(long.title, long.text);
+    assert.equal(long.lines, lines, view);
+    await page.click('[data-testid=home]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '0');
+    assert.equal((await at()).height, long.height, `${view}: a short line keeps the height`);
+  }
+});

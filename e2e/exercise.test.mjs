@@ -517,3 +517,31 @@ test('exercise: in the failing run of exercise-teradata-rollback the lost job is
   await atEvents(page, 9);
   assert.match(await run.locator('[data-testid=why]').textContent(), /Why A got error 515/);
 });
+
+test('exercise: Ctrl+Enter in the editor checks, and a long error line scrolls inside the goals panel', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openExercise(t);
+  assert.equal(await page.getAttribute('[data-testid=check-button]', 'aria-keyshortcuts'), 'Control+Enter Meta+Enter');
+  // SELECT → SELEC: the excerpt's line is long ("SELEC TOP (1) id, name, rank, …").
+  await typeAfter(page, 'SELEC', '');
+  await page.keyboard.press('Delete');
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
+  assert.match(await page.textContent('[data-testid=check-error]'), /next_task:6:9: found 'SELEC', expected/);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'editor-next_task', 'the caret stays in the text');
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    const spill = await page.$eval('.exercise__side .panel', (panel) => {
+      const edge = panel.getBoundingClientRect().right;
+      return [...panel.querySelectorAll('*')]
+        .filter((el) => el.getBoundingClientRect().right > edge + 0.5 && !el.parentElement?.closest('pre, .table__scroll'))
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+    });
+    assert.deepEqual(spill, [], `${w}×${h}: parts of the goals panel reach past its edge`);
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${w}×${h}: the page scrolls sideways`,
+    );
+  }
+});

@@ -317,3 +317,16 @@ test('i18n: a broken link, a compare and an Explore counterexample speak Polish'
   for (const s of steps) assert.doesNotMatch(s, / reads | runs |finishes its statement/, s);
   await noMissingKeys(page, 'explore (pl)');
 });
+
+test('i18n: the whole-run strip\'s label is whole in every language, beside one-letter sessions', async (t) => {
+  const { page } = t;
+  for (const [lang, label] of [['en', 'all'], ['pl', 'cały'], ['ja', '全体']]) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await t.open(`#/lesson/queue-wait-or-skip?readpast=off&lang=${lang}`);
+      await settled(page, 'readpast=off');
+      const shown = await page.$eval('.overview__label', (el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth }));
+      assert.deepEqual(shown, { text: label, cut: false }, `${lang} at ${width}`);
+    }
+  }
+});

@@ -376,3 +376,72 @@ fn polish_and_japanese_settings_errors_are_translated_with_their_names() {
     }
     set_lang(Lang::En);
 }
+
+#[test]
+fn explore_and_progress_counts_take_their_plural_forms() {
+    let breaks = |lang, statements: u64, switches: u64, states: u64| {
+        text_in(
+            lang,
+            "explore-breaks",
+            &[
+                ("label", Arg::from("No duplicate")),
+                ("statements", Arg::from(statements)),
+                ("switches", Arg::from(switches)),
+                ("detail", Arg::from("x")),
+                ("states", Arg::from(states)),
+                ("took", Arg::from(3u64)),
+            ],
+        )
+    };
+    let en = breaks(Lang::En, 12, 1, 1);
+    assert!(
+        en.contains("after 12 statements (1 context switch)"),
+        "{en}"
+    );
+    assert!(en.contains("after 1 state in"), "{en}");
+    let pl = breaks(Lang::Pl, 12, 1, 1752);
+    assert!(
+        pl.contains("po 12 instrukcjach (1 przełączeniu kontekstu)"),
+        "{pl}"
+    );
+    assert!(pl.contains("po 1\u{a0}752 stanach"), "{pl}");
+    let holds = |states: u64, schedules: u64| {
+        text_in(
+            Lang::Pl,
+            "explore-holds",
+            &[
+                ("label", Arg::from("x")),
+                ("bounds", Arg::from("")),
+                ("states", Arg::from(states)),
+                ("schedules", Arg::from(schedules)),
+                ("took", Arg::from(3u64)),
+            ],
+        )
+    };
+    assert!(
+        holds(63, 4).contains("63 stany i 4 harmonogramy"),
+        "{}",
+        holds(63, 4)
+    );
+    assert!(
+        holds(65, 12).contains("65 stanów i 12 harmonogramów"),
+        "{}",
+        holds(65, 12)
+    );
+    let steps = |lang, n: u64| {
+        text_in(
+            lang,
+            "run-progress",
+            &[("steps", Arg::from(n)), ("time", Arg::from("1 ms"))],
+        )
+    };
+    assert_eq!(
+        steps(Lang::Pl, 3),
+        "3 kroki silnika, 1 ms czasu wirtualnego"
+    );
+    assert_eq!(
+        steps(Lang::Pl, 5),
+        "5 kroków silnika, 1 ms czasu wirtualnego"
+    );
+    assert_eq!(steps(Lang::En, 1), "1 engine step, 1 ms of virtual time");
+}

@@ -207,16 +207,16 @@ pub fn verdict_text(answer: &Answer, elapsed_ms: f64) -> String {
             "explore-holds",
             label = &answer.label,
             bounds = bounds_text(answer),
-            states = group(p.states),
-            schedules = group(p.schedules),
+            states = p.states,
+            schedules = p.schedules,
             took = took
         ),
         None => t!(
             "explore-held",
             label = &answer.label,
             bounds = bounds_text(answer),
-            states = group(p.states),
-            schedules = group(p.schedules),
+            states = p.states,
+            schedules = p.schedules,
             walks = p.walks,
             took = took
         ),
@@ -226,7 +226,7 @@ pub fn verdict_text(answer: &Answer, elapsed_ms: f64) -> String {
             statements = c.statements,
             switches = c.switches,
             detail = c.detail.as_ref().map(i18n::detail).unwrap_or_default(),
-            states = group(p.states),
+            states = p.states,
             took = took
         ),
     }

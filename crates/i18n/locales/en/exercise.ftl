@@ -17,7 +17,10 @@ check-button = Check
 reset-progress = Reset progress
 reset-progress-title = Back to the starting SQL; forgets that you solved it
 checking = Checking on { $seeds } seeds…
-check-progress = seed { $seed } of { $seeds }, { $steps } engine steps, { $time } of virtual time
+check-progress = seed { $seed } of { $seeds }, { $steps } engine { $steps ->
+    [one] step
+   *[other] steps
+}, { $time } of virtual time
 check-cancelled = You cancelled Check: { $progress }. No goal was judged; change your SQL and press Check again.
 check-solved = Solved: every goal holds on all { $seeds } seeds.
 check-run-error = Not yet: a run of your SQL ended in an error, so no goal counts.
@@ -32,6 +35,7 @@ editor-indents = {" "}indents,{" "}
 editor-outdents = {" "}outdents ·{" "}
 editor-then = , then{" "}
 editor-moves-on = , moves on
+editor-checks = {" "}checks
 shown-label = The run
 shown-failed = Where “{ $goal }” failed: seed { $seed }
 shown-solution = A run of your solution: seed { $seed }

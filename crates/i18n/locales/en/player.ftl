@@ -53,10 +53,16 @@ seed-invalid = A seed is a whole number from 0 up.
 narration-start = Start: the setup has run and no session has started. Press Play, or → to step.
 narration-event = { $time } · event { $event } of { $events }: { $line }
 
-run-progress = { $steps } engine steps, { $time } of virtual time
+run-progress = { $steps } engine { $steps ->
+    [one] step
+   *[other] steps
+}, { $time } of virtual time
 cancel = Cancel
 cancelled-title = You cancelled this run
-cancelled-detail = It had run { $steps } engine steps, { $time } of virtual time.
+cancelled-detail = It had run { $steps } engine { $steps ->
+    [one] step
+   *[other] steps
+}, { $time } of virtual time.
 run-again = Run again
 run-error-title = This setting cannot be simulated
 run-error-hint = Switch a toggle back to see a run.

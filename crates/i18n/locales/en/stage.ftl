@@ -216,9 +216,33 @@ explore-open-player = Open in the player
 explore-rate = , { $rate } states/s
 explore-progress = { $states } states explored, depth { $depth } (deepest { $deepest }){ $rate }
 explore-bounds = up to { $steps } steps per interleaving and { $states } states
-explore-holds = “{ $label }” holds for every interleaving { $bounds }: { $states } states and { $schedules } schedules explored, exhaustively, in { $took } ms.
-explore-held = “{ $label }” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({ $bounds }) after { $states } states and { $schedules } schedules, then ran { $walks } random walks, in { $took } ms.
-explore-breaks = “{ $label }” breaks after { $statements } statements ({ $switches } context switches): { $detail }. Found after { $states } states in { $took } ms.
+explore-holds = “{ $label }” holds for every interleaving { $bounds }: { $states } { $states ->
+    [one] state
+   *[other] states
+} and { $schedules } { $schedules ->
+    [one] schedule
+   *[other] schedules
+} explored, exhaustively, in { $took } ms.
+explore-held = “{ $label }” held in every interleaving tried, but the search was not exhaustive: it reached its bounds ({ $bounds }) after { $states } { $states ->
+    [one] state
+   *[other] states
+} and { $schedules } { $schedules ->
+    [one] schedule
+   *[other] schedules
+}, then ran { $walks } random { $walks ->
+    [one] walk
+   *[other] walks
+}, in { $took } ms.
+explore-breaks = “{ $label }” breaks after { $statements } { $statements ->
+    [one] statement
+   *[other] statements
+} ({ $switches } context { $switches ->
+    [one] switch
+   *[other] switches
+}): { $detail }. Found after { $states } { $states ->
+    [one] state
+   *[other] states
+} in { $took } ms.
 
 # A counterexample's steps and why it breaks (the Explore result, the player's
 # narration of a replayed schedule). Sessions, tables, keys, statements and the trace's

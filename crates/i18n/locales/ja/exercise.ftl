@@ -32,6 +32,7 @@ editor-indents = {" "}でインデント、{" "}
 editor-outdents = {" "}でインデント解除 ·{" "}
 editor-then = 、次に{" "}
 editor-moves-on = {" "}で次へ
+editor-checks = {" "}でチェック
 shown-label = 実行
 shown-failed = 「{ $goal }」が不合格になった実行: シード { $seed }
 shown-solution = あなたの解答の実行: シード { $seed }

@@ -20,7 +20,11 @@ checking = Sprawdzanie na { $seeds ->
     [one] 1 ziarnie
    *[other] { $seeds } ziarnach
 }…
-check-progress = ziarno { $seed } z { $seeds }, { $steps } kroków silnika, { $time } czasu wirtualnego
+check-progress = ziarno { $seed } z { $seeds }, { $steps } { $steps ->
+    [one] krok
+    [few] kroki
+   *[many] kroków
+} silnika, { $time } czasu wirtualnego
 check-cancelled = Sprawdzanie anulowane: { $progress }. Żaden cel nie został oceniony; zmień SQL i naciśnij Sprawdź ponownie.
 check-solved = Rozwiązane: każdy cel jest spełniony na wszystkich ziarnach ({ $seeds }).
 check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc żaden cel się nie liczy.
@@ -35,6 +39,7 @@ editor-indents = {" "}wcina,{" "}
 editor-outdents = {" "}cofa wcięcie ·{" "}
 editor-then = , potem{" "}
 editor-moves-on = , przechodzi dalej
+editor-checks = {" "}sprawdza
 shown-label = Przebieg
 shown-failed = Gdzie cel „{ $goal }” nie został spełniony: ziarno { $seed }
 shown-solution = Przebieg twojego rozwiązania: ziarno { $seed }

@@ -18,7 +18,7 @@ predict-switch = Pytaj mnie o przewidywanie przed uruchomieniem ({ $count ->
    *[many] { $count } pytań
 })
 
-compare-title = Porównaj ten przebieg z { $toggle } = { $value }, obok siebie
+compare-title = Porównaj ten przebieg z ustawieniem „{ $toggle }” = { $value }, obok siebie
 compare-label = Porównaj z ustawieniem „{ $toggle }” = { $value }
 
 home-label = Wróć na początek (Home)
@@ -54,10 +54,18 @@ seed-invalid = Ziarno to liczba całkowita od 0 wzwyż.
 narration-start = Początek: skrypt przygotowawczy się wykonał, żadna sesja jeszcze nie ruszyła. Naciśnij Odtwórz albo →, by iść krok po kroku.
 narration-event = { $time } · zdarzenie { $event } z { $events }: { $line }
 
-run-progress = { $steps } kroków silnika, { $time } czasu wirtualnego
+run-progress = { $steps } { $steps ->
+    [one] krok
+    [few] kroki
+   *[many] kroków
+} silnika, { $time } czasu wirtualnego
 cancel = Anuluj
 cancelled-title = Ten przebieg został anulowany
-cancelled-detail = Wykonał { $steps } kroków silnika, { $time } czasu wirtualnego.
+cancelled-detail = Wykonał { $steps } { $steps ->
+    [one] krok
+    [few] kroki
+   *[many] kroków
+} silnika, { $time } czasu wirtualnego.
 run-again = Uruchom ponownie
 run-error-title = Tego ustawienia nie da się zasymulować
 run-error-hint = Przestaw przełącznik z powrotem, by zobaczyć przebieg.

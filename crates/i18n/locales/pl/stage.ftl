@@ -221,9 +221,36 @@ explore-open-player = Otwórz w odtwarzaczu
 explore-rate = , { $rate } stanów/s
 explore-progress = Zbadane stany: { $states }, głębokość { $depth } (najgłębiej { $deepest }){ $rate }
 explore-bounds = do { $steps } kroków na przeplot i { $states } stanów
-explore-holds = „{ $label }” jest spełniona w każdym przeplocie { $bounds }: zbadano wyczerpująco { $states } stanów i { $schedules } harmonogramów, w { $took } ms.
-explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeplocie, ale przeszukiwanie nie było wyczerpujące: doszło do swoich granic ({ $bounds }) po { $states } stanach i { $schedules } harmonogramach, potem wykonało { $walks } losowych przejść, w { $took } ms.
-explore-breaks = „{ $label }” łamie się po { $statements } instrukcjach ({ $switches } przełączeniach kontekstu): { $detail }. Znalezione po { $states } stanach w { $took } ms.
+explore-holds = „{ $label }” jest spełniona w każdym przeplocie { $bounds }: zbadano wyczerpująco { $states } { $states ->
+    [one] stan
+    [few] stany
+   *[many] stanów
+} i { $schedules } { $schedules ->
+    [one] harmonogram
+    [few] harmonogramy
+   *[many] harmonogramów
+}, w { $took } ms.
+explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeplocie, ale przeszukiwanie nie było wyczerpujące: doszło do swoich granic ({ $bounds }) po { $states } { $states ->
+    [one] stanie
+   *[other] stanach
+} i { $schedules } { $schedules ->
+    [one] harmonogramie
+   *[other] harmonogramach
+}, potem wykonało { $walks } { $walks ->
+    [one] losowe przejście
+    [few] losowe przejścia
+   *[many] losowych przejść
+}, w { $took } ms.
+explore-breaks = „{ $label }” łamie się po { $statements } { $statements ->
+    [one] instrukcji
+   *[other] instrukcjach
+} ({ $switches } { $switches ->
+    [one] przełączeniu
+   *[other] przełączeniach
+} kontekstu): { $detail }. Znalezione po { $states } { $states ->
+    [one] stanie
+   *[other] stanach
+} w { $took } ms.
 
 # Kroki kontrprzykładu i dlaczego łamie własność. Sesje, tabele, klucze, instrukcje i
 # wiersze śladu przychodzą tak, jak zapisuje je przebieg; { $did } to to, co zrobił krok.

@@ -313,7 +313,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         </h3>
                         <ul class="goals" data-testid="goals">{ for goals }</ul>
                         <div class="exercise__actions">
-                            <button type="button" class="button button--primary" data-testid="check-button"
+                            <button type="button" class="button button--primary" data-testid="check-button" aria-keyshortcuts="Control+Enter Meta+Enter"
                                 disabled={state.checking} onclick={send(ExerciseAction::Check)}>{ t!("check-button") }</button>
                             { for hint_button }
                             <button type="button" class="button" data-testid="reset-progress" onclick={send(ExerciseAction::Reset)}
@@ -564,6 +564,12 @@ fn Editor(props: &EditorProps) -> Html {
         let (dispatcher, name, escaped) =
             (props.dispatcher.clone(), block.id.clone(), escaped.clone());
         Callback::from(move |e: KeyboardEvent| {
+            // Ctrl+Enter (⌘+Enter) checks without leaving the text.
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                dispatcher.dispatch(ExerciseAction::Check);
+                return;
+            }
             let was_escaped = std::mem::replace(&mut *escaped.borrow_mut(), e.key() == "Escape");
             if e.key() != "Tab" || was_escaped || e.ctrl_key() || e.alt_key() || e.meta_key() {
                 return;
@@ -667,8 +673,11 @@ fn Editor(props: &EditorProps) -> Html {
             <p class="editor__hint" id={hint_id}>
                 <kbd>{ "Tab" }</kbd>{ t!("editor-indents") }<kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "Tab" }</kbd>{ t!("editor-outdents") }
                 <kbd>{ "Esc" }</kbd>{ t!("editor-then") }<kbd>{ "Tab" }</kbd>{ t!("editor-moves-on") }
+                { " · " }<kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "Enter" }</kbd>{ t!("editor-checks") }
             </p>
-            { for error_html }
+            // A fixed container: the error's arrival then leaves the text area in place
+            // (and its focus and caret: Ctrl+Enter checks from inside it).
+            <div class="editor__error-slot">{ for error_html }</div>
         </figure>
     }
 }

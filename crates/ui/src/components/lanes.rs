@@ -179,12 +179,19 @@ pub fn Lanes(props: &LanesProps) -> Html {
 
     let at = percent(&shown, props.t_us);
     let in_view = (0.0..=100.0).contains(&at);
-    // The name column fits the longest session name (the CSS caps it).
+    // The name column fits the longest session name and the whole-run strip's label
+    // ("all", "cały", "全体"; the CSS caps it). Wide characters count twice.
+    let width = |s: &str| {
+        s.chars()
+            .map(|c| if (c as u32) < 0x1100 { 1 } else { 2 })
+            .sum::<usize>()
+    };
     let chars = props
         .run
         .sessions
         .iter()
-        .map(|s| s.chars().count())
+        .map(|s| width(s))
+        .chain(std::iter::once(width(&t!("overview-all"))))
         .max()
         .unwrap_or(1);
     let full = shown.is_full(end);

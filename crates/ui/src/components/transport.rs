@@ -331,7 +331,9 @@ pub fn Narration(props: &NarrationProps) -> Html {
         )
     };
     html! {
-        <p class="narration" data-testid="narration" aria-live={if props.playing { "off" } else { "polite" }} aria-atomic="true">
+        // The title: where the narration is cut to its lines (an embed), all of it.
+        <p class="narration" data-testid="narration" aria-live={if props.playing { "off" } else { "polite" }} aria-atomic="true"
+            title={text.clone()}>
             { text }
         </p>
     }
