@@ -48,3 +48,18 @@ test('compare: the toggle bar offers "compare with this", and an embed shows com
   await page.waitForSelector('[data-testid=url-warnings]');
   assert.match(await page.textContent('[data-testid=url-warnings]'), /`left=readpast` is not a toggle setting/);
 });
+
+test('compare: with the same settings on both sides, the page offers each other value as a link, and one click compares', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip/compare');
+  await page.waitForSelector('[data-testid=compare-same]');
+  const choices = page.locator('[data-testid=compare-choice]');
+  const texts = await choices.allTextContents();
+  assert.ok(texts.some((x) => / = off$/.test(x)), texts.join(' | '));
+  // Runs that do not part are not an error: the neutral style.
+  await page.waitForSelector('[data-testid=compare-divergence][data-index=none]');
+  assert.match(await page.getAttribute('[data-testid=compare-divergence]', 'class'), /compare__divergence--none/);
+  await choices.filter({ hasText: / = off$/ }).first().click();
+  await page.waitForSelector('[data-testid=compare-divergence]:not([data-index=none])', { timeout: 20_000 });
+  assert.equal(await page.$('[data-testid=compare-same]'), null);
+});

@@ -330,3 +330,14 @@ test('i18n: the whole-run strip\'s label is whole in every language, beside one-
     }
   }
 });
+
+test('i18n: the built-in properties (no lesson declares them) are named in the page\'s language', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/send-wait-for-lock/schedule?lang=pl');
+  await page.waitForSelector('[data-testid=schedule-view]');
+  const options = await page.$$eval('[data-testid=explore-property] option', (os) => os.map((o) => o.textContent));
+  assert.ok(options.includes('Żadna sesja nie kończy się błędem'), options.join(' | '));
+  assert.ok(options.includes('Bez zakleszczenia'), options.join(' | '));
+  const listed = await page.textContent('[data-testid=properties]');
+  assert.doesNotMatch(listed, /No session ends with an error|No deadlock/, listed);
+});

@@ -147,7 +147,21 @@ pub fn property_label(lesson_id: &str, name: &str, label: &str) -> String {
     catalog()
         .get_in(lesson_id, crate::i18n::lang().as_str())
         .and_then(|(e, _)| e.lesson.properties.iter().find(|p| p.name == name).cloned())
-        .map_or_else(|| label.to_string(), |p| p.label)
+        .map(|p| p.label)
+        .or_else(|| builtin_label(name, label))
+        .unwrap_or_else(|| label.to_string())
+}
+
+/// A built-in property's label in the page's language (no lesson declares those, so
+/// no translation carries them); None for a lesson's own property of that name.
+fn builtin_label(name: &str, label: &str) -> Option<String> {
+    let builtin = lesson::Builtin::ALL
+        .into_iter()
+        .find(|b| b.name() == name && b.property().label == label)?;
+    Some(match builtin {
+        lesson::Builtin::NoErrors => crate::t!("property-no-errors"),
+        lesson::Builtin::NoDeadlock => crate::t!("property-no-deadlock"),
+    })
 }
 
 /// Toggle `name`'s label in the page's language (a translation keeps the name), else
@@ -175,6 +189,28 @@ pub fn catalog() -> Rc<Catalog> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn built_in_properties_speak_the_page_language() {
+        let english = lesson::Builtin::NoErrors.property().label;
+        crate::i18n::set_lang(crate::i18n::Lang::Pl);
+        let pl = property_label("send-wait-for-lock", "no-errors", &english);
+        let deadlock = property_label(
+            "queue-isolation",
+            "no-deadlock",
+            &lesson::Builtin::NoDeadlock.property().label,
+        );
+        // A lesson's own property keeps its own label.
+        let own = property_label("send-wait-for-lock", "no-errors", "Mine");
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert_eq!(pl, "Żadna sesja nie kończy się błędem");
+        assert_eq!(deadlock, "Bez zakleszczenia");
+        assert_eq!(own, "Mine");
+        assert_eq!(
+            property_label("send-wait-for-lock", "no-errors", &english),
+            english
+        );
+    }
 
     #[test]
     fn embedded_lessons_read_back_in_list_order_with_their_html() {

@@ -131,6 +131,7 @@ predict-again = Ask me again
 compare-page-title = Compare: { $title }
 compare-back = Back to the lesson
 compare-same = Both sides have the same settings: choose another value for one side to compare.
+compare-same-choose = Compare with the right side set to:
 compare-simulating = Simulating both runs…
 compare-never = The two runs never diverge: every event happens the same way at the same time.
 compare-part = The runs part at { $time } (event { $event }).
@@ -303,3 +304,7 @@ code-nothing-for = (nothing here for { $toggle })
 code-line = line { $line }
 row-skipped = { $session } skipped it ({ $clause }): { $holder } holds { $held }, { $session } needs { $wanted }
 matrix-seed-reading = seed { $seed }: { $reading }
+
+# The built-in properties of the scheduler and Explore (lessons declare their own).
+property-no-errors = No session ends with an error
+property-no-deadlock = No deadlock

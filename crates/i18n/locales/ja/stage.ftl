@@ -122,6 +122,7 @@ predict-again = もう一度尋ねる
 compare-page-title = 比較: { $title }
 compare-back = レッスンに戻る
 compare-same = 両側の設定が同じです: 比較するには片側で別の値を選んでください。
+compare-same-choose = 右側を次の設定にして比較:
 compare-simulating = 両方の実行をシミュレーション中…
 compare-never = 2 つの実行は分岐しません: すべてのイベントが同じ時刻に同じように起きます。
 compare-part = 実行は { $time } (イベント { $event }) で分岐します。
@@ -260,3 +261,7 @@ code-nothing-for = ({ $toggle } ではここに何もない)
 code-line = { $line } 行目
 row-skipped = { $session } がスキップ ({ $clause }): { $holder } が { $held } を保持、{ $session } は { $wanted } が必要
 matrix-seed-reading = シード { $seed }: { $reading }
+
+# スケジューラーと探索の組み込みプロパティ（レッスンは独自のものを宣言します）。
+property-no-errors = エラーで終わるセッションはない
+property-no-deadlock = デッドロックなし

@@ -130,6 +130,7 @@ predict-again = Zapytaj mnie znowu
 compare-page-title = Porównanie: { $title }
 compare-back = Wróć do lekcji
 compare-same = Obie strony mają te same ustawienia: wybierz inną wartość po jednej stronie, by porównać.
+compare-same-choose = Porównaj z prawą stroną ustawioną na:
 compare-simulating = Symulacja obu przebiegów…
 compare-never = Przebiegi się nie rozchodzą: każde zdarzenie dzieje się tak samo i w tym samym czasie.
 compare-part = Przebiegi rozchodzą się w chwili { $time } (zdarzenie { $event }).
@@ -318,3 +319,7 @@ code-nothing-for = (nic tu przy przełączniku { $toggle })
 code-line = wiersz { $line }
 row-skipped = { $session } pominęła go ({ $clause }): { $holder } trzyma { $held }, { $session } potrzebuje { $wanted }
 matrix-seed-reading = ziarno { $seed }: { $reading }
+
+# Wbudowane własności harmonogramu i przeszukiwania (lekcje deklarują własne).
+property-no-errors = Żadna sesja nie kończy się błędem
+property-no-deadlock = Bez zakleszczenia

@@ -103,10 +103,34 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
         }
     });
     let same = differs.is_empty().then(|| {
+        // One link per other value of each toggle: the right side with it.
+        let mut choices = Vec::new();
+        for toggle in &lesson.toggles {
+            let now = right_settings.get(&toggle.name).unwrap_or_default();
+            let label = crate::catalog::toggle_label(&lesson.id, &toggle.name);
+            for value in toggle.values.iter().filter(|v| v.as_str() != now) {
+                let mut to = route.clone();
+                to.right = right_settings
+                    .iter()
+                    .map(|(n, v)| {
+                        let v = if n == toggle.name { value.as_str() } else { v };
+                        (n.to_string(), v.to_string())
+                    })
+                    .collect();
+                to.time_us = None;
+                to.problems = Vec::new();
+                let href = Route::Compare(to).href();
+                choices.push(html! {
+                    <li><a {href} data-testid="compare-choice">{ format!("{label} = {value}") }</a></li>
+                });
+            }
+        }
         html! {
-            <p class="notice" role="status" data-testid="compare-same">
-                { t!("compare-same") }
-            </p>
+            <div class="notice" role="status" data-testid="compare-same">
+                <p>{ t!("compare-same") }</p>
+                <p class="compare__choices-title">{ t!("compare-same-choose") }</p>
+                <ul class="compare__choices">{ for choices }</ul>
+            </div>
         }
     });
     let body = match &*runs {
@@ -151,7 +175,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             };
             let divergence_html = match &diverged {
                 None => html! {
-                    <p class="compare__divergence" data-testid="compare-divergence" data-index="none">
+                    <p class="compare__divergence compare__divergence--none" data-testid="compare-divergence" data-index="none">
                         { t!("compare-never") }
                     </p>
                 },
