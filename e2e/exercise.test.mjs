@@ -57,8 +57,11 @@ test('exercise: the lesson list links exercises to their exercise page', async (
   assert.equal(await item.getAttribute('data-kind'), 'exercise');
   assert.equal(await item.locator('a').getAttribute('href'), `#/exercise/${ID}`);
   assert.match(await item.textContent(), /Exercise/);
+  // The title says "Exercise:" already: no chip repeats it.
+  assert.match(await item.locator('.lesson-list__title').textContent(), /^\s*Exercise: make the second worker not wait/);
   await item.locator('a').click();
   await page.waitForSelector('[data-testid=exercise]');
+  assert.match(await page.textContent('h2.lesson__title'), /^\s*Exercise: make the second worker not wait/);
   assert.match(await page.textContent('[data-testid=goal-text]'), /B does not wait for A/);
 });
 

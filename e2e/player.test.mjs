@@ -381,3 +381,14 @@ for (const [id, query, setting] of MOMENTS) {
     { timeoutMs: 120_000 },
   );
 }
+
+test('player: a toggle\'s hint is the chosen value\'s part of its help, and its title has all of it', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');
+  const help = page.locator('[data-testid=toggle-help-claim]');
+  assert.match(await help.textContent(), /^\s*two-step: SELECT the next id, then UPDATE it\.\s*$/);
+  assert.match(await help.getAttribute('title'), /conditional: .* one-statement-no-updlock: /);
+  await page.click('[data-testid=toggle-claim-conditional]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=toggle-claim]').dataset.value === 'conditional');
+  assert.match(await help.textContent(), /^\s*conditional: the UPDATE also requires status = 'new'/);
+});

@@ -132,6 +132,37 @@ pub fn snippet(text: &str, span: Range<usize>, context: usize) -> (Range<usize>,
     (starts[first]..end.max(starts[first]), first + 1)
 }
 
+/// Whether `title` already starts with `word` and a colon ("Exercise: fix …"), so a
+/// chip saying `word` beside it would say it twice.
+pub fn title_says(title: &str, word: &str) -> bool {
+    title
+        .strip_prefix(word)
+        .is_some_and(|rest| rest.starts_with(':') || rest.starts_with('：'))
+}
+
+/// The part of a toggle's help about `chosen`, where the help describes each value in
+/// turn (`two-step: … conditional: …`); all of it otherwise. A value's part starts at
+/// `value: ` (at the start, or after a sentence) and runs to the next value's.
+pub fn value_help<'a>(help: &'a str, values: &[String], chosen: &str) -> &'a str {
+    let starts = |v: &str| -> Option<usize> {
+        let marker = format!("{v}: ");
+        help.match_indices(&marker)
+            .map(|(i, _)| i)
+            .find(|&i| i == 0 || help[..i].ends_with(". ") || help[..i].ends_with("; "))
+    };
+    let Some(from) = starts(chosen) else {
+        return help;
+    };
+    let to = values
+        .iter()
+        .filter(|v| v.as_str() != chosen)
+        .filter_map(|v| starts(v))
+        .filter(|&i| i > from)
+        .min()
+        .unwrap_or(help.len());
+    help[from..to].trim_end()
+}
+
 /// The indentation (spaces) that every non-blank line of `text[window]` shares.
 pub fn common_indent(text: &str, window: Range<usize>) -> usize {
     text.get(window)
@@ -1349,5 +1380,47 @@ mod tests {
             })
             .collect();
         assert_eq!(shown, "[tag]UPDATE t\n  SET a = 1\n\nWHERE id = 2;");
+    }
+
+    #[test]
+    fn a_toggle_help_shows_the_chosen_values_part() {
+        let values = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let claim = "two-step: SELECT the next id, then UPDATE it. conditional: the UPDATE also requires status = 'new' and retries when it changed nothing. one-statement: UPDATE a TOP (1) CTE with UPDLOCK, READPAST, ROWLOCK. one-statement-no-updlock: the same with READPAST and ROWLOCK only.";
+        let v = values(&[
+            "two-step",
+            "conditional",
+            "one-statement",
+            "one-statement-no-updlock",
+        ]);
+        assert_eq!(
+            value_help(claim, &v, "two-step"),
+            "two-step: SELECT the next id, then UPDATE it."
+        );
+        assert_eq!(
+            value_help(claim, &v, "one-statement"),
+            "one-statement: UPDATE a TOP (1) CTE with UPDLOCK, READPAST, ROWLOCK."
+        );
+        assert_eq!(
+            value_help(claim, &v, "one-statement-no-updlock"),
+            "one-statement-no-updlock: the same with READPAST and ROWLOCK only."
+        );
+        // A help that is one sentence for all values, or names only some: all of it.
+        let plain =
+            "With READPAST a reader skips rows that another session has locked instead of waiting.";
+        assert_eq!(value_help(plain, &values(&["on", "off"]), "on"), plain);
+        let some = "on: an UPDATE marks the entry DONE, as polling the receiver's queue would.";
+        assert_eq!(value_help(some, &values(&["off", "on"]), "off"), some);
+        assert_eq!(value_help(some, &values(&["off", "on"]), "on"), some);
+    }
+
+    #[test]
+    fn a_title_that_names_its_kind_needs_no_chip() {
+        assert!(title_says("Exercise: fix the two-step claim", "Exercise"));
+        assert!(title_says(
+            "演習：ジョブを失わないTeradataコンシューマー",
+            "演習"
+        ));
+        assert!(!title_says("Exercises for a workshop", "Exercise"));
+        assert!(!title_says("Fix the claim", "Exercise"));
     }
 }

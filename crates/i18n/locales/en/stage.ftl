@@ -176,7 +176,7 @@ matrix-checks = checks
 matrix-checks-title = Check verdicts that passed, of those that apply, over every seed
 matrix-errors-label = Errors no TRY block caught, by session and number
 
-block-setup = setup: schema and data, run before the sessions
+block-setup = setup: run before the sessions
 block-show = shown only, not run
 block-off = (A block that takes part only when { $when }: not in this run.)
 block-or = {" "}or{" "}
@@ -195,6 +195,7 @@ schedule-problem-title = The link's schedule could not be followed to its end
 schedule-undo = Undo
 schedule-keys = Keys: 1–9 run a session, Backspace or u undoes.
 schedule-string = Schedule:
+schedule-string-help = (the choices so far, as the page's link and lockstep run --schedule replay them)
 schedule-log = Steps so far
 schedule-log-note = newest first
 schedule-log-empty = No statement has run yet.

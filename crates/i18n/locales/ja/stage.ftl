@@ -158,7 +158,7 @@ matrix-checks = チェック
 matrix-checks-title = 該当するチェックのうち、全シードで合格したもの
 matrix-errors-label = TRY ブロックで捕捉されなかったエラー（セッション別・番号別）
 
-block-setup = セットアップ: スキーマとデータ、セッションの前に実行
+block-setup = セットアップ: セッションの前に実行
 block-show = 表示のみ、実行しません
 block-off = ({ $when } のときだけ使われるブロック: この実行では使われません。)
 block-or = {" "}または{" "}
@@ -177,6 +177,7 @@ schedule-problem-title = リンクのスケジュールを最後までたどれ�
 schedule-undo = 元に戻す
 schedule-keys = キー: 1–9 でセッションを実行、Backspace か u で元に戻す。
 schedule-string = スケジュール:
+schedule-string-help = （これまでの選択。このページのリンクと lockstep run --schedule で再生できます）
 schedule-log = これまでのステップ
 schedule-log-note = 新しい順
 schedule-log-empty = まだどの文も実行されていません。

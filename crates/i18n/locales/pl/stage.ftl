@@ -178,7 +178,7 @@ matrix-checks = sprawdzenia
 matrix-checks-title = Spełnione sprawdzenia spośród tych, które mają zastosowanie, na wszystkich ziarnach
 matrix-errors-label = Błędy nieprzechwycone przez blok TRY, według sesji i numeru
 
-block-setup = przygotowanie: schemat i dane, wykonywane przed sesjami
+block-setup = przygotowanie: wykonywane przed sesjami
 block-show = tylko do pokazania, nie jest wykonywany
 block-off = (Blok, który bierze udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
 block-or = {" "}lub{" "}
@@ -200,6 +200,7 @@ schedule-problem-title = Harmonogramu z linku nie udało się wykonać do końca
 schedule-undo = Cofnij
 schedule-keys = Klawisze: 1–9 uruchamiają sesję, Backspace albo u cofa.
 schedule-string = Harmonogram:
+schedule-string-help = (dotychczasowe wybory, tak jak odtwarza je link tej strony i lockstep run --schedule)
 schedule-log = Dotychczasowe kroki
 schedule-log-note = najnowsze pierwsze
 schedule-log-empty = Żadna instrukcja jeszcze się nie wykonała.

@@ -293,7 +293,10 @@ fn Exercise(props: &ExerciseProps) -> Html {
                     <a href={Route::Lesson(LessonRoute::new(&lesson.id)).href()}>{ t!("exercise-watch") }</a>
                 </p>
                 <h2 class="lesson__title">
-                    <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " }{ title }
+                    if !crate::present::title_says(title, &t!("lesson-exercise-chip")) {
+                        <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " }
+                    }
+                    { title }
                     if state.solved {
                         { " " }<span class="chip chip--solved" data-testid="solved-badge">{ t!("card-solved") }</span>
                     }

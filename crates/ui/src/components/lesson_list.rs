@@ -81,7 +81,9 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
             <a {href}>
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <span class="lesson-list__title" lang={english.then_some("en")}>
-                    if lesson.exercise { <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " } }
+                    if lesson.exercise && !crate::present::title_says(&lesson.title, &t!("lesson-exercise-chip")) {
+                        <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " }
+                    }
                     { &lesson.title }
                 </span>
                 <span class="lesson-list__summary" lang={english.then_some("en")}>{ &lesson.summary }</span>

@@ -322,7 +322,8 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <div aria-live="assertive" class="schedule__alert">{ for alert }</div>
                 <h3 class="panel__title">{ t!("properties") }<span class="panel__note">{ t!("properties-note") }</span></h3>
                 <ul class="properties" data-testid="properties">{ for property_rows }</ul>
-                <p class="muted">{ t!("schedule-string") }{ " " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code></p>
+                <p class="muted">{ t!("schedule-string") }{ " " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code>
+                    { " " }<span class="schedule__string-help" data-testid="schedule-string-help">{ t!("schedule-string-help") }</span></p>
             </section>
             <div class="schedule__side">
                 <Tables view={Shared(Rc::new(view))} {marks} sessions={s.sessions.clone()} />

@@ -80,8 +80,12 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                                 }
                             }) }
                         </span>
+                        // The chosen value's part of the help (its title has all of it).
                         if let Some(help) = &toggle.help {
-                            <span class="toggle__help" id={help_id}>{ help }</span>
+                            <span class="toggle__help" id={help_id} title={help.clone()}
+                                data-testid={format!("toggle-help-{}", toggle.name)}>
+                                { crate::present::value_help(help, &toggle.values, current) }
+                            </span>
                         }
                     </div>
                 }
