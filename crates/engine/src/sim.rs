@@ -222,7 +222,9 @@ impl Simulation {
     /// [`Self::try_step`] with another scheduler for this step's choice point, if any
     /// (explore mode's search, a learner's clicks). The pick is recorded as usual.
     pub fn step_with(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, ScheduleError> {
-        self.out.events.clear();
+        if !self.out.keep {
+            self.out.events.clear();
+        }
         self.steps += 1;
         if self.steps > self.max_steps && !self.world.is_finished() {
             let max = self.max_steps;
@@ -334,14 +336,17 @@ impl Simulation {
     /// Steps until the end and returns the whole trace (the events the simulation held
     /// when it was made included).
     pub fn run_traced(&mut self) -> Result<crate::event::Trace, ScheduleError> {
-        let mut trace = crate::event::Trace {
-            entries: std::mem::take(&mut self.out.events),
+        self.out.keep = true;
+        let ran = loop {
+            match self.try_step() {
+                Ok(true) => {}
+                Ok(false) => break Ok(()),
+                Err(e) => break Err(e),
+            }
         };
-        while self.try_step()? {
-            trace.entries.append(&mut self.out.events);
-        }
-        trace.entries.append(&mut self.out.events);
-        Ok(trace)
+        self.out.keep = false;
+        let entries = std::mem::take(&mut self.out.events);
+        ran.map(|()| crate::event::Trace { entries })
     }
 
     /// [`Self::next_timed`] into the simulation's own buffer of due sessions (the caller

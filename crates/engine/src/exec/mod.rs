@@ -61,8 +61,12 @@ pub(crate) type StatementTexts = BTreeMap<(usize, usize, usize), (u32, Rc<str>)>
 #[derive(Clone, Default)]
 pub(crate) struct Output {
     pub sink: Sink,
-    /// The events of the current step (with [`Sink::Full`]).
+    /// The events of the current step (with [`Sink::Full`]); of the whole run while
+    /// `keep` is set.
     pub events: Vec<TraceEntry>,
+    /// A step does not empty `events` first: `Simulation::run_traced` lets the trace grow
+    /// in place rather than moving every event a second time.
+    pub keep: bool,
     pub count: u64,
     /// Rows read and written in the current step, when a footprint is being taken.
     pub touched: Option<Touched>,
@@ -74,12 +78,14 @@ pub(crate) struct Output {
 /// Why a statement stopped before it finished.
 pub(crate) enum Interrupt {
     Block,
-    Error(SqlError),
+    /// Boxed: every expression's and statement's `Result` carries this, and a pointer
+    /// keeps those results small on the paths that do not fail.
+    Error(Box<SqlError>),
 }
 
 impl From<SqlError> for Interrupt {
     fn from(e: SqlError) -> Self {
-        Interrupt::Error(e)
+        Interrupt::Error(Box::new(e))
     }
 }
 

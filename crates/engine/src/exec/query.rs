@@ -3301,7 +3301,7 @@ impl Exec<'_> {
         self.w.sessions.pop();
         match r {
             Ok(o) => Ok(o),
-            Err(Interrupt::Error(e)) => Err(e),
+            Err(Interrupt::Error(e)) => Err(*e),
             Err(Interrupt::Block) => Err(SqlError::generic(0, 16, "query would wait for a lock")),
         }
     }

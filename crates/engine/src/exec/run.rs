@@ -222,7 +222,7 @@ impl Exec<'_> {
                             // The IF or WHILE fails as a statement: neither branch runs.
                             self.statement_failed(i);
                             self.set_pc(i, *end_pc);
-                            self.raise(i, e);
+                            self.raise(i, *e);
                             if has_query {
                                 self.after_failed_statement(i);
                                 return;
@@ -481,7 +481,7 @@ impl Exec<'_> {
             Err(Interrupt::Error(e)) => {
                 self.statement_failed(i);
                 self.frame_mut(i).pc += 1;
-                self.raise(i, e);
+                self.raise(i, *e);
                 self.after_failed_statement(i);
             }
         }
