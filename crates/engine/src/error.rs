@@ -16,6 +16,16 @@ pub struct SqlError {
     pub sqlstate: Option<&'static str>,
 }
 
+/// What the expression helpers return: the error behind a pointer, so the value they
+/// return on every row of every scan is not carried in a result sized for an error.
+pub(crate) type Fallible<T> = Result<T, Box<SqlError>>;
+
+impl From<Box<SqlError>> for SqlError {
+    fn from(e: Box<SqlError>) -> Self {
+        *e
+    }
+}
+
 /// How much work an error undoes when XACT_ABORT is OFF (SQL Server's default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AbortScope {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use sql::ast::{BinaryOp, DataType, Len};
 
-use crate::error::SqlError;
+use crate::error::{Fallible, SqlError};
 
 /// A SQL value.
 #[derive(Clone, Debug, PartialEq)]
@@ -334,7 +334,7 @@ pub fn parse_datetime(text: &str) -> Option<i64> {
 
 /// Converts a value for storing in (or casting to) a column of type `ty`, raising the
 /// errors SQL Server raises. `column` and `table` name the target for error 2628.
-pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result<Value, SqlError> {
+pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallible<Value> {
     if v.is_null() {
         return Ok(Value::Null);
     }
@@ -369,8 +369,8 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Result
             Value::DateTime(t) => Ok(Value::DateTime(round_datetime(*t, ty))),
             Value::Text(s) => parse_datetime(s)
                 .map(|t| Value::DateTime(round_datetime(t, ty)))
-                .ok_or_else(SqlError::conversion_failed_datetime),
-            _ => Err(SqlError::explicit_conversion(v.type_name(), ty)),
+                .ok_or_else(|| SqlError::conversion_failed_datetime().into()),
+            _ => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         },
         DataType::UniqueIdentifier => Ok(Value::Text(v.to_text_rc())),
     }
@@ -389,20 +389,20 @@ fn round_datetime(us: i64, ty: &DataType) -> i64 {
     (us + unit / 2).div_euclid(unit) * unit
 }
 
-fn to_number(v: &Value, ty: &DataType) -> Result<f64, SqlError> {
+fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
     match v {
         Value::Int(i) => Ok(*i as f64),
         Value::Decimal(d) => Ok(*d),
         Value::Text(s) => s
             .trim()
             .parse::<f64>()
-            .map_err(|_| SqlError::conversion_failed(s, ty)),
-        Value::DateTime(_) => Err(SqlError::explicit_conversion(v.type_name(), ty)),
+            .map_err(|_| SqlError::conversion_failed(s, ty).into()),
+        Value::DateTime(_) => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         Value::Null => Ok(0.0),
     }
 }
 
-fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlError> {
+fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
     let n = match v {
         Value::Int(i) => *i,
         Value::Decimal(d) => d.trunc() as i64,
@@ -410,20 +410,16 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Result<Value, SqlErro
             .trim()
             .parse::<i64>()
             .map_err(|_| SqlError::conversion_failed(s, ty))?,
-        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v.type_name(), ty)),
+        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         Value::Null => return Ok(Value::Null),
     };
     if n < min || n > max {
-        return Err(SqlError::arithmetic_overflow(ty));
+        return Err(SqlError::arithmetic_overflow(ty).into());
     }
     Ok(Value::Int(n))
 }
 
-fn fit_text(
-    v: &Value,
-    max_chars: Option<u32>,
-    target: Option<(&str, &str)>,
-) -> Result<Value, SqlError> {
+fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> Fallible<Value> {
     let s = v.to_text_rc();
     if let Some(n) = max_chars {
         // Trailing spaces are trimmed before the length check, as SQL Server does.
@@ -436,7 +432,7 @@ fn fit_text(
         };
         if len > n as usize {
             return match target {
-                Some((table, column)) => Err(SqlError::truncation(table, column, &s, n)),
+                Some((table, column)) => Err(SqlError::truncation(table, column, &s, n).into()),
                 // CAST silently truncates; only storing into a column is an error.
                 None => Ok(Value::Text(
                     s.chars().take(n as usize).collect::<String>().into(),
@@ -524,7 +520,7 @@ pub(crate) fn in_datetime_range(us: i64) -> bool {
 
 /// A binary operator on two values (arithmetic, comparison, concatenation), with SQL
 /// Server's NULL and type rules.
-pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlError> {
+pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     use BinaryOp::*;
     if let Some(result) = comparison(op) {
         return Ok(result(compare(l, r)));
@@ -541,7 +537,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
         if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {
             if a.trim().parse::<f64>().is_err() {
                 if matches!(other, Value::Int(_) | Value::Decimal(_)) {
-                    return Err(SqlError::conversion_failed(a, &DataType::Int));
+                    return Err(SqlError::conversion_failed(a, &DataType::Int).into());
                 }
                 let (x, y) = if matches!(l, Value::Text(_)) {
                     (a.to_string(), other.as_text())
@@ -565,7 +561,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
         return moved
             .filter(|&m| in_datetime_range(m))
             .map(Value::DateTime)
-            .ok_or_else(SqlError::datetime_overflow);
+            .ok_or_else(|| SqlError::datetime_overflow().into());
     }
     if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
         // datetime + int adds days, as in SQL Server.
@@ -578,7 +574,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
         return moved
             .filter(|&m| in_datetime_range(m))
             .map(Value::DateTime)
-            .ok_or_else(SqlError::datetime_overflow);
+            .ok_or_else(|| SqlError::datetime_overflow().into());
     }
     match (l, r) {
         (Value::Int(a), Value::Int(b)) => {
@@ -595,14 +591,14 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                     .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
                 Div => {
                     if b == 0 {
-                        return Err(SqlError::divide_by_zero());
+                        return Err(SqlError::divide_by_zero().into());
                     }
                     a.checked_div(b)
                         .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
                 }
                 Mod => {
                     if b == 0 {
-                        return Err(SqlError::divide_by_zero());
+                        return Err(SqlError::divide_by_zero().into());
                     }
                     a.checked_rem(b)
                         .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?
@@ -633,7 +629,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, SqlErr
                 Mul => a * b,
                 Div => {
                     if b == 0.0 {
-                        return Err(SqlError::divide_by_zero());
+                        return Err(SqlError::divide_by_zero().into());
                     }
                     a / b
                 }

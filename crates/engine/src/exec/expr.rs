@@ -6,7 +6,7 @@ use std::rc::Rc;
 use sql::ast::{BinaryOp, DataType, Expr, ExprKind, Literal, ObjectName, OrderItem, UnaryOp};
 
 use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
-use crate::error::SqlError;
+use crate::error::{Fallible, SqlError};
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
 use crate::value::{binary, compare, comparison, convert, Value};
@@ -59,14 +59,14 @@ impl Scope {
     /// Position of a column reference in the row, or why it cannot be resolved. A
     /// qualifier names a binding (an alias, or an unaliased table's name); only when none
     /// has that name may it name an aliased binding's table.
-    pub fn resolve(&self, name: &ObjectName) -> Result<Option<usize>, SqlError> {
+    pub fn resolve(&self, name: &ObjectName) -> Fallible<Option<usize>> {
         match self.resolve_by(name, Qualifier::Binding)? {
             Some(p) => Ok(Some(p)),
             None => self.resolve_by(name, Qualifier::Table),
         }
     }
 
-    fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Result<Option<usize>, SqlError> {
+    fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Fallible<Option<usize>> {
         let parts = &name.parts;
         let col = &parts[parts.len() - 1].value;
         let qual = if parts.len() >= 2 {
@@ -90,7 +90,7 @@ impl Scope {
             }
             if let Some(p) = b.columns.iter().position(|c| c.eq_ignore_ascii_case(col)) {
                 if found.is_some() && qual.is_none() {
-                    return Err(SqlError::ambiguous_column(col));
+                    return Err(SqlError::ambiguous_column(col).into());
                 }
                 found = Some(b.offset + p);
                 if qual.is_some() {
@@ -151,7 +151,7 @@ enum Cols<'a> {
 /// A column in the innermost query that has it: by binding name through every enclosing
 /// query first, so in `(SELECT ... FROM v w WHERE w.g = v.g)` the outer `v` is found
 /// rather than the inner table `v` aliased `w`; then by table name.
-fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Result<Cols<'a>, SqlError> {
+fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Fallible<Cols<'a>> {
     for by in [Qualifier::Binding, Qualifier::Table] {
         let mut cur = ctx;
         while let Some(c) = cur {
@@ -459,17 +459,17 @@ impl Exec<'_> {
         }
     }
 
-    fn var(&self, i: usize, name: &str) -> Result<Value, SqlError> {
+    fn var(&self, i: usize, name: &str) -> Fallible<Value> {
         let key = crate::names::lower(name);
         self.w.sessions[i]
             .frames
             .last()
             .and_then(|f| f.vars.get(&*key))
             .map(|(_, v)| v.clone())
-            .ok_or_else(|| SqlError::undeclared_variable(name))
+            .ok_or_else(|| SqlError::undeclared_variable(name).into())
     }
 
-    fn global(&self, i: usize, g: &str) -> Result<Value, SqlError> {
+    fn global(&self, i: usize, g: &str) -> Fallible<Value> {
         let s = &self.w.sessions[i];
         Ok(match g {
             "ROWCOUNT" => Value::Int(s.rowcount),
@@ -483,7 +483,7 @@ impl Exec<'_> {
                 .rev()
                 .find_map(|f| f.scope_identity)
                 .map_or(Value::Null, Value::Int),
-            other => return Err(SqlError::not_simulated(&format!("@@{other}"))),
+            other => return Err(SqlError::not_simulated(&format!("@@{other}")).into()),
         })
     }
 

@@ -89,6 +89,12 @@ impl From<SqlError> for Interrupt {
     }
 }
 
+impl From<Box<SqlError>> for Interrupt {
+    fn from(e: Box<SqlError>) -> Self {
+        Interrupt::Error(e)
+    }
+}
+
 /// What a statement asks of the session after it ran.
 pub(crate) enum Flow {
     /// Done: the session is busy for the statement's cost.
