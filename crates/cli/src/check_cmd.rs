@@ -282,8 +282,10 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
                 .find(|b| matches!(&b.role, lesson::BlockRole::Session { name, .. } if name == session))
                 .map_or(1, |b| b.line);
             eprintln!(
-                "{name}:{line}:1: session {session} ends with error {} that no TRY block catches and no check expects ({with}seed {seed}): {}; handle it, or add a check with figure = \"error_number\"",
-                e.number, e.message
+                "{name}:{line}:1: session {session} ends with error {} that no {} block catches and no check expects ({with}seed {seed}): {}; handle it, or add a check with figure = \"error_number\"",
+                e.code(),
+                if e.sqlstate.is_some() { "EXCEPTION" } else { "TRY" },
+                e.message
             );
         }
         // A question must have exactly one right answer in the run it is asked before.

@@ -548,11 +548,11 @@ fn mark_name(kind: &MarkKind, count: usize) -> String {
     // every figure in the export).
     let n = count.to_string();
     match kind {
-        MarkKind::Error { number } => t!(
+        MarkKind::Error { number, sqlstate } => t!(
             "svg-mark-error",
             count = count,
             n = n,
-            number = number.to_string()
+            number = engine::error_code(*number, *sqlstate)
         ),
         MarkKind::Skipped => t!("svg-mark-skip", count = count, n = n),
         MarkKind::Deadlock => t!("svg-mark-deadlock", count = count, n = n),
@@ -682,8 +682,12 @@ fn marks_svg(out: &mut String, lane: &Lane, y: f64, scale: &Scale, trace: &[Trac
             mark_shape(c.kind, x, y)
         );
         let text = match c.kind {
-            MarkKind::Error { number } if c.count == 1 => number.to_string(),
-            MarkKind::Error { number } => format!("{number} ×{}", c.count),
+            MarkKind::Error { number, sqlstate } if c.count == 1 => {
+                engine::error_code(*number, *sqlstate)
+            }
+            MarkKind::Error { number, sqlstate } => {
+                format!("{} ×{}", engine::error_code(*number, *sqlstate), c.count)
+            }
             _ if c.count > 1 => format!("×{}", c.count),
             _ => continue,
         };
@@ -748,7 +752,13 @@ fn legend(out: &mut String, y: f64, scale: &Scale) -> f64 {
     row += 22.0;
     x = MARGIN;
     let kinds: [(MarkKind, String); 7] = [
-        (MarkKind::Error { number: 0 }, t!("svg-key-error")),
+        (
+            MarkKind::Error {
+                number: 0,
+                sqlstate: None,
+            },
+            t!("svg-key-error"),
+        ),
         (MarkKind::Skipped, t!("svg-key-skip")),
         (MarkKind::Deadlock, t!("svg-key-deadlock")),
         (MarkKind::Result, t!("svg-key-result")),
@@ -820,7 +830,7 @@ fn outcome(out: &mut String, y: f64, outcome: &Outcome, reads_name: &str) -> f64
         let errors = if s.errors.is_empty() {
             t!("svg-none")
         } else {
-            let numbers: Vec<String> = s.errors.iter().map(|e| e.number.to_string()).collect();
+            let numbers: Vec<String> = s.errors.iter().map(|e| e.code()).collect();
             fit(&numbers.join(", "), 26)
         };
         let first_row = s.results.iter().find_map(|r| r.rows.first()).map_or_else(

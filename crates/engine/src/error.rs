@@ -473,6 +473,24 @@ impl SqlError {
         self.sqlstate = Some(code);
         self
     }
+
+    /// The error's code as its dialect shows it: the SQLSTATE (`40001`) where the dialect
+    /// numbers errors so, else the number (`2601`).
+    pub fn code(&self) -> String {
+        error_code(self.number, self.sqlstate)
+    }
+}
+
+/// An error's code as its dialect shows it (see [`SqlError::code`]).
+pub fn error_code(number: u32, sqlstate: Option<&str>) -> String {
+    sqlstate.map_or_else(|| number.to_string(), str::to_string)
+}
+
+impl SqlErrorInfo {
+    /// The error's code as its dialect shows it (see [`SqlError::code`]).
+    pub fn code(&self) -> String {
+        error_code(self.number, self.sqlstate)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -178,10 +178,15 @@ impl Simulation {
                 message: "only SELECT can be run against the final state".into(),
             });
         };
-        let out = self.exec().query_now(select).map_err(|e| QueryError {
-            line: 1,
-            col: 1,
-            message: format!("error {}: {}", e.number, e.message),
+        let rules = self.rules;
+        let out = self.exec().query_now(select).map_err(|e| {
+            // In the dialect's words and code, as a session would get it.
+            let e = rules.number_error(e);
+            QueryError {
+                line: 1,
+                col: 1,
+                message: format!("error {}: {}", e.code(), e.message),
+            }
         })?;
         Ok(ResultSet {
             columns: out.columns,

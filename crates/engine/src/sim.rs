@@ -41,7 +41,7 @@ pub struct Simulation {
     pub(crate) world: World,
     /// The cost model's generator (statement costs, slow flushes, NEWID()).
     rng: ChaCha8Rng,
-    rules: &'static dyn Rules,
+    pub(crate) rules: &'static dyn Rules,
     /// The parser's dialect, for queries on the state.
     pub(crate) parser: sql::Dialect,
     out: Output,

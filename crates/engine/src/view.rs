@@ -394,6 +394,8 @@ pub struct Segment {
 pub enum MarkKind {
     Error {
         number: u32,
+        /// The SQLSTATE, in a dialect that numbers errors so: what the mark shows.
+        sqlstate: Option<&'static str>,
     },
     Skipped,
     Deadlock,
@@ -494,10 +496,15 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                 });
                 open[k] = Some((*until_us, LaneState::Running));
             }
-            Event::Error { number, .. } => lanes[k].marks.push(Mark {
+            Event::Error {
+                number, sqlstate, ..
+            } => lanes[k].marks.push(Mark {
                 at_us: t,
                 event: idx,
-                kind: MarkKind::Error { number: *number },
+                kind: MarkKind::Error {
+                    number: *number,
+                    sqlstate: *sqlstate,
+                },
             }),
             Event::RowSkipped { .. } => lanes[k].marks.push(Mark {
                 at_us: t,

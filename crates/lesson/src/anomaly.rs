@@ -105,6 +105,8 @@ pub enum AnomalyKind {
     /// An error no TRY block caught.
     Error {
         number: u32,
+        /// The SQLSTATE, in a dialect that numbers errors so: what the label shows.
+        sqlstate: Option<&'static str>,
     },
 }
 
@@ -817,6 +819,7 @@ fn victims_and_errors(trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
             Event::Error {
                 session,
                 number,
+                sqlstate,
                 caught: false,
                 ..
             } => {
@@ -831,8 +834,11 @@ fn victims_and_errors(trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
                         event: i,
                         at_us: entry.at_us,
                         session: session.to_string(),
-                        label: format!("error {number}"),
-                        kind: AnomalyKind::Error { number: *number },
+                        label: format!("error {}", engine::error_code(*number, *sqlstate)),
+                        kind: AnomalyKind::Error {
+                            number: *number,
+                            sqlstate: *sqlstate,
+                        },
                     });
                 }
             }
@@ -1241,7 +1247,13 @@ mod tests {
         };
         assert_eq!(u.error, Some((3, 2601)));
         assert_eq!(u.match_columns, ["OrderId"]);
-        assert_eq!(found[1].kind, AnomalyKind::Error { number: 2601 });
+        assert_eq!(
+            found[1].kind,
+            AnomalyKind::Error {
+                number: 2601,
+                sqlstate: None
+            }
+        );
     }
 
     #[test]

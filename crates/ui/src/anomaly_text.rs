@@ -50,7 +50,12 @@ pub fn label(a: &Anomaly, rules: &[AnomalyRule]) -> String {
         AnomalyKind::Lost(l) => l.rule,
         AnomalyKind::Kept(k) => k.rule,
         AnomalyKind::DeadlockVictim => return t!("anomaly-deadlock-victim"),
-        AnomalyKind::Error { number } => return t!("anomaly-error", number = number.to_string()),
+        AnomalyKind::Error { number, sqlstate } => {
+            return t!(
+                "anomaly-error",
+                number = engine::error_code(*number, *sqlstate)
+            )
+        }
     };
     rules
         .get(rule)

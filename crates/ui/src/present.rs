@@ -763,7 +763,9 @@ impl DisplayMark {
     /// A short visible label: `✕ 650`, `⤼`, `✓`.
     pub fn symbol(&self) -> String {
         match self.kind {
-            MarkKind::Error { number } => format!("✕{number}"),
+            MarkKind::Error { number, sqlstate } => {
+                format!("✕{}", engine::error_code(number, sqlstate))
+            }
             MarkKind::Skipped => "⤼".into(),
             MarkKind::Deadlock => "☠".into(),
             MarkKind::Result => "◆".into(),
@@ -775,7 +777,9 @@ impl DisplayMark {
 
     pub fn describe(&self, session: &str) -> String {
         let what = match self.kind {
-            MarkKind::Error { number } => t!("mark-error", number = number.to_string()),
+            MarkKind::Error { number, sqlstate } => {
+                t!("mark-error", number = engine::error_code(number, sqlstate))
+            }
             MarkKind::Skipped => t!("mark-skipped"),
             MarkKind::Deadlock => t!("mark-deadlock"),
             MarkKind::Result => t!("mark-result"),
@@ -1003,7 +1007,7 @@ pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
     } else {
         errors
             .iter()
-            .map(|e| e.number.to_string())
+            .map(|e| e.code())
             .collect::<Vec<_>>()
             .join(", ")
     }

@@ -206,6 +206,7 @@ pub fn explain(
             number,
             message,
             caught,
+            sqlstate,
             ..
         } => {
             let mut s = vec![format!("{message}")];
@@ -216,16 +217,18 @@ pub fn explain(
             if let Some((victim, cycle)) = deadlock_before(trace, k, &session) {
                 s.push(t!("why-error-deadlock", victim = victim, cycle = cycle));
             }
-            s.push(if *caught {
-                t!("why-error-caught")
-            } else {
-                t!("why-error-uncaught")
+            // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH.
+            s.push(match (*caught, sqlstate.is_some()) {
+                (true, false) => t!("why-error-caught"),
+                (false, false) => t!("why-error-uncaught"),
+                (true, true) => t!("why-error-caught-exception"),
+                (false, true) => t!("why-error-uncaught-exception"),
             });
             why(
                 t!(
                     "why-error-title",
                     session = &session,
-                    number = number.to_string()
+                    number = engine::error_code(*number, *sqlstate)
                 ),
                 s,
                 None,
@@ -379,7 +382,7 @@ fn unmatched(
             let mut s = t!(
                 "why-unmatched-error",
                 session = &u.session,
-                number = number.to_string(),
+                number = code_at(trace, e, number),
                 time = ms_label(trace[e].at_us)
             );
             if let Some(st) = statement_before(trace, e, &u.session) {
@@ -452,6 +455,15 @@ fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
     }
 }
 
+/// The code of the error event at `e` as its dialect shows it (`40001`, `2601`).
+fn code_at(trace: &[TraceEntry], e: usize, number: u32) -> String {
+    let sqlstate = match trace.get(e).map(|t| &t.event) {
+        Some(Event::Error { sqlstate, .. }) => *sqlstate,
+        _ => None,
+    };
+    engine::error_code(number, sqlstate)
+}
+
 /// "Then A got error 515 at 0.07 ms, in its INSERT, line 3: <meaning>."
 fn failed_then(
     trace: &[TraceEntry],
@@ -462,7 +474,7 @@ fn failed_then(
     let mut failed = t!(
         "why-then-error",
         session = session,
-        number = number.to_string(),
+        number = code_at(trace, e, number),
         time = ms_label(trace[e].at_us)
     );
     if let Some(st) = statement_before(trace, e, session) {

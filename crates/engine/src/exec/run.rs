@@ -622,7 +622,7 @@ impl Exec<'_> {
             scope = AbortScope::BatchAndTransaction;
         }
         if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
-            let why = format!("error {}", e.number);
+            let why = format!("error {}", e.code());
             self.rollback(i, &why);
         }
         self.w.sessions[i].last_error = e.number as i64;

@@ -9,7 +9,10 @@ result-caption = Result { $number } · { $rows ->
 result-more = … { $count } more
 error-number = Error { $number }
 error-detail = (severity { $severity }, state { $state }): { $message }
+# PostgreSQL: no severity or state number.
+error-detail-sqlstate = : { $message }
 error-caught = — caught by a CATCH block
+error-caught-exception = — caught by an EXCEPTION block
 errors-caught = { $uncaught } (+{ $caught } caught)
 figure-ran = ran for
 figure-waited = waited for locks

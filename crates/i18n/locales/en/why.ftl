@@ -27,6 +27,8 @@ why-error-in = { $session } got it in { $statement }.
 why-error-deadlock = The deadlock monitor chose { $victim } as the victim of the cycle { $cycle }.
 why-error-caught = A TRY block caught it: the script goes on in its CATCH block.
 why-error-uncaught = No TRY block caught it, so it reached the client.
+why-error-caught-exception = An EXCEPTION block caught it: the function goes on in its handler.
+why-error-uncaught-exception = No EXCEPTION block caught it, so it reached the client.
 
 why-deadlock-title = Why { $victim } was chosen as the deadlock victim
 why-deadlock-circle = { $cycle } wait for each other in a circle: each waits for a lock the next one holds, so none can go on.

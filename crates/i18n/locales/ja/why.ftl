@@ -27,6 +27,8 @@ why-error-in = { $session } は { $statement } でこのエラーを受け取り
 why-error-deadlock = デッドロック モニターはサイクル { $cycle } の犠牲者として { $victim } を選びました。
 why-error-caught = TRY ブロックが捕捉しました: スクリプトは CATCH ブロックで続行します。
 why-error-uncaught = どの TRY ブロックも捕捉しなかったため、クライアントに返されました。
+why-error-caught-exception = EXCEPTION ブロックが捕捉しました: 関数はそのハンドラーで続行します。
+why-error-uncaught-exception = どの EXCEPTION ブロックも捕捉しなかったため、クライアントに返されました。
 
 why-deadlock-title = { $victim } がデッドロックの犠牲者に選ばれた理由
 why-deadlock-circle = { $cycle } は互いを循環して待っています: それぞれが次のセッションの保持するロックを待つため、どれも先に進めません。

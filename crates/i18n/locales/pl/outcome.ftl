@@ -10,7 +10,10 @@ result-caption = Wynik { $number } · { $rows ->
 result-more = … i { $count } więcej
 error-number = Błąd { $number }
 error-detail = (poziom { $severity }, stan { $state }): { $message }
+# PostgreSQL: no severity or state number.
+error-detail-sqlstate = : { $message }
 error-caught = — przechwycony w bloku CATCH
+error-caught-exception = — przechwycony w bloku EXCEPTION
 errors-caught = { $uncaught } (+{ $caught } { $caught ->
     [one] przechwycony
     [few] przechwycone
@@ -24,8 +27,8 @@ figure-reads = odczyty logiczne
 figure-buffers = trafienia w shared buffers
 figure-errors = błędy
 no-results = Klient nie dostał żadnego zbioru wyników.
-check-pass = ✓ spełniony
-check-fail = ✗ niespełniony
+check-pass = ✓ spełnione
+check-fail = ✗ niespełnione
 check-bug = ⚠ problem odtworzony
 checks-pass = Sprawdzenia: spełnione { $passed } z { $total }
 goals-met = Cele: osiągnięte { $passed } z { $total }

@@ -49,10 +49,15 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         let errors = s.errors.iter().map(|e| {
             html! {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
-                    <strong>{ t!("error-number", number = e.number.to_string()) }</strong>
-                    { " " }{ t!("error-detail", severity = e.severity.to_string(), state = e.state.to_string(), message = e.message.clone()) }
+                    <strong>{ t!("error-number", number = e.code()) }</strong>
+                    // A SQLSTATE dialect (PostgreSQL) has no severity or state number.
+                    if e.sqlstate.is_some() {
+                        { t!("error-detail-sqlstate", message = e.message.clone()) }
+                    } else {
+                        { " " }{ t!("error-detail", severity = e.severity.to_string(), state = e.state.to_string(), message = e.message.clone()) }
+                    }
                     if e.caught {
-                        <span class="muted">{ " " }{ t!("error-caught") }</span>
+                        <span class="muted">{ " " }{ if e.sqlstate.is_some() { t!("error-caught-exception") } else { t!("error-caught") } }</span>
                     }
                 </li>
             }

@@ -107,6 +107,20 @@ impl Rules for Postgres {
                 "could not serialize access due to concurrent update".to_string(),
             ),
             8134 => ("22012", "division by zero".to_string()),
+            207 => (
+                "42703",
+                format!(
+                    "column \"{}\" does not exist",
+                    quoted_after(&e.message, "name '").unwrap_or("?")
+                ),
+            ),
+            208 => (
+                "42P01",
+                format!(
+                    "relation \"{}\" does not exist",
+                    quoted_after(&e.message, "name '").unwrap_or("?")
+                ),
+            ),
             515 => ("23502", e.message.clone()),
             547 => ("23514", e.message.clone()),
             245 | 241 => ("22P02", e.message.clone()),
