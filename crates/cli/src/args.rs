@@ -214,8 +214,9 @@ JSON output (--json), one object; these fields are a contract:
              same instant; in an untimed run every statement boundary), as text:
              session numbers (0 = first) joined by `.`, a repeat as `N~COUNT`, `-` for
              none, `u.` first when untimed. `--schedule` with it replays the run's trace
-             exactly; a pick that is not enabled is an error naming the choice, and
-             choices past the end of the text are seeded random
+             exactly; a pick that is not enabled is an error naming the choice, so is
+             a text with more choices than the run reaches, and choice points past
+             the end of the text are seeded random
 Values in rows are JSON null, numbers or strings (datetimes as
 \"YYYY-MM-DD hh:mm:ss.fff\").
 

@@ -69,5 +69,16 @@ fn finish(result: Result<(String, bool), Vec<String>>) -> u8 {
 
 /// A lesson file's text, or the message to print when it cannot be read.
 fn read_lesson(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+    std::fs::read_to_string(path).map_err(|e| {
+        // A lesson id (as the app's URLs name lessons) is not a file: name the file.
+        let hint = [
+            path.with_extension("md"),
+            Path::new("lessons").join(path).with_extension("md"),
+        ]
+        .into_iter()
+        .find(|p| p != path && p.is_file())
+        .map(|p| format!("; did you mean {}?", p.display()))
+        .unwrap_or_default();
+        format!("{}: cannot read: {e}{hint}", path.display())
+    })
 }

@@ -82,6 +82,24 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
         run_applied(&applied)?
     };
+    // A schedule longer than the run's choice points would be ignored in part: say so.
+    if let Some(given) = &schedule {
+        let (given, made) = (given.choices.len(), report.schedule.choices.len());
+        if made < given {
+            let plural =
+                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let unreached = if given == made + 1 {
+                format!("choice {given} is")
+            } else {
+                format!("choices {} to {given} are", made + 1)
+            };
+            return Err(vec![format!(
+                "error: --schedule: the run ended after {}, but the schedule has {}; {unreached} never reached",
+                plural(made, "choice point"),
+                plural(given, "choice")
+            )]);
+        }
+    }
     let mut queries: Vec<(String, ResultSet)> = Vec::new();
     for sql in &args.query {
         let rs = report.simulation.query(sql).map_err(|e| {
@@ -222,7 +240,7 @@ fn text_report(
         );
         let _ = writeln!(out, "  {session}");
         for e in &s.errors {
-            let (number, message) = (e.number.to_string(), &e.message);
+            let (number, message) = (e.code(), &e.message);
             let error = if e.caught {
                 t!("run-error-caught", number = number, message = message)
             } else {

@@ -280,6 +280,19 @@ fn check_of_missing_or_empty_paths_is_bad_input() {
             empty: no lesson files (*.md) here
         "#]],
     );
+    // A lesson id, as the app's URLs write it, is answered with the file it names.
+    std::fs::create_dir_all(dir.0.join("lessons")).expect("mkdir");
+    dir.write("lessons/race.md", RACE);
+    check_cli(
+        &dir,
+        &["run", "race"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            race: cannot read: No such file or directory (os error 2); did you mean lessons/race.md?
+        "#]],
+    );
 }
 
 #[test]
@@ -1013,6 +1026,17 @@ fn run_bad_schedule_is_bad_input_naming_the_choice() {
             --- stdout
             --- stderr
             error: --schedule: schedule choice 1 picks session 5, which does not exist, but only A, B can run then
+        "#]],
+    );
+    // Choices the run never reaches are not dropped in silence.
+    check_cli(
+        &dir,
+        &["run", "race.md", "--untimed", "--schedule", "u.1~2.0.1.0"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --schedule: the run ended after 3 choice points, but the schedule has 5 choices; choices 4 to 5 are never reached
         "#]],
     );
 }
