@@ -109,3 +109,72 @@ test('matrix: the claim race over 3 seeds leaves the main thread free, with prog
   assert.ok(450 <= lo && lo <= hi && hi <= 500, race);
   assert.ok(duplicates.filter(([s]) => !s.startsWith('claim=two-step')).every(([, text]) => text === '0'));
 }, { timeoutMs: 240_000 });
+
+// What a newcomer reads: columns by their labels, plain values, marks that say whether
+// the lesson's expectation came true, and a table the keyboard crosses a row at a time.
+test('matrix: labelled columns, plain values, outcome marks and one tab stop per row', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/send-wait-for-lock/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const header = (key) =>
+    page.$eval(`[data-testid=matrix-column][data-key="${key}"]`, (th) => ({
+      label: th.querySelector('.matrix__label')?.textContent,
+      key: th.querySelector('.matrix__key')?.textContent,
+    }));
+  assert.deepEqual(await header('A.result1'), { label: 'A got the lock at once: result 0', key: 'A.result1' });
+  assert.deepEqual(await header('error_numbers'), { label: 'Errors no TRY block caught, by session and number', key: 'error_numbers' });
+
+  // A result of one value shows the value; data-text and the title keep the full text.
+  const cell = (settings, key) =>
+    page.$eval(`[data-testid=matrix-row][data-settings="${settings}"] [data-testid=matrix-cell][data-key="${key}"]`, (td) => ({
+      text: td.dataset.text,
+      value: td.querySelector('.matrix__value')?.textContent,
+      mark: td.dataset.mark ?? null,
+      symbol: td.querySelector('.matrix__mark')?.textContent ?? null,
+      label: td.querySelector('.visually-hidden')?.textContent ?? null,
+      title: td.querySelector('a').title,
+    }));
+  const a = await cell('timeout_ms=10000', 'A.result1');
+  assert.equal(a.text, '[[0]]');
+  assert.equal(a.value, '0');
+  assert.match(a.title, /^seed 1: \[\[0\]\]\n/);
+  // ...and a check reads it: passed on every seed, said by a symbol and words, not colour alone.
+  assert.equal(a.mark, 'pass');
+  assert.equal(a.symbol, '✓');
+  assert.equal(a.label, 'as expected: ');
+  assert.match(a.title, /✓ pass: A got the lock at once: result 0/);
+  const b = await cell('timeout_ms=0', 'B.result1');
+  assert.deepEqual([b.text, b.value], ['[[-1]]', '-1']);
+  const errors = await cell('timeout_ms=0', 'error_numbers');
+  assert.deepEqual([errors.text, errors.value, errors.mark], ['none', 'none', null]);
+  assert.equal(await page.$$eval('[data-testid=matrix-marks] li', (lis) => lis.length), 3);
+
+  // One tab stop per row: the row's first settings cell, named for the whole combination.
+  const stops = await page.$$eval('[data-testid=matrix-row]', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('a[href], button, input, [tabindex]')].filter((e) => e.tabIndex >= 0).map((e) => e.dataset.testid)));
+  assert.deepEqual(stops, [['matrix-open'], ['matrix-open']]);
+  const rows = '[data-testid=matrix-row] [data-testid=matrix-open]';
+  await page.focus(`${rows} >> nth=0`);
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => [document.activeElement.closest('tr')?.dataset.settings, document.activeElement.getAttribute('aria-label')]);
+  assert.deepEqual(focused, ['timeout_ms=0', 'timeout_ms=0: open this run in the player (seed 1)']);
+  // Enter opens that combination in the player (the lesson's own seed, so no `seed=`).
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false', null, { timeout: 30_000 });
+  const [path, query] = new URL(page.url()).hash.split('?');
+  const params = Object.fromEntries(new URLSearchParams(query));
+  delete params.t;
+  assert.deepEqual([path, params], ['#/lesson/send-wait-for-lock', { timeout_ms: '0' }]);
+
+  // A bug check that held is the lesson's bug, reproduced; the property it breaks says no more.
+  await t.open('#/lesson/send-double-click/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  assert.deepEqual(await header('one-receiver-call'), { label: 'The receiver is called at most once', key: 'one-receiver-call' });
+  const calls = await cell('guard=none', 'one-receiver-call');
+  assert.deepEqual([calls.value, calls.mark, calls.symbol, calls.label], ['2', 'bug', '⚠', 'bug reproduced: ']);
+  assert.match(calls.title, /⚠ bug reproduced: Without an application lock the receiver is called twice/);
+  assert.match(calls.title, /✗ broken: The receiver is called at most once/);
+  const locked = await cell('guard=applock', 'one-receiver-call');
+  assert.deepEqual([locked.value, locked.mark], ['1', 'pass']);
+  await t.screenshot('matrix-marks');
+});

@@ -391,4 +391,10 @@ test('player: a toggle\'s hint is the chosen value\'s part of its help, and its 
   await page.click('[data-testid=toggle-claim-conditional]');
   await page.waitForFunction(() => document.querySelector('[data-testid=toggle-claim]').dataset.value === 'conditional');
   assert.match(await help.textContent(), /^\s*conditional: the UPDATE also requires status = 'new'/);
+  // On a phone, where no pointer hovers for the title, the hint is shown in full.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await help.isVisible(), 'the hint is shown at 390 px');
+  const clipped = await help.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
+  assert.ok(!clipped, 'the hint is not cut at 390 px');
+  assert.match(await help.innerText(), /retries when it changed nothing\.\s*$/);
 });

@@ -26,6 +26,8 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   assert.deepEqual(labels, ['0 ms: it takes the next free task', 'About 2.5 s', 'Forever: it never gets a task', 'It gets an error']);
   await t.screenshot('predict-ask');
   await page.keyboard.press('2');
+  // The verdict takes the focus from the choice it replaces.
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'predict-verdict');
   await settled(page, 'readpast=off');
   const result = `${VERDICT} [data-testid=predict-result]`;
   await page.waitForSelector(result);
@@ -40,8 +42,10 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   const href = await page.getAttribute('[data-testid=predict-moment]', 'href');
   assert.match(href, /^#\/lesson\/queue-wait-or-skip\?readpast=off&e=\d+$/);
   const moment = Number(href.match(/e=(\d+)/)[1]);
-  await page.click('[data-testid=play]');
+  // Followed while the run plays, the link still stops there.
+  assert.equal(await page.getAttribute('[data-testid=play]', 'data-playing'), 'true');
   await page.click('[data-testid=predict-moment]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]')?.dataset.playing === 'false');
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, moment);
   const at = (await position(page)).t;
   assert.ok(at >= 1500 && at < 1501, `the moment is at ${at} ms, not when B asks at 1.5 s`);

@@ -26,6 +26,11 @@ test('home: renders the header and the lesson list', async (t) => {
     assert.ok(ids.includes(id), `${id} missing from the list: ${ids}`);
   }
   assert.equal(ids[0], 'queue-wait-or-skip', 'the lessons keep their published order');
+  // A newcomer is told where to start, and meets each exercise after the lessons.
+  assert.equal(await page.locator('[data-testid=start-here]').count(), 1);
+  assert.match(await page.locator('[data-lesson="queue-wait-or-skip"] [data-testid=start-here]').textContent(), /Start here/);
+  const kinds = await page.$$eval('[data-testid=lesson-group][data-database=sqlserver] [data-testid=lesson-item]', (items) => items.map((i) => i.dataset.kind));
+  assert.ok(kinds.lastIndexOf('lesson') < kinds.indexOf('exercise'), `exercises after lessons: ${kinds}`);
   // Each entry: title, summary and the scenario IDs it covers, linking to the player.
   const first = page.locator('[data-lesson="queue-wait-or-skip"]');
   assert.match(await first.locator('.lesson-list__title').textContent(), /READPAST/);

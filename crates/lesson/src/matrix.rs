@@ -9,6 +9,7 @@ use engine::{Outcome, Simulation, Sink};
 use crate::codec::{Codec, DecodeError, Reader, Writer};
 
 use crate::check::{number, rows_text};
+use crate::toggle::all_hold;
 use crate::{evaluate_checks, Applied, CheckKind, Figure, Lesson, PropertyKind, Settings};
 use crate::{Builtin, Toggle};
 
@@ -33,6 +34,38 @@ pub enum ColumnMeasure {
     ErrorNumbers,
     /// Errors 1205: sessions chosen as deadlock victims (the `no-deadlock` built-in).
     DeadlockVictims,
+}
+
+impl ColumnMeasure {
+    /// What a check reads: its column.
+    pub fn of_check(kind: &CheckKind) -> ColumnMeasure {
+        match kind {
+            CheckKind::Query { sql, .. } => ColumnMeasure::Query { sql: sql.clone() },
+            CheckKind::Result {
+                session, result, ..
+            } => ColumnMeasure::Result {
+                session: session.clone(),
+                result: *result,
+            },
+            CheckKind::Figure {
+                session, figure, ..
+            } => ColumnMeasure::Figure {
+                session: session.clone(),
+                figure: *figure,
+            },
+        }
+    }
+
+    /// What a property reads: its column (`no-errors` reads the errors by number).
+    pub fn of_property(kind: &PropertyKind) -> ColumnMeasure {
+        match kind {
+            PropertyKind::Always { sql, .. } | PropertyKind::AtEnd { sql, .. } => {
+                ColumnMeasure::Query { sql: sql.clone() }
+            }
+            PropertyKind::Builtin(Builtin::NoErrors) => ColumnMeasure::ErrorNumbers,
+            PropertyKind::Builtin(Builtin::NoDeadlock) => ColumnMeasure::DeadlockVictims,
+        }
+    }
 }
 
 /// One column: a short `key` for headers (a contract of `lockstep matrix --json`) and
@@ -73,6 +106,14 @@ pub struct Row {
     pub checks_passed: u64,
     /// Check verdicts over every seed: the checks that apply times the seeds.
     pub checks_total: u64,
+    /// Each check that applies to this combination, by its index in the lesson's
+    /// `checks`: whether it passed on every seed (a bug check: the bug was reproduced on
+    /// every seed). A page marks each cell from these without judging readings again.
+    pub check_verdicts: Vec<(usize, bool)>,
+    /// The same for each property that applies, by its index in the lesson's
+    /// `properties`, judged on each run's final state: held on every seed. A property
+    /// whose query failed on some seed has none.
+    pub property_verdicts: Vec<(usize, bool)>,
     /// The engine refused the lesson's SQL with these settings.
     pub error: Option<String>,
 }
@@ -122,33 +163,13 @@ pub fn columns(lesson: &Lesson) -> Vec<Column> {
         }
     };
     for check in &lesson.checks {
-        let measure = match &check.kind {
-            CheckKind::Query { sql, .. } => ColumnMeasure::Query { sql: sql.clone() },
-            CheckKind::Result {
-                session, result, ..
-            } => ColumnMeasure::Result {
-                session: session.clone(),
-                result: *result,
-            },
-            CheckKind::Figure {
-                session, figure, ..
-            } => ColumnMeasure::Figure {
-                session: session.clone(),
-                figure: *figure,
-            },
-        };
-        add(measure, &check.name);
+        add(ColumnMeasure::of_check(&check.kind), &check.name);
     }
     for property in &lesson.properties {
-        let measure = match &property.kind {
-            PropertyKind::Always { sql, .. } | PropertyKind::AtEnd { sql, .. } => {
-                ColumnMeasure::Query { sql: sql.clone() }
-            }
-            // Every matrix has the errors by number, below.
-            PropertyKind::Builtin(Builtin::NoErrors) => continue,
-            PropertyKind::Builtin(Builtin::NoDeadlock) => ColumnMeasure::DeadlockVictims,
-        };
-        add(measure, &property.label);
+        // Every matrix has the errors by number, below.
+        if property.kind != PropertyKind::Builtin(Builtin::NoErrors) {
+            add(ColumnMeasure::of_property(&property.kind), &property.label);
+        }
     }
     add(
         ColumnMeasure::ErrorNumbers,
@@ -258,7 +279,7 @@ impl ColumnMeasure {
                             .errors
                             .iter()
                             .filter(|e| !e.caught)
-                            .map(|e| e.number.to_string())
+                            .map(|e| e.code())
                             .collect();
                         (!numbers.is_empty()).then(|| format!("{} {}", s.name, numbers.join(" ")))
                     })
@@ -449,9 +470,47 @@ impl MatrixRun {
             ],
             passed: 0,
             total: 0,
+            verdicts: Vec::new(),
+            properties: Vec::new(),
         });
         pending.passed += checks.iter().filter(|c| c.passed).count() as u64;
         pending.total += checks.len() as u64;
+        // `applied.checks` are the lesson's checks whose `when` holds, in order.
+        let settings = &self.combinations[self.rows.len()];
+        let applying = self
+            .lesson
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| all_hold(&c.when, settings))
+            .map(|(i, _)| i);
+        if pending.verdicts.is_empty() {
+            pending.verdicts = applying.map(|i| (i, true)).collect();
+        }
+        for ((_, held), result) in pending.verdicts.iter_mut().zip(&checks) {
+            *held &= result.passed;
+        }
+        let first_seed = pending.cells[0].readings.is_empty();
+        for (i, property) in self.lesson.properties.iter().enumerate() {
+            if !all_hold(&property.when, settings) {
+                continue;
+            }
+            let holds = match property.violation(&mut simulation) {
+                Ok(broken) => Some(broken.is_none()),
+                Err(_) => None,
+            };
+            let at = pending.properties.iter().position(|(p, _)| *p == i);
+            match (at, holds) {
+                (Some(at), Some(h)) => {
+                    if let Some(held) = &mut pending.properties[at].1 {
+                        *held &= h;
+                    }
+                }
+                (Some(at), None) => pending.properties[at].1 = None,
+                (None, holds) if first_seed => pending.properties.push((i, holds)),
+                (None, _) => {}
+            }
+        }
         for (cell, column) in pending.cells.iter_mut().zip(&self.columns) {
             cell.readings
                 .push(column.measure.read(&outcome, &mut simulation));
@@ -467,6 +526,12 @@ impl MatrixRun {
             cells: pending.cells,
             checks_passed: pending.passed,
             checks_total: pending.total,
+            check_verdicts: pending.verdicts,
+            property_verdicts: pending
+                .properties
+                .into_iter()
+                .filter_map(|(i, held)| Some((i, held?)))
+                .collect(),
             error: None,
         });
         self.applied = None;
@@ -485,6 +550,8 @@ impl MatrixRun {
             cells: Vec::new(),
             checks_passed: 0,
             checks_total: 0,
+            check_verdicts: Vec::new(),
+            property_verdicts: Vec::new(),
             error: Some(error),
         });
     }
@@ -504,6 +571,9 @@ struct Pending {
     cells: Vec<Cell>,
     passed: u64,
     total: u64,
+    verdicts: Vec<(usize, bool)>,
+    /// (property, held on every seed so far; None once its query failed).
+    properties: Vec<(usize, Option<bool>)>,
 }
 
 /// Runs the whole matrix at once (the CLI, tests).
@@ -528,6 +598,8 @@ crate::codec_struct!(Row {
     cells,
     checks_passed,
     checks_total,
+    check_verdicts,
+    property_verdicts,
     error
 });
 crate::codec_struct!(Matrix {

@@ -11,7 +11,8 @@ use lesson::{Compiled, Lesson};
 const COMPILED_LESSONS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lessons.bin"));
 
 /// Lesson ids in the order the list shows them (the published contract of
-/// `lessons/README.md`); lessons not named here follow, by id.
+/// `lessons/README.md`); lessons not named here follow by id, exercises after the
+/// lessons they build on.
 pub const LESSON_ORDER: &[&str] = &[
     "queue-wait-or-skip",
     "queue-claim-race",
@@ -71,10 +72,11 @@ impl Catalog {
                 .position(|k| *k == id)
                 .unwrap_or(LESSON_ORDER.len())
         };
-        entries.sort_by(|a, b| {
-            let (a, b) = (&a.lesson.id, &b.lesson.id);
-            (rank(a), a).cmp(&(rank(b), b))
-        });
+        let key = |e: &Entry| {
+            let l = &e.lesson;
+            (rank(&l.id), l.kind == lesson::Kind::Exercise, l.id.clone())
+        };
+        entries.sort_by_key(key);
         Ok(Catalog {
             entries,
             translated,
@@ -225,6 +227,17 @@ mod tests {
             assert!(ids.contains(&id), "{id} missing from {ids:?}");
         }
         assert_eq!(ids[0], "queue-wait-or-skip");
+        // Exercises come after the lessons: a learner meets `send-*` before the
+        // exercise that builds on them.
+        let last_lesson = ids
+            .iter()
+            .rposition(|id| catalog.get(id).unwrap().lesson.kind != lesson::Kind::Exercise)
+            .unwrap();
+        let first_exercise = ids
+            .iter()
+            .position(|id| id.starts_with("exercise-"))
+            .unwrap();
+        assert!(last_lesson < first_exercise, "{ids:?}");
         let entry = catalog.get("queue-claim-race").unwrap();
         assert!(entry.narrative_html.contains("data-block=\"0\""));
         let exercise = catalog.get("exercise-claim-fix").unwrap();

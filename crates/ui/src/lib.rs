@@ -17,6 +17,7 @@ pub mod exploring;
 pub mod graph;
 pub mod hooks;
 pub mod i18n;
+pub mod matrix;
 pub use ::i18n::t;
 pub mod offload;
 pub mod pacing;

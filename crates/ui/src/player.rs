@@ -228,7 +228,15 @@ impl Player {
         self.warnings = warnings;
         if key == self.key {
             match self.current() {
-                Some(run) => self.head = resolve(&run, route.seek),
+                Some(run) => {
+                    // A link to a moment (a prediction's, an edited `e=`) stops there:
+                    // playing on would carry the playhead past what it points at.
+                    let head = resolve(&run, route.seek);
+                    if head != self.head {
+                        self.playing = false;
+                    }
+                    self.head = head;
+                }
                 None => self.seek = Some(route.seek),
             }
         } else {

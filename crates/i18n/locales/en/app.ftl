@@ -12,6 +12,7 @@ facilitator-link = For workshop facilitators: every exercise with its goals and 
 lessons-heading = Lessons
 lessons-none = No lessons yet
 lesson-exercise-chip = Exercise
+lesson-start-here = Start here
 lesson-untranslated = Not translated yet, shown in English.
 lesson-covers = Covers
 lesson-covers-label = Scenarios covered: { $list }

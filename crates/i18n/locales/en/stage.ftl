@@ -175,6 +175,19 @@ matrix-summary = { $rows ->
 matrix-checks = checks
 matrix-checks-title = Check verdicts that passed, of those that apply, over every seed
 matrix-errors-label = Errors no TRY block caught, by session and number
+matrix-marks-pass = as expected on every seed
+matrix-marks-fail = not as expected on some seed
+matrix-marks-bug = the lesson's bug, reproduced on every seed
+matrix-marks-note = A mark says whether what the lesson's checks and properties expect of a cell came true (properties are judged on each run's final state); a cell without one has no expectation with these settings. Tab goes from row to row; Enter opens the row's run in the player.
+matrix-mark-pass = as expected
+matrix-mark-fail = not as expected
+matrix-mark-bug = bug reproduced
+matrix-property-holds = ✓ holds at the end
+matrix-property-broken = ✗ broken
+matrix-verdict = { $verdict }: { $name }
+matrix-open-row = { $settings }: open this run in the player (seed { $seed })
+matrix-errors-none = none
+matrix-no-rows = no rows
 
 block-setup = setup: run before the sessions
 block-show = shown only, not run
@@ -309,3 +322,5 @@ matrix-seed-reading = seed { $seed }: { $reading }
 # The built-in properties of the scheduler and Explore (lessons declare their own).
 property-no-errors = No session ends with an error
 property-no-deadlock = No deadlock
+# Between two sentences of one paragraph (Japanese writes none after 。).
+sentence-gap = { " " }

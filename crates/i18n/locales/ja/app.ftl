@@ -12,6 +12,7 @@ facilitator-link = ワークショップの進行役向け: すべての演習�
 lessons-heading = レッスン
 lessons-none = レッスンはまだありません
 lesson-exercise-chip = 演習
+lesson-start-here = ここから
 lesson-untranslated = 未翻訳のため英語で表示しています。
 lesson-covers = シナリオ
 lesson-covers-label = 扱うシナリオ: { $list }

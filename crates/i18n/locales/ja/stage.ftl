@@ -157,6 +157,19 @@ matrix-summary = { $rows } 通りの組み合わせ × シード { $seeds } 個 
 matrix-checks = チェック
 matrix-checks-title = 該当するチェックのうち、全シードで合格したもの
 matrix-errors-label = TRY ブロックで捕捉されなかったエラー（セッション別・番号別）
+matrix-marks-pass = すべてのシードで期待どおり
+matrix-marks-fail = いずれかのシードで期待と違う
+matrix-marks-bug = レッスンのバグをすべてのシードで再現
+matrix-marks-note = 印は、レッスンのチェックとプロパティがそのセルに期待したことが実現したかを示します (プロパティは各実行の最終状態で判定)。印のないセルは、この設定では期待がありません。Tab で行から行へ移り、Enter でその行の実行をプレーヤーで開きます。
+matrix-mark-pass = 期待どおり
+matrix-mark-fail = 期待と違う
+matrix-mark-bug = バグを再現
+matrix-property-holds = ✓ 終了時に成立
+matrix-property-broken = ✗ 破れた
+matrix-verdict = { $verdict }: { $name }
+matrix-open-row = { $settings }: この実行をプレーヤーで開く (シード { $seed })
+matrix-errors-none = なし
+matrix-no-rows = 行なし
 
 block-setup = セットアップ: セッションの前に実行
 block-show = 表示のみ、実行しません
@@ -266,3 +279,5 @@ matrix-seed-reading = シード { $seed }: { $reading }
 # スケジューラーと探索の組み込みプロパティ（レッスンは独自のものを宣言します）。
 property-no-errors = エラーで終わるセッションはない
 property-no-deadlock = デッドロックなし
+# Between two sentences of one paragraph (Japanese writes none after 。).
+sentence-gap = { "" }

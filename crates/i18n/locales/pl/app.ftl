@@ -12,6 +12,7 @@ facilitator-link = Dla prowadzących warsztaty: wszystkie ćwiczenia z celami i 
 lessons-heading = Lekcje
 lessons-none = Nie ma jeszcze lekcji
 lesson-exercise-chip = Ćwiczenie
+lesson-start-here = Zacznij tutaj
 lesson-untranslated = Jeszcze nie przetłumaczone, pokazane po angielsku.
 lesson-covers = Scenariusze
 lesson-covers-label = Pokryte scenariusze: { $list }

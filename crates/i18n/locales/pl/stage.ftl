@@ -177,6 +177,19 @@ matrix-summary = { $rows ->
 matrix-checks = sprawdzenia
 matrix-checks-title = Spełnione sprawdzenia spośród tych, które mają zastosowanie, na wszystkich ziarnach
 matrix-errors-label = Błędy nieprzechwycone przez blok TRY, według sesji i numeru
+matrix-marks-pass = zgodnie z oczekiwaniami na każdym ziarnie
+matrix-marks-fail = niezgodnie z oczekiwaniami na którymś ziarnie
+matrix-marks-bug = problem z lekcji odtworzony na każdym ziarnie
+matrix-marks-note = Znak mówi, czy spełniło się to, czego sprawdzenia i właściwości lekcji oczekują od komórki (właściwości są oceniane na stanie końcowym każdego przebiegu); komórka bez znaku nie ma przy tych ustawieniach oczekiwań. Tab przechodzi od wiersza do wiersza; Enter otwiera przebieg wiersza w odtwarzaczu.
+matrix-mark-pass = zgodnie z oczekiwaniami
+matrix-mark-fail = niezgodnie z oczekiwaniami
+matrix-mark-bug = problem odtworzony
+matrix-property-holds = ✓ zachowana na końcu
+matrix-property-broken = ✗ złamana
+matrix-verdict = { $verdict }: { $name }
+matrix-open-row = { $settings }: otwórz ten przebieg w odtwarzaczu (ziarno { $seed })
+matrix-errors-none = brak
+matrix-no-rows = brak wierszy
 
 block-setup = przygotowanie: wykonywane przed sesjami
 block-show = tylko do pokazania, nie jest wykonywany
@@ -324,3 +337,5 @@ matrix-seed-reading = ziarno { $seed }: { $reading }
 # Wbudowane własności harmonogramu i przeszukiwania (lekcje deklarują własne).
 property-no-errors = Żadna sesja nie kończy się błędem
 property-no-deadlock = Bez zakleszczenia
+# Between two sentences of one paragraph (Japanese writes none after 。).
+sentence-gap = { " " }

@@ -118,3 +118,81 @@ fn a_cell_is_one_value_a_range_or_the_distinct_readings() {
     );
     assert_eq!(cell(vec![Reading::Number(1.0), Reading::Missing]), "1 / —");
 }
+
+/// Each row's recorded verdicts are those of the same runs made one at a time: every
+/// check that applies as `run` judges it on every seed, every property as
+/// `Property::violation` judges the run's final state.
+#[test]
+fn a_rows_verdicts_are_its_runs_verdicts() {
+    let mut broken = 0;
+    for (file, text) in [
+        (
+            "queue-wait-or-skip.md",
+            include_str!("../../../../lessons/queue-wait-or-skip.md"),
+        ),
+        (
+            "pg-queue-skip-locked.md",
+            include_str!("../../../../lessons/pg-queue-skip-locked.md"),
+        ),
+        (
+            "send-merge-upsert.md",
+            include_str!("../../../../lessons/send-merge-upsert.md"),
+        ),
+        (
+            "send-double-click.md",
+            include_str!("../../../../lessons/send-double-click.md"),
+        ),
+    ] {
+        let lesson = lesson(file, text);
+        let seeds = [lesson.seed, lesson.seed + 1];
+        let matrix = run_matrix(&lesson, &seeds);
+        let combinations = lockstep_lesson::all_settings(&lesson.toggles);
+        let (mut checks, mut properties) = (0, 0);
+        for (settings, row) in combinations.iter().zip(&matrix.rows) {
+            if row.error.is_some() {
+                continue;
+            }
+            let applied = lesson.apply(settings).unwrap();
+            let mut reports: Vec<_> = seeds
+                .iter()
+                .map(|s| lockstep_lesson::run(&applied, *s).unwrap())
+                .collect();
+            let applying: Vec<usize> = (0..lesson.checks.len())
+                .filter(|&i| applied.checks.contains(&lesson.checks[i]))
+                .collect();
+            let want: Vec<(usize, bool)> = applying
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| (i, reports.iter().all(|r| r.checks[k].passed)))
+                .collect();
+            assert_eq!(row.check_verdicts, want, "{file} {:?}", row.settings);
+            checks += want.len();
+            let want: Vec<(usize, bool)> = lesson
+                .properties
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| applied.properties.contains(p))
+                .map(|(i, p)| {
+                    let held = reports
+                        .iter_mut()
+                        .all(|r| p.violation(&mut r.simulation).unwrap().is_none());
+                    (i, held)
+                })
+                .collect();
+            assert_eq!(row.property_verdicts, want, "{file} {:?}", row.settings);
+            properties += want.len();
+        }
+        assert!(
+            checks > 0 && properties > 0,
+            "{file}: {checks} checks, {properties} properties"
+        );
+        broken += matrix
+            .rows
+            .iter()
+            .flat_map(|r| &r.property_verdicts)
+            .filter(|(_, held)| !held)
+            .count();
+    }
+    // Both outcomes are recorded: some setting breaks a property.
+    assert!(broken > 0);
+}

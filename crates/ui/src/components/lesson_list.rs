@@ -81,6 +81,9 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
             <a {href}>
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <span class="lesson-list__title" lang={english.then_some("en")}>
+                    if lesson.id == crate::catalog::LESSON_ORDER[0] {
+                        <span class="chip chip--start" data-testid="start-here">{ t!("lesson-start-here") }</span>{ " " }
+                    }
                     if lesson.exercise && !crate::present::title_says(&lesson.title, &t!("lesson-exercise-chip")) {
                         <span class="chip chip--exercise">{ t!("lesson-exercise-chip") }</span>{ " " }
                     }

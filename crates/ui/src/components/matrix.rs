@@ -2,7 +2,8 @@
 //! run on several seeds, one row per combination and one column per figure its checks
 //! and properties name (`lesson::MatrixRun`, as `lockstep matrix` prints it). It is
 //! computed in the worker (`offload.rs`) as the page opens, with progress and Cancel;
-//! each cell opens its run in the player.
+//! each row opens its run in the player. Headers carry the columns' labels, cells their
+//! plain values and a mark where the lesson expects something of them (`crate::matrix`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,6 +15,7 @@ use yew::prelude::*;
 
 use crate::catalog::catalog;
 use crate::hooks::Measure;
+use crate::matrix::{Judged, Mark, Source};
 use crate::offload::{offload, Offloaded};
 use crate::player::Shared;
 use crate::route::{LessonRoute, Route};
@@ -236,30 +238,60 @@ fn matrix_table(
     let seeds: Vec<String> = matrix.seeds.iter().map(u64::to_string).collect();
     let runs = matrix.rows.len() * matrix.seeds.len();
     let complete = shown >= matrix.rows.len();
+    let labels = legend_labels(lesson, &matrix.columns);
+    let shown_lesson = crate::catalog::shown(lesson);
+    let shown = shown.min(matrix.rows.len());
+    let mark_key = |m: Mark, legend: String| {
+        html! {
+            <li class={classes!("matrix__mark-key", format!("matrix__cell--{}", m.name()))}>
+                <span class="matrix__mark" aria-hidden="true">{ m.symbol() }</span>
+                { legend }
+            </li>
+        }
+    };
     html! {
         <>
             <p class="matrix__summary" data-testid="matrix-summary" data-runs={runs.to_string()}>
                 { t!("matrix-summary", rows = matrix.rows.len(), seeds = seeds.len(), list = seeds.join(", "),
                     runs = runs, time = crate::i18n::seconds(elapsed.max(0.0) as u64)) }
             </p>
+            <div class="matrix__marks" data-testid="matrix-marks">
+                <ul>
+                    { mark_key(Mark::Pass, t!("matrix-marks-pass")) }
+                    { mark_key(Mark::Fail, t!("matrix-marks-fail")) }
+                    { mark_key(Mark::Bug, t!("matrix-marks-bug")) }
+                </ul>
+                <p>{ t!("matrix-marks-note") }</p>
+            </div>
             <div class="matrix__scroll">
                 <table class="matrix__table" data-testid={if complete { "matrix-table" } else { "matrix-table-drawing" }}>
                     <thead>
                         <tr>
-                            { for matrix.toggles.iter().map(|t| html! { <th scope="col" class="matrix__toggle">{ t }</th> }) }
-                            { for matrix.columns.iter().zip(legend_labels(lesson, &matrix.columns)).map(|(c, label)| html! { <th scope="col" title={label}>{ &c.key }</th> }) }
-                            <th scope="col" title={t!("matrix-checks-title")}>{ t!("matrix-checks") }</th>
+                            { for matrix.toggles.iter().map(|name| html! {
+                                <th scope="col" class="matrix__toggle" title={toggle_label(&shown_lesson, name)}>{ name }</th>
+                            }) }
+                            // The reader's words first; the key (what `lockstep matrix`, the
+                            // legend and the tests name the column by) below them.
+                            { for matrix.columns.iter().zip(&labels).map(|(c, label)| html! {
+                                <th scope="col" class="matrix__column" title={label.clone()} data-testid="matrix-column" data-key={c.key.clone()}>
+                                    <span class="matrix__label">{ label }</span>
+                                    <code class="matrix__key">{ &c.key }</code>
+                                </th>
+                            }) }
+                            <th scope="col" class="matrix__column" title={t!("matrix-checks-title")}>
+                                <span class="matrix__label">{ t!("matrix-checks") }</span>
+                            </th>
                         </tr>
                     </thead>
                     <tbody>
-                        { for (0..shown.min(matrix.rows.len())).map(|index| html! {
+                        { for (0..shown).map(|index| html! {
                             <MatrixRow key={index} lesson={lesson.clone()} matrix={matrix.clone()} {index} />
                         }) }
                     </tbody>
                 </table>
             </div>
             <dl class="matrix__legend">
-                { for matrix.columns.iter().zip(legend_labels(lesson, &matrix.columns)).map(|(c, label)| html! {
+                { for matrix.columns.iter().zip(labels).map(|(c, label)| html! {
                     <>
                         <dt><code>{ &c.key }</code></dt>
                         <dd>{ label }
@@ -282,6 +314,11 @@ struct RowProps {
 }
 
 /// One combination; a component, so rows already drawn are not drawn again as more come.
+///
+/// The keyboard reaches a row once: its first settings cell is the row's link (to the
+/// first seed's run), and the other links in the row (each settings value, each cell,
+/// each seed) are for the pointer only (`tabindex="-1"`): with a tab stop per cell and
+/// seed, reaching queue-isolation's last row took about 180 Tabs.
 #[function_component]
 fn MatrixRow(props: &RowProps) -> Html {
     let (lesson, matrix) = (&*props.lesson, &*props.matrix);
@@ -291,11 +328,21 @@ fn MatrixRow(props: &RowProps) -> Html {
         .iter()
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
-    let failed = row.checks_passed < row.checks_total;
-    let cell_html = |cell: &Cell, key: &str| {
-        let first = matrix.seeds.first().copied().unwrap_or(lesson.seed);
+    let first = matrix.seeds.first().copied().unwrap_or(lesson.seed);
+    let href = run_route(lesson, row, first).href();
+    // A bug reproduced counts as passed here, as in the row's tally.
+    let checks_mark = (row.checks_total > 0).then_some(if row.checks_passed < row.checks_total {
+        Mark::Fail
+    } else {
+        Mark::Pass
+    });
+    let judged = crate::matrix::judge_row(lesson, &matrix.columns, row);
+    let cell_html = |cell: &Cell, column: &lesson::Column, judged: &[Judged]| {
         let text = cell.text();
-        let per_seed: Vec<String> = matrix
+        let plain = crate::matrix::plain_text(cell, &column.measure);
+        let mark = crate::matrix::mark(lesson, judged);
+        // The full readings, then what the lesson expected of them.
+        let title: Vec<String> = matrix
             .seeds
             .iter()
             .zip(&cell.readings)
@@ -306,15 +353,25 @@ fn MatrixRow(props: &RowProps) -> Html {
                     reading = reading_text(r)
                 )
             })
+            .chain(judged.iter().filter_map(|j| verdict_line(lesson, j)))
             .collect();
         let varies = cell.readings.windows(2).any(|w| w[0] != w[1]);
         html! {
-            <td data-testid="matrix-cell" data-key={key.to_string()} data-text={text.clone()}>
-                <a href={run_route(lesson, row, first).href()} title={per_seed.join("\n")}>{ text }</a>
+            <td data-testid="matrix-cell" data-key={column.key.clone()} data-text={text}
+                data-mark={mark.map(Mark::name)}
+                class={classes!(mark.map(|m| format!("matrix__cell--{}", m.name())))}>
+                <a href={href.clone()} tabindex="-1" title={title.join("\n")}>
+                    if let Some(m) = mark {
+                        <span class="matrix__mark" aria-hidden="true">{ m.symbol() }</span>
+                        <span class="visually-hidden">{ mark_word(m) }{ ": " }</span>
+                    }
+                    <span class="matrix__value">{ plain }</span>
+                </a>
                 if varies {
                     <span class="matrix__seeds">
                         { for matrix.seeds.iter().zip(&cell.readings).map(|(s, r)| html! {
-                            <a href={run_route(lesson, row, *s).href()} title={t!("matrix-seed-reading", seed = s.to_string(), reading = reading_text(r))}
+                            <a href={run_route(lesson, row, *s).href()} tabindex="-1"
+                                title={t!("matrix-seed-reading", seed = s.to_string(), reading = reading_text(r))}
                                 data-testid="matrix-seed">{ s.to_string() }</a>
                         }) }
                     </span>
@@ -322,19 +379,86 @@ fn MatrixRow(props: &RowProps) -> Html {
             </td>
         }
     };
+    let open_label = t!(
+        "matrix-open-row",
+        settings = settings.join(", "),
+        seed = first.to_string()
+    );
     html! {
         <tr data-testid="matrix-row" data-settings={settings.join(" ")}>
-            { for row.settings.iter().map(|(_, v)| html! { <th scope="row" class="matrix__toggle">{ v }</th> }) }
+            { for row.settings.iter().enumerate().map(|(i, (_, v))| html! {
+                <th scope="row" class="matrix__toggle">
+                    if i == 0 {
+                        <a href={href.clone()} data-testid="matrix-open" aria-label={open_label.clone()}>{ v }</a>
+                    } else {
+                        <a href={href.clone()} tabindex="-1">{ v }</a>
+                    }
+                </th>
+            }) }
             if let Some(error) = &row.error {
                 <td colspan={(matrix.columns.len() + 1).to_string()} class="matrix__error">{ error }</td>
             } else {
-                { for row.cells.iter().zip(&matrix.columns).map(|(cell, c)| cell_html(cell, &c.key)) }
-                <td class={classes!(failed.then_some("matrix__failed"))} data-testid="matrix-checks">
+                { for row.cells.iter().zip(&matrix.columns).zip(&judged).map(|((cell, c), j)| cell_html(cell, c, j)) }
+                <td class={classes!(checks_mark.map(|m| format!("matrix__cell--{}", m.name())))}
+                    data-testid="matrix-checks" data-mark={checks_mark.map(Mark::name)}>
+                    if let Some(m) = checks_mark {
+                        <span class="matrix__mark" aria-hidden="true">{ m.symbol() }</span>
+                        <span class="visually-hidden">{ mark_word(m) }{ ": " }</span>
+                    }
                     { format!("{}/{}", row.checks_passed, row.checks_total) }
                 </td>
             }
         </tr>
     }
+}
+
+/// The words a mark stands for, for screen readers and the legend.
+fn mark_word(mark: Mark) -> String {
+    match mark {
+        Mark::Pass => t!("matrix-mark-pass"),
+        Mark::Fail => t!("matrix-mark-fail"),
+        Mark::Bug => t!("matrix-mark-bug"),
+    }
+}
+
+/// One expectation's verdict as a line of the cell's title, in the page's language.
+fn verdict_line(lesson: &Lesson, judged: &Judged) -> Option<String> {
+    let held = judged.held;
+    let (verdict, name) = match judged.source {
+        Source::Check(i) => {
+            let check = &lesson.checks[i];
+            let verdict = match (held, check.bug) {
+                (true, true) => t!("check-bug"),
+                (true, false) => t!("check-pass"),
+                (false, _) => t!("check-fail"),
+            };
+            let lang = crate::i18n::lang();
+            let name = catalog().check_name_in(&lesson.id, &check.name, lang.as_str());
+            (verdict, name)
+        }
+        Source::Property(i) => {
+            let p = &lesson.properties[i];
+            let verdict = if held {
+                t!("matrix-property-holds")
+            } else {
+                t!("matrix-property-broken")
+            };
+            (
+                verdict,
+                crate::catalog::property_label(&lesson.id, &p.name, &p.label),
+            )
+        }
+    };
+    Some(t!("matrix-verdict", verdict = verdict, name = name))
+}
+
+/// A toggle's label in the page's language, for its column's title.
+fn toggle_label(lesson: &Lesson, name: &str) -> Option<String> {
+    lesson
+        .toggles
+        .iter()
+        .find(|t| t.name == name)
+        .map(|t| t.label.clone())
 }
 
 #[cfg(test)]
@@ -354,6 +478,8 @@ mod tests {
             cells: Vec::new(),
             checks_passed: 0,
             checks_total: 0,
+            check_verdicts: Vec::new(),
+            property_verdicts: Vec::new(),
             error: None,
         };
         assert_eq!(

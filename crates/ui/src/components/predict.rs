@@ -2,6 +2,8 @@
 //! run cannot give the answer away), and the verdict beside the run once answered,
 //! with a link to the moment that decides it.
 
+use std::cell::Cell;
+
 use lesson::{Judged, Question};
 use yew::prelude::*;
 
@@ -18,6 +20,13 @@ pub struct AskProps {
     pub on_off: Callback<()>,
 }
 
+thread_local! {
+    /// Set when the learner answers: the verdict that replaces the question takes the
+    /// focus, so a keyboard user goes on from there instead of from the page's top. A
+    /// verdict restored from a saved answer as the page opens leaves the focus alone.
+    static ANSWERED: Cell<bool> = const { Cell::new(false) };
+}
+
 /// The question, its choices (keys 1 to 9 pick one) and Skip.
 #[function_component]
 pub fn Ask(props: &AskProps) -> Html {
@@ -32,8 +41,12 @@ pub fn Ask(props: &AskProps) -> Html {
             }
         });
     }
+    let on_answer = props.on_answer.reform(|a: Answer| {
+        ANSWERED.with(|f| f.set(true));
+        a
+    });
     let onkeydown = {
-        let on_answer = props.on_answer.clone();
+        let on_answer = on_answer.clone();
         let n = q.choices.len();
         Callback::from(move |e: KeyboardEvent| {
             if let Some(i) = e
@@ -49,7 +62,7 @@ pub fn Ask(props: &AskProps) -> Html {
         })
     };
     let skip = {
-        let on_answer = props.on_answer.clone();
+        let on_answer = on_answer.clone();
         Callback::from(move |_: MouseEvent| on_answer.emit(Answer::Skipped))
     };
     html! {
@@ -60,7 +73,7 @@ pub fn Ask(props: &AskProps) -> Html {
             <ol class="predict__choices">
                 { for q.choices.iter().enumerate().map(|(i, c)| {
                     let onclick = {
-                        let on_answer = props.on_answer.clone();
+                        let on_answer = on_answer.clone();
                         Callback::from(move |_: MouseEvent| on_answer.emit(Answer::Choice(i)))
                     };
                     let node = if i == 0 { first.clone() } else { NodeRef::default() };
@@ -113,6 +126,17 @@ pub fn Verdict(props: &VerdictProps) -> Html {
         let on_again = props.on_again.clone();
         Callback::from(move |_: MouseEvent| on_again.emit(()))
     };
+    let section = use_node_ref();
+    {
+        let section = section.clone();
+        use_effect_with(q.name.clone(), move |_| {
+            if ANSWERED.with(|f| f.replace(false)) {
+                if let Some(el) = section.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let body = match &props.judged {
         None => html! { <p class="predict__detail">{ t!("predict-running") }</p> },
         Some(Err(e)) => html! {
@@ -133,9 +157,9 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                     <p class="predict__result" data-testid="predict-result"
                         data-right={if right { "true" } else { "false" }}>
                         <strong>{ if right { t!("predict-right") } else { t!("predict-wrong") } }</strong>
-                        { " " }{ t!("predict-you-said", answer = picked.to_string()) }
+                        { t!("sentence-gap") }{ t!("predict-you-said", answer = picked.to_string()) }
                         if !right {
-                            { " " }{ t!("predict-run-says", answer = answer.to_string()) }
+                            { t!("sentence-gap") }{ t!("predict-run-says", answer = answer.to_string()) }
                         }
                     </p>
                     <p class="predict__detail">
@@ -148,7 +172,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
     };
     html! {
         <section class="predict predict--verdict" role="status" aria-label={t!("predict-yours")}
-            data-testid="predict-verdict" data-question={q.name.clone()}>
+            data-testid="predict-verdict" data-question={q.name.clone()} ref={section} tabindex="-1">
             <p class="predict__ask">{ &q.ask }</p>
             { body }
             <button type="button" class="button button--small" data-testid="predict-again" onclick={again}>

@@ -193,7 +193,7 @@ pub fn Transport(props: &TransportProps) -> Html {
                     <span>{ t!("speed") }</span>
                     <select data-testid="speed" onchange={on_speed}>
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
-                            <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
+                            <option value={i.to_string()} selected={i == props.speed}>{ speed_label(*s) }</option>
                         }) }
                     </select>
                 </label>
@@ -388,4 +388,13 @@ pub fn Cancelled(props: &CancelledProps) -> Html {
                 <button type="button" class="button" data-testid="run-again" onclick={retry}>{ t!("run-again") }</button></p>
         </div>
     }
+}
+
+/// A speed as the page's language writes a number: `0.25×`, Polish `0,25×`.
+fn speed_label(speed: f64) -> String {
+    let thousandths = (speed * 1000.0).round() as u64;
+    format!(
+        "{}×",
+        crate::i18n::decimal(thousandths / 1000, thousandths % 1000)
+    )
 }
