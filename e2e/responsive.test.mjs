@@ -9,11 +9,12 @@ import { test, assert, timeClick, watchLongTasks } from './harness.mjs';
 const EXERCISE = 'exercise-skip-locked';
 const EDITOR = '[data-testid=editor-next_task]';
 const LOOP = '\nWHILE 1 = 1 SET NOCOUNT ON;';
-// Far above a slice (12 ms): this proves the page is never frozen while it builds a
-// run, even on a busy machine; `cargo xtask bench` holds it to the 50 ms budget.
-const MAX_TASK_MS = 250;
-
-const longestTask = (page) => page.evaluate(() => Math.max(0, ...window.__longTasks));
+// Far above a slice (12 ms) and far below a runaway's seconds: a run on the main thread
+// would show as one task as long as the run, so this proves the page is never frozen,
+// even when a stray task lands in the window (one of 250-350 ms, about one run in ten
+// on a 2-core machine, with or without a run going on). `cargo xtask bench` holds the
+// main thread to the 50 ms budget.
+const MAX_TASK_MS = 500;
 
 test('responsive: a runaway learner script shows progress, Cancel stops it, the fixed script then runs', async (t) => {
   const { page } = t;
@@ -51,8 +52,9 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   await page.waitForSelector('[data-testid=verdict]:not([data-stopped])', { timeout: 30_000 });
   assert.equal(await page.getAttribute('[data-testid=verdict]', 'data-solved'), 'false');
   assert.equal(await page.$('[data-testid=stopped-by-limit]'), null);
-  const longestAll = await longestTask(page);
-  assert.ok(longestAll < MAX_TASK_MS, `a task of ${longestAll.toFixed(0)} ms while the page loaded or ran the fixed script`);
+  // From the first Check on: loading the page is not a run (the bench times it).
+  const longestAll = await page.evaluate((from) => Math.max(0, ...window.__longTasks.slice(from)), tasksBefore);
+  assert.ok(longestAll < MAX_TASK_MS, `a task of ${longestAll.toFixed(0)} ms while the checks ran`);
 });
 
 test('responsive: five quick toggle flips end on the last setting, with no stale run shown', async (t) => {
