@@ -1362,8 +1362,8 @@ fn run_text_lists_anomalies_with_time_kind_and_why() {
     expect![[r#"
 
         anomalies: 2
-             0.070 ms  event 8  error  A: error 515
-             7.217 ms  event 11  lost  A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 515; then commit)
+             0.070 ms  event 8  error  A: error 3811
+             7.217 ms  event 11  lost  A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 3811; then commit)
     "#]]
     .assert_eq(&stdout[from..]);
     let (_, stdout, _) = lockstep(

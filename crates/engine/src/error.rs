@@ -1,4 +1,5 @@
 //! SQL Server errors: number, severity, state and message text, and how far each aborts.
+//! Other dialects renumber and reword them (`Rules::number_error`).
 
 use sql::ast::DataType;
 
@@ -200,6 +201,18 @@ impl SqlError {
             14,
             format!(
                 "Violation of PRIMARY KEY constraint '{constraint}'. Cannot insert duplicate key in object 'dbo.{table}'. The duplicate key value is ({key})."
+            ),
+            AbortScope::Statement,
+        )
+    }
+
+    /// A UNIQUE constraint's clash: 2627 like a primary key's, with the constraint named.
+    pub fn duplicate_unique_key(constraint: &str, table: &str, key: &str) -> SqlError {
+        SqlError::new(
+            2627,
+            14,
+            format!(
+                "Violation of UNIQUE KEY constraint '{constraint}'. Cannot insert duplicate key in object 'dbo.{table}'. The duplicate key value is ({key})."
             ),
             AbortScope::Statement,
         )
@@ -469,6 +482,13 @@ impl SqlError {
         .with_sqlstate("25P02")
     }
 
+    /// The error as a dialect without severity or state shows it.
+    pub fn without_severity(mut self) -> SqlError {
+        self.severity = NO_SEVERITY;
+        self.state = 0;
+        self
+    }
+
     pub fn with_sqlstate(mut self, code: &'static str) -> SqlError {
         self.sqlstate = Some(code);
         self
@@ -481,6 +501,18 @@ impl SqlError {
     }
 }
 
+/// The `severity` of an error in a dialect that has no severity or state.
+/// SQL Server's errors are severity 11 or more (10 and below are messages, never
+/// errors), so 0 marks "none" without a second field.
+pub const NO_SEVERITY: u8 = 0;
+
+/// The text between `prefix` and the next `'` in a message (a name a dialect's own
+/// wording of the error repeats).
+pub(crate) fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = &message[message.find(prefix)? + prefix.len()..];
+    Some(&rest[..rest.find('\'')?])
+}
+
 /// An error's code as its dialect shows it (see [`SqlError::code`]).
 pub fn error_code(number: u32, sqlstate: Option<&str>) -> String {
     sqlstate.map_or_else(|| number.to_string(), str::to_string)
@@ -490,6 +522,12 @@ impl SqlErrorInfo {
     /// The error's code as its dialect shows it (see [`SqlError::code`]).
     pub fn code(&self) -> String {
         error_code(self.number, self.sqlstate)
+    }
+
+    /// Whether the dialect shows a severity and state beside the number (SQL Server's
+    /// `Msg 515, Level 16, State 2`); other dialects show none.
+    pub fn has_severity(&self) -> bool {
+        self.sqlstate.is_none() && self.severity != NO_SEVERITY
     }
 }
 

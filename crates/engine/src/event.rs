@@ -170,6 +170,7 @@ pub enum Event {
     Error {
         session: Rc<str>,
         number: u32,
+        /// [`crate::error::NO_SEVERITY`] in a dialect that shows none (Teradata).
         severity: u8,
         state: u8,
         message: String,
@@ -387,6 +388,7 @@ impl fmt::Display for Event {
             Error { session, number, severity, state, message, caught, sqlstate } => {
                 match sqlstate {
                     Some(code) => write!(f, "{session} gets error {code}")?,
+                    None if *severity == crate::error::NO_SEVERITY => write!(f, "{session} gets error {number}")?,
                     None => write!(f, "{session} gets error {number} (severity {severity}, state {state})")?,
                 }
                 if *caught {

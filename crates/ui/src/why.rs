@@ -217,12 +217,14 @@ pub fn explain(
             if let Some((victim, cycle)) = deadlock_before(trace, k, &session) {
                 s.push(t!("why-error-deadlock", victim = victim, cycle = cycle));
             }
-            // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH.
-            s.push(match (*caught, sqlstate.is_some()) {
-                (true, false) => t!("why-error-caught"),
-                (false, false) => t!("why-error-uncaught"),
-                (true, true) => t!("why-error-caught-exception"),
-                (false, true) => t!("why-error-uncaught-exception"),
+            // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH; a
+            // Teradata request has neither, and BTEQ goes on with the next request.
+            s.push(match (*caught, dialect) {
+                (false, Dialect::Teradata) => t!("why-error-reached-client"),
+                (true, Dialect::Postgres) => t!("why-error-caught-exception"),
+                (false, Dialect::Postgres) => t!("why-error-uncaught-exception"),
+                (true, _) => t!("why-error-caught"),
+                (false, _) => t!("why-error-uncaught"),
             });
             why(
                 t!(
@@ -415,7 +417,7 @@ fn unmatched(
 }
 
 /// "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1,
-/// order 1; its INSERT failed with error 515 at 0.07 ms; A committed at 7.217 ms …".
+/// order 1; its INSERT failed with error 3811 at 0.07 ms; A committed at 7.217 ms …".
 fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
     let at = |k: usize| ms_label(trace[k].at_us);
     let (key, delete) = (&l.rows[0].0, l.rows[0].1);
@@ -464,7 +466,7 @@ fn code_at(trace: &[TraceEntry], e: usize, number: u32) -> String {
     engine::error_code(number, sqlstate)
 }
 
-/// "Then A got error 515 at 0.07 ms, in its INSERT, line 3: <meaning>."
+/// "Then A got error 3811 at 0.07 ms, in its INSERT, line 3: <meaning>."
 fn failed_then(
     trace: &[TraceEntry],
     session: &str,
@@ -778,7 +780,7 @@ mod tests {
             why.sentences[..3],
             [
                 "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1, order 1.",
-                "Then A got error 515 at 0.07 ms, in its INSERT, line 3: the action taken for the row failed.",
+                "Then A got error 3811 at 0.07 ms, in its INSERT, line 3: the action taken for the row failed.",
                 "A committed at 7.217 ms, so the consume is permanent: the row is gone from job_queue and nothing records what was done with it."
             ]
         );

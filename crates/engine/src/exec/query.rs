@@ -2214,7 +2214,12 @@ impl Exec<'_> {
                         .map(|v| v.to_string())
                         .collect::<Vec<_>>()
                         .join(", ");
-                    return Err(SqlError::duplicate_index_key(&t.name, &ix.name, &shown).into());
+                    return Err(if ix.constraint {
+                        SqlError::duplicate_unique_key(&ix.name, &t.name, &shown)
+                    } else {
+                        SqlError::duplicate_index_key(&t.name, &ix.name, &shown)
+                    }
+                    .into());
                 }
             }
         }

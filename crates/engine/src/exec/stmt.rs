@@ -396,7 +396,14 @@ impl Exec<'_> {
             .map(|(i, _)| i)
             .collect();
         let mut pk_name = None;
-        let mut uniques: Vec<UniqueConstraint> = Vec::new();
+        // A column's own UNIQUE is a one-column unique constraint, like `UNIQUE (c)`.
+        let mut uniques: Vec<UniqueConstraint> = ct
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.unique)
+            .map(|(p, _)| (None, vec![(p, false)]))
+            .collect();
         for con in &ct.constraints {
             match &con.kind {
                 TableConstraintKind::PrimaryKey { columns: cols, .. } => {
@@ -454,6 +461,7 @@ impl Exec<'_> {
                 name: name.unwrap_or_else(|| format!("UQ__{}_{}", t.name, n + 1)),
                 id: 2 + n as u32,
                 unique: true,
+                constraint: true,
                 columns: cols,
                 include: Vec::new(),
                 filter: None,
@@ -507,6 +515,7 @@ impl Exec<'_> {
             name: ci.name.value.clone(),
             id,
             unique: ci.unique,
+            constraint: false,
             columns,
             include,
             filter: ci.filter.clone(),

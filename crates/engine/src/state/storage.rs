@@ -31,6 +31,8 @@ pub struct Index {
     pub name: String,
     pub id: u32,
     pub unique: bool,
+    /// It enforces a UNIQUE constraint (SQL Server reports a clash as 2627, not 2601).
+    pub constraint: bool,
     /// Column positions and descending flags.
     pub columns: Vec<(usize, bool)>,
     pub include: Vec<usize>,

@@ -9,7 +9,7 @@ result-caption = Result { $number } · { $rows ->
 result-more = … { $count } more
 error-number = Error { $number }
 error-detail = (severity { $severity }, state { $state }): { $message }
-# PostgreSQL: no severity or state number.
+# PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }
 error-caught = — caught by a CATCH block
 error-caught-exception = — caught by an EXCEPTION block

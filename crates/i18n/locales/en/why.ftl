@@ -29,6 +29,7 @@ why-error-caught = A TRY block caught it: the script goes on in its CATCH block.
 why-error-uncaught = No TRY block caught it, so it reached the client.
 why-error-caught-exception = An EXCEPTION block caught it: the function goes on in its handler.
 why-error-uncaught-exception = No EXCEPTION block caught it, so it reached the client.
+why-error-reached-client = Nothing in the request handles it: BTEQ reports the failure and sends the script's next request.
 
 why-deadlock-title = Why { $victim } was chosen as the deadlock victim
 why-deadlock-circle = { $cycle } wait for each other in a circle: each waits for a lock the next one holds, so none can go on.

@@ -6,7 +6,7 @@ result-caption = 結果 { $number } · { $rows } 行
 result-more = … ほか { $count } 行
 error-number = エラー { $number }
 error-detail = (重大度 { $severity }、状態 { $state }): { $message }
-# PostgreSQL: no severity or state number.
+# PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }
 error-caught = — CATCH ブロックで捕捉
 error-caught-exception = — EXCEPTION ブロックで捕捉

@@ -29,6 +29,7 @@ why-error-caught = TRY ブロックが捕捉しました: スクリプトは CAT
 why-error-uncaught = どの TRY ブロックも捕捉しなかったため、クライアントに返されました。
 why-error-caught-exception = EXCEPTION ブロックが捕捉しました: 関数はそのハンドラーで続行します。
 why-error-uncaught-exception = どの EXCEPTION ブロックも捕捉しなかったため、クライアントに返されました。
+why-error-reached-client = リクエストにはエラーを処理する部分がありません。BTEQ は失敗を報告し、スクリプトの次のリクエストを送ります。
 
 why-deadlock-title = { $victim } がデッドロックの犠牲者に選ばれた理由
 why-deadlock-circle = { $cycle } は互いを循環して待っています: それぞれが次のセッションの保持するロックを待つため、どれも先に進めません。

@@ -10,7 +10,7 @@ result-caption = Wynik { $number } · { $rows ->
 result-more = … i { $count } więcej
 error-number = Błąd { $number }
 error-detail = (poziom { $severity }, stan { $state }): { $message }
-# PostgreSQL: no severity or state number.
+# PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }
 error-caught = — przechwycony w bloku CATCH
 error-caught-exception = — przechwycony w bloku EXCEPTION

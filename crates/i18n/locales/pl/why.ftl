@@ -30,6 +30,7 @@ why-error-caught = Blok TRY go przechwycił: skrypt idzie dalej w bloku CATCH.
 why-error-uncaught = Żaden blok TRY go nie przechwycił, więc dotarł do klienta.
 why-error-caught-exception = Blok EXCEPTION go przechwycił: funkcja idzie dalej w jego obsłudze.
 why-error-uncaught-exception = Żaden blok EXCEPTION go nie przechwycił, więc dotarł do klienta.
+why-error-reached-client = Nic w żądaniu go nie obsługuje: BTEQ zgłasza błąd i wysyła następne żądanie skryptu.
 
 why-deadlock-title = Dlaczego { $victim } została ofiarą zakleszczenia
 why-deadlock-circle = { $cycle } czekają na siebie w kółko: każda czeka na blokadę, którą trzyma następna, więc żadna nie może ruszyć.

@@ -257,7 +257,7 @@ fn a_consumed_row_committed_after_a_failed_action_is_lost_and_a_rollback_loses_n
     let lost = &report.anomalies[1];
     assert_eq!(
         lost.to_string(),
-        "A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 515; then commit)"
+        "A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 3811; then commit)"
     );
     assert_eq!(
         lost.rows(&report.trace.entries),

@@ -291,3 +291,120 @@ fn dialects_reject_each_others_syntax() {
         .expect("Teradata is not T-SQL");
     assert!(e.message.contains("Teradata syntax"), "{}", e.message);
 }
+
+/// Teradata numbers its errors its own way and shows no severity or state: the
+/// executor's errors reach a Teradata session renumbered and reworded (Messages manual),
+/// in the outcome and in the trace line alike.
+#[test]
+fn teradata_errors_have_teradata_numbers_and_no_severity() {
+    // The exercise as given: its INSERT fails (its checks fail until it is solved).
+    let path = format!(
+        "{}/../../lessons/exercise-teradata-rollback.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let l = Lesson::parse(
+        "exercise-teradata-rollback.md",
+        &std::fs::read_to_string(path).unwrap(),
+    )
+    .unwrap();
+    let s = l.settings_with([]).unwrap();
+    let r = run(&l.apply(&s).unwrap(), l.seed).unwrap();
+    let a = errors(&r, "A");
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].number, 3811);
+    assert_eq!(
+        a[0].message,
+        "Column 'carrier' is NOT NULL.  Give the column a value."
+    );
+    assert!(!a[0].has_severity());
+    let line = r
+        .trace
+        .entries
+        .iter()
+        .find(|e| matches!(e.event, Event::Error { .. }))
+        .map(|e| e.event.to_string());
+    assert_eq!(
+        line.as_deref(),
+        Some("A gets error 3811: Column 'carrier' is NOT NULL.  Give the column a value.")
+    );
+
+    let setup = "CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, code INTEGER NOT NULL UNIQUE);
+INSERT INTO t (id, code) VALUES (1, 10);";
+    let cases = [
+        (
+            "SELECT 1 / 0;",
+            2618,
+            "Invalid calculation:  division by zero.",
+        ),
+        (
+            "SELECT id FROM nowhere;",
+            3807,
+            "Object 'nowhere' does not exist.",
+        ),
+        (
+            "SELECT nothing FROM t;",
+            3810,
+            "Column/Parameter 'nothing' does not exist.",
+        ),
+        (
+            "INSERT INTO t (id, code) VALUES (1, 11);",
+            2801,
+            "Duplicate unique prime key error in lockstep.t.",
+        ),
+        (
+            "INSERT INTO t (id, code) VALUES (2, 10);",
+            2803,
+            "Secondary index uniqueness violation in lockstep.t.",
+        ),
+    ];
+    for (sql, number, message) in cases {
+        let sim = teradata(setup, &[("A", 0, sql)]);
+        let e = super::support::errors_of(&sim, "A");
+        assert_eq!(e.len(), 1, "{sql}: {e:?}");
+        assert_eq!(
+            (e[0].number, e[0].message.as_str()),
+            (number, message),
+            "{sql}"
+        );
+        assert!(!e[0].has_severity(), "{sql}");
+    }
+}
+
+/// Teradata has READ and WRITE (and ACCESS and EXCLUSIVE through LOCKING), no update or
+/// intent locks: every lock its lessons take, under every setting, is READ or WRITE,
+/// an UPDATE's and a DELETE's included (WRITE on the row hash from locating it on).
+#[test]
+fn teradata_lessons_take_only_read_and_write_locks() {
+    let mut modes = std::collections::BTreeSet::new();
+    for (id, settings) in [
+        ("teradata-consume", vec![]),
+        (
+            "teradata-consume",
+            vec![("mode", "ansi"), ("end", "rollback")],
+        ),
+        ("teradata-rules", vec![]),
+        (
+            "teradata-rules",
+            vec![("t10", "break"), ("t11", "break"), ("t4", "break")],
+        ),
+    ] {
+        let r = run_lesson(id, &settings);
+        for e in &r.trace.entries {
+            if let Event::LockGranted { mode, .. } = &e.event {
+                modes.insert(*mode);
+            }
+        }
+    }
+    assert!(
+        modes.contains(&LockMode::X)
+            && modes.iter().all(|m| matches!(m, LockMode::S | LockMode::X)),
+        "{modes:?}"
+    );
+    let r = run_lesson("teradata-rules", &[]);
+    let delete = r.trace.entries.iter().any(|e| {
+        matches!(&e.event, Event::LockGranted { session, resource, mode, .. }
+            if &**session == "t10_cleaner" && resource.starts_with("ROWHASH") && *mode == LockMode::X
+                && !resource.contains("57F005E6"))
+    });
+    assert!(delete, "the DELETE takes WRITE on its row's row hash");
+}

@@ -516,3 +516,38 @@ fn a_procedure_s_temp_table_ends_with_the_procedure() {
     assert_eq!(row(&sim, "A", 1), ["2"]);
     assert_eq!(numbers(&sim, "A"), [208]);
 }
+
+/// A column's own `UNIQUE` is enforced like `UNIQUE (c)`, and a UNIQUE constraint's clash
+/// is Msg 2627 naming the constraint, where a unique index's is 2601 (semantics.md, the
+/// analog table).
+#[test]
+fn unique_constraints_clash_with_2627_and_unique_indexes_with_2601() {
+    let setup = "CREATE TABLE t (id INT PRIMARY KEY, code INT UNIQUE, tag INT, ref INT, CONSTRAINT uq_tag UNIQUE (tag));
+CREATE UNIQUE INDEX ix_ref ON t (ref);
+INSERT INTO t (id, code, tag, ref) VALUES (1, 10, 100, 7);";
+    let sim = run_one(setup, "INSERT INTO t (id, code, tag) VALUES (2, 10, 200);");
+    let e = errors(&sim, "A");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].0, 2627);
+    assert!(
+        e[0].1.starts_with("Violation of UNIQUE KEY constraint 'UQ__t_1'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (10)."),
+        "{}",
+        e[0].1
+    );
+    let sim = run_one(setup, "INSERT INTO t (id, code, tag) VALUES (2, 20, 100);");
+    assert_eq!(numbers(&sim, "A"), [2627]);
+    assert!(errors(&sim, "A")[0].1.contains("'uq_tag'"));
+    let sim = run_one(
+        setup,
+        "INSERT INTO t (id, code, tag, ref) VALUES (2, 20, 200, 7);",
+    );
+    assert_eq!(numbers(&sim, "A"), [2601]);
+    assert!(errors(&sim, "A")[0]
+        .1
+        .contains("with unique index 'ix_ref'"));
+    let sim = run_one(
+        setup,
+        "INSERT INTO t (id, code, tag, ref) VALUES (2, 20, 200, 8);",
+    );
+    assert!(numbers(&sim, "A").is_empty());
+}

@@ -50,11 +50,11 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
             html! {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
                     <strong>{ t!("error-number", number = e.code()) }</strong>
-                    // A SQLSTATE dialect (PostgreSQL) has no severity or state number.
-                    if e.sqlstate.is_some() {
-                        { t!("error-detail-sqlstate", message = e.message.clone()) }
-                    } else {
+                    // PostgreSQL and Teradata show no severity or state number.
+                    if e.has_severity() {
                         { " " }{ t!("error-detail", severity = e.severity.to_string(), state = e.state.to_string(), message = e.message.clone()) }
+                    } else {
+                        { t!("error-detail-sqlstate", message = e.message.clone()) }
                     }
                     if e.caught {
                         <span class="muted">{ " " }{ if e.sqlstate.is_some() { t!("error-caught-exception") } else { t!("error-caught") } }</span>

@@ -13,7 +13,7 @@ mod vacuum;
 
 use sql::ast::IsolationLevel;
 
-use crate::error::SqlError;
+use crate::error::{quoted_after, SqlError};
 use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::LockMode;
 use crate::state::storage::Column;
@@ -169,10 +169,4 @@ impl Rules for Postgres {
     fn deadlock_timeout_us(&self) -> Option<u64> {
         Some(1_000_000)
     }
-}
-
-/// The text between `prefix` and the next `'` in a message.
-fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
-    let rest = &message[message.find(prefix)? + prefix.len()..];
-    Some(&rest[..rest.find('\'')?])
 }

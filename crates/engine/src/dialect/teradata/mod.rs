@@ -6,7 +6,7 @@
 use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, StmtKind, TeradataTxn};
 
 use crate::cost::CostKind;
-use crate::error::{AbortScope, SqlError};
+use crate::error::{quoted_after, AbortScope, SqlError};
 use crate::event::Event;
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
@@ -28,9 +28,56 @@ pub const MAX_DELAYED: usize = SESSIONS_PER_PE / 5;
 
 /// An error of a documented Teradata rule whose error number our sources do not give.
 fn rule_error(message: String, scope: AbortScope) -> SqlError {
-    let mut e = SqlError::generic(0, 16, message);
+    let mut e = SqlError::generic(0, 16, message).without_severity();
     e.scope = scope;
     e
+}
+
+/// An error the executor raised, as Teradata numbers and words it (its Messages manual):
+/// a number and a text, no severity or state. Errors without a Teradata counterpart here
+/// keep the executor's number.
+fn teradata_error(e: SqlError) -> SqlError {
+    let name = |prefix: &str| quoted_after(&e.message, prefix).unwrap_or("?").to_string();
+    let db = crate::error::DATABASE;
+    let (number, message) = match e.number {
+        515 => (
+            3811,
+            format!(
+                "Column '{}' is NOT NULL.  Give the column a value.",
+                name("column '")
+            ),
+        ),
+        1205 => (2631, "Transaction ABORTed due to deadlock.".to_string()),
+        // A PRIMARY KEY is the table's unique primary index; a UNIQUE constraint or a
+        // unique index is a unique secondary index.
+        2627 if e.message.starts_with("Violation of PRIMARY KEY") => (
+            2801,
+            format!(
+                "Duplicate unique prime key error in {db}.{}.",
+                name("object 'dbo.")
+            ),
+        ),
+        2601 | 2627 => (
+            2803,
+            format!(
+                "Secondary index uniqueness violation in {db}.{}.",
+                name("object 'dbo.")
+            ),
+        ),
+        8134 => (2618, "Invalid calculation:  division by zero.".to_string()),
+        207 => (
+            3810,
+            format!("Column/Parameter '{}' does not exist.", name("name '")),
+        ),
+        208 => (3807, format!("Object '{}' does not exist.", name("name '"))),
+        _ => (e.number, e.message.clone()),
+    };
+    SqlError {
+        number,
+        message,
+        ..e
+    }
+    .without_severity()
 }
 
 /// Teradata's rules: requests are transactions, READ and WRITE locks, queue tables with
@@ -38,6 +85,16 @@ fn rule_error(message: String, scope: AbortScope) -> SqlError {
 pub(crate) struct Teradata;
 
 impl Rules for Teradata {
+    fn number_error(&self, e: SqlError) -> SqlError {
+        teradata_error(e)
+    }
+
+    /// Teradata has no update (U) lock: UPDATE and DELETE take WRITE on the row hashes
+    /// they change (semantics.md B, the default locks), from locating them on.
+    fn write_row_lock(&self, _delete: bool) -> Option<LockMode> {
+        Some(LockMode::X)
+    }
+
     fn mode_name(&self, mode: LockMode) -> Option<&'static str> {
         match mode {
             LockMode::S => Some("READ"),
@@ -363,7 +420,8 @@ impl Exec<'_> {
                 3128,
                 16,
                 "Transaction aborted due to exceeding the maximum consume statement limit.",
-            );
+            )
+            .without_severity();
             e.scope = AbortScope::BatchAndTransaction;
             return Err(e.into());
         }
