@@ -32,6 +32,14 @@ pub enum Access {
     /// Teradata: the row hash of a primary index value leads to one AMP and its rows.
     PrimaryIndex,
     Constant,
+    /// A heap table's full scan (PostgreSQL's `Seq Scan`).
+    SeqScan,
+    /// A full scan of a table whose rows are spread by a hash (Teradata's EXPLAIN: "by
+    /// way of an all-rows scan").
+    AllRowsScan,
+    /// A heap table's access through a B-tree, its primary key's included (PostgreSQL's
+    /// `Index Scan using task_pkey`).
+    IndexScan(String),
 }
 
 impl fmt::Display for Access {
@@ -42,6 +50,9 @@ impl fmt::Display for Access {
             Access::IndexSeek(ix) => write!(f, "seek on index {ix}"),
             Access::PrimaryIndex => f.write_str("primary index (row hash)"),
             Access::Constant => f.write_str("no table"),
+            Access::SeqScan => f.write_str("sequential scan"),
+            Access::AllRowsScan => f.write_str("all-rows scan"),
+            Access::IndexScan(ix) => write!(f, "index scan using {ix}"),
         }
     }
 }

@@ -22,11 +22,11 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cost::CostKind;
 use crate::error::SqlError;
-use crate::event::Event;
 use crate::event::TraceEntry;
+use crate::event::{Access, Event};
 use crate::state::locks::LockMode;
 use crate::state::session::{ClientSettings, Frame};
-use crate::state::storage::Column;
+use crate::state::storage::{Column, Table};
 use crate::state::World;
 use crate::value::Value;
 use sql::ast::{Batch, IsolationLevel, SelectAndConsume, Stmt};
@@ -322,6 +322,24 @@ pub(crate) trait Rules: Sync {
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true
+    }
+
+    /// How the trace names an access path to `table` in this dialect's words (the
+    /// executor's paths are SQL Server's: a clustered index's scan and seek).
+    fn access_name(&self, _table: &Table, access: Access) -> Access {
+        access
+    }
+
+    /// The name of an unnamed constraint of `table`: its primary key (`columns` empty,
+    /// `n` 0) or its `n`th UNIQUE constraint on `columns`. SQL Server's are
+    /// `PK__table__<hash>` and `UQ__table__<hash>`; these are stable stand-ins.
+    fn constraint_name(&self, table: &str, columns: &[&str], n: usize) -> String {
+        let _ = columns;
+        if n == 0 {
+            format!("PK__{table}")
+        } else {
+            format!("UQ__{table}_{n}")
+        }
     }
 
     /// Whether a table is a heap of row versions (`state::heap`) that a scan reads whole,

@@ -1267,6 +1267,10 @@ impl Exec<'_> {
             Access::ClusteredScan if heap_pages.is_some() => 0,
             Access::ClusteredScan => cl_depth.saturating_sub(1),
             Access::Constant => 0,
+            // Only the trace names a heap's accesses so (below): the path is one of the
+            // above, and these arms are their heap counterparts.
+            Access::SeqScan | Access::AllRowsScan => 0,
+            Access::IndexScan(_) => index_depth as u64,
         };
         let rows_per_page = if self.w.tracing {
             let t = &mut self.w.db.tables[tid as usize];
@@ -1464,6 +1468,9 @@ impl Exec<'_> {
         self.w.query_reads += reads;
         if self.w.tracing && !self.w.db.tables[tid as usize].is_variable {
             let name = self.w.sessions[i].name.clone();
+            let access = self
+                .rules
+                .access_name(&self.w.db.tables[tid as usize], access);
             self.push(Event::RowsRead {
                 session: name,
                 table: table_name,

@@ -441,8 +441,7 @@ impl Exec<'_> {
         if self.rules.heap_tables() {
             t.heap = Some(Default::default());
         }
-        // SQL Server names an unnamed primary key PK__table__<hash>; a stable stand-in.
-        t.pk_name = Some(pk_name.unwrap_or_else(|| format!("PK__{}", ct.name.name().value)));
+        t.pk_name = Some(pk_name.unwrap_or_else(|| self.rules.constraint_name(&t.name, &[], 0)));
         if let Some((ci, c)) = ct
             .columns
             .iter()
@@ -457,8 +456,10 @@ impl Exec<'_> {
             });
         }
         for (n, (name, cols)) in uniques.into_iter().enumerate() {
+            let names: Vec<&str> = cols.iter().map(|&(c, _)| &*t.columns[c].name).collect();
+            let name = name.unwrap_or_else(|| self.rules.constraint_name(&t.name, &names, n + 1));
             t.add_index(Index {
-                name: name.unwrap_or_else(|| format!("UQ__{}_{}", t.name, n + 1)),
+                name,
                 id: 2 + n as u32,
                 unique: true,
                 constraint: true,

@@ -552,3 +552,60 @@ ROLLBACK;"
     assert_eq!(pages, [10, 10, 20, 20, 20]);
     assert_eq!(sqlstates(&sim, "A"), ["25001"]);
 }
+
+/// Real server: unnamed constraints are named `<table>_pkey` and `<table>_<columns>_key`,
+/// and a clash names the constraint (`duplicate key value violates unique constraint
+/// "t_pkey"`); a heap table has no clustered index, so the trace names its accesses as
+/// EXPLAIN does: a sequential scan, an index scan using the primary key or an index.
+#[test]
+fn constraints_and_scans_go_by_postgresql_names() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, code int UNIQUE, tag int);
+CREATE INDEX t_tag ON t (tag);
+INSERT INTO t (id, code, tag) VALUES (1, 10, 100);";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        setup,
+        &[(
+            "A",
+            0,
+            "INSERT INTO t (id, code) VALUES (1, 11);
+INSERT INTO t (id, code) VALUES (2, 10);
+SELECT code FROM t WHERE id = 1;
+SELECT id FROM t WHERE tag = 100;
+SELECT id FROM t WHERE code + 0 = 10;",
+        )],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let messages: Vec<String> = errors_of(&sim, "A")
+        .into_iter()
+        .map(|e| e.message)
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "duplicate key value violates unique constraint \"t_pkey\"",
+            "duplicate key value violates unique constraint \"t_code_key\"",
+        ]
+    );
+    let reads: Vec<String> = trace
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, engine::Event::RowsRead { .. }))
+        .map(|e| e.event.to_string())
+        .filter(|l| l.starts_with("A reads 1 row(s) of t"))
+        .collect();
+    let by: Vec<&str> = reads
+        .iter()
+        .map(|l| l.split(" by ").nth(1).unwrap().split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        by,
+        [
+            "index scan using t_pkey",
+            "index scan using t_tag",
+            "sequential scan"
+        ],
+        "{reads:#?}"
+    );
+}

@@ -408,3 +408,33 @@ fn teradata_lessons_take_only_read_and_write_locks() {
     });
     assert!(delete, "the DELETE takes WRITE on its row's row hash");
 }
+
+/// A Teradata table has no clustered index: a read by its primary index is a row-hash
+/// access, and any other read an all-rows scan (EXPLAIN's words).
+#[test]
+fn teradata_reads_are_row_hash_accesses_or_all_rows_scans() {
+    let sc = super::support::scenario_in(
+        Dialect::Teradata,
+        "CREATE TABLE t (id INTEGER NOT NULL, v INTEGER) PRIMARY INDEX (id);
+INSERT INTO t (id, v) VALUES (1, 10);",
+        &[(
+            "A",
+            0,
+            "SELECT v FROM t WHERE id = 1;\nSELECT id FROM t WHERE v = 10;",
+        )],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let reads: Vec<String> = trace
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::RowsRead { .. }))
+        .map(|e| e.event.to_string())
+        .collect();
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    assert!(
+        reads[0].contains("by primary index (row hash)"),
+        "{reads:?}"
+    );
+    assert!(reads[1].contains("by all-rows scan"), "{reads:?}");
+}

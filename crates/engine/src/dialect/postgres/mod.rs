@@ -14,9 +14,10 @@ mod vacuum;
 use sql::ast::IsolationLevel;
 
 use crate::error::{quoted_after, SqlError};
+use crate::event::Access;
 use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::LockMode;
-use crate::state::storage::Column;
+use crate::state::storage::{Column, Table};
 use crate::value::Value;
 
 /// PostgreSQL's rules.
@@ -79,6 +80,26 @@ impl Rules for Postgres {
 
     fn version_bytes(&self, columns: &[Column], row: &[Value]) -> u32 {
         tuple::version_bytes(columns, row)
+    }
+
+    /// A heap has no clustered index: a full scan is a sequential scan, and a seek on the
+    /// primary key or another index is an index scan using it.
+    fn access_name(&self, table: &Table, access: Access) -> Access {
+        match access {
+            Access::ClusteredScan => Access::SeqScan,
+            Access::ClusteredSeek => Access::IndexScan(table.pk_name.clone().unwrap_or_default()),
+            Access::IndexSeek(ix) => Access::IndexScan(ix),
+            other => other,
+        }
+    }
+
+    /// PostgreSQL's own names: `task_pkey`, `task_code_key`.
+    fn constraint_name(&self, table: &str, columns: &[&str], n: usize) -> String {
+        if n == 0 {
+            format!("{table}_pkey")
+        } else {
+            format!("{table}_{}_key", columns.join("_"))
+        }
     }
 
     fn number_error(&self, e: SqlError) -> SqlError {

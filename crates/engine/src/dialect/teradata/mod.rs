@@ -7,14 +7,14 @@ use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, StmtKind, TeradataTxn}
 
 use crate::cost::CostKind;
 use crate::error::{quoted_after, AbortScope, SqlError};
-use crate::event::Event;
+use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
 use crate::outcome::ResultSet;
 use crate::state::locks::{LockMode, Resource};
 use crate::state::session::ClientSettings;
 use crate::state::session::State;
-use crate::state::storage::RowId;
+use crate::state::storage::{RowId, Table};
 use crate::value::{sort_cmp, Value};
 
 pub(crate) mod bteq;
@@ -87,6 +87,15 @@ pub(crate) struct Teradata;
 impl Rules for Teradata {
     fn number_error(&self, e: SqlError) -> SqlError {
         teradata_error(e)
+    }
+
+    /// Teradata's rows are spread by the hash of their primary index, not kept in a
+    /// clustered index: a full scan is an all-rows scan (its EXPLAIN's words).
+    fn access_name(&self, _table: &Table, access: Access) -> Access {
+        match access {
+            Access::ClusteredScan => Access::AllRowsScan,
+            other => other,
+        }
     }
 
     /// Teradata has no update (U) lock: UPDATE and DELETE take WRITE on the row hashes
