@@ -138,13 +138,16 @@ pub enum StmtKind {
     BeginTran {
         name: Option<Ident>,
     },
-    /// `COMMIT [TRAN[SACTION] | WORK] [name]`.
+    /// `COMMIT [TRAN[SACTION] | WORK] [name]`; PostgreSQL's `COMMIT AND CHAIN` (and a
+    /// procedure's COMMIT) begins the next transaction at once.
     CommitTran {
         name: Option<Ident>,
+        chain: bool,
     },
-    /// `ROLLBACK [TRAN[SACTION] | WORK] [name]`.
+    /// `ROLLBACK [TRAN[SACTION] | WORK] [name]`, `ROLLBACK AND CHAIN` likewise.
     RollbackTran {
         name: Option<Ident>,
+        chain: bool,
     },
     Return(Option<Expr>),
     /// `THROW;` (rethrow, only valid in CATCH) or `THROW number, message, state;`.

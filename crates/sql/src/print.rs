@@ -297,8 +297,18 @@ impl Printer {
                 self.expr(delay);
             }
             StmtKind::BeginTran { name } => self.tran("BEGIN TRANSACTION", name),
-            StmtKind::CommitTran { name } => self.tran("COMMIT TRANSACTION", name),
-            StmtKind::RollbackTran { name } => self.tran("ROLLBACK TRANSACTION", name),
+            StmtKind::CommitTran { name, chain } => {
+                self.tran("COMMIT TRANSACTION", name);
+                if *chain {
+                    self.w(" AND CHAIN");
+                }
+            }
+            StmtKind::RollbackTran { name, chain } => {
+                self.tran("ROLLBACK TRANSACTION", name);
+                if *chain {
+                    self.w(" AND CHAIN");
+                }
+            }
             StmtKind::Return(value) => {
                 self.w("RETURN");
                 if let Some(v) = value {

@@ -183,10 +183,7 @@ END $$;",
                             BEGIN
                                 ;
                             END;
-                        BEGIN
-                            COMMIT TRANSACTION;
-                            BEGIN TRANSACTION;
-                        END;
+                        COMMIT TRANSACTION AND CHAIN;
                     END;
                     BEGIN
                         DECLARE @i bigint = 1 - 1;

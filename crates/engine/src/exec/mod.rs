@@ -291,6 +291,13 @@ pub(crate) trait Rules: Sync {
         e
     }
 
+    /// A CALL made outside a transaction runs in one transaction that commits when the
+    /// procedure returns (a COMMIT inside it ends that one and begins the next); `false`:
+    /// its statements commit one by one (SQL Server's autocommit).
+    fn call_is_transaction(&self) -> bool {
+        false
+    }
+
     /// Flat transaction blocks: BEGIN inside a transaction and COMMIT or ROLLBACK outside
     /// one do nothing (the server only warns), and an error that no handler catches ends
     /// the transaction at once and fails its block: every later statement but the block's

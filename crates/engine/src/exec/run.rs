@@ -77,6 +77,7 @@ impl Exec<'_> {
             sleeping_until: None,
             merge_pending: None,
             failed_block: false,
+            chain_txn: false,
             request_at: 0,
             first_error_at: None,
             started_at: None,
@@ -134,6 +135,9 @@ impl Exec<'_> {
                 .is_some_and(|f| matches!(f.kind, FrameKind::Batch) && f.pc < f.code.instrs.len());
         if autocommit && !request_goes_on {
             self.commit(i);
+        }
+        if std::mem::take(&mut self.w.sessions[i].chain_txn) && self.w.sessions[i].txn.is_none() {
+            self.begin_explicit(i);
         }
     }
 
@@ -335,6 +339,7 @@ impl Exec<'_> {
                 return_var,
                 outputs,
                 saved,
+                own_txn,
             } => {
                 // A temporary table a procedure created ends with it.
                 for key in &frame.temp_tables {
@@ -370,6 +375,10 @@ impl Exec<'_> {
                     procedure: name,
                     code: rc,
                 });
+                // The call's transaction (or the one its last COMMIT began) ends with it.
+                if own_txn && self.w.sessions[i].txn.is_some() {
+                    self.commit(i);
+                }
             }
         }
     }

@@ -253,9 +253,11 @@ impl Exec<'_> {
                 self.begin_explicit(i);
                 Ok(done(CostKind::Transaction))
             }
-            StmtKind::CommitTran { .. } => {
+            StmtKind::CommitTran { chain, .. } => {
                 let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
+                // The next transaction begins as this one commits, at the statement's end.
+                s.chain_txn = *chain;
                 if s.tran_count == 0 && flat {
                     // "there is no transaction in progress": a warning only.
                     return Ok(done(CostKind::Transaction));
@@ -272,7 +274,7 @@ impl Exec<'_> {
                 }
                 Ok(done(CostKind::Transaction))
             }
-            StmtKind::RollbackTran { .. } => {
+            StmtKind::RollbackTran { chain, .. } => {
                 if self.w.sessions[i].tran_count == 0 && self.rules.flat_transactions() {
                     return Ok(done(CostKind::Transaction));
                 }
@@ -280,6 +282,9 @@ impl Exec<'_> {
                     return Err(SqlError::rollback_without_begin().into());
                 }
                 self.rollback(i, "ROLLBACK");
+                if *chain {
+                    self.begin_explicit(i);
+                }
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::Return(e) => {
@@ -719,6 +724,10 @@ impl Exec<'_> {
                 .vars
                 .insert(q.name.value.to_ascii_lowercase(), (q.ty, v));
         }
+        // Where a CALL is a transaction, one made outside a transaction runs in its own.
+        let own_txn = self.rules.call_is_transaction()
+            && self.w.sessions[i].txn.is_none()
+            && self.nest_level(i) == 0;
         let saved = self.w.sessions[i].options.clone();
         // A procedure runs with the QUOTED_IDENTIFIER it was created with.
         self.w.sessions[i].options.quoted_identifier = p.quoted_identifier;
@@ -730,12 +739,16 @@ impl Exec<'_> {
                 .map(|v| v.value.to_ascii_lowercase()),
             outputs,
             saved,
+            own_txn,
         };
         let name = self.w.sessions[i].name.clone();
         self.push(Event::ProcedureCalled {
             session: name,
             procedure: p.name.clone(),
         });
+        if own_txn {
+            self.begin_explicit(i);
+        }
         Ok(Flow::Call(Box::new(frame)))
     }
 

@@ -92,6 +92,9 @@ pub(crate) enum FrameKind {
         return_var: Option<String>,
         outputs: Vec<(String, String)>,
         saved: Options,
+        /// The call began the transaction it runs in, and commits it when it returns
+        /// (`Rules::call_is_transaction`).
+        own_txn: bool,
     },
 }
 
@@ -223,6 +226,8 @@ pub(crate) struct Session {
     /// An error failed the transaction block (flat transactions): statements other than
     /// its COMMIT or ROLLBACK are refused.
     pub failed_block: bool,
+    /// A COMMIT AND CHAIN is running: the next transaction begins as it commits.
+    pub chain_txn: bool,
 }
 
 /// What a MERGE's read found, kept until its writes run: SQL Server decides "matched" for

@@ -609,3 +609,89 @@ SELECT id FROM t WHERE code + 0 = 10;",
         "{reads:#?}"
     );
 }
+
+/// Real server (PL/pgSQL "Transaction Management"): a CALL outside a transaction block
+/// runs in one transaction. A statement before the procedure's COMMIT is undone by an
+/// error before it; the COMMIT ends that transaction and begins the next at once; the
+/// transaction open when the procedure returns commits, it is not rolled back as if the
+/// session had ended inside it.
+#[test]
+fn a_call_is_one_transaction_and_its_commit_chains_the_next() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, note text);
+CREATE PROCEDURE p(fail int)
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    INSERT INTO t VALUES (1, 'before');
+    IF fail = 1 THEN
+        PERFORM 1 / 0;
+    END IF;
+    COMMIT;
+    INSERT INTO t VALUES (2, 'after');
+END $$;";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        setup,
+        &[("A", 0, "CALL p(1);"), ("B", 1000, "CALL p(0);")],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(sqlstates(&sim, "A"), ["22012"]);
+    assert!(sqlstates(&sim, "B").is_empty());
+    // A's insert went with its error; B's two inserts are both committed.
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM t ORDER BY id"),
+        [[Value::Int(1)], [Value::Int(2)]]
+    );
+    let lines: Vec<String> = trace
+        .entries
+        .iter()
+        .map(|e| e.event.to_string())
+        .filter(|l| l.starts_with("B "))
+        .collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in {lines:#?}"))
+    };
+    assert!(at("B calls p") < at("B begins a transaction"));
+    assert!(at("B begins a transaction") < at("B runs p line 6: INSERT"));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("runs p line 10: COMMIT"))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.contains("rolls back")),
+        "{lines:#?}"
+    );
+    assert!(
+        at("B returns from p")
+            < lines
+                .iter()
+                .rposition(|l| l.starts_with("B commits"))
+                .unwrap()
+    );
+}
+
+/// Real server: `COMMIT AND CHAIN` ends the transaction block and begins the next one
+/// at once; `ROLLBACK AND NO CHAIN` is a plain ROLLBACK.
+#[test]
+fn commit_and_chain_begins_the_next_block() {
+    let sql = "BEGIN;
+INSERT INTO task (status) VALUES ('one');
+COMMIT AND CHAIN;
+INSERT INTO task (status) VALUES ('two');
+ROLLBACK AND NO CHAIN;
+INSERT INTO task (status) VALUES ('three');";
+    let mut sim = pg(TASKS, &[("A", 0, sql)]);
+    assert!(sqlstates(&sim, "A").is_empty());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT status FROM task WHERE id > 3 ORDER BY id"),
+        [[Value::Text("one".into())], [Value::Text("three".into())]]
+    );
+}

@@ -328,6 +328,14 @@ fn teradata_errors_have_teradata_numbers_and_no_severity() {
         Some("A gets error 3811: Column 'carrier' is NOT NULL.  Give the column a value.")
     );
 
+    // T9's abort ends the transaction, so the batch's ET finds none open.
+    let r = run_lesson("teradata-rules", &[("t9", "break")]);
+    let et = errors(&r, "t9_batch");
+    assert_eq!(
+        (et[1].number, et[1].message.as_str()),
+        (3510, "Too many END TRANSACTION statements.")
+    );
+
     let setup = "CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, code INTEGER NOT NULL UNIQUE);
 INSERT INTO t (id, code) VALUES (1, 10);";
     let cases = [

@@ -51,7 +51,13 @@ impl Parser<'_> {
         stmts.push(stmt(
             StmtKind::If {
                 cond: eq(var(DO_TXN_VAR), int(1)),
-                then: Box::new(stmt(StmtKind::CommitTran { name: None }, &span)),
+                then: Box::new(stmt(
+                    StmtKind::CommitTran {
+                        name: None,
+                        chain: false,
+                    },
+                    &span,
+                )),
                 otherwise: None,
             },
             &span,
@@ -397,15 +403,19 @@ impl Parser<'_> {
                 // PG 11+: ends the transaction and begins the next one at once.
                 self.advance();
                 self.eat_kw("WORK");
-                let end = if word == "COMMIT" {
-                    StmtKind::CommitTran { name: None }
+                // Inside a procedure the next transaction begins at once either way.
+                self.pg_chain()?;
+                Ok(if word == "COMMIT" {
+                    StmtKind::CommitTran {
+                        name: None,
+                        chain: true,
+                    }
                 } else {
-                    StmtKind::RollbackTran { name: None }
-                };
-                Ok(StmtKind::Block(vec![
-                    stmt(end, &span),
-                    stmt(StmtKind::BeginTran { name: None }, &span),
-                ]))
+                    StmtKind::RollbackTran {
+                        name: None,
+                        chain: true,
+                    }
+                })
             }
             _ => self.postgres_statement_kind(),
         }

@@ -59,12 +59,14 @@ impl Parser<'_> {
             "COMMIT" | "END" => {
                 self.advance();
                 self.pg_work();
-                Ok(StmtKind::CommitTran { name: None })
+                let chain = self.pg_chain()?;
+                Ok(StmtKind::CommitTran { name: None, chain })
             }
             "ROLLBACK" | "ABORT" => {
                 self.advance();
                 self.pg_work();
-                Ok(StmtKind::RollbackTran { name: None })
+                let chain = self.pg_chain()?;
+                Ok(StmtKind::RollbackTran { name: None, chain })
             }
             "SET" => self.pg_set(),
             "VACUUM" => self.pg_vacuum(),
@@ -106,6 +108,17 @@ impl Parser<'_> {
     fn pg_routine_at(&self) -> bool {
         let n = if self.kw_at(1, "OR") { 3 } else { 1 };
         self.kw_at(n, "FUNCTION") || self.kw_at(n, "PROCEDURE")
+    }
+
+    /// `[AND [NO] CHAIN]` after COMMIT or ROLLBACK: whether the next transaction begins
+    /// at once.
+    pub(super) fn pg_chain(&mut self) -> PResult<bool> {
+        if !self.eat_kw("AND") {
+            return Ok(false);
+        }
+        let no = self.eat_kw("NO");
+        self.expect_kw("CHAIN")?;
+        Ok(!no)
     }
 
     /// `[WORK | TRANSACTION]` after COMMIT, END, ROLLBACK, ABORT.

@@ -182,9 +182,9 @@ impl Parser<'_> {
         self.advance();
         let name = self.tran_tail()?;
         Ok(if commit {
-            StmtKind::CommitTran { name }
+            StmtKind::CommitTran { name, chain: false }
         } else {
-            StmtKind::RollbackTran { name }
+            StmtKind::RollbackTran { name, chain: false }
         })
     }
 

@@ -177,6 +177,12 @@ impl Rules for Postgres {
         true
     }
 
+    /// CALL in autocommit mode: the procedure's statements share the call's transaction
+    /// (PostgreSQL 11+ "Transaction Management" in PL/pgSQL).
+    fn call_is_transaction(&self) -> bool {
+        true
+    }
+
     fn identity_is_default(&self) -> bool {
         true
     }

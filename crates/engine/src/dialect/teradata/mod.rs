@@ -217,13 +217,13 @@ impl Exec<'_> {
                     && matches!(t, TeradataTxn::End { .. })
                     && self.w.sessions[i].tran_count == 0
                 {
-                    return Err(rule_error(
-                        format!(
-                            "{} without a BT: no explicit transaction is open",
-                            t.label()
-                        ),
-                        AbortScope::Statement,
+                    // An ET with no BT open (one an abort already ended, say).
+                    return Err(SqlError::generic(
+                        3510,
+                        16,
+                        "Too many END TRANSACTION statements.",
                     )
+                    .without_severity()
                     .into());
                 }
                 if ansi && matches!(t, TeradataTxn::End { .. }) {
