@@ -206,6 +206,17 @@ test('exercise: reset progress forgets the solution and the saved SQL', async (t
   assert.doesNotMatch(await page.inputValue(EDITOR), /READPAST/);
   assert.equal(await page.$('[data-testid=verdict]'), null);
   assert.equal(await saved(page), null);
+  // A Reset sits next to Check: Undo brings the solution back, saved again.
+  await page.click('[data-testid=undo-reset]');
+  assert.equal(await page.getAttribute('[data-testid=exercise]', 'data-solved'), 'true');
+  assert.match(await page.inputValue(EDITOR), /READPAST/);
+  assert.notEqual(await saved(page), null);
+  assert.equal(await page.$('[data-testid=reset-notice]'), null);
+  // After a Reset the learner's next edit is their own: Undo is gone.
+  await page.click('[data-testid=reset-progress]');
+  await page.waitForSelector('[data-testid=reset-notice]');
+  await typeAfter(page, 'WITH (UPDLOCK, ', 'ROWLOCK, ');
+  assert.equal(await page.$('[data-testid=reset-notice]'), null);
 });
 
 test(
@@ -433,6 +444,8 @@ test('exercise: a run that ended in an error ticks no goal, and says so beside C
     await page.textContent('[data-testid=goal][data-name="A claims task 1"] [data-testid=goal-detail]'),
     /not counted: the run on seed \d+ ended in an error/,
   );
+  // Held but not counted: marked as neither met nor failed.
+  assert.match(await page.getAttribute('[data-testid=goal][data-name="A claims task 1"]', 'class'), /goal--uncounted/);
   assert.match(await page.textContent('[data-testid=check-error]'), /seed \d+, session A: error 8134: Divide by zero/);
   assert.equal(await page.$('[data-testid=solved-badge]'), null);
 

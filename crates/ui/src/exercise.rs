@@ -78,6 +78,9 @@ pub struct ExerciseState {
     pub checked: Vec<String>,
     /// A message about saved progress (e.g. it could not be read).
     pub notice: Option<String>,
+    /// The state before the last Reset, while Undo can still bring it back (until the
+    /// learner edits, checks or asks for a hint).
+    pub before_reset: Option<Box<ExerciseState>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +104,8 @@ pub enum ExerciseAction {
     Cancel,
     /// Back to the starting SQL, no hints, not solved (the page clears the storage).
     Reset,
+    /// Back to the state before the last Reset (a Reset is one click away from Check).
+    UndoReset,
     DismissNotice,
 }
 
@@ -147,6 +152,7 @@ impl ExerciseState {
             verdict: None,
             checked: Vec::new(),
             notice,
+            before_reset: None,
         }
     }
 
@@ -204,6 +210,9 @@ pub struct GoalRow {
     pub name: String,
     /// `None` before any Check judged it.
     pub met: Option<bool>,
+    /// It held, but a run ended in an error, so it does not count (`met` is false):
+    /// shown as neither met nor failed.
+    pub uncounted: bool,
     pub detail: String,
 }
 
@@ -251,7 +260,14 @@ impl ExerciseState {
                         None => (None, unjudged.clone()),
                     },
                 };
-                GoalRow { name, met, detail }
+                let uncounted =
+                    matches!(judged, Some((r, g)) if r.failed_run.is_some() && g.passed_all_seeds);
+                GoalRow {
+                    name,
+                    met,
+                    uncounted,
+                    detail,
+                }
             })
             .collect()
     }
@@ -262,6 +278,13 @@ impl Reducible for ExerciseState {
 
     fn reduce(self: Rc<Self>, action: ExerciseAction) -> Rc<Self> {
         let mut next = (*self).clone();
+        // Work after a Reset is the learner's own: Undo would lose it.
+        if matches!(
+            action,
+            ExerciseAction::Edit { .. } | ExerciseAction::ShowHint | ExerciseAction::Check
+        ) {
+            next.before_reset = None;
+        }
         match action {
             ExerciseAction::Edit { block, text } => {
                 match next.blocks.iter_mut().find(|b| b.id == block) {
@@ -319,6 +342,9 @@ impl Reducible for ExerciseState {
                 next.verdict = Some(verdict);
             }
             ExerciseAction::Reset => {
+                let mut before = (*self).clone();
+                before.before_reset = None;
+                next.before_reset = Some(Box::new(before));
                 for b in &mut next.blocks {
                     b.text.clone_from(&b.starting);
                 }
@@ -331,6 +357,16 @@ impl Reducible for ExerciseState {
                 next.verdict = None;
                 next.checked.clear();
                 next.notice = None;
+            }
+            ExerciseAction::UndoReset => {
+                let Some(before) = next.before_reset.take() else {
+                    return self;
+                };
+                let request = next.request + 1; // nothing running belongs to it
+                next = *before;
+                next.request = request;
+                next.checking = false;
+                next.check_progress = None;
             }
             ExerciseAction::DismissNotice => next.notice = None,
         }
@@ -732,6 +768,22 @@ mod tests {
         let state = reduce(state, [ExerciseAction::ShowHint, ExerciseAction::Reset]);
         assert!(!state.solved && state.verdict.is_none() && state.hints_shown == 0);
         assert!(state.progress().is_empty());
+        // Undo brings back what Reset forgot; an edit after a Reset ends the chance.
+        let undone = reduce(state.clone(), [ExerciseAction::UndoReset]);
+        assert_eq!(undone.hints_shown, 1);
+        assert!(undone.before_reset.is_none());
+        let edited = reduce(
+            state,
+            [
+                ExerciseAction::Edit {
+                    block: undone.blocks[0].id.clone(),
+                    text: "SELECT 1;".into(),
+                },
+                ExerciseAction::UndoReset,
+            ],
+        );
+        assert_eq!(edited.hints_shown, 0);
+        assert_eq!(edited.blocks[0].text, "SELECT 1;");
     }
 
     #[test]

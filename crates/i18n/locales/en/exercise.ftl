@@ -16,6 +16,8 @@ hint-next = Next hint ({ $number } of { $total })
 check-button = Check
 reset-progress = Reset progress
 reset-progress-title = Back to the starting SQL; forgets that you solved it
+reset-done = Progress reset: the starting SQL is back.
+reset-undo = Undo
 checking = Checking on { $seeds } seeds…
 check-progress = seed { $seed } of { $seeds }, { $steps } engine { $steps ->
     [one] step

@@ -16,6 +16,8 @@ hint-next = Następna wskazówka ({ $number } z { $total })
 check-button = Sprawdź
 reset-progress = Wyczyść postępy
 reset-progress-title = Wróć do początkowego SQL; zapomina, że ćwiczenie zostało rozwiązane
+reset-done = Postęp wyzerowany: wrócił początkowy SQL.
+reset-undo = Cofnij
 checking = Sprawdzanie na { $seeds ->
     [one] 1 ziarnie
    *[other] { $seeds } ziarnach

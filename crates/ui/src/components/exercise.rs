@@ -137,6 +137,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
         |name: &str| catalog.check_name_in(&state.lesson.id, name, crate::i18n::lang().as_str());
     let goals = state.goal_rows().into_iter().map(|row| {
         let (class, mark) = match row.met {
+            _ if row.uncounted => ("goal--uncounted", "–"),
             None => ("goal--unknown", "○"),
             Some(true) => ("goal--pass", "✓"),
             Some(false) => ("goal--fail", "✗"),
@@ -322,6 +323,13 @@ fn Exercise(props: &ExerciseProps) -> Html {
                             <button type="button" class="button" data-testid="reset-progress" onclick={send(ExerciseAction::Reset)}
                                 title={t!("reset-progress-title")}>{ t!("reset-progress") }</button>
                         </div>
+                        if state.before_reset.is_some() {
+                            <div class="notice" role="status" data-testid="reset-notice">
+                                <p class="notice__title">{ t!("reset-done") }</p>
+                                <button type="button" class="link-button" data-testid="undo-reset"
+                                    onclick={send(ExerciseAction::UndoReset)}>{ t!("reset-undo") }</button>
+                            </div>
+                        }
                         { verdict }
                         { for limit }
                         { for stale }
