@@ -1371,7 +1371,7 @@ fn run_text_lists_anomalies_with_time_kind_and_why() {
         &["run", "send-failure.md", "--set", "fail=after-call"],
     );
     assert!(
-        stdout.contains("  PASS Failure after the call: the receiver has the document, no entry says so: got [[1, 0]] [bug reproduced]\n"),
+        stdout.contains("  PASS Failure after the call: the receiver has the document, no entry says so: got (1, 0) [bug reproduced]\n"),
         "{stdout}"
     );
     assert!(

@@ -69,10 +69,16 @@ pub fn detail(detail: &Detail) -> String {
                 ),
             }
         }
-        Detail::Rows { got } => text("detail-rows", &[("got", Arg::from(got))]),
+        Detail::Rows { got } => text(
+            "detail-rows",
+            &[("got", Arg::from(lesson::plain_rows(got)))],
+        ),
         Detail::RowsDiffer { expected, got } => text(
             "detail-rows-differ",
-            &[("expected", Arg::from(expected)), ("got", Arg::from(got))],
+            &[
+                ("expected", Arg::from(lesson::plain_rows(expected))),
+                ("got", Arg::from(lesson::plain_rows(got))),
+            ],
         ),
         Detail::RowCount {
             expected,

@@ -69,6 +69,31 @@ pub enum Detail {
     },
 }
 
+/// Rows as a reader says them: one value plainly (`197`), one row in parentheses
+/// (`(3, "BUSY", NULL)`), several rows as they are (`[[1, "A"], [2, NULL]]`).
+pub fn plain_rows(rows: &str) -> String {
+    let Some(inner) = rows.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) else {
+        return rows.to_string();
+    };
+    // Brackets and commas inside a quoted value are the value's own.
+    let (mut quoted, mut commas) = (false, 0);
+    for c in inner.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '[' | ']' if !quoted => return rows.to_string(),
+            ',' if !quoted => commas += 1,
+            _ => {}
+        }
+    }
+    if quoted || inner.is_empty() {
+        rows.to_string()
+    } else if commas == 0 {
+        inner.to_string()
+    } else {
+        format!("({inner})")
+    }
+}
+
 impl fmt::Display for Detail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -106,8 +131,15 @@ impl fmt::Display for Detail {
                 }
                 write!(f, "{} = {value} ({})", figure.name(), bound.describe())
             }
-            Detail::Rows { got } => write!(f, "got {got}"),
-            Detail::RowsDiffer { expected, got } => write!(f, "expected {expected}, got {got}"),
+            Detail::Rows { got } => write!(f, "got {}", plain_rows(got)),
+            Detail::RowsDiffer { expected, got } => {
+                write!(
+                    f,
+                    "expected {}, got {}",
+                    plain_rows(expected),
+                    plain_rows(got)
+                )
+            }
             Detail::RowCount {
                 expected,
                 got,

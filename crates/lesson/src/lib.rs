@@ -43,7 +43,7 @@ pub use check::{
     Expected, Figure,
 };
 pub use compact::{escape_html, Compiled, CompiledTranslation, DecodeError};
-pub use detail::{Detail, Whose};
+pub use detail::{plain_rows, Detail, Whose};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,

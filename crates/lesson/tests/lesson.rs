@@ -1088,9 +1088,9 @@ fn checks_evaluate_with_expected_and_actual() {
         FAIL 78:8 count too high: got 498 (expected at most 10)
         PASS 83:8 no rows: expected 0 rows, got 0
         FAIL 88:8 rows expected, some found: expected 0 rows, got 2: [[1, "A"], [2, NULL]]
-        PASS 93:8 datetime as text: got [["1970-01-01 00:00:01.500"]]
+        PASS 93:8 datetime as text: got "1970-01-01 00:00:01.500"
         FAIL 98:8 query fails: query failed at 1:8: Invalid object name 'x'.
-        PASS 103:8 what B got: got [[2, NULL]]
+        PASS 103:8 what B got: got (2, NULL)
         FAIL 109:8 a result B never returned: session B returned 1 result set; the check reads result 2
     "#]].assert_eq(&lines);
 }

@@ -397,7 +397,7 @@ fn check_runs_every_seed_and_names_the_first_failing_one() {
     expect![[r#"
         solved: false seeds: [3, 4, 5, 6, 7]
         FAIL 17:8 B does not wait (failing seed Some(3)): B wait_ms = 900.… (expected at most 1)
-        FAIL 23:8 B gets row 2 (failing seed Some(3)): expected [[2]], got [[1]]
+        FAIL 23:8 B gets row 2 (failing seed Some(3)): expected 2, got 1
     "#]]
     .assert_eq(&redact_us(&report_text(&starting)));
     let fixed = "SELECT TOP (1) id FROM t WITH (UPDLOCK, READPAST, ROWLOCK) ORDER BY id;";
@@ -406,7 +406,7 @@ fn check_runs_every_seed_and_names_the_first_failing_one() {
     expect![[r#"
         solved: true seeds: [3, 4, 5, 6, 7]
         PASS 17:8 B does not wait (failing seed None): B wait_ms = 0 (expected at most 1)
-        PASS 23:8 B gets row 2 (failing seed None): got [[2]]
+        PASS 23:8 B gets row 2 (failing seed None): got 2
     "#]]
     .assert_eq(&report_text(&solved));
     // The player shows the failing run by running that seed again.
