@@ -470,6 +470,17 @@ impl SqlError {
         }
     }
 
+    /// `COMMIT AND CHAIN` or `ROLLBACK AND CHAIN` with no transaction block open (25P01).
+    pub fn chain_outside_block(verb: &str) -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            format!("{verb} AND CHAIN can only be used in transaction blocks"),
+            AbortScope::Statement,
+        )
+        .with_sqlstate("25P01")
+    }
+
     /// A transaction block that failed refuses every statement but its end (25P02).
     pub fn transaction_aborted() -> SqlError {
         SqlError::new(

@@ -256,12 +256,15 @@ impl Exec<'_> {
             StmtKind::CommitTran { chain, .. } => {
                 let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
-                // The next transaction begins as this one commits, at the statement's end.
-                s.chain_txn = *chain;
                 if s.tran_count == 0 && flat {
+                    if *chain {
+                        return Err(SqlError::chain_outside_block("COMMIT").into());
+                    }
                     // "there is no transaction in progress": a warning only.
                     return Ok(done(CostKind::Transaction));
                 }
+                // The next transaction begins as this one commits, at the statement's end.
+                s.chain_txn = *chain;
                 if s.tran_count == 0 {
                     return Err(SqlError::commit_without_begin().into());
                 }
@@ -276,6 +279,9 @@ impl Exec<'_> {
             }
             StmtKind::RollbackTran { chain, .. } => {
                 if self.w.sessions[i].tran_count == 0 && self.rules.flat_transactions() {
+                    if *chain {
+                        return Err(SqlError::chain_outside_block("ROLLBACK").into());
+                    }
                     return Ok(done(CostKind::Transaction));
                 }
                 if self.w.sessions[i].tran_count == 0 {

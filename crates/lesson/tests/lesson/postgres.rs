@@ -694,4 +694,20 @@ INSERT INTO task (status) VALUES ('three');";
         final_rows(&mut sim, "SELECT status FROM task WHERE id > 3 ORDER BY id"),
         [[Value::Text("one".into())], [Value::Text("three".into())]]
     );
+    // Outside a block there is nothing to chain (checked on PostgreSQL 15): 25P01, and
+    // the next statement still commits on its own.
+    let sql = "COMMIT AND CHAIN;
+ROLLBACK AND CHAIN;
+INSERT INTO task (status) VALUES ('four');
+SELECT pg_sleep(1);";
+    let mut sim = pg(
+        TASKS,
+        &[("A", 0, sql), ("B", 500, "SELECT count(*) FROM task;")],
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["25P01", "25P01"]);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(4)]]);
+    assert_eq!(
+        final_rows(&mut sim, "SELECT count(*) FROM task"),
+        [[Value::Int(4)]]
+    );
 }
