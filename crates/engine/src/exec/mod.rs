@@ -340,8 +340,7 @@ pub(crate) trait Rules: Sync {
     /// The name of an unnamed constraint of `table`: its primary key (`columns` empty,
     /// `n` 0) or its `n`th UNIQUE constraint on `columns`. SQL Server's are
     /// `PK__table__<hash>` and `UQ__table__<hash>`; these are stable stand-ins.
-    fn constraint_name(&self, table: &str, columns: &[&str], n: usize) -> String {
-        let _ = columns;
+    fn constraint_name(&self, table: &str, _columns: &[&str], n: usize) -> String {
         if n == 0 {
             format!("PK__{table}")
         } else {

@@ -26,7 +26,8 @@ pub const SESSIONS_PER_PE: usize = 120;
 /// At most 20 % of a parsing engine's sessions may be delayed by consumes (T13): 24.
 pub const MAX_DELAYED: usize = SESSIONS_PER_PE / 5;
 
-/// An error of a documented Teradata rule whose error number our sources do not give.
+/// An error of a documented Teradata rule whose error number our sources do not give
+/// (without severity here: a request's rule errors are recorded without being raised).
 fn rule_error(message: String, scope: AbortScope) -> SqlError {
     let mut e = SqlError::generic(0, 16, message).without_severity();
     e.scope = scope;
@@ -217,13 +218,13 @@ impl Exec<'_> {
                     && matches!(t, TeradataTxn::End { .. })
                     && self.w.sessions[i].tran_count == 0
                 {
-                    // An ET with no BT open (one an abort already ended, say).
+                    // An ET with no BT open (one an abort already ended, say); raised,
+                    // so `teradata_error` drops its severity like every other's.
                     return Err(SqlError::generic(
                         3510,
                         16,
                         "Too many END TRANSACTION statements.",
                     )
-                    .without_severity()
                     .into());
                 }
                 if ansi && matches!(t, TeradataTxn::End { .. }) {
@@ -429,8 +430,7 @@ impl Exec<'_> {
                 3128,
                 16,
                 "Transaction aborted due to exceeding the maximum consume statement limit.",
-            )
-            .without_severity();
+            );
             e.scope = AbortScope::BatchAndTransaction;
             return Err(e.into());
         }
