@@ -398,3 +398,21 @@ test('player: a toggle\'s hint is the chosen value\'s part of its help, and its 
   assert.ok(!clipped, 'the hint is not cut at 390 px');
   assert.match(await help.innerText(), /retries when it changed nothing\.\s*$/);
 });
+
+test('player: a statement of a procedure from a later setup block is shown in that block, at its line', async (t) => {
+  // The exercise's worker procedure is its second setup block; the lesson joins the
+  // blocks into one script, and the sessions panel shows the statement in the block the
+  // reader sees, at that block's line.
+  const { page } = t;
+  await openLesson(t, '#/lesson/exercise-claim-fix?e=68');
+  await atEvents(page, 68);
+  const card = page.locator('[data-testid=session-worker1]');
+  const where = await card.locator('.session__where').textContent();
+  assert.match(where, /inside procedure work \(setup block\), line 16:/, where);
+  const statement = await card.locator('.session__inner .stmt').textContent();
+  assert.match(statement, /^UPDATE dbo\.task\s+SET status = 'in_progress'/, statement);
+  // The narrative's copy of the block marks the same statement.
+  const marked = await page.$$eval('[data-testid=narrative] .block .stmt[data-session=worker1]', (els) => els.map((e) => e.textContent));
+  assert.equal(marked.length, 1, JSON.stringify(marked));
+  assert.match(marked[0], /^UPDATE dbo\.task/);
+});

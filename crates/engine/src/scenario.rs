@@ -18,6 +18,11 @@ pub struct Scenario {
     /// Schema and data, run to completion before any session starts (at time 0).
     pub setup: String,
     pub sessions: Vec<SessionSpec>,
+    /// Byte offsets in `setup` where a block of the lesson after the first begins
+    /// (a lesson joins its setup blocks into one script). A setup statement's line in
+    /// the trace counts from the start of its block, as the reader sees the block;
+    /// empty: the whole setup is one block.
+    pub setup_blocks: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +127,10 @@ impl Simulation {
             parser,
             limits,
         )
+        .map(|mut sim| {
+            sim.world.setup_blocks = scenario.setup_blocks.as_slice().into();
+            sim
+        })
         .map_err(|(at, e)| {
             let (line, col) = sql::line_col(&scenario.setup, at.min(scenario.setup.len()));
             ScenarioError {

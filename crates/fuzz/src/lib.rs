@@ -273,6 +273,7 @@ pub fn input(corpus: &Corpus, target: Target, seed: u64, index: u64) -> Input {
                     dialect: d,
                     setup,
                     sessions,
+                    setup_blocks: Vec::new(),
                 },
                 seed: g.below(1000) as u64,
             }

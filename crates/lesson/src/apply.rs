@@ -156,6 +156,7 @@ pub(crate) fn apply(
     let mut blocks = Vec::new();
     let mut setup_text = String::new();
     let mut setup_lines = 0u32;
+    let mut setup_blocks = Vec::new();
     let mut sessions: Vec<SessionSpec> = Vec::new();
     let mut session_lines: Vec<u32> = Vec::new();
     let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
@@ -207,6 +208,9 @@ pub(crate) fn apply(
             }
             rendered.script_line = setup_lines;
             rendered.script_offset = setup_text.len();
+            if !setup_text.is_empty() {
+                setup_blocks.push(setup_text.len());
+            }
             setup_text.push_str(&rendered.text);
             setup_lines += to_u32(rendered.text.matches('\n').count());
         }
@@ -258,6 +262,7 @@ pub(crate) fn apply(
             dialect: lesson.dialect,
             setup: setup_text,
             sessions,
+            setup_blocks,
         },
         blocks,
         narrative_markdown: splice(

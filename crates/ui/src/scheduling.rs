@@ -360,13 +360,20 @@ impl Scheduling {
                 let peeked = if is_enabled { self.peek(i) } else { None };
                 let next = match s.status {
                     SessionStatus::Finished => None,
-                    _ => peeked.or(s.statement).map(|(source, from, to)| {
-                        let text = match source {
-                            Source::Setup => &self.applied.scenario.setup,
-                            Source::Session(k) => &self.applied.scenario.sessions[k].sql,
-                        };
-                        statement_text(text, from, to)
-                    }),
+                    _ => peeked
+                        .or(s.statement)
+                        .map(|(source, from, to)| match source {
+                            // In the setup block that holds it, as the lesson shows it.
+                            Source::Setup => match self.applied.setup_position(from) {
+                                Some((k, a)) => {
+                                    statement_text(&self.applied.blocks[k].text, a, a + (to - from))
+                                }
+                                None => statement_text(&self.applied.scenario.setup, from, to),
+                            },
+                            Source::Session(k) => {
+                                statement_text(&self.applied.scenario.sessions[k].sql, from, to)
+                            }
+                        }),
                 };
                 SessionNow {
                     name: s.name.clone(),

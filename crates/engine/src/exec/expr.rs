@@ -69,8 +69,10 @@ impl Scope {
     fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Fallible<Option<usize>> {
         let parts = &name.parts;
         let col = &parts[parts.len() - 1].value;
+        // Bindings hold lower-cased names, so the qualifier is compared without case
+        // rather than lower-cased (an allocation per column per row).
         let qual = if parts.len() >= 2 {
-            Some(parts[parts.len() - 2].value.to_ascii_lowercase())
+            Some(parts[parts.len() - 2].value.as_str())
         } else if by == Qualifier::Table {
             // An unqualified name has nothing to find by table.
             return Ok(None);
@@ -81,8 +83,11 @@ impl Scope {
         for b in &self.bindings {
             if let Some(q) = &qual {
                 let named = match by {
-                    Qualifier::Binding => &b.name == q,
-                    Qualifier::Table => b.table.as_deref() == Some(q.as_str()),
+                    Qualifier::Binding => b.name.eq_ignore_ascii_case(q),
+                    Qualifier::Table => b
+                        .table
+                        .as_deref()
+                        .is_some_and(|t| t.eq_ignore_ascii_case(q)),
                 };
                 if !named {
                     continue;

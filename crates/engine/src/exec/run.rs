@@ -427,7 +427,14 @@ impl Exec<'_> {
         let (line, first) = match self.out.statement_texts.get(&key) {
             Some(known) => known.clone(),
             None => {
-                let built = statement_text(&text, &newlines, start, end);
+                let mut built = statement_text(&text, &newlines, start, end);
+                if source == SETUP_SOURCE {
+                    // Counted from the start of the lesson block that holds it.
+                    let block = self.w.setup_blocks.iter().rev().find(|&&b| b <= start);
+                    if let Some(&b) = block {
+                        built.0 -= newlines.partition_point(|&n| n < b) as u32;
+                    }
+                }
                 Rc::make_mut(&mut self.out.statement_texts).insert(key, built.clone());
                 built
             }

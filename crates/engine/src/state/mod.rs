@@ -116,6 +116,8 @@ pub(crate) struct World {
     pub setup_text: Rc<str>,
     /// Byte offsets of the newlines in `setup_text`.
     pub setup_newlines: Rc<[usize]>,
+    /// Where the lesson's setup blocks after the first begin (`Scenario::setup_blocks`).
+    pub setup_blocks: Rc<[usize]>,
     /// Logical reads of the statement being run.
     pub query_reads: u64,
     /// A slow log flush holds every commit until this time.
@@ -172,6 +174,7 @@ impl World {
             tracing: false,
             setup_text: Rc::from(setup_text),
             setup_newlines: newlines(setup_text),
+            setup_blocks: Rc::from([]),
             query_reads: 0,
             log_stall_until: 0,
             ctes: Vec::new(),

@@ -786,3 +786,53 @@ fn learner_sql_as_it_is_typed_never_panics() {
     }
     assert!(located > 10, "{located}");
 }
+
+/// A lesson joins its setup blocks into one script, but a trace names a setup
+/// statement's line in the block that holds it, the line the reader sees (an exercise's
+/// procedure is its second block). In every lesson's default run, each such line of
+/// its block holds the statement the trace quotes.
+#[test]
+fn setup_statement_lines_count_from_their_own_block() {
+    let mut checked = 0;
+    for l in super::explorable::lessons() {
+        let applied = l.apply(&l.settings_default()).expect("applies");
+        let report = lockstep_lesson::run(&applied, l.seed).unwrap_or_else(|e| panic!("{e}"));
+        for e in &report.trace.entries {
+            let engine::Event::StatementStarted {
+                source: engine::Source::Setup,
+                line,
+                text,
+                span,
+                ..
+            } = &e.event
+            else {
+                continue;
+            };
+            let (k, _) = applied.setup_position(span.0).expect("in a setup block");
+            let shown = applied.blocks[k]
+                .text
+                .lines()
+                .nth(*line as usize - 1)
+                .unwrap_or("");
+            let quoted = text.trim_end_matches(" …");
+            assert!(
+                shown.contains(quoted),
+                "{}: line {line} is {shown:?}, the trace quotes {text:?}",
+                l.id
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    let lesson = shipped("exercise-claim-fix");
+    let report =
+        lockstep_lesson::run(&lesson.apply(&lesson.settings_default()).unwrap(), 7).unwrap();
+    let update = report
+        .trace
+        .entries
+        .iter()
+        .map(|e| e.event.to_string())
+        .find(|e| e.contains("runs work") && e.contains("UPDATE"))
+        .unwrap();
+    expect!["worker1 runs work line 16: UPDATE dbo.task …"].assert_eq(&update);
+}

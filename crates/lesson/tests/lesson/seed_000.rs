@@ -518,6 +518,7 @@ fn a_loop_that_never_ends_stops_with_a_clear_error_not_a_hang() {
             start_us: 0,
             sql: "DECLARE @x int = 0;\nWHILE 1 = 1\n    SET @x = @x + 1;".into(),
         }],
+        setup_blocks: Vec::new(),
     };
     let mut sim = Simulation::new(&scenario, 1).unwrap();
     sim.run().unwrap();

@@ -267,6 +267,7 @@ fn dialects_reject_each_others_syntax() {
             start_us: 0,
             sql: "SELECT TOP (1) id FROM q WITH (READPAST);".into(),
         }],
+        setup_blocks: Vec::new(),
     };
     let e = Simulation::new(&sc, 1)
         .err()
@@ -285,6 +286,7 @@ fn dialects_reject_each_others_syntax() {
             start_us: 0,
             sql: "SELECT AND CONSUME TOP 1 * FROM q;".into(),
         }],
+        setup_blocks: Vec::new(),
     };
     let e = Simulation::new(&sc, 1)
         .err()

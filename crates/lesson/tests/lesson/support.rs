@@ -15,6 +15,7 @@ pub fn scenario_in(dialect: Dialect, setup: &str, sessions: &[(&str, u64, &str)]
                 sql: (*sql).into(),
             })
             .collect(),
+        setup_blocks: Vec::new(),
     }
 }
 

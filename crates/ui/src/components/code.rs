@@ -145,11 +145,6 @@ pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static s
 pub fn SessionCode(props: &SessionCodeProps) -> Html {
     let run = &props.run;
     let sessions = &run.sessions;
-    let setup = run
-        .applied
-        .blocks
-        .iter()
-        .find(|b| b.engine_block == Some(Block::Setup));
     let cards = props.view.sessions.iter().enumerate().map(|(i, session)| {
         let block = run.applied.blocks.iter().find(|b| b.engine_block == Some(Block::Session(i)));
         let start_us = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
@@ -184,11 +179,14 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
             }
             _ => None,
         };
-        let in_setup = match (statement, setup) {
-            (Some(Statement { source: Source::Setup, range, procedure }), Some(setup)) => {
-                let (a, b) = (range.start, range.end);
+        // A statement of the setup script is shown in the setup block that holds it
+        // (a lesson joins its setup blocks into one script).
+        let in_setup = match statement {
+            Some(Statement { source: Source::Setup, range, procedure }) => run.applied.setup_position(range.start).map(|(k, a)| {
+                let setup = &run.applied.blocks[k];
+                let b = (a + range.len()).min(setup.text.len());
                 let (window, line) = snippet(&setup.text, a..b, context);
-                Some(html! {
+                html! {
                     <div class="session__inner" data-testid={compact.then(|| format!("current-{}", session.name))}>
                         <p class="session__where">
                             { match procedure {
@@ -207,8 +205,8 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                             flash={props.flash}
                         />
                     </div>
-                })
-            }
+                }
+            }),
             _ => None,
         };
         html! {

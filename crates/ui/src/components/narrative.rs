@@ -100,29 +100,32 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
         narrative.unwrap_or_default()
     });
     let run = &props.run;
-    let statements_in = |block: Option<Block>| -> Vec<StatementMark> {
+    // The statements each session is at that lie in rendered block `shown`. A setup
+    // statement's range is in the joined setup script: it is marked in its own block.
+    let statements_in = |shown: usize| -> Vec<StatementMark> {
+        let block = run.applied.blocks[shown].engine_block;
         props
             .statements
             .iter()
             .enumerate()
             .filter_map(|(i, st)| {
                 let st = st.as_ref()?;
-                let here = match (st.source, block?) {
-                    (Source::Setup, Block::Setup) => true,
-                    (Source::Session(j), Block::Session(k)) => j == k && j == i,
-                    _ => false,
+                let range = match (st.source, block?) {
+                    (Source::Setup, Block::Setup) => {
+                        let (k, a) = run.applied.setup_position(st.range.start)?;
+                        (k == shown).then(|| a..a + st.range.len())?
+                    }
+                    (Source::Session(j), Block::Session(k)) if j == k && j == i => st.range.clone(),
+                    _ => return None,
                 };
-                here.then(|| StatementMark {
-                    session: i,
-                    range: st.range.clone(),
-                })
+                Some(StatementMark { session: i, range })
             })
             .collect()
     };
     let rendered = parts.iter().map(|part| match part {
         Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
         Part::Block(index) => {
-            let Some(block) = run.applied.blocks.iter().find(|b| b.block == *index) else {
+            let Some((shown, block)) = run.applied.blocks.iter().enumerate().find(|(_, b)| b.block == *index) else {
                 let when = props.lesson.blocks.get(*index).map(|b| {
                     b.when.iter().map(|c| format!("{} = {}", c.toggle, c.values.join(&t!("block-or")))).collect::<Vec<_>>().join(&t!("block-and"))
                 });
@@ -137,7 +140,7 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
                     <CodeListing
                         text={AttrValue::from(block.text.clone())}
                         toggled={block.toggled.clone()}
-                        statements={statements_in(block.engine_block)}
+                        statements={statements_in(shown)}
                         sessions={run.sessions.clone()}
                         fresh={props.fresh.clone()}
                         flash={props.flash}
