@@ -63,3 +63,18 @@ test('compare: with the same settings on both sides, the page offers each other 
   await page.waitForSelector('[data-testid=compare-divergence]:not([data-index=none])', { timeout: 20_000 });
   assert.equal(await page.$('[data-testid=compare-same]'), null);
 });
+
+test('compare: a claim edited with more lines parts where it behaves differently; the shorter run says its own length', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race/compare?left=claim:two-step&right=claim:conditional');
+  await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');
+  // The conditional claim moves the INSERT three lines down: not a divergence. The runs
+  // part when worker1's UPDATE finds task 1 on the left and no row still new on the right.
+  assert.match(await page.textContent('[data-testid=compare-divergence-left]'), /^Left: worker1 reads 1 row\(s\) of task/);
+  assert.match(await page.textContent('[data-testid=compare-divergence-right]'), /^Right: worker1 reads 0 row\(s\) of task/);
+  // Both timelines share the longer run's axis; the shorter one says so.
+  const left = await page.textContent('[data-testid=compare-left] [data-testid=zoom-window]');
+  const right = await page.textContent('[data-testid=compare-right] [data-testid=zoom-window]');
+  assert.match(left, /^whole run, 11\.05 s$/, left);
+  assert.match(right, /^whole run, 10\.39 s, on the longer run’s scale of 11\.05 s$/, right);
+});

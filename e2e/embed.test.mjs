@@ -380,7 +380,7 @@ test('embed: the narration keeps a fixed height (two lines in view=full, one in 
     page.$eval('[data-testid=narration]', (el) => {
       const style = getComputedStyle(el);
       const inner = el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-      return { text: el.textContent.trim(), title: el.title, height: el.getBoundingClientRect().height, lines: Math.round(inner / parseFloat(style.lineHeight)) };
+      return { text: el.textContent.trim(), title: el.title, height: el.getBoundingClientRect().height, lines: inner / parseFloat(style.lineHeight) };
     });
   for (const [view, lines] of [['full', 2], ['compact', 1]]) {
     await t.open(`#/embed/queue-wait-or-skip?readpast=off&e=14&view=${view}`);
@@ -390,7 +390,8 @@ test('embed: the narration keeps a fixed height (two lines in view=full, one in 
     // The update with its three changed columns: longer than two lines at this width.
     assert.match(long.title, /A updates task \(1\): status 'new' -> 'in_progress', owner NULL -> 'A', taken NULL -> /);
     assert.equal(long.title, long.text);
-    assert.equal(long.lines, lines, view);
+    // Whole lines: no strip of the next one shows under the last.
+    assert.ok(Math.abs(long.lines - lines) < 0.1, `${view}: ${long.lines} lines`);
     await page.click('[data-testid=home]');
     await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '0');
     assert.equal((await at()).height, long.height, `${view}: a short line keeps the height`);

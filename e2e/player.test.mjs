@@ -416,3 +416,21 @@ test('player: a statement of a procedure from a later setup block is shown in th
   assert.equal(marked.length, 1, JSON.stringify(marked));
   assert.match(marked[0], /^UPDATE dbo\.task/);
 });
+
+test('player: a toggle that makes the run longer keeps the timeline on the whole run', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-claim-race');
+  const window = () => page.textContent('[data-testid=zoom-window]');
+  assert.equal(await page.isDisabled('[data-testid=zoom-reset]'), true, 'the whole run to begin with');
+  const before = await window();
+  await page.click('[data-testid=toggle-workers-4]');
+  await settled(page, 'workers=4');
+  const after = await window();
+  assert.notEqual(after, before, 'a new run, a new length');
+  assert.match(after, /whole run/, after);
+  assert.equal(await page.isDisabled('[data-testid=zoom-reset]'), true, '"Whole run" has nothing to do');
+  // Back to the shorter run: still the whole run.
+  await page.click('[data-testid=toggle-workers-2]');
+  await settled(page, 'workers=2');
+  assert.equal(await window(), before);
+});

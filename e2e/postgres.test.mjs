@@ -77,3 +77,18 @@ test('player: pg-queue-skip-locked, SKIP LOCKED on then off: B skips at once, th
   assert.ok(after.every((text) => !text.includes('SKIP LOCKED')), JSON.stringify(after));
   assert.deepEqual(await failedChecks(page), []);
 });
+
+test('player: a PostgreSQL lesson names its locks in pg_locks words and has no intent locks to leave out', async (t) => {
+  const { page } = t;
+  // Before the first event no lock is held: SQL Server's list says it leaves intent
+  // locks out; PostgreSQL has none to leave out.
+  await openLesson(t, '#/lesson/pg-claim-race?e=0');
+  assert.equal((await page.textContent('[data-testid=waits] .locks')).trim(), 'No locks.');
+  await openLesson(t, '#/lesson/queue-claim-race?e=0');
+  assert.equal((await page.textContent('[data-testid=waits] .locks')).trim(), 'No locks (intent locks aside).');
+  // A row lock is on a TUPLE, in the narration as in the trace.
+  await openLesson(t, '#/lesson/pg-claim-race?e=51');
+  const locks = await page.textContent('[data-testid=waits] .locks');
+  assert.match(locks, /TUPLE task \(1\)/, locks);
+  assert.doesNotMatch(locks, /\bKEY\b/, locks);
+});

@@ -107,6 +107,7 @@ impl Simulation {
             seed,
         };
         sim.world.max_statements = limits.statements.min(MAX_STATEMENTS_PER_SESSION);
+        sim.world.resource_words = rules.resource_words();
         // Setup runs alone, untraced, as session index 0 of a throwaway list.
         let text = sim.world.setup_text.clone();
         let mut setup_session = sim.exec().new_session("setup".into(), 0, setup, text, 0);

@@ -603,10 +603,12 @@ fn deadlock_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<(S
         })
 }
 
-/// `KEY task (1)` reads as "task 1"; other resources keep the engine's text.
+/// A row's lock, `KEY task (1)` (PostgreSQL's `TUPLE task (1)`), reads as "task 1";
+/// other resources keep the engine's text.
 pub fn resource_text(resource: &str) -> String {
     resource
         .strip_prefix("KEY ")
+        .or_else(|| resource.strip_prefix("TUPLE "))
         .and_then(|rest| {
             let (table, key) = rest.rsplit_once(" (")?;
             Some(format!("{table} {}", key.strip_suffix(')')?))
@@ -811,6 +813,7 @@ mod tests {
         assert_eq!((m.asked, m.held.as_slice()), (1, &[0][..]));
         assert_eq!(resource_text("KEY task (1)"), "task 1");
         assert_eq!(resource_text("OBJECT task"), "OBJECT task");
+        assert_eq!(resource_text("TUPLE send (rid 1)"), "send rid 1");
     }
 
     #[test]

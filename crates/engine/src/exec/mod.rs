@@ -24,7 +24,7 @@ use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::TraceEntry;
 use crate::event::{Access, Event};
-use crate::state::locks::LockMode;
+use crate::state::locks::{LockMode, ResourceWords};
 use crate::state::session::{ClientSettings, Frame};
 use crate::state::storage::{Column, Table};
 use crate::state::World;
@@ -329,6 +329,12 @@ pub(crate) trait Rules: Sync {
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true
+    }
+
+    /// What the trace calls a lock on a whole table and on one row (or its key), in
+    /// this dialect's words: SQL Server's `OBJECT` and `KEY` (sys.dm_tran_locks).
+    fn resource_words(&self) -> ResourceWords {
+        ResourceWords::default()
     }
 
     /// How the trace names an access path to `table` in this dialect's words (the

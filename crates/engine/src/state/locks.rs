@@ -327,10 +327,32 @@ impl fmt::Display for Resource {
     }
 }
 
+/// The words a dialect's tools use for a table lock and a row lock (`Rules::resource_words`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceWords {
+    pub table: &'static str,
+    pub row: &'static str,
+    /// Before an application lock's name; none when the name says what it is.
+    pub app: &'static str,
+}
+
+impl Default for ResourceWords {
+    /// SQL Server's: `OBJECT`, `KEY` and `APP` (sp_getapplock's resources).
+    fn default() -> Self {
+        ResourceWords {
+            table: "OBJECT",
+            row: "KEY",
+            app: "APP",
+        }
+    }
+}
+
 /// A resource as the trace names it: `KEY task (42)`, with the table's name from
-/// `table_name` (`t<id>` when it has none). Written directly: every lock event has one.
+/// `table_name` (`t<id>` when it has none) and the dialect's `words`. Written directly:
+/// every lock event has one.
 pub(crate) fn resource_text<'a>(
     res: &Resource,
+    words: ResourceWords,
     table_name: impl Fn(u32) -> Option<&'a str>,
 ) -> String {
     use std::fmt::Write;
@@ -345,19 +367,26 @@ pub(crate) fn resource_text<'a>(
         }
     };
     match res {
-        Resource::Object { table: t } => table(&mut s, "OBJECT ", *t),
+        Resource::Object { table: t } => {
+            s.push_str(words.table);
+            table(&mut s, " ", *t);
+        }
         Resource::Page { table: t, page, .. } => {
             table(&mut s, "PAGE ", *t);
             let _ = write!(s, " #{page}");
         }
         Resource::Key { table: t, key, .. } => {
-            table(&mut s, "KEY ", *t);
+            s.push_str(words.row);
+            table(&mut s, " ", *t);
             s.push_str(" (");
             s.push_str(key);
             s.push(')');
         }
         Resource::Application { name } => {
-            s.push_str("APP ");
+            if !words.app.is_empty() {
+                s.push_str(words.app);
+                s.push(' ');
+            }
             s.push_str(name);
         }
         Resource::RowHash { table: t, hash } => {

@@ -116,6 +116,8 @@ pub(crate) struct World {
     pub setup_text: Rc<str>,
     /// Byte offsets of the newlines in `setup_text`.
     pub setup_newlines: Rc<[usize]>,
+    /// The dialect's words for table and row locks in the trace (`Rules::resource_words`).
+    pub resource_words: locks::ResourceWords,
     /// Where the lesson's setup blocks after the first begin (`Scenario::setup_blocks`).
     pub setup_blocks: Rc<[usize]>,
     /// Logical reads of the statement being run.
@@ -175,6 +177,7 @@ impl World {
             setup_text: Rc::from(setup_text),
             setup_newlines: newlines(setup_text),
             setup_blocks: Rc::from([]),
+            resource_words: locks::ResourceWords::default(),
             query_reads: 0,
             log_stall_until: 0,
             ctes: Vec::new(),
@@ -236,6 +239,8 @@ impl World {
     }
 
     pub(crate) fn resource_text(&self, res: &Resource) -> String {
-        locks::resource_text(res, |id| self.db.tables.get(id as usize).map(|t| &*t.name))
+        locks::resource_text(res, self.resource_words, |id| {
+            self.db.tables.get(id as usize).map(|t| &*t.name)
+        })
     }
 }

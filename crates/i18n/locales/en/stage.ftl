@@ -2,6 +2,7 @@
 
 timeline = Timeline
 timeline-whole = whole run, { $span }
+timeline-whole-shared = whole run, { $span }, on the longer run’s scale of { $axis }
 zoom-group = Zoom the timeline
 zoom-in = Zoom in
 zoom-in-title = Zoom in (or wheel up)
@@ -82,6 +83,7 @@ waits-nobody-now = Nobody waits now.
 waits-deadlock = Deadlock: { $cycle } — { $victim } is the victim (error 1205).
 locks-title = Locks held
 locks-none = No locks (intent locks aside).
+locks-none-plain = No locks.
 locks-more = … and { $count } more
 locks-waiting = waiting:
 locks-wants = { $session } wants { $mode }

@@ -2,6 +2,7 @@
 
 timeline = タイムライン
 timeline-whole = 実行全体、{ $span }
+timeline-whole-shared = 実行全体、{ $span } (長いほうの実行の { $axis } の目盛り)
 zoom-group = タイムラインの拡大縮小
 zoom-in = 拡大
 zoom-in-title = 拡大 (またはホイールを上へ)
@@ -79,6 +80,7 @@ waits-nobody-now = 現在、待っているセッションはありません。
 waits-deadlock = デッドロック: { $cycle } — 犠牲者は { $victim } (エラー 1205)。
 locks-title = 保持中のロック
 locks-none = ロックなし (インテント ロックを除く)。
+locks-none-plain = ロックなし。
 locks-more = … ほか { $count } 件
 locks-waiting = 待機:
 locks-wants = { $session } が { $mode } を要求

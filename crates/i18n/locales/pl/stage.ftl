@@ -2,6 +2,7 @@
 
 timeline = Oś czasu
 timeline-whole = cały przebieg, { $span }
+timeline-whole-shared = cały przebieg, { $span }, w skali dłuższego przebiegu ({ $axis })
 zoom-group = Powiększenie osi czasu
 zoom-in = Powiększ
 zoom-in-title = Powiększ (albo kółko w górę)
@@ -79,6 +80,7 @@ waits-nobody-now = Teraz nikt nie czeka.
 waits-deadlock = Zakleszczenie: { $cycle } — ofiarą jest { $victim } (błąd 1205).
 locks-title = Trzymane blokady
 locks-none = Brak blokad (poza blokadami intencji).
+locks-none-plain = Brak blokad.
 locks-more = … i { $count } więcej
 locks-waiting = czekają:
 locks-wants = { $session } chce { $mode }

@@ -711,3 +711,29 @@ SELECT pg_sleep(1);";
         [[Value::Int(4)]]
     );
 }
+
+/// pg_locks' words: a row's lock is on a TUPLE, an advisory lock on `advisory <key>`;
+/// no SQL Server KEY, OBJECT or APP in any PostgreSQL lesson's trace, under any setting.
+#[test]
+fn locks_are_named_in_postgresql_words() {
+    let mut words = std::collections::BTreeSet::new();
+    for l in super::explorable::lessons()
+        .into_iter()
+        .filter(|l| l.dialect == Dialect::Postgres)
+    {
+        for settings in l.all_combinations().settings {
+            let applied = l.apply(&settings).expect("applies");
+            let report = lockstep_lesson::run(&applied, l.seed).expect("runs");
+            for e in &report.trace.entries {
+                if let engine::Event::LockGranted { resource, .. } = &e.event {
+                    words.insert(resource.split(' ').next().unwrap_or("").to_string());
+                }
+            }
+        }
+    }
+    assert_eq!(
+        words.into_iter().collect::<Vec<_>>(),
+        ["TUPLE", "advisory"],
+        "the first word of every lock a PostgreSQL lesson takes"
+    );
+}

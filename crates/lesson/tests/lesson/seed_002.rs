@@ -63,7 +63,7 @@ fn t1_a_consume_takes_a_row_hash_write_lock() {
 fn t2_insert_select_and_consume_locks_the_target_table_for_write() {
     let r = run_lesson("teradata-consume", &[]);
     let granted = r.trace.entries.iter().any(|e| {
-        matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if &**session == "consumer2" && resource == "OBJECT shipment")
+        matches!(&e.event, Event::LockGranted { session, resource, mode: LockMode::X, .. } if &**session == "consumer2" && resource == "TABLE shipment")
     });
     assert!(granted, "table-level WRITE on shipment");
 }

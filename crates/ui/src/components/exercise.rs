@@ -841,7 +841,7 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
                 <div class={classes!("player__pair", (!current).then_some("player__pair--catching-up"))}>
                     <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()}
                         highlighted={highlighted.clone()} {instant} />
-                    <Waits view={view} {marks} sessions={run.sessions.clone()} {instant} />
+                    <Waits view={view} {marks} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect} {instant} />
                 </div>
             </>
         }

@@ -60,8 +60,22 @@ fn wheel_factor(delta: f64) -> f64 {
 pub fn Lanes(props: &LanesProps) -> Html {
     let end = props.axis_us.unwrap_or(0).max(props.run.end_us());
     let window = use_state(|| Window::full(end));
-    // A new run keeps the zoom where it still fits (a toggle keeps the time too).
-    let shown = Window::clamped(window.from_us, window.to_us, end);
+    // The run's end the window was last shown against.
+    let window_end = use_mut_ref(|| end);
+    let was_full = window.is_full(*window_end.borrow());
+    // A new run keeps the zoom where it still fits (a toggle keeps the time too); a
+    // view of the whole run stays the whole run, longer or shorter.
+    let shown = if was_full {
+        Window::full(end)
+    } else {
+        Window::clamped(window.from_us, window.to_us, end)
+    };
+    if *window_end.borrow() != end {
+        *window_end.borrow_mut() = end;
+        if was_full && *window != shown {
+            window.set(shown);
+        }
+    }
     // The listeners outlive renders: they read the window through this cell.
     let current = use_mut_ref(|| shown);
     *current.borrow_mut() = shown;
@@ -202,7 +216,10 @@ pub fn Lanes(props: &LanesProps) -> Html {
             <div class="lanes__head">
                 <h3 id="lanes-heading" class="panel__title">{ t!("timeline") }</h3>
                 <p class="lanes__window" data-testid="zoom-window" aria-live="polite">
-                    { if full {
+                    { if full && end > props.run.end_us() {
+                        // Compare: the axis is the longer run's, this run ends sooner.
+                        t!("timeline-whole-shared", span = span_label(props.run.end_us()), axis = span_label(shown.span_us()))
+                    } else if full {
                         t!("timeline-whole", span = span_label(shown.span_us()))
                     } else {
                         format!("{} – {} ({})", ms_label(shown.from_us), ms_label(shown.to_us), span_label(shown.span_us()))

@@ -280,7 +280,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                             <div class="stage__side">
                                 <super::conflict::ConflictNarration run={run.clone()} dispatch={props.dispatch.clone()} />
                                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={player.why} />
-                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} {instant} />
+                                <Waits view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect} {instant} />
                             </div>
                         </div>
                     }

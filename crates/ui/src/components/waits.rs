@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use engine::StateView;
+use engine::{Dialect, StateView};
 use yew::prelude::*;
 
 use super::tables::badge;
@@ -19,6 +19,8 @@ pub struct WaitsProps {
     pub view: Shared<StateView>,
     pub marks: Rc<StepMarks>,
     pub sessions: Vec<String>,
+    /// Only SQL Server's list leaves intent locks out, and says so.
+    pub dialect: Dialect,
     /// The playhead is inside an instant whose state the view shows at its end.
     #[prop_or_default]
     pub instant: Option<Instant>,
@@ -170,7 +172,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
             <h4 class="panel__subtitle">{ t!("locks-title") }</h4>
             <ul class="locks">
                 if view.locks.is_empty() {
-                    <li class="muted">{ t!("locks-none") }</li>
+                    <li class="muted">{ if props.dialect == Dialect::TSql { t!("locks-none") } else { t!("locks-none-plain") } }</li>
                 }
                 { for locks }
                 if view.locks.len() > 8 {

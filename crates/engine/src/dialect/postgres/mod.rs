@@ -16,7 +16,7 @@ use sql::ast::IsolationLevel;
 use crate::error::{quoted_after, SqlError};
 use crate::event::Access;
 use crate::exec::{Exec, Interrupt, Rules};
-use crate::state::locks::LockMode;
+use crate::state::locks::{LockMode, ResourceWords};
 use crate::state::storage::{Column, Table};
 use crate::value::Value;
 
@@ -84,6 +84,16 @@ impl Rules for Postgres {
 
     /// A heap has no clustered index: a full scan is a sequential scan, and a seek on the
     /// primary key or another index is an index scan using it.
+    /// pg_locks' lock types: a table's lock is on a `relation`, a row's on a `tuple`;
+    /// an advisory lock's name (`advisory 3`) says what it is.
+    fn resource_words(&self) -> ResourceWords {
+        ResourceWords {
+            table: "RELATION",
+            row: "TUPLE",
+            app: "",
+        }
+    }
+
     fn access_name(&self, table: &Table, access: Access) -> Access {
         match access {
             Access::ClusteredScan => Access::SeqScan,

@@ -11,7 +11,7 @@ use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
 use crate::outcome::ResultSet;
-use crate::state::locks::{LockMode, Resource};
+use crate::state::locks::{LockMode, Resource, ResourceWords};
 use crate::state::session::ClientSettings;
 use crate::state::session::State;
 use crate::state::storage::{RowId, Table};
@@ -92,6 +92,14 @@ impl Rules for Teradata {
 
     /// Teradata's rows are spread by the hash of their primary index, not kept in a
     /// clustered index: a full scan is an all-rows scan (its EXPLAIN's words).
+    /// Teradata locks a database, a table or a row hash: a table lock is on a TABLE.
+    fn resource_words(&self) -> ResourceWords {
+        ResourceWords {
+            table: "TABLE",
+            ..ResourceWords::default()
+        }
+    }
+
     fn access_name(&self, _table: &Table, access: Access) -> Access {
         match access {
             Access::ClusteredScan => Access::AllRowsScan,
