@@ -77,4 +77,18 @@ test('compare: a claim edited with more lines parts where it behaves differently
   const right = await page.textContent('[data-testid=compare-right] [data-testid=zoom-window]');
   assert.match(left, /^whole run, 11\.05 s$/, left);
   assert.match(right, /^whole run, 10\.39 s, on the longer run’s scale of 11\.05 s$/, right);
+  // The slider's arrow keys go from one instant of either run to the next, not a
+  // millisecond at a time.
+  const position = () => page.$eval('[data-testid=compare-position]', (el) => Number(el.dataset.tMs));
+  await page.focus('[data-testid=compare-scrub]');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]').dataset.tMs === '0');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]').dataset.tMs !== '0');
+  const first = await position();
+  assert.ok(first > 0 && first < 1, `the first instant after 0 ms: ${first} ms`);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid=compare-position]').dataset.tMs) > t, first);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid=compare-position]').dataset.tMs) === t, first);
 });

@@ -25,6 +25,17 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   const labels = await page.$$eval('[data-testid=predict-choice]', (bs) => bs.map((b) => b.textContent.trim()));
   assert.deepEqual(labels, ['0 ms: it takes the next free task', 'About 2.5 s', 'Forever: it never gets a task', 'It gets an error']);
   await t.screenshot('predict-ask');
+  // Arrow keys move between the choices (from the first, which has the focus), round
+  // the ends.
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.index);
+  await page.waitForFunction(() => document.activeElement?.dataset?.index === '0');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), '1');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), '3');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), '0');
   await page.keyboard.press('2');
   // The verdict takes the focus from the choice it replaces.
   await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'predict-verdict');

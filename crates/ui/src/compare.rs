@@ -201,6 +201,30 @@ pub fn divergence(left: &[TraceEntry], right: &[TraceEntry]) -> Option<Divergenc
     })
 }
 
+/// The next instant after `t` (`forward`) or the last before it at which either run
+/// has an event: where the compare slider's arrow keys go (a millisecond at a time
+/// would take thousands of presses to cross a run of seconds).
+pub fn next_instant(
+    left: &[TraceEntry],
+    right: &[TraceEntry],
+    t: u64,
+    forward: bool,
+) -> Option<u64> {
+    let one = |trace: &[TraceEntry]| {
+        if forward {
+            let k = trace.partition_point(|e| e.at_us <= t);
+            trace.get(k).map(|e| e.at_us)
+        } else {
+            let k = trace.partition_point(|e| e.at_us < t);
+            k.checked_sub(1).map(|k| trace[k].at_us)
+        }
+    };
+    match (one(left), one(right)) {
+        (Some(a), Some(b)) => Some(if forward { a.min(b) } else { a.max(b) }),
+        (a, b) => a.or(b),
+    }
+}
+
 /// An event as compared between runs.
 fn shape(event: &Event) -> String {
     match event {
@@ -285,6 +309,31 @@ mod tests {
         let (l, r) = (d.left.unwrap(), d.right.unwrap());
         assert!(l.starts_with("worker1 reads 1 row(s) of task"), "{l} | {r}");
         assert!(r.starts_with("worker1 reads 0 row(s) of task"), "{l} | {r}");
+    }
+
+    #[test]
+    fn arrow_keys_go_from_instant_to_instant_of_either_run() {
+        let at = |us: &[u64]| -> Vec<TraceEntry> {
+            us.iter()
+                .map(|&at_us| TraceEntry {
+                    at_us,
+                    event: Event::Printed {
+                        session: "A".into(),
+                        text: String::new(),
+                    },
+                })
+                .collect()
+        };
+        let (left, right) = (at(&[0, 10, 10, 40]), at(&[5, 10, 30]));
+        let next = |t, forward| next_instant(&left, &right, t, forward);
+        assert_eq!(next(0, true), Some(5));
+        assert_eq!(next(5, true), Some(10));
+        assert_eq!(next(10, true), Some(30));
+        assert_eq!(next(40, true), None);
+        assert_eq!(next(40, false), Some(30));
+        assert_eq!(next(30, false), Some(10));
+        assert_eq!(next(12, false), Some(10));
+        assert_eq!(next(0, false), None);
     }
 
     /// READPAST on against off: the runs part where B asks for task 1 (Q2, Q3): one

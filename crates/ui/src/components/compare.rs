@@ -173,6 +173,24 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     }
                 })
             };
+            // Arrows go from one instant of either run to the next.
+            let on_scrub_key = {
+                let (t_us, left, right) = (t_us.clone(), left.clone(), right.clone());
+                Callback::from(move |e: KeyboardEvent| {
+                    let forward = match e.key().as_str() {
+                        "ArrowRight" | "ArrowUp" => true,
+                        "ArrowLeft" | "ArrowDown" => false,
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    let now = (*t_us).min(axis);
+                    if let Some(at) =
+                        crate::compare::next_instant(&left.trace, &right.trace, now, forward)
+                    {
+                        t_us.set(at);
+                    }
+                })
+            };
             let divergence_html = match &diverged {
                 None => html! {
                     <p class="compare__divergence compare__divergence--none" data-testid="compare-divergence" data-index="none">
@@ -240,7 +258,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         <span class="compare__scrub">
                             <input type="range" class="transport__scrub" aria-label={t!("compare-scrub")}
                                 aria-valuetext={ms_label(t)} data-testid="compare-scrub"
-                                min="0" max={axis.to_string()} step="1000" value={t.to_string()} oninput={on_scrub} />
+                                min="0" max={axis.to_string()} step="1000" value={t.to_string()} oninput={on_scrub} onkeydown={on_scrub_key} />
                             { for marker }
                         </span>
                     </div>

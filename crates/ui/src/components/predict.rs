@@ -5,6 +5,7 @@
 use std::cell::Cell;
 
 use lesson::{Judged, Question};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::predict::Answer;
@@ -49,6 +50,34 @@ pub fn Ask(props: &AskProps) -> Html {
         let on_answer = on_answer.clone();
         let n = q.choices.len();
         Callback::from(move |e: KeyboardEvent| {
+            // Arrow keys move between the choices, as in a group of options.
+            let step = match e.key().as_str() {
+                "ArrowDown" | "ArrowRight" => Some(1),
+                "ArrowUp" | "ArrowLeft" => Some(n - 1),
+                _ => None,
+            };
+            if let Some(step) = step.filter(|_| n > 0) {
+                let at = e
+                    .target_dyn_into::<web_sys::Element>()
+                    .and_then(|el| el.get_attribute("data-index"))
+                    .and_then(|i| i.parse::<usize>().ok());
+                let group = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                if let (Some(at), Some(group)) = (at, group) {
+                    let next = format!(".predict__choice[data-index=\"{}\"]", (at + step) % n);
+                    if let Some(el) = group
+                        .query_selector(&next)
+                        .ok()
+                        .flatten()
+                        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        e.prevent_default();
+                        let _ = el.focus();
+                    }
+                }
+                return;
+            }
             if let Some(i) = e
                 .key()
                 .parse::<usize>()
