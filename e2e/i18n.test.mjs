@@ -171,7 +171,7 @@ test('i18n: an embed with lang=pl speaks Polish and its copy-embed code keeps la
   assert.match(await page.textContent('[data-testid=embed-open]'), /Otwórz w Lockstep/);
   assert.match(await page.getAttribute('[data-testid=embed-open]', 'href'), /lang=pl$/);
   assert.match(await page.textContent('[data-testid=outcome-compact]'), /Wynik · koniec po .* ms · ziarno \d+/);
-  assert.match(await page.textContent('[data-testid=outcome-line-B]'), /czekała 2\u00a05\d\d,\d+ ms · \d+ wiersz(e|y)? · 0 błędów/);
+  assert.match(await page.textContent('[data-testid=outcome-line-B]'), /oczekiwanie 2\u00a05\d\d,\d+ ms · \d+ wiersz(e|y)? · 0 błędów/);
   await noMissingKeys(page, 'embed (pl)');
   assert.deepEqual(await overflowing(page), []);
   mkdirSync(SHOTS, { recursive: true });

@@ -1667,7 +1667,7 @@ fn run_lang_prints_the_translated_title_and_check_names() {
     assert!(!pl.contains("no errors"), "{pl}");
     // The CLI's own words and the checks' details are Polish too; figures as in English.
     assert!(pl.contains("\nwynik: koniec po "), "{pl}");
-    assert!(pl.contains(": czekała 0 ms, instrukcje: "), "{pl}");
+    assert!(pl.contains(": oczekiwanie 0 ms, instrukcje: "), "{pl}");
     assert!(
         pl.contains("\nsprawdzenia: zaliczone 2, niezaliczone 0\n"),
         "{pl}"

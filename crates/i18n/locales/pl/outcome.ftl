@@ -39,7 +39,7 @@ became = zmieniło się na
 
 compact-ended = koniec po { $end } · ziarno { $seed }
 compact-checks = sprawdzenia: spełnione { $passed } z { $total }
-compact-session = czekała { $wait } · { $rows ->
+compact-session = oczekiwanie { $wait } · { $rows ->
     [one] { $rows } wiersz
     [few] { $rows } wiersze
    *[many] { $rows } wierszy
@@ -56,10 +56,10 @@ compact-more = Wyniki, błędy i sprawdzenia
 change-toggle = { $label }
 change-seed = Ziarno
 change-runs = { $session } działa
-change-waited = { $session } czekała
-change-errors = { $session } błędy
-change-got = { $session } dostała
-change-reads = { $session } { $reads }
+change-waited = { $session }: oczekiwanie
+change-errors = { $session }: błędy
+change-got = { $session }: wynik
+change-reads = { $session }: { $reads }
 change-end = Koniec przebiegu
 change-anomalies = Anomalie
 change-check = Sprawdzenie „{ $name }”
