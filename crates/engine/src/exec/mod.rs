@@ -7,6 +7,7 @@
 //! implements it; the executor calls it where dialects differ and never names one. The
 //! defaults are SQL Server's behaviour.
 
+pub(crate) mod bind;
 pub(crate) mod expr;
 pub(crate) mod lock;
 pub(crate) mod query;
@@ -328,6 +329,13 @@ pub(crate) trait Rules: Sync {
 
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
+        true
+    }
+
+    /// Whether CREATE PROCEDURE refuses a column that an existing table of one of its
+    /// statements lacks (error 207), as SQL Server does; tables that do not exist yet are
+    /// resolved when their statement runs.
+    fn checks_columns_at_create(&self) -> bool {
         true
     }
 

@@ -11,7 +11,7 @@ use sql::ast::{
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::Event;
-use crate::exec::{done, Exec, Flow, Interrupt};
+use crate::exec::{bind, done, Exec, Flow, Interrupt};
 use crate::state::program::compile;
 use crate::state::session::{Frame, FrameKind, Procedure, Undo};
 use crate::state::storage::{Column, Identity, Index, Table, Trigger};
@@ -53,6 +53,25 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::CreateProcedure(p) => {
+                if self.rules.checks_columns_at_create() {
+                    let db = &self.w.db;
+                    let columns = |n: &sql::ast::ObjectName| {
+                        db.table_id(&n.name().value)
+                            .map(|id| &*db.tables[id as usize].column_names)
+                    };
+                    if let Some((name, at)) = bind::missing_column(&p.body, &columns) {
+                        // Setup's error is placed at the column, as SQL Server's
+                        // message gives its line.
+                        let s = &mut self.w.sessions[i];
+                        match &mut s.current {
+                            Some(current) if !self.w.tracing => {
+                                (current.1, current.2) = (at.start, at.end);
+                            }
+                            _ => {}
+                        }
+                        return Err(SqlError::invalid_column(&name).into());
+                    }
+                }
                 let key = object_key(&p.name);
                 let source = self.w.frame(i).source;
                 let proc_ = Procedure {

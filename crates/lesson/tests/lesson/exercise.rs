@@ -836,3 +836,42 @@ fn setup_statement_lines_count_from_their_own_block() {
         .unwrap();
     expect!["worker1 runs work line 16: UPDATE dbo.task …"].assert_eq(&update);
 }
+
+/// SQL Server resolves a procedure's columns when it is created: a misspelt column of
+/// a table that exists fails CREATE PROCEDURE with error 207, and the learner is shown
+/// it at the column in their own text, before any session runs.
+#[test]
+fn a_misspelt_column_in_the_learners_procedure_fails_its_create_at_that_column() {
+    let lesson = shipped("exercise-claim-fix");
+    let exercise = lesson.exercise.as_ref().expect("an exercise");
+    let typo = shipped_block(&lesson, "worker")
+        .replace("WHERE id = @id;", "WHERE id = @id AND stauts = 'new';");
+    let err = check_exercise(
+        &lesson,
+        &lesson.settings_default(),
+        &[("worker", &typo)],
+        &exercise.seeds,
+    )
+    .unwrap_err();
+    let line = typo.lines().position(|l| l.contains("stauts")).unwrap() as u32 + 1;
+    let col = typo
+        .lines()
+        .nth(line as usize - 1)
+        .unwrap()
+        .find("stauts")
+        .unwrap() as u32
+        + 1;
+    assert!(
+        matches!(&err, ExerciseError::Edit { block, line: l, col: c, message } if block == "worker" && *l == line && *c == col && message.contains("error 207: Invalid column name 'stauts'")),
+        "{err:?} (expected line {line}, column {col})"
+    );
+}
+
+fn shipped_block(lesson: &Lesson, editable: &str) -> String {
+    lesson
+        .blocks
+        .iter()
+        .find(|b| b.editable.as_deref() == Some(editable))
+        .map(|b| b.source.clone())
+        .expect("the editable block")
+}

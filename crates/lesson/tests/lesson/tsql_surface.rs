@@ -551,3 +551,52 @@ INSERT INTO t (id, code, tag, ref) VALUES (1, 10, 100, 7);";
     );
     assert!(numbers(&sim, "A").is_empty());
 }
+
+/// CREATE PROCEDURE resolves columns of tables that exist (error 207 at create, so the
+/// setup fails), leaves tables that do not exist yet to run time (deferred name
+/// resolution: 208 when the statement runs), and accepts what is valid: CTEs, OUTPUT,
+/// date parts, aliases in ORDER BY, correlated and derived tables, temp tables.
+#[test]
+fn create_procedure_resolves_the_columns_of_existing_tables() {
+    let table = "CREATE TABLE dbo.task (id int PRIMARY KEY, status varchar(10), owner varchar(10), taken datetime2(3));\nGO\n";
+    let err = Simulation::new(
+        &scenario(
+            &format!("{table}CREATE PROCEDURE p AS\nBEGIN\n    UPDATE dbo.task SET owner = 'x'\n    WHERE stauts = 'new';\nEND"),
+            &[("A", 0, "EXEC p;")],
+        ),
+        1,
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert_eq!(
+        (err.line, err.col, err.message.as_str()),
+        (
+            6,
+            11,
+            "setup failed with error 207: Invalid column name 'stauts'."
+        )
+    );
+    // A table created later is resolved when the statement runs.
+    let sim = run_one(
+        &format!("{table}CREATE PROCEDURE p AS SELECT nope FROM dbo.later;"),
+        "EXEC p;",
+    );
+    assert_eq!(numbers(&sim, "A"), [208]);
+    let valid = format!(
+        "{table}CREATE PROCEDURE p AS
+BEGIN
+    WITH next AS (SELECT TOP (1) id, status, owner FROM dbo.task WITH (READPAST) WHERE status = 'new' ORDER BY id)
+    UPDATE next SET status = 'taken', owner = 'A' OUTPUT inserted.id, deleted.status;
+    SELECT t.id AS n, DATEADD(second, 5, t.taken) AS due,
+        (SELECT COUNT(*) FROM dbo.task w WHERE w.id < t.id) AS before
+    FROM dbo.task t JOIN (SELECT id AS k FROM dbo.task) d ON d.k = t.id ORDER BY n;
+    CREATE TABLE #tmp (x int);
+    INSERT #tmp (x) SELECT id FROM dbo.task;
+    SELECT x FROM #tmp;
+END;
+GO
+INSERT dbo.task (id, status) VALUES (1, 'new');"
+    );
+    let sim = run_one(&valid, "EXEC p;");
+    assert!(errors(&sim, "A").is_empty(), "{:?}", errors(&sim, "A"));
+}

@@ -94,6 +94,11 @@ impl Rules for Postgres {
         }
     }
 
+    /// PL/pgSQL checks a function body's syntax at CREATE, not its names.
+    fn checks_columns_at_create(&self) -> bool {
+        false
+    }
+
     fn access_name(&self, table: &Table, access: Access) -> Access {
         match access {
             Access::ClusteredScan => Access::SeqScan,

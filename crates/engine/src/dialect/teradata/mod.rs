@@ -100,6 +100,11 @@ impl Rules for Teradata {
         }
     }
 
+    /// Our sources do not say what Teradata checks when it compiles a procedure.
+    fn checks_columns_at_create(&self) -> bool {
+        false
+    }
+
     fn access_name(&self, _table: &Table, access: Access) -> Access {
         match access {
             Access::ClusteredScan => Access::AllRowsScan,
