@@ -102,6 +102,9 @@ struct Locking {
     table: Option<LockMode>,
     /// Row locks kept to the end of the transaction (else dropped after the row / statement).
     hold: bool,
+    /// SERIALIZABLE (HOLDLOCK): every key the scan reads stays locked, qualifying or not,
+    /// as SQL Server's key-range locks keep the range it read.
+    range: bool,
     readpast: bool,
     /// Versioned read at this commit sequence (SNAPSHOT, READ_COMMITTED_SNAPSHOT).
     snapshot: Option<u64>,
@@ -1111,6 +1114,9 @@ impl Exec<'_> {
             row: None,
             table: None,
             hold: false,
+            range: h(HintKind::HoldLock)
+                || h(HintKind::Serializable)
+                || iso == IsolationLevel::Serializable,
             readpast,
             snapshot: None,
             dirty: false,
@@ -1365,6 +1371,7 @@ impl Exec<'_> {
                 // scans and READ COMMITTED), unless the transaction held it before.
                 if !keep
                     && !had
+                    && !lk.range
                     && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
                 {
                     if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
@@ -1425,7 +1432,10 @@ impl Exec<'_> {
                     .iter()
                     .any(|r| matches!(r, Resource::Key { table, .. } if *table == tid))
             };
-            if (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold) && any_fresh() {
+            if !lk.range
+                && (spec.purpose != Purpose::Read || mode == LockMode::U || !lk.hold)
+                && any_fresh()
+            {
                 // A set: a scan of n rows must not compare n fresh locks with n rows. A
                 // claim keeps one row, where a list is cheaper than building a set.
                 let kept: Vec<Resource> = out
@@ -2852,11 +2862,14 @@ impl Exec<'_> {
         };
         let pending = self.w.sessions[i].merge_pending.clone();
         let Some(pending) = pending else {
-            let read = self.merge_read(i, &target)?;
+            let mut read = self.merge_read(i, &target)?;
             let reads = self.w.query_reads;
+            read.reads = reads;
             self.w.sessions[i].merge_pending = Some(read);
             return Ok(Flow::Pause(crate::cost::read_cost(reads)));
         };
+        // The statement's reads: its read's, then its writes'.
+        self.w.query_reads = pending.reads;
         let r = self.merge_write(i, &target, &pending);
         if !matches!(r, Err(Interrupt::Block)) {
             self.w.sessions[i].merge_pending = None;
@@ -2904,6 +2917,7 @@ impl Exec<'_> {
         Ok(MergePending {
             source: (sb.name, sb.table, sb.columns),
             rows,
+            reads: 0,
         })
     }
 

@@ -239,6 +239,8 @@ pub(crate) struct MergePending {
     pub source: (String, Option<String>, Rc<[String]>),
     /// Each source row with a target row (slot) it matched (once per match), or `None`.
     pub rows: Vec<(Vec<Value>, Option<usize>)>,
+    /// Pages the read read: the statement's count goes on from them.
+    pub reads: u64,
 }
 
 /// Inserted/deleted rows visible to a running trigger.
