@@ -875,3 +875,30 @@ fn shipped_block(lesson: &Lesson, editable: &str) -> String {
         .map(|b| b.source.clone())
         .expect("the editable block")
 }
+
+/// The Teradata exercise is solved only by A consuming job 1 and giving it back: a
+/// misspelt queue (A consumes nothing and fails with 3807) or an empty script (A does
+/// nothing) let B ship every job, which met the goals about the final state alone.
+#[test]
+fn the_teradata_exercise_is_not_solved_without_a_consuming_job_1() {
+    let lesson = shipped("exercise-teradata-rollback");
+    let exercise = lesson.exercise.as_ref().expect("an exercise");
+    let settings = lesson.settings_default();
+    let solved = |sql: &str| {
+        check_exercise(&lesson, &settings, &[("consumer", sql)], &exercise.seeds)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .solved
+    };
+    let solution = ".SET SESSION TRANSACTION ANSI
+SELECT AND CONSUME TOP 1 job_id, payload FROM job_queue;
+INSERT INTO shipment (job_id, carrier) VALUES (1, NULL);
+ROLLBACK;
+";
+    assert!(solved(solution));
+    assert!(!solved(
+        &solution
+            .replace("FROM job_queue", "FROM job_queu")
+            .replace("ROLLBACK", "COMMIT")
+    ));
+    assert!(!solved(".SET SESSION TRANSACTION ANSI\n"));
+}
