@@ -160,6 +160,8 @@ pub struct SessionNow {
     pub status: SessionStatus,
     /// Its next statement (first lines), and that statement's line in its block.
     pub next: Option<(String, usize)>,
+    /// That statement is in a setup block (a procedure's), not the session's own SQL.
+    pub in_setup: bool,
     /// It can run its next statement now.
     pub enabled: bool,
 }
@@ -358,6 +360,7 @@ impl Scheduling {
             .map(|(i, s)| {
                 let is_enabled = enabled.contains(&i);
                 let peeked = if is_enabled { self.peek(i) } else { None };
+                let in_setup = matches!(peeked.or(s.statement), Some((Source::Setup, ..)));
                 let next = match s.status {
                     SessionStatus::Finished => None,
                     _ => peeked
@@ -379,6 +382,7 @@ impl Scheduling {
                     name: s.name.clone(),
                     status: s.status.clone(),
                     next,
+                    in_setup,
                     enabled: is_enabled,
                 }
             })
@@ -555,6 +559,31 @@ mod tests {
             };
             s.pick(pick).expect("enabled");
         }
+    }
+
+    /// A worker's own SQL is one EXEC; the statements after it are its procedure's, in
+    /// a setup block, and say so, at their line in that block.
+    #[test]
+    fn a_procedures_statement_is_named_in_its_setup_block() {
+        let mut s = claim_race();
+        let now = s.sessions_now(&s.view());
+        assert!(!now[0].in_setup, "{now:?}");
+        assert_eq!(now[0].next.as_ref().map(|n| n.1), Some(1));
+        s.pick(0).expect("enabled");
+        s.pick(0).expect("enabled");
+        let now = s.sessions_now(&s.view());
+        let (text, line) = now[0].next.clone().expect("a next statement");
+        assert!(now[0].in_setup, "{now:?}");
+        let block = s.applied.blocks.iter().find(|b| {
+            b.text
+                .lines()
+                .nth(line - 1)
+                .is_some_and(|l| l.contains(text.lines().next().unwrap()))
+        });
+        assert!(
+            block.is_some(),
+            "line {line} of a setup block holds {text:?}"
+        );
     }
 
     #[test]

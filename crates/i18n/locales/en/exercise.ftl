@@ -25,7 +25,7 @@ check-progress = seed { $seed } of { $seeds }, { $steps } engine { $steps ->
 }, { $time } of virtual time
 check-cancelled = You cancelled Check: { $progress }. No goal was judged; change your SQL and press Check again.
 check-solved = Solved: every goal holds on all { $seeds } seeds.
-check-run-error = Not yet: a run of your SQL ended in an error, so no goal counts.
+check-run-error = Not yet: a run of your SQL ended in an error, so the goals it met do not count (marked –); the others failed as shown.
 check-failed = Not yet: { $failed } of { $total } goals failed. The run where the first one failed is below.
 check-no-seed = No seed was run.
 check-goto = Put the caret on line { $line }, column { $col }

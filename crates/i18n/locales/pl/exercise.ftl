@@ -29,7 +29,7 @@ check-progress = ziarno { $seed } z { $seeds }, { $steps } { $steps ->
 } silnika, { $time } czasu wirtualnego
 check-cancelled = Sprawdzanie anulowane: { $progress }. Żaden cel nie został oceniony; zmień SQL i naciśnij Sprawdź ponownie.
 check-solved = Rozwiązane: każdy cel jest spełniony na wszystkich ziarnach ({ $seeds }).
-check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc żaden cel się nie liczy.
+check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc spełnione w nim cele się nie liczą (oznaczone –); pozostałe nie zostały spełnione, jak pokazano.
 check-failed = Jeszcze nie: niespełnione cele: { $failed } z { $total }. Poniżej przebieg, w którym pierwszy z nich nie został spełniony.
 check-no-seed = Żadne ziarno nie zostało uruchomione.
 check-goto = Ustaw kursor w wierszu { $line }, kolumnie { $col }

@@ -204,6 +204,7 @@ schedule-can-run = może działać
 schedule-run = Uruchom { $session }
 schedule-run-key = Uruchom { $session } ({ $key })
 schedule-next = Następna instrukcja (sesja { $session }, wiersz { $line }):
+schedule-next-setup = Następna instrukcja, wiersz { $line } bloku przygotowawczego (procedura wywołana przez sesję):
 schedule-finished = Wszystkie sesje skończyły, po { $count ->
     [one] 1 instrukcji
    *[other] { $count } instrukcjach
@@ -221,8 +222,10 @@ schedule-log-note = najnowsze pierwsze
 schedule-log-empty = Żadna instrukcja jeszcze się nie wykonała.
 schedule-log-broken = { $name } złamana: { $detail }
 properties = Własności
-properties-note = oceniane po każdej instrukcji
+properties-note = oceniane po każdej instrukcji albo na końcu
 property-holds = na razie spełniona
+property-at-end = oceniana, gdy wszystkie sesje skończą
+property-held = spełniona
 property-broken-at = złamana w kroku { $step }: { $detail }
 property-alert = Krok { $step } złamał „{ $label }”: { $detail }.
 explore-title = Przeszukaj wszystkie przeploty

@@ -644,3 +644,22 @@ SELECT @@ROWCOUNT AS rc;"
         "every MERGE read the row's page: {reads:?}"
     );
 }
+
+/// NOLOCK (READUNCOMMITTED) may not be put on the table a statement writes, through a
+/// CTE or directly: SQL Server refuses it with Msg 1065. A table the UPDATE only reads
+/// may have it.
+#[test]
+fn nolock_on_a_write_target_is_error_1065() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int); CREATE TABLE u (id int PRIMARY KEY);
+INSERT INTO t VALUES (1, 0); INSERT INTO u VALUES (1);";
+    let sim = run_one(
+        setup,
+        "WITH c AS (SELECT TOP (1) id, v FROM t WITH (NOLOCK) ORDER BY id) UPDATE c SET v = 1;
+UPDATE t WITH (READUNCOMMITTED) SET v = 2;
+DELETE t FROM t WITH (NOLOCK) WHERE id = 1;
+UPDATE t SET v = 3 FROM t JOIN u WITH (NOLOCK) ON u.id = t.id;
+SELECT v FROM t;",
+    );
+    assert_eq!(numbers(&sim, "A"), [1065, 1065, 1065]);
+    assert_eq!(row(&sim, "A", 0), ["3"]);
+}

@@ -217,7 +217,11 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     <span class="schedule__status" data-testid="schedule-status">{ text }</span>
                 </div>
                 if let Some((statement, line)) = &session.next {
-                    <p class="schedule__next-label muted">{ t!("schedule-next", line = line.to_string(), session = &session.name) }</p>
+                    <p class="schedule__next-label muted">{ if session.in_setup {
+                        t!("schedule-next-setup", line = line.to_string())
+                    } else {
+                        t!("schedule-next", line = line.to_string(), session = &session.name)
+                    } }</p>
                     <pre class="schedule__next" data-testid="schedule-next" data-line={line.to_string()}>{ statement }</pre>
                 }
                 <button type="button" class="button button--primary schedule__run"
@@ -261,16 +265,21 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         .unwrap_or_default();
 
     let props = properties(&s.applied);
+    let finished = s.is_finished();
     let property_rows = props.iter().map(|p| {
         let b = broken.iter().find(|b| b.name == p.name);
+        // An end-of-run property has no verdict until every session has finished.
+        let pending = b.is_none() && !finished && matches!(p.kind, lesson::PropertyKind::AtEnd { .. });
         html! {
             <li class={classes!("property", b.is_some().then_some("property--broken"))}
                 data-testid="property" data-name={p.name.clone()}
                 data-broken={if b.is_some() { "true" } else { "false" }}>
-                <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else { "✓" } }</span>
+                <span class="property__mark" aria-hidden="true">{ if b.is_some() { "✗" } else if pending { "…" } else { "✓" } }</span>
                 <span class="property__label">{ crate::catalog::property_label(&s.applied.lesson_id, &p.name, &p.label) }</span>
                 <span class="property__state">{ match b {
                     Some(b) => t!("property-broken-at", step = b.step, detail = i18n::detail(&b.detail)),
+                    None if pending => t!("property-at-end"),
+                    None if finished => t!("property-held"),
                     None => t!("property-holds"),
                 } }</span>
             </li>
