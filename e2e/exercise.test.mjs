@@ -431,6 +431,19 @@ test('exercise: a SQL error is shown beside Check, marked on its line, and the c
   assert.ok(g.gap >= 0 && g.gap <= 120, `on a phone the error is ${g.gap} px from Check`);
 });
 
+test('exercise: a misspelt column fails CREATE PROCEDURE at that column (error 207), before any run', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const original = await page.inputValue(EDITOR);
+  // SQL Server resolves the columns of existing tables when the procedure is created.
+  await page.fill(EDITOR, original.replace('ORDER BY rank DESC', 'ORDER BY rnk DESC'));
+  assert.equal(await check(page), false);
+  const error = page.locator('[data-testid=check-error]');
+  assert.match(await error.textContent(), /next_task:9:18: setup failed with error 207: Invalid column name 'rnk'/);
+  assert.deepEqual(await page.$$eval('[data-testid=error-marker]', (els) => els.map((e) => e.dataset.line)), ['9']);
+  assert.match(await page.textContent('[data-testid=goal-detail]'), /not judged: your SQL has an error/);
+});
+
 test('exercise: a run that ended in an error ticks no goal, and says so beside Check', async (t) => {
   const { page } = t;
   await openExercise(t);
@@ -455,6 +468,8 @@ test('exercise: a run that ended in an error ticks no goal, and says so beside C
   assert.equal(await check(page), false);
   assert.ok(Object.values(await goals(page)).every((p) => p === 'false'), JSON.stringify(await goals(page)));
   assert.match(await page.textContent('[data-testid=check-error]'), /simulation stopped this session/);
+  // Said once, in the verdict, not again as a notice under it.
+  assert.equal(await page.$('[data-testid=stopped-by-limit]'), null);
 
   // The SQL as shipped fails without an error: its goals are judged one by one.
   await page.fill(EDITOR, original);

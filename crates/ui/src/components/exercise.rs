@@ -266,6 +266,11 @@ fn Exercise(props: &ExerciseProps) -> Html {
         .as_ref()
         .filter(|_| !state.checking)
         .and_then(stopped_by_limit)
+        // Said once: the verdict already names the run the simulator stopped.
+        .filter(|m| {
+            !matches!(&state.verdict, Some(Verdict::Report { report, .. })
+                if report.failed_run.as_ref().is_some_and(|f| f.message == *m))
+        })
         .map(|message| {
             html! {
                 <p class="verdict verdict--error" role="status" data-testid="stopped-by-limit" data-stopped="limit">
