@@ -506,6 +506,27 @@ fn run_query_reads_the_final_state() {
     );
 }
 
+/// A query that names a column its table lacks is placed at that column, not at 1:1.
+#[test]
+fn run_query_errors_point_at_the_missing_column() {
+    let dir = TempDir::new("query-error");
+    dir.write("passing.md", PASSING);
+    let (code, _, stderr) = lockstep(
+        &dir.0,
+        &[
+            "run",
+            "passing.md",
+            "--query",
+            "SELECT id,\n  nosuch FROM t",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("failed at 2:3: error 207: Invalid column name 'nosuch'."),
+        "{stderr}"
+    );
+}
+
 // ---- run --svg: the static timeline ----
 
 fn repo_lesson(id: &str) -> String {
