@@ -141,6 +141,16 @@ impl SqlError {
         )
     }
 
+    /// Msg 1065: NOLOCK or READUNCOMMITTED on the table an INSERT, UPDATE, DELETE or
+    /// MERGE writes.
+    pub fn nolock_on_write_target() -> SqlError {
+        SqlError::generic(
+            1065,
+            15,
+            "The NOLOCK and READUNCOMMITTED lock hints are not allowed for target tables of INSERT, UPDATE, DELETE or MERGE statements.",
+        )
+    }
+
     /// Msg 650: READPAST outside READ COMMITTED / REPEATABLE READ. A run-time error that
     /// ends the batch and rolls back an open transaction (semantics.md A6).
     pub fn readpast_isolation() -> SqlError {

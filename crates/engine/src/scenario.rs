@@ -192,13 +192,9 @@ impl Simulation {
             Ok(out) => out,
             Err(e) => {
                 // Placed at the column a table lacks, else at the statement.
-                let db = &self.world.db;
-                let columns = |n: &sql::ast::ObjectName| {
-                    db.table_id(&n.name().value)
-                        .map(|id| &*db.tables[id as usize].column_names)
-                };
-                let at = crate::exec::bind::missing_column(std::slice::from_ref(*stmt), &columns)
-                    .map_or(stmt.span.start, |(_, span)| span.start);
+                let at =
+                    crate::exec::bind::missing_column(std::slice::from_ref(*stmt), &self.world.db)
+                        .map_or(stmt.span.start, |(_, span)| span.start);
                 let (line, col) = sql::line_col(text, at);
                 // In the dialect's words and code, as a session would get it.
                 let e = rules.number_error(e);

@@ -105,6 +105,14 @@ impl Applied {
         (within <= self.blocks[i].text.len()).then_some((i, within))
     }
 
+    /// [`Self::setup_position`] for a statement's byte range in the setup script: the
+    /// rendered block that holds it and the range in that block's `text`.
+    pub fn setup_span(&self, range: Range<usize>) -> Option<(usize, Range<usize>)> {
+        let (i, a) = self.setup_position(range.start)?;
+        let b = (a + range.len()).min(self.blocks[i].text.len());
+        Some((i, a..b))
+    }
+
     /// The error an engine reports at (`line`, `col`) of one of its blocks, placed in
     /// the lesson file. Columns count characters.
     pub fn locate(&self, block: engine::Block, line: u32, col: u32, message: &str) -> LessonError {

@@ -367,9 +367,9 @@ impl Scheduling {
                         .or(s.statement)
                         .map(|(source, from, to)| match source {
                             // In the setup block that holds it, as the lesson shows it.
-                            Source::Setup => match self.applied.setup_position(from) {
-                                Some((k, a)) => {
-                                    statement_text(&self.applied.blocks[k].text, a, a + (to - from))
+                            Source::Setup => match self.applied.setup_span(from..to) {
+                                Some((k, r)) => {
+                                    statement_text(&self.applied.blocks[k].text, r.start, r.end)
                                 }
                                 None => statement_text(&self.applied.scenario.setup, from, to),
                             },

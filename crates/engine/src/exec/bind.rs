@@ -12,11 +12,20 @@ use sql::ast::{
     SelectItem, Span, Stmt, StmtKind, TableFactor, TableRef,
 };
 
+use crate::state::Db;
 use crate::syntax;
 
 /// The first column a statement of `body` names that none of its statement's tables
-/// has, with where it is named. `columns` gives an existing table's column names.
-pub(crate) fn missing_column<'a>(
+/// in `db` has, with where it is named.
+pub(crate) fn missing_column(body: &[Stmt], db: &Db) -> Option<(String, Span)> {
+    let columns = |n: &ObjectName| {
+        db.table_id(&n.name().value)
+            .map(|id| &*db.tables[id as usize].column_names)
+    };
+    statements(body, &columns)
+}
+
+fn statements<'a>(
     body: &[Stmt],
     columns: &dyn Fn(&ObjectName) -> Option<&'a [String]>,
 ) -> Option<(String, Span)> {
@@ -41,9 +50,9 @@ fn statement<'a>(
         StmtKind::While { cond, body } => {
             return unit(columns, |n| n.expr(cond)).or_else(|| statement(body, columns));
         }
-        StmtKind::Block(body) => return missing_column(body, columns),
+        StmtKind::Block(body) => return statements(body, columns),
         StmtKind::TryCatch { body, handler } => {
-            return missing_column(body, columns).or_else(|| missing_column(handler, columns));
+            return statements(body, columns).or_else(|| statements(handler, columns));
         }
         StmtKind::Declare(decls) => decls
             .iter()

@@ -1087,12 +1087,7 @@ impl Exec<'_> {
         let readpast = h(HintKind::ReadPast);
         let nolock = h(HintKind::NoLock) || h(HintKind::ReadUncommitted);
         if nolock && purpose != Purpose::Read {
-            return Err(SqlError::generic(
-                1065,
-                15,
-                "The NOLOCK and READUNCOMMITTED lock hints are not allowed for target tables of INSERT, UPDATE, DELETE or MERGE statements.",
-            )
-            .into());
+            return Err(SqlError::nolock_on_write_target().into());
         }
         let hold_hint =
             h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);

@@ -54,12 +54,7 @@ impl Exec<'_> {
             }
             StmtKind::CreateProcedure(p) => {
                 if self.rules.checks_columns_at_create() {
-                    let db = &self.w.db;
-                    let columns = |n: &sql::ast::ObjectName| {
-                        db.table_id(&n.name().value)
-                            .map(|id| &*db.tables[id as usize].column_names)
-                    };
-                    if let Some((name, at)) = bind::missing_column(&p.body, &columns) {
+                    if let Some((name, at)) = bind::missing_column(&p.body, &self.w.db) {
                         // Setup's error is placed at the column, as SQL Server's
                         // message gives its line.
                         let s = &mut self.w.sessions[i];

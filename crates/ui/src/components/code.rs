@@ -2,6 +2,7 @@
 //! it is inside a procedure from the setup, the lines it is at there), and the text
 //! that toggles switched marked, freshly flipped text flashing briefly.
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use engine::{Block, SessionStatus, Source, StateView};
@@ -182,9 +183,8 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
         // A statement of the setup script is shown in the setup block that holds it
         // (a lesson joins its setup blocks into one script).
         let in_setup = match statement {
-            Some(Statement { source: Source::Setup, range, procedure }) => run.applied.setup_position(range.start).map(|(k, a)| {
+            Some(Statement { source: Source::Setup, range, procedure }) => run.applied.setup_span(range).map(|(k, Range { start: a, end: b })| {
                 let setup = &run.applied.blocks[k];
-                let b = (a + range.len()).min(setup.text.len());
                 let (window, line) = snippet(&setup.text, a..b, context);
                 html! {
                     <div class="session__inner" data-testid={compact.then(|| format!("current-{}", session.name))}>

@@ -112,8 +112,8 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
                 let st = st.as_ref()?;
                 let range = match (st.source, block?) {
                     (Source::Setup, Block::Setup) => {
-                        let (k, a) = run.applied.setup_position(st.range.start)?;
-                        (k == shown).then(|| a..a + st.range.len())?
+                        let (k, range) = run.applied.setup_span(st.range.clone())?;
+                        (k == shown).then_some(range)?
                     }
                     (Source::Session(j), Block::Session(k)) if j == k && j == i => st.range.clone(),
                     _ => return None,
