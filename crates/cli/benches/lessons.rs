@@ -101,4 +101,4 @@ criterion_main!(benches);
 
 /// The `lockstep` binary's allocator, so the figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: lockstep_cli::alloc::MiMalloc = lockstep_cli::alloc::MiMalloc;

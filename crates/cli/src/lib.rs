@@ -4,6 +4,7 @@
 //! each lesson's first paint for the app. File reading lives here, not in the
 //! lesson crate, which also builds for wasm32.
 
+pub mod alloc;
 mod args;
 mod check_cmd;
 mod exercises_cmd;

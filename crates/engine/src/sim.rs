@@ -22,6 +22,11 @@ pub const MAX_VIRTUAL_US: u64 = 3_600_000_000;
 /// Steps after which a run is cut off, whatever its sessions do.
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// Room for a traced run's events, reserved up front (32 768 entries, 4.5 MiB): a trace
+/// grown by doubling copies itself a dozen times, and the claim race's 18 946 events
+/// cost about 4 % of its run that way. Untouched room costs address space, not memory.
+const TRACE_RESERVE: usize = 1 << 15;
+
 /// What the timed clock does next.
 enum Next {
     /// Sessions are due at this instant (listed in the buffer `next_timed` was given).
@@ -338,6 +343,7 @@ impl Simulation {
     /// when it was made included).
     pub fn run_traced(&mut self) -> Result<crate::event::Trace, ScheduleError> {
         self.out.keep = true;
+        self.out.events.reserve(TRACE_RESERVE);
         let ran = loop {
             match self.try_step() {
                 Ok(true) => {}
@@ -346,7 +352,11 @@ impl Simulation {
             }
         };
         self.out.keep = false;
-        let entries = std::mem::take(&mut self.out.events);
+        let mut entries = std::mem::take(&mut self.out.events);
+        if entries.len() < TRACE_RESERVE / 4 {
+            // A short trace gives the room back (a cheap copy); a long one keeps it.
+            entries.shrink_to_fit();
+        }
         ran.map(|()| crate::event::Trace { entries })
     }
 

@@ -173,7 +173,7 @@ fn claim_race_conditional_holds_for_every_interleaving_at_2x3() {
         "no-double-claim",
         Options::default(),
     );
-    assert_eq!(proof(&r), (40_709, 101_227, 64_694_063, true));
+    assert_eq!(proof(&r), (19_977, 54_529, 64_852_556, true));
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn send_double_click_calls_twice_without_a_guard_and_once_with_the_application_l
         "one-receiver-call",
         Options::default(),
     );
-    assert_eq!(proof(&r), (1_214, 1_693, 65, true));
+    assert_eq!(proof(&r), (1_200, 1_684, 65, true));
 }
 
 #[test]

@@ -119,13 +119,13 @@ SELECT pg_sleep(1.5);",
                 s varchar(max),
                 v varchar(20),
                 f bit DEFAULT (0),
-                at datetime2(6) DEFAULT (SYSDATETIME()),
+                at datetime2(6) DEFAULT (TRANSACTION_TIMESTAMP()),
                 ts datetime2(6)
             );
             --
             CREATE UNIQUE INDEX one_open ON t (n) WHERE s = 'open';
             --
-            SELECT CAST('5' AS int) + 1, SYSDATETIME(), 1;
+            SELECT CAST('5' AS int) + 1, CLOCK_TIMESTAMP(), 1;
             --
             SELECT pg_sleep(1.5);"#]],
     );

@@ -454,13 +454,15 @@ impl Exec<'_> {
         })
     }
 
-    /// Virtual µs the clock functions read: now, or where the dialect fixes the time per
-    /// request, when session `i`'s request began.
+    /// Virtual µs the clock functions read (SYSDATETIME() and its kin): a runtime
+    /// constant, the instant session `i`'s statement began (or its request, where the
+    /// dialect fixes the time per request), even when the statement waited for a lock.
     fn clock(&self, i: usize) -> i64 {
+        let s = &self.w.sessions[i];
         if self.rules.clock_per_request() {
-            self.w.sessions[i].request_at as i64
+            s.request_at as i64
         } else {
-            self.w.now as i64
+            s.statement_at as i64
         }
     }
 

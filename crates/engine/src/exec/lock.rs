@@ -101,6 +101,8 @@ impl Exec<'_> {
                     holders,
                     mode_name: None,
                 });
+                // A NOWAIT hint is the override 0 (sp_getapplock's own 0 never waits).
+                let nowait = self.w.sessions[i].timeout_override == Some(0);
                 let timeout = self.w.sessions[i]
                     .timeout_override
                     .take()
@@ -118,7 +120,16 @@ impl Exec<'_> {
                     since: self.w.now,
                     timeout_at,
                 };
-                if timeout == 0 {
+                if nowait {
+                    let relation = res
+                        .table()
+                        .and_then(|t| self.w.db.tables.get(t as usize))
+                        .map(|t| t.name.to_string())
+                        .unwrap_or_default();
+                    let row = matches!(res, Resource::Key { .. } | Resource::RowHash { .. });
+                    let error = self.rules.nowait_error(&relation, row);
+                    self.end_wait(i, self.w.now, error);
+                } else if timeout == 0 {
                     self.lock_timeout(i, self.w.now);
                 }
                 Err(Interrupt::Block)
@@ -154,6 +165,11 @@ impl Exec<'_> {
     }
 
     pub(crate) fn lock_timeout(&mut self, i: usize, since: u64) {
+        self.end_wait(i, since, SqlError::lock_timeout());
+    }
+
+    /// A wait given up: `error` fails the statement (sp_getapplock returns -1 instead).
+    fn end_wait(&mut self, i: usize, since: u64, error: SqlError) {
         let waited = self.w.now - since;
         self.w.sessions[i].out.wait_us += waited;
         let owner = self.w.sessions[i].waiting_as.take();
@@ -182,7 +198,7 @@ impl Exec<'_> {
         if !self.w.sessions[i].frames.is_empty() {
             self.frame_mut(i).pc += 1;
         }
-        self.raise(i, SqlError::lock_timeout());
+        self.raise(i, error);
         if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
             self.commit(i);
         }

@@ -292,6 +292,13 @@ pub(crate) trait Rules: Sync {
         e
     }
 
+    /// The error of a NOWAIT that found `relation`'s row (or, `row` false, the table)
+    /// locked: SQL Server's is its lock timeout's, 1222.
+    fn nowait_error(&self, relation: &str, row: bool) -> SqlError {
+        let _ = (relation, row);
+        SqlError::lock_timeout()
+    }
+
     /// A CALL made outside a transaction runs in one transaction that commits when the
     /// procedure returns (a COMMIT inside it ends that one and begins the next); `false`:
     /// its statements commit one by one (SQL Server's autocommit).

@@ -195,6 +195,8 @@ impl Exec<'_> {
         }
         let out = self.run_select(i, s, None)?;
         let n = out.rows.len() as u64;
+        // @@ROWCOUNT: the rows the query read or returned, assigned or not.
+        self.w.sessions[i].rowcount = n as i64;
         if assigns(&s.items) {
             // SELECT @v = ...: the last row's values stay; no rows leave the server.
             if let Some(last) = out.rows.last() {

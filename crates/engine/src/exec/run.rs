@@ -79,6 +79,7 @@ impl Exec<'_> {
             failed_block: false,
             chain_txn: false,
             request_at: 0,
+            statement_at: 0,
             first_error_at: None,
             started_at: None,
         }
@@ -387,6 +388,7 @@ impl Exec<'_> {
         let s = &mut self.w.sessions[i];
         s.executed += 1;
         s.out.statements += 1;
+        s.statement_at = self.w.now;
         s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
         s.fresh_locks.clear();
         s.sleeping_until = None;

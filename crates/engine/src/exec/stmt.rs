@@ -225,10 +225,14 @@ impl Exec<'_> {
             StmtKind::SetVar { name, value } => {
                 let v = self.eval_scalar(i, value)?;
                 self.assign_var(i, &name.value, v)?;
+                // A simple assignment sets @@ROWCOUNT to 1; SET options, PRINT, BEGIN and COMMIT
+                // reset it to 0 (the @@ROWCOUNT documentation).
+                self.w.sessions[i].rowcount = 1;
                 Ok(done(CostKind::Variable))
             }
             StmtKind::SetOption(opt) => {
                 self.set_option(i, opt)?;
+                self.w.sessions[i].rowcount = 0;
                 Ok(done(CostKind::Variable))
             }
             StmtKind::Print(e) => {
@@ -238,6 +242,7 @@ impl Exec<'_> {
                     session: name,
                     text: v.as_text(),
                 });
+                self.w.sessions[i].rowcount = 0;
                 Ok(done(CostKind::Variable))
             }
             StmtKind::Sleep { seconds } => {
@@ -260,6 +265,7 @@ impl Exec<'_> {
                 Ok(Flow::Sleep(us))
             }
             StmtKind::BeginTran { .. } => {
+                self.w.sessions[i].rowcount = 0;
                 if self.rules.flat_transactions() && self.w.sessions[i].tran_count > 0 {
                     // "there is already a transaction in progress": a warning only.
                     return Ok(done(CostKind::Transaction));
@@ -270,6 +276,7 @@ impl Exec<'_> {
             StmtKind::CommitTran { chain, .. } => {
                 let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
+                s.rowcount = 0;
                 if s.tran_count == 0 && flat {
                     if *chain {
                         return Err(SqlError::chain_outside_block("COMMIT").into());
@@ -328,6 +335,7 @@ impl Exec<'_> {
                     other => (50000, printf(&other.as_text(), &args)),
                 };
                 if sev <= 10 {
+                    self.w.sessions[i].rowcount = 0;
                     let name = self.w.sessions[i].name.clone();
                     self.push(Event::Printed {
                         session: name,
@@ -848,7 +856,15 @@ impl Exec<'_> {
             }
             code
         } else {
-            self.release_applock(i, &args)?
+            let released = self.release_applock(i, &args);
+            if let (Err(Interrupt::Error(e)), Some(rv)) = (&released, &exec.return_var) {
+                // Msg 1223 is raised and the call still returns -999 (a statement-level
+                // error: the batch goes on with it).
+                if e.number == 1223 {
+                    self.assign_var(i, &rv.value, Value::Int(-999))?;
+                }
+            }
+            released?
         };
         if let Some(rv) = &exec.return_var {
             self.assign_var(i, &rv.value, Value::Int(code))?;

@@ -27,6 +27,7 @@ impl Exec<'_> {
             rows_written: 0,
             began_explicit: ansi,
             consumes: 0,
+            began_at: self.w.sessions[i].statement_at,
         });
         if ansi {
             self.w.sessions[i].tran_count = 1;
@@ -49,6 +50,7 @@ impl Exec<'_> {
                 rows_written: 0,
                 began_explicit: true,
                 consumes: 0,
+                began_at: self.w.sessions[i].statement_at,
             });
             let name = self.w.sessions[i].name.clone();
             self.push(Event::TransactionBegan {

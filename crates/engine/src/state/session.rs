@@ -64,6 +64,8 @@ pub(crate) struct Txn {
     /// The batch that began it: an error in a later batch fails a flat transaction's
     /// block, one in the same batch (a DO block that opened it) only ends it.
     pub batch: usize,
+    /// When the statement that began it began (what a dialect's transaction clock reads).
+    pub began_at: u64,
 }
 
 #[derive(Clone)]
@@ -221,6 +223,9 @@ pub(crate) struct Session {
     pub sleeping_until: Option<u64>,
     /// When the current request (batch) began, in absolute virtual µs.
     pub request_at: u64,
+    /// When the current statement began (not when a wait let it go on): the instant a
+    /// statement's clock functions (SYSDATETIME()) read.
+    pub statement_at: u64,
     /// A MERGE between its read and its writes: what it found for each source row.
     pub merge_pending: Option<MergePending>,
     /// An error failed the transaction block (flat transactions): statements other than

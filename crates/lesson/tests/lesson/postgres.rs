@@ -127,6 +127,45 @@ COMMIT;";
     let sim = pg(TASKS, &[("A", 0, HOLDER), ("B", 500, claim)]);
     assert_eq!(wait_ms(&sim, "B"), 0);
     assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
+    // NOWAIT's own words (C1), not lock_timeout's.
+    let e = &errors_of(&sim, "B")[0];
+    assert_eq!(
+        e.message,
+        "could not obtain lock on row in relation \"task\""
+    );
+}
+
+/// Real server: now() (and CURRENT_TIMESTAMP, transaction_timestamp()) is the start of
+/// the transaction, the same all through it; statement_timestamp() is the statement's
+/// start and clock_timestamp() the clock as it reads, even inside one statement.
+#[test]
+fn now_is_the_transactions_start_and_clock_timestamp_moves_on() {
+    let script = "SELECT pg_sleep(0.5);
+BEGIN;
+SELECT now() AS n1, clock_timestamp() AS c1;
+SELECT pg_sleep(1);
+SELECT now() AS n2, CURRENT_TIMESTAMP AS ct, transaction_timestamp() AS tt, statement_timestamp() AS s2, clock_timestamp() AS c2;
+COMMIT;
+SELECT now() AS n3;";
+    let sim = pg(TASKS, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
+    let r = results(&sim, "A");
+    let at = |k: usize, c: usize| match &r[k][0][c] {
+        Value::DateTime(us) => *us,
+        other => panic!("{other:?}"),
+    };
+    // Result sets (pg_sleep returns none here): 0 n1 c1, 1 n2 ct tt s2 c2, 2 n3.
+    let began = at(0, 0);
+    assert_eq!([at(1, 0), at(1, 1), at(1, 2)], [began; 3]);
+    assert!(at(0, 1) >= began && at(0, 1) < began + 1_000);
+    let second = at(1, 3);
+    assert!(
+        second >= began + 1_000_000,
+        "statement_timestamp {second} vs {began}"
+    );
+    assert!(at(1, 4) >= second);
+    // After COMMIT, a new transaction: its own start.
+    assert!(at(2, 0) > second);
 }
 
 /// Real server: each statement outside BEGIN commits on its own (psql's autocommit),

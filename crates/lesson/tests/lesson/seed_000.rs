@@ -483,7 +483,7 @@ fn trace_of_queue_wait_or_skip_without_readpast() {
         4000.206 ms  B gets U on KEY task (2)
         4000.206 ms  B reads 1 row(s) of task by seek on index ix_task_queue: 2 logical reads
         4000.206 ms  B gets X on KEY task (2)
-        4000.206 ms  B updates task (2): status 'new' -> 'in_progress', owner NULL -> 'B', taken NULL -> 2026-01-05 09:00:04.000
+        4000.206 ms  B updates task (2): status 'new' -> 'in_progress', owner NULL -> 'B', taken NULL -> 2026-01-05 09:00:01.500
         4000.206 ms  B gets 1 row(s) [id, name, rank, owner]: 2, task 2, 3, B
         4000.334 ms  B finishes UPDATE, 1 row(s), 5 logical reads in 0.128 ms
         4000.334 ms  B releases X on KEY task (2) at commit

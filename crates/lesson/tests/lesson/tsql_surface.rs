@@ -663,3 +663,61 @@ SELECT v FROM t;",
     assert_eq!(numbers(&sim, "A"), [1065, 1065, 1065]);
     assert_eq!(row(&sim, "A", 0), ["3"]);
 }
+
+// ---------------------------------------------------------------------------------------
+// @@ROWCOUNT
+
+/// A claim loop that stops on `IF @@ROWCOUNT = 0` after its SELECT: the SELECT sets it
+/// to the rows it read, so the loop claims all three tasks (it used to stop at once).
+#[test]
+fn rowcount_follows_selects_assignments_and_transaction_statements() {
+    let setup =
+        "CREATE TABLE task (id int PRIMARY KEY, status varchar(20) NOT NULL DEFAULT 'new');\n\
+                 INSERT INTO task (id) VALUES (1), (2), (3);";
+    let sim = run_one(
+        setup,
+        "DECLARE @id int, @n int = 0;\n\
+         WHILE 1 = 1\n\
+         BEGIN\n\
+             SELECT TOP (1) @id = id FROM task WHERE status = 'new' ORDER BY id;\n\
+             IF @@ROWCOUNT = 0 BREAK;\n\
+             UPDATE task SET status = 'in_progress' WHERE id = @id;\n\
+             SET @n += 1;\n\
+             IF @n > 10 BREAK;\n\
+         END\n\
+         SELECT @n AS claims;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["3"]);
+    let sim = run_one(
+        setup,
+        "DECLARE @rc int, @id int;\n\
+         SELECT id FROM task; SET @rc = @@ROWCOUNT; SELECT @rc;\n\
+         SELECT @id = id FROM task; SELECT @@ROWCOUNT;\n\
+         UPDATE task SET status = 'x' WHERE id <= 2; SET @id = 5; SELECT @@ROWCOUNT;\n\
+         UPDATE task SET status = 'y' WHERE id <= 2; BEGIN TRAN; SELECT @@ROWCOUNT;\n\
+         UPDATE task SET status = 'z' WHERE id <= 2; COMMIT; SELECT @@ROWCOUNT;\n\
+         UPDATE task SET status = 'w' WHERE id <= 2; PRINT 'p'; SELECT @@ROWCOUNT;\n\
+         UPDATE task SET status = 'v' WHERE id <= 2; SET NOCOUNT ON; SELECT @@ROWCOUNT;",
+    );
+    no_errors(&sim, "A");
+    let got: Vec<Vec<String>> = (1..8).map(|k| row(&sim, "A", k)).collect();
+    assert_eq!(got, [["3"], ["3"], ["1"], ["0"], ["0"], ["0"], ["0"]]);
+}
+
+/// sp_releaseapplock of a lock not held raises Msg 1223 and still returns -999 (its
+/// documented return codes are 0 and -999); the batch goes on.
+#[test]
+fn releasing_an_application_lock_not_held_returns_minus_999() {
+    let sim = run_one(
+        "",
+        "DECLARE @r int = 5;\n\
+         BEGIN TRAN;\n\
+         EXEC @r = sp_releaseapplock @Resource = 'Send_1';\n\
+         SELECT @r;\n\
+         COMMIT;",
+    );
+    assert_eq!(super::support::errors(&sim, "A").len(), 1);
+    assert_eq!(numbers(&sim, "A"), [1223]);
+    assert_eq!(row(&sim, "A", 0), ["-999"]);
+}

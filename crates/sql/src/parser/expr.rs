@@ -500,9 +500,14 @@ impl Parser<'_> {
             }
             w if NILADIC.contains(&w) && !next_is_paren => {
                 self.advance();
+                let name = if self.postgres() {
+                    super::postgres::pg_function_name(word)
+                } else {
+                    word
+                };
                 return Ok(Expr {
                     kind: ExprKind::Function {
-                        name: word,
+                        name,
                         args: vec![],
                         star: false,
                         distinct: false,

@@ -922,6 +922,8 @@ fn is_builtin(name: &str) -> bool {
     upper.starts_with("PG_")
         || [
             "SYSDATETIME",
+            "TRANSACTION_TIMESTAMP",
+            "CLOCK_TIMESTAMP",
             "COUNT",
             "SUM",
             "MIN",

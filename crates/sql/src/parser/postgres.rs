@@ -480,12 +480,14 @@ pub(super) fn sleep_of(select: &Select) -> Option<StmtKind> {
     }
 }
 
-/// A function's name in the executor: PostgreSQL's clock functions read the virtual clock.
+/// A function's name in the executor: PostgreSQL's clock functions read the virtual clock,
+/// now() and CURRENT_TIMESTAMP at the transaction's start, statement_timestamp() at the
+/// statement's (SQL Server's SYSDATETIME), clock_timestamp() as it reads.
 pub(super) fn pg_function_name(name: String) -> String {
     match name.to_ascii_uppercase().as_str() {
-        "NOW" | "CLOCK_TIMESTAMP" | "STATEMENT_TIMESTAMP" | "TRANSACTION_TIMESTAMP" => {
-            "SYSDATETIME".into()
-        }
+        "NOW" | "TRANSACTION_TIMESTAMP" | "CURRENT_TIMESTAMP" => "TRANSACTION_TIMESTAMP".into(),
+        "STATEMENT_TIMESTAMP" => "SYSDATETIME".into(),
+        "CLOCK_TIMESTAMP" => "CLOCK_TIMESTAMP".into(),
         _ => name,
     }
 }

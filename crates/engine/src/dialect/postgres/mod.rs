@@ -117,6 +117,15 @@ impl Rules for Postgres {
         }
     }
 
+    /// NOWAIT's own words (C1), not lock_timeout's.
+    fn nowait_error(&self, relation: &str, row: bool) -> SqlError {
+        let what = if row { "row in relation" } else { "relation" };
+        let mut e = SqlError::lock_timeout();
+        e.message = format!("could not obtain lock on {what} \"{relation}\"");
+        e.sqlstate = Some("55P03");
+        e
+    }
+
     fn number_error(&self, e: SqlError) -> SqlError {
         if e.sqlstate.is_some() {
             return e;
@@ -185,7 +194,19 @@ impl Rules for Postgres {
         name: &str,
         args: &[Value],
     ) -> Option<Result<Value, Interrupt>> {
-        advisory::call(x, i, name, args)
+        let at = match name {
+            // clock_timestamp(): the clock as it reads now.
+            "CLOCK_TIMESTAMP" => x.w.now,
+            // now(), transaction_timestamp(), CURRENT_TIMESTAMP: when the transaction
+            // began, the same all through it (statement_timestamp() is SYSDATETIME's
+            // statement start).
+            "TRANSACTION_TIMESTAMP" => {
+                let s = &x.w.sessions[i];
+                s.txn.as_ref().map_or(s.statement_at, |t| t.began_at)
+            }
+            _ => return advisory::call(x, i, name, args),
+        };
+        Some(Ok(Value::DateTime(crate::value::CLOCK_ZERO_US + at as i64)))
     }
 
     fn flat_transactions(&self) -> bool {
