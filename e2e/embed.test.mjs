@@ -80,11 +80,12 @@ test('embed: the example post shows both widgets in their iframes, fitted by emb
   // Play the READPAST widget to the end at the highest speed and read its outcome.
   await readpast.selectOption('[data-testid=speed]', { index: (await readpast.$$('[data-testid=speed] option')).length - 1 });
   await readpast.click('[data-testid=play]');
-  // Playing stops at the end, where the End button is disabled.
+  // Playing stops at the end, where the End button is disabled (aria-disabled, so a
+  // keyboard user who pressed it keeps the focus).
   await readpast.waitForFunction(
     () =>
       document.querySelector('[data-testid=play]').dataset.playing === 'false' &&
-      document.querySelector('[data-testid=end]').disabled,
+      document.querySelector('[data-testid=end]').getAttribute('aria-disabled') === 'true',
     null,
     { timeout: 20_000 },
   );

@@ -30,6 +30,9 @@ test('player: READPAST on, B gets a task at once (wait ≤ 1 ms and the task it 
   assert.equal(await page.$('[data-testid=lane-B] [data-state=waiting]'), null);
   const results = await checks(page);
   assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
+  // The pressed value's check mark is drawn, not named: a screen reader hears "on,
+  // pressed", not "check mark on".
+  assert.match(await page.locator('[data-testid=toggle-readpast-on]').ariaSnapshot(), /^- button "on" \[pressed\]$/);
 });
 
 test('player: READPAST off, B waits about 2.5 s for A, shown in lanes and before → after', async (t) => {
@@ -118,6 +121,25 @@ test('player: keyboard steps, jumps and plays; clicks on the log and lanes move 
   assert.ok(end.events > 30 && end.t > 1500, JSON.stringify(end));
   await page.keyboard.press('Home');
   assert.deepEqual(await position(page), { events: 0, t: 0 });
+
+  // The End and Home buttons, pressed from the keyboard, keep the focus where they
+  // cannot act any more (at the end and at the start), so Tab goes on from there.
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName);
+  await page.focus('[data-testid=end]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=end]').getAttribute('aria-disabled') === 'true');
+  assert.equal(await focused(), 'end');
+  assert.equal((await position(page)).events, end.events);
+  await page.keyboard.press('Enter');
+  assert.equal((await position(page)).events, end.events, 'End at the end does nothing');
+  await page.focus('[data-testid=home]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=home]').getAttribute('aria-disabled') === 'true');
+  assert.equal(await focused(), 'home');
+  assert.deepEqual(await position(page), { events: 0, t: 0 });
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'step-back');
+  await page.evaluate(() => document.activeElement.blur());
 
   // The narration is a polite live region naming the step.
   await page.keyboard.press('ArrowRight');

@@ -14,8 +14,13 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   // The default setting (READPAST on) has a question too: it takes the stage's place.
   await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-on]`);
   assert.equal(await page.$('[data-testid=transport]'), null, 'the run is shown before the answer');
-  await page.click('[data-testid=predict-skip]');
+  // Asked as the page opens, the question leaves the focus alone (a focused first choice
+  // would look chosen); Skip, from the keyboard, hands the focus to Play.
+  assert.notEqual(await page.evaluate(() => document.activeElement?.dataset?.testid), 'predict-choice');
+  await page.focus('[data-testid=predict-skip]');
+  await page.keyboard.press('Enter');
   await settled(page, 'readpast=on');
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'play');
   assert.equal(await page.$(VERDICT), null, 'a skipped question has no verdict');
 
   // Flipping READPAST off asks how long B will wait; the keyboard answers (2: about 2.5 s).

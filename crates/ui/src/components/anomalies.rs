@@ -37,10 +37,17 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
     let shown = anomalies.partition_point(|a| a.event < events);
     let has_prev = anomalies.iter().any(|a| a.event + 1 < events);
     let has_next = shown < anomalies.len();
-    let send = |action: PlayerAction| {
+    // `aria-disabled`, not `disabled`, so the focus stays on the button that reached
+    // the last anomaly (see the transport's buttons).
+    let send = |action: PlayerAction, off: bool| {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+        Callback::from(move |_: MouseEvent| {
+            if !off {
+                dispatch.emit(action.clone())
+            }
+        })
     };
+    let off = super::transport::off;
     // Those at the playhead's event: several rules can find one event (a second call
     // that is both a duplicate and unmatched), and each is counted.
     let here = &anomalies[anomalies.partition_point(|a| a.event + 1 < events)..shown];
@@ -69,19 +76,19 @@ pub fn AnomalyNav(props: &AnomalyNavProps) -> Html {
         <div class="anomaly-nav" data-testid="anomaly-nav" data-at={at.map(|a| a.event.to_string())}>
             <span class="anomaly-nav__buttons" role="group" aria-label={t!("anomaly-group")}>
                 <button type="button" class="button button--small" data-testid="prev-anomaly" aria-keyshortcuts="["
-                    aria-label={t!("anomaly-prev")} title={t!("anomaly-prev-title")} disabled={!has_prev}
-                    onclick={send(PlayerAction::PrevAnomaly)}>
+                    aria-label={t!("anomaly-prev")} title={t!("anomaly-prev-title")} aria-disabled={off(!has_prev)}
+                    onclick={send(PlayerAction::PrevAnomaly, !has_prev)}>
                     { t!("anomaly-prev-button") }
                 </button>
                 <button type="button" class="button button--small" data-testid="next-anomaly" aria-keyshortcuts="]"
-                    aria-label={t!("anomaly-next")} title={t!("anomaly-next-title")} disabled={!has_next}
-                    onclick={send(PlayerAction::NextAnomaly)}>
+                    aria-label={t!("anomaly-next")} title={t!("anomaly-next-title")} aria-disabled={off(!has_next)}
+                    onclick={send(PlayerAction::NextAnomaly, !has_next)}>
                     { t!("anomaly-next-button") }
                 </button>
             </span>
             { why }
             <span class={classes!("anomaly-nav__status", at.is_some().then_some("anomaly-nav__status--at"))}
-                data-testid="anomaly-status" title={label.clone()}>
+                data-testid="anomaly-status" title={label.clone()} aria-live="polite">
                 { status }
                 if at.is_some() { <span class="visually-hidden">{ format!(": {label}") }</span> }
             </span>

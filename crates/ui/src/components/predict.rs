@@ -26,6 +26,17 @@ thread_local! {
     /// focus, so a keyboard user goes on from there instead of from the page's top. A
     /// verdict restored from a saved answer as the page opens leaves the focus alone.
     static ANSWERED: Cell<bool> = const { Cell::new(false) };
+    /// Cleared by the first question shown: one asked as the page opens leaves the
+    /// focus on the page (a first choice focused unasked looks chosen); later ones, after
+    /// a toggle, Skip or "Ask me again", take it so the keyboard answers.
+    static PAGE_OPENING: Cell<bool> = const { Cell::new(true) };
+    /// Set by Skip and "Stop asking": if no question follows, Play takes the focus.
+    static PLAY_FOCUS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether Play should take the focus now (once: it clears the request).
+pub fn take_play_focus() -> bool {
+    PLAY_FOCUS.with(|f| f.replace(false))
 }
 
 /// The question, its choices (keys 1 to 9 pick one) and Skip.
@@ -37,13 +48,20 @@ pub fn Ask(props: &AskProps) -> Html {
         // Focus the first choice, so the keyboard answers without a hunt.
         let first = first.clone();
         use_effect_with(q.name.clone(), move |_| {
-            if let Some(el) = first.cast::<web_sys::HtmlElement>() {
-                let _ = el.focus();
+            // A question that follows Skip takes the focus Play would have had.
+            PLAY_FOCUS.with(|f| f.set(false));
+            if !PAGE_OPENING.with(|f| f.replace(false)) {
+                if let Some(el) = first.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
             }
         });
     }
     let on_answer = props.on_answer.reform(|a: Answer| {
-        ANSWERED.with(|f| f.set(true));
+        match a {
+            Answer::Choice(_) => ANSWERED.with(|f| f.set(true)),
+            Answer::Skipped => PLAY_FOCUS.with(|f| f.set(true)),
+        }
         a
     });
     let onkeydown = {
@@ -122,7 +140,7 @@ pub fn Ask(props: &AskProps) -> Html {
                     { t!("predict-skip") }
                 </button>
                 <button type="button" class="button button--small" data-testid="predict-off"
-                    onclick={props.on_off.reform(|_: MouseEvent| ())}>
+                    onclick={props.on_off.reform(|_: MouseEvent| PLAY_FOCUS.with(|f| f.set(true)))}>
                     { t!("predict-stop") }
                 </button>
                 <span class="predict__hint">{ t!("predict-hint") }</span>

@@ -125,10 +125,30 @@ pub struct TransportProps {
 
 #[function_component]
 pub fn Transport(props: &TransportProps) -> Html {
-    let send = |action: PlayerAction| {
+    // A button that cannot act now is `aria-disabled`, not `disabled`: End at the end
+    // keeps the focus it was clicked with, where a disabled button would drop it to the
+    // page (and a keyboard user would start again from the top).
+    let send = |action: PlayerAction, off: bool| {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+        Callback::from(move |_: MouseEvent| {
+            if !off {
+                dispatch.emit(action.clone());
+            }
+        })
     };
+    let play_ref = use_node_ref();
+    {
+        // After Skip or "Stop asking" the question that had the focus is gone: Play,
+        // the next thing to do, takes it.
+        let play_ref = play_ref.clone();
+        use_effect(move || {
+            if super::predict::take_play_focus() {
+                if let Some(el) = play_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let on_speed = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -171,24 +191,25 @@ pub fn Transport(props: &TransportProps) -> Html {
     let head = props.head;
     let at_start = head.events == 0 && head.t_us == 0;
     let at_end = head.events >= props.events && head.t_us >= props.end_us;
+    let at_last = head.events >= props.events;
     html! {
         <div class="transport" data-testid="transport">
             <div class="transport__buttons">
                 <button type="button" class="icon-button" aria-label={t!("home-label")} title={t!("home-title")}
-                    data-testid="home" disabled={at_start} onclick={send(PlayerAction::Home)}>{ icon(ICON_HOME) }</button>
+                    data-testid="home" aria-disabled={off(at_start)} onclick={send(PlayerAction::Home, at_start)}>{ icon(ICON_HOME) }</button>
                 <button type="button" class="icon-button" aria-label={t!("step-back-label")} title={t!("step-back-title")}
-                    data-testid="step-back" disabled={at_start} onclick={send(PlayerAction::StepBack)}>{ icon(ICON_BACK) }</button>
+                    data-testid="step-back" aria-disabled={off(at_start)} onclick={send(PlayerAction::StepBack, at_start)}>{ icon(ICON_BACK) }</button>
                 <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { t!("pause-label") } else { t!("play-label") }}
                     title={if props.playing { t!("pause-label") } else { t!("play-label") }}
-                    data-testid="play" data-playing={if props.playing { "true" } else { "false" }}
-                    onclick={send(PlayerAction::TogglePlay)}>
+                    data-testid="play" data-playing={if props.playing { "true" } else { "false" }} ref={play_ref}
+                    onclick={send(PlayerAction::TogglePlay, false)}>
                     { icon(if props.playing { ICON_PAUSE } else { ICON_PLAY }) }
                     { if props.playing { t!("pause") } else if at_end { t!("replay") } else { t!("play") } }
                 </button>
                 <button type="button" class="icon-button" aria-label={t!("step-forward-label")} title={t!("step-forward-title")}
-                    data-testid="step-forward" disabled={head.events >= props.events} onclick={send(PlayerAction::StepForward)}>{ icon(ICON_FORWARD) }</button>
+                    data-testid="step-forward" aria-disabled={off(at_last)} onclick={send(PlayerAction::StepForward, at_last)}>{ icon(ICON_FORWARD) }</button>
                 <button type="button" class="icon-button" aria-label={t!("end-label")} title={t!("end-title")}
-                    data-testid="end" disabled={at_end} onclick={send(PlayerAction::End)}>{ icon(ICON_END) }</button>
+                    data-testid="end" aria-disabled={off(at_end)} onclick={send(PlayerAction::End, at_end)}>{ icon(ICON_END) }</button>
                 <label class="transport__speed" title={t!("speed-title")}>
                     <span>{ t!("speed") }</span>
                     <select data-testid="speed" onchange={on_speed}>
@@ -397,4 +418,9 @@ fn speed_label(speed: f64) -> String {
         "{}×",
         crate::i18n::decimal(thousandths / 1000, thousandths % 1000)
     )
+}
+
+/// `aria-disabled="true"` for a button that cannot act now, no attribute otherwise.
+pub(crate) fn off(disabled: bool) -> Option<AttrValue> {
+    disabled.then_some(AttrValue::Static("true"))
 }
