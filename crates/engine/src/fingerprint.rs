@@ -57,6 +57,8 @@ impl Simulation {
             }
             (s.batch, s.repeats_done, s.tran_count, &s.options).hash(&mut h);
             (s.rowcount, s.last_error, s.resuming, s.applock_waiting).hash(&mut h);
+            // A blocked INSERT's identity values, which it takes again when it goes on.
+            s.identities.hash(&mut h);
             s.failed_block.hash(&mut h);
             (
                 s.applock_result,

@@ -2060,24 +2060,20 @@ impl Exec<'_> {
                 .identity
                 .as_ref()
                 .is_some_and(|id| set[id.column]);
-        let identity = match var {
+        let column = match var {
             _ if given_identity => None,
             Some(v) => self
                 .frame_mut(i)
                 .table_vars
-                .get_mut(v)
-                .and_then(|t| t.identity.as_mut())
-                .map(|id| {
-                    let n = id.next;
-                    id.next = id.next.saturating_add(id.increment);
-                    (id.column, n)
-                }),
-            None => self.w.db.tables[tid as usize].identity.as_mut().map(|id| {
-                let n = id.next;
-                id.next = id.next.saturating_add(id.increment);
-                (id.column, n)
-            }),
+                .get(v)
+                .and_then(|t| t.identity.as_ref())
+                .map(|id| id.column),
+            None => self.w.db.tables[tid as usize]
+                .identity
+                .as_ref()
+                .map(|id| id.column),
         };
+        let identity = column.map(|c| (c, self.take_identity(i, tid, var)));
         if let Some((c, n)) = identity {
             if convert(&Value::Int(n), &columns[c].ty, None).is_err() {
                 return Err(SqlError::identity_overflow(&columns[c].ty).into());
@@ -2108,6 +2104,37 @@ impl Exec<'_> {
             }
         }
         Ok(row)
+    }
+
+    /// The next identity value of table `tid` (or table variable `var`) for session `i`'s
+    /// statement: the one it took before, when the statement runs again after a lock
+    /// wait, else a new one from the counter.
+    fn take_identity(&mut self, i: usize, tid: u32, var: Option<&str>) -> i64 {
+        let s = &mut self.w.sessions[i];
+        let k = s.identities_used;
+        if let Some((t, v, n)) = s.identities.get(k) {
+            if *t == tid && v.as_deref() == var {
+                s.identities_used += 1;
+                return *n;
+            }
+            // The statement took another path this time: what it took before is spent.
+            s.identities.truncate(k);
+        }
+        let id = match var {
+            Some(v) => self
+                .frame_mut(i)
+                .table_vars
+                .get_mut(v)
+                .and_then(|t| t.identity.as_mut()),
+            None => self.w.db.tables[tid as usize].identity.as_mut(),
+        }
+        .expect("the caller found the identity");
+        let n = id.next;
+        id.next = id.next.saturating_add(id.increment);
+        let s = &mut self.w.sessions[i];
+        s.identities.push((tid, var.map(Box::from), n));
+        s.identities_used += 1;
+        n
     }
 
     fn insert_row(&mut self, i: usize, tid: u32, row: Vec<Value>) -> Result<(), Interrupt> {

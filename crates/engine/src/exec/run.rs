@@ -65,6 +65,8 @@ impl Exec<'_> {
             undo_mark: 0,
             fresh_locks: Default::default(),
             resuming: false,
+            identities: Vec::new(),
+            identities_used: 0,
             waiting_as: None,
             timeout_override: None,
             applock_waiting: false,
@@ -393,6 +395,7 @@ impl Exec<'_> {
         s.fresh_locks.clear();
         s.sleeping_until = None;
         s.merge_pending = None;
+        s.identities.clear();
         if !self.w.tracing {
             // Setup: only where the statement is, to place its errors.
             s.current = Some((Source::Setup, span.start, span.end));
@@ -482,6 +485,7 @@ impl Exec<'_> {
         if !std::mem::take(&mut self.w.sessions[i].resuming) {
             self.begin_statement(i, label, stmt.span.clone());
         }
+        self.w.sessions[i].identities_used = 0;
         match self.exec_statement(i, stmt) {
             Ok(Flow::Pause(us)) => {
                 // The statement goes on after `us`, where it left off.

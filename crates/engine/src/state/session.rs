@@ -196,6 +196,12 @@ pub(crate) struct Session {
     pub fresh_locks: FreshLocks,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
+    /// Identity values the current statement has taken, in order, each with its table
+    /// (or table variable, by name): the server gives a row its identity once, before a
+    /// lock wait, so the statement run again after the wait takes the same ones.
+    pub identities: Vec<(u32, Option<Box<str>>, i64)>,
+    /// How many of `identities` this run of the statement has used.
+    pub identities_used: usize,
     /// The owner (transaction or session) of the pending lock request, while blocked.
     pub waiting_as: Option<OwnerId>,
     /// LOCK_TIMEOUT for the next lock request only (sp_getapplock's @LockTimeout).

@@ -721,3 +721,39 @@ fn releasing_an_application_lock_not_held_returns_minus_999() {
     assert_eq!(numbers(&sim, "A"), [1223]);
     assert_eq!(row(&sim, "A", 0), ["-999"]);
 }
+
+/// An INSERT that waits on a unique key gives its row the identity value it took before
+/// the wait (the server allocates it once, as the row is built): A takes 1 and rolls
+/// back, B waits with 2 and keeps it, B's next row is 3. Re-running the INSERT after the
+/// wait must not burn a second value.
+#[test]
+fn an_insert_that_waited_keeps_the_identity_it_took_before_the_wait() {
+    let setup = "CREATE TABLE dbo.send (id int IDENTITY(1,1) PRIMARY KEY, doc int NOT NULL);\n\
+                 CREATE UNIQUE INDEX ux_send_doc ON dbo.send (doc);";
+    let sim = run(&scenario(
+        setup,
+        &[
+            (
+                "A",
+                0,
+                "BEGIN TRAN;\n\
+                 INSERT INTO dbo.send (doc) VALUES (1);\n\
+                 WAITFOR DELAY '00:00:01';\n\
+                 ROLLBACK;",
+            ),
+            (
+                "B",
+                100,
+                "INSERT INTO dbo.send (doc) VALUES (1);\n\
+                 INSERT INTO dbo.send (doc) VALUES (2);\n\
+                 SELECT id, doc FROM dbo.send ORDER BY id;",
+            ),
+        ],
+    ));
+    no_errors(&sim, "A");
+    no_errors(&sim, "B");
+    let b = sim.outcome().sessions;
+    let b = b.iter().find(|s| s.name == "B").expect("B");
+    assert!(b.wait_us > 800_000, "B waited for A: {} µs", b.wait_us);
+    assert_eq!(texts(&sim, "B", 0), [["2", "1"], ["3", "2"]]);
+}
