@@ -492,6 +492,26 @@ impl SqlError {
     }
 
     /// A transaction block that failed refuses every statement but its end (25P02).
+    /// A write or COMMIT in an uncommittable (doomed) transaction.
+    pub fn uncommittable() -> SqlError {
+        SqlError::new(
+            3930,
+            16,
+            "The current transaction cannot be committed and cannot support operations that write to the log file. Roll back the transaction.".into(),
+            AbortScope::Statement,
+        )
+    }
+
+    /// A batch that ends with its transaction uncommittable: the server rolls it back.
+    pub fn uncommittable_at_batch_end() -> SqlError {
+        SqlError::new(
+            3998,
+            16,
+            "Uncommittable transaction is detected at the end of the batch. The transaction is rolled back.".into(),
+            AbortScope::Statement,
+        )
+    }
+
     pub fn transaction_aborted() -> SqlError {
         SqlError::new(
             0,

@@ -876,13 +876,11 @@ impl Exec<'_> {
                 };
                 Value::bool(self.w.locks.conflicts(owner, &res, mode).is_empty())
             }
-            "XACT_STATE" => Value::Int(
-                if self.w.sessions[i].txn.as_ref().is_some_and(|t| t.explicit) {
-                    1
-                } else {
-                    0
-                },
-            ),
+            "XACT_STATE" => Value::Int(match self.w.sessions[i].txn.as_ref() {
+                Some(t) if t.doomed => -1,
+                Some(t) if t.explicit => 1,
+                _ => 0,
+            }),
             "DATEDIFF" | "DATEADD" | "DATEPART" | "DATENAME" => {
                 let word = match args.first().map(|a| &a.kind) {
                     Some(ExprKind::Column(n)) if n.parts.len() == 1 => n.name().value.clone(),

@@ -336,7 +336,13 @@ impl Exec<'_> {
             return;
         };
         match frame.kind {
-            FrameKind::Batch => {}
+            FrameKind::Batch => {
+                if self.w.sessions[i].txn.as_ref().is_some_and(|t| t.doomed) {
+                    let e = SqlError::uncommittable_at_batch_end();
+                    self.record_error(i, &e, false);
+                    self.rollback(i, "error 3998");
+                }
+            }
             FrameKind::Proc {
                 name,
                 return_var,
@@ -637,17 +643,12 @@ impl Exec<'_> {
             }
         }
         // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
-        if xact_abort
+        let by_xact_abort = xact_abort
             && matches!(scope, AbortScope::Statement | AbortScope::Batch)
-            && e.number != 50000
-        {
+            && e.number != 50000;
+        if by_xact_abort {
             scope = AbortScope::BatchAndTransaction;
         }
-        if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
-            let why = format!("error {}", e.code());
-            self.rollback(i, &why);
-        }
-        self.w.sessions[i].last_error = e.number as i64;
         // Find the innermost TRY; a compile error skips the TRY of its own frame.
         let frames = self.w.sessions[i].frames.len();
         let mut target = None;
@@ -661,6 +662,19 @@ impl Exec<'_> {
                 break;
             }
         }
+        if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
+            if by_xact_abort && target.is_some() {
+                // Caught, the transaction is not rolled back yet: it is uncommittable,
+                // and keeps its locks until the CATCH (or the batch's end) rolls it back.
+                if let Some(t) = self.w.sessions[i].txn.as_mut() {
+                    t.doomed = true;
+                }
+            } else {
+                let why = format!("error {}", e.code());
+                self.rollback(i, &why);
+            }
+        }
+        self.w.sessions[i].last_error = e.number as i64;
         self.record_error(i, &e, target.is_some());
         if let Some((depth, catch_pc, caught_depth)) = target {
             while self.w.sessions[i].frames.len() > depth + 1 {

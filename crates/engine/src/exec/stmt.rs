@@ -41,6 +41,19 @@ impl Exec<'_> {
                 _ => Err(SqlError::transaction_aborted().into()),
             };
         }
+        if self.w.sessions[i].txn.as_ref().is_some_and(|t| t.doomed)
+            && matches!(
+                &stmt.kind,
+                StmtKind::CommitTran { .. }
+                    | StmtKind::Insert(_)
+                    | StmtKind::Update(_)
+                    | StmtKind::Delete(_)
+                    | StmtKind::Merge(_)
+                    | StmtKind::TruncateTable { .. }
+            )
+        {
+            return Err(SqlError::uncommittable().into());
+        }
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
                 self.create_table(ct)?;

@@ -28,6 +28,7 @@ impl Exec<'_> {
             began_explicit: ansi,
             consumes: 0,
             began_at: self.w.sessions[i].statement_at,
+            doomed: false,
         });
         if ansi {
             self.w.sessions[i].tran_count = 1;
@@ -51,6 +52,7 @@ impl Exec<'_> {
                 began_explicit: true,
                 consumes: 0,
                 began_at: self.w.sessions[i].statement_at,
+                doomed: false,
             });
             let name = self.w.sessions[i].name.clone();
             self.push(Event::TransactionBegan {

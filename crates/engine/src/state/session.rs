@@ -66,6 +66,10 @@ pub(crate) struct Txn {
     pub batch: usize,
     /// When the statement that began it began (what a dialect's transaction clock reads).
     pub began_at: u64,
+    /// Uncommittable (XACT_STATE() = -1): an error that XACT_ABORT makes end the
+    /// transaction was caught by a TRY. Reads and ROLLBACK only; the batch's end rolls
+    /// it back.
+    pub doomed: bool,
 }
 
 #[derive(Clone)]

@@ -19,6 +19,12 @@ fn run_traced(sc: &Scenario, seed: u64) -> (Simulation, engine::Trace) {
     (sim, trace)
 }
 
+/// Account `id`'s balance in the final state.
+fn balance(sim: &mut Simulation, id: i64) -> engine::Value {
+    let sql = format!("SELECT balance FROM dbo.account WHERE id = {id}");
+    sim.query(&sql).unwrap().rows[0][0].clone()
+}
+
 fn errors(sim: &Simulation, name: &str) -> Vec<u32> {
     super::support::errors_of(sim, name)
         .into_iter()
@@ -76,12 +82,8 @@ fn lock_timeout_cancels_the_statement_with_1222_and_keeps_the_transaction() {
         "the transaction stays open after 1222"
     );
     let mut sim = sim;
-    let rows = sim
-        .query("SELECT id, balance FROM dbo.account ORDER BY id")
-        .unwrap()
-        .rows;
     assert_eq!(
-        rows[1][1],
+        balance(&mut sim, 2),
         engine::Value::Int(1),
         "B's first update committed"
     );
@@ -90,20 +92,16 @@ fn lock_timeout_cancels_the_statement_with_1222_and_keeps_the_transaction() {
 #[test]
 fn xact_abort_turns_a_statement_error_into_a_rollback_of_the_transaction() {
     let body = "BEGIN TRAN;\nUPDATE dbo.account SET balance = 50 WHERE id = 1;\nINSERT dbo.account VALUES (2, 0);\nCOMMIT;";
-    for (xact_abort, balance) in [(false, 50), (true, 100)] {
+    for (xact_abort, expected) in [(false, 50), (true, 100)] {
         let sql = format!(
             "SET XACT_ABORT {};\n{body}",
             if xact_abort { "ON" } else { "OFF" }
         );
         let mut sim = run(&scenario(ACCOUNTS, &[("A", 0, &sql)]), 1);
         assert_eq!(errors(&sim, "A"), [2627]);
-        let rows = sim
-            .query("SELECT balance FROM dbo.account WHERE id = 1")
-            .unwrap()
-            .rows;
         assert_eq!(
-            rows[0][0],
-            engine::Value::Int(balance),
+            balance(&mut sim, 1),
+            engine::Value::Int(expected),
             "XACT_ABORT {xact_abort}"
         );
     }
@@ -300,4 +298,70 @@ fn queries_outside_a_run_filter_aggregates_in_the_scan_with_the_same_answers() {
         assert_eq!(&sim.query(q).unwrap().rows, want, "{q}");
         assert_eq!(&traced[k].rows, want, "{q} in a session");
     }
+}
+
+/// With XACT_ABORT ON an error inside TRY leaves the transaction uncommittable, not
+/// rolled back: in the CATCH XACT_STATE() is -1, a write or COMMIT fails with 3930, and
+/// the locks stay until ROLLBACK (B waits for them). A batch that ends with it still
+/// uncommittable rolls it back with 3998.
+#[test]
+fn xact_abort_in_try_leaves_the_transaction_uncommittable_until_rollback() {
+    let a = "SET XACT_ABORT ON;\n\
+             BEGIN TRY\n\
+                 BEGIN TRAN;\n\
+                 UPDATE dbo.account SET balance = 50 WHERE id = 1;\n\
+                 INSERT dbo.account VALUES (2, 0);\n\
+                 COMMIT;\n\
+             END TRY\n\
+             BEGIN CATCH\n\
+                 SELECT XACT_STATE() AS xs, @@TRANCOUNT AS tc;\n\
+                 WAITFOR DELAY '00:00:01';\n\
+                 IF XACT_STATE() = -1 ROLLBACK;\n\
+                 SELECT XACT_STATE() AS xs;\n\
+             END CATCH;";
+    let b = "SELECT balance FROM dbo.account WHERE id = 1;";
+    let sim = run(&scenario(ACCOUNTS, &[("A", 0, a), ("B", 200_000, b)]), 1);
+    let out = sim.outcome();
+    assert_eq!(
+        out.sessions[0].results[0].rows[0],
+        [engine::Value::Int(-1), engine::Value::Int(1)]
+    );
+    assert_eq!(out.sessions[0].results[1].rows[0], [engine::Value::Int(0)]);
+    // B read the row only after A's ROLLBACK, and saw it as it was.
+    assert!(
+        out.sessions[1].wait_us > 500_000,
+        "B waited {} µs",
+        out.sessions[1].wait_us
+    );
+    assert_eq!(
+        out.sessions[1].results[0].rows[0],
+        [engine::Value::Int(100)]
+    );
+
+    let commit = "SET XACT_ABORT ON;\n\
+                  BEGIN TRY\n\
+                      BEGIN TRAN;\n\
+                      UPDATE dbo.account SET balance = 50 WHERE id = 1;\n\
+                      INSERT dbo.account VALUES (2, 0);\n\
+                  END TRY\n\
+                  BEGIN CATCH\n\
+                      BEGIN TRY\n\
+                          COMMIT;\n\
+                      END TRY\n\
+                      BEGIN CATCH\n\
+                          SELECT ERROR_NUMBER() AS n;\n\
+                      END CATCH;\n\
+                  END CATCH;";
+    let mut sim = run(&scenario(ACCOUNTS, &[("A", 0, commit)]), 1);
+    let out = sim.outcome();
+    assert_eq!(
+        out.sessions[0].results[0].rows[0],
+        [engine::Value::Int(3930)]
+    );
+    assert_eq!(errors(&sim, "A"), [2627, 3930, 3998]);
+    assert_eq!(
+        balance(&mut sim, 1),
+        engine::Value::Int(100),
+        "rolled back at the batch's end"
+    );
 }
