@@ -305,7 +305,8 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
         let drawn = track_html(name, &w, start, &segments, lane_starts, &marks, (&run.anomalies, &rules));
         html! {
             <div class="lane" data-testid={format!("lane-{name}")} data-session={name.clone()}>
-                <div class={classes!("lane__name", session_class(i))}>
+                // The title: a long name is cut to the lane's width (a phone's embed).
+                <div class={classes!("lane__name", session_class(i))} title={name.clone()}>
                     <span class="swatch" aria-hidden="true"></span>{ name }
                 </div>
                 <div class="lane__track" onclick={onclick.clone()} title={t!("lane-title", name = name)}>

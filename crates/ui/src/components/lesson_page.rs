@@ -440,7 +440,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 </p>
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
-                <p class="lesson__summary" lang={(!translated).then_some("en")}>{ &shown_lesson.summary }</p>
+                // The title: on a narrow stage the summary is one line, cut.
+                <p class="lesson__summary" lang={(!translated).then_some("en")}
+                    title={shown_lesson.summary.clone()}>{ &shown_lesson.summary }</p>
                 <super::Untranslated lesson_id={lesson.id.clone()} />
                 <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>
