@@ -15,6 +15,8 @@ pub struct SqlError {
     pub scope: AbortScope,
     /// The SQLSTATE a dialect that numbers its errors so gives it (`55P03`).
     pub sqlstate: Option<&'static str>,
+    /// RAISERROR's errors ignore XACT_ABORT; every other one (THROW's too) obeys it.
+    pub ignores_xact_abort: bool,
 }
 
 /// What the expression helpers return: the error behind a pointer, so the value they
@@ -53,6 +55,7 @@ impl SqlError {
             message,
             scope,
             sqlstate: None,
+            ignores_xact_abort: false,
         }
     }
 
@@ -408,7 +411,10 @@ impl SqlError {
 
     /// RAISERROR does not honour XACT_ABORT and never aborts the batch by itself.
     pub fn raised(number: u32, severity: u8, state: u8, message: String) -> SqlError {
-        SqlError::new(number, severity, message, AbortScope::Statement).with_state(state)
+        SqlError {
+            ignores_xact_abort: true,
+            ..SqlError::new(number, severity, message, AbortScope::Statement).with_state(state)
+        }
     }
 
     pub fn runaway(limit: u64) -> SqlError {

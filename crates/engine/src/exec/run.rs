@@ -642,10 +642,11 @@ impl Exec<'_> {
                 self.w.sessions[i].failed_block = true;
             }
         }
-        // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR).
+        // XACT_ABORT ON turns run-time errors into transaction-ending ones (not RAISERROR's,
+        // whatever their number; THROW's, whatever theirs).
         let by_xact_abort = xact_abort
             && matches!(scope, AbortScope::Statement | AbortScope::Batch)
-            && e.number != 50000;
+            && !e.ignores_xact_abort;
         if by_xact_abort {
             scope = AbortScope::BatchAndTransaction;
         }

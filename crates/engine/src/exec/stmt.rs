@@ -656,7 +656,9 @@ impl Exec<'_> {
                     .find_map(|f| f.caught.last().cloned());
                 match caught {
                     Some(mut e) => {
+                        // Re-raised by THROW, even RAISERROR's error obeys XACT_ABORT.
                         e.scope = crate::error::AbortScope::Batch;
+                        e.ignores_xact_abort = false;
                         Ok(e)
                     }
                     None => Ok(SqlError::throw_outside_catch()),

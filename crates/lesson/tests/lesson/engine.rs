@@ -365,3 +365,28 @@ fn xact_abort_in_try_leaves_the_transaction_uncommittable_until_rollback() {
         "rolled back at the batch's end"
     );
 }
+
+/// Under XACT_ABORT ON, THROW ends the transaction whatever its number (50000 included)
+/// and RAISERROR never does, whatever its number.
+#[test]
+fn xact_abort_applies_to_throw_of_any_number_and_never_to_raiserror() {
+    for (raise, rolled_back) in [
+        ("THROW 50000, 'no', 1;", true),
+        ("THROW 50001, 'no', 1;", true),
+        ("RAISERROR('no', 16, 1);", false),
+    ] {
+        let sql = format!(
+            "SET XACT_ABORT ON;\nBEGIN TRAN;\nUPDATE dbo.account SET balance = 50 WHERE id = 1;\n{raise}\nGO\nSELECT @@TRANCOUNT AS tc;\nIF @@TRANCOUNT > 0 COMMIT;"
+        );
+        let mut sim = run(&scenario(ACCOUNTS, &[("A", 0, &sql)]), 1);
+        // The next batch finds the transaction still open unless the error ended it.
+        let tc = sim.outcome().sessions[0].results[0].rows[0][0].clone();
+        assert_eq!(tc, engine::Value::Int(i64::from(!rolled_back)), "{raise}");
+        let expected = if rolled_back { 100 } else { 50 };
+        assert_eq!(
+            balance(&mut sim, 1),
+            engine::Value::Int(expected),
+            "{raise}"
+        );
+    }
+}
