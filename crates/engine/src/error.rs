@@ -497,7 +497,6 @@ impl SqlError {
         .with_sqlstate("25P01")
     }
 
-    /// A transaction block that failed refuses every statement but its end (25P02).
     /// A write or COMMIT in an uncommittable (doomed) transaction.
     pub fn uncommittable() -> SqlError {
         SqlError::new(
@@ -518,6 +517,7 @@ impl SqlError {
         )
     }
 
+    /// A transaction block that failed refuses every statement but its end (25P02).
     pub fn transaction_aborted() -> SqlError {
         SqlError::new(
             0,
