@@ -123,6 +123,10 @@ struct ScanSpec<'a> {
     limit: Option<usize>,
 }
 
+/// An access path: how, the candidate rows in the order it yields them, the index's
+/// depth (an index seek), and the key a clustered seek looked for when no row has it.
+type AccessPath = (Access, Candidates, u32, Option<Rc<str>>);
+
 /// Where a factor sits in FROM: the comma-separated item, and the join within it (`None`
 /// for the item's first factor).
 type FactorAt = (usize, Option<usize>);
@@ -1263,8 +1267,23 @@ impl Exec<'_> {
                 lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read,
             )?;
         }
-        let (access, candidates, index_depth) =
+        let (access, candidates, index_depth, missing) =
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        // SERIALIZABLE (HOLDLOCK) keeps a key it looked for and did not find out of the
+        // table: SQL Server locks the range the key would go in; a lock on the key itself
+        // stands for that range (an INSERT of the key takes X on the same resource), so
+        // an `IF NOT EXISTS (... WITH (UPDLOCK, HOLDLOCK))` guard makes the second session
+        // wait, and HOLDLOCK alone makes two such inserts deadlock, as they do there.
+        // (A versioned dialect's SERIALIZABLE never reaches here with `range`: it reads
+        // a snapshot and locks only rows that exist.)
+        if let (Some(key), Some(mode), None, true) = (missing, lk.row, lk.table, lk.range) {
+            let res = Resource::Key {
+                table: tid,
+                index: 1,
+                key,
+            };
+            self.lock(i, res, mode, false)?;
+        }
         let cl_depth = self.cl_depth(tid);
         // A heap's scan reads its pages, dead versions' included, with no tree above them.
         let heap_pages = match &self.w.db.tables[tid as usize].heap {
@@ -1569,7 +1588,7 @@ impl Exec<'_> {
         scope: &Scope,
         outer: Option<&RowCtx>,
         snapshot: Option<(u64, Option<u32>)>,
-    ) -> Result<(Access, Candidates, u32), Interrupt> {
+    ) -> Result<AccessPath, Interrupt> {
         let tid = spec.table;
         let preds: Vec<&Expr> = spec.pred.map(conjuncts).unwrap_or_default();
         // The predicate's conjuncts as text, built when a filtered index asks for them.
@@ -1595,7 +1614,16 @@ impl Exec<'_> {
                 let ord =
                     crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
-                return Ok((Access::ClusteredSeek, listed(found), 0));
+                // The key looked for, when no row has it (its text names its lock).
+                let missing =
+                    (found.is_empty() && t.hash_key.is_empty() && self.w.tracing).then(|| {
+                        let mut row = vec![Value::Null; t.columns.len()];
+                        for (v, &kc) in ord.0.iter().zip(&t.key) {
+                            row[kc] = v.clone();
+                        }
+                        t.key_text_of(Some(&row), t.slots.len())
+                    });
+                return Ok((Access::ClusteredSeek, listed(found), 0, missing));
             }
         }
         // Equality on every hash-key column is a row-hash access (a one-AMP access).
@@ -1624,7 +1652,7 @@ impl Exec<'_> {
                         })
                     })
                     .collect();
-                return Ok((Access::PrimaryIndex, listed(found), 0));
+                return Ok((Access::PrimaryIndex, listed(found), 0, None));
             }
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
@@ -1682,7 +1710,7 @@ impl Exec<'_> {
                     seek: seek_value,
                     after: None,
                 };
-                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth));
+                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth, None));
             }
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
@@ -1703,12 +1731,13 @@ impl Exec<'_> {
                 Access::IndexSeek(ix.name.clone()),
                 listed(cand.into_iter().map(|c| c.1).collect()),
                 depth,
+                None,
             ));
         }
         // Clustered scan, sorted when an order is asked for.
         let slots: Vec<RowId> = self.w.db.tables[tid as usize].clustered_order().collect();
         if spec.order.is_empty() {
-            return Ok((Access::ClusteredScan, listed(slots), 0));
+            return Ok((Access::ClusteredScan, listed(slots), 0, None));
         }
         let mut keyed = Vec::with_capacity(slots.len());
         for slot in slots {
@@ -1735,6 +1764,7 @@ impl Exec<'_> {
             Access::ClusteredScan,
             listed(keyed.into_iter().map(|k| k.1).collect()),
             0,
+            None,
         ))
     }
 

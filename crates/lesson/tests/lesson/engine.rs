@@ -390,3 +390,65 @@ fn xact_abort_applies_to_throw_of_any_number_and_never_to_raiserror() {
         );
     }
 }
+
+/// The "insert if missing" guard under SERIALIZABLE: a seek that finds no row keeps the
+/// key it looked for locked (SQL Server's key-range lock). With UPDLOCK, HOLDLOCK the
+/// second session waits, then finds the first's row and inserts nothing; with HOLDLOCK
+/// alone both hold S and both inserts wait for the other: a deadlock, one victim (1205);
+/// without a hint the read keeps nothing and the second insert fails with 2627.
+#[test]
+fn a_serializable_guard_locks_the_missing_key_it_looked_for() {
+    let guard = |hint: &str| {
+        format!(
+            "BEGIN TRAN;\n\
+             IF NOT EXISTS (SELECT 1 FROM dbo.account {hint} WHERE id = 3)\n\
+                 INSERT dbo.account VALUES (3, 0);\n\
+             WAITFOR DELAY '00:00:01';\n\
+             COMMIT;"
+        )
+    };
+    let outcome = |hint: &str| {
+        let script = guard(hint);
+        let (sim, trace) = run_traced(
+            &scenario(ACCOUNTS, &[("A", 0, &script), ("B", 30, &script)]),
+            1,
+        );
+        let text = trace.to_string();
+        let count = sim
+            .clone()
+            .query("SELECT COUNT(*) FROM dbo.account WHERE id = 3")
+            .unwrap()
+            .rows[0][0]
+            .clone();
+        (errors(&sim, "A"), errors(&sim, "B"), count, text)
+    };
+
+    let (a, b, count, text) = outcome("WITH (UPDLOCK, HOLDLOCK)");
+    assert_eq!((a, b, count), (vec![], vec![], engine::Value::Int(1)));
+    assert!(text.contains("A gets U on KEY account (3)"), "{text}");
+    assert!(
+        text.contains("B waits for U on KEY account (3): A holds U"),
+        "{text}"
+    );
+
+    let (a, b, count, text) = outcome("WITH (HOLDLOCK)");
+    assert_eq!(
+        ([a, b].concat(), count),
+        (vec![1205], engine::Value::Int(1))
+    );
+    assert!(text.contains("deadlock between"), "{text}");
+
+    let (a, b, count, _) = outcome("");
+    assert_eq!((a, b, count), (vec![], vec![2627], engine::Value::Int(1)));
+
+    // The session's SERIALIZABLE reads as HOLDLOCK does: the same deadlock.
+    let script = format!(
+        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;\n{}",
+        guard("")
+    );
+    let sim = run(
+        &scenario(ACCOUNTS, &[("A", 0, &script), ("B", 30, &script)]),
+        1,
+    );
+    assert_eq!([errors(&sim, "A"), errors(&sim, "B")].concat(), [1205]);
+}
