@@ -398,3 +398,34 @@ test('embed: the narration keeps a fixed height (two lines in view=full, one in 
     assert.equal((await at()).height, long.height, `${view}: a short line keeps the height`);
   }
 });
+
+test('embed: on a phone a compact widget shows three lanes and three sessions whole, with their names uncut', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 375, height: 700 });
+  // Five sessions: consumer1, consumer2, producer, producer2, auditor.
+  await t.open('#/embed/teradata-consume?view=compact');
+  await settled(page);
+  const seen = await page.evaluate(() => {
+    const body = document.querySelector('.lanes__body').getBoundingClientRect();
+    const lanes = [...document.querySelectorAll('.lanes__body .lane')].map((lane) => {
+      const name = lane.querySelector('.lane__name');
+      const box = lane.getBoundingClientRect();
+      return { name: name.title, cut: name.scrollWidth > name.clientWidth, whole: box.top >= body.top - 1 && box.bottom <= body.bottom + 1 };
+    });
+    const list = document.querySelector('.outcome-compact__sessions').getBoundingClientRect();
+    const sessions = [...document.querySelectorAll('.outcome-compact__session')].map((s) => {
+      const box = s.getBoundingClientRect();
+      return box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+    });
+    return { lanes, sessions };
+  });
+  assert.deepEqual(seen.lanes.slice(0, 3).map((l) => [l.name, l.whole, l.cut]), [
+    ['consumer1', true, false],
+    ['consumer2', true, false],
+    ['producer', true, false],
+  ]);
+  // The rest scroll inside the box (the last lane, with no name, is the time axis).
+  const named = seen.lanes.filter((l) => l.name);
+  assert.deepEqual(named.slice(3).map((l) => [l.name, l.whole]), [['producer2', false], ['auditor', false]]);
+  assert.deepEqual(seen.sessions.slice(0, 3), [true, true, true]);
+});

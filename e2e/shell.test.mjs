@@ -224,3 +224,20 @@ test('first paint: a lesson shows its text and code before the wasm has loaded, 
   await page.waitForSelector('[data-testid=lesson-problem]');
   assert.deepEqual(t.errors, []);
 });
+
+test('lesson page: headings go down one level at a time, and a lesson\'s SQL is set at the code size', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await t.open('#/lesson/queue-claim-race');
+  await page.waitForSelector('.prose pre.code code', { state: 'attached' });
+  const levels = await page.$$eval('h1, h2, h3, h4, h5, h6', (hs) => hs.map((h) => [Number(h.tagName[1]), h.textContent.trim().slice(0, 40)]));
+  let deepest = 0;
+  for (const [level, text] of levels) {
+    assert.ok(level <= deepest + 1, `"${text}" is an h${level} under an h${deepest}: ${JSON.stringify(levels)}`);
+    deepest = Math.max(deepest, level);
+  }
+  assert.ok(levels.some(([level, text]) => level === 3 && text === 'What happens'), JSON.stringify(levels));
+  const sizes = await page.$eval('.prose pre.code', (pre) => [getComputedStyle(pre).fontSize, getComputedStyle(pre.querySelector('code')).fontSize]);
+  assert.equal(sizes[1], sizes[0], 'the code in a block is the block\'s size');
+  assert.ok(parseFloat(sizes[1]) >= 12, `SQL at ${sizes[1]}`);
+});

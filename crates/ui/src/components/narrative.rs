@@ -73,12 +73,14 @@ pub fn parts(html: &str) -> Vec<Part> {
     out
 }
 
-/// `<h1>` becomes `<h3>` and so on (down to `<h6>`): the page's `<h1>` is the site and
-/// its `<h2>` the lesson's title.
+/// The page's `<h1>` is the site and its `<h2>` the lesson's title, so the narrative's
+/// headings start at `<h3>`: its `#` and `##` (the first `#`, the title, is dropped) are
+/// `<h3>`, `###` `<h4>` and so on, down to `<h6>`, with no level skipped after the
+/// title for a screen reader's outline.
 fn demote_headings(html: &str) -> String {
     let mut out = html.to_string();
     for level in (1..=6).rev() {
-        let to = (level + 2).min(6);
+        let to = (level + 1).clamp(3, 6);
         for (from, into) in [
             (format!("<h{level}"), format!("<h{to}")),
             (format!("</h{level}>"), format!("</h{to}>")),
@@ -171,7 +173,12 @@ mod tests {
         );
         assert_eq!(
             parts("<p>a</p><h2 id=\"x\">B</h2>"),
-            [Part::Html("<p>a</p><h4 id=\"x\">B</h4>".into())]
+            [Part::Html("<p>a</p><h3 id=\"x\">B</h3>".into())]
+        );
+        // No level skipped below the lesson's <h2>: # and ## are <h3>, ### <h4>.
+        assert_eq!(
+            demote_headings("<h1>A</h1><h2>B</h2><h3>C</h3><h5>D</h5><h6>E</h6>"),
+            "<h3>A</h3><h3>B</h3><h4>C</h4><h6>D</h6><h6>E</h6>"
         );
     }
 }
