@@ -22,7 +22,7 @@ use std::rc::Rc;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cost::CostKind;
-use crate::error::SqlError;
+use crate::error::{AbortScope, SqlError};
 use crate::event::TraceEntry;
 use crate::event::{Access, Event};
 use crate::state::locks::{LockMode, ResourceWords};
@@ -290,6 +290,12 @@ pub(crate) trait Rules: Sync {
     /// The dialect's SQLSTATE and words for an error the executor raised.
     fn number_error(&self, e: SqlError) -> SqlError {
         e
+    }
+
+    /// How far error `e` in session `i` aborts, given the scope the executor chose:
+    /// a dialect whose transactions end at any error widens it.
+    fn error_scope(&self, _x: &Exec<'_>, _i: usize, scope: AbortScope) -> AbortScope {
+        scope
     }
 
     /// The error of a NOWAIT that found `relation`'s row (or, `row` false, the table)

@@ -625,7 +625,7 @@ impl Exec<'_> {
         }
         let e = self.rules.number_error(e);
         let xact_abort = self.w.sessions[i].options.xact_abort;
-        let mut scope = e.scope;
+        let mut scope = self.rules.error_scope(self, i, e.scope);
         if self.rules.flat_transactions() && scope != AbortScope::Compile {
             let in_try = self.w.sessions[i]
                 .frames

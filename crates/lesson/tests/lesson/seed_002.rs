@@ -448,3 +448,46 @@ INSERT INTO t (id, v) VALUES (1, 10);",
     );
     assert!(reads[1].contains("by all-rows scan"), "{reads:?}");
 }
+
+/// An error inside BT ... ET in Teradata session mode rolls back the whole transaction
+/// (the first INSERT too) and ends it: the next INSERT is a request of its own that
+/// commits, and the ET finds no transaction (3510). In ANSI mode the failed INSERT is
+/// undone alone and COMMIT keeps the others.
+#[test]
+fn an_error_in_teradata_mode_rolls_back_the_whole_transaction_and_in_ansi_mode_only_the_request() {
+    let setup =
+        "CREATE TABLE ship (id INTEGER NOT NULL, carrier VARCHAR(20) NOT NULL) PRIMARY INDEX (id);";
+    // A's error numbers and the ids left in ship.
+    let outcome = |script: &str| {
+        let mut sim = teradata(setup, &[("A", 0, script)]);
+        let numbers: Vec<u32> = sim.outcome().sessions[0]
+            .errors
+            .iter()
+            .map(|e| e.number)
+            .collect();
+        let ids: Vec<Value> = sim
+            .query("SELECT id FROM ship ORDER BY id")
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
+        (numbers, ids)
+    };
+    let btet = ".SET SESSION TRANSACTION BTET\n\
+                BT;\n\
+                INSERT INTO ship VALUES (1, 'ups');\n\
+                INSERT INTO ship VALUES (2, NULL);\n\
+                INSERT INTO ship VALUES (3, 'dhl');\n\
+                ET;";
+    assert_eq!(outcome(btet), (vec![3811, 3510], vec![Value::Int(3)]));
+    let ansi = ".SET SESSION TRANSACTION ANSI\n\
+                INSERT INTO ship VALUES (1, 'ups');\n\
+                INSERT INTO ship VALUES (2, NULL);\n\
+                INSERT INTO ship VALUES (3, 'dhl');\n\
+                COMMIT;";
+    assert_eq!(
+        outcome(ansi),
+        (vec![3811], vec![Value::Int(1), Value::Int(3)])
+    );
+}

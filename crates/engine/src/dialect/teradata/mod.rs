@@ -90,6 +90,17 @@ impl Rules for Teradata {
         teradata_error(e)
     }
 
+    /// Teradata session mode: any error rolls back the whole transaction, BT ... ET
+    /// included, and ends the request (a later ET finds no transaction: 3510). In ANSI
+    /// mode an error undoes only the request and the transaction goes on.
+    fn error_scope(&self, x: &Exec<'_>, i: usize, scope: AbortScope) -> AbortScope {
+        let ansi = x.w.sessions[i].chained_txns;
+        match scope {
+            AbortScope::Statement | AbortScope::Batch if !ansi => AbortScope::BatchAndTransaction,
+            _ => scope,
+        }
+    }
+
     /// Teradata's rows are spread by the hash of their primary index, not kept in a
     /// clustered index: a full scan is an all-rows scan (its EXPLAIN's words).
     /// Teradata locks a database, a table or a row hash: a table lock is on a TABLE.
