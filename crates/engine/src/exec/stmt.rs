@@ -478,6 +478,22 @@ impl Exec<'_> {
                 TableConstraintKind::Check(_) => {}
             }
         }
+        // A unique primary index with no PRIMARY KEY is the table's key: it refuses a
+        // second row with the same value, as a PRIMARY KEY (itself a unique primary
+        // index there) does.
+        if let Some(pi) = ct.primary_index.as_ref().filter(|pi| pi.unique) {
+            if pk.is_empty() {
+                pk = pi
+                    .columns
+                    .iter()
+                    .filter_map(|c| {
+                        columns
+                            .iter()
+                            .position(|x| x.name.eq_ignore_ascii_case(&c.value))
+                    })
+                    .collect();
+            }
+        }
         let id = self.w.db.tables.len() as u32;
         let mut columns = columns;
         for &p in &pk {

@@ -423,30 +423,61 @@ fn teradata_lessons_take_only_read_and_write_locks() {
 /// access, and any other read an all-rows scan (EXPLAIN's words).
 #[test]
 fn teradata_reads_are_row_hash_accesses_or_all_rows_scans() {
-    let sc = super::support::scenario_in(
-        Dialect::Teradata,
-        "CREATE TABLE t (id INTEGER NOT NULL, v INTEGER) PRIMARY INDEX (id);
-INSERT INTO t (id, v) VALUES (1, 10);",
-        &[(
-            "A",
-            0,
-            "SELECT v FROM t WHERE id = 1;\nSELECT id FROM t WHERE v = 10;",
-        )],
-    );
-    let mut sim = Simulation::new(&sc, 1).unwrap();
-    let trace = sim.run_traced().unwrap();
-    let reads: Vec<String> = trace
-        .entries
-        .iter()
-        .filter(|e| matches!(e.event, Event::RowsRead { .. }))
-        .map(|e| e.event.to_string())
-        .collect();
-    assert_eq!(reads.len(), 2, "{reads:?}");
-    assert!(
-        reads[0].contains("by primary index (row hash)"),
-        "{reads:?}"
-    );
-    assert!(reads[1].contains("by all-rows scan"), "{reads:?}");
+    for pi in ["PRIMARY INDEX (id)", "UNIQUE PRIMARY INDEX (id)"] {
+        let setup = format!(
+            "CREATE TABLE t (id INTEGER NOT NULL, v INTEGER) {pi};\n\
+             INSERT INTO t (id, v) VALUES (1, 10);"
+        );
+        let sc = super::support::scenario_in(
+            Dialect::Teradata,
+            &setup,
+            &[(
+                "A",
+                0,
+                "SELECT v FROM t WHERE id = 1;\nSELECT id FROM t WHERE v = 10;",
+            )],
+        );
+        let mut sim = Simulation::new(&sc, 1).unwrap();
+        let trace = sim.run_traced().unwrap();
+        let reads: Vec<String> = trace
+            .entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::RowsRead { .. }))
+            .map(|e| e.event.to_string())
+            .collect();
+        assert_eq!(reads.len(), 2, "{pi}: {reads:?}");
+        assert!(
+            reads[0].contains("by primary index (row hash)"),
+            "{pi}: {reads:?}"
+        );
+        assert!(reads[1].contains("by all-rows scan"), "{pi}: {reads:?}");
+    }
+}
+
+/// A unique primary index refuses a second row with its value: 2801, and the request's
+/// transaction is rolled back. A non-unique one takes both rows.
+#[test]
+fn a_unique_primary_index_refuses_a_duplicate_with_2801() {
+    let script = "INSERT INTO ship VALUES (1, 'ups');\nINSERT INTO ship VALUES (1, 'dhl');";
+    for (pi, errors, rows) in [
+        ("UNIQUE PRIMARY INDEX (id)", vec![2801], 1),
+        ("PRIMARY INDEX (id)", vec![], 2),
+    ] {
+        let setup =
+            format!("CREATE TABLE ship (id INTEGER NOT NULL, carrier VARCHAR(20) NOT NULL) {pi};");
+        let mut sim = teradata(&setup, &[("A", 0, script)]);
+        let out = sim.outcome();
+        let numbers: Vec<u32> = out.sessions[0].errors.iter().map(|e| e.number).collect();
+        assert_eq!(numbers, errors, "{pi}");
+        if let Some(e) = out.sessions[0].errors.first() {
+            assert_eq!(
+                e.message,
+                "Duplicate unique prime key error in lockstep.ship."
+            );
+        }
+        let count = sim.query("SELECT COUNT(*) FROM ship").unwrap().rows;
+        assert_eq!(count, [[Value::Int(rows)]], "{pi}");
+    }
 }
 
 /// An error inside BT ... ET in Teradata session mode rolls back the whole transaction

@@ -116,9 +116,14 @@ impl Rules for Teradata {
         false
     }
 
-    fn access_name(&self, _table: &Table, access: Access) -> Access {
+    fn access_name(&self, table: &Table, access: Access) -> Access {
         match access {
             Access::ClusteredScan => Access::AllRowsScan,
+            // A key that is the primary index (a unique primary index) is read by its row
+            // hash.
+            Access::ClusteredSeek if !table.hash_key.is_empty() && table.hash_key == table.key => {
+                Access::PrimaryIndex
+            }
             other => other,
         }
     }
