@@ -508,6 +508,21 @@ impl SqlError {
     }
 
     /// A batch that ends with its transaction uncommittable: the server rolls it back.
+    /// A procedure returned with another @@TRANCOUNT than it began with. A message to
+    /// the client that does not change what runs: no XACT_ABORT, nothing rolled back.
+    pub fn trancount_mismatch(previous: u32, current: u32) -> SqlError {
+        SqlError {
+            ignores_xact_abort: true,
+            ..SqlError::new(
+                266,
+                16,
+                format!("Transaction count after EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous count = {previous}, current count = {current}."),
+                AbortScope::Statement,
+            )
+            .with_state(2)
+        }
+    }
+
     pub fn uncommittable_at_batch_end() -> SqlError {
         SqlError::new(
             3998,

@@ -68,8 +68,11 @@ impl Simulation {
                 .hash(&mut h);
             for f in &s.frames {
                 (f.pc, f.source, f.scope_identity, &f.tries).hash(&mut h);
-                if let FrameKind::Proc { name, .. } = &f.kind {
-                    name.hash(&mut h);
+                if let FrameKind::Proc {
+                    name, tran_count, ..
+                } = &f.kind
+                {
+                    (name, tran_count).hash(&mut h);
                 }
                 for (name, (_, v)) in &f.vars {
                     name.hash(&mut h);

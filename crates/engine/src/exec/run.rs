@@ -171,7 +171,7 @@ impl Exec<'_> {
             let code = frame.code.clone();
             let pc = frame.pc;
             if pc >= code.instrs.len() {
-                self.pop_frame(i, None);
+                self.return_from_frame(i, None);
                 continue;
             }
             match &code.instrs[pc] {
@@ -331,6 +331,26 @@ impl Exec<'_> {
     }
 
     /// Pops the top frame: a batch ends, a procedure returns its code.
+    /// A batch or procedure ends by running to its end or by RETURN (not by an error
+    /// leaving it): a procedure that changed @@TRANCOUNT raises 266 in its caller (a
+    /// dialect with flat transactions counts none). Unwinding frames for an error goes
+    /// through [`Self::pop_frame`] alone, so raising here never recurses.
+    fn return_from_frame(&mut self, i: usize, code: Option<i64>) {
+        let began = match self.w.sessions[i].frames.last().map(|f| &f.kind) {
+            Some(FrameKind::Proc {
+                tran_count,
+                own_txn: false,
+                ..
+            }) if !self.rules.flat_transactions() => Some(*tran_count),
+            _ => None,
+        };
+        self.pop_frame(i, code);
+        let now = self.w.sessions[i].tran_count;
+        if let Some(began) = began.filter(|&b| b != now) {
+            self.raise(i, SqlError::trancount_mismatch(began, now));
+        }
+    }
+
     pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
         let Some(frame) = self.w.sessions[i].frames.pop() else {
             return;
@@ -349,6 +369,7 @@ impl Exec<'_> {
                 outputs,
                 saved,
                 own_txn,
+                ..
             } => {
                 // A temporary table a procedure created ends with it.
                 for key in &frame.temp_tables {
@@ -572,7 +593,7 @@ impl Exec<'_> {
             Flow::Pause(_) => unreachable!("run_statement keeps a paused statement"),
             Flow::Return(code) => {
                 // RETURN in a batch ends the batch; in a procedure returns to the caller.
-                self.pop_frame(i, code);
+                self.return_from_frame(i, code);
                 let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
                 self.w.sessions[i].state = State::Busy {
                     until: self.w.now + cost,

@@ -799,6 +799,7 @@ impl Exec<'_> {
             outputs,
             saved,
             own_txn,
+            tran_count: self.w.sessions[i].tran_count,
         };
         let name = self.w.sessions[i].name.clone();
         self.push(Event::ProcedureCalled {

@@ -101,6 +101,9 @@ pub(crate) enum FrameKind {
         /// The call began the transaction it runs in, and commits it when it returns
         /// (`Rules::call_is_transaction`).
         own_txn: bool,
+        /// @@TRANCOUNT when the call began: a procedure that returns with another count
+        /// raises 266 in its caller.
+        tran_count: u32,
     },
 }
 

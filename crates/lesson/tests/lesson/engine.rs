@@ -452,3 +452,53 @@ fn a_serializable_guard_locks_the_missing_key_it_looked_for() {
     );
     assert_eq!([errors(&sim, "A"), errors(&sim, "B")].concat(), [1205]);
 }
+
+/// A procedure that returns with another @@TRANCOUNT than it began with raises 266 in
+/// its caller (a message: nothing is rolled back, XACT_ABORT or not), and a TRY around
+/// the EXEC catches it. A procedure that commits what it began raises nothing.
+#[test]
+fn a_procedure_that_changes_trancount_raises_266_and_changes_nothing_else() {
+    let setup = format!(
+        "{ACCOUNTS}\nGO\n\
+         CREATE PROCEDURE dbo.open_only AS\n\
+         BEGIN TRAN;\n\
+         UPDATE dbo.account SET balance = 50 WHERE id = 1;\n\
+         GO\n\
+         CREATE PROCEDURE dbo.undo AS\n\
+         ROLLBACK;\n\
+         GO\n\
+         CREATE PROCEDURE dbo.balanced AS\n\
+         BEGIN TRAN;\n\
+         UPDATE dbo.account SET balance = 70 WHERE id = 2;\n\
+         COMMIT;"
+    );
+    let a = "SET XACT_ABORT ON;\n\
+             EXEC dbo.open_only;\n\
+             SELECT @@TRANCOUNT AS tc;\n\
+             COMMIT;\n\
+             BEGIN TRAN;\n\
+             BEGIN TRY\n\
+                 EXEC dbo.undo;\n\
+             END TRY\n\
+             BEGIN CATCH\n\
+                 SELECT ERROR_NUMBER() AS n, @@TRANCOUNT AS tc;\n\
+             END CATCH;\n\
+             EXEC dbo.balanced;";
+    let mut sim = run(&scenario(&setup, &[("A", 0, a)]), 1);
+    let out = sim.outcome();
+    assert_eq!(errors(&sim, "A"), [266, 266]);
+    let first = &out.sessions[0].errors[0];
+    assert_eq!(
+        first.message,
+        "Transaction count after EXECUTE indicates a mismatching number of BEGIN and COMMIT statements. Previous count = 0, current count = 1."
+    );
+    // The transaction the procedure left open is still open after the 266, and the
+    // caller's COMMIT keeps its update.
+    assert_eq!(out.sessions[0].results[0].rows[0], [engine::Value::Int(1)]);
+    assert_eq!(
+        out.sessions[0].results[1].rows[0],
+        [engine::Value::Int(266), engine::Value::Int(0)]
+    );
+    assert_eq!(balance(&mut sim, 1), engine::Value::Int(50));
+    assert_eq!(balance(&mut sim, 2), engine::Value::Int(70));
+}
