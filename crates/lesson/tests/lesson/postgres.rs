@@ -796,3 +796,30 @@ COMMIT;";
     assert_eq!(results(&sim, "B")[0], Vec::<Vec<Value>>::new());
     assert!(wait_ms(&sim, "B") >= 900, "B waits for A's key");
 }
+
+/// Real server: unlocking an advisory lock the session does not hold returns false with
+/// a WARNING (`you don't own a lock of type ExclusiveLock`, ShareLock for the shared
+/// form); an unlock of a held lock says nothing.
+#[test]
+fn unlocking_an_advisory_lock_not_held_warns() {
+    let script = "SELECT pg_advisory_lock(7);
+SELECT pg_advisory_unlock(7);
+SELECT pg_advisory_unlock(7);
+SELECT pg_advisory_unlock_shared(7);";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, script)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let printed: Vec<String> = trace
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, engine::Event::Printed { .. }))
+        .map(|e| e.event.to_string())
+        .collect();
+    assert_eq!(
+        printed,
+        [
+            "A prints: WARNING:  you don't own a lock of type ExclusiveLock",
+            "A prints: WARNING:  you don't own a lock of type ShareLock",
+        ]
+    );
+}

@@ -101,6 +101,17 @@ fn unlock(x: &mut Exec<'_>, i: usize, args: &[Value], mode: LockMode) -> Result<
     let res = resource(args)?;
     let owner = x.w.sessions[i].session_owner;
     if x.w.locks.held(owner, &res).is_none_or(|(m, _)| m != mode) {
+        // PostgreSQL's words (ExclusiveLock, ShareLock), sent to the client as a warning.
+        let kind = if mode == LockMode::S {
+            "ShareLock"
+        } else {
+            "ExclusiveLock"
+        };
+        let session = x.w.sessions[i].name.clone();
+        x.push(Event::Printed {
+            session,
+            text: format!("WARNING:  you don't own a lock of type {kind}"),
+        });
         return Ok(Value::bool(false));
     }
     let grants = x.w.locks.release(owner, &res);
