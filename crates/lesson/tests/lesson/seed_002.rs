@@ -512,6 +512,13 @@ fn an_error_in_teradata_mode_rolls_back_the_whole_transaction_and_in_ansi_mode_o
                 INSERT INTO ship VALUES (3, 'dhl');\n\
                 ET;";
     assert_eq!(outcome(btet), (vec![3811, 3510], vec![Value::Int(3)]));
+    // A column that does not exist is an error like any other there.
+    let unknown = ".SET SESSION TRANSACTION BTET\n\
+                   BT;\n\
+                   INSERT INTO ship VALUES (1, 'ups');\n\
+                   SELECT nosuch FROM ship;\n\
+                   ET;";
+    assert_eq!(outcome(unknown), (vec![3810, 3510], vec![]));
     let ansi = ".SET SESSION TRANSACTION ANSI\n\
                 INSERT INTO ship VALUES (1, 'ups');\n\
                 INSERT INTO ship VALUES (2, NULL);\n\

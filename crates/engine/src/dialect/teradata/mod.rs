@@ -96,7 +96,9 @@ impl Rules for Teradata {
     fn error_scope(&self, x: &Exec<'_>, i: usize, scope: AbortScope) -> AbortScope {
         let ansi = x.w.sessions[i].chained_txns;
         match scope {
-            AbortScope::Statement | AbortScope::Batch if !ansi => AbortScope::BatchAndTransaction,
+            AbortScope::Statement | AbortScope::Batch | AbortScope::Compile if !ansi => {
+                AbortScope::BatchAndTransaction
+            }
             _ => scope,
         }
     }
