@@ -123,6 +123,19 @@ struct ScanSpec<'a> {
     limit: Option<usize>,
 }
 
+/// The key past a clustered index's last: what a SERIALIZABLE scan to the end locks
+/// and an INSERT tests.
+pub(crate) fn end_of_index(table: u32) -> Resource {
+    Resource::Key {
+        table,
+        index: 1,
+        key: Rc::from(END_OF_INDEX),
+    }
+}
+
+/// The end-of-index key's text in the trace (`KEY task (end of index)`).
+const END_OF_INDEX: &str = "end of index";
+
 /// An access path: how, the candidate rows in the order it yields them, the index's
 /// depth (an index seek), and the key a clustered seek looked for when no row has it.
 type AccessPath = (Access, Candidates, u32, Option<Rc<str>>);
@@ -1498,6 +1511,17 @@ impl Exec<'_> {
             } else {
                 leaf
             };
+            // A SERIALIZABLE scan that read to the end of a clustered index keeps the
+            // range past its last key too (SQL Server's lock on the end of the index),
+            // so no other session inserts a row it would have read: another such scan
+            // of an empty table waits (UPDLOCK) and an INSERT behind it waits.
+            let t = &self.w.db.tables[tid as usize];
+            let keyed = !t.key.is_empty() && t.hash_key.is_empty() && !t.is_variable;
+            if let (Some(mode), None, true, false, true) =
+                (lk.row, lk.table, lk.range, stopped_early, keyed)
+            {
+                self.lock(i, end_of_index(tid), mode, false)?;
+            }
         }
         self.w.query_reads += reads;
         if self.w.tracing && !self.w.db.tables[tid as usize].is_variable {
@@ -2179,6 +2203,22 @@ impl Exec<'_> {
             t.key_text_of(Some(row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
+        // A SERIALIZABLE scan of another transaction holds the table's range to its end:
+        // the insert waits for it (SQL Server's RangeI-N test), and two such readers that
+        // both insert deadlock.
+        if self.w.tracing && self.w.db.tables[tid as usize].hash_key.is_empty() {
+            let end = end_of_index(tid);
+            let owner = self.ensure_txn(i);
+            if self
+                .w
+                .locks
+                .holders(&end)
+                .iter()
+                .any(|(o, _, _)| *o != owner)
+            {
+                self.lock(i, end, LockMode::X, false)?;
+            }
+        }
         let res = {
             let t = &self.w.db.tables[tid as usize];
             if !self.w.tracing {

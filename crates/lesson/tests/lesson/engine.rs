@@ -391,66 +391,94 @@ fn xact_abort_applies_to_throw_of_any_number_and_never_to_raiserror() {
     }
 }
 
-/// The "insert if missing" guard under SERIALIZABLE: a seek that finds no row keeps the
-/// key it looked for locked (SQL Server's key-range lock). With UPDLOCK, HOLDLOCK the
-/// second session waits, then finds the first's row and inserts nothing; with HOLDLOCK
-/// alone both hold S and both inserts wait for the other: a deadlock, one victim (1205);
-/// without a hint the read keeps nothing and the second insert fails with 2627.
-#[test]
-fn a_serializable_guard_locks_the_missing_key_it_looked_for() {
-    let guard = |hint: &str| {
-        format!(
-            "BEGIN TRAN;\n\
-             IF NOT EXISTS (SELECT 1 FROM dbo.account {hint} WHERE id = 3)\n\
-                 INSERT dbo.account VALUES (3, 0);\n\
-             WAITFOR DELAY '00:00:01';\n\
-             COMMIT;"
-        )
-    };
-    let outcome = |hint: &str| {
-        let script = guard(hint);
-        let (sim, trace) = run_traced(
-            &scenario(ACCOUNTS, &[("A", 0, &script), ("B", 30, &script)]),
-            1,
-        );
-        let text = trace.to_string();
-        let count = sim
-            .clone()
-            .query("SELECT COUNT(*) FROM dbo.account WHERE id = 3")
-            .unwrap()
-            .rows[0][0]
-            .clone();
-        (errors(&sim, "A"), errors(&sim, "B"), count, text)
-    };
-
-    let (a, b, count, text) = outcome("WITH (UPDLOCK, HOLDLOCK)");
-    assert_eq!((a, b, count), (vec![], vec![], engine::Value::Int(1)));
-    assert!(text.contains("A gets U on KEY account (3)"), "{text}");
-    assert!(
-        text.contains("B waits for U on KEY account (3): A holds U"),
-        "{text}"
-    );
-
-    let (a, b, count, text) = outcome("WITH (HOLDLOCK)");
-    assert_eq!(
-        ([a, b].concat(), count),
-        (vec![1205], engine::Value::Int(1))
-    );
-    assert!(text.contains("deadlock between"), "{text}");
-
-    let (a, b, count, _) = outcome("");
-    assert_eq!((a, b, count), (vec![], vec![2627], engine::Value::Int(1)));
-
-    // The session's SERIALIZABLE reads as HOLDLOCK does: the same deadlock.
+/// Two sessions, 30 µs apart, each running `<prefix> BEGIN TRAN; IF NOT EXISTS (SELECT
+/// 1 FROM <table> <hint> WHERE <find>) <insert>; WAITFOR 1 s; COMMIT`: A's and B's
+/// error numbers, the rows `find` finds at the end, and the trace.
+fn guard_race(
+    setup: &str,
+    prefix: &str,
+    table: &str,
+    find: &str,
+    insert: &str,
+    hint: &str,
+) -> (Vec<u32>, Vec<u32>, engine::Value, String) {
     let script = format!(
-        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;\n{}",
-        guard("")
+        "{prefix}BEGIN TRAN;\n\
+         IF NOT EXISTS (SELECT 1 FROM {table} {hint} WHERE {find})\n\
+             {insert};\n\
+         WAITFOR DELAY '00:00:01';\n\
+         COMMIT;"
     );
-    let sim = run(
-        &scenario(ACCOUNTS, &[("A", 0, &script), ("B", 30, &script)]),
+    let (sim, trace) = run_traced(
+        &scenario(setup, &[("A", 0, &script), ("B", 30, &script)]),
         1,
     );
-    assert_eq!([errors(&sim, "A"), errors(&sim, "B")].concat(), [1205]);
+    let count = sim
+        .clone()
+        .query(&format!("SELECT COUNT(*) FROM {table} WHERE {find}"))
+        .unwrap()
+        .rows[0][0]
+        .clone();
+    (
+        errors(&sim, "A"),
+        errors(&sim, "B"),
+        count,
+        trace.to_string(),
+    )
+}
+
+/// The "insert if missing" guard under SERIALIZABLE, found by the clustered key (a seek
+/// that finds no row keeps the key it looked for locked) and by another column (a scan
+/// to the end of the clustered index keeps the end locked, and an INSERT tests it), as
+/// SQL Server's key-range locks do. With UPDLOCK, HOLDLOCK the second session waits,
+/// then finds the first's row and inserts nothing; with HOLDLOCK alone both hold S and
+/// each INSERT waits for the other: a deadlock, one victim (1205); without a hint the
+/// read keeps nothing and the second INSERT fails on the unique key.
+#[test]
+fn a_serializable_guard_keeps_the_missing_row_out() {
+    let send = "CREATE TABLE dbo.send (Id int IDENTITY(1,1) PRIMARY KEY, DocumentId int NOT NULL, Status varchar(20) NOT NULL);\n\
+                CREATE UNIQUE INDEX UX_send ON dbo.send (DocumentId) WHERE Status = 'IN_PROGRESS';";
+    // (setup, table, find, insert, the wait with UPDLOCK, the deadlock's wait, the
+    // error without a hint)
+    let cases = [
+        (
+            ACCOUNTS,
+            "dbo.account",
+            "id = 3",
+            "INSERT dbo.account VALUES (3, 0)",
+            "B waits for U on KEY account (3): A holds U",
+            "waits for X on KEY account (3)",
+            2627,
+        ),
+        (
+            send,
+            "dbo.send",
+            "DocumentId = 3",
+            "INSERT dbo.send (DocumentId, Status) VALUES (3, 'IN_PROGRESS')",
+            "B waits for U on KEY send (end of index): A holds U",
+            "waits for X on KEY send (end of index)",
+            2601,
+        ),
+    ];
+    let one = engine::Value::Int(1);
+    for (setup, table, find, insert, wait, deadlock_wait, duplicate) in cases {
+        let race = |prefix: &str, hint: &str| guard_race(setup, prefix, table, find, insert, hint);
+
+        let (a, b, count, text) = race("", "WITH (UPDLOCK, HOLDLOCK)");
+        assert_eq!((a, b, &count), (vec![], vec![], &one), "{text}");
+        assert!(text.contains(wait), "{text}");
+
+        let (a, b, count, text) = race("", "WITH (HOLDLOCK)");
+        assert_eq!(([a, b].concat(), &count), (vec![1205], &one), "{text}");
+        assert!(text.contains(deadlock_wait), "{text}");
+
+        // The session's SERIALIZABLE reads as HOLDLOCK does: the same deadlock.
+        let (a, b, _, text) = race("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;\n", "");
+        assert_eq!([a, b].concat(), [1205], "{text}");
+
+        let (a, b, count, text) = race("", "");
+        assert_eq!((a, b, &count), (vec![], vec![duplicate], &one), "{text}");
+    }
 }
 
 /// A procedure that returns with another @@TRANCOUNT than it began with raises 266 in
