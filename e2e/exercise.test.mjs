@@ -65,6 +65,19 @@ test('exercise: the lesson list links exercises to their exercise page', async (
   assert.match(await page.textContent('[data-testid=goal-text]'), /B does not wait for A/);
 });
 
+test('exercise: opened as a lesson (a shared #/lesson/ link), it links to its editor; a plain lesson does not', async (t) => {
+  const { page } = t;
+  await t.open(`#/lesson/${ID}`);
+  await page.waitForSelector('[data-testid=transport]');
+  await page.click('[data-testid=open-exercise]');
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.equal(new URL(page.url()).hash, `#/exercise/${ID}`);
+  assert.ok(await page.$(EDITOR), 'the editor is there');
+  await t.open('#/lesson/queue-wait-or-skip');
+  await page.waitForSelector('[data-testid=transport]');
+  assert.equal(await page.$('[data-testid=open-exercise]'), null);
+});
+
 test('exercise: Check fails as shipped and shows the failing run; hints come one at a time', async (t) => {
   const { page } = t;
   await openExercise(t);

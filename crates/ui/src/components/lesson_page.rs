@@ -437,6 +437,12 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     { " · " }
                     <a href={Route::Matrix(lesson.id.clone()).href()} data-testid="open-matrix"
                         title={t!("open-matrix-title")}>{ t!("open-matrix") }</a>
+                    // An exercise shown as a lesson (a shared link): its editor is elsewhere.
+                    if exercise {
+                        { " · " }
+                        <a href={Route::Exercise(lesson.id.clone()).href()} data-testid="open-exercise"
+                            title={t!("open-exercise-title")}>{ t!("open-exercise") }</a>
+                    }
                 </p>
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
