@@ -428,4 +428,9 @@ test('embed: on a phone a compact widget shows three lanes and three sessions wh
   const named = seen.lanes.filter((l) => l.name);
   assert.deepEqual(named.slice(3).map((l) => [l.name, l.whole]), [['producer2', false], ['auditor', false]]);
   assert.deepEqual(seen.sessions.slice(0, 3), [true, true, true]);
+  // A toggle's label is whole (a phone has no hover for its title).
+  const labels = await page.$$eval('.toggle__label', (ls) => ls.map((l) => [l.textContent.trim(), l.scrollWidth > l.clientWidth]));
+  assert.ok(labels.length === 3 && labels.every(([, cut]) => !cut), JSON.stringify(labels));
+  // A consume's wait for a row is said: consumer2 was delayed until the producer's row.
+  assert.match(await page.textContent('[data-testid=outcome-line-consumer2]'), /waited 0 ms · 0 rows · 0 errors · delayed [\d,.]+ ms/);
 });

@@ -41,6 +41,8 @@ compact-session = waited { $wait } · { $rows ->
     [one] { $errors } error
    *[other] { $errors } errors
 }
+# A Teradata consume's time in the delayed state, after a session's figures.
+compact-delayed = { " " }· delayed { $ms }
 compact-last-toggle = Last toggle:
 compact-nothing-changed = nothing in the outcome changed.
 compact-more = Results, errors and checks

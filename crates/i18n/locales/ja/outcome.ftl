@@ -32,6 +32,8 @@ became = →
 compact-ended = { $end } に終了 · シード { $seed }
 compact-checks = チェック: { $total } 件中 { $passed } 件合格
 compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
+# Teradata の SELECT AND CONSUME が遅延状態で行を待った時間 (セッションの数値の後)。
+compact-delayed = { " " }· 遅延状態 { $ms }
 compact-last-toggle = 直前の切り替え:
 compact-nothing-changed = 結果は何も変わっていません。
 compact-more = 結果、エラー、チェック

@@ -48,6 +48,8 @@ compact-session = oczekiwanie { $wait } · { $rows ->
     [few] { $errors } błędy
    *[many] { $errors } błędów
 }
+# Czas, przez który SELECT AND CONSUME Teradaty czekał w stanie opóźnienia na wiersz (po liczbach sesji).
+compact-delayed = { " " }· w stanie opóźnienia { $ms }
 compact-last-toggle = Ostatni przełącznik:
 compact-nothing-changed = w wyniku nic się nie zmieniło.
 compact-more = Wyniki, błędy i sprawdzenia

@@ -29,6 +29,11 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
                 <span class="swatch" aria-hidden="true"></span>
                 <strong>{ &s.name }</strong>
                 { " " }{ t!("compact-session", wait = ms_label(s.wait_us), rows = rows, errors = errors) }
+                // A consume's wait for a row is no lock wait: said apart, or "waited 0 ms"
+                // would hide the wait a queue table is about.
+                if s.delayed_us > 0 {
+                    { t!("compact-delayed", ms = ms_label(s.delayed_us)) }
+                }
             </li>
         }
     });
