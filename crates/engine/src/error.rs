@@ -507,7 +507,6 @@ impl SqlError {
         )
     }
 
-    /// A batch that ends with its transaction uncommittable: the server rolls it back.
     /// A procedure returned with another @@TRANCOUNT than it began with. A message to
     /// the client that does not change what runs: no XACT_ABORT, nothing rolled back.
     pub fn trancount_mismatch(previous: u32, current: u32) -> SqlError {
@@ -523,6 +522,7 @@ impl SqlError {
         }
     }
 
+    /// A batch that ends with its transaction uncommittable: the server rolls it back.
     pub fn uncommittable_at_batch_end() -> SqlError {
         SqlError::new(
             3998,

@@ -1639,14 +1639,8 @@ impl Exec<'_> {
                     crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 // The key looked for, when no row has it (its text names its lock).
-                let missing =
-                    (found.is_empty() && t.hash_key.is_empty() && self.w.tracing).then(|| {
-                        let mut row = vec![Value::Null; t.columns.len()];
-                        for (v, &kc) in ord.0.iter().zip(&t.key) {
-                            row[kc] = v.clone();
-                        }
-                        t.key_text_of(Some(&row), t.slots.len())
-                    });
+                let missing = (found.is_empty() && t.hash_key.is_empty() && self.w.tracing)
+                    .then(|| t.missing_key_text(&ord.0));
                 return Ok((Access::ClusteredSeek, listed(found), 0, missing));
             }
         }
@@ -3045,7 +3039,7 @@ impl Exec<'_> {
             )
             .into());
         }
-        let mut row = vec![Value::Null; columns.len()];
+        let mut values = Vec::with_capacity(key_cols.len());
         for &c in &key_cols {
             let Some(e) = equality_expr(&preds, &columns[c].name, target_scope) else {
                 return Err(SqlError::not_simulated(
@@ -3054,12 +3048,9 @@ impl Exec<'_> {
                 .into());
             };
             let v = self.eval(i, e, Some(ctx))?;
-            row[c] = convert(&v, &columns[c].ty, None).unwrap_or(Value::Null);
+            values.push(convert(&v, &columns[c].ty, None).unwrap_or(Value::Null));
         }
-        let key = {
-            let t = &self.w.db.tables[tid as usize];
-            t.key_text_of(Some(&row), t.slots.len())
-        };
+        let key = self.w.db.tables[tid as usize].missing_key_text(&values);
         let res = Resource::Key {
             table: tid,
             index: 1,

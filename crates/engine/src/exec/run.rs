@@ -330,7 +330,6 @@ impl Exec<'_> {
         }
     }
 
-    /// Pops the top frame: a batch ends, a procedure returns its code.
     /// A batch or procedure ends by running to its end or by RETURN (not by an error
     /// leaving it): a procedure that changed @@TRANCOUNT raises 266 in its caller (a
     /// dialect with flat transactions counts none). Unwinding frames for an error goes
@@ -351,6 +350,7 @@ impl Exec<'_> {
         }
     }
 
+    /// Pops the top frame: a batch ends, a procedure returns its code.
     pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
         let Some(frame) = self.w.sessions[i].frames.pop() else {
             return;

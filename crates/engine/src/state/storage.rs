@@ -319,6 +319,16 @@ impl Table {
         }
     }
 
+    /// The text of a clustered key no row has, from its values in key order: what names
+    /// the lock that stands for the range the key would go in.
+    pub fn missing_key_text(&self, values: &[Value]) -> Rc<str> {
+        let mut row = vec![Value::Null; self.columns.len()];
+        for (v, &c) in values.iter().zip(&self.key) {
+            row[c] = v.clone();
+        }
+        self.key_text_of(Some(&row), self.slots.len())
+    }
+
     /// Keeps a slot's key text after its newest or committed data changed.
     fn rekey(&mut self, slot: RowId) {
         let s = &self.slots[slot];
