@@ -233,11 +233,19 @@ impl<'a> Parser<'a> {
         } else {
             Vec::new()
         };
-        let wanted = match expected.as_slice() {
+        let mut wanted = match expected.as_slice() {
             [] => String::new(),
             [one] => format!("expected {one}"),
             many => format!("expected one of: {}", many.join(", ")),
         };
+        if expected.contains(&tok_name(Tok::RParen)) {
+            if let Some(open) = self.unclosed_paren() {
+                let (line, col) = crate::error::line_col(self.src, open.start);
+                wanted.push_str(&format!(
+                    " (the '(' at line {line}, column {col} is not closed)"
+                ));
+            }
+        }
         match self.tok_at(0) {
             None => {
                 if let Some(e) = self.lex_error.take() {
@@ -261,6 +269,35 @@ impl<'a> Parser<'a> {
                 ParseError::new(t.start..t.end, msg)
             }
         }
+    }
+
+    /// The innermost '(' before the current token that no ')' closes, before or after it:
+    /// a ')' expected here is then the missing one, and naming where it opened tells the
+    /// reader which. `None` when the parentheses balance later (`WITH (UPDLOCK READPAST)`
+    /// wants a comma, not a ')').
+    fn unclosed_paren(&self) -> Option<&'a Token> {
+        let mut open: Vec<&'a Token> = Vec::new();
+        for t in &self.toks[..self.pos.min(self.toks.len())] {
+            match t.kind {
+                Tok::LParen => open.push(t),
+                Tok::RParen => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        let mut depth = 0usize;
+        for t in self.toks.get(self.pos..).unwrap_or_default() {
+            match t.kind {
+                Tok::LParen => depth += 1,
+                Tok::RParen if depth == 0 => {
+                    open.pop();
+                }
+                Tok::RParen => depth -= 1,
+                _ => {}
+            }
+        }
+        open.last().copied()
     }
 
     /// ` (a reserved word in Teradata; ...)` when a name was expected and the token is one
@@ -440,7 +477,9 @@ fn summarize(expected: &[&'static str]) -> Vec<&'static str> {
             out.push(e);
         }
     }
-    if OPERATORS.iter().all(|op| out.contains(op)) {
+    // Most binary operators (the arithmetic and logical ones that can follow a
+    // comparison's right side, say): one word says it as well as a dozen symbols.
+    if OPERATORS.iter().filter(|op| out.contains(op)).count() >= 8 {
         let first = out.iter().position(|e| OPERATORS.contains(e)).unwrap_or(0);
         out.retain(|e| !OPERATORS.contains(e));
         out.insert(first.min(out.len()), "an operator");
