@@ -173,8 +173,12 @@ impl Exec<'_> {
     pub(crate) fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {
         if self.recording() {
             let name = self.w.sessions[i].name.clone();
+            // A statement's transient locks (a unique check's S on the clashing key)
+            // were granted without an event; an error that ends the transaction before
+            // the statement ends must not show their release either.
             for (res, mode) in &self.w.locks.locks_of(owner) {
-                if !mode.is_intent() {
+                let transient = self.w.sessions[i].statement_locks.contains(res);
+                if !mode.is_intent() && !transient {
                     let resource = self.w.resource_text(res);
                     self.push(Event::LockReleased {
                         session: name.clone(),
