@@ -364,6 +364,14 @@ pub(crate) trait Rules: Sync {
         access
     }
 
+    /// The name of a result column that has no alias and is not a column reference;
+    /// `source` is the script its span points into. SQL Server leaves it unnamed (Management
+    /// Studio shows "(No column name)").
+    fn unnamed_column(&self, expr: &sql::ast::Expr, source: &str) -> String {
+        let _ = (expr, source);
+        String::new()
+    }
+
     /// The name of an unnamed constraint of `table`: its primary key (`columns` empty,
     /// `n` 0) or its `n`th UNIQUE constraint on `columns`. SQL Server's are
     /// `PK__table__<hash>` and `UQ__table__<hash>`; these are stable stand-ins.

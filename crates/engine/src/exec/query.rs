@@ -566,7 +566,7 @@ impl Exec<'_> {
                     Some(a) => a.value.clone(),
                     None => match &expr.kind {
                         ExprKind::Column(n) => n.name().value.clone(),
-                        _ => String::new(),
+                        _ => self.rules.unnamed_column(expr, &self.w.frame_source(i)),
                     },
                 }),
                 SelectItem::Assign { var, .. } => columns.push(var.value.clone()),

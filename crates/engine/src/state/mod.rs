@@ -211,6 +211,19 @@ impl World {
             .expect("a running session has a frame")
     }
 
+    /// The script text session `i`'s current statement spans point into: the setup's,
+    /// or the session whose script defined the running procedure.
+    pub(crate) fn frame_source(&self, i: usize) -> std::rc::Rc<str> {
+        let source = self.sessions[i].frames.last().map_or(i, |f| f.source);
+        if source == SETUP_SOURCE {
+            self.setup_text.clone()
+        } else {
+            self.sessions[source.min(self.sessions.len() - 1)]
+                .source_text
+                .clone()
+        }
+    }
+
     pub(crate) fn is_finished(&self) -> bool {
         self.sessions
             .iter()

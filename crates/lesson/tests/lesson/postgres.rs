@@ -823,3 +823,36 @@ SELECT pg_advisory_unlock_shared(7);";
         ]
     );
 }
+
+/// Real server (psql 15.18): a column without an alias is named as PostgreSQL names it,
+/// `count`, `?column?`, `max`, `exists`, and a derived table's column can be read by
+/// that name. SQL Server leaves such columns unnamed.
+#[test]
+fn unnamed_columns_are_named_as_postgresql_names_them() {
+    let sim = pg(
+        TASKS,
+        &[(
+            "A",
+            0,
+            "SELECT count(*), max(id) AS top, 1 + 1 FROM task;
+SELECT (SELECT max(id) FROM task), EXISTS (SELECT 1 FROM task), pg_try_advisory_lock(7);
+SELECT d.count FROM (SELECT count(*) FROM task) AS d;",
+        )],
+    );
+    let o = sim.outcome();
+    let a = o.sessions.iter().find(|s| s.name == "A").unwrap();
+    let columns: Vec<Vec<&str>> = a
+        .results
+        .iter()
+        .map(|r| r.columns.iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            vec!["count", "top", "?column?"],
+            vec!["max", "exists", "pg_try_advisory_lock"],
+            vec!["count"],
+        ]
+    );
+    assert_eq!(results(&sim, "A")[2], [[Value::Int(3)]]);
+}

@@ -7,6 +7,7 @@ use crate::ast::{
 };
 use crate::keywords;
 use crate::lexer::{unquote_string, Tok};
+use crate::Dialect;
 
 /// Compound assignment tokens and the operator they apply (`@x += 1` is `@x = @x + 1`).
 pub(crate) const COMPOUND_OPS: &[(Tok, crate::ast::BinaryOp)] = {
@@ -379,6 +380,16 @@ impl Parser<'_> {
     /// `[AS] alias` after a select item.
     fn opt_alias(&mut self) -> PResult<Option<Ident>> {
         if self.eat_kw("AS") {
+            // PostgreSQL takes any keyword after AS as a column label (`AS top`,
+            // `AS order`): its grammar's ColLabel.
+            if self.dialect == Dialect::Postgres && self.kind_at(0) == Some(Tok::Word) {
+                let t = &self.toks[self.pos];
+                let span = self.advance();
+                return Ok(Some(Ident {
+                    value: self.text(t).to_string(),
+                    span,
+                }));
+            }
             return Ok(Some(self.alias_name()?));
         }
         self.note("an alias");

@@ -8,6 +8,7 @@
 //! (`FOR UPDATE ... LIMIT 1` returns the next row, or none).
 
 mod advisory;
+mod colname;
 mod tuple;
 mod vacuum;
 
@@ -106,6 +107,11 @@ impl Rules for Postgres {
             Access::IndexSeek(ix) => Access::IndexScan(ix),
             other => other,
         }
+    }
+
+    /// `count`, `?column?`, `case`: the server's names (`colname.rs`).
+    fn unnamed_column(&self, expr: &sql::ast::Expr, source: &str) -> String {
+        colname::name(expr, source)
     }
 
     /// PostgreSQL's own names: `task_pkey`, `task_code_key`.

@@ -1,0 +1,154 @@
+//! The name PostgreSQL gives a result column that has no alias (the parser's
+//! `FigureColname`): a column or variable its own name, a function call the function's
+//! name as written (`count`, `pg_try_advisory_lock`, `now`), `CASE` "case", `EXISTS`
+//! "exists", a scalar subquery its first column's name, a cast its operand's name or
+//! else its type's (`'1'::int` is "int4"), anything else (`true` too, since version 15)
+//! "?column?".
+//! Names come from the script's text, as the AST keeps only what the engine runs
+//! (`now()` and `current_timestamp` are one function there).
+
+use sql::ast::{Expr, ExprKind, SelectItem};
+
+const UNNAMED: &str = "?column?";
+
+/// The column name of `expr`, whose span points into `source`.
+pub(super) fn name(expr: &Expr, source: &str) -> String {
+    figure(expr, source).map_or_else(|| UNNAMED.to_string(), |(n, _)| n)
+}
+
+/// The name and its strength: 2 for a name of its own (a column, a function), 1 for a
+/// cast's type name, which an outer cast's type replaces.
+fn figure(expr: &Expr, source: &str) -> Option<(String, u8)> {
+    let text = source.get(expr.span.clone()).unwrap_or("").trim();
+    match &expr.kind {
+        ExprKind::Column(n) => Some((n.name().value.to_lowercase(), 2)),
+        ExprKind::Var(v) => Some((v.trim_start_matches('@').to_lowercase(), 2)),
+        ExprKind::Function { .. } => function_name(text).map(|n| (n, 2)),
+        ExprKind::Case { .. } => Some(("case".into(), 2)),
+        ExprKind::Exists(_) => Some(("exists".into(), 2)),
+        ExprKind::Subquery(q) => match q.items.first() {
+            Some(SelectItem::Expr { alias: Some(a), .. }) => Some((a.value.to_lowercase(), 2)),
+            Some(SelectItem::Expr { expr, .. }) => figure(expr, source),
+            _ => None,
+        },
+        ExprKind::Cast { expr: inner, .. } => match figure(inner, source) {
+            Some((n, 2)) => Some((n, 2)),
+            inner_name => cast_type(text).map(|t| (t, 1)).or(inner_name),
+        },
+        _ => None,
+    }
+}
+
+/// `pg_try_advisory_lock(3)` is "pg_try_advisory_lock", `public.f(1)` "f",
+/// `CURRENT_TIMESTAMP` "current_timestamp", `"Odd"(1)` "Odd".
+fn function_name(text: &str) -> Option<String> {
+    let head = text.split('(').next()?.trim();
+    let last = head.rsplit('.').next()?.trim();
+    if last.is_empty() {
+        return None;
+    }
+    Some(
+        match last.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
+            Some(quoted) => quoted.to_string(),
+            None => last.to_lowercase(),
+        },
+    )
+}
+
+/// The type a cast names, as PostgreSQL's catalog spells it: `x::int` and
+/// `CAST(x AS integer)` are "int4", `::varchar(20)` "varchar", `::timestamptz`
+/// "timestamptz".
+fn cast_type(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let written = if let Some(at) = lower.rfind("::") {
+        &lower[at + 2..]
+    } else {
+        // CAST(x AS type): the last " as " before the closing parenthesis.
+        let inner = lower.strip_suffix(')')?;
+        let at = inner.rfind(" as ")?;
+        &inner[at + 4..]
+    };
+    let words: Vec<&str> = written
+        .split('(')
+        .next()?
+        .split_whitespace()
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ty = match words.join(" ").as_str() {
+        "" => return None,
+        "int" | "integer" | "int4" => "int4",
+        "bigint" | "int8" => "int8",
+        "smallint" | "int2" => "int2",
+        "boolean" | "bool" => "bool",
+        "decimal" | "numeric" => "numeric",
+        "real" | "float4" => "float4",
+        "double precision" | "float" | "float8" => "float8",
+        "character varying" | "varchar" => "varchar",
+        "character" | "char" | "bpchar" => "bpchar",
+        "timestamp" | "timestamp without time zone" => "timestamp",
+        "timestamp with time zone" | "timestamptz" => "timestamptz",
+        other => return Some(other.to_string()),
+    };
+    Some(ty.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(sql: &str) -> String {
+        let src = format!("SELECT {sql}");
+        let script = sql::parse_script(&src, sql::Dialect::Postgres).expect("parses");
+        let sql::ast::StmtKind::Select(s) = &script.batches[0].statements[0].kind else {
+            panic!("not a select: {src}");
+        };
+        match &s.items[0] {
+            SelectItem::Expr { expr, .. } => name(expr, &src),
+            _ => panic!("not an expression"),
+        }
+    }
+
+    /// Each as PostgreSQL 15.18's psql headed the column (`psql -x`, December 2026).
+    #[test]
+    fn names_as_postgresql_does() {
+        let cases = [
+            ("count(*)", "count"),
+            ("COUNT(DISTINCT x)", "count"),
+            ("pg_try_advisory_lock(3)", "pg_try_advisory_lock"),
+            ("now()", "now"),
+            ("CURRENT_TIMESTAMP", "current_timestamp"),
+            ("coalesce(NULL, 1)", "coalesce"),
+            ("1", "?column?"),
+            ("1 + 2", "?column?"),
+            ("'a'", "?column?"),
+            ("1 = 1", "?column?"),
+            ("true", "?column?"),
+            ("-x", "?column?"),
+            ("x IS NULL", "?column?"),
+            ("'a'::text", "text"),
+            ("1::bigint", "int8"),
+            ("2::numeric(5,2)", "numeric"),
+            ("'2020-01-01'::timestamp", "timestamp"),
+            ("'2020-01-01'::timestamptz", "timestamptz"),
+            ("1::double precision", "float8"),
+            ("CAST(1 AS float)", "float8"),
+            ("'a'::char(2)", "bpchar"),
+            ("x::int", "x"),
+            ("(x + 1)::int::bigint", "int8"),
+            ("CURRENT_TIMESTAMP::date", "current_timestamp"),
+            ("'1'::int", "int4"),
+            ("CAST('1' AS integer)", "int4"),
+            ("'x'::varchar(20)", "varchar"),
+            ("now()::date", "now"),
+            ("CASE WHEN 1 = 1 THEN 'a' END", "case"),
+            ("EXISTS (SELECT 1)", "exists"),
+            ("(SELECT max(id) FROM t)", "max"),
+            ("(SELECT id AS n FROM t)", "n"),
+            ("t.id", "id"),
+            ("(id)", "id"),
+        ];
+        let got: Vec<(&str, String)> = cases.iter().map(|(sql, _)| (*sql, named(sql))).collect();
+        let want: Vec<(&str, String)> = cases.iter().map(|(s, n)| (*s, n.to_string())).collect();
+        assert_eq!(got, want);
+    }
+}
