@@ -473,6 +473,14 @@ test('exercise: a run that ended in an error ticks no goal, and says so beside C
   // Held but not counted: marked as neither met nor failed.
   assert.match(await page.getAttribute('[data-testid=goal][data-name="A claims task 1"]', 'class'), /goal--uncounted/);
   assert.match(await page.textContent('[data-testid=check-error]'), /seed \d+, session A: error 8134: Divide by zero/);
+  // Where: the DECLARE's line in the learner's block, and a button that goes there.
+  const place = await page.textContent('[data-testid=run-error-at]');
+  const [, line, col] = place.match(/:(\d+):(\d+)/).map(Number);
+  await page.click('[data-testid=goto-run-error]');
+  const state = await editorState(page);
+  const at = state.value.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
+  assert.deepEqual([state.focused, state.start], [true, at]);
+  assert.ok(state.value.slice(at).startsWith('DECLARE @oops'), state.value.slice(at, at + 20));
   assert.equal(await page.$('[data-testid=solved-badge]'), null);
 
   // A loop the simulator stops ticks none either.

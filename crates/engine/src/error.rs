@@ -483,6 +483,7 @@ impl SqlError {
             message: self.message.clone(),
             caught: false,
             sqlstate: self.sqlstate,
+            at: None,
         }
     }
 
@@ -603,4 +604,16 @@ pub struct SqlErrorInfo {
     pub caught: bool,
     /// The SQLSTATE, in a dialect that numbers errors so.
     pub sqlstate: Option<&'static str>,
+    /// Where the statement that raised it begins, in its script: the setup's (a
+    /// procedure it created) or a session's. `None` outside a statement.
+    pub at: Option<ErrorAt>,
+}
+
+/// A statement's place in a scenario's script: 1-based line and column (characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorAt {
+    /// The session whose script it is in; `None`, the setup's.
+    pub session: Option<usize>,
+    pub line: u32,
+    pub col: u32,
 }

@@ -236,6 +236,7 @@ fn run_session(
                     message,
                     caught: false,
                     sqlstate: None,
+                    at: None,
                 });
             }
         }

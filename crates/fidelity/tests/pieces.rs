@@ -130,6 +130,7 @@ fn session(
                 message: "failed".to_string(),
                 caught: false,
                 sqlstate: Some(state),
+                at: None,
             })
             .into_iter()
             .collect(),

@@ -11,7 +11,7 @@ use engine::{Outcome, ScenarioError, Simulation, Sink};
 use crate::block::Solution;
 use crate::source::offset_of;
 use crate::{
-    evaluate_checks, Applied, Check, CheckKind, CheckResult, Detail, Figure, Lesson, LessonError,
+    evaluate_checks, Applied, CheckKind, CheckResult, Detail, Figure, Lesson, LessonError,
     RunReport, Settings, SqlBlock,
 };
 
@@ -170,6 +170,16 @@ pub struct FailedRun {
     pub session: String,
     pub number: u32,
     pub message: String,
+    /// The statement that raised it, when it is in the learner's text.
+    pub at: Option<FailedAt>,
+}
+
+/// A place in one of the learner's blocks: its editable id, 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedAt {
+    pub block: String,
+    pub line: u32,
+    pub col: u32,
 }
 
 // Check runs in the browser's worker and its report crosses to the page.
@@ -191,17 +201,33 @@ crate::codec_struct!(FailedRun {
     seed,
     session,
     number,
-    message
+    message,
+    at
 });
+crate::codec_struct!(FailedAt { block, line, col });
 
 impl FailedRun {
     /// The first error of `outcome` that ends the run, given the checks and their results.
     fn find(
         seed: u64,
-        checks: &[Check],
+        applied: &Applied,
         results: &[CheckResult],
         outcome: &Outcome,
     ) -> Option<FailedRun> {
+        let checks = &applied.checks;
+        // In the learner's text: an editable block holds the statement.
+        let learners = |at: &engine::ErrorAt| {
+            let script = at
+                .session
+                .map_or(engine::Block::Setup, engine::Block::Session);
+            let (i, line) = applied.script_block(script, at.line)?;
+            let block = applied.blocks[i].edited.clone()?;
+            Some(FailedAt {
+                block,
+                line,
+                col: at.col,
+            })
+        };
         let forbidden = |session: &str| {
             checks.iter().zip(results).any(|(check, result)| {
                 !result.passed
@@ -226,6 +252,7 @@ impl FailedRun {
                         session: s.name.clone(),
                         number: e.number,
                         message: e.message.clone(),
+                        at: e.at.as_ref().and_then(learners),
                     })
             })
         };
@@ -233,6 +260,7 @@ impl FailedRun {
     }
 }
 
+/// `seed 3, session B: error 8134: Divide by zero error encountered. (at B:1:1)`.
 impl fmt::Display for FailedRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.number {
@@ -240,12 +268,16 @@ impl fmt::Display for FailedRun {
                 f,
                 "seed {}, session {}: {}",
                 self.seed, self.session, self.message
-            ),
+            )?,
             n => write!(
                 f,
                 "seed {}, session {}: error {n}: {}",
                 self.seed, self.session, self.message
-            ),
+            )?,
+        }
+        match &self.at {
+            Some(at) => write!(f, " (at {}:{}:{})", at.block, at.line, at.col),
+            None => Ok(()),
         }
     }
 }
@@ -419,7 +451,7 @@ impl ExerciseCheck {
             let checks =
                 evaluate_checks(&applied.checks, &outcome, &mut |sql| simulation.query(sql));
             if self.failed_run.is_none() {
-                self.failed_run = FailedRun::find(seed, &applied.checks, &checks, &outcome);
+                self.failed_run = FailedRun::find(seed, applied, &checks, &outcome);
             }
             for (goal, result) in self.goals.iter_mut().zip(&checks) {
                 if goal.failing_seed.is_some() {

@@ -47,7 +47,7 @@ pub use detail::{plain_rows, Detail, Whose};
 pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,
-    ExerciseError, ExerciseReport, ExerciseValidation, FailedRun, GoalReport,
+    ExerciseError, ExerciseReport, ExerciseValidation, FailedAt, FailedRun, GoalReport,
 };
 #[cfg(feature = "parse")]
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};

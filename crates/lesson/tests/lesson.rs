@@ -907,6 +907,7 @@ fn outcome() -> Outcome {
                 message: format!("error {number}"),
                 caught: false,
                 sqlstate: None,
+                at: None,
             })
             .collect(),
         results: vec![ResultSet {

@@ -851,6 +851,23 @@ mod tests {
             .as_ref()
             .expect("the run ended in an error");
         assert_eq!((failed.session.as_str(), failed.number), ("A", 8134));
+        // Placed in the learner's block, where the DECLARE begins.
+        let line = broken.lines().position(|l| l.contains("@oops")).unwrap() + 1;
+        let col = broken
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .find("DECLARE")
+            .unwrap()
+            + 1;
+        assert_eq!(
+            failed.at,
+            Some(lesson::FailedAt {
+                block: block.id.clone(),
+                line: line as u32,
+                col: col as u32
+            })
+        );
         let claims = report
             .goals
             .iter()

@@ -728,9 +728,15 @@ impl Exec<'_> {
         if !self.w.tracing && s.first_error_at.is_none() {
             s.first_error_at = Some(s.current.map_or(0, |c| c.1));
         }
-        s.out
-            .errors
-            .push(crate::error::SqlErrorInfo { caught, ..e.info() });
+        let at = s
+            .current
+            .map(|(source, start, _)| self.w.error_at(source, start));
+        let s = &mut self.w.sessions[i];
+        s.out.errors.push(crate::error::SqlErrorInfo {
+            caught,
+            at,
+            ..e.info()
+        });
         let name = s.name.clone();
         self.push(Event::Error {
             session: name,

@@ -224,6 +224,33 @@ impl World {
         }
     }
 
+    /// Where byte `offset` of a script is, for an error's [`crate::error::ErrorAt`].
+    pub(crate) fn error_at(
+        &self,
+        source: crate::event::Source,
+        offset: usize,
+    ) -> crate::error::ErrorAt {
+        use crate::event::Source;
+        let (text, newlines, block) = match source {
+            Source::Setup => (&self.setup_text, &self.setup_newlines, None),
+            Source::Session(k) => {
+                let s = &self.sessions[k.min(self.sessions.len() - 1)];
+                (&s.source_text, &s.newlines, Some(k))
+            }
+        };
+        let offset = offset.min(text.len());
+        let line = newlines.partition_point(|&n| n < offset);
+        let line_start = if line == 0 { 0 } else { newlines[line - 1] + 1 };
+        let col = text
+            .get(line_start.min(offset)..offset)
+            .map_or(0, |t| t.chars().count());
+        crate::error::ErrorAt {
+            session: block,
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
+    }
+
     pub(crate) fn is_finished(&self) -> bool {
         self.sessions
             .iter()

@@ -500,7 +500,7 @@ fn a_run_that_ended_in_an_error_is_named_and_solves_nothing() {
         (
             false,
             Some(
-                "seed 3, session B: error 8134: Divide by zero error encountered.",
+                "seed 3, session B: error 8134: Divide by zero error encountered. (at B:1:1)",
             ),
         )
     "#]]
@@ -901,4 +901,37 @@ ROLLBACK;
             .replace("ROLLBACK", "COMMIT")
     ));
     assert!(!solved(".SET SESSION TRANSACTION ANSI\n"));
+}
+
+/// A run-time error that ends a run is placed on the learner's line, also inside a
+/// procedure their setup block creates (its statements point into the joined setup).
+#[test]
+fn a_failed_run_names_the_learners_line() {
+    let lesson = shipped("exercise-send-applock");
+    let block = shipped_block(&lesson, "send_document");
+    let broken = block.replacen(
+        "    SET NOCOUNT ON;\n",
+        "    SET NOCOUNT ON;\n    DECLARE @oops int = 1 / 0;\n",
+        1,
+    );
+    let report = check_exercise(
+        &lesson,
+        &lesson.settings_default(),
+        &[("send_document", &broken)],
+        &[1],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let failed = report
+        .failed_run
+        .expect("No errors fails, so the error ends the run");
+    assert_eq!(failed.number, 8134);
+    let line = broken.lines().position(|l| l.contains("@oops")).unwrap() as u32 + 1;
+    assert_eq!(
+        failed.at,
+        Some(lockstep_lesson::FailedAt {
+            block: "send_document".into(),
+            line,
+            col: 5
+        })
+    );
 }

@@ -198,10 +198,32 @@ fn Exercise(props: &ExerciseProps) -> Html {
                     ),
                 })
                 .unwrap_or_default();
+            // Where in the learner's text, with a button that puts the caret there.
+            let at = report.failed_run.as_ref().and_then(|f| f.at.clone());
+            let place = at.map(|at| {
+                let text = state
+                    .blocks
+                    .iter()
+                    .find(|b| b.id == at.block)
+                    .map(|b| b.text.clone())
+                    .unwrap_or_default();
+                let label = format!("{}:{}:{}", at.block, at.line, at.col);
+                let (line, col) = (at.line, at.col);
+                let goto = Callback::from(move |_: MouseEvent| place_caret(&at.block, &text, line, col));
+                html! {
+                    <p class="verdict__detail" data-testid="run-error-at" data-line={line.to_string()}>
+                        <strong>{ label }</strong>{ " " }
+                        <button type="button" class="link-button" data-testid="goto-run-error" onclick={goto}>
+                            { t!("check-goto", line = line.to_string(), col = col.to_string()) }
+                        </button>
+                    </p>
+                }
+            });
             html! {
                 <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
                     <p>{ t!("check-run-error") }</p>
                     <p class="verdict__detail" data-testid="check-error">{ failed }</p>
+                    { for place }
                 </div>
             }
         }
