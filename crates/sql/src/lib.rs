@@ -35,7 +35,8 @@
 //! - `found 'X', expected one of: ',', ')'` (or `expected ')'` for a single option): the
 //!   exact set of what the grammar accepts at that token. Binary operators are summarised as
 //!   `an operator`; prefix operators fall under `an expression`. When a `)` is wanted and
-//!   a `(` is never closed, the message ends `(the '(' at line 1, column 29 is not closed)`.
+//!   a `(` is never closed, the message ends `(the '(' on the line above, at column 29, is
+//!   not closed)` (lines counted from the error's, so they hold wherever the script sits).
 //! - `unexpected end of input, expected ...`
 //! - `unterminated string literal`, `unterminated comment`, `unterminated quoted identifier`,
 //!   `unexpected character 'X'`

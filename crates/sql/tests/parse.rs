@@ -960,7 +960,7 @@ fn syntax_errors_list_what_was_expected() {
     );
     check_error(
         "SELECT id FROM dbo.task WITH (UPDLOCK, READPAST",
-        expect!["1:48: unexpected end of input, expected one of: ',', ')' (the '(' at line 1, column 30 is not closed)"],
+        expect!["1:48: unexpected end of input, expected one of: ',', ')' (the '(' at column 30 is not closed)"],
     );
     check_error(
         "SELECT id FROM dbo.task WITH (BOGUS)",
@@ -994,7 +994,7 @@ fn syntax_errors_list_what_was_expected() {
     // A ')' that is missing names the '(' it would close; one that comes later does not.
     check_error(
         "SELECT * FROM t WHERE id IN (1, 2\nUPDATE t SET x = 1",
-        expect!["2:1: found 'UPDATE', expected one of: an operator, ',', ')' (the '(' at line 1, column 29 is not closed)"],
+        expect!["2:1: found 'UPDATE', expected one of: an operator, ',', ')' (the '(' on the line above, at column 29, is not closed)"],
     );
     check_error(
         "SELECT id FROM t WITH (UPDLOCK READPAST)",
@@ -1002,7 +1002,7 @@ fn syntax_errors_list_what_was_expected() {
     );
     check_error(
         "SELECT (1 + 2",
-        expect!["1:14: unexpected end of input, expected one of: an operator, ')' (the '(' at line 1, column 8 is not closed)"],
+        expect!["1:14: unexpected end of input, expected one of: an operator, ')' (the '(' at column 8 is not closed)"],
     );
     check_error(
         "DECLARE @x varchar(9000)",

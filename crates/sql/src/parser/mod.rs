@@ -240,10 +240,17 @@ impl<'a> Parser<'a> {
         };
         if expected.contains(&tok_name(Tok::RParen)) {
             if let Some(open) = self.unclosed_paren() {
+                // Lines counted from the error, which stay right when the script is one
+                // block of several (a lesson's joined setup) and the error is placed in it.
+                let here = self.tok_at(0).map_or(self.eof, |t| t.start);
                 let (line, col) = crate::error::line_col(self.src, open.start);
-                wanted.push_str(&format!(
-                    " (the '(' at line {line}, column {col} is not closed)"
-                ));
+                let (error_line, _) = crate::error::line_col(self.src, here);
+                let place = match error_line.saturating_sub(line) {
+                    0 => format!("at column {col}"),
+                    1 => format!("on the line above, at column {col},"),
+                    n => format!("{n} lines up, at column {col},"),
+                };
+                wanted.push_str(&format!(" (the '(' {place} is not closed)"));
             }
         }
         match self.tok_at(0) {
