@@ -160,8 +160,7 @@ END $$;",
                     BEGIN TRANSACTION;
                     SET @do_txn = 1;
                 END;
-                DECLARE @perform varchar(max);
-                DECLARE @n int = 0;
+                DECLARE @perform varchar(max), @n int = 0;
                 DECLARE @got int;
                 BEGIN TRY
                     WHILE 1 = 1

@@ -182,11 +182,26 @@ impl Parser<'_> {
         p.depth = self.depth;
         let mut body = p.plpgsql_block()?;
         if p.pg_perform {
-            let span = start..start;
-            body.insert(
-                0,
-                decl(PERFORM_VAR, DataType::VarChar(Len::Max), None, &span),
-            );
+            // PERFORM's hidden variable joins the block's first declaration, so the trace
+            // shows no statement of its own; a block that declares nothing gets one,
+            // spanned on the body's first word.
+            let first_word = tokens
+                .iter()
+                .find(|t| t.start >= start)
+                .map_or(start..start, |t| t.start..t.end);
+            match body.first_mut().map(|s| &mut s.kind) {
+                Some(StmtKind::Declare(vars)) => {
+                    let span = vars.first().map_or(first_word, |v| v.span.clone());
+                    let hidden = decl(PERFORM_VAR, DataType::VarChar(Len::Max), None, &span);
+                    if let StmtKind::Declare(mut h) = hidden.kind {
+                        vars.splice(0..0, h.drain(..));
+                    }
+                }
+                _ => body.insert(
+                    0,
+                    decl(PERFORM_VAR, DataType::VarChar(Len::Max), None, &first_word),
+                ),
+            }
         }
         p.eat(Tok::Semi);
         if !p.at_eof() {
