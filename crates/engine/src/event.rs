@@ -209,7 +209,8 @@ pub enum Event {
     ProcedureReturned {
         session: Rc<str>,
         procedure: Rc<str>,
-        code: i64,
+        /// `None` in a dialect whose procedures return no code (PostgreSQL).
+        code: Option<i64>,
     },
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
     /// -3 deadlock victim, -999 a call error; `holders` hold the lock when refused.
@@ -439,9 +440,16 @@ impl fmt::Display for Event {
                 };
                 write!(f, "{session}'s sp_getapplock for {} on {resource} returns {code}: {meaning}", mode.applock_name())
             }
-            ProcedureReturned { session, procedure, code } => {
-                write!(f, "{session} returns from {procedure} with code {code}")
-            }
+            ProcedureReturned {
+                session,
+                procedure,
+                code: Some(code),
+            } => write!(f, "{session} returns from {procedure} with code {code}"),
+            ProcedureReturned {
+                session,
+                procedure,
+                code: None,
+            } => write!(f, "{session} returns from {procedure}"),
         }
     }
 }

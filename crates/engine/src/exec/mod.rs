@@ -364,6 +364,12 @@ pub(crate) trait Rules: Sync {
         access
     }
 
+    /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
+    /// 0 by default); PostgreSQL's procedures return none.
+    fn return_codes(&self) -> bool {
+        true
+    }
+
     /// The name of a result column that has no alias and is not a column reference;
     /// `source` is the script its span points into. SQL Server leaves it unnamed (Management
     /// Studio shows "(No column name)").

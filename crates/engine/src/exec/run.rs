@@ -400,10 +400,11 @@ impl Exec<'_> {
                     }
                 }
                 let session = s.name.clone();
+                let code = self.rules.return_codes().then_some(rc);
                 self.push(Event::ProcedureReturned {
                     session,
                     procedure: name,
-                    code: rc,
+                    code,
                 });
                 // The call's transaction (or the one its last COMMIT began) ends with it.
                 if own_txn && self.w.sessions[i].txn.is_some() {

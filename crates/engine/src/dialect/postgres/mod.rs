@@ -109,6 +109,11 @@ impl Rules for Postgres {
         }
     }
 
+    /// A procedure ends; it returns no status code.
+    fn return_codes(&self) -> bool {
+        false
+    }
+
     /// `count`, `?column?`, `case`: the server's names (`colname.rs`).
     fn unnamed_column(&self, expr: &sql::ast::Expr, source: &str) -> String {
         colname::name(expr, source)
