@@ -365,7 +365,7 @@ pub(crate) trait Rules: Sync {
     }
 
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
-    /// 0 by default); PostgreSQL's procedures return none.
+    /// 0 by default); false where procedures return none.
     fn return_codes(&self) -> bool {
         true
     }
