@@ -135,8 +135,10 @@ pub enum StmtKind {
         seconds: Expr,
     },
     /// `BEGIN TRAN[SACTION] [name]`; a name that is a variable keeps its `@`.
+    /// PostgreSQL's `BEGIN ISOLATION LEVEL ...` sets the new transaction's level.
     BeginTran {
         name: Option<Ident>,
+        isolation: Option<IsolationLevel>,
     },
     /// `COMMIT [TRAN[SACTION] | WORK] [name]`; PostgreSQL's `COMMIT AND CHAIN` (and a
     /// procedure's COMMIT) begins the next transaction at once.

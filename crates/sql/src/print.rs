@@ -296,7 +296,12 @@ impl Printer {
                 self.w("WAITFOR DELAY ");
                 self.expr(delay);
             }
-            StmtKind::BeginTran { name } => self.tran("BEGIN TRANSACTION", name),
+            StmtKind::BeginTran { name, isolation } => {
+                self.tran("BEGIN TRANSACTION", name);
+                if let Some(l) = isolation {
+                    self.w(&format!(" ISOLATION LEVEL {l}"));
+                }
+            }
             StmtKind::CommitTran { name, chain } => {
                 self.tran("COMMIT TRANSACTION", name);
                 if *chain {

@@ -31,10 +31,7 @@ fn each_statement_is_a_batch_of_its_own() {
             --
             COMMIT TRANSACTION;
             --
-            BEGIN
-                BEGIN TRANSACTION;
-                SET LOCAL TRANSACTION ISOLATION LEVEL REPEATABLE READ;
-            END;
+            BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
             --
             COMMIT TRANSACTION;
             --

@@ -364,6 +364,11 @@ pub(crate) trait Rules: Sync {
         access
     }
 
+    /// A statement's name in the trace (`finishes BEGIN TRAN`), as the dialect says it.
+    fn statement_label(&self, label: &'static str) -> &'static str {
+        label
+    }
+
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
     /// 0 by default); false where procedures return none.
     fn return_codes(&self) -> bool {

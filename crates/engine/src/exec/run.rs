@@ -506,7 +506,7 @@ impl Exec<'_> {
             self.raise(i, e);
             return;
         }
-        let label = sql::statement_label(&stmt.kind);
+        let label = self.rules.statement_label(sql::statement_label(&stmt.kind));
         // A statement run (or run again after a wait) evaluates its subqueries afresh.
         self.w.subquery_results.clear();
         // A statement that is re-run after a lock wait is the same statement: no new event.

@@ -277,13 +277,16 @@ impl Exec<'_> {
                 })?;
                 Ok(Flow::Sleep(us))
             }
-            StmtKind::BeginTran { .. } => {
+            StmtKind::BeginTran { isolation, .. } => {
                 self.w.sessions[i].rowcount = 0;
                 if self.rules.flat_transactions() && self.w.sessions[i].tran_count > 0 {
                     // "there is already a transaction in progress": a warning only.
                     return Ok(done(CostKind::Transaction));
                 }
                 self.begin_explicit(i);
+                if let Some(level) = isolation {
+                    self.set_option(i, &SetOption::TransactionIsolation(*level))?;
+                }
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::CommitTran { chain, .. } => {

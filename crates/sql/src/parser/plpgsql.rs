@@ -37,7 +37,13 @@ impl Parser<'_> {
                     cond: eq(global("TRANCOUNT"), int(0)),
                     then: Box::new(stmt(
                         StmtKind::Block(vec![
-                            stmt(StmtKind::BeginTran { name: None }, &span),
+                            stmt(
+                                StmtKind::BeginTran {
+                                    name: None,
+                                    isolation: None,
+                                },
+                                &span,
+                            ),
                             set(DO_TXN_VAR, int(1), &span),
                         ]),
                         &span,

@@ -139,20 +139,16 @@ impl Parser<'_> {
         } else {
             self.pg_work();
         }
-        let begin = StmtKind::BeginTran { name: None };
-        if !self.at_kw("ISOLATION") {
-            return Ok(begin);
-        }
-        let level = self.pg_isolation()?;
-        let set = crate::ast::Stmt {
-            kind: StmtKind::SetOption(SetOption::TransactionIsolation(level)),
-            span: start.start..self.prev_end(),
+        // One statement, as the server counts it.
+        let isolation = if self.at_kw("ISOLATION") {
+            Some(self.pg_isolation()?)
+        } else {
+            None
         };
-        let begin = crate::ast::Stmt {
-            kind: begin,
-            span: start.clone(),
-        };
-        Ok(StmtKind::Block(vec![begin, set]))
+        Ok(StmtKind::BeginTran {
+            name: None,
+            isolation,
+        })
     }
 
     /// `ISOLATION LEVEL READ COMMITTED | REPEATABLE READ | SERIALIZABLE | READ UNCOMMITTED`.

@@ -287,7 +287,10 @@ impl Parser<'_> {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "BEGIN TRANSACTION WITH MARK"));
         }
-        Ok(StmtKind::BeginTran { name })
+        Ok(StmtKind::BeginTran {
+            name,
+            isolation: None,
+        })
     }
 
     fn try_catch(&mut self, start: usize) -> PResult<StmtKind> {

@@ -109,6 +109,14 @@ impl Rules for Postgres {
         }
     }
 
+    /// `BEGIN`, not T-SQL's `BEGIN TRAN`.
+    fn statement_label(&self, label: &'static str) -> &'static str {
+        match label {
+            "BEGIN TRAN" => "BEGIN",
+            other => other,
+        }
+    }
+
     /// A procedure ends; it returns no status code.
     fn return_codes(&self) -> bool {
         false
