@@ -432,12 +432,8 @@ impl Exec<'_> {
         let frame = s.frames.last();
         let source = frame.map_or(i, |f| f.source);
         // Shared texts (an `Rc` each): the session is changed below.
-        let (text, newlines) = if source == SETUP_SOURCE {
-            (self.w.setup_text.clone(), self.w.setup_newlines.clone())
-        } else {
-            let s = &self.w.sessions[source.min(self.w.sessions.len() - 1)];
-            (s.source_text.clone(), s.newlines.clone())
-        };
+        let (text, newlines) = self.w.script(source);
+        let (text, newlines) = (text.clone(), newlines.clone());
         let start = span.start.min(text.len());
         let end = span.end.min(text.len()).max(start);
         let view_source = if source == SETUP_SOURCE {

@@ -213,15 +213,21 @@ impl World {
 
     /// The script text session `i`'s current statement spans point into: the setup's,
     /// or the session whose script defined the running procedure.
-    pub(crate) fn frame_source(&self, i: usize) -> std::rc::Rc<str> {
-        let source = self.sessions[i].frames.last().map_or(i, |f| f.source);
+    /// A script's text and newline offsets: the setup's for [`SETUP_SOURCE`], else
+    /// session `source`'s (a frame's source index).
+    pub(crate) fn script(&self, source: usize) -> (&Rc<str>, &Rc<[usize]>) {
         if source == SETUP_SOURCE {
-            self.setup_text.clone()
+            (&self.setup_text, &self.setup_newlines)
         } else {
-            self.sessions[source.min(self.sessions.len() - 1)]
-                .source_text
-                .clone()
+            let s = &self.sessions[source.min(self.sessions.len() - 1)];
+            (&s.source_text, &s.newlines)
         }
+    }
+
+    /// The text of the script session `i` is running now (a procedure's, inside one).
+    pub(crate) fn frame_source(&self, i: usize) -> Rc<str> {
+        let source = self.sessions[i].frames.last().map_or(i, |f| f.source);
+        self.script(source).0.clone()
     }
 
     /// Where byte `offset` of a script is, for an error's [`crate::error::ErrorAt`].
@@ -231,13 +237,11 @@ impl World {
         offset: usize,
     ) -> crate::error::ErrorAt {
         use crate::event::Source;
-        let (text, newlines, block) = match source {
-            Source::Setup => (&self.setup_text, &self.setup_newlines, None),
-            Source::Session(k) => {
-                let s = &self.sessions[k.min(self.sessions.len() - 1)];
-                (&s.source_text, &s.newlines, Some(k))
-            }
+        let (index, block) = match source {
+            Source::Setup => (SETUP_SOURCE, None),
+            Source::Session(k) => (k, Some(k)),
         };
+        let (text, newlines) = self.script(index);
         let offset = offset.min(text.len());
         let line = newlines.partition_point(|&n| n < offset);
         let line_start = if line == 0 { 0 } else { newlines[line - 1] + 1 };
