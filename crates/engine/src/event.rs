@@ -119,6 +119,15 @@ pub enum Event {
         /// abbreviation (set by the dialect as the event is recorded).
         mode_name: Option<&'static str>,
     },
+    /// A lock asked for without waiting and refused at once: `function`
+    /// (`pg_try_advisory_lock`) answers false, and nothing waits.
+    LockRefused {
+        session: Rc<str>,
+        resource: String,
+        mode: LockMode,
+        holders: Vec<(String, LockMode)>,
+        function: &'static str,
+    },
     LockReleased {
         session: Rc<str>,
         resource: String,
@@ -265,6 +274,7 @@ impl Event {
             | LockGranted { session, .. }
             | LockWaiting { session, .. }
             | LockReleased { session, .. }
+            | LockRefused { session, .. }
             | RowSkipped { session, .. }
             | RowsRead { session, .. }
             | RowInserted { session, .. }
@@ -357,6 +367,11 @@ impl fmt::Display for Event {
                 f,
                 "{session} waits for {} on {resource}: {}",
                 mode_text(*mode, *mode_name),
+                holders_text(holders)
+            ),
+            LockRefused { session, resource, mode, holders, function } => write!(
+                f,
+                "{session} is refused {mode} on {resource}: {}; {function} returns false",
                 holders_text(holders)
             ),
             LockReleased { session, resource, mode, reason, mode_name } => {

@@ -17,6 +17,17 @@ pub(crate) fn has_subquery(e: &Expr) -> bool {
     found
 }
 
+/// Whether the expression calls a function `pick` accepts (by upper-cased name).
+pub(crate) fn calls_function(e: &Expr, pick: &dyn Fn(&str) -> bool) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if let ExprKind::Function { name, .. } = &x.kind {
+            found |= pick(name);
+        }
+    });
+    found
+}
+
 pub(crate) fn has_aggregate(e: &Expr) -> bool {
     let mut found = false;
     walk(e, &mut |x| {

@@ -358,6 +358,7 @@ fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, Strin
             | Event::RowDeleted { .. }
             | Event::RowSkipped { .. }
             | Event::LockWaiting { .. }
+            | Event::LockRefused { .. }
             | Event::Error { .. }
             | Event::WaitTimedOut { .. }
             | Event::Deadlock { .. }

@@ -83,6 +83,7 @@ fn explainable(event: &Event, k: usize, anomalies: &[Anomaly]) -> bool {
     matches!(
         event,
         Event::LockWaiting { .. }
+            | Event::LockRefused { .. }
             | Event::RowSkipped { .. }
             | Event::Error { .. }
             | Event::Deadlock { .. }
@@ -163,6 +164,43 @@ pub fn explain(
             let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
             why(
                 t!("why-wait-title", session = &session),
+                s,
+                Some(matrix(dialect, *mode, &held)),
+            )
+        }
+        Event::LockRefused {
+            session,
+            resource,
+            mode,
+            holders,
+            function,
+        } => {
+            let asked = mode_name(dialect, *mode);
+            let res = resource_text(resource);
+            let session = session.to_string();
+            let mut s = vec![t!(
+                "why-refused-asks",
+                session = &session,
+                mode = &asked,
+                resource = &res,
+                function = function.to_string()
+            )];
+            for (holder, held) in holders {
+                s.push(holding(trace, k, holder, *held, resource, dialect));
+            }
+            if let Some((holder, held)) = holders.first() {
+                s.push(t!(
+                    "why-refused-incompatible",
+                    mode = &asked,
+                    held = mode_name(dialect, *held),
+                    holder = holder.to_string(),
+                    function = function.to_string(),
+                    session = &session
+                ));
+            }
+            let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
+            why(
+                t!("why-refused-title", session = &session),
                 s,
                 Some(matrix(dialect, *mode, &held)),
             )
@@ -696,6 +734,30 @@ mod tests {
         assert!(m.compatible[m.asked][0], "U is compatible with IS");
         // Nothing waits and nothing happened: nothing to explain.
         assert_eq!(explain_at(&run, 1, &[]), None);
+    }
+
+    #[test]
+    fn a_refused_try_lock_names_the_function_and_the_holder() {
+        let run = build("pg-send-double-click", &[("guard", "advisory-lock")]);
+        let k = run
+            .trace
+            .iter()
+            .position(|e| matches!(e.event, Event::LockRefused { .. }))
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why user2 was refused");
+        assert_eq!(
+            why.sentences[0],
+            "user2 asks for X on advisory 3 with pg_try_advisory_lock, which never waits."
+        );
+        assert!(why.sentences[1].starts_with("user1 holds"), "{why:?}");
+        assert!(
+            why.sentences[2].ends_with(
+                "pg_try_advisory_lock answers false at once, and user2 goes on without the lock."
+            ),
+            "{why:?}"
+        );
+        assert!(why.matrix.is_some());
     }
 
     #[test]

@@ -369,6 +369,14 @@ pub(crate) trait Rules: Sync {
         label
     }
 
+    /// Whether a call of function `name` (upper-cased) in an IF or WHILE condition makes
+    /// the condition a statement of its own in the trace, as a subquery does: the call
+    /// takes or releases locks, and the learner should see where.
+    fn call_is_statement(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
     /// 0 by default); false where procedures return none.
     fn return_codes(&self) -> bool {

@@ -270,7 +270,10 @@ impl Exec<'_> {
         }
         let index = s.batch;
         s.request_at = self.w.now;
-        let code = compile(&s.script.batches[index].statements);
+        let rules = self.rules;
+        let code = compile(&s.script.batches[index].statements, &|f| {
+            rules.call_is_statement(f)
+        });
         // A client tool may send the same request n times.
         let times = s.repeat_counts.get(&index).copied().unwrap_or(1);
         if s.repeats_done + 1 < times {

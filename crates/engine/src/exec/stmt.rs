@@ -85,7 +85,7 @@ impl Exec<'_> {
                 let proc_ = Procedure {
                     name: p.name.name().value.as_str().into(),
                     params: p.params.clone(),
-                    code: compile(&p.body),
+                    code: compile(&p.body, &|f| self.rules.call_is_statement(f)),
                     quoted_identifier: self.w.sessions[i].options.quoted_identifier,
                     source,
                 };

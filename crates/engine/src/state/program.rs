@@ -39,10 +39,13 @@ pub struct Code {
     pub instrs: Vec<Instr>,
 }
 
-pub fn compile(stmts: &[Stmt]) -> Rc<Code> {
+/// `call_is_statement` says which function calls make an IF or WHILE condition a
+/// statement in the trace (the dialect's `Rules::call_is_statement`), besides subqueries.
+pub fn compile(stmts: &[Stmt], call_is_statement: &dyn Fn(&str) -> bool) -> Rc<Code> {
     let mut c = Compiler {
         code: Code::default(),
         loops: Vec::new(),
+        call_is_statement,
     };
     for s in stmts {
         c.stmt(s);
@@ -50,13 +53,14 @@ pub fn compile(stmts: &[Stmt]) -> Rc<Code> {
     Rc::new(c.code)
 }
 
-struct Compiler {
+struct Compiler<'a> {
     code: Code,
+    call_is_statement: &'a dyn Fn(&str) -> bool,
     /// Per enclosing WHILE: (continue target, pending BREAK jumps to patch).
     loops: Vec<(usize, Vec<usize>)>,
 }
 
-impl Compiler {
+impl Compiler<'_> {
     fn pc(&self) -> usize {
         self.code.instrs.len()
     }
@@ -82,6 +86,12 @@ impl Compiler {
         }
     }
 
+    /// Whether a condition is a statement of its own in the trace.
+    fn is_statement(&self, cond: &Expr) -> bool {
+        crate::syntax::has_subquery(cond)
+            || crate::syntax::calls_function(cond, self.call_is_statement)
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Block(body) => {
@@ -99,7 +109,7 @@ impl Compiler {
                     else_pc: 0,
                     end_pc: 0,
                     span: s.span.clone(),
-                    has_query: crate::syntax::has_subquery(cond),
+                    has_query: self.is_statement(cond),
                 });
                 self.stmt(then);
                 if let Some(other) = otherwise {
@@ -123,7 +133,7 @@ impl Compiler {
                     else_pc: 0,
                     end_pc: 0,
                     span: s.span.clone(),
-                    has_query: crate::syntax::has_subquery(cond),
+                    has_query: self.is_statement(cond),
                 });
                 self.loops.push((top, Vec::new()));
                 self.stmt(body);

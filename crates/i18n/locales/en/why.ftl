@@ -15,6 +15,10 @@ why-wait-title = Why { $session } waits
 why-wait-asks = { $session } asks for { $mode } on { $resource }.
 why-wait-queued = Earlier requests for { $resource } are queued and locks are granted in order, so { $session } waits its turn.
 why-wait-incompatible = { $mode } is not compatible with { $held }: { $session } waits until { $holder } releases it.
+
+why-refused-title = Why { $session } was refused
+why-refused-asks = { $session } asks for { $mode } on { $resource } with { $function }, which never waits.
+why-refused-incompatible = { $mode } is not compatible with { $held }, which { $holder } holds: { $function } answers false at once, and { $session } goes on without the lock.
 why-holds-since = { $holder } holds { $mode } on { $resource } since { $time }
 why-holds = { $holder } holds { $mode } on { $resource }.
 

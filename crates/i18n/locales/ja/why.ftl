@@ -15,6 +15,10 @@ why-wait-title = { $session } が待つ理由
 why-wait-asks = { $session } は { $resource } に { $mode } ロックを要求します。
 why-wait-queued = { $resource } への先行する要求が待ち行列にあり、ロックは順番に付与されるため、{ $session } は順番を待ちます。
 why-wait-incompatible = { $mode } は { $held } と両立しません: { $session } は { $holder } が解放するまで待ちます。
+
+why-refused-title = { $session } が拒否された理由
+why-refused-asks = { $session } は { $function } で { $resource } に { $mode } ロックを要求します。この関数は決して待ちません。
+why-refused-incompatible = { $mode } は { $holder } が保持する { $held } と両立しません: { $function } はすぐに false を返し、{ $session } はロックなしで先へ進みます。
 why-holds-since = { $holder } は { $time } から { $resource } に { $mode } を保持しています
 why-holds = { $holder } は { $resource } に { $mode } を保持しています。
 

@@ -16,6 +16,10 @@ why-wait-title = Dlaczego { $session } czeka
 why-wait-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource }.
 why-wait-queued = Wcześniejsze żądania do { $resource } stoją w kolejce, a blokady są przyznawane po kolei, więc { $session } czeka na swoją kolej.
 why-wait-incompatible = { $mode } nie jest zgodna z { $held }: { $session } czeka, aż { $holder } ją zwolni.
+
+why-refused-title = Dlaczego { $session } dostała odmowę
+why-refused-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource } przez { $function }, które nigdy nie czeka.
+why-refused-incompatible = { $mode } nie jest zgodna z { $held }, którą trzyma { $holder }: { $function } od razu zwraca false, a { $session } idzie dalej bez blokady.
 why-holds-since = { $holder } trzyma { $mode } na { $resource } od { $time }
 why-holds = { $holder } trzyma { $mode } na { $resource }.
 

@@ -378,6 +378,48 @@ SELECT pg_sleep(1);";
     );
 }
 
+/// PL/pgSQL evaluates an IF condition as a query: `IF NOT pg_try_advisory_lock(k)` is a
+/// statement of its own in the trace, and a refused try-lock says who holds the lock
+/// (on a real server B's condition answers false at once, and B does not wait).
+#[test]
+fn a_try_lock_in_an_if_is_a_statement_and_its_refusal_is_shown() {
+    let body = |who: &str| {
+        format!(
+            "DO $$
+BEGIN
+    IF NOT pg_try_advisory_lock(3) THEN
+        RAISE NOTICE 'busy';
+        RETURN;
+    END IF;
+    PERFORM pg_sleep(1);
+    PERFORM pg_advisory_unlock(3);
+END $$;
+-- {who}"
+        )
+    };
+    let (a, b) = (body("A"), body("B"));
+    let sc = scenario_in(
+        Dialect::Postgres,
+        TASKS,
+        &[("A", 0, &a), ("B", 500_000, &b)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
+    let has = |needle: &str| lines.iter().any(|l| l.starts_with(needle));
+    assert!(
+        has("A runs line 3: IF NOT pg_try_advisory_lock(3) THEN"),
+        "{lines:#?}"
+    );
+    assert!(has("A gets X on advisory 3"), "{lines:#?}");
+    assert!(has("A finishes IF"), "{lines:#?}");
+    assert!(
+        has("B is refused X on advisory 3: A holds X; pg_try_advisory_lock returns false"),
+        "{lines:#?}"
+    );
+    assert_eq!(wait_ms(&sim, "B"), 0);
+}
+
 /// A worker loop in `DO $$ ... $$` (PG 11+: COMMIT inside the block ends each claim's
 /// transaction): `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING id
 /// INTO`, `GET DIAGNOSTICS`, `EXIT WHEN`, `PERFORM pg_sleep`. Two such workers split the

@@ -16,6 +16,13 @@ struct Call {
     xact: bool,
     try_only: bool,
     mode: LockMode,
+    /// The try variant's name, as the trace shows a refusal.
+    function: &'static str,
+}
+
+/// Whether `name` (upper-cased) is an advisory lock function.
+pub(super) fn is_lock_function(name: &str) -> bool {
+    name.starts_with("PG_") && name.contains("ADVISORY_")
 }
 
 /// Runs `name` when it is an advisory lock function.
@@ -37,19 +44,23 @@ pub(super) fn call(
         Some(r) => (LockMode::S, r),
         None => (LockMode::X, rest),
     };
-    let call = match rest {
-        "ADVISORY_LOCK" => Call {
-            xact: false,
-            try_only,
-            mode,
-        },
-        "ADVISORY_XACT_LOCK" => Call {
-            xact: true,
-            try_only,
-            mode,
-        },
+    let xact = match rest {
+        "ADVISORY_LOCK" => false,
+        "ADVISORY_XACT_LOCK" => true,
         "ADVISORY_UNLOCK" if !try_only => return Some(unlock(x, i, args, mode)),
         _ => return None,
+    };
+    let function = match (xact, mode) {
+        (false, LockMode::X) => "pg_try_advisory_lock",
+        (false, _) => "pg_try_advisory_lock_shared",
+        (true, LockMode::X) => "pg_try_advisory_xact_lock",
+        (true, _) => "pg_try_advisory_xact_lock_shared",
+    };
+    let call = Call {
+        xact,
+        try_only,
+        mode,
+        function,
     };
     Some(lock(x, i, args, call))
 }
@@ -86,7 +97,26 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value,
         return Ok(Value::Null);
     }
     if call.try_only {
-        if !x.w.locks.conflicts(owner, &res, call.mode).is_empty() {
+        let holders = x.w.locks.conflicts(owner, &res, call.mode);
+        if !holders.is_empty() {
+            if x.recording() {
+                let holders = holders
+                    .into_iter()
+                    .filter_map(|o| {
+                        let mode = x.w.locks.held(o, &res)?.0;
+                        Some((x.w.owner_name(o), mode))
+                    })
+                    .collect();
+                let session = x.w.sessions[i].name.clone();
+                let resource = x.w.resource_text(&res);
+                x.push(Event::LockRefused {
+                    session,
+                    resource,
+                    mode: call.mode,
+                    holders,
+                    function: call.function,
+                });
+            }
             return Ok(Value::bool(false));
         }
         x.lock_as(i, owner, res, call.mode, false)?;

@@ -228,6 +228,12 @@ impl Rules for Postgres {
         Some(Ok(Value::DateTime(crate::value::CLOCK_ZERO_US + at as i64)))
     }
 
+    /// `IF NOT pg_try_advisory_lock(p) THEN`: the condition takes (or answers for) the
+    /// lock, so the trace shows it as the statement it is in PL/pgSQL (a SELECT).
+    fn call_is_statement(&self, name: &str) -> bool {
+        advisory::is_lock_function(name)
+    }
+
     fn flat_transactions(&self) -> bool {
         true
     }
