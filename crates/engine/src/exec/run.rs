@@ -684,6 +684,13 @@ impl Exec<'_> {
                 break;
             }
         }
+        // Where transactions are flat (PostgreSQL) the error is reported, then its
+        // transaction aborted (AbortTransaction); SQL Server's trace has the rollback first.
+        let error_first = self.rules.flat_transactions();
+        if error_first {
+            self.w.sessions[i].last_error = e.number as i64;
+            self.record_error(i, &e, target.is_some());
+        }
         if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
             if by_xact_abort && target.is_some() {
                 // Caught, the transaction is not rolled back yet: it is uncommittable,
@@ -696,8 +703,10 @@ impl Exec<'_> {
                 self.rollback(i, &why);
             }
         }
-        self.w.sessions[i].last_error = e.number as i64;
-        self.record_error(i, &e, target.is_some());
+        if !error_first {
+            self.w.sessions[i].last_error = e.number as i64;
+            self.record_error(i, &e, target.is_some());
+        }
         if let Some((depth, catch_pc, caught_depth)) = target {
             while self.w.sessions[i].frames.len() > depth + 1 {
                 self.pop_frame(i, None);

@@ -226,6 +226,28 @@ SELECT 2;";
     assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(1)]]]);
 }
 
+/// PostgreSQL reports the error, then aborts its transaction (AbortTransaction releases
+/// the locks): the trace says so in that order.
+#[test]
+fn the_error_comes_before_the_rollback_it_causes() {
+    let failing = "BEGIN;
+SELECT id FROM task WHERE id = 1 FOR UPDATE;
+SELECT 1/0;
+ROLLBACK;";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, failing)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in {lines:#?}"))
+    };
+    assert!(at("A gets error 22012") < at("A rolls back (error 22012)"));
+    assert!(at("A rolls back (error 22012)") < at("A releases"));
+}
+
 /// Real server: COMMIT or ROLLBACK with no transaction, and BEGIN inside one, only warn.
 #[test]
 fn transaction_control_out_of_place_only_warns() {
