@@ -301,6 +301,11 @@ pub struct RecentChange {
     pub text: String,
 }
 
+/// Rows per table that the tables keep in view as recently changed.
+pub const RECENT_PER_TABLE: usize = 3;
+/// How many events back the tables look for them.
+pub const RECENT_LOOK_BACK: usize = 5000;
+
 /// The latest change of each row, newest first, at most `per_table` rows per table,
 /// looking back at most `look_back` events from the end of `events`.
 pub fn recent_changes(

@@ -100,7 +100,7 @@ table-match = { $matched } of { $total ->
    *[other] { $total } rows match
 }
 table-first-shown = first { $shown } shown
-table-shown = { $shown } shown: locked, just changed, and the first
+table-shown = { $shown } shown: locked, recently changed, and the first
 table-no-match = no matching rows
 table-no-rows = no rows
 table-gap = … { $count ->

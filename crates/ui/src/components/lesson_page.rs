@@ -24,7 +24,7 @@ use super::why::WhyPanel;
 use crate::hooks::use_full_view;
 use crate::player::{Player, PlayerAction, Shared};
 use crate::predict::{self, Answer, Answers};
-use crate::present::{recent_changes, StepMarks, TableFilter};
+use crate::present::{recent_changes, StepMarks, TableFilter, RECENT_LOOK_BACK, RECENT_PER_TABLE};
 use crate::route::{Route, ScheduleRoute};
 use crate::{i18n, t};
 
@@ -237,7 +237,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (Some(run), None) => {
             let head = player.head;
             let marks = Rc::new(StepMarks::of(&run.trace[run.marked_events(head.events)]));
-            let recent = Rc::new(recent_changes(&run.trace[..head.events], 3, 5000));
+            let recent = Rc::new(recent_changes(
+                &run.trace[..head.events],
+                RECENT_PER_TABLE,
+                RECENT_LOOK_BACK,
+            ));
             let instant = run.instant_ahead(head.events);
             let view = props.view.clone();
             let statements = statements.clone();

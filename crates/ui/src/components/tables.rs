@@ -288,6 +288,9 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
             !t.rows[i].locks.is_empty()
                 || t.rows[i].uncommitted_by.is_some()
                 || marks.touches(&t.name, &t.rows[i].key)
+                || recent
+                    .iter()
+                    .any(|c| c.table == t.name && c.key == t.rows[i].key)
                 || ctx
                     .highlighted
                     .contains(&(t.name.clone(), t.rows[i].key.clone()))
