@@ -116,6 +116,16 @@ pub(crate) enum Flow {
 }
 
 /// A finished statement of `kind` that touched no rows.
+/// Compiles a batch or a procedure body, with the dialect's view of what is a statement
+/// of its own in the trace.
+pub(crate) fn compile(rules: &dyn Rules, stmts: &[Stmt]) -> Rc<crate::state::program::Code> {
+    let shape = crate::state::program::Shape {
+        call_is_statement: &|f| rules.call_is_statement(f),
+        declarations_are_statements: rules.declarations_are_statements(),
+    };
+    crate::state::program::compile(stmts, &shape)
+}
+
 pub(crate) fn done(kind: CostKind) -> Flow {
     Flow::Done {
         kind,
@@ -375,6 +385,12 @@ pub(crate) trait Rules: Sync {
     fn call_is_statement(&self, name: &str) -> bool {
         let _ = name;
         false
+    }
+
+    /// Whether a DECLARE is a statement of its own (T-SQL); false where declarations
+    /// are set up on block entry (PL/pgSQL), unless an initial value needs evaluating.
+    fn declarations_are_statements(&self) -> bool {
+        true
     }
 
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,

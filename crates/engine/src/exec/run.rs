@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use sql::ast::{Script, Stmt};
 
+use super::compile;
 use super::{Exec, Flow, Interrupt};
 use crate::cost::{slow_flush, statement_cost, CostKind};
 use crate::error::{AbortScope, SqlError};
 use crate::event::{Event, Source};
 use crate::outcome::{ResultSet, SessionOutcome};
-use crate::state::program::{compile, Instr};
+use crate::state::program::Instr;
 use crate::state::session::{Frame, FrameKind, Options, PendingEnd, Session, State, Undo};
 use crate::state::{newlines, SETUP_SOURCE};
 use crate::value::Value;
@@ -176,6 +177,14 @@ impl Exec<'_> {
             }
             match &code.instrs[pc] {
                 Instr::Jump(t) => self.set_pc(i, *t),
+                Instr::Declare(decls) => {
+                    self.frame_mut(i).pc += 1;
+                    if let Err(Interrupt::Error(e)) = self.declare(i, decls) {
+                        // A literal that does not fit its type: the block fails where
+                        // it begins.
+                        self.raise(i, *e);
+                    }
+                }
                 Instr::TryEnter { catch_pc } => {
                     let f = self.frame_mut(i);
                     let depth = f.caught.len();
@@ -270,10 +279,7 @@ impl Exec<'_> {
         }
         let index = s.batch;
         s.request_at = self.w.now;
-        let rules = self.rules;
-        let code = compile(&s.script.batches[index].statements, &|f| {
-            rules.call_is_statement(f)
-        });
+        let code = compile(self.rules, &s.script.batches[index].statements);
         // A client tool may send the same request n times.
         let times = s.repeat_counts.get(&index).copied().unwrap_or(1);
         if s.repeats_done + 1 < times {
@@ -684,8 +690,8 @@ impl Exec<'_> {
                 break;
             }
         }
-        // Where transactions are flat (PostgreSQL) the error is reported, then its
-        // transaction aborted (AbortTransaction); SQL Server's trace has the rollback first.
+        // Where transactions are flat, the error is reported and then its transaction
+        // aborted (the dialect's own order); SQL Server's trace has the rollback first.
         let error_first = self.rules.flat_transactions();
         if error_first {
             self.w.sessions[i].last_error = e.number as i64;

@@ -8,11 +8,11 @@ use sql::ast::{
     StmtKind, TableConstraintKind,
 };
 
+use super::compile;
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::Event;
 use crate::exec::{bind, done, Exec, Flow, Interrupt};
-use crate::state::program::compile;
 use crate::state::session::{Frame, FrameKind, Procedure, Undo};
 use crate::state::storage::{Column, Identity, Index, Table, Trigger};
 use crate::syntax::{canonical, conjuncts};
@@ -30,6 +30,29 @@ pub(crate) fn object_key(name: &sql::ast::ObjectName) -> String {
 pub(crate) const MAX_NESTING: usize = 32;
 
 impl Exec<'_> {
+    /// Declares variables in the current frame, with their initial values.
+    pub(crate) fn declare(
+        &mut self,
+        i: usize,
+        decls: &[sql::ast::VarDecl],
+    ) -> Result<(), Interrupt> {
+        for d in decls {
+            let key = d.name.value.to_ascii_lowercase();
+            if self.w.frame(i).vars.contains_key(&key) {
+                return Err(SqlError::variable_redeclared(&d.name.value).into());
+            }
+            let v = match &d.init {
+                Some(e) => {
+                    let v = self.eval_scalar(i, e)?;
+                    convert(&v, &d.ty, None)?
+                }
+                None => Value::Null,
+            };
+            self.frame_mut(i).vars.insert(key, (d.ty, v));
+        }
+        Ok(())
+    }
+
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
         if self.w.sessions[i].failed_block {
             // The transaction already ended with the error; only the block's end is taken.
@@ -85,7 +108,7 @@ impl Exec<'_> {
                 let proc_ = Procedure {
                     name: p.name.name().value.as_str().into(),
                     params: p.params.clone(),
-                    code: compile(&p.body, &|f| self.rules.call_is_statement(f)),
+                    code: compile(self.rules, &p.body),
                     quoted_identifier: self.w.sessions[i].options.quoted_identifier,
                     source,
                 };
@@ -189,20 +212,7 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Declare(decls) => {
-                for d in decls {
-                    let key = d.name.value.to_ascii_lowercase();
-                    if self.w.frame(i).vars.contains_key(&key) {
-                        return Err(SqlError::variable_redeclared(&d.name.value).into());
-                    }
-                    let v = match &d.init {
-                        Some(e) => {
-                            let v = self.eval_scalar(i, e)?;
-                            convert(&v, &d.ty, None)?
-                        }
-                        None => Value::Null,
-                    };
-                    self.frame_mut(i).vars.insert(key, (d.ty, v));
-                }
+                self.declare(i, decls)?;
                 Ok(done(CostKind::Variable))
             }
             StmtKind::DeclareTable(dt) => {

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use sql::ast::{Expr, Span, Stmt, StmtKind};
+use sql::ast::{Expr, ExprKind, Span, Stmt, StmtKind, VarDecl};
 
 #[derive(Debug)]
 pub enum Instr {
@@ -20,6 +20,9 @@ pub enum Instr {
         /// own; found once here rather than on every pass of a loop.
         has_query: bool,
     },
+    /// A declaration set up on block entry, not a statement of its own (PL/pgSQL's
+    /// DECLARE section, without an initial value or with a literal one).
+    Declare(Vec<VarDecl>),
     Jump(usize),
     /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`.
     TryEnter {
@@ -39,13 +42,21 @@ pub struct Code {
     pub instrs: Vec<Instr>,
 }
 
-/// `call_is_statement` says which function calls make an IF or WHILE condition a
-/// statement in the trace (the dialect's `Rules::call_is_statement`), besides subqueries.
-pub fn compile(stmts: &[Stmt], call_is_statement: &dyn Fn(&str) -> bool) -> Rc<Code> {
+/// What the dialect says is a statement of its own in the trace.
+pub struct Shape<'a> {
+    /// Function calls that make an IF or WHILE condition a statement, besides
+    /// subqueries (`Rules::call_is_statement`).
+    pub call_is_statement: &'a dyn Fn(&str) -> bool,
+    /// Whether a DECLARE is a statement (T-SQL), or set up on block entry when its
+    /// initial value needs no evaluating (PL/pgSQL; `Rules::declarations_are_statements`).
+    pub declarations_are_statements: bool,
+}
+
+pub fn compile(stmts: &[Stmt], shape: &Shape<'_>) -> Rc<Code> {
     let mut c = Compiler {
         code: Code::default(),
         loops: Vec::new(),
-        call_is_statement,
+        shape,
     };
     for s in stmts {
         c.stmt(s);
@@ -55,7 +66,7 @@ pub fn compile(stmts: &[Stmt], call_is_statement: &dyn Fn(&str) -> bool) -> Rc<C
 
 struct Compiler<'a> {
     code: Code,
-    call_is_statement: &'a dyn Fn(&str) -> bool,
+    shape: &'a Shape<'a>,
     /// Per enclosing WHILE: (continue target, pending BREAK jumps to patch).
     loops: Vec<(usize, Vec<usize>)>,
 }
@@ -89,7 +100,7 @@ impl Compiler<'_> {
     /// Whether a condition is a statement of its own in the trace.
     fn is_statement(&self, cond: &Expr) -> bool {
         crate::syntax::has_subquery(cond)
-            || crate::syntax::calls_function(cond, self.call_is_statement)
+            || crate::syntax::calls_function(cond, self.shape.call_is_statement)
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -175,6 +186,16 @@ impl Compiler<'_> {
                 self.patch(leave, end);
             }
             StmtKind::Empty => {}
+            StmtKind::Declare(decls)
+                if !self.shape.declarations_are_statements
+                    && decls.iter().all(|d| {
+                        d.init
+                            .as_ref()
+                            .is_none_or(|e| matches!(e.kind, ExprKind::Literal(_)))
+                    }) =>
+            {
+                self.emit(Instr::Declare(decls.clone()));
+            }
             _ => {
                 self.emit(Instr::Run(Box::new(s.clone())));
             }

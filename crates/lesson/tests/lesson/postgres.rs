@@ -402,17 +402,22 @@ SELECT pg_sleep(1);";
 
 /// PL/pgSQL evaluates an IF condition as a query: `IF NOT pg_try_advisory_lock(k)` is a
 /// statement of its own in the trace, and a refused try-lock says who holds the lock
-/// (on a real server B's condition answers false at once, and B does not wait).
+/// (on a real server B's condition answers false at once, and B does not wait). Its
+/// declarations are set up as the block is entered, not run as statements.
 #[test]
 fn a_try_lock_in_an_if_is_a_statement_and_its_refusal_is_shown() {
     let body = |who: &str| {
         format!(
             "DO $$
+DECLARE
+    k int := 3;
+    n int;
 BEGIN
-    IF NOT pg_try_advisory_lock(3) THEN
+    IF NOT pg_try_advisory_lock(k) THEN
         RAISE NOTICE 'busy';
         RETURN;
     END IF;
+    SELECT count(*) INTO n FROM task;
     PERFORM pg_sleep(1);
     PERFORM pg_advisory_unlock(3);
 END $$;
@@ -430,9 +435,11 @@ END $$;
     let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
     let has = |needle: &str| lines.iter().any(|l| l.starts_with(needle));
     assert!(
-        has("A runs line 3: IF NOT pg_try_advisory_lock(3) THEN"),
+        has("A runs line 6: IF NOT pg_try_advisory_lock(k) THEN"),
         "{lines:#?}"
     );
+    // The DECLARE section is set up on block entry: no statement of its own.
+    assert!(!lines.iter().any(|l| l.contains("DECLARE")), "{lines:#?}");
     assert!(has("A gets X on advisory 3"), "{lines:#?}");
     assert!(has("A finishes IF"), "{lines:#?}");
     assert!(

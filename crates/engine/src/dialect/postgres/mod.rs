@@ -234,6 +234,11 @@ impl Rules for Postgres {
         advisory::is_lock_function(name)
     }
 
+    /// PL/pgSQL sets a block's declarations up as it enters the block.
+    fn declarations_are_statements(&self) -> bool {
+        false
+    }
+
     fn flat_transactions(&self) -> bool {
         true
     }
