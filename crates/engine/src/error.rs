@@ -17,6 +17,9 @@ pub struct SqlError {
     pub sqlstate: Option<&'static str>,
     /// RAISERROR's errors ignore XACT_ABORT; every other one (THROW's too) obeys it.
     pub ignores_xact_abort: bool,
+    /// A duplicate key's columns and values (`document_id`, `3`), for a dialect that
+    /// reports them apart from the message.
+    pub key: Option<Box<(String, String)>>,
 }
 
 /// What the expression helpers return: the error behind a pointer, so the value they
@@ -56,6 +59,7 @@ impl SqlError {
             scope,
             sqlstate: None,
             ignores_xact_abort: false,
+            key: None,
         }
     }
 
@@ -195,6 +199,12 @@ impl SqlError {
             ),
             AbortScope::Compile,
         )
+    }
+
+    /// The clashing key's columns, for [`SqlError::key`].
+    pub fn with_key(mut self, columns: String, values: String) -> SqlError {
+        self.key = Some(Box::new((columns, values)));
+        self
     }
 
     pub fn duplicate_index_key(table: &str, index: &str, key: &str) -> SqlError {

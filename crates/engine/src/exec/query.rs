@@ -2237,9 +2237,16 @@ impl Exec<'_> {
         if let Some(slot) = existing {
             if t.slots[slot].latest().is_some() {
                 let pk = t.pk_name.clone().unwrap_or_default();
-                return Err(
-                    SqlError::duplicate_primary_key(&pk, &t.name, &key_text(self, &row)).into(),
-                );
+                let values = key_text(self, &row);
+                let columns = t
+                    .key
+                    .iter()
+                    .map(|&c| t.columns[c].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(SqlError::duplicate_primary_key(&pk, &t.name, &values)
+                    .with_key(columns, values.to_string())
+                    .into());
             }
         }
         self.check_unique(i, tid, &row, existing)?;
@@ -2327,11 +2334,18 @@ impl Exec<'_> {
                         .map(|v| v.to_string())
                         .collect::<Vec<_>>()
                         .join(", ");
+                    let columns = ix
+                        .columns
+                        .iter()
+                        .map(|&(c, _)| t.columns[c].name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     return Err(if ix.constraint {
                         SqlError::duplicate_unique_key(&ix.name, &t.name, &shown)
                     } else {
                         SqlError::duplicate_index_key(&t.name, &ix.name, &shown)
                     }
+                    .with_key(columns, shown)
                     .into());
                 }
             }

@@ -664,8 +664,9 @@ ROLLBACK;"
 }
 
 /// Real server: unnamed constraints are named `<table>_pkey` and `<table>_<columns>_key`,
-/// and a clash names the constraint (`duplicate key value violates unique constraint
-/// "t_pkey"`); a heap table has no clustered index, so the trace names its accesses as
+/// and a clash names the constraint and, as psql's DETAIL line, the key
+/// (`duplicate key value violates unique constraint "t_pkey"`, `Key (id)=(1) already
+/// exists.`); a heap table has no clustered index, so the trace names its accesses as
 /// EXPLAIN does: a sequential scan, an index scan using the primary key or an index.
 #[test]
 fn constraints_and_scans_go_by_postgresql_names() {
@@ -694,8 +695,8 @@ SELECT id FROM t WHERE code + 0 = 10;",
     assert_eq!(
         messages,
         [
-            "duplicate key value violates unique constraint \"t_pkey\"",
-            "duplicate key value violates unique constraint \"t_code_key\"",
+            "duplicate key value violates unique constraint \"t_pkey\" (DETAIL: Key (id)=(1) already exists.)",
+            "duplicate key value violates unique constraint \"t_code_key\" (DETAIL: Key (code)=(10) already exists.)",
         ]
     );
     let reads: Vec<String> = trace

@@ -160,9 +160,13 @@ impl Rules for Postgres {
                 let name = quoted_after(&e.message, " constraint '")
                     .or_else(|| quoted_after(&e.message, " index '"))
                     .unwrap_or("unique");
+                // psql's DETAIL line, on the same line of the trace.
+                let detail = e.key.as_deref().map_or(String::new(), |(c, v)| {
+                    format!(" (DETAIL: Key ({c})=({v}) already exists.)")
+                });
                 (
                     "23505",
-                    format!("duplicate key value violates unique constraint \"{name}\""),
+                    format!("duplicate key value violates unique constraint \"{name}\"{detail}"),
                 )
             }
             // A row changed after the snapshot of a REPEATABLE READ transaction (C3).
