@@ -349,11 +349,19 @@ pub enum RowSlot {
 /// integer keys are counted, the rest of the table is the last gap.
 pub fn row_window(keys: &[String], total: usize, focus: &[usize], limit: usize) -> Vec<RowSlot> {
     let n = keys.len();
+    let int = |i: usize| keys[i].parse::<i64>().ok();
     let mut chosen: BTreeSet<usize> = focus.iter().copied().filter(|&i| i < n).collect();
+    // A neighbour in the view is a neighbour in the table unless integer keys say that
+    // rows lie between (the engine's window holds a far focus row without its own).
+    let adjacent = |a: usize, b: usize| match (int(a), int(b)) {
+        (Some(x), Some(y)) => x.abs_diff(y) == 1,
+        _ => true,
+    };
     let around: Vec<usize> = chosen
         .iter()
-        .flat_map(|&i| [i.wrapping_sub(1), i + 1])
-        .filter(|&i| i < n)
+        .flat_map(|&i| [(i, i.wrapping_sub(1)), (i, i + 1)])
+        .filter(|&(i, j)| j < n && adjacent(i, j))
+        .map(|(_, j)| j)
         .collect();
     for i in around.into_iter().chain(0..n) {
         if chosen.len() >= limit.max(focus.len()) {
@@ -361,7 +369,6 @@ pub fn row_window(keys: &[String], total: usize, focus: &[usize], limit: usize) 
         }
         chosen.insert(i);
     }
-    let int = |i: usize| keys[i].parse::<i64>().ok();
     let mut slots = Vec::new();
     let mut hidden_counted = 0usize;
     let mut prev: Option<usize> = None;
@@ -1150,6 +1157,22 @@ mod tests {
                 Gap(Some(224)),
                 Row(3),
                 Gap(Some(272))
+            ]
+        );
+        // A far row's neighbour in the view (12) is not its neighbour in the table.
+        let view: Vec<String> = (1..=12)
+            .map(|k| k.to_string())
+            .chain(["20003".to_string()])
+            .collect();
+        assert_eq!(
+            row_window(&view, 20_040, &[12], 4),
+            [
+                Row(0),
+                Row(1),
+                Row(2),
+                Gap(Some(19_999)),
+                Row(12),
+                Gap(Some(37))
             ]
         );
         // Text keys: gaps within the view are counted, the rest is the last gap.
