@@ -87,6 +87,8 @@ pub enum Event {
         rows: Option<u64>,
         reads: u64,
         cost_us: u64,
+        /// What the dialect calls `reads` ("logical reads", "shared buffers hit").
+        reads_name: &'static str,
     },
     TransactionBegan {
         session: Rc<str>,
@@ -156,6 +158,8 @@ pub enum Event {
         rows: u64,
         logical_reads: u64,
         access: Access,
+        /// What the dialect calls `logical_reads`.
+        reads_name: &'static str,
     },
     RowInserted {
         session: Rc<str>,
@@ -333,13 +337,13 @@ impl fmt::Display for Event {
                 Some(p) => write!(f, "{session} runs {p} line {line}: {text}"),
                 None => write!(f, "{session} runs line {line}: {text}"),
             },
-            StatementFinished { session, label, rows, reads, cost_us } => {
+            StatementFinished { session, label, rows, reads, cost_us, reads_name } => {
                 write!(f, "{session} finishes {label}")?;
                 if let Some(r) = rows {
                     write!(f, ", {r} row(s)")?;
                 }
                 if *reads > 0 {
-                    write!(f, ", {reads} logical reads")?;
+                    write!(f, ", {reads} {reads_name}")?;
                 }
                 write!(f, " in {}", ms(*cost_us))
             }
@@ -390,9 +394,9 @@ impl fmt::Display for Event {
                 mode_text(*held, *held_name),
                 mode_text(*wanted, *wanted_name)
             ),
-            RowsRead { session, table, rows, logical_reads, access } => write!(
+            RowsRead { session, table, rows, logical_reads, access, reads_name } => write!(
                 f,
-                "{session} reads {rows} row(s) of {table} by {access}: {logical_reads} logical reads"
+                "{session} reads {rows} row(s) of {table} by {access}: {logical_reads} {reads_name}"
             ),
             RowInserted { session, table, key } => write!(f, "{session} inserts {table} ({key})"),
             RowUpdated { session, table, key, changes } => {

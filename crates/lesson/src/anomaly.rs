@@ -976,6 +976,7 @@ mod tests {
             rows: 1,
             logical_reads: 2,
             access: engine::Access::ClusteredSeek,
+            reads_name: "logical reads",
         }
     }
     fn start(s: &str) -> Event {

@@ -40,10 +40,7 @@ impl Dialect {
     /// figure: SQL Server's and Teradata's logical reads, PostgreSQL's shared buffers hit
     /// (EXPLAIN (ANALYZE, BUFFERS)).
     pub fn reads_name(self) -> &'static str {
-        match self {
-            Dialect::TSql | Dialect::Teradata => "logical reads",
-            Dialect::Postgres => "shared buffers hit",
-        }
+        self.rules().reads_name()
     }
 
     pub(crate) fn parser(self) -> sql::Dialect {

@@ -393,6 +393,12 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// What the dialect's own tools call pages read (a session's `logical_reads`
+    /// figure), in the trace and the outcome.
+    fn reads_name(&self) -> &'static str {
+        "logical reads"
+    }
+
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
     /// 0 by default); false where procedures return none.
     fn return_codes(&self) -> bool {

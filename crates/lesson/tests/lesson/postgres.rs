@@ -824,7 +824,8 @@ SELECT pg_sleep(1);";
 }
 
 /// pg_locks' words: a row's lock is on a TUPLE, an advisory lock on `advisory <key>`;
-/// no SQL Server KEY, OBJECT or APP in any PostgreSQL lesson's trace, under any setting.
+/// no SQL Server KEY, OBJECT or APP in any PostgreSQL lesson's trace, under any setting,
+/// and pages read are shared buffers hit, not logical reads.
 #[test]
 fn locks_are_named_in_postgresql_words() {
     let mut words = std::collections::BTreeSet::new();
@@ -839,6 +840,12 @@ fn locks_are_named_in_postgresql_words() {
                 if let engine::Event::LockGranted { resource, .. } = &e.event {
                     words.insert(resource.split(' ').next().unwrap_or("").to_string());
                 }
+                let line = e.event.to_string();
+                assert!(
+                    !line.contains("logical reads"),
+                    "{}: SQL Server's words in `{line}`",
+                    l.id
+                );
             }
         }
     }

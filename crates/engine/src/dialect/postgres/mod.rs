@@ -243,6 +243,11 @@ impl Rules for Postgres {
         false
     }
 
+    /// EXPLAIN (ANALYZE, BUFFERS)'s `shared hit`.
+    fn reads_name(&self) -> &'static str {
+        "shared buffers hit"
+    }
+
     fn flat_transactions(&self) -> bool {
         true
     }
