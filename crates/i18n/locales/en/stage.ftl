@@ -38,7 +38,7 @@ anomaly-ahead = { $total ->
     [one] { $total } anomaly ahead
    *[other] { $total } anomalies ahead
 }
-anomaly-passed = { $shown } of { $total } passed
+anomaly-passed = { $shown } of { $total } so far
 anomaly-about = anomalies: what this lesson is about
 anomaly-group = Anomalies
 anomaly-prev = Previous anomaly
