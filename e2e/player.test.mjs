@@ -456,3 +456,21 @@ test('player: a toggle that makes the run longer keeps the timeline on the whole
   await settled(page, 'workers=2');
   assert.equal(await window(), before);
 });
+
+test('player: a result longer than three rows opens in full; a batch of thousands of results is summarised', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-priority?priority=text', 'priority=text');
+  const rows = () => page.$$eval('[data-testid=result-A-1] tbody tr', (rs) => rs.map((r) => r.textContent));
+  assert.deepEqual(await rows(), ['Wysoki', 'Normalny', 'Niski', '… 1 more']);
+  await page.click('[data-testid=tab-outcome]');
+  await page.click('[data-testid=result-A-1] [data-testid=result-more]');
+  // Krytyczny, the point of the lesson, is the fourth row.
+  assert.deepEqual(await rows(), ['Wysoki', 'Normalny', 'Niski', 'Krytyczny', 'show fewer rows']);
+  await page.click('[data-testid=result-A-1] [data-testid=result-less]');
+  assert.equal((await rows()).length, 4);
+  // teradata-rules: t9_batch returns one result set per consume.
+  await openLesson(t, '#/lesson/teradata-rules', 't9=keep');
+  const shown = await page.$$eval('[data-testid^=result-t9_batch-]', (rs) => rs.length);
+  assert.equal(shown, 10);
+  assert.match(await page.textContent('[data-testid=results-more-t9_batch]'), /^… and [\d,]+ more result sets; the Events tab lists each$/);
+});

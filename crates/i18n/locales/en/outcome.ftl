@@ -7,6 +7,11 @@ result-caption = Result { $number } · { $rows ->
    *[other] { $rows } rows
 }
 result-more = … { $count } more
+result-less = show fewer rows
+results-more = … and { $count ->
+    [one] { $count } more result set
+   *[other] { $count } more result sets
+}; the Events tab lists each
 error-number = Error { $number }
 error-detail = (severity { $severity }, state { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.

@@ -4,6 +4,8 @@ outcome-title = 結果
 outcome-note = 実行全体 · { $end } に終了 · シード { $seed }
 result-caption = 結果 { $number } · { $rows } 行
 result-more = … ほか { $count } 行
+result-less = 表示する行を減らす
+results-more = … ほか { $count } 個の結果セット。各結果はイベント タブにあります
 error-number = エラー { $number }
 error-detail = (重大度 { $severity }、状態 { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.

@@ -8,6 +8,12 @@ result-caption = Wynik { $number } · { $rows ->
    *[many] { $rows } wierszy
 }
 result-more = … i { $count } więcej
+result-less = pokaż mniej wierszy
+results-more = … i { $count ->
+    [one] { $count } kolejny zbiór wyników
+    [few] { $count } kolejne zbiory wyników
+   *[other] { $count } kolejnych zbiorów wyników
+}; każdy jest w zakładce Zdarzenia
 error-number = Błąd { $number }
 error-detail = (poziom { $severity }, stan { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.

@@ -20,32 +20,74 @@ pub struct OutcomeProps {
     pub exercise: bool,
 }
 
-/// Result rows shown per result set.
+/// Result rows shown per result set until the reader asks for the rest.
 const RESULT_ROWS: usize = 3;
+/// Rows an expanded result set shows at most.
+const EXPANDED_ROWS: usize = 200;
+/// Result sets shown per session (a Teradata batch returns one per consume, thousands).
+const RESULTS_SHOWN: usize = 10;
+
+#[derive(Properties, PartialEq)]
+struct ResultTableProps {
+    session: String,
+    /// 0-based.
+    index: usize,
+    result: Rc<engine::ResultSet>,
+}
+
+/// One result set: its first rows, and a button that shows the rest.
+#[function_component]
+fn ResultTable(props: &ResultTableProps) -> Html {
+    let expanded = use_state(|| false);
+    let rs = &props.result;
+    let shown = if *expanded {
+        EXPANDED_ROWS
+    } else {
+        RESULT_ROWS
+    };
+    let more = rs.rows.len().saturating_sub(shown);
+    let toggle = {
+        let expanded = expanded.clone();
+        Callback::from(move |_: MouseEvent| expanded.set(!*expanded))
+    };
+    let columns = rs.columns.len().max(1).to_string();
+    html! {
+        <div class="result" data-testid={format!("result-{}-{}", props.session, props.index + 1)}>
+            <table>
+                <caption>{ t!("result-caption", number = props.index + 1, rows = rs.rows.len()) }</caption>
+                <thead><tr>{ for rs.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }</tr></thead>
+                <tbody>
+                    { for rs.rows.iter().take(shown).map(|row| html! {
+                        <tr>{ for row.iter().map(|v| html! { <td>{ value_text(v) }</td> }) }</tr>
+                    }) }
+                    if more > 0 && !*expanded {
+                        <tr><td colspan={columns} class="muted">
+                            <button type="button" class="link-button" aria-expanded="false" data-testid="result-more" onclick={toggle}>
+                                { t!("result-more", count = more) }
+                            </button>
+                        </td></tr>
+                    } else if *expanded {
+                        <tr><td colspan={columns} class="muted">
+                            if more > 0 { { t!("result-more", count = more) }{ " · " } }
+                            <button type="button" class="link-button" aria-expanded="true" data-testid="result-less" onclick={toggle}>
+                                { t!("result-less") }
+                            </button>
+                        </td></tr>
+                    }
+                </tbody>
+            </table>
+        </div>
+    }
+}
 
 #[function_component]
 pub fn Outcome(props: &OutcomeProps) -> Html {
     let summary = &props.summary;
     let cards = summary.outcome.sessions.iter().enumerate().map(|(i, s)| {
-        let results = s.results.iter().enumerate().map(|(r, rs)| {
-            let more = rs.rows.len().saturating_sub(RESULT_ROWS);
-            html! {
-                <div class="result" data-testid={format!("result-{}-{}", s.name, r + 1)}>
-                    <table>
-                        <caption>{ t!("result-caption", number = r + 1, rows = rs.rows.len()) }</caption>
-                        <thead><tr>{ for rs.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }</tr></thead>
-                        <tbody>
-                            { for rs.rows.iter().take(RESULT_ROWS).map(|row| html! {
-                                <tr>{ for row.iter().map(|v| html! { <td>{ value_text(v) }</td> }) }</tr>
-                            }) }
-                            if more > 0 {
-                                <tr><td colspan={rs.columns.len().to_string()} class="muted">{ t!("result-more", count = more) }</td></tr>
-                            }
-                        </tbody>
-                    </table>
-                </div>
-            }
+        let results = s.results.iter().take(RESULTS_SHOWN).enumerate().map(|(r, rs)| {
+            html! { <ResultTable session={s.name.clone()} index={r} result={Rc::new(rs.clone())} /> }
         });
+        let more_results = s.results.len().saturating_sub(RESULTS_SHOWN);
         let errors = s.errors.iter().map(|e| {
             html! {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
@@ -85,6 +127,9 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                     <p class="muted">{ t!("no-results") }</p>
                 }
                 { for results }
+                if more_results > 0 {
+                    <p class="muted" data-testid={format!("results-more-{}", s.name)}>{ t!("results-more", count = more_results) }</p>
+                }
             </div>
         }
     });
