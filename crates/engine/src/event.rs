@@ -222,8 +222,11 @@ pub enum Event {
     ProcedureReturned {
         session: Rc<str>,
         procedure: Rc<str>,
-        /// `None` in a dialect whose procedures return no code (PostgreSQL).
+        /// `None` in a dialect whose procedures return no code (PostgreSQL), and when
+        /// an error left the procedure.
         code: Option<i64>,
+        /// The error (`50001`, `23505`) that left the procedure, unwinding it.
+        error: Option<Rc<str>>,
     },
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
     /// -3 deadlock victim, -999 a call error; `holders` hold the lock when refused.
@@ -459,16 +462,15 @@ impl fmt::Display for Event {
                 };
                 write!(f, "{session}'s sp_getapplock for {} on {resource} returns {code}: {meaning}", mode.applock_name())
             }
-            ProcedureReturned {
-                session,
-                procedure,
-                code: Some(code),
-            } => write!(f, "{session} returns from {procedure} with code {code}"),
-            ProcedureReturned {
-                session,
-                procedure,
-                code: None,
-            } => write!(f, "{session} returns from {procedure}"),
+            ProcedureReturned { session, procedure, error: Some(e), .. } => {
+                write!(f, "{session} leaves {procedure} on error {e}")
+            }
+            ProcedureReturned { session, procedure, code: Some(code), .. } => {
+                write!(f, "{session} returns from {procedure} with code {code}")
+            }
+            ProcedureReturned { session, procedure, .. } => {
+                write!(f, "{session} returns from {procedure}")
+            }
         }
     }
 }

@@ -353,7 +353,7 @@ impl Exec<'_> {
             }) if !self.rules.flat_transactions() => Some(*tran_count),
             _ => None,
         };
-        self.pop_frame(i, code);
+        self.pop_frame(i, code, None);
         let now = self.w.sessions[i].tran_count;
         if let Some(began) = began.filter(|&b| b != now) {
             self.raise(i, SqlError::trancount_mismatch(began, now));
@@ -361,7 +361,9 @@ impl Exec<'_> {
     }
 
     /// Pops the top frame: a batch ends, a procedure returns its code.
-    pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>) {
+    /// Ends session `i`'s innermost frame: by running to its end or RETURN (`code`), or
+    /// left by error `error` unwinding it, which hands its caller no status.
+    pub(crate) fn pop_frame(&mut self, i: usize, code: Option<i64>, error: Option<&str>) {
         let Some(frame) = self.w.sessions[i].frames.pop() else {
             return;
         };
@@ -403,18 +405,21 @@ impl Exec<'_> {
                             slot.1 = v;
                         }
                     }
-                    if let Some(rv) = return_var {
+                    // `EXEC @r = p` that an error leaves fails as a statement: @r keeps
+                    // its value.
+                    if let Some(rv) = return_var.filter(|_| error.is_none()) {
                         if let Some(slot) = caller.vars.get_mut(&rv) {
                             slot.1 = Value::Int(rc);
                         }
                     }
                 }
                 let session = s.name.clone();
-                let code = self.rules.return_codes().then_some(rc);
+                let code = (self.rules.return_codes() && error.is_none()).then_some(rc);
                 self.push(Event::ProcedureReturned {
                     session,
                     procedure: name,
                     code,
+                    error: error.map(Rc::from),
                 });
                 // The call's transaction (or the one its last COMMIT began) ends with it.
                 if own_txn && self.w.sessions[i].txn.is_some() {
@@ -715,8 +720,9 @@ impl Exec<'_> {
             self.record_error(i, &e, target.is_some());
         }
         if let Some((depth, catch_pc, caught_depth)) = target {
+            let code = e.code();
             while self.w.sessions[i].frames.len() > depth + 1 {
-                self.pop_frame(i, None);
+                self.pop_frame(i, None, Some(&code));
             }
             let f = self.frame_mut(i);
             f.tries.pop();
@@ -732,8 +738,9 @@ impl Exec<'_> {
             | AbortScope::Compile
             | AbortScope::Session => {
                 // The batch ends: drop every frame; the next batch (after GO) still runs.
+                let code = e.code();
                 while !self.w.sessions[i].frames.is_empty() {
-                    self.pop_frame(i, None);
+                    self.pop_frame(i, None, Some(&code));
                 }
             }
         }

@@ -120,6 +120,39 @@ fn try_catch_sees_the_error_and_throw_rethrows_it_to_the_caller() {
     assert!(m.starts_with("Violation of PRIMARY KEY constraint"), "{m}");
 }
 
+/// A THROW that leaves a procedure hands its caller no return status: `EXEC @r = p`
+/// fails as a statement, @r keeps its value, and the trace says the error left the
+/// procedure rather than "returns ... with code 0".
+#[test]
+fn an_error_that_leaves_a_procedure_returns_no_status() {
+    let setup = "CREATE PROCEDURE dbo.fails AS
+BEGIN
+    THROW 50001, 'The call failed', 1;
+END;";
+    let sql = "DECLARE @r int = 7;
+BEGIN TRY
+    EXEC @r = dbo.fails;
+END TRY
+BEGIN CATCH
+    SELECT @r AS r, ERROR_NUMBER() AS n;
+END CATCH;";
+    let (sim, trace) = run_traced(&scenario(setup, &[("A", 0, sql)]), 1);
+    let rs = &sim.outcome().sessions[0].results[0];
+    assert_eq!(
+        rs.rows[0],
+        [engine::Value::Int(7), engine::Value::Int(50001)]
+    );
+    let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
+    assert!(
+        lines.iter().any(|l| l == "A leaves fails on error 50001"),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("returns from")),
+        "{lines:#?}"
+    );
+}
+
 #[test]
 fn a_scripted_schedule_replays_an_interleaving_and_differs_from_another() {
     let sc = scenario(
