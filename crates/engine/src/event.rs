@@ -231,7 +231,8 @@ pub enum Event {
     /// sp_getapplock's answer: 0 granted at once, 1 after waiting, -1 timed out,
     /// -3 deadlock victim, -999 a call error; `holders` hold the lock when refused.
     /// Teradata: a SELECT AND CONSUME found the queue empty; its transaction waits in the
-    /// delayed state, holding no lock, until a row arrives.
+    /// delayed state, holding no lock on the queue (locks it took before stay), until a
+    /// row arrives.
     ConsumeDelayed {
         session: Rc<str>,
         table: Rc<str>,
@@ -441,7 +442,7 @@ impl fmt::Display for Event {
             Printed { session, text } => write!(f, "{session} prints: {text}"),
             ProcedureCalled { session, procedure } => write!(f, "{session} calls {procedure}"),
             ConsumeDelayed { session, table } => {
-                write!(f, "{session} finds {table} empty: its consume is delayed, holding no lock, until a row arrives")
+                write!(f, "{session} finds {table} empty: its consume is delayed, holding no lock on {table}, until a row arrives")
             }
             ConsumeResumed { session, table, delayed_us } => {
                 write!(f, "{session}'s consume on {table} resumes after {} in the delayed state", ms(*delayed_us))
