@@ -120,6 +120,9 @@ pub enum Event {
         /// The mode as the dialect's manuals name it, when that differs from `mode`'s
         /// abbreviation (set by the dialect as the event is recorded).
         mode_name: Option<&'static str>,
+        /// The holders' modes as the dialect names them, one per holder; empty when the
+        /// dialect renames none of them.
+        holder_mode_names: Vec<Option<&'static str>>,
     },
     /// A lock asked for without waiting and refused at once: `function`
     /// (`pg_try_advisory_lock`) answers false, and nothing waits.
@@ -317,13 +320,19 @@ fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
     name.map_or_else(|| mode.to_string(), str::to_string)
 }
 
-fn holders_text(holders: &[(String, LockMode)]) -> String {
+fn holders_text(holders: &[(String, LockMode)], names: &[Option<&'static str>]) -> String {
     if holders.is_empty() {
         return "earlier waiters are queued".into();
     }
     holders
         .iter()
-        .map(|(h, m)| format!("{h} holds {m}"))
+        .enumerate()
+        .map(|(k, (h, m))| {
+            format!(
+                "{h} holds {}",
+                mode_text(*m, names.get(k).copied().flatten())
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -371,16 +380,16 @@ impl fmt::Display for Event {
                     None => write!(f, "{session} gets {mode} on {resource}"),
                 }
             }
-            LockWaiting { session, resource, mode, holders, mode_name } => write!(
+            LockWaiting { session, resource, mode, holders, mode_name, holder_mode_names } => write!(
                 f,
                 "{session} waits for {} on {resource}: {}",
                 mode_text(*mode, *mode_name),
-                holders_text(holders)
+                holders_text(holders, holder_mode_names)
             ),
             LockRefused { session, resource, mode, holders, function } => write!(
                 f,
                 "{session} is refused {mode} on {resource}: {}; {function} returns false",
-                holders_text(holders)
+                holders_text(holders, &[])
             ),
             LockReleased { session, resource, mode, reason, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);

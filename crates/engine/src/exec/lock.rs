@@ -100,6 +100,7 @@ impl Exec<'_> {
                     mode,
                     holders,
                     mode_name: None,
+                    holder_mode_names: Vec::new(),
                 });
                 // A NOWAIT hint is the override 0 (sp_getapplock's own 0 never waits).
                 let nowait = self.w.sessions[i].timeout_override == Some(0);

@@ -178,6 +178,19 @@ impl Exec<'_> {
                 *held_name = self.rules.mode_name(*held);
                 *wanted_name = self.rules.mode_name(*wanted);
             }
+            Event::LockWaiting {
+                holders,
+                holder_mode_names,
+                ..
+            } => {
+                let names: Vec<Option<&'static str>> = holders
+                    .iter()
+                    .map(|(_, m)| self.rules.mode_name(*m))
+                    .collect();
+                if names.iter().any(Option::is_some) {
+                    *holder_mode_names = names;
+                }
+            }
             Event::Sleeping { call, .. } => *call = self.rules.sleep_call(),
             _ => {}
         }

@@ -529,3 +529,32 @@ fn an_error_in_teradata_mode_rolls_back_the_whole_transaction_and_in_ansi_mode_o
         (vec![3811], vec![Value::Int(1), Value::Int(3)])
     );
 }
+
+/// Teradata's trace names lock modes as Teradata does (READ, WRITE), the holders of a
+/// lock a session waits for included: no SQL Server `holds X` in any Teradata lesson,
+/// under any setting.
+#[test]
+fn waits_name_the_holders_modes_in_teradata_words() {
+    let mut waits = 0;
+    for l in super::explorable::lessons()
+        .into_iter()
+        .filter(|l| l.dialect == Dialect::Teradata)
+    {
+        for settings in l.all_combinations().settings {
+            let applied = l.apply(&settings).expect("applies");
+            let report = run(&applied, l.seed).expect("runs");
+            for e in &report.trace.entries {
+                if let Event::LockWaiting { .. } = &e.event {
+                    let line = e.event.to_string();
+                    assert!(
+                        !line.contains(" holds X") && !line.contains(" holds S"),
+                        "{}: `{line}`",
+                        l.id
+                    );
+                    waits += 1;
+                }
+            }
+        }
+    }
+    assert!(waits > 0, "no Teradata lesson waits");
+}
