@@ -140,33 +140,34 @@ pub fn explain(
             let asked = mode_name(dialect, *mode);
             let res = resource_text(resource);
             let session = session.to_string();
-            let mut s = vec![t!(
+            let mut first = vec![t!(
                 "why-wait-asks",
                 session = &session,
                 mode = &asked,
                 resource = &res
             )];
             if holders.is_empty() {
-                s.push(t!("why-wait-queued", session = &session, resource = &res));
+                first.push(t!("why-wait-queued", session = &session, resource = &res));
             }
-            for (holder, held) in holders {
-                s.push(holding(trace, k, holder, *held, resource, dialect));
-            }
-            if let Some((holder, held)) = holders.first() {
-                s.push(t!(
-                    "why-wait-incompatible",
-                    mode = &asked,
-                    held = mode_name(dialect, *held),
-                    session = &session,
-                    holder = holder.to_string()
-                ));
-            }
-            let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
-            why(
-                t!("why-wait-title", session = &session),
-                s,
-                Some(matrix(dialect, *mode, &held)),
-            )
+            let (s, m) = conflict(
+                trace,
+                k,
+                dialect,
+                *mode,
+                resource,
+                holders,
+                first,
+                |holder, held| {
+                    t!(
+                        "why-wait-incompatible",
+                        mode = &asked,
+                        held = held,
+                        session = &session,
+                        holder = holder
+                    )
+                },
+            );
+            why(t!("why-wait-title", session = &session), s, Some(m))
         }
         Event::LockRefused {
             session,
@@ -176,34 +177,34 @@ pub fn explain(
             function,
         } => {
             let asked = mode_name(dialect, *mode);
-            let res = resource_text(resource);
             let session = session.to_string();
-            let mut s = vec![t!(
+            let first = vec![t!(
                 "why-refused-asks",
                 session = &session,
                 mode = &asked,
-                resource = &res,
+                resource = resource_text(resource),
                 function = function.to_string()
             )];
-            for (holder, held) in holders {
-                s.push(holding(trace, k, holder, *held, resource, dialect));
-            }
-            if let Some((holder, held)) = holders.first() {
-                s.push(t!(
-                    "why-refused-incompatible",
-                    mode = &asked,
-                    held = mode_name(dialect, *held),
-                    holder = holder.to_string(),
-                    function = function.to_string(),
-                    session = &session
-                ));
-            }
-            let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
-            why(
-                t!("why-refused-title", session = &session),
-                s,
-                Some(matrix(dialect, *mode, &held)),
-            )
+            let (s, m) = conflict(
+                trace,
+                k,
+                dialect,
+                *mode,
+                resource,
+                holders,
+                first,
+                |holder, held| {
+                    t!(
+                        "why-refused-incompatible",
+                        mode = &asked,
+                        held = held,
+                        holder = holder,
+                        function = function.to_string(),
+                        session = &session
+                    )
+                },
+            );
+            why(t!("why-refused-title", session = &session), s, Some(m))
         }
         Event::RowSkipped {
             session,
@@ -559,6 +560,30 @@ fn kept(trace: &[TraceEntry], rules: &[AnomalyRule], x: &Kept, label: &str, k: u
 }
 
 /// "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28)."
+/// The sentences of a request that met the locks `holders` hold on `resource`: `first`,
+/// then since when each holder holds its lock, then `incompatible(holder, held)` for the
+/// first holder; and the compatibility matrix's cell.
+#[allow(clippy::too_many_arguments)]
+fn conflict(
+    trace: &[TraceEntry],
+    k: usize,
+    dialect: Dialect,
+    mode: LockMode,
+    resource: &str,
+    holders: &[(String, LockMode)],
+    mut first: Vec<String>,
+    incompatible: impl Fn(&str, String) -> String,
+) -> (Vec<String>, Matrix) {
+    for (holder, held) in holders {
+        first.push(holding(trace, k, holder, *held, resource, dialect));
+    }
+    if let Some((holder, held)) = holders.first() {
+        first.push(incompatible(holder, mode_name(dialect, *held)));
+    }
+    let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
+    (first, matrix(dialect, mode, &held))
+}
+
 fn holding(
     trace: &[TraceEntry],
     k: usize,
