@@ -27,19 +27,28 @@ const EXPANDED_ROWS: usize = 200;
 /// Result sets shown per session (a Teradata batch returns one per consume, thousands).
 const RESULTS_SHOWN: usize = 10;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 struct ResultTableProps {
-    session: String,
-    /// 0-based.
+    summary: Rc<RunSummary>,
+    /// The session's and the result's indexes, 0-based.
+    session: usize,
     index: usize,
-    result: Rc<engine::ResultSet>,
+}
+
+/// One run's summary is one `Rc`: comparing the pointer spares a walk of every result.
+impl PartialEq for ResultTableProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.summary, &other.summary)
+            && (self.session, self.index) == (other.session, other.index)
+    }
 }
 
 /// One result set: its first rows, and a button that shows the rest.
 #[function_component]
 fn ResultTable(props: &ResultTableProps) -> Html {
     let expanded = use_state(|| false);
-    let rs = &props.result;
+    let s = &props.summary.outcome.sessions[props.session];
+    let rs = &s.results[props.index];
     let shown = if *expanded {
         EXPANDED_ROWS
     } else {
@@ -52,7 +61,7 @@ fn ResultTable(props: &ResultTableProps) -> Html {
     };
     let columns = rs.columns.len().max(1).to_string();
     html! {
-        <div class="result" data-testid={format!("result-{}-{}", props.session, props.index + 1)}>
+        <div class="result" data-testid={format!("result-{}-{}", s.name, props.index + 1)}>
             <table>
                 <caption>{ t!("result-caption", number = props.index + 1, rows = rs.rows.len()) }</caption>
                 <thead><tr>{ for rs.columns.iter().map(|c| html! { <th scope="col">{ c }</th> }) }</tr></thead>
@@ -84,8 +93,8 @@ fn ResultTable(props: &ResultTableProps) -> Html {
 pub fn Outcome(props: &OutcomeProps) -> Html {
     let summary = &props.summary;
     let cards = summary.outcome.sessions.iter().enumerate().map(|(i, s)| {
-        let results = s.results.iter().take(RESULTS_SHOWN).enumerate().map(|(r, rs)| {
-            html! { <ResultTable session={s.name.clone()} index={r} result={Rc::new(rs.clone())} /> }
+        let results = (0..s.results.len().min(RESULTS_SHOWN)).map(|r| {
+            html! { <ResultTable summary={summary.clone()} session={i} index={r} /> }
         });
         let more_results = s.results.len().saturating_sub(RESULTS_SHOWN);
         let errors = s.errors.iter().map(|e| {
