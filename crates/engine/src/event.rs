@@ -87,7 +87,8 @@ pub enum Event {
         rows: Option<u64>,
         reads: u64,
         cost_us: u64,
-        /// What the dialect calls `reads` ("logical reads", "shared buffers hit").
+        /// What the dialect calls `reads` ("logical reads", "shared buffers hit"), set by
+        /// the dialect as the event is recorded.
         reads_name: &'static str,
     },
     TransactionBegan {
@@ -161,7 +162,7 @@ pub enum Event {
         rows: u64,
         logical_reads: u64,
         access: Access,
-        /// What the dialect calls `logical_reads`.
+        /// What the dialect calls `logical_reads`, set as the event is recorded.
         reads_name: &'static str,
     },
     RowInserted {

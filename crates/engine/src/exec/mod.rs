@@ -192,6 +192,9 @@ impl Exec<'_> {
                 }
             }
             Event::Sleeping { call, .. } => *call = self.rules.sleep_call(),
+            Event::RowsRead { reads_name, .. } | Event::StatementFinished { reads_name, .. } => {
+                *reads_name = self.rules.reads_name()
+            }
             _ => {}
         }
         let at_us = self.w.now.saturating_sub(self.w.origin);

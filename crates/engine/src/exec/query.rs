@@ -1535,7 +1535,7 @@ impl Exec<'_> {
                 rows: out.len() as u64,
                 logical_reads: reads,
                 access,
-                reads_name: self.rules.reads_name(),
+                reads_name: "",
             });
         }
         Ok((scope, out))

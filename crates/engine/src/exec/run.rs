@@ -127,7 +127,7 @@ impl Exec<'_> {
                 rows: end.rows,
                 reads: end.reads,
                 cost_us: end.cost_us,
-                reads_name: self.rules.reads_name(),
+                reads_name: "",
             });
         }
         self.release_statement_locks(i);
