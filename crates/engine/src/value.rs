@@ -233,8 +233,8 @@ fn as_f64(v: &Value) -> Option<f64> {
 
 /// Case-insensitive comparison, ignoring trailing spaces (SQL Server pads for `=`).
 pub fn collate(a: &str, b: &str) -> Ordering {
-    let a = a.trim_end_matches(' ');
-    let b = b.trim_end_matches(' ');
+    let a = trim_spaces(a);
+    let b = trim_spaces(b);
     // The same text (a filter's `status = 'new'` on a waiting row) is equal at once.
     if a == b {
         return Ordering::Equal;
@@ -260,6 +260,19 @@ pub fn collate(a: &str, b: &str) -> Ordering {
             _ => {}
         }
     }
+}
+
+/// `s` without its trailing spaces, which comparisons and length checks ignore, as
+/// SQL Server's do. (By bytes: `trim_end_matches(' ')` goes through the general
+/// pattern searcher, and comparisons in scans call this for every row.)
+pub fn trim_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut n = b.len();
+    while n > 0 && b[n - 1] == b' ' {
+        n -= 1;
+    }
+    // A space is one byte, so `n` ends the last character before the spaces.
+    &s[..n]
 }
 
 /// A total order over values for sorting and keys: NULL first (as SQL Server sorts it).
@@ -423,12 +436,11 @@ fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> 
     let s = v.to_text_rc();
     if let Some(n) = max_chars {
         // Trailing spaces are trimmed before the length check, as SQL Server does.
-        let t = s.trim_end_matches(' ');
-        // Bytes bound characters from above: count them only when it could matter.
-        let len = if t.len() <= n as usize {
-            t.len()
+        // Bytes bound characters from above: trim and count only when it could matter.
+        let len = if s.len() <= n as usize {
+            s.len()
         } else {
-            t.chars().count()
+            trim_spaces(&s).chars().count()
         };
         if len > n as usize {
             return match target {

@@ -750,7 +750,7 @@ impl Exec<'_> {
             }
             "LEN" => match arg(0) {
                 Value::Null => Value::Null,
-                x => Value::Int(x.as_text().trim_end_matches(' ').chars().count() as i64),
+                x => Value::Int(crate::value::trim_spaces(&x.as_text()).chars().count() as i64),
             },
             "UPPER" => text_fn(arg(0), |s| s.to_uppercase()),
             "LOWER" => text_fn(arg(0), |s| s.to_lowercase()),

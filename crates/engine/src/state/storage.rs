@@ -12,6 +12,7 @@ use sql::ast::{DataType, Expr, Len, Stmt};
 use crate::state::heap::Heap;
 use crate::state::index::{EntryKey, IndexEntries};
 use crate::state::leaf::LeafPacking;
+use crate::state::order::ClusteredOrder;
 use crate::state::pages;
 pub(crate) use crate::state::pages::RowId;
 use crate::value::{int_text, sort_cmp, stored_len, Value};
@@ -104,8 +105,8 @@ pub struct Table {
     pub columns: Rc<[Column]>,
     /// The columns' names, shared with the scopes of queries that read the table.
     pub column_names: Rc<[String]>,
-    /// Each column's type in the page model, made once.
-    col_types: Rc<[pages::ColType]>,
+    /// Each column's type in the page model and what a row's size needs, made once.
+    shape: Rc<RowShape>,
     /// Clustered key column positions (the primary key); empty for a heap (RID order).
     pub key: Vec<usize>,
     /// All-ascending flags for `key_of`'s keys, made once (one flag for a heap's rid).
@@ -115,7 +116,7 @@ pub struct Table {
     /// Each slot shared between clones of a simulation until one of them writes it.
     pub slots: Vec<Rc<RowSlot>>,
     /// Clustered order: key values → slot.
-    pub order: BTreeMap<OrdKey, RowId>,
+    pub order: ClusteredOrder<OrdKey>,
     /// The clustered key each slot was filed under in `order` (its row locator).
     locators: Vec<Rc<[Value]>>,
     /// Each slot's key text (`key_text`), kept as its data changes (None: no data yet).
@@ -238,14 +239,14 @@ impl Table {
         Table {
             name: name.into(),
             column_names: columns.iter().map(|c| c.name.clone()).collect(),
-            col_types: columns.iter().map(|c| col_type(&c.ty)).collect(),
+            shape: Rc::new(RowShape::new(&columns)),
             columns: columns.into(),
             ascending: vec![false; key.len().max(1)].into(),
             key,
             pk_name: None,
             identity: None,
             slots: Vec::new(),
-            order: BTreeMap::new(),
+            order: ClusteredOrder::default(),
             locators: Vec::new(),
             key_texts: Vec::new(),
             unfiled: Vec::new(),
@@ -338,7 +339,7 @@ impl Table {
 
     /// Slots in clustered order.
     pub fn clustered_order(&self) -> impl Iterator<Item = RowId> + '_ {
-        self.order.values().copied()
+        self.order.slots()
     }
 
     pub fn insert_slot(&mut self, txn: TxnId, row: Vec<Value>) -> RowId {
@@ -362,16 +363,11 @@ impl Table {
         self.locators.push(key.0.clone());
         self.key_texts.push(None);
         self.is_unfiled.push(false);
-        if self
-            .order
-            .last_key_value()
-            .is_none_or(|(last, _)| *last < key)
-        {
+        if self.order.insert(key, slot) {
             self.leaf.append(slot);
         } else {
             self.repack_all = true;
         }
-        self.order.insert(key, slot);
         self.sizes.push(None);
         self.resized.push(slot);
         slot
@@ -550,7 +546,7 @@ impl Table {
         // 20 000 rows, then a claim that counts pages). Its commit keeps that data, so
         // the size holds; other versions (a delete, an undo) are sized when next counted.
         let sized = match &self.slots[slot].pending {
-            Some((_, Some(row))) => Some(row_size(&self.col_types, &self.columns, row)),
+            Some((_, Some(row))) => Some(self.shape.size(&self.columns, row)),
             _ => None,
         };
         match (sized, self.sizes.get_mut(slot)) {
@@ -594,9 +590,9 @@ impl Table {
 
     pub fn find_key(&self, key: &OrdKey) -> Option<RowId> {
         // A key past the last one (an identity insert) is not there: no search.
-        match self.order.last_key_value() {
+        match self.order.last() {
             Some((last, _)) if *last < *key => None,
-            _ => self.order.get(key).copied(),
+            _ => self.order.get(key),
         }
     }
 
@@ -615,9 +611,9 @@ impl Table {
         }
     }
 
-    /// The page model's type of each column (shared: every packing needs them).
-    fn column_types(&self) -> Rc<[pages::ColType]> {
-        Rc::clone(&self.col_types)
+    /// What sizing a row needs (shared: every packing needs it).
+    fn row_shape(&self) -> Rc<RowShape> {
+        Rc::clone(&self.shape)
     }
 
     /// Leaf pages of the clustered index (or heap), packing rows by their stored size.
@@ -625,17 +621,17 @@ impl Table {
         if self.repack_all {
             self.repack_all = false;
             self.resized.clear();
-            let types = self.column_types();
+            let shape = self.row_shape();
             self.sizes.resize(self.slots.len(), None);
             let sizes: Vec<u32> = (0..self.slots.len())
-                .map(|slot| self.size_of(&types, slot))
+                .map(|slot| self.size_of(&shape, slot))
                 .collect();
-            self.leaf.rebuild(self.order.values().copied(), &sizes);
+            self.leaf.rebuild(self.order.slots(), &sizes);
         } else if !self.resized.is_empty() {
-            let types = self.column_types();
+            let shape = self.row_shape();
             let resized = std::mem::take(&mut self.resized);
             for &slot in &resized {
-                let size = self.size_of(&types, slot);
+                let size = self.size_of(&shape, slot);
                 self.leaf.set_size(slot, size);
             }
             self.resized = resized;
@@ -645,7 +641,7 @@ impl Table {
     }
 
     /// A slot's stored size (0: no data), computed from its data when it was forgotten.
-    fn size_of(&mut self, types: &[pages::ColType], slot: RowId) -> u32 {
+    fn size_of(&mut self, shape: &RowShape, slot: RowId) -> u32 {
         if let Some(size) = self.sizes[slot] {
             return size;
         }
@@ -653,14 +649,14 @@ impl Table {
         let size = s
             .latest()
             .or_else(|| s.latest_committed())
-            .map_or(0, |row| row_size(types, &self.columns, row));
+            .map_or(0, |row| shape.size(&self.columns, row));
         self.sizes[slot] = Some(size);
         size
     }
 
     /// Bytes a row takes on its data page.
     pub fn stored_size(&self, row: &[Value]) -> u32 {
-        row_size(&self.column_types(), &self.columns, row)
+        self.shape.size(&self.columns, row)
     }
 
     /// Depth of the clustered index (1 when the root is the only page).
@@ -763,27 +759,73 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
     }
 }
 
-fn row_size(types: &[pages::ColType], columns: &[Column], row: &[Value]) -> u32 {
-    let cols = types.iter().zip(columns).zip(row).map(|((t, c), v)| {
-        let var = matches!(
-            c.ty,
-            DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
-        );
-        (*t, var.then(|| stored_len(v, &c.ty)))
-    });
-    // Sized on the stack for the usual table (this runs for every row a page count needs).
-    const STACK: usize = 16;
-    if columns.len() <= STACK {
-        let mut buf = [(pages::ColType::Int, None); STACK];
-        let mut n = 0;
-        for c in cols {
-            buf[n] = c;
-            n += 1;
-        }
-        pages::row_size(&buf[..n])
-    } else {
-        pages::row_size(&cols.collect::<Vec<_>>())
+/// A table's columns as the page model sizes its rows: each column's type, and the part
+/// of a row's size that does not depend on its values, made once per table.
+#[derive(Debug)]
+struct RowShape {
+    types: Box<[pages::ColType]>,
+    /// Fixed-length data, null bitmap and row header.
+    fixed: u32,
+    /// The variable-length columns, each with whether its stored length counts.
+    var: Box<[(usize, bool)]>,
+}
+
+impl RowShape {
+    fn new(columns: &[Column]) -> RowShape {
+        let types: Box<[pages::ColType]> = columns.iter().map(|c| col_type(&c.ty)).collect();
+        let fixed = pages::fixed_data_size(types.iter().copied().filter(|t| !t.is_variable()))
+            .saturating_add(pages::null_bitmap_size(
+                u32::try_from(types.len()).unwrap_or(u32::MAX),
+            ))
+            .saturating_add(pages::DATA_ROW_HEADER_BYTES);
+        let var = types
+            .iter()
+            .zip(columns)
+            .enumerate()
+            .filter(|(_, (t, _))| t.is_variable())
+            .map(|(i, (_, c))| (i, counts_stored_len(&c.ty)))
+            .collect();
+        RowShape { types, fixed, var }
     }
+
+    /// A row's stored size: `pages::row_size`, with its fixed part made once (every
+    /// write sizes its row, and a setup writes tens of thousands).
+    fn size(&self, columns: &[Column], row: &[Value]) -> u32 {
+        let mut stored = 0u32;
+        for &(c, counted) in &*self.var {
+            if counted {
+                stored = stored.saturating_add(stored_len(&row[c], &columns[c].ty));
+            }
+        }
+        let n = u32::try_from(self.var.len()).unwrap_or(u32::MAX);
+        let var_size = if n == 0 {
+            0
+        } else {
+            n.saturating_mul(2).saturating_add(2).saturating_add(stored)
+        };
+        let size = self.fixed.saturating_add(var_size);
+        if size <= pages::MAX_IN_ROW_BYTES {
+            return size;
+        }
+        // Over a page's row limit: columns move off-row, which the full model works out.
+        let cols: Vec<_> = self
+            .types
+            .iter()
+            .zip(columns)
+            .zip(row)
+            .map(|((t, c), v)| (*t, counts_stored_len(&c.ty).then(|| stored_len(v, &c.ty))))
+            .collect();
+        pages::row_size(&cols)
+    }
+}
+
+/// Whether a column's stored length is counted in its row's size (the other variable
+/// columns count as empty).
+fn counts_stored_len(ty: &DataType) -> bool {
+    matches!(
+        ty,
+        DataType::VarChar(_) | DataType::NVarChar(_) | DataType::SysName
+    )
 }
 
 /// The database's tables. Each is shared between clones of a simulation until one of
