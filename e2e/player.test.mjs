@@ -245,6 +245,16 @@ test('player: isolation SNAPSHOT with READPAST fails with error 650', async (t) 
   assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
 });
 
+test('player: an error whose number our sources do not give says so, not "error 0"', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/teradata-rules?t4=break', 't4=break');
+  const error = page.locator('[data-testid=error-t4_consumer]');
+  assert.equal(await error.getAttribute('data-number'), '0');
+  assert.match(await error.textContent(), /^Error \(no number\): A multi-statement request may hold only one SELECT AND CONSUME/);
+  const mark = await page.textContent('[data-testid=lane-t4_consumer] [data-kind=error]');
+  assert.match(mark, /^✕t4_consumer gets error \(no number\) at 0 ms$/);
+});
+
 test('player: a broken link says what is wrong and still plays', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=maybe&speed=3&t=soon');

@@ -188,7 +188,10 @@ JSON output (--json), one object; these fields are a contract:
                wait_ms     total time blocked on locks (ms, µs precision)
                errors      [{number, message, caught[, sqlstate]}]; caught: a
                            TRY block (or an EXCEPTION clause) handled it;
-                           sqlstate: PostgreSQL lessons only (\"55P03\")
+                           sqlstate: PostgreSQL lessons only (\"55P03\");
+                           number 0: an error without a number (SQL that is
+                           not simulated, a Teradata rule whose number our
+                           sources do not give), shown as \"(no number)\"
                logical_reads  pages read (PostgreSQL lessons: shared buffers
                            hit, and so named in the text and SVG output)
                elapsed_ms  from connecting to finishing the script

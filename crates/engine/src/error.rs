@@ -478,7 +478,12 @@ impl SqlError {
     }
 
     pub fn not_simulated(what: &str) -> SqlError {
-        SqlError::new(0, 16, format!("not simulated: {what}"), AbortScope::Compile)
+        SqlError::new(
+            UNNUMBERED,
+            16,
+            format!("not simulated: {what}"),
+            AbortScope::Compile,
+        )
     }
 
     pub fn generic(number: u32, severity: u8, message: impl Into<String>) -> SqlError {
@@ -586,10 +591,22 @@ pub(crate) fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str
     Some(&rest[..rest.find('\'')?])
 }
 
-/// An error's code as its dialect shows it (see [`SqlError::code`]).
+/// An error's code as its dialect shows it (see [`SqlError::code`]). An error without a
+/// number (what the engine does not simulate, and rules whose number our sources do not
+/// give: `number` 0) says so, rather than "error 0", which reads like success.
 pub fn error_code(number: u32, sqlstate: Option<&str>) -> String {
-    sqlstate.map_or_else(|| number.to_string(), str::to_string)
+    match sqlstate {
+        Some(code) => code.to_string(),
+        None if number == UNNUMBERED => NO_NUMBER.to_string(),
+        None => number.to_string(),
+    }
 }
+
+/// The `number` of an error that has none to show (see [`error_code`]).
+pub const UNNUMBERED: u32 = 0;
+
+/// How the trace shows an error without a number in place of its code.
+pub const NO_NUMBER: &str = "(no number)";
 
 impl SqlErrorInfo {
     /// The error's code as its dialect shows it (see [`SqlError::code`]).
@@ -600,7 +617,7 @@ impl SqlErrorInfo {
     /// Whether the dialect shows a severity and state beside the number (SQL Server's
     /// `Msg 515, Level 16, State 2`); other dialects show none.
     pub fn has_severity(&self) -> bool {
-        self.sqlstate.is_none() && self.severity != NO_SEVERITY
+        self.sqlstate.is_none() && self.severity != NO_SEVERITY && self.number != UNNUMBERED
     }
 }
 

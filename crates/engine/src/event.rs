@@ -433,6 +433,7 @@ impl fmt::Display for Event {
             Error { session, number, severity, state, message, caught, sqlstate } => {
                 match sqlstate {
                     Some(code) => write!(f, "{session} gets error {code}")?,
+                    None if *number == crate::error::UNNUMBERED => write!(f, "{session} gets error {}", crate::error::NO_NUMBER)?,
                     None if *severity == crate::error::NO_SEVERITY => write!(f, "{session} gets error {number}")?,
                     None => write!(f, "{session} gets error {number} (severity {severity}, state {state})")?,
                 }

@@ -112,7 +112,15 @@ pub fn detail(detail: &Detail) -> String {
             "detail-session-error",
             &[
                 ("session", Arg::from(session)),
-                ("number", Arg::from(number.to_string())),
+                (
+                    "number",
+                    // An error without a number (see `engine::error_code`).
+                    Arg::from(if *number == 0 {
+                        text("error-unnumbered", &[])
+                    } else {
+                        number.to_string()
+                    }),
+                ),
                 ("message", Arg::from(message)),
             ],
         ),

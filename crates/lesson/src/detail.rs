@@ -162,7 +162,11 @@ impl fmt::Display for Detail {
                 session,
                 number,
                 message,
-            } => write!(f, "{session} gets error {number}: {message}"),
+            } => write!(
+                f,
+                "{session} gets error {}: {message}",
+                engine::error_code(*number, None)
+            ),
         }
     }
 }

@@ -53,7 +53,7 @@ pub fn label(a: &Anomaly, rules: &[AnomalyRule]) -> String {
         AnomalyKind::Error { number, sqlstate } => {
             return t!(
                 "anomaly-error",
-                number = engine::error_code(*number, *sqlstate)
+                number = crate::i18n::error_code(*number, *sqlstate)
             )
         }
     };

@@ -19,3 +19,14 @@ pub fn link_lang() -> Option<Lang> {
 pub fn set_link_lang(lang: Option<Lang>) {
     LINK.with(|c| c.set(lang));
 }
+
+/// An error's code as the interface shows it: the dialect's code (see
+/// [`engine::error_code`]), or "(no number)" in the page's language for an error that
+/// has none (a rule whose number our sources do not give, what is not simulated).
+pub fn error_code(number: u32, sqlstate: Option<&str>) -> String {
+    if number == engine::UNNUMBERED && sqlstate.is_none() {
+        crate::t!("error-unnumbered")
+    } else {
+        engine::error_code(number, sqlstate)
+    }
+}

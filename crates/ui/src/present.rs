@@ -776,7 +776,11 @@ impl DisplayMark {
     pub fn symbol(&self) -> String {
         match self.kind {
             MarkKind::Error { number, sqlstate } => {
-                format!("✕{}", engine::error_code(number, sqlstate))
+                if number == engine::UNNUMBERED && sqlstate.is_none() {
+                    "✕".into()
+                } else {
+                    format!("✕{}", engine::error_code(number, sqlstate))
+                }
             }
             MarkKind::Skipped => "⤼".into(),
             MarkKind::Deadlock => "☠".into(),
@@ -790,7 +794,10 @@ impl DisplayMark {
     pub fn describe(&self, session: &str) -> String {
         let what = match self.kind {
             MarkKind::Error { number, sqlstate } => {
-                t!("mark-error", number = engine::error_code(number, sqlstate))
+                t!(
+                    "mark-error",
+                    number = crate::i18n::error_code(number, sqlstate)
+                )
             }
             MarkKind::Skipped => t!("mark-skipped"),
             MarkKind::Deadlock => t!("mark-deadlock"),

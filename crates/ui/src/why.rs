@@ -269,7 +269,7 @@ pub fn explain(
                 t!(
                     "why-error-title",
                     session = &session,
-                    number = engine::error_code(*number, *sqlstate)
+                    number = crate::i18n::error_code(*number, *sqlstate)
                 ),
                 s,
                 None,
@@ -502,7 +502,7 @@ fn code_at(trace: &[TraceEntry], e: usize, number: u32) -> String {
         Some(Event::Error { sqlstate, .. }) => *sqlstate,
         _ => None,
     };
-    engine::error_code(number, sqlstate)
+    crate::i18n::error_code(number, sqlstate)
 }
 
 /// "Then A got error 3811 at 0.07 ms, in its INSERT, line 3: <meaning>."

@@ -711,7 +711,11 @@ impl Exec<'_> {
                     t.doomed = true;
                 }
             } else {
-                let why = format!("error {}", e.code());
+                let why = if e.number == crate::error::UNNUMBERED && e.sqlstate.is_none() {
+                    "error with no number".to_string()
+                } else {
+                    format!("error {}", e.code())
+                };
                 self.rollback(i, &why);
             }
         }

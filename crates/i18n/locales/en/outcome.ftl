@@ -13,6 +13,8 @@ results-more = … and { $count ->
    *[other] { $count } more result sets
 }; the Events tab lists each
 error-number = Error { $number }
+# An error without a number, in place of its code: a rule whose number is not known, SQL that is not simulated.
+error-unnumbered = (no number)
 error-detail = (severity { $severity }, state { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }

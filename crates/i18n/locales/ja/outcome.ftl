@@ -7,6 +7,8 @@ result-more = … ほか { $count } 行
 result-less = 表示する行を減らす
 results-more = … ほか { $count } 個の結果セット。各結果はイベント タブにあります
 error-number = エラー { $number }
+# An error without a number, in place of its code: a rule whose number is not known, SQL that is not simulated.
+error-unnumbered = （番号なし）
 error-detail = (重大度 { $severity }、状態 { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }

@@ -15,6 +15,8 @@ results-more = … i { $count ->
    *[other] { $count } kolejnych zbiorów wyników
 }; każdy jest w zakładce Zdarzenia
 error-number = Błąd { $number }
+# An error without a number, in place of its code: a rule whose number is not known, SQL that is not simulated.
+error-unnumbered = (bez numeru)
 error-detail = (poziom { $severity }, stan { $state }): { $message }
 # PostgreSQL and Teradata: no severity or state number.
 error-detail-sqlstate = : { $message }

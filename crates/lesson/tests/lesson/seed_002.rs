@@ -135,6 +135,22 @@ fn t4_two_consumes_in_one_request_outside_bt_et_are_refused() {
         "{}",
         e[0].message
     );
+    // Its number is not in our sources: the trace says so rather than "error 0".
+    let lines: Vec<String> = r
+        .trace
+        .entries
+        .iter()
+        .map(|e| e.event.to_string())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("t4_consumer gets error (no number): A multi-statement")),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("error 0")), "{lines:#?}");
+    assert_eq!(e[0].code(), "(no number)");
+    assert!(!e[0].has_severity(), "no severity or state is shown for it");
     let r = run_lesson("teradata-rules", &[("t4", "keep")]);
     assert!(errors(&r, "t4_consumer").is_empty());
 }

@@ -100,7 +100,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         let errors = s.errors.iter().map(|e| {
             html! {
                 <li class="error" data-testid={format!("error-{}", s.name)} data-number={e.number.to_string()}>
-                    <strong>{ t!("error-number", number = e.code()) }</strong>
+                    <strong>{ t!("error-number", number = crate::i18n::error_code(e.number, e.sqlstate)) }</strong>
                     // PostgreSQL and Teradata show no severity or state number.
                     if e.has_severity() {
                         { " " }{ t!("error-detail", severity = e.severity.to_string(), state = e.state.to_string(), message = e.message.clone()) }

@@ -29,7 +29,7 @@ pub const MAX_DELAYED: usize = SESSIONS_PER_PE / 5;
 /// An error of a documented Teradata rule whose error number our sources do not give
 /// (without severity here: a request's rule errors are recorded without being raised).
 fn rule_error(message: String, scope: AbortScope) -> SqlError {
-    let mut e = SqlError::generic(0, 16, message).without_severity();
+    let mut e = SqlError::generic(crate::error::UNNUMBERED, 16, message).without_severity();
     e.scope = scope;
     e
 }
