@@ -415,6 +415,14 @@ pub(crate) trait Rules: Sync {
         "logical reads"
     }
 
+    /// Whether the pages a statement read before it failed count in its session's
+    /// figure: SQL Server's STATISTICS IO reports what a failed statement read (and the
+    /// trace shows each read); a dialect whose statistics keep only completed statements
+    /// says false.
+    fn failed_reads_count(&self) -> bool {
+        true
+    }
+
     /// Whether a procedure returns a status code to its caller (T-SQL's `RETURN n`,
     /// 0 by default); false where procedures return none.
     fn return_codes(&self) -> bool {

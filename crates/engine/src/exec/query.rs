@@ -2237,17 +2237,7 @@ impl Exec<'_> {
         let t = &self.w.db.tables[tid as usize];
         if let Some(slot) = existing {
             if t.slots[slot].latest().is_some() {
-                let pk = t.pk_name.clone().unwrap_or_default();
-                let values = key_text(self, &row);
-                let columns = t
-                    .key
-                    .iter()
-                    .map(|&c| t.columns[c].name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                return Err(SqlError::duplicate_primary_key(&pk, &t.name, &values)
-                    .with_key(columns, values.to_string())
-                    .into());
+                return Err(primary_key_clash(t, &row, t.slots.len()).into());
             }
         }
         self.check_unique(i, tid, &row, existing)?;
@@ -2278,6 +2268,60 @@ impl Exec<'_> {
             }
         }
         Ok(())
+    }
+
+    /// An UPDATE that changes a row's clustered (primary) key: another row with the new
+    /// key is a duplicate, as for an INSERT (2627); an uncommitted one is waited for, as
+    /// its key lock makes the writer wait. (Tables placed by row hash allow duplicates.)
+    fn check_key_change(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        old: &[Value],
+        new: &[Value],
+    ) -> Result<(), Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        if t.key.is_empty() || !t.hash_key.is_empty() {
+            return Ok(());
+        }
+        let same = |t: &crate::state::storage::Table, a: &[Value], b: &[Value]| {
+            t.key
+                .iter()
+                .all(|&c| compare(&a[c], &b[c]) == Some(Ordering::Equal))
+        };
+        if same(t, old, new) {
+            return Ok(());
+        }
+        // The row's new key is locked as an INSERT locks it: a transaction that holds
+        // it (it wrote a row there, or moved a row away from it) is waited for.
+        if self.w.tracing {
+            let key = t.key_text_of(Some(new), slot);
+            self.lock(
+                i,
+                Resource::Key {
+                    table: tid,
+                    index: 1,
+                    key,
+                },
+                LockMode::X,
+                false,
+            )?;
+        }
+        let t = &self.w.db.tables[tid as usize];
+        let clash = t
+            .clustered_order()
+            .find(|&s| s != slot && t.slots[s].latest().is_some_and(|o| same(t, o, new)));
+        let Some(other) = clash else {
+            return Ok(());
+        };
+        let res = self.key_resource(tid, other);
+        self.lock(i, res, LockMode::S, true)?;
+        let t = &self.w.db.tables[tid as usize];
+        if !t.slots[other].latest().is_some_and(|o| same(t, o, new)) {
+            return Ok(());
+        }
+        Err(primary_key_clash(t, new, slot).into())
     }
 
     /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
@@ -2755,6 +2799,7 @@ impl Exec<'_> {
             });
             return Ok(());
         };
+        self.check_key_change(i, tid, slot, old, &new)?;
         self.check_unique(i, tid, &new, Some(slot))?;
         let m = self.maintenance_reads(tid, Some(old), Some(&new));
         let rewrite = self.w.tracing
@@ -3691,6 +3736,20 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
         parts: vec![],
         span: 0..0,
     })
+}
+
+/// 2627 for `row`, whose primary key another row has (`slot`: where `row` is or would be
+/// filed, which names a heap's row).
+fn primary_key_clash(t: &crate::state::storage::Table, row: &[Value], slot: RowId) -> SqlError {
+    let pk = t.pk_name.clone().unwrap_or_default();
+    let values = t.key_text_of(Some(row), slot);
+    let columns = t
+        .key
+        .iter()
+        .map(|&c| t.columns[c].name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    SqlError::duplicate_primary_key(&pk, &t.name, &values).with_key(columns, values.to_string())
 }
 
 #[cfg(test)]

@@ -525,6 +525,8 @@ impl Exec<'_> {
             self.begin_statement(i, label, stmt.span.clone());
         }
         self.w.sessions[i].identities_used = 0;
+        // This attempt's reads (a failed statement's count too; see the error below).
+        self.w.query_reads = 0;
         match self.exec_statement(i, stmt) {
             Ok(Flow::Pause(us)) => {
                 // The statement goes on after `us`, where it left off.
@@ -540,6 +542,11 @@ impl Exec<'_> {
             }
             Err(Interrupt::Block) => {}
             Err(Interrupt::Error(e)) => {
+                // The pages a statement read before it failed, where the dialect's
+                // figure counts them.
+                if self.rules.failed_reads_count() {
+                    self.w.sessions[i].out.logical_reads += self.w.query_reads;
+                }
                 self.statement_failed(i);
                 self.frame_mut(i).pc += 1;
                 self.raise(i, *e);

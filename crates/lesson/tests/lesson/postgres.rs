@@ -3,7 +3,7 @@
 
 use engine::{Dialect, Simulation, Value};
 
-use super::support::{errors_of, scenario_in};
+use super::support::{errors_of, scenario_in, session_of};
 
 /// Runs PostgreSQL scripts: `(session, start in ms, sql)`.
 fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
@@ -934,4 +934,49 @@ SELECT d.count FROM (SELECT count(*) FROM task) AS d;",
         ]
     );
     assert_eq!(results(&sim, "A")[2], [[Value::Int(3)]]);
+}
+
+/// Real server: pg_stat_statements records a statement when it completes, so what a
+/// failing statement read adds nothing to its role's shared buffers (SQL Server's
+/// STATISTICS IO does count it: see seed_003's MERGE).
+#[test]
+fn a_failed_statement_adds_no_shared_buffers() {
+    let reads = |b: &str| {
+        let s = session_of(&pg(TASKS, &[("B", 0, b)]), "B");
+        (s.logical_reads, s.errors.len())
+    };
+    let ok = reads("SELECT count(*) FROM task;");
+    let failed = reads("SELECT count(*) FROM task;\nUPDATE task SET id = 2 WHERE id = 1;");
+    assert_eq!(
+        failed.1, 1,
+        "the UPDATE finds its row, then fails with 23505"
+    );
+    assert!(ok.0 > 0);
+    assert_eq!(failed.0, ok.0);
+}
+
+/// Real server: an UPDATE that gives a row another row's primary key fails with 23505,
+/// as an INSERT of that key does, and leaves both rows as they were.
+#[test]
+fn an_update_to_a_taken_primary_key_fails_with_23505() {
+    let mut sim = pg(TASKS, &[("B", 0, "UPDATE task SET id = 2 WHERE id = 1;")]);
+    assert_eq!(sqlstates(&sim, "B"), ["23505"]);
+    let e = &errors_of(&sim, "B")[0];
+    assert!(
+        e.message
+            .ends_with("(DETAIL: Key (id)=(2) already exists.)"),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM task ORDER BY id"),
+        [[Value::Int(1)], [Value::Int(2)], [Value::Int(3)]]
+    );
+    // A key no row has is taken at once.
+    let mut sim = pg(TASKS, &[("B", 0, "UPDATE task SET id = 9 WHERE id = 1;")]);
+    assert!(sqlstates(&sim, "B").is_empty());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM task ORDER BY id"),
+        [[Value::Int(2)], [Value::Int(3)], [Value::Int(9)]]
+    );
 }

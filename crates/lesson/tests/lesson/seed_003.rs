@@ -268,3 +268,27 @@ fn every_seed_003_lesson_passes_its_checks_in_every_combination() {
         }
     }
 }
+
+/// SQL Server's STATISTICS IO reports the pages a statement read before it failed: the
+/// MERGE that fails with 2627 seeks one page, as its trace line says, and the session's
+/// figure counts it (it said 0 while the trace said 1).
+#[test]
+fn a_failed_statements_reads_count_in_its_session() {
+    let r = run_lesson("send-merge-upsert", &[("holdlock", "off")]);
+    assert_eq!(errors(&r.outcome, "user2"), [2627]);
+    let traced: u64 = r
+        .trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            engine::Event::RowsRead {
+                session,
+                logical_reads,
+                ..
+            } if &**session == "user2" => Some(*logical_reads),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(traced, 1);
+    assert_eq!(session(&r.outcome, "user2").logical_reads, traced);
+}

@@ -21,12 +21,16 @@ pub fn scenario_in(dialect: Dialect, setup: &str, sessions: &[(&str, u64, &str)]
 
 /// The errors session `name` raised.
 pub fn errors_of(sim: &Simulation, name: &str) -> Vec<SqlErrorInfo> {
+    session_of(sim, name).errors
+}
+
+/// The outcome of session `name`.
+pub fn session_of(sim: &Simulation, name: &str) -> engine::SessionOutcome {
     sim.outcome()
         .sessions
         .into_iter()
         .find(|s| s.name == name)
         .unwrap_or_else(|| panic!("no session {name}"))
-        .errors
 }
 
 /// (number, message) of each error session `name` raised.

@@ -4,7 +4,7 @@
 
 use engine::{Dialect, Scenario, Simulation, Value};
 
-use super::support::{errors, numbers, scenario_in};
+use super::support::{errors, numbers, scenario_in, session_of};
 
 fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
     scenario_in(Dialect::TSql, setup, sessions)
@@ -756,4 +756,37 @@ fn an_insert_that_waited_keeps_the_identity_it_took_before_the_wait() {
     let b = b.iter().find(|s| s.name == "B").expect("B");
     assert!(b.wait_us > 800_000, "B waited for A: {} µs", b.wait_us);
     assert_eq!(texts(&sim, "B", 0), [["2", "1"], ["3", "2"]]);
+}
+
+/// An UPDATE that moves a row onto another row's primary key fails with 2627, the
+/// message an INSERT of that key gets; when the other row's key is changing in an open
+/// transaction, the update waits for it first, then succeeds if that key left.
+#[test]
+fn an_update_to_a_taken_primary_key_fails_with_2627() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
+INSERT INTO t (id, v) VALUES (1, 10), (2, 20), (3, 30);";
+    let sim = run_one(
+        setup,
+        "UPDATE t SET id = 2 WHERE id = 1;\nSELECT id, v FROM t ORDER BY id;",
+    );
+    let e = errors(&sim, "A");
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].0, 2627);
+    assert!(
+        e[0].1.ends_with("The duplicate key value is (2)."),
+        "{}",
+        e[0].1
+    );
+    assert_eq!(texts(&sim, "A", 0), [["1", "10"], ["2", "20"], ["3", "30"]]);
+    // B moves row 2 away and commits a second later: A waits, then takes key 2.
+    let sim = run(&scenario(
+        setup,
+        &[
+            ("B", 0, "BEGIN TRAN;\nUPDATE t SET id = 5 WHERE id = 2;\nWAITFOR DELAY '00:00:01';\nCOMMIT;"),
+            ("A", 100_000, "UPDATE t SET id = 2 WHERE id = 1;"),
+        ],
+    ));
+    no_errors(&sim, "A");
+    let waited = session_of(&sim, "A").wait_us;
+    assert!(waited >= 800_000, "{waited}");
 }

@@ -248,6 +248,12 @@ impl Rules for Postgres {
         "shared buffers hit"
     }
 
+    /// pg_stat_statements records a statement when it completes: one that fails adds
+    /// nothing to its role's buffers.
+    fn failed_reads_count(&self) -> bool {
+        false
+    }
+
     fn flat_transactions(&self) -> bool {
         true
     }
