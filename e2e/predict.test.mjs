@@ -17,11 +17,18 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   // Asked as the page opens, the question leaves the focus alone (a focused first choice
   // would look chosen); Skip, from the keyboard, hands the focus to Play.
   assert.notEqual(await page.evaluate(() => document.activeElement?.dataset?.testid), 'predict-choice');
+  // The summary and the Lesson tab would give the answer away: they wait for it.
+  assert.match(await page.textContent('[data-testid=summary-hidden]'), /^Predict first: the summary follows your answer\.$/);
+  await page.click('[data-testid=tab-lesson]');
+  assert.match(await page.textContent('[data-testid=narrative-hidden]'), /opens once you have answered the question or skipped it/);
+  assert.equal(await page.$('.lesson__summary:not([data-testid=summary-hidden])'), null);
   await page.focus('[data-testid=predict-skip]');
   await page.keyboard.press('Enter');
   await settled(page, 'readpast=on');
   await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'play');
   assert.equal(await page.$(VERDICT), null, 'a skipped question has no verdict');
+  assert.equal(await page.$('[data-testid=narrative-hidden]'), null, 'the lesson text is back');
+  assert.equal(await page.$('[data-testid=summary-hidden]'), null, 'the summary is back');
 
   // Flipping READPAST off asks how long B will wait; the keyboard answers (2: about 2.5 s).
   await page.click('[data-testid=toggle-readpast-off]');

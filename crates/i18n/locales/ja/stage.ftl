@@ -107,6 +107,8 @@ log-seek = 再生位置をこのイベントに移動
 
 predict-title = まず予想
 predict-skip = スキップして実行を表示
+predict-summary-hidden = まず予想: 概要は回答の後に表示されます。
+predict-narrative-hidden = レッスンの本文は実行結果を説明するため、質問に答えるかスキップした後に表示されます。
 predict-stop = もう尋ねない
 predict-hint = 回答はこのブラウザーに保存されます。レッスン タブで質問を再び有効にできます。
 predict-running = 実行中…

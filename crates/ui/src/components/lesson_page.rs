@@ -319,7 +319,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         .as_ref()
         .map(|r| settings_text(&r.key.settings))
         .unwrap_or_default();
+    // The lesson's text explains what the run shows: while a question waits for its
+    // answer, the tab says so instead of giving the answer away.
     let narrative = player.run.as_ref().map(|run| {
+        if asking.is_some() {
+            return html! {
+                <p class="muted" data-testid="narrative-hidden">{ t!("predict-narrative-hidden") }</p>
+            };
+        }
         html! {
             <Narrative
                 lesson={lesson.clone()}
@@ -451,8 +458,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
                 // The title: on a narrow stage the summary is one line, cut.
-                <p class="lesson__summary" lang={(!translated).then_some("en")}
-                    title={shown_lesson.summary.clone()}>{ &shown_lesson.summary }</p>
+                // While a question waits, the summary (which often states the answer:
+                // "one claim reads 9 pages") waits too.
+                if asking.is_some() {
+                    <p class="lesson__summary muted" data-testid="summary-hidden">{ t!("predict-summary-hidden") }</p>
+                } else {
+                    <p class="lesson__summary" lang={(!translated).then_some("en")}
+                        title={shown_lesson.summary.clone()}>{ &shown_lesson.summary }</p>
+                }
                 <super::Untranslated lesson_id={lesson.id.clone()} />
                 <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>
