@@ -98,10 +98,14 @@ pub enum Event {
     TransactionCommitted {
         session: Rc<str>,
         locks_released: usize,
+        /// How many of them are intent locks on tables or pages, which no release line
+        /// lists (so the count and the lines below it agree).
+        intent_locks: usize,
     },
     TransactionRolledBack {
         session: Rc<str>,
         locks_released: usize,
+        intent_locks: usize,
         why: String,
     },
     LockGranted {
@@ -368,11 +372,13 @@ impl fmt::Display for Event {
                     write!(f, "{session} begins an autocommit transaction")
                 }
             }
-            TransactionCommitted { session, locks_released } => {
-                write!(f, "{session} commits and releases {locks_released} lock(s)")
+            TransactionCommitted { session, locks_released, intent_locks } => {
+                write!(f, "{session} commits and releases {locks_released} lock(s)")?;
+                on_tables_or_pages(f, *intent_locks)
             }
-            TransactionRolledBack { session, locks_released, why } => {
-                write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")
+            TransactionRolledBack { session, locks_released, intent_locks, why } => {
+                write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")?;
+                on_tables_or_pages(f, *intent_locks)
             }
             LockGranted { session, resource, mode, waited_us, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);
@@ -498,6 +504,16 @@ pub struct TraceEntry {
     /// Microseconds since the sessions' time zero (the end of setup).
     pub at_us: u64,
     pub event: Event,
+}
+
+/// ", 2 of them on tables or pages": the intent locks a commit or rollback releases
+/// without a line of their own.
+fn on_tables_or_pages(f: &mut std::fmt::Formatter<'_>, intent_locks: usize) -> std::fmt::Result {
+    match intent_locks {
+        0 => Ok(()),
+        1 => write!(f, ", 1 of them on a table or page"),
+        n => write!(f, ", {n} of them on tables or pages"),
+    }
 }
 
 impl std::fmt::Display for TraceEntry {

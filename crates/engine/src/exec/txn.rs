@@ -103,10 +103,11 @@ impl Exec<'_> {
         // The commit is announced before its releases wake the waiters.
         if txn.began_explicit {
             let name = self.w.sessions[i].name.clone();
-            let locks_released = self.w.locks.locks_of(txn.id).len();
+            let (locks_released, intent_locks) = self.lock_counts(i, txn.id);
             self.push(Event::TransactionCommitted {
                 session: name,
                 locks_released,
+                intent_locks,
             });
         }
         self.release_owner(i, txn.id, ReleaseReason::Commit);
@@ -157,10 +158,11 @@ impl Exec<'_> {
             self.w.sessions[i].options = *o;
         }
         let name = self.w.sessions[i].name.clone();
-        let locks_released = self.w.locks.locks_of(txn.id).len();
+        let (locks_released, intent_locks) = self.lock_counts(i, txn.id);
         self.push(Event::TransactionRolledBack {
             session: name,
             locks_released,
+            intent_locks,
             why: why.to_string(),
         });
         self.release_owner(i, txn.id, ReleaseReason::Rollback);
@@ -168,6 +170,22 @@ impl Exec<'_> {
         for (table, rows) in rows_by_table(&returned) {
             rules.rows_arrived(self, table, rows);
         }
+    }
+
+    /// The locks session `i`'s transaction `owner` releases as it ends, and how many of
+    /// them are intent locks (on tables and pages), which `release_owner` does not list.
+    /// A statement's transient locks, granted and released without events, are not
+    /// counted.
+    fn lock_counts(&self, i: usize, owner: OwnerId) -> (usize, usize) {
+        let transient = &self.w.sessions[i].statement_locks;
+        let locks = self.w.locks.locks_of(owner);
+        let shown = locks.iter().filter(|(res, _)| !transient.contains(res));
+        let (mut all, mut intent) = (0, 0);
+        for (_, mode) in shown {
+            all += 1;
+            intent += mode.is_intent() as usize;
+        }
+        (all, intent)
     }
 
     pub(crate) fn release_owner(&mut self, i: usize, owner: OwnerId, reason: ReleaseReason) {

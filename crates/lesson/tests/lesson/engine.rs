@@ -563,3 +563,45 @@ fn a_procedure_that_changes_trancount_raises_266_and_changes_nothing_else() {
     assert_eq!(balance(&mut sim, 1), engine::Value::Int(50));
     assert_eq!(balance(&mut sim, 2), engine::Value::Int(70));
 }
+
+/// "commits and releases 3 lock(s), 2 of them on tables or pages": the locks a commit
+/// or rollback counts, less its intent locks, are the release lines that follow it, in
+/// every lesson's default run and with each toggle flipped.
+#[test]
+fn a_commit_counts_the_locks_its_release_lines_list() {
+    for l in crate::explorable::lessons() {
+        let mut settings = vec![l.settings_default()];
+        for t in &l.toggles {
+            for v in &t.values {
+                if let Ok(s) = l.settings_with([(t.name.as_str(), v.as_str())]) {
+                    settings.push(s);
+                }
+            }
+        }
+        for s in settings {
+            let r = lockstep_lesson::run(&l.apply(&s).unwrap(), l.seed).unwrap();
+            let events = &r.trace.entries;
+            for (k, e) in events.iter().enumerate() {
+                let (session, all, intent) = match &e.event {
+                    Event::TransactionCommitted {
+                        session,
+                        locks_released,
+                        intent_locks,
+                    }
+                    | Event::TransactionRolledBack {
+                        session,
+                        locks_released,
+                        intent_locks,
+                        ..
+                    } => (session, *locks_released, *intent_locks),
+                    _ => continue,
+                };
+                let listed = events[k + 1..]
+                    .iter()
+                    .take_while(|e| matches!(&e.event, Event::LockReleased { session: s, .. } if s == session))
+                    .count();
+                assert_eq!(listed, all - intent, "{} {s:?}: {}", l.id, e.event);
+            }
+        }
+    }
+}

@@ -438,7 +438,7 @@ fn trace_of_queue_wait_or_skip_with_readpast() {
         1500.192 ms  B finishes its script
         4000.173 ms  A runs line 4: COMMIT
         4000.197 ms  A finishes COMMIT in 0.024 ms
-        4000.197 ms  A commits and releases 3 lock(s)
+        4000.197 ms  A commits and releases 3 lock(s), 2 of them on tables or pages
         4000.197 ms  A releases X on KEY task (1) at commit
         4000.197 ms  A finishes its script
     "#]].assert_eq(&trace_text(&r));
@@ -476,7 +476,7 @@ fn trace_of_queue_wait_or_skip_without_readpast() {
         1500.021 ms  B waits for U on KEY task (1): A holds X
         4000.173 ms  A runs line 4: COMMIT
         4000.206 ms  A finishes COMMIT in 0.033 ms
-        4000.206 ms  A commits and releases 3 lock(s)
+        4000.206 ms  A commits and releases 3 lock(s), 2 of them on tables or pages
         4000.206 ms  A releases X on KEY task (1) at commit
         4000.206 ms  B gets U on KEY task (1) after waiting 2500.185 ms
         4000.206 ms  A finishes its script
