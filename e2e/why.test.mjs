@@ -15,7 +15,7 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   assert.equal(await marks.count(), 488);
   const first = marks.first();
   const event = Number(await first.getAttribute('data-event'));
-  assert.match(await first.getAttribute('title'), /^worker1: task claimed a second time \(claim \(2\) repeats task_id 1 of claim \(1\)\) at 46\.526 ms$/);
+  assert.match(await first.getAttribute('title'), /^worker1: task claimed again \(claim \(2\) repeats task_id 1 of claim \(1\)\) at 46\.526 ms$/);
   assert.equal(await page.isDisabled('[data-testid=prev-anomaly]'), true, 'nothing before the start');
 
   assert.equal((await position(page)).events, 0);
@@ -23,8 +23,8 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   await atEvents(page, event + 1);
   assert.equal((await position(page)).t, 46.526);
   assert.match(await page.textContent('[data-testid=narration]'), /worker1 inserts claim \(2\)/);
-  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: worker1: task claimed a second time/);
-  assert.match(await page.getAttribute('[data-testid=anomaly-status]', 'title'), /^worker1: task claimed a second time/);
+  assert.match(await page.textContent('[data-testid=anomaly-status]'), /^Anomaly 1 of 488: worker1: task claimed again/);
+  assert.match(await page.getAttribute('[data-testid=anomaly-status]', 'title'), /^worker1: task claimed again/);
 
   // Both claims of task 1, and task 1 itself, are highlighted in the tables.
   await page.click('[data-testid=tab-tables]');

@@ -20,7 +20,7 @@ pub struct AnomalyRule {
     /// Columns whose values, repeated (duplicate) or missing from `match_table`
     /// (unmatched), make the anomaly. Empty for `lost`.
     pub columns: Vec<String>,
-    /// What the anomaly means, in a few words ("task claimed a second time").
+    /// What the anomaly means, in a few words ("task claimed again").
     pub label: String,
     /// The past tense the explanation uses for a session's write ("claimed", "called").
     pub verb: String,
@@ -1036,7 +1036,7 @@ mod tests {
             kind: AnomalyRuleKind::Duplicate,
             table: "Claim".into(),
             columns: vec!["TASK_ID".into()],
-            label: "task claimed a second time".into(),
+            label: "task claimed again".into(),
             verb: "claimed".into(),
             match_table: None,
             match_columns: Vec::new(),
@@ -1112,7 +1112,7 @@ mod tests {
         );
         assert_eq!(
             a.to_string(),
-            "w1: task claimed a second time (claim (2) repeats task_id 1 of claim (1))"
+            "w1: task claimed again (claim (2) repeats task_id 1 of claim (1))"
         );
     }
 
@@ -1157,7 +1157,7 @@ mod tests {
         assert_eq!((found[0].event, found[0].at_us), (2, 30));
         assert_eq!(
             found[0].to_string(),
-            "w2: task claimed a second time (claim (2) updated to repeat task_id 1 of claim (1))"
+            "w2: task claimed again (claim (2) updated to repeat task_id 1 of claim (1))"
         );
         // Updating a row to its own values again is no repeat.
         let trace = vec![

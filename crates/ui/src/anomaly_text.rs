@@ -62,7 +62,7 @@ pub fn label(a: &Anomaly, rules: &[AnomalyRule]) -> String {
         .map_or_else(|| a.label.clone(), |r| r.label.clone())
 }
 
-/// `worker2: task claimed a second time (claim (2) repeats task_id 1 of claim (1))`,
+/// `worker2: task claimed again (claim (2) repeats task_id 1 of claim (1))`,
 /// as `Anomaly`'s `Display` writes it in English.
 pub fn text(a: &Anomaly, rules: &[AnomalyRule]) -> String {
     let keys = |rows: &[(String, usize)]| {

@@ -810,7 +810,7 @@ mod tests {
         let run = build("queue-claim-race", &[]);
         let first = &run.anomalies[0];
         let why = explain_at(&run, first.event + 1, &[]).unwrap();
-        assert_eq!(why.title, "Why: task claimed a second time");
+        assert_eq!(why.title, "Why: task claimed again");
         assert_eq!(
             why.sentences[0],
             "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.123 ms; worker1 read it at 0.026 ms, before worker2's write committed at 29.901 ms."

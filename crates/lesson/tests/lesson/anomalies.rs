@@ -129,7 +129,7 @@ fn the_claim_race_marks_each_duplicate_claim() {
     let first = &report.anomalies[0];
     assert_eq!(
         first.to_string(),
-        "worker1: task claimed a second time (claim (2) repeats task_id 1 of claim (1))"
+        "worker1: task claimed again (claim (2) repeats task_id 1 of claim (1))"
     );
     assert_eq!(
         report.trace.entries[first.event].to_string(),
