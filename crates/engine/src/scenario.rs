@@ -188,7 +188,7 @@ impl Simulation {
             });
         };
         let rules = self.rules;
-        let out = match self.exec().query_now(select) {
+        let out = match self.exec().query_now(select, text) {
             Ok(out) => out,
             Err(e) => {
                 // Placed at the column a table lacks, else at the statement.

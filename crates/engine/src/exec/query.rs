@@ -3459,12 +3459,16 @@ impl Exec<'_> {
         }
     }
 
-    /// Runs a query against the current state, outside any session's transaction.
-    pub(crate) fn query_now(&mut self, s: &Select) -> Result<QueryOut, SqlError> {
+    /// Runs `s`, parsed from `text`, against the current state, outside any session's
+    /// transaction (a check's or `--query`'s SELECT): no locks, uncommitted rows seen.
+    pub(crate) fn query_now(&mut self, s: &Select, text: &str) -> Result<QueryOut, SqlError> {
         let i = self.w.sessions.len();
         let owner_name = "query".to_string();
         let mut probe = self.probe(owner_name);
         probe.options.isolation = IsolationLevel::ReadUncommitted;
+        // The query's own text, where a dialect finds the names of unnamed columns
+        // (PostgreSQL's `count`).
+        probe.source_text = text.into();
         self.w.sessions.push(probe);
         self.w.sessions[i]
             .frames

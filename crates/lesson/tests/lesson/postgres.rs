@@ -980,3 +980,14 @@ fn an_update_to_a_taken_primary_key_fails_with_23505() {
         [[Value::Int(2)], [Value::Int(3)], [Value::Int(9)]]
     );
 }
+
+/// A query against the final state (a check's, `--query`'s) names its unnamed columns
+/// as the server does: `count` and `max`, not "?column?".
+#[test]
+fn a_query_on_the_final_state_names_columns_as_psql_does() {
+    let mut sim = pg(TASKS, &[]);
+    let r = sim
+        .query("SELECT count(*), max(id) AS top, 1 + 1 FROM task")
+        .unwrap();
+    assert_eq!(r.columns, ["count", "top", "?column?"]);
+}
