@@ -3467,7 +3467,7 @@ impl Exec<'_> {
         let mut probe = self.probe(owner_name);
         probe.options.isolation = IsolationLevel::ReadUncommitted;
         // The query's own text, where a dialect finds the names of unnamed columns
-        // (PostgreSQL's `count`).
+        // (`count` for `count(*)`).
         probe.source_text = text.into();
         self.w.sessions.push(probe);
         self.w.sessions[i]
