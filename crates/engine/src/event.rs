@@ -214,6 +214,8 @@ pub enum Event {
         session: Rc<str>,
         resource: String,
         waited_us: u64,
+        /// A NOWAIT request, which gives up at once rather than when a timeout runs out.
+        nowait: bool,
     },
     Deadlock {
         victim: String,
@@ -448,7 +450,10 @@ impl fmt::Display for Event {
                 }
                 write!(f, ": {message}")
             }
-            WaitTimedOut { session, resource, waited_us } => {
+            WaitTimedOut { session, resource, nowait: true, .. } => {
+                write!(f, "{session} does not wait for {resource} (NOWAIT)")
+            }
+            WaitTimedOut { session, resource, waited_us, nowait: false } => {
                 write!(f, "{session} stops waiting for {resource} after {} (LOCK_TIMEOUT)", ms(*waited_us))
             }
             Deadlock { victim, cycle } => write!(

@@ -286,7 +286,22 @@ pub fn explain(
         Event::WaitTimedOut {
             session,
             resource,
+            nowait: true,
+            ..
+        } => why(
+            t!("why-nowait-title", session = session.to_string()),
+            vec![t!(
+                "why-nowait",
+                session = session.to_string(),
+                resource = resource_text(resource)
+            )],
+            None,
+        ),
+        Event::WaitTimedOut {
+            session,
+            resource,
             waited_us,
+            nowait: false,
         } => why(
             t!("why-timeout-title", session = session.to_string()),
             vec![t!(

@@ -129,7 +129,7 @@ impl Exec<'_> {
                         .unwrap_or_default();
                     let row = matches!(res, Resource::Key { .. } | Resource::RowHash { .. });
                     let error = self.rules.nowait_error(&relation, row);
-                    self.end_wait(i, self.w.now, error);
+                    self.end_wait(i, self.w.now, error, true);
                 } else if timeout == 0 {
                     self.lock_timeout(i, self.w.now);
                 }
@@ -166,11 +166,12 @@ impl Exec<'_> {
     }
 
     pub(crate) fn lock_timeout(&mut self, i: usize, since: u64) {
-        self.end_wait(i, since, SqlError::lock_timeout());
+        self.end_wait(i, since, SqlError::lock_timeout(), false);
     }
 
-    /// A wait given up: `error` fails the statement (sp_getapplock returns -1 instead).
-    fn end_wait(&mut self, i: usize, since: u64, error: SqlError) {
+    /// A wait given up (`nowait`: at once, by a NOWAIT request): `error` fails the
+    /// statement (sp_getapplock returns -1 instead).
+    fn end_wait(&mut self, i: usize, since: u64, error: SqlError, nowait: bool) {
         let waited = self.w.now - since;
         self.w.sessions[i].out.wait_us += waited;
         let owner = self.w.sessions[i].waiting_as.take();
@@ -185,6 +186,7 @@ impl Exec<'_> {
             session: name,
             resource,
             waited_us: waited,
+            nowait,
         });
         self.w.sessions[i].state = State::Ready;
         self.w.sessions[i].ready_at = self.w.now;

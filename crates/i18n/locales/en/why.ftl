@@ -40,7 +40,9 @@ why-deadlock-circle = { $cycle } wait for each other in a circle: each waits for
 why-deadlock-victim = The deadlock monitor ends the circle by rolling back one transaction, chosen by DEADLOCK_PRIORITY and then the least work to undo: { $victim }'s. { $victim } gets error 1205.
 
 why-timeout-title = Why { $session } stopped waiting
-why-timeout = { $session } waited { $waited } for { $resource }, as long as its LOCK_TIMEOUT allows, and gave up with error 1222.
+why-timeout = { $session } waited { $waited } for { $resource }, as long as its lock timeout allows, and gave up: its statement fails.
+why-nowait-title = Why { $session } did not wait
+why-nowait = { $session } asks for a lock on { $resource } with NOWAIT: where another session holds a conflicting lock, it fails at once instead of waiting.
 
 why-dup-again = { $second } { $verb } { $values } again ({ $table } { $key }{ $update }): { $first } { $first_read } and { $verb } it at { $first_write }; { $second } { $second_read }
 why-dup-by-update = , by an UPDATE

@@ -41,7 +41,9 @@ why-deadlock-circle = { $cycle } czekają na siebie w kółko: każda czeka na b
 why-deadlock-victim = Monitor zakleszczeń przerywa koło, wycofując jedną transakcję, wybraną według DEADLOCK_PRIORITY, a potem najmniejszej pracy do cofnięcia: transakcję sesji { $victim }. { $victim } dostaje błąd 1205.
 
 why-timeout-title = Dlaczego { $session } przestała czekać
-why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej LOCK_TIMEOUT, i zrezygnowała z błędem 1222.
+why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej limit czasu blokady, i zrezygnowała: jej instrukcja kończy się błędem.
+why-nowait-title = Dlaczego { $session } nie czekała
+why-nowait = Sesja { $session } prosi o blokadę na { $resource } z NOWAIT: gdy inna sesja trzyma blokadę, która się z nią kłóci, instrukcja od razu kończy się błędem zamiast czekać.
 
 why-dup-again = { $second } { $verb } { $values } ponownie ({ $table } { $key }{ $update }): { $first } { $first_read } i { $verb } go po { $first_write }; { $second } { $second_read }
 why-dup-by-update = , przez UPDATE

@@ -148,7 +148,7 @@ fn nowait_and_lock_timeout_0_fail_at_once_with_1222() {
             false,
         ),
     ] {
-        let sim = run(&scenario(
+        let sc = scenario(
             "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT t VALUES (1, 0), (2, 0);",
             &[
                 (
@@ -158,12 +158,26 @@ fn nowait_and_lock_timeout_0_fail_at_once_with_1222() {
                 ),
                 ("B", 100_000, b_sql),
             ],
-        ));
+        );
+        let sim = run(&sc);
+        let trace = Simulation::new(&sc, 1).unwrap().run_traced().unwrap();
         let errs = errors(&sim, "B");
         assert_eq!(errs.len(), 1, "{b_sql}: {errs:?}");
         assert_eq!(errs[0].0, 1222, "{b_sql}");
         assert_eq!(row(&sim, "B", 0), ["next"], "{b_sql}");
         let b = &sim.outcome().sessions[1];
+        // The trace says which: a NOWAIT request does not wait; a timeout of 0 runs out.
+        let gave_up = trace
+            .entries
+            .iter()
+            .map(|e| e.event.to_string())
+            .find(|l| l.starts_with("B does not wait") || l.starts_with("B stops waiting"))
+            .unwrap_or_default();
+        if waits_after {
+            assert_eq!(gave_up, "B does not wait for KEY t (1) (NOWAIT)", "{b_sql}");
+        } else {
+            assert_eq!(gave_up, "B stops waiting for KEY t (1) after 0 ms (LOCK_TIMEOUT)", "{b_sql}");
+        }
         if waits_after {
             // NOWAIT is the statement's: the next statement waits as usual.
             assert_eq!(row(&sim, "B", 1), ["1"], "{b_sql}");
