@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use sql::ast::{Script, Stmt};
+use sql::ast::{Script, Stmt, StmtKind};
 
 use super::compile;
 use super::{Exec, Flow, Interrupt};
@@ -517,7 +517,12 @@ impl Exec<'_> {
             self.raise(i, e);
             return;
         }
-        let label = self.rules.statement_label(sql::statement_label(&stmt.kind));
+        let mut label = self.rules.statement_label(sql::statement_label(&stmt.kind));
+        // A COMMIT that ends a block an error already ended rolls back: the server's
+        // command tag (psql's line) says ROLLBACK.
+        if self.w.sessions[i].failed_block && matches!(stmt.kind, StmtKind::CommitTran { .. }) {
+            label = "ROLLBACK";
+        }
         // A statement run (or run again after a wait) evaluates its subqueries afresh.
         self.w.subquery_results.clear();
         // A statement that is re-run after a lock wait is the same statement: no new event.

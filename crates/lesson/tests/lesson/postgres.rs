@@ -991,3 +991,28 @@ fn a_query_on_the_final_state_names_columns_as_psql_does() {
         .unwrap();
     assert_eq!(r.columns, ["count", "top", "?column?"]);
 }
+
+/// Real server: COMMIT in a transaction an error has aborted rolls back, and psql shows
+/// the command tag ROLLBACK; the trace says ROLLBACK too, not "finishes COMMIT".
+#[test]
+fn a_commit_after_an_error_finishes_as_rollback() {
+    let script = "BEGIN;\nSELECT 1/0;\nCOMMIT;\nBEGIN;\nCOMMIT;";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, script)]);
+    let trace = Simulation::new(&sc, 1).unwrap().run_traced().unwrap();
+    let finished: Vec<String> = trace
+        .entries
+        .iter()
+        .map(|e| e.event.to_string())
+        .filter(|l| l.starts_with("A finishes") && !l.ends_with("its script"))
+        .map(|l| l.split(" in ").next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        finished,
+        [
+            "A finishes BEGIN",
+            "A finishes ROLLBACK",
+            "A finishes BEGIN",
+            "A finishes COMMIT"
+        ]
+    );
+}
