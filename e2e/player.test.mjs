@@ -70,6 +70,17 @@ test('player: READPAST off, B waits about 2.5 s for A, shown in lanes and before
   assert.ok(Object.values(results).every((c) => c.passed), JSON.stringify(results, null, 1));
 });
 
+test('player: PostgreSQL lock modes are spelled as the server names them in the wait graph and the lock list', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/pg-queue-skip-locked?skip_locked=off&t=2000', 'skip_locked=off');
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.tMs === '2000');
+  assert.match(await page.textContent('[data-testid=wait-edges]'), /B waits for A \(FOR UPDATE on TUPLE task \(1\)\)/);
+  const locks = await page.textContent('[data-testid=waits] .locks');
+  assert.match(locks, /A FOR UPDATE/);
+  assert.match(locks, /B wants FOR UPDATE/);
+  assert.doesNotMatch(locks, /\bFU\b/);
+});
+
 test('player: the URL after a toggle and steps reloads to the same state', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');

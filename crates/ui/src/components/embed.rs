@@ -110,7 +110,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                                 flash={player.flash}
                             />
                             <div class={classes!("player__pair", (!props.view_current).then_some("player__pair--catching-up"))}>
-                                <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} {instant} />
+                                <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect} {instant} />
                                 <Waits view={view.clone()} {marks} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect} {instant} />
                             </div>
                         </>

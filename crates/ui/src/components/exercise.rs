@@ -866,7 +866,7 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
                 <WhyPanel run={run.clone()} events={head.events} view={Some(view.clone())} open={p.why} />
                 <SessionCode run={run.clone()} view={view.clone()} {statements} fresh={Vec::<String>::new()} flash={0} />
                 <div class={classes!("player__pair", (!current).then_some("player__pair--catching-up"))}>
-                    <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()}
+                    <Tables view={view.clone()} marks={marks.clone()} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect}
                         highlighted={highlighted.clone()} {instant} />
                     <Waits view={view} {marks} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect} {instant} />
                 </div>

@@ -294,7 +294,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let tables = view.map(|view| {
                 html! {
                     <div class={classes!("player__pair", catching_up)} aria-busy={busy}>
-                        <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()}
+                        <Tables view={view} marks={marks} {recent} sessions={run.sessions.clone()} dialect={run.applied.scenario.dialect}
                             highlighted={highlighted.clone()} filter={(*filter).clone()} {on_filter}
                             full={full.clone()} filterable={true} {instant} />
                     </div>

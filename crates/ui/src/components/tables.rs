@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use engine::{LockBadge, StateView, TableView, Value};
+use engine::{Dialect, LockBadge, StateView, TableView, Value};
 use lesson::value_text;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -49,13 +49,25 @@ pub struct TablesProps {
     /// The playhead is inside an instant whose state the view shows at its end.
     #[prop_or_default]
     pub instant: Option<crate::run::Instant>,
+    /// The run's dialect, which names lock modes in the badges' tooltips.
+    #[prop_or_default]
+    pub dialect: Option<Dialect>,
 }
 
-pub fn badge(b: &LockBadge, sessions: &[String]) -> Html {
+/// A session's lock: its mode as the dialect names it (PostgreSQL's FOR NO KEY UPDATE)
+/// in the tooltip, and also in the badge where it is `spelled` (a list with room for
+/// it); in a table's narrow lock column the badge keeps the short form (FNKU).
+pub fn badge(b: &LockBadge, sessions: &[String], dialect: Option<Dialect>, spelled: bool) -> Html {
     let i = sessions.iter().position(|s| *s == b.session).unwrap_or(0);
+    let name = dialect.map_or_else(|| b.mode.to_string(), |d| crate::why::mode_name(d, b.mode));
+    let shown = if spelled {
+        name.clone()
+    } else {
+        b.mode.to_string()
+    };
     html! {
-        <span class={classes!("lock", session_class(i))} title={t!("table-holds", session = &b.session, mode = b.mode.to_string())} data-lock={format!("{}:{}", b.session, b.mode)}>
-            { format!("{} {}", b.session, b.mode) }
+        <span class={classes!("lock", session_class(i))} title={t!("table-holds", session = &b.session, mode = name)} data-lock={format!("{}:{}", b.session, b.mode)}>
+            { format!("{} {}", b.session, shown) }
         </span>
     }
 }
@@ -65,6 +77,7 @@ pub fn Tables(props: &TablesProps) -> Html {
     let ctx = RowCtx {
         marks: &props.marks,
         sessions: &props.sessions,
+        dialect: props.dialect,
         highlighted: &props.highlighted,
     };
     let filtering = props.filter.active();
@@ -188,6 +201,7 @@ fn FilterBar(props: &FilterBarProps) -> Html {
 struct RowCtx<'a> {
     marks: &'a StepMarks,
     sessions: &'a [String],
+    dialect: Option<Dialect>,
     highlighted: &'a BTreeSet<(String, String)>,
 }
 
@@ -267,7 +281,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
             data-anomaly={anomaly.then_some("true")}
         >
             <td class="row__locks">
-                { for row.locks.iter().map(|b| badge(b, ctx.sessions)) }
+                { for row.locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, false)) }
                 if let Some(by) = &row.uncommitted_by {
                     <span class="row-note" title={t!("row-uncommitted-title", session = by)}>{ t!("row-uncommitted", session = by) }</span>
                 }
@@ -329,7 +343,7 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
                     { t!("rows", count = t.total_rows) }
                     if shown < t.total_rows { { " · " }{ t!("table-shown", shown = shown) } }
                 </span>
-                { for t.table_locks.iter().map(|b| badge(b, ctx.sessions)) }
+                { for t.table_locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, false)) }
             </p>
             if t.columns.is_empty() || t.total_rows == 0 {
                 <p class="table__empty">{ t!("table-no-rows") }</p>
