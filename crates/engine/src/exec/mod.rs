@@ -415,6 +415,13 @@ pub(crate) trait Rules: Sync {
         "logical reads"
     }
 
+    /// What the trace calls an assignment to a variable when it finishes: T-SQL's SET
+    /// statement; a dialect whose procedural language has an assignment, not a command,
+    /// names it so.
+    fn assignment_label(&self) -> &'static str {
+        "SET"
+    }
+
     /// Whether the pages a statement read before it failed count in its session's
     /// figure: SQL Server's STATISTICS IO reports what a failed statement read (and the
     /// trace shows each read); a dialect whose statistics keep only completed statements

@@ -523,6 +523,9 @@ impl Exec<'_> {
         if self.w.sessions[i].failed_block && matches!(stmt.kind, StmtKind::CommitTran { .. }) {
             label = "ROLLBACK";
         }
+        if matches!(stmt.kind, StmtKind::SetVar { .. }) {
+            label = self.rules.assignment_label();
+        }
         // A statement run (or run again after a wait) evaluates its subqueries afresh.
         self.w.subquery_results.clear();
         // A statement that is re-run after a lock wait is the same statement: no new event.

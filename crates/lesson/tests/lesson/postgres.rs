@@ -1016,3 +1016,21 @@ fn a_commit_after_an_error_finishes_as_rollback() {
         ]
     );
 }
+
+/// PL/pgSQL's `n := n + 1` is an assignment (its error context says "at assignment"),
+/// not SQL's SET command: the trace names it so.
+#[test]
+fn a_plpgsql_assignment_is_named_assignment() {
+    let script = "DO $$\nDECLARE n int := 0;\nBEGIN\n    n := n + 1;\nEND $$;";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, script)]);
+    let trace = Simulation::new(&sc, 1).unwrap().run_traced().unwrap();
+    let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("A finishes assignment")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("A finishes SET")),
+        "{lines:#?}"
+    );
+}

@@ -248,6 +248,12 @@ impl Rules for Postgres {
         "shared buffers hit"
     }
 
+    /// PL/pgSQL's `v := ...` is an assignment, as its error context says ("at
+    /// assignment"); SET is a server command for settings.
+    fn assignment_label(&self) -> &'static str {
+        "assignment"
+    }
+
     /// pg_stat_statements records a statement when it completes: one that fails adds
     /// nothing to its role's buffers.
     fn failed_reads_count(&self) -> bool {
