@@ -90,6 +90,9 @@ pub enum Event {
         /// What the dialect calls `reads` ("logical reads", "shared buffers hit"), set by
         /// the dialect as the event is recorded.
         reads_name: &'static str,
+        /// The part of `cost_us` a commit spent waiting for a slow log flush (the
+        /// engine's occasional stall), so a slow COMMIT says why.
+        flush_wait_us: u64,
     },
     TransactionBegan {
         session: Rc<str>,
@@ -357,7 +360,7 @@ impl fmt::Display for Event {
                 Some(p) => write!(f, "{session} runs {p} line {line}: {text}"),
                 None => write!(f, "{session} runs line {line}: {text}"),
             },
-            StatementFinished { session, label, rows, reads, cost_us, reads_name } => {
+            StatementFinished { session, label, rows, reads, cost_us, reads_name, flush_wait_us } => {
                 write!(f, "{session} finishes {label}")?;
                 if let Some(r) = rows {
                     write!(f, ", {r} row(s)")?;
@@ -365,7 +368,11 @@ impl fmt::Display for Event {
                 if *reads > 0 {
                     write!(f, ", {reads} {reads_name}")?;
                 }
-                write!(f, " in {}", ms(*cost_us))
+                write!(f, " in {}", ms(*cost_us))?;
+                if *flush_wait_us > 0 {
+                    write!(f, " ({} of it waiting for a slow log flush)", ms(*flush_wait_us))?;
+                }
+                Ok(())
             }
             TransactionBegan { session, explicit } => {
                 if *explicit {

@@ -128,6 +128,7 @@ impl Exec<'_> {
                 reads: end.reads,
                 cost_us: end.cost_us,
                 reads_name: "",
+                flush_wait_us: end.flush_wait_us,
             });
         }
         self.release_statement_locks(i);
@@ -572,6 +573,7 @@ impl Exec<'_> {
                 written,
             } => {
                 let mut cost = statement_cost(self.rng, kind, reads, written);
+                let mut flush_wait_us = 0;
                 let flushes = (written > 0
                     && self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit))
                     || label == "COMMIT";
@@ -581,6 +583,7 @@ impl Exec<'_> {
                         self.w.log_stall_until = self.w.log_stall_until.max(end + stall);
                     }
                     if self.w.log_stall_until > end {
+                        flush_wait_us = self.w.log_stall_until - end;
                         cost = self.w.log_stall_until - self.w.now;
                     }
                 }
@@ -592,6 +595,7 @@ impl Exec<'_> {
                         rows,
                         reads,
                         cost_us: cost,
+                        flush_wait_us,
                     }),
                 };
             }

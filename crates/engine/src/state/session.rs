@@ -169,6 +169,8 @@ pub(crate) struct PendingEnd {
     pub rows: Option<u64>,
     pub reads: u64,
     pub cost_us: u64,
+    /// The part of `cost_us` spent waiting for a slow log flush to end.
+    pub flush_wait_us: u64,
 }
 
 #[derive(Clone)]

@@ -605,3 +605,34 @@ fn a_commit_counts_the_locks_its_release_lines_list() {
         }
     }
 }
+
+/// A statement that waited for a slow log flush says so: queue-filtered-index's claim
+/// (a write, autocommitted) takes about 40 ms, nearly all of it the flush that setup's
+/// last write left stalled, and the trace line gives that part.
+#[test]
+fn a_statement_slowed_by_the_log_flush_says_so() {
+    let l = crate::explorable::lessons()
+        .into_iter()
+        .find(|l| l.id == "queue-filtered-index")
+        .unwrap();
+    let r = lockstep_lesson::run(&l.apply(&l.settings_default()).unwrap(), l.seed).unwrap();
+    let (line, cost, flush) = r
+        .trace
+        .entries
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::StatementFinished {
+                label: "UPDATE",
+                cost_us,
+                flush_wait_us,
+                ..
+            } => Some((e.event.to_string(), *cost_us, *flush_wait_us)),
+            _ => None,
+        })
+        .unwrap();
+    assert!(flush > 0 && flush < cost && cost - flush < 1_000, "{line}");
+    assert!(
+        line.ends_with(" of it waiting for a slow log flush)"),
+        "{line}"
+    );
+}
