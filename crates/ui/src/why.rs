@@ -256,6 +256,11 @@ pub fn explain(
             if let Some((victim, cycle)) = deadlock_before(trace, k, &session) {
                 s.push(t!("why-error-deadlock", victim = victim, cycle = cycle));
             }
+            // An update conflict (SQL Server's 3960 under SNAPSHOT; PostgreSQL's 40001
+            // under REPEATABLE READ and SERIALIZABLE, numbered 3960 inside).
+            if *number == SERIALIZATION_FAILURE {
+                s.push(t!("why-error-serialization", session = &session));
+            }
             // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH; a
             // Teradata request has neither, and BTEQ goes on with the next request.
             s.push(match (*caught, dialect) {
@@ -694,6 +699,10 @@ pub fn resource_text(resource: &str) -> String {
         .unwrap_or_else(|| resource.to_string())
 }
 
+/// The engine's number for a transaction that may not change a row changed after its
+/// snapshot (SQL Server's 3960, which PostgreSQL shows as 40001).
+const SERIALIZATION_FAILURE: u32 = 3960;
+
 /// A mode as the dialect's manuals name it.
 pub fn mode_name(dialect: Dialect, mode: LockMode) -> String {
     dialect
@@ -798,6 +807,24 @@ mod tests {
             "{why:?}"
         );
         assert!(why.matrix.is_some());
+    }
+
+    #[test]
+    fn a_serialization_failure_says_what_the_snapshot_forbids() {
+        let run = build("pg-isolation", &[("isolation", "repeatable-read")]);
+        let k = run
+            .trace
+            .iter()
+            .position(|e| matches!(e.event, Event::Error { .. }))
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why B got error 40001");
+        assert!(
+            why.sentences
+                .iter()
+                .any(|s| s.contains("changed this row and committed after that snapshot")),
+            "{why:?}"
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ why-skip-holder = { $holder } holds { $held } on it; { $session } needs { $wante
 why-error-title = Why { $session } got error { $number }
 why-error-in = { $session } got it in { $statement }.
 why-error-deadlock = The deadlock monitor chose { $victim } as the victim of the cycle { $cycle }.
+why-error-serialization = { $session } reads from a snapshot taken at its transaction's first statement. Another transaction changed this row and committed after that snapshot, and at this isolation level a transaction may not lock or change such a row: it fails rather than overwrite a change it never saw. Retry the whole transaction.
 why-error-caught = A TRY block caught it: the script goes on in its CATCH block.
 why-error-uncaught = No TRY block caught it, so it reached the client.
 why-error-caught-exception = An EXCEPTION block caught it: the function goes on in its handler.
