@@ -750,6 +750,12 @@ mod tests {
     use super::*;
     use crate::catalog::catalog;
 
+    /// The explanation right after the first event that `is` picks.
+    fn why_after_first(run: &RunModel, is: impl Fn(&Event) -> bool) -> Why {
+        let k = run.trace.iter().position(|e| is(&e.event)).unwrap();
+        explain_at(run, k + 1, &[]).unwrap()
+    }
+
     fn build(id: &str, pairs: &[(&str, &str)]) -> RunModel {
         let catalog = catalog();
         let lesson = catalog.lesson(id).unwrap();
@@ -788,12 +794,7 @@ mod tests {
     #[test]
     fn a_refused_try_lock_names_the_function_and_the_holder() {
         let run = build("pg-send-double-click", &[("guard", "advisory-lock")]);
-        let k = run
-            .trace
-            .iter()
-            .position(|e| matches!(e.event, Event::LockRefused { .. }))
-            .unwrap();
-        let why = explain_at(&run, k + 1, &[]).unwrap();
+        let why = why_after_first(&run, |e| matches!(e, Event::LockRefused { .. }));
         assert_eq!(why.title, "Why user2 was refused");
         assert_eq!(
             why.sentences[0],
@@ -812,12 +813,7 @@ mod tests {
     #[test]
     fn a_serialization_failure_says_what_the_snapshot_forbids() {
         let run = build("pg-isolation", &[("isolation", "repeatable-read")]);
-        let k = run
-            .trace
-            .iter()
-            .position(|e| matches!(e.event, Event::Error { .. }))
-            .unwrap();
-        let why = explain_at(&run, k + 1, &[]).unwrap();
+        let why = why_after_first(&run, |e| matches!(e, Event::Error { .. }));
         assert_eq!(why.title, "Why B got error 40001");
         assert!(
             why.sentences
@@ -830,12 +826,7 @@ mod tests {
     #[test]
     fn a_skip_names_readpast_and_the_conflict() {
         let run = build("queue-wait-or-skip", &[("readpast", "on")]);
-        let k = run
-            .trace
-            .iter()
-            .position(|e| matches!(e.event, Event::RowSkipped { .. }))
-            .unwrap();
-        let why = explain_at(&run, k + 1, &[]).unwrap();
+        let why = why_after_first(&run, |e| matches!(e, Event::RowSkipped { .. }));
         assert_eq!(why.title, "Why B skipped task 1");
         assert_eq!(
             why.sentences[0],
