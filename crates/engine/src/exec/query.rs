@@ -2324,6 +2324,29 @@ impl Exec<'_> {
         Err(primary_key_clash(t, new, slot).into())
     }
 
+    /// Whether writing `new` over `old` changes the row's clustered key (in a table whose
+    /// rows are filed by key; a table variable changes its rows in place).
+    fn key_moves(&self, tid: u32, old: &[Value], new: &[Value]) -> bool {
+        let t = &self.w.db.tables[tid as usize];
+        !t.key.is_empty()
+            && t.hash_key.is_empty()
+            && !t.is_variable
+            && t.key
+                .iter()
+                .any(|&c| compare(&old[c], &new[c]) != Some(Ordering::Equal))
+    }
+
+    /// The slot a row with `row`'s clustered key goes in: the key's slot when no row
+    /// lives there (a deleted one), else a new one filed under the key.
+    fn slot_for_key(&mut self, tid: u32, row: &[Value]) -> RowId {
+        let t = &mut self.w.db.tables[tid as usize];
+        let key = t.key_of(row, t.slots.len());
+        match t.find_key(&key) {
+            Some(s) if t.slots[s].latest().is_none() => s,
+            _ => t.new_slot_keyed(key),
+        }
+    }
+
     /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
     fn check_unique(
         &mut self,
@@ -2816,6 +2839,16 @@ impl Exec<'_> {
                 .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
                 .collect()
         });
+        // A new clustered key moves the row, as SQL Server's split update does (and a
+        // versioned dialect's new version): the row at the old key is deleted and the new one
+        // filed under its key, so a seek finds it there, the old key is free once this
+        // commits, and a reader of the committed version still finds the old row.
+        let slot = if self.key_moves(tid, old, &new) {
+            self.write_row(i, tid, slot, None);
+            self.slot_for_key(tid, &new)
+        } else {
+            slot
+        };
         self.write_row(i, tid, slot, Some(new));
         if let Some(changes) = changes {
             let t = &self.w.db.tables[tid as usize];

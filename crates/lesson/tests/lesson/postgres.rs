@@ -1034,3 +1034,20 @@ fn a_plpgsql_assignment_is_named_assignment() {
         "{lines:#?}"
     );
 }
+
+/// Real server: while A's key update is uncommitted, a reader sees the row under its
+/// old key and does not wait; once A commits, the row is under its new key only.
+#[test]
+fn a_key_update_is_seen_by_readers_only_once_committed() {
+    let a = "BEGIN;\nUPDATE task SET id = 9 WHERE id = 1;\nSELECT pg_sleep(1);\nCOMMIT;";
+    let read = "SELECT id FROM task ORDER BY id;\nSELECT count(*) FROM task WHERE id = 9;";
+    let sim = pg(TASKS, &[("A", 0, a), ("B", 100, read), ("C", 2000, read)]);
+    let ids = |rows: &[Vec<Value>]| rows.iter().map(|r| r[0].clone()).collect::<Vec<_>>();
+    let b = results(&sim, "B");
+    assert_eq!(ids(&b[0]), [Value::Int(1), Value::Int(2), Value::Int(3)]);
+    assert_eq!(ids(&b[1]), [Value::Int(0)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    let c = results(&sim, "C");
+    assert_eq!(ids(&c[0]), [Value::Int(2), Value::Int(3), Value::Int(9)]);
+    assert_eq!(ids(&c[1]), [Value::Int(1)]);
+}

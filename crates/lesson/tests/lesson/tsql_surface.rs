@@ -772,13 +772,16 @@ fn an_insert_that_waited_keeps_the_identity_it_took_before_the_wait() {
     assert_eq!(texts(&sim, "B", 0), [["2", "1"], ["3", "2"]]);
 }
 
+/// Three rows with ids 1, 2 and 3.
+const THREE_ROWS: &str = "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
+INSERT INTO t (id, v) VALUES (1, 10), (2, 20), (3, 30);";
+
 /// An UPDATE that moves a row onto another row's primary key fails with 2627, the
 /// message an INSERT of that key gets; when the other row's key is changing in an open
 /// transaction, the update waits for it first, then succeeds if that key left.
 #[test]
 fn an_update_to_a_taken_primary_key_fails_with_2627() {
-    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
-INSERT INTO t (id, v) VALUES (1, 10), (2, 20), (3, 30);";
+    let setup = THREE_ROWS;
     let sim = run_one(
         setup,
         "UPDATE t SET id = 2 WHERE id = 1;\nSELECT id, v FROM t ORDER BY id;",
@@ -803,4 +806,33 @@ INSERT INTO t (id, v) VALUES (1, 10), (2, 20), (3, 30);";
     no_errors(&sim, "A");
     let waited = session_of(&sim, "A").wait_us;
     assert!(waited >= 800_000, "{waited}");
+}
+
+/// An UPDATE of the primary key moves the row: a seek finds it under the new key, the
+/// old key is free for an INSERT, a scan returns it in key order; a rollback puts it
+/// back where it was.
+#[test]
+fn an_update_of_the_primary_key_moves_the_row() {
+    let sim = run_one(
+        THREE_ROWS,
+        "UPDATE t SET id = 9 WHERE id = 1;
+SELECT v FROM t WHERE id = 9;
+SELECT COUNT(*) FROM t WHERE id = 1;
+INSERT INTO t (id, v) VALUES (1, 11);
+SELECT id, v FROM t;
+BEGIN TRAN;
+UPDATE t SET id = 5 WHERE id = 2;
+ROLLBACK;
+SELECT id FROM t WHERE id = 2;
+SELECT COUNT(*) FROM t WHERE id = 5;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(texts(&sim, "A", 0), [["10"]]);
+    assert_eq!(texts(&sim, "A", 1), [["0"]]);
+    assert_eq!(
+        texts(&sim, "A", 2),
+        [["1", "11"], ["2", "20"], ["3", "30"], ["9", "10"]]
+    );
+    assert_eq!(texts(&sim, "A", 3), [["2"]]);
+    assert_eq!(texts(&sim, "A", 4), [["0"]]);
 }
