@@ -2270,29 +2270,24 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// An UPDATE that changes a row's clustered (primary) key: another row with the new
-    /// key is a duplicate, as for an INSERT (2627); an uncommitted one is waited for, as
-    /// its key lock makes the writer wait. (Tables placed by row hash allow duplicates.)
+    /// Whether writing `new` over `old` changes the row's clustered (primary) key, in a
+    /// table whose rows are filed by key (tables placed by row hash allow duplicates).
+    fn key_changes(&self, tid: u32, old: &[Value], new: &[Value]) -> bool {
+        let t = &self.w.db.tables[tid as usize];
+        !t.key.is_empty() && t.hash_key.is_empty() && !same_key(t, old, new)
+    }
+
+    /// An UPDATE that changes a row's clustered key (see [`Self::key_changes`]): another
+    /// row with the new key is a duplicate, as for an INSERT (2627); an uncommitted one
+    /// is waited for, as its key lock makes the writer wait.
     fn check_key_change(
         &mut self,
         i: usize,
         tid: u32,
         slot: RowId,
-        old: &[Value],
         new: &[Value],
     ) -> Result<(), Interrupt> {
         let t = &self.w.db.tables[tid as usize];
-        if t.key.is_empty() || !t.hash_key.is_empty() {
-            return Ok(());
-        }
-        let same = |t: &crate::state::storage::Table, a: &[Value], b: &[Value]| {
-            t.key
-                .iter()
-                .all(|&c| compare(&a[c], &b[c]) == Some(Ordering::Equal))
-        };
-        if same(t, old, new) {
-            return Ok(());
-        }
         // The row's new key is locked as an INSERT locks it: a transaction that holds
         // it (it wrote a row there, or moved a row away from it) is waited for.
         if self.w.tracing {
@@ -2311,29 +2306,17 @@ impl Exec<'_> {
         let t = &self.w.db.tables[tid as usize];
         let clash = t
             .clustered_order()
-            .find(|&s| s != slot && t.slots[s].latest().is_some_and(|o| same(t, o, new)));
+            .find(|&s| s != slot && t.slots[s].latest().is_some_and(|o| same_key(t, o, new)));
         let Some(other) = clash else {
             return Ok(());
         };
         let res = self.key_resource(tid, other);
         self.lock(i, res, LockMode::S, true)?;
         let t = &self.w.db.tables[tid as usize];
-        if !t.slots[other].latest().is_some_and(|o| same(t, o, new)) {
+        if !t.slots[other].latest().is_some_and(|o| same_key(t, o, new)) {
             return Ok(());
         }
         Err(primary_key_clash(t, new, slot).into())
-    }
-
-    /// Whether writing `new` over `old` changes the row's clustered key (in a table whose
-    /// rows are filed by key; a table variable changes its rows in place).
-    fn key_moves(&self, tid: u32, old: &[Value], new: &[Value]) -> bool {
-        let t = &self.w.db.tables[tid as usize];
-        !t.key.is_empty()
-            && t.hash_key.is_empty()
-            && !t.is_variable
-            && t.key
-                .iter()
-                .any(|&c| compare(&old[c], &new[c]) != Some(Ordering::Equal))
     }
 
     /// The slot a row with `row`'s clustered key goes in: the key's slot when no row
@@ -2822,7 +2805,10 @@ impl Exec<'_> {
             });
             return Ok(());
         };
-        self.check_key_change(i, tid, slot, old, &new)?;
+        let key_changed = self.key_changes(tid, old, &new);
+        if key_changed {
+            self.check_key_change(i, tid, slot, &new)?;
+        }
         self.check_unique(i, tid, &new, Some(slot))?;
         let m = self.maintenance_reads(tid, Some(old), Some(&new));
         let rewrite = self.w.tracing
@@ -2842,8 +2828,9 @@ impl Exec<'_> {
         // A new clustered key moves the row, as SQL Server's split update does (and a
         // versioned dialect's new version): the row at the old key is deleted and the new one
         // filed under its key, so a seek finds it there, the old key is free once this
-        // commits, and a reader of the committed version still finds the old row.
-        let slot = if self.key_moves(tid, old, &new) {
+        // commits, and a reader of the committed version still finds the old row. (A
+        // table variable changes its rows in place.)
+        let slot = if key_changed && !self.w.db.tables[tid as usize].is_variable {
             self.write_row(i, tid, slot, None);
             self.slot_for_key(tid, &new)
         } else {
@@ -3773,6 +3760,13 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
         parts: vec![],
         span: 0..0,
     })
+}
+
+/// Whether rows `a` and `b` of `t` have the same clustered key.
+fn same_key(t: &crate::state::storage::Table, a: &[Value], b: &[Value]) -> bool {
+    t.key
+        .iter()
+        .all(|&c| compare(&a[c], &b[c]) == Some(Ordering::Equal))
 }
 
 /// 2627 for `row`, whose primary key another row has (`slot`: where `row` is or would be
