@@ -1,5 +1,6 @@
 //! Expression evaluation: columns in scope, variables, built-in functions, aggregates.
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -26,7 +27,30 @@ pub(crate) struct Binding {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scope {
     pub bindings: Vec<Binding>,
+    /// Names resolved so far: a scan resolves the same few column references for every
+    /// row it reads, and looking them up again costs a pass over the bindings' columns.
+    /// Emptied whenever a binding is added.
+    resolved: RefCell<Vec<Resolved>>,
+    /// Lookups made before any is kept: a scope that reads one row (most statements of
+    /// a claim) resolves each name once, and keeping a copy of it would cost more.
+    lookups: Cell<u32>,
 }
+
+/// One cached resolution. `at` is the reference's address in the statement's syntax,
+/// a quick first test; the name itself is compared too, so a reference built for the
+/// moment at an address that an earlier one had is never taken for it.
+#[derive(Clone, Debug)]
+struct Resolved {
+    at: *const ObjectName,
+    name: ObjectName,
+    by: Qualifier,
+    found: Option<usize>,
+}
+
+/// Resolutions a scope keeps: more names than this are looked up each time.
+const RESOLVED_MAX: usize = 16;
+/// Lookups a scope makes before it keeps what it resolves.
+const RESOLVED_AFTER: u32 = 8;
 
 impl Scope {
     pub fn width(&self) -> usize {
@@ -38,6 +62,7 @@ impl Scope {
     pub fn push(&mut self, name: String, table: Option<String>, columns: impl Into<Rc<[String]>>) {
         let columns = columns.into();
         let offset = self.width();
+        self.resolved.get_mut().clear();
         self.bindings.push(Binding {
             name,
             table,
@@ -67,6 +92,35 @@ impl Scope {
     }
 
     fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Fallible<Option<usize>> {
+        let at = name as *const ObjectName;
+        if let Some(r) = self.resolved.borrow().iter().find(|r| {
+            r.at == at
+                && r.by == by
+                && r.name.parts.len() == name.parts.len()
+                && r.name
+                    .parts
+                    .iter()
+                    .zip(&name.parts)
+                    .all(|(a, b)| a.value == b.value)
+        }) {
+            return Ok(r.found);
+        }
+        let found = self.resolve_uncached(name, by)?;
+        let lookups = self.lookups.get().saturating_add(1);
+        self.lookups.set(lookups);
+        let mut resolved = self.resolved.borrow_mut();
+        if lookups > RESOLVED_AFTER && resolved.len() < RESOLVED_MAX {
+            resolved.push(Resolved {
+                at,
+                name: name.clone(),
+                by,
+                found,
+            });
+        }
+        Ok(found)
+    }
+
+    fn resolve_uncached(&self, name: &ObjectName, by: Qualifier) -> Fallible<Option<usize>> {
         let parts = &name.parts;
         let col = &parts[parts.len() - 1].value;
         // Bindings hold lower-cased names, so the qualifier is compared without case
@@ -108,7 +162,7 @@ impl Scope {
 }
 
 /// What a column's qualifier is matched against.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Qualifier {
     /// The binding's name: its alias, or the table's name when it has none.
     Binding,
@@ -1161,7 +1215,59 @@ fn like(s: &str, p: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::like;
+    use super::{like, Scope};
+    use sql::ast::{Ident, ObjectName};
+
+    fn name(parts: &[&str]) -> ObjectName {
+        ObjectName {
+            parts: parts
+                .iter()
+                .map(|p| Ident {
+                    value: p.to_string(),
+                    span: 0..0,
+                })
+                .collect(),
+            span: 0..0,
+        }
+    }
+
+    fn columns(names: &[&str]) -> Vec<String> {
+        names.iter().map(|c| c.to_string()).collect()
+    }
+
+    /// A scope remembers what it resolved; a name made afresh in the same place (here
+    /// the loop's variable, at one address each turn) is still resolved by its text.
+    #[test]
+    fn cached_resolutions_follow_the_name_not_its_address() {
+        let mut scope = Scope::default();
+        scope.push(
+            "t".into(),
+            Some("t".into()),
+            columns(&["id", "status", "owner"]),
+        );
+        for _ in 0..4 {
+            for (col, at) in [("owner", 2), ("id", 0), ("status", 1), ("ID", 0)] {
+                let n = name(&["t", col]);
+                assert_eq!(scope.resolve(&n).ok().flatten(), Some(at), "{col}");
+            }
+        }
+        let unknown = name(&["nope"]);
+        assert_eq!(scope.resolve(&unknown).ok().flatten(), None);
+    }
+
+    /// A binding added after a name was resolved can make it ambiguous.
+    #[test]
+    fn a_new_binding_forgets_what_was_resolved() {
+        let mut scope = Scope::default();
+        scope.push("a".into(), Some("a".into()), columns(&["id"]));
+        let id = name(&["id"]);
+        for _ in 0..super::RESOLVED_AFTER + 1 {
+            assert_eq!(scope.resolve(&id).ok().flatten(), Some(0));
+        }
+        scope.push("b".into(), Some("b".into()), columns(&["x", "id"]));
+        assert!(scope.resolve(&id).is_err(), "id is in both a and b");
+        assert_eq!(scope.resolve(&name(&["b", "id"])).ok().flatten(), Some(2));
+    }
 
     /// The plain backtracking definition, for small inputs.
     fn reference(s: &[char], p: &[char]) -> bool {

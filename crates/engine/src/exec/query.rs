@@ -2729,6 +2729,29 @@ impl Exec<'_> {
         })
     }
 
+    /// The column each SET assignment writes (`None`: no such column, an error once a
+    /// row is written, as before any lookup was hoisted), found once per statement
+    /// rather than by name for every row it changes.
+    fn assignment_targets(
+        &self,
+        tid: u32,
+        assignments: &[sql::ast::Assignment],
+    ) -> Vec<Option<usize>> {
+        let columns = &self.w.db.tables[tid as usize].columns;
+        assignments
+            .iter()
+            .map(|a| match &a.target {
+                sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                    let name = &c.name().value;
+                    columns
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(name))
+                }
+                sql::ast::AssignTarget::Var(_) => None,
+            })
+            .collect()
+    }
+
     /// A row with an UPDATE's (or MERGE's) assignments applied, converted to the columns'
     /// types; `@v = col = ...` also sets the variable.
     fn assigned_row(
@@ -2736,6 +2759,7 @@ impl Exec<'_> {
         i: usize,
         tid: u32,
         assignments: &[sql::ast::Assignment],
+        targets: &[Option<usize>],
         ctx: &RowCtx,
         old: &[Value],
     ) -> Result<Vec<Value>, Interrupt> {
@@ -2744,14 +2768,11 @@ impl Exec<'_> {
             (t.columns.clone(), t.name.clone())
         };
         let mut new = old.to_vec();
-        for a in assignments {
+        for (a, target) in assignments.iter().zip(targets) {
             let v = self.eval(i, &a.value, Some(ctx))?;
             match &a.target {
                 sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
-                    let p = columns
-                        .iter()
-                        .position(|x| x.name.eq_ignore_ascii_case(&c.name().value))
-                        .ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                    let p = target.ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
                     new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
                     if new[p].is_null() && !columns[p].nullable {
                         return Err(SqlError::null_not_allowed(
@@ -2876,6 +2897,7 @@ impl Exec<'_> {
         let mut changed = Vec::new();
         let mut n = 0u64;
         let cl_depth = self.cl_depth(tid);
+        let targets = self.assignment_targets(tid, &u.assignments);
         for (slot, old, joined) in rows {
             let ctx = RowCtx {
                 scope: &scope,
@@ -2883,7 +2905,7 @@ impl Exec<'_> {
                 outer: None,
                 group: None,
             };
-            let new = self.assigned_row(i, tid, &u.assignments, &ctx, &old)?;
+            let new = self.assigned_row(i, tid, &u.assignments, &targets, &ctx, &old)?;
             let copy = keep.then(|| new.clone());
             self.write_located(i, tid, slot, &old, Some(new), &hints, cl_depth)?;
             n += 1;
@@ -3192,7 +3214,9 @@ impl Exec<'_> {
                     };
                     match &clause.action {
                         MergeAction::Update(assignments) => {
-                            let new = self.assigned_row(i, tid, assignments, &ctx, &old)?;
+                            let targets = self.assignment_targets(tid, assignments);
+                            let new =
+                                self.assigned_row(i, tid, assignments, &targets, &ctx, &old)?;
                             self.write_located(i, tid, slot, &old, Some(new), hints, cl_depth)?;
                         }
                         MergeAction::Delete => {
