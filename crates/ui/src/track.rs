@@ -52,24 +52,18 @@ pub fn track_html(
     for m in marks {
         let description = escape_html(&m.describe(session));
         let left = percent(w, m.at_us);
-        // Near an edge the label hangs inwards, so the track does not cut it.
-        let edge = if left < 4.0 {
-            " mark--start"
-        } else if left > 96.0 {
-            " mark--end"
-        } else {
-            ""
-        };
         let count = if m.count > 1 {
             format!("×{}", m.count)
         } else {
             String::new()
         };
+        let symbol = m.symbol();
+        let edge = mark_edge(left, symbol.chars().count() + count.chars().count());
         let _ = write!(
             out,
             r#"<span class="mark mark--{kind}{edge}" style="left: {left:.3}%" data-kind="{kind}" title="{description}"><span aria-hidden="true">{symbol}{count}</span><span class="visually-hidden">{description}</span></span>"#,
             kind = m.kind_name(),
-            symbol = escape_html(&m.symbol()),
+            symbol = escape_html(&symbol),
         );
     }
     for a in anomalies
@@ -90,6 +84,21 @@ pub fn track_html(
         );
     }
     out
+}
+
+/// Near an edge a mark's label hangs inwards, so the track does not cut it. A label is
+/// centred on its moment, so it overflows when the edge is nearer than half its width:
+/// about 1.5 % of a phone's track per character (0.7 rem type on a track of some
+/// 280 px), so `✕40001` turns inwards 10 % from the edge, a lone `✓` 2.5 %.
+fn mark_edge(left_pct: f64, label_chars: usize) -> &'static str {
+    let margin = 1.0 + 1.5 * label_chars as f64;
+    if left_pct < margin {
+        " mark--start"
+    } else if left_pct > 100.0 - margin {
+        " mark--end"
+    } else {
+        ""
+    }
 }
 
 fn segment_html(
@@ -203,6 +212,18 @@ pub fn strip_gradient(segments: &[DisplaySeg], full: &Window, min_percent: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_mark_label_turns_inwards_farther_from_the_edge() {
+        // `✕40001`, 6 characters: 92 % from the left would be cut at the right edge.
+        assert_eq!(mark_edge(92.0, 6), " mark--end");
+        assert_eq!(mark_edge(8.0, 6), " mark--start");
+        assert_eq!(mark_edge(50.0, 6), "");
+        // A lone `✓` hangs inwards only right at the edge.
+        assert_eq!(mark_edge(92.0, 1), "");
+        assert_eq!(mark_edge(98.0, 1), " mark--end");
+        assert_eq!(mark_edge(1.0, 1), " mark--start");
+    }
 
     fn seg(from_us: u64, to_us: u64, kind: SegKind) -> DisplaySeg {
         DisplaySeg {
