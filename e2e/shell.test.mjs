@@ -189,6 +189,38 @@ test('first paint: in the language of lang=, where the lesson has a translation'
   assert.deepEqual(t.errors, []);
 });
 
+test('first paint: while the learner is to predict, a lesson that asks shows its title and code, not its text', async (t) => {
+  const { page } = t;
+  const release = await holdWasm(page);
+  const firstPaint = async (route) => {
+    await page.goto('about:blank');
+    await page.goto(t.url(route), { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('#first-paint h1');
+    return page.innerText('#first-paint');
+  };
+  // Predicting (the default): the title and the code, not the text that answers.
+  let shown = await firstPaint('#/lesson/queue-wait-or-skip');
+  assert.match(shown, /CREATE TABLE dbo\.task/);
+  assert.doesNotMatch(shown, /Several terminals take their next task/);
+  assert.ok(await page.isVisible('#first-paint h1'));
+  // A lesson without questions hides nothing.
+  shown = await firstPaint('#/lesson/pg-isolation');
+  assert.match(shown, /PostgreSQL reads from snapshots/);
+  // Predictions turned off, or this lesson's questions answered: the whole text.
+  await page.evaluate(() => localStorage.setItem('lockstep.predict', 'off'));
+  shown = await firstPaint('#/lesson/queue-wait-or-skip');
+  assert.match(shown, /Several terminals take their next task/);
+  await page.evaluate(() => {
+    localStorage.removeItem('lockstep.predict');
+    localStorage.setItem('lockstep.answers.queue-wait-or-skip', 'lockstep-answers 1');
+  });
+  shown = await firstPaint('#/lesson/queue-wait-or-skip');
+  assert.match(shown, /Several terminals take their next task/);
+  await page.evaluate(() => localStorage.clear());
+  release();
+  assert.deepEqual(t.errors, []);
+}, { predict: true });
+
 test('embed: the app renders inside an iframe on another page', async (t) => {
   const { page } = t;
   // A host page on the same server (as a blog would be), served by interception.

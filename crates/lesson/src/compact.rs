@@ -146,7 +146,8 @@ impl Compiled {
 
     /// The lesson as static HTML for the first paint, before the app has loaded: its
     /// narrative (which opens with the title), each `sql` block as code with every toggle at its default
-    /// (the text the player opens with). Every string from the lesson is escaped.
+    /// (the text the player opens with), and `data-asks` when a question applies at those
+    /// settings. Every string from the lesson is escaped.
     pub fn first_paint_html(&self) -> String {
         let lesson = &self.lesson;
         let applied = lesson.apply(&lesson.settings_default()).ok();
@@ -171,9 +172,18 @@ impl Compiled {
             rest = after.get(end + "\"></div>".len()..).unwrap_or("");
         }
         narrative.push_str(rest);
+        // A lesson that asks a question at its default settings says so: while the
+        // learner predicts, the app hides the text that gives the answer away, and the
+        // page's first-paint script and styles do the same before the app has loaded.
+        let defaults = lesson.settings_default();
+        let asks = lesson
+            .questions
+            .iter()
+            .any(|q| q.when.iter().all(|c| c.holds(&defaults)));
         format!(
-            "<article class=\"first-paint prose\" data-lesson=\"{}\">\n{narrative}</article>\n",
+            "<article class=\"first-paint prose\" data-lesson=\"{}\"{}>\n{narrative}</article>\n",
             escape_html(&lesson.id),
+            if asks { " data-asks" } else { "" },
         )
     }
 

@@ -31,8 +31,11 @@ fn the_first_paint_is_the_narrative_with_the_default_code() {
         .expect("queue-wait-or-skip");
     let applied = lesson.apply(&lesson.settings_default()).expect("applies");
     let html = Compiled::new(lesson).first_paint_html();
-    assert!(html
-        .starts_with("<article class=\"first-paint prose\" data-lesson=\"queue-wait-or-skip\">"));
+    // It asks a question at its default settings: the page hides the answer while the
+    // learner predicts.
+    assert!(html.starts_with(
+        "<article class=\"first-paint prose\" data-lesson=\"queue-wait-or-skip\" data-asks>"
+    ));
     assert!(!html.contains("lockstep-block"), "a placeholder is left");
     let code_blocks = html
         .matches("<pre class=\"first-paint__code\"><code>")
@@ -41,6 +44,18 @@ fn the_first_paint_is_the_narrative_with_the_default_code() {
     // The default toggle (READPAST on) is in the code, escaped like all of it.
     assert!(html.contains("WITH (UPDLOCK, READPAST, ROWLOCK)"), "{html}");
     assert!(!html.contains("<script"));
+}
+
+/// A lesson that asks nothing at its default settings shows its text at once.
+#[test]
+fn the_first_paint_of_a_lesson_without_questions_hides_nothing() {
+    let lesson = lessons()
+        .into_iter()
+        .find(|l| l.id == "pg-isolation")
+        .expect("pg-isolation");
+    assert!(lesson.questions.is_empty());
+    let html = Compiled::new(lesson).first_paint_html();
+    assert!(html.starts_with("<article class=\"first-paint prose\" data-lesson=\"pg-isolation\">"));
 }
 
 #[test]
