@@ -22,13 +22,17 @@ fn every_lesson_reads_back_as_parsed_with_its_html() {
     assert!(back.iter().any(|c| c.goal_html.contains("<code>")));
 }
 
+fn lesson(id: &str) -> lockstep_lesson::Lesson {
+    lessons()
+        .into_iter()
+        .find(|l| l.id == id)
+        .unwrap_or_else(|| panic!("no lesson {id}"))
+}
+
 /// The first paint is the narrative with each block's default text as escaped code.
 #[test]
 fn the_first_paint_is_the_narrative_with_the_default_code() {
-    let lesson = lessons()
-        .into_iter()
-        .find(|l| l.id == "queue-wait-or-skip")
-        .expect("queue-wait-or-skip");
+    let lesson = lesson("queue-wait-or-skip");
     let applied = lesson.apply(&lesson.settings_default()).expect("applies");
     let html = Compiled::new(lesson).first_paint_html();
     // It asks a question at its default settings: the page hides the answer while the
@@ -49,10 +53,7 @@ fn the_first_paint_is_the_narrative_with_the_default_code() {
 /// A lesson that asks nothing at its default settings shows its text at once.
 #[test]
 fn the_first_paint_of_a_lesson_without_questions_hides_nothing() {
-    let lesson = lessons()
-        .into_iter()
-        .find(|l| l.id == "pg-isolation")
-        .expect("pg-isolation");
+    let lesson = lesson("pg-isolation");
     assert!(lesson.questions.is_empty());
     let html = Compiled::new(lesson).first_paint_html();
     assert!(html.starts_with("<article class=\"first-paint prose\" data-lesson=\"pg-isolation\">"));
