@@ -127,7 +127,7 @@ impl Simulation {
         let sessions = (0..self.world.sessions.len())
             .map(|i| self.session_view(i))
             .collect();
-        let all = self.world.locks.all_locks();
+        let all = self.shown_locks();
         let tables = self.tables_view(&all, max_rows, pinned, |_| true);
         let mut locks: Vec<LockView> = Vec::new();
         for l in &all {
@@ -188,10 +188,17 @@ impl Simulation {
     /// shows them: what a pass over the final state needs, without the other tables'
     /// rows (anomalies watch one or two tables; the claim race's queue has hundreds).
     pub fn table_views(&self, wanted: &[&str]) -> Vec<TableView> {
-        let all = self.world.locks.all_locks();
+        let all = self.shown_locks();
         self.tables_view(&all, usize::MAX, &[], |name| {
             wanted.iter().any(|w| w.eq_ignore_ascii_case(name))
         })
+    }
+
+    /// Every lock the dialect shows (`Rules::shows_lock`).
+    fn shown_locks(&self) -> Vec<LockInfo> {
+        let mut all = self.world.locks.all_locks();
+        all.retain(|l| self.rules.shows_lock(&l.resource, l.mode));
+        all
     }
 
     fn tables_view(

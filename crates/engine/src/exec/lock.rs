@@ -68,7 +68,12 @@ impl Exec<'_> {
                     if transient {
                         self.w.sessions[i].statement_locks.push(res.clone());
                     }
-                    if self.recording() && !mode.is_intent() && !transient && !quiet {
+                    if self.recording()
+                        && !mode.is_intent()
+                        && !transient
+                        && !quiet
+                        && self.rules.shows_lock(&res, mode)
+                    {
                         let resource = self.w.resource_text(&res);
                         let name = self.w.sessions[i].name.clone();
                         self.push(Event::LockGranted {

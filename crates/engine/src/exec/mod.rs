@@ -25,7 +25,7 @@ use crate::cost::CostKind;
 use crate::error::{AbortScope, SqlError};
 use crate::event::TraceEntry;
 use crate::event::{Access, Event};
-use crate::state::locks::{LockMode, ResourceWords};
+use crate::state::locks::{LockMode, Resource, ResourceWords};
 use crate::state::session::{ClientSettings, Frame};
 use crate::state::storage::{Column, Table};
 use crate::state::World;
@@ -213,6 +213,14 @@ pub(crate) trait Rules: Sync {
     /// abbreviation.
     fn mode_name(&self, _mode: LockMode) -> Option<&'static str> {
         None
+    }
+
+    /// Whether the trace, the commit's count and the state view show a lock. The
+    /// simulation may hold a lock its dialect's server keeps no such lock for, so that
+    /// a conflicting writer waits as it would there; it is then not shown. A lock
+    /// granted after a shown wait is still shown granted (its wait ends there).
+    fn shows_lock(&self, _resource: &Resource, _mode: LockMode) -> bool {
+        true
     }
 
     /// Whether a subquery that reads no column of the queries around it runs once per

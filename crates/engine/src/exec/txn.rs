@@ -175,11 +175,13 @@ impl Exec<'_> {
     /// The locks session `i`'s transaction `owner` releases as it ends, and how many of
     /// them are intent locks (on tables and pages), which `release_owner` does not list.
     /// A statement's transient locks, granted and released without events, are not
-    /// counted.
+    /// counted, nor are the locks the dialect does not show (`Rules::shows_lock`).
     fn lock_counts(&self, i: usize, owner: OwnerId) -> (usize, usize) {
         let transient = &self.w.sessions[i].statement_locks;
         let locks = self.w.locks.locks_of(owner);
-        let shown = locks.iter().filter(|(res, _)| !transient.contains(res));
+        let shown = locks
+            .iter()
+            .filter(|(res, mode)| !transient.contains(res) && self.rules.shows_lock(res, *mode));
         let (mut all, mut intent) = (0, 0);
         for (_, mode) in shown {
             all += 1;
@@ -196,7 +198,7 @@ impl Exec<'_> {
             // the statement ends must not show their release either.
             for (res, mode) in &self.w.locks.locks_of(owner) {
                 let transient = self.w.sessions[i].statement_locks.contains(res);
-                if !mode.is_intent() && !transient {
+                if !mode.is_intent() && !transient && self.rules.shows_lock(res, *mode) {
                     let resource = self.w.resource_text(res);
                     self.push(Event::LockReleased {
                         session: name.clone(),

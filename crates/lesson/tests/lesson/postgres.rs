@@ -315,6 +315,56 @@ INSERT INTO send (doc, state) VALUES (1, 'done');";
     );
 }
 
+/// PostgreSQL locks no row it inserts (pg_locks lists none; the row is invisible to
+/// others until commit, and a second inserter of its unique key waits for the first
+/// transaction). The simulation's lock on the new key is not in the trace, the commit's
+/// count or the state view; B's wait for it is, and the row shows as uncommitted.
+#[test]
+fn an_insert_shows_no_row_lock() {
+    let setup = "CREATE TABLE send (id int PRIMARY KEY, state text NOT NULL);";
+    let first = "BEGIN;
+INSERT INTO send (id, state) VALUES (1, 'open');
+SELECT pg_sleep(1);
+COMMIT;";
+    let second = "INSERT INTO send (id, state) VALUES (1, 'open');";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        setup,
+        &[("A", 0, first), ("B", 200, second)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    // Mid-sleep: A's row is there, uncommitted, with no lock on it.
+    while sim.now_us() < 500_000 && sim.step() {}
+    let view = sim.view(10);
+    let send = view.tables.iter().find(|t| t.name == "send").unwrap();
+    assert_eq!(send.rows.len(), 1);
+    assert!(send.rows[0].uncommitted_by.is_some());
+    assert!(send.rows[0].locks.is_empty(), "{:?}", send.rows[0].locks);
+    assert!(
+        view.locks
+            .iter()
+            .all(|l| !l.holders.iter().any(|h| h.session == "A")),
+        "{:?}",
+        view.locks
+    );
+    let trace = sim.run_traced().unwrap();
+    let lines: Vec<String> = trace.entries.iter().map(|e| e.event.to_string()).collect();
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("A gets") || l.starts_with("A releases")),
+        "{lines:#?}"
+    );
+    assert!(wait_ms(&sim, "B") >= 700, "{}", wait_ms(&sim, "B"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("A commits and releases 1 lock(s), 1 of them")),
+        "only the table's lock: {lines:#?}"
+    );
+    assert_eq!(sqlstates(&sim, "B"), ["23505"]);
+}
+
 /// Real server (checked: A's UPDATE fails after 1017 ms, B's waits 869 ms): the first
 /// waiter of a cycle finds the deadlock when its `deadlock_timeout` (1 s) ends and is
 /// the one aborted with 40P01; the other goes on at that instant.
