@@ -140,6 +140,10 @@ pub enum Event {
         mode: LockMode,
         holders: Vec<(String, LockMode)>,
         function: &'static str,
+        /// The asked-for mode as the dialect names it (set as the event is recorded).
+        mode_name: Option<&'static str>,
+        /// The holders' modes as the dialect names them; empty when it renames none.
+        holder_mode_names: Vec<Option<&'static str>>,
     },
     LockReleased {
         session: Rc<str>,
@@ -402,10 +406,19 @@ impl fmt::Display for Event {
                 mode_text(*mode, *mode_name),
                 holders_text(holders, holder_mode_names)
             ),
-            LockRefused { session, resource, mode, holders, function } => write!(
+            LockRefused {
+                session,
+                resource,
+                mode,
+                holders,
+                function,
+                mode_name,
+                holder_mode_names,
+            } => write!(
                 f,
-                "{session} is refused {mode} on {resource}: {}; {function} returns false",
-                holders_text(holders, &[])
+                "{session} is refused {} on {resource}: {}; {function} returns false",
+                mode_text(*mode, *mode_name),
+                holders_text(holders, holder_mode_names)
             ),
             LockReleased { session, resource, mode, reason, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);

@@ -175,6 +175,7 @@ pub fn explain(
             mode,
             holders,
             function,
+            ..
         } => {
             let asked = mode_name(dialect, *mode);
             let session = session.to_string();
@@ -798,7 +799,7 @@ mod tests {
         assert_eq!(why.title, "Why user2 was refused");
         assert_eq!(
             why.sentences[0],
-            "user2 asks for X on advisory 3 with pg_try_advisory_lock, which never waits."
+            "user2 asks for ExclusiveLock on advisory 3 with pg_try_advisory_lock, which never waits."
         );
         assert!(why.sentences[1].starts_with("user1 holds"), "{why:?}");
         assert!(

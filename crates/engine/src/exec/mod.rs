@@ -161,6 +161,9 @@ impl Exec<'_> {
         }
         | Event::LockReleased {
             mode, mode_name, ..
+        }
+        | Event::LockRefused {
+            mode, mode_name, ..
         } = &mut event
         {
             *mode_name = self.rules.mode_name(*mode);
@@ -179,6 +182,11 @@ impl Exec<'_> {
                 *wanted_name = self.rules.mode_name(*wanted);
             }
             Event::LockWaiting {
+                holders,
+                holder_mode_names,
+                ..
+            }
+            | Event::LockRefused {
                 holders,
                 holder_mode_names,
                 ..

@@ -490,10 +490,11 @@ END $$;
     );
     // The DECLARE section is set up on block entry: no statement of its own.
     assert!(!lines.iter().any(|l| l.contains("DECLARE")), "{lines:#?}");
-    assert!(has("A gets X on advisory 3"), "{lines:#?}");
+    // pg_locks' word for an advisory lock's mode.
+    assert!(has("A gets ExclusiveLock on advisory 3"), "{lines:#?}");
     assert!(has("A finishes IF"), "{lines:#?}");
     assert!(
-        has("B is refused X on advisory 3: A holds X; pg_try_advisory_lock returns false"),
+        has("B is refused ExclusiveLock on advisory 3: A holds ExclusiveLock; pg_try_advisory_lock returns false"),
         "{lines:#?}"
     );
     assert_eq!(wait_ms(&sim, "B"), 0);

@@ -115,6 +115,8 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value,
                     mode: call.mode,
                     holders,
                     function: call.function,
+                    mode_name: None,
+                    holder_mode_names: Vec::new(),
                 });
             }
             return Ok(Value::bool(false));

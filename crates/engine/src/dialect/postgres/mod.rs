@@ -31,6 +31,10 @@ impl Rules for Postgres {
             LockMode::ForShare => Some("FOR SHARE"),
             LockMode::ForNoKeyUpdate => Some("FOR NO KEY UPDATE"),
             LockMode::ForUpdate => Some("FOR UPDATE"),
+            // pg_locks' words for the other modes PostgreSQL lessons meet: an advisory
+            // lock (pg_advisory_lock, _shared) and the lock a unique conflict waits on.
+            LockMode::X => Some("ExclusiveLock"),
+            LockMode::S => Some("ShareLock"),
             _ => None,
         }
     }
