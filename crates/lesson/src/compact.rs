@@ -150,7 +150,8 @@ impl Compiled {
     /// settings. Every string from the lesson is escaped.
     pub fn first_paint_html(&self) -> String {
         let lesson = &self.lesson;
-        let applied = lesson.apply(&lesson.settings_default()).ok();
+        let defaults = lesson.settings_default();
+        let applied = lesson.apply(&defaults).ok();
         let mut narrative = String::new();
         let mut rest = self.narrative_html.as_str();
         while let Some(at) = rest.find(BLOCK_PLACEHOLDER) {
@@ -175,11 +176,7 @@ impl Compiled {
         // A lesson that asks a question at its default settings says so: while the
         // learner predicts, the app hides the text that gives the answer away, and the
         // page's first-paint script and styles do the same before the app has loaded.
-        let defaults = lesson.settings_default();
-        let asks = lesson
-            .questions
-            .iter()
-            .any(|q| q.when.iter().all(|c| c.holds(&defaults)));
+        let asks = lesson.questions.iter().any(|q| q.applies(&defaults));
         format!(
             "<article class=\"first-paint prose\" data-lesson=\"{}\"{}>\n{narrative}</article>\n",
             escape_html(&lesson.id),

@@ -104,6 +104,11 @@ impl Measure {
 }
 
 impl Question {
+    /// Whether the question is asked of a run with these settings (its `when`).
+    pub fn applies(&self, settings: &crate::Settings) -> bool {
+        self.when.iter().all(|c| c.holds(settings))
+    }
+
     /// The verdict on a finished run: its figure, the choices that hold, the moment.
     /// `anomaly` is the event index of the run's first anomaly, if any.
     pub fn judge(

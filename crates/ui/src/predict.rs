@@ -82,10 +82,7 @@ pub fn questions_for<'a>(
     lesson: &'a Lesson,
     settings: &'a Settings,
 ) -> impl Iterator<Item = &'a Question> + 'a {
-    lesson
-        .questions
-        .iter()
-        .filter(move |q| q.when.iter().all(|c| c.holds(settings)))
+    lesson.questions.iter().filter(move |q| q.applies(settings))
 }
 
 /// The question to ask before the run with `settings` is shown: the first one about it

@@ -36,12 +36,10 @@ pub(crate) struct Scope {
     lookups: Cell<u32>,
 }
 
-/// One cached resolution. `at` is the reference's address in the statement's syntax,
-/// a quick first test; the name itself is compared too, so a reference built for the
-/// moment at an address that an earlier one had is never taken for it.
+/// One cached resolution, found again by the name's text (a name resolves the same
+/// wherever it is written in the statement).
 #[derive(Clone, Debug)]
 struct Resolved {
-    at: *const ObjectName,
     name: ObjectName,
     by: Qualifier,
     found: Option<usize>,
@@ -92,10 +90,8 @@ impl Scope {
     }
 
     fn resolve_by(&self, name: &ObjectName, by: Qualifier) -> Fallible<Option<usize>> {
-        let at = name as *const ObjectName;
         if let Some(r) = self.resolved.borrow().iter().find(|r| {
-            r.at == at
-                && r.by == by
+            r.by == by
                 && r.name.parts.len() == name.parts.len()
                 && r.name
                     .parts
@@ -111,7 +107,6 @@ impl Scope {
         let mut resolved = self.resolved.borrow_mut();
         if lookups > RESOLVED_AFTER && resolved.len() < RESOLVED_MAX {
             resolved.push(Resolved {
-                at,
                 name: name.clone(),
                 by,
                 found,
@@ -1235,8 +1230,9 @@ mod tests {
         names.iter().map(|c| c.to_string()).collect()
     }
 
-    /// A scope remembers what it resolved; a name made afresh in the same place (here
-    /// the loop's variable, at one address each turn) is still resolved by its text.
+    /// A scope remembers what it resolved, by the name's text: a name made afresh in the
+    /// same place (here the loop's variable, at one address each turn) is resolved by
+    /// what it says.
     #[test]
     fn cached_resolutions_follow_the_name_not_its_address() {
         let mut scope = Scope::default();
