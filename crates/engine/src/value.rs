@@ -540,6 +540,14 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     if l.is_null() || r.is_null() {
         return Ok(Value::Null);
     }
+    match op {
+        // `||`, standard SQL's concatenation: either side as text (`'task ' || 3`).
+        Concat => return Ok(Value::Text(concat(&l.as_text(), &r.as_text()))),
+        // `^` as a power is a dialect's operator (`Rules::power`); a filtered index's
+        // predicate, evaluated without one, has none.
+        Pow => return Err(SqlError::not_simulated("^ as a power outside a query").into()),
+        _ => {}
+    }
     // `+` concatenates when either side is text that is not a number (T-SQL's precedence
     // converts text to the number type otherwise).
     if op == Add {
@@ -559,6 +567,12 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
                 return Ok(Value::Text(format!("{x}{y}").into()));
             }
         }
+    }
+    if let (Value::DateTime(_), Value::DateTime(_), Sub) = (l, r, op) {
+        // An interval (or datetime's days since 1900) has no value here.
+        return Err(
+            SqlError::not_simulated("one point in time minus another (an interval)").into(),
+        );
     }
     if let (Value::DateTime(t), Value::Decimal(d)) = (l, r) {
         // datetime + a fraction of days (an INTERVAL literal is one), to the microsecond.

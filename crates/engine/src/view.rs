@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::event::Event;
 pub use crate::event::Source;
 use crate::event::Trace;
+use crate::exec::lock::wait_words;
 use crate::sim::Simulation;
 use crate::state::locks::{LockInfo, LockMode, Resource};
 use crate::state::session::State;
@@ -150,28 +151,40 @@ impl Simulation {
         }
         let mut waits = Vec::new();
         for w in self.world.locks.all_waits() {
-            let name = self.world.resource_text(&w.resource);
+            let (name, mode) = wait_words(self.rules, &self.world, &w.resource, w.requested);
+            // A wait the dialect names otherwise (a PostgreSQL writer's transaction): its
+            // blockers hold that lock, as the server lists them, though the row lock
+            // behind it is not shown.
+            let renamed = mode != w.requested;
             let waiter = self.world.owner_name(w.owner);
-            match locks.iter_mut().find(|v| v.resource == name) {
-                Some(v) => v.waiters.push(LockBadge {
-                    session: waiter.clone(),
-                    mode: w.requested,
-                }),
-                None => locks.push(LockView {
-                    resource: name.clone(),
-                    holders: Vec::new(),
-                    waiters: vec![LockBadge {
-                        session: waiter.clone(),
-                        mode: w.requested,
-                    }],
-                }),
-            }
+            let at = match locks.iter().position(|v| v.resource == name) {
+                Some(at) => at,
+                None => {
+                    locks.push(LockView {
+                        resource: name.clone(),
+                        holders: Vec::new(),
+                        waiters: Vec::new(),
+                    });
+                    locks.len() - 1
+                }
+            };
+            locks[at].waiters.push(LockBadge {
+                session: waiter.clone(),
+                mode,
+            });
             for b in &w.blockers {
+                let blocker = self.world.owner_name(*b);
+                if renamed && !locks[at].holders.iter().any(|h| h.session == blocker) {
+                    locks[at].holders.push(LockBadge {
+                        session: blocker.clone(),
+                        mode: w.requested,
+                    });
+                }
                 waits.push(WaitEdge {
                     waiter: waiter.clone(),
-                    blocker: self.world.owner_name(*b),
+                    blocker,
                     resource: name.clone(),
-                    mode: w.requested,
+                    mode,
                 });
             }
         }

@@ -1148,6 +1148,10 @@ pub enum BinaryOp {
     BitAnd,
     BitOr,
     BitXor,
+    /// PostgreSQL's `||`.
+    Concat,
+    /// PostgreSQL's `^`.
+    Pow,
 }
 
 /// `OVER ([PARTITION BY ...] [ORDER BY ...])`.

@@ -1053,7 +1053,7 @@ impl Printer {
 
     /// `e`, in parentheses when its precedence is below `min`.
     fn operand(&mut self, e: &Expr, min: u8) {
-        if precedence(e) < min {
+        if precedence(e, self.dialect) < min {
             self.w("(");
             self.expr(e);
             self.w(")");
@@ -1080,7 +1080,7 @@ impl Printer {
                 }
             },
             ExprKind::Binary { op, left, right } => {
-                let p = binary_precedence(*op);
+                let p = binary_precedence(*op, self.dialect);
                 // Comparisons do not chain, so a comparison operand always gets parentheses.
                 let left_min = if p == PREC_CMP { p + 1 } else { p };
                 self.operand(left, left_min);
@@ -1267,25 +1267,32 @@ const PREC_OR: u8 = 1;
 const PREC_AND: u8 = 2;
 const PREC_NOT: u8 = 3;
 const PREC_CMP: u8 = 4;
-const PREC_ADD: u8 = 5;
-const PREC_MUL: u8 = 6;
-const PREC_UNARY: u8 = 7;
-const PREC_PRIMARY: u8 = 8;
+/// PostgreSQL's "any other operator" (`||`, `&`, `|`).
+const PREC_OTHER: u8 = 5;
+const PREC_ADD: u8 = 6;
+const PREC_MUL: u8 = 7;
+/// PostgreSQL's `^`.
+const PREC_POW: u8 = 8;
+const PREC_UNARY: u8 = 9;
+const PREC_PRIMARY: u8 = 10;
 
-fn binary_precedence(op: BinaryOp) -> u8 {
+fn binary_precedence(op: BinaryOp, dialect: Dialect) -> u8 {
     use BinaryOp::*;
     match op {
         Or => PREC_OR,
         And => PREC_AND,
         Eq | Ne | Lt | Le | Gt | Ge => PREC_CMP,
+        Concat => PREC_OTHER,
+        BitAnd | BitOr if dialect == Dialect::Postgres => PREC_OTHER,
         Add | Sub | BitAnd | BitOr | BitXor => PREC_ADD,
         Mul | Div | Mod => PREC_MUL,
+        Pow => PREC_POW,
     }
 }
 
-fn precedence(e: &Expr) -> u8 {
+fn precedence(e: &Expr, dialect: Dialect) -> u8 {
     match &e.kind {
-        ExprKind::Binary { op, .. } => binary_precedence(*op),
+        ExprKind::Binary { op, .. } => binary_precedence(*op, dialect),
         ExprKind::Unary {
             op: UnaryOp::Not, ..
         } => PREC_NOT,
@@ -1320,6 +1327,8 @@ fn binary_symbol(op: BinaryOp) -> &'static str {
         BitAnd => "&",
         BitOr => "|",
         BitXor => "^",
+        Concat => "||",
+        Pow => "^",
     }
 }
 

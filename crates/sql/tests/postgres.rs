@@ -321,3 +321,26 @@ fn errors() {
         expect!["1:23: unterminated string literal"],
     );
 }
+
+/// `||` concatenates and `^` raises to a power, at PostgreSQL's precedence: `^` above
+/// `*`, `||`, `&` and `|` below `+` and above comparisons. (The canonical form adds the
+/// parentheses T-SQL's precedence needs; the engine's tests check the values.)
+#[test]
+fn concatenation_and_power() {
+    check(
+        "SELECT 'n' || 1 + 2, 2 * 3 ^ 2, 2 ^ 3 ^ 2, 1 | 2 + 4, 'a' || b = 'ax', 3 & 5 | 8;",
+        expect![
+            "SELECT 'n' || 1 + 2, 2 * 3 ^ 2, 2 ^ 3 ^ 2, 1 | (2 + 4), 'a' || b = 'ax', 3 & 5 | 8;"
+        ],
+    );
+}
+
+/// In T-SQL `||` is not an operator (text joins with `+`): the error says so rather than
+/// asking for an expression at the second pipe.
+#[test]
+fn tsql_concatenation_is_not_simulated() {
+    let src = "SELECT 'a' || 'b';";
+    let err = parse_script(src, Dialect::TSql).expect_err("|| is not T-SQL");
+    expect!["1:12: not simulated: || (string concatenation; T-SQL joins text with +)"]
+        .assert_eq(&err.render(src));
+}

@@ -311,6 +311,9 @@ impl Exec<'_> {
                     }
                 }
                 let r = self.eval(i, right, ctx)?;
+                if *op == BinaryOp::Pow {
+                    return Ok(self.rules.power(&l, &r)?);
+                }
                 binary(*op, &l, &r)?
             }
             ExprKind::IsNull { expr, negated } => {

@@ -6,6 +6,27 @@ use crate::error::SqlError;
 use crate::event::Event;
 use crate::state::locks::{Grant, LockMode, OwnerId, Request, Resource};
 use crate::state::session::State;
+use crate::state::World;
+
+/// How the trace and the state view name a wait for `res` in `mode`: as the resource
+/// and mode it is, or, for a lock the dialect does not show, as what its server waits
+/// on instead (`Rules::hidden_wait`).
+pub(crate) fn wait_words(
+    rules: &dyn super::Rules,
+    w: &World,
+    res: &Resource,
+    mode: LockMode,
+) -> (String, LockMode) {
+    if let Resource::Key { table, key, .. } = res {
+        if !rules.shows_lock(res, mode) {
+            let name = w.db.tables.get(*table as usize).map_or("?", |t| &*t.name);
+            if let Some(shown) = rules.hidden_wait(&format!("{name} ({key})")) {
+                return shown;
+            }
+        }
+    }
+    (w.resource_text(res), mode)
+}
 
 impl Exec<'_> {
     /// Requests a lock for session `i`'s transaction; blocks the session when it must wait.
@@ -97,12 +118,12 @@ impl Exec<'_> {
                     .filter(|(o, _, _)| blockers.contains(o))
                     .map(|(o, m, _)| (self.w.owner_name(o), m))
                     .collect();
-                let resource = self.w.resource_text(&res);
+                let (resource, shown) = wait_words(self.rules, self.w, &res, mode);
                 let name = self.w.sessions[i].name.clone();
                 self.push(Event::LockWaiting {
                     session: name,
                     resource,
-                    mode,
+                    mode: shown,
                     holders,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
@@ -157,12 +178,12 @@ impl Exec<'_> {
                 self.w.sessions[s].ready_at = self.w.now;
                 self.w.sessions[s].fresh_locks.push(g.resource.clone());
                 self.w.sessions[s].resuming = true;
-                let resource = self.w.resource_text(&g.resource);
+                let (resource, shown) = wait_words(self.rules, self.w, &g.resource, g.mode);
                 let name = self.w.sessions[s].name.clone();
                 self.push(Event::LockGranted {
                     session: name,
                     resource,
-                    mode: g.mode,
+                    mode: shown,
                     waited_us: Some(waited),
                     mode_name: None,
                 });
@@ -180,12 +201,14 @@ impl Exec<'_> {
         let waited = self.w.now - since;
         self.w.sessions[i].out.wait_us += waited;
         let owner = self.w.sessions[i].waiting_as.take();
-        let res = owner.and_then(|o| self.w.locks.waiting(o)).map(|(r, _)| r);
+        let res = owner.and_then(|o| self.w.locks.waiting(o));
         if let Some(owner) = owner {
             let grants = self.w.locks.cancel_wait(owner);
             self.wake(grants);
         }
-        let resource = res.map(|r| self.w.resource_text(&r)).unwrap_or_default();
+        let resource = res
+            .map(|(r, m)| wait_words(self.rules, self.w, &r, m).0)
+            .unwrap_or_default();
         let name = self.w.sessions[i].name.clone();
         self.push(Event::WaitTimedOut {
             session: name,

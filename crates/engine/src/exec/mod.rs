@@ -231,6 +231,12 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// For a wait on a lock the dialect does not show (`shows_lock`), on the row
+    /// `row` (`task (9)`): what its server waits on instead, and in which mode.
+    fn hidden_wait(&self, _row: &str) -> Option<(String, LockMode)> {
+        None
+    }
+
     /// Whether a subquery that reads no column of the queries around it runs once per
     /// statement (an InitPlan) rather than each time its expression is.
     fn subquery_once(&self) -> bool {
@@ -327,6 +333,11 @@ pub(crate) trait Rules: Sync {
         _args: &[Value],
     ) -> Option<Result<Value, Interrupt>> {
         None
+    }
+
+    /// `l ^ r` where the dialect parses `^` as a power.
+    fn power(&self, _l: &Value, _r: &Value) -> crate::error::Fallible<Value> {
+        Err(SqlError::not_simulated("^ as a power").into())
     }
 
     /// The dialect's SQLSTATE and words for an error the executor raised.

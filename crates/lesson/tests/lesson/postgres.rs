@@ -318,7 +318,8 @@ INSERT INTO send (doc, state) VALUES (1, 'done');";
 /// PostgreSQL locks no row it inserts (pg_locks lists none; the row is invisible to
 /// others until commit, and a second inserter of its unique key waits for the first
 /// transaction). The simulation's lock on the new key is not in the trace, the commit's
-/// count or the state view; B's wait for it is, and the row shows as uncommitted.
+/// count or the state view; B's wait for it is (on A's transaction), and the row shows
+/// as uncommitted.
 #[test]
 fn an_insert_shows_no_row_lock() {
     let setup = "CREATE TABLE send (id int PRIMARY KEY, state text NOT NULL);";
@@ -340,9 +341,11 @@ COMMIT;";
     assert_eq!(send.rows.len(), 1);
     assert!(send.rows[0].uncommitted_by.is_some());
     assert!(send.rows[0].locks.is_empty(), "{:?}", send.rows[0].locks);
+    // (What B waits on, A's transaction, is listed as A's: see the test below.)
     assert!(
         view.locks
             .iter()
+            .filter(|l| !l.resource.starts_with("TRANSACTIONID"))
             .all(|l| !l.holders.iter().any(|h| h.session == "A")),
         "{:?}",
         view.locks
@@ -1101,4 +1104,131 @@ fn a_key_update_is_seen_by_readers_only_once_committed() {
     let c = results(&sim, "C");
     assert_eq!(ids(&c[0]), [Value::Int(2), Value::Int(3), Value::Int(9)]);
     assert_eq!(ids(&c[1]), [Value::Int(1)]);
+}
+
+/// Real server (psql 15.18): `||` joins text (NULL if either side is), `^` raises to a
+/// power in double precision, each at PostgreSQL's precedence, and a power's own errors.
+#[test]
+fn concatenation_and_power_as_the_server_computes_them() {
+    let script = "SELECT 'n' || 1 + 2, 2 ^ 3 ^ 2, -2 ^ 2, 2 * 3 ^ 2, 1 | 2 + 4, 3 & 5 | 8, 1 + 2 || 'a', 2 ^ 10;
+SELECT 'task ' || id FROM task WHERE status || '!' = 'new!' AND id = 2;
+SELECT 'a' || NULL;
+SELECT 0 ^ -1;
+SELECT (-8) ^ 0.5;
+SELECT 10 ^ 400;";
+    let sim = pg(TASKS, &[("A", 0, script)]);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![
+                text("n3"),
+                Value::Decimal(64.0),
+                Value::Decimal(4.0),
+                Value::Decimal(18.0),
+                Value::Int(7),
+                Value::Int(9),
+                text("3a"),
+                Value::Decimal(1024.0),
+            ]],
+            vec![vec![text("task 2")]],
+            vec![vec![Value::Null]],
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["2201F", "2201F", "22003"]);
+}
+
+/// Real server: `pg_try_advisory_lock` in a query answers for every row, true again for
+/// a lock the statement took on an earlier row (it holds it), never NULL.
+#[test]
+fn a_try_lock_answers_every_row() {
+    let sim = pg(
+        TASKS,
+        &[(
+            "A",
+            0,
+            "SELECT pg_try_advisory_lock(1), id FROM task ORDER BY id;",
+        )],
+    );
+    assert_eq!(
+        results(&sim, "A")[0],
+        [1, 2, 3]
+            .map(|id| vec![Value::Int(1), Value::Int(id)])
+            .to_vec()
+    );
+}
+
+/// A timestamp minus a timestamp is an interval on the server; the simulator has no
+/// interval values and says so, rather than borrowing another engine's error.
+#[test]
+fn an_interval_is_not_simulated() {
+    let sim = pg(TASKS, &[("A", 0, "SELECT now() - now();")]);
+    let errors = errors_of(&sim, "A");
+    assert_eq!(
+        errors
+            .iter()
+            .map(|e| e.message.as_str())
+            .collect::<Vec<_>>(),
+        ["not simulated: one point in time minus another (an interval)"]
+    );
+}
+
+/// Real server: a second INSERT of an uncommitted key waits for the inserting
+/// transaction, and pg_locks lists a ShareLock wanted on that transaction's id, held
+/// ExclusiveLock by the inserter (no row lock: an insert takes none). The trace and the
+/// state view name the wait so.
+#[test]
+fn a_duplicate_insert_waits_on_the_writers_transaction() {
+    let insert = |note: &str| {
+        format!("BEGIN;\nINSERT INTO task (id, status) VALUES (9, '{note}');\nSELECT pg_sleep(1);\nCOMMIT;")
+    };
+    let (a, b) = (insert("a"), insert("b"));
+    let sc = scenario_in(
+        Dialect::Postgres,
+        TASKS,
+        &[("A", 0, a.as_str()), ("B", 100_000, b.as_str())],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    while sim.view(10).waits.is_empty() {
+        assert!(sim.step(), "B never waits");
+    }
+    let view = sim.view(10);
+    let lock = view
+        .locks
+        .iter()
+        .find(|l| l.resource == "TRANSACTIONID (writer of task (9))")
+        .unwrap_or_else(|| panic!("no transaction lock in {:?}", view.locks));
+    let badges = |b: &[engine::LockBadge]| {
+        b.iter()
+            .map(|b| (b.session.clone(), b.mode))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        badges(&lock.holders),
+        [("A".to_string(), engine::locks::LockMode::X)]
+    );
+    assert_eq!(
+        badges(&lock.waiters),
+        [("B".to_string(), engine::locks::LockMode::S)]
+    );
+    let trace = sim.run_traced().unwrap();
+    let lines: Vec<String> = trace
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.event,
+                engine::Event::LockWaiting { .. } | engine::Event::LockGranted { .. }
+            )
+        })
+        .map(|e| e.event.to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "B waits for ShareLock on TRANSACTIONID (writer of task (9)): A holds ExclusiveLock",
+            "B gets ShareLock on TRANSACTIONID (writer of task (9)) after waiting 900.123 ms",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "B"), ["23505", "25P02"]);
 }

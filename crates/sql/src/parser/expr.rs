@@ -170,13 +170,13 @@ impl Parser<'_> {
     }
 
     fn predicate(&mut self) -> PResult<Expr> {
-        let left = self.additive()?;
+        let left = self.other_operators()?;
         if let Some(op) = self.comparison_op() {
             self.advance();
             if ["ALL", "ANY", "SOME"].iter().any(|w| self.kw_at(0, w)) {
                 return Err(self.quantified_comparison());
             }
-            let right = self.additive()?;
+            let right = self.other_operators()?;
             return Ok(binary(op, left, right));
         }
         self.postfix_predicate(left)
@@ -238,9 +238,9 @@ impl Parser<'_> {
             });
         }
         if self.eat_kw("BETWEEN") {
-            let low = self.additive()?;
+            let low = self.other_operators()?;
             self.expect_kw("AND")?;
-            let high = self.additive()?;
+            let high = self.other_operators()?;
             return Ok(Expr {
                 span: start..high.span.end,
                 kind: ExprKind::Between {
@@ -252,7 +252,7 @@ impl Parser<'_> {
             });
         }
         if self.eat_kw("LIKE") {
-            let pattern = self.additive()?;
+            let pattern = self.other_operators()?;
             if self.kw_at(0, "ESCAPE") {
                 let span = self.cur_span();
                 return Err(self.not_simulated(span, "LIKE ... ESCAPE"));
@@ -272,19 +272,64 @@ impl Parser<'_> {
         Ok(left)
     }
 
+    /// PostgreSQL's level of "any other operator" (`||`, `&`, `|`): below `+` and `-`,
+    /// above comparisons, so `'task ' || n + 1` adds first. T-SQL and Teradata have no
+    /// such level (their `&`, `|` and `^` sit with `+`).
+    fn other_operators(&mut self) -> PResult<Expr> {
+        let mut left = self.additive()?;
+        if !self.postgres() {
+            return Ok(left);
+        }
+        loop {
+            let op = if self.at_concat() {
+                self.advance();
+                BinaryOp::Concat
+            } else if self.at(Tok::Amp) {
+                BinaryOp::BitAnd
+            } else if self.at(Tok::Pipe) {
+                BinaryOp::BitOr
+            } else {
+                return Ok(left);
+            };
+            self.advance();
+            let right = self.additive()?;
+            left = binary(op, left, right);
+        }
+    }
+
+    /// `||`: two pipes with nothing between them.
+    fn at_concat(&self) -> bool {
+        match (self.tok_at(0), self.tok_at(1)) {
+            (Some(a), Some(b)) => a.kind == Tok::Pipe && b.kind == Tok::Pipe && a.end == b.start,
+            _ => false,
+        }
+    }
+
     fn additive(&mut self) -> PResult<Expr> {
         let mut left = self.multiplicative()?;
         loop {
-            let ops = [
-                (Tok::Plus, BinaryOp::Add),
-                (Tok::Minus, BinaryOp::Sub),
-                (Tok::Amp, BinaryOp::BitAnd),
-                (Tok::Pipe, BinaryOp::BitOr),
-                (Tok::Caret, BinaryOp::BitXor),
-            ];
-            let Some(op) = ops.into_iter().find(|&(t, _)| self.at(t)).map(|(_, op)| op) else {
+            let ops: &[(Tok, BinaryOp)] = if self.postgres() {
+                &[(Tok::Plus, BinaryOp::Add), (Tok::Minus, BinaryOp::Sub)]
+            } else {
+                &[
+                    (Tok::Plus, BinaryOp::Add),
+                    (Tok::Minus, BinaryOp::Sub),
+                    (Tok::Amp, BinaryOp::BitAnd),
+                    (Tok::Pipe, BinaryOp::BitOr),
+                    (Tok::Caret, BinaryOp::BitXor),
+                ]
+            };
+            let Some(op) = ops.iter().find(|&&(t, _)| self.at(t)).map(|&(_, op)| op) else {
                 return Ok(left);
             };
+            if !self.teradata() && self.at_concat() {
+                let span = self.cur_span();
+                let end = self.tok_at(1).map_or(span.end, |t| t.end);
+                return Err(self.not_simulated(
+                    span.start..end,
+                    "|| (string concatenation; T-SQL joins text with +)",
+                ));
+            }
             if self.teradata()
                 && matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor)
             {
@@ -308,7 +353,7 @@ impl Parser<'_> {
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
-        let mut left = self.unary()?;
+        let mut left = self.power()?;
         loop {
             let ops = [
                 (Tok::Star, BinaryOp::Mul),
@@ -322,9 +367,21 @@ impl Parser<'_> {
                 return Ok(left);
             };
             self.advance();
-            let right = self.unary()?;
+            let right = self.power()?;
             left = binary(op, left, right);
         }
+    }
+
+    /// PostgreSQL's `^`, exponentiation, binds tighter than `*` and left to right
+    /// (`2 ^ 3 ^ 2` is 64). In T-SQL `^` is exclusive or, at the level of `+`.
+    fn power(&mut self) -> PResult<Expr> {
+        let mut left = self.unary()?;
+        while self.postgres() && self.at(Tok::Caret) {
+            self.advance();
+            let right = self.unary()?;
+            left = binary(BinaryOp::Pow, left, right);
+        }
+        Ok(left)
     }
 
     fn unary(&mut self) -> PResult<Expr> {

@@ -93,8 +93,13 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value,
         x.w.sessions[i].session_owner
     };
     if x.w.sessions[i].fresh_locks.contains(&res) {
-        // Granted while the statement waited: it runs again with the lock held.
-        return Ok(Value::Null);
+        // Granted while the statement waited, or by this statement's call for an earlier
+        // row: held, so a try answers true (as the server does, every row).
+        return Ok(if call.try_only {
+            Value::bool(true)
+        } else {
+            Value::Null
+        });
     }
     if call.try_only {
         let holders = x.w.locks.conflicts(owner, &res, call.mode);

@@ -9,6 +9,7 @@
 
 mod advisory;
 mod colname;
+mod power;
 mod tuple;
 mod vacuum;
 
@@ -46,6 +47,13 @@ impl Rules for Postgres {
     /// would list no such lock, so neither do the trace and the state view.
     fn shows_lock(&self, resource: &Resource, mode: LockMode) -> bool {
         !(mode == LockMode::X && matches!(resource, Resource::Key { .. }))
+    }
+
+    /// A writer of the same unique key waits for the inserting transaction to end:
+    /// pg_locks lists a ShareLock wanted on that transaction's id, which its owner holds
+    /// ExclusiveLock on.
+    fn hidden_wait(&self, row: &str) -> Option<(String, LockMode)> {
+        Some((format!("TRANSACTIONID (writer of {row})"), LockMode::S))
     }
 
     fn versioned_reads(&self) -> bool {
@@ -156,6 +164,10 @@ impl Rules for Postgres {
         e.message = format!("could not obtain lock on {what} \"{relation}\"");
         e.sqlstate = Some("55P03");
         e
+    }
+
+    fn power(&self, l: &Value, r: &Value) -> crate::error::Fallible<Value> {
+        power::power(l, r)
     }
 
     fn number_error(&self, e: SqlError) -> SqlError {
