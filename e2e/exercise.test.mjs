@@ -65,6 +65,17 @@ test('exercise: the lesson list links exercises to their exercise page', async (
   assert.match(await page.textContent('[data-testid=goal-text]'), /B does not wait for A/);
 });
 
+test('exercise: a link to an exercise that does not exist says so and lists the exercises', async (t) => {
+  const { page } = t;
+  await t.open('#/exercise/nope');
+  const problem = page.locator('[data-testid=lesson-problem]');
+  assert.match(await problem.locator('h2').textContent(), /^No such exercise$/);
+  assert.match(await problem.textContent(), /There is no exercise nope\. The exercises are:/);
+  const links = await problem.locator('li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(links.includes(`#/exercise/${ID}`), `${links}`);
+  assert.ok(links.every((h) => h.startsWith('#/exercise/exercise-')), `only exercises: ${links}`);
+});
+
 test('exercise: opened as a lesson (a shared #/lesson/ link), it links to its editor; a plain lesson does not', async (t) => {
   const { page } = t;
   await t.open(`#/lesson/${ID}`);

@@ -19,6 +19,9 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   assert.notEqual(await page.evaluate(() => document.activeElement?.dataset?.testid), 'predict-choice');
   // The summary and the Lesson tab would give the answer away: they wait for it.
   assert.match(await page.textContent('[data-testid=summary-hidden]'), /^Predict first: the summary follows your answer\.$/);
+  // So do the run's tabs, and they say so rather than stand empty.
+  await page.click('[data-testid=tab-outcome]');
+  assert.match(await page.textContent('#tabpanel-outcome [data-testid=panel-hidden]'), /opens once you have answered the question or skipped it/);
   await page.click('[data-testid=tab-lesson]');
   assert.match(await page.textContent('[data-testid=narrative-hidden]'), /opens once you have answered the question or skipped it/);
   assert.equal(await page.$('.lesson__summary:not([data-testid=summary-hidden])'), null);

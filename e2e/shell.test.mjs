@@ -29,6 +29,22 @@ test('home: renders the header and the lesson list', async (t) => {
   // A newcomer is told where to start, and meets each exercise after the lessons.
   assert.equal(await page.locator('[data-testid=start-here]').count(), 1);
   assert.match(await page.locator('[data-lesson="queue-wait-or-skip"] [data-testid=start-here]').textContent(), /Start here/);
+  // Its text is legible on its fill, in both themes (WCAG AA for small text: 4.5:1).
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((th) => { document.documentElement.dataset.theme = th; }, theme);
+    const ratio = await page.locator('[data-testid=start-here]').evaluate((el) => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = ([r, g, b]) => {
+        const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const s = getComputedStyle(el);
+      const [a, b] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    });
+    assert.ok(ratio >= 4.5, `"Start here" contrast ${ratio.toFixed(2)}:1 in the ${theme} theme`);
+  }
+  await page.evaluate(() => { delete document.documentElement.dataset.theme; });
   const kinds = await page.$$eval('[data-testid=lesson-group][data-database=sqlserver] [data-testid=lesson-item]', (items) => items.map((i) => i.dataset.kind));
   assert.ok(kinds.lastIndexOf('lesson') < kinds.indexOf('exercise'), `exercises after lessons: ${kinds}`);
   // Each entry: title, summary and the scenario IDs it covers, linking to the player.

@@ -415,3 +415,39 @@ test('stage: inside an engine step, the lock and table panels say they show wher
   assert.match(await page.textContent('[data-testid=narration]'), /worker2 inserts claim \(1\)/);
   assert.equal(await page.locator('[data-testid=instant-note]').count(), 0);
 });
+
+// Screen-reader text is absolutely positioned: inside a scroller that is not its
+// containing block it stretched the page past the viewport (an empty strip under the
+// lesson page after answering a question; a phone's matrix page 1 380 px wide).
+test('stage: the page never scrolls past its scrollers, on a lesson or a phone\'s matrix', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-wait-or-skip');
+  await page.waitForSelector('[data-testid=predict][data-question=b-wait-readpast-on]');
+  await page.click('[data-testid=toggle-readpast-off]');
+  await page.waitForSelector('[data-testid=predict][data-question=b-wait-readpast-off]');
+  await page.click('[data-testid=predict-choice][data-index="1"]');
+  await page.waitForSelector('[data-testid=predict-verdict] [data-testid=predict-result]');
+  await page.waitForSelector('[data-testid=transport]');
+  const size = () => page.evaluate(() => ({
+    height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth,
+    viewHeight: innerHeight, viewWidth: document.documentElement.clientWidth,
+  }));
+  const lesson = await size();
+  assert.equal(lesson.height, lesson.viewHeight, `the lesson page scrolls: ${JSON.stringify(lesson)}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await t.open('#/lesson/queue-wait-or-skip/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]');
+  const matrix = await size();
+  assert.equal(matrix.width, matrix.viewWidth, `the matrix page is wider than the phone: ${JSON.stringify(matrix)}`);
+}, { predict: true });
+
+test('stage: every toggle\'s buttons are one height, with help text under them or not', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race');
+  await page.waitForSelector('[data-testid=transport]');
+  const heights = await page.$$eval('.toggle__value', (bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height)));
+  assert.ok(heights.length > 6, `${heights}`);
+  assert.equal(Math.max(...heights) - Math.min(...heights), 0, `button heights ${heights}`);
+});

@@ -232,6 +232,7 @@ impl Player {
                     // A link to a moment (a prediction's, an edited `e=`) stops there:
                     // playing on would carry the playhead past what it points at.
                     let head = resolve(&run, route.seek);
+                    self.warnings.extend(missing_anomaly(&run, route.seek));
                     if head != self.head {
                         self.playing = false;
                     }
@@ -380,6 +381,7 @@ impl Player {
         }
         let seek = self.seek.take().unwrap_or(Seek::Time(self.head.t_us));
         self.head = resolve(&run, seek);
+        self.warnings.extend(missing_anomaly(&run, seek));
         self.error = None;
         self.progress = None;
         self.cancelled = None;
@@ -532,6 +534,18 @@ fn route_time(seek: Option<Seek>) -> u64 {
     }
 }
 
+/// A link's `anomaly=N` past the run's anomalies (another seed, other toggles, an edited
+/// link): the run opens at the start, and the page says why.
+fn missing_anomaly(run: &RunModel, seek: Seek) -> Option<LinkProblem> {
+    match seek {
+        Seek::Anomaly(n) if n > run.anomalies.len() => Some(LinkProblem::AnomalyBeyond {
+            asked: n,
+            count: run.anomalies.len(),
+        }),
+        _ => None,
+    }
+}
+
 /// The playhead for a seek in a run, clamped to it.
 pub fn resolve(run: &RunModel, seek: Seek) -> Playhead {
     match seek {
@@ -620,6 +634,26 @@ mod tests {
         );
         ready(&mut none);
         assert_eq!(none.head, Playhead::default());
+        // ... and says why, as it does for a link it cannot read.
+        assert_eq!(
+            none.warnings,
+            ["`anomaly=1`: this run has no anomaly, so it opens at the start"]
+        );
+        let mut beyond = Player::new(
+            lesson("queue-claim-race"),
+            &route("#/lesson/queue-claim-race?anomaly=9999"),
+        );
+        let run = ready(&mut beyond);
+        assert_eq!(beyond.head, Playhead::default());
+        assert_eq!(
+            beyond.warnings,
+            [format!(
+                "`anomaly=9999`: this run has {} anomalies, so it opens at the start",
+                run.anomalies.len()
+            )
+            .as_str()]
+        );
+        assert!(linked.warnings.is_empty(), "{:?}", linked.warnings);
     }
 
     #[test]

@@ -910,8 +910,9 @@ pub struct Change {
     pub after: String,
 }
 
-/// What changed between two runs of a lesson: settings, each session's wait, errors,
-/// results and reads, the end time, and checks that exist in both.
+/// What changed between two runs of a lesson: settings, each session's wait, delay,
+/// running time, errors, results and reads, the end time, and checks that exist in
+/// both.
 pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
     let mut out = Vec::new();
     let mut push = |what: String, b: String, a: String| {
@@ -954,6 +955,16 @@ pub fn changes(before: &RunSummary, after: &RunSummary) -> Vec<Change> {
             t!("change-waited", session = &s.name),
             ms_label(old.wait_us),
             ms_label(s.wait_us),
+        );
+        push(
+            t!("change-delayed", session = &s.name),
+            ms_label(old.delayed_us),
+            ms_label(s.delayed_us),
+        );
+        push(
+            t!("change-ran", session = &s.name),
+            ms_label(old.elapsed_us),
+            ms_label(s.elapsed_us),
         );
         push(
             t!("change-errors", session = &s.name),

@@ -25,6 +25,8 @@ pub enum LinkProblem {
     Events { value: String },
     /// `anomaly=` is not a number counting from 1.
     Anomaly { value: String },
+    /// `anomaly=asked` is past the run's `count` anomalies.
+    AnomalyBeyond { asked: usize, count: usize },
     /// `seed=` is not a whole number.
     Seed { value: String },
     /// `schedule=` does not read as a schedule.
@@ -88,6 +90,10 @@ impl LinkProblem {
             Time { value } => t!("link-time" in lang, value = value),
             Events { value } => t!("link-events" in lang, value = value),
             Anomaly { value } => t!("link-anomaly" in lang, value = value),
+            AnomalyBeyond { asked, count } => {
+                // The parameter as written (a number would be grouped: `9,999`).
+                t!("link-anomaly-beyond" in lang, asked = asked.to_string(), count = *count)
+            }
             Seed { value } => t!("link-seed" in lang, value = value),
             TimedSchedule { value } => t!("link-timed-schedule" in lang, value = value),
             Steps { value } => t!("link-steps" in lang, value = value),

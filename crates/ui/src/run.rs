@@ -298,28 +298,16 @@ impl RunModel {
     }
 
     /// Rows of the first `passed` anomalies, for the tables' highlight and their
-    /// "with anomalies" filter: each duplicate's two rows, and for the latest anomaly
-    /// also the rows its sessions wrote (the claimed task).
+    /// "with anomalies" filter: each duplicate's two rows and the rows its sessions
+    /// wrote (the task claimed twice), so the filter finds every such task, not only
+    /// the latest one's. (Finding a duplicate's writers walks back a few events per
+    /// session: the claim race's 488 take well under a millisecond.)
     pub fn anomaly_rows(&self, passed: usize) -> BTreeSet<(String, String)> {
         let passed = passed.min(self.anomalies.len());
-        let mut rows = BTreeSet::new();
-        for a in &self.anomalies[..passed] {
-            match &a.kind {
-                lesson::AnomalyKind::Duplicate(d) => {
-                    rows.insert((d.table.clone(), d.key.clone()));
-                    rows.insert((d.table.clone(), d.first_key.clone()));
-                }
-                // One row each, no trace walk: cheap to take whole.
-                lesson::AnomalyKind::Unmatched(_)
-                | lesson::AnomalyKind::Lost(_)
-                | lesson::AnomalyKind::Kept(_) => rows.extend(a.rows(&self.trace)),
-                _ => {}
-            }
-        }
-        if let Some(last) = passed.checked_sub(1) {
-            rows.extend(self.anomalies[last].rows(&self.trace));
-        }
-        rows
+        self.anomalies[..passed]
+            .iter()
+            .flat_map(|a| a.rows(&self.trace))
+            .collect()
     }
 
     /// Rows the state view after `step` keeps in its window: the highlighted ones, the
@@ -586,6 +574,44 @@ mod tests {
         let lesson = catalog.lesson(id).unwrap();
         let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
         RunModel::build(lesson, &settings, lesson.seed).unwrap()
+    }
+
+    /// A later producer changes no wait but how long the consumers run and how long a
+    /// consume is delayed: "what the last toggle changed" lists both.
+    #[test]
+    fn a_toggle_that_moves_time_shows_the_sessions_times_changed() {
+        let pairs = |delay| [("end", "rollback"), ("producer_delay_ms", delay)];
+        let before = build("teradata-consume", &pairs("1000"));
+        let after = build("teradata-consume", &pairs("3000"));
+        let lines: Vec<(String, String, String)> =
+            crate::present::changes(&before.summary, &after.summary)
+                .into_iter()
+                .map(|c| (c.what, c.before, c.after))
+                .collect();
+        let row = |what: &str| {
+            lines
+                .iter()
+                .find(|(w, _, _)| w == what)
+                .unwrap_or_else(|| panic!("no {what} in {lines:?}"))
+        };
+        assert_ne!(row("consumer1 ran for").1, row("consumer1 ran for").2);
+        assert_ne!(
+            row("consumer2 delayed, waiting for a row").1,
+            row("consumer2 delayed, waiting for a row").2
+        );
+    }
+
+    /// The "with anomalies" filter after the whole claim race finds every task claimed
+    /// twice (the outcome's count of duplicates) and both claims of each.
+    #[test]
+    fn the_anomaly_filter_finds_every_task_claimed_twice() {
+        let run = build("queue-claim-race", &[("claim", "two-step")]);
+        let duplicates = run.anomalies.len();
+        assert!(duplicates > 400, "{duplicates}");
+        let rows = run.anomaly_rows(duplicates);
+        let in_table = |t: &str| rows.iter().filter(|(table, _)| table == t).count();
+        assert_eq!(in_table("task"), duplicates);
+        assert_eq!(in_table("claim"), 2 * duplicates);
     }
 
     /// The page's note on a playhead inside a step ("events 37–42 happen together at

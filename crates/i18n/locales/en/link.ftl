@@ -4,6 +4,11 @@
 link-time = `t={ $value }` is not a time: write milliseconds of virtual time, e.g. `t=1500`
 link-events = `e={ $value }` is not an event count: write a whole number, e.g. `e=12`
 link-anomaly = `anomaly={ $value }` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`
+link-anomaly-beyond = `anomaly={ $asked }`: this run has { $count ->
+        [0] no anomaly
+        [one] one anomaly
+       *[other] { $count } anomalies
+    }, so it opens at the start
 link-seed = `seed={ $value }` is not a seed: write a whole number, e.g. `seed=7`
 link-schedule = schedule `{ $text }`: item { $item } (`{ $token }`) is not a session number or NUMBER~COUNT
 link-timed-schedule = `schedule={ $value }` is a timed schedule: the scheduler runs untimed, and its schedules start `u.`

@@ -118,6 +118,7 @@ predict-title = Predict first
 predict-skip = Skip: show the run
 predict-summary-hidden = Predict first: the summary follows your answer.
 predict-narrative-hidden = The lesson's text explains what the run shows, so it opens once you have answered the question or skipped it.
+predict-panel-hidden = This tab shows the run, so it opens once you have answered the question or skipped it.
 predict-stop = Stop asking me
 predict-hint = Answers stay in this browser; the Lesson tab turns the questions back on.
 predict-running = Running…

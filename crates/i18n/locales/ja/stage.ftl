@@ -109,6 +109,7 @@ predict-title = まず予想
 predict-skip = スキップして実行を表示
 predict-summary-hidden = まず予想: 概要は回答の後に表示されます。
 predict-narrative-hidden = レッスンの本文は実行結果を説明するため、質問に答えるかスキップした後に表示されます。
+predict-panel-hidden = このタブは実行結果を表示するため、質問に答えるかスキップした後に表示されます。
 predict-stop = もう尋ねない
 predict-hint = 回答はこのブラウザーに保存されます。レッスン タブで質問を再び有効にできます。
 predict-running = 実行中…

@@ -4,6 +4,12 @@
 link-time = `t={ $value }` to nie czas: podaj milisekundy czasu wirtualnego, np. `t=1500`
 link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą, np. `e=12`
 link-anomaly = `anomaly={ $value }` to nie numer anomalii: podaj numer liczony od 1, np. `anomaly=1`
+link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
+        [0] nie ma anomalii
+        [one] ma jedną anomalię
+        [few] ma { $count } anomalie
+       *[other] ma { $count } anomalii
+    }, więc otwiera się od początku
 link-seed = `seed={ $value }` to nie ziarno: podaj liczbę całkowitą, np. `seed=7`
 link-schedule = harmonogram `{ $text }`: element { $item } (`{ $token }`) nie jest numerem sesji ani zapisem NUMER~LICZBA
 link-timed-schedule = `schedule={ $value }` to harmonogram z czasem: planista działa bez czasu, a jego harmonogramy zaczynają się od `u.`

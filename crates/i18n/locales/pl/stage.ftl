@@ -117,6 +117,7 @@ predict-title = Najpierw przewiduj
 predict-skip = Pomiń: pokaż przebieg
 predict-summary-hidden = Najpierw przewiduj: podsumowanie pojawi się po odpowiedzi.
 predict-narrative-hidden = Tekst lekcji wyjaśnia, co pokazuje przebieg, więc otworzy się, gdy odpowiesz na pytanie albo je pominiesz.
+predict-panel-hidden = Ta karta pokazuje przebieg, więc otworzy się, gdy odpowiesz na pytanie albo je pominiesz.
 predict-stop = Nie pytaj mnie więcej
 predict-hint = Odpowiedzi zostają w tej przeglądarce; karta Lekcja włącza pytania z powrotem.
 predict-running = Uruchamianie…

@@ -63,8 +63,13 @@ pub fn ExercisePage(props: &ExercisePageProps) -> Html {
             </section>
         },
         None => {
-            let known: Vec<String> = catalog.ids().iter().map(ToString::to_string).collect();
-            html! { <LessonProblem id={props.id.clone()} {known} /> }
+            let known: Vec<String> = catalog
+                .ids()
+                .iter()
+                .filter(|id| catalog.lesson(id).is_some_and(|l| l.kind == Kind::Exercise))
+                .map(ToString::to_string)
+                .collect();
+            html! { <LessonProblem id={props.id.clone()} {known} exercise={true} /> }
         }
     }
 }

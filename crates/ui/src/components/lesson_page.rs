@@ -354,6 +354,16 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     });
     let (tables, outcome, events) = match dock {
         Some((t, o, e)) => (t, Some(o), Some(e)),
+        // While a question waits, the run's tabs say why they are empty, as the lesson's
+        // text does (a tab chosen before the question appeared stays chosen).
+        None if asking.is_some() => {
+            let hidden = || {
+                Some(html! {
+                    <p class="muted" data-testid="panel-hidden">{ t!("predict-panel-hidden") }</p>
+                })
+            };
+            (hidden(), hidden(), hidden())
+        }
         None => (None, None, None),
     };
     let panels: [Option<Html>; 4] = [narrative, tables, outcome, events];

@@ -24,19 +24,42 @@ pub fn NotFound(props: &NotFoundProps) -> Html {
 pub struct LessonProblemProps {
     pub id: AttrValue,
     pub known: Vec<String>,
+    /// An exercise's link (`#/exercise/...`): `known` are exercises, opened in the editor.
+    #[prop_or_default]
+    pub exercise: bool,
 }
 
 /// A link to a lesson that does not exist (every lesson file parses: the build checks).
 /// Lists the lessons, so the reader can go on instead of facing a dead page.
 #[function_component]
 pub fn LessonProblem(props: &LessonProblemProps) -> Html {
+    let (title, before, after) = if props.exercise {
+        (
+            t!("no-exercise-title"),
+            t!("no-exercise-before"),
+            t!("no-exercise-after"),
+        )
+    } else {
+        (
+            t!("no-lesson-title"),
+            t!("no-lesson-before"),
+            t!("no-lesson-after"),
+        )
+    };
+    let href = |id: &str| {
+        if props.exercise {
+            Route::Exercise(id.to_string()).href()
+        } else {
+            Route::Lesson(LessonRoute::new(id)).href()
+        }
+    };
     html! {
         <section class="problem" role="alert" data-testid="lesson-problem">
-            <h2>{ t!("no-lesson-title") }</h2>
-            <p>{ t!("no-lesson-before") }<code>{ &props.id }</code>{ t!("no-lesson-after") }</p>
+            <h2>{ title }</h2>
+            <p>{ before }<code>{ &props.id }</code>{ after }</p>
             <ul>
                 { for props.known.iter().map(|id| html! {
-                    <li><a href={Route::Lesson(LessonRoute::new(id)).href()}>{ id }</a></li>
+                    <li><a href={href(id)}>{ id }</a></li>
                 }) }
             </ul>
             <p><a href={Route::Home.href()}>{ t!("back-to-lessons") }</a></p>
