@@ -132,6 +132,13 @@ test('player: keyboard steps, jumps and plays; clicks on the log and lanes move 
   assert.ok(end.events > 30 && end.t > 1500, JSON.stringify(end));
   await page.keyboard.press('Home');
   assert.deepEqual(await position(page), { events: 0, t: 0 });
+  // On the focused slider, Home and End go where the page's keys go (the slider's own
+  // Home would stop after the events at 0 ms).
+  await page.focus('[data-testid=scrub]');
+  await page.keyboard.press('End');
+  assert.deepEqual(await position(page), end);
+  await page.keyboard.press('Home');
+  assert.deepEqual(await position(page), { events: 0, t: 0 });
 
   // The End and Home buttons, pressed from the keyboard, keep the focus where they
   // cannot act any more (at the end and at the start), so Tab goes on from there.

@@ -175,13 +175,17 @@ pub fn Transport(props: &TransportProps) -> Html {
             }
         })
     };
-    // On the slider the arrow keys step one event (a microsecond is too small a step).
+    // On the slider the arrow keys step one event (a microsecond is too small a step),
+    // and Home and End go where the buttons do: Home before the first event (the
+    // slider's own Home would land after the events at 0 ms).
     let on_scrub_key = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
             let action = match e.key().as_str() {
                 "ArrowRight" | "ArrowUp" => PlayerAction::StepForward,
                 "ArrowLeft" | "ArrowDown" => PlayerAction::StepBack,
+                "Home" => PlayerAction::Home,
+                "End" => PlayerAction::End,
                 _ => return,
             };
             e.prevent_default();
