@@ -104,12 +104,16 @@ pub enum Event {
         /// How many of them are intent locks on tables or pages, which no release line
         /// lists (so the count and the lines below it agree).
         intent_locks: usize,
+        /// Whether the dialect locks pages, so the line says "tables or pages" rather
+        /// than "tables" (set as the event is recorded).
+        pages: bool,
     },
     TransactionRolledBack {
         session: Rc<str>,
         locks_released: usize,
         intent_locks: usize,
         why: String,
+        pages: bool,
     },
     LockGranted {
         session: Rc<str>,
@@ -385,13 +389,13 @@ impl fmt::Display for Event {
                     write!(f, "{session} begins an autocommit transaction")
                 }
             }
-            TransactionCommitted { session, locks_released, intent_locks } => {
+            TransactionCommitted { session, locks_released, intent_locks, pages } => {
                 write!(f, "{session} commits and releases {locks_released} lock(s)")?;
-                on_tables_or_pages(f, *intent_locks)
+                on_tables_or_pages(f, *intent_locks, *pages)
             }
-            TransactionRolledBack { session, locks_released, intent_locks, why } => {
+            TransactionRolledBack { session, locks_released, intent_locks, why, pages } => {
                 write!(f, "{session} rolls back ({why}) and releases {locks_released} lock(s)")?;
-                on_tables_or_pages(f, *intent_locks)
+                on_tables_or_pages(f, *intent_locks, *pages)
             }
             LockGranted { session, resource, mode, waited_us, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);
@@ -533,11 +537,17 @@ pub struct TraceEntry {
 
 /// ", 2 of them on tables or pages": the intent locks a commit or rollback releases
 /// without a line of their own.
-fn on_tables_or_pages(f: &mut std::fmt::Formatter<'_>, intent_locks: usize) -> std::fmt::Result {
-    match intent_locks {
-        0 => Ok(()),
-        1 => write!(f, ", 1 of them on a table or page"),
-        n => write!(f, ", {n} of them on tables or pages"),
+fn on_tables_or_pages(
+    f: &mut std::fmt::Formatter<'_>,
+    intent_locks: usize,
+    pages: bool,
+) -> std::fmt::Result {
+    match (intent_locks, pages) {
+        (0, _) => Ok(()),
+        (1, true) => write!(f, ", 1 of them on a table or page"),
+        (n, true) => write!(f, ", {n} of them on tables or pages"),
+        (1, false) => write!(f, ", 1 of them on a table"),
+        (n, false) => write!(f, ", {n} of them on tables"),
     }
 }
 

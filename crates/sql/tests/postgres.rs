@@ -344,3 +344,26 @@ fn tsql_concatenation_is_not_simulated() {
     expect!["1:12: not simulated: || (string concatenation; T-SQL joins text with +)"]
         .assert_eq(&err.render(src));
 }
+
+/// PostgreSQL's CREATE INDEX forms the simulator has no model for are named, not read
+/// as an index called `concurrently` (which made `ix` "expected ON").
+#[test]
+fn create_index_forms_not_simulated() {
+    for (src, expected) in [
+        (
+            "CREATE INDEX CONCURRENTLY ix ON task (status);",
+            "1:14: not simulated: CREATE INDEX CONCURRENTLY",
+        ),
+        (
+            "CREATE UNIQUE INDEX IF NOT EXISTS ix ON task (status);",
+            "1:21: not simulated: CREATE INDEX IF NOT EXISTS",
+        ),
+        (
+            "CREATE INDEX ix ON task USING hash (status);",
+            "1:25: not simulated: CREATE INDEX ... USING (index methods)",
+        ),
+    ] {
+        let err = parse_script(src, Dialect::Postgres).expect_err(src);
+        assert_eq!(err.render(src), expected);
+    }
+}

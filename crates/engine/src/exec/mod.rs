@@ -200,6 +200,8 @@ impl Exec<'_> {
                 }
             }
             Event::Sleeping { call, .. } => *call = self.rules.sleep_call(),
+            Event::TransactionCommitted { pages, .. }
+            | Event::TransactionRolledBack { pages, .. } => *pages = self.rules.page_locks(),
             Event::RowsRead { reads_name, .. } | Event::StatementFinished { reads_name, .. } => {
                 *reads_name = self.rules.reads_name()
             }

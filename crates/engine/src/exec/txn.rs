@@ -108,6 +108,7 @@ impl Exec<'_> {
                 session: name,
                 locks_released,
                 intent_locks,
+                pages: true,
             });
         }
         self.release_owner(i, txn.id, ReleaseReason::Commit);
@@ -164,6 +165,7 @@ impl Exec<'_> {
             locks_released,
             intent_locks,
             why: why.to_string(),
+            pages: true,
         });
         self.release_owner(i, txn.id, ReleaseReason::Rollback);
         let rules = self.rules;

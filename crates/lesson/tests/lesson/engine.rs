@@ -587,6 +587,7 @@ fn a_commit_counts_the_locks_its_release_lines_list() {
                         session,
                         locks_released,
                         intent_locks,
+                        ..
                     }
                     | Event::TransactionRolledBack {
                         session,

@@ -479,9 +479,21 @@ impl Parser<'_> {
             return Err(self.not_simulated(span, "columnstore indexes"));
         }
         self.expect_kw("INDEX")?;
+        // PostgreSQL's forms the simulator has no model for, named rather than read as
+        // an index called `concurrently`.
+        for words in [&["CONCURRENTLY"][..], &["IF", "NOT", "EXISTS"]] {
+            if self.postgres() && words.iter().enumerate().all(|(k, w)| self.kw_at(k, w)) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, &format!("CREATE INDEX {}", words.join(" "))));
+            }
+        }
         let name = self.ident()?;
         self.expect_kw("ON")?;
         let table = self.object_name()?;
+        if self.postgres() && self.kw_at(0, "USING") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "CREATE INDEX ... USING (index methods)"));
+        }
         let columns = self.index_columns()?;
         let include = if self.eat_kw("INCLUDE") {
             self.ident_list_in_parens()?
