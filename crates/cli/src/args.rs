@@ -191,7 +191,8 @@ JSON output (--json), one object; these fields are a contract:
                            sqlstate: PostgreSQL lessons only (\"55P03\");
                            number 0: an error without a number (SQL that is
                            not simulated, a Teradata rule whose number our
-                           sources do not give), shown as \"(no number)\"
+                           sources do not give; every PostgreSQL error, whose
+                           sqlstate is its number), shown as \"(no number)\"
                logical_reads  pages read (PostgreSQL lessons: shared buffers
                            hit, and so named in the text and SVG output)
                elapsed_ms  from connecting to finishing the script

@@ -179,7 +179,9 @@ pub fn run_json<'a>(
                     .errors
                     .iter()
                     .map(|e| ErrorJson {
-                        number: e.number,
+                        // An error numbered by its SQLSTATE has no number of its own:
+                        // the engine's (SQL Server's 2601 for a 23505) is not one.
+                        number: if e.sqlstate.is_some() { 0 } else { e.number },
                         message: &e.message,
                         caught: e.caught,
                         sqlstate: e.sqlstate,

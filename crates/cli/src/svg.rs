@@ -840,7 +840,7 @@ fn outcome(out: &mut String, y: f64, outcome: &Outcome, reads_name: &str) -> f64
         let error_detail: Vec<String> = s
             .errors
             .iter()
-            .map(|e| format!("{}: {}", e.number, e.message))
+            .map(|e| format!("{}: {}", e.code(), e.message))
             .collect();
         let cells = [
             fit(&s.name, 18),

@@ -348,6 +348,52 @@ fn run_json_has_the_contract_fields() {
     .assert_eq(&shape);
 }
 
+/// A PostgreSQL error's number is its SQLSTATE: the JSON's `number` is 0 (no number),
+/// never the SQL Server number the engine raised it under (2601 for a 23505).
+#[test]
+fn run_json_numbers_a_postgresql_error_by_its_sqlstate_only() {
+    let dir = TempDir::new("pgjson");
+    let lesson = format!(
+        "{}/../../lessons/pg-send-double-click.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, stdout, stderr) = lockstep(
+        &dir.0,
+        &["run", &lesson, "--json", "--set", "guard=unique-index"],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    let errors: Vec<(serde_json::Value, serde_json::Value)> = json["sessions"]
+        .as_array()
+        .expect("sessions")
+        .iter()
+        .flat_map(|s| s["errors"].as_array().cloned().unwrap_or_default())
+        .map(|e| (e["number"].clone(), e["sqlstate"].clone()))
+        .collect();
+    assert_eq!(errors, [(serde_json::json!(0), serde_json::json!("23505"))]);
+}
+
+/// `lockstep run ... | head`: the reader goes away, and the tool ends without a panic.
+#[cfg(unix)]
+#[test]
+fn run_into_a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let lesson = format!(
+        "{}/../../lessons/queue-claim-race.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["run", &lesson])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run lockstep");
+    drop(child.stdout.take()); // the reader is gone before the first line
+    let out = child.wait_with_output().expect("lockstep ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn run_text_prints_trace_outcome_and_checks() {
     let dir = TempDir::new("text");
