@@ -1,6 +1,6 @@
 //! What the player adds to a simulation, natively: building a `RunModel` (the run with
-//! its trace, lanes, checks and snapshots) and seeking from the end to the start and
-//! back. `cargo bench -p lockstep-ui`. The browser figures come from `cargo xtask bench`.
+//! its trace, lanes, checks and snapshots), seeking from the end to the start and
+//! back, and the rows of every anomaly the tables' filter holds. `cargo bench -p lockstep-ui`. The browser figures come from `cargo xtask bench`.
 
 use std::rc::Rc;
 
@@ -31,6 +31,12 @@ fn player(c: &mut Criterion) {
             cursor.view(&run, last / 2);
             cursor.view(&run, last)
         })
+    });
+    // The tables' "with anomalies" rows at the end of the run (all 488 duplicates), which
+    // the page recomputes each time the playhead passes an anomaly.
+    let anomalies = run.anomalies.len();
+    g.bench_function("anomaly rows at the end", |b| {
+        b.iter(|| run.anomaly_rows(anomalies))
     });
     g.finish();
 }

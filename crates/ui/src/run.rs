@@ -41,6 +41,9 @@ pub struct RunModel {
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
+    /// Each anomaly's rows (`Anomaly::rows`, a walk of the trace), found the first time
+    /// the tables ask, not while the run is built.
+    anomaly_rows: std::cell::OnceCell<Vec<Vec<(String, String)>>>,
 }
 
 /// Steps between snapshots to begin with; doubled whenever there would be more than
@@ -237,6 +240,7 @@ impl RunBuilder {
             schedule_problem,
             explained,
             snapshots,
+            anomaly_rows: std::cell::OnceCell::new(),
         }
     }
 }
@@ -300,13 +304,16 @@ impl RunModel {
     /// Rows of the first `passed` anomalies, for the tables' highlight and their
     /// "with anomalies" filter: each duplicate's two rows and the rows its sessions
     /// wrote (the task claimed twice), so the filter finds every such task, not only
-    /// the latest one's. (Finding a duplicate's writers walks back a few events per
-    /// session: the claim race's 488 take well under a millisecond.)
+    /// the latest one's. Each anomaly's rows are found once (a duplicate's writers take
+    /// a walk back through the trace), as the playhead passes anomalies many times.
     pub fn anomaly_rows(&self, passed: usize) -> BTreeSet<(String, String)> {
-        let passed = passed.min(self.anomalies.len());
-        self.anomalies[..passed]
+        let all = self
+            .anomaly_rows
+            .get_or_init(|| self.anomalies.iter().map(|a| a.rows(&self.trace)).collect());
+        all[..passed.min(all.len())]
             .iter()
-            .flat_map(|a| a.rows(&self.trace))
+            .flatten()
+            .cloned()
             .collect()
     }
 
