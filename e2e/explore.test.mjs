@@ -154,6 +154,7 @@ test('explore: the counterexample says why, and the player marks the two conflic
   assert.deepEqual(hot, [read, write]);
 
   // The player replays it: the same sentence beside the lanes, and one mark per step.
+  const schedule = await result.getAttribute('data-schedule');
   await page.click('[data-testid=explore-open-player]');
   await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=transport]'));
   assert.match(await page.textContent('[data-testid=conflict-summary]'), /^worker1 reads task 1 before worker2's UPDATE/);
@@ -169,6 +170,13 @@ test('explore: the counterexample says why, and the player marks the two conflic
   await mark.focus();
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'conflict-step');
   await t.screenshot('explore-conflict-player');
+
+  // Back in the browser: the answer is still there, with no second search.
+  await page.goBack();
+  const back = page.locator('[data-testid=explore-result][data-verdict=violated]');
+  await back.waitFor({ timeout: 5_000 });
+  assert.equal(await back.getAttribute('data-schedule'), schedule);
+  assert.equal(await page.$('[data-testid=explore-progress]'), null);
 });
 
 test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {

@@ -178,3 +178,12 @@ test('matrix: labelled columns, plain values, outcome marks and one tab stop per
   assert.deepEqual([locked.value, locked.mark], ['1', 'pass']);
   await t.screenshot('matrix-marks');
 });
+
+// PostgreSQL has no TRY block: its errors' column says what it has instead.
+test('matrix: a PostgreSQL lesson names EXCEPTION blocks, not TRY', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/pg-isolation/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const label = await page.$eval('[data-testid=matrix-column][data-key="error_numbers"] .matrix__label', (e) => e.textContent);
+  assert.equal(label, 'Errors no EXCEPTION block caught, by session and number');
+});

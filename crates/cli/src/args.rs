@@ -43,7 +43,7 @@ pub enum Command {
 pub struct RunArgs {
     /// The lesson file (lessons/<id>.md).
     pub lesson: PathBuf,
-    /// Set a toggle, e.g. --set readpast=off (repeatable; others keep their defaults).
+    /// Set a toggle, e.g. --set readpast=off (repeatable, one value per toggle; others keep their defaults).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Seed of the run (default: the lesson's `seed`).
@@ -99,7 +99,7 @@ pub struct CheckArgs {
 pub struct ExploreArgs {
     /// The lesson file (lessons/<id>.md).
     pub lesson: PathBuf,
-    /// Set a toggle, e.g. --set tasks=3 (repeatable; others keep their defaults).
+    /// Set a toggle, e.g. --set tasks=3 (repeatable, one value per toggle; others keep their defaults).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Seed of the setup and of statement costs (default: the lesson's `seed`).
@@ -109,14 +109,16 @@ pub struct ExploreArgs {
     /// for these settings, else no-errors).
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
-    /// Steps of one interleaving the search follows; longer ones are cut there and the
-    /// answer is not exhaustive.
+    /// Steps of one interleaving the depth-first search follows; longer ones are cut
+    /// there and the answer is not exhaustive (random walks are not cut: they run to
+    /// the end of the run).
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub max_steps: usize,
     /// Distinct states the depth-first search may visit before it turns to random walks.
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub max_states: usize,
-    /// Random walks from the start once the state budget is spent.
+    /// Random walks from the start to the end of the run, whatever --max-steps says,
+    /// once the state budget is spent.
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub walks: u64,
     /// Which reductions the search uses: all (sleep sets and visited-state pruning),
@@ -282,7 +284,8 @@ JSON output (--json), one object; these fields are a contract:
   transitions   steps the search ran
   schedules     interleavings to the end of the run the depth-first search covered
                 (with sleep sets, orders of independent steps count once)
-  max_depth     the longest interleaving followed, in steps
+  max_depth     the longest interleaving followed, in steps (a random walk's too,
+                which may pass max_steps: walks run to the end of the run)
   walks         random walks made
   bounds        {max_steps, max_states}; reduction: \"all\", \"visited\" or \"none\"
   counterexample  (when violated) {schedule, steps, switches, detail, conflict}, where

@@ -155,9 +155,19 @@ fn text_report(
             );
         }
     }
+    // Walks run to the end of the run, so the longest may pass --max-steps: say why,
+    // or the bound looks ignored.
+    let past = if f.max_depth > o.max_steps {
+        format!(
+            " (a random walk: walks are not cut at --max-steps {})",
+            o.max_steps
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "searched {} states, {} steps, {} schedules, the longest {} steps",
+        "searched {} states, {} steps, {} schedules, the longest {} steps{past}",
         f.states, f.transitions, f.schedules, f.max_depth
     );
     out

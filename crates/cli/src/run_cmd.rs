@@ -189,6 +189,15 @@ fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
         let Some(pair) = s.split_once('=') else {
             return Err(format!("error: --set expects NAME=VALUE, got `{s}`"));
         };
+        // A repeat that disagrees is a mistake in the command, not a choice: say so
+        // rather than let the last one win unseen.
+        if let Some((_, earlier)) = pairs.iter().find(|(n, v)| *n == pair.0 && *v != pair.1) {
+            return Err(format!(
+                "error: --set {name} given twice, as {earlier} and as {value}",
+                name = pair.0,
+                value = pair.1
+            ));
+        }
         pairs.push(pair);
     }
     lesson

@@ -453,6 +453,23 @@ fn run_bad_input_exits_2() {
     );
     check_cli(
         &dir,
+        &[
+            "run",
+            "passing.md",
+            "--set",
+            "readpast=on",
+            "--set",
+            "readpast=off",
+        ],
+        expect![[r#"
+        exit 2
+        --- stdout
+        --- stderr
+        error: --set readpast given twice, as on and as off
+    "#]],
+    );
+    check_cli(
+        &dir,
         &["run", "nowhere.md"],
         expect![[r#"
         exit 2
@@ -1256,6 +1273,39 @@ fn explore_text_narrates_the_counterexample_and_how_to_replay_it() {
             --- stderr
         "#]],
     );
+}
+
+/// Random walks run to the end of the run, so the longest interleaving can pass
+/// --max-steps; the report says so rather than seem to ignore the bound.
+#[test]
+fn explore_says_when_a_walk_passed_max_steps() {
+    let (code, stdout, stderr) = lockstep(
+        &lessons_dir(),
+        &[
+            "explore",
+            "queue-claim-race.md",
+            "--set",
+            "claim=conditional",
+            "--set",
+            "tasks=3",
+            "--max-states",
+            "20",
+            "--max-steps",
+            "5",
+            "--walks",
+            "2",
+        ],
+    );
+    expect![[r#"
+        exit 0
+        --- stdout
+        lesson queue-claim-race  seed 7  claim=conditional workers=2 tasks=3
+        property no-double-claim: No task is claimed twice
+        holds in every interleaving explored, not exhaustive: the state budget of 20 ran out, then 2 random walks
+        searched 20 states, 102 steps, 2 schedules, the longest 46 steps (a random walk: walks are not cut at --max-steps 5)
+        --- stderr
+    "#]]
+    .assert_eq(&format!("exit {code}\n--- stdout\n{stdout}--- stderr\n{stderr}"));
 }
 
 #[test]

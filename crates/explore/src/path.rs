@@ -36,7 +36,7 @@ pub struct Narrated {
     /// The session that stepped; empty for a step of the server's own (the deadlock
     /// monitor).
     pub session: String,
-    /// The first line of the statement it started, if it started one.
+    /// The statement the step is about (see [`about`]); empty for none.
     pub statement: String,
     /// The rows it read and did not write, `(table, key)`: `reads task 1`.
     pub reads: Vec<(String, String)>,
@@ -294,13 +294,15 @@ pub(crate) fn narrate_path(
         }
     };
     let mut detail = judge(&mut sim)?;
+    // Each session's statement in progress, carried from step to step.
+    let mut current: Vec<String> = vec![String::new(); names.len()];
     let timer = |sim: &mut Simulation, steps: &mut Vec<Narrated>, touched: &mut Vec<_>| {
         while sim.enabled().is_empty() && !sim.is_finished() {
             if !sim.step() && !sim.is_finished() {
                 break;
             }
             let events = sim.take_events();
-            steps.push(describe("", &events, &[]));
+            steps.push(describe("", &events, &[], &mut String::new()));
             touched.push(None);
         }
     };
@@ -320,7 +322,9 @@ pub(crate) fn narrate_path(
             .filter_map(|&r| sim.row_name(r))
             .collect();
         let name = names.get(pick).map_or("", String::as_str);
-        let step = describe(name, &events, &read);
+        let mut none = String::new();
+        let carried = current.get_mut(pick).unwrap_or(&mut none);
+        let step = describe(name, &events, &read, carried);
         touched.push(Some(Touched {
             session: name.to_string(),
             statement: step.statement.clone(),
@@ -343,17 +347,56 @@ pub(crate) fn narrate_path(
     })
 }
 
-/// One step's line: the statement it started and what it did, from its events (lock
-/// grants and releases left out: the lanes show them) and the rows it read.
-fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, String)]) -> Narrated {
-    let mut statement = String::new();
-    let mut lines: Vec<String> = Vec::new();
-    for e in events {
+/// Which statement a step of a session is about, from the step's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum About {
+    /// The statement started by the event at this index of the step's events.
+    Started(usize),
+    /// The statement the session had in progress before the step.
+    Earlier,
+    /// None: the step only ended the session, or ran between statements.
+    Nothing,
+}
+
+/// The statement a step of `session` is about: the one in progress at its first told
+/// line, or the one the step had just finished there (a COMMIT's commit is recorded
+/// after its finish, in the step that also starts the next statement); for a step
+/// without such lines, the statement it started, else the one it goes on with. The
+/// explorer's narrative and the scheduler's "next statement" share this rule.
+pub fn about(session: &str, events: &[engine::TraceEntry]) -> About {
+    let mut current = About::Earlier;
+    let mut finished = None;
+    let mut started = None;
+    let mut label = None;
+    for (i, e) in events.iter().enumerate() {
+        let own = e.event.session() == Some(session);
         match &e.event {
-            Event::StatementStarted { text, .. } if e.event.session() == Some(session) => {
-                statement = text.to_string();
+            Event::StatementStarted { .. } if own => {
+                current = About::Started(i);
+                started = Some(About::Started(i));
             }
-            Event::RowInserted { .. }
+            Event::StatementFinished { .. } if own => {
+                finished = Some(std::mem::replace(&mut current, About::Nothing));
+            }
+            Event::SessionFinished { .. } => {}
+            event if told(event) && label.is_none() => {
+                label = Some(match current {
+                    About::Nothing => finished.unwrap_or(About::Nothing),
+                    c => c,
+                });
+            }
+            _ => {}
+        }
+    }
+    label.or(started).unwrap_or(current)
+}
+
+/// Events a step's narrative tells (lock grants and releases left out: the lanes show
+/// them).
+fn told(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::RowInserted { .. }
             | Event::RowUpdated { .. }
             | Event::RowDeleted { .. }
             | Event::RowSkipped { .. }
@@ -369,8 +412,38 @@ fn describe(session: &str, events: &[engine::TraceEntry], read: &[(String, Strin
             | Event::ConsumeResumed { .. }
             | Event::AppLockRequested { .. }
             | Event::ResultReturned { .. }
-            | Event::SessionFinished { .. } => {
-                let line = e.event.to_string();
+            | Event::SessionFinished { .. }
+    )
+}
+
+/// One step's line: the statement it is about (see [`about`]) and what it did, from
+/// its told events and the rows it read. `current` is the session's statement in
+/// progress before the step, and after it.
+fn describe(
+    session: &str,
+    events: &[engine::TraceEntry],
+    read: &[(String, String)],
+    current: &mut String,
+) -> Narrated {
+    let statement = match about(session, events) {
+        About::Started(i) => match &events[i].event {
+            Event::StatementStarted { text, .. } => text.to_string(),
+            _ => String::new(),
+        },
+        About::Earlier => current.clone(),
+        About::Nothing => String::new(),
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for e in events {
+        match &e.event {
+            Event::StatementStarted { text, .. } if e.event.session() == Some(session) => {
+                *current = text.to_string();
+            }
+            Event::StatementFinished { .. } if e.event.session() == Some(session) => {
+                current.clear();
+            }
+            event if told(event) => {
+                let line = event.to_string();
                 let own = (!session.is_empty())
                     .then(|| line.strip_prefix(&format!("{session} ")))
                     .flatten();
@@ -393,13 +466,16 @@ mod tests {
 
     /// Two-step claim race, 2 workers × 3 tasks, ready to step untimed.
     fn race() -> (Simulation, Property) {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../lessons/queue-claim-race.md"
-        );
+        lesson_root("queue-claim-race.md", &[("tasks", "3")])
+    }
+
+    /// A shipped lesson with these settings, ready to step untimed, and its
+    /// no-double-claim property.
+    fn lesson_root(file: &str, set: &[(&str, &str)]) -> (Simulation, Property) {
+        let path = format!("{}/../../lessons/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
-        let l = lesson::Lesson::parse("queue-claim-race.md", &text).unwrap();
-        let settings = l.settings_with([("tasks", "3")]).unwrap();
+        let l = lesson::Lesson::parse(file, &text).unwrap();
+        let settings = l.settings_with(set.iter().copied()).unwrap();
         let applied = l.apply(&settings).unwrap();
         let mut root = Simulation::new(&applied.scenario, l.seed).unwrap();
         root.set_mode(engine::Mode::Untimed);
@@ -424,5 +500,22 @@ mod tests {
             .is_some());
         // A path that holds, or picks a session that cannot run, violates nothing.
         assert_eq!(first_violation(&root, &[0, 0, 0], &property), Ok(None));
+    }
+
+    /// A step that ends a statement and starts the next is about the one it ended:
+    /// a PostgreSQL COMMIT's commit comes in the step after `runs COMMIT`, with the
+    /// loop's next statement, and is told with COMMIT, not that statement.
+    #[test]
+    fn a_commit_is_told_with_its_commit_statement() {
+        let (root, property) = lesson_root("pg-claim-race.md", &[]);
+        let path: Vec<usize> = [[0; 4].as_slice(), &[1; 8], &[0; 4]].concat();
+        let c = narrate(&root, &path, &property).unwrap();
+        let commits: Vec<(&str, &str)> = c
+            .steps
+            .iter()
+            .filter(|s| s.lines.iter().any(|l| l.starts_with("commits")))
+            .map(|s| (s.session.as_str(), s.statement.as_str()))
+            .collect();
+        assert_eq!(commits, [("worker2", "COMMIT"), ("worker1", "COMMIT")]);
     }
 }

@@ -389,21 +389,23 @@ impl Scheduling {
             .collect()
     }
 
-    /// The statement session `i` starts when it steps next (none when it goes on with
-    /// one it started, after a wait).
+    /// The statement session `i`'s next step is about (`explore::about`): the one it
+    /// starts, or none when it goes on with one in progress (after a wait, or a
+    /// COMMIT whose commit comes in the next step with the loop's next statement).
     fn peek(&self, i: usize) -> Option<(Source, usize, usize)> {
         let mut sim = self.sim.clone();
         sim.step_session(i).ok()?;
         let name = self.sessions.get(i)?;
-        sim.take_events().into_iter().find_map(|e| match e.event {
-            engine::Event::StatementStarted {
-                session,
-                source,
-                span,
-                ..
-            } if &*session == name.as_str() => Some((source, span.0, span.1)),
-            _ => None,
-        })
+        let events = sim.take_events();
+        match explore::about(name, &events) {
+            explore::About::Started(k) => match &events[k].event {
+                engine::Event::StatementStarted { source, span, .. } => {
+                    Some((*source, span.0, span.1))
+                }
+                _ => None,
+            },
+            explore::About::Earlier | explore::About::Nothing => None,
+        }
     }
 
     /// Properties broken so far, each with the first step it was broken after (a
@@ -584,6 +586,43 @@ mod tests {
             block.is_some(),
             "line {line} of a setup block holds {text:?}"
         );
+    }
+
+    /// After `runs COMMIT`, PostgreSQL's commit comes in the session's next step, with
+    /// the loop's next statement: the card names COMMIT, what that step does, not the
+    /// statement it starts afterwards (that one runs in the same step, so the card
+    /// then names the one after it).
+    #[test]
+    fn the_next_statement_after_a_commit_is_the_commit() {
+        let applied = applied("pg-claim-race", &[]);
+        let mut s = Scheduling::new(applied, 1).expect("starts");
+        let next = |s: &Scheduling| {
+            let now = s.sessions_now(&s.view());
+            now[0]
+                .next
+                .clone()
+                .map(|(text, _)| text)
+                .unwrap_or_default()
+        };
+        while !next(&s).starts_with("COMMIT") {
+            assert!(s.steps.len() < 20, "no COMMIT in 20 steps");
+            s.pick(0).expect("enabled");
+        }
+        s.pick(0).expect("enabled");
+        assert!(
+            s.last_events()
+                .iter()
+                .any(|e| e.event.to_string().contains("runs work line 16: COMMIT")),
+            "{:?}",
+            s.last_events()
+        );
+        assert_eq!(next(&s), "COMMIT");
+        s.pick(0).expect("enabled");
+        assert!(s
+            .last_events()
+            .iter()
+            .any(|e| e.event.to_string().starts_with("worker1 commits")));
+        assert!(next(&s).starts_with("SELECT id INTO v_id"), "{}", next(&s));
     }
 
     #[test]

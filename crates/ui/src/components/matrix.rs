@@ -222,7 +222,12 @@ fn legend_labels(lesson: &Lesson, columns: &[lesson::Column]) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, c)| match (&c.measure, shown.get(i)) {
-            (lesson::ColumnMeasure::ErrorNumbers, _) => t!("matrix-errors-label"),
+            // Only T-SQL catches with TRY; each dialect names what lets an error through.
+            (lesson::ColumnMeasure::ErrorNumbers, _) => match lesson.dialect {
+                engine::Dialect::Postgres => t!("matrix-errors-label-exception"),
+                engine::Dialect::Teradata => t!("matrix-errors-label-client"),
+                _ => t!("matrix-errors-label"),
+            },
             (_, Some(s)) if s.key == c.key => s.label.clone(),
             _ => c.label.clone(),
         })

@@ -386,15 +386,56 @@ enum Search {
     Failed(String),
 }
 
+thread_local! {
+    /// The last search's answer, with the property chosen: a learner who opens the
+    /// counterexample in the player and comes back (browser Back) finds it again
+    /// instead of searching anew.
+    static LAST_ANSWER: RefCell<Option<KeptAnswer>> = const { RefCell::new(None) };
+}
+
+struct KeptAnswer {
+    request: ExploreRequest,
+    chosen: usize,
+    answer: Rc<Answer>,
+    elapsed_ms: f64,
+}
+
+/// The request of a search of `lesson` with these settings, seed and property.
+fn explore_request(props: &ExploreProps, property: Option<&str>) -> ExploreRequest {
+    ExploreRequest {
+        lesson: props.lesson.id.clone(),
+        settings: props
+            .settings
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+        seed: props.seed,
+        property: property.unwrap_or_default().to_string(),
+        max_steps: explore::Options::default().max_steps,
+        max_states: explore::Options::default().max_states,
+    }
+}
+
+/// The kept answer, when it is for this lesson, settings and seed.
+fn kept_answer(props: &ExploreProps) -> Option<(usize, Search)> {
+    LAST_ANSWER.with_borrow(|kept| {
+        let k = kept.as_ref()?;
+        let mut request = explore_request(props, None);
+        request.property.clone_from(&k.request.property);
+        (request == k.request).then(|| (k.chosen, Search::Done(k.answer.clone(), k.elapsed_ms)))
+    })
+}
+
 /// Explore: the search over every interleaving, run in the worker, with progress,
 /// Cancel and its answer.
 #[function_component]
 fn ExplorePanel(props: &ExploreProps) -> Html {
-    let search = use_state(|| Search::Idle);
+    let kept = use_memo((), |_| kept_answer(props));
+    let search = use_state(|| kept.as_ref().as_ref().map_or(Search::Idle, |k| k.1.clone()));
     let job: Rc<RefCell<Option<Offloaded>>> = use_mut_ref(|| None);
     let started = use_mut_ref(|| 0.0_f64);
     let last = use_mut_ref(explore::Progress::default);
-    let chosen = use_state(|| 0_usize);
+    let chosen = use_state(|| kept.as_ref().as_ref().map_or(0, |k| k.0));
     let applied = props.lesson.apply(&props.settings).ok();
     let props_list = applied.as_ref().map(properties).unwrap_or_default();
 
@@ -416,18 +457,8 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
         let (search, job, started, last) =
             (search.clone(), job.clone(), started.clone(), last.clone());
         let property = props_list.get(*chosen).map(|p| p.name.clone());
-        let request = ExploreRequest {
-            lesson: props.lesson.id.clone(),
-            settings: props
-                .settings
-                .iter()
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-                .collect(),
-            seed: props.seed,
-            property: property.clone().unwrap_or_default(),
-            max_steps: explore::Options::default().max_steps,
-            max_states: explore::Options::default().max_states,
-        };
+        let request = explore_request(props, property.as_deref());
+        let chosen_now = *chosen;
         Callback::from(move |_: MouseEvent| {
             if property.is_none() {
                 return;
@@ -439,6 +470,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
             let mut measure = Some(measure);
             let on_reply = {
                 let (search, last, started) = (search.clone(), last.clone(), started.clone());
+                let request = request.clone();
                 move |reply: Reply| {
                     let done = match reply {
                         Reply::Searching(p) => {
@@ -447,7 +479,15 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             return;
                         }
                         Reply::Explored(Ok(answer)) => {
-                            Search::Done(Rc::new(answer), now_ms() - *started.borrow())
+                            let (answer, elapsed_ms) =
+                                (Rc::new(answer), now_ms() - *started.borrow());
+                            LAST_ANSWER.set(Some(KeptAnswer {
+                                request: request.clone(),
+                                chosen: chosen_now,
+                                answer: answer.clone(),
+                                elapsed_ms,
+                            }));
+                            Search::Done(answer, elapsed_ms)
                         }
                         Reply::Explored(Err(e)) | Reply::Failed(e) => Search::Failed(e),
                         _ => return,
