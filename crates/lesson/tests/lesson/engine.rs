@@ -637,3 +637,33 @@ fn a_statement_slowed_by_the_log_flush_says_so() {
         "{line}"
     );
 }
+
+/// Teradata locks a database, a table or a row hash, never a page: no Teradata lesson,
+/// under any setting, takes a lock on a page or counts one at commit.
+#[test]
+fn teradata_takes_no_page_locks() {
+    let lessons: Vec<_> = crate::explorable::lessons()
+        .into_iter()
+        .filter(|l| l.dialect == Dialect::Teradata)
+        .collect();
+    assert!(!lessons.is_empty());
+    for l in lessons {
+        for settings in l.all_combinations().settings {
+            let report = lockstep_lesson::run(&l.apply(&settings).unwrap(), l.seed).unwrap();
+            for e in &report.trace.entries {
+                let line = e.event.to_string();
+                let resource = match &e.event {
+                    Event::LockGranted { resource, .. } | Event::LockWaiting { resource, .. } => {
+                        resource.to_string()
+                    }
+                    _ => String::new(),
+                };
+                assert!(
+                    !line.contains("or page") && !resource.starts_with("PAGE"),
+                    "{} {settings}: a page in `{line}`",
+                    l.id
+                );
+            }
+        }
+    }
+}

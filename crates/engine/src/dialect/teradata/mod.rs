@@ -113,6 +113,12 @@ impl Rules for Teradata {
         }
     }
 
+    /// Teradata's levels are the database, the table and the row hash: no pages, so a
+    /// row hash lock takes no intent lock on a page above it.
+    fn page_locks(&self) -> bool {
+        false
+    }
+
     /// Our sources do not say what Teradata checks when it compiles a procedure.
     fn checks_columns_at_create(&self) -> bool {
         false
