@@ -360,7 +360,12 @@ impl fmt::Display for Event {
         use Event::*;
         match self {
             SetupFinished { statements, tables } => {
-                write!(f, "setup ran {statements} statements and left {tables} tables")
+                write!(
+                    f,
+                    "setup ran {statements} statement{} and left {tables} table{}",
+                    if *statements == 1 { "" } else { "s" },
+                    if *tables == 1 { "" } else { "s" }
+                )
             }
             SessionStarted { session } => write!(f, "{session} connects"),
             SessionFinished { session } => write!(f, "{session} finishes its script"),

@@ -22,6 +22,9 @@ pub struct SessionOutcome {
     pub elapsed_us: u64,
     /// Time a consume spent in the delayed state waiting for a row of a queue table.
     pub delayed_us: u64,
+    /// Its script ended with a transaction open, which the server rolled back as the
+    /// session ended (no COMMIT or ROLLBACK of its own).
+    pub open_at_end: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

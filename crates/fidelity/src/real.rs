@@ -159,6 +159,7 @@ pub fn run(cluster: &Cluster, plan: &Plan, queries: &[String]) -> Result<RealRun
                 logical_reads: buffers.get(&session_role(i)).copied().unwrap_or(0),
                 elapsed_us: s.elapsed_us,
                 delayed_us: 0,
+                open_at_end: false,
             })
             .collect(),
     };

@@ -141,6 +141,7 @@ fn session(
         logical_reads: 0,
         elapsed_us: 0,
         delayed_us: 0,
+        open_at_end: false,
     }
 }
 

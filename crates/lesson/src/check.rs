@@ -95,10 +95,13 @@ pub enum Figure {
     ElapsedMs,
     /// Time consumes spent in the delayed state waiting for a row, ms (Teradata).
     DelayedMs,
+    /// 1 when the session's script ended with its transaction open (the server rolled
+    /// it back at the end), else 0.
+    OpenAtEnd,
 }
 
 impl Figure {
-    pub const ALL: [Figure; 11] = [
+    pub const ALL: [Figure; 12] = [
         Figure::WaitMs,
         Figure::Errors,
         Figure::CaughtErrors,
@@ -110,6 +113,7 @@ impl Figure {
         Figure::EndMs,
         Figure::ElapsedMs,
         Figure::DelayedMs,
+        Figure::OpenAtEnd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -125,6 +129,7 @@ impl Figure {
             Figure::EndMs => "end_ms",
             Figure::ElapsedMs => "elapsed_ms",
             Figure::DelayedMs => "delayed_ms",
+            Figure::OpenAtEnd => "open_at_end",
         }
     }
 
@@ -154,6 +159,7 @@ impl Figure {
             Figure::EndMs => 0.0,
             Figure::ElapsedMs => ms(s.elapsed_us),
             Figure::DelayedMs => ms(s.delayed_us),
+            Figure::OpenAtEnd => f64::from(u8::from(s.open_at_end)),
         }
     }
 }

@@ -1000,6 +1000,12 @@ fn syntax_errors_list_what_was_expected() {
         "SELECT id FROM t WITH (UPDLOCK READPAST)",
         expect!["1:32: found 'READPAST', expected one of: ',', ')'"],
     );
+    // The '(' the parser is inside is the one named, though a later ')' (the outer
+    // one's) balances the count of one of them.
+    check_error(
+        "WITH next AS (\n    SELECT TOP (1) id\n    FROM t WITH (UPDLOCK READPAST ROWLOCK\n)\nSELECT id FROM next",
+        expect!["3:26: found 'READPAST', expected one of: ',', ')' (the '(' at column 17 is not closed)"],
+    );
     check_error(
         "SELECT (1 + 2",
         expect!["1:14: unexpected end of input, expected one of: an operator, ')' (the '(' at column 8 is not closed)"],

@@ -474,14 +474,19 @@ pub(crate) trait Rules: Sync {
     }
 
     /// The name of an unnamed constraint of `table`: its primary key (`columns` empty,
-    /// `n` 0) or its `n`th UNIQUE constraint on `columns`. SQL Server's are
-    /// `PK__table__<hash>` and `UQ__table__<hash>`; these are stable stand-ins.
+    /// `n` 0) or its `n`th UNIQUE constraint on `columns`. SQL Server names them
+    /// `PK__` or `UQ__`, the table's first 8 characters, `__` and 16 hex digits that
+    /// differ per database (`PK__send__3213E83F...`); the digits here are a hash of the
+    /// table, the kind and `n`, so a run is the same every time.
     fn constraint_name(&self, table: &str, _columns: &[&str], n: usize) -> String {
-        if n == 0 {
-            format!("PK__{table}")
-        } else {
-            format!("UQ__{table}_{n}")
+        let kind = if n == 0 { "PK" } else { "UQ" };
+        // FNV-1a, 64 bits: small and stable across platforms.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in format!("{kind}/{table}/{n}").bytes() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
+        let short: String = table.chars().take(8).collect();
+        format!("{kind}__{short}__{hash:016X}")
     }
 
     /// Whether a table is a heap of row versions (`state::heap`) that a scan reads whole,

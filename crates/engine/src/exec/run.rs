@@ -61,6 +61,7 @@ impl Exec<'_> {
                 logical_reads: 0,
                 elapsed_us: 0,
                 delayed_us: 0,
+                open_at_end: false,
             },
             statement_locks: Vec::new(),
             undo_mark: 0,
@@ -319,6 +320,7 @@ impl Exec<'_> {
     pub(crate) fn finish_session(&mut self, i: usize) {
         // An open transaction at disconnect is rolled back; session app locks are freed.
         if self.w.sessions[i].txn.is_some() {
+            self.w.sessions[i].out.open_at_end = true;
             self.rollback(i, "the session ended with an open transaction");
         }
         let owner = self.w.sessions[i].session_owner;

@@ -550,7 +550,7 @@ fn errors_in_an_editable_setup_block() {
     expect!["data:2:22: found '1', expected '('"].assert_eq(&check(
         "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES 1;",
     ));
-    expect!["data:2:1: setup failed with error 2627: Violation of PRIMARY KEY constraint 'PK__t'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (1)."]
+    expect!["data:2:1: setup failed with error 2627: Violation of PRIMARY KEY constraint 'PK__t__1CDAE631F03A3B88'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (1)."]
         .assert_eq(&check("CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (1);"));
     expect!["ok, solved: false"].assert_eq(&check(
         "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2);",
@@ -901,6 +901,25 @@ ROLLBACK;
             .replace("ROLLBACK", "COMMIT")
     ));
     assert!(!solved(".SET SESSION TRANSACTION ANSI\n"));
+    // Deleting COMMIT leaves the transaction open; the server rolls it back at
+    // logoff, which loses no job here, but A did not end it: not solved either.
+    let report = check_exercise(
+        &lesson,
+        &settings,
+        &[("consumer", &solution.replace("ROLLBACK;\n", ""))],
+        &exercise.seeds,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let failing: Vec<&str> = report
+        .goals
+        .iter()
+        .filter(|g| !g.passed_all_seeds)
+        .map(|g| g.name.as_str())
+        .collect();
+    assert_eq!(
+        failing,
+        ["A ends its transaction itself (it does not log off with it open)"]
+    );
 }
 
 /// A run-time error that ends a run is placed on the learner's line, also inside a

@@ -544,7 +544,7 @@ INSERT INTO t (id, code, tag, ref) VALUES (1, 10, 100, 7);";
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].0, 2627);
     assert!(
-        e[0].1.starts_with("Violation of UNIQUE KEY constraint 'UQ__t_1'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (10)."),
+        e[0].1.starts_with("Violation of UNIQUE KEY constraint 'UQ__t__C08D560AE9CAF024'. Cannot insert duplicate key in object 'dbo.t'. The duplicate key value is (10)."),
         "{}",
         e[0].1
     );

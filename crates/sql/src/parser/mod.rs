@@ -278,10 +278,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The innermost '(' before the current token that no ')' closes, before or after it:
-    /// a ')' expected here is then the missing one, and naming where it opened tells the
-    /// reader which. `None` when the parentheses balance later (`WITH (UPDLOCK READPAST)`
-    /// wants a comma, not a ')').
+    /// The innermost '(' open at the current token, when the text leaves a '(' open for
+    /// good: the ')' expected here is then the missing one, and naming where its '('
+    /// opened tells the reader which. It is the innermost even when a later ')' would
+    /// close it by count (`WITH next AS ( ... WITH (UPDLOCK READPAST ... )`: the later ')'
+    /// is the outer one's). `None` when the parentheses balance later
+    /// (`WITH (UPDLOCK READPAST)` wants a comma, not a ')').
     fn unclosed_paren(&self) -> Option<&'a Token> {
         let mut open: Vec<&'a Token> = Vec::new();
         for t in &self.toks[..self.pos.min(self.toks.len())] {
@@ -293,18 +295,19 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
         }
-        let mut depth = 0usize;
+        // The ')'s after this point that close a '(' opened before it.
+        let (mut depth, mut closing) = (0usize, 0usize);
         for t in self.toks.get(self.pos..).unwrap_or_default() {
             match t.kind {
                 Tok::LParen => depth += 1,
-                Tok::RParen if depth == 0 => {
-                    open.pop();
-                }
+                Tok::RParen if depth == 0 => closing += 1,
                 Tok::RParen => depth -= 1,
                 _ => {}
             }
         }
-        open.last().copied()
+        (closing < open.len())
+            .then(|| open.last().copied())
+            .flatten()
     }
 
     /// ` (a reserved word in Teradata; ...)` when a name was expected and the token is one
