@@ -171,6 +171,26 @@ test('embed: without embed.js the iframe keeps its height and still works', asyn
   assert.equal((await position(frame)).events, 1);
 });
 
+// The compare embed is documented as resized by embed.js, as the lesson's is, and
+// links to the full page in a new tab.
+test('embed: a compare widget is fitted by embed.js and opens the full compare page', async (t) => {
+  const { page } = t;
+  const frame = await hostPage(t, 'compare-post.html', '/embed/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off', 680);
+  await frame.waitForSelector('[data-testid=compare-outcomes]', { timeout: 30_000 });
+  const deadline = Date.now() + 10_000;
+  let h;
+  while (Date.now() < deadline) {
+    h = await page.$eval('iframe', (el) => ({ shown: el.getBoundingClientRect().height, resized: el.dataset.lockstepResized === 'true' }));
+    h.content = await frame.$eval('[data-testid=compare]', (el) => Math.ceil(el.getBoundingClientRect().bottom + scrollY));
+    if (h.resized && Math.abs(h.shown - h.content) <= 6) break;
+    await page.waitForTimeout(100);
+  }
+  assert.ok(h.resized && Math.abs(h.shown - h.content) <= 6, `not fitted: ${JSON.stringify(h)}`);
+  assert.ok(h.shown > 300, `${h.shown} px`);
+  const open = await frame.$eval('[data-testid=embed-open]', (a) => ({ href: a.getAttribute('href'), target: a.target }));
+  assert.deepEqual(open, { href: '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off', target: '_blank' });
+});
+
 test('embed: the copy-embed code, pasted into another page, restores toggles and playhead', async (t) => {
   const { page, context } = t;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(t.baseUrl).origin });
@@ -356,6 +376,11 @@ async function compactHeights(t, theme) {
     }
     const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${id}: horizontal overflow of ${overflow} px`);
+    // Every toggle's label is whole: the post tells its readers which one to flip.
+    const cut = await frame.$$eval('.toggle__label', (labels) =>
+      labels.filter((l) => l.scrollWidth > l.clientWidth + 1 || l.scrollHeight > l.clientHeight + 1).map((l) => l.textContent),
+    );
+    assert.deepEqual(cut, [], `${id}: toggle labels cut short`);
     if (id === 'queue-wait-or-skip') {
       await frame.click('[data-testid=step-forward]');
       await page.locator('iframe').screenshot({ path: join(SHOTS, `embed-compact-${theme}.png`) });
@@ -433,4 +458,28 @@ test('embed: on a phone a compact widget shows three lanes and three sessions wh
   assert.ok(labels.length === 3 && labels.every(([, cut]) => !cut), JSON.stringify(labels));
   // A consume's wait for a row is said: consumer2 was delayed until the producer's row.
   assert.match(await page.textContent('[data-testid=outcome-line-consumer2]'), /waited 0 ms · 0 rows · 0 errors · delayed [\d,.]+ ms/);
+});
+
+// A 680 px post column holds three session cards in a row: a long figure breaks before
+// its unit instead of running into the figure beside it.
+test('embed: outcome figures never overlap in a 682 px full widget', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 682, height: 900 });
+  await t.open('#/embed/send-double-click?guard=applock&view=full');
+  await settled(page, 'guard=applock');
+  const overlaps = await page.$$eval('[data-testid=embed] .figures', (lists) =>
+    lists.flatMap((dl) => {
+      const boxes = [...dl.querySelectorAll('dd')].map((dd) => {
+        const r = document.createRange();
+        r.selectNodeContents(dd);
+        const b = r.getBoundingClientRect();
+        return { text: dd.textContent, left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+      });
+      return boxes.flatMap((a, i) =>
+        boxes.slice(i + 1).filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).map((b) => `${a.text} / ${b.text}`),
+      );
+    }),
+  );
+  assert.ok((await page.locator('[data-testid=embed] .figures').count()) >= 3);
+  assert.deepEqual(overlaps, []);
 });

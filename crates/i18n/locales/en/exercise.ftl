@@ -23,6 +23,10 @@ check-progress = seed { $seed } of { $seeds }, { $steps } engine { $steps ->
     [one] step
    *[other] steps
 }, { $time } of virtual time
+check-progress-showing = all { $seeds } seeds run; now the run to show: { $steps } engine { $steps ->
+    [one] step
+   *[other] steps
+}, { $time } of virtual time
 check-cancelled = You cancelled Check: { $progress }. No goal was judged; change your SQL and press Check again.
 check-solved = Solved: every goal holds on all { $seeds } seeds.
 check-run-error = Not yet: a run of your SQL ended in an error, so the goals it met do not count (marked –); the others failed as shown.

@@ -20,6 +20,7 @@ reset-done = 進捗をリセットしました。最初の SQL に戻ってい�
 reset-undo = 元に戻す
 checking = { $seeds } 個のシードでチェック中…
 check-progress = シード { $seed } / { $seeds }、エンジン { $steps } ステップ、仮想時間 { $time }
+check-progress-showing = { $seeds } 個のシードをすべて実行済み。表示する実行を作成中: エンジン { $steps } ステップ、仮想時間 { $time }
 check-cancelled = チェックをキャンセルしました: { $progress }。目標は判定されていません。SQL を変更して、もう一度チェックしてください。
 check-solved = 解決: すべての目標が { $seeds } 個のシードすべてで成り立ちます。
 check-run-error = まだです: SQL の実行がエラーで終わったため、満たした目標は数えません (– の印)。ほかの目標は表示のとおり満たしていません。

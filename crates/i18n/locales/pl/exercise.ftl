@@ -27,6 +27,11 @@ check-progress = ziarno { $seed } z { $seeds }, { $steps } { $steps ->
     [few] kroki
    *[many] kroków
 } silnika, { $time } czasu wirtualnego
+check-progress-showing = wszystkie ziarna ({ $seeds }) sprawdzone; teraz przebieg do pokazania: { $steps } { $steps ->
+    [one] krok
+    [few] kroki
+   *[many] kroków
+} silnika, { $time } czasu wirtualnego
 check-cancelled = Sprawdzanie anulowane: { $progress }. Żaden cel nie został oceniony; zmień SQL i naciśnij Sprawdź ponownie.
 check-solved = Rozwiązane: każdy cel jest spełniony na wszystkich ziarnach ({ $seeds }).
 check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc spełnione w nim cele się nie liczą (oznaczone –); pozostałe nie zostały spełnione, jak pokazano.

@@ -31,6 +31,10 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     let lesson = catalog().lesson(&route.id).cloned();
     let runs = use_state(|| None::<Result<Pair, String>>);
     let t_us = use_state(|| route.time_us.unwrap_or(0));
+    // Embedded, the widget tells embed.js its height, as the lesson's embed does (a
+    // compare plays nothing, so nothing holds the height back).
+    let root = use_node_ref();
+    super::embed::use_report_height(root.clone(), false);
     {
         let runs = runs.clone();
         let lesson = lesson.clone();
@@ -286,10 +290,18 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
         Callback::from(move |_: MouseEvent| navigate(&Route::Compare(swapped.clone())))
     };
     html! {
-        <article class={classes!("compare", route.embed.then_some("compare--embed"))} data-testid="compare"
+        <article ref={root} class={classes!("compare", route.embed.then_some("compare--embed"))} data-testid="compare"
             data-lesson={lesson.id.clone()}>
             <header class="lesson__head">
-                if !route.embed {
+                if route.embed {
+                    // A fragment link resolves against the app's own address, so the
+                    // full page opens from wherever the widget is served.
+                    <a class="embed__open" href={Route::Compare(CompareRoute { embed: false, ..route.clone() }).href()}
+                        target="_blank" rel="noopener" data-testid="embed-open">
+                        { t!("embed-open") }<span aria-hidden="true">{ " ↗" }</span>
+                        <span class="visually-hidden">{ " " }{ t!("embed-open-new-tab") }</span>
+                    </a>
+                } else {
                     <p class="lesson__crumbs">
                         <a href={Route::Home.href()}>{ t!("all-lessons") }</a>
                         { " · " }

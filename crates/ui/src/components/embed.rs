@@ -212,7 +212,7 @@ pub fn problem(id: &str) -> Html {
 /// after the reader acts (the returned flag: set it on a click or a key). The observer
 /// is disconnected by the effect's cleanup.
 #[hook]
-fn use_report_height(root: NodeRef, hold: bool) -> Rc<Cell<bool>> {
+pub(crate) fn use_report_height(root: NodeRef, hold: bool) -> Rc<Cell<bool>> {
     let held = use_memo((), |_| Cell::new(false));
     let acted = use_memo((), |_| Cell::new(false));
     held.set(hold);

@@ -378,6 +378,15 @@ fn Exercise(props: &ExerciseProps) -> Html {
 
 /// "seed 2 of 5, 120 000 engine steps, 3.2 s of virtual time".
 fn check_progress_text(p: &CheckProgress) -> String {
+    // Every seed has run: what runs now is the run the page shows after Check.
+    if p.seeds > 0 && p.seeds_done >= p.seeds {
+        return t!(
+            "check-progress-showing",
+            seeds = p.seeds,
+            steps = p.steps,
+            time = ms_label(p.now_us)
+        );
+    }
     let seed = (p.seeds_done + 1).min(p.seeds);
     t!(
         "check-progress",
@@ -891,5 +900,30 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
             <Outcome summary={run.summary.clone()} previous={None} exercise=true />
             <EventLog run={run.clone()} events={head.events} {dispatch} />
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After the last seed, Check builds the run it shows: the label says so rather than
+    /// stay on the last seed while virtual time starts over.
+    #[test]
+    fn progress_names_the_run_to_show_after_the_seeds() {
+        let at = |seeds_done| CheckProgress {
+            seeds_done,
+            seeds: 5,
+            steps: 2,
+            now_us: 1_500,
+        };
+        assert_eq!(
+            check_progress_text(&at(4)),
+            "seed 5 of 5, 2 engine steps, 1.5 ms of virtual time"
+        );
+        assert_eq!(
+            check_progress_text(&at(5)),
+            "all 5 seeds run; now the run to show: 2 engine steps, 1.5 ms of virtual time"
+        );
     }
 }
