@@ -341,3 +341,17 @@ test('i18n: the built-in properties (no lesson declares them) are named in the p
   const listed = await page.textContent('[data-testid=properties]');
   assert.doesNotMatch(listed, /No session ends with an error|No deadlock/, listed);
 });
+
+// On the one-screen layout a toggle's help shows one line; a Japanese help is longer.
+// With focus on the toggle (Tab, or a tap) the whole help shows, not only in a title.
+test('i18n: a toggle with focus shows its whole help (teradata-rules in Japanese)', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/teradata-rules?lang=ja');
+  await settled(page);
+  const toggle = page.locator('.toggle:has(.toggle__help)').first();
+  const clamped = () => toggle.locator('.toggle__help').evaluate((e) => e.scrollHeight > e.clientHeight + 1);
+  assert.equal(await clamped(), true, 'the help is cut to one line at rest');
+  await toggle.locator('.toggle__value').first().focus();
+  assert.equal(await clamped(), false, 'with focus the whole help shows');
+});
