@@ -483,3 +483,21 @@ test('embed: outcome figures never overlap in a 682 px full widget', async (t) =
   assert.ok((await page.locator('[data-testid=embed] .figures').count()) >= 3);
   assert.deepEqual(overlaps, []);
 });
+
+// On a phone the position wraps into a fixed two-line box rather than lose its end
+// ("… · zdarzenie 59 …"), with the run's longest figures (at its end) too.
+test('embed: on a phone the position line is whole, at the start and at the end of a run', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 360, height: 800 });
+  await t.open('#/embed/queue-claim-race?lang=pl');
+  await settled(page);
+  const cut = () => page.$eval('[data-testid=embed] .transport__time', (e) => [e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1, e.getBoundingClientRect().height, e.textContent]);
+  const [startCut, startHeight, startText] = await cut();
+  assert.equal(startCut, false, startText);
+  await page.focus('[data-testid=step-forward]');
+  await page.keyboard.press('End');
+  await page.waitForFunction((before) => document.querySelector('[data-testid=embed] .transport__time')?.textContent !== before, startText);
+  const [endCut, endHeight, endText] = await cut();
+  assert.equal(endCut, false, endText);
+  assert.equal(endHeight, startHeight, 'the box keeps its height as the playhead moves');
+});
