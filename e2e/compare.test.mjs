@@ -92,3 +92,21 @@ test('compare: a claim edited with more lines parts where it behaves differently
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction((t) => Number(document.querySelector('[data-testid=compare-position]').dataset.tMs) === t, first);
 });
+
+// Each ⇄ badge sits within its own value, not across the line to the next one, where
+// narrow values ("600" and "3") made the badge look like the neighbour's.
+test('compare: each ⇄ badge stays within its own value', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race');
+  await settled(page);
+  const outside = await page.$$eval('.toggle__compare', (as) =>
+    as.flatMap((a) => {
+      const badge = a.getBoundingClientRect();
+      const value = a.parentElement.querySelector('.toggle__value').getBoundingClientRect();
+      return badge.left >= value.left && badge.right <= value.right ? [] : [`${a.dataset.testid}: ${badge.left}–${badge.right} outside ${value.left}–${value.right}`];
+    }),
+  );
+  assert.ok((await page.locator('.toggle__compare').count()) >= 5);
+  assert.deepEqual(outside, []);
+});

@@ -86,11 +86,14 @@ pub fn compare(
                     | Figure::Statements
                     | Figure::ResultRows
                     | Figure::ResultSets
-                    | Figure::LogicalReads => {
+                    | Figure::LogicalReads
+                    | Figure::SharedBuffersHit => {
                         let (r, s) = (value(&real.outcome), value(sim.outcome));
                         // Pages are PostgreSQL's shared buffers: the executor's hits and
                         // reads of the session's statements (`real.rs`).
-                        let name = name.replace("logical_reads", "shared buffers");
+                        let name = name
+                            .replace("logical_reads", "shared buffers")
+                            .replace("shared_buffers_hit", "shared buffers");
                         entry(name, r.to_string(), s.to_string(), verdict.passed);
                     }
                     Figure::ErrorNumber => {

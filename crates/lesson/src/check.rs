@@ -98,10 +98,13 @@ pub enum Figure {
     /// 1 when the session's script ended with its transaction open (the server rolled
     /// it back at the end), else 0.
     OpenAtEnd,
+    /// `logical_reads` under PostgreSQL's name: the shared buffers hit, so a check's
+    /// verdict uses the word the player shows for the figure.
+    SharedBuffersHit,
 }
 
 impl Figure {
-    pub const ALL: [Figure; 12] = [
+    pub const ALL: [Figure; 13] = [
         Figure::WaitMs,
         Figure::Errors,
         Figure::CaughtErrors,
@@ -114,6 +117,7 @@ impl Figure {
         Figure::ElapsedMs,
         Figure::DelayedMs,
         Figure::OpenAtEnd,
+        Figure::SharedBuffersHit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -130,6 +134,7 @@ impl Figure {
             Figure::ElapsedMs => "elapsed_ms",
             Figure::DelayedMs => "delayed_ms",
             Figure::OpenAtEnd => "open_at_end",
+            Figure::SharedBuffersHit => "shared_buffers_hit",
         }
     }
 
@@ -153,7 +158,7 @@ impl Figure {
             Figure::CaughtErrors => s.errors.iter().filter(|e| e.caught).count() as f64,
             Figure::ErrorNumber => s.errors.first().map_or(0.0, |e| f64::from(e.number)),
             Figure::Statements => s.statements as f64,
-            Figure::LogicalReads => s.logical_reads as f64,
+            Figure::LogicalReads | Figure::SharedBuffersHit => s.logical_reads as f64,
             Figure::ResultRows => s.results.iter().map(|r| r.rows.len()).sum::<usize>() as f64,
             Figure::ResultSets => s.results.len() as f64,
             Figure::EndMs => 0.0,

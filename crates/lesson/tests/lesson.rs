@@ -266,7 +266,7 @@ fn unknown_check_figure() {
     check_error(
         &[("figure = \"wait_ms\"", "figure = \"wait_sec\"")],
         expect![[r#"
-            lessons/tiny.md:17:10: front matter: unknown variant `wait_sec`, expected one of `wait_ms`, `errors`, `caught_errors`, `error_number`, `statements`, `logical_reads`, `result_rows`, `result_sets`, `end_ms`, `elapsed_ms`, `delayed_ms`, `open_at_end`
+            lessons/tiny.md:17:10: front matter: unknown variant `wait_sec`, expected one of `wait_ms`, `errors`, `caught_errors`, `error_number`, `statements`, `logical_reads`, `result_rows`, `result_sets`, `end_ms`, `elapsed_ms`, `delayed_ms`, `open_at_end`, `shared_buffers_hit`
         "#]],
     );
 }

@@ -1233,3 +1233,28 @@ fn a_duplicate_insert_waits_on_the_writers_transaction() {
     );
     assert_eq!(sqlstates(&sim, "B"), ["23505", "25P02"]);
 }
+
+/// A PostgreSQL lesson's page checks say `shared_buffers_hit`, the player's word for the
+/// figure, not SQL Server's `logical_reads`; the value is the same.
+#[test]
+fn page_checks_speak_of_shared_buffers() {
+    let lesson = super::explorable::lessons()
+        .into_iter()
+        .find(|l| l.id == "pg-partial-index")
+        .expect("pg-partial-index");
+    let applied = lesson.apply(&lesson.settings_default()).expect("applies");
+    let report = lockstep_lesson::run(&applied, lesson.seed).expect("runs");
+    let pages: Vec<String> = report
+        .checks
+        .iter()
+        .map(|c| c.detail.to_string())
+        .filter(|d| d.contains("buffers") || d.contains("logical"))
+        .collect();
+    assert_eq!(pages.len(), 1, "{pages:?}");
+    assert!(
+        pages[0].starts_with("A shared_buffers_hit = ")
+            && pages[0].ends_with("(expected at most 20)"),
+        "{}",
+        pages[0]
+    );
+}
