@@ -223,8 +223,9 @@ JSON output (--json), one object; these fields are a contract:
              exactly; a pick that is not enabled is an error naming the choice, so is
              a text with more choices than the run reaches, and choice points past
              the end of the text are seeded random
-Values in rows are JSON null, numbers or strings (datetimes as
-\"YYYY-MM-DD hh:mm:ss.fff\").
+Values in rows are JSON null, numbers or strings (datetimes as their type prints
+them: \"YYYY-MM-DD hh:mm:ss.fff\" for a datetime2(3), as many digits as the type
+has, a date as \"YYYY-MM-DD\").
 
 SVG output (--svg FILE): the lesson's title and settings, a time axis in ms, one lane
 per session (running / waiting on <resource> for <holder> / sleeping / a delayed

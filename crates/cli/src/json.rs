@@ -1,7 +1,7 @@
 //! The `run --json` object. Field names and shapes are a contract (see `--help`).
 
 use engine::{Outcome, ResultSet, TraceEntry, Value};
-use lesson::{datetime_text, ms, Anomaly, AnomalyKind, CheckResult, Settings};
+use lesson::{ms, Anomaly, AnomalyKind, CheckResult, Settings};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -139,7 +139,7 @@ impl Serialize for ValueJson<'_> {
             Value::Decimal(d) if d.is_finite() => serializer.serialize_f64(*d),
             Value::Decimal(_) => serializer.serialize_none(),
             Value::Text(s) => serializer.serialize_str(s),
-            Value::DateTime(us) => serializer.serialize_str(&datetime_text(*us)),
+            Value::DateTime(..) => serializer.serialize_str(&self.0.to_string()),
         }
     }
 }

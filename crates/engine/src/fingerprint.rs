@@ -19,7 +19,7 @@ fn value(h: &mut DefaultHasher, v: &Value) {
         Value::Int(n) => (1u8, n).hash(h),
         Value::Decimal(x) => (2u8, x.to_bits()).hash(h),
         Value::Text(s) => (3u8, s).hash(h),
-        Value::DateTime(t) => (4u8, t).hash(h),
+        Value::DateTime(t, stamp) => (4u8, t, stamp).hash(h),
     }
 }
 

@@ -38,7 +38,7 @@ pub use schedule::{Mode, ParseScheduleError, Schedule, ScheduleError, SchedulePo
 pub use sim::{Limits, Simulation, MAX_STEPS, MAX_VIRTUAL_US};
 pub use state::MAX_STATEMENTS_PER_SESSION;
 pub use state::{locks, pages};
-pub use value::{format_datetime, Value, CLOCK_ZERO_US};
+pub use value::{format_datetime, parse_datetime, stamp_text, Stamp, Value, CLOCK_ZERO_US};
 pub use view::{
     timeline, Lane, LaneState, LockBadge, LockView, Mark, MarkKind, RowView, Segment,
     SessionStatus, SessionView, StateView, TableView, WaitEdge,

@@ -9,16 +9,62 @@ use sql::ast::{BinaryOp, DataType, Len};
 
 use crate::error::{Fallible, SqlError};
 
-/// A SQL value.
-#[derive(Clone, Debug, PartialEq)]
+/// A SQL value. Equality is SQL's for points in time: two equal instants are equal
+/// whatever their [`Stamp`].
+#[derive(Clone, Debug)]
 pub enum Value {
     Null,
     Int(i64),
     Decimal(f64),
     /// Shared: rows are copied often (versions, scans, results), text rarely changes.
     Text(Rc<str>),
-    /// datetime2: microseconds since 1970-01-01 (virtual time zero is [`CLOCK_ZERO_US`]).
-    DateTime(i64),
+    /// A point in time: microseconds since 1970-01-01 (virtual time zero is
+    /// [`CLOCK_ZERO_US`]), and how its type prints it.
+    DateTime(i64, Stamp),
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Decimal(a), Value::Decimal(b)) => a == b,
+            (Value::Text(a), Value::Text(b)) => a == b,
+            (Value::DateTime(a, _), Value::DateTime(b, _)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// How a point in time prints, which its type decides, as each engine shows it: most
+/// types write all of their fractional digits (`datetime2(3)` `09:00:01.500`,
+/// `TIMESTAMP(6)` `09:00:00.000000`, `datetime2(7)` seven digits),
+/// `DataType::Timestamp` drops trailing zeros (`09:00:01.5`, `09:00:00`), a date has no
+/// time and a time no date. Comparison ignores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stamp {
+    /// Date and time with this many fractional digits (0 to 7; the seventh is always 0).
+    Full(u8),
+    /// `YYYY-MM-DD`.
+    Date,
+    /// `hh:mm:ss` with this many fractional digits.
+    Time(u8),
+    /// `DataType::Timestamp`: microseconds without their trailing zeros.
+    Trimmed,
+}
+
+impl Stamp {
+    /// How a value of column type `ty` prints.
+    pub fn of(ty: &DataType) -> Stamp {
+        match ty {
+            DataType::DateTime => Stamp::Full(3),
+            DataType::DateTime2(p) => Stamp::Full(*p),
+            DataType::Timestamp(_) => Stamp::Trimmed,
+            DataType::Date => Stamp::Date,
+            DataType::Time(p) => Stamp::Time(*p),
+            _ => Stamp::Full(7),
+        }
+    }
 }
 
 impl Value {
@@ -28,7 +74,7 @@ impl Value {
             Value::Int(_) => "int",
             Value::Decimal(_) => "float",
             Value::Text(_) => "varchar",
-            Value::DateTime(_) => "datetime2",
+            Value::DateTime(..) => "datetime2",
             Value::Null => "null",
         }
     }
@@ -56,7 +102,7 @@ impl Value {
             Value::Int(i) => Some(*i),
             Value::Decimal(d) => Some(d.trunc() as i64),
             Value::Text(s) => s.trim().parse().ok(),
-            Value::DateTime(t) => Some(*t),
+            Value::DateTime(t, _) => Some(*t),
             Value::Null => None,
         }
     }
@@ -91,9 +137,7 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Decimal(d) => write!(f, "{d}"),
             Value::Text(s) => f.write_str(s),
-            Value::DateTime(us) => {
-                f.write_str(&format_datetime(*us, if us % 1000 == 0 { 3 } else { 6 }))
-            }
+            Value::DateTime(us, stamp) => f.write_str(&stamp_text(*us, *stamp)),
         }
     }
 }
@@ -101,6 +145,34 @@ impl fmt::Display for Value {
 /// Virtual time zero as a wall-clock instant: 2026-01-05 09:00:00, in microseconds since
 /// 1970-01-01. datetime values are microseconds since 1970, so they print as real dates.
 pub const CLOCK_ZERO_US: i64 = (20_458 * 86_400 + 9 * 3_600) * 1_000_000;
+
+/// A point in time as its [`Stamp`] prints it.
+pub fn stamp_text(us: i64, stamp: Stamp) -> String {
+    match stamp {
+        Stamp::Full(p) if p > 6 => {
+            let mut s = format_datetime(us, 6);
+            s.extend(std::iter::repeat_n('0', (p - 6) as usize));
+            s
+        }
+        Stamp::Full(p) => format_datetime(us, p),
+        Stamp::Date => {
+            let mut s = format_datetime(us, 0);
+            s.truncate(s.len() - 9);
+            s
+        }
+        Stamp::Time(p) => {
+            let s = format_datetime(us, p.min(6));
+            let at = s.len() - 8 - if p == 0 { 0 } else { 1 + p.min(6) as usize };
+            let mut s = s[at..].to_string();
+            s.extend(std::iter::repeat_n('0', p.saturating_sub(6) as usize));
+            s
+        }
+        Stamp::Trimmed => {
+            let s = format_datetime(us, 6);
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    }
+}
 
 /// `2026-01-05 09:00:01.500` for a datetime with `precision` fractional digits.
 pub fn format_datetime(us: i64, precision: u8) -> String {
@@ -207,12 +279,12 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Null, _) | (_, Value::Null) => None,
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(collate(x, y)),
-        (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
-        (Value::Text(s), Value::DateTime(_)) => {
-            parse_datetime(s).and_then(|t| compare(&Value::DateTime(t), b))
+        (Value::DateTime(x, _), Value::DateTime(y, _)) => Some(x.cmp(y)),
+        (Value::Text(s), Value::DateTime(_, stamp)) => {
+            parse_datetime(s).and_then(|t| compare(&Value::DateTime(t, *stamp), b))
         }
-        (Value::DateTime(_), Value::Text(s)) => {
-            parse_datetime(s).and_then(|t| compare(a, &Value::DateTime(t)))
+        (Value::DateTime(_, stamp), Value::Text(s)) => {
+            parse_datetime(s).and_then(|t| compare(a, &Value::DateTime(t, *stamp)))
         }
         (x, y) => {
             let (fx, fy) = (as_f64(x)?, as_f64(y)?);
@@ -226,7 +298,7 @@ fn as_f64(v: &Value) -> Option<f64> {
         Value::Int(i) => Some(*i as f64),
         Value::Decimal(d) => Some(*d),
         Value::Text(s) => s.trim().parse().ok(),
-        Value::DateTime(t) => Some(*t as f64),
+        Value::DateTime(t, _) => Some(*t as f64),
         Value::Null => None,
     }
 }
@@ -377,11 +449,14 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
             fit_text(v, n, target)
         }
         DataType::SysName => fit_text(v, Some(128), target),
-        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => match v
-        {
-            Value::DateTime(t) => Ok(Value::DateTime(round_datetime(*t, ty))),
+        DataType::DateTime
+        | DataType::DateTime2(_)
+        | DataType::Timestamp(_)
+        | DataType::Date
+        | DataType::Time(_) => match v {
+            Value::DateTime(t, _) => Ok(Value::DateTime(round_datetime(*t, ty), Stamp::of(ty))),
             Value::Text(s) => parse_datetime(s)
-                .map(|t| Value::DateTime(round_datetime(t, ty)))
+                .map(|t| Value::DateTime(round_datetime(t, ty), Stamp::of(ty)))
                 .ok_or_else(|| SqlError::conversion_failed_datetime().into()),
             _ => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         },
@@ -391,7 +466,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
 
 fn round_datetime(us: i64, ty: &DataType) -> i64 {
     let p = match ty {
-        DataType::DateTime2(p) | DataType::Time(p) => *p,
+        DataType::DateTime2(p) | DataType::Time(p) | DataType::Timestamp(p) => *p,
         DataType::DateTime => 3,
         _ => 0,
     };
@@ -410,7 +485,7 @@ fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
             .trim()
             .parse::<f64>()
             .map_err(|_| SqlError::conversion_failed(s, ty).into()),
-        Value::DateTime(_) => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
+        Value::DateTime(..) => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         Value::Null => Ok(0.0),
     }
 }
@@ -423,7 +498,7 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
             .trim()
             .parse::<i64>()
             .map_err(|_| SqlError::conversion_failed(s, ty))?,
-        Value::DateTime(_) => return Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
+        Value::DateTime(..) => return Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         Value::Null => return Ok(Value::Null),
     };
     if n < min || n > max {
@@ -465,7 +540,7 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
             value: s,
             national: true,
         },
-        Value::DateTime(t) => sql::ast::Literal::Str {
+        Value::DateTime(t, _) => sql::ast::Literal::Str {
             value: format_datetime(t, 6).into(),
             national: false,
         },
@@ -568,13 +643,13 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
             }
         }
     }
-    if let (Value::DateTime(_), Value::DateTime(_), Sub) = (l, r, op) {
+    if let (Value::DateTime(..), Value::DateTime(..), Sub) = (l, r, op) {
         // An interval (or datetime's days since 1900) has no value here.
         return Err(
             SqlError::not_simulated("one point in time minus another (an interval)").into(),
         );
     }
-    if let (Value::DateTime(t), Value::Decimal(d)) = (l, r) {
+    if let (Value::DateTime(t, stamp), Value::Decimal(d)) = (l, r) {
         // datetime + a fraction of days (an INTERVAL literal is one), to the microsecond.
         let us = (d * 86_400_000_000.0).round();
         let moved = (us.abs() < 9.0e18)
@@ -586,10 +661,10 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
             });
         return moved
             .filter(|&m| in_datetime_range(m))
-            .map(Value::DateTime)
+            .map(|m| Value::DateTime(m, *stamp))
             .ok_or_else(|| SqlError::datetime_overflow().into());
     }
-    if let (Value::DateTime(t), Value::Int(n)) = (l, r) {
+    if let (Value::DateTime(t, stamp), Value::Int(n)) = (l, r) {
         // datetime + int adds days, as in SQL Server.
         let days = n.checked_mul(86_400_000_000);
         let moved = match op {
@@ -599,7 +674,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
         };
         return moved
             .filter(|&m| in_datetime_range(m))
-            .map(Value::DateTime)
+            .map(|m| Value::DateTime(m, *stamp))
             .ok_or_else(|| SqlError::datetime_overflow().into());
     }
     match (l, r) {

@@ -301,7 +301,7 @@ impl PlainSet {
             Plain::Int(i) => Value::Int(i),
             Plain::Decimal(d) => Value::Decimal(d),
             Plain::Text(t) => Value::Text(t.into()),
-            Plain::DateTime(t) => Value::DateTime(t),
+            Plain::DateTime(t) => Value::DateTime(t, engine::Stamp::Trimmed),
         };
         ResultSet {
             columns: self.columns,

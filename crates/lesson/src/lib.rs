@@ -66,7 +66,7 @@ pub use trace::{event_text, trace_line};
 pub use translation::{
     AnomalyText, CheckText, QuestionText, ToggleText, Translation, TRANSLATION_LANGS,
 };
-pub use value::{datetime_text, ms, value_text};
+pub use value::{ms, value_text};
 
 use source::SourceFile;
 

@@ -9,7 +9,7 @@ pub fn value_text(value: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Decimal(d) => d.to_string(),
         Value::Text(s) => s.to_string(),
-        Value::DateTime(us) => datetime_text(*us),
+        Value::DateTime(..) => value.to_string(),
     }
 }
 
@@ -18,15 +18,9 @@ pub fn value_text(value: &Value) -> String {
 pub(crate) fn value_literal(value: &Value) -> String {
     match value {
         Value::Text(s) => format!("{s:?}"),
-        Value::DateTime(us) => format!("{:?}", datetime_text(*us)),
+        Value::DateTime(..) => format!("{:?}", value.to_string()),
         other => value_text(other),
     }
-}
-
-/// Microseconds since 1970-01-01 as `YYYY-MM-DD hh:mm:ss.fff` (six digits when the value
-/// is not whole milliseconds).
-pub fn datetime_text(us: i64) -> String {
-    engine::format_datetime(us, if us % 1000 == 0 { 3 } else { 6 })
 }
 
 /// Microseconds as milliseconds (µs precision survives: 2500123 → 2500.123).

@@ -945,7 +945,7 @@ fn fake_query(sql: &str) -> Result<ResultSet, QueryError> {
             vec![Value::Int(1), Value::Text("A".into())],
             vec![Value::Int(2), Value::Null],
         ],
-        "SELECT taken FROM task" => vec![vec![Value::DateTime(1_500_000)]],
+        "SELECT taken FROM task" => vec![vec![Value::DateTime(1_500_000, engine::Stamp::Full(3))]],
         "SELECT nothing" => vec![],
         _ => {
             return Err(QueryError {

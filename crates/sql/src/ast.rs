@@ -1195,6 +1195,9 @@ pub enum DataType {
     Date,
     /// `time(p)`; default 7.
     Time(u8),
+    /// PostgreSQL's `timestamp(p)` and `timestamptz(p)` (default 6): a `datetime2(p)` that
+    /// prints its microseconds without trailing zeros.
+    Timestamp(u8),
     UniqueIdentifier,
     /// `sysname` = `nvarchar(128) NOT NULL`.
     SysName,

@@ -1495,6 +1495,8 @@ impl fmt::Display for DataType {
             DataType::DateTime2(p) => write!(f, "datetime2({p})"),
             DataType::Date => f.write_str("date"),
             DataType::Time(p) => write!(f, "time({p})"),
+            DataType::Timestamp(6) => f.write_str("timestamp"),
+            DataType::Timestamp(p) => write!(f, "timestamp({p})"),
             DataType::UniqueIdentifier => f.write_str("uniqueidentifier"),
             DataType::SysName => f.write_str("sysname"),
             DataType::ByteInt => f.write_str("byteint"),

@@ -116,8 +116,8 @@ SELECT pg_sleep(1.5);",
                 s varchar(max),
                 v varchar(20),
                 f bit DEFAULT (0),
-                at datetime2(6) DEFAULT (TRANSACTION_TIMESTAMP()),
-                ts datetime2(6)
+                at timestamp DEFAULT (TRANSACTION_TIMESTAMP()),
+                ts timestamp
             );
             --
             CREATE UNIQUE INDEX one_open ON t (n) WHERE s = 'open';

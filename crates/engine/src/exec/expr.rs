@@ -10,7 +10,7 @@ use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::{Fallible, SqlError};
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{binary, compare, comparison, convert, Value};
+use crate::value::{binary, compare, comparison, convert, Stamp, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -701,7 +701,7 @@ impl Exec<'_> {
         }
         Ok(match (rank, &v) {
             (_, Value::Null) => Value::Null,
-            (4, Value::DateTime(_)) | (3, Value::Decimal(_)) | (2, Value::Int(_)) | (1, _) => v,
+            (4, Value::DateTime(..)) | (3, Value::Decimal(_)) | (2, Value::Int(_)) | (1, _) => v,
             (4, _) => convert(&v, &DataType::DateTime2(7), None)?,
             (3, _) => convert(&v, &DataType::Float, None)?,
             _ => convert(&v, &DataType::Int, None)?,
@@ -739,7 +739,20 @@ impl Exec<'_> {
         let arg = |n: usize| v.get(n).cloned().unwrap_or(Value::Null);
         Ok(match name {
             "SYSDATETIME" | "GETDATE" | "SYSUTCDATETIME" | "GETUTCDATE" | "CURRENT_TIMESTAMP"
-            | "SYSDATETIMEOFFSET" => Value::DateTime(crate::value::CLOCK_ZERO_US + self.clock(i)),
+            | "SYSDATETIMEOFFSET" => {
+                // CURRENT_TIMESTAMP(p) names its digits; the reading is cut to
+                // the digits shown, so it is never later than the clock.
+                let stamp = match (name, arg(0)) {
+                    ("CURRENT_TIMESTAMP", Value::Int(p @ 0..=6)) => Stamp::Full(p as u8),
+                    _ => self.rules.clock_stamp(name),
+                };
+                let us = crate::value::CLOCK_ZERO_US + self.clock(i);
+                let unit = match stamp {
+                    Stamp::Full(p) if p < 6 => 10i64.pow(6 - u32::from(p)),
+                    _ => 1,
+                };
+                Value::DateTime(us - us.rem_euclid(unit), stamp)
+            }
             // An INTERVAL 'n' UNIT literal, in days (what datetime arithmetic adds).
             "INTERVAL" => {
                 let per_day = match arg(1).as_text().as_str() {
@@ -764,6 +777,7 @@ impl Exec<'_> {
             "CURRENT_DATE" => Value::DateTime(
                 (crate::value::CLOCK_ZERO_US + self.clock(i)).div_euclid(86_400_000_000)
                     * 86_400_000_000,
+                self.rules.clock_stamp(name),
             ),
             "SCOPE_IDENTITY" => self
                 .frame(i)
@@ -962,8 +976,15 @@ impl Exec<'_> {
                         (Some(a), Some(b)) => Value::Int(date_diff(part, a, b)?),
                         _ => Value::Null,
                     },
+                    // DATEADD returns its date's type; text converts to datetime.
                     "DATEADD" => match (arg(1).as_i64(), date(2)?) {
-                        (Some(n), Some(t)) => Value::DateTime(date_add(part, n, t)?),
+                        (Some(n), Some(t)) => Value::DateTime(
+                            date_add(part, n, t)?,
+                            match arg(2) {
+                                Value::DateTime(_, stamp) => stamp,
+                                _ => Stamp::Full(3),
+                            },
+                        ),
                         _ => Value::Null,
                     },
                     "DATEPART" => date(1)?.map_or(Value::Null, |t| Value::Int(date_part(part, t))),
@@ -1072,7 +1093,7 @@ fn value_rank(v: &Value) -> u8 {
         Value::Text(_) => 1,
         Value::Int(_) => 2,
         Value::Decimal(_) => 3,
-        Value::DateTime(_) => 4,
+        Value::DateTime(..) => 4,
     }
 }
 
@@ -1085,7 +1106,11 @@ fn type_rank(ty: &DataType) -> u8 {
         | DataType::Bit
         | DataType::ByteInt => 2,
         DataType::Decimal { .. } | DataType::Float | DataType::Money => 3,
-        DataType::DateTime | DataType::DateTime2(_) | DataType::Date | DataType::Time(_) => 4,
+        DataType::DateTime
+        | DataType::DateTime2(_)
+        | DataType::Timestamp(_)
+        | DataType::Date
+        | DataType::Time(_) => 4,
         DataType::Char(_)
         | DataType::VarChar(_)
         | DataType::NChar(_)
@@ -1097,7 +1122,7 @@ fn type_rank(ty: &DataType) -> u8 {
 
 fn as_time(v: &Value) -> Option<i64> {
     match v {
-        Value::DateTime(t) => Some(*t),
+        Value::DateTime(t, _) => Some(*t),
         Value::Text(s) => crate::value::parse_datetime(s),
         // An integer is days after 1900-01-01, as when it converts to datetime.
         Value::Int(n) => n

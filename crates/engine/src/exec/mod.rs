@@ -325,6 +325,18 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// How the value of a clock function (upper-cased: SYSDATETIME, GETDATE,
+    /// CURRENT_TIMESTAMP, CURRENT_DATE, ...) prints: SQL Server's GETDATE and
+    /// CURRENT_TIMESTAMP are datetime (3 digits), SYSDATETIME and its kin datetime2(7).
+    fn clock_stamp(&self, function: &str) -> crate::value::Stamp {
+        use crate::value::Stamp;
+        match function {
+            "GETDATE" | "GETUTCDATE" | "CURRENT_TIMESTAMP" => Stamp::Full(3),
+            "CURRENT_DATE" => Stamp::Date,
+            _ => Stamp::Full(7),
+        }
+    }
+
     /// Calls a function only this dialect has (upper-cased `name`, evaluated `args`);
     /// `None` when it has no such function.
     fn call_function(

@@ -265,7 +265,7 @@ impl Exec<'_> {
             let ty = match values().find(|v| !v.is_null()) {
                 Some(Value::Decimal(_)) => DataType::Float,
                 Some(Value::Text(_)) => DataType::VarChar(sql::ast::Len::Max),
-                Some(Value::DateTime(_)) => DataType::DateTime2(7),
+                Some(Value::DateTime(..)) => DataType::DateTime2(7),
                 _ if values().all(|v| v.as_i64().is_none_or(|n| i32::try_from(n).is_ok())) => {
                     DataType::Int
                 }
@@ -3745,7 +3745,7 @@ fn kind(v: &Value) -> Option<u8> {
         Value::Decimal(d) if d.is_nan() => Some(u8::MAX),
         Value::Decimal(_) => Some(1),
         Value::Text(_) => Some(2),
-        Value::DateTime(_) => Some(3),
+        Value::DateTime(..) => Some(3),
     }
 }
 

@@ -717,7 +717,7 @@ fn fixed_key_bytes(ty: &DataType) -> u32 {
             20..=28 => 13,
             _ => 17,
         },
-        DataType::DateTime2(p) | DataType::Time(p) => match p {
+        DataType::DateTime2(p) | DataType::Time(p) | DataType::Timestamp(p) => match p {
             0..=2 => 6,
             3..=4 => 7,
             _ => 8,
@@ -752,7 +752,7 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
         DataType::NVarChar(Len::Max) => C::NVarCharMax,
         DataType::SysName => C::NVarChar(128),
         DataType::DateTime => C::DateTime,
-        DataType::DateTime2(p) => C::DateTime2(*p),
+        DataType::DateTime2(p) | DataType::Timestamp(p) => C::DateTime2(*p),
         DataType::Date => C::Date,
         DataType::Time(p) => C::Time(*p),
         DataType::UniqueIdentifier => C::UniqueIdentifier,
@@ -892,7 +892,7 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Decimal(x), Value::Decimal(y)) => x.to_bits() == y.to_bits(),
         (Value::Text(x), Value::Text(y)) => x == y,
-        (Value::DateTime(x), Value::DateTime(y)) => x == y,
+        (Value::DateTime(x, _), Value::DateTime(y, _)) => x == y,
         _ => false,
     }
 }

@@ -151,7 +151,7 @@ SELECT now() AS n3;";
     assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
     let r = results(&sim, "A");
     let at = |k: usize, c: usize| match &r[k][0][c] {
-        Value::DateTime(us) => *us,
+        Value::DateTime(us, _) => *us,
         other => panic!("{other:?}"),
     };
     // Result sets (pg_sleep returns none here): 0 n1 c1, 1 n2 ct tt s2 c2, 2 n3.
@@ -1256,5 +1256,22 @@ fn page_checks_speak_of_shared_buffers() {
             && pages[0].ends_with("(expected at most 20)"),
         "{}",
         pages[0]
+    );
+}
+
+/// Real server: a timestamp prints its microseconds without trailing zeros
+/// (`10:00:00.5`, `10:00:00`), a date no time.
+#[test]
+fn timestamps_print_without_trailing_zeros() {
+    let sim = pg(
+        "CREATE TABLE t (a timestamp, b timestamp(3), c date);
+INSERT INTO t VALUES ('2026-01-05 10:00:00.5', '2026-01-05 10:00:00', '2026-01-05');",
+        &[("A", 0, "SELECT a, b, c FROM t;")],
+    );
+    let rows = results(&sim, "A");
+    let texts: Vec<String> = rows[0][0].iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        texts,
+        ["2026-01-05 10:00:00.5", "2026-01-05 10:00:00", "2026-01-05"]
     );
 }

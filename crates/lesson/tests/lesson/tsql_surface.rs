@@ -82,13 +82,45 @@ fn date_functions_know_every_part_and_its_abbreviations() {
     assert_eq!(
         row(&sim, "A", 2),
         [
-            "2026-02-28 09:08:07.123456",
-            "2025-01-31 09:08:07.123456",
-            "2026-02-07 09:08:07.123456",
-            "2026-01-31 09:08:08.000456"
+            "2026-02-28 09:08:07.1234560",
+            "2025-01-31 09:08:07.1234560",
+            "2026-02-07 09:08:07.1234560",
+            "2026-01-31 09:08:08.0004560"
         ]
     );
     assert_eq!(row(&sim, "A", 3), ["1", "1", "1", "1", "1000000"]);
+}
+
+/// Each type prints its own digits, as SQL Server shows it: a date no time, datetime 3
+/// digits, datetime2(0) none, datetime2 (7) and SYSDATETIME seven, DATEADD its date's type.
+#[test]
+fn datetimes_print_as_their_type_does() {
+    let sim = run_one(
+        "CREATE TABLE d (a date, b time(3), c datetime, e datetime2(0), f datetime2);\n\
+         INSERT d VALUES ('2026-01-05 10:11:12.345', '2026-01-05 10:11:12.345', '2026-01-05 10:11:12.345', '2026-01-05 10:11:12.345', '2026-01-05 10:11:12.5');",
+        "SELECT a, b, c, e, f, DATEADD(day, 1, a), CAST('2026-01-05 10:00' AS date) FROM d;\n\
+         SELECT SYSDATETIME(), GETDATE();",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        row(&sim, "A", 0),
+        [
+            "2026-01-05",
+            "10:11:12.345",
+            "2026-01-05 10:11:12.345",
+            "2026-01-05 10:11:12",
+            "2026-01-05 10:11:12.5000000",
+            "2026-01-06",
+            "2026-01-05"
+        ]
+    );
+    let clock = row(&sim, "A", 1);
+    assert_eq!(
+        clock[0].len(),
+        "2026-01-05 09:00:00.0000000".len(),
+        "{clock:?}"
+    );
+    assert_eq!(clock[1].len(), "2026-01-05 09:00:00.000".len(), "{clock:?}");
 }
 
 #[test]
@@ -419,7 +451,7 @@ fn temp_tables_belong_to_their_session_and_end_with_it() {
     assert_eq!(
         texts(&sim, "A", 2),
         [
-            ["1", "2026-01-05 08:00:00.000", "1.5"],
+            ["1", "2026-01-05 08:00:00.0000000", "1.5"],
             ["3", "NULL", "4.5"]
         ]
     );
@@ -516,6 +548,31 @@ fn one_request_s_inserts_share_a_qits_and_interval_offsets_order_them() {
     assert_eq!(row(&sim, "A", 1), ["2"]);
     assert_eq!(row(&sim, "A", 2), ["1"]);
     assert_eq!(row(&sim, "A", 3), ["3"]);
+}
+
+/// Teradata prints a TIMESTAMP(6) with all six digits (a queue table's QITS too),
+/// CURRENT_TIMESTAMP(0) none, CURRENT_DATE a date.
+#[test]
+fn teradata_timestamps_print_their_digits() {
+    let sim = run(&scenario_in(
+        Dialect::Teradata,
+        QUEUE,
+        &[(
+            "A",
+            0,
+            "INS q (TIMESTAMP '2026-01-05 10:00:00', 1);\n\
+             SELECT qits, CURRENT_TIMESTAMP(0), CURRENT_DATE FROM q;",
+        )],
+    ));
+    no_errors(&sim, "A");
+    assert_eq!(
+        row(&sim, "A", 0),
+        [
+            "2026-01-05 10:00:00.000000",
+            "2026-01-05 09:00:00",
+            "2026-01-05"
+        ]
+    );
 }
 
 /// A temporary table a procedure creates is dropped when it returns; one its caller

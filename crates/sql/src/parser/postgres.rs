@@ -393,19 +393,20 @@ impl Parser<'_> {
                 self.advance();
                 DataType::Float
             }
-            "TIMESTAMPTZ" => DataType::DateTime2(6),
+            "TIMESTAMPTZ" => DataType::Timestamp(6),
             "TIMESTAMP" => {
                 self.advance();
+                let mut p = 6;
                 if self.at(Tok::LParen) {
                     self.advance();
-                    self.small_number(0, 6, "timestamp")?;
+                    p = self.small_number(0, 6, "timestamp")? as u8;
                     self.expect(Tok::RParen)?;
                 }
                 if self.eat_kw("WITH") || self.eat_kw("WITHOUT") {
                     self.expect_kw("TIME")?;
                     self.expect_kw("ZONE")?;
                 }
-                return Ok(Some(DataType::DateTime2(6)));
+                return Ok(Some(DataType::Timestamp(p)));
             }
             _ => return Ok(None),
         };

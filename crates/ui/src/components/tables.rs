@@ -247,7 +247,7 @@ fn cell_text(value: &Value) -> (String, Option<String>) {
     let full = value_text(value);
     match value {
         // The date is the same all run; the time is what moves.
-        Value::DateTime(_) => match full.split_once(' ') {
+        Value::DateTime(..) => match full.split_once(' ') {
             Some((_, time)) => (time.to_string(), Some(full.clone())),
             None => (full, None),
         },

@@ -20,7 +20,7 @@ use crate::event::Access;
 use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::{LockMode, Resource, ResourceWords};
 use crate::state::storage::{Column, Table};
-use crate::value::Value;
+use crate::value::{Stamp, Value};
 
 /// PostgreSQL's rules.
 pub(crate) struct Postgres;
@@ -235,6 +235,15 @@ impl Rules for Postgres {
         }
     }
 
+    /// now() and its kin are timestamptz, printed without trailing zeros (the zone is
+    /// not shown); CURRENT_DATE is a date.
+    fn clock_stamp(&self, function: &str) -> Stamp {
+        match function {
+            "CURRENT_DATE" => Stamp::Date,
+            _ => Stamp::Trimmed,
+        }
+    }
+
     fn call_function(
         &self,
         x: &mut Exec<'_>,
@@ -254,7 +263,11 @@ impl Rules for Postgres {
             }
             _ => return advisory::call(x, i, name, args),
         };
-        Some(Ok(Value::DateTime(crate::value::CLOCK_ZERO_US + at as i64)))
+        // timestamptz: printed as PostgreSQL prints a timestamp, without the zone.
+        Some(Ok(Value::DateTime(
+            crate::value::CLOCK_ZERO_US + at as i64,
+            Stamp::Trimmed,
+        )))
     }
 
     /// `IF NOT pg_try_advisory_lock(p) THEN`: the condition takes (or answers for) the

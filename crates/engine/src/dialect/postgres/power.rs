@@ -57,6 +57,6 @@ fn pg_type(v: &Value) -> &'static str {
         Value::Null | Value::Text(_) => "text",
         Value::Int(_) => "integer",
         Value::Decimal(_) => "numeric",
-        Value::DateTime(_) => "timestamp without time zone",
+        Value::DateTime(..) => "timestamp without time zone",
     }
 }

@@ -15,7 +15,7 @@ use crate::state::locks::{LockMode, Resource, ResourceWords};
 use crate::state::session::ClientSettings;
 use crate::state::session::State;
 use crate::state::storage::{RowId, Table};
-use crate::value::{sort_cmp, Value};
+use crate::value::{sort_cmp, Stamp, Value};
 
 pub(crate) mod bteq;
 
@@ -190,6 +190,14 @@ impl Rules for Teradata {
     /// Rows inserted by one multi-statement request share one QITS (semantics.md B).
     fn clock_per_request(&self) -> bool {
         true
+    }
+
+    /// CURRENT_TIMESTAMP is TIMESTAMP(6) unless it names its digits; CURRENT_DATE a DATE.
+    fn clock_stamp(&self, function: &str) -> Stamp {
+        match function {
+            "CURRENT_DATE" => Stamp::Date,
+            _ => Stamp::Full(6),
+        }
     }
 
     fn exec_statement(
