@@ -97,7 +97,12 @@ impl Simulation {
                     }
                 }
             }
-            (&s.statement_locks, &s.fresh_locks).hash(&mut h);
+            (&s.statement_locks, &s.fresh_locks, s.init_plan_reads).hash(&mut h);
+            for (_, _, rows) in &s.init_plans {
+                for r in rows {
+                    row(&mut h, Some(r));
+                }
+            }
             if let Some(m) = &s.merge_pending {
                 for (r, slot) in &m.rows {
                     row(&mut h, Some(r));

@@ -348,10 +348,12 @@ impl Exec<'_> {
         }
         let saved = std::mem::replace(&mut self.w.outer_scopes, scopes);
         let before = self.w.outer_refs;
+        let reads_before = self.w.query_reads;
         let out = self.subquery(i, s, outer);
         self.w.outer_scopes = saved;
         let out = out?;
         if self.w.outer_refs == before {
+            self.w.init_plan_reads += self.w.query_reads.saturating_sub(reads_before);
             self.w
                 .subquery_results
                 .push((key, out.columns.clone(), out.rows.clone()));

@@ -67,6 +67,8 @@ impl Exec<'_> {
             undo_mark: 0,
             fresh_locks: Default::default(),
             resuming: false,
+            init_plans: Vec::new(),
+            init_plan_reads: 0,
             identities: Vec::new(),
             identities_used: 0,
             waiting_as: None,
@@ -529,12 +531,20 @@ impl Exec<'_> {
         if matches!(stmt.kind, StmtKind::SetVar { .. }) {
             label = self.rules.assignment_label();
         }
-        // A statement run (or run again after a wait) evaluates its subqueries afresh.
-        self.w.subquery_results.clear();
-        // A statement that is re-run after a lock wait is the same statement: no new event.
-        if !std::mem::take(&mut self.w.sessions[i].resuming) {
+        // A statement that is re-run after a lock wait is the same statement: no new event,
+        // and the subqueries it ran once keep their results (where a dialect computes an
+        // InitPlan once, a woken UPDATE re-checks its row against the same value, so
+        // `WHERE id = (SELECT ... LIMIT 1)` without FOR UPDATE overwrites the row it
+        // waited for). A statement run afresh evaluates its subqueries afresh.
+        let resuming = std::mem::take(&mut self.w.sessions[i].resuming);
+        self.w.subquery_results = std::mem::take(&mut self.w.sessions[i].init_plans);
+        let mut carried = std::mem::take(&mut self.w.sessions[i].init_plan_reads);
+        if !resuming {
+            self.w.subquery_results.clear();
+            carried = 0;
             self.begin_statement(i, label, stmt.span.clone());
         }
+        self.w.init_plan_reads = carried;
         self.w.sessions[i].identities_used = 0;
         // This attempt's reads (a failed statement's count too; see the error below).
         self.w.query_reads = 0;
@@ -542,21 +552,25 @@ impl Exec<'_> {
             Ok(Flow::Pause(us)) => {
                 // The statement goes on after `us`, where it left off.
                 self.w.sessions[i].resuming = true;
+                self.keep_init_plans(i);
                 self.w.sessions[i].state = State::Busy {
                     until: self.w.now + us,
                     end: None,
                 };
             }
-            Ok(flow) => {
+            Ok(mut flow) => {
+                if let Flow::Done { reads, .. } = &mut flow {
+                    *reads += carried;
+                }
                 self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
             }
-            Err(Interrupt::Block) => {}
+            Err(Interrupt::Block) => self.keep_init_plans(i),
             Err(Interrupt::Error(e)) => {
                 // The pages a statement read before it failed, where the dialect's
                 // figure counts them.
                 if self.rules.failed_reads_count() {
-                    self.w.sessions[i].out.logical_reads += self.w.query_reads;
+                    self.w.sessions[i].out.logical_reads += self.w.query_reads + carried;
                 }
                 self.statement_failed(i);
                 self.frame_mut(i).pc += 1;
@@ -634,6 +648,13 @@ impl Exec<'_> {
                 };
             }
         }
+    }
+
+    /// A waiting statement keeps the subquery results it will not compute again.
+    fn keep_init_plans(&mut self, i: usize) {
+        let s = &mut self.w.sessions[i];
+        s.init_plans = std::mem::take(&mut self.w.subquery_results);
+        s.init_plan_reads = self.w.init_plan_reads;
     }
 
     /// Undoes the current statement's changes (statement-level atomicity).

@@ -143,6 +143,9 @@ pub(crate) struct World {
     pub subquery_results: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,
     pub outer_scopes: Vec<usize>,
     pub outer_refs: u64,
+    /// Pages the statement's kept subquery results read (counted once, however often
+    /// the statement is re-run after a wait).
+    pub init_plan_reads: u64,
     /// Statements a session (setup included) may run before it is stopped.
     pub max_statements: u64,
 }
@@ -190,6 +193,7 @@ impl World {
             subquery_results: Vec::new(),
             outer_scopes: Vec::new(),
             outer_refs: 0,
+            init_plan_reads: 0,
             max_statements: MAX_STATEMENTS_PER_SESSION,
         }
     }

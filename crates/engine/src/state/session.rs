@@ -205,6 +205,11 @@ pub(crate) struct Session {
     pub fresh_locks: FreshLocks,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
+    /// While its statement waits: the subqueries it ran once per statement (see
+    /// `World::subquery_results`), which its re-run keeps rather than runs again.
+    pub init_plans: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,
+    /// The pages those subqueries read.
+    pub init_plan_reads: u64,
     /// Identity values the current statement has taken, in order, each with its table
     /// (or table variable, by name): the server gives a row its identity once, before a
     /// lock wait, so the statement run again after the wait takes the same ones.

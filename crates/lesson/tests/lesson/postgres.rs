@@ -1275,3 +1275,30 @@ INSERT INTO t VALUES ('2026-01-05 10:00:00.5', '2026-01-05 10:00:00', '2026-01-0
         ["2026-01-05 10:00:00.5", "2026-01-05 10:00:00", "2026-01-05"]
     );
 }
+
+/// Real server: an uncorrelated subquery in UPDATE's WHERE is an InitPlan, computed once.
+/// B waits for A's row 1; when A commits, B re-checks row 1 against the same value and
+/// overwrites A's claim (the lost update a claim without FOR UPDATE risks), rather than
+/// running the subquery again and taking row 2.
+#[test]
+fn a_woken_update_keeps_its_subquery_value() {
+    let claim = |who: &str| {
+        format!(
+            "UPDATE task SET status = 'taken', owner = '{who}'
+WHERE id = (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1) RETURNING id;"
+        )
+    };
+    let a = format!("BEGIN;\n{}\nSELECT pg_sleep(1);\nCOMMIT;", claim("A"));
+    let b = claim("B");
+    let mut sim = pg(TASKS, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 900);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(1)]]);
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, owner FROM task ORDER BY id"),
+        [
+            [Value::Int(1), Value::Text("B".into())],
+            [Value::Int(2), Value::Null],
+            [Value::Int(3), Value::Null]
+        ]
+    );
+}
