@@ -241,6 +241,27 @@ impl SqlError {
         )
     }
 
+    /// 547: a row a CHECK constraint finds false.
+    pub fn check_violated(
+        action: &str,
+        constraint: &str,
+        table: &str,
+        column: Option<&str>,
+    ) -> SqlError {
+        let column = column
+            .map(|c| format!(", column '{c}'"))
+            .unwrap_or_default();
+        SqlError::new(
+            547,
+            16,
+            format!(
+                "The {action} statement conflicted with the CHECK constraint \"{constraint}\". The conflict occurred in database \"{DATABASE}\", table \"dbo.{table}\"{column}."
+            ),
+            AbortScope::Statement,
+        )
+        .with_state(0)
+    }
+
     pub fn null_not_allowed(column: &str, table: &str, action: &str) -> SqlError {
         SqlError::new(
             515,

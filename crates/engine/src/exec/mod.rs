@@ -477,6 +477,29 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// The name of an unnamed CHECK constraint, the `n`th of `table` (`column` for a
+    /// column's own; `taken`: the names given so far). SQL Server's are `CK__`, the
+    /// table's first 9 characters, `__`, the column's first 5 and `__` when a column's,
+    /// then 8 hex digits that differ per database (a hash here, as for keys).
+    fn check_name(
+        &self,
+        table: &str,
+        column: Option<&str>,
+        _expr: &sql::ast::Expr,
+        n: usize,
+        _taken: &[&str],
+    ) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in format!("CK/{table}/{n}").bytes() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let table: String = table.chars().take(9).collect();
+        let column = column
+            .map(|c| format!("{}__", c.chars().take(5).collect::<String>()))
+            .unwrap_or_default();
+        format!("CK__{table}__{column}{:08X}", hash as u32)
+    }
+
     /// The name of a result column that has no alias and is not a column reference;
     /// `source` is the script its span points into. SQL Server leaves it unnamed (Management
     /// Studio shows "(No column name)").

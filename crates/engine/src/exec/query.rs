@@ -2154,7 +2154,40 @@ impl Exec<'_> {
                 return Err(SqlError::null_not_allowed(&col.name, &table_name, "INSERT").into());
             }
         }
+        if var.is_none() {
+            self.check_constraints(i, tid, &row, "INSERT")?;
+        }
         Ok(row)
+    }
+
+    /// Refuses a row one of table `tid`'s CHECK constraints finds false (547); unknown
+    /// (NULL) passes, as in every engine.
+    fn check_constraints(
+        &mut self,
+        i: usize,
+        tid: u32,
+        row: &[Value],
+        action: &str,
+    ) -> Result<(), Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        if t.checks.is_empty() {
+            return Ok(());
+        }
+        let checks = t.checks.clone();
+        let name = t.name.clone();
+        let mut scope = Scope::default();
+        let lower = name.to_ascii_lowercase();
+        scope.push(lower.clone(), Some(lower), t.column_names.clone());
+        let ctx = RowCtx::new(&scope, row);
+        for c in &checks {
+            let v = self.eval(i, &c.expr, Some(&ctx))?;
+            if !v.is_null() && !v.is_true() {
+                return Err(
+                    SqlError::check_violated(action, &c.name, &name, c.column.as_deref()).into(),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The next identity value of table `tid` (or table variable `var`) for session `i`'s
@@ -2791,6 +2824,7 @@ impl Exec<'_> {
                 sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
             }
         }
+        self.check_constraints(i, tid, &new, "UPDATE")?;
         Ok(new)
     }
 

@@ -463,6 +463,11 @@ impl Exec<'_> {
             .filter(|(_, c)| c.unique)
             .map(|(p, _)| (None, vec![(p, false)]))
             .collect();
+        let mut checks: Vec<(Option<String>, Option<String>, sql::ast::Expr)> = ct
+            .columns
+            .iter()
+            .filter_map(|c| Some((None, Some(c.name.value.clone()), c.check.clone()?)))
+            .collect();
         for con in &ct.constraints {
             match &con.kind {
                 TableConstraintKind::PrimaryKey { columns: cols, .. } => {
@@ -488,7 +493,9 @@ impl Exec<'_> {
                         .collect();
                     uniques.push((con.name.as_ref().map(|n| n.value.clone()), cols));
                 }
-                TableConstraintKind::Check(_) => {}
+                TableConstraintKind::Check(e) => {
+                    checks.push((con.name.as_ref().map(|n| n.value.clone()), None, e.clone()))
+                }
             }
         }
         // A unique primary index with no PRIMARY KEY is the table's key: it refuses a
@@ -517,6 +524,18 @@ impl Exec<'_> {
             t.heap = Some(Default::default());
         }
         t.pk_name = Some(pk_name.unwrap_or_else(|| self.rules.constraint_name(&t.name, &[], 0)));
+        for (n, (name, column, expr)) in checks.into_iter().enumerate() {
+            let name = name.unwrap_or_else(|| {
+                let taken: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+                self.rules
+                    .check_name(&t.name, column.as_deref(), &expr, n, &taken)
+            });
+            t.checks.push(crate::state::storage::Check {
+                name,
+                column,
+                expr: Rc::new(expr),
+            });
+        }
         if let Some((ci, c)) = ct
             .columns
             .iter()

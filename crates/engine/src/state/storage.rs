@@ -44,6 +44,15 @@ pub struct Index {
     pub filter_eq: Option<Vec<(usize, Value)>>,
 }
 
+/// A CHECK constraint: a row it finds false (not unknown) is refused.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub name: String,
+    /// The column of a column-level constraint (SQL Server's message names it).
+    pub column: Option<String>,
+    pub expr: std::rc::Rc<Expr>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Trigger {
     pub name: String,
@@ -131,6 +140,7 @@ pub struct Table {
     /// The entries of each index in `indexes`, at the same position.
     entries: Vec<IndexEntries>,
     pub triggers: Vec<Trigger>,
+    pub checks: Vec<Check>,
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
     /// A queue table: its first column is the queue insertion timestamp.
@@ -254,6 +264,7 @@ impl Table {
             indexes: Vec::new(),
             entries: Vec::new(),
             triggers: Vec::new(),
+            checks: Vec::new(),
             is_variable,
             queue: false,
             hash_key: Vec::new(),

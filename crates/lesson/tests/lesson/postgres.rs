@@ -48,6 +48,11 @@ fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The messages of the errors session `name` got.
+fn messages(sim: &Simulation, name: &str) -> Vec<String> {
+    errors_of(sim, name).into_iter().map(|e| e.message).collect()
+}
+
 fn final_rows(sim: &mut Simulation, sql: &str) -> Vec<Vec<Value>> {
     sim.query(sql).unwrap_or_else(|e| panic!("{e:?}")).rows
 }
@@ -742,10 +747,7 @@ SELECT id FROM t WHERE code + 0 = 10;",
     );
     let mut sim = Simulation::new(&sc, 1).unwrap();
     let trace = sim.run_traced().unwrap();
-    let messages: Vec<String> = errors_of(&sim, "A")
-        .into_iter()
-        .map(|e| e.message)
-        .collect();
+    let messages = messages(&sim, "A");
     assert_eq!(
         messages,
         [
@@ -1299,6 +1301,32 @@ WHERE id = (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1) RETURN
             [Value::Int(1), Value::Text("B".into())],
             [Value::Int(2), Value::Null],
             [Value::Int(3), Value::Null]
+        ]
+    );
+}
+
+/// Real server: a CHECK constraint refuses a false row with 23514 and its own name
+/// (`job_attempts_check`, numbered when a second would take it); NULL passes.
+#[test]
+fn check_constraints_refuse_with_23514() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, attempts int NOT NULL DEFAULT 0 CHECK (attempts <= 3), status text, CHECK (attempts >= 0));
+INSERT INTO job (id) VALUES (1);",
+        &[(
+            "A",
+            0,
+            "INSERT INTO job (id, attempts) VALUES (2, 4);
+UPDATE job SET attempts = -1 WHERE id = 1;
+INSERT INTO job (id, status) VALUES (3, NULL);",
+        )],
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["23514", "23514"]);
+    let messages = messages(&sim, "A");
+    assert_eq!(
+        messages,
+        [
+            "new row for relation \"job\" violates check constraint \"job_attempts_check\"",
+            "new row for relation \"job\" violates check constraint \"job_attempts_check1\""
         ]
     );
 }

@@ -550,6 +550,57 @@ fn one_request_s_inserts_share_a_qits_and_interval_offsets_order_them() {
     assert_eq!(row(&sim, "A", 3), ["3"]);
 }
 
+/// CHECK constraints refuse a row they find false (547, the statement only), pass one
+/// they find unknown (NULL), and name the constraint as SQL Server does; Teradata
+/// numbers the same refusal 5317.
+#[test]
+fn check_constraints_refuse_false_rows() {
+    let sim = run_one(
+        "CREATE TABLE job (id int PRIMARY KEY, attempts int NOT NULL DEFAULT 0 CHECK (attempts <= 3), status varchar(10) NULL, CONSTRAINT ck_status CHECK (status IN ('new', 'done')));\n\
+         INSERT job (id, status) VALUES (1, 'new');",
+        "INSERT job (id, attempts) VALUES (2, 4);\n\
+         INSERT job (id, status) VALUES (3, 'weird');\n\
+         INSERT job (id, status) VALUES (4, NULL);\n\
+         UPDATE job SET attempts = 9 WHERE id = 1;\n\
+         UPDATE job SET attempts = 3 WHERE id = 1;\n\
+         SELECT id, attempts FROM job ORDER BY id;",
+    );
+    let errors = session_of(&sim, "A").errors;
+    let got: Vec<(u32, u8, &str)> = errors
+        .iter()
+        .map(|e| (e.number, e.state, e.message.as_str()))
+        .collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].0, 547);
+    assert_eq!(got[0].1, 0);
+    assert!(
+        got[0].2.starts_with(
+            "The INSERT statement conflicted with the CHECK constraint \"CK__job__attem__"
+        ) && got[0].2.ends_with("table \"dbo.job\", column 'attempts'."),
+        "{got:?}"
+    );
+    assert_eq!(
+        got[1].2,
+        "The INSERT statement conflicted with the CHECK constraint \"ck_status\". The conflict occurred in database \"lockstep\", table \"dbo.job\"."
+    );
+    assert!(got[2].2.starts_with("The UPDATE statement"), "{got:?}");
+    assert_eq!(texts(&sim, "A", 0), [["1", "3"], ["4", "0"]]);
+
+    let td = run(&scenario_in(
+        Dialect::Teradata,
+        "CREATE TABLE job (id INTEGER NOT NULL, attempts INTEGER NOT NULL CHECK (attempts <= 3)) UNIQUE PRIMARY INDEX (id);",
+        &[("A", 0, "INS job (1, 4);")],
+    ));
+    let e = &session_of(&td, "A").errors[0];
+    assert_eq!(
+        (e.number, e.message.as_str()),
+        (
+            5317,
+            "Check constraint violation: Check error in field job.attempts."
+        )
+    );
+}
+
 /// Teradata prints a TIMESTAMP(6) with all six digits (a queue table's QITS too),
 /// CURRENT_TIMESTAMP(0) none, CURRENT_DATE a date.
 #[test]

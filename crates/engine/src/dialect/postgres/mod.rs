@@ -157,6 +157,32 @@ impl Rules for Postgres {
         }
     }
 
+    /// `job_attempts_check`: the table, the column (a table constraint's first column
+    /// named in its expression, if any) and `check`, numbered when taken
+    /// (`job_attempts_check1`).
+    fn check_name(
+        &self,
+        table: &str,
+        column: Option<&str>,
+        expr: &sql::ast::Expr,
+        _n: usize,
+        taken: &[&str],
+    ) -> String {
+        let first = column
+            .map(str::to_string)
+            .or_else(|| first_column(expr))
+            .map(|c| format!("_{}", c.to_lowercase()))
+            .unwrap_or_default();
+        let base = format!("{table}{first}_check");
+        let mut name = base.clone();
+        let mut k = 0;
+        while taken.contains(&name.as_str()) {
+            k += 1;
+            name = format!("{base}{k}");
+        }
+        name
+    }
+
     /// NOWAIT's own words (C1), not lock_timeout's.
     fn nowait_error(&self, relation: &str, row: bool) -> SqlError {
         let what = if row { "row in relation" } else { "relation" };
@@ -215,7 +241,18 @@ impl Rules for Postgres {
                 ),
             ),
             515 => ("23502", e.message.clone()),
-            547 => ("23514", e.message.clone()),
+            547 => {
+                let between = |from: &str| {
+                    let rest = &e.message[e.message.find(from)? + from.len()..];
+                    Some(rest[..rest.find('"')?].to_string())
+                };
+                let table = between("table \"dbo.").unwrap_or_default();
+                let constraint = between("constraint \"").unwrap_or_default();
+                (
+                    "23514",
+                    format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
+                )
+            }
             245 | 241 => ("22P02", e.message.clone()),
             50000 => ("P0001", e.message.clone()),
             _ => ("XX000", e.message.clone()),
@@ -321,4 +358,15 @@ impl Rules for Postgres {
     fn deadlock_timeout_us(&self) -> Option<u64> {
         Some(1_000_000)
     }
+}
+
+/// The first column an expression names, as a CHECK constraint's name takes it.
+fn first_column(expr: &sql::ast::Expr) -> Option<String> {
+    let mut first = None;
+    crate::syntax::walk(expr, &mut |e| {
+        if let (None, sql::ast::ExprKind::Column(n)) = (&first, &e.kind) {
+            first = Some(n.name().value.clone());
+        }
+    });
+    first
 }

@@ -49,6 +49,21 @@ fn teradata_error(e: SqlError) -> SqlError {
             ),
         ),
         1205 => (2631, "Transaction ABORTed due to deadlock.".to_string()),
+        547 => {
+            let column = quoted_after(&e.message, "column '")
+                .map(|c| format!(".{c}"))
+                .unwrap_or_default();
+            let table = e
+                .message
+                .split("table \"dbo.")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or("?");
+            (
+                5317,
+                format!("Check constraint violation: Check error in field {table}{column}."),
+            )
+        }
         // A PRIMARY KEY is the table's unique primary index; a UNIQUE constraint or a
         // unique index is a unique secondary index.
         2627 if e.message.starts_with("Violation of PRIMARY KEY") => (
