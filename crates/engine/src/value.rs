@@ -349,14 +349,25 @@ pub fn trim_spaces(s: &str) -> &str {
 
 /// A total order over values for sorting and keys: NULL first (as SQL Server sorts it).
 pub fn sort_cmp(a: &Value, b: &Value) -> Ordering {
+    sort_cmp_nulls(a, b, false)
+}
+
+/// [`sort_cmp`] with NULL after every value when `nulls_high` (a dialect whose NULLs
+/// sort last ascending and first descending, in ORDER BY and in its indexes alike).
+pub fn sort_cmp_nulls(a: &Value, b: &Value, nulls_high: bool) -> Ordering {
     // Integer keys, the common case in clustered order, without the general match.
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         return x.cmp(y);
     }
+    let low = if nulls_high {
+        Ordering::Greater
+    } else {
+        Ordering::Less
+    };
     match (a.is_null(), b.is_null()) {
         (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Less,
-        (false, true) => Ordering::Greater,
+        (true, false) => low,
+        (false, true) => low.reverse(),
         _ => compare(a, b).unwrap_or(Ordering::Equal),
     }
 }

@@ -477,6 +477,12 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// Whether NULL sorts after every value (last ascending, first descending) in ORDER
+    /// BY and in indexes, rather than before (as SQL Server sorts them).
+    fn nulls_sort_high(&self) -> bool {
+        false
+    }
+
     /// The name of an unnamed CHECK constraint, the `n`th of `table` (`column` for a
     /// column's own; `taken`: the names given so far). SQL Server's are `CK__`, the
     /// table's first 9 characters, `__`, the column's first 5 and `__` when a column's,

@@ -287,6 +287,7 @@ impl Exec<'_> {
         if self.rules.heap_tables() {
             table.heap = Some(Default::default());
         }
+        table.nulls_high = self.rules.nulls_sort_high();
         self.w.db.names.insert(key.clone(), tid);
         self.w.db.tables.push(table);
         self.created_table(i, key);
@@ -606,7 +607,8 @@ impl Exec<'_> {
                 keyed.push((key, (out, src, members)));
             }
             let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
-            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+            let high = self.rules.nulls_sort_high();
+            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
             projected = keyed.into_iter().map(|(_, p)| p).collect();
         }
         let mut rows: Vec<Vec<Value>> = projected.into_iter().map(|(o, _, _)| o).collect();
@@ -1745,7 +1747,8 @@ impl Exec<'_> {
             }
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
             // Stable: equal index keys stay in clustered-key order (the row locator).
-            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+            let nulls_high = self.rules.nulls_sort_high();
+            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, nulls_high));
             let t = &self.w.db.tables[tid as usize];
             let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
             return Ok((
@@ -1780,7 +1783,8 @@ impl Exec<'_> {
             keyed.push((key, slot));
         }
         let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
-        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc));
+        let high = self.rules.nulls_sort_high();
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
         Ok((
             Access::ClusteredScan,
             listed(keyed.into_iter().map(|k| k.1).collect()),

@@ -523,6 +523,7 @@ impl Exec<'_> {
         if self.rules.heap_tables() {
             t.heap = Some(Default::default());
         }
+        t.nulls_high = self.rules.nulls_sort_high();
         t.pk_name = Some(pk_name.unwrap_or_else(|| self.rules.constraint_name(&t.name, &[], 0)));
         for (n, (name, column, expr)) in checks.into_iter().enumerate() {
             let name = name.unwrap_or_else(|| {

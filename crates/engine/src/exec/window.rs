@@ -11,7 +11,7 @@ use crate::error::SqlError;
 use crate::exec::expr::{fold, RowCtx, Scope};
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{sort_cmp, Value};
+use crate::value::{sort_cmp_nulls, Value};
 
 /// A query's rows as windows see them: each row with its group's rows (aggregate queries).
 pub(crate) type Rows = [(Vec<Value>, Vec<Vec<Value>>)];
@@ -93,11 +93,13 @@ impl Exec<'_> {
             keyed.push((part, ord, arg));
         }
         let desc: Vec<bool> = w.order_by.iter().map(|o| o.desc).collect();
-        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc);
+        let high = self.rules.nulls_sort_high();
+        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc, high);
         // Partitions in key order, rows by the window's order within each (stable).
         let mut idx: Vec<usize> = (0..rows.len()).collect();
         idx.sort_by(|&a, &b| {
-            cmp_keys(&keyed[a].0, &keyed[b].0, &[]).then_with(|| by_order(&keyed[a].1, &keyed[b].1))
+            cmp_keys(&keyed[a].0, &keyed[b].0, &[], high)
+                .then_with(|| by_order(&keyed[a].1, &keyed[b].1))
         });
         let mut values = vec![Value::Null; rows.len()];
         let mut start = 0;
@@ -106,7 +108,7 @@ impl Exec<'_> {
             let end = start
                 + idx[start..]
                     .iter()
-                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[]) == Ordering::Equal)
+                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[], high) == Ordering::Equal)
                     .count();
             let members = &idx[start..end];
             let mut rank = 0;
@@ -159,9 +161,9 @@ impl Exec<'_> {
 }
 
 /// Compares sort keys, each ascending unless `desc` says otherwise.
-pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool]) -> Ordering {
+pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool], nulls_high: bool) -> Ordering {
     for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        let o = sort_cmp(x, y);
+        let o = sort_cmp_nulls(x, y, nulls_high);
         let o = if desc.get(k).copied().unwrap_or(false) {
             o.reverse()
         } else {

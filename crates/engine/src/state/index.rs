@@ -12,7 +12,7 @@ use std::ops::Bound;
 use std::rc::Rc;
 
 use crate::state::pages::RowId;
-use crate::value::{sort_cmp, Value};
+use crate::value::{sort_cmp_nulls, Value};
 
 /// An entry's place in its index: the index key values, then the row's clustered key (its
 /// row locator), which orders equal index keys. Shared between the ordered map and the
@@ -20,9 +20,13 @@ use crate::value::{sort_cmp, Value};
 #[derive(Clone, Debug)]
 pub struct EntryKey {
     values: Rc<[Value]>,
-    /// Bit `k` set: index column `k` sorts descending.
+    /// Bit `k` set: index column `k` sorts descending; [`NULLS_HIGH`]: NULL sorts after
+    /// every value.
     desc: u64,
 }
+
+/// The bit of [`EntryKey`]'s `desc` that puts NULL after every value.
+pub const NULLS_HIGH: u64 = 1 << 63;
 
 impl EntryKey {
     pub fn new(values: Vec<Value>, desc: u64) -> EntryKey {
@@ -50,11 +54,13 @@ impl PartialOrd for EntryKey {
     }
 }
 impl Ord for EntryKey {
-    /// As SQL Server sorts index keys (NULL first, collation for text), column by column.
+    /// As SQL Server sorts index keys (NULL first, collation for text), column by column;
+    /// NULL last where the table says so (`NULLS_HIGH`).
     fn cmp(&self, other: &Self) -> Ordering {
+        let high = self.desc & NULLS_HIGH != 0;
         for (k, (a, b)) in self.values.iter().zip(other.values.iter()).enumerate() {
-            let mut o = sort_cmp(a, b);
-            if k < 64 && self.desc & (1 << k) != 0 {
+            let mut o = sort_cmp_nulls(a, b, high);
+            if k < 63 && self.desc & (1 << k) != 0 {
                 o = o.reverse();
             }
             if o != Ordering::Equal {

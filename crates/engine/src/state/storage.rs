@@ -141,6 +141,8 @@ pub struct Table {
     entries: Vec<IndexEntries>,
     pub triggers: Vec<Trigger>,
     pub checks: Vec<Check>,
+    /// NULL sorts after every value in this table's indexes (the dialect's order).
+    pub nulls_high: bool,
     /// True for table variables (no locks, no versions needed).
     pub is_variable: bool,
     /// A queue table: its first column is the queue insertion timestamp.
@@ -265,6 +267,7 @@ impl Table {
             entries: Vec::new(),
             triggers: Vec::new(),
             checks: Vec::new(),
+            nulls_high: false,
             is_variable,
             queue: false,
             hash_key: Vec::new(),
@@ -490,9 +493,12 @@ impl Table {
         let mut desc = 0u64;
         for (n, &(c, d)) in ix.columns.iter().enumerate() {
             values.push(row[c].clone());
-            if d && n < 64 {
+            if d && n < 63 {
                 desc |= 1 << n;
             }
+        }
+        if self.nulls_high {
+            desc |= crate::state::index::NULLS_HIGH;
         }
         values.extend(self.locators[slot].iter().cloned());
         Some(EntryKey::new(values, desc))

@@ -50,7 +50,10 @@ fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
 
 /// The messages of the errors session `name` got.
 fn messages(sim: &Simulation, name: &str) -> Vec<String> {
-    errors_of(sim, name).into_iter().map(|e| e.message).collect()
+    errors_of(sim, name)
+        .into_iter()
+        .map(|e| e.message)
+        .collect()
 }
 
 fn final_rows(sim: &mut Simulation, sql: &str) -> Vec<Vec<Value>> {
@@ -1329,4 +1332,41 @@ INSERT INTO job (id, status) VALUES (3, NULL);",
             "new row for relation \"job\" violates check constraint \"job_attempts_check1\""
         ]
     );
+}
+
+/// Real server: NULL sorts after every value: last ascending, first descending, in
+/// ORDER BY and through a btree index alike. A claim by `priority DESC` takes the task
+/// with no priority first.
+#[test]
+fn nulls_sort_last_ascending_and_first_descending() {
+    for index in [
+        "",
+        "CREATE INDEX task_priority ON task (priority DESC, id);",
+    ] {
+        let setup = format!(
+            "CREATE TABLE task (id int PRIMARY KEY, priority int, status text NOT NULL DEFAULT 'new');
+INSERT INTO task (id, priority) VALUES (1, 5), (2, NULL), (3, 1);
+{index}"
+        );
+        let sim = pg(
+            &setup,
+            &[(
+                "A",
+                0,
+                "SELECT id FROM task WHERE status = 'new' ORDER BY priority DESC LIMIT 1 FOR UPDATE SKIP LOCKED;
+SELECT id FROM task ORDER BY priority, id;
+SELECT id FROM task ORDER BY priority DESC, id;",
+            )],
+        );
+        let ids: Vec<Vec<Value>> = results(&sim, "A")
+            .into_iter()
+            .map(|rows| rows.into_iter().map(|r| r[0].clone()).collect())
+            .collect();
+        let ints = |v: &[i64]| v.iter().map(|&n| Value::Int(n)).collect::<Vec<_>>();
+        assert_eq!(
+            ids,
+            [ints(&[2]), ints(&[3, 1, 2]), ints(&[2, 1, 3])],
+            "{index}"
+        );
+    }
 }

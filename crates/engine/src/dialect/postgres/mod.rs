@@ -157,6 +157,11 @@ impl Rules for Postgres {
         }
     }
 
+    /// NULLs sort last ascending and first descending, and btree indexes keep them so.
+    fn nulls_sort_high(&self) -> bool {
+        true
+    }
+
     /// `job_attempts_check`: the table, the column (a table constraint's first column
     /// named in its expression, if any) and `check`, numbered when taken
     /// (`job_attempts_check1`).
