@@ -1370,3 +1370,29 @@ SELECT id FROM task ORDER BY priority DESC, id;",
         );
     }
 }
+
+/// Real server: data errors in PostgreSQL's words, not SQL Server's.
+#[test]
+fn data_errors_use_the_server_s_words() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, name varchar(5) NOT NULL, n int);",
+        &[(
+            "A",
+            0,
+            "INSERT INTO job (id, name) VALUES (1, 'abcdefgh');
+INSERT INTO job (id, name) VALUES (2, NULL);
+INSERT INTO job (id, name, n) VALUES (3, 'c', 3000000000);
+SELECT '1.5'::int;",
+        )],
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["22001", "23502", "22003", "22P02"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "value too long for type character varying(5)",
+            "null value in column \"name\" of relation \"job\" violates not-null constraint",
+            "integer out of range",
+            "invalid input syntax for type integer: \"1.5\""
+        ]
+    );
+}

@@ -245,20 +245,57 @@ impl Rules for Postgres {
                     quoted_after(&e.message, "name '").unwrap_or("?")
                 ),
             ),
-            515 => ("23502", e.message.clone()),
+            515 => (
+                "23502",
+                format!(
+                    "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                    quoted_after(&e.message, "column '").unwrap_or("?"),
+                    quoted_after(&e.message, ".dbo.").unwrap_or("?"),
+                ),
+            ),
+            // SQL Server's message names the type; the server's words name its own.
+            8115 => {
+                let ty = between(&e.message, "data type ", ".").unwrap_or_default();
+                match pg_type(ty) {
+                    "numeric" => ("22003", "numeric field overflow".to_string()),
+                    t @ ("integer" | "bigint" | "smallint") => {
+                        ("22003", format!("{t} out of range"))
+                    }
+                    _ => ("22003", "value out of range".to_string()),
+                }
+            }
+            245 => {
+                let text = between(&e.message, "value '", "' to data type").unwrap_or_default();
+                let ty = between(&e.message, "' to data type ", ".").unwrap_or_default();
+                (
+                    "22P02",
+                    format!("invalid input syntax for type {}: \"{text}\"", pg_type(ty)),
+                )
+            }
+            // The truncated value is as long as the column allows.
+            2628 => {
+                let kept = between(&e.message, "Truncated value: '", "'.").unwrap_or_default();
+                (
+                    "22001",
+                    format!(
+                        "value too long for type character varying({})",
+                        kept.chars().count()
+                    ),
+                )
+            }
             547 => {
-                let between = |from: &str| {
+                let quoted = |from: &str| {
                     let rest = &e.message[e.message.find(from)? + from.len()..];
                     Some(rest[..rest.find('"')?].to_string())
                 };
-                let table = between("table \"dbo.").unwrap_or_default();
-                let constraint = between("constraint \"").unwrap_or_default();
+                let table = quoted("table \"dbo.").unwrap_or_default();
+                let constraint = quoted("constraint \"").unwrap_or_default();
                 (
                     "23514",
                     format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
                 )
             }
-            245 | 241 => ("22P02", e.message.clone()),
+            241 => ("22P02", e.message.clone()),
             50000 => ("P0001", e.message.clone()),
             _ => ("XX000", e.message.clone()),
         };
@@ -374,4 +411,24 @@ fn first_column(expr: &sql::ast::Expr) -> Option<String> {
         }
     });
     first
+}
+
+/// The text of `message` between `from` and the last `to` after it.
+fn between<'m>(message: &'m str, from: &str, to: &str) -> Option<&'m str> {
+    let rest = &message[message.find(from)? + from.len()..];
+    Some(&rest[..rest.rfind(to)?])
+}
+
+/// PostgreSQL's name for a type as SQL Server's messages name it.
+fn pg_type(t: &str) -> &str {
+    match t {
+        "int" => "integer",
+        "tinyint" | "smallint" => "smallint",
+        "bit" => "boolean",
+        "float" => "double precision",
+        "varchar(max)" => "text",
+        t if t.starts_with("decimal") || t.starts_with("numeric") => "numeric",
+        t if t.starts_with("datetime2") => "timestamp without time zone",
+        other => other,
+    }
 }
