@@ -474,7 +474,13 @@ impl Exec<'_> {
                 self.function(i, name, args, vals)?
             }
             ExprKind::Cast { expr, ty, .. } => {
-                let v = self.eval(i, expr, ctx)?;
+                let mut v = self.eval(i, expr, ctx)?;
+                if let (Value::Decimal(d), 2) = (&v, type_rank(ty)) {
+                    if !self.rules.truncating_integers() {
+                        // A fraction cast to an integer rounds, half away from zero.
+                        v = Value::Decimal(d.round());
+                    }
+                }
                 convert(&v, ty, None)?
             }
             ExprKind::Case {
@@ -588,7 +594,7 @@ impl Exec<'_> {
                 vals.push(v);
             }
         }
-        Ok(fold(name, vals, distinct))
+        Ok(fold(name, vals, distinct, self.rules.truncating_integers()))
     }
 
     /// `STRING_AGG(arg, sep) [WITHIN GROUP (ORDER BY ...)]` over a group's rows: the
@@ -1019,8 +1025,14 @@ impl Exec<'_> {
     }
 }
 
-/// An aggregate of `vals`, the non-NULL values of its argument (DISTINCT ones if asked).
-pub(crate) fn fold(name: &str, mut vals: Vec<Value>, distinct: bool) -> Value {
+/// An aggregate of `vals`, the non-NULL values of its argument (DISTINCT ones if asked);
+/// `truncating_integers`: AVG of integers is an integer (`Rules::truncating_integers`).
+pub(crate) fn fold(
+    name: &str,
+    mut vals: Vec<Value>,
+    distinct: bool,
+    truncating_integers: bool,
+) -> Value {
     if distinct {
         vals.sort_by(crate::value::sort_cmp);
         vals.dedup_by(|a, b| compare(a, b) == Some(Ordering::Equal));
@@ -1041,7 +1053,7 @@ pub(crate) fn fold(name: &str, mut vals: Vec<Value>, distinct: bool) -> Value {
             } else {
                 let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
                 let n = vals.len() as i64;
-                if all_int {
+                if all_int && (name == "SUM" || truncating_integers) {
                     let sum: i64 = vals.iter().filter_map(Value::as_i64).sum();
                     if name == "SUM" {
                         Value::Int(sum)

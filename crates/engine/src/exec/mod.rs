@@ -477,6 +477,13 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// Whether integers drop fractions: AVG of integers is an integer and a CAST of a
+    /// fraction to an integer truncates (SQL Server), rather than AVG keeping the
+    /// fraction and the CAST rounding half away from zero (an exact numeric type's way).
+    fn truncating_integers(&self) -> bool {
+        true
+    }
+
     /// Whether NULL sorts after every value (last ascending, first descending) in ORDER
     /// BY and in indexes, rather than before (as SQL Server sorts them).
     fn nulls_sort_high(&self) -> bool {

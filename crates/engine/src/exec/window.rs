@@ -147,7 +147,7 @@ impl Exec<'_> {
                                     .map(|&x| keyed[x].2.clone())
                                     .filter(|v| !v.is_null())
                                     .collect();
-                                fold(name, vals, *distinct)
+                                fold(name, vals, *distinct, self.rules.truncating_integers())
                             };
                         }
                         frame_value.clone()

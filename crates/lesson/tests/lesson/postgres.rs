@@ -1396,3 +1396,20 @@ SELECT '1.5'::int;",
         ]
     );
 }
+
+/// Real server: AVG of integers is numeric (1.5 for 1 and 2), not an integer as in SQL
+/// Server, and a fraction cast to an integer rounds half away from zero.
+#[test]
+fn avg_of_integers_keeps_its_fraction() {
+    let sim = pg(
+        "CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2);",
+        &[(
+            "A",
+            0,
+            "SELECT AVG(a), SUM(a), AVG(a)::int FROM t;\nSELECT 2.5::int, (-1.5)::int, 1.4::int;",
+        )],
+    );
+    let r = results(&sim, "A");
+    assert_eq!(r[0], [[Value::Decimal(1.5), Value::Int(3), Value::Int(2)]]);
+    assert_eq!(r[1], [[Value::Int(3), Value::Int(-2), Value::Int(1)]]);
+}

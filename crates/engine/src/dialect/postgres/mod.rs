@@ -157,6 +157,11 @@ impl Rules for Postgres {
         }
     }
 
+    /// AVG of integers is numeric (AVG of 1 and 2 is 1.5), and `1.5::int` is 2.
+    fn truncating_integers(&self) -> bool {
+        false
+    }
+
     /// NULLs sort last ascending and first descending, and btree indexes keep them so.
     fn nulls_sort_high(&self) -> bool {
         true
