@@ -562,6 +562,14 @@ impl Exec<'_> {
                 if let Flow::Done { reads, .. } = &mut flow {
                     *reads += carried;
                 }
+                if !matches!(
+                    stmt.kind,
+                    StmtKind::SetOption(_) | StmtKind::BeginTran { .. }
+                ) {
+                    if let Some(t) = self.w.sessions[i].txn.as_mut() {
+                        t.queried = true;
+                    }
+                }
                 self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
             }

@@ -634,6 +634,17 @@ impl Exec<'_> {
     }
 
     fn set_option(&mut self, i: usize, opt: &SetOption) -> Result<(), Interrupt> {
+        if let SetOption::TransactionIsolation(_) = opt {
+            if self.w.sessions[i].txn.as_ref().is_some_and(|t| t.queried) {
+                return Err(SqlError::generic(
+                    crate::error::UNNUMBERED,
+                    16,
+                    "SET TRANSACTION ISOLATION LEVEL must be called before any query",
+                )
+                .with_sqlstate("25001")
+                .into());
+            }
+        }
         if let SetOption::TransactionIsolation(_) | SetOption::LocalLockTimeout(_) = opt {
             // Saved once per transaction, restored when it ends.
             self.ensure_txn(i);

@@ -29,6 +29,7 @@ impl Exec<'_> {
             consumes: 0,
             began_at: self.w.sessions[i].statement_at,
             doomed: false,
+            queried: false,
         });
         if ansi {
             self.w.sessions[i].tran_count = 1;
@@ -53,6 +54,7 @@ impl Exec<'_> {
                 consumes: 0,
                 began_at: self.w.sessions[i].statement_at,
                 doomed: false,
+                queried: false,
             });
             let name = self.w.sessions[i].name.clone();
             self.push(Event::TransactionBegan {

@@ -70,6 +70,9 @@ pub(crate) struct Txn {
     /// transaction was caught by a TRY. Reads and ROLLBACK only; the batch's end rolls
     /// it back.
     pub doomed: bool,
+    /// A statement other than SET or BEGIN has run in it (its first snapshot: a
+    /// per-transaction isolation level is fixed from then on).
+    pub queried: bool,
 }
 
 #[derive(Clone)]

@@ -1413,3 +1413,32 @@ fn avg_of_integers_keeps_its_fraction() {
     assert_eq!(r[0], [[Value::Decimal(1.5), Value::Int(3), Value::Int(2)]]);
     assert_eq!(r[1], [[Value::Int(3), Value::Int(-2), Value::Int(1)]]);
 }
+
+/// Real server: the isolation level is fixed by a transaction's first query; a later
+/// SET TRANSACTION fails with 25001 and fails the block, so the UPDATE after it never
+/// runs.
+#[test]
+fn set_transaction_after_a_query_fails_the_block() {
+    let mut sim = pg(
+        "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL); INSERT INTO t VALUES (1, 10);",
+        &[(
+            "A",
+            0,
+            "BEGIN;
+SELECT v FROM t WHERE id = 1;
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+UPDATE t SET v = v + 1 WHERE id = 1;
+COMMIT;
+BEGIN;
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+SELECT v FROM t WHERE id = 1;
+COMMIT;",
+        )],
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["25001", "25P02"]);
+    assert_eq!(
+        messages(&sim, "A")[0],
+        "SET TRANSACTION ISOLATION LEVEL must be called before any query"
+    );
+    assert_eq!(final_rows(&mut sim, "SELECT v FROM t"), [[Value::Int(10)]]);
+}
