@@ -712,6 +712,9 @@ pub enum SelectItem {
 pub struct OrderItem {
     pub expr: Expr,
     pub desc: bool,
+    /// PostgreSQL's `NULLS FIRST` (true) or `NULLS LAST` (false); `None`: the
+    /// dialect's order.
+    pub nulls_first: Option<bool>,
 }
 
 /// One comma-separated item of FROM with its joins.

@@ -769,6 +769,11 @@ impl Printer {
             if o.desc {
                 p.w(" DESC");
             }
+            match o.nulls_first {
+                Some(true) => p.w(" NULLS FIRST"),
+                Some(false) => p.w(" NULLS LAST"),
+                None => {}
+            }
         });
     }
 

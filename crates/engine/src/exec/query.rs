@@ -16,7 +16,7 @@ use crate::error::SqlError;
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::stmt::{display_name, object_key};
-use crate::exec::window::cmp_keys;
+use crate::exec::window::{cmp_keys, nulls_high};
 use crate::exec::{Exec, Flow, Interrupt};
 use crate::outcome::ResultSet;
 use crate::state::locks::{LockMode, Resource};
@@ -607,8 +607,8 @@ impl Exec<'_> {
                 keyed.push((key, (out, src, members)));
             }
             let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
-            let high = self.rules.nulls_sort_high();
-            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
+            let high = nulls_high(&s.order_by, self.rules.nulls_sort_high());
+            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &high));
             projected = keyed.into_iter().map(|(_, p)| p).collect();
         }
         let mut rows: Vec<Vec<Value>> = projected.into_iter().map(|(o, _, _)| o).collect();
@@ -1696,6 +1696,8 @@ impl Exec<'_> {
                 && spec.order.len() <= ix.columns.len()
                 && spec.order.iter().zip(&ix.columns).all(|(o, (c, desc))| {
                     matches!(&o.expr.kind, ExprKind::Column(n) if t.columns[*c].name.eq_ignore_ascii_case(&n.name().value)) && o.desc == *desc
+                        // An index keeps NULLs where the dialect sorts them.
+                        && o.nulls_first.is_none_or(|first| first == (o.desc == t.nulls_high))
                 });
             let filtered = ix.filter.is_some();
             let seek_expr = equality_expr(&preds, &t.columns[ix.columns[0].0].name, scope);
@@ -1747,8 +1749,8 @@ impl Exec<'_> {
             }
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
             // Stable: equal index keys stay in clustered-key order (the row locator).
-            let nulls_high = self.rules.nulls_sort_high();
-            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, nulls_high));
+            let nulls = vec![self.rules.nulls_sort_high(); desc.len()];
+            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &nulls));
             let t = &self.w.db.tables[tid as usize];
             let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
             return Ok((
@@ -1783,8 +1785,8 @@ impl Exec<'_> {
             keyed.push((key, slot));
         }
         let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
-        let high = self.rules.nulls_sort_high();
-        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
+        let high = nulls_high(spec.order, self.rules.nulls_sort_high());
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &high));
         Ok((
             Access::ClusteredScan,
             listed(keyed.into_iter().map(|k| k.1).collect()),

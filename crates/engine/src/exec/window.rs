@@ -93,12 +93,12 @@ impl Exec<'_> {
             keyed.push((part, ord, arg));
         }
         let desc: Vec<bool> = w.order_by.iter().map(|o| o.desc).collect();
-        let high = self.rules.nulls_sort_high();
-        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc, high);
+        let high = nulls_high(&w.order_by, self.rules.nulls_sort_high());
+        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc, &high);
         // Partitions in key order, rows by the window's order within each (stable).
         let mut idx: Vec<usize> = (0..rows.len()).collect();
         idx.sort_by(|&a, &b| {
-            cmp_keys(&keyed[a].0, &keyed[b].0, &[], high)
+            cmp_keys(&keyed[a].0, &keyed[b].0, &[], &[])
                 .then_with(|| by_order(&keyed[a].1, &keyed[b].1))
         });
         let mut values = vec![Value::Null; rows.len()];
@@ -108,7 +108,7 @@ impl Exec<'_> {
             let end = start
                 + idx[start..]
                     .iter()
-                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[], high) == Ordering::Equal)
+                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[], &[]) == Ordering::Equal)
                     .count();
             let members = &idx[start..end];
             let mut rank = 0;
@@ -161,9 +161,18 @@ impl Exec<'_> {
 }
 
 /// Compares sort keys, each ascending unless `desc` says otherwise.
-pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool], nulls_high: bool) -> Ordering {
+/// For each ORDER BY item, whether NULL sorts after every value before DESC reverses
+/// it: the dialect's order (`dialect_high`), or the item's NULLS FIRST or LAST.
+pub(crate) fn nulls_high(items: &[sql::ast::OrderItem], dialect_high: bool) -> Vec<bool> {
+    items
+        .iter()
+        .map(|o| o.nulls_first.map_or(dialect_high, |first| first == o.desc))
+        .collect()
+}
+
+pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool], nulls_high: &[bool]) -> Ordering {
     for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        let o = sort_cmp_nulls(x, y, nulls_high);
+        let o = sort_cmp_nulls(x, y, nulls_high.get(k).copied().unwrap_or(false));
         let o = if desc.get(k).copied().unwrap_or(false) {
             o.reverse()
         } else {

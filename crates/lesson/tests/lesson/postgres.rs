@@ -1335,8 +1335,8 @@ INSERT INTO job (id, status) VALUES (3, NULL);",
 }
 
 /// Real server: NULL sorts after every value: last ascending, first descending, in
-/// ORDER BY and through a btree index alike. A claim by `priority DESC` takes the task
-/// with no priority first.
+/// ORDER BY and through a btree index alike, unless NULLS FIRST or LAST says otherwise.
+/// A claim by `priority DESC` takes the task with no priority first.
 #[test]
 fn nulls_sort_last_ascending_and_first_descending() {
     for index in [
@@ -1355,7 +1355,9 @@ INSERT INTO task (id, priority) VALUES (1, 5), (2, NULL), (3, 1);
                 0,
                 "SELECT id FROM task WHERE status = 'new' ORDER BY priority DESC LIMIT 1 FOR UPDATE SKIP LOCKED;
 SELECT id FROM task ORDER BY priority, id;
-SELECT id FROM task ORDER BY priority DESC, id;",
+SELECT id FROM task ORDER BY priority DESC, id;
+SELECT id FROM task ORDER BY priority NULLS FIRST, id;
+SELECT id FROM task ORDER BY priority DESC NULLS LAST, id;",
             )],
         );
         let ids: Vec<Vec<Value>> = results(&sim, "A")
@@ -1365,7 +1367,13 @@ SELECT id FROM task ORDER BY priority DESC, id;",
         let ints = |v: &[i64]| v.iter().map(|&n| Value::Int(n)).collect::<Vec<_>>();
         assert_eq!(
             ids,
-            [ints(&[2]), ints(&[3, 1, 2]), ints(&[2, 1, 3])],
+            [
+                ints(&[2]),
+                ints(&[3, 1, 2]),
+                ints(&[2, 1, 3]),
+                ints(&[2, 3, 1]),
+                ints(&[1, 3, 2])
+            ],
             "{index}"
         );
     }

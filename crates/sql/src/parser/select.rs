@@ -294,7 +294,22 @@ impl Parser<'_> {
                 self.eat_kw("ASC");
                 false
             };
-            items.push(OrderItem { expr, desc });
+            let nulls_first = if self.dialect == Dialect::Postgres && self.kw_at(0, "NULLS") {
+                self.advance();
+                if self.eat_kw("FIRST") {
+                    Some(true)
+                } else {
+                    self.expect_kw("LAST")?;
+                    Some(false)
+                }
+            } else {
+                None
+            };
+            items.push(OrderItem {
+                expr,
+                desc,
+                nulls_first,
+            });
             if !self.eat(Tok::Comma) {
                 return Ok(items);
             }
