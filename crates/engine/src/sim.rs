@@ -243,8 +243,7 @@ impl Simulation {
             Mode::Timed => match self.next_timed_into() {
                 Next::Done => {
                     if !self.world.is_finished() {
-                        // Only consumes waiting for a row are left, and no session can add one.
-                        self.cut_off_with("simulation stopped this session: its consume stays delayed, and no session is left that could add a row to the queue");
+                        self.cut_off_stuck();
                     }
                     return Ok(false);
                 }
@@ -563,6 +562,21 @@ impl Simulation {
     }
 
     /// Ends the run: every unfinished session fails with `why`.
+    /// Nothing is left to happen, yet sessions are unfinished: consumes waiting for a row
+    /// no session can add, or waits that no release or deadlock check will end.
+    fn cut_off_stuck(&mut self) {
+        for i in 0..self.world.sessions.len() {
+            let why = match self.world.sessions[i].state {
+                State::Finished => continue,
+                State::Delayed { .. } => "simulation stopped this session: its consume stays delayed, and no session is left that could add a row to the queue",
+                _ => "simulation stopped this session: it waits for a lock that no session will release, and no deadlock check ends the wait",
+            };
+            let e = SqlError::generic(0, 16, why.to_string());
+            self.exec().record_error(i, &e, false);
+            self.exec().finish_session(i);
+        }
+    }
+
     fn cut_off_with(&mut self, why: &str) {
         for i in 0..self.world.sessions.len() {
             if !matches!(self.world.sessions[i].state, State::Finished) {

@@ -1450,3 +1450,35 @@ COMMIT;",
     );
     assert_eq!(final_rows(&mut sim, "SELECT v FROM t"), [[Value::Int(10)]]);
 }
+
+/// A wait nothing will end (here a cycle through a session advisory lock, which the
+/// simulator's deadlock check does not follow; the server finds it, 40P01) stops the
+/// run with words about locks, not about a queue's consume.
+#[test]
+fn a_wait_nothing_ends_says_so() {
+    let sim = pg(
+        "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0);",
+        &[
+            (
+                "A",
+                0,
+                "BEGIN;\nUPDATE t SET v = 1 WHERE id = 1;\nSELECT pg_sleep(0.5);\nSELECT pg_advisory_xact_lock(7);\nCOMMIT;",
+            ),
+            (
+                "B",
+                100,
+                "BEGIN;\nSELECT pg_advisory_lock(7);\nUPDATE t SET v = 2 WHERE id = 1;\nCOMMIT;",
+            ),
+        ],
+    );
+    for name in ["A", "B"] {
+        let messages = messages(&sim, name);
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("waits for a lock that no session will release"))
+                && !messages.iter().any(|m| m.contains("consume")),
+            "{name}: {messages:?}"
+        );
+    }
+}
