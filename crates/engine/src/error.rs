@@ -605,6 +605,13 @@ impl SqlError {
 /// errors), so 0 marks "none" without a second field.
 pub const NO_SEVERITY: u8 = 0;
 
+/// The text of `message` between `from` and the last `to` after it (a value that may
+/// hold `to` itself, as a quoted text may hold quotes).
+pub(crate) fn between<'m>(message: &'m str, from: &str, to: &str) -> Option<&'m str> {
+    let rest = &message[message.find(from)? + from.len()..];
+    Some(&rest[..rest.rfind(to)?])
+}
+
 /// The text between `prefix` and the next `'` in a message (a name a dialect's own
 /// wording of the error repeats).
 pub(crate) fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {

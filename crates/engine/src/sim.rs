@@ -561,26 +561,26 @@ impl Simulation {
         ));
     }
 
-    /// Ends the run: every unfinished session fails with `why`.
     /// Nothing is left to happen, yet sessions are unfinished: consumes waiting for a row
     /// no session can add, or waits that no release or deadlock check will end.
     fn cut_off_stuck(&mut self) {
-        for i in 0..self.world.sessions.len() {
-            let why = match self.world.sessions[i].state {
-                State::Finished => continue,
-                State::Delayed { .. } => "simulation stopped this session: its consume stays delayed, and no session is left that could add a row to the queue",
-                _ => "simulation stopped this session: it waits for a lock that no session will release, and no deadlock check ends the wait",
-            };
-            let e = SqlError::generic(0, 16, why.to_string());
-            self.exec().record_error(i, &e, false);
-            self.exec().finish_session(i);
-        }
+        self.cut_off_by(|state| match state {
+            State::Delayed { .. } => "simulation stopped this session: its consume stays delayed, and no session is left that could add a row to the queue",
+            _ => "simulation stopped this session: it waits for a lock that no session will release, and no deadlock check ends the wait",
+        });
     }
 
+    /// Ends the run: every unfinished session fails with `why`.
     fn cut_off_with(&mut self, why: &str) {
+        self.cut_off_by(|_| why);
+    }
+
+    /// Ends the run: every unfinished session fails with the words for its state.
+    fn cut_off_by<'w>(&mut self, why: impl Fn(&State) -> &'w str) {
         for i in 0..self.world.sessions.len() {
-            if !matches!(self.world.sessions[i].state, State::Finished) {
-                let e = SqlError::generic(0, 16, why.to_string());
+            let state = &self.world.sessions[i].state;
+            if !matches!(state, State::Finished) {
+                let e = SqlError::generic(0, 16, why(state).to_string());
                 self.exec().record_error(i, &e, false);
                 self.exec().finish_session(i);
             }

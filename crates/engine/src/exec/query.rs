@@ -2185,7 +2185,7 @@ impl Exec<'_> {
         let lower = name.to_ascii_lowercase();
         scope.push(lower.clone(), Some(lower), t.column_names.clone());
         let ctx = RowCtx::new(&scope, row);
-        for c in &checks {
+        for c in checks.iter() {
             let v = self.eval(i, &c.expr, Some(&ctx))?;
             if !v.is_null() && !v.is_true() {
                 return Err(

@@ -536,14 +536,15 @@ impl Exec<'_> {
         // InitPlan once, a woken UPDATE re-checks its row against the same value, so
         // `WHERE id = (SELECT ... LIMIT 1)` without FOR UPDATE overwrites the row it
         // waited for). A statement run afresh evaluates its subqueries afresh.
-        let resuming = std::mem::take(&mut self.w.sessions[i].resuming);
-        self.w.subquery_results = std::mem::take(&mut self.w.sessions[i].init_plans);
-        let mut carried = std::mem::take(&mut self.w.sessions[i].init_plan_reads);
-        if !resuming {
+        let carried = if std::mem::take(&mut self.w.sessions[i].resuming) {
+            let s = &mut self.w.sessions[i];
+            self.w.subquery_results = std::mem::take(&mut s.init_plans);
+            std::mem::take(&mut s.init_plan_reads)
+        } else {
             self.w.subquery_results.clear();
-            carried = 0;
             self.begin_statement(i, label, stmt.span.clone());
-        }
+            0
+        };
         self.w.init_plan_reads = carried;
         self.w.sessions[i].identities_used = 0;
         // This attempt's reads (a failed statement's count too; see the error below).

@@ -525,18 +525,20 @@ impl Exec<'_> {
         }
         t.nulls_high = self.rules.nulls_sort_high();
         t.pk_name = Some(pk_name.unwrap_or_else(|| self.rules.constraint_name(&t.name, &[], 0)));
+        let mut named: Vec<crate::state::storage::Check> = Vec::with_capacity(checks.len());
         for (n, (name, column, expr)) in checks.into_iter().enumerate() {
             let name = name.unwrap_or_else(|| {
-                let taken: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+                let taken: Vec<&str> = named.iter().map(|c| c.name.as_str()).collect();
                 self.rules
                     .check_name(&t.name, column.as_deref(), &expr, n, &taken)
             });
-            t.checks.push(crate::state::storage::Check {
+            named.push(crate::state::storage::Check {
                 name,
                 column,
                 expr: Rc::new(expr),
             });
         }
+        t.checks = named.into();
         if let Some((ci, c)) = ct
             .columns
             .iter()

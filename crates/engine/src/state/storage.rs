@@ -140,7 +140,8 @@ pub struct Table {
     /// The entries of each index in `indexes`, at the same position.
     entries: Vec<IndexEntries>,
     pub triggers: Vec<Trigger>,
-    pub checks: Vec<Check>,
+    /// Shared: every row written to the table is checked against them.
+    pub checks: Rc<[Check]>,
     /// NULL sorts after every value in this table's indexes (the dialect's order).
     pub nulls_high: bool,
     /// True for table variables (no locks, no versions needed).
@@ -266,7 +267,7 @@ impl Table {
             indexes: Vec::new(),
             entries: Vec::new(),
             triggers: Vec::new(),
-            checks: Vec::new(),
+            checks: Rc::from(Vec::new()),
             nulls_high: false,
             is_variable,
             queue: false,

@@ -15,7 +15,7 @@ mod vacuum;
 
 use sql::ast::IsolationLevel;
 
-use crate::error::{quoted_after, SqlError};
+use crate::error::{between, quoted_after, SqlError};
 use crate::event::Access;
 use crate::exec::{Exec, Interrupt, Rules};
 use crate::state::locks::{LockMode, Resource, ResourceWords};
@@ -289,12 +289,9 @@ impl Rules for Postgres {
                 )
             }
             547 => {
-                let quoted = |from: &str| {
-                    let rest = &e.message[e.message.find(from)? + from.len()..];
-                    Some(rest[..rest.find('"')?].to_string())
-                };
-                let table = quoted("table \"dbo.").unwrap_or_default();
-                let constraint = quoted("constraint \"").unwrap_or_default();
+                let table = between(&e.message, "table \"dbo.", "\"").unwrap_or_default();
+                let constraint =
+                    between(&e.message, "constraint \"", "\". The conflict").unwrap_or_default();
                 (
                     "23514",
                     format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
@@ -416,12 +413,6 @@ fn first_column(expr: &sql::ast::Expr) -> Option<String> {
         }
     });
     first
-}
-
-/// The text of `message` between `from` and the last `to` after it.
-fn between<'m>(message: &'m str, from: &str, to: &str) -> Option<&'m str> {
-    let rest = &message[message.find(from)? + from.len()..];
-    Some(&rest[..rest.rfind(to)?])
 }
 
 /// PostgreSQL's name for a type as SQL Server's messages name it.

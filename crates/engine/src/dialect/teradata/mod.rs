@@ -6,7 +6,7 @@
 use sql::ast::{Batch, SelectAndConsume, SelectItem, Stmt, StmtKind, TeradataTxn};
 
 use crate::cost::CostKind;
-use crate::error::{quoted_after, AbortScope, SqlError};
+use crate::error::{between, quoted_after, AbortScope, SqlError};
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
@@ -53,12 +53,7 @@ fn teradata_error(e: SqlError) -> SqlError {
             let column = quoted_after(&e.message, "column '")
                 .map(|c| format!(".{c}"))
                 .unwrap_or_default();
-            let table = e
-                .message
-                .split("table \"dbo.")
-                .nth(1)
-                .and_then(|r| r.split('"').next())
-                .unwrap_or("?");
+            let table = between(&e.message, "table \"dbo.", "\"").unwrap_or("?");
             (
                 5317,
                 format!("Check constraint violation: Check error in field {table}{column}."),
