@@ -608,7 +608,7 @@ impl Exec<'_> {
             }
             let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
             let high = nulls_high(&s.order_by, self.rules.nulls_sort_high());
-            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &high));
+            keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
             projected = keyed.into_iter().map(|(_, p)| p).collect();
         }
         let mut rows: Vec<Vec<Value>> = projected.into_iter().map(|(o, _, _)| o).collect();
@@ -1749,8 +1749,8 @@ impl Exec<'_> {
             }
             let desc: Vec<bool> = ix.columns.iter().map(|(_, d)| *d).collect();
             // Stable: equal index keys stay in clustered-key order (the row locator).
-            let nulls = vec![self.rules.nulls_sort_high(); desc.len()];
-            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &nulls));
+            let nulls = nulls_high(&[], self.rules.nulls_sort_high());
+            cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, nulls));
             let t = &self.w.db.tables[tid as usize];
             let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
             return Ok((
@@ -1786,7 +1786,7 @@ impl Exec<'_> {
         }
         let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
         let high = nulls_high(spec.order, self.rules.nulls_sort_high());
-        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, &high));
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
         Ok((
             Access::ClusteredScan,
             listed(keyed.into_iter().map(|k| k.1).collect()),

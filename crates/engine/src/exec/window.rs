@@ -94,11 +94,11 @@ impl Exec<'_> {
         }
         let desc: Vec<bool> = w.order_by.iter().map(|o| o.desc).collect();
         let high = nulls_high(&w.order_by, self.rules.nulls_sort_high());
-        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc, &high);
+        let by_order = |a: &[Value], b: &[Value]| cmp_keys(a, b, &desc, high);
         // Partitions in key order, rows by the window's order within each (stable).
         let mut idx: Vec<usize> = (0..rows.len()).collect();
         idx.sort_by(|&a, &b| {
-            cmp_keys(&keyed[a].0, &keyed[b].0, &[], &[])
+            cmp_keys(&keyed[a].0, &keyed[b].0, &[], 0)
                 .then_with(|| by_order(&keyed[a].1, &keyed[b].1))
         });
         let mut values = vec![Value::Null; rows.len()];
@@ -108,7 +108,7 @@ impl Exec<'_> {
             let end = start
                 + idx[start..]
                     .iter()
-                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[], &[]) == Ordering::Equal)
+                    .take_while(|&&r| cmp_keys(&keyed[r].0, part, &[], 0) == Ordering::Equal)
                     .count();
             let members = &idx[start..end];
             let mut rank = 0;
@@ -162,17 +162,25 @@ impl Exec<'_> {
 
 /// Compares sort keys, each ascending unless `desc` says otherwise.
 /// For each ORDER BY item, whether NULL sorts after every value before DESC reverses
-/// it: the dialect's order (`dialect_high`), or the item's NULLS FIRST or LAST.
-pub(crate) fn nulls_high(items: &[sql::ast::OrderItem], dialect_high: bool) -> Vec<bool> {
-    items
-        .iter()
-        .map(|o| o.nulls_first.map_or(dialect_high, |first| first == o.desc))
-        .collect()
+/// it: the dialect's order (`dialect_high`), or the item's NULLS FIRST or LAST. Bit `k`
+/// for item `k` (a mask, not a vector: every sorting query builds one); items past the
+/// 64th take the dialect's order.
+pub(crate) fn nulls_high(items: &[sql::ast::OrderItem], dialect_high: bool) -> u64 {
+    let mut mask = if dialect_high { u64::MAX } else { 0 };
+    for (k, o) in items.iter().enumerate().take(64) {
+        if o.nulls_first.map_or(dialect_high, |first| first == o.desc) {
+            mask |= 1 << k;
+        } else {
+            mask &= !(1 << k);
+        }
+    }
+    mask
 }
 
-pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool], nulls_high: &[bool]) -> Ordering {
+pub(crate) fn cmp_keys(a: &[Value], b: &[Value], desc: &[bool], nulls_high: u64) -> Ordering {
     for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        let o = sort_cmp_nulls(x, y, nulls_high.get(k).copied().unwrap_or(false));
+        let high = nulls_high >> k.min(63) & 1 != 0;
+        let o = sort_cmp_nulls(x, y, high);
         let o = if desc.get(k).copied().unwrap_or(false) {
             o.reverse()
         } else {
