@@ -67,7 +67,11 @@ impl Simulation {
             )
                 .hash(&mut h);
             for f in &s.frames {
-                (f.pc, f.source, f.scope_identity, &f.tries).hash(&mut h);
+                (f.pc, f.source, f.scope_identity).hash(&mut h);
+                for t in &f.tries {
+                    let sp = t.savepoint.as_ref().map(|s| (s.undo, s.locks.len()));
+                    (t.catch_pc, t.caught, sp).hash(&mut h);
+                }
                 if let FrameKind::Proc {
                     name, tran_count, ..
                 } = &f.kind

@@ -635,6 +635,14 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     if let Some(result) = comparison(op) {
         return Ok(result(compare(l, r)));
     }
+    if let IsDistinct | IsNotDistinct = op {
+        let same = match (l.is_null(), r.is_null()) {
+            (true, true) => true,
+            (false, false) => compare(l, r) == Some(Ordering::Equal),
+            _ => false,
+        };
+        return Ok(Value::bool(same == (op == IsNotDistinct)));
+    }
     if l.is_null() || r.is_null() {
         return Ok(Value::Null);
     }

@@ -462,6 +462,7 @@ pub struct CreateIndex {
     pub unique: bool,
     /// `Some(true)` CLUSTERED, `Some(false)` NONCLUSTERED, `None` not said (nonclustered).
     pub clustered: Option<bool>,
+    /// Empty when PostgreSQL's `CREATE INDEX ON t (...)` leaves the naming to the server.
     pub name: Ident,
     pub table: ObjectName,
     pub columns: Vec<IndexColumn>,
@@ -1155,6 +1156,10 @@ pub enum BinaryOp {
     Concat,
     /// PostgreSQL's `^`.
     Pow,
+    /// `IS DISTINCT FROM`: `<>` where NULL equals NULL (never unknown).
+    IsDistinct,
+    /// `IS NOT DISTINCT FROM`: `=` where NULL equals NULL.
+    IsNotDistinct,
 }
 
 /// `OVER ([PARTITION BY ...] [ORDER BY ...])`.

@@ -682,8 +682,11 @@ impl Printer {
             None => {}
         }
         self.w("INDEX ");
-        self.ident(&ix.name);
-        self.w(" ON ");
+        if !ix.name.value.is_empty() {
+            self.ident(&ix.name);
+            self.w(" ");
+        }
+        self.w("ON ");
         self.object(&ix.table);
         self.index_columns(&ix.columns);
         if !ix.include.is_empty() {
@@ -1286,7 +1289,7 @@ fn binary_precedence(op: BinaryOp, dialect: Dialect) -> u8 {
     match op {
         Or => PREC_OR,
         And => PREC_AND,
-        Eq | Ne | Lt | Le | Gt | Ge => PREC_CMP,
+        Eq | Ne | Lt | Le | Gt | Ge | IsDistinct | IsNotDistinct => PREC_CMP,
         Concat => PREC_OTHER,
         BitAnd | BitOr if dialect == Dialect::Postgres => PREC_OTHER,
         Add | Sub | BitAnd | BitOr | BitXor => PREC_ADD,
@@ -1323,6 +1326,8 @@ fn binary_symbol(op: BinaryOp) -> &'static str {
         Mod => "%",
         Eq => "=",
         Ne => "<>",
+        IsDistinct => "IS DISTINCT FROM",
+        IsNotDistinct => "IS NOT DISTINCT FROM",
         Lt => "<",
         Le => "<=",
         Gt => ">",

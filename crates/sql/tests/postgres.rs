@@ -279,6 +279,28 @@ fn errors() {
         "SELECT id FROM task FOR UPDATE OF job;",
         expect![[r#"1:35: relation "job" in FOR UPDATE clause not found in FROM clause"#]],
     );
+    // The server refuses a row lock on rows that are not a table's (0A000), in these
+    // words (checked on PostgreSQL 15).
+    check_error(
+        "SELECT count(*) FROM task FOR UPDATE SKIP LOCKED;",
+        expect!["1:27: FOR UPDATE is not allowed with aggregate functions"],
+    );
+    check_error(
+        "SELECT DISTINCT status FROM task FOR SHARE;",
+        expect!["1:34: FOR SHARE is not allowed with DISTINCT clause"],
+    );
+    check_error(
+        "SELECT status FROM task GROUP BY status FOR NO KEY UPDATE;",
+        expect!["1:41: FOR NO KEY UPDATE is not allowed with GROUP BY clause"],
+    );
+    check_error(
+        "SELECT id FROM task UNION SELECT id FROM job FOR KEY SHARE;",
+        expect!["1:46: FOR KEY SHARE is not allowed with UNION/INTERSECT/EXCEPT"],
+    );
+    check_error(
+        "SELECT id, row_number() OVER (ORDER BY id) FROM task FOR UPDATE;",
+        expect!["1:54: FOR UPDATE is not allowed with window functions"],
+    );
     check_error(
         "SET statement_timeout = '1s';",
         expect!["1:5: not simulated: SET STATEMENT_TIMEOUT"],

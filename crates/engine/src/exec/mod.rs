@@ -388,6 +388,13 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// A caught error rolls its block back to where the block began (PL/pgSQL runs a
+    /// block with an EXCEPTION clause as a subtransaction); `false`: the TRY block's
+    /// work before the error stays (T-SQL's TRY/CATCH).
+    fn catch_rolls_back_block(&self) -> bool {
+        false
+    }
+
     /// When deadlocks are looked for: `None`, by a monitor that wakes every 5 s and picks
     /// the cheapest victim; `Some(us)`, by each waiter once, `us` after it began waiting,
     /// and that waiter is the victim when it closes a cycle.
@@ -488,6 +495,18 @@ pub(crate) trait Rules: Sync {
     /// BY and in indexes, rather than before (as SQL Server sorts them).
     fn nulls_sort_high(&self) -> bool {
         false
+    }
+
+    /// Why TRUNCATE is not simulated once sessions run (setup may use it): `None` where
+    /// its Sch-M lock already does what the server's does.
+    fn truncate_not_simulated(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The name of an unnamed index on `table`'s `columns` (`taken`: the database's
+    /// index and table names). Only a dialect whose parser lets an index go unnamed asks.
+    fn index_name(&self, table: &str, columns: &[&str], _taken: &[&str]) -> String {
+        format!("{table}_{}", columns.join("_"))
     }
 
     /// The name of an unnamed CHECK constraint, the `n`th of `table` (`column` for a

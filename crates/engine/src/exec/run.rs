@@ -10,10 +10,12 @@ use super::compile;
 use super::{Exec, Flow, Interrupt};
 use crate::cost::{slow_flush, statement_cost, CostKind};
 use crate::error::{AbortScope, SqlError};
-use crate::event::{Event, Source};
+use crate::event::{Event, ReleaseReason, Source};
 use crate::outcome::{ResultSet, SessionOutcome};
 use crate::state::program::Instr;
-use crate::state::session::{Frame, FrameKind, Options, PendingEnd, Session, State, Undo};
+use crate::state::session::{
+    Frame, FrameKind, Options, PendingEnd, Savepoint, Session, State, Try, Undo,
+};
 use crate::state::{newlines, SETUP_SOURCE};
 use crate::value::Value;
 
@@ -191,9 +193,14 @@ impl Exec<'_> {
                     }
                 }
                 Instr::TryEnter { catch_pc } => {
+                    let savepoint = self.savepoint(i);
                     let f = self.frame_mut(i);
-                    let depth = f.caught.len();
-                    f.tries.push((*catch_pc, depth));
+                    let caught = f.caught.len();
+                    f.tries.push(Try {
+                        catch_pc: *catch_pc,
+                        caught,
+                        savepoint,
+                    });
                     f.pc += 1;
                 }
                 Instr::TryLeave { end_pc } => {
@@ -672,6 +679,55 @@ impl Exec<'_> {
         self.undo_to(i, mark);
     }
 
+    /// The transaction as a block with a handler begins, where a caught error rolls the
+    /// block back (`Rules::catch_rolls_back_block`).
+    fn savepoint(&self, i: usize) -> Option<Rc<Savepoint>> {
+        if !self.rules.catch_rolls_back_block() {
+            return None;
+        }
+        let txn = self.w.sessions[i].txn.as_ref()?;
+        Some(Rc::new(Savepoint {
+            txn: txn.id,
+            undo: txn.undo.len(),
+            locks: self.w.locks.locks_of(txn.id),
+        }))
+    }
+
+    /// A caught error ends the block's subtransaction: its writes are undone and the
+    /// locks it took are released (or go back to the mode held before), as ROLLBACK TO
+    /// SAVEPOINT does. Variables keep their values.
+    fn roll_back_block(&mut self, i: usize, sp: &Savepoint) {
+        if self.w.sessions[i].txn.as_ref().map(|t| t.id) != Some(sp.txn) {
+            return;
+        }
+        self.undo_to(i, sp.undo);
+        let now = self.w.locks.locks_of(sp.txn);
+        let name = self.w.sessions[i].name.clone();
+        for (res, mode) in now {
+            let before = sp.locks.iter().find(|(r, _)| *r == res).map(|&(_, m)| m);
+            if before == Some(mode) {
+                continue;
+            }
+            if before.is_none()
+                && self.recording()
+                && !mode.is_intent()
+                && self.rules.shows_lock(&res, mode)
+            {
+                let resource = self.w.resource_text(&res);
+                self.push(Event::LockReleased {
+                    session: name.clone(),
+                    resource,
+                    mode,
+                    reason: ReleaseReason::Rollback,
+                    mode_name: None,
+                });
+            }
+            let grants = self.w.locks.restore(sp.txn, &res, before);
+            self.wake(grants);
+        }
+        self.w.sessions[i].statement_locks.clear();
+    }
+
     pub(crate) fn undo_to(&mut self, i: usize, mark: usize) {
         let Some(txn) = self.w.sessions[i].txn.as_mut() else {
             return;
@@ -742,8 +798,8 @@ impl Exec<'_> {
             if matches!(scope, AbortScope::Compile) && depth == frames - 1 {
                 continue;
             }
-            if let Some(&(catch_pc, caught_depth)) = f.tries.last() {
-                target = Some((depth, catch_pc, caught_depth));
+            if let Some(t) = f.tries.last() {
+                target = Some((depth, t.catch_pc, t.caught, t.savepoint.clone()));
                 break;
             }
         }
@@ -774,10 +830,13 @@ impl Exec<'_> {
             self.w.sessions[i].last_error = e.number as i64;
             self.record_error(i, &e, target.is_some());
         }
-        if let Some((depth, catch_pc, caught_depth)) = target {
+        if let Some((depth, catch_pc, caught_depth, savepoint)) = target {
             let code = e.code();
             while self.w.sessions[i].frames.len() > depth + 1 {
                 self.pop_frame(i, None, Some(&code));
+            }
+            if let Some(sp) = savepoint {
+                self.roll_back_block(i, &sp);
             }
             let f = self.frame_mut(i);
             f.tries.pop();

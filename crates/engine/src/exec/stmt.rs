@@ -200,6 +200,13 @@ impl Exec<'_> {
             }
             StmtKind::TruncateTable { name } => {
                 let tid = self.table_id(name)?;
+                if let Some(why) = self
+                    .rules
+                    .truncate_not_simulated()
+                    .filter(|_| self.w.tracing)
+                {
+                    return Err(SqlError::not_simulated(why).into());
+                }
                 self.lock(
                     i,
                     crate::state::locks::Resource::Object { table: tid },
@@ -583,12 +590,21 @@ impl Exec<'_> {
     fn create_index(&mut self, i: usize, ci: &CreateIndex) -> Result<(), Interrupt> {
         let tid = self.table_id(&ci.table)?;
         let table = &self.w.db.tables[tid as usize];
+        let name = if ci.name.value.is_empty() {
+            let taken: Vec<&str> = (self.w.db.tables.iter())
+                .flat_map(|t| std::iter::once(&*t.name).chain(t.indexes.iter().map(|ix| &*ix.name)))
+                .collect();
+            let columns: Vec<&str> = ci.columns.iter().map(|c| &*c.name.value).collect();
+            self.rules.index_name(&table.name, &columns, &taken)
+        } else {
+            ci.name.value.clone()
+        };
         if table
             .indexes
             .iter()
-            .any(|ix| ix.name.eq_ignore_ascii_case(&ci.name.value))
+            .any(|ix| ix.name.eq_ignore_ascii_case(&name))
         {
-            return Err(SqlError::index_exists(&ci.name.value, &table.name).into());
+            return Err(SqlError::index_exists(&name, &table.name).into());
         }
         let mut columns = Vec::new();
         for c in &ci.columns {
@@ -610,7 +626,7 @@ impl Exec<'_> {
         }
         let id = 2 + table.indexes.len() as u32;
         let ix = Index {
-            name: ci.name.value.clone(),
+            name,
             id,
             unique: ci.unique,
             constraint: false,

@@ -742,6 +742,26 @@ impl LockManager {
         grants
     }
 
+    /// Puts `owner`'s lock on `resource` back as a savepoint found it: gone (`None`,
+    /// whatever its count) or back to `mode`; grants whoever can now proceed.
+    pub fn restore(
+        &mut self,
+        owner: OwnerId,
+        resource: &Resource,
+        mode: Option<LockMode>,
+    ) -> Vec<Grant> {
+        let Some(mode) = mode else {
+            return self.release_refs(owner, resource, true);
+        };
+        let Some(queue) = self.resources.get_mut(resource) else {
+            return Vec::new();
+        };
+        if let Some(h) = queue.granted.iter_mut().find(|h| h.owner == owner) {
+            h.mode = mode;
+        }
+        self.grant_waiters(resource)
+    }
+
     /// Removes `owner`'s pending request (lock timeout 1222, deadlock victim 1205, cancelled
     /// batch) and grants whoever can now proceed.
     pub fn cancel_wait(&mut self, owner: OwnerId) -> Vec<Grant> {

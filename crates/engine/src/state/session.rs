@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use sql::ast::{IsolationLevel, Script};
 
-use super::locks::{OwnerId, Resource};
+use super::locks::{LockMode, OwnerId, Resource};
 use super::program::Code;
 use super::storage::{RowData, Table, TxnId};
 use crate::error::SqlError;
@@ -110,14 +110,33 @@ pub(crate) enum FrameKind {
     },
 }
 
+/// An active TRY block (a PL/pgSQL block with an EXCEPTION clause).
+#[derive(Clone)]
+pub(crate) struct Try {
+    /// Where the CATCH block (the handlers) begins.
+    pub catch_pc: usize,
+    /// How many caught errors were current when the block began.
+    pub caught: usize,
+    /// What a caught error rolls back to, where the dialect runs the block as a
+    /// subtransaction (`Rules::catch_rolls_back_block`); `None` keeps the block's work.
+    pub savepoint: Option<Rc<Savepoint>>,
+}
+
+/// A transaction as a block found it: its undo log's length and its locks.
+pub(crate) struct Savepoint {
+    pub txn: TxnId,
+    pub undo: usize,
+    pub locks: Vec<(Resource, LockMode)>,
+}
+
 #[derive(Clone)]
 pub(crate) struct Frame {
     pub code: Rc<Code>,
     pub pc: usize,
     pub vars: BTreeMap<String, (sql::ast::DataType, Value)>,
     pub table_vars: BTreeMap<String, Table>,
-    /// Active TRY blocks: the CATCH entry point and how many caught errors were current.
-    pub tries: Vec<(usize, usize)>,
+    /// Active TRY blocks, innermost last.
+    pub tries: Vec<Try>,
     /// Errors being handled by enclosing CATCH blocks (ERROR_NUMBER() reads the last).
     pub caught: Vec<SqlError>,
     pub kind: FrameKind,

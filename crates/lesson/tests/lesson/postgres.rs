@@ -593,6 +593,116 @@ SELECT count(*) FROM task;";
     assert_eq!(results(&sim, "A"), [vec![vec![Value::Int(4)]]]);
 }
 
+/// Real server: a block with an EXCEPTION clause is a subtransaction. When its handler
+/// catches, the block's earlier UPDATE is undone and its row locks are gone: B updates
+/// rows 1 and 3 at once while A's transaction is still open (2 ms on the server), and
+/// the final rows hold B's owner only. A's variable keeps the value set in the block.
+#[test]
+fn a_caught_error_rolls_its_block_back() {
+    let a = "BEGIN;
+DO $$
+DECLARE
+  n int := 0;
+BEGIN
+  BEGIN
+    UPDATE task SET owner = 'A' WHERE id = 1;
+    PERFORM * FROM task WHERE id = 3 FOR UPDATE;
+    n := 7;
+    INSERT INTO task (id) VALUES (2);
+  EXCEPTION WHEN unique_violation THEN
+    RAISE NOTICE 'caught, n = %', n;
+  END;
+  UPDATE task SET status = 'seen' WHERE id = 2;
+END $$;
+SELECT pg_sleep(1);
+COMMIT;";
+    let b = "UPDATE task SET owner = 'B' WHERE id IN (1, 3);";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, a), ("B", 300_000, b)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    let prints: Vec<String> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            engine::Event::Printed { text, .. } => Some(text.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(prints, ["caught, n = 7"]);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, status, owner FROM task ORDER BY id"),
+        [
+            [Value::Int(1), text("new"), text("B")],
+            [Value::Int(2), text("seen"), Value::Null],
+            [Value::Int(3), text("new"), text("B")]
+        ]
+    );
+}
+
+/// Real server: `CREATE INDEX ON t (cols)` names the index `t_cols_idx`, numbered from 1
+/// when the name is taken (here by an index of the same name on another column).
+#[test]
+fn an_unnamed_index_gets_the_servers_name() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, owner varchar(10));
+CREATE UNIQUE INDEX job_owner_idx ON job (id);
+CREATE UNIQUE INDEX ON job (owner);
+INSERT INTO job VALUES (1, 'a');",
+        &[("A", 0, "INSERT INTO job VALUES (2, 'a');")],
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "duplicate key value violates unique constraint \"job_owner_idx1\" \
+          (DETAIL: Key (owner)=(a) already exists.)"
+        ]
+    );
+}
+
+/// Real server: `ILIKE` and `IS [NOT] DISTINCT FROM` filter as there (the simulator's LIKE
+/// already ignores case); `TRUNCATE t` (TABLE optional) empties a table in the setup,
+/// and is refused by name once sessions run, where its ACCESS EXCLUSIVE lock would block
+/// plain reads, which take no table lock here.
+#[test]
+fn ilike_distinct_from_and_truncate() {
+    let sim = pg(
+        "CREATE TABLE old (id int);
+INSERT INTO old VALUES (1);
+TRUNCATE old;
+CREATE TABLE job (id int PRIMARY KEY, status text, owner text);
+INSERT INTO job VALUES (1, 'New', 'a'), (2, 'done', NULL), (3, 'NEW', 'b');",
+        &[(
+            "A",
+            0,
+            "SELECT count(*) FROM job WHERE status ILIKE 'ne%';
+SELECT count(*) FROM job WHERE status NOT ILIKE 'ne%';
+SELECT count(*) FROM job WHERE owner IS DISTINCT FROM 'a';
+SELECT count(*) FROM job WHERE owner IS NOT DISTINCT FROM NULL;
+SELECT count(*) FROM old;
+TRUNCATE job;",
+        )],
+    );
+    let counts: Vec<Value> = results(&sim, "A").iter().map(|r| r[0][0].clone()).collect();
+    assert_eq!(
+        counts,
+        [
+            Value::Int(2),
+            Value::Int(1),
+            Value::Int(2),
+            Value::Int(1),
+            Value::Int(0)
+        ]
+    );
+    let m = messages(&sim, "A");
+    assert_eq!(m.len(), 1);
+    assert!(
+        m[0].starts_with("not simulated: TRUNCATE while sessions run"),
+        "{m:?}"
+    );
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

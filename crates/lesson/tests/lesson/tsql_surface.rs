@@ -46,6 +46,26 @@ fn no_errors(sim: &Simulation, name: &str) {
     assert_eq!(errors(sim, name), Vec::new(), "{name}");
 }
 
+/// SQL Server 2022 (and PostgreSQL): `IS [NOT] DISTINCT FROM` compares with NULL equal to
+/// NULL, so it is never unknown; a WHERE on it keeps the NULL rows `<>` drops.
+#[test]
+fn is_distinct_from_treats_nulls_as_equal() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY, owner varchar(10));\n\
+         INSERT t VALUES (1, 'a'), (2, NULL), (3, 'b');",
+        "SELECT COUNT(*) FROM t WHERE owner <> 'a';\n\
+         SELECT COUNT(*) FROM t WHERE owner IS DISTINCT FROM 'a';\n\
+         SELECT id FROM t WHERE owner IS NOT DISTINCT FROM NULL;\n\
+         SELECT CASE WHEN NULL IS DISTINCT FROM NULL THEN 1 ELSE 0 END,\n\
+                CASE WHEN 1 IS DISTINCT FROM NULL THEN 1 ELSE 0 END;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+    assert_eq!(row(&sim, "A", 2), ["2"]);
+    assert_eq!(row(&sim, "A", 3), ["0", "1"]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Date functions
 

@@ -487,7 +487,16 @@ impl Parser<'_> {
                 return Err(self.not_simulated(span, &format!("CREATE INDEX {}", words.join(" "))));
             }
         }
-        let name = self.ident()?;
+        // PostgreSQL names an unnamed index itself (`Rules::index_name`): an empty name.
+        let name = if self.postgres() && self.kw_at(0, "ON") {
+            let at = self.cur_start();
+            crate::ast::Ident {
+                value: String::new(),
+                span: at..at,
+            }
+        } else {
+            self.ident()?
+        };
         self.expect_kw("ON")?;
         let table = self.object_name()?;
         if self.postgres() && self.kw_at(0, "USING") {

@@ -2,7 +2,9 @@
 //! (IS NULL, IN, BETWEEN, LIKE), + - & | ^, * / %, unary - + ~.
 
 use super::{PResult, Parser};
-use crate::ast::{BinaryOp, Expr, ExprKind, Literal, ObjectName, UnaryOp, Window};
+use crate::ast::{
+    BinaryOp, Expr, ExprKind, Literal, ObjectName, SelectItem, Span, UnaryOp, Window,
+};
 use crate::keywords;
 use crate::lexer::{unquote_string, Tok};
 
@@ -196,12 +198,28 @@ impl Parser<'_> {
         let start = left.span.start;
         // `NOT` here only as part of NOT IN / NOT BETWEEN / NOT LIKE.
         let negated = self.at_kw("NOT")
-            && matches!(self.word_at(1).as_deref(), Some("IN" | "BETWEEN" | "LIKE"));
+            && matches!(
+                self.word_at(1).as_deref(),
+                Some("IN" | "BETWEEN" | "LIKE" | "ILIKE")
+            );
         if negated {
             self.advance();
         }
         if !negated && self.eat_kw("IS") {
             let negated = self.eat_kw("NOT");
+            if !self.teradata() && self.eat_kw("DISTINCT") {
+                self.expect_kw("FROM")?;
+                let right = self.other_operators()?;
+                let op = if negated {
+                    BinaryOp::IsNotDistinct
+                } else {
+                    BinaryOp::IsDistinct
+                };
+                return Ok(binary(op, left, right));
+            }
+            if !self.teradata() {
+                self.note("DISTINCT");
+            }
             self.expect_kw("NULL")?;
             return Ok(Expr {
                 kind: ExprKind::IsNull {
@@ -251,7 +269,10 @@ impl Parser<'_> {
                 },
             });
         }
-        if self.eat_kw("LIKE") {
+        // PostgreSQL's ILIKE is LIKE without regard to case: the simulator's LIKE
+        // already compares that way (its text comparison is SQL Server's default
+        // collation in every dialect).
+        if self.eat_kw("LIKE") || (self.postgres() && self.eat_kw("ILIKE")) {
             let pattern = self.other_operators()?;
             if self.kw_at(0, "ESCAPE") {
                 let span = self.cur_span();
@@ -844,4 +865,55 @@ impl Parser<'_> {
             span: start..self.prev_end(),
         })
     }
+}
+
+/// The span of a function call in a select item that `pick` accepts (by upper-cased
+/// name, and whether it has OVER), if any; subqueries are not searched.
+pub(super) fn call_in_item(item: &SelectItem, pick: &dyn Fn(&str, bool) -> bool) -> Option<Span> {
+    match item {
+        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => call_in(expr, pick),
+        SelectItem::Wildcard { .. } => None,
+    }
+}
+
+/// As [`call_in_item`], in an expression.
+pub(super) fn call_in(e: &Expr, pick: &dyn Fn(&str, bool) -> bool) -> Option<Span> {
+    let children: Vec<&Expr> = match &e.kind {
+        ExprKind::Function {
+            name, args, over, ..
+        } => {
+            if pick(name, over.is_some()) {
+                return Some(e.span.clone());
+            }
+            args.iter().collect()
+        }
+        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => vec![expr],
+        ExprKind::Binary { left, right, .. } => vec![left, right],
+        ExprKind::InList { expr, list, .. } => std::iter::once(&**expr).chain(list).collect(),
+        ExprKind::InSubquery { expr, .. } => vec![expr],
+        ExprKind::Between {
+            expr, low, high, ..
+        } => vec![expr, low, high],
+        ExprKind::Like { expr, pattern, .. } => vec![expr, pattern],
+        ExprKind::Cast { expr, style, .. } => {
+            std::iter::once(&**expr).chain(style.as_deref()).collect()
+        }
+        ExprKind::Case {
+            operand,
+            branches,
+            otherwise,
+        } => operand
+            .as_deref()
+            .into_iter()
+            .chain(branches.iter().flat_map(|(w, t)| [w, t]))
+            .chain(otherwise.as_deref())
+            .collect(),
+        ExprKind::Literal(_)
+        | ExprKind::Var(_)
+        | ExprKind::Global(_)
+        | ExprKind::Column(_)
+        | ExprKind::Exists(_)
+        | ExprKind::Subquery(_) => Vec::new(),
+    };
+    children.into_iter().find_map(|c| call_in(c, pick))
 }

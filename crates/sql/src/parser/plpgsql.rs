@@ -374,7 +374,14 @@ impl Parser<'_> {
             "PERFORM" => {
                 self.advance();
                 self.pg_perform = true;
-                let expr = self.expr()?;
+                // `PERFORM * FROM ...` returns nothing either: the rows it reads (and
+                // locks) are what count, and one constant stands for the star.
+                let expr = if self.kind_at(0) == Some(Tok::Star) {
+                    self.advance();
+                    int(1)
+                } else {
+                    self.expr()?
+                };
                 if let ExprKind::Function { name, args, .. } = &expr.kind {
                     if name.eq_ignore_ascii_case("PG_SLEEP") && args.len() == 1 {
                         return Ok(StmtKind::Sleep {
@@ -464,7 +471,7 @@ impl Parser<'_> {
             set_op: None,
             span: start..self.prev_end(),
         };
-        self.pg_query_tail(&mut select)?;
+        self.pg_query_tail(&mut select, false)?;
         Ok(select)
     }
 

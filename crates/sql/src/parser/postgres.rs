@@ -2,6 +2,7 @@
 //! where they mean the same (`LIMIT n` is a TOP, `RETURNING` an OUTPUT, `FOR UPDATE SKIP
 //! LOCKED` row-lock hints on the tables it locks, `serial` an IDENTITY column).
 
+use super::expr::call_in_item;
 use super::{PResult, Parser};
 use crate::ast::{
     DataType, Expr, ExprKind, HintKind, IsolationLevel, Len, Literal, ObjectName, Output, Select,
@@ -222,7 +223,8 @@ impl Parser<'_> {
 
     /// `LIMIT n | ALL`, `OFFSET m`, and `FOR UPDATE | NO KEY UPDATE | SHARE | KEY SHARE
     /// [OF t, ...] [NOWAIT | SKIP LOCKED]` after a query's ORDER BY.
-    pub(super) fn pg_query_tail(&mut self, head: &mut Select) -> PResult<()> {
+    /// `compound`: the query has set operators (its head's `set_op` is not yet set).
+    pub(super) fn pg_query_tail(&mut self, head: &mut Select, compound: bool) -> PResult<()> {
         loop {
             if self.at_kw("LIMIT") {
                 let start = self.advance().start;
@@ -240,15 +242,15 @@ impl Parser<'_> {
                 let span = self.cur_span();
                 return Err(self.not_simulated(span, "OFFSET"));
             } else if self.at_kw("FOR") {
-                self.pg_locking_clause(head)?;
+                self.pg_locking_clause(head, compound)?;
             } else {
                 return Ok(());
             }
         }
     }
 
-    fn pg_locking_clause(&mut self, head: &mut Select) -> PResult<()> {
-        self.advance();
+    fn pg_locking_clause(&mut self, head: &mut Select, compound: bool) -> PResult<()> {
+        let for_start = self.advance().start;
         let kind = if self.eat_kw("UPDATE") {
             HintKind::ForUpdate
         } else if self.eat_kw("SHARE") {
@@ -283,6 +285,23 @@ impl Parser<'_> {
             extra = Some(HintKind::ReadPast);
         }
         let span = clause_start..self.prev_end();
+        let what = if compound {
+            Some("UNION/INTERSECT/EXCEPT")
+        } else {
+            unlockable(head)
+        };
+        if let Some(what) = what {
+            let clause = match kind {
+                HintKind::ForUpdate => "FOR UPDATE",
+                HintKind::ForShare => "FOR SHARE",
+                HintKind::ForNoKeyUpdate => "FOR NO KEY UPDATE",
+                _ => "FOR KEY SHARE",
+            };
+            return Err(ParseError::new(
+                for_start..clause_start,
+                format!("{clause} is not allowed with {what}"),
+            ));
+        }
         let mut matched = vec![false; of.len()];
         for r in &mut head.from {
             let factors =
@@ -505,6 +524,47 @@ fn duration_ms(text: &str) -> Option<i64> {
     };
     Some((number * factor).round() as i64)
 }
+
+/// What makes a query's rows not rows of a table, so that a row-lock clause cannot
+/// lock them, in the server's words (its error 0A000, raised before the query runs).
+fn unlockable(head: &Select) -> Option<&'static str> {
+    let aggregate = |name: &str, over: bool| !over && PG_AGGREGATES.contains(&name);
+    if head.distinct {
+        Some("DISTINCT clause")
+    } else if !head.group_by.is_empty() {
+        Some("GROUP BY clause")
+    } else if head.having.is_some() {
+        Some("HAVING clause")
+    } else if head
+        .items
+        .iter()
+        .any(|i| call_in_item(i, &aggregate).is_some())
+    {
+        Some("aggregate functions")
+    } else if head
+        .items
+        .iter()
+        .any(|i| call_in_item(i, &|_, over| over).is_some())
+    {
+        Some("window functions")
+    } else {
+        None
+    }
+}
+
+/// PostgreSQL's aggregate functions a lesson may call, upper-cased.
+const PG_AGGREGATES: &[&str] = &[
+    "COUNT",
+    "SUM",
+    "MIN",
+    "MAX",
+    "AVG",
+    "STRING_AGG",
+    "ARRAY_AGG",
+    "BOOL_AND",
+    "BOOL_OR",
+    "EVERY",
+];
 
 #[cfg(test)]
 mod tests {

@@ -106,7 +106,7 @@ impl Parser<'_> {
             }
         }
         if self.postgres() {
-            self.pg_query_tail(&mut head)?;
+            self.pg_query_tail(&mut head, !rest.is_empty())?;
         }
         self.teradata_clauses_not_simulated()?;
         if self.kw_at(0, "OPTION") {

@@ -195,10 +195,29 @@ impl Parser<'_> {
 
     pub(super) fn truncate(&mut self) -> PResult<StmtKind> {
         self.advance();
-        self.expect_kw("TABLE")?;
-        Ok(StmtKind::TruncateTable {
-            name: self.object_name()?,
-        })
+        // PostgreSQL's TABLE is optional; its further forms are not modelled.
+        if !(self.postgres() && self.eat_kw("TABLE")) {
+            if !self.postgres() {
+                self.expect_kw("TABLE")?;
+            } else if self.kw_at(0, "ONLY") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "TRUNCATE ONLY"));
+            }
+        }
+        let name = self.object_name()?;
+        if self.postgres() {
+            for word in ["RESTART", "CONTINUE", "CASCADE", "RESTRICT"] {
+                if self.kw_at(0, word) {
+                    let span = self.cur_span();
+                    return Err(self.not_simulated(span, &format!("TRUNCATE ... {word}")));
+                }
+            }
+            if self.at(Tok::Comma) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "TRUNCATE of several tables"));
+            }
+        }
+        Ok(StmtKind::TruncateTable { name })
     }
 
     /// From the current token to the next `;` (excluded) or the end of the batch: the span

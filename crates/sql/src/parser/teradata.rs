@@ -3,6 +3,7 @@
 //! and Teradata's data types. Queries, expressions and assignments are parsed by the code
 //! shared with T-SQL, which asks `self.teradata()` where the dialects differ.
 
+use super::expr::call_in_item;
 use super::{PResult, Parser};
 use crate::ast::{
     Batch, ColumnDef, CreateTable, DataType, Delete, Expr, ExprKind, Ident, Insert, InsertSource,
@@ -1115,49 +1116,5 @@ fn check_qits(table: &CreateTable) -> PResult<()> {
 
 /// The span of an aggregate or ordered analytic function in a select item, if any.
 fn aggregate_in_item(item: &SelectItem) -> Option<Span> {
-    match item {
-        SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => aggregate_in(expr),
-        SelectItem::Wildcard { .. } => None,
-    }
-}
-
-fn aggregate_in(e: &Expr) -> Option<Span> {
-    let children: Vec<&Expr> = match &e.kind {
-        ExprKind::Function {
-            name, args, over, ..
-        } => {
-            if over.is_some() || AGGREGATES.contains(&name.as_str()) {
-                return Some(e.span.clone());
-            }
-            args.iter().collect()
-        }
-        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => vec![expr],
-        ExprKind::Binary { left, right, .. } => vec![left, right],
-        ExprKind::InList { expr, list, .. } => std::iter::once(&**expr).chain(list).collect(),
-        ExprKind::InSubquery { expr, .. } => vec![expr],
-        ExprKind::Between {
-            expr, low, high, ..
-        } => vec![expr, low, high],
-        ExprKind::Like { expr, pattern, .. } => vec![expr, pattern],
-        ExprKind::Cast { expr, style, .. } => {
-            std::iter::once(&**expr).chain(style.as_deref()).collect()
-        }
-        ExprKind::Case {
-            operand,
-            branches,
-            otherwise,
-        } => operand
-            .as_deref()
-            .into_iter()
-            .chain(branches.iter().flat_map(|(w, t)| [w, t]))
-            .chain(otherwise.as_deref())
-            .collect(),
-        ExprKind::Literal(_)
-        | ExprKind::Var(_)
-        | ExprKind::Global(_)
-        | ExprKind::Column(_)
-        | ExprKind::Exists(_)
-        | ExprKind::Subquery(_) => Vec::new(),
-    };
-    children.into_iter().find_map(aggregate_in)
+    call_in_item(item, &|name, over| over || AGGREGATES.contains(&name))
 }

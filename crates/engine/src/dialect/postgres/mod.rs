@@ -193,6 +193,25 @@ impl Rules for Postgres {
         name
     }
 
+    /// The server's ACCESS EXCLUSIVE lock would wait for, and block, even plain reads,
+    /// and those take no table lock here.
+    fn truncate_not_simulated(&self) -> Option<&'static str> {
+        Some("TRUNCATE while sessions run (its ACCESS EXCLUSIVE lock blocks even plain reads, which take no table lock in the simulator); setup may use it")
+    }
+
+    /// The server's choice (`ChooseRelationName`): the table, the columns and `idx`,
+    /// joined by `_`, numbered from 1 while the name is taken.
+    fn index_name(&self, table: &str, columns: &[&str], taken: &[&str]) -> String {
+        let base = format!("{table}_{}_idx", columns.join("_")).to_lowercase();
+        let mut name = base.clone();
+        let mut k = 0;
+        while taken.iter().any(|t| t.eq_ignore_ascii_case(&name)) {
+            k += 1;
+            name = format!("{base}{k}");
+        }
+        name
+    }
+
     /// NOWAIT's own words (C1), not lock_timeout's.
     fn nowait_error(&self, relation: &str, row: bool) -> SqlError {
         let what = if row { "row in relation" } else { "relation" };
@@ -380,6 +399,10 @@ impl Rules for Postgres {
     }
 
     fn flat_transactions(&self) -> bool {
+        true
+    }
+
+    fn catch_rolls_back_block(&self) -> bool {
         true
     }
 
