@@ -2078,7 +2078,7 @@ impl Exec<'_> {
                 .iter()
                 .map(|r| (r.clone(), vec![Value::Null; r.len()]))
                 .collect();
-            self.emit_output(i, o, &columns, rows)?;
+            self.emit_output(i, o, &columns, rows, None)?;
         }
         Ok(self.wrote(i, CostKind::Insert, n))
     }
@@ -2937,10 +2937,16 @@ impl Exec<'_> {
         // The rows before and after are kept only for triggers and OUTPUT.
         let keep = u.output.is_some() || self.has_triggers(tid, DmlEvent::Update);
         let mut changed = Vec::new();
+        // OUTPUT (RETURNING) may read the FROM tables' columns: each row's join, kept.
+        let mut joins = Vec::new();
+        let keep_joins = u.output.is_some() && !u.from.is_empty();
         let mut n = 0u64;
         let cl_depth = self.cl_depth(tid);
         let targets = self.assignment_targets(tid, &u.assignments);
         for (slot, old, joined) in rows {
+            if keep_joins {
+                joins.push(joined.clone().unwrap_or_default());
+            }
             let ctx = RowCtx {
                 scope: &scope,
                 row: joined.as_deref().unwrap_or(&old),
@@ -2967,7 +2973,8 @@ impl Exec<'_> {
             )?;
         }
         if let Some(o) = &u.output {
-            self.emit_output(i, o, &columns, changed)?;
+            let from = keep_joins.then_some((&scope, joins));
+            self.emit_output(i, o, &columns, changed, from)?;
         }
         self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
@@ -3039,11 +3046,16 @@ impl Exec<'_> {
             output: d.output.as_ref(),
             event: DmlEvent::Delete,
         };
-        let (tid, hints, _, rows) = self.locate_dml(i, &spec)?;
+        let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         let mut deleted = Vec::new();
+        let mut joins = Vec::new();
+        let keep_joins = d.output.is_some() && !d.from.is_empty();
         let cl_depth = self.cl_depth(tid);
-        for (slot, old, _) in rows {
+        for (slot, old, joined) in rows {
+            if keep_joins {
+                joins.push(joined.unwrap_or_default());
+            }
             self.write_located(i, tid, slot, &old, None, &hints, cl_depth)?;
             deleted.push(old);
         }
@@ -3058,7 +3070,8 @@ impl Exec<'_> {
                 .into_iter()
                 .map(|r| (vec![Value::Null; r.len()], r))
                 .collect();
-            self.emit_output(i, o, &columns, rows)?;
+            let from = keep_joins.then_some((&scope, joins));
+            self.emit_output(i, o, &columns, rows, from)?;
         }
         self.w.sessions[i].rowcount = n as i64;
         Ok(Flow::Done {
@@ -3342,11 +3355,20 @@ impl Exec<'_> {
         o: &Output,
         columns: &[Column],
         rows: Vec<(Vec<Value>, Vec<Value>)>,
+        from: Option<(&Scope, Vec<Vec<Value>>)>,
     ) -> Result<(), Interrupt> {
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         let mut scope = Scope::default();
         scope.push("inserted".into(), None, names.clone());
         scope.push("deleted".into(), None, names.clone());
+        // After them, the statement's FROM tables, each output row followed by its join.
+        let (from_scope, mut joins) = match from {
+            Some((s, joins)) => (Some(s), joins.into_iter()),
+            None => (None, Vec::new().into_iter()),
+        };
+        for b in from_scope.iter().flat_map(|s| &s.bindings) {
+            scope.push(b.name.clone(), b.table.clone(), Rc::clone(&b.columns));
+        }
         let mut out_cols = Vec::new();
         for it in &o.items {
             match it {
@@ -3354,7 +3376,7 @@ impl Exec<'_> {
                 SelectItem::Expr { expr, alias } => out_cols.push(match (alias, &expr.kind) {
                     (Some(a), _) => a.value.clone(),
                     (None, ExprKind::Column(n)) => n.name().value.clone(),
-                    _ => String::new(),
+                    _ => self.rules.unnamed_column(expr, &self.w.frame_source(i)),
                 }),
                 SelectItem::Assign { var, .. } => out_cols.push(var.value.clone()),
             }
@@ -3368,6 +3390,7 @@ impl Exec<'_> {
             for (new, old) in rows {
                 let mut row = new.clone();
                 row.extend(old.iter().cloned());
+                row.extend(joins.next().unwrap_or_default());
                 let ctx = RowCtx::new(&scope, &row);
                 for it in &o.items {
                     if let SelectItem::Assign { var, expr } = it {
@@ -3382,6 +3405,7 @@ impl Exec<'_> {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
+            row.extend(joins.next().unwrap_or_default());
             let ctx = RowCtx::new(&scope, &row);
             let mut r = Vec::new();
             for it in &o.items {

@@ -703,6 +703,39 @@ TRUNCATE job;",
     );
 }
 
+/// Real server: `UPDATE t a` and `DELETE FROM t a` take an alias; RETURNING reads the
+/// new row through it, in expressions too (named `?column?`), and the FROM tables'
+/// columns.
+#[test]
+fn update_and_delete_take_an_alias_and_returning_reads_from_tables() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, owner text, n int);
+CREATE TABLE who (id int PRIMARY KEY, name text);
+INSERT INTO job VALUES (1, NULL, 10), (2, NULL, 20), (3, NULL, 30);
+INSERT INTO who VALUES (1, 'ann'), (2, 'bob');",
+        &[(
+            "A",
+            0,
+            "UPDATE job AS j SET n = j.n + 1 WHERE j.id = 2 RETURNING id, n, j.n * 2;
+UPDATE job j SET owner = w.name FROM who w WHERE w.id = j.id AND j.id = 2 RETURNING j.id, w.name;
+DELETE FROM job j WHERE j.id = 3 RETURNING j.id;",
+        )],
+    );
+    assert!(messages(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    let o = sim.outcome();
+    let a = o.sessions.iter().find(|s| s.name == "A").unwrap();
+    assert_eq!(a.results[0].columns, ["id", "n", "?column?"]);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::Int(2), Value::Int(21), Value::Int(42)]],
+            vec![vec![Value::Int(2), text("bob")]],
+            vec![vec![Value::Int(3)]]
+        ]
+    );
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

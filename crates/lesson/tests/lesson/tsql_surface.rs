@@ -66,6 +66,24 @@ fn is_distinct_from_treats_nulls_as_equal() {
     assert_eq!(row(&sim, "A", 3), ["0", "1"]);
 }
 
+/// SQL Server: an UPDATE's or DELETE's OUTPUT may name the FROM tables' columns beside
+/// `inserted` and `deleted`.
+#[test]
+fn output_reads_the_from_tables() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY, owner varchar(10));\n\
+         CREATE TABLE who (id int PRIMARY KEY, name varchar(10));\n\
+         INSERT t VALUES (1, NULL), (2, NULL);\n\
+         INSERT who VALUES (1, 'ann'), (2, 'bob');",
+        "UPDATE t SET owner = w.name OUTPUT inserted.id, w.name, deleted.owner\n\
+           FROM t JOIN who w ON w.id = t.id WHERE t.id = 2;\n\
+         DELETE t OUTPUT deleted.id, w.name FROM t JOIN who w ON w.id = t.id WHERE t.id = 1;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["2", "bob", "NULL"]);
+    assert_eq!(row(&sim, "A", 1), ["1", "ann"]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Date functions
 

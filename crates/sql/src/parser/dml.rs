@@ -4,8 +4,9 @@ use super::select::{desugar_compound, var_expr};
 use super::{PResult, Parser};
 use crate::ast::{
     AssignTarget, Assignment, Cte, Delete, Expr, ExprKind, Insert, InsertSource, Merge,
-    MergeAction, MergeClause, Output, OutputInto, SelectItem, TableFactor,
+    MergeAction, MergeClause, ObjectName, Output, OutputInto, SelectItem, TableFactor, TableRef,
 };
+use crate::keywords;
 use crate::lexer::Tok;
 use crate::ParseError;
 
@@ -44,7 +45,7 @@ impl Parser<'_> {
             return Err(self.not_simulated(span, "INSERT ... ON CONFLICT"));
         }
         let output = match output {
-            None if self.postgres() => self.pg_returning(false)?,
+            None if self.postgres() => self.pg_returning(false, &target)?,
             output => output,
         };
         Ok(Insert {
@@ -84,6 +85,38 @@ impl Parser<'_> {
         })
     }
 
+    /// PostgreSQL's `UPDATE t [AS] a` and `DELETE FROM t [AS] a`: the alias becomes the
+    /// target, with the table in FROM (T-SQL's `UPDATE a ... FROM t AS a`).
+    fn pg_aliased(&mut self, target: TableFactor) -> PResult<(TableFactor, Vec<TableRef>)> {
+        if !self.postgres() {
+            return Ok((target, Vec::new()));
+        }
+        let implicit = self.kind_at(0) == Some(Tok::Word)
+            && self
+                .word_at(0)
+                .is_some_and(|w| w != "USING" && keywords::can_be_alias(&w, self.dialect));
+        let alias = if self.eat_kw("AS") || implicit {
+            Some(self.ident()?)
+        } else {
+            None
+        };
+        let target = match (target, alias) {
+            (
+                TableFactor::Table {
+                    name, hints, span, ..
+                },
+                Some(alias),
+            ) => TableFactor::Table {
+                name,
+                alias: Some(alias),
+                hints,
+                span: span.start..self.prev_end(),
+            },
+            (target, _) => target,
+        };
+        Ok(aliased_target(target))
+    }
+
     /// `UPDATE [TOP (n)] target [WITH (hints)] SET ... [OUTPUT ...] [FROM ...] [WHERE ...]`.
     pub(crate) fn update(&mut self, ctes: Vec<Cte>) -> PResult<crate::ast::Update> {
         self.expect_kw("UPDATE")?;
@@ -97,20 +130,19 @@ impl Parser<'_> {
             return Err(self.not_simulated(span, "UPDATE STATISTICS"));
         }
         let target = self.dml_target(true)?;
+        let (target, mut from) = self.pg_aliased(target)?;
         self.expect_kw("SET")?;
         let mut assignments = vec![self.assignment()?];
         while self.eat(Tok::Comma) {
             assignments.push(self.assignment()?);
         }
         let output = self.opt_output()?;
-        let from = if self.eat_kw("FROM") {
-            self.table_refs()?
-        } else {
-            Vec::new()
-        };
+        if self.eat_kw("FROM") {
+            from.extend(self.table_refs()?);
+        }
         let where_clause = self.where_clause()?;
         let output = match output {
-            None if self.postgres() => self.pg_returning(false)?,
+            None if self.postgres() => self.pg_returning(false, &target)?,
             output => output,
         };
         self.no_query_hints()?;
@@ -210,15 +242,14 @@ impl Parser<'_> {
         };
         self.eat_kw("FROM");
         let target = self.dml_target(true)?;
+        let (target, mut from) = self.pg_aliased(target)?;
         let output = self.opt_output()?;
-        let from = if self.eat_kw("FROM") {
-            self.table_refs()?
-        } else {
-            Vec::new()
-        };
+        if self.eat_kw("FROM") {
+            from.extend(self.table_refs()?);
+        }
         let where_clause = self.where_clause()?;
         let output = match output {
-            None if self.postgres() => self.pg_returning(true)?,
+            None if self.postgres() => self.pg_returning(true, &target)?,
             output => output,
         };
         self.no_query_hints()?;
@@ -413,5 +444,32 @@ impl Parser<'_> {
             action,
             span: start..self.prev_end(),
         })
+    }
+}
+
+/// A target table with an alias becomes the alias, with the table in FROM: the T-SQL
+/// tree's form of `UPDATE/DELETE alias FROM t AS alias`.
+pub(super) fn aliased_target(table: TableFactor) -> (TableFactor, Vec<TableRef>) {
+    match table {
+        TableFactor::Table {
+            alias: Some(ref alias),
+            ..
+        } => {
+            let target = TableFactor::Table {
+                name: ObjectName {
+                    span: alias.span.clone(),
+                    parts: vec![alias.clone()],
+                },
+                alias: None,
+                hints: Vec::new(),
+                span: alias.span.clone(),
+            };
+            let from = vec![TableRef {
+                factor: table,
+                joins: Vec::new(),
+            }];
+            (target, from)
+        }
+        other => (other, Vec::new()),
     }
 }

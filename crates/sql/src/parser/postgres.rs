@@ -348,7 +348,13 @@ impl Parser<'_> {
 
     /// `RETURNING items`: an OUTPUT of the new row (the old one for DELETE); bare column
     /// names are qualified as OUTPUT's `inserted.`/`deleted.` would be.
-    pub(super) fn pg_returning(&mut self, deleted: bool) -> PResult<Option<Output>> {
+    /// Columns of `target` (by its name or alias) and bare ones, anywhere in an item, are
+    /// the new row's (the old one's for DELETE).
+    pub(super) fn pg_returning(
+        &mut self,
+        deleted: bool,
+        target: &TableFactor,
+    ) -> PResult<Option<Output>> {
         if !self.at_kw("RETURNING") {
             return Ok(None);
         }
@@ -365,19 +371,13 @@ impl Parser<'_> {
                     });
                 }
                 SelectItem::Expr { expr, .. } => {
-                    if let ExprKind::Column(name) = &mut expr.kind {
-                        let column = name.name().clone();
-                        *name = ObjectName {
-                            span: name.span.clone(),
-                            parts: vec![
-                                crate::ast::Ident {
-                                    value: side.into(),
-                                    span: name.span.start..name.span.start,
-                                },
-                                column,
-                            ],
-                        };
-                    }
+                    let own = match target {
+                        TableFactor::Table { name, alias, .. } => {
+                            Some(alias.as_ref().unwrap_or(name.name()).value.clone())
+                        }
+                        _ => None,
+                    };
+                    requalify(expr, side, own.as_deref());
                 }
                 SelectItem::Assign { .. } => {}
             }
@@ -523,6 +523,78 @@ fn duration_ms(text: &str) -> Option<i64> {
         _ => return None,
     };
     Some((number * factor).round() as i64)
+}
+
+/// Points the columns of `expr` that are bare or qualified by `own` at `side`
+/// (`inserted` or `deleted`); subqueries keep theirs.
+fn requalify(expr: &mut Expr, side: &str, own: Option<&str>) {
+    match &mut expr.kind {
+        ExprKind::Column(name) => {
+            let qualifier = name.parts.len().checked_sub(2).map(|k| &name.parts[k]);
+            let mine =
+                qualifier.is_none_or(|q| own.is_some_and(|o| q.value.eq_ignore_ascii_case(o)));
+            if mine {
+                let column = name.name().clone();
+                *name = ObjectName {
+                    span: name.span.clone(),
+                    parts: vec![
+                        crate::ast::Ident {
+                            value: side.into(),
+                            span: name.span.start..name.span.start,
+                        },
+                        column,
+                    ],
+                };
+            }
+        }
+        ExprKind::Unary { expr, .. }
+        | ExprKind::IsNull { expr, .. }
+        | ExprKind::InSubquery { expr, .. } => requalify(expr, side, own),
+        ExprKind::Binary { left, right, .. } => {
+            requalify(left, side, own);
+            requalify(right, side, own);
+        }
+        ExprKind::InList { expr, list, .. } => {
+            requalify(expr, side, own);
+            list.iter_mut().for_each(|x| requalify(x, side, own));
+        }
+        ExprKind::Between {
+            expr, low, high, ..
+        } => {
+            for x in [expr, low, high] {
+                requalify(x, side, own);
+            }
+        }
+        ExprKind::Like { expr, pattern, .. } => {
+            requalify(expr, side, own);
+            requalify(pattern, side, own);
+        }
+        ExprKind::Function { args, .. } => args.iter_mut().for_each(|x| requalify(x, side, own)),
+        ExprKind::Cast { expr, style, .. } => {
+            requalify(expr, side, own);
+            if let Some(s) = style {
+                requalify(s, side, own);
+            }
+        }
+        ExprKind::Case {
+            operand,
+            branches,
+            otherwise,
+        } => {
+            for x in operand.iter_mut().chain(otherwise.iter_mut()) {
+                requalify(x, side, own);
+            }
+            for (w, t) in branches {
+                requalify(w, side, own);
+                requalify(t, side, own);
+            }
+        }
+        ExprKind::Literal(_)
+        | ExprKind::Var(_)
+        | ExprKind::Global(_)
+        | ExprKind::Exists(_)
+        | ExprKind::Subquery(_) => {}
+    }
 }
 
 /// What makes a query's rows not rows of a table, so that a row-lock clause cannot

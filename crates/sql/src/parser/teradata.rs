@@ -3,13 +3,14 @@
 //! and Teradata's data types. Queries, expressions and assignments are parsed by the code
 //! shared with T-SQL, which asks `self.teradata()` where the dialects differ.
 
+use super::dml::aliased_target;
 use super::expr::call_in_item;
 use super::{PResult, Parser};
 use crate::ast::{
     Batch, ColumnDef, CreateTable, DataType, Delete, Expr, ExprKind, Ident, Insert, InsertSource,
-    Len, Literal, LockSeverity, LockingClause, LockingObject, ObjectName, PrimaryIndex,
-    SelectAndConsume, SelectItem, Span, Stmt, StmtKind, TableConstraintKind, TableFactor,
-    TableOption, TableRef, TeradataTxn, Update,
+    Len, Literal, LockSeverity, LockingClause, LockingObject, PrimaryIndex, SelectAndConsume,
+    SelectItem, Span, Stmt, StmtKind, TableConstraintKind, TableFactor, TableOption, TeradataTxn,
+    Update,
 };
 use crate::lexer::Tok;
 use crate::ParseError;
@@ -1035,33 +1036,6 @@ impl Parser<'_> {
             names: vec![name],
             if_exists: false,
         })
-    }
-}
-
-/// A target table with an alias becomes the alias, with the table in FROM: the T-SQL
-/// tree's form of `UPDATE/DELETE alias FROM t AS alias`.
-fn aliased_target(table: TableFactor) -> (TableFactor, Vec<TableRef>) {
-    match table {
-        TableFactor::Table {
-            alias: Some(ref alias),
-            ..
-        } => {
-            let target = TableFactor::Table {
-                name: ObjectName {
-                    span: alias.span.clone(),
-                    parts: vec![alias.clone()],
-                },
-                alias: None,
-                hints: Vec::new(),
-                span: alias.span.clone(),
-            };
-            let from = vec![TableRef {
-                factor: table,
-                joins: Vec::new(),
-            }];
-            (target, from)
-        }
-        other => (other, Vec::new()),
     }
 }
 
