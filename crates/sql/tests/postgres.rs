@@ -302,6 +302,20 @@ fn errors() {
         expect!["1:54: FOR UPDATE is not allowed with window functions"],
     );
     check_error(
+        "SELECT interval '5 minutes';",
+        expect![
+            "1:8: not simulated: an interval other than one added to or subtracted from a timestamp"
+        ],
+    );
+    check_error(
+        "SELECT now() - interval '1 month';",
+        expect!["1:16: not simulated: intervals in months or years"],
+    );
+    check_error(
+        "SELECT now() - interval 'soon';",
+        expect![[r#"1:16: invalid input syntax for type interval: "soon""#]],
+    );
+    check_error(
         "SET statement_timeout = '1s';",
         expect!["1:5: not simulated: SET STATEMENT_TIMEOUT"],
     );

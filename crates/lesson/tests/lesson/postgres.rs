@@ -736,6 +736,40 @@ DELETE FROM job j WHERE j.id = 3 RETURNING j.id;",
     );
 }
 
+/// Real server: a timestamp plus or minus an interval literal, in its forms (the values
+/// psql printed for the same query), and a stale-claim filter on one.
+#[test]
+fn timestamps_move_by_interval_literals() {
+    let t = "timestamp '2026-01-05 10:00:00'";
+    let sql = format!(
+        "SELECT {t} - interval '5 minutes', {t} + interval '1 day 02:30:00', \
+         {t} + interval '1.5 s', {t} + interval '30 seconds ago', {t} + interval '250ms', \
+         {t} - interval '2 hours 3 mins', {t} + interval '1 week';
+SELECT count(*) FROM job WHERE taken < now() - interval '5 minutes';"
+    );
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, taken timestamp);
+INSERT INTO job VALUES (1, now() - interval '10 minutes'), (2, now() - interval '1 minute');",
+        &[("A", 0, &sql)],
+    );
+    assert!(messages(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    let rows = results(&sim, "A");
+    let shown: Vec<String> = rows[0][0].iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "2026-01-05 09:55:00",
+            "2026-01-06 12:30:00",
+            "2026-01-05 10:00:01.5",
+            "2026-01-05 09:59:30",
+            "2026-01-05 10:00:00.25",
+            "2026-01-05 07:57:00",
+            "2026-01-12 10:00:00"
+        ]
+    );
+    assert_eq!(rows[1], [[Value::Int(1)]]);
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

@@ -548,7 +548,7 @@ impl Parser<'_> {
             }
         }
         if self.postgres() {
-            if let Some(e) = self.pg_word_primary(&word) {
+            if let Some(e) = self.pg_word_primary(&word)? {
                 return Ok(e);
             }
         }
@@ -612,6 +612,24 @@ impl Parser<'_> {
         self.column_ref()
     }
 
+    /// A type's word then a string (`DATE '2024-01-31'`): a CAST of the string. `None`
+    /// when no string follows the word.
+    pub(super) fn typed_literal(&mut self, ty: crate::ast::DataType) -> PResult<Option<Expr>> {
+        if self.kind_at(1) != Some(Tok::Str) {
+            return Ok(None);
+        }
+        let start = self.advance().start;
+        let lit = self.primary()?;
+        Ok(Some(Expr {
+            span: start..lit.span.end,
+            kind: ExprKind::Cast {
+                expr: Box::new(lit),
+                ty,
+                style: None,
+            },
+        }))
+    }
+
     /// Teradata's own primaries: typed literals (`DATE '2024-01-31'` is a CAST of the
     /// string), `CURRENT_DATE`, `CURRENT_TIME`; T-SQL's CONVERT is rejected. `None`: not one
     /// of these, parse as in T-SQL.
@@ -625,17 +643,8 @@ impl Parser<'_> {
             _ => None,
         };
         if let Some(ty) = typed {
-            if self.kind_at(1) == Some(Tok::Str) {
-                self.advance();
-                let lit = self.primary()?;
-                return Ok(Some(Expr {
-                    span: span.start..lit.span.end,
-                    kind: ExprKind::Cast {
-                        expr: Box::new(lit),
-                        ty,
-                        style: None,
-                    },
-                }));
+            if let Some(e) = self.typed_literal(ty)? {
+                return Ok(Some(e));
             }
         }
         if TERADATA_NILADIC.contains(&word) && !next_is_paren {

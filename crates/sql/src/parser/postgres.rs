@@ -462,17 +462,92 @@ impl Parser<'_> {
 
     /// PostgreSQL literals and functions with another name in the executor: `TRUE`,
     /// `FALSE`, `now()`.
-    pub(super) fn pg_word_primary(&mut self, word: &str) -> Option<Expr> {
+    pub(super) fn pg_word_primary(&mut self, word: &str) -> PResult<Option<Expr>> {
         let span = self.cur_span();
+        if word == "INTERVAL" && self.kind_at(1) == Some(Tok::Str) {
+            return self.pg_interval().map(Some);
+        }
+        // A typed literal, `timestamp '2026-01-05 10:00'`: a cast of the string.
+        let typed = match word {
+            "TIMESTAMP" | "TIMESTAMPTZ" => Some(DataType::Timestamp(6)),
+            "DATE" => Some(DataType::Date),
+            _ => None,
+        };
+        if let Some(ty) = typed {
+            if let Some(e) = self.typed_literal(ty)? {
+                return Ok(Some(e));
+            }
+        }
         let value = match word {
             "TRUE" => 1,
             "FALSE" => 0,
-            _ => return None,
+            _ => return Ok(None),
         };
         self.advance();
-        Some(Expr {
+        Ok(Some(Expr {
             kind: ExprKind::Literal(Literal::Int(value)),
             span,
+        }))
+    }
+
+    /// `interval '5 minutes'` (also `'1 day 02:00:00'`, `'1.5 s'`, `'30 seconds ago'`):
+    /// the common `INTERVAL` function of its length in seconds, which a timestamp plus
+    /// or minus adds as a fraction of days. Months and years, whose length depends on
+    /// the date, are not simulated.
+    fn pg_interval(&mut self) -> PResult<Expr> {
+        // Only as what a timestamp adds or subtracts: an interval shown or compared
+        // would need a value of its own.
+        let after_sign =
+            self.pos > 0 && matches!(self.toks[self.pos - 1].kind, Tok::Plus | Tok::Minus);
+        if !after_sign {
+            let span = self.cur_span().start..self.toks.get(self.pos + 1).map_or(0, |t| t.end);
+            return Err(self.not_simulated(
+                span,
+                "an interval other than one added to or subtracted from a timestamp",
+            ));
+        }
+        let start = self.advance().start;
+        let lit = self.advance();
+        let text = unquote_string(&self.src[lit.clone()]);
+        let span = start..lit.end;
+        let seconds = match interval_seconds(&text) {
+            Ok(s) => s,
+            Err(None) => {
+                return Err(ParseError::new(
+                    span,
+                    format!("invalid input syntax for type interval: \"{text}\""),
+                ))
+            }
+            Err(Some(unit)) => {
+                return Err(self.not_simulated(span, &format!("intervals in {unit}")))
+            }
+        };
+        if self.word_at(0).is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "YEAR" | "MONTH" | "DAY" | "HOUR" | "MINUTE" | "SECOND"
+            )
+        }) {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "interval fields after the literal"));
+        }
+        let text_of = |value: String| Expr {
+            kind: ExprKind::Literal(Literal::Str {
+                value: value.into(),
+                national: false,
+            }),
+            span: span.clone(),
+        };
+        Ok(Expr {
+            kind: ExprKind::Function {
+                name: "INTERVAL".into(),
+                args: vec![text_of(seconds.to_string()), text_of("SECOND".into())],
+                star: false,
+                distinct: false,
+                over: None,
+                within_group: Vec::new(),
+            },
+            span: span.clone(),
         })
     }
 }
@@ -595,6 +670,72 @@ fn requalify(expr: &mut Expr, side: &str, own: Option<&str>) {
         | ExprKind::Exists(_)
         | ExprKind::Subquery(_) => {}
     }
+}
+
+/// An interval's text as seconds: `<number> <unit>` pairs and an `[-]h:m[:s]` time, in
+/// any order, `ago` negating the whole. `Err(None)`: not an interval;
+/// `Err(Some(unit))`: a calendar unit (months, years) the simulator does not model.
+fn interval_seconds(text: &str) -> Result<f64, Option<&'static str>> {
+    let lower = text.to_lowercase();
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    let ago = words.last() == Some(&"ago");
+    if ago {
+        words.pop();
+    }
+    if words.is_empty() {
+        return Err(None);
+    }
+    let mut total = 0.0;
+    let mut k = 0;
+    while k < words.len() {
+        let w = words[k];
+        if w.contains(':') {
+            let negative = w.starts_with('-');
+            let parts: Vec<&str> = w.trim_start_matches(['-', '+']).split(':').collect();
+            if parts.len() > 3 {
+                return Err(None);
+            }
+            let mut t = 0.0;
+            for (n, scale) in parts.iter().zip([3600.0, 60.0, 1.0]) {
+                t += n.parse::<f64>().map_err(|_| None)? * scale;
+            }
+            total += if negative { -t } else { t };
+            k += 1;
+            continue;
+        }
+        // `5min` and `5 min` alike.
+        let digits = w
+            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+')))
+            .unwrap_or(w.len());
+        let number: f64 = w[..digits].parse().map_err(|_| None)?;
+        let unit = if digits < w.len() {
+            &w[digits..]
+        } else if let Some(next) = words
+            .get(k + 1)
+            .filter(|n| n.starts_with(char::is_alphabetic))
+        {
+            k += 1;
+            next
+        } else {
+            "s"
+        };
+        let scale = match unit.trim_end_matches('s') {
+            "microsecond" | "u" | "usec" | "µ" => 1e-6,
+            "millisecond" | "m" if unit == "ms" || unit.starts_with("milli") => 1e-3,
+            "msec" => 1e-3,
+            "" | "second" | "sec" => 1.0,
+            "m" | "min" | "minute" | "mi" => 60.0,
+            "h" | "hr" | "hour" => 3600.0,
+            "d" | "day" => 86_400.0,
+            "w" | "week" => 604_800.0,
+            "mon" | "month" | "y" | "year" | "decade" | "century" | "centurie" | "millennium"
+            | "millennia" => return Err(Some("months or years")),
+            _ => return Err(None),
+        };
+        total += number * scale;
+        k += 1;
+    }
+    Ok(if ago { -total } else { total })
 }
 
 /// What makes a query's rows not rows of a table, so that a row-lock clause cannot
