@@ -302,6 +302,14 @@ fn errors() {
         expect!["1:54: FOR UPDATE is not allowed with window functions"],
     );
     check_error(
+        "SELECT now() FILTER (WHERE true);",
+        expect!["1:8: FILTER specified, but now is not an aggregate function"],
+    );
+    check_error(
+        "WITH c AS (DELETE FROM job RETURNING id) SELECT id FROM c;",
+        expect!["1:12: not simulated: INSERT, UPDATE or DELETE in WITH"],
+    );
+    check_error(
         "SELECT interval '5 minutes';",
         expect![
             "1:8: not simulated: an interval other than one added to or subtracted from a timestamp"

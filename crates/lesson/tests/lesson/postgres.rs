@@ -770,6 +770,26 @@ INSERT INTO job VALUES (1, now() - interval '10 minutes'), (2, now() - interval 
     assert_eq!(rows[1], [[Value::Int(1)]]);
 }
 
+/// Real server: an aggregate's `FILTER (WHERE ...)` counts and sums only the rows it
+/// keeps (`count(*)` too); none kept is 0 for count and NULL for the others.
+#[test]
+fn aggregates_filter_their_rows() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, owner text, n int);
+INSERT INTO job VALUES (1, NULL, 10), (2, NULL, 20), (3, NULL, 30);",
+        &[(
+            "A",
+            0,
+            "SELECT count(*) FILTER (WHERE id > 1), sum(n) FILTER (WHERE id < 3),
+       count(owner) FILTER (WHERE id = 1), max(n) FILTER (WHERE id > 5) FROM job;",
+        )],
+    );
+    assert_eq!(
+        results(&sim, "A"),
+        [[[Value::Int(2), Value::Int(30), Value::Int(0), Value::Null]]]
+    );
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

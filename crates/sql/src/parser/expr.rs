@@ -725,6 +725,7 @@ impl Parser<'_> {
     fn function_call(&mut self) -> PResult<Expr> {
         let start = self.cur_start();
         let mut name = self.word_at(0).unwrap_or_default();
+        let written = name.to_lowercase();
         if self.postgres() {
             name = super::postgres::pg_function_name(name);
         }
@@ -759,6 +760,15 @@ impl Parser<'_> {
             within_group = self.order_by()?;
             self.expect(Tok::RParen)?;
         }
+        if self.postgres() && self.kw_at(0, "FILTER") && self.kind_at(1) == Some(Tok::LParen) {
+            if !super::postgres::is_pg_aggregate(&name) {
+                return Err(crate::ParseError::new(
+                    start..self.cur_span().end,
+                    format!("FILTER specified, but {written} is not an aggregate function"),
+                ));
+            }
+            self.aggregate_filter(&mut args, &mut star)?;
+        }
         let over = if self.eat_kw("OVER") {
             Some(Box::new(self.window()?))
         } else {
@@ -775,6 +785,44 @@ impl Parser<'_> {
             },
             span: start..self.prev_end(),
         })
+    }
+
+    /// PostgreSQL's `agg(...) FILTER (WHERE c)`: the aggregate of its first argument
+    /// where `c` holds, NULL elsewhere (which every aggregate but `count(*)` skips, so
+    /// `count(*)` counts a 1 where `c` holds).
+    fn aggregate_filter(&mut self, args: &mut Vec<Expr>, star: &mut bool) -> PResult<()> {
+        let span = self.advance();
+        self.expect(Tok::LParen)?;
+        self.expect_kw("WHERE")?;
+        let cond = self.expr()?;
+        self.expect(Tok::RParen)?;
+        let when = |value: Expr| Expr {
+            span: value.span.clone(),
+            kind: ExprKind::Case {
+                operand: None,
+                branches: vec![(cond.clone(), value)],
+                otherwise: None,
+            },
+        };
+        if std::mem::take(star) {
+            let one = Expr {
+                kind: ExprKind::Literal(Literal::Int(1)),
+                span: span.clone(),
+            };
+            args.push(when(one));
+            return Ok(());
+        }
+        if let Some(first) = args.first_mut() {
+            let value = std::mem::replace(
+                first,
+                Expr {
+                    kind: ExprKind::Literal(Literal::Null),
+                    span: span.clone(),
+                },
+            );
+            *first = when(value);
+        }
+        Ok(())
     }
 
     fn window(&mut self) -> PResult<Window> {

@@ -765,6 +765,11 @@ fn unlockable(head: &Select) -> Option<&'static str> {
     }
 }
 
+/// Whether `name` (upper-cased) is one of PostgreSQL's aggregate functions.
+pub(super) fn is_pg_aggregate(name: &str) -> bool {
+    PG_AGGREGATES.contains(&name)
+}
+
 /// PostgreSQL's aggregate functions a lesson may call, upper-cased.
 const PG_AGGREGATES: &[&str] = &[
     "COUNT",

@@ -58,6 +58,14 @@ impl Parser<'_> {
             };
             self.expect_kw("AS")?;
             self.expect(Tok::LParen)?;
+            if self.postgres()
+                && ["INSERT", "UPDATE", "DELETE"]
+                    .iter()
+                    .any(|w| self.kw_at(0, w))
+            {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "INSERT, UPDATE or DELETE in WITH"));
+            }
             let query = self.select_query()?;
             self.expect(Tok::RParen)?;
             ctes.push(Cte {
