@@ -238,13 +238,10 @@ impl Exec<'_> {
     pub(crate) fn deadlock_monitor(&mut self) {
         // Bounded: each round removes one victim's wait.
         for _ in 0..self.w.sessions.len() {
-            let Some(cycle) = self.w.locks.find_deadlock() else {
+            let Some(cycle) = self.w.locks.find_deadlock_with(&self.session_waits()) else {
                 return;
             };
-            let members: Vec<usize> = cycle
-                .iter()
-                .filter_map(|o| self.w.owners.get(o).copied())
-                .collect();
+            let members = self.cycle_sessions(&cycle);
             if members.is_empty() {
                 return;
             }
@@ -275,18 +272,39 @@ impl Exec<'_> {
             let Some(owner) = self.w.sessions[s].waiting_as else {
                 continue;
             };
-            let Some(cycle) = self.w.locks.find_deadlock() else {
+            let Some(cycle) = self.w.locks.find_deadlock_with(&self.session_waits()) else {
                 return;
             };
             if !cycle.contains(&owner) {
                 continue;
             }
-            let members: Vec<usize> = cycle
-                .iter()
-                .filter_map(|o| self.w.owners.get(o).copied())
-                .collect();
+            let members = self.cycle_sessions(&cycle);
             self.deadlock_victim(s, &members);
         }
+    }
+
+    /// The waits of a session's other owners for the owner it waits as (see
+    /// `LockManager::find_deadlock_with`).
+    fn session_waits(&self) -> Vec<(OwnerId, OwnerId)> {
+        self.w
+            .owners
+            .iter()
+            .filter_map(|(&o, &s)| {
+                let w = self.w.sessions.get(s)?.waiting_as?;
+                (w != o).then_some((o, w))
+            })
+            .collect()
+    }
+
+    /// The sessions of a cycle's owners, each once, in the cycle's order.
+    fn cycle_sessions(&self, cycle: &[OwnerId]) -> Vec<usize> {
+        let mut members: Vec<usize> = Vec::new();
+        for s in cycle.iter().filter_map(|o| self.w.owners.get(o).copied()) {
+            if !members.contains(&s) {
+                members.push(s);
+            }
+        }
+        members
     }
 
     /// Ends `victim`'s wait in the cycle of `members` with the deadlock error.

@@ -960,9 +960,25 @@ impl LockManager {
     /// owner id and follows edges in ascending order, so the answer is deterministic. Picking
     /// the victim (priority, then cost; A8) is the caller's job.
     pub fn find_deadlock(&self) -> Option<Vec<OwnerId>> {
+        self.find_deadlock_with(&[])
+    }
+
+    /// As [`Self::find_deadlock`], with `extra` waits the lock manager cannot see: a
+    /// session's own locks (an application or advisory lock it holds, not its
+    /// transaction) wait for the owner the session waits as, since the session does not
+    /// go on to release them until that wait ends.
+    pub fn find_deadlock_with(&self, extra: &[(OwnerId, OwnerId)]) -> Option<Vec<OwnerId>> {
         let mut next: BTreeMap<OwnerId, Vec<OwnerId>> = BTreeMap::new();
-        for (waiter, blocker) in self.wait_for_edges() {
+        for (waiter, blocker) in self
+            .wait_for_edges()
+            .into_iter()
+            .chain(extra.iter().copied())
+        {
             next.entry(waiter).or_default().push(blocker);
+        }
+        for succ in next.values_mut() {
+            succ.sort_unstable();
+            succ.dedup();
         }
         let mut done: BTreeSet<OwnerId> = BTreeSet::new();
         for &start in next.keys() {
