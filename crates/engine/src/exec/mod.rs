@@ -325,6 +325,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// The row lock an UPDATE that changes a key (a column of a unique index, which a
+    /// foreign key could reference) takes instead of `write_row_lock`'s; `None`: the same.
+    fn key_update_lock(&self) -> Option<LockMode> {
+        None
+    }
+
     /// How the value of a clock function (upper-cased: SYSDATETIME, GETDATE,
     /// CURRENT_TIMESTAMP, CURRENT_DATE, ...) prints: SQL Server's GETDATE and
     /// CURRENT_TIMESTAMP are datetime (3 digits), SYSDATETIME and its kin datetime2(7).

@@ -2849,10 +2849,15 @@ impl Exec<'_> {
         cl_depth: u64,
     ) -> Result<(), Interrupt> {
         let res = self.key_resource(tid, slot);
-        let mode = self
+        let mut mode = self
             .rules
             .write_row_lock(new.is_none())
             .unwrap_or(LockMode::X);
+        if let (Some(key_mode), Some(new)) = (self.rules.key_update_lock(), &new) {
+            if self.w.db.tables[tid as usize].changes_key(old, new) {
+                mode = key_mode;
+            }
+        }
         self.nowait(i, hints, |x| x.lock(i, res, mode, false))?;
         let Some(new) = new else {
             let m = self.maintenance_reads(tid, Some(old), None);

@@ -218,6 +218,18 @@ impl Ord for OrdKey {
 }
 
 impl Table {
+    /// Whether `new` changes a key of `old`: a clustered key column or a column of a
+    /// unique index without a filter.
+    pub fn changes_key(&self, old: &[Value], new: &[Value]) -> bool {
+        let differs = |p: usize| old.get(p) != new.get(p);
+        self.key.iter().any(|&p| differs(p))
+            || self
+                .indexes
+                .iter()
+                .filter(|ix| ix.unique && ix.filter.is_none())
+                .any(|ix| ix.columns.iter().any(|&(p, _)| differs(p)))
+    }
+
     /// Whether a row is in filtered index `ix` (every row is in an unfiltered one).
     pub(crate) fn filter_passes(&self, ix: &Index, row: &[Value]) -> bool {
         super::filter::filter_passes(

@@ -816,6 +816,32 @@ COMMIT;";
     );
 }
 
+/// Real server: an UPDATE that changes a key column locks its row FOR UPDATE, so it waits
+/// for a FOR KEY SHARE (898 ms on the server) that an UPDATE of other columns passes.
+#[test]
+fn an_update_of_a_key_waits_for_key_share() {
+    let a = "BEGIN;
+SELECT id FROM task FOR KEY SHARE;
+SELECT pg_sleep(1);
+COMMIT;";
+    let other = pg(
+        TASKS,
+        &[
+            ("A", 0, a),
+            ("B", 100, "UPDATE task SET owner = 'B' WHERE id = 1;"),
+        ],
+    );
+    assert_eq!(wait_ms(&other, "B"), 0);
+    let key = pg(
+        TASKS,
+        &[
+            ("A", 0, a),
+            ("B", 100, "UPDATE task SET id = 10 WHERE id = 1;"),
+        ],
+    );
+    assert_eq!(wait_ms(&key, "B"), 900);
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

@@ -92,6 +92,12 @@ impl Rules for Postgres {
         })
     }
 
+    /// heap_update locks FOR UPDATE when the new version changes a key column, so it
+    /// waits for a FOR KEY SHARE that FOR NO KEY UPDATE passes.
+    fn key_update_lock(&self) -> Option<LockMode> {
+        Some(LockMode::ForUpdate)
+    }
+
     fn page_locks(&self) -> bool {
         false
     }
