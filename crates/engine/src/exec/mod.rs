@@ -325,6 +325,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// The error for a row changed since a SNAPSHOT writer's snapshot (`deleted`: by a
+    /// DELETE); SQL Server's 3960 names both.
+    fn update_conflict(&self, e: SqlError, _deleted: bool) -> SqlError {
+        e
+    }
+
     /// The row lock an UPDATE that changes a key (a column of a unique index, which a
     /// foreign key could reference) takes instead of `write_row_lock`'s; `None`: the same.
     fn key_update_lock(&self) -> Option<LockMode> {

@@ -1436,8 +1436,11 @@ impl Exec<'_> {
                     if let Some(row) = data {
                         if let Some(seq) = lk.snapshot {
                             // SNAPSHOT writers: a row changed since the snapshot is a conflict.
-                            if self.w.db.tables[tid as usize].slots[slot].changed_since(seq) {
-                                return Err(SqlError::snapshot_update_conflict(&table_name).into());
+                            let now = &self.w.db.tables[tid as usize].slots[slot];
+                            if now.changed_since(seq) {
+                                let e = SqlError::snapshot_update_conflict(&table_name);
+                                let deleted = now.latest_committed().is_none();
+                                return Err(self.rules.update_conflict(e, deleted).into());
                             }
                         }
                         out.push((slot, row.clone()));

@@ -842,6 +842,31 @@ COMMIT;";
     assert_eq!(wait_ms(&key, "B"), 900);
 }
 
+/// Real server: a REPEATABLE READ write to a row another transaction changed since the
+/// snapshot fails with 40001 in words for what it did: "concurrent update" or
+/// "concurrent delete".
+#[test]
+fn a_serialization_failure_says_update_or_delete() {
+    for (other, words) in [
+        ("UPDATE task SET owner = 'B' WHERE id = 1;", "update"),
+        ("DELETE FROM task WHERE id = 1;", "delete"),
+    ] {
+        let a = "BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM task;
+SELECT pg_sleep(0.5);
+UPDATE task SET owner = 'A' WHERE id = 1;
+COMMIT;";
+        let sim = pg(TASKS, &[("A", 0, a), ("B", 100, other)]);
+        assert_eq!(sqlstates(&sim, "A"), ["40001"]);
+        assert_eq!(
+            messages(&sim, "A"),
+            [format!(
+                "could not serialize access due to concurrent {words}"
+            )]
+        );
+    }
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

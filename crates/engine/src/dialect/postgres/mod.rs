@@ -92,6 +92,14 @@ impl Rules for Postgres {
         })
     }
 
+    /// 40001 in the words for what the other transaction did to the row.
+    fn update_conflict(&self, e: SqlError, deleted: bool) -> SqlError {
+        let what = if deleted { "delete" } else { "update" };
+        let mut e = e.with_sqlstate("40001");
+        e.message = format!("could not serialize access due to concurrent {what}");
+        e
+    }
+
     /// heap_update locks FOR UPDATE when the new version changes a key column, so it
     /// waits for a FOR KEY SHARE that FOR NO KEY UPDATE passes.
     fn key_update_lock(&self) -> Option<LockMode> {
