@@ -1436,11 +1436,8 @@ impl Exec<'_> {
                     if let Some(row) = data {
                         if let Some(seq) = lk.snapshot {
                             // SNAPSHOT writers: a row changed since the snapshot is a conflict.
-                            let now = &self.w.db.tables[tid as usize].slots[slot];
-                            if now.changed_since(seq) {
-                                let e = SqlError::snapshot_update_conflict(&table_name);
-                                let deleted = now.latest_committed().is_none();
-                                return Err(self.rules.update_conflict(e, deleted).into());
+                            if let Some(e) = self.changed_since(tid, slot, seq) {
+                                return Err(e.into());
                             }
                         }
                         out.push((slot, row.clone()));
@@ -2691,12 +2688,16 @@ impl Exec<'_> {
             );
             target_only(d.where_clause, from, &own)
         };
+        // Where a scan locks only the rows it keeps, the join reads the target without
+        // locks and the write locks each row the join kept (waiting there, then running
+        // the statement again): the rows the join drops are never locked or waited for.
+        let after_join = self.rules.lock_matching_rows_only();
         let join = DmlJoin {
             at,
             table: tid,
             binding: bind,
             hints: hints.clone(),
-            purpose,
+            purpose: if after_join { Purpose::Read } else { purpose },
             pred,
         };
         let (scope, rows) = self.rows_of_from(i, from, None, Some(&join))?;
@@ -2725,8 +2726,47 @@ impl Exec<'_> {
         if let Some(n) = limit {
             located.truncate(n);
         }
-        self.release_unlocated(i, tid, &located);
+        if after_join {
+            self.check_snapshot_writes(i, tid, &located)?;
+        } else {
+            self.release_unlocated(i, tid, &located);
+        }
         Ok((tid, hints, scope, located))
+    }
+
+    /// A transaction with a snapshot of its own (REPEATABLE READ, SNAPSHOT) may not write
+    /// a row changed since: what a locking scan checks, for rows located without locks.
+    fn check_snapshot_writes(
+        &mut self,
+        i: usize,
+        tid: u32,
+        located: &[LocatedRow],
+    ) -> Result<(), Interrupt> {
+        let iso = self.rules.isolation(self.w.sessions[i].options.isolation);
+        if iso != IsolationLevel::Snapshot {
+            return Ok(());
+        }
+        let seq = self.snapshot_seq(i);
+        for (slot, _, _) in located {
+            if let Some(e) = self.changed_since(tid, *slot, seq) {
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The update conflict a snapshot writer meets when the row changed after `seq`.
+    fn changed_since(&self, tid: u32, slot: RowId, seq: u64) -> Option<SqlError> {
+        let t = &self.w.db.tables[tid as usize];
+        let now = &t.slots[slot];
+        if !now.changed_since(seq) {
+            return None;
+        }
+        let e = SqlError::snapshot_update_conflict(&t.name);
+        Some(
+            self.rules
+                .update_conflict(e, now.latest_committed().is_none()),
+        )
     }
 
     /// Drops the U locks this statement took on target rows that the join or WHERE left out.

@@ -867,6 +867,38 @@ COMMIT;";
     }
 }
 
+/// Real server: `UPDATE t ... FROM (SELECT ... FOR UPDATE SKIP LOCKED) c` locks only the
+/// rows the join keeps. B's claim skips A's row and takes task 2 at once (the server did
+/// not wait either); an UPDATE ... FROM that keeps a locked row waits for it (898 ms on
+/// the server), then re-checks it and leaves it.
+#[test]
+fn an_update_from_locks_only_the_rows_the_join_keeps() {
+    let claim = |who: &str| {
+        format!(
+            "UPDATE task t SET status = 'running', owner = '{who}' FROM (SELECT id FROM task
+WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) c WHERE t.id = c.id
+RETURNING t.id;"
+        )
+    };
+    let a = format!("BEGIN;\n{}\nSELECT pg_sleep(1);\nCOMMIT;", claim("A"));
+    let b = claim("B");
+    let sim = pg(TASKS, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(results(&sim, "A")[0], [[Value::Int(1)]]);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(2)]]);
+
+    let a = "BEGIN;
+UPDATE task SET status = 'done', owner = 'A' WHERE id = 1;
+SELECT pg_sleep(1);
+COMMIT;";
+    let b = "UPDATE task t SET owner = 'B' FROM pick p WHERE t.id = p.id AND t.status = 'new'
+RETURNING t.id;";
+    let setup = format!("{TASKS}\nCREATE TABLE pick (id int);\nINSERT INTO pick VALUES (1), (3);");
+    let sim = pg(&setup, &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(wait_ms(&sim, "B"), 900);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(3)]]);
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]
