@@ -835,6 +835,17 @@ pub struct Insert {
     pub columns: Vec<Ident>,
     pub output: Option<Output>,
     pub source: InsertSource,
+    /// PostgreSQL's `ON CONFLICT [...] DO NOTHING`.
+    pub on_conflict: Option<OnConflict>,
+}
+
+/// `ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING`: a row that a unique index
+/// (one of these, when named) already holds is left out, without an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnConflict {
+    /// The arbiter index's columns; empty with a constraint or none named.
+    pub columns: Vec<Ident>,
+    pub constraint: Option<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

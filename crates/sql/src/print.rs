@@ -956,6 +956,18 @@ impl Printer {
                 self.consume(c);
             }
         }
+        if let Some(c) = &i.on_conflict {
+            self.w(" ON CONFLICT ");
+            if let Some(name) = &c.constraint {
+                self.w("ON CONSTRAINT ");
+                self.ident(name);
+                self.w(" ");
+            } else if !c.columns.is_empty() {
+                self.idents_in_parens(&c.columns);
+                self.w(" ");
+            }
+            self.w("DO NOTHING");
+        }
     }
 
     fn assignments(&mut self, assignments: &[Assignment]) {

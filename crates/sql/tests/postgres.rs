@@ -333,8 +333,8 @@ fn errors() {
     );
     check_error("LOCK TABLE task;", expect!["1:1: not simulated: LOCK"]);
     check_error(
-        "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING;",
-        expect!["1:26: not simulated: INSERT ... ON CONFLICT"],
+        "INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 1;",
+        expect!["1:46: not simulated: ON CONFLICT ... DO UPDATE"],
     );
     check_error(
         "VACUUM FULL task;",

@@ -2060,6 +2060,22 @@ impl Exec<'_> {
                         TableFactor::Table { hints, .. } => hints.as_slice(),
                         _ => &[],
                     };
+                    if let Some(c) = &ins.on_conflict {
+                        // As the server's speculative insertion: the arbiter indexes are
+                        // checked first (waiting for an uncommitted holder of the key), and
+                        // a row one of them already holds is left out.
+                        let found = self.nowait(i, hints, |x| {
+                            x.check_primary_key(i, tid, &row)?;
+                            x.check_unique(i, tid, &row, None)
+                        });
+                        match found {
+                            Err(Interrupt::Error(e)) if arbiter(&e, c) => {
+                                n -= 1;
+                                continue;
+                            }
+                            other => other?,
+                        }
+                    }
                     let copy = keep.then(|| row.clone());
                     self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
                     inserted.extend(copy);
@@ -2369,6 +2385,26 @@ impl Exec<'_> {
             Some(s) if t.slots[s].latest().is_none() => s,
             _ => t.new_slot_keyed(key),
         }
+    }
+
+    /// The primary key of a table filed by key: a row that holds `row`'s key is 2627, and
+    /// an uncommitted one is waited for first (as its key lock makes an INSERT wait).
+    fn check_primary_key(&mut self, i: usize, tid: u32, row: &[Value]) -> Result<(), Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        if t.key.is_empty() {
+            return Ok(());
+        }
+        let key = t.key_of(row, t.slots.len());
+        let Some(slot) = t.find_key(&key).filter(|&s| t.slots[s].latest().is_some()) else {
+            return Ok(());
+        };
+        let res = self.key_resource(tid, slot);
+        self.lock(i, res, LockMode::S, true)?;
+        let t = &self.w.db.tables[tid as usize];
+        if t.slots[slot].latest().is_some() {
+            return Err(primary_key_clash(t, row, t.slots.len()).into());
+        }
+        Ok(())
     }
 
     /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
@@ -3503,6 +3539,7 @@ impl Exec<'_> {
                     columns: cols,
                     output: None,
                     source: InsertSource::Values(rows),
+                    on_conflict: None,
                 };
                 let saved_rowcount = self.w.sessions[i].rowcount;
                 self.insert_inner(i, &ins)?;
@@ -3905,6 +3942,29 @@ fn same_key(t: &crate::state::storage::Table, a: &[Value], b: &[Value]) -> bool 
     t.key
         .iter()
         .all(|&c| compare(&a[c], &b[c]) == Some(Ordering::Equal))
+}
+
+/// Whether a unique violation is one `ON CONFLICT` names (any unique index when it names
+/// none): by the index's columns, or by its name (the message quotes it).
+fn arbiter(e: &SqlError, c: &sql::ast::OnConflict) -> bool {
+    if !matches!(e.number, 2601 | 2627) {
+        return false;
+    }
+    if let Some(name) = &c.constraint {
+        let quoted = crate::error::quoted_after(&e.message, " constraint '")
+            .or_else(|| crate::error::quoted_after(&e.message, " index '"));
+        return quoted.is_some_and(|q| q.eq_ignore_ascii_case(&name.value));
+    }
+    if c.columns.is_empty() {
+        return true;
+    }
+    let wanted: Vec<String> = c.columns.iter().map(|c| c.value.to_lowercase()).collect();
+    e.key.as_deref().is_some_and(|(columns, _)| {
+        columns
+            .split(", ")
+            .map(str::to_lowercase)
+            .eq(wanted.iter().cloned())
+    })
 }
 
 /// 2627 for `row`, whose primary key another row has (`slot`: where `row` is or would be

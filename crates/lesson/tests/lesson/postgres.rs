@@ -899,6 +899,44 @@ RETURNING t.id;";
     assert_eq!(results(&sim, "B")[0], [[Value::Int(3)]]);
 }
 
+/// Real server: `INSERT ... ON CONFLICT [(cols) | ON CONSTRAINT name] DO NOTHING` leaves
+/// out a row an arbiter index already holds (RETURNING returns only the rows inserted),
+/// still fails on a key it does not name, and waits for an uncommitted holder of the key
+/// (900 ms on the server) before leaving the row out.
+#[test]
+fn on_conflict_do_nothing_leaves_the_row_out() {
+    let setup = "CREATE TABLE send (id int PRIMARY KEY, msg text UNIQUE);
+INSERT INTO send VALUES (1, 'a');";
+    let a = "INSERT INTO send VALUES (1, 'b') ON CONFLICT DO NOTHING RETURNING id;
+INSERT INTO send VALUES (2, 'a'), (3, 'c') ON CONFLICT (msg) DO NOTHING RETURNING id;
+INSERT INTO send VALUES (1, 'z') ON CONFLICT (msg) DO NOTHING;
+INSERT INTO send VALUES (1, 'y') ON CONFLICT (id) DO NOTHING;
+INSERT INTO send VALUES (4, 'a') ON CONFLICT ON CONSTRAINT send_msg_key DO NOTHING;
+BEGIN;
+INSERT INTO send VALUES (5, 'e');
+SELECT pg_sleep(1);
+COMMIT;";
+    let b = "INSERT INTO send VALUES (5, 'f') ON CONFLICT DO NOTHING RETURNING id;";
+    let mut sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(sqlstates(&sim, "A"), ["23505"]);
+    let empty: Vec<Vec<Value>> = Vec::new();
+    assert_eq!(
+        results(&sim, "A"),
+        [empty.clone(), vec![vec![Value::Int(3)]]]
+    );
+    assert_eq!(wait_ms(&sim, "B"), 900);
+    assert_eq!(results(&sim, "B"), [empty]);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, msg FROM send ORDER BY id"),
+        [
+            [Value::Int(1), text("a")],
+            [Value::Int(3), text("c")],
+            [Value::Int(5), text("e")]
+        ]
+    );
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

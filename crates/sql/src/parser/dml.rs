@@ -40,10 +40,11 @@ impl Parser<'_> {
         } else {
             return Err(self.unexpected());
         };
-        if self.postgres() && self.kw_at(0, "ON") && self.kw_at(1, "CONFLICT") {
-            let span = self.cur_span();
-            return Err(self.not_simulated(span, "INSERT ... ON CONFLICT"));
-        }
+        let on_conflict = if self.postgres() && self.kw_at(0, "ON") && self.kw_at(1, "CONFLICT") {
+            Some(self.pg_on_conflict()?)
+        } else {
+            None
+        };
         let output = match output {
             None if self.postgres() => self.pg_returning(false, &target)?,
             output => output,
@@ -55,6 +56,7 @@ impl Parser<'_> {
             columns,
             output,
             source,
+            on_conflict,
         })
     }
 

@@ -348,6 +348,35 @@ impl Parser<'_> {
 
     /// `RETURNING items`: an OUTPUT of the new row (the old one for DELETE); bare column
     /// names are qualified as OUTPUT's `inserted.`/`deleted.` would be.
+    /// `ON CONFLICT [(col, ...) | ON CONSTRAINT name] DO NOTHING`; DO UPDATE and an
+    /// arbiter's WHERE are not simulated.
+    pub(super) fn pg_on_conflict(&mut self) -> PResult<crate::ast::OnConflict> {
+        self.advance();
+        self.advance();
+        let mut columns = Vec::new();
+        let mut constraint = None;
+        if self.at(Tok::LParen) {
+            columns = self.ident_list_in_parens()?;
+            if self.kw_at(0, "WHERE") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "ON CONFLICT (...) WHERE"));
+            }
+        } else if self.eat_kw("ON") {
+            self.expect_kw("CONSTRAINT")?;
+            constraint = Some(self.ident()?);
+        }
+        self.expect_kw("DO")?;
+        if self.kw_at(0, "UPDATE") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "ON CONFLICT ... DO UPDATE"));
+        }
+        self.expect_kw("NOTHING")?;
+        Ok(crate::ast::OnConflict {
+            columns,
+            constraint,
+        })
+    }
+
     /// Columns of `target` (by its name or alias) and bare ones, anywhere in an item, are
     /// the new row's (the old one's for DELETE).
     pub(super) fn pg_returning(

@@ -501,6 +501,7 @@ impl Parser<'_> {
             columns,
             output: None,
             source,
+            on_conflict: None,
         };
         let mut columns = Vec::new();
         if self.at(Tok::LParen) && !self.select_at(1) {
