@@ -82,6 +82,9 @@ impl Exec<'_> {
             return Ok(false);
         }
         self.w.owners.insert(owner, i);
+        if self.rules.session_locks_never_conflict() {
+            self.w.locks.join_session(owner, i as u32);
+        }
         match self.w.locks.request(owner, res.clone(), mode) {
             Request::Granted { already, .. } => {
                 if !already {

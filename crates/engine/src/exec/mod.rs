@@ -325,6 +325,13 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Whether a session's own locks never conflict with each other, whichever owner
+    /// holds them (one backend's session and transaction locks); `false`: the session
+    /// and its transaction are owners like any other.
+    fn session_locks_never_conflict(&self) -> bool {
+        false
+    }
+
     /// The error for a row changed since a SNAPSHOT writer's snapshot (`deleted`: by a
     /// DELETE); SQL Server's 3960 names both.
     fn update_conflict(&self, e: SqlError, _deleted: bool) -> SqlError {

@@ -500,9 +500,15 @@ impl LockQueue {
     }
 
     /// Owners of other granted locks incompatible with `mode`.
-    fn granted_conflicts(&self, owner: OwnerId, mode: LockMode, out: &mut BTreeSet<OwnerId>) {
+    fn granted_conflicts(
+        &self,
+        owner: OwnerId,
+        mode: LockMode,
+        kin: &Kin,
+        out: &mut BTreeSet<OwnerId>,
+    ) {
         for h in &self.granted {
-            if h.owner != owner && !compatible(mode, h.mode) {
+            if h.owner != owner && !compatible(mode, h.mode) && !kin.related(owner, h.owner) {
                 out.insert(h.owner);
             }
         }
@@ -517,12 +523,14 @@ impl LockQueue {
         owner: OwnerId,
         target: LockMode,
         conversion: bool,
+        kin: &Kin,
     ) -> BTreeSet<OwnerId> {
         let mut out = BTreeSet::new();
-        self.granted_conflicts(owner, target, &mut out);
+        self.granted_conflicts(owner, target, kin, &mut out);
         if !conversion {
             for w in self.waiting.iter().take(at) {
-                if w.owner != owner && !compatible(target, w.target) {
+                if w.owner != owner && !compatible(target, w.target) && !kin.related(owner, w.owner)
+                {
                     out.insert(w.owner);
                 }
             }
@@ -530,9 +538,9 @@ impl LockQueue {
         out
     }
 
-    fn waiter_blockers(&self, at: usize) -> BTreeSet<OwnerId> {
+    fn waiter_blockers(&self, at: usize, kin: &Kin) -> BTreeSet<OwnerId> {
         match self.waiting.get(at) {
-            Some(w) => self.blockers_at(at, w.owner, w.target, w.conversion),
+            Some(w) => self.blockers_at(at, w.owner, w.target, w.conversion, kin),
             None => BTreeSet::new(),
         }
     }
@@ -561,11 +569,37 @@ struct OwnerLocks {
 pub struct LockManager {
     resources: BTreeMap<Resource, LockQueue>,
     owners: BTreeMap<OwnerId, OwnerLocks>,
+    kin: Kin,
+}
+
+/// Owners whose locks never conflict with each other: the session and transaction
+/// owners of one session, where the dialect says a session's locks never conflict (its
+/// session-level advisory lock and its transaction's lock on the same key are both
+/// granted). Empty where every owner stands alone.
+#[derive(Clone, Debug, Default)]
+struct Kin {
+    session_of: BTreeMap<OwnerId, u32>,
+}
+
+impl Kin {
+    fn related(&self, a: OwnerId, b: OwnerId) -> bool {
+        !self.session_of.is_empty()
+            && self
+                .session_of
+                .get(&a)
+                .is_some_and(|s| self.session_of.get(&b) == Some(s))
+    }
 }
 
 impl LockManager {
     pub fn new() -> LockManager {
         LockManager::default()
+    }
+
+    /// Records that `owner` acts for `session`: its locks never conflict with another
+    /// owner's of the same session (see `Kin`).
+    pub fn join_session(&mut self, owner: OwnerId, session: u32) {
+        self.kin.session_of.insert(owner, session);
     }
 
     /// True when no lock is held or awaited.
@@ -583,7 +617,8 @@ impl LockManager {
             let same = self.resources.get(&waiting_on).and_then(|q| {
                 let at = q.waiting.iter().position(|w| w.owner == owner)?;
                 let w = &q.waiting[at];
-                (waiting_on == resource && w.requested == mode).then(|| q.waiter_blockers(at))
+                (waiting_on == resource && w.requested == mode)
+                    .then(|| q.waiter_blockers(at, &self.kin))
             });
             return match same {
                 Some(blockers) => Request::Waiting {
@@ -615,7 +650,7 @@ impl LockManager {
                 };
             }
             let target = combine(held, mode);
-            let blockers = queue.blockers_at(0, owner, target, true);
+            let blockers = queue.blockers_at(0, owner, target, true, &self.kin);
             if blockers.is_empty() {
                 let h = &mut queue.granted[pos];
                 h.mode = target;
@@ -641,7 +676,7 @@ impl LockManager {
                 blockers: blockers.into_iter().collect(),
             };
         }
-        let blockers = queue.blockers_at(queue.waiting.len(), owner, mode, false);
+        let blockers = queue.blockers_at(queue.waiting.len(), owner, mode, false, &self.kin);
         if blockers.is_empty() {
             queue.granted.push(Held {
                 owner,
@@ -677,7 +712,7 @@ impl LockManager {
         };
         let target = queue.held_by(owner).map_or(mode, |h| combine(h.mode, mode));
         let mut out = BTreeSet::new();
-        queue.granted_conflicts(owner, target, &mut out);
+        queue.granted_conflicts(owner, target, &self.kin, &mut out);
         out.into_iter().collect()
     }
 
@@ -809,7 +844,7 @@ impl LockManager {
                 return Escalation::NotApplicable;
             }
         };
-        let blockers = queue.blockers_at(0, owner, mode, true);
+        let blockers = queue.blockers_at(0, owner, mode, true, &self.kin);
         if !blockers.is_empty() {
             return Escalation::Blocked {
                 blockers: blockers.into_iter().collect(),
@@ -866,7 +901,7 @@ impl LockManager {
             return Vec::new();
         };
         match queue.waiting.iter().position(|w| w.owner == owner) {
-            Some(at) => queue.waiter_blockers(at).into_iter().collect(),
+            Some(at) => queue.waiter_blockers(at, &self.kin).into_iter().collect(),
             None => Vec::new(),
         }
     }
@@ -935,7 +970,7 @@ impl LockManager {
                     requested: w.requested,
                     target: w.target,
                     conversion: w.conversion,
-                    blockers: q.waiter_blockers(at).into_iter().collect(),
+                    blockers: q.waiter_blockers(at, &self.kin).into_iter().collect(),
                 });
             }
         }
@@ -1040,7 +1075,7 @@ impl LockManager {
                     return Err(format!("{resource}: owner {} granted twice", a.owner));
                 }
                 for b in &q.granted[i + 1..] {
-                    if !compatible(a.mode, b.mode) {
+                    if !compatible(a.mode, b.mode) && !self.kin.related(a.owner, b.owner) {
                         return Err(format!(
                             "{resource}: owner {} holds {} and owner {} holds {}",
                             a.owner, a.mode, b.owner, b.mode
@@ -1069,7 +1104,7 @@ impl LockManager {
                 } else {
                     seen_plain = true;
                 }
-                if q.waiter_blockers(at).is_empty() {
+                if q.waiter_blockers(at, &self.kin).is_empty() {
                     return Err(format!(
                         "{resource}: owner {} waits for {} with no blocker",
                         w.owner, w.requested
@@ -1172,7 +1207,7 @@ impl LockManager {
         };
         let mut at = 0;
         while at < queue.waiting.len() {
-            if !queue.waiter_blockers(at).is_empty() {
+            if !queue.waiter_blockers(at, &self.kin).is_empty() {
                 at += 1;
                 continue;
             }

@@ -937,6 +937,28 @@ COMMIT;";
     );
 }
 
+/// Real server: one backend's locks never conflict. A session holding advisory lock 7
+/// gets the transaction-level lock 7 too (a try answers true), while another session's
+/// try is refused; A's unlock answers true after its commit.
+#[test]
+fn a_sessions_own_advisory_locks_do_not_conflict() {
+    let a = "SELECT pg_advisory_lock(7);
+BEGIN;
+SELECT pg_advisory_xact_lock(7);
+SELECT pg_try_advisory_xact_lock(7);
+SELECT pg_sleep(0.5);
+COMMIT;
+SELECT pg_advisory_unlock(7);";
+    let b = "SELECT pg_try_advisory_lock(7);";
+    let sim = pg(TASKS, &[("A", 0, a), ("B", 100, b)]);
+    assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    assert_eq!(wait_ms(&sim, "A"), 0);
+    let a = results(&sim, "A");
+    assert_eq!(a[2], [[Value::Int(1)]]);
+    assert_eq!(a[a.len() - 1], [[Value::Int(1)]]);
+    assert_eq!(results(&sim, "B"), [[[Value::Int(0)]]]);
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

@@ -92,6 +92,12 @@ impl Rules for Postgres {
         })
     }
 
+    /// One backend's locks never conflict: its session advisory lock and its
+    /// transaction's lock on the same key are both granted.
+    fn session_locks_never_conflict(&self) -> bool {
+        true
+    }
+
     /// 40001 in the words for what the other transaction did to the row.
     fn update_conflict(&self, e: SqlError, deleted: bool) -> SqlError {
         let what = if deleted { "delete" } else { "update" };
