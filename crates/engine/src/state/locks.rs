@@ -599,7 +599,7 @@ impl LockManager {
     /// Records that `owner` acts for `session`: its locks never conflict with another
     /// owner's of the same session (see `Kin`).
     pub fn join_session(&mut self, owner: OwnerId, session: u32) {
-        self.kin.session_of.insert(owner, session);
+        self.kin.session_of.entry(owner).or_insert(session);
     }
 
     /// True when no lock is held or awaited.
@@ -1252,6 +1252,8 @@ impl LockManager {
             .is_some_and(|o| o.held.is_empty() && o.waiting.is_none())
         {
             self.owners.remove(&owner);
+            // A finished transaction's session need not be kept (a clone copies it).
+            self.kin.session_of.remove(&owner);
         }
     }
 }

@@ -748,11 +748,15 @@ fn interval_seconds(text: &str) -> Result<f64, Option<&'static str>> {
         } else {
             "s"
         };
-        let scale = match unit.trim_end_matches('s') {
-            "microsecond" | "u" | "usec" | "µ" => 1e-6,
-            "millisecond" | "m" if unit == "ms" || unit.starts_with("milli") => 1e-3,
-            "msec" => 1e-3,
-            "" | "second" | "sec" => 1.0,
+        // Plurals drop their `s`; `ms` and `us` are units of their own.
+        let singular = match unit {
+            "ms" | "us" => unit,
+            _ => unit.trim_end_matches('s'),
+        };
+        let scale = match singular {
+            "us" | "µ" | "usec" | "microsecond" => 1e-6,
+            "ms" | "msec" | "millisecond" => 1e-3,
+            "" | "sec" | "second" => 1.0,
             "m" | "min" | "minute" | "mi" => 60.0,
             "h" | "hr" | "hour" => 3600.0,
             "d" | "day" => 86_400.0,
