@@ -301,6 +301,16 @@ fn errors() {
         "SELECT id, row_number() OVER (ORDER BY id) FROM task FOR UPDATE;",
         expect!["1:54: FOR UPDATE is not allowed with window functions"],
     );
+    // A LEFT JOIN's right side may have no row to lock (0A000 on the server); its left
+    // side may be locked (`FOR UPDATE OF t` runs).
+    check_error(
+        "SELECT t.id FROM task t LEFT JOIN queue q ON q.id = t.queue FOR UPDATE;",
+        expect!["1:61: FOR UPDATE cannot be applied to the nullable side of an outer join"],
+    );
+    check_error(
+        "SELECT t.id FROM task t LEFT JOIN queue q ON q.id = t.queue FOR SHARE OF q;",
+        expect!["1:61: FOR SHARE cannot be applied to the nullable side of an outer join"],
+    );
     check_error(
         "SELECT now() FILTER (WHERE true);",
         expect!["1:8: FILTER specified, but now is not an aggregate function"],

@@ -26,6 +26,8 @@ use crate::state::storage::{Column, RowId, Table};
 use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
 use crate::value::{compare, convert, to_literal, Value};
 
+mod joined_locks;
+
 /// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
 type DmlTarget<'a> = (
     u32,
@@ -148,7 +150,9 @@ type FactorAt = (usize, Option<usize>);
 /// SQL can name it).
 const SLOT_COLUMN: &str = "\u{1}slot";
 
-/// The target of `UPDATE/DELETE ... FROM ... JOIN` among FROM's factors, and how to read it.
+/// The target of `UPDATE/DELETE ... FROM ... JOIN` among FROM's factors, or a table a
+/// row-lock clause names, and how to read it.
+#[derive(Clone)]
 struct DmlJoin {
     at: FactorAt,
     table: u32,
@@ -187,6 +191,12 @@ type Located = (u32, Vec<TableHint>, Scope, Vec<LocatedRow>);
 type LocatedRow = (RowId, Vec<Value>, Option<Vec<Value>>);
 /// The right side of an APPLY: its scope and its rows for each left row.
 type PerLeftRows = (Scope, Vec<Vec<Vec<Value>>>);
+
+/// How many of a binding's columns `*` shows: all but a hidden slot column.
+fn visible(b: &crate::exec::expr::Binding) -> usize {
+    let n = b.columns.len();
+    n - usize::from(b.columns.last().is_some_and(|c| c == SLOT_COLUMN))
+}
 
 fn listed(slots: Vec<RowId>) -> Candidates {
     Candidates::Listed(slots.into_iter())
@@ -461,6 +471,13 @@ impl Exec<'_> {
             && s.from.len() == 1
             && s.from[0].joins.is_empty()
             && calls.is_empty();
+        // A row-lock clause over a join, where only the rows returned are locked.
+        let row_locks = if single {
+            Vec::new()
+        } else {
+            self.row_lock_targets(i, s)?
+        };
+        let reads: Vec<DmlJoin> = row_locks.iter().map(|t| t.read.clone()).collect();
         let (scope, rows) = if single || untraced_single {
             match &s.from[0].factor {
                 TableFactor::Table {
@@ -482,10 +499,10 @@ impl Exec<'_> {
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
                 }
-                _ => self.rows_of_from(i, &s.from, outer, None)?,
+                _ => self.rows_of_from(i, &s.from, outer, &reads)?,
             }
         } else {
-            self.rows_of_from(i, &s.from, outer, None)?
+            self.rows_of_from(i, &s.from, outer, &reads)?
         };
         let one_base_table = matches!(&s.from[0..], [f] if matches!(&f.factor, TableFactor::Table { name, .. } if self.base_table(name).is_some()));
         let filtered_in_scan = single && one_base_table;
@@ -562,7 +579,7 @@ impl Exec<'_> {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
                     for b in scope.star(qualifier.as_ref()) {
-                        columns.extend(b.columns.iter().cloned());
+                        columns.extend(b.columns[..visible(b)].iter().cloned());
                     }
                 }
                 SelectItem::Expr { expr, alias } => columns.push(match alias {
@@ -611,6 +628,9 @@ impl Exec<'_> {
             keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
             projected = keyed.into_iter().map(|(_, p)| p).collect();
         }
+        if !row_locks.is_empty() {
+            projected = self.lock_joined(i, &scope, &row_locks, projected, limit)?;
+        }
         let mut rows: Vec<Vec<Value>> = projected.into_iter().map(|(o, _, _)| o).collect();
         if let Some(n) = limit {
             if !filtered_in_scan {
@@ -641,7 +661,7 @@ impl Exec<'_> {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
                     for b in scope.star(qualifier.as_ref()) {
-                        out.extend(src[b.offset..b.offset + b.columns.len()].iter().cloned());
+                        out.extend(src[b.offset..b.offset + visible(b)].iter().cloned());
                     }
                 }
                 SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
@@ -715,7 +735,7 @@ impl Exec<'_> {
         i: usize,
         from: &[TableRef],
         outer: Option<&RowCtx>,
-        dml: Option<&DmlJoin>,
+        dml: &[DmlJoin],
     ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
         let mut scope = Scope::default();
         let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
@@ -797,7 +817,7 @@ impl Exec<'_> {
         left_scope: &Scope,
         left: &[Vec<Value>],
         outer: Option<&RowCtx>,
-        dml: Option<&DmlJoin>,
+        dml: &[DmlJoin],
         at: FactorAt,
     ) -> Result<PerLeftRows, Interrupt> {
         let nulls = [vec![Value::Null; left_scope.width()]];
@@ -828,10 +848,10 @@ impl Exec<'_> {
         i: usize,
         f: &TableFactor,
         outer: Option<&RowCtx>,
-        dml: Option<&DmlJoin>,
+        dml: &[DmlJoin],
         at: FactorAt,
     ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
-        let Some(d) = dml.filter(|d| d.at == at) else {
+        let Some(d) = dml.iter().find(|d| d.at == at) else {
             return self.factor_rows(i, f, outer);
         };
         let spec = ScanSpec {
@@ -1354,31 +1374,8 @@ impl Exec<'_> {
                     }
                 }
                 let res = self.key_resource(tid, slot);
-                if lk.readpast {
-                    let owner = self.ensure_txn(i);
-                    let blockers = self.w.locks.conflicts(owner, &res, mode);
-                    if !blockers.is_empty() {
-                        let holders = self.w.locks.holders(&res);
-                        let (holder, held) = holders
-                            .iter()
-                            .find(|(o, _, _)| blockers.contains(o))
-                            .map(|(o, m, _)| (self.w.owner_name(*o), *m))
-                            .unwrap_or_else(|| ("another session".into(), LockMode::X));
-                        let key = self.w.db.tables[tid as usize].key_text(slot);
-                        let name = self.w.sessions[i].name.clone();
-                        self.push(Event::RowSkipped {
-                            session: name,
-                            table: table_name.clone(),
-                            key,
-                            holder,
-                            held,
-                            wanted: mode,
-                            clause: "READPAST",
-                            held_name: None,
-                            wanted_name: None,
-                        });
-                        continue;
-                    }
+                if lk.readpast && self.skip_locked(i, tid, slot, &res, mode) {
+                    continue;
                 }
                 let page_mode = match mode {
                     LockMode::S => LockMode::IS,
@@ -1543,6 +1540,44 @@ impl Exec<'_> {
             });
         }
         Ok((scope, out))
+    }
+
+    /// READPAST / SKIP LOCKED: true (and the skip is traced) when another transaction
+    /// holds `res`, row `slot` of `tid`, in a mode that conflicts with `mode`.
+    fn skip_locked(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        res: &Resource,
+        mode: LockMode,
+    ) -> bool {
+        let owner = self.ensure_txn(i);
+        let blockers = self.w.locks.conflicts(owner, res, mode);
+        if blockers.is_empty() {
+            return false;
+        }
+        let holders = self.w.locks.holders(res);
+        let (holder, held) = holders
+            .iter()
+            .find(|(o, _, _)| blockers.contains(o))
+            .map(|(o, m, _)| (self.w.owner_name(*o), *m))
+            .unwrap_or_else(|| ("another session".into(), LockMode::X));
+        let t = &self.w.db.tables[tid as usize];
+        let (table, key) = (t.name.clone(), t.key_text(slot));
+        let name = self.w.sessions[i].name.clone();
+        self.push(Event::RowSkipped {
+            session: name,
+            table,
+            key,
+            holder,
+            held,
+            wanted: mode,
+            clause: "READPAST",
+            held_name: None,
+            wanted_name: None,
+        });
+        true
     }
 
     fn row_matches(
@@ -2736,7 +2771,7 @@ impl Exec<'_> {
             purpose: if after_join { Purpose::Read } else { purpose },
             pred,
         };
-        let (scope, rows) = self.rows_of_from(i, from, None, Some(&join))?;
+        let (scope, rows) = self.rows_of_from(i, from, None, std::slice::from_ref(&join))?;
         let b = scope
             .bindings
             .iter()

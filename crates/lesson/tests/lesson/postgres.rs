@@ -959,6 +959,90 @@ SELECT pg_advisory_unlock(7);";
     assert_eq!(results(&sim, "B"), [[[Value::Int(0)]]]);
 }
 
+const QUEUES: &str = "CREATE TABLE queue (id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE task (id int PRIMARY KEY, queue int NOT NULL, status text NOT NULL);
+INSERT INTO queue VALUES (1, 'a'), (2, 'b');
+INSERT INTO task VALUES (1, 1, 'new'), (2, 2, 'new'), (3, 1, 'new'), (4, 2, 'new');";
+
+/// A's claim of queue `a`'s first task, held for 900 ms, with `clause`.
+fn queue_claim(name: &str, clause: &str) -> String {
+    format!(
+        "SELECT t.id FROM task t JOIN queue q ON q.id = t.queue WHERE q.name = '{name}'
+ORDER BY t.id LIMIT 1 {clause};"
+    )
+}
+
+/// Real server: a row-lock clause over a join locks the rows the query returns, not
+/// every row its scans read. Each figure below is the server's for the same scripts
+/// (PostgreSQL 15): B's claim of queue `b` goes through at once (it waited 800 ms for
+/// task 1 when every scanned row was locked); `OF t SKIP LOCKED` in queue `a` takes task
+/// 3; a plain `OF t` waits for task 1 (805 ms on the server) and returns it; without OF,
+/// queue `a`'s row is locked too, so SKIP LOCKED returns nothing, and the task row B
+/// locked before it met the locked queue row stays locked (the server's NOWAIT on task 3
+/// failed).
+#[test]
+fn a_row_lock_clause_over_a_join_locks_the_rows_returned() {
+    let held = |clause: &str| {
+        format!(
+            "BEGIN;\n{}\nSELECT pg_sleep(0.9);\nCOMMIT;",
+            queue_claim("a", clause)
+        )
+    };
+    let a = held("FOR UPDATE OF t");
+    let b = queue_claim("b", "FOR UPDATE OF t");
+    let sim = pg(QUEUES, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(results(&sim, "A")[0], [[Value::Int(1)]]);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(2)]]);
+
+    let b = queue_claim("a", "FOR UPDATE OF t SKIP LOCKED");
+    let sim = pg(QUEUES, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(3)]]);
+
+    let b = queue_claim("a", "FOR UPDATE OF t");
+    let sim = pg(QUEUES, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 800);
+    assert_eq!(results(&sim, "B")[0], [[Value::Int(1)]]);
+
+    let a = held("FOR UPDATE");
+    let b = format!(
+        "BEGIN;\n{}\nSELECT pg_sleep(0.2);\nCOMMIT;",
+        queue_claim("a", "FOR UPDATE SKIP LOCKED")
+    );
+    let c = "SELECT id FROM task WHERE id = 3 FOR UPDATE NOWAIT;";
+    let sim = pg(QUEUES, &[("A", 0, &a), ("B", 100, &b), ("C", 200, c)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(results(&sim, "B")[0], Vec::<Vec<Value>>::new());
+    assert_eq!(sqlstates(&sim, "C"), ["55P03"]);
+}
+
+/// Real server: over a join, NOWAIT fails at once on a returned row another session
+/// holds, and REPEATABLE READ may not lock a row changed since its snapshot (40001).
+#[test]
+fn a_join_row_lock_fails_with_nowait_and_after_a_concurrent_update() {
+    let a = format!(
+        "BEGIN;\n{}\nSELECT pg_sleep(0.9);\nCOMMIT;",
+        queue_claim("a", "FOR UPDATE OF t")
+    );
+    let b = queue_claim("a", "FOR UPDATE OF t NOWAIT");
+    let sim = pg(QUEUES, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
+
+    let a = "UPDATE task SET status = 'done' WHERE id = 1;";
+    let b = format!(
+        "BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM task;
+SELECT pg_sleep(0.2);
+{}
+COMMIT;",
+        queue_claim("a", "FOR UPDATE OF t")
+    );
+    let sim = pg(QUEUES, &[("B", 0, &b), ("A", 100, a)]);
+    assert_eq!(sqlstates(&sim, "B"), ["40001"]);
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]

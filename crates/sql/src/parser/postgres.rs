@@ -5,8 +5,8 @@
 use super::expr::call_in_item;
 use super::{PResult, Parser};
 use crate::ast::{
-    DataType, Expr, ExprKind, HintKind, IsolationLevel, Len, Literal, ObjectName, Output, Select,
-    SelectItem, SetOption, StmtKind, TableFactor, TableHint, Top,
+    DataType, Expr, ExprKind, HintKind, IsolationLevel, JoinKind, Len, Literal, ObjectName, Output,
+    Select, SelectItem, SetOption, StmtKind, TableFactor, TableHint, Top,
 };
 use crate::lexer::{unquote_string, Tok};
 use crate::ParseError;
@@ -284,6 +284,12 @@ impl Parser<'_> {
             self.expect_kw("LOCKED")?;
             extra = Some(HintKind::ReadPast);
         }
+        let clause = |kind: &HintKind| match kind {
+            HintKind::ForUpdate => "FOR UPDATE",
+            HintKind::ForShare => "FOR SHARE",
+            HintKind::ForNoKeyUpdate => "FOR NO KEY UPDATE",
+            _ => "FOR KEY SHARE",
+        };
         let span = clause_start..self.prev_end();
         let what = if compound {
             Some("UNION/INTERSECT/EXCEPT")
@@ -291,22 +297,20 @@ impl Parser<'_> {
             unlockable(head)
         };
         if let Some(what) = what {
-            let clause = match kind {
-                HintKind::ForUpdate => "FOR UPDATE",
-                HintKind::ForShare => "FOR SHARE",
-                HintKind::ForNoKeyUpdate => "FOR NO KEY UPDATE",
-                _ => "FOR KEY SHARE",
-            };
             return Err(ParseError::new(
                 for_start..clause_start,
-                format!("{clause} is not allowed with {what}"),
+                format!("{} is not allowed with {what}", clause(&kind)),
             ));
         }
         let mut matched = vec![false; of.len()];
         for r in &mut head.from {
-            let factors =
-                std::iter::once(&mut r.factor).chain(r.joins.iter_mut().map(|j| &mut j.factor));
-            for f in factors {
+            // The right side of a LEFT JOIN may have no row to lock: the server refuses.
+            let factors = std::iter::once((&mut r.factor, false)).chain(
+                r.joins
+                    .iter_mut()
+                    .map(|j| (&mut j.factor, matches!(j.kind, JoinKind::LeftOuter))),
+            );
+            for (f, nullable) in factors {
                 let TableFactor::Table {
                     name, alias, hints, ..
                 } = f
@@ -320,6 +324,15 @@ impl Parser<'_> {
                         matched[k] |= hit;
                         hit
                     });
+                if wanted && nullable {
+                    return Err(ParseError::new(
+                        for_start..clause_start,
+                        format!(
+                            "{} cannot be applied to the nullable side of an outer join",
+                            clause(&kind)
+                        ),
+                    ));
+                }
                 if wanted {
                     hints.push(TableHint {
                         kind: kind.clone(),
