@@ -147,6 +147,7 @@ impl Simulation {
 
     /// The world and the rest of what a step needs, borrowed for one step.
     pub(crate) fn exec(&mut self) -> Exec<'_> {
+        crate::value::use_collation(self.rules.collation());
         Exec {
             w: &mut self.world,
             rng: &mut self.rng,

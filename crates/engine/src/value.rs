@@ -315,8 +315,45 @@ fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
-/// Case-insensitive comparison, ignoring trailing spaces (SQL Server pads for `=`).
+/// How text compares, sorts and matches LIKE patterns: a dialect's default collation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collation {
+    /// Case-insensitive, trailing spaces ignored (SQL Server's default collation, which
+    /// pads for `=`; NOT CASESPECIFIC text elsewhere).
+    IgnoreCase,
+    /// By the bytes of the UTF-8 text, trailing spaces included (a deterministic `C`
+    /// collation: `'a' <> 'A'`, and `'B'` sorts before `'a'`).
+    Binary,
+}
+
+thread_local! {
+    /// The collation of the simulation running on this thread. A `Value` does not know
+    /// its dialect, and every comparison (indexes' `Ord` included) goes through
+    /// [`collate`]: each entry into a simulation sets its dialect's collation here, so
+    /// simulations of different dialects can take turns on one thread.
+    static COLLATION: std::cell::Cell<Collation> = const { std::cell::Cell::new(Collation::IgnoreCase) };
+}
+
+/// Makes `c` the collation of every text comparison on this thread from now on.
+pub fn use_collation(c: Collation) {
+    COLLATION.with(|cell| cell.set(c));
+}
+
+/// The collation text compares under on this thread (see [`use_collation`]).
+pub fn collation() -> Collation {
+    COLLATION.with(std::cell::Cell::get)
+}
+
+/// Compares two texts under the thread's [`Collation`].
 pub fn collate(a: &str, b: &str) -> Ordering {
+    match collation() {
+        Collation::IgnoreCase => collate_ignoring_case(a, b),
+        Collation::Binary => a.cmp(b),
+    }
+}
+
+/// Case-insensitive comparison, ignoring trailing spaces (SQL Server pads for `=`).
+pub fn collate_ignoring_case(a: &str, b: &str) -> Ordering {
     let a = trim_spaces(a);
     let b = trim_spaces(b);
     // The same text (a filter's `status = 'new'` on a waiting row) is equal at once.
@@ -786,10 +823,21 @@ mod tests {
 
     #[test]
     fn text_compares_case_insensitively_and_sorts_alphabetically() {
+        use_collation(Collation::IgnoreCase);
         assert_eq!(collate("Wysoki", "wysoki "), Ordering::Equal);
         let mut labels = vec!["Niski", "Krytyczny", "Wysoki", "Normalny"];
         labels.sort_by(|a, b| collate(b, a));
         assert_eq!(labels, ["Wysoki", "Normalny", "Niski", "Krytyczny"]);
+    }
+
+    #[test]
+    fn a_binary_collation_compares_bytes() {
+        use_collation(Collation::Binary);
+        assert_eq!(collate("Wysoki", "wysoki"), Ordering::Less);
+        assert_eq!(collate("new", "new "), Ordering::Less);
+        assert_eq!(collate("new", "new"), Ordering::Equal);
+        use_collation(Collation::IgnoreCase);
+        assert_eq!(collate("new", "NEW "), Ordering::Equal);
     }
 
     #[test]

@@ -125,6 +125,7 @@ impl Simulation {
     /// [`Simulation::view`], with the rows `pinned` as `(table, key text)` shown too
     /// wherever they are (a player's highlighted rows stay inside a big table's window).
     pub fn view_with(&self, max_rows: usize, pinned: &[(String, String)]) -> StateView {
+        crate::value::use_collation(self.rules.collation());
         let sessions = (0..self.world.sessions.len())
             .map(|i| self.session_view(i))
             .collect();
@@ -201,6 +202,7 @@ impl Simulation {
     /// shows them: what a pass over the final state needs, without the other tables'
     /// rows (anomalies watch one or two tables; the claim race's queue has hundreds).
     pub fn table_views(&self, wanted: &[&str]) -> Vec<TableView> {
+        crate::value::use_collation(self.rules.collation());
         let all = self.shown_locks();
         self.tables_view(&all, usize::MAX, &[], |name| {
             wanted.iter().any(|w| w.eq_ignore_ascii_case(name))

@@ -60,6 +60,8 @@ impl Cluster {
             "--auth=trust",
             "-E",
             "UTF8",
+            // The simulator's collation (byte order), whatever the machine's locale.
+            "--locale=C",
             "--no-sync",
         ]))?;
         // Only the unix socket in our directory: nothing else on the machine can reach

@@ -1088,6 +1088,8 @@ pub enum ExprKind {
         expr: Box<Expr>,
         pattern: Box<Expr>,
         negated: bool,
+        /// PostgreSQL's ILIKE: LIKE without regard to case, whatever the collation.
+        case_insensitive: bool,
     },
     Exists(Box<Select>),
     /// A scalar subquery `(SELECT ...)`.

@@ -1155,9 +1155,11 @@ impl Printer {
                 expr,
                 pattern,
                 negated,
+                case_insensitive,
             } => {
                 self.operand(expr, PREC_ADD);
-                self.w(if *negated { " NOT LIKE " } else { " LIKE " });
+                self.w(if *negated { " NOT " } else { " " });
+                self.w(if *case_insensitive { "ILIKE " } else { "LIKE " });
                 self.operand(pattern, PREC_ADD);
             }
             ExprKind::Exists(q) => {

@@ -808,6 +808,7 @@ fn sexpr(e: &Expr) -> String {
             expr,
             pattern,
             negated,
+            ..
         } => {
             format!(
                 "(Like{} {} {})",

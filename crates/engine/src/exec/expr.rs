@@ -383,13 +383,19 @@ impl Exec<'_> {
                 expr,
                 pattern,
                 negated,
+                case_insensitive,
             } => {
                 let v = self.eval(i, expr, ctx)?;
                 let p = self.eval(i, pattern, ctx)?;
                 if v.is_null() || p.is_null() {
                     Value::Null
                 } else {
-                    Value::bool(like(&v.as_text(), &p.as_text()) != *negated)
+                    let style = LikeStyle {
+                        fold_case: *case_insensitive
+                            || crate::value::collation() == crate::value::Collation::IgnoreCase,
+                        sets: self.rules.like_bracket_sets(),
+                    };
+                    Value::bool(like_with(&v.as_text(), &p.as_text(), style) != *negated)
                 }
             }
             ExprKind::Exists(q) => {
@@ -1167,8 +1173,31 @@ fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
     }
 }
 
+/// How a dialect's LIKE reads its pattern.
+#[derive(Clone, Copy)]
+struct LikeStyle {
+    /// Without regard to case (a case-insensitive collation, or ILIKE).
+    fold_case: bool,
+    /// `[...]` sets (T-SQL); elsewhere `[` is itself, and `\` escapes the next
+    /// character (the default ESCAPE of dialects without sets).
+    sets: bool,
+}
+
 /// LIKE with `%`, `_` and `[...]`, case-insensitive like the default collation.
+#[cfg(test)]
 fn like(s: &str, p: &str) -> bool {
+    like_with(
+        s,
+        p,
+        LikeStyle {
+            fold_case: true,
+            sets: true,
+        },
+    )
+}
+
+/// LIKE with `%` and `_`, and `[...]` sets or `\` escapes as `style` says.
+fn like_with(s: &str, p: &str, style: LikeStyle) -> bool {
     enum Tok {
         Any,
         One,
@@ -1176,15 +1205,25 @@ fn like(s: &str, p: &str) -> bool {
         /// `[...]`, `[^...]`: characters and `a-z` ranges.
         Set(bool, Vec<(char, char)>),
     }
-    let s: Vec<char> = s.to_lowercase().chars().collect();
-    let p: Vec<char> = p.to_lowercase().chars().collect();
+    let (s, p): (Vec<char>, Vec<char>) = if style.fold_case {
+        (
+            s.to_lowercase().chars().collect(),
+            p.to_lowercase().chars().collect(),
+        )
+    } else {
+        (s.chars().collect(), p.chars().collect())
+    };
     let mut toks = Vec::new();
     let mut k = 0;
     while k < p.len() {
         match p[k] {
             '%' => toks.push(Tok::Any),
             '_' => toks.push(Tok::One),
-            '[' => {
+            '\\' if !style.sets && k + 1 < p.len() => {
+                k += 1;
+                toks.push(Tok::Lit(p[k]));
+            }
+            '[' if style.sets => {
                 let Some(end) = p[k..].iter().position(|&c| c == ']').map(|e| k + e) else {
                     return false;
                 };

@@ -433,6 +433,16 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// How text compares, sorts and matches LIKE (the database's default collation).
+    fn collation(&self) -> crate::value::Collation {
+        crate::value::Collation::IgnoreCase
+    }
+
+    /// Whether LIKE patterns have `[...]` sets (else `[` is itself and `\` escapes).
+    fn like_bracket_sets(&self) -> bool {
+        true
+    }
+
     /// Whether rows are locked under intent locks on their pages.
     fn page_locks(&self) -> bool {
         true

@@ -1043,6 +1043,38 @@ COMMIT;",
     assert_eq!(sqlstates(&sim, "B"), ["40001"]);
 }
 
+/// Real server (a `C` collation): text compares by its bytes. `'New'`, `'new'` and
+/// `'new '` are three keys of a unique index; ORDER BY puts capitals and `[` before
+/// lower case; LIKE is case-sensitive and ILIKE not; in a LIKE pattern `[` is itself and
+/// `\_` an underscore. Each figure is the server's for the same queries.
+#[test]
+fn text_compares_by_its_bytes() {
+    let setup = "CREATE TABLE w (id int PRIMARY KEY, name text NOT NULL);
+CREATE UNIQUE INDEX w_name ON w (name);
+INSERT INTO w VALUES (1, 'new'), (2, 'New'), (3, 'new '), (4, 'apple'), (5, 'Banana'),
+(6, 'a_b'), (7, 'axb'), (8, '[x]');";
+    let queries = r"SELECT count(*) FROM w WHERE name = 'New';
+SELECT count(*) FROM w WHERE name LIKE 'n%';
+SELECT count(*) FROM w WHERE name ILIKE 'n%';
+SELECT count(*) FROM w WHERE name LIKE 'a\_b';
+SELECT count(*) FROM w WHERE name LIKE '[x]';
+SELECT count(DISTINCT lower(name)) FROM w;
+SELECT count(*) FROM w WHERE name IN ('NEW', 'new');
+SELECT max(name) FROM w;
+SELECT name FROM w ORDER BY name;";
+    let sim = pg(setup, &[("A", 0, queries)]);
+    let got = results(&sim, "A");
+    let counts: Vec<&Value> = got[..7].iter().map(|r| &r[0][0]).collect();
+    let want = [1, 2, 3, 1, 1, 7, 1].map(Value::Int);
+    assert_eq!(counts, want.iter().collect::<Vec<_>>());
+    assert_eq!(got[7], [[Value::Text("new ".into())]]);
+    let order: Vec<String> = got[8].iter().map(|r| r[0].as_text()).collect();
+    assert_eq!(
+        order,
+        ["Banana", "New", "[x]", "a_b", "apple", "axb", "new", "new "]
+    );
+}
+
 /// `CREATE FUNCTION ... LANGUAGE plpgsql` in the setup, called with `SELECT f(...)`
 /// and `CALL f(...)`: its parameters and `FOR i IN a..b` are variables.
 #[test]
@@ -1899,4 +1931,41 @@ COMMIT;",
         "SET TRANSACTION ISOLATION LEVEL must be called before any query"
     );
     assert_eq!(final_rows(&mut sim, "SELECT v FROM t"), [[Value::Int(10)]]);
+}
+
+/// The figures pg-claim-race's text gives for the conditional claim with 2 workers: the
+/// retries between them in its own run (seed 7), their range over seeds 1–10, and the
+/// two ends of how the workers split them (seeds 6 and 10).
+#[test]
+fn pg_claim_race_conditional_retries_are_the_ones_its_text_gives() {
+    let path = format!(
+        "{}/../../lessons/pg-claim-race.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lesson = lockstep_lesson::Lesson::parse("pg-claim-race.md", &text).unwrap();
+    let settings = lesson
+        .settings_with([("claim", "conditional"), ("workers", "2")])
+        .unwrap();
+    let applied = lesson.apply(&settings).unwrap();
+    let mut totals = Vec::new();
+    for seed in 1..=10 {
+        let mut r = lockstep_lesson::run(&applied, seed).unwrap();
+        let split = final_rows(
+            &mut r.simulation,
+            "SELECT retries FROM worker_stats ORDER BY worker",
+        );
+        let split: Vec<i64> = split.iter().map(|row| row[0].as_i64().unwrap()).collect();
+        match seed {
+            6 => assert_eq!(split, [29, 466]),
+            10 => assert_eq!(split, [248, 245]),
+            _ => {}
+        }
+        totals.push(split.iter().sum::<i64>());
+    }
+    assert_eq!(totals[6], 491);
+    let (min, max) = (totals.iter().min(), totals.iter().max());
+    assert_eq!((min, max), (Some(&488), Some(&495)));
+    assert!(text.contains("(491 in this run, seed 7; 488 to 495 on seeds 1–10;"));
+    assert!(text.contains("from 29 and 466 (seed 6) to 248 and 245 (seed 10)"));
 }

@@ -269,10 +269,9 @@ impl Parser<'_> {
                 },
             });
         }
-        // PostgreSQL's ILIKE is LIKE without regard to case: the simulator's LIKE
-        // already compares that way (its text comparison is SQL Server's default
-        // collation in every dialect).
-        if self.eat_kw("LIKE") || (self.postgres() && self.eat_kw("ILIKE")) {
+        // PostgreSQL's ILIKE is LIKE without regard to case.
+        let ilike = self.postgres() && self.kw_at(0, "ILIKE");
+        if self.eat_kw("LIKE") || (ilike && self.eat_kw("ILIKE")) {
             let pattern = self.other_operators()?;
             if self.kw_at(0, "ESCAPE") {
                 let span = self.cur_span();
@@ -284,6 +283,7 @@ impl Parser<'_> {
                     expr: Box::new(left),
                     pattern: Box::new(pattern),
                     negated,
+                    case_insensitive: ilike,
                 },
             });
         }

@@ -440,6 +440,18 @@ impl Rules for Postgres {
         true
     }
 
+    /// A deterministic collation (`C`, as `initdb` gives without a locale): `=` and
+    /// unique indexes tell `'new'` from `'New'` and `'new '`, and ORDER BY sorts by
+    /// bytes, capitals first.
+    fn collation(&self) -> crate::value::Collation {
+        crate::value::Collation::Binary
+    }
+
+    /// `[` is an ordinary character in a pattern; `\` escapes `%`, `_` or itself.
+    fn like_bracket_sets(&self) -> bool {
+        false
+    }
+
     /// `deadlock_timeout`'s default, 1 s: the waiter whose timeout ends first while in a
     /// cycle is the one aborted (C4).
     fn deadlock_timeout_us(&self) -> Option<u64> {
