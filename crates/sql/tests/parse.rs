@@ -1128,6 +1128,19 @@ fn not_simulated_constructs_are_named_and_spanned() {
         expect!["1:1: not simulated: cursors [FETCH]"],
     );
     check_error_span(
+        "BULK INSERT dbo.task FROM 'x.csv';",
+        expect!["1:1: not simulated: BULK INSERT [BULK INSERT]"],
+    );
+    check_error_span("DBCC CHECKDB;", expect!["1:1: not simulated: DBCC [DBCC]"]);
+    check_error_span(
+        "GRANT SELECT ON dbo.task TO worker;",
+        expect!["1:1: not simulated: GRANT [GRANT]"],
+    );
+    check_error_span(
+        "DISABLE TRIGGER t_task ON dbo.task;",
+        expect!["1:1: not simulated: DISABLE TRIGGER [DISABLE TRIGGER]"],
+    );
+    check_error_span(
         "SELECT id INTO @copy FROM dbo.task;",
         expect!["1:11: not simulated: SELECT INTO [INTO @copy]"],
     );
@@ -2173,6 +2186,11 @@ fn teradata_consume_rules_are_errors() {
     check_td_error(
         "SELECT AND CONSUME TOP 1 PERCENT * FROM myqueue;",
         expect!["1:20: SELECT AND CONSUME allows only TOP 1, without PERCENT or WITH TIES [TOP 1 PERCENT]"],
+    );
+    // No select list starts with AND: the word after it is the mistake.
+    check_td_error(
+        "SELECT AND AND CONSUME TOP 1 * FROM myqueue;",
+        expect!["1:12: found 'AND', expected CONSUME [AND]"],
     );
     check_td_error(
         "SELECT AND CONSUME * FROM myqueue;",

@@ -157,6 +157,9 @@ pub enum ReplayProblem {
 pub enum PickError {
     /// The session (its name, when it exists) cannot run now.
     CannotRun(Option<String>),
+    /// The lesson has no session with this number; `known` lists its sessions as
+    /// `A (0), B (1)`.
+    NoSuchSession { session: usize, known: String },
     /// The engine refused the step.
     Schedule(ScheduleError),
     /// A property's SQL failed on the new state: the lesson's error, as written.
@@ -194,6 +197,11 @@ impl ReplayProblem {
 impl PickError {
     fn words(&self, lang: Lang) -> String {
         match self {
+            PickError::NoSuchSession { session, known } => t!(
+                "replay-no-such-session" in lang,
+                session = *session,
+                known = known.clone()
+            ),
             PickError::CannotRun(who) => t!(
                 "replay-cannot-run" in lang,
                 who = who.clone().unwrap_or_else(|| t!("replay-that-session" in lang))
@@ -257,14 +265,14 @@ mod tests {
     /// What [`HASHES`] and two bad toggle settings have always said in English.
     const ENGLISH: [&str; 13] = [
         "`t=soon` is not a time: write milliseconds of virtual time, e.g. `t=1500`",
-        "`e=-1` is not an event count: write a whole number, e.g. `e=12`",
-        "`seed=x` is not a seed: write a whole number, e.g. `seed=7`",
+        "`e=-1` is not an event count: write a whole number from 0 up, e.g. `e=12`",
+        "`seed=x` is not a seed: write a whole number from 0 up, e.g. `seed=7`",
         "`anomaly=0` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`",
         "schedule `0.x.1`: item 2 (`x`) is not a session number or NUMBER~COUNT",
         "`view=wide` is not a view: write `view=compact` or `view=full`",
         "`theme=pink` is not a theme: write `theme=light` or `theme=dark`",
         "`schedule=0.1` is a timed schedule: the scheduler runs untimed, and its schedules start `u.`",
-        "`steps=many` is not a number of statements: write a whole number, e.g. `steps=6`",
+        "`steps=many` is not a number of statements: write a whole number from 0 up, e.g. `steps=6`",
         "`left=readpast` is not a toggle setting: write `name:value`, e.g. `left=readpast:off`",
         "`speed` is not a compare parameter: use `left`, `right`, `seed` or `t`",
         "The link asks for `readpast=maybe`, but `maybe` is not a value of toggle `readpast` (values: on, off); showing `readpast=on`.",
@@ -366,6 +374,13 @@ mod tests {
                 unused: 2,
                 total: 7,
             },
+            ReplayProblem::Pick {
+                choice: 1,
+                error: PickError::NoSuchSession {
+                    session: 9,
+                    known: "A (0), B (1)".into(),
+                },
+            },
         ];
         let english = [
             "schedule choice 3 picks session 1 (worker2), but only worker1 can run then",
@@ -376,6 +391,7 @@ mod tests {
             "the run ended after 5 statements, before the 9 the link asks for",
             "the schedule ran out of choices after 1 statements, before the 9 the link asks for",
             "the link stops after 5 statements, so 2 of its 7 choices were not used",
+            "choice 1: there is no session 9 (this lesson's sessions: A (0), B (1))",
         ];
         set_lang(Lang::En);
         for (problem, english) in all.iter().zip(english) {

@@ -268,6 +268,15 @@ impl Scheduling {
 
     /// Runs session `i`'s next statement (then the timer while nobody can run).
     pub fn pick(&mut self, i: usize) -> Result<(), PickError> {
+        if i >= self.sessions.len() {
+            let known: Vec<String> = (self.sessions.iter().enumerate())
+                .map(|(k, name)| format!("{name} ({k})"))
+                .collect();
+            return Err(PickError::NoSuchSession {
+                session: i,
+                known: known.join(", "),
+            });
+        }
         let enabled = self.sim.enabled();
         if !enabled.contains(&i) {
             return Err(PickError::CannotRun(self.sessions.get(i).cloned()));
@@ -685,15 +694,19 @@ mod tests {
     #[test]
     fn a_pick_that_cannot_run_is_refused_and_a_bad_link_says_why() {
         let mut s = claim_race();
-        assert!(s.pick(7).unwrap_err().to_string().contains("cannot run"));
+        let first = s.sessions[0].clone();
+        let pick = s.pick(7).unwrap_err().to_string();
+        assert!(pick.starts_with("there is no session 7"), "{pick}");
+        assert!(pick.contains(&format!("{first} (0)")), "{pick}");
         let schedule: Schedule = "u.5".parse().unwrap();
         s.replay(Some(&schedule), None);
-        assert!(
-            s.problem
-                .as_ref()
-                .is_some_and(|p| p.to_string().contains("choice 1")),
-            "{:?}",
-            s.problem
+        let problem = s.problem.as_ref().map(|p| p.to_string());
+        assert_eq!(
+            problem
+                .as_deref()
+                .map(|p| p.starts_with("choice 1: there is no session 5")),
+            Some(true),
+            "{problem:?}"
         );
         assert_eq!(s.steps.len(), 0);
     }

@@ -2,17 +2,17 @@
 # names, their values and the examples stay as a URL writes them.
 
 link-time = `t={ $value }` is not a time: write milliseconds of virtual time, e.g. `t=1500`
-link-events = `e={ $value }` is not an event count: write a whole number, e.g. `e=12`
+link-events = `e={ $value }` is not an event count: write a whole number from 0 up, e.g. `e=12`
 link-anomaly = `anomaly={ $value }` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`
 link-anomaly-beyond = `anomaly={ $asked }`: this run has { $count ->
         [0] no anomaly
         [one] one anomaly
        *[other] { $count } anomalies
     }, so it opens at the start
-link-seed = `seed={ $value }` is not a seed: write a whole number, e.g. `seed=7`
+link-seed = `seed={ $value }` is not a seed: write a whole number from 0 up, e.g. `seed=7`
 link-schedule = schedule `{ $text }`: item { $item } (`{ $token }`) is not a session number or NUMBER~COUNT
 link-timed-schedule = `schedule={ $value }` is a timed schedule: the scheduler runs untimed, and its schedules start `u.`
-link-steps = `steps={ $value }` is not a number of statements: write a whole number, e.g. `steps=6`
+link-steps = `steps={ $value }` is not a number of statements: write a whole number from 0 up, e.g. `steps=6`
 link-view = `view={ $value }` is not a view: write `view=compact` or `view=full`
 link-theme = `theme={ $value }` is not a theme: write `theme=light` or `theme=dark`
 link-compare-param = `{ $name }` is not a compare parameter: use `left`, `right`, `seed` or `t`
@@ -30,6 +30,7 @@ replay-not-enabled = schedule choice { $choice } picks session { $session } ({ $
 replay-not-enabled-missing = schedule choice { $choice } picks session { $session }, which does not exist, but only { $enabled } can run then
 replay-cannot-run = { $who } cannot run now
 replay-that-session = that session
+replay-no-such-session = there is no session { $session } (this lesson's sessions: { $known })
 replay-pick = choice { $choice }: { $error }
 replay-ended = the run ended after { $run } statements, before the { $asked } the link asks for
 replay-out-of-choices = the schedule ran out of choices after { $run } statements, before the { $asked } the link asks for

@@ -36,6 +36,7 @@ checks-pass = Checks: { $passed } of { $total } pass
 goals-met = Goals held in this run: { $passed } of { $total }
 exercise-note = This is an exercise: the goals are met once the SQL is fixed. Read the lesson text for the task.
 changes-title = What the last toggle changed
+changes-title-beside = What differs from the left run
 changes-none = Nothing in the outcome changed.
 became = became
 

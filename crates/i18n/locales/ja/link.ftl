@@ -2,13 +2,13 @@
 # その値、例は URL の書き方のままです。
 
 link-time = `t={ $value }` は時刻ではありません。仮想時間のミリ秒で書いてください (例: `t=1500`)
-link-events = `e={ $value }` はイベント数ではありません。整数で書いてください (例: `e=12`)
+link-events = `e={ $value }` はイベント数ではありません。0 以上の整数で書いてください (例: `e=12`)
 link-anomaly = `anomaly={ $value }` は異常の番号ではありません。1 から数えた番号で書いてください (例: `anomaly=1`)
 link-anomaly-beyond = `anomaly={ $asked }`: この実行の異常は { $count } 件なので、先頭から表示します
-link-seed = `seed={ $value }` はシードではありません。整数で書いてください (例: `seed=7`)
+link-seed = `seed={ $value }` はシードではありません。0 以上の整数で書いてください (例: `seed=7`)
 link-schedule = スケジュール `{ $text }`: { $item } 番目の項目 (`{ $token }`) はセッション番号でも `番号~回数` の形でもありません
 link-timed-schedule = `schedule={ $value }` は時間ありのスケジュールです。スケジューラーは時間なしで実行するため、そのスケジュールは `u.` で始まります
-link-steps = `steps={ $value }` は文の数ではありません。整数で書いてください (例: `steps=6`)
+link-steps = `steps={ $value }` は文の数ではありません。0 以上の整数で書いてください (例: `steps=6`)
 link-view = `view={ $value }` は表示形式ではありません。`view=compact` か `view=full` と書いてください
 link-theme = `theme={ $value }` はテーマではありません。`theme=light` か `theme=dark` と書いてください
 link-compare-param = `{ $name }` は比較のパラメーターではありません。`left`、`right`、`seed`、`t` のいずれかを使ってください
@@ -24,6 +24,7 @@ replay-not-enabled = スケジュールの選択 { $choice } はセッション 
 replay-not-enabled-missing = スケジュールの選択 { $choice } は存在しないセッション { $session } を選びますが、その時点で実行できるのは { $enabled } だけです
 replay-cannot-run = { $who } は今は実行できません
 replay-that-session = そのセッション
+replay-no-such-session = セッション { $session } はありません（このレッスンのセッション: { $known }）
 replay-pick = 選択 { $choice }: { $error }
 replay-ended = 実行は { $run } 文で終わりました。リンクが求める { $asked } 文より前です
 replay-out-of-choices = スケジュールの選択は { $run } 文の後で尽きました。リンクが求める { $asked } 文より前です

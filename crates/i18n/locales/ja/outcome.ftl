@@ -30,6 +30,7 @@ checks-pass = チェック: { $total } 件中 { $passed } 件合格
 goals-met = この実行で達成した目標: { $total } 件中 { $passed } 件
 exercise-note = これは演習です。SQL を直すと目標を達成できます。課題はレッスン本文を読んでください。
 changes-title = 直前の切り替えで変わったこと
+changes-title-beside = 左の実行との違い
 changes-none = 結果は何も変わっていません。
 became = →
 

@@ -2,7 +2,7 @@
 # parametrów, ich wartości i przykłady zostają tak, jak zapisuje je URL.
 
 link-time = `t={ $value }` to nie czas: podaj milisekundy czasu wirtualnego, np. `t=1500`
-link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą, np. `e=12`
+link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą od 0 wzwyż, np. `e=12`
 link-anomaly = `anomaly={ $value }` to nie numer anomalii: podaj numer liczony od 1, np. `anomaly=1`
 link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
         [0] nie ma anomalii
@@ -10,10 +10,10 @@ link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
         [few] ma { $count } anomalie
        *[other] ma { $count } anomalii
     }, więc otwiera się od początku
-link-seed = `seed={ $value }` to nie ziarno: podaj liczbę całkowitą, np. `seed=7`
+link-seed = `seed={ $value }` to nie ziarno: podaj liczbę całkowitą od 0 wzwyż, np. `seed=7`
 link-schedule = harmonogram `{ $text }`: element { $item } (`{ $token }`) nie jest numerem sesji ani zapisem NUMER~LICZBA
 link-timed-schedule = `schedule={ $value }` to harmonogram z czasem: planista działa bez czasu, a jego harmonogramy zaczynają się od `u.`
-link-steps = `steps={ $value }` to nie liczba instrukcji: podaj liczbę całkowitą, np. `steps=6`
+link-steps = `steps={ $value }` to nie liczba instrukcji: podaj liczbę całkowitą od 0 wzwyż, np. `steps=6`
 link-view = `view={ $value }` to nie widok: napisz `view=compact` albo `view=full`
 link-theme = `theme={ $value }` to nie motyw: napisz `theme=light` albo `theme=dark`
 link-compare-param = `{ $name }` nie jest parametrem porównania: użyj `left`, `right`, `seed` albo `t`
@@ -30,6 +30,7 @@ replay-not-enabled = wybór { $choice } harmonogramu wskazuje sesję { $session 
 replay-not-enabled-missing = wybór { $choice } harmonogramu wskazuje sesję { $session }, która nie istnieje; wtedy mogą działać tylko: { $enabled }
 replay-cannot-run = { $who } nie może teraz działać
 replay-that-session = ta sesja
+replay-no-such-session = nie ma sesji { $session } (sesje tej lekcji: { $known })
 replay-pick = wybór { $choice }: { $error }
 replay-ended = przebieg skończył się po { $run } { $run ->
         [one] instrukcji

@@ -42,6 +42,7 @@ checks-pass = Sprawdzenia: spełnione { $passed } z { $total }
 goals-met = Cele spełnione w tym przebiegu: { $passed } z { $total }
 exercise-note = To ćwiczenie: cele zostaną osiągnięte, gdy poprawisz SQL. Zadanie opisuje tekst lekcji.
 changes-title = Co zmienił ostatni przełącznik
+changes-title-beside = Czym różni się od przebiegu po lewej
 changes-none = W wyniku nic się nie zmieniło.
 became = zmieniło się na
 

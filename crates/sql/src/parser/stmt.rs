@@ -114,6 +114,15 @@ impl Parser<'_> {
             "GOTO" => self.not_simulated(span, "labels and GOTO"),
             "USE" => self.not_simulated(span, "USE"),
             "OPEN" | "FETCH" | "CLOSE" | "DEALLOCATE" => self.not_simulated(span, "cursors"),
+            // Real T-SQL statements outside what the simulator models: say so, not
+            // "expected a statement".
+            "BULK" => self.not_simulated(span.start..next_end, "BULK INSERT"),
+            "DBCC" | "BACKUP" | "RESTORE" | "CHECKPOINT" | "RECONFIGURE" | "SHUTDOWN" | "KILL"
+            | "GRANT" | "REVOKE" | "DENY" | "SETUSER" | "REVERT" | "RECEIVE" | "SEND"
+            | "READTEXT" | "WRITETEXT" | "UPDATETEXT" => self.not_simulated(span, word),
+            "ENABLE" | "DISABLE" if self.kw_at(1, "TRIGGER") => {
+                self.not_simulated(span.start..next_end, &format!("{word} TRIGGER"))
+            }
             "GO" if self.kind_at(1) == Some(Tok::Int) => crate::ParseError::new(
                 span.start..next_end,
                 "not simulated: GO with a repeat count",

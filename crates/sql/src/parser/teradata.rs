@@ -252,7 +252,9 @@ impl Parser<'_> {
     // ---- queries ------------------------------------------------------------------------
 
     fn teradata_select(&mut self) -> PResult<StmtKind> {
-        if self.kw_at(1, "AND") && self.kw_at(2, "CONSUME") {
+        // No select list starts with AND: `SELECT AND` is SELECT AND CONSUME, and a
+        // mistake after AND is reported there.
+        if self.kw_at(1, "AND") {
             return Ok(StmtKind::SelectAndConsume(self.select_and_consume()?));
         }
         Ok(StmtKind::Select(self.select_query()?))
@@ -270,7 +272,7 @@ impl Parser<'_> {
     pub(super) fn select_and_consume(&mut self) -> PResult<SelectAndConsume> {
         let start = self.advance().start; // SELECT or SEL
         self.advance(); // AND
-        self.advance(); // CONSUME
+        self.expect_kw("CONSUME")?;
         self.note("TOP");
         if !self.kw_at(0, "TOP") {
             if self.at_eof() {
@@ -527,7 +529,7 @@ impl Parser<'_> {
             }
             InsertSource::Values(vec![row])
         } else if self.at_select() {
-            if self.kw_at(1, "AND") && self.kw_at(2, "CONSUME") {
+            if self.kw_at(1, "AND") {
                 InsertSource::SelectAndConsume(Box::new(self.select_and_consume()?))
             } else {
                 InsertSource::Select(Box::new(self.select_query()?))

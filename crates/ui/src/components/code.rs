@@ -108,7 +108,12 @@ pub fn statements(run: &RunModel, view: &StateView, events: usize) -> Vec<Option
 }
 
 /// What a session is doing, in words.
-pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static str) {
+/// Lock modes by the dialect's names (`FOR UPDATE`, not the short `FU` of the engine).
+pub fn status_text(
+    status: &SessionStatus,
+    start_us: u64,
+    dialect: engine::Dialect,
+) -> (String, &'static str) {
     match status {
         SessionStatus::NotStarted => (t!("code-not-started", time = ms_label(start_us)), "idle"),
         SessionStatus::Running => (t!("code-running"), "running"),
@@ -126,7 +131,7 @@ pub fn status_text(status: &SessionStatus, start_us: u64) -> (String, &'static s
                 t!(
                     "code-waiting",
                     whom = whom,
-                    mode = mode.to_string(),
+                    mode = crate::why::mode_name(dialect, *mode),
                     resource = resource.to_string()
                 ),
                 "waiting",
@@ -149,7 +154,8 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
     let cards = props.view.sessions.iter().enumerate().map(|(i, session)| {
         let block = run.applied.blocks.iter().find(|b| b.engine_block == Some(Block::Session(i)));
         let start_us = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
-        let (status, state) = status_text(&session.status, start_us);
+        let dialect = run.applied.scenario.dialect;
+        let (status, state) = status_text(&session.status, start_us, dialect);
         let in_tran = session.tran_count > 0 && !matches!(session.status, SessionStatus::Finished);
         let statement = props.statements.get(i).cloned().flatten();
         let own = match &statement {

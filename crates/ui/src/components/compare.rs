@@ -276,7 +276,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         </div>
                         <div data-testid="compare-outcome-right">
                             <h3>{ t!("compare-right-title") }</h3>
-                            <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} />
+                            <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} beside={true} />
                         </div>
                     </section>
                 </>

@@ -75,6 +75,7 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
         Route::Lesson(LessonRoute::new(&lesson.id)).href()
     };
     let english = !lesson.translated && i18n::lang() != i18n::Lang::En;
+    let covers = sorted_ids(&lesson.covers);
     html! {
         <li key={lesson.id.clone()} class="lesson-list__item" data-testid="lesson-item" data-lesson={lesson.id.clone()}
             data-kind={if lesson.exercise { "exercise" } else { "lesson" }}>
@@ -94,10 +95,10 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
                     <span class="lesson-list__untranslated" data-testid="untranslated">{ t!("lesson-untranslated") }</span>
                 }
                 <span class="lesson-list__meta">
-                    if !lesson.covers.is_empty() {
-                        <span class="lesson-list__covers" aria-label={t!("lesson-covers-label", list = lesson.covers.join(", "))}>
+                    if !covers.is_empty() {
+                        <span class="lesson-list__covers" aria-label={t!("lesson-covers-label", list = covers.join(", "))}>
                             { t!("lesson-covers") }{ " " }
-                            { for lesson.covers.iter().map(|c| html! { <span class="chip">{ c }</span> }) }
+                            { for covers.iter().map(|c| html! { <span class="chip">{ c }</span> }) }
                         </span>
                     }
                     if !lesson.toggles.is_empty() {
@@ -127,5 +128,30 @@ fn progress_note(progress: &Progress) -> Html {
                 <span>{ t!("card-started") }</span>
             }
         </span>
+    }
+}
+
+/// Scenario ids (`Q10`, `Q3`, `I2`) in SCENARIOS.md's order: by letter (Q, T, I), then
+/// by number, so `Q3` comes before `Q10`.
+fn sorted_ids(ids: &[String]) -> Vec<String> {
+    let key = |id: &String| {
+        let letter = id.chars().next().unwrap_or(' ');
+        let rank = "QTI".find(letter).unwrap_or(3);
+        let number: u32 = id[letter.len_utf8().min(id.len())..]
+            .parse()
+            .unwrap_or(u32::MAX);
+        (rank, number, id.clone())
+    };
+    let mut ids = ids.to_vec();
+    ids.sort_by_key(key);
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn scenario_ids_sort_by_letter_then_number() {
+        let ids: Vec<String> = ["Q10", "I6", "Q3", "T2", "I2"].map(String::from).to_vec();
+        assert_eq!(super::sorted_ids(&ids), ["Q3", "Q10", "T2", "I2", "I6"]);
     }
 }

@@ -467,13 +467,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 </p>
                 // An untranslated lesson's own words are English: say so to screen readers.
                 <h2 class="lesson__title" lang={(!translated).then_some("en")}>{ &shown_lesson.title }</h2>
-                // The title: on a narrow stage the summary is one line, cut.
+                // The title: on a narrow stage the summary is two lines, cut, and whole
+                // while focused (so it is focusable) or hovered.
                 // While a question waits, the summary (which often states the answer:
                 // "one claim reads 9 pages") waits too.
                 if asking.is_some() {
                     <p class="lesson__summary muted" data-testid="summary-hidden">{ t!("predict-summary-hidden") }</p>
                 } else {
-                    <p class="lesson__summary" lang={(!translated).then_some("en")}
+                    <p class="lesson__summary" lang={(!translated).then_some("en")} tabindex="0"
                         title={shown_lesson.summary.clone()}>{ &shown_lesson.summary }</p>
                 }
                 <super::Untranslated lesson_id={lesson.id.clone()} />

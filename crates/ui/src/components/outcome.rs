@@ -18,6 +18,9 @@ pub struct OutcomeProps {
     /// An exercise's checks are its goals, unmet until the learner changes the SQL.
     #[prop_or_default]
     pub exercise: bool,
+    /// `previous` is the run beside this one (compare), not the one before a toggle.
+    #[prop_or_default]
+    pub beside: bool,
 }
 
 /// Result rows shown per result set until the reader asks for the rest.
@@ -162,7 +165,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
         let lines = changes(before, summary);
         html! {
             <div class="before-after" data-testid="before-after">
-                <h4 class="panel__subtitle">{ t!("changes-title") }</h4>
+                <h4 class="panel__subtitle">{ if props.beside { t!("changes-title-beside") } else { t!("changes-title") } }</h4>
                 if lines.is_empty() {
                     <p class="muted">{ t!("changes-none") }</p>
                 } else {

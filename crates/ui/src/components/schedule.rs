@@ -198,7 +198,10 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         let (state, text) = match &session.status {
             SessionStatus::Finished => ("finished", t!("code-finished")),
             _ if session.enabled => ("enabled", t!("schedule-can-run")),
-            status => ("blocked", status_text(status, 0).0),
+            status => (
+                "blocked",
+                status_text(status, 0, s.applied.scenario.dialect).0,
+            ),
         };
         let onclick = {
             let act = act.clone();
