@@ -581,6 +581,18 @@ impl SqlError {
         .with_sqlstate("25P02")
     }
 
+    /// COMMIT or ROLLBACK (`what`: "commit", "roll back") inside a block with an
+    /// exception handler, which runs as a subtransaction (2D000).
+    pub fn end_in_subtransaction(what: &str) -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            format!("cannot {what} while a subtransaction is active"),
+            AbortScope::Statement,
+        )
+        .with_sqlstate("2D000")
+    }
+
     /// The error as a dialect without severity or state shows it.
     pub fn without_severity(mut self) -> SqlError {
         self.severity = NO_SEVERITY;

@@ -258,7 +258,10 @@ impl Exec<'_> {
                     }
                     c.row.get(p).cloned().unwrap_or(Value::Null)
                 }
-                Cols::Missing => return Err(SqlError::invalid_column(&name.name().value).into()),
+                Cols::Missing => match self.handler_variable(i, name) {
+                    Some(v) => v,
+                    None => return Err(SqlError::invalid_column(&name.name().value).into()),
+                },
             },
             ExprKind::Unary { op, expr } => {
                 let v = self.eval(i, expr, ctx)?;
@@ -904,11 +907,7 @@ impl Exec<'_> {
                 }
             }
             "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
-                let caught = self.w.sessions[i]
-                    .frames
-                    .iter()
-                    .rev()
-                    .find_map(|f| f.caught.last());
+                let caught = self.caught_now(i);
                 match caught {
                     None => Value::Null,
                     Some(e) => match name {
@@ -1181,6 +1180,27 @@ struct LikeStyle {
     /// `[...]` sets (T-SQL); elsewhere `[` is itself, and `\` escapes the next
     /// character (the default ESCAPE of dialects without sets).
     sets: bool,
+}
+
+impl Exec<'_> {
+    /// The error the innermost running handler caught, if any.
+    fn caught_now(&self, i: usize) -> Option<&SqlError> {
+        (self.w.sessions[i].frames.iter().rev()).find_map(|f| f.caught.last())
+    }
+
+    /// A handler's own variables where the dialect has them (`SQLSTATE`, `SQLERRM`: the
+    /// caught error's code and message), for a name no column has.
+    fn handler_variable(&self, i: usize, name: &ObjectName) -> Option<Value> {
+        if name.parts.len() != 1 || !self.rules.handler_variables() {
+            return None;
+        }
+        let e = self.caught_now(i)?;
+        match name.name().value.to_ascii_lowercase().as_str() {
+            "sqlstate" => Some(Value::Text(e.code().into())),
+            "sqlerrm" => Some(Value::Text(e.message.as_str().into())),
+            _ => None,
+        }
+    }
 }
 
 /// LIKE with `%`, `_` and `[...]`, case-insensitive like the default collation.

@@ -433,6 +433,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether an exception handler sees the caught error as the variables `SQLSTATE`
+    /// and `SQLERRM`.
+    fn handler_variables(&self) -> bool {
+        false
+    }
+
     /// How text compares, sorts and matches LIKE (the database's default collation).
     fn collation(&self) -> crate::value::Collation {
         crate::value::Collation::IgnoreCase

@@ -53,6 +53,12 @@ impl Exec<'_> {
         Ok(())
     }
 
+    /// Inside a block that runs as a subtransaction (one with an exception handler,
+    /// where the dialect says so): a transaction may not end there.
+    fn in_subtransaction(&self, i: usize) -> bool {
+        (self.w.sessions[i].frames.iter()).any(|f| f.tries.iter().any(|t| t.savepoint.is_some()))
+    }
+
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
         if self.w.sessions[i].failed_block {
             // The transaction already ended with the error; only the block's end is taken.
@@ -307,6 +313,9 @@ impl Exec<'_> {
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::CommitTran { chain, .. } => {
+                if self.in_subtransaction(i) {
+                    return Err(SqlError::end_in_subtransaction("commit").into());
+                }
                 let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
                 s.rowcount = 0;
@@ -332,6 +341,9 @@ impl Exec<'_> {
                 Ok(done(CostKind::Transaction))
             }
             StmtKind::RollbackTran { chain, .. } => {
+                if self.in_subtransaction(i) {
+                    return Err(SqlError::end_in_subtransaction("roll back").into());
+                }
                 if self.w.sessions[i].tran_count == 0 && self.rules.flat_transactions() {
                     if *chain {
                         return Err(SqlError::chain_outside_block("ROLLBACK").into());

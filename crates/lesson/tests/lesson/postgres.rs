@@ -56,6 +56,16 @@ fn messages(sim: &Simulation, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// What a traced run printed (RAISE NOTICE, warnings), in order.
+fn printed(trace: &engine::Trace) -> Vec<String> {
+    (trace.entries.iter())
+        .filter_map(|e| match &e.event {
+            engine::Event::Printed { text, .. } => Some(text.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn final_rows(sim: &mut Simulation, sql: &str) -> Vec<Vec<Value>> {
     sim.query(sql).unwrap_or_else(|e| panic!("{e:?}")).rows
 }
@@ -621,14 +631,7 @@ COMMIT;";
     let mut sim = Simulation::new(&sc, 1).unwrap();
     let trace = sim.run_traced().unwrap();
     assert_eq!(wait_ms(&sim, "B"), 0);
-    let prints: Vec<String> = trace
-        .entries
-        .iter()
-        .filter_map(|e| match &e.event {
-            engine::Event::Printed { text, .. } => Some(text.to_string()),
-            _ => None,
-        })
-        .collect();
+    let prints = printed(&trace);
     assert_eq!(prints, ["caught, n = 7"]);
     let text = |s: &str| Value::Text(s.into());
     assert_eq!(
@@ -1968,4 +1971,45 @@ fn pg_claim_race_conditional_retries_are_the_ones_its_text_gives() {
     assert_eq!((min, max), (Some(&488), Some(&495)));
     assert!(text.contains("(491 in this run, seed 7; 488 to 495 on seeds 1–10;"));
     assert!(text.contains("from 29 and 466 (seed 6) to 248 and 245 (seed 10)"));
+}
+
+/// Real server: COMMIT or ROLLBACK inside a block with an EXCEPTION clause (a
+/// subtransaction) fails with 2D000, which a handler may catch; a handler reads the
+/// caught error as SQLSTATE and SQLERRM. Of the four inserts only the two outside the
+/// protected blocks stay, as on the server (which printed `caught 2D000` and
+/// `22012 division by zero`).
+#[test]
+fn a_transaction_cannot_end_inside_a_protected_block() {
+    let a = "DO $$ BEGIN BEGIN INSERT INTO c1 VALUES (1); COMMIT; EXCEPTION WHEN unique_violation THEN NULL; END; END $$;
+DO $$ BEGIN BEGIN INSERT INTO c1 VALUES (2); COMMIT; EXCEPTION WHEN others THEN RAISE NOTICE 'caught %', SQLSTATE; END; END $$;
+DO $$ BEGIN INSERT INTO c1 VALUES (3); COMMIT; BEGIN INSERT INTO c1 VALUES (4); EXCEPTION WHEN others THEN NULL; END; COMMIT; END $$;
+DO $$ BEGIN PERFORM 1/0; EXCEPTION WHEN others THEN RAISE NOTICE '% %', SQLSTATE, SQLERRM; END $$;";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        "CREATE TABLE c1 (id int);",
+        &[("A", 0, a)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    // The first block's handler does not match: its error is caught, then raised again
+    // (counted twice, as lessons/README.md says); the second's and fourth's are caught.
+    let uncaught: Vec<(Option<&str>, String)> = errors_of(&sim, "A")
+        .into_iter()
+        .filter(|e| !e.caught)
+        .map(|e| (e.sqlstate, e.message))
+        .collect();
+    assert_eq!(
+        uncaught,
+        [(
+            Some("2D000"),
+            "cannot commit while a subtransaction is active".to_string()
+        )]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["2D000", "2D000", "2D000", "22012"]);
+    let prints = printed(&trace);
+    assert_eq!(prints, ["caught 2D000", "22012 division by zero"]);
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM c1 ORDER BY id"),
+        [[Value::Int(3)], [Value::Int(4)]]
+    );
 }

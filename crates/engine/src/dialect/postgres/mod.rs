@@ -447,6 +447,11 @@ impl Rules for Postgres {
         crate::value::Collation::Binary
     }
 
+    /// PL/pgSQL's handlers: `RAISE NOTICE 'caught %', SQLSTATE`.
+    fn handler_variables(&self) -> bool {
+        true
+    }
+
     /// `[` is an ordinary character in a pattern; `\` escapes `%`, `_` or itself.
     fn like_bracket_sets(&self) -> bool {
         false
