@@ -835,17 +835,28 @@ pub struct Insert {
     pub columns: Vec<Ident>,
     pub output: Option<Output>,
     pub source: InsertSource,
-    /// PostgreSQL's `ON CONFLICT [...] DO NOTHING`.
+    /// PostgreSQL's `ON CONFLICT [...] DO NOTHING | DO UPDATE ...`.
     pub on_conflict: Option<OnConflict>,
 }
 
 /// `ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING`: a row that a unique index
-/// (one of these, when named) already holds is left out, without an error.
+/// (one of these, when named) already holds is left out, without an error; with `DO
+/// UPDATE SET ... [WHERE ...]` that row is updated instead (`EXCLUDED` names the row
+/// proposed for insertion).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OnConflict {
     /// The arbiter index's columns; empty with a constraint or none named.
     pub columns: Vec<Ident>,
     pub constraint: Option<Ident>,
+    /// `DO UPDATE`'s assignments and WHERE; `None` for DO NOTHING.
+    pub update: Option<ConflictUpdate>,
+}
+
+/// `DO UPDATE SET assignments [WHERE condition]` of `ON CONFLICT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictUpdate {
+    pub assignments: Vec<Assignment>,
+    pub where_clause: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

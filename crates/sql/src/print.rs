@@ -966,7 +966,17 @@ impl Printer {
                 self.idents_in_parens(&c.columns);
                 self.w(" ");
             }
-            self.w("DO NOTHING");
+            match &c.update {
+                None => self.w("DO NOTHING"),
+                Some(u) => {
+                    self.w("DO UPDATE SET ");
+                    self.assignments(&u.assignments);
+                    if let Some(w) = &u.where_clause {
+                        self.w(" WHERE ");
+                        self.expr(w);
+                    }
+                }
+            }
         }
     }
 

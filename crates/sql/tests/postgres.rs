@@ -342,9 +342,10 @@ fn errors() {
         expect!["1:20: invalid duration 'soon'"],
     );
     check_error("LOCK TABLE task;", expect!["1:1: not simulated: LOCK"]);
+    // DO UPDATE must name its arbiter, in the server's words.
     check_error(
-        "INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 1;",
-        expect!["1:46: not simulated: ON CONFLICT ... DO UPDATE"],
+        "INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET n = 1;",
+        expect!["1:26: ON CONFLICT DO UPDATE requires inference specification or constraint name"],
     );
     check_error(
         "VACUUM FULL task;",

@@ -27,6 +27,7 @@ use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
 use crate::value::{compare, convert, to_literal, Value};
 
 mod joined_locks;
+mod upsert;
 
 /// Where an UPDATE/DELETE writes: table, binding name, hints, predicate, order, TOP.
 type DmlTarget<'a> = (
@@ -2064,6 +2065,26 @@ impl Exec<'_> {
             ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
         let mut inserted = Vec::new();
         let mut n = 0u64;
+        let mut upsert = match (&ins.on_conflict, &ins.target) {
+            (
+                Some(sql::ast::OnConflict {
+                    update: Some(update),
+                    ..
+                }),
+                TableFactor::Table {
+                    name, alias, hints, ..
+                },
+            ) => Some(upsert::Upsert {
+                update,
+                binding: alias
+                    .as_ref()
+                    .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase()),
+                hints,
+                touched: Vec::new(),
+                first_new_slot: self.w.db.tables[tid as usize].slots.len(),
+            }),
+            _ => None,
+        };
         for r in source {
             n += 1;
             let held = match &is_var {
@@ -2105,7 +2126,17 @@ impl Exec<'_> {
                         });
                         match found {
                             Err(Interrupt::Error(e)) if arbiter(&e, c) => {
-                                n -= 1;
+                                // DO UPDATE: the row holding the key is updated instead
+                                // (and returned); DO NOTHING leaves the proposed row out.
+                                let updated = match upsert.as_mut() {
+                                    Some(up) => self.conflict_update(i, tid, up, &e, &row)?,
+                                    None => None,
+                                };
+                                match updated {
+                                    Some(new) if keep => inserted.push(new),
+                                    Some(_) => {}
+                                    None => n -= 1,
+                                }
                                 continue;
                             }
                             other => other?,

@@ -2013,3 +2013,58 @@ DO $$ BEGIN PERFORM 1/0; EXCEPTION WHEN others THEN RAISE NOTICE '% %', SQLSTATE
         [[Value::Int(3)], [Value::Int(4)]]
     );
 }
+
+/// Real server: `INSERT ... ON CONFLICT (k) DO UPDATE`. A proposed row whose key a row
+/// holds updates that row (EXCLUDED is the proposed row; an unqualified column is
+/// ambiguous, 42702); DO UPDATE's WHERE may leave it; two proposed rows with one key
+/// fail with 21000. A key an uncommitted insert holds is waited for (794 ms on the
+/// server, 800 here) and then updated (n = 3); a row another transaction updated is
+/// updated from its new version (22). Each figure is the server's.
+#[test]
+fn on_conflict_do_update_updates_the_row_holding_the_key() {
+    let setup = "CREATE TABLE kv (k int PRIMARY KEY, n int NOT NULL, note text);
+INSERT INTO kv VALUES (1, 10, 'a');";
+    let a = "INSERT INTO kv VALUES (1, 5, 'b') ON CONFLICT (k) DO UPDATE SET n = n + EXCLUDED.n;
+INSERT INTO kv AS t VALUES (1, 5, 'c'), (2, 7, 'd') ON CONFLICT (k)
+  DO UPDATE SET n = t.n + excluded.n, note = excluded.note WHERE t.n < 100 RETURNING k, n, note;
+INSERT INTO kv VALUES (1, 1, 'x') ON CONFLICT (k) DO UPDATE SET n = 0 WHERE kv.n > 1000 RETURNING *;
+INSERT INTO kv VALUES (3, 1, 'x'), (3, 2, 'y') ON CONFLICT (k) DO UPDATE SET n = 0;";
+    let mut sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42702", "21000"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "column reference \"n\" is ambiguous",
+            "ON CONFLICT DO UPDATE command cannot affect row a second time"
+        ]
+    );
+    let text = |s: &str| Value::Text(s.into());
+    let rows = [
+        vec![Value::Int(1), Value::Int(15), text("c")],
+        vec![Value::Int(2), Value::Int(7), text("d")],
+    ];
+    assert_eq!(results(&sim, "A")[0], rows);
+    assert_eq!(results(&sim, "A")[1], Vec::<Vec<Value>>::new());
+    assert_eq!(final_rows(&mut sim, "SELECT * FROM kv ORDER BY k"), rows);
+
+    let a = "BEGIN;
+INSERT INTO kv VALUES (5, 1, 'A');
+UPDATE kv SET n = 20 WHERE k = 1;
+SELECT pg_sleep(0.9);
+COMMIT;";
+    let b = "INSERT INTO kv VALUES (5, 2, 'B') ON CONFLICT (k) DO UPDATE SET n = kv.n + excluded.n RETURNING n;
+INSERT INTO kv VALUES (1, 2, 'B') ON CONFLICT (k) DO UPDATE SET n = kv.n + excluded.n RETURNING n;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(wait_ms(&sim, "B"), 800);
+    assert_eq!(results(&sim, "B"), [[[Value::Int(3)]], [[Value::Int(22)]]]);
+
+    // REPEATABLE READ may not update a row changed since its snapshot (the server: 40001).
+    let b = "BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM kv;
+SELECT pg_sleep(0.3);
+INSERT INTO kv VALUES (1, 2, 'B') ON CONFLICT (k) DO UPDATE SET n = kv.n + excluded.n;
+COMMIT;";
+    let a = "UPDATE kv SET n = 20 WHERE k = 1;";
+    let sim = pg(setup, &[("B", 0, b), ("A", 100, a)]);
+    assert_eq!(sqlstates(&sim, "B"), ["40001"]);
+}

@@ -20,7 +20,15 @@ impl Parser<'_> {
             None
         };
         self.eat_kw("INTO");
-        let target = self.dml_target(true)?;
+        let mut target = self.dml_target(true)?;
+        // PostgreSQL's `INSERT INTO t AS a`: the name ON CONFLICT's DO UPDATE and
+        // RETURNING use for the table's row.
+        if self.postgres() && self.eat_kw("AS") {
+            let name = self.ident()?;
+            if let TableFactor::Table { alias, .. } = &mut target {
+                *alias = Some(name);
+            }
+        }
         let columns = if self.at(Tok::LParen) && !self.kw_at(1, "SELECT") {
             self.ident_list_in_parens()?
         } else {

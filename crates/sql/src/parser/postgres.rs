@@ -361,10 +361,10 @@ impl Parser<'_> {
 
     /// `RETURNING items`: an OUTPUT of the new row (the old one for DELETE); bare column
     /// names are qualified as OUTPUT's `inserted.`/`deleted.` would be.
-    /// `ON CONFLICT [(col, ...) | ON CONSTRAINT name] DO NOTHING`; DO UPDATE and an
-    /// arbiter's WHERE are not simulated.
+    /// `ON CONFLICT [(col, ...) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ...
+    /// [WHERE ...]`; an arbiter's WHERE is not simulated.
     pub(super) fn pg_on_conflict(&mut self) -> PResult<crate::ast::OnConflict> {
-        self.advance();
+        let start = self.advance().start;
         self.advance();
         let mut columns = Vec::new();
         let mut constraint = None;
@@ -379,14 +379,36 @@ impl Parser<'_> {
             constraint = Some(self.ident()?);
         }
         self.expect_kw("DO")?;
-        if self.kw_at(0, "UPDATE") {
-            let span = self.cur_span();
-            return Err(self.not_simulated(span, "ON CONFLICT ... DO UPDATE"));
+        let mut update = None;
+        if self.eat_kw("UPDATE") {
+            if columns.is_empty() && constraint.is_none() {
+                return Err(ParseError::new(
+                    start..self.prev_end(),
+                    "ON CONFLICT DO UPDATE requires inference specification or constraint name",
+                ));
+            }
+            self.expect_kw("SET")?;
+            let mut assignments = vec![self.assignment()?];
+            while self.eat(Tok::Comma) {
+                assignments.push(self.assignment()?);
+            }
+            let where_clause = if self.eat_kw("WHERE") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            update = Some(crate::ast::ConflictUpdate {
+                assignments,
+                where_clause,
+            });
+        } else {
+            self.note("UPDATE");
+            self.expect_kw("NOTHING")?;
         }
-        self.expect_kw("NOTHING")?;
         Ok(crate::ast::OnConflict {
             columns,
             constraint,
+            update,
         })
     }
 

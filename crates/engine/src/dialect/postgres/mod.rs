@@ -282,6 +282,13 @@ impl Rules for Postgres {
                     quoted_after(&e.message, "name '").unwrap_or("?")
                 ),
             ),
+            209 => (
+                "42702",
+                format!(
+                    "column reference \"{}\" is ambiguous",
+                    quoted_after(&e.message, "name '").unwrap_or("?")
+                ),
+            ),
             208 => (
                 "42P01",
                 format!(
