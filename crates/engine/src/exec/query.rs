@@ -3519,10 +3519,44 @@ impl Exec<'_> {
         for b in from_scope.iter().flat_map(|s| &s.bindings) {
             scope.push(b.name.clone(), b.table.clone(), Rc::clone(&b.columns));
         }
+        // RETURNING's bare `*`: the row, then every FROM table's columns but the target's
+        // own (the binding that carries its slot), as the server returns them.
+        let others: Vec<(usize, usize)> = from_scope
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .filter(|b| b.columns.last().is_none_or(|c| c != SLOT_COLUMN))
+            .map(|b| (b.offset, b.columns.len()))
+            .collect();
+        // (RETURNING's parser qualifies a bare `*` as `inserted.*` or `deleted.*` with an
+        // empty span: no text wrote that qualifier.)
+        // OUTPUT's `inserted.*` / `deleted.*` (RETURNING's row); any other qualifier
+        // names a FROM table.
+        let is_side = |q: &sql::ast::Ident| {
+            q.value.eq_ignore_ascii_case("inserted") || q.value.eq_ignore_ascii_case("deleted")
+        };
+        let bare_star = |q: &Option<sql::ast::Ident>| {
+            q.as_ref().is_none_or(|q| q.span.is_empty()) && !others.is_empty()
+        };
         let mut out_cols = Vec::new();
         for it in &o.items {
             match it {
-                SelectItem::Wildcard { .. } => out_cols.extend(names.iter().cloned()),
+                SelectItem::Wildcard {
+                    qualifier: Some(q), ..
+                } if !is_side(q) => {
+                    for b in from_scope.iter().flat_map(|s| s.star(Some(q))) {
+                        out_cols.extend(b.columns[..visible(b)].iter().cloned());
+                    }
+                }
+                SelectItem::Wildcard { qualifier, .. } => {
+                    out_cols.extend(names.iter().cloned());
+                    if bare_star(qualifier) {
+                        for b in from_scope.iter().flat_map(|s| &s.bindings) {
+                            if b.columns.last().is_none_or(|c| c != SLOT_COLUMN) {
+                                out_cols.extend(b.columns.iter().cloned());
+                            }
+                        }
+                    }
+                }
                 SelectItem::Expr { expr, alias } => out_cols.push(match (alias, &expr.kind) {
                     (Some(a), _) => a.value.clone(),
                     (None, ExprKind::Column(n)) => n.name().value.clone(),
@@ -3555,11 +3589,24 @@ impl Exec<'_> {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
-            row.extend(joins.next().unwrap_or_default());
+            let join = joins.next().unwrap_or_default();
+            let from_values: Vec<Value> = others
+                .iter()
+                .flat_map(|&(at, n)| join.get(at..at + n).unwrap_or_default().iter().cloned())
+                .collect();
+            row.extend(join);
             let ctx = RowCtx::new(&scope, &row);
             let mut r = Vec::new();
             for it in &o.items {
                 match it {
+                    SelectItem::Wildcard {
+                        qualifier: Some(q), ..
+                    } if !is_side(q) => {
+                        for b in from_scope.iter().flat_map(|s| s.star(Some(q))) {
+                            let at = 2 * names.len() + b.offset;
+                            r.extend(row[at..at + visible(b)].iter().cloned());
+                        }
+                    }
                     SelectItem::Wildcard { qualifier, .. } => {
                         let deleted = qualifier
                             .as_ref()
@@ -3569,6 +3616,9 @@ impl Exec<'_> {
                         } else {
                             new.iter().cloned()
                         });
+                        if bare_star(qualifier) {
+                            r.extend(from_values.iter().cloned());
+                        }
                     }
                     SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
                         r.push(self.eval(i, expr, Some(&ctx))?)

@@ -2068,3 +2068,42 @@ COMMIT;";
     let sim = pg(setup, &[("B", 0, b), ("A", 100, a)]);
     assert_eq!(sqlstates(&sim, "B"), ["40001"]);
 }
+
+/// Real server: `DELETE FROM t USING others` joins as UPDATE's FROM does, and a bare
+/// `RETURNING *` after a join returns the row and then every other table's columns
+/// (`id, status, id, who` on the server, for both statements); `p.*` is that table's.
+#[test]
+fn delete_using_and_returning_star_over_a_join() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY, status text NOT NULL);
+CREATE TABLE pick (id int, who text);
+INSERT INTO task VALUES (1, 'new'), (2, 'new');
+INSERT INTO pick VALUES (2, 'w1');";
+    let a = "UPDATE task t SET status = 'taken' FROM pick p WHERE t.id = p.id RETURNING p.*, t.id;
+UPDATE task t SET status = 'taken' FROM pick p WHERE t.id = p.id RETURNING *;
+DELETE FROM task t USING pick p WHERE t.id = p.id RETURNING *;
+DELETE FROM task USING pick WHERE task.id = pick.id + 1 RETURNING task.*;";
+    let mut sim = pg(setup, &[("A", 0, a)]);
+    let o = sim.outcome();
+    let results = &o.sessions[0].results;
+    let row = [
+        Value::Int(2),
+        Value::Text("taken".into()),
+        Value::Int(2),
+        Value::Text("w1".into()),
+    ];
+    assert_eq!(results[0].columns, ["id", "who", "id"]);
+    assert_eq!(
+        results[0].rows,
+        [[row[2].clone(), row[3].clone(), row[0].clone()]]
+    );
+    for r in &results[1..3] {
+        assert_eq!(r.columns, ["id", "status", "id", "who"]);
+        assert_eq!(r.rows, std::slice::from_ref(&row));
+    }
+    assert_eq!(results[3].columns, ["id", "status"]);
+    assert_eq!(results[3].rows, Vec::<Vec<Value>>::new());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM task"),
+        [[Value::Int(1)]]
+    );
+}

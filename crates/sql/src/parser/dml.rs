@@ -254,7 +254,8 @@ impl Parser<'_> {
         let target = self.dml_target(true)?;
         let (target, mut from) = self.pg_aliased(target)?;
         let output = self.opt_output()?;
-        if self.eat_kw("FROM") {
+        // PostgreSQL's `DELETE FROM t USING others`: T-SQL's second FROM.
+        if (self.postgres() && self.eat_kw("USING")) || (!self.postgres() && self.eat_kw("FROM")) {
             from.extend(self.table_refs()?);
         }
         let where_clause = self.where_clause()?;

@@ -428,11 +428,33 @@ impl Parser<'_> {
         loop {
             let mut item = self.select_item(false)?;
             match &mut item {
+                // `*` and `t.*` (the target by its name or alias) are the row; a bare
+                // `*` keeps an empty span (no text wrote its qualifier), so that after
+                // a join it also returns the other tables' columns; `p.*` stays.
                 SelectItem::Wildcard { qualifier, .. } => {
-                    *qualifier = Some(crate::ast::Ident {
-                        value: side.into(),
-                        span: start..start,
-                    });
+                    let own = match target {
+                        TableFactor::Table { name, alias, .. } => {
+                            Some(alias.as_ref().unwrap_or(name.name()).value.clone())
+                        }
+                        _ => None,
+                    };
+                    let span = match qualifier.as_ref() {
+                        None => Some(start..start),
+                        Some(q)
+                            if own
+                                .as_ref()
+                                .is_some_and(|o| o.eq_ignore_ascii_case(&q.value)) =>
+                        {
+                            Some(q.span.clone())
+                        }
+                        Some(_) => None,
+                    };
+                    if let Some(span) = span {
+                        *qualifier = Some(crate::ast::Ident {
+                            value: side.into(),
+                            span,
+                        });
+                    }
                 }
                 SelectItem::Expr { expr, .. } => {
                     let own = match target {
