@@ -292,6 +292,16 @@ impl SqlError {
         )
     }
 
+    /// `foo.*` where no table or alias of the query is `foo` (Msg 107).
+    pub fn unknown_star_prefix(prefix: &str) -> SqlError {
+        SqlError::new(
+            107,
+            15,
+            format!("The column prefix '{prefix}' does not match with a table name or alias name used in the query."),
+            AbortScope::Compile,
+        )
+    }
+
     pub fn ambiguous_column(name: &str) -> SqlError {
         SqlError::new(
             209,

@@ -579,6 +579,11 @@ impl Exec<'_> {
         for it in &s.items {
             match it {
                 SelectItem::Wildcard { qualifier, .. } => {
+                    if let Some(q) = qualifier {
+                        if scope.star(Some(q)).next().is_none() {
+                            return Err(SqlError::unknown_star_prefix(&q.value).into());
+                        }
+                    }
                     for b in scope.star(qualifier.as_ref()) {
                         columns.extend(b.columns[..visible(b)].iter().cloned());
                     }
@@ -3543,7 +3548,11 @@ impl Exec<'_> {
                 SelectItem::Wildcard {
                     qualifier: Some(q), ..
                 } if !is_side(q) => {
-                    for b in from_scope.iter().flat_map(|s| s.star(Some(q))) {
+                    let mut bindings = from_scope.iter().flat_map(|s| s.star(Some(q))).peekable();
+                    if bindings.peek().is_none() {
+                        return Err(SqlError::unknown_star_prefix(&q.value).into());
+                    }
+                    for b in bindings {
                         out_cols.extend(b.columns[..visible(b)].iter().cloned());
                     }
                 }

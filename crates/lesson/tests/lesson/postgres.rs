@@ -2106,4 +2106,11 @@ DELETE FROM task USING pick WHERE task.id = pick.id + 1 RETURNING task.*;";
         final_rows(&mut sim, "SELECT id FROM task"),
         [[Value::Int(1)]]
     );
+    // A star whose table is not in the query: the server's 42P01 and words.
+    let sim = pg(setup, &[("A", 0, "SELECT foo.* FROM task;")]);
+    assert_eq!(sqlstates(&sim, "A"), ["42P01"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["missing FROM-clause entry for table \"foo\""]
+    );
 }

@@ -982,3 +982,19 @@ SELECT COUNT(*) FROM t WHERE id = 5;",
     assert_eq!(texts(&sim, "A", 3), [["2"]]);
     assert_eq!(texts(&sim, "A", 4), [["0"]]);
 }
+
+/// `foo.*` with no table or alias `foo` in the query is SQL Server's Msg 107, in a
+/// SELECT and in OUTPUT; it used to return rows with no columns.
+#[test]
+fn a_star_with_an_unknown_prefix_is_an_error() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT t VALUES (1, 1);";
+    let sim = run_one(setup, "SELECT foo.* FROM t;");
+    assert_eq!(numbers(&sim, "A"), [107]);
+    let sim = run_one(
+        setup,
+        "UPDATE t SET v = 2 OUTPUT foo.* FROM t JOIN t AS u ON u.id = t.id;",
+    );
+    assert_eq!(numbers(&sim, "A"), [107]);
+    let sim = run_one(setup, "SELECT t.* FROM t;");
+    no_errors(&sim, "A");
+}

@@ -282,6 +282,13 @@ impl Rules for Postgres {
                     quoted_after(&e.message, "name '").unwrap_or("?")
                 ),
             ),
+            107 => (
+                "42P01",
+                format!(
+                    "missing FROM-clause entry for table \"{}\"",
+                    quoted_after(&e.message, "prefix '").unwrap_or("?")
+                ),
+            ),
             209 => (
                 "42702",
                 format!(
