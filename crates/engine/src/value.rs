@@ -340,7 +340,7 @@ pub fn use_collation(c: Collation) {
 }
 
 /// The collation text compares under on this thread (see [`use_collation`]).
-pub fn collation() -> Collation {
+fn collation() -> Collation {
     COLLATION.with(std::cell::Cell::get)
 }
 

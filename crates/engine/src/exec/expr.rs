@@ -395,7 +395,7 @@ impl Exec<'_> {
                 } else {
                     let style = LikeStyle {
                         fold_case: *case_insensitive
-                            || crate::value::collation() == crate::value::Collation::IgnoreCase,
+                            || self.rules.collation() == crate::value::Collation::IgnoreCase,
                         sets: self.rules.like_bracket_sets(),
                     };
                     Value::bool(like_with(&v.as_text(), &p.as_text(), style) != *negated)

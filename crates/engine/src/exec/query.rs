@@ -3526,21 +3526,25 @@ impl Exec<'_> {
         }
         // RETURNING's bare `*`: the row, then every FROM table's columns but the target's
         // own (the binding that carries its slot), as the server returns them.
-        let others: Vec<(usize, usize)> = from_scope
+        let others: Vec<&crate::exec::expr::Binding> = from_scope
             .iter()
             .flat_map(|s| &s.bindings)
-            .filter(|b| b.columns.last().is_none_or(|c| c != SLOT_COLUMN))
-            .map(|b| (b.offset, b.columns.len()))
+            .filter(|b| visible(b) == b.columns.len())
             .collect();
-        // (RETURNING's parser qualifies a bare `*` as `inserted.*` or `deleted.*` with an
-        // empty span: no text wrote that qualifier.)
         // OUTPUT's `inserted.*` / `deleted.*` (RETURNING's row); any other qualifier
-        // names a FROM table.
+        // names a FROM table. RETURNING's parser qualifies a bare `*` as `inserted.*` or
+        // `deleted.*` with an empty span: no text wrote that qualifier.
         let is_side = |q: &sql::ast::Ident| {
             q.value.eq_ignore_ascii_case("inserted") || q.value.eq_ignore_ascii_case("deleted")
         };
         let bare_star = |q: &Option<sql::ast::Ident>| {
             q.as_ref().is_none_or(|q| q.span.is_empty()) && !others.is_empty()
+        };
+        // A FROM table's visible values in an output row (the row, the old row, the join).
+        let join_at = 2 * names.len();
+        let from_values = |row: &[Value], b: &crate::exec::expr::Binding| {
+            let at = join_at + b.offset;
+            row.get(at..at + visible(b)).unwrap_or_default().to_vec()
         };
         let mut out_cols = Vec::new();
         for it in &o.items {
@@ -3559,10 +3563,8 @@ impl Exec<'_> {
                 SelectItem::Wildcard { qualifier, .. } => {
                     out_cols.extend(names.iter().cloned());
                     if bare_star(qualifier) {
-                        for b in from_scope.iter().flat_map(|s| &s.bindings) {
-                            if b.columns.last().is_none_or(|c| c != SLOT_COLUMN) {
-                                out_cols.extend(b.columns.iter().cloned());
-                            }
+                        for b in &others {
+                            out_cols.extend(b.columns.iter().cloned());
                         }
                     }
                 }
@@ -3598,12 +3600,7 @@ impl Exec<'_> {
         for (new, old) in rows {
             let mut row = new.clone();
             row.extend(old.iter().cloned());
-            let join = joins.next().unwrap_or_default();
-            let from_values: Vec<Value> = others
-                .iter()
-                .flat_map(|&(at, n)| join.get(at..at + n).unwrap_or_default().iter().cloned())
-                .collect();
-            row.extend(join);
+            row.extend(joins.next().unwrap_or_default());
             let ctx = RowCtx::new(&scope, &row);
             let mut r = Vec::new();
             for it in &o.items {
@@ -3612,8 +3609,7 @@ impl Exec<'_> {
                         qualifier: Some(q), ..
                     } if !is_side(q) => {
                         for b in from_scope.iter().flat_map(|s| s.star(Some(q))) {
-                            let at = 2 * names.len() + b.offset;
-                            r.extend(row[at..at + visible(b)].iter().cloned());
+                            r.extend(from_values(&row, b));
                         }
                     }
                     SelectItem::Wildcard { qualifier, .. } => {
@@ -3626,7 +3622,9 @@ impl Exec<'_> {
                             new.iter().cloned()
                         });
                         if bare_star(qualifier) {
-                            r.extend(from_values.iter().cloned());
+                            for b in &others {
+                                r.extend(from_values(&row, b));
+                            }
                         }
                     }
                     SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {

@@ -7,8 +7,6 @@
 
 use super::*;
 
-use crate::state::storage::RowId;
-
 /// What one statement's DO UPDATE needs for each conflicting row.
 pub(super) struct Upsert<'a> {
     pub update: &'a sql::ast::ConflictUpdate,
@@ -69,7 +67,7 @@ impl Exec<'_> {
         if let Some(w) = &up.update.where_clause {
             if !self.eval(i, w, Some(&ctx))?.is_true() {
                 // Locked all the same: the server locks the row before it checks.
-                let mode = self.rules.write_row_lock(false).unwrap_or(LockMode::U);
+                let mode = self.rules.write_row_lock(false).unwrap_or(LockMode::X);
                 let res = self.key_resource(tid, slot);
                 self.nowait(i, up.hints, |x| x.lock(i, res, mode, false))?;
                 return Ok(None);
