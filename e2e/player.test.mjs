@@ -282,6 +282,22 @@ test('player: a broken link says what is wrong and still plays', async (t) => {
   assert.match(warnings, /`t=soon` is not a time/);
   assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
 
+  // A parameter given twice: the last counts, and the page says so.
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&readpast=on&t=5', 'readpast=on');
+  assert.match(await page.textContent('[data-testid=url-warnings]'),
+    /`readpast=` appears 2 times in the link: the last, `readpast=on`, is used/);
+  assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
+
+  // A language the page does not have is named on any page, which stays in English.
+  await t.open('#/?lang=de');
+  await page.waitForSelector('[data-testid=lesson-item]');
+  assert.match(await page.textContent('[data-testid=lang-warning]'),
+    /`lang=de` is not a language of this page: write `lang=en`, `lang=pl` or `lang=ja`/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await t.open('#/?lang=pl');
+  await page.waitForSelector('[data-testid=lesson-item]');
+  assert.equal(await page.$('[data-testid=lang-warning]'), null);
+
   await t.open('#/lesson/no-such-lesson');
   const problem = await page.textContent('[data-testid=lesson-problem]');
   assert.match(problem, /No such lesson.*no-such-lesson/);

@@ -59,7 +59,9 @@ test('predict: answer, run, and see the verdict with its link to the moment', as
   await page.waitForSelector(result);
   assert.equal(await page.getAttribute(result, 'data-right'), 'true');
   assert.match(await page.textContent(result), /^Right\. You said: About 2\.5 s\.$/);
-  assert.match(await page.textContent(VERDICT), /B wait_ms = 2500\.185/);
+  // The figure is written as the outcome panel writes B's wait.
+  assert.equal(await page.textContent(`${VERDICT} [data-testid=predict-figure]`), 'B wait_ms = 2,500.185');
+  assert.equal(await page.textContent('[data-testid=wait-B]'), '2,500.185 ms');
   await t.screenshot('predict-verdict');
   // The run plays from the start once answered.
   await page.waitForFunction(() => document.querySelector('[data-testid=play]')?.dataset.playing === 'true');

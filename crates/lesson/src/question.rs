@@ -89,6 +89,12 @@ impl Measure {
     }
 
     fn describe(&self, value: f64) -> String {
+        self.describe_as(&value.to_string())
+    }
+
+    /// The measure and its value written as `value` (a page groups its digits as its
+    /// language does: `B wait_ms = 2,500.185`).
+    pub fn describe_as(&self, value: &str) -> String {
         match self {
             Measure::Figure {
                 session: Some(s),

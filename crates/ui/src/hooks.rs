@@ -66,6 +66,7 @@ pub fn use_app_state() -> UseReducerHandle<State> {
             dispatcher.dispatch(Action::Located(
                 Route::parse(&hash),
                 crate::route::lang_of(&hash),
+                crate::route::unknown_lang(&hash),
             ));
         });
         move || drop(listener)
@@ -124,6 +125,7 @@ fn initial_state() -> State {
     let hash = current_hash();
     let mut state = State {
         url_lang: crate::route::lang_of(&hash),
+        lang_problem: crate::route::unknown_lang(&hash),
         browser_lang: browser_lang(),
         chosen_lang: local_storage()
             .and_then(|s| s.get_item(LANG_KEY).ok().flatten())
@@ -135,8 +137,10 @@ fn initial_state() -> State {
     crate::i18n::set_lang(state.lang());
     let (url_lang, browser_lang, chosen_lang) =
         (state.url_lang, state.browser_lang, state.chosen_lang);
+    let lang_problem = state.lang_problem.take();
     state = State::new(state.route, &catalog());
     (state.url_lang, state.browser_lang, state.chosen_lang) = (url_lang, browser_lang, chosen_lang);
+    state.lang_problem = lang_problem;
     state.system_theme = if media_matches(DARK_QUERY) {
         Theme::Dark
     } else {

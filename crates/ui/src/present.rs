@@ -30,6 +30,17 @@ pub fn group_digits(n: u64) -> String {
     crate::i18n::group_digits(n)
 }
 
+/// A measured figure as the interface's language writes numbers (`2,500.185`, Polish
+/// `2 500,185`), to the thousandth, as check details write theirs.
+pub fn figure_label(value: f64) -> String {
+    if value.is_finite() && value >= 0.0 {
+        let thousandths = (value * 1000.0).round() as u64;
+        crate::i18n::decimal(thousandths / 1000, thousandths % 1000)
+    } else {
+        value.to_string()
+    }
+}
+
 /// µs as a plain decimal number of ms, for `data-` attributes the tests read.
 pub fn ms_number(us: u64) -> String {
     crate::route::ms_text(us)

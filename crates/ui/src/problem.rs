@@ -43,6 +43,14 @@ pub enum LinkProblem {
     CompareParam { name: String },
     /// An item of compare's `left=`/`right=` (`side`) that is not `name:value`.
     TogglePair { side: String, item: String },
+    /// `lang=` is not a language of the interface.
+    Lang { value: String },
+    /// A parameter given `times` times: the last value, `kept`, is used.
+    Repeated {
+        name: String,
+        times: usize,
+        kept: String,
+    },
     /// A toggle setting the lesson refuses (boxed: it is the largest problem by far).
     Setting(Box<BadSetting>),
 }
@@ -107,6 +115,13 @@ impl LinkProblem {
             ),
             CompareParam { name } => t!("link-compare-param" in lang, name = name),
             TogglePair { side, item } => t!("link-toggle-pair" in lang, side = side, item = item),
+            Lang { value } => t!("link-lang" in lang, value = value),
+            Repeated { name, times, kept } => t!(
+                "link-repeated" in lang,
+                name = name,
+                times = *times,
+                kept = kept
+            ),
             Setting(setting) => setting.words(lang),
         }
     }

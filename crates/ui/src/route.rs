@@ -111,14 +111,51 @@ pub const SCHEDULE_PARAM: &str = "schedule";
 /// The interface's language, in every route.
 pub const LANG_PARAM: &str = "lang";
 
-/// The language a hash names with `lang=` (the last one; an unknown value is ignored).
+/// The language a hash names with `lang=` (the last one; an unknown value is ignored,
+/// and [`unknown_lang`] names it).
 pub fn lang_of(hash: &str) -> Option<Lang> {
-    let (_, query) = hash.split_once('?')?;
+    lang_values(hash).filter_map(Lang::parse).next_back()
+}
+
+/// A `lang=` value of the hash that is not a language of the interface (the page
+/// shows the language it would show without it, and says why).
+pub fn unknown_lang(hash: &str) -> Option<LinkProblem> {
+    lang_values(hash)
+        .find(|value| Lang::parse(value).is_none())
+        .map(|value| LinkProblem::Lang {
+            value: percent_decode(value),
+        })
+}
+
+fn lang_values(hash: &str) -> impl DoubleEndedIterator<Item = &str> {
+    let query = hash.split_once('?').map_or("", |(_, query)| query);
     query
         .split('&')
         .filter_map(|pair| pair.strip_prefix("lang="))
-        .filter_map(Lang::parse)
-        .next_back()
+}
+
+/// Parameters a link gives more than once (`t=1&t=2`, a toggle twice): the last is
+/// used, as before, and the page says so.
+fn repeated(query: &str) -> Vec<LinkProblem> {
+    let mut seen: Vec<(&str, usize, &str)> = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match seen.iter_mut().find(|(n, _, _)| *n == name) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 = value;
+            }
+            None => seen.push((name, 1, value)),
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, times, _)| *times > 1)
+        .map(|(name, times, kept)| LinkProblem::Repeated {
+            name: percent_decode(name),
+            times,
+            kept: percent_decode(kept),
+        })
+        .collect()
 }
 
 impl Route {
@@ -134,7 +171,7 @@ impl Route {
             .join("&");
         let query = query.as_str();
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        match segments.as_slice() {
+        let mut route = match segments.as_slice() {
             [] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
             ["debug", "panic-run"] => Route::DebugPanicRun,
@@ -154,6 +191,21 @@ impl Route {
             ["exercise", id] => Route::Exercise(percent_decode(id)),
             ["facilitator"] => Route::Facilitator,
             _ => Route::NotFound(path.to_owned()),
+        };
+        if let Some(problems) = route.problems_mut() {
+            problems.extend(repeated(query));
+        }
+        route
+    }
+
+    /// Where a route keeps the problems of its link, for the routes that show them.
+    fn problems_mut(&mut self) -> Option<&mut Vec<LinkProblem>> {
+        match self {
+            Route::Lesson(lesson) => Some(&mut lesson.problems),
+            Route::Embed(embed) => Some(&mut embed.lesson.problems),
+            Route::Schedule(schedule) => Some(&mut schedule.lesson.problems),
+            Route::Compare(compare) => Some(&mut compare.problems),
+            _ => None,
         }
     }
 
@@ -470,6 +522,62 @@ mod tests {
         assert_eq!(lang_of("#/lesson/x"), None);
         assert_eq!(Route::Home.href_in(None), "#/");
         assert_eq!(Route::Home.href_in(Some(Lang::Pl)), "#/?lang=pl");
+    }
+
+    #[test]
+    fn a_language_the_page_does_not_have_is_named() {
+        assert_eq!(
+            unknown_lang("#/?lang=de").map(|p| p.to_string()),
+            Some(
+                "`lang=de` is not a language of this page: write `lang=en`, `lang=pl` or `lang=ja`"
+                    .to_owned()
+            )
+        );
+        // The known one still applies beside it.
+        let hash = "#/lesson/x?lang=xx&lang=pl";
+        assert_eq!(lang_of(hash), Some(Lang::Pl));
+        assert!(unknown_lang(hash).is_some_and(|p| p.contains("`lang=xx`")));
+        assert_eq!(unknown_lang("#/lesson/x?lang=ja&t=5"), None);
+        assert_eq!(unknown_lang("#/lesson/x"), None);
+    }
+
+    #[test]
+    fn a_parameter_given_twice_uses_the_last_and_says_so() {
+        let Route::Lesson(route) =
+            Route::parse("#/lesson/x?t=100&readpast=off&t=200&readpast=on&t=300&seed=1")
+        else {
+            panic!()
+        };
+        assert_eq!(route.seek, Seek::Time(300_000));
+        assert_eq!(
+            route.problems,
+            [
+                "`t=` appears 3 times in the link: the last, `t=300`, is used",
+                "`readpast=` appears 2 times in the link: the last, `readpast=on`, is used",
+            ]
+        );
+        for hash in [
+            "#/embed/x?view=full&view=compact",
+            "#/lesson/x/schedule?steps=1&steps=2",
+            "#/lesson/x/compare?left=a:b&left=a:c",
+        ] {
+            let problems = match Route::parse(hash) {
+                Route::Embed(e) => e.lesson.problems,
+                Route::Schedule(s) => s.lesson.problems,
+                Route::Compare(c) => c.problems,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(problems.len(), 1, "{hash}: {problems:?}");
+            assert!(
+                problems[0].contains("appears 2 times"),
+                "{hash}: {problems:?}"
+            );
+        }
+        // `lang=` twice is the page's matter, and a single parameter is no problem.
+        let Route::Lesson(route) = Route::parse("#/lesson/x?lang=pl&lang=ja&t=5") else {
+            panic!()
+        };
+        assert!(route.problems.is_empty(), "{:?}", route.problems);
     }
 
     #[test]

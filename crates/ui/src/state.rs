@@ -7,6 +7,7 @@ use yew::Reducible;
 use crate::catalog::Catalog;
 use crate::i18n::Lang;
 use crate::player::{Player, PlayerAction};
+use crate::problem::LinkProblem;
 use crate::route::Route;
 
 /// Light or dark colours; `<html data-theme>` carries it to the CSS.
@@ -104,6 +105,8 @@ pub struct State {
     pub chosen_lang: Option<Lang>,
     /// `lang=` of the URL, which wins over both.
     pub url_lang: Option<Lang>,
+    /// A `lang=` of the URL that names no language of the interface, shown on every page.
+    pub lang_problem: Option<LinkProblem>,
     /// The player of the lesson on screen (a lesson route whose file parsed).
     pub player: Option<Player>,
 }
@@ -173,8 +176,8 @@ impl State {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     Navigate(Route),
-    /// A new URL: its route and its `lang=`.
-    Located(Route, Option<Lang>),
+    /// A new URL: its route, its `lang=`, and that `lang=` when it names no language.
+    Located(Route, Option<Lang>, Option<LinkProblem>),
     /// The language switch: an explicit choice, which a `lang=` in the URL follows.
     ChooseLang(Lang),
     SystemThemeChanged(Theme),
@@ -190,8 +193,9 @@ impl Reducible for State {
         let mut next = (*self).clone();
         match action {
             Action::Navigate(route) => next.navigate(route, &crate::catalog::catalog()),
-            Action::Located(route, lang) => {
+            Action::Located(route, lang, lang_problem) => {
                 next.url_lang = lang;
+                next.lang_problem = lang_problem;
                 next.navigate(route, &crate::catalog::catalog());
             }
             Action::ChooseLang(lang) => {
@@ -316,6 +320,7 @@ mod tests {
             [Action::Located(
                 Route::parse("#/lesson/queue-wait-or-skip"),
                 Some(Lang::Pl),
+                None,
             )],
         );
         assert_eq!(state.lang(), Lang::Pl);
@@ -332,7 +337,7 @@ mod tests {
             state,
             [
                 Action::ChooseLang(Lang::Pl),
-                Action::Located(Route::parse("#/embed/queue-wait-or-skip"), None),
+                Action::Located(Route::parse("#/embed/queue-wait-or-skip"), None, None),
             ],
         );
         assert_eq!(state.lang(), Lang::Ja);

@@ -17,6 +17,8 @@ link-view = `view={ $value }` is not a view: write `view=compact` or `view=full`
 link-theme = `theme={ $value }` is not a theme: write `theme=light` or `theme=dark`
 link-compare-param = `{ $name }` is not a compare parameter: use `left`, `right`, `seed` or `t`
 link-toggle-pair = `{ $side }={ $item }` is not a toggle setting: write `name:value`, e.g. `{ $side }=readpast:off`
+link-lang = `lang={ $value }` is not a language of this page: write `lang=en`, `lang=pl` or `lang=ja`
+link-repeated = `{ $name }=` appears { $times } times in the link: the last, `{ $name }={ $kept }`, is used
 
 # A toggle setting that does not fit the lesson (`lesson::SettingsError`), inside
 # `link-bad-setting`.

@@ -13,6 +13,8 @@ link-view = `view={ $value }` は表示形式ではありません。`view=compa
 link-theme = `theme={ $value }` はテーマではありません。`theme=light` か `theme=dark` と書いてください
 link-compare-param = `{ $name }` は比較のパラメーターではありません。`left`、`right`、`seed`、`t` のいずれかを使ってください
 link-toggle-pair = `{ $side }={ $item }` は切り替えの設定ではありません。`名前:値` の形で書いてください (例: `{ $side }=readpast:off`)
+link-lang = `lang={ $value }` はこのページの言語ではありません。`lang=en`、`lang=pl`、`lang=ja` のいずれかを書いてください
+link-repeated = `{ $name }=` がリンクに { $times } 回あります。最後の `{ $name }={ $kept }` を使います
 
 # レッスンに合わない切り替えの設定 (`lesson::SettingsError`)。`link-bad-setting` の中で使います。
 link-unknown-toggle = `{ $name }` は不明な切り替えです (切り替え: { $known })

@@ -18,6 +18,8 @@ link-view = `view={ $value }` to nie widok: napisz `view=compact` albo `view=ful
 link-theme = `theme={ $value }` to nie motyw: napisz `theme=light` albo `theme=dark`
 link-compare-param = `{ $name }` nie jest parametrem porównania: użyj `left`, `right`, `seed` albo `t`
 link-toggle-pair = `{ $side }={ $item }` nie jest ustawieniem przełącznika: napisz `nazwa:wartość`, np. `{ $side }=readpast:off`
+link-lang = `lang={ $value }` to nie język tej strony: napisz `lang=en`, `lang=pl` albo `lang=ja`
+link-repeated = `{ $name }=` występuje w linku { $times } razy: obowiązuje ostatnie, `{ $name }={ $kept }`
 
 # Ustawienie przełącznika, które nie pasuje do lekcji (`lesson::SettingsError`), wewnątrz
 # `link-bad-setting`.

@@ -210,7 +210,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                         }
                     </p>
                     <p class="predict__detail">
-                        <code>{ &j.detail }</code>{ " · " }{ &q.explain }{ " " }
+                        <code data-testid="predict-figure">{ q.measure.describe_as(&crate::present::figure_label(j.value)) }</code>{ " · " }{ &q.explain }{ " " }
                         <a href={Route::Lesson(moment).href()} data-testid="predict-moment">{ t!("predict-moment") }</a>
                     </p>
                 </>
