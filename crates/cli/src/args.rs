@@ -200,7 +200,9 @@ JSON output (--json), one object; these fields are a contract:
                elapsed_ms  from connecting to finishing the script
                delayed_ms  time consumes waited for a row in the delayed state
                            (Teradata)
-               results  [{columns: [string], rows: [[value]]}]
+               results  [{columns: [string], rows: [[value]]}]; a value
+                           is a number, a string, null, or (a PostgreSQL
+                           boolean, printed t and f in the text) true/false
   checks     [{name, passed, detail, bug}] for the checks that apply to these
              settings; bug: the check describes a bug, so passed means it was
              reproduced

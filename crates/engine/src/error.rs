@@ -517,6 +517,18 @@ impl SqlError {
         )
     }
 
+    /// Arithmetic on a boolean, which has none: 42883 in the words of the one dialect
+    /// with booleans (`left` and `right` are the operands' types as it names them).
+    pub fn no_operator(op: sql::ast::BinaryOp, left: &str, right: &str) -> SqlError {
+        let op = sql::binary_symbol(op);
+        SqlError::generic(
+            0,
+            16,
+            format!("operator does not exist: {left} {op} {right}"),
+        )
+        .with_sqlstate("42883")
+    }
+
     pub fn generic(number: u32, severity: u8, message: impl Into<String>) -> SqlError {
         SqlError::new(number, severity, message.into(), AbortScope::Statement)
     }

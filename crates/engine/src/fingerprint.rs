@@ -20,6 +20,7 @@ fn value(h: &mut DefaultHasher, v: &Value) {
         Value::Decimal(x) => (2u8, x.to_bits()).hash(h),
         Value::Text(s) => (3u8, s).hash(h),
         Value::DateTime(t, stamp) => (4u8, t, stamp).hash(h),
+        Value::Bool(b) => (5u8, b).hash(h),
     }
 }
 

@@ -168,6 +168,7 @@ fn canon(e: &Expr, s: &mut String) {
         }
         ExprKind::Literal(Literal::Decimal(d)) => s.push_str(d),
         ExprKind::Literal(Literal::Null) => s.push_str("null"),
+        ExprKind::Literal(Literal::Bool(b)) => s.push_str(if *b { "true" } else { "false" }),
         ExprKind::Var(v) => push_ascii_lower(s, v),
         ExprKind::Binary { op, left, right } => {
             s.push('(');

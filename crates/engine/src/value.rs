@@ -15,6 +15,9 @@ use crate::error::{Fallible, SqlError};
 pub enum Value {
     Null,
     Int(i64),
+    /// A `boolean` (a dialect's own type), and a predicate's value where a query shows
+    /// it (T-SQL's `bit` is an `Int`, 0 or 1). It compares with numbers as 0 and 1.
+    Bool(bool),
     Decimal(f64),
     /// Shared: rows are copied often (versions, scans, results), text rarely changes.
     Text(Rc<str>),
@@ -34,6 +37,7 @@ impl PartialEq for Value {
         match (self, other) {
             (Value::Null, Value::Null) => true,
             (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Decimal(a), Value::Decimal(b)) => a == b,
             (Value::Text(a), Value::Text(b)) => a == b,
             (Value::DateTime(a, _), Value::DateTime(b, _)) => a == b,
@@ -84,6 +88,7 @@ impl Value {
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "int",
+            Value::Bool(_) => "boolean",
             Value::Decimal(_) => "float",
             Value::Text(_) => "varchar",
             Value::DateTime(..) => "datetime2",
@@ -99,6 +104,7 @@ impl Value {
     pub fn is_true(&self) -> bool {
         match self {
             Value::Int(i) => *i != 0,
+            Value::Bool(b) => *b,
             Value::Decimal(d) => *d != 0.0,
             _ => false,
         }
@@ -112,6 +118,7 @@ impl Value {
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
             Value::Decimal(d) => Some(d.trunc() as i64),
             Value::Text(s) => s.trim().parse().ok(),
             Value::DateTime(t, _) => Some(*t),
@@ -119,10 +126,13 @@ impl Value {
         }
     }
 
+    /// The value as text (a cast to text, a concatenation): a boolean is `true` here,
+    /// where a result prints `t`.
     pub fn as_text(&self) -> String {
         match self {
             Value::Null => String::new(),
             Value::Text(s) => s.to_string(),
+            Value::Bool(b) => b.to_string(),
             other => other.to_string(),
         }
     }
@@ -132,13 +142,16 @@ impl Value {
         match self {
             Value::Text(s) => s.clone(),
             Value::Int(n) => int_text(*n),
+            Value::Bool(b) => Rc::from(if *b { "true" } else { "false" }),
             Value::Null => Rc::from(""),
             other => other.to_string().into(),
         }
     }
 
+    /// A predicate's value: a dialect with booleans shows it (`t`); T-SQL never shows
+    /// one, and its conditions read it as true or false.
     pub fn bool(b: bool) -> Value {
-        Value::Int(b as i64)
+        Value::Bool(b)
     }
 }
 
@@ -147,6 +160,8 @@ impl fmt::Display for Value {
         match self {
             Value::Null => f.write_str("NULL"),
             Value::Int(i) => write!(f, "{i}"),
+            // As psql and the server's text output print it.
+            Value::Bool(b) => f.write_str(if *b { "t" } else { "f" }),
             Value::Decimal(d) => write!(f, "{d}"),
             Value::Text(s) => f.write_str(s),
             Value::DateTime(us, stamp) => f.write_str(&stamp_text(*us, *stamp)),
@@ -290,6 +305,10 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Null, _) | (_, Value::Null) => None,
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        // A quoted literal beside a boolean is read as one (`done = 'yes'`).
+        (Value::Bool(x), Value::Text(s)) => parse_bool(s).map(|y| x.cmp(&y)),
+        (Value::Text(s), Value::Bool(y)) => parse_bool(s).map(|x| x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(collate(x, y)),
         (Value::DateTime(x, _), Value::DateTime(y, _)) => Some(x.cmp(y)),
         (Value::Text(s), Value::DateTime(_, stamp)) => {
@@ -305,9 +324,26 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
+/// Text read as a boolean (the standard's literals, as the one dialect with booleans
+/// reads them): `t`, `true`, `yes`, `on`, `1` and their false
+/// counterparts, any case, surrounding spaces ignored, a unique prefix enough (`tr`,
+/// `of`; `o` alone is neither).
+pub fn parse_bool(text: &str) -> Option<bool> {
+    let t = text.trim().to_ascii_lowercase();
+    let prefix = |word: &str, min: usize| t.len() >= min && word.starts_with(t.as_str());
+    if t == "1" || prefix("true", 1) || prefix("yes", 1) || prefix("on", 2) {
+        Some(true)
+    } else if t == "0" || prefix("false", 1) || prefix("no", 1) || prefix("off", 2) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 fn as_f64(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
+        Value::Bool(b) => Some(*b as i64 as f64),
         Value::Decimal(d) => Some(*d),
         Value::Text(s) => s.trim().parse().ok(),
         Value::DateTime(t, _) => Some(*t as f64),
@@ -489,6 +525,13 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
         DataType::SmallInt => int_in(v, ty, i16::MIN as i64, i16::MAX as i64),
         DataType::Int => int_in(v, ty, i32::MIN as i64, i32::MAX as i64),
         DataType::BigInt => int_in(v, ty, i64::MIN, i64::MAX),
+        DataType::Boolean => match v {
+            Value::Bool(_) => Ok(v.clone()),
+            Value::Text(s) => parse_bool(s)
+                .map(Value::Bool)
+                .ok_or_else(|| SqlError::conversion_failed(s, ty).into()),
+            _ => Ok(Value::Bool(to_number(v, ty)? != 0.0)),
+        },
         DataType::Bit => match v {
             Value::Text(s) if s.eq_ignore_ascii_case("true") => Ok(Value::Int(1)),
             Value::Text(s) if s.eq_ignore_ascii_case("false") => Ok(Value::Int(0)),
@@ -540,6 +583,7 @@ fn round_datetime(us: i64, ty: &DataType) -> i64 {
 fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
     match v {
         Value::Int(i) => Ok(*i as f64),
+        Value::Bool(b) => Ok(*b as i64 as f64),
         Value::Decimal(d) => Ok(*d),
         Value::Text(s) => s
             .trim()
@@ -553,6 +597,7 @@ fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
 fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
     let n = match v {
         Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
         Value::Decimal(d) => d.trunc() as i64,
         Value::Text(s) => s
             .trim()
@@ -595,6 +640,7 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
     match v {
         Value::Null => sql::ast::Literal::Null,
         Value::Int(n) => sql::ast::Literal::Int(n),
+        Value::Bool(b) => sql::ast::Literal::Bool(b),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
         Value::Text(s) => sql::ast::Literal::Str {
             value: s,
@@ -686,6 +732,17 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     match op {
         // `||`, standard SQL's concatenation: either side as text (`'task ' || 3`).
         Concat => return Ok(Value::Text(concat(&l.as_text(), &r.as_text()))),
+        // A boolean takes part only in comparisons and AND/OR/NOT.
+        _ if matches!(l, Value::Bool(_)) || matches!(r, Value::Bool(_)) => {
+            let name = |v: &Value| match v {
+                Value::Bool(_) => "boolean",
+                Value::Int(_) => "integer",
+                Value::Decimal(_) => "numeric",
+                Value::DateTime(..) => "timestamp without time zone",
+                Value::Text(_) | Value::Null => "text",
+            };
+            return Err(SqlError::no_operator(op, name(l), name(r)).into());
+        }
         // `^` as a power is a dialect's operator (`Rules::power`); a filtered index's
         // predicate, evaluated without one, has none.
         Pow => return Err(SqlError::not_simulated("^ as a power outside a query").into()),

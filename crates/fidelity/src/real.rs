@@ -289,6 +289,7 @@ struct PlainSet {
 enum Plain {
     Null,
     Int(i64),
+    Bool(bool),
     Decimal(f64),
     Text(String),
     DateTime(i64),
@@ -299,6 +300,7 @@ impl PlainSet {
         let value = |p: Plain| match p {
             Plain::Null => Value::Null,
             Plain::Int(i) => Value::Int(i),
+            Plain::Bool(b) => Value::Bool(b),
             Plain::Decimal(d) => Value::Decimal(d),
             Plain::Text(t) => Value::Text(t.into()),
             Plain::DateTime(t) => Value::DateTime(t, engine::Stamp::Trimmed),
@@ -349,7 +351,7 @@ impl<'a> FromSql<'a> for Cell {
         raw: &'a [u8],
     ) -> Result<Cell, Box<dyn std::error::Error + Sync + Send>> {
         let value = match *ty {
-            Type::BOOL => Plain::Int(i64::from(bool::from_sql(ty, raw)?)),
+            Type::BOOL => Plain::Bool(bool::from_sql(ty, raw)?),
             Type::INT2 => Plain::Int(i64::from(i16::from_sql(ty, raw)?)),
             Type::INT4 => Plain::Int(i64::from(i32::from_sql(ty, raw)?)),
             Type::INT8 => Plain::Int(i64::from_sql(ty, raw)?),

@@ -1145,6 +1145,8 @@ pub enum Literal {
         value: std::rc::Rc<str>,
         national: bool,
     },
+    /// PostgreSQL's `TRUE` and `FALSE`.
+    Bool(bool),
     Null,
 }
 
@@ -1235,6 +1237,9 @@ pub enum DataType {
     SysName,
     /// Teradata `BYTEINT`: a signed byte, -128 to 127 (unlike T-SQL's tinyint, 0 to 255).
     ByteInt,
+    /// PostgreSQL's `boolean`: true or false, printed `t` and `f` (T-SQL's `bit` is a
+    /// number, 0 or 1).
+    Boolean,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -62,6 +62,7 @@ mod print;
 
 pub use ast::statement_label;
 pub use error::{line_col, ParseError};
+pub use print::binary_symbol;
 
 use lexer::{lex, lex_in, Tok, Token};
 use parser::Parser;

@@ -1290,6 +1290,7 @@ impl Printer {
                 self.w(&value.replace('\'', "''"));
                 self.w("'");
             }
+            Literal::Bool(b) => self.w(if *b { "TRUE" } else { "FALSE" }),
             Literal::Null => self.w("NULL"),
         }
     }
@@ -1340,7 +1341,8 @@ fn precedence(e: &Expr, dialect: Dialect) -> u8 {
     }
 }
 
-fn binary_symbol(op: BinaryOp) -> &'static str {
+/// The operator as SQL writes it (`+`, `<=`, `AND`).
+pub fn binary_symbol(op: BinaryOp) -> &'static str {
     use BinaryOp::*;
     match op {
         Add => "+",
@@ -1518,6 +1520,7 @@ impl fmt::Display for DataType {
             DataType::Int => f.write_str("int"),
             DataType::BigInt => f.write_str("bigint"),
             DataType::Bit => f.write_str("bit"),
+            DataType::Boolean => f.write_str("boolean"),
             DataType::Decimal { precision, scale } => write!(f, "decimal({precision}, {scale})"),
             DataType::Float => f.write_str("float"),
             DataType::Money => f.write_str("money"),

@@ -115,14 +115,14 @@ SELECT pg_sleep(1.5);",
                 b bigint,
                 s varchar(max),
                 v varchar(20),
-                f bit DEFAULT (0),
+                f boolean DEFAULT (FALSE),
                 at timestamp DEFAULT (TRANSACTION_TIMESTAMP()),
                 ts timestamp
             );
             --
             CREATE UNIQUE INDEX one_open ON t (n) WHERE s = 'open';
             --
-            SELECT CAST('5' AS int) + 1, CLOCK_TIMESTAMP(), 1;
+            SELECT CAST('5' AS int) + 1, CLOCK_TIMESTAMP(), TRUE;
             --
             SELECT pg_sleep(1.5);"#]],
     );

@@ -242,6 +242,7 @@ impl Exec<'_> {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
                 Literal::Str { value, .. } => Value::Text(value.clone()),
+                Literal::Bool(b) => Value::Bool(*b),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,
@@ -951,7 +952,8 @@ impl Exec<'_> {
                 } else {
                     self.w.sessions[i].txn.as_ref().map_or(0, |t| t.id)
                 };
-                Value::bool(self.w.locks.conflicts(owner, &res, mode).is_empty())
+                // An int, 1 or 0, as APPLOCK_TEST returns it.
+                Value::Int(self.w.locks.conflicts(owner, &res, mode).is_empty() as i64)
             }
             "XACT_STATE" => Value::Int(match self.w.sessions[i].txn.as_ref() {
                 Some(t) if t.doomed => -1,
@@ -1108,7 +1110,7 @@ fn value_rank(v: &Value) -> u8 {
     match v {
         Value::Null => 0,
         Value::Text(_) => 1,
-        Value::Int(_) => 2,
+        Value::Int(_) | Value::Bool(_) => 2,
         Value::Decimal(_) => 3,
         Value::DateTime(..) => 4,
     }
@@ -1121,6 +1123,7 @@ fn type_rank(ty: &DataType) -> u8 {
         | DataType::Int
         | DataType::BigInt
         | DataType::Bit
+        | DataType::Boolean
         | DataType::ByteInt => 2,
         DataType::Decimal { .. } | DataType::Float | DataType::Money => 3,
         DataType::DateTime

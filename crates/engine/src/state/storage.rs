@@ -737,7 +737,7 @@ impl Table {
 
 fn fixed_key_bytes(ty: &DataType) -> u32 {
     match ty {
-        DataType::TinyInt | DataType::ByteInt | DataType::Bit => 1,
+        DataType::TinyInt | DataType::ByteInt | DataType::Bit | DataType::Boolean => 1,
         DataType::SmallInt => 2,
         DataType::Int => 4,
         DataType::BigInt | DataType::Float | DataType::Money | DataType::DateTime => 8,
@@ -767,7 +767,7 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
         DataType::SmallInt => C::SmallInt,
         DataType::Int => C::Int,
         DataType::BigInt => C::BigInt,
-        DataType::Bit => C::Bit,
+        DataType::Bit | DataType::Boolean => C::Bit,
         DataType::Decimal { precision, scale } => C::Decimal {
             p: *precision,
             s: *scale,

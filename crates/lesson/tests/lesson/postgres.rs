@@ -440,7 +440,7 @@ SELECT pg_advisory_unlock(42);";
         &[("A", 0, holder), ("B", 500, trier), ("C", 500, waiter)],
     );
     assert_eq!(wait_ms(&sim, "B"), 0);
-    assert_eq!(results(&sim, "B"), [vec![vec![Value::Int(0)]]]);
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::Bool(false)]]]);
     assert!(
         (499..=501).contains(&wait_ms(&sim, "C")),
         "{}",
@@ -449,7 +449,10 @@ SELECT pg_advisory_unlock(42);";
     // One unlock per lock: the second finds nothing held.
     assert_eq!(
         results(&sim, "C")[1..],
-        [vec![vec![Value::Int(1)]], vec![vec![Value::Int(0)]]]
+        [
+            vec![vec![Value::Bool(true)]],
+            vec![vec![Value::Bool(false)]]
+        ]
     );
     assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "C").is_empty());
 }
@@ -957,9 +960,9 @@ SELECT pg_advisory_unlock(7);";
     assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
     assert_eq!(wait_ms(&sim, "A"), 0);
     let a = results(&sim, "A");
-    assert_eq!(a[2], [[Value::Int(1)]]);
-    assert_eq!(a[a.len() - 1], [[Value::Int(1)]]);
-    assert_eq!(results(&sim, "B"), [[[Value::Int(0)]]]);
+    assert_eq!(a[2], [[Value::Bool(true)]]);
+    assert_eq!(a[a.len() - 1], [[Value::Bool(true)]]);
+    assert_eq!(results(&sim, "B"), [[[Value::Bool(false)]]]);
 }
 
 const QUEUES: &str = "CREATE TABLE queue (id int PRIMARY KEY, name text NOT NULL);
@@ -1644,7 +1647,7 @@ fn a_try_lock_answers_every_row() {
     assert_eq!(
         results(&sim, "A")[0],
         [1, 2, 3]
-            .map(|id| vec![Value::Int(1), Value::Int(id)])
+            .map(|id| vec![Value::Bool(true), Value::Int(id)])
             .to_vec()
     );
 }
@@ -2113,4 +2116,44 @@ DELETE FROM task USING pick WHERE task.id = pick.id + 1 RETURNING task.*;";
         messages(&sim, "A"),
         ["missing FROM-clause entry for table \"foo\""]
     );
+}
+
+/// Real server (PostgreSQL 15, psql): a boolean column and a predicate in a select list
+/// are booleans, printed `t` and `f`; text reads as one (`'on'`, `'no'`), `::text` is
+/// `true`; IS [NOT] TRUE and IS UNKNOWN; `false` sorts first; a partial index on
+/// `NOT done`; and the server's errors for text that is no boolean and for arithmetic.
+#[test]
+fn booleans_print_compare_and_fail_as_on_the_server() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, done boolean NOT NULL DEFAULT false, n int);
+CREATE UNIQUE INDEX one_open ON t (n) WHERE NOT done;
+INSERT INTO t VALUES (1, true, 7), (2, false, 7), (3, 'on', 7);";
+    let shown = "SELECT id, done, done IS NOT TRUE AS nt, (n > 5) = done AS same, done::text || '!' AS txt, NULL::boolean IS UNKNOWN AS unk FROM t ORDER BY done DESC, id;
+SELECT id FROM t WHERE done IS TRUE ORDER BY id;
+SELECT id FROM t WHERE NOT done;
+SELECT pg_advisory_unlock(5), done::int, 1::boolean FROM t WHERE id = 2;";
+    let failing = "INSERT INTO t VALUES (4, 'maybe', 1);
+INSERT INTO t (id, n) VALUES (5, 7);
+SELECT 2 + done FROM t;
+UPDATE t SET done = 'no' WHERE id = 1 RETURNING id, done;";
+    let sim = pg(setup, &[("A", 0, shown), ("B", 10, failing)]);
+    let (t, f) = (Value::Bool(true), Value::Bool(false));
+    let a = results(&sim, "A");
+    // id, done, done IS NOT TRUE, (n > 5) = done, done::text || '!', IS UNKNOWN.
+    let row = |id: i64, done: bool| {
+        let txt = Value::Text(format!("{done}!").into());
+        let b = Value::Bool;
+        vec![Value::Int(id), b(done), b(!done), b(done), txt, b(true)]
+    };
+    assert_eq!(a[0], [row(1, true), row(3, true), row(2, false)]);
+    assert_eq!(a[1], [[Value::Int(1)], [Value::Int(3)]]);
+    assert_eq!(a[2], [[Value::Int(2)]]);
+    assert_eq!(a[3], [[f.clone(), Value::Int(0), t.clone()]]);
+    // As psql prints them.
+    let shown: Vec<String> = a[0][2].iter().map(lockstep_lesson::value_text).collect();
+    assert_eq!(shown, ["2", "f", "t", "f", "false!", "t"]);
+    assert_eq!(sqlstates(&sim, "B"), ["22P02", "23505", "42883", "23505"]);
+    let m = messages(&sim, "B");
+    assert_eq!(m[0], "invalid input syntax for type boolean: \"maybe\"");
+    assert!(m[1].contains("\"one_open\""), "{m:?}");
+    assert_eq!(m[2], "operator does not exist: integer + boolean");
 }

@@ -217,6 +217,41 @@ impl Parser<'_> {
                 };
                 return Ok(binary(op, left, right));
             }
+            if self.postgres() {
+                // `IS [NOT] TRUE | FALSE`: never NULL, so IS [NOT] DISTINCT FROM the
+                // boolean; `IS [NOT] UNKNOWN` is IS [NOT] NULL.
+                let truth = match self.word_at(0).as_deref() {
+                    Some("TRUE") => Some(true),
+                    Some("FALSE") => Some(false),
+                    _ => None,
+                };
+                if let Some(truth) = truth {
+                    let span = self.cur_span();
+                    self.advance();
+                    let right = Expr {
+                        kind: ExprKind::Literal(Literal::Bool(truth)),
+                        span,
+                    };
+                    let op = if negated {
+                        BinaryOp::IsDistinct
+                    } else {
+                        BinaryOp::IsNotDistinct
+                    };
+                    return Ok(binary(op, left, right));
+                }
+                self.note("TRUE");
+                self.note("FALSE");
+                if self.eat_kw("UNKNOWN") {
+                    return Ok(Expr {
+                        kind: ExprKind::IsNull {
+                            expr: Box::new(left),
+                            negated,
+                        },
+                        span: start..self.prev_end(),
+                    });
+                }
+                self.note("UNKNOWN");
+            }
             if !self.teradata() {
                 self.note("DISTINCT");
             }

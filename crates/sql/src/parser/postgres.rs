@@ -490,7 +490,7 @@ impl Parser<'_> {
         };
         let ty = match word.as_str() {
             "TEXT" => DataType::VarChar(Len::Max),
-            "BOOLEAN" | "BOOL" => DataType::Bit,
+            "BOOLEAN" | "BOOL" => DataType::Boolean,
             "INT4" | "SERIAL" => DataType::Int,
             "INT8" | "BIGSERIAL" => DataType::BigInt,
             "INT2" => DataType::SmallInt,
@@ -565,13 +565,13 @@ impl Parser<'_> {
             }
         }
         let value = match word {
-            "TRUE" => 1,
-            "FALSE" => 0,
+            "TRUE" => true,
+            "FALSE" => false,
             _ => return Ok(None),
         };
         self.advance();
         Ok(Some(Expr {
-            kind: ExprKind::Literal(Literal::Int(value)),
+            kind: ExprKind::Literal(Literal::Bool(value)),
             span,
         }))
     }
