@@ -109,6 +109,10 @@ pub enum StmtKind {
     TryCatch {
         body: Vec<Stmt>,
         handler: Vec<Stmt>,
+        /// The error numbers the handler takes: `None` for every error (a CATCH
+        /// block, `WHEN OTHERS`); any other error passes the block by, uncaught, as
+        /// past PL/pgSQL's `EXCEPTION WHEN unique_violation`.
+        catches: Option<Vec<i64>>,
     },
     /// `DECLARE @a int = 1, @b varchar(10)`.
     Declare(Vec<VarDecl>),

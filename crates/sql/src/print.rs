@@ -252,7 +252,7 @@ impl Printer {
                 self.nested(&body.kind);
             }
             StmtKind::Block(body) => self.block("BEGIN", body, "END"),
-            StmtKind::TryCatch { body, handler } => {
+            StmtKind::TryCatch { body, handler, .. } => {
                 self.block("BEGIN TRY", body, "END TRY");
                 self.newline();
                 self.block("BEGIN CATCH", handler, "END CATCH");

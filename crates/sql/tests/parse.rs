@@ -583,7 +583,7 @@ fn statement_spans_point_at_the_source() {
             assert!(!text.ends_with(';'), "{label} span includes its ';'");
             match &s.kind {
                 StmtKind::Block(b) => walk(src, b),
-                StmtKind::TryCatch { body, handler } => {
+                StmtKind::TryCatch { body, handler, .. } => {
                     walk(src, body);
                     walk(src, handler);
                 }

@@ -51,7 +51,7 @@ fn statement<'a>(
             return unit(columns, |n| n.expr(cond)).or_else(|| statement(body, columns));
         }
         StmtKind::Block(body) => return statements(body, columns),
-        StmtKind::TryCatch { body, handler } => {
+        StmtKind::TryCatch { body, handler, .. } => {
             return statements(body, columns).or_else(|| statements(handler, columns));
         }
         StmtKind::Declare(decls) => decls

@@ -192,12 +192,13 @@ impl Exec<'_> {
                         self.raise(i, *e);
                     }
                 }
-                Instr::TryEnter { catch_pc } => {
+                Instr::TryEnter { catch_pc, catches } => {
                     let savepoint = self.savepoint(i);
                     let f = self.frame_mut(i);
                     let caught = f.caught.len();
                     f.tries.push(Try {
                         catch_pc: *catch_pc,
+                        catches: catches.clone(),
                         caught,
                         savepoint,
                     });
@@ -770,7 +771,7 @@ impl Exec<'_> {
             let in_try = self.w.sessions[i]
                 .frames
                 .iter()
-                .any(|f| !f.tries.is_empty());
+                .any(|f| f.tries.iter().any(|t| t.catches(e.number)));
             scope = if in_try {
                 AbortScope::Statement
             } else {
@@ -790,17 +791,20 @@ impl Exec<'_> {
         if by_xact_abort {
             scope = AbortScope::BatchAndTransaction;
         }
-        // Find the innermost TRY; a compile error skips the TRY of its own frame.
+        // Find the innermost TRY that takes this error; a compile error skips the TRY
+        // of its own frame.
         let frames = self.w.sessions[i].frames.len();
         let mut target = None;
-        for depth in (0..frames).rev() {
+        'frames: for depth in (0..frames).rev() {
             let f = &self.w.sessions[i].frames[depth];
             if matches!(scope, AbortScope::Compile) && depth == frames - 1 {
                 continue;
             }
-            if let Some(t) = f.tries.last() {
-                target = Some((depth, t.catch_pc, t.caught, t.savepoint.clone()));
-                break;
+            for (k, t) in f.tries.iter().enumerate().rev() {
+                if t.catches(e.number) {
+                    target = Some((depth, k, t.catch_pc, t.caught, t.savepoint.clone()));
+                    break 'frames;
+                }
             }
         }
         // Where transactions are flat, the error is reported and then its transaction
@@ -830,7 +834,7 @@ impl Exec<'_> {
             self.w.sessions[i].last_error = e.number as i64;
             self.record_error(i, &e, target.is_some());
         }
-        if let Some((depth, catch_pc, caught_depth, savepoint)) = target {
+        if let Some((depth, tries, catch_pc, caught_depth, savepoint)) = target {
             let code = e.code();
             while self.w.sessions[i].frames.len() > depth + 1 {
                 self.pop_frame(i, None, Some(&code));
@@ -839,7 +843,8 @@ impl Exec<'_> {
                 self.roll_back_block(i, &sp);
             }
             let f = self.frame_mut(i);
-            f.tries.pop();
+            // The blocks inside it that let the error by end with it.
+            f.tries.truncate(tries);
             f.caught.truncate(caught_depth);
             f.caught.push(e);
             f.pc = catch_pc;

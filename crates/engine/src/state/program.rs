@@ -24,9 +24,11 @@ pub enum Instr {
     /// DECLARE section, without an initial value or with a literal one).
     Declare(Vec<VarDecl>),
     Jump(usize),
-    /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`.
+    /// Start of BEGIN TRY: errors until the matching `TryLeave` go to `catch_pc`
+    /// (those numbered in `catches`, when it is given).
     TryEnter {
         catch_pc: usize,
+        catches: Option<Rc<[i64]>>,
     },
     /// End of the TRY body: drop the handler and skip the CATCH block.
     TryLeave {
@@ -85,7 +87,7 @@ impl Compiler<'_> {
         match &mut self.code.instrs[at] {
             Instr::Test { else_pc, .. } => *else_pc = target,
             Instr::Jump(t) => *t = target,
-            Instr::TryEnter { catch_pc } => *catch_pc = target,
+            Instr::TryEnter { catch_pc, .. } => *catch_pc = target,
             Instr::TryLeave { end_pc } => *end_pc = target,
             _ => {}
         }
@@ -170,8 +172,15 @@ impl Compiler<'_> {
                 let target = self.loops.last().map_or(usize::MAX, |(top, _)| *top);
                 self.emit(Instr::Jump(target));
             }
-            StmtKind::TryCatch { body, handler } => {
-                let enter = self.emit(Instr::TryEnter { catch_pc: 0 });
+            StmtKind::TryCatch {
+                body,
+                handler,
+                catches,
+            } => {
+                let enter = self.emit(Instr::TryEnter {
+                    catch_pc: 0,
+                    catches: catches.as_deref().map(Rc::from),
+                });
                 for b in body {
                     self.stmt(b);
                 }

@@ -115,11 +115,22 @@ pub(crate) enum FrameKind {
 pub(crate) struct Try {
     /// Where the CATCH block (the handlers) begins.
     pub catch_pc: usize,
+    /// The error numbers it catches; `None`: every error.
+    pub catches: Option<Rc<[i64]>>,
     /// How many caught errors were current when the block began.
     pub caught: usize,
     /// What a caught error rolls back to, where the dialect runs the block as a
     /// subtransaction (`Rules::catch_rolls_back_block`); `None` keeps the block's work.
     pub savepoint: Option<Rc<Savepoint>>,
+}
+
+impl Try {
+    /// Whether the block's handler takes an error of this number.
+    pub fn catches(&self, number: u32) -> bool {
+        self.catches
+            .as_deref()
+            .is_none_or(|numbers| numbers.contains(&i64::from(number)))
+    }
 }
 
 /// A transaction as a block found it: its undo log's length and its locks.

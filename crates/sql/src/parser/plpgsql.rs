@@ -233,9 +233,13 @@ impl Parser<'_> {
         let body = self.plpgsql_stmts(&["END", "EXCEPTION"])?;
         if self.at_kw("EXCEPTION") {
             let start = self.advance().start;
-            let handler = self.plpgsql_handlers()?;
+            let (handler, catches) = self.plpgsql_handlers()?;
             out.push(Stmt {
-                kind: StmtKind::TryCatch { body, handler },
+                kind: StmtKind::TryCatch {
+                    body,
+                    handler,
+                    catches,
+                },
                 span: start..self.prev_end(),
             });
         } else {
@@ -618,9 +622,12 @@ impl Parser<'_> {
     }
 
     /// `WHEN cond [OR cond] THEN stmts ...` up to END: one handler that runs the first
-    /// arm whose condition names the error, and raises it again when none does.
-    fn plpgsql_handlers(&mut self) -> PResult<Vec<Stmt>> {
+    /// arm whose condition names the error, and the numbers it takes (`None` with
+    /// OTHERS): an error no arm names is not caught by the block.
+    fn plpgsql_handlers(&mut self) -> PResult<(Vec<Stmt>, Option<Vec<i64>>)> {
         let mut arms: Vec<(Option<Expr>, Vec<Stmt>)> = Vec::new();
+        // Every number some arm takes; none once an arm is OTHERS.
+        let mut catches = Some(Vec::new());
         loop {
             let start = self.cur_start();
             self.expect_kw("WHEN")?;
@@ -643,6 +650,10 @@ impl Parser<'_> {
             self.expect_kw("THEN")?;
             let body = self.plpgsql_stmts(&["WHEN", "END"])?;
             let span = start..self.prev_end();
+            match (&mut catches, others) {
+                (Some(all), false) => all.extend_from_slice(&numbers),
+                _ => catches = None,
+            }
             let test = (!others).then(|| {
                 let list = numbers.iter().map(|&n| int(n)).collect();
                 Expr {
@@ -686,7 +697,7 @@ impl Parser<'_> {
                 ),
             };
         }
-        Ok(vec![tail])
+        Ok((vec![tail], catches))
     }
 
     /// Whether the word `n` tokens ahead is a PL/pgSQL variable in scope.

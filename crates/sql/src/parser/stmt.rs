@@ -333,7 +333,11 @@ impl Parser<'_> {
         let handler = self.statements_until_end()?;
         self.expect_kw("END")?;
         self.expect_kw("CATCH")?;
-        Ok(StmtKind::TryCatch { body, handler })
+        Ok(StmtKind::TryCatch {
+            body,
+            handler,
+            catches: None,
+        })
     }
 
     #[inline(never)]
