@@ -170,6 +170,25 @@ test('exercise: SQL that hits a budget (endless loop, runaway recursion) shows t
   assert.equal(await page.$('#panic-panel'), null);
 });
 
+test('exercise: four workers that each loop until the statement budget show the limit, not a dead page', async (t) => {
+  // 500 000 statements a worker, each returning a result: the run shown used to copy
+  // every result into each of its snapshots, and the tab ran out of memory.
+  const { page } = t;
+  await openExercise(t, 'exercise-claim-fix');
+  await page.fill('[data-testid=editor-worker]', `CREATE OR ALTER PROCEDURE dbo.work @process varchar(10)
+AS
+BEGIN
+    WHILE 1 = 1 BEGIN SELECT 1 END
+END`);
+  await page.click('[data-testid=check-button]');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 120_000 });
+  const errors = await page.locator('[data-testid=failing-run] .error').allTextContents();
+  assert.equal(errors.length, 4, JSON.stringify(errors));
+  for (const e of errors) assert.match(e, /it ran more than 500000 statements/);
+  assert.equal(await page.$('#panic-panel'), null);
+  assert.deepEqual(t.errors, []);
+}, { timeoutMs: 150_000 });
+
 test('exercise: solving by editing SQL marks it solved, survives a reload, and a corrupt save is reset with a notice', async (t) => {
   const { page } = t;
   await openExercise(t);

@@ -174,6 +174,26 @@ test(
   { allowErrors: true },
 );
 
+test(
+  'panic: an instance that stops without a panic (out of memory) still shows the error panel',
+  async (t) => {
+    const { page } = t;
+    await t.open('#/lesson/queue-wait-or-skip?lang=pl');
+    await page.waitForSelector('[data-testid=lesson]');
+    await page.evaluate(() => {
+      location.hash = '#/debug/abort?lang=pl';
+    });
+    const panel = await page.waitForSelector('#panic-panel');
+    assert.equal(await panel.getAttribute('role'), 'alert');
+    assert.match(await page.textContent('#panic-panel pre'), /RuntimeError: unreachable/);
+    // In the page's language, as the app left its texts.
+    assert.notEqual(await page.textContent('#panic-panel h2'), 'Lockstep stopped');
+    assert.equal(await page.getAttribute('#main', 'inert'), '');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'panic-panel');
+  },
+  { allowErrors: true },
+);
+
 /** Holds the wasm back, as a slow phone would, until the returned function is called. */
 async function holdWasm(page) {
   let release;

@@ -114,8 +114,8 @@ impl Simulation {
                     slot.hash(&mut h);
                 }
             }
-            let errors: Vec<u32> = s.out.errors.iter().map(|e| e.number).collect();
-            (errors, s.out.results.len()).hash(&mut h);
+            let errors: Vec<u32> = s.errors.iter().map(|e| e.number).collect();
+            (errors, s.results.len()).hash(&mut h);
         }
         for l in self.world.locks.all_locks() {
             (&l.resource, self.owner_key(l.owner), l.mode, l.count).hash(&mut h);

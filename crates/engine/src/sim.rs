@@ -9,7 +9,7 @@ use sql::ast::Script;
 use crate::error::SqlError;
 use crate::event::TraceEntry;
 use crate::exec::{Exec, Output, Rules, Sink};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, SessionOutcome};
 use crate::schedule::{Mode, Policy, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 use crate::state::session::{ClientSettings, State};
 use crate::state::World;
@@ -126,7 +126,7 @@ impl Simulation {
                 break;
             }
         }
-        if let Some(e) = sim.world.sessions[0].out.errors.first() {
+        if let Some(e) = sim.world.sessions[0].errors.first() {
             let err = SqlError::generic(e.number, e.severity, e.message.clone());
             return Err((sim.world.sessions[0].first_error_at.unwrap_or(0), err));
         }
@@ -591,7 +591,13 @@ impl Simulation {
     pub fn outcome(&self) -> Outcome {
         Outcome {
             end_us: self.world.now_us(),
-            sessions: self.world.sessions.iter().map(|s| s.out.clone()).collect(),
+            sessions: (self.world.sessions.iter())
+                .map(|s| SessionOutcome {
+                    results: s.results.to_vec(),
+                    errors: s.errors.to_vec(),
+                    ..s.out.clone()
+                })
+                .collect(),
         }
     }
 

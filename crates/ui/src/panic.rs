@@ -22,7 +22,17 @@ thread_local! {
 }
 
 /// Sets the panel's texts (heading, explanation, link) for the language now in effect.
+/// They are also left on `window` for the page's own fallback (`index.html`), which
+/// writes the panel when the instance stops without a panic: running out of memory
+/// aborts at once, and the hook never runs.
 pub fn set_texts(texts: [String; 3]) {
+    if let Some(window) = web_sys::window() {
+        let list = js_sys::Array::new();
+        for text in &texts {
+            list.push(&text.into());
+        }
+        let _ = js_sys::Reflect::set(&window, &"LOCKSTEP_PANIC_TEXTS".into(), &list);
+    }
     TEXTS.with(|t| *t.borrow_mut() = texts);
 }
 

@@ -20,7 +20,8 @@
 //! - `#/exercise/<id>`: an exercise (goal, hints, editable SQL, Check);
 //! - `#/facilitator`: every exercise with its goals and hints, printable;
 //! - `#/debug/panic`: panics on purpose (for the panic test); `#/debug/panic-run` in a
-//!   run's slice, `#/debug/panic-worker` inside the worker.
+//!   run's slice, `#/debug/panic-worker` inside the worker; `#/debug/abort` stops the
+//!   instance without a panic (as running out of memory does).
 //!
 //! Every route also takes `lang=en|pl|ja`, the interface's language (see
 //! [`crate::i18n`]): [`Route::parse`] sets it aside ([`lang_of`]) before reading the
@@ -67,6 +68,9 @@ pub enum Route {
     /// `#/debug/panic-worker`: asks the worker to panic, so the browser tests can prove
     /// a panic inside the worker reaches the page's error panel.
     DebugPanicWorker,
+    /// `#/debug/abort`: stops the wasm instance without a panic, so the browser tests can
+    /// prove the page's fallback writes the error panel when no hook runs.
+    DebugAbort,
     /// Anything else; keeps the path so the page can say what was not found.
     NotFound(String),
 }
@@ -176,6 +180,7 @@ impl Route {
             ["debug", "panic"] => Route::DebugPanic,
             ["debug", "panic-run"] => Route::DebugPanicRun,
             ["debug", "panic-worker"] => Route::DebugPanicWorker,
+            ["debug", "abort"] => Route::DebugAbort,
             ["lesson", id] => Route::Lesson(LessonRoute::parse(&percent_decode(id), query)),
             ["lesson", id, "schedule"] => {
                 Route::Schedule(ScheduleRoute::parse(&percent_decode(id), query))
@@ -291,6 +296,7 @@ impl fmt::Display for Route {
             Route::DebugPanic => f.write_str("/debug/panic"),
             Route::DebugPanicRun => f.write_str("/debug/panic-run"),
             Route::DebugPanicWorker => f.write_str("/debug/panic-worker"),
+            Route::DebugAbort => f.write_str("/debug/abort"),
             Route::NotFound(path) => f.write_str(path),
         }
     }
@@ -395,6 +401,7 @@ mod tests {
             ("/debug/panic/", Route::DebugPanic),
             ("#/debug/panic-run", Route::DebugPanicRun),
             ("#/debug/panic-worker", Route::DebugPanicWorker),
+            ("#/debug/abort", Route::DebugAbort),
             ("#/nope", Route::NotFound("/nope".to_owned())),
             ("#/lesson/a/b", Route::NotFound("/lesson/a/b".to_owned())),
         ];

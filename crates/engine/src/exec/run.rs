@@ -65,6 +65,8 @@ impl Exec<'_> {
                 delayed_us: 0,
                 open_at_end: false,
             },
+            results: Default::default(),
+            errors: Default::default(),
             statement_locks: Vec::new(),
             undo_mark: 0,
             fresh_locks: Default::default(),
@@ -874,7 +876,7 @@ impl Exec<'_> {
             .current
             .map(|(source, start, _)| self.w.error_at(source, start));
         let s = &mut self.w.sessions[i];
-        s.out.errors.push(crate::error::SqlErrorInfo {
+        s.errors.push(crate::error::SqlErrorInfo {
             caught,
             at,
             ..e.info()
@@ -907,7 +909,7 @@ impl Exec<'_> {
                 first_row,
             });
         }
-        self.w.sessions[i].out.results.push(rs);
+        self.w.sessions[i].results.push(rs);
     }
 
     /// A session that exists only to run a query against the final state.

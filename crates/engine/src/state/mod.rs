@@ -10,6 +10,7 @@ pub(crate) mod heap;
 pub(crate) mod index;
 pub(crate) mod leaf;
 pub mod locks;
+pub(crate) mod log;
 pub(crate) mod order;
 pub mod pages;
 pub(crate) mod program;

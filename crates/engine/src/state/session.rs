@@ -7,10 +7,11 @@ use std::rc::Rc;
 use sql::ast::{IsolationLevel, Script};
 
 use super::locks::{LockMode, OwnerId, Resource};
+use super::log::Log;
 use super::program::Code;
 use super::storage::{RowData, Table, TxnId};
-use crate::error::SqlError;
-use crate::outcome::SessionOutcome;
+use crate::error::{SqlError, SqlErrorInfo};
+use crate::outcome::{ResultSet, SessionOutcome};
 use crate::value::Value;
 
 pub(crate) struct Procedure {
@@ -228,7 +229,11 @@ pub(crate) struct Session {
     /// Locks owned by the session itself (sp_getapplock @LockOwner = 'Session').
     pub session_owner: OwnerId,
     pub executed: u64,
+    /// The outcome's figures; its results and errors are kept in `results` and
+    /// `errors`, which a clone shares (see [`Log`]).
     pub out: SessionOutcome,
+    pub results: Log<ResultSet>,
+    pub errors: Log<SqlErrorInfo>,
     /// Transient locks to drop when the current statement ends.
     pub statement_locks: Vec<Resource>,
     /// Undo position at the start of the current statement.

@@ -34,7 +34,7 @@ pub use header::{Header, LangSwitch, ThemeSwitch};
 pub use lesson_list::LessonList;
 pub use lesson_page::LessonPage;
 pub use matrix::{MatrixPage, MEASURE_MATRIX};
-pub use pages::{DebugPanic, DebugPanicRun, DebugPanicWorker, LessonProblem, NotFound};
+pub use pages::{DebugAbort, DebugPanic, DebugPanicRun, DebugPanicWorker, LessonProblem, NotFound};
 pub use schedule::SchedulePage;
 
 use crate::catalog::catalog;
@@ -174,6 +174,7 @@ pub fn App() -> Html {
         Route::DebugPanic => html! { <DebugPanic /> },
         Route::DebugPanicRun => html! { <DebugPanicRun /> },
         Route::DebugPanicWorker => html! { <DebugPanicWorker /> },
+        Route::DebugAbort => html! { <DebugAbort /> },
         Route::NotFound(path) => html! { <NotFound path={path.clone()} /> },
     };
     let wide = matches!(

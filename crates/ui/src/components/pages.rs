@@ -76,6 +76,14 @@ pub fn DebugPanic() -> Html {
     panic!("{DEBUG_PANIC_MESSAGE}");
 }
 
+/// Stops the instance without a panic, as running out of memory does: no hook runs, and
+/// the page's own fallback (`index.html`) writes the error panel.
+#[function_component]
+pub fn DebugAbort() -> Html {
+    use_effect_with((), |_| -> () { std::process::abort() });
+    html! {}
+}
+
 /// The message of the panic inside a run (`#/debug/panic-run`).
 pub const DEBUG_PANIC_RUN_MESSAGE: &str = "deliberate panic inside a run from #/debug/panic-run";
 
