@@ -137,7 +137,13 @@ impl Simulation {
                 block: Block::Setup,
                 line,
                 col,
-                message: format!("setup failed with error {}: {}", e.number, e.message),
+                // An error without a number (a budget, SQL not simulated) says only
+                // what stopped the setup; a numbered one gives its number or SQLSTATE.
+                message: if e.number == crate::error::UNNUMBERED && e.sqlstate.is_none() {
+                    format!("setup failed: {}", e.message)
+                } else {
+                    format!("setup failed with error {}: {}", e.code(), e.message)
+                },
             }
         })
     }

@@ -127,7 +127,10 @@ impl Simulation {
             }
         }
         if let Some(e) = sim.world.sessions[0].errors.first() {
-            let err = SqlError::generic(e.number, e.severity, e.message.clone());
+            let mut err = SqlError::generic(e.number, e.severity, e.message.clone());
+            if let Some(code) = e.sqlstate {
+                err = err.with_sqlstate(code);
+            }
             return Err((sim.world.sessions[0].first_error_at.unwrap_or(0), err));
         }
         let setup = sim.world.sessions.pop();

@@ -1133,6 +1133,14 @@ fn not_simulated_constructs_are_named_and_spanned() {
     );
     check_error_span("DBCC CHECKDB;", expect!["1:1: not simulated: DBCC [DBCC]"]);
     check_error_span(
+        "DECLARE @t TABLE (id int); DELETE FROM @t WHERE id = 1;",
+        expect!["1:40: not simulated: DELETE from a table variable [@t]"],
+    );
+    check_error_span(
+        "DECLARE @t TABLE (id int); UPDATE @t SET id = 2;",
+        expect!["1:35: not simulated: UPDATE of a table variable [@t]"],
+    );
+    check_error_span(
         "GRANT SELECT ON dbo.task TO worker;",
         expect!["1:1: not simulated: GRANT [GRANT]"],
     );

@@ -2199,3 +2199,22 @@ INSERT INTO t VALUES (1);";
     assert_eq!(printed(&trace), ["outer caught 22012"]);
     assert_eq!(results(&sim, "A"), [vec![vec![Value::Int(1)]]]);
 }
+
+/// A setup that fails names its SQLSTATE, as every PostgreSQL error does (it said
+/// "error 2627"); one stopped by a budget has no number to give, and says only what
+/// stopped it (it said "error 0").
+#[test]
+fn a_failing_setup_names_its_sqlstate() {
+    let failing = |setup: &str| {
+        let sc = scenario_in(Dialect::Postgres, setup, &[("A", 0, "SELECT 1;")]);
+        Simulation::new(&sc, 1).map(|_| ()).unwrap_err().message
+    };
+    assert_eq!(
+        failing("CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (1);"),
+        "setup failed with error 23505: duplicate key value violates unique constraint \"t_pkey\" (DETAIL: Key (id)=(1) already exists.)"
+    );
+    assert_eq!(
+        failing("DO $$ BEGIN LOOP PERFORM 1; END LOOP; END $$;"),
+        "setup failed: simulation stopped this session: it ran more than 500000 statements (a loop that never ends?)"
+    );
+}

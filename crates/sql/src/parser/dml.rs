@@ -68,6 +68,16 @@ impl Parser<'_> {
         })
     }
 
+    /// A table variable takes INSERT and SELECT only: its rows live apart from the
+    /// tables, outside locks and transactions, and the writes that find rows in a
+    /// table do not reach them. Said where the learner wrote it, before anything runs.
+    fn no_table_variable(&self, target: &TableFactor, what: &str) -> PResult<()> {
+        match target {
+            TableFactor::TableVar { span, .. } => Err(self.not_simulated(span.clone(), what)),
+            _ => Ok(()),
+        }
+    }
+
     /// The target of INSERT/UPDATE/DELETE or OUTPUT INTO: a table variable, or a table name
     /// with optional `WITH (hints)` (`hints_allowed`).
     fn dml_target(&mut self, hints_allowed: bool) -> PResult<TableFactor> {
@@ -140,6 +150,7 @@ impl Parser<'_> {
             return Err(self.not_simulated(span, "UPDATE STATISTICS"));
         }
         let target = self.dml_target(true)?;
+        self.no_table_variable(&target, "UPDATE of a table variable")?;
         let (target, mut from) = self.pg_aliased(target)?;
         self.expect_kw("SET")?;
         let mut assignments = vec![self.assignment()?];
@@ -252,6 +263,7 @@ impl Parser<'_> {
         };
         self.eat_kw("FROM");
         let target = self.dml_target(true)?;
+        self.no_table_variable(&target, "DELETE from a table variable")?;
         let (target, mut from) = self.pg_aliased(target)?;
         let output = self.opt_output()?;
         // PostgreSQL's `DELETE FROM t USING others`: T-SQL's second FROM.
