@@ -94,3 +94,14 @@ test('player: a PostgreSQL lesson names its locks in pg_locks words and has no i
   assert.doesNotMatch(locks, /\bKEY (?!UPDATE)/, locks);
   assert.match(locks, /worker2 FOR NO KEY UPDATE/, locks);
 });
+
+test('player: the blocks a run leaves out under one condition share one note, which counts them', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/pg-claim-race', 'claim=two-step');
+  const notes = () => page.$$eval('[data-testid=block-off]', (ps) => ps.map((p) => [p.dataset.count, p.textContent.trim()]));
+  // worker3 and worker4 take part only with 4 workers.
+  assert.deepEqual(await notes(), [['2', '(2 blocks that take part only when workers = 4: not in this run.)']]);
+  await page.click('[data-testid=toggle-workers-4]');
+  await settled(page, 'workers=4');
+  assert.deepEqual(await notes(), []);
+});

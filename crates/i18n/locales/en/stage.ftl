@@ -198,7 +198,10 @@ matrix-no-rows = no rows
 
 block-setup = setup: run before the sessions
 block-show = shown only, not run
-block-off = (A block that takes part only when { $when }: not in this run.)
+block-off = { $count ->
+        [one] (A block that takes part only when { $when }: not in this run.)
+       *[other] ({ $count } blocks that take part only when { $when }: not in this run.)
+    }
 block-or = {" "}or{" "}
 block-and = {" "}and{" "}
 

@@ -180,7 +180,10 @@ matrix-no-rows = 行なし
 
 block-setup = セットアップ: セッションの前に実行
 block-show = 表示のみ、実行しません
-block-off = ({ $when } のときだけ使われるブロック: この実行では使われません。)
+block-off = { $count ->
+        [one] ({ $when } のときだけ使われるブロック: この実行では使われません。)
+       *[other] ({ $when } のときだけ使われるブロック { $count } 個: この実行では使われません。)
+    }
 block-or = {" "}または{" "}
 block-and = {" "}かつ{" "}
 

@@ -200,7 +200,11 @@ matrix-no-rows = brak wierszy
 
 block-setup = przygotowanie: wykonywane przed sesjami
 block-show = tylko do pokazania, nie jest wykonywany
-block-off = (Blok, który bierze udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
+block-off = { $count ->
+        [one] (Blok, który bierze udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
+        [few] ({ $count } bloki, które biorą udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
+       *[other] ({ $count } bloków, które biorą udział tylko wtedy, gdy { $when }: nie w tym przebiegu.)
+    }
 block-or = {" "}lub{" "}
 block-and = {" "}i{" "}
 

@@ -124,15 +124,49 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
             })
             .collect()
     };
-    let rendered = parts.iter().map(|part| match part {
+    // Blocks this run leaves out, each as its condition; one note for a row of them
+    // under the same condition (a lesson's third and fourth workers).
+    let off_when = |index: usize| -> Option<String> {
+        if run.applied.blocks.iter().any(|b| b.block == index) {
+            return None;
+        }
+        let when = props.lesson.blocks.get(index).map(|b| {
+            b.when
+                .iter()
+                .map(|c| format!("{} = {}", c.toggle, c.values.join(&t!("block-or"))))
+                .collect::<Vec<_>>()
+                .join(&t!("block-and"))
+        });
+        Some(when.unwrap_or_default())
+    };
+    let mut items: Vec<(&Part, usize)> = Vec::new();
+    for part in parts.iter() {
+        if let Part::Block(index) = part {
+            if let Some(when) = off_when(*index) {
+                // The previous item, past text that is only white space.
+                let previous = items
+                    .iter_mut()
+                    .rev()
+                    .find(|(p, _)| !matches!(p, Part::Html(h) if h.trim().is_empty()));
+                if let Some((Part::Block(before), count)) = previous {
+                    if off_when(*before).as_ref() == Some(&when) {
+                        *count += 1;
+                        continue;
+                    }
+                }
+            }
+        }
+        items.push((part, 1));
+    }
+    let rendered = items.into_iter().map(|(part, count)| match part {
         Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
         Part::Block(index) => {
             let Some((shown, block)) = run.applied.blocks.iter().enumerate().find(|(_, b)| b.block == *index) else {
-                let when = props.lesson.blocks.get(*index).map(|b| {
-                    b.when.iter().map(|c| format!("{} = {}", c.toggle, c.values.join(&t!("block-or")))).collect::<Vec<_>>().join(&t!("block-and"))
-                });
+                let when = off_when(*index).unwrap_or_default();
                 return html! {
-                    <p class="block-off muted">{ t!("block-off", when = when.unwrap_or_default()) }</p>
+                    <p class="block-off muted" data-testid="block-off" data-count={count.to_string()}>
+                        { t!("block-off", when = when, count = count) }
+                    </p>
                 };
             };
             let label = super::exercise::role_label(&block.role);
