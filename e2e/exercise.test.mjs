@@ -329,6 +329,11 @@ test('facilitator: lists every exercise with goal, checks and hints, and prints 
     text: getComputedStyle(document.querySelector('[data-testid=facilitator-goal]')).color,
   }));
   assert.deepEqual(printed, { buttons: 0, header: 0, background: 'rgb(255, 255, 255)', text: 'rgb(0, 0, 0)' });
+  // Paper cannot follow a link: each exercise prints its whole address instead.
+  const addresses = await page.$$eval('[data-testid=facilitator-address]', (ps) =>
+    ps.filter((p) => p.getClientRects().length > 0).map((p) => p.textContent.trim()));
+  assert.equal(addresses.length, items.length);
+  assert.ok(addresses.includes(`${t.baseUrl}#/exercise/${ID}`), addresses.join(' '));
   await page.evaluate(() => scrollTo(0, 0));
   await page.screenshot({ path: join(SHOTS, 'facilitator-print.png'), fullPage: true });
   await page.emulateMedia({ media: 'screen', colorScheme: 'light' });

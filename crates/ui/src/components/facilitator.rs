@@ -1,7 +1,8 @@
 //! The facilitator page (`#/facilitator`): every exercise with its goal, the goals
 //! Check judges (on which seeds), its hints in order and the blocks learners edit. It
 //! prints as a handout (the print rules in `www/style.css` drop the buttons and print
-//! black on white); the solutions are not here (`lockstep exercises --solutions`).
+//! black on white, each exercise with its whole address where the screen has a link);
+//! the solutions are not here (`lockstep exercises --solutions`).
 
 use gloo::utils::window;
 use lesson::Kind;
@@ -35,6 +36,9 @@ pub fn FacilitatorPage() -> Html {
         let cleared = cleared.clone();
         Callback::from(move |_: MouseEvent| cleared.set(Some(progress::clear_all())))
     };
+    // The page's address without its route: a handout names each exercise in full.
+    let base = window().location().href().unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default().to_string();
     let items = exercises.iter().map(|entry| {
         let lesson = &entry.lesson;
         let Some(exercise) = &lesson.exercise else {
@@ -74,6 +78,9 @@ pub fn FacilitatorPage() -> Html {
                     }) }
                 </p>
                 <p class="facilitator__link"><a href={Route::Exercise(lesson.id.clone()).href()}>{ t!("facilitator-open") }</a></p>
+                <p class="facilitator__address" data-testid="facilitator-address">
+                    <code>{ format!("{base}{}", Route::Exercise(lesson.id.clone()).href()) }</code>
+                </p>
             </article>
         }
     });
