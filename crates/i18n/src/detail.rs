@@ -92,7 +92,7 @@ pub fn detail(detail: &Detail) -> String {
                     let [a, b] = args;
                     text(
                         "detail-row-count-listed",
-                        &[a, b, ("rows", Arg::from(rows))],
+                        &[a, b, ("rows", Arg::from(lesson::plain_rows(rows)))],
                     )
                 }
             }

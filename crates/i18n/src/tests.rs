@@ -446,8 +446,8 @@ fn explore_and_progress_counts_take_their_plural_forms() {
     assert_eq!(steps(Lang::En, 1), "1 engine step, 1 ms of virtual time");
 }
 
-/// A check's rows read as a reader says them: one value plainly, one row in parentheses,
-/// several rows (or none) as they are; a quoted comma or bracket is the value's own.
+/// A check's rows read as a reader says them: one value plainly, each row in
+/// parentheses, none as it is; a quoted comma or bracket is the value's own.
 #[test]
 fn rows_in_a_detail_are_plain_when_there_is_one_value_or_one_row() {
     let rows = |got: &str| crate::detail(&lesson::Detail::Rows { got: got.into() });
@@ -457,7 +457,7 @@ fn rows_in_a_detail_are_plain_when_there_is_one_value_or_one_row() {
     assert_eq!(rows("[[\"a, [b]\"]]"), "got \"a, [b]\"");
     assert_eq!(
         rows("[[1, \"A\"], [2, NULL]]"),
-        "got [[1, \"A\"], [2, NULL]]"
+        "got (1, \"A\"), (2, NULL)"
     );
     assert_eq!(rows("[]"), "got []");
     assert_eq!(

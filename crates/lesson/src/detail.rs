@@ -69,29 +69,51 @@ pub enum Detail {
     },
 }
 
-/// Rows as a reader says them: one value plainly (`197`), one row in parentheses
-/// (`(3, "BUSY", NULL)`), several rows as they are (`[[1, "A"], [2, NULL]]`).
+/// Rows as a reader says them: one value plainly (`197`), a row in parentheses
+/// (`(3, "BUSY", NULL)`), several rows as their rows (`(1, "A"), (2, NULL)`), so an
+/// expectation and what came back read alike. Anything else is kept as written.
 pub fn plain_rows(rows: &str) -> String {
-    let Some(inner) = rows.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) else {
+    let Some(inner) = rows.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
         return rows.to_string();
     };
-    // Brackets and commas inside a quoted value are the value's own.
-    let (mut quoted, mut commas) = (false, 0);
-    for c in inner.chars() {
+    // The rows' own texts, split at the brackets outside quoted values.
+    let mut list: Vec<&str> = Vec::new();
+    let (mut quoted, mut open) = (false, None);
+    for (at, c) in inner.char_indices() {
         match c {
             '"' => quoted = !quoted,
-            '[' | ']' if !quoted => return rows.to_string(),
-            ',' if !quoted => commas += 1,
+            '[' if !quoted && open.is_none() => open = Some(at + 1),
+            '[' if !quoted => return rows.to_string(),
+            ']' if !quoted => match open.take() {
+                Some(from) => list.push(&inner[from..at]),
+                None => return rows.to_string(),
+            },
+            ',' | ' ' if !quoted && open.is_none() => {}
+            _ if open.is_none() => return rows.to_string(),
             _ => {}
         }
     }
-    if quoted || inner.is_empty() {
-        rows.to_string()
-    } else if commas == 0 {
-        inner.to_string()
-    } else {
-        format!("({inner})")
+    if quoted || open.is_some() || list.is_empty() || list.iter().any(|r| r.trim().is_empty()) {
+        return rows.to_string();
     }
+    match list.as_slice() {
+        [one] if !has_comma(one) => one.to_string(),
+        _ => (list.iter())
+            .map(|r| format!("({r})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Whether a row's text has a comma outside its quoted values (more than one value).
+fn has_comma(row: &str) -> bool {
+    let mut quoted = false;
+    row.chars().any(|c| {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        c == ',' && !quoted
+    })
 }
 
 impl fmt::Display for Detail {
@@ -148,7 +170,7 @@ impl fmt::Display for Detail {
                 let noun = if *expected == 1 { "row" } else { "rows" };
                 write!(f, "expected {expected} {noun}, got {got}")?;
                 match rows {
-                    Some(rows) => write!(f, ": {rows}"),
+                    Some(rows) => write!(f, ": {}", plain_rows(rows)),
                     None => Ok(()),
                 }
             }
@@ -325,5 +347,23 @@ impl Codec for Detail {
             },
             _ => return r.bad_tag(),
         })
+    }
+}
+
+#[cfg(test)]
+mod plain_rows_tests {
+    use super::plain_rows;
+
+    #[test]
+    fn rows_read_alike_however_many() {
+        assert_eq!(plain_rows("[[197]]"), "197");
+        assert_eq!(plain_rows(r#"[[3, "BUSY", NULL]]"#), r#"(3, "BUSY", NULL)"#);
+        assert_eq!(plain_rows(r#"[["A", 1], ["B", 1]]"#), r#"("A", 1), ("B", 1)"#);
+        assert_eq!(plain_rows("[[1], [2]]"), "(1), (2)");
+        // Brackets and commas inside a quoted value are the value's own.
+        assert_eq!(plain_rows(r#"[["a, [b]"]]"#), r#""a, [b]""#);
+        for kept in ["[]", "[[]]", "12", "[[1]", "[1, 2]", r#"[["x]]"#] {
+            assert_eq!(plain_rows(kept), kept);
+        }
     }
 }

@@ -1084,12 +1084,12 @@ fn checks_evaluate_with_expected_and_actual() {
         PASS 45:8 run ends after 4 s: end_ms = 4000.25 (expected at least 4000)
         FAIL 50:8 logical reads in range: A logical_reads = 9 (expected 156 to 192)
         PASS 57:8 result rows summed: all sessions result_rows = 2 (expected 2)
-        PASS 62:8 exact rows: got [[1, "A"], [2, NULL]]
-        FAIL 67:8 wrong rows: expected [[1, "A"], [2, "B"]], got [[1, "A"], [2, NULL]]
+        PASS 62:8 exact rows: got (1, "A"), (2, NULL)
+        FAIL 67:8 wrong rows: expected (1, "A"), (2, "B"), got (1, "A"), (2, NULL)
         PASS 72:8 count in range: got 498 (expected 450 to 500)
         FAIL 78:8 count too high: got 498 (expected at most 10)
         PASS 83:8 no rows: expected 0 rows, got 0
-        FAIL 88:8 rows expected, some found: expected 0 rows, got 2: [[1, "A"], [2, NULL]]
+        FAIL 88:8 rows expected, some found: expected 0 rows, got 2: (1, "A"), (2, NULL)
         PASS 93:8 datetime as text: got "1970-01-01 00:00:01.500"
         FAIL 98:8 query fails: query failed at 1:8: Invalid object name 'x'.
         PASS 103:8 what B got: got (2, NULL)
