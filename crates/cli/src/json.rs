@@ -135,7 +135,8 @@ impl Serialize for ValueJson<'_> {
         match self.0 {
             Value::Null => serializer.serialize_none(),
             Value::Int(i) => serializer.serialize_i64(*i),
-            Value::Bool(b) => serializer.serialize_bool(*b),
+            Value::True => serializer.serialize_bool(true),
+            Value::False => serializer.serialize_bool(false),
             // JSON has no NaN or infinity.
             Value::Decimal(d) if d.is_finite() => serializer.serialize_f64(*d),
             Value::Decimal(_) => serializer.serialize_none(),

@@ -20,7 +20,8 @@ fn value(h: &mut DefaultHasher, v: &Value) {
         Value::Decimal(x) => (2u8, x.to_bits()).hash(h),
         Value::Text(s) => (3u8, s).hash(h),
         Value::DateTime(t, stamp) => (4u8, t, stamp).hash(h),
-        Value::Bool(b) => (5u8, b).hash(h),
+        Value::True => 5u8.hash(h),
+        Value::False => 6u8.hash(h),
     }
 }
 

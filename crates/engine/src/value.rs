@@ -16,8 +16,12 @@ pub enum Value {
     Null,
     Int(i64),
     /// A `boolean` (a dialect's own type), and a predicate's value where a query shows
-    /// it (T-SQL's `bit` is an `Int`, 0 or 1). It compares with numbers as 0 and 1.
-    Bool(bool),
+    /// it (T-SQL's `bit` is an `Int`, 0 or 1); it compares with numbers as 0 and 1. Two
+    /// variants without a payload, not `Bool(bool)`: a payload byte would sit next to the
+    /// tag, and every copy of a value would become a partial, unaligned store again
+    /// (the filtered-index setup ran 12 % slower so). Made by [`Value::bool`].
+    True,
+    False,
     Decimal(f64),
     /// Shared: rows are copied often (versions, scans, results), text rarely changes.
     Text(Rc<str>),
@@ -37,7 +41,7 @@ impl PartialEq for Value {
         match (self, other) {
             (Value::Null, Value::Null) => true,
             (Value::Int(a), Value::Int(b)) => a == b,
-            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::True, Value::True) | (Value::False, Value::False) => true,
             (Value::Decimal(a), Value::Decimal(b)) => a == b,
             (Value::Text(a), Value::Text(b)) => a == b,
             (Value::DateTime(a, _), Value::DateTime(b, _)) => a == b,
@@ -88,7 +92,7 @@ impl Value {
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "int",
-            Value::Bool(_) => "boolean",
+            Value::True | Value::False => "boolean",
             Value::Decimal(_) => "float",
             Value::Text(_) => "varchar",
             Value::DateTime(..) => "datetime2",
@@ -104,7 +108,8 @@ impl Value {
     pub fn is_true(&self) -> bool {
         match self {
             Value::Int(i) => *i != 0,
-            Value::Bool(b) => *b,
+            Value::True => true,
+            Value::False => false,
             Value::Decimal(d) => *d != 0.0,
             _ => false,
         }
@@ -118,7 +123,8 @@ impl Value {
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
-            Value::Bool(b) => Some(*b as i64),
+            Value::True => Some(1),
+            Value::False => Some(0),
             Value::Decimal(d) => Some(d.trunc() as i64),
             Value::Text(s) => s.trim().parse().ok(),
             Value::DateTime(t, _) => Some(*t),
@@ -132,7 +138,8 @@ impl Value {
         match self {
             Value::Null => String::new(),
             Value::Text(s) => s.to_string(),
-            Value::Bool(b) => b.to_string(),
+            Value::True => "true".to_string(),
+            Value::False => "false".to_string(),
             other => other.to_string(),
         }
     }
@@ -142,7 +149,8 @@ impl Value {
         match self {
             Value::Text(s) => s.clone(),
             Value::Int(n) => int_text(*n),
-            Value::Bool(b) => Rc::from(if *b { "true" } else { "false" }),
+            Value::True => Rc::from("true"),
+            Value::False => Rc::from("false"),
             Value::Null => Rc::from(""),
             other => other.to_string().into(),
         }
@@ -151,7 +159,20 @@ impl Value {
     /// A predicate's value: a dialect with booleans shows it (`t`); T-SQL never shows
     /// one, and its conditions read it as true or false.
     pub fn bool(b: bool) -> Value {
-        Value::Bool(b)
+        if b {
+            Value::True
+        } else {
+            Value::False
+        }
+    }
+
+    /// A boolean's truth; `None` for any other value.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::True => Some(true),
+            Value::False => Some(false),
+            _ => None,
+        }
     }
 }
 
@@ -161,7 +182,8 @@ impl fmt::Display for Value {
             Value::Null => f.write_str("NULL"),
             Value::Int(i) => write!(f, "{i}"),
             // As psql and the server's text output print it.
-            Value::Bool(b) => f.write_str(if *b { "t" } else { "f" }),
+            Value::True => f.write_str("t"),
+            Value::False => f.write_str("f"),
             Value::Decimal(d) => write!(f, "{d}"),
             Value::Text(s) => f.write_str(s),
             Value::DateTime(us, stamp) => f.write_str(&stamp_text(*us, *stamp)),
@@ -305,10 +327,16 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Null, _) | (_, Value::Null) => None,
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
-        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::True | Value::False, Value::True | Value::False) => {
+            Some(a.as_bool().cmp(&b.as_bool()))
+        }
         // A quoted literal beside a boolean is read as one (`done = 'yes'`).
-        (Value::Bool(x), Value::Text(s)) => parse_bool(s).map(|y| x.cmp(&y)),
-        (Value::Text(s), Value::Bool(y)) => parse_bool(s).map(|x| x.cmp(y)),
+        (Value::True | Value::False, Value::Text(s)) => {
+            parse_bool(s).map(|y| a.as_bool().cmp(&Some(y)))
+        }
+        (Value::Text(s), Value::True | Value::False) => {
+            parse_bool(s).map(|x| Some(x).cmp(&b.as_bool()))
+        }
         (Value::Text(x), Value::Text(y)) => Some(collate(x, y)),
         (Value::DateTime(x, _), Value::DateTime(y, _)) => Some(x.cmp(y)),
         (Value::Text(s), Value::DateTime(_, stamp)) => {
@@ -328,6 +356,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
 /// reads them): `t`, `true`, `yes`, `on`, `1` and their false
 /// counterparts, any case, surrounding spaces ignored, a unique prefix enough (`tr`,
 /// `of`; `o` alone is neither).
+#[inline(never)]
 pub fn parse_bool(text: &str) -> Option<bool> {
     let t = text.trim().to_ascii_lowercase();
     let prefix = |word: &str, min: usize| t.len() >= min && word.starts_with(t.as_str());
@@ -343,7 +372,8 @@ pub fn parse_bool(text: &str) -> Option<bool> {
 fn as_f64(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
-        Value::Bool(b) => Some(*b as i64 as f64),
+        Value::True => Some(1.0),
+        Value::False => Some(0.0),
         Value::Decimal(d) => Some(*d),
         Value::Text(s) => s.trim().parse().ok(),
         Value::DateTime(t, _) => Some(*t as f64),
@@ -525,13 +555,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
         DataType::SmallInt => int_in(v, ty, i16::MIN as i64, i16::MAX as i64),
         DataType::Int => int_in(v, ty, i32::MIN as i64, i32::MAX as i64),
         DataType::BigInt => int_in(v, ty, i64::MIN, i64::MAX),
-        DataType::Boolean => match v {
-            Value::Bool(_) => Ok(v.clone()),
-            Value::Text(s) => parse_bool(s)
-                .map(Value::Bool)
-                .ok_or_else(|| SqlError::conversion_failed(s, ty).into()),
-            _ => Ok(Value::Bool(to_number(v, ty)? != 0.0)),
-        },
+        DataType::Boolean => to_boolean(v, ty),
         DataType::Bit => match v {
             Value::Text(s) if s.eq_ignore_ascii_case("true") => Ok(Value::Int(1)),
             Value::Text(s) if s.eq_ignore_ascii_case("false") => Ok(Value::Int(0)),
@@ -580,10 +604,24 @@ fn round_datetime(us: i64, ty: &DataType) -> i64 {
     (us + unit / 2).div_euclid(unit) * unit
 }
 
+/// A value stored in (or cast to) a boolean: out of line, as only one dialect has the
+/// type and every value stored passes through `convert`.
+#[inline(never)]
+fn to_boolean(v: &Value, ty: &DataType) -> Fallible<Value> {
+    match v {
+        Value::True | Value::False => Ok(v.clone()),
+        Value::Text(s) => parse_bool(s)
+            .map(Value::bool)
+            .ok_or_else(|| SqlError::conversion_failed(s, ty).into()),
+        _ => Ok(Value::bool(to_number(v, ty)? != 0.0)),
+    }
+}
+
 fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
     match v {
         Value::Int(i) => Ok(*i as f64),
-        Value::Bool(b) => Ok(*b as i64 as f64),
+        Value::True => Ok(1.0),
+        Value::False => Ok(0.0),
         Value::Decimal(d) => Ok(*d),
         Value::Text(s) => s
             .trim()
@@ -597,7 +635,8 @@ fn to_number(v: &Value, ty: &DataType) -> Fallible<f64> {
 fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
     let n = match v {
         Value::Int(i) => *i,
-        Value::Bool(b) => *b as i64,
+        Value::True => 1,
+        Value::False => 0,
         Value::Decimal(d) => d.trunc() as i64,
         Value::Text(s) => s
             .trim()
@@ -640,7 +679,8 @@ pub(crate) fn to_literal(v: Value) -> sql::ast::Literal {
     match v {
         Value::Null => sql::ast::Literal::Null,
         Value::Int(n) => sql::ast::Literal::Int(n),
-        Value::Bool(b) => sql::ast::Literal::Bool(b),
+        Value::True => sql::ast::Literal::Bool(true),
+        Value::False => sql::ast::Literal::Bool(false),
         Value::Decimal(d) => sql::ast::Literal::Decimal(d.to_string()),
         Value::Text(s) => sql::ast::Literal::Str {
             value: s,
@@ -705,6 +745,20 @@ pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> 
     })
 }
 
+/// Arithmetic on a boolean: out of line, so the arithmetic above stays small.
+#[cold]
+#[inline(never)]
+fn no_operator(op: BinaryOp, l: &Value, r: &Value) -> Box<SqlError> {
+    let name = |v: &Value| match v {
+        Value::True | Value::False => "boolean",
+        Value::Int(_) => "integer",
+        Value::Decimal(_) => "numeric",
+        Value::DateTime(..) => "timestamp without time zone",
+        Value::Text(_) | Value::Null => "text",
+    };
+    SqlError::no_operator(op, name(l), name(r)).into()
+}
+
 /// Whether a point in time (µs from 1970) lies within datetime2's years 0001–9999.
 pub(crate) fn in_datetime_range(us: i64) -> bool {
     // 0001-01-01 and 10000-01-01 in µs from 1970-01-01.
@@ -733,15 +787,8 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
         // `||`, standard SQL's concatenation: either side as text (`'task ' || 3`).
         Concat => return Ok(Value::Text(concat(&l.as_text(), &r.as_text()))),
         // A boolean takes part only in comparisons and AND/OR/NOT.
-        _ if matches!(l, Value::Bool(_)) || matches!(r, Value::Bool(_)) => {
-            let name = |v: &Value| match v {
-                Value::Bool(_) => "boolean",
-                Value::Int(_) => "integer",
-                Value::Decimal(_) => "numeric",
-                Value::DateTime(..) => "timestamp without time zone",
-                Value::Text(_) | Value::Null => "text",
-            };
-            return Err(SqlError::no_operator(op, name(l), name(r)).into());
+        _ if l.as_bool().is_some() || r.as_bool().is_some() => {
+            return Err(no_operator(op, l, r));
         }
         // `^` as a power is a dialect's operator (`Rules::power`); a filtered index's
         // predicate, evaluated without one, has none.

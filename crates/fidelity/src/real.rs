@@ -300,7 +300,7 @@ impl PlainSet {
         let value = |p: Plain| match p {
             Plain::Null => Value::Null,
             Plain::Int(i) => Value::Int(i),
-            Plain::Bool(b) => Value::Bool(b),
+            Plain::Bool(b) => Value::bool(b),
             Plain::Decimal(d) => Value::Decimal(d),
             Plain::Text(t) => Value::Text(t.into()),
             Plain::DateTime(t) => Value::DateTime(t, engine::Stamp::Trimmed),

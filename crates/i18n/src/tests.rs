@@ -455,10 +455,7 @@ fn rows_in_a_detail_are_plain_when_there_is_one_value_or_one_row() {
     assert_eq!(rows("[[197]]"), "got 197");
     assert_eq!(rows("[[3, \"BUSY\", NULL]]"), "got (3, \"BUSY\", NULL)");
     assert_eq!(rows("[[\"a, [b]\"]]"), "got \"a, [b]\"");
-    assert_eq!(
-        rows("[[1, \"A\"], [2, NULL]]"),
-        "got (1, \"A\"), (2, NULL)"
-    );
+    assert_eq!(rows("[[1, \"A\"], [2, NULL]]"), "got (1, \"A\"), (2, NULL)");
     assert_eq!(rows("[]"), "got []");
     assert_eq!(
         crate::detail(&lesson::Detail::RowsDiffer {

@@ -421,7 +421,7 @@ fn matches(expected: &Expected, actual: &Value) -> bool {
         // The same instant, however its type prints it (`.5`, `.500`, `.500000`).
         (Expected::Text(e), Value::DateTime(us, _)) => engine::parse_datetime(e) == Some(*us),
         (Expected::Bool(e), Value::Int(a)) => i64::from(*e) == *a,
-        (Expected::Bool(e), Value::Bool(a)) => e == a,
+        (Expected::Bool(e), Value::True | Value::False) => actual.as_bool() == Some(*e),
         _ => false,
     }
 }

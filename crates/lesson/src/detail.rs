@@ -358,7 +358,10 @@ mod plain_rows_tests {
     fn rows_read_alike_however_many() {
         assert_eq!(plain_rows("[[197]]"), "197");
         assert_eq!(plain_rows(r#"[[3, "BUSY", NULL]]"#), r#"(3, "BUSY", NULL)"#);
-        assert_eq!(plain_rows(r#"[["A", 1], ["B", 1]]"#), r#"("A", 1), ("B", 1)"#);
+        assert_eq!(
+            plain_rows(r#"[["A", 1], ["B", 1]]"#),
+            r#"("A", 1), ("B", 1)"#
+        );
         assert_eq!(plain_rows("[[1], [2]]"), "(1), (2)");
         // Brackets and commas inside a quoted value are the value's own.
         assert_eq!(plain_rows(r#"[["a, [b]"]]"#), r#""a, [b]""#);

@@ -8,7 +8,8 @@ pub fn value_text(value: &Value) -> String {
         Value::Null => "NULL".to_string(),
         Value::Int(i) => i.to_string(),
         // PostgreSQL's boolean, as psql prints it.
-        Value::Bool(b) => (if *b { "t" } else { "f" }).to_string(),
+        Value::True => "t".to_string(),
+        Value::False => "f".to_string(),
         Value::Decimal(d) => d.to_string(),
         Value::Text(s) => s.to_string(),
         Value::DateTime(..) => value.to_string(),

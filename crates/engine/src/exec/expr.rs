@@ -242,7 +242,7 @@ impl Exec<'_> {
                 Literal::Int(n) => Value::Int(*n),
                 Literal::Decimal(d) => Value::Decimal(d.parse().unwrap_or(0.0)),
                 Literal::Str { value, .. } => Value::Text(value.clone()),
-                Literal::Bool(b) => Value::Bool(*b),
+                Literal::Bool(b) => Value::bool(*b),
                 Literal::Null => Value::Null,
             },
             ExprKind::Var(name) => self.var(i, name)?,
@@ -1110,7 +1110,7 @@ fn value_rank(v: &Value) -> u8 {
     match v {
         Value::Null => 0,
         Value::Text(_) => 1,
-        Value::Int(_) | Value::Bool(_) => 2,
+        Value::Int(_) | Value::True | Value::False => 2,
         Value::Decimal(_) => 3,
         Value::DateTime(..) => 4,
     }

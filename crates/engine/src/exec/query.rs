@@ -4020,7 +4020,7 @@ fn kind(v: &Value) -> Option<u8> {
         Value::Decimal(_) => Some(1),
         Value::Text(_) => Some(2),
         Value::DateTime(..) => Some(3),
-        Value::Bool(_) => Some(4),
+        Value::True | Value::False => Some(4),
     }
 }
 

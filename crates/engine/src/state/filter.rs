@@ -68,7 +68,7 @@ fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
             Value::Decimal(d.parse().unwrap_or(0.0))
         }
         ExprKind::Literal(sql::ast::Literal::Null) => Value::Null,
-        ExprKind::Literal(sql::ast::Literal::Bool(b)) => Value::Bool(*b),
+        ExprKind::Literal(sql::ast::Literal::Bool(b)) => Value::bool(*b),
         ExprKind::Column(n) => t(&n.name().value).map_or(Value::Null, |p| row[p].clone()),
         ExprKind::Binary {
             op: BinaryOp::And,

@@ -6,9 +6,14 @@
 use std::rc::Rc;
 
 /// Items are gathered in a tail, and each full tail is sealed into a shared chunk: a
-/// clone copies the chunks' pointers and at most `CHUNK - 1` items.
+/// clone copies the chunks' pointers and at most `CHUNK - 1` items. An empty log (most
+/// sessions' errors, a worker's results) is `None`, so its clone is a test of a word
+/// (the claim race's mid-run clone took 15 % longer with two empty vectors per log).
 #[derive(Clone, Debug)]
-pub(crate) struct Log<T> {
+pub(crate) struct Log<T>(Option<Box<Chunks<T>>>);
+
+#[derive(Clone, Debug)]
+struct Chunks<T> {
     sealed: Vec<Rc<[T]>>,
     tail: Vec<T>,
 }
@@ -17,28 +22,33 @@ const CHUNK: usize = 64;
 
 impl<T> Default for Log<T> {
     fn default() -> Self {
-        Log {
-            sealed: Vec::new(),
-            tail: Vec::new(),
-        }
+        Log(None)
     }
 }
 
 impl<T> Log<T> {
     pub fn push(&mut self, item: T) {
-        self.tail.push(item);
-        if self.tail.len() == CHUNK {
-            let full = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
-            self.sealed.push(Rc::from(full));
+        let chunks = self.0.get_or_insert_with(|| {
+            Box::new(Chunks {
+                sealed: Vec::new(),
+                tail: Vec::new(),
+            })
+        });
+        chunks.tail.push(item);
+        if chunks.tail.len() == CHUNK {
+            let full = std::mem::replace(&mut chunks.tail, Vec::with_capacity(CHUNK));
+            chunks.sealed.push(Rc::from(full));
         }
     }
 
     pub fn len(&self) -> usize {
-        self.sealed.len() * CHUNK + self.tail.len()
+        self.0
+            .as_ref()
+            .map_or(0, |c| c.sealed.len() * CHUNK + c.tail.len())
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.sealed.iter().flat_map(|c| c.iter()).chain(&self.tail)
+        (self.0.iter()).flat_map(|c| c.sealed.iter().flat_map(|s| s.iter()).chain(&c.tail))
     }
 
     pub fn first(&self) -> Option<&T> {
@@ -72,7 +82,9 @@ mod tests {
         assert_eq!(log.to_vec(), (0..200).collect::<Vec<_>>());
         assert_eq!((log.len(), snapshot.len()), (200, 150));
         // The sealed chunks are shared, not copied.
-        assert!(Rc::ptr_eq(&log.sealed[0], &snapshot.sealed[0]));
+        let first = |l: &Log<i32>| Rc::clone(&l.0.as_ref().unwrap().sealed[0]);
+        assert!(Rc::ptr_eq(&first(&log), &first(&snapshot)));
+        assert_eq!(Log::<i32>::default().len(), 0);
         assert_eq!(log.first(), Some(&0));
     }
 }

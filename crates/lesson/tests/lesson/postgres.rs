@@ -440,7 +440,7 @@ SELECT pg_advisory_unlock(42);";
         &[("A", 0, holder), ("B", 500, trier), ("C", 500, waiter)],
     );
     assert_eq!(wait_ms(&sim, "B"), 0);
-    assert_eq!(results(&sim, "B"), [vec![vec![Value::Bool(false)]]]);
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::False]]]);
     assert!(
         (499..=501).contains(&wait_ms(&sim, "C")),
         "{}",
@@ -449,10 +449,7 @@ SELECT pg_advisory_unlock(42);";
     // One unlock per lock: the second finds nothing held.
     assert_eq!(
         results(&sim, "C")[1..],
-        [
-            vec![vec![Value::Bool(true)]],
-            vec![vec![Value::Bool(false)]]
-        ]
+        [vec![vec![Value::True]], vec![vec![Value::False]]]
     );
     assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "C").is_empty());
 }
@@ -960,9 +957,9 @@ SELECT pg_advisory_unlock(7);";
     assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
     assert_eq!(wait_ms(&sim, "A"), 0);
     let a = results(&sim, "A");
-    assert_eq!(a[2], [[Value::Bool(true)]]);
-    assert_eq!(a[a.len() - 1], [[Value::Bool(true)]]);
-    assert_eq!(results(&sim, "B"), [[[Value::Bool(false)]]]);
+    assert_eq!(a[2], [[Value::True]]);
+    assert_eq!(a[a.len() - 1], [[Value::True]]);
+    assert_eq!(results(&sim, "B"), [[[Value::False]]]);
 }
 
 const QUEUES: &str = "CREATE TABLE queue (id int PRIMARY KEY, name text NOT NULL);
@@ -1647,7 +1644,7 @@ fn a_try_lock_answers_every_row() {
     assert_eq!(
         results(&sim, "A")[0],
         [1, 2, 3]
-            .map(|id| vec![Value::Bool(true), Value::Int(id)])
+            .map(|id| vec![Value::True, Value::Int(id)])
             .to_vec()
     );
 }
@@ -2136,12 +2133,12 @@ INSERT INTO t (id, n) VALUES (5, 7);
 SELECT 2 + done FROM t;
 UPDATE t SET done = 'no' WHERE id = 1 RETURNING id, done;";
     let sim = pg(setup, &[("A", 0, shown), ("B", 10, failing)]);
-    let (t, f) = (Value::Bool(true), Value::Bool(false));
+    let (t, f) = (Value::True, Value::False);
     let a = results(&sim, "A");
     // id, done, done IS NOT TRUE, (n > 5) = done, done::text || '!', IS UNKNOWN.
     let row = |id: i64, done: bool| {
         let txt = Value::Text(format!("{done}!").into());
-        let b = Value::Bool;
+        let b = Value::bool;
         vec![Value::Int(id), b(done), b(!done), b(done), txt, b(true)]
     };
     assert_eq!(a[0], [row(1, true), row(3, true), row(2, false)]);

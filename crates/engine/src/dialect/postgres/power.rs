@@ -56,7 +56,7 @@ fn pg_type(v: &Value) -> &'static str {
     match v {
         Value::Null | Value::Text(_) => "text",
         Value::Int(_) => "integer",
-        Value::Bool(_) => "boolean",
+        Value::True | Value::False => "boolean",
         Value::Decimal(_) => "numeric",
         Value::DateTime(..) => "timestamp without time zone",
     }
