@@ -745,18 +745,23 @@ pub(crate) fn comparison(op: BinaryOp) -> Option<fn(Option<Ordering>) -> Value> 
     })
 }
 
-/// Arithmetic on a boolean: out of line, so the arithmetic above stays small.
+/// `operator does not exist` (42883), for arithmetic on a boolean, or a power of a value
+/// that is no number: out of line, so the arithmetic above stays small.
 #[cold]
 #[inline(never)]
-fn no_operator(op: BinaryOp, l: &Value, r: &Value) -> Box<SqlError> {
-    let name = |v: &Value| match v {
-        Value::True | Value::False => "boolean",
+pub(crate) fn no_operator(op: BinaryOp, l: &Value, r: &Value) -> Box<SqlError> {
+    SqlError::no_operator(op, operand_type(l), operand_type(r)).into()
+}
+
+/// A value's type as the messages of the dialect with booleans name it.
+fn operand_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null | Value::Text(_) => "text",
         Value::Int(_) => "integer",
+        Value::True | Value::False => "boolean",
         Value::Decimal(_) => "numeric",
         Value::DateTime(..) => "timestamp without time zone",
-        Value::Text(_) | Value::Null => "text",
-    };
-    SqlError::no_operator(op, name(l), name(r)).into()
+    }
 }
 
 /// Whether a point in time (µs from 1970) lies within datetime2's years 0001–9999.

@@ -2131,7 +2131,8 @@ SELECT pg_advisory_unlock(5), done::int, 1::boolean FROM t WHERE id = 2;";
     let failing = "INSERT INTO t VALUES (4, 'maybe', 1);
 INSERT INTO t (id, n) VALUES (5, 7);
 SELECT 2 + done FROM t;
-UPDATE t SET done = 'no' WHERE id = 1 RETURNING id, done;";
+UPDATE t SET done = 'no' WHERE id = 1 RETURNING id, done;
+SELECT true ^ 2;";
     let sim = pg(setup, &[("A", 0, shown), ("B", 10, failing)]);
     let (t, f) = (Value::True, Value::False);
     let a = results(&sim, "A");
@@ -2148,11 +2149,15 @@ UPDATE t SET done = 'no' WHERE id = 1 RETURNING id, done;";
     // As psql prints them.
     let shown: Vec<String> = a[0][2].iter().map(lockstep_lesson::value_text).collect();
     assert_eq!(shown, ["2", "f", "t", "f", "false!", "t"]);
-    assert_eq!(sqlstates(&sim, "B"), ["22P02", "23505", "42883", "23505"]);
+    assert_eq!(
+        sqlstates(&sim, "B"),
+        ["22P02", "23505", "42883", "23505", "42883"]
+    );
     let m = messages(&sim, "B");
     assert_eq!(m[0], "invalid input syntax for type boolean: \"maybe\"");
     assert!(m[1].contains("\"one_open\""), "{m:?}");
     assert_eq!(m[2], "operator does not exist: integer + boolean");
+    assert_eq!(m[4], "operator does not exist: boolean ^ integer");
 }
 
 /// Real server: an error that no handler of a block names passes the block by. It is

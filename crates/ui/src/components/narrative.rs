@@ -91,6 +91,13 @@ fn demote_headings(html: &str) -> String {
     out
 }
 
+/// What the narrative shows in turn: a part of the text, or one note for the blocks in a
+/// row that the run leaves out under one condition.
+enum Item<'p> {
+    Part(&'p Part),
+    Off { when: String, count: usize },
+}
+
 #[function_component]
 pub fn Narrative(props: &NarrativeProps) -> Html {
     let lesson = props.lesson.clone();
@@ -139,35 +146,43 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
         });
         Some(when.unwrap_or_default())
     };
-    let mut items: Vec<(&Part, usize)> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
     for part in parts.iter() {
-        if let Part::Block(index) = part {
-            if let Some(when) = off_when(*index) {
-                // The previous item, past text that is only white space.
-                let previous = items
-                    .iter_mut()
-                    .rev()
-                    .find(|(p, _)| !matches!(p, Part::Html(h) if h.trim().is_empty()));
-                if let Some((Part::Block(before), count)) = previous {
-                    if off_when(*before).as_ref() == Some(&when) {
-                        *count += 1;
-                        continue;
-                    }
-                }
-            }
+        let when = match part {
+            Part::Block(index) => off_when(*index),
+            Part::Html(_) => None,
+        };
+        let Some(when) = when else {
+            items.push(Item::Part(part));
+            continue;
+        };
+        // The previous item, past text that is only white space.
+        let previous = (items.iter_mut().rev())
+            .find(|item| !matches!(item, Item::Part(Part::Html(h)) if h.trim().is_empty()));
+        match previous {
+            Some(Item::Off {
+                when: before,
+                count,
+            }) if *before == when => *count += 1,
+            _ => items.push(Item::Off { when, count: 1 }),
         }
-        items.push((part, 1));
     }
-    let rendered = items.into_iter().map(|(part, count)| match part {
-        Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
-        Part::Block(index) => {
-            let Some((shown, block)) = run.applied.blocks.iter().enumerate().find(|(_, b)| b.block == *index) else {
-                let when = off_when(*index).unwrap_or_default();
-                return html! {
-                    <p class="block-off muted" data-testid="block-off" data-count={count.to_string()}>
-                        { t!("block-off", when = when, count = count) }
-                    </p>
-                };
+    let rendered = items.into_iter().map(|item| match item {
+        Item::Off { when, count } => html! {
+            <p class="block-off muted" data-testid="block-off" data-count={count.to_string()}>
+                { t!("block-off", when = when, count = count) }
+            </p>
+        },
+        Item::Part(Part::Html(html)) => Html::from_html_unchecked(AttrValue::from(html.clone())),
+        Item::Part(Part::Block(index)) => {
+            let Some((shown, block)) = run
+                .applied
+                .blocks
+                .iter()
+                .enumerate()
+                .find(|(_, b)| b.block == *index)
+            else {
+                return html! {};
             };
             let label = super::exercise::role_label(&block.role);
             html! {

@@ -18,12 +18,7 @@ pub(super) fn power(l: &Value, r: &Value) -> Fallible<Value> {
             )
             .with_sqlstate("22P02")
         }),
-        _ => Err(SqlError::generic(
-            0,
-            16,
-            format!("operator does not exist: {} ^ {}", pg_type(l), pg_type(r)),
-        )
-        .with_sqlstate("42883")),
+        _ => Err(*crate::value::no_operator(sql::ast::BinaryOp::Pow, l, r)),
     };
     let (a, b) = (num(l)?, num(r)?);
     if a == 0.0 && b < 0.0 {
@@ -49,15 +44,4 @@ pub(super) fn power(l: &Value, r: &Value) -> Fallible<Value> {
             .into());
     }
     Ok(Value::Decimal(v))
-}
-
-/// A value's type as PostgreSQL's messages name it.
-fn pg_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null | Value::Text(_) => "text",
-        Value::Int(_) => "integer",
-        Value::True | Value::False => "boolean",
-        Value::Decimal(_) => "numeric",
-        Value::DateTime(..) => "timestamp without time zone",
-    }
 }
