@@ -142,6 +142,29 @@ pub(crate) fn canonical(e: &Expr) -> String {
     s
 }
 
+/// The canonical texts a conjunct matches a filter's as: an equality or inequality
+/// either way round (`'new' = status` implies `status = 'new'`).
+pub(crate) fn canonical_forms(e: &Expr) -> Vec<String> {
+    let mut forms = vec![canonical(e)];
+    if let ExprKind::Binary {
+        op: op @ (BinaryOp::Eq | BinaryOp::Ne),
+        left,
+        right,
+    } = &e.kind
+    {
+        let mut s = String::from("(");
+        canon(right, &mut s);
+        {
+            use std::fmt::Write;
+            let _ = write!(s, " {op:?} ");
+        }
+        canon(left, &mut s);
+        s.push(')');
+        forms.push(s);
+    }
+    forms
+}
+
 /// Appends `text` lowercased as `to_ascii_lowercase` would, without a copy first.
 fn push_ascii_lower(s: &mut String, text: &str) {
     s.extend(text.chars().map(|c| c.to_ascii_lowercase()));

@@ -843,7 +843,7 @@ pub struct Insert {
     pub on_conflict: Option<OnConflict>,
 }
 
-/// `ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING`: a row that a unique index
+/// `ON CONFLICT [(columns) [WHERE predicate] | ON CONSTRAINT name] DO NOTHING`: a row that a unique index
 /// (one of these, when named) already holds is left out, without an error; with `DO
 /// UPDATE SET ... [WHERE ...]` that row is updated instead (`EXCLUDED` names the row
 /// proposed for insertion).
@@ -851,6 +851,9 @@ pub struct Insert {
 pub struct OnConflict {
     /// The arbiter index's columns; empty with a constraint or none named.
     pub columns: Vec<Ident>,
+    /// `(columns) WHERE predicate`: a partial unique index is an arbiter only when this
+    /// implies its predicate.
+    pub index_where: Option<Expr>,
     pub constraint: Option<Ident>,
     /// `DO UPDATE`'s assignments and WHERE; `None` for DO NOTHING.
     pub update: Option<ConflictUpdate>,

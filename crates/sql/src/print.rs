@@ -965,6 +965,11 @@ impl Printer {
             } else if !c.columns.is_empty() {
                 self.idents_in_parens(&c.columns);
                 self.w(" ");
+                if let Some(w) = &c.index_where {
+                    self.w("WHERE ");
+                    self.expr(w);
+                    self.w(" ");
+                }
             }
             match &c.update {
                 None => self.w("DO NOTHING"),

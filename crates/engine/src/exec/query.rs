@@ -2070,6 +2070,9 @@ impl Exec<'_> {
             ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
         let mut inserted = Vec::new();
         let mut n = 0u64;
+        if let (Some(c), None) = (&ins.on_conflict, &is_var) {
+            self.check_arbiters(tid, c)?;
+        }
         let mut upsert = match (&ins.on_conflict, &ins.target) {
             (
                 Some(sql::ast::OnConflict {
@@ -4082,12 +4085,11 @@ fn arbiter(e: &SqlError, c: &sql::ast::OnConflict) -> bool {
     if c.columns.is_empty() {
         return true;
     }
+    // The same columns in any order: `check_arbiters` took the index by its set.
     let wanted: Vec<String> = c.columns.iter().map(|c| c.value.to_lowercase()).collect();
     e.key.as_deref().is_some_and(|(columns, _)| {
-        columns
-            .split(", ")
-            .map(str::to_lowercase)
-            .eq(wanted.iter().cloned())
+        let named: Vec<String> = columns.split(", ").map(str::to_lowercase).collect();
+        named.iter().all(|n| wanted.contains(n)) && wanted.iter().all(|w| named.contains(w))
     })
 }
 

@@ -940,6 +940,75 @@ COMMIT;";
     );
 }
 
+/// Real server (psql, PostgreSQL 15): the arbiter is inferred before any row is
+/// proposed. `ON CONFLICT (cols)` needs a unique index on exactly those columns (in any
+/// order; the primary key counts), and a partial one only when `WHERE` implies its
+/// predicate (`'IN_PROGRESS' = status` does, `status <> 'DONE'` does not): otherwise
+/// 42P10 even for a row that clashes with nothing. `ON CONSTRAINT` takes a constraint,
+/// not an index made by CREATE UNIQUE INDEX (42704). DO UPDATE updates the row the
+/// partial index holds, not an older row with the same key outside it.
+#[test]
+fn on_conflict_infers_its_arbiter_and_a_partial_index_needs_where() {
+    let setup = "CREATE TABLE send (document_id int NOT NULL, status varchar(20) NOT NULL);
+CREATE UNIQUE INDEX ux ON send (document_id) WHERE status = 'IN_PROGRESS';
+INSERT INTO send VALUES (1, 'DONE'), (1, 'IN_PROGRESS');
+CREATE TABLE t2 (a int NOT NULL, b int NOT NULL, c int,
+    CONSTRAINT pk2 PRIMARY KEY (a), CONSTRAINT uq UNIQUE (b, c));
+CREATE TABLE other (a int NOT NULL);";
+    let a = "INSERT INTO send VALUES (2, 'IN_PROGRESS') ON CONFLICT (document_id) DO NOTHING;
+INSERT INTO other VALUES (1) ON CONFLICT (a) DO NOTHING;
+INSERT INTO send VALUES (1, 'IN_PROGRESS') ON CONFLICT (document_id) WHERE status <> 'DONE' DO NOTHING;
+INSERT INTO send VALUES (1, 'IN_PROGRESS') ON CONFLICT (document_id) WHERE status = 'IN_PROGRESS' DO NOTHING;
+INSERT INTO send VALUES (2, 'IN_PROGRESS') ON CONFLICT (document_id) WHERE 'IN_PROGRESS' = status AND document_id > 0 DO NOTHING;
+INSERT INTO send VALUES (1, 'IN_PROGRESS') ON CONFLICT (document_id) WHERE status = 'IN_PROGRESS'
+    DO UPDATE SET status = 'RETRY' RETURNING *;
+INSERT INTO send VALUES (3, 'X') ON CONFLICT ON CONSTRAINT ux DO NOTHING;
+INSERT INTO t2 VALUES (1, 1, 1);
+INSERT INTO t2 VALUES (2, 1, 1) ON CONFLICT (c, b) DO NOTHING;
+INSERT INTO t2 VALUES (1, 2, 2) ON CONFLICT ON CONSTRAINT pk2 DO NOTHING;
+INSERT INTO t2 VALUES (3, 3, 3) ON CONFLICT (a) WHERE c > 0 DO NOTHING;
+INSERT INTO t2 VALUES (4, 4, 4) ON CONFLICT (nope) DO NOTHING;";
+    let mut sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["42P10", "42P10", "42P10", "42704", "42703"]
+    );
+    let messages = messages(&sim, "A");
+    assert_eq!(
+        messages[0],
+        "there is no unique or exclusion constraint matching the ON CONFLICT specification"
+    );
+    assert_eq!(
+        messages[3],
+        "constraint \"ux\" for table \"send\" does not exist"
+    );
+    assert_eq!(messages[4], "column \"nope\" does not exist");
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![Value::Int(1), text("RETRY")]]]
+    );
+    assert_eq!(
+        final_rows(
+            &mut sim,
+            "SELECT document_id, status FROM send ORDER BY 1, 2"
+        ),
+        [
+            [Value::Int(1), text("DONE")],
+            [Value::Int(1), text("RETRY")],
+            [Value::Int(2), text("IN_PROGRESS")]
+        ]
+    );
+    assert_eq!(
+        final_rows(&mut sim, "SELECT a FROM t2 ORDER BY a"),
+        [[Value::Int(1)], [Value::Int(3)]]
+    );
+    assert_eq!(
+        final_rows(&mut sim, "SELECT COUNT(*) FROM other"),
+        [[Value::Int(0)]]
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -361,18 +361,18 @@ impl Parser<'_> {
 
     /// `RETURNING items`: an OUTPUT of the new row (the old one for DELETE); bare column
     /// names are qualified as OUTPUT's `inserted.`/`deleted.` would be.
-    /// `ON CONFLICT [(col, ...) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ...
-    /// [WHERE ...]`; an arbiter's WHERE is not simulated.
+    /// `ON CONFLICT [(col, ...) [WHERE predicate] | ON CONSTRAINT name] DO NOTHING |
+    /// DO UPDATE SET ... [WHERE ...]`.
     pub(super) fn pg_on_conflict(&mut self) -> PResult<crate::ast::OnConflict> {
         let start = self.advance().start;
         self.advance();
         let mut columns = Vec::new();
         let mut constraint = None;
+        let mut index_where = None;
         if self.at(Tok::LParen) {
             columns = self.ident_list_in_parens()?;
-            if self.kw_at(0, "WHERE") {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, "ON CONFLICT (...) WHERE"));
+            if self.eat_kw("WHERE") {
+                index_where = Some(self.expr()?);
             }
         } else if self.eat_kw("ON") {
             self.expect_kw("CONSTRAINT")?;
@@ -407,6 +407,7 @@ impl Parser<'_> {
         }
         Ok(crate::ast::OnConflict {
             columns,
+            index_where,
             constraint,
             update,
         })

@@ -81,9 +81,15 @@ impl Exec<'_> {
     }
 
     /// The row of `tid` whose values in the clashing key's columns (as `clash` names
-    /// them) equal `proposed`'s.
+    /// them) equal `proposed`'s, and which is in the clashing index (a partial index
+    /// holds only the rows its predicate takes).
     fn holder_of_key(&self, tid: u32, clash: &SqlError, proposed: &[Value]) -> Option<RowId> {
         let t = &self.w.db.tables[tid as usize];
+        let index = crate::error::quoted_after(&clash.message, " index '").and_then(|name| {
+            t.indexes
+                .iter()
+                .find(|ix| ix.name.eq_ignore_ascii_case(name))
+        });
         let (names, _) = clash.key.as_deref()?;
         let cols: Vec<usize> = names
             .split(", ")
@@ -97,7 +103,80 @@ impl Exec<'_> {
             s.latest().is_some_and(|r| {
                 cols.iter()
                     .all(|&c| compare(&r[c], &proposed[c]) == Some(Ordering::Equal))
+                    && index.is_none_or(|ix| t.filter_passes(ix, r))
             })
         })
+    }
+
+    /// The server's arbiter inference, done before any row is proposed: `ON CONFLICT
+    /// (columns) [WHERE predicate]` needs a unique index (the primary key among them)
+    /// on exactly those columns, in any order, and a partial one only when the
+    /// predicate's AND-ed parts include its own (42P10 otherwise); `ON CONSTRAINT name`
+    /// needs a constraint of that name, which an index made by CREATE UNIQUE INDEX is
+    /// not (42704).
+    pub(super) fn check_arbiters(
+        &self,
+        tid: u32,
+        c: &sql::ast::OnConflict,
+    ) -> crate::error::Fallible<()> {
+        let t = &self.w.db.tables[tid as usize];
+        if let Some(name) = &c.constraint {
+            let named = |n: &str| n.eq_ignore_ascii_case(&name.value);
+            let found = t.pk_name.as_deref().is_some_and(named)
+                || t.indexes.iter().any(|ix| ix.constraint && named(&ix.name));
+            if found {
+                return Ok(());
+            }
+            return Err(SqlError::generic(
+                0,
+                16,
+                format!(
+                    "constraint \"{}\" for table \"{}\" does not exist",
+                    name.value, t.name
+                ),
+            )
+            .with_sqlstate("42704")
+            .into());
+        }
+        if c.columns.is_empty() {
+            return Ok(());
+        }
+        let mut wanted = Vec::with_capacity(c.columns.len());
+        for name in &c.columns {
+            let col = t
+                .column(&name.value)
+                .ok_or_else(|| SqlError::invalid_column(&name.value))?;
+            if !wanted.contains(&col) {
+                wanted.push(col);
+            }
+        }
+        let same_columns = |cols: &mut dyn Iterator<Item = usize>| {
+            let cols: Vec<usize> = cols.collect();
+            cols.len() == wanted.len() && cols.iter().all(|c| wanted.contains(c))
+        };
+        let implied: Vec<String> = c
+            .index_where
+            .iter()
+            .flat_map(|w| conjuncts(w))
+            .flat_map(crate::syntax::canonical_forms)
+            .collect();
+        let primary =
+            !t.key.is_empty() && t.pk_name.is_some() && same_columns(&mut t.key.iter().copied());
+        let unique = t.indexes.iter().any(|ix| {
+            ix.unique
+                && same_columns(&mut ix.columns.iter().map(|&(c, _)| c))
+                && (ix.filter.is_none() || ix.filter_canon.iter().all(|f| implied.contains(f)))
+        });
+        if primary || unique {
+            Ok(())
+        } else {
+            Err(SqlError::generic(
+                0,
+                16,
+                "there is no unique or exclusion constraint matching the ON CONFLICT specification",
+            )
+            .with_sqlstate("42P10")
+            .into())
+        }
     }
 }
