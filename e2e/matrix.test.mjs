@@ -54,6 +54,9 @@ test('matrix: queue-isolation shows 650 exactly in the SNAPSHOT and SERIALIZABLE
   const [, off] = waits.find(([s]) => s === 'isolation=read-committed rcsi=off readpast=off');
   const [lo, hi] = off.split('–').map(Number);
   assert.ok(2450 < lo && lo < hi && hi < 2550, off);
+  // The cell shows it as the page writes numbers (`2,500.205–2,509.55`); data-text stays plain.
+  const shown = await page.textContent('[data-testid=matrix-row][data-settings="isolation=read-committed rcsi=off readpast=off"] [data-key="B.wait_ms"] .matrix__value');
+  assert.equal(shown, `${lo.toLocaleString('en-US', { maximumFractionDigits: 3 })}–${hi.toLocaleString('en-US', { maximumFractionDigits: 3 })}`);
   // A cell opens its run: the row's toggles off their defaults, and the seed.
   const link = '[data-testid=matrix-row][data-settings="isolation=snapshot rcsi=on readpast=on"] [data-key="B.error_number"] a';
   assert.equal(await page.getAttribute(link, 'href'), '#/lesson/queue-isolation?isolation=snapshot&rcsi=on&seed=1');
@@ -177,6 +180,19 @@ test('matrix: labelled columns, plain values, outcome marks and one tab stop per
   const locked = await cell('guard=applock', 'one-receiver-call');
   assert.deepEqual([locked.value, locked.mark], ['1', 'pass']);
   await t.screenshot('matrix-marks');
+
+  // Where every check holds and one reproduces the bug, a promise broken on a column no
+  // check reads is that bug showing too, not a failure.
+  await t.open('#/lesson/send-failure/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const recorded = await cell('fail=after-call', 'every-call-recorded');
+  assert.deepEqual([recorded.value, recorded.mark, recorded.symbol], ['1', 'bug', '⚠']);
+  assert.equal((await cell('fail=none', 'every-call-recorded')).mark, 'pass');
+  // A column two checks read under different settings names both.
+  assert.equal(
+    (await header('clerk.result3')).label,
+    'Failure before the call: no call and no entry / Failure after the call: the receiver has the document, no entry says so / No failure: one call, one entry',
+  );
 });
 
 // PostgreSQL has no TRY block: its errors' column says what it has instead.

@@ -157,11 +157,18 @@ fn seeds_from(first: u64, count: usize) -> Vec<u64> {
 /// number, which every lesson has.
 pub fn columns(lesson: &Lesson) -> Vec<Column> {
     let mut found: Vec<(ColumnMeasure, String)> = Vec::new();
-    let mut add = |measure: ColumnMeasure, label: &str| {
-        if !found.iter().any(|(m, _)| *m == measure) {
-            found.push((measure, label.to_string()));
-        }
-    };
+    // Checks that read the same figure under different settings share its column, which
+    // is labelled with each of their names (each row is judged by the one that applies).
+    let mut add =
+        |measure: ColumnMeasure, label: &str| match found.iter_mut().find(|(m, _)| *m == measure) {
+            Some((_, shared)) => {
+                if !shared.split(" / ").any(|l| l == label) {
+                    shared.push_str(" / ");
+                    shared.push_str(label);
+                }
+            }
+            None => found.push((measure, label.to_string())),
+        };
     for check in &lesson.checks {
         add(ColumnMeasure::of_check(&check.kind), &check.name);
     }

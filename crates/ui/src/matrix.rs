@@ -100,8 +100,18 @@ pub fn judge_row(lesson: &Lesson, columns: &[Column], row: &Row) -> Vec<Vec<Judg
     out
 }
 
+/// Whether a row reproduces the lesson's bug: every check that applies held, and one
+/// of them describes a bug. A promise broken in such a row is that bug showing.
+pub fn reproduces_bug(lesson: &Lesson, row: &Row) -> bool {
+    let verdicts = &row.check_verdicts;
+    verdicts.iter().all(|&(_, held)| held)
+        && (verdicts.iter()).any(|&(i, held)| held && lesson.checks.get(i).is_some_and(|c| c.bug))
+}
+
 /// The mark of a cell with these expectations; none when nothing reads the cell.
-pub fn mark(lesson: &Lesson, judged: &[Judged]) -> Option<Mark> {
+/// `bug_row`: the row reproduces the lesson's bug ([`reproduces_bug`]), so a property
+/// it breaks is marked as the bug, not as a failure.
+pub fn mark(lesson: &Lesson, judged: &[Judged], bug_row: bool) -> Option<Mark> {
     let is_bug = |j: &Judged| matches!(j.source, Source::Check(i) if lesson.checks[i].bug);
     let check = |j: &&Judged| matches!(j.source, Source::Check(_));
     if judged.iter().filter(check).any(|j| !j.held) {
@@ -109,7 +119,7 @@ pub fn mark(lesson: &Lesson, judged: &[Judged]) -> Option<Mark> {
     } else if judged.iter().any(|j| is_bug(j) && j.held) {
         Some(Mark::Bug)
     } else if judged.iter().any(|j| !j.held) {
-        Some(Mark::Fail)
+        Some(if bug_row { Mark::Bug } else { Mark::Fail })
     } else if judged.is_empty() {
         None
     } else {
@@ -173,15 +183,15 @@ pub fn plain_text(cell: &Cell, measure: &ColumnMeasure) -> String {
             })
     }) {
         return if lo == hi {
-            lesson::number_text(lo)
+            number_label(lo)
         } else {
-            format!("{}–{}", lesson::number_text(lo), lesson::number_text(hi))
+            format!("{}–{}", number_label(lo), number_label(hi))
         };
     }
     let mut distinct: Vec<String> = Vec::new();
     for p in plains {
         let text = match p {
-            Plain::Number(n) => lesson::number_text(n),
+            Plain::Number(n) => number_label(n),
             Plain::Text(t) => t,
         };
         if !distinct.contains(&text) {
@@ -189,6 +199,17 @@ pub fn plain_text(cell: &Cell, measure: &ColumnMeasure) -> String {
         }
     }
     distinct.join(" / ")
+}
+
+/// A number as the page's language writes numbers (`2,500.167`, Polish `2 500,167`),
+/// as the panels beside the matrix do; the cell's `data-text` keeps the plain form.
+fn number_label(n: f64) -> String {
+    // To the thousandth, as figures are measured; a finer number is left as it is.
+    if ((n * 1000.0).round() / 1000.0 - n).abs() < 1e-9 {
+        crate::present::figure_label(n)
+    } else {
+        lesson::number_text(n)
+    }
 }
 
 #[cfg(test)]
@@ -232,9 +253,13 @@ mod tests {
         for (readings, want) in cases {
             assert_eq!(plain_text(&cell(readings), &result), want, "{readings:?}");
         }
-        // Numbers read as numbers are what `Cell::text` writes.
+        // Numbers read as numbers are written as the page writes numbers (`Cell::text`,
+        // the cell's `data-text`, keeps them plain).
         let numbers = cell(&[Reading::Number(2450.5), Reading::Number(2512.345)]);
-        assert_eq!(plain_text(&numbers, &result), numbers.text());
+        assert_eq!(numbers.text(), "2450.5–2512.345");
+        assert_eq!(plain_text(&numbers, &result), "2,450.5–2,512.345");
+        let waits = cell(&[text("[[2500.167]]"), text("[[1000]]")]);
+        assert_eq!(plain_text(&waits, &result), "1,000–2,500.167");
         // "none" is the errors column's word, translated; elsewhere it is data.
         let none = cell(&[text("none")]);
         assert_eq!(plain_text(&none, &ColumnMeasure::ErrorNumbers), "none");
@@ -267,15 +292,17 @@ mod tests {
         let b = column_index(&matrix, "B.error_number");
         let snapshot = row(&matrix, "isolation=snapshot rcsi=off readpast=on");
         let judged = judge_row(&lesson, &matrix.columns, snapshot);
-        assert_eq!(mark(&lesson, &judged[b]), Some(Mark::Pass));
+        let bug_row = reproduces_bug(&lesson, snapshot);
+        assert!(!bug_row);
+        assert_eq!(mark(&lesson, &judged[b], bug_row), Some(Mark::Pass));
         // A result check (`[[2, "task 2", 3, "B"]]`) is marked like any other.
         let result = column_index(&matrix, "B.result1");
         let locking = row(&matrix, "isolation=read-committed rcsi=off readpast=off");
         let judged = judge_row(&lesson, &matrix.columns, locking);
         assert_eq!(judged[result].len(), 1);
-        assert_eq!(mark(&lesson, &judged[result]), Some(Mark::Pass));
+        assert_eq!(mark(&lesson, &judged[result], bug_row), Some(Mark::Pass));
         // A column no applicable check reads has no mark.
-        assert_eq!(mark(&lesson, &judged[b]), None);
+        assert_eq!(mark(&lesson, &judged[b], bug_row), None);
     }
 
     #[test]
@@ -322,15 +349,32 @@ mod tests {
             error: None,
         };
         let judged = judge_row(&lesson, &columns, &race);
-        assert_eq!(mark(&lesson, &judged[q1]), Some(Mark::Bug));
+        let bug_row = reproduces_bug(&lesson, &race);
+        assert!(bug_row);
+        assert_eq!(mark(&lesson, &judged[q1], bug_row), Some(Mark::Bug));
         // The property breaks with the bug check that reads the same column: the bug.
-        assert_eq!(mark(&lesson, &judged[double]), Some(Mark::Bug));
-        assert_eq!(mark(&lesson, &judged[errors]), Some(Mark::Pass));
+        assert_eq!(mark(&lesson, &judged[double], bug_row), Some(Mark::Bug));
+        assert_eq!(mark(&lesson, &judged[errors], bug_row), Some(Mark::Pass));
         let broken = judged[double]
             .iter()
             .find(|j| matches!(j.source, Source::Property(_)))
             .unwrap();
         assert!(!broken.held);
+        // Where the bug reproduces, a promise it breaks on a column of its own (a worker
+        // ending with an error) is the bug showing too, not a failure.
+        let erring = Row {
+            property_verdicts: vec![
+                (property("no-double-claim"), false),
+                (property("no-errors"), false),
+            ],
+            ..race.clone()
+        };
+        let judged = judge_row(&lesson, &columns, &erring);
+        assert!(reproduces_bug(&lesson, &erring));
+        assert_eq!(
+            mark(&lesson, &judged[key("error_numbers")], true),
+            Some(Mark::Bug)
+        );
         // Two-step without duplicates: the bug did not reproduce, a failed check.
         let calm = Row {
             check_verdicts: vec![
@@ -346,8 +390,10 @@ mod tests {
             ..race.clone()
         };
         let judged = judge_row(&lesson, &columns, &calm);
-        assert_eq!(mark(&lesson, &judged[q1]), Some(Mark::Fail));
-        assert_eq!(mark(&lesson, &judged[double]), Some(Mark::Fail));
+        let bug_row = reproduces_bug(&lesson, &calm);
+        assert!(!bug_row);
+        assert_eq!(mark(&lesson, &judged[q1], bug_row), Some(Mark::Fail));
+        assert_eq!(mark(&lesson, &judged[double], bug_row), Some(Mark::Fail));
         // A property broken with no bug check on its column is a failure.
         let broken = Row {
             property_verdicts: vec![
@@ -358,10 +404,10 @@ mod tests {
         };
         let judged = judge_row(&lesson, &columns, &broken);
         assert_eq!(
-            mark(&lesson, &judged[key("error_numbers")]),
+            mark(&lesson, &judged[key("error_numbers")], bug_row),
             Some(Mark::Fail)
         );
-        assert_eq!(mark(&lesson, &judged[errors]), Some(Mark::Pass));
+        assert_eq!(mark(&lesson, &judged[errors], bug_row), Some(Mark::Pass));
         // A column nothing reads in this row has no mark.
         let unread = Row {
             check_verdicts: Vec::new(),
@@ -369,7 +415,7 @@ mod tests {
             ..calm
         };
         assert_eq!(
-            mark(&lesson, &judge_row(&lesson, &columns, &unread)[q1]),
+            mark(&lesson, &judge_row(&lesson, &columns, &unread)[q1], false),
             None
         );
     }

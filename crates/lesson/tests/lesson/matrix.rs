@@ -90,6 +90,17 @@ fn columns_are_each_measure_once_named_by_a_property_that_shares_its_sql() {
         columns[0].label,
         "Two-step, 2 workers, 500 tasks: about 490 duplicate claims (450-500)"
     );
+    // Two checks read B's wait, each under its own setting: the column names both.
+    let skip = lesson(
+        "queue-wait-or-skip.md",
+        include_str!("../../../../lessons/queue-wait-or-skip.md"),
+    );
+    let columns = matrix_columns(&skip);
+    let wait = columns.iter().find(|c| c.key == "B.wait_ms").unwrap();
+    assert_eq!(
+        wait.label,
+        "With READPAST, B gets a task at once (0-1 ms) / Without READPAST, B waits about 2.5 s: the rest of A's 4 s hold"
+    );
     // The lesson's seed and the two after it; more continue from there.
     assert_eq!(lockstep_lesson::default_matrix_seeds(&race), [7, 8, 9]);
     assert_eq!(matrix_seeds(&race, 5), [7, 8, 9, 10, 11]);

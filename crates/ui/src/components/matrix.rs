@@ -342,10 +342,11 @@ fn MatrixRow(props: &RowProps) -> Html {
         Mark::Pass
     });
     let judged = crate::matrix::judge_row(lesson, &matrix.columns, row);
+    let bug_row = crate::matrix::reproduces_bug(lesson, row);
     let cell_html = |cell: &Cell, column: &lesson::Column, judged: &[Judged]| {
         let text = cell.text();
         let plain = crate::matrix::plain_text(cell, &column.measure);
-        let mark = crate::matrix::mark(lesson, judged);
+        let mark = crate::matrix::mark(lesson, judged, bug_row);
         // The full readings, then what the lesson expected of them.
         let title: Vec<String> = matrix
             .seeds
