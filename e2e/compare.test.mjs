@@ -23,6 +23,16 @@ test('compare: READPAST on against off parts at B\'s lock request on task 1', as
   // One playhead for both: going to the moment moves it.
   await page.click('[data-testid=compare-go]');
   await page.waitForFunction((ms) => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) === ms, at);
+  // The address keeps the moment (`t=`, as the player's does): a reload shows it again.
+  await page.waitForFunction((ms) => new URLSearchParams(location.hash.split('?')[1]).get('t') === String(ms), at);
+  await page.reload();
+  await page.waitForFunction((ms) => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) === ms, at);
+  // The slider moves by the µs, so End reaches the runs' end (4,000.334 ms), past both commits.
+  assert.equal(await page.getAttribute('[data-testid=compare-scrub]', 'step'), '1');
+  await page.focus('[data-testid=compare-scrub]');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]')?.dataset.tMs === '4000.334');
+  assert.match(await page.textContent('[data-testid=compare-position]'), /^4,000\.334 ms of 4,000\.334 ms/);
   // Outcomes side by side, the right one's wait against the left's.
   assert.match(await page.textContent('[data-testid=compare-outcome-right]'), /B waited\s*0 ms.*2,500\.185 ms/);
   // Swapping sides swaps the URL.
@@ -47,12 +57,20 @@ test('compare: the toggle bar offers "compare with this", and an embed shows com
   await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast&right=readpast:off');
   await page.waitForSelector('[data-testid=url-warnings]');
   assert.match(await page.textContent('[data-testid=url-warnings]'), /`left=readpast` is not a toggle setting/);
+  // From a moment of the lesson, the link compares at that moment.
+  await t.open('#/lesson/queue-wait-or-skip?seed=8&t=20');
+  await settled(page, 'readpast=on');
+  assert.equal(
+    await page.getAttribute('[data-testid=compare-readpast-off]', 'href'),
+    '#/lesson/queue-wait-or-skip/compare?left=&right=readpast:off&seed=8&t=20',
+  );
 });
 
 test('compare: with the same settings on both sides, the page offers each other value as a link, and one click compares', async (t) => {
   const { page } = t;
   await t.open('#/lesson/queue-wait-or-skip/compare');
   await page.waitForSelector('[data-testid=compare-same]');
+  assert.equal(await page.$('[data-testid=compare-swap]'), null, 'nothing to swap');
   const choices = page.locator('[data-testid=compare-choice]');
   const texts = await choices.allTextContents();
   assert.ok(texts.some((x) => / = off$/.test(x)), texts.join(' | '));

@@ -171,6 +171,16 @@ test('embed: without embed.js the iframe keeps its height and still works', asyn
   assert.equal((await position(frame)).events, 1);
 });
 
+test('embed: a replayed schedule is said so, with the way back to the seeded run in the widget', async (t) => {
+  const { page } = t;
+  await t.open('#/embed/queue-claim-race?tasks=3&schedule=u.0~6.1~8.0~2');
+  const note = page.locator('[data-testid=schedule-note]');
+  await note.waitFor();
+  assert.equal(await note.getAttribute('data-schedule'), 'u.0~6.1~8.0~2');
+  assert.match(await note.textContent(), /^This run replays the schedule u\.0~6\.1~8\.0~2 untimed/);
+  assert.match(await note.locator('a').getAttribute('href'), /^#\/embed\/queue-claim-race\?tasks=3(&t=[\d.]+)?$/);
+});
+
 // The compare embed is documented as resized by embed.js, as the lesson's is, and
 // links to the full page in a new tab.
 test('embed: a compare widget is fitted by embed.js and opens the full compare page', async (t) => {

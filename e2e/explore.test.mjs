@@ -105,6 +105,47 @@ test('explore: a learner schedules the claim race into a duplicate claim, the li
   assert.match(page.url(), /#\/lesson\/queue-claim-race\/schedule\?tasks=3$/);
 });
 
+test('explore: by keyboard, a Run button that can no longer run keeps the focus, and so does Undo', async (t) => {
+  const { page } = t;
+  await openScheduler(t, RACE);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName);
+  await page.focus('[data-testid=schedule-step-1]');
+  // worker1 alone, by Enter, until it has finished every statement it has.
+  for (let k = 0; k < 80 && (await sessions(page))[0] === 'worker1:enabled'; k += 1) {
+    const before = await steps(page);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) > n, before);
+  }
+  assert.equal((await sessions(page))[0], 'worker1:finished');
+  assert.equal(await page.getAttribute('[data-testid=schedule-step-1]', 'aria-disabled'), 'true');
+  assert.equal(await focused(), 'schedule-step-1', 'the focus stays on the button just pressed');
+  // Enter on it now does nothing.
+  const done = await steps(page);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(200);
+  assert.equal(await steps(page), done);
+  // Undo to the start by Enter: the focus stays on Undo.
+  await page.focus('[data-testid=schedule-undo]');
+  for (let k = done; k > 0; k -= 1) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === n, k - 1);
+  }
+  assert.equal(await page.isDisabled('[data-testid=schedule-undo]'), true);
+  assert.equal(await focused(), 'schedule-undo');
+});
+
+test('explore: a link with more choices than the run takes says every session finished', async (t) => {
+  const { page } = t;
+  await openScheduler(t, `${RACE}&schedule=u.0~99`);
+  await page.waitForSelector('[data-testid=schedule-problem]');
+  const n = await steps(page);
+  assert.deepEqual(await sessions(page), ['worker1:finished', 'worker2:finished']);
+  assert.match(
+    await page.textContent('[data-testid=schedule-problem]'),
+    new RegExp(`every session finished after ${n} statements, so \\d+ of the link's 99 choices were not used`),
+  );
+});
+
 test('explore: Explore finds the duplicate claim and opens it in the scheduler', async (t) => {
   const { page } = t;
   await openScheduler(t, RACE);
@@ -177,6 +218,28 @@ test('explore: the counterexample says why, and the player marks the two conflic
   await back.waitFor({ timeout: 5_000 });
   assert.equal(await back.getAttribute('data-schedule'), schedule);
   assert.equal(await page.$('[data-testid=explore-progress]'), null);
+});
+
+test('explore: an untimed replay in the player starts B when the schedule picks it, and a pick that cannot be made stops the run', async (t) => {
+  const { page } = t;
+  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=transport]'));
+  // In the lesson B starts at 1.5 s; untimed, start times do not apply.
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&schedule=u.0~2.1~3.0~4');
+  await ready();
+  const note = await page.textContent('[data-testid=schedule-note]');
+  assert.match(note, /untimed/);
+  assert.doesNotMatch(await page.textContent('[data-testid=lane-B]'), /1,500 ms/);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]')?.dataset.events) === 0);
+  // Nor does B's card, before it has started: it starts when the schedule first picks it.
+  assert.match(await page.textContent('[data-testid=status-B]'), /^not started \(starts at 0\.\d+ ms\)$/);
+  // Session 7 does not exist: the run stops at the first choice, and the note says so.
+  await t.open('#/lesson/queue-claim-race?tasks=3&schedule=u.7');
+  await page.waitForSelector('[data-testid=schedule-problem]');
+  const stopped = await page.textContent('[data-testid=schedule-note]');
+  assert.match(stopped, /the run stops where the schedule cannot be followed/);
+  assert.doesNotMatch(stopped, /seeded scheduler picks/);
+  assert.match(stopped, /schedule choice 1 picks session 7, which does not exist/);
 });
 
 test('explore: one statement holds for every interleaving at 2 × 3, exhaustively', async (t) => {

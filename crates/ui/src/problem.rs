@@ -165,6 +165,13 @@ pub enum ReplayProblem {
         unused: usize,
         total: usize,
     },
+    /// Every session finished after `run` statements with `unused` of `total` choices
+    /// left (the link gives more choices than the run has).
+    Finished {
+        run: usize,
+        unused: usize,
+        total: usize,
+    },
 }
 
 /// Why the scheduler could not step a session.
@@ -201,6 +208,12 @@ impl ReplayProblem {
             }
             ReplayProblem::Unused { run, unused, total } => t!(
                 "replay-unused" in lang,
+                run = *run,
+                unused = *unused,
+                total = *total
+            ),
+            ReplayProblem::Finished { run, unused, total } => t!(
+                "replay-finished" in lang,
                 run = *run,
                 unused = *unused,
                 total = *total
@@ -396,6 +409,11 @@ mod tests {
                     known: "A (0), B (1)".into(),
                 },
             },
+            ReplayProblem::Finished {
+                run: 31,
+                unused: 76,
+                total: 99,
+            },
         ];
         let english = [
             "schedule choice 3 picks session 1 (worker2), but only worker1 can run then",
@@ -407,6 +425,7 @@ mod tests {
             "the schedule ran out of choices after 1 statements, before the 9 the link asks for",
             "the link stops after 5 statements, so 2 of its 7 choices were not used",
             "choice 1: there is no session 9 (this lesson's sessions: A (0), B (1))",
+            "every session finished after 31 statements, so 76 of the link's 99 choices were not used",
         ];
         set_lang(Lang::En);
         for (problem, english) in all.iter().zip(english) {
@@ -432,6 +451,10 @@ mod tests {
             "wybory harmonogramu skończyły się po 1 instrukcji, a link prosi o 9"
         );
         assert_eq!(all[3].text(), "wybór 2: ta sesja nie może teraz działać");
+        assert_eq!(
+            all[9].text(),
+            "wszystkie sesje skończyły się po 31 instrukcjach, więc nie użyto 76 z 99 wyborów linku"
+        );
         set_lang(Lang::Ja);
         assert_eq!(
             all[7].text(),

@@ -348,6 +348,31 @@ impl RunModel {
         self.summary.end_us
     }
 
+    /// When session `i` starts in this run: its start time in the lesson, or, in an
+    /// untimed replay (which ignores start times: the schedule decides), the moment it
+    /// first ran, the run's end when it never did.
+    pub fn session_start_us(&self, i: usize) -> u64 {
+        let untimed = self
+            .key
+            .schedule
+            .as_ref()
+            .is_some_and(|s| s.mode == engine::Mode::Untimed);
+        if untimed {
+            let lane = self.lanes.get(i);
+            lane.and_then(|l| l.segments.first().map(|s| s.from_us))
+                .into_iter()
+                .chain(lane.and_then(|l| l.marks.first().map(|m| m.at_us)))
+                .min()
+                .unwrap_or(self.end_us())
+        } else {
+            self.applied
+                .scenario
+                .sessions
+                .get(i)
+                .map_or(0, |s| s.start_us)
+        }
+    }
+
     /// The step whose end the state after `events` events shows: the step that
     /// produced event `events - 1` (step 0 is the setup, before any session runs).
     pub fn step_of(&self, events: usize) -> usize {
@@ -581,6 +606,30 @@ mod tests {
         let lesson = catalog.lesson(id).unwrap();
         let settings = lesson.settings_with(pairs.iter().copied()).unwrap();
         RunModel::build(lesson, &settings, lesson.seed).unwrap()
+    }
+
+    /// An untimed replay ignores the lesson's start times: B, which starts at 1.5 s in
+    /// the lesson, starts when the schedule first picks it, and the lanes and the
+    /// session cards say that time, not 1.5 s.
+    #[test]
+    fn an_untimed_replay_starts_sessions_when_the_schedule_picks_them() {
+        let catalog = catalog();
+        let lesson = catalog.lesson("queue-wait-or-skip").unwrap();
+        let settings = lesson.settings_with([("readpast", "off")]).unwrap();
+        let timed = build("queue-wait-or-skip", &[("readpast", "off")]);
+        assert_eq!(timed.session_start_us(1), 1_500_000);
+        let schedule: Schedule = "u.0~2.1~3.0~4".parse().unwrap();
+        let applied = lesson.apply(&settings).unwrap();
+        let mut builder = RunBuilder::new(&lesson.id, applied, lesson.seed)
+            .unwrap()
+            .with_schedule(Some(&schedule));
+        while !builder.advance(usize::MAX) {}
+        let run = builder.finish();
+        assert_eq!(run.schedule_problem, None);
+        let b = run.session_start_us(1);
+        let first_b = run.lanes[1].segments[0].from_us;
+        assert_eq!(b, first_b);
+        assert!(b < 1_000, "B starts at {b} us, when it is first picked");
     }
 
     /// A later producer changes no wait but how long the consumers run and how long a

@@ -221,6 +221,7 @@ impl Scheduling {
         let choices = schedule.map_or(&[][..], |s| &s.choices[..]);
         let mut next = 0;
         let mut run = 0;
+        let mut finished = false;
         loop {
             if steps.is_some_and(|n| run >= n) || (steps.is_none() && next == choices.len()) {
                 break;
@@ -231,6 +232,7 @@ impl Scheduling {
                     if let Some(n) = steps {
                         self.problem = Some(ReplayProblem::Ended { run, asked: n });
                     }
+                    finished = true;
                     break;
                 }
                 [only] => *only,
@@ -258,10 +260,11 @@ impl Scheduling {
             run += 1;
         }
         if self.problem.is_none() && next < choices.len() {
-            self.problem = Some(ReplayProblem::Unused {
-                run,
-                unused: choices.len() - next,
-                total: choices.len(),
+            let (unused, total) = (choices.len() - next, choices.len());
+            self.problem = Some(if finished {
+                ReplayProblem::Finished { run, unused, total }
+            } else {
+                ReplayProblem::Unused { run, unused, total }
             });
         }
     }

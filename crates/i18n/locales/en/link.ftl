@@ -37,3 +37,4 @@ replay-pick = choice { $choice }: { $error }
 replay-ended = the run ended after { $run } statements, before the { $asked } the link asks for
 replay-out-of-choices = the schedule ran out of choices after { $run } statements, before the { $asked } the link asks for
 replay-unused = the link stops after { $run } statements, so { $unused } of its { $total } choices were not used
+replay-finished = every session finished after { $run } statements, so { $unused } of the link's { $total } choices were not used

@@ -73,6 +73,7 @@ url-warnings-title = This link could not be followed exactly
 schedule-note-before = This run replays the schedule{" "}
 schedule-note-untimed = {" "}untimed (every statement boundary is a choice)
 schedule-note-after = ; past its end the seeded scheduler picks.
+schedule-note-stopped = ; the run stops where the schedule cannot be followed.
 schedule-note-back = Back to the seeded run
 schedule-problem = The schedule could not be followed: { $problem }.
 conflict-step = Conflicting step { $step }: { $line }

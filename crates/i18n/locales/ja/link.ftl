@@ -31,3 +31,4 @@ replay-pick = 選択 { $choice }: { $error }
 replay-ended = 実行は { $run } 文で終わりました。リンクが求める { $asked } 文より前です
 replay-out-of-choices = スケジュールの選択は { $run } 文の後で尽きました。リンクが求める { $asked } 文より前です
 replay-unused = リンクは { $run } 文で止まるため、{ $total } 個の選択のうち { $unused } 個は使われませんでした
+replay-finished = すべてのセッションが { $run } 文で終わったため、リンクの { $total } 個の選択のうち { $unused } 個は使われませんでした

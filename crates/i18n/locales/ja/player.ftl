@@ -64,6 +64,7 @@ url-warnings-title = このリンクを正確にはたどれませんでした
 schedule-note-before = この実行はスケジュール{" "}
 schedule-note-untimed = {" "}を時間なしで (文の境界ごとに選択)
 schedule-note-after = {" "}を再生します。その先はシード付きのスケジューラーが選びます。
+schedule-note-stopped = {" "}を再生します。スケジュールをたどれなくなったところで実行は止まります。
 schedule-note-back = シード付きの実行に戻る
 schedule-problem = スケジュールをたどれませんでした: { $problem }。
 conflict-step = 競合するステップ { $step }: { $line }

@@ -46,3 +46,7 @@ replay-unused = link kończy się po { $run } { $run ->
         [one] instrukcji
        *[other] instrukcjach
     }, więc nie użyto { $unused } z { $total } jego wyborów
+replay-finished = wszystkie sesje skończyły się po { $run } { $run ->
+        [one] instrukcji
+       *[other] instrukcjach
+    }, więc nie użyto { $unused } z { $total } wyborów linku

@@ -76,6 +76,7 @@ url-warnings-title = Nie udało się dokładnie odtworzyć tego linku
 schedule-note-before = Ten przebieg odtwarza harmonogram{" "}
 schedule-note-untimed = {" "}bez czasu (każda granica instrukcji jest wyborem)
 schedule-note-after = ; po jego końcu wybiera planista z ziarnem.
+schedule-note-stopped = ; przebieg zatrzymuje się tam, gdzie harmonogramu nie da się wykonać.
 schedule-note-back = Wróć do przebiegu z ziarnem
 schedule-problem = Nie udało się wykonać harmonogramu: { $problem }.
 conflict-step = Krok { $step } w konflikcie: { $line }

@@ -153,7 +153,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
     let sessions = &run.sessions;
     let cards = props.view.sessions.iter().enumerate().map(|(i, session)| {
         let block = run.applied.blocks.iter().find(|b| b.engine_block == Some(Block::Session(i)));
-        let start_us = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
+        let start_us = run.session_start_us(i);
         let dialect = run.applied.scenario.dialect;
         let (status, state) = status_text(&session.status, start_us, dialect);
         let in_tran = session.tran_count > 0 && !matches!(session.status, SessionStatus::Finished);

@@ -31,6 +31,19 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     let lesson = catalog().lesson(&route.id).cloned();
     let runs = use_state(|| None::<Result<Pair, String>>);
     let t_us = use_state(|| route.time_us.unwrap_or(0));
+    // The playhead goes into the address as the player's does (`t=`, no history entry),
+    // so a reload or a shared link shows the same moment.
+    {
+        let route = route.clone();
+        use_effect_with(*t_us, move |&t| {
+            let here = CompareRoute {
+                time_us: (t > 0).then_some(t),
+                problems: Vec::new(),
+                ..route
+            };
+            crate::hooks::replace_url(&Route::Compare(here).href());
+        });
+    }
     // Embedded, the widget tells embed.js its height, as the lesson's embed does (a
     // compare plays nothing, so nothing holds the height back).
     let root = use_node_ref();
@@ -262,7 +275,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         <span class="compare__scrub">
                             <input type="range" class="transport__scrub" aria-label={t!("compare-scrub")}
                                 aria-valuetext={ms_label(t)} data-testid="compare-scrub"
-                                min="0" max={axis.to_string()} step="1000" value={t.to_string()} oninput={on_scrub} onkeydown={on_scrub_key} />
+                                min="0" max={axis.to_string()} step="1" value={t.to_string()} oninput={on_scrub} onkeydown={on_scrub_key} />
                             { for marker }
                         </span>
                     </div>
@@ -312,8 +325,11 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                 <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="lesson__summary" data-testid="compare-differences">
                     { if differs.is_empty() { t!("compare-no-difference") } else { t!("compare-differ", differs = differs.join(", ")) } }
-                    { " " }
-                    <button type="button" class="button button--small" data-testid="compare-swap" onclick={swap}>{ t!("compare-swap") }</button>
+                    // Two runs of the same settings have no sides to swap.
+                    if !differs.is_empty() {
+                        { " " }
+                        <button type="button" class="button button--small" data-testid="compare-swap" onclick={swap}>{ t!("compare-swap") }</button>
+                    }
                 </p>
             </header>
             { for notice }

@@ -160,6 +160,17 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
     // A fragment link resolves against the app's own address, so the full lesson
     // opens from wherever the widget is served.
     let full_lesson = Route::Lesson(player.route()).href();
+    // A replayed schedule is said so here too, with the way back to the seeded run in
+    // the same widget (the theme follows the host page's again).
+    let schedule_note = {
+        let mut seeded = player.route();
+        seeded.schedule = None;
+        let back = EmbedRoute {
+            view: props.mode,
+            ..EmbedRoute::new(seeded)
+        };
+        super::lesson_page::schedule_note(player, &Route::Embed(back).href())
+    };
 
     html! {
         <article ref={root} class={classes!("embed", format!("embed--{}", props.mode.as_str()))}
@@ -177,6 +188,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                 <super::Untranslated lesson_id={lesson.id.clone()} />
             }
             { for warnings }
+            { for schedule_note }
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
                 aria-label={t!("player-label")}

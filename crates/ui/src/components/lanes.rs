@@ -299,7 +299,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
         let visible: Vec<engine::Mark> = lane.marks.iter().filter(|m| w.contains(m.at_us)).cloned().collect();
         let crowded = visible.len() > 40;
         let marks = display_marks(&visible, min_us * 4, !crowded);
-        let start = run.applied.scenario.sessions.get(i).map_or(0, |s| s.start_us);
+        let start = run.session_start_us(i);
         let name = &lane.session;
         // Hundreds of elements: one string for the browser to parse (see `track.rs`).
         let drawn = track_html(name, &w, start, &segments, lane_starts, &marks, (&run.anomalies, &rules));

@@ -82,28 +82,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         }
     });
 
-    // A replayed schedule (`schedule=`, e.g. Explore's counterexample) is said so, with
-    // the way back to the seeded scheduler's run.
-    let schedule_note = player.key.schedule.as_ref().map(|schedule| {
+    let schedule_note = {
         let mut seeded = player.route();
         seeded.schedule = None;
-        let problem = player.run.as_ref().and_then(|r| r.schedule_problem.clone());
-        let untimed = schedule.mode == engine::Mode::Untimed;
-        html! {
-            <div class={classes!("notice", problem.is_some().then_some("notice--warning"))} role="status" data-testid="schedule-note"
-                data-schedule={schedule.to_string()}>
-                <p>
-                    { t!("schedule-note-before") }<code>{ schedule.to_string() }</code>
-                    { if untimed { t!("schedule-note-untimed") } else { String::new() } }
-                    { t!("schedule-note-after") }{ " " }
-                    <a href={Route::Lesson(seeded).href()}>{ t!("schedule-note-back") }</a>
-                </p>
-                if let Some(problem) = problem {
-                    <p data-testid="schedule-problem">{ t!("schedule-problem", problem = crate::problem::ReplayProblem::Schedule(problem).text()) }</p>
-                }
-            </div>
-        }
-    });
+        schedule_note(player, &Route::Lesson(seeded).href())
+    };
     let statements = Rc::new(match (&player.run, &props.view) {
         (Some(run), Some(view)) => statements(run, view, player.head.events),
         _ => Vec::new(),
@@ -436,12 +419,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     .chain([(t.name.as_str(), v.as_str())]),
             );
             let right = right.ok()?;
-            let route = crate::compare::CompareRoute::of(
+            let mut route = crate::compare::CompareRoute::of(
                 lesson,
                 &player.key.settings,
                 &right,
                 Some(player.key.seed),
             );
+            // Both runs shown at the moment the learner is looking at.
+            route.time_us = (player.head.t_us > 0).then_some(player.head.t_us);
             Some((t.name.clone(), v.clone(), Route::Compare(route).href()))
         })
         .collect();
@@ -526,4 +511,28 @@ pub(crate) fn toggles_in(original: &lesson::Lesson, shown: &lesson::Lesson) -> V
     } else {
         original.toggles.clone()
     }
+}
+
+/// A replayed schedule (`schedule=`, e.g. Explore's counterexample) is said so, with
+/// the way back to the seeded scheduler's run (`back`), on the lesson page and in an
+/// embed alike.
+pub(crate) fn schedule_note(player: &Player, back: &str) -> Option<Html> {
+    let schedule = player.key.schedule.as_ref()?;
+    let problem = player.run.as_ref().and_then(|r| r.schedule_problem.clone());
+    let untimed = schedule.mode == engine::Mode::Untimed;
+    Some(html! {
+        <div class={classes!("notice", problem.is_some().then_some("notice--warning"))} role="status" data-testid="schedule-note"
+            data-schedule={schedule.to_string()}>
+            <p>
+                { t!("schedule-note-before") }<code>{ schedule.to_string() }</code>
+                { if untimed { t!("schedule-note-untimed") } else { String::new() } }
+                // Past a pick that cannot be made the run stops; it never goes on seeded.
+                { if problem.is_some() { t!("schedule-note-stopped") } else { t!("schedule-note-after") } }{ " " }
+                <a href={back.to_string()}>{ t!("schedule-note-back") }</a>
+            </p>
+            if let Some(problem) = problem {
+                <p data-testid="schedule-problem">{ t!("schedule-problem", problem = crate::problem::ReplayProblem::Schedule(problem).text()) }</p>
+            }
+        </div>
+    })
 }

@@ -205,7 +205,12 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         };
         let onclick = {
             let act = act.clone();
-            Callback::from(move |_: MouseEvent| act.emit(Act::Pick(i)))
+            let enabled = session.enabled;
+            Callback::from(move |_: MouseEvent| {
+                if enabled {
+                    act.emit(Act::Pick(i))
+                }
+            })
         };
         let label = match key {
             Some(k) => t!("schedule-run-key", session = &session.name, key = k.to_string()),
@@ -229,7 +234,9 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 }
                 <button type="button" class="button button--primary schedule__run"
                     data-testid={format!("schedule-step-{}", i + 1)}
-                    disabled={!session.enabled}
+                    // `aria-disabled`, not `disabled`: a button that blocks its session
+                    // as it is pressed keeps the focus (a disabled one drops it to the page).
+                    aria-disabled={(!session.enabled).then_some("true")}
                     aria-keyshortcuts={key.map(|k| k.to_string())}
                     {onclick}>{ label }</button>
             </li>
@@ -238,7 +245,11 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
 
     let undo = {
         let act = act.clone();
-        Callback::from(move |_: MouseEvent| act.emit(Act::Undo))
+        Callback::from(move |_: MouseEvent| {
+            if n > 0 {
+                act.emit(Act::Undo)
+            }
+        })
     };
     let status_line = if s.is_finished() {
         t!("schedule-finished", count = n)
@@ -324,7 +335,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     </div>
                 }
                 <div class="schedule__bar">
-                    <button type="button" class="button" data-testid="schedule-undo" disabled={n == 0}
+                    <button type="button" class="button" data-testid="schedule-undo" aria-disabled={(n == 0).then_some("true")}
                         aria-keyshortcuts="Backspace u" onclick={undo}>{ t!("schedule-undo") }</button>
                     <span class="schedule__count" data-testid="schedule-count">{ status_line }</span>
                 </div>
