@@ -1368,8 +1368,10 @@ impl Exec<'_> {
             if let (Some(mode), None) = (lk.row, lk.table) {
                 if check_first {
                     // Only a row whose version as of the statement (or snapshot) matches
-                    // is locked; the newest version is checked again once locked.
-                    let seq = lk.snapshot.unwrap_or(self.w.db.commit_seq);
+                    // is locked; the newest version is checked again once locked. As of
+                    // the statement's start, also when it runs again after a wait: rows
+                    // that came to match meanwhile stay out.
+                    let seq = lk.snapshot.unwrap_or(self.w.sessions[i].statement_seq);
                     let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
                     let matches = match slot_rc.visible_at(seq, own) {
                         Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
@@ -1806,11 +1808,25 @@ impl Exec<'_> {
         if spec.order.is_empty() {
             return Ok((Access::ClusteredScan, listed(slots), 0, None));
         }
+        // The order is the one of the versions the statement reads: a versioned reader's
+        // snapshot, and in a dialect that versions reads, a locking statement's too (it
+        // sorts the rows it sees, then locks them in that order; one it waited for is
+        // re-checked, not re-sorted). A locking reader sorts the newest versions, as it
+        // reads those once their locks are granted.
+        let seen = snapshot.or_else(|| {
+            self.rules.versioned_reads().then(|| {
+                let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
+                (self.w.sessions[i].statement_seq, own)
+            })
+        });
         let mut keyed = Vec::with_capacity(slots.len());
         for slot in slots {
             let row = {
                 let s = &self.w.db.tables[tid as usize].slots[slot];
-                s.latest().or_else(|| s.latest_committed()).cloned()
+                seen.and_then(|(seq, own)| s.visible_at(seq, own))
+                    .or_else(|| s.latest())
+                    .or_else(|| s.latest_committed())
+                    .cloned()
             };
             let Some(row) = row else { continue };
             let mut key = Vec::new();

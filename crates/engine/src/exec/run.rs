@@ -71,6 +71,7 @@ impl Exec<'_> {
             undo_mark: 0,
             fresh_locks: Default::default(),
             resuming: false,
+            statement_seq: 0,
             init_plans: Vec::new(),
             init_plan_reads: 0,
             identities: Vec::new(),
@@ -444,8 +445,37 @@ impl Exec<'_> {
         }
     }
 
+    /// In a dialect that versions reads, a transaction with a snapshot of its own
+    /// (REPEATABLE READ) takes it at its first statement that is not transaction
+    /// control, `SELECT 1` and `pg_sleep` included, not at its first table read: a
+    /// commit between the two is not seen.
+    fn take_snapshot_at_first_statement(&mut self, i: usize, kind: &StmtKind) {
+        let queries = matches!(
+            kind,
+            StmtKind::Select(_)
+                | StmtKind::Insert(_)
+                | StmtKind::Update(_)
+                | StmtKind::Delete(_)
+                | StmtKind::Merge(_)
+                | StmtKind::Sleep { .. }
+                | StmtKind::Exec(_)
+        );
+        if !queries || !self.rules.versioned_reads() {
+            return;
+        }
+        let iso = self.rules.isolation(self.w.sessions[i].options.isolation);
+        let seq = self.w.db.commit_seq;
+        if let (sql::ast::IsolationLevel::Snapshot, Some(t)) =
+            (iso, self.w.sessions[i].txn.as_mut())
+        {
+            t.snapshot_seq.get_or_insert(seq);
+        }
+    }
+
     pub(crate) fn begin_statement(&mut self, i: usize, label: &'static str, span: sql::ast::Span) {
+        let seq = self.w.db.commit_seq;
         let s = &mut self.w.sessions[i];
+        s.statement_seq = seq;
         s.executed += 1;
         s.out.statements += 1;
         s.statement_at = self.w.now;
@@ -553,6 +583,7 @@ impl Exec<'_> {
         } else {
             self.w.subquery_results.clear();
             self.begin_statement(i, label, stmt.span.clone());
+            self.take_snapshot_at_first_statement(i, &stmt.kind);
             0
         };
         self.w.init_plan_reads = carried;

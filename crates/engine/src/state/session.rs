@@ -243,6 +243,11 @@ pub(crate) struct Session {
     pub fresh_locks: FreshLocks,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
+    /// The commit count when the current statement began, kept while it waits and runs
+    /// again: in a dialect that versions reads, the statement's snapshot, by which it
+    /// decides which rows match and in what order (a row it waited for is checked again
+    /// in its newest version, not the whole statement run on newer data).
+    pub statement_seq: u64,
     /// While its statement waits: the subqueries it ran once per statement (see
     /// `World::subquery_results`), which its re-run keeps rather than runs again.
     pub init_plans: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,

@@ -1009,6 +1009,76 @@ INSERT INTO t2 VALUES (4, 4, 4) ON CONFLICT (nope) DO NOTHING;";
     );
 }
 
+/// Real server (psql, PostgreSQL 15): a statement decides which rows match, and in what
+/// order, by the versions as of its start. A holds job 1 with an uncommitted prio 10.
+/// B's plain read sorts by the committed prio (1 before 2); B's `LIMIT 1 FOR UPDATE`
+/// takes job 1 by its old prio, waits for A, and returns it with prio 10, not re-sorted;
+/// C's `FOR UPDATE` of both returns 1 (prio 10) before 2. And an UPDATE that waits for
+/// a row leaves out one that came to match while it waited (0 rows, not job 3).
+#[test]
+fn a_statement_matches_and_sorts_by_its_start_and_rechecks_only_rows_it_waited_for() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, prio int, status text);
+INSERT INTO job VALUES (1, 1, 'new'), (2, 2, 'new'), (3, 3, 'done');";
+    let a = "BEGIN;
+UPDATE job SET prio = 10 WHERE id = 1;
+UPDATE job SET status = 'new' WHERE id = 3;
+UPDATE job SET status = 'done' WHERE id = 2;
+SELECT pg_sleep(0.3);
+COMMIT;";
+    let b = "SELECT id, prio FROM job WHERE id < 3 ORDER BY prio;
+SELECT id, prio FROM job WHERE status = 'new' ORDER BY prio LIMIT 1 FOR UPDATE;";
+    let c = "SELECT id, prio FROM job WHERE id < 3 ORDER BY prio FOR UPDATE;";
+    let d = "UPDATE job SET status = 'claimed' WHERE status = 'new' AND id > 1 RETURNING id;";
+    let sim = pg(
+        setup,
+        &[("A", 0, a), ("B", 100, b), ("C", 150, c), ("D", 160, d)],
+    );
+    let row = |id: i64, prio: i64| vec![Value::Int(id), Value::Int(prio)];
+    assert_eq!(
+        results(&sim, "B"),
+        [vec![row(1, 1), row(2, 2)], vec![row(1, 10)]]
+    );
+    assert!(wait_ms(&sim, "B") >= 199, "B waits for A's commit");
+    assert_eq!(results(&sim, "C"), [vec![row(1, 10), row(2, 2)]]);
+    let none: Vec<Vec<Value>> = Vec::new();
+    assert_eq!(results(&sim, "D"), [none]);
+    assert!(wait_ms(&sim, "D") >= 139, "D waits for job 2");
+}
+
+/// Real server: a REPEATABLE READ transaction takes its snapshot at its first statement
+/// that is not transaction control, even `SELECT 1`: B's commit after it is not seen
+/// (0); the next transaction's snapshot, taken at its `pg_sleep`, sees B's value and
+/// not C's commit during the sleep (1).
+#[test]
+fn repeatable_read_takes_its_snapshot_at_the_first_statement() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY, n int);
+INSERT INTO task VALUES (1, 0);";
+    let a = "BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT 1;
+SELECT pg_sleep(0.3);
+SELECT n FROM task;
+COMMIT;
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT pg_sleep(0.3);
+SELECT n FROM task;
+COMMIT;";
+    let b = "UPDATE task SET n = 1;";
+    let c = "UPDATE task SET n = 2;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b), ("C", 400, c)]);
+    let seen: Vec<Vec<Vec<Value>>> = results(&sim, "A")
+        .into_iter()
+        .filter(|r| r.len() == 1 && r[0].len() == 1)
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            vec![vec![Value::Int(1)]],
+            vec![vec![Value::Int(0)]],
+            vec![vec![Value::Int(1)]]
+        ]
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.
