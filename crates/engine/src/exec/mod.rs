@@ -427,6 +427,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a compound query's row limit (`... UNION ... LIMIT n`, kept on its first
+    /// operand) limits the whole result, rather than that operand (T-SQL's TOP).
+    fn limit_after_set_operators(&self) -> bool {
+        false
+    }
+
     /// Whether a locking scan locks only the rows whose version as of the statement
     /// matches (checking the newest again once locked), rather than every row it reads.
     fn lock_matching_rows_only(&self) -> bool {

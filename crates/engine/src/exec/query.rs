@@ -401,7 +401,22 @@ impl Exec<'_> {
         for c in &s.ctes {
             self.w.ctes.push(c.clone());
         }
-        let r = self.run_select_inner(i, s, outer);
+        // A compound query's ORDER BY (written after its last operand, kept on its first)
+        // orders the whole result, once the operands are combined.
+        let compound_order = s.set_op.is_some() && !s.order_by.is_empty();
+        // So does its LIMIT where the dialect writes one after the operands.
+        let compound_limit =
+            s.set_op.is_some() && s.top.is_some() && self.rules.limit_after_set_operators();
+        let first = if compound_order || compound_limit {
+            Cow::Owned(Select {
+                order_by: Vec::new(),
+                top: if compound_limit { None } else { s.top.clone() },
+                ..s.clone()
+            })
+        } else {
+            Cow::Borrowed(s)
+        };
+        let r = self.run_select_inner(i, &first, outer);
         let keep = self.w.ctes.len() - pushed;
         self.w.ctes.truncate(keep);
         let mut out = r?;
@@ -424,7 +439,54 @@ impl Exec<'_> {
                     .collect(),
             };
         }
+        if compound_order {
+            self.order_compound(&s.order_by, &mut out)?;
+        }
+        if let (true, Some(top)) = (compound_limit, &s.top) {
+            let n = self
+                .eval(i, &top.count, outer)?
+                .as_i64()
+                .unwrap_or(0)
+                .max(0) as usize;
+            out.rows.truncate(n);
+        }
         Ok(out)
+    }
+
+    /// Orders a compound query's rows by its ORDER BY, whose items name output columns
+    /// by position (`ORDER BY 2`) or by name.
+    fn order_compound(&self, order: &[OrderItem], out: &mut QueryOut) -> Result<(), Interrupt> {
+        let mut positions = Vec::with_capacity(order.len());
+        for o in order {
+            let p = match &o.expr.kind {
+                ExprKind::Literal(sql::ast::Literal::Int(n)) if *n >= 1 => Some(*n as usize - 1),
+                ExprKind::Column(n) => out
+                    .columns
+                    .iter()
+                    .position(|c| c.eq_ignore_ascii_case(&n.name().value)),
+                _ => None,
+            };
+            match p.filter(|&p| p < out.columns.len()) {
+                Some(p) => positions.push(p),
+                None => {
+                    return Err(SqlError::generic(
+                        104,
+                        16,
+                        "ORDER BY items must appear in the select list if the statement contains a UNION, INTERSECT or EXCEPT operator.",
+                    )
+                    .into())
+                }
+            }
+        }
+        let desc: Vec<bool> = order.iter().map(|o| o.desc).collect();
+        let high = nulls_high(order, self.rules.nulls_sort_high());
+        let mut keyed: Vec<(Vec<Value>, Vec<Value>)> = std::mem::take(&mut out.rows)
+            .into_iter()
+            .map(|r| (positions.iter().map(|&p| r[p].clone()).collect(), r))
+            .collect();
+        keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
+        out.rows = keyed.into_iter().map(|(_, r)| r).collect();
+        Ok(())
     }
 
     fn run_select_inner(
@@ -479,12 +541,18 @@ impl Exec<'_> {
             self.row_lock_targets(i, s)?
         };
         let reads: Vec<DmlJoin> = row_locks.iter().map(|t| t.read.clone()).collect();
+        let scan_order: Vec<OrderItem>;
         let (scope, rows) = if single || untraced_single {
             match &s.from[0].factor {
                 TableFactor::Table {
                     name, alias, hints, ..
                 } if self.base_table(name).is_some() => {
                     let tid = self.base_table(name).unwrap_or(0);
+                    scan_order = if single {
+                        order_in_scan(&s.order_by, &s.items, &self.w.db.tables[tid as usize])
+                    } else {
+                        Vec::new()
+                    };
                     let binding = alias
                         .as_ref()
                         .map_or_else(|| object_key(name), |a| a.value.to_ascii_lowercase());
@@ -494,7 +562,7 @@ impl Exec<'_> {
                         hints,
                         purpose: Purpose::Read,
                         pred: s.where_clause.as_ref(),
-                        order: if single { &s.order_by } else { &[] },
+                        order: &scan_order,
                         limit: if single { limit } else { None },
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1357,7 +1425,11 @@ impl Exec<'_> {
         let mut examined = 0u64;
         let mut candidates = candidates;
         let check_first = self.rules.lock_matching_rows_only();
-        while let Some(slot) = candidates.next(&self.w.db.tables[tid as usize]) {
+        // TOP 0 / LIMIT 0 reads nothing (the check after each row stops at one).
+        while let Some(slot) = candidates
+            .next(&self.w.db.tables[tid as usize])
+            .filter(|_| spec.limit != Some(0))
+        {
             examined += 1;
             if let Some(t) = &mut self.out.touched {
                 t.read.push((tid, slot));
@@ -4078,6 +4150,61 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
         parts: vec![],
         span: 0..0,
     })
+}
+
+/// ORDER BY as the scan of one table evaluates it on its rows: a position (`ORDER BY
+/// 2`) and a select-list alias that is not a column of the table (`prio AS p ...
+/// ORDER BY p`) become the expression they name, as the rows are ordered after the
+/// select list elsewhere (`order_value`). A position past the list stays a constant.
+fn order_in_scan(
+    order: &[OrderItem],
+    items: &[SelectItem],
+    t: &crate::state::storage::Table,
+) -> Vec<OrderItem> {
+    let column = |name: &str| Expr {
+        kind: ExprKind::Column(sql::ast::ObjectName {
+            parts: vec![sql::ast::Ident {
+                value: name.to_string(),
+                span: 0..0,
+            }],
+            span: 0..0,
+        }),
+        span: 0..0,
+    };
+    // The select list's expressions in output order, `*` as the table's columns.
+    let outputs = || {
+        items.iter().flat_map(|it| match it {
+            SelectItem::Wildcard { .. } => {
+                t.columns.iter().map(|c| (column(&c.name), None)).collect()
+            }
+            SelectItem::Expr { expr, alias } => vec![(expr.clone(), alias.as_ref())],
+            SelectItem::Assign { expr, .. } => vec![(expr.clone(), None)],
+        })
+    };
+    order
+        .iter()
+        .map(|o| {
+            let named = match &o.expr.kind {
+                ExprKind::Literal(sql::ast::Literal::Int(n)) if *n >= 1 => {
+                    outputs().nth(*n as usize - 1).map(|(e, _)| e)
+                }
+                ExprKind::Column(n)
+                    if n.parts.len() == 1 && t.column(&n.name().value).is_none() =>
+                {
+                    outputs()
+                        .find(|(_, a)| {
+                            a.is_some_and(|a| a.value.eq_ignore_ascii_case(&n.name().value))
+                        })
+                        .map(|(e, _)| e)
+                }
+                _ => None,
+            };
+            match named {
+                Some(expr) => OrderItem { expr, ..o.clone() },
+                None => o.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Whether rows `a` and `b` of `t` have the same clustered key.

@@ -1079,6 +1079,25 @@ COMMIT;";
     );
 }
 
+/// Real server: `ORDER BY` and `LIMIT` after a compound query apply to its whole result
+/// (4 3 2, then 4 3), and `LIMIT 0` returns no row.
+#[test]
+fn order_by_and_limit_after_union_take_the_whole_result() {
+    let setup = "CREATE TABLE a (id int PRIMARY KEY);
+CREATE TABLE b (id int PRIMARY KEY);
+INSERT INTO a VALUES (1), (3);
+INSERT INTO b VALUES (2), (4);";
+    let a = "SELECT id FROM a UNION ALL SELECT id FROM b ORDER BY 1 DESC LIMIT 3;
+SELECT id FROM a UNION SELECT id FROM b ORDER BY id DESC LIMIT 2;
+SELECT id FROM a ORDER BY id LIMIT 0;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let ids = |ns: &[i64]| -> Vec<Vec<Value>> { ns.iter().map(|&n| vec![Value::Int(n)]).collect() };
+    assert_eq!(
+        results(&sim, "A"),
+        [ids(&[4, 3, 2]), ids(&[4, 3]), ids(&[])]
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -998,3 +998,37 @@ fn a_star_with_an_unknown_prefix_is_an_error() {
     let sim = run_one(setup, "SELECT t.* FROM t;");
     no_errors(&sim, "A");
 }
+
+/// SQL Server: ORDER BY names a select-list alias or a position as well as a column,
+/// also where the scan itself orders (one table, no grouping); `TOP 0` returns no row;
+/// and the ORDER BY after a UNION orders the whole result (NULL first ascending, last
+/// descending), not its first operand.
+#[test]
+fn order_by_aliases_positions_top_zero_and_after_a_union() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, prio int, name varchar(10));
+INSERT job VALUES (1, 2, 'b'), (2, NULL, 'c'), (3, 1, 'a');";
+    let sim = run_one(
+        setup,
+        "SELECT id, prio AS p FROM job ORDER BY p;
+SELECT id, prio AS p FROM job ORDER BY 2 DESC;
+SELECT * FROM job ORDER BY 3 DESC;
+SELECT TOP 1 id, name AS n FROM job ORDER BY n;
+SELECT TOP 0 id FROM job ORDER BY id;
+SELECT id FROM job UNION ALL SELECT prio FROM job ORDER BY id DESC;
+SELECT name FROM job WHERE id < 3 UNION SELECT 'a' ORDER BY 1;",
+    );
+    no_errors(&sim, "A");
+    let ids = |k: usize| -> Vec<String> {
+        texts(&sim, "A", k)
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect()
+    };
+    assert_eq!(ids(0), ["2", "3", "1"]);
+    assert_eq!(ids(1), ["1", "3", "2"]);
+    assert_eq!(ids(2), ["2", "1", "3"]);
+    assert_eq!(texts(&sim, "A", 3), [["3", "a"]]);
+    assert_eq!(texts(&sim, "A", 4), Vec::<Vec<String>>::new());
+    assert_eq!(ids(5), ["3", "2", "2", "1", "1", "NULL"]);
+    assert_eq!(ids(6), ["a", "b", "c"]);
+}

@@ -454,6 +454,11 @@ impl Rules for Postgres {
         true
     }
 
+    /// `LIMIT` after a compound query limits its result.
+    fn limit_after_set_operators(&self) -> bool {
+        true
+    }
+
     /// A deterministic collation (`C`, as `initdb` gives without a locale): `=` and
     /// unique indexes tell `'new'` from `'New'` and `'new '`, and ORDER BY sorts by
     /// bytes, capitals first.
