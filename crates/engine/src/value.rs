@@ -505,6 +505,14 @@ pub fn parse_delay(text: &str) -> Option<u64> {
             .checked_mul(60)?
             .checked_add(p.trim().parse::<u64>().ok()?)?;
     }
+    // Two parts are hours and minutes (`'09:30'`, `WAITFOR DELAY '00:05'`), not minutes
+    // and seconds: the seconds are what is left out.
+    if hms.split(':').count() == 2 {
+        if !frac.is_empty() {
+            return None;
+        }
+        secs = secs.checked_mul(60)?;
+    }
     // Pad the fraction to microseconds: '.020' is 20 ms.
     let mut frac_us = 0u64;
     if !frac.is_empty() {
@@ -583,6 +591,12 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
         | DataType::Time(_) => match v {
             Value::DateTime(t, _) => Ok(Value::DateTime(round_datetime(*t, ty), Stamp::of(ty))),
             Value::Text(s) => parse_datetime(s)
+                // A time of day alone (`'09:30'`) is a `time`, on no date of its own.
+                .or_else(|| {
+                    matches!(ty, DataType::Time(_))
+                        .then(|| parse_datetime(&format!("1900-01-01 {}", s.trim())))
+                        .flatten()
+                })
                 .map(|t| Value::DateTime(round_datetime(t, ty), Stamp::of(ty)))
                 .ok_or_else(|| SqlError::conversion_failed_datetime().into()),
             _ => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
@@ -970,6 +984,13 @@ mod tests {
         assert_eq!(&*int_text(i64::MIN), i64::MIN.to_string());
         assert_eq!(parse_delay("00:01:02.5"), Some(62_500_000));
         assert_eq!(parse_delay("1:2:3:4"), None);
+        // hh:mm, as SQL Server and PostgreSQL read a time of two parts.
+        assert_eq!(parse_delay("00:05"), Some(300_000_000));
+        assert_eq!(parse_delay("9:05"), Some(32_700_000_000));
+        assert_eq!(
+            parse_datetime("2026-01-05 09:00"),
+            parse_datetime("2026-01-05 09:00:00")
+        );
         assert_eq!(parse_delay("00:00:00.x"), None);
     }
 
