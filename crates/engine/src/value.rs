@@ -984,7 +984,7 @@ mod tests {
         assert_eq!(&*int_text(i64::MIN), i64::MIN.to_string());
         assert_eq!(parse_delay("00:01:02.5"), Some(62_500_000));
         assert_eq!(parse_delay("1:2:3:4"), None);
-        // hh:mm, as SQL Server and PostgreSQL read a time of two parts.
+        // hh:mm, as both servers read a time of two parts.
         assert_eq!(parse_delay("00:05"), Some(300_000_000));
         assert_eq!(parse_delay("9:05"), Some(32_700_000_000));
         assert_eq!(

@@ -427,6 +427,14 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a query's assignment to variables (`SELECT ... INTO v`, `RETURNING ...
+    /// INTO v`) takes the first row and sets them to NULL when there is none, rather
+    /// than taking the last row and leaving them as they were (T-SQL's `SELECT @v =`);
+    /// a RETURNING of more rows than one is then an error.
+    fn assigns_first_row_or_null(&self) -> bool {
+        false
+    }
+
     /// Whether a compound query's row limit (`... UNION ... LIMIT n`, kept on its first
     /// operand) limits the whole result, rather than that operand (T-SQL's TOP).
     fn limit_after_set_operators(&self) -> bool {

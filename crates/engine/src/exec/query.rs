@@ -226,17 +226,29 @@ impl Exec<'_> {
         // @@ROWCOUNT: the rows the query read or returned, assigned or not.
         self.w.sessions[i].rowcount = n as i64;
         if assigns(&s.items) {
-            // SELECT @v = ...: the last row's values stay; no rows leave the server.
-            if let Some(last) = out.rows.last() {
-                let names: Vec<String> = s
-                    .items
-                    .iter()
-                    .filter_map(|it| match it {
-                        SelectItem::Assign { var, .. } => Some(var.value.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                for (name, v) in names.iter().zip(last.clone()) {
+            // SELECT @v = ...: the last row's values stay; no rows leave the server. Where
+            // the dialect's INTO takes the first row, no row sets NULLs.
+            let first = self.rules.assigns_first_row_or_null();
+            let names: Vec<String> = s
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    SelectItem::Assign { var, .. } => Some(var.value.clone()),
+                    _ => None,
+                })
+                .collect();
+            let row = if first {
+                Some(
+                    out.rows
+                        .first()
+                        .cloned()
+                        .unwrap_or_else(|| vec![Value::Null; names.len()]),
+                )
+            } else {
+                out.rows.last().cloned()
+            };
+            if let Some(row) = row {
+                for (name, v) in names.iter().zip(row) {
                     self.assign_var(i, name, v)?;
                 }
             }
@@ -3672,7 +3684,23 @@ impl Exec<'_> {
                 .iter()
                 .all(|it| matches!(it, SelectItem::Assign { .. }));
         if assigns {
-            // RETURNING ... INTO variables: the last row's values, no result set.
+            // RETURNING ... INTO variables: the last row's values, no result set; where the
+            // dialect's INTO takes one row, no row sets NULLs and more than one fails.
+            if self.rules.assigns_first_row_or_null() {
+                if rows.len() > 1 {
+                    return Err(SqlError::generic(0, 16, "query returned more than one row")
+                        .with_sqlstate("P0003")
+                        .into());
+                }
+                if rows.is_empty() {
+                    for it in &o.items {
+                        if let SelectItem::Assign { var, .. } = it {
+                            self.assign_var(i, &var.value, Value::Null)?;
+                        }
+                    }
+                    return Ok(());
+                }
+            }
             for (new, old) in rows {
                 let mut row = new.clone();
                 row.extend(old.iter().cloned());

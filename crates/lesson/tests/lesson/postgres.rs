@@ -1098,6 +1098,43 @@ SELECT id FROM a ORDER BY id LIMIT 0;";
     );
 }
 
+/// Real server (psql): PL/pgSQL's `SELECT ... INTO v` that finds no row sets `v` to
+/// NULL (T-SQL's `SELECT @v =` leaves it), so the usual claim loop ends after the one
+/// job: `claimed 1 jobs, last jid=<NULL>`; `UPDATE ... RETURNING ... INTO` of no row
+/// sets NULL too, and of two rows fails with P0003.
+#[test]
+fn plpgsql_into_without_a_row_sets_null() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'x'), (3, 'x');";
+    let a = "DO $$
+DECLARE
+  jid int;
+  n int := 0;
+BEGIN
+  LOOP
+    SELECT id INTO jid FROM job WHERE status = 'new' ORDER BY id LIMIT 1;
+    EXIT WHEN jid IS NULL;
+    UPDATE job SET status = 'done' WHERE id = jid;
+    n := n + 1;
+    EXIT WHEN n > 5;
+  END LOOP;
+  RAISE NOTICE 'claimed % jobs, last jid=%', n, jid;
+  jid := 7;
+  UPDATE job SET status = 'y' WHERE id = 99 RETURNING id INTO jid;
+  RAISE NOTICE 'after miss jid=%', jid;
+  UPDATE job SET status = 'y' WHERE status = 'x' RETURNING id INTO jid;
+END $$;";
+    let sc = super::support::scenario_in(Dialect::Postgres, setup, &[("A", 0, a)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(
+        printed(&trace),
+        ["claimed 1 jobs, last jid=<NULL>", "after miss jid=<NULL>"]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["P0003"]);
+    assert_eq!(messages(&sim, "A"), ["query returned more than one row"]);
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

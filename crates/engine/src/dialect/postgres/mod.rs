@@ -454,6 +454,11 @@ impl Rules for Postgres {
         true
     }
 
+    /// PL/pgSQL's INTO: the first row, or NULLs (and `FOUND` false) when none.
+    fn assigns_first_row_or_null(&self) -> bool {
+        true
+    }
+
     /// `LIMIT` after a compound query limits its result.
     fn limit_after_set_operators(&self) -> bool {
         true
