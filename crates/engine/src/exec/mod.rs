@@ -435,6 +435,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether GROUP BY may name a select-list item by position (`GROUP BY 1`) or by
+    /// its alias, where T-SQL groups by the constant or fails.
+    fn group_by_output_columns(&self) -> bool {
+        false
+    }
+
     /// Whether a compound query's row limit (`... UNION ... LIMIT n`, kept on its first
     /// operand) limits the whole result, rather than that operand (T-SQL's TOP).
     fn limit_after_set_operators(&self) -> bool {

@@ -609,9 +609,38 @@ impl Exec<'_> {
         let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
             let mut groups: Vec<Projected> = Vec::new();
             let mut keys = RowSet::default();
+            // `GROUP BY 1` and `GROUP BY alias` name a select-list item, where the dialect
+            // allows it (an input column of the name comes first).
+            let group_by: Vec<&Expr> = s
+                .group_by
+                .iter()
+                .map(|g| {
+                    if !self.rules.group_by_output_columns() {
+                        return g;
+                    }
+                    let item = match &g.kind {
+                        ExprKind::Literal(sql::ast::Literal::Int(n)) if *n >= 1 => {
+                            s.items.get(*n as usize - 1)
+                        }
+                        ExprKind::Column(n)
+                            if n.parts.len() == 1 && scope.resolve(n).ok().flatten().is_none() =>
+                        {
+                            s.items.iter().find(|it| {
+                                matches!(it, SelectItem::Expr { alias: Some(a), .. }
+                                    if a.value.eq_ignore_ascii_case(&n.name().value))
+                            })
+                        }
+                        _ => None,
+                    };
+                    match item {
+                        Some(SelectItem::Expr { expr, .. }) => expr,
+                        _ => g,
+                    }
+                })
+                .collect();
             for r in rows {
-                let mut key = Vec::with_capacity(s.group_by.len());
-                for g in &s.group_by {
+                let mut key = Vec::with_capacity(group_by.len());
+                for g in group_by.iter().copied() {
                     let ctx = RowCtx {
                         scope: &scope,
                         row: &r,

@@ -1135,6 +1135,28 @@ END $$;";
     assert_eq!(messages(&sim, "A"), ["query returned more than one row"]);
 }
 
+/// Real server: GROUP BY names a select-list item by position or alias, as ORDER BY does.
+#[test]
+fn group_by_a_position_or_an_alias() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'running'), (3, 'running'), (4, 'done');";
+    let a = "SELECT status, count(*) FROM job GROUP BY 1 ORDER BY 2 DESC, 1;
+SELECT status AS s, count(*) AS n FROM job GROUP BY s ORDER BY s;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let rows = |rs: &[(&str, i64)]| -> Vec<Vec<Value>> {
+        rs.iter()
+            .map(|(s, n)| vec![Value::Text((*s).into()), Value::Int(*n)])
+            .collect()
+    };
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            rows(&[("running", 2), ("done", 1), ("new", 1)]),
+            rows(&[("done", 1), ("new", 1), ("running", 2)])
+        ]
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -459,6 +459,11 @@ impl Rules for Postgres {
         true
     }
 
+    /// `GROUP BY 1`, `GROUP BY alias`.
+    fn group_by_output_columns(&self) -> bool {
+        true
+    }
+
     /// `LIMIT` after a compound query limits its result.
     fn limit_after_set_operators(&self) -> bool {
         true
