@@ -553,7 +553,7 @@ impl Exec<'_> {
             self.row_lock_targets(i, s)?
         };
         let reads: Vec<DmlJoin> = row_locks.iter().map(|t| t.read.clone()).collect();
-        let scan_order: Vec<OrderItem>;
+        let scan_order: Cow<[OrderItem]>;
         let (scope, rows) = if single || untraced_single {
             match &s.from[0].factor {
                 TableFactor::Table {
@@ -563,7 +563,7 @@ impl Exec<'_> {
                     scan_order = if single {
                         order_in_scan(&s.order_by, &s.items, &self.w.db.tables[tid as usize])
                     } else {
-                        Vec::new()
+                        Cow::Borrowed(&[])
                     };
                     let binding = alias
                         .as_ref()
@@ -4213,11 +4213,20 @@ fn _unused(_: &pages::ColType, _: &ObjectName) -> String {
 /// 2`) and a select-list alias that is not a column of the table (`prio AS p ...
 /// ORDER BY p`) become the expression they name, as the rows are ordered after the
 /// select list elsewhere (`order_value`). A position past the list stays a constant.
-fn order_in_scan(
-    order: &[OrderItem],
+fn order_in_scan<'o>(
+    order: &'o [OrderItem],
     items: &[SelectItem],
     t: &crate::state::storage::Table,
-) -> Vec<OrderItem> {
+) -> Cow<'o, [OrderItem]> {
+    // Every claim's SELECT comes here: the usual ORDER BY of columns is used as it is.
+    let names_output = |o: &OrderItem| match &o.expr.kind {
+        ExprKind::Literal(sql::ast::Literal::Int(_)) => true,
+        ExprKind::Column(n) => n.parts.len() == 1 && t.column(&n.name().value).is_none(),
+        _ => false,
+    };
+    if !order.iter().any(names_output) {
+        return Cow::Borrowed(order);
+    }
     let column = |name: &str| Expr {
         kind: ExprKind::Column(sql::ast::ObjectName {
             parts: vec![sql::ast::Ident {
@@ -4261,7 +4270,8 @@ fn order_in_scan(
                 None => o.clone(),
             }
         })
-        .collect()
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// Whether rows `a` and `b` of `t` have the same clustered key.
