@@ -545,6 +545,37 @@ impl SqlError {
         }
     }
 
+    /// A column outside an aggregate that the query does not group by, in the select
+    /// list (8120) or HAVING (8121); `name` is `binding.column`.
+    pub fn not_grouped(name: &str, having: bool) -> SqlError {
+        let (number, clause) = if having {
+            (8121, "HAVING clause")
+        } else {
+            (8120, "select list")
+        };
+        SqlError::new(
+            number,
+            16,
+            format!(
+                "Column '{name}' is invalid in the {clause} because it is not contained in \
+                 either an aggregate function or the GROUP BY clause."
+            ),
+            AbortScope::Compile,
+        )
+    }
+
+    /// PL/pgSQL's `INTO STRICT` of no row (P0002); the number is the one the parser gives
+    /// the condition `no_data_found`.
+    pub fn strict_no_rows() -> SqlError {
+        SqlError::generic(100_002, 16, "query returned no rows").with_sqlstate("P0002")
+    }
+
+    /// `INTO` of more than one row where one is wanted: `INTO STRICT`, or `RETURNING ...
+    /// INTO` (P0003, the condition `too_many_rows`).
+    pub fn too_many_rows() -> SqlError {
+        SqlError::generic(100_003, 16, "query returned more than one row").with_sqlstate("P0003")
+    }
+
     /// `COMMIT AND CHAIN` or `ROLLBACK AND CHAIN` with no transaction block open (25P01).
     pub fn chain_outside_block(verb: &str) -> SqlError {
         SqlError::new(

@@ -69,7 +69,7 @@ impl Simulation {
             )
                 .hash(&mut h);
             for f in &s.frames {
-                (f.pc, f.source, f.scope_identity).hash(&mut h);
+                (f.pc, f.source, f.scope_identity, f.found).hash(&mut h);
                 for t in &f.tries {
                     let sp = t.savepoint.as_ref().map(|s| (s.undo, s.locks.len()));
                     (t.catch_pc, t.caught, sp).hash(&mut h);

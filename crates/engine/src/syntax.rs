@@ -53,53 +53,86 @@ pub(crate) fn is_aggregate(name: &str) -> bool {
 /// Visits every sub-expression (not into subqueries).
 pub(crate) fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(e);
+    children(e, &mut |c| walk(c, f));
+}
+
+/// Visits the expression's direct sub-expressions (not into subqueries).
+fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match &e.kind {
-        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => walk(expr, f),
+        ExprKind::Unary { expr, .. } | ExprKind::IsNull { expr, .. } => f(expr),
         ExprKind::Binary { left, right, .. } => {
-            walk(left, f);
-            walk(right, f);
+            f(left);
+            f(right);
         }
         ExprKind::InList { expr, list, .. } => {
-            walk(expr, f);
+            f(expr);
             for x in list {
-                walk(x, f);
+                f(x);
             }
         }
-        ExprKind::InSubquery { expr, .. } => walk(expr, f),
+        ExprKind::InSubquery { expr, .. } => f(expr),
         ExprKind::Between {
             expr, low, high, ..
         } => {
-            walk(expr, f);
-            walk(low, f);
-            walk(high, f);
+            f(expr);
+            f(low);
+            f(high);
         }
         ExprKind::Like { expr, pattern, .. } => {
-            walk(expr, f);
-            walk(pattern, f);
+            f(expr);
+            f(pattern);
         }
         ExprKind::Function { args, .. } => {
             for a in args {
-                walk(a, f);
+                f(a);
             }
         }
-        ExprKind::Cast { expr, .. } => walk(expr, f),
+        ExprKind::Cast { expr, .. } => f(expr),
         ExprKind::Case {
             operand,
             branches,
             otherwise,
         } => {
             if let Some(o) = operand {
-                walk(o, f);
+                f(o);
             }
             for (w, t) in branches {
-                walk(w, f);
-                walk(t, f);
+                f(w);
+                f(t);
             }
             if let Some(o) = otherwise {
-                walk(o, f);
+                f(o);
             }
         }
         _ => {}
+    }
+}
+
+/// The first column reference outside an aggregate that is not grouped, where `grouped`
+/// says which expressions (a grouping expression, a grouped or an outer column) are.
+/// Subqueries are left alone.
+pub(crate) fn ungrouped_column<'e>(
+    e: &'e Expr,
+    grouped: &dyn Fn(&Expr) -> bool,
+) -> Option<&'e sql::ast::ObjectName> {
+    if grouped(e) {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Column(n) => Some(n),
+        // A window call's arguments are the group's values (its OVER is left alone).
+        ExprKind::Function {
+            name, over: None, ..
+        } if is_aggregate(name) => None,
+        _ => {
+            let mut found = None;
+            children(e, &mut |c| {
+                if found.is_none() {
+                    found = ungrouped_column(c, grouped);
+                }
+            });
+            found
+        }
     }
 }
 

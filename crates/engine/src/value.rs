@@ -144,6 +144,15 @@ impl Value {
         }
     }
 
+    /// The value as a result or a message shows it: a boolean is `t`, as the server's
+    /// output prints it, where a cast to text gives `true`.
+    pub fn output_text(&self) -> String {
+        match self {
+            Value::True | Value::False => self.to_string(),
+            other => other.as_text(),
+        }
+    }
+
     /// The value as shared text: a text value's own, else its printed form.
     pub fn to_text_rc(&self) -> Rc<str> {
         match self {

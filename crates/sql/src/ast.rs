@@ -709,8 +709,13 @@ pub enum SelectItem {
     },
     /// `expr`, `expr AS x`, `expr x`, `x = expr`.
     Expr { expr: Expr, alias: Option<Ident> },
-    /// `@v = expr`: assigns instead of returning a column.
-    Assign { var: Ident, expr: Expr },
+    /// `@v = expr`: assigns instead of returning a column. `strict`: PL/pgSQL's
+    /// `INTO STRICT`, which wants exactly one row.
+    Assign {
+        var: Ident,
+        expr: Expr,
+        strict: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

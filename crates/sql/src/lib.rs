@@ -64,6 +64,11 @@ pub use ast::statement_label;
 pub use error::{line_col, ParseError};
 pub use print::binary_symbol;
 
+/// The function a PL/pgSQL `RAISE` message's `%` argument becomes: the value as the
+/// server's output prints it, NULL as `<NULL>`. No script can name it (it starts with
+/// `%`), so the executor's own meaning cannot clash with a user's function.
+pub const RAISE_ARG: &str = "%RAISE_ARG";
+
 use lexer::{lex, lex_in, Tok, Token};
 use parser::Parser;
 

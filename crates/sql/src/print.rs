@@ -829,7 +829,7 @@ impl Printer {
                     self.ident(a);
                 }
             }
-            SelectItem::Assign { var, expr } => {
+            SelectItem::Assign { var, expr, .. } => {
                 self.ident(var);
                 self.w(" = ");
                 self.expr(expr);
@@ -1101,6 +1101,8 @@ impl Printer {
         match &e.kind {
             ExprKind::Literal(l) => self.literal(l),
             ExprKind::Var(v) => self.w(v),
+            // PL/pgSQL's FOUND is a bare word.
+            ExprKind::Global(g) if g == "FOUND" => self.w("FOUND"),
             ExprKind::Global(g) => self.w(&format!("@@{g}")),
             ExprKind::Column(c) => self.object(c),
             ExprKind::Unary { op, expr } => match op {

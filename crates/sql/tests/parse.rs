@@ -620,7 +620,7 @@ fn select_variable_is_an_assignment_not_an_alias() {
     let StmtKind::Select(s) = first_stmt("SELECT @v = col FROM t") else {
         panic!()
     };
-    assert!(matches!(&s.items[0], SelectItem::Assign { var, expr }
+    assert!(matches!(&s.items[0], SelectItem::Assign { var, expr, .. }
             if var.value == "@v" && matches!(&expr.kind, ExprKind::Column(c) if c.name().value == "col")));
     // `x = expr` with a plain identifier is the T-SQL alias form.
     let StmtKind::Select(s) = first_stmt("SELECT total = a + b, c AS d, e f, 'lit' g FROM t")

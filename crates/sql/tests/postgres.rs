@@ -168,7 +168,7 @@ END $$;",
                             BREAK;
                         IF @got > 2
                         BEGIN
-                            PRINT 'got ' + COALESCE(CAST(@got AS varchar(max)), '<NULL>') + '';
+                            PRINT 'got ' + %RAISE_ARG(@got) + '';
                         END
                         ELSE
                             IF @got = 1
@@ -199,7 +199,7 @@ END $$;",
                 BEGIN CATCH
                     IF ERROR_NUMBER() IN (2601, 2627, 1222)
                     BEGIN
-                        THROW 50000, 'failed: ' + COALESCE(CAST(@n AS varchar(max)), '<NULL>') + '', 1;
+                        THROW 50000, 'failed: ' + %RAISE_ARG(@n) + '', 1;
                     END
                     ELSE
                         THROW;

@@ -220,6 +220,17 @@ fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Fallible<Cols<'
 
 impl Exec<'_> {
     /// Evaluates an expression that needs no row.
+    /// [`convert`] as the dialect casts and assigns: a fraction cast to or stored in an
+    /// integer is truncated where integers truncate, else rounded half away from zero.
+    pub(crate) fn convert(
+        &self,
+        v: &Value,
+        ty: &DataType,
+        target: Option<(&str, &str)>,
+    ) -> Fallible<Value> {
+        convert_rounding(v, ty, target, !self.rules.truncating_integers())
+    }
+
     pub(crate) fn eval_scalar(&mut self, i: usize, e: &Expr) -> Result<Value, Interrupt> {
         self.eval(i, e, None)
     }
@@ -291,18 +302,18 @@ impl Exec<'_> {
                     let l = self.eval(i, left, ctx)?;
                     let lt = truth(&l);
                     if *op == BinaryOp::And && lt == Some(false) {
-                        return Ok(Value::Int(0));
+                        return Ok(Value::False);
                     }
                     if *op == BinaryOp::Or && lt == Some(true) {
-                        return Ok(Value::Int(1));
+                        return Ok(Value::True);
                     }
                     let r = self.eval(i, right, ctx)?;
                     let rt = truth(&r);
                     return Ok(match (op, lt, rt) {
-                        (BinaryOp::And, Some(true), Some(true)) => Value::Int(1),
-                        (BinaryOp::And, _, Some(false)) => Value::Int(0),
-                        (BinaryOp::Or, _, Some(true)) => Value::Int(1),
-                        (BinaryOp::Or, Some(false), Some(false)) => Value::Int(0),
+                        (BinaryOp::And, Some(true), Some(true)) => Value::True,
+                        (BinaryOp::And, _, Some(false)) => Value::False,
+                        (BinaryOp::Or, _, Some(true)) => Value::True,
+                        (BinaryOp::Or, Some(false), Some(false)) => Value::False,
                         _ => Value::Null,
                     });
                 }
@@ -484,14 +495,8 @@ impl Exec<'_> {
                 self.function(i, name, args, vals)?
             }
             ExprKind::Cast { expr, ty, .. } => {
-                let mut v = self.eval(i, expr, ctx)?;
-                if let (Value::Decimal(d), 2) = (&v, type_rank(ty)) {
-                    if !self.rules.truncating_integers() {
-                        // A fraction cast to an integer rounds, half away from zero.
-                        v = Value::Decimal(d.round());
-                    }
-                }
-                convert(&v, ty, None)?
+                let v = self.eval(i, expr, ctx)?;
+                self.convert(&v, ty, None)?
             }
             ExprKind::Case {
                 operand,
@@ -548,6 +553,7 @@ impl Exec<'_> {
         let s = &self.w.sessions[i];
         Ok(match g {
             "ROWCOUNT" => Value::Int(s.rowcount),
+            "FOUND" => Value::bool(s.frames.last().is_some_and(|f| f.found)),
             "TRANCOUNT" => Value::Int(s.tran_count as i64),
             "SPID" => Value::Int(s.spid as i64),
             "ERROR" => Value::Int(s.last_error),
@@ -718,6 +724,8 @@ impl Exec<'_> {
         Ok(match (rank, &v) {
             (_, Value::Null) => Value::Null,
             (4, Value::DateTime(..)) | (3, Value::Decimal(_)) | (2, Value::Int(_)) | (1, _) => v,
+            // A boolean (a dialect's own type) stays one beside other booleans and NULLs.
+            (2, Value::True | Value::False) => v,
             (4, _) => convert(&v, &DataType::DateTime2(7), None)?,
             (3, _) => convert(&v, &DataType::Float, None)?,
             _ => convert(&v, &DataType::Int, None)?,
@@ -769,6 +777,12 @@ impl Exec<'_> {
                 };
                 Value::DateTime(us - us.rem_euclid(unit), stamp)
             }
+            // A RAISE message's argument, made by the parser (no name a script can
+            // call): the value as output prints it, NULL as `<NULL>`.
+            sql::RAISE_ARG => match arg(0) {
+                Value::Null => Value::Text("<NULL>".into()),
+                v => Value::Text(v.output_text().into()),
+            },
             // An INTERVAL 'n' UNIT literal, in days (what datetime arithmetic adds).
             "INTERVAL" => {
                 let per_day = match arg(1).as_text().as_str() {
@@ -858,7 +872,7 @@ impl Exec<'_> {
                     .into());
                 }
                 let parts = values.iter().filter(|x| name == "CONCAT" || !x.is_null());
-                let parts: Vec<String> = parts.map(Value::as_text).collect();
+                let parts: Vec<String> = parts.map(Value::output_text).collect();
                 let sep = if name == "CONCAT" {
                     String::new()
                 } else {
@@ -1106,6 +1120,21 @@ struct Aggregate<'a> {
 
 /// SQL Server's data type precedence, coarsely: 4 datetime, 3 float and decimal, 2
 /// integers, 1 text; 0 for NULL (no type).
+/// [`convert`], rounding a fraction for an integer type half away from zero if `round`.
+pub(crate) fn convert_rounding(
+    v: &Value,
+    ty: &DataType,
+    target: Option<(&str, &str)>,
+    round: bool,
+) -> Fallible<Value> {
+    match (v, round) {
+        (Value::Decimal(d), true) if type_rank(ty) == 2 => {
+            convert(&Value::Decimal(d.round()), ty, target)
+        }
+        _ => convert(v, ty, target),
+    }
+}
+
 fn value_rank(v: &Value) -> u8 {
     match v {
         Value::Null => 0,

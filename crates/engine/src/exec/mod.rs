@@ -449,6 +449,18 @@ pub(crate) trait Rules: Sync {
 
     /// Whether a locking scan locks only the rows whose version as of the statement
     /// matches (checking the newest again once locked), rather than every row it reads.
+    /// Whether routines have a `FOUND` variable: whether the last query that assigned
+    /// or wrote found a row.
+    fn has_found(&self) -> bool {
+        false
+    }
+
+    /// Whether grouping by a table's primary key groups its other columns too (a
+    /// functional dependency), so they may be selected without an aggregate.
+    fn groups_by_primary_key(&self) -> bool {
+        false
+    }
+
     fn lock_matching_rows_only(&self) -> bool {
         false
     }

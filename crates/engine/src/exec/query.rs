@@ -212,6 +212,13 @@ fn assigns(items: &[SelectItem]) -> bool {
     items.iter().any(|i| matches!(i, SelectItem::Assign { .. }))
 }
 
+/// `INTO STRICT`: the query must give exactly one row.
+fn is_strict(items: &[SelectItem]) -> bool {
+    items
+        .iter()
+        .any(|i| matches!(i, SelectItem::Assign { strict: true, .. }))
+}
+
 impl Exec<'_> {
     // -----------------------------------------------------------------------------------
     // SELECT
@@ -224,7 +231,7 @@ impl Exec<'_> {
         let out = self.run_select(i, s, None)?;
         let n = out.rows.len() as u64;
         // @@ROWCOUNT: the rows the query read or returned, assigned or not.
-        self.w.sessions[i].rowcount = n as i64;
+        self.rows_affected(i, n);
         if assigns(&s.items) {
             // SELECT @v = ...: the last row's values stay; no rows leave the server. Where
             // the dialect's INTO takes the first row, no row sets NULLs.
@@ -237,6 +244,13 @@ impl Exec<'_> {
                     _ => None,
                 })
                 .collect();
+            if first && is_strict(&s.items) {
+                match n {
+                    0 => return Err(SqlError::strict_no_rows().into()),
+                    1 => {}
+                    _ => return Err(SqlError::too_many_rows().into()),
+                }
+            }
             let row = if first {
                 Some(
                     out.rows
@@ -318,16 +332,25 @@ impl Exec<'_> {
         for r in out.rows {
             let mut row = Vec::with_capacity(r.len());
             for (v, c) in r.iter().zip(&columns) {
-                row.push(convert(v, &c.ty, Some((&table_name, &c.name)))?);
+                row.push(self.convert(v, &c.ty, Some((&table_name, &c.name)))?);
             }
             self.insert_row(i, tid, row)?;
         }
         Ok(self.wrote(i, CostKind::Insert, n))
     }
 
+    /// A query's row count: @@ROWCOUNT, and whether it found a row (FOUND, where the
+    /// dialect has it: elsewhere it stays false, and states differ in nothing unseen).
+    fn rows_affected(&mut self, i: usize, n: u64) {
+        self.w.sessions[i].rowcount = n as i64;
+        if self.rules.has_found() {
+            self.frame_mut(i).found = n > 0;
+        }
+    }
+
     /// The end of a statement that wrote `n` rows: @@ROWCOUNT and its cost.
     fn wrote(&mut self, i: usize, kind: CostKind, n: u64) -> Flow {
-        self.w.sessions[i].rowcount = n as i64;
+        self.rows_affected(i, n);
         Flow::Done {
             kind,
             rows: Some(n),
@@ -501,6 +524,82 @@ impl Exec<'_> {
         Ok(())
     }
 
+    /// A grouped query's select list and HAVING name columns only inside aggregates or
+    /// as grouped (8120, 8121); the server checks before reading a row. Where the dialect
+    /// knows functional dependencies, grouping by a table's primary key groups all of its
+    /// columns.
+    fn check_grouped(&self, s: &Select, scope: &Scope, group_by: &[&Expr]) -> Result<(), SqlError> {
+        let canon: Vec<String> = group_by
+            .iter()
+            .map(|g| crate::syntax::canonical(g))
+            .collect();
+        let grouped_at: Vec<usize> = group_by
+            .iter()
+            .filter_map(|g| match &g.kind {
+                ExprKind::Column(n) => scope.resolve(n).ok().flatten(),
+                _ => None,
+            })
+            .collect();
+        let binding_of = |p: usize| {
+            scope
+                .bindings
+                .iter()
+                .find(|b| (b.offset..b.offset + b.columns.len()).contains(&p))
+        };
+        let by_key = self.rules.groups_by_primary_key();
+        let is_grouped = |p: usize| {
+            grouped_at.contains(&p)
+                || (by_key
+                    && binding_of(p)
+                        .and_then(|b| {
+                            let table = b.table.as_ref()?;
+                            let t = &self.w.db.tables[*self.w.db.names.get(table)? as usize];
+                            (t.pk_name.is_some() && !t.key.is_empty())
+                                .then(|| t.key.iter().all(|k| grouped_at.contains(&(b.offset + k))))
+                        })
+                        .unwrap_or(false))
+        };
+        let grouped = |e: &Expr| match &e.kind {
+            // An outer reference is one value per group; an unknown name fails later.
+            ExprKind::Column(n) => scope.resolve(n).ok().flatten().is_none_or(is_grouped),
+            ExprKind::Literal(_) | ExprKind::Var(_) | ExprKind::Global(_) => true,
+            _ => canon.contains(&crate::syntax::canonical(e)),
+        };
+        let fail = |p: usize, having: bool| {
+            let name = binding_of(p).map_or(String::new(), |b| {
+                format!("{}.{}", b.name, b.columns[p - b.offset])
+            });
+            SqlError::not_grouped(&name, having)
+        };
+        for it in &s.items {
+            match it {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    for b in scope.star(qualifier.as_ref()) {
+                        let visible = visible(b);
+                        if let Some(p) = (b.offset..b.offset + visible).find(|&p| !is_grouped(p)) {
+                            return Err(fail(p, false));
+                        }
+                    }
+                }
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                    if let Some(n) = crate::syntax::ungrouped_column(expr, &grouped) {
+                        if let Ok(Some(p)) = scope.resolve(n) {
+                            return Err(fail(p, false));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(h) = &s.having {
+            if let Some(n) = crate::syntax::ungrouped_column(h, &grouped) {
+                if let Ok(Some(p)) = scope.resolve(n) {
+                    return Err(fail(p, true));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn run_select_inner(
         &mut self,
         i: usize,
@@ -638,6 +737,7 @@ impl Exec<'_> {
                     }
                 })
                 .collect();
+            self.check_grouped(s, &scope, &group_by)?;
             for r in rows {
                 let mut key = Vec::with_capacity(group_by.len());
                 for g in group_by.iter().copied() {
@@ -2325,7 +2425,7 @@ impl Exec<'_> {
             &mut many
         };
         for (&c, v) in targets.iter().zip(given) {
-            row[c] = convert(v, &columns[c].ty, Some((&table_name, &columns[c].name)))?;
+            row[c] = self.convert(v, &columns[c].ty, Some((&table_name, &columns[c].name)))?;
             set[c] = true;
         }
         // Where an identity is only a default (serial), a value given is kept and the
@@ -2372,7 +2472,7 @@ impl Exec<'_> {
             if !set[c] {
                 if let Some(d) = &col.default {
                     let v = self.eval(i, d, None)?;
-                    row[c] = convert(&v, &col.ty, Some((&table_name, &col.name)))?;
+                    row[c] = self.convert(&v, &col.ty, Some((&table_name, &col.name)))?;
                 }
             }
             if row[c].is_null() && !col.nullable {
@@ -3096,7 +3196,8 @@ impl Exec<'_> {
             match &a.target {
                 sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
                     let p = target.ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
-                    new[p] = convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
+                    new[p] =
+                        self.convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
                     if new[p].is_null() && !columns[p].nullable {
                         return Err(SqlError::null_not_allowed(
                             &columns[p].name,
@@ -3263,7 +3364,7 @@ impl Exec<'_> {
             let from = keep_joins.then_some((&scope, joins));
             self.emit_output(i, o, &columns, changed, from)?;
         }
-        self.w.sessions[i].rowcount = n as i64;
+        self.rows_affected(i, n);
         Ok(Flow::Done {
             kind: CostKind::Update,
             rows: Some(n),
@@ -3301,7 +3402,8 @@ impl Exec<'_> {
                 let v = self.eval(i, &a.value, Some(&ctx))?;
                 if let sql::ast::AssignTarget::Column(c) = &a.target {
                     if let Some(p) = t.column(&c.name().value) {
-                        new[p] = convert(&v, &t.columns[p].ty, Some((name, &t.columns[p].name)))?;
+                        new[p] =
+                            self.convert(&v, &t.columns[p].ty, Some((name, &t.columns[p].name)))?;
                     }
                 }
             }
@@ -3313,7 +3415,7 @@ impl Exec<'_> {
                 tv.slot_mut(slot).committed.push((0, Some(new)));
             }
         }
-        self.w.sessions[i].rowcount = n as i64;
+        self.rows_affected(i, n);
         Ok(Flow::Done {
             kind: CostKind::Update,
             rows: Some(n),
@@ -3360,7 +3462,7 @@ impl Exec<'_> {
             let from = keep_joins.then_some((&scope, joins));
             self.emit_output(i, o, &columns, rows, from)?;
         }
-        self.w.sessions[i].rowcount = n as i64;
+        self.rows_affected(i, n);
         Ok(Flow::Done {
             kind: CostKind::Delete,
             rows: Some(n),
@@ -3717,9 +3819,10 @@ impl Exec<'_> {
             // dialect's INTO takes one row, no row sets NULLs and more than one fails.
             if self.rules.assigns_first_row_or_null() {
                 if rows.len() > 1 {
-                    return Err(SqlError::generic(0, 16, "query returned more than one row")
-                        .with_sqlstate("P0003")
-                        .into());
+                    return Err(SqlError::too_many_rows().into());
+                }
+                if rows.is_empty() && is_strict(&o.items) {
+                    return Err(SqlError::strict_no_rows().into());
                 }
                 if rows.is_empty() {
                     for it in &o.items {
@@ -3736,7 +3839,7 @@ impl Exec<'_> {
                 row.extend(joins.next().unwrap_or_default());
                 let ctx = RowCtx::new(&scope, &row);
                 for it in &o.items {
-                    if let SelectItem::Assign { var, expr } = it {
+                    if let SelectItem::Assign { var, expr, .. } = it {
                         let v = self.eval(i, expr, Some(&ctx))?;
                         self.assign_var(i, &var.value, v)?;
                     }
@@ -3812,9 +3915,10 @@ impl Exec<'_> {
                     source: InsertSource::Values(rows),
                     on_conflict: None,
                 };
-                let saved_rowcount = self.w.sessions[i].rowcount;
+                let saved = (self.w.sessions[i].rowcount, self.frame(i).found);
                 self.insert_inner(i, &ins)?;
-                self.w.sessions[i].rowcount = saved_rowcount;
+                self.w.sessions[i].rowcount = saved.0;
+                self.frame_mut(i).found = saved.1;
             }
         }
         Ok(())

@@ -16,7 +16,7 @@ use crate::exec::{bind, done, Exec, Flow, Interrupt};
 use crate::state::session::{Frame, FrameKind, Procedure, Undo};
 use crate::state::storage::{Column, Identity, Index, Table, Trigger};
 use crate::syntax::{canonical, conjuncts};
-use crate::value::{convert, parse_delay, Value};
+use crate::value::{parse_delay, Value};
 
 /// A UNIQUE constraint's name and columns (position, descending).
 type UniqueConstraint = (Option<String>, Vec<(usize, bool)>);
@@ -44,7 +44,7 @@ impl Exec<'_> {
             let v = match &d.init {
                 Some(e) => {
                     let v = self.eval_scalar(i, e)?;
-                    convert(&v, &d.ty, None)?
+                    self.convert(&v, &d.ty, None)?
                 }
                 None => Value::Null,
             };
@@ -721,10 +721,11 @@ impl Exec<'_> {
 
     pub(crate) fn assign_var(&mut self, i: usize, name: &str, v: Value) -> Result<(), SqlError> {
         let key = crate::names::lower(name);
+        let round = !self.rules.truncating_integers();
         let frame = self.frame_mut(i);
         match frame.vars.get_mut(&*key) {
             Some((ty, slot)) => {
-                *slot = convert(&v, ty, None)?;
+                *slot = crate::exec::expr::convert_rounding(&v, ty, None, round)?;
                 Ok(())
             }
             None => Err(SqlError::undeclared_variable(name)),
@@ -852,7 +853,7 @@ impl Exec<'_> {
                     return Err(SqlError::missing_parameter(&p.name, &q.name.value).into())
                 }
             };
-            let v = convert(&v, &q.ty, None)?;
+            let v = self.convert(&v, &q.ty, None)?;
             frame
                 .vars
                 .insert(q.name.value.to_ascii_lowercase(), (q.ty, v));

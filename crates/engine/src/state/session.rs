@@ -158,6 +158,9 @@ pub(crate) struct Frame {
     /// Local temporary tables a procedure created (their `Db::names` keys): dropped when
     /// it returns.
     pub temp_tables: Vec<String>,
+    /// Whether the routine's last query that assigned or wrote found a row (PL/pgSQL's
+    /// FOUND; false as each routine begins).
+    pub found: bool,
 }
 
 impl Frame {
@@ -173,6 +176,7 @@ impl Frame {
             scope_identity: None,
             source,
             temp_tables: Vec::new(),
+            found: false,
         }
     }
 }

@@ -1157,6 +1157,181 @@ SELECT status AS s, count(*) AS n FROM job GROUP BY s ORDER BY s;";
     );
 }
 
+/// Two new jobs, for the PL/pgSQL tests.
+const TWO_NEW: &str = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new');";
+
+/// Session A's script run on `setup`, with its trace.
+fn traced(setup: &str, a: &str) -> (Simulation, engine::Trace) {
+    let sc = scenario_in(Dialect::Postgres, setup, &[("A", 0, a)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    (sim, trace)
+}
+
+/// Real server (psql): PL/pgSQL's FOUND says whether the last SELECT INTO, PERFORM or
+/// DML found a row; an assignment leaves it, and each DO block begins with it false
+/// (it failed with 42703). RAISE prints a boolean as `t` or `f`.
+#[test]
+fn plpgsql_found_follows_the_last_query() {
+    let a = "DO $$
+DECLARE jid int;
+BEGIN
+  UPDATE job SET status = 'x' WHERE id = 9;
+  RAISE NOTICE 'a %', FOUND;
+  UPDATE job SET status = 'x' WHERE id = 1;
+  RAISE NOTICE 'b %', FOUND;
+  SELECT id INTO jid FROM job WHERE id = 7;
+  RAISE NOTICE 'c %', found;
+  IF NOT FOUND THEN RAISE NOTICE 'none'; END IF;
+  PERFORM 1 FROM job WHERE id = 2;
+  RAISE NOTICE 'd %', FOUND;
+  jid := 5;
+  RAISE NOTICE 'e % %', FOUND, NULL;
+END $$;
+DO $$ BEGIN RAISE NOTICE 'f %', FOUND; END $$;";
+    let (sim, trace) = traced(TWO_NEW, a);
+    assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    assert_eq!(
+        printed(&trace),
+        ["a f", "b t", "c f", "none", "d t", "e t <NULL>", "f f"]
+    );
+}
+
+/// Real server: `INTO STRICT` wants exactly one row: none fails with P0002 (caught as
+/// no_data_found), two with P0003 (too_many_rows); so does `RETURNING ... INTO STRICT`.
+/// STRICT used to be read and ignored.
+#[test]
+fn plpgsql_into_strict_wants_one_row() {
+    let a = "DO $$
+DECLARE jid int;
+BEGIN
+  SELECT id INTO STRICT jid FROM job WHERE id = 1;
+  RAISE NOTICE 'one %', jid;
+  BEGIN
+    SELECT id INTO STRICT jid FROM job WHERE id = 7;
+  EXCEPTION WHEN no_data_found THEN RAISE NOTICE 'none % %', SQLSTATE, jid;
+  END;
+  BEGIN
+    SELECT id INTO STRICT jid FROM job;
+  EXCEPTION WHEN too_many_rows THEN RAISE NOTICE 'many % %', SQLSTATE, SQLERRM;
+  END;
+  BEGIN
+    UPDATE job SET status = 'x' WHERE id = 9 RETURNING id INTO STRICT jid;
+  EXCEPTION WHEN no_data_found THEN RAISE NOTICE 'upd none %', SQLERRM;
+  END;
+  SELECT id INTO STRICT jid FROM job WHERE id > 5;
+END $$;";
+    let (sim, trace) = traced(TWO_NEW, a);
+    assert_eq!(
+        printed(&trace),
+        [
+            "one 1",
+            "none P0002 1",
+            "many P0003 query returned more than one row",
+            "upd none query returned no rows"
+        ]
+    );
+    let errors: Vec<_> = errors_of(&sim, "A")
+        .into_iter()
+        .map(|e| (e.sqlstate, e.caught))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (Some("P0002"), true),
+            (Some("P0003"), true),
+            (Some("P0002"), true),
+            (Some("P0002"), false)
+        ]
+    );
+}
+
+/// Real server: a comparison, AND, OR and COALESCE of booleans are booleans in a result
+/// (`t`, `f`; AND and OR gave 1 and 0), `status = 'new' AS is_new` is a comparison (it
+/// was refused as T-SQL's alias syntax), and concat prints a boolean as `t` where a cast
+/// to text gives `true`.
+#[test]
+fn boolean_expressions_show_as_booleans() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text, done boolean);
+INSERT INTO job VALUES (1, 'new', false), (2, 'done', true);";
+    let a = "SELECT 1 < 2 AS f, (1 < 2 AND 2 < 3) AS g, coalesce(null, true) AS h, (1 < 2 OR done) AS j FROM job WHERE id = 1;
+SELECT id, status = 'new' AS is_new FROM job ORDER BY id;
+SELECT concat('a', true), 'a' || true, true::text;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let text = |v: &[&str]| -> Vec<Value> { v.iter().map(|s| Value::Text((*s).into())).collect() };
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::True, Value::True, Value::True, Value::True]],
+            vec![
+                vec![Value::Int(1), Value::True],
+                vec![Value::Int(2), Value::False]
+            ],
+            vec![text(&["at", "atrue", "true"])]
+        ]
+    );
+}
+
+/// Real server: a fraction stored in an integer column or variable rounds half away
+/// from zero, as a cast does (2.5 → 3, -2.5 → -3); it was truncated.
+#[test]
+fn a_fraction_stored_in_an_integer_rounds() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, n int, b bigint, s smallint);
+INSERT INTO t VALUES (1, 2.5, 3.5, -2.5);";
+    let a = "UPDATE t SET n = n * 1.5 WHERE id = 1;
+INSERT INTO t (id, n) VALUES (2.6, 0.4);
+SELECT id, n, b, s FROM t ORDER BY id;
+DO $$ DECLARE x int := 2.5; y int; BEGIN y := 7 / 2.0; RAISE NOTICE '% %', x, y; END $$;";
+    let (sim, trace) = traced(setup, a);
+    let i = Value::Int;
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![
+            vec![i(1), i(5), i(4), i(-3)],
+            vec![i(3), i(0), Value::Null, Value::Null]
+        ]]
+    );
+    assert_eq!(printed(&trace), ["3 4"]);
+}
+
+/// Real server: a grouped query may name a column outside an aggregate only if it is
+/// grouped, or its table's primary key is (42803, before any row; it ran and showed
+/// some row's value). Window arguments count; HAVING too.
+#[test]
+fn ungrouped_columns_fail_with_42803() {
+    let setup = "CREATE TABLE jobs (id int PRIMARY KEY, status text, prio int);
+INSERT INTO jobs VALUES (1, 'new', 1), (2, 'new', 2), (3, 'done', 1);";
+    let a = "SELECT j.id, j.status, count(*) FROM jobs j GROUP BY j.id ORDER BY j.id;
+SELECT * FROM jobs GROUP BY id ORDER BY id;
+SELECT upper(status), prio + 1, count(*) FROM jobs GROUP BY upper(status), prio + 1 ORDER BY 1, 2;
+SELECT j.status, j.prio FROM jobs j GROUP BY j.status;
+SELECT status, count(*) FROM jobs GROUP BY status HAVING prio > 1;
+SELECT prio, count(*) FROM jobs WHERE id > 9;
+SELECT status, sum(prio) OVER () FROM jobs GROUP BY status;
+SELECT count(*), max(prio) FROM jobs WHERE status = 'x';";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42803"; 4]);
+    let m = |c: &str| {
+        format!(
+            "column \"{c}\" must appear in the GROUP BY clause or be used in an aggregate function"
+        )
+    };
+    assert_eq!(
+        messages(&sim, "A"),
+        [m("j.prio"), m("jobs.prio"), m("jobs.prio"), m("jobs.prio")]
+    );
+    let r = results(&sim, "A");
+    assert_eq!(r.len(), 4);
+    assert_eq!(r[0].len(), 3);
+    assert_eq!(
+        r[1][1],
+        [Value::Int(2), Value::Text("new".into()), Value::Int(2)]
+    );
+    assert_eq!(r[2].len(), 3);
+    assert_eq!(r[3], [vec![Value::Int(0), Value::Null]]);
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

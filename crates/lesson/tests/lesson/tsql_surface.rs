@@ -1032,3 +1032,37 @@ SELECT name FROM job WHERE id < 3 UNION SELECT 'a' ORDER BY 1;",
     assert_eq!(ids(5), ["3", "2", "2", "1", "1", "NULL"]);
     assert_eq!(ids(6), ["a", "b", "c"]);
 }
+
+/// SQL Server: a grouped query names a column outside an aggregate only if it groups by
+/// it (8120 in the select list, 8121 in HAVING), with no functional dependency on the
+/// primary key; the batch ends there. It ran and showed some row's value.
+#[test]
+fn ungrouped_columns_fail_with_8120() {
+    let setup = "CREATE TABLE jobs (id int PRIMARY KEY, status varchar(10), prio int);
+INSERT INTO jobs VALUES (1, 'new', 1), (2, 'new', 2), (3, 'done', 1);";
+    let ok = run_one(
+        setup,
+        "SELECT status, COUNT(*) FROM jobs GROUP BY status ORDER BY status;
+SELECT UPPER(status), prio + 1, COUNT(*) FROM jobs GROUP BY UPPER(status), prio + 1;",
+    );
+    no_errors(&ok, "A");
+    let fails = |sql: &str| errors(&run_one(setup, sql), "A");
+    let msg = |n: u32, c: &str, clause: &str| {
+        (
+            n,
+            format!("Column '{c}' is invalid in the {clause} because it is not contained in either an aggregate function or the GROUP BY clause."),
+        )
+    };
+    assert_eq!(
+        fails("SELECT j.id, j.status FROM jobs j GROUP BY j.id;"),
+        [msg(8120, "j.status", "select list")]
+    );
+    assert_eq!(
+        fails("SELECT prio, COUNT(*) FROM jobs;"),
+        [msg(8120, "jobs.prio", "select list")]
+    );
+    assert_eq!(
+        fails("SELECT status FROM jobs GROUP BY status HAVING prio > 1;"),
+        [msg(8121, "jobs.prio", "HAVING clause")]
+    );
+}

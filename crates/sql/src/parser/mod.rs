@@ -47,6 +47,8 @@ pub(crate) struct Parser<'a> {
     pg_vars: Vec<String>,
     /// A PERFORM was parsed: its hidden variable must be declared.
     pg_perform: bool,
+    /// Inside a PL/pgSQL body, where `FOUND` names the routine's special variable.
+    plpgsql: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -70,6 +72,7 @@ impl<'a> Parser<'a> {
             top_level_count: 0,
             pg_vars: Vec::new(),
             pg_perform: false,
+            plpgsql: false,
         }
     }
 

@@ -185,6 +185,7 @@ impl Parser<'_> {
         let (tokens, lex_error) = lex_in(&text, Dialect::Postgres);
         let mut p = Parser::new(self.src, &tokens, Dialect::Postgres, lex_error);
         p.pg_vars = vars;
+        p.plpgsql = true;
         p.depth = self.depth;
         let mut body = p.plpgsql_block()?;
         if p.pg_perform {
@@ -395,6 +396,7 @@ impl Parser<'_> {
                 }
                 let mut select = self.pg_bare_select(expr, span.start)?;
                 select.items = vec![SelectItem::Assign {
+                    strict: false,
                     var: var_ident(&PERFORM_VAR[1..], span.clone()),
                     expr: match select.items.pop() {
                         Some(SelectItem::Expr { expr, .. }) => expr,
@@ -724,7 +726,7 @@ impl Parser<'_> {
     /// `INTO a, b` after a select list or RETURNING: the items become assignments.
     pub(super) fn pg_into(&mut self, items: &mut [SelectItem]) -> PResult<()> {
         let into = self.advance();
-        self.eat_kw("STRICT");
+        let strict = self.eat_kw("STRICT");
         let mut vars = vec![self.pg_var()?];
         while self.eat(Tok::Comma) {
             vars.push(self.pg_var()?);
@@ -746,7 +748,7 @@ impl Parser<'_> {
                     return Err(self.not_simulated(into.clone(), "INTO with a * select list"));
                 }
             };
-            *item = SelectItem::Assign { var, expr };
+            *item = SelectItem::Assign { var, expr, strict };
         }
         Ok(())
     }
@@ -761,6 +763,9 @@ fn condition_numbers(name: &str) -> Option<&'static [i64]> {
         "lock_not_available" => &[1222],
         "deadlock_detected" => &[1205],
         "serialization_failure" => &[3960],
+        // INTO STRICT's errors (P0002, P0003) have no number of their own elsewhere.
+        "no_data_found" => &[100_002],
+        "too_many_rows" => &[100_003],
         "division_by_zero" => &[8134],
         "raise_exception" => &[50000],
         "not_null_violation" => &[515],
@@ -792,18 +797,8 @@ fn format_message(fmt: &str, args: Vec<Expr>, span: Span) -> Expr {
             let a_span = a.span.clone();
             parts.push(Expr {
                 kind: ExprKind::Function {
-                    name: "COALESCE".into(),
-                    args: vec![
-                        Expr {
-                            kind: ExprKind::Cast {
-                                expr: Box::new(a),
-                                ty: DataType::VarChar(Len::Max),
-                                style: None,
-                            },
-                            span: a_span.clone(),
-                        },
-                        text("<NULL>"),
-                    ],
+                    name: crate::RAISE_ARG.into(),
+                    args: vec![a],
                     star: false,
                     distinct: false,
                     over: None,

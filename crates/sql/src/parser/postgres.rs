@@ -565,6 +565,17 @@ impl Parser<'_> {
                 return Ok(Some(e));
             }
         }
+        // PL/pgSQL's FOUND: whether the last SELECT INTO, PERFORM or DML found a row.
+        if word == "FOUND"
+            && self.plpgsql
+            && !matches!(self.kind_at(1), Some(Tok::LParen | Tok::Dot))
+        {
+            self.advance();
+            return Ok(Some(Expr {
+                kind: ExprKind::Global("FOUND".into()),
+                span,
+            }));
+        }
         let value = match word {
             "TRUE" => true,
             "FALSE" => false,

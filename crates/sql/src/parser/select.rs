@@ -353,12 +353,17 @@ impl Parser<'_> {
                 self.advance();
                 let value = self.expr()?;
                 let expr = desugar_compound(op, var_expr(&var), value);
-                return Ok(SelectItem::Assign { var, expr });
+                return Ok(SelectItem::Assign {
+                    var,
+                    expr,
+                    strict: false,
+                });
             }
         }
-        // `alias = expr`
+        // `alias = expr`; in PostgreSQL a comparison, whose value is a boolean.
         if self.kind_at(1) == Some(Tok::Eq)
             && (self.ident_at(0) || self.kind_at(0) == Some(Tok::Str))
+            && !self.postgres()
         {
             let span = self.cur_start()..self.tok_at(1).map_or(self.eof, |t| t.end);
             self.tsql_only("alias = expression in a select list", span)?;

@@ -275,6 +275,13 @@ impl Rules for Postgres {
                 "could not serialize access due to concurrent update".to_string(),
             ),
             8134 => ("22012", "division by zero".to_string()),
+            8120 | 8121 => (
+                "42803",
+                format!(
+                    "column \"{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                    quoted_after(&e.message, "Column '").unwrap_or("?")
+                ),
+            ),
             207 => (
                 "42703",
                 format!(
@@ -456,6 +463,16 @@ impl Rules for Postgres {
 
     /// PL/pgSQL's INTO: the first row, or NULLs (and `FOUND` false) when none.
     fn assigns_first_row_or_null(&self) -> bool {
+        true
+    }
+
+    /// PL/pgSQL's FOUND.
+    fn has_found(&self) -> bool {
+        true
+    }
+
+    /// `GROUP BY id` lets the select list name the table's other columns.
+    fn groups_by_primary_key(&self) -> bool {
         true
     }
 
