@@ -100,6 +100,20 @@ impl SqlError {
         )
     }
 
+    /// Text that is no `ty` (a date, a time): 241, with the type and the text kept in
+    /// `key` for a dialect whose message names them.
+    pub fn not_a_datetime(text: &str, ty: &DataType) -> SqlError {
+        let name = match ty {
+            DataType::Date => "date",
+            DataType::Time(_) => "time",
+            _ => "timestamp",
+        };
+        SqlError {
+            key: Some(Box::new((name.to_string(), text.to_string()))),
+            ..SqlError::conversion_failed_datetime()
+        }
+    }
+
     /// `from` is the value's type as SQL Server names it ([`crate::value::Value::type_name`]).
     pub fn explicit_conversion(from: &str, ty: &DataType) -> SqlError {
         SqlError::new(
@@ -542,6 +556,42 @@ impl SqlError {
             caught: false,
             sqlstate: self.sqlstate,
             at: None,
+        }
+    }
+
+    /// `x.id` where no table or alias of the query is `x` (Msg 4104).
+    pub fn unbound_identifier(name: &sql::ast::ObjectName) -> SqlError {
+        let text: Vec<&str> = name.parts.iter().map(|p| p.value.as_str()).collect();
+        SqlError::new(
+            4104,
+            16,
+            format!(
+                "The multi-part identifier \"{}\" could not be bound.",
+                text.join(".")
+            ),
+            AbortScope::Compile,
+        )
+    }
+
+    /// An INSERT whose rows have more (`more_values`) or fewer values than the columns
+    /// it names (110, 109), or than the table has when it names none (213).
+    pub fn insert_count_mismatch(named: bool, more_values: bool) -> SqlError {
+        match (named, more_values) {
+            (false, _) => SqlError::generic(
+                213,
+                16,
+                "Column name or number of supplied values does not match table definition.",
+            ),
+            (true, true) => SqlError::generic(
+                110,
+                15,
+                "There are fewer columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.",
+            ),
+            (true, false) => SqlError::generic(
+                109,
+                15,
+                "There are more columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.",
+            ),
         }
     }
 

@@ -554,7 +554,15 @@ pub fn parse_datetime(text: &str) -> Option<i64> {
     {
         return None;
     }
-    let us = i64::try_from(parse_delay(time)?).ok()?;
+    // No February 30th: a day past its month's end is no date (it rolled over).
+    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    if d > days_from_civil(ny, nm, 1) - days_from_civil(y, m, 1) {
+        return None;
+    }
+    // A time of day is less than a day (no hour 25).
+    let us = i64::try_from(parse_delay(time)?)
+        .ok()
+        .filter(|&us| us < 86_400_000_000)?;
     days_from_civil(y, m, d)
         .checked_mul(86_400_000_000)?
         .checked_add(us)
@@ -607,7 +615,7 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
                         .flatten()
                 })
                 .map(|t| Value::DateTime(round_datetime(t, ty), Stamp::of(ty)))
-                .ok_or_else(|| SqlError::conversion_failed_datetime().into()),
+                .ok_or_else(|| SqlError::not_a_datetime(s, ty).into()),
             _ => Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         },
         DataType::UniqueIdentifier => Ok(Value::Text(v.to_text_rc())),

@@ -218,8 +218,24 @@ fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Fallible<Cols<'
     Ok(Cols::Missing)
 }
 
+/// Whether a qualified name's qualifier (`j` in `j.id`) names a binding or a table of
+/// the query or an enclosing one.
+fn qualifier_known(ctx: Option<&RowCtx>, name: &ObjectName) -> bool {
+    let q = &name.parts[name.parts.len() - 2].value;
+    let mut cur = ctx;
+    while let Some(c) = cur {
+        if c.scope.bindings.iter().any(|b| {
+            b.name.eq_ignore_ascii_case(q)
+                || b.table.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(q))
+        }) {
+            return true;
+        }
+        cur = c.outer;
+    }
+    false
+}
+
 impl Exec<'_> {
-    /// Evaluates an expression that needs no row.
     /// [`convert`] as the dialect casts and assigns: a fraction cast to or stored in an
     /// integer is truncated where integers truncate, else rounded half away from zero.
     pub(crate) fn convert(
@@ -231,6 +247,7 @@ impl Exec<'_> {
         convert_rounding(v, ty, target, !self.rules.truncating_integers())
     }
 
+    /// Evaluates an expression that needs no row.
     pub(crate) fn eval_scalar(&mut self, i: usize, e: &Expr) -> Result<Value, Interrupt> {
         self.eval(i, e, None)
     }
@@ -272,6 +289,9 @@ impl Exec<'_> {
                 }
                 Cols::Missing => match self.handler_variable(i, name) {
                     Some(v) => v,
+                    None if name.parts.len() > 1 && !qualifier_known(ctx, name) => {
+                        return Err(SqlError::unbound_identifier(name).into())
+                    }
                     None => return Err(SqlError::invalid_column(&name.name().value).into()),
                 },
             },
@@ -891,9 +911,13 @@ impl Exec<'_> {
                     c[c.len().saturating_sub(n)..].iter().collect()
                 })
             }
-            "SUBSTRING" => {
+            "SUBSTRING" | "SUBSTR" => {
                 let start = arg(1).as_i64().unwrap_or(1);
-                let len = arg(2).as_i64().unwrap_or(0).max(0);
+                // Without a length (`substr(s, n)`, `substring(s FROM n)`): the rest.
+                let len = match v.get(2) {
+                    None => i64::MAX / 2,
+                    Some(l) => l.as_i64().unwrap_or(0).max(0),
+                };
                 text_fn(arg(0), |s| {
                     let from = (start - 1).max(0) as usize;
                     let take = (len + (start - 1).min(0)).max(0) as usize;
@@ -1018,6 +1042,39 @@ impl Exec<'_> {
                     _ => date(1)?.map_or(Value::Null, |t| Value::Text(date_name(part, t).into())),
                 }
             }
+            "REPLACE" => match (arg(0), arg(1), arg(2)) {
+                (Value::Null, _, _) | (_, Value::Null, _) | (_, _, Value::Null) => Value::Null,
+                (s, from, to) => {
+                    let (s, from) = (s.as_text(), from.as_text());
+                    if from.is_empty() {
+                        Value::Text(s.into())
+                    } else {
+                        Value::Text(s.replace(&from, &to.as_text()).into())
+                    }
+                }
+            },
+            "REVERSE" => text_fn(arg(0), |s| s.chars().rev().collect()),
+            "ROUND" | "FLOOR" | "CEILING" | "SIGN" | "SQRT" | "POWER" => {
+                numeric_function(name, &v)?
+            }
+            "CEIL" => numeric_function("CEILING", &v)?,
+            // NULLs are left out (SQL Server 2022, as the other dialect with them).
+            "GREATEST" | "LEAST" => {
+                let mut best = Value::Null;
+                for x in v.iter().filter(|x| !x.is_null()) {
+                    let better = match compare(x, &best) {
+                        _ if best.is_null() => true,
+                        Some(o) => {
+                            (o == Ordering::Greater) == (name == "GREATEST") && o != Ordering::Equal
+                        }
+                        None => false,
+                    };
+                    if better {
+                        best = x.clone();
+                    }
+                }
+                best
+            }
             "NEWID" => {
                 use rand_core::Rng;
                 let (a, b) = (self.rng.next_u64(), self.rng.next_u64());
@@ -1098,6 +1155,85 @@ pub(crate) fn fold(
     }
 }
 
+/// ROUND(x [, places]), FLOOR, CEILING, SIGN, SQRT and POWER(x, y): an integer stays one
+/// where the result is whole (SQRT and POWER give a fraction's type), NULL gives NULL.
+fn numeric_function(name: &str, v: &[Value]) -> Fallible<Value> {
+    let num = |k: usize| -> Fallible<Option<f64>> {
+        match v.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Int(n)) => Ok(Some(*n as f64)),
+            Some(Value::Decimal(d)) => Ok(Some(*d)),
+            Some(Value::Text(s)) => s
+                .trim()
+                .parse::<f64>()
+                .map(Some)
+                .map_err(|_| SqlError::conversion_failed(s, &DataType::Float).into()),
+            Some(other) => {
+                Err(SqlError::explicit_conversion(other.type_name(), &DataType::Float).into())
+            }
+        }
+    };
+    let want = match name {
+        "ROUND" => 1..=2,
+        "POWER" => 2..=2,
+        _ => 1..=1,
+    };
+    if !want.contains(&v.len()) {
+        return Err(wrong_arity(name, *want.start()).into());
+    }
+    let int_in = matches!(v.first(), Some(Value::Int(_)));
+    let Some(x) = num(0)? else {
+        return Ok(Value::Null);
+    };
+    let whole = |r: f64| {
+        if int_in {
+            Value::Int(r as i64)
+        } else {
+            Value::Decimal(r)
+        }
+    };
+    Ok(match name {
+        "ROUND" => {
+            let places = match num(1)? {
+                Some(p) => p as i32,
+                None if v.len() == 2 => return Ok(Value::Null),
+                None => 0,
+            };
+            let f = 10f64.powi(places);
+            whole((x * f).round() / f)
+        }
+        "FLOOR" => whole(x.floor()),
+        "CEILING" => whole(x.ceil()),
+        "SIGN" => whole(x.signum() * f64::from(x != 0.0)),
+        "SQRT" => {
+            if x < 0.0 {
+                return Err(SqlError::generic(
+                    3623,
+                    16,
+                    "An invalid floating point operation occurred.",
+                )
+                .into());
+            }
+            Value::Decimal(x.sqrt())
+        }
+        _ => match num(1)? {
+            Some(y) => {
+                let r = x.powf(y);
+                if int_in
+                    && matches!(v.get(1), Some(Value::Int(_)))
+                    && r.fract() == 0.0
+                    && r.abs() < 9.0e15
+                {
+                    Value::Int(r as i64)
+                } else {
+                    Value::Decimal(r)
+                }
+            }
+            None => Value::Null,
+        },
+    })
+}
+
 /// Msg 174: a built-in function called with too few (or too many) arguments.
 fn wrong_arity(name: &str, count: usize) -> SqlError {
     let name = name.to_ascii_lowercase();
@@ -1118,8 +1254,6 @@ struct Aggregate<'a> {
     order: &'a [OrderItem],
 }
 
-/// SQL Server's data type precedence, coarsely: 4 datetime, 3 float and decimal, 2
-/// integers, 1 text; 0 for NULL (no type).
 /// [`convert`], rounding a fraction for an integer type half away from zero if `round`.
 pub(crate) fn convert_rounding(
     v: &Value,
@@ -1135,6 +1269,8 @@ pub(crate) fn convert_rounding(
     }
 }
 
+/// SQL Server's data type precedence, coarsely: 4 datetime, 3 float and decimal, 2
+/// integers, 1 text; 0 for NULL (no type).
 fn value_rank(v: &Value) -> u8 {
     match v {
         Value::Null => 0,

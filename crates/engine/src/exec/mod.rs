@@ -449,6 +449,12 @@ pub(crate) trait Rules: Sync {
 
     /// Whether a locking scan locks only the rows whose version as of the statement
     /// matches (checking the newest again once locked), rather than every row it reads.
+    /// Whether `INSERT INTO t VALUES (...)` without a column list may give fewer values
+    /// than the table has columns, the rest taking their defaults.
+    fn values_fill_trailing_defaults(&self) -> bool {
+        false
+    }
+
     /// Whether routines have a `FOUND` variable: whether the last query that assigned
     /// or wrote found a row.
     fn has_found(&self) -> bool {

@@ -2284,12 +2284,17 @@ impl Exec<'_> {
                 vec![rules.consume(self, i, c)?.1]
             }
         };
+        // Without a column list, a dialect may take fewer values for the first columns
+        // (the rest get their defaults).
+        let fills = ins.columns.is_empty() && self.rules.values_fill_trailing_defaults();
         for r in &source {
-            if !matches!(ins.source, InsertSource::DefaultValues) && r.len() != targets.len() {
-                return Err(SqlError::generic(
-                    if r.len() > targets.len() { 110 } else { 109 },
-                    15,
-                    "There are fewer columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.",
+            if !matches!(ins.source, InsertSource::DefaultValues)
+                && r.len() != targets.len()
+                && !(fills && r.len() < targets.len())
+            {
+                return Err(SqlError::insert_count_mismatch(
+                    !ins.columns.is_empty(),
+                    r.len() > targets.len(),
                 )
                 .into());
             }

@@ -1332,6 +1332,104 @@ SELECT count(*), max(prio) FROM jobs WHERE status = 'x';";
     assert_eq!(r[3], [vec![Value::Int(0), Value::Null]]);
 }
 
+/// Real server (psql): the string, number and date functions scripts use, and the
+/// standard's keyword forms (`extract(hour FROM t)`, `position(a IN b)`, `substring(s
+/// FROM a FOR n)`). Before, `length` was "not simulated", `floor` and `mod` were taken
+/// for routines ("Could not find stored procedure"), and `extract` did not parse.
+#[test]
+fn common_functions_answer_as_the_server() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new');";
+    let a = "SELECT length(status), char_length(status), substr(status, 2), strpos(status, 'e'), lpad('7', 3, '0'), split_part('a,b', ',', 2) FROM job;
+SELECT floor(1.8), ceil(1.2), ceiling(1.2), mod(-7, 3), trunc(2.7), power(2, 3), sqrt(16), round(2.567, 2), round(-2.5), sign(-3);
+SELECT greatest(1, NULL, 5, 3), least(2, 0), reverse('abc'), repeat('ab', 2), btrim('  x  '), replace('a-b-c', '-', '+');
+SELECT date_trunc('hour', timestamp '2026-01-07 10:17:05'), date_trunc('week', timestamp '2026-01-07 10:17:05'), date_part('minute', timestamp '2026-01-07 10:17:05'), extract(dow FROM timestamp '2026-01-07 10:17:05');
+SELECT position('e' IN status), substring(status FROM 2 FOR 1), substring(status FROM 2) FROM job;
+SELECT extract(fortnight FROM now());";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let t = |s: &str| Value::Text(s.into());
+    let i = Value::Int;
+    let r = results(&sim, "A");
+    assert_eq!(r[0], [vec![i(3), i(3), t("ew"), i(2), t("007"), t("b")]]);
+    assert_eq!(
+        r[1],
+        [vec![
+            Value::Decimal(1.0),
+            Value::Decimal(2.0),
+            Value::Decimal(2.0),
+            i(-1),
+            Value::Decimal(2.0),
+            i(8),
+            Value::Decimal(4.0),
+            Value::Decimal(2.57),
+            Value::Decimal(-3.0),
+            i(-1)
+        ]]
+    );
+    assert_eq!(
+        r[2],
+        [vec![i(5), i(0), t("cba"), t("abab"), t("x"), t("a+b+c")]]
+    );
+    let shown: Vec<String> = r[3][0].iter().map(Value::to_string).collect();
+    assert_eq!(
+        shown,
+        ["2026-01-07 10:00:00", "2026-01-05 00:00:00", "17", "3"]
+    );
+    assert_eq!(r[4], [vec![i(2), t("e"), t("ew")]]);
+    assert_eq!(sqlstates(&sim, "A"), ["22023"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["unit \"fortnight\" not recognized for type timestamp without time zone"]
+    );
+}
+
+/// Real server: errors scripts meet, in the server's SQLSTATEs and words (they were SQL
+/// Server's): a scalar subquery of two rows (21000), a qualifier no FROM names (42P01),
+/// INSERT value counts (42601; fewer values without a column list fill the last
+/// columns with their defaults), a day past its month's end or an hour 25 (22008, they
+/// rolled over), text that is no date (22007).
+#[test]
+fn script_errors_in_the_servers_words() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text, prio int DEFAULT 5);
+INSERT INTO job VALUES (1, 'new', 1), (2, 'new', 2);";
+    let a = "SELECT (SELECT id FROM job) AS x;
+SELECT job.id;
+SELECT x.id FROM job;
+INSERT INTO job (id, status, prio) VALUES (5, 'new');
+INSERT INTO job (id) VALUES (6, 'new');
+INSERT INTO job VALUES (4, 'new');
+SELECT id, status, prio FROM job WHERE id = 4;
+SELECT '2026-02-30'::date;
+SELECT '2026-01-05 25:00'::timestamp;
+SELECT 'soon'::date;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["21000", "42P01", "42P01", "42601", "42601", "22008", "22008", "22007"]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "more than one row returned by a subquery used as an expression",
+            "missing FROM-clause entry for table \"job\"",
+            "missing FROM-clause entry for table \"x\"",
+            "INSERT has more target columns than expressions",
+            "INSERT has more expressions than target columns",
+            "date/time field value out of range: \"2026-02-30\"",
+            "date/time field value out of range: \"2026-01-05 25:00\"",
+            "invalid input syntax for type date: \"soon\""
+        ]
+    );
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![
+            Value::Int(4),
+            Value::Text("new".into()),
+            Value::Int(5)
+        ]]]
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -361,7 +361,7 @@ impl Parser<'_> {
         }
     }
 
-    fn additive(&mut self) -> PResult<Expr> {
+    pub(super) fn additive(&mut self) -> PResult<Expr> {
         let mut left = self.multiplicative()?;
         loop {
             let ops: &[(Tok, BinaryOp)] = if self.postgres() {

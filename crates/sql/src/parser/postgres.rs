@@ -565,6 +565,11 @@ impl Parser<'_> {
                 return Ok(Some(e));
             }
         }
+        if self.kind_at(1) == Some(Tok::LParen) {
+            if let Some(e) = self.pg_special_call(word)? {
+                return Ok(Some(e));
+            }
+        }
         // PL/pgSQL's FOUND: whether the last SELECT INTO, PERFORM or DML found a row.
         if word == "FOUND"
             && self.plpgsql
@@ -585,6 +590,67 @@ impl Parser<'_> {
         Ok(Some(Expr {
             kind: ExprKind::Literal(Literal::Bool(value)),
             span,
+        }))
+    }
+
+    /// The SQL-standard calls with keywords between their arguments, as the functions
+    /// they mean: `extract(hour FROM t)` is `date_part('hour', t)`, `position(a IN b)`
+    /// is `strpos(b, a)`, `substring(s FROM a [FOR n])` is `substring(s, a [, n])`.
+    /// `None` (nothing consumed) for any other call.
+    fn pg_special_call(&mut self, word: &str) -> PResult<Option<Expr>> {
+        let start = self.cur_start();
+        let saved = self.pos;
+        let (name, args) = match word {
+            "EXTRACT" => {
+                self.advance();
+                self.advance();
+                let field = self.ident()?;
+                self.expect_kw("FROM")?;
+                let from = self.expr()?;
+                let field = Expr {
+                    kind: ExprKind::Literal(Literal::Str {
+                        value: field.value.to_ascii_lowercase().into(),
+                        national: false,
+                    }),
+                    span: field.span,
+                };
+                ("DATE_PART", vec![field, from])
+            }
+            "POSITION" => {
+                self.advance();
+                self.advance();
+                let needle = self.additive()?;
+                self.expect_kw("IN")?;
+                let hay = self.expr()?;
+                ("STRPOS", vec![hay, needle])
+            }
+            "SUBSTRING" => {
+                self.advance();
+                self.advance();
+                let text = self.expr()?;
+                if !self.eat_kw("FROM") {
+                    self.pos = saved;
+                    return Ok(None);
+                }
+                let mut args = vec![text, self.expr()?];
+                if self.eat_kw("FOR") {
+                    args.push(self.expr()?);
+                }
+                ("SUBSTRING", args)
+            }
+            _ => return Ok(None),
+        };
+        self.expect(Tok::RParen)?;
+        Ok(Some(Expr {
+            kind: ExprKind::Function {
+                name: name.into(),
+                args,
+                star: false,
+                distinct: false,
+                over: None,
+                within_group: Vec::new(),
+            },
+            span: start..self.prev_end(),
         }))
     }
 

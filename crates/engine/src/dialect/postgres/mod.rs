@@ -9,6 +9,7 @@
 
 mod advisory;
 mod colname;
+mod functions;
 mod power;
 mod tuple;
 mod vacuum;
@@ -275,6 +276,22 @@ impl Rules for Postgres {
                 "could not serialize access due to concurrent update".to_string(),
             ),
             8134 => ("22012", "division by zero".to_string()),
+            4104 => {
+                // The qualifier: the part before the column's name.
+                let name = e.message.split('"').nth(1).unwrap_or("?");
+                let table = name.rsplit_once('.').map_or(name, |(t, _)| t);
+                let table = table.rsplit('.').next().unwrap_or(table);
+                (
+                    "42P01",
+                    format!("missing FROM-clause entry for table \"{table}\""),
+                )
+            }
+            109 => ("42601", "INSERT has more target columns than expressions".to_string()),
+            110 | 213 => ("42601", "INSERT has more expressions than target columns".to_string()),
+            512 => (
+                "21000",
+                "more than one row returned by a subquery used as an expression".to_string(),
+            ),
             8120 | 8121 => (
                 "42803",
                 format!(
@@ -357,7 +374,18 @@ impl Rules for Postgres {
                     format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
                 )
             }
-            241 => ("22P02", e.message.clone()),
+            241 => match e.key.as_deref() {
+                // Digits where a date's are, but no such day or time: out of range.
+                Some((_, text)) if looks_like_datetime(text) => (
+                    "22008",
+                    format!("date/time field value out of range: \"{text}\""),
+                ),
+                Some((ty, text)) => (
+                    "22007",
+                    format!("invalid input syntax for type {ty}: \"{text}\""),
+                ),
+                None => ("22P02", e.message.clone()),
+            },
             50000 => ("P0001", e.message.clone()),
             _ => ("XX000", e.message.clone()),
         };
@@ -402,7 +430,9 @@ impl Rules for Postgres {
                 let s = &x.w.sessions[i];
                 s.txn.as_ref().map_or(s.statement_at, |t| t.began_at)
             }
-            _ => return advisory::call(x, i, name, args),
+            _ => {
+                return functions::call(x, name, args).or_else(|| advisory::call(x, i, name, args))
+            }
         };
         // timestamptz: printed as PostgreSQL prints a timestamp, without the zone.
         Some(Ok(Value::DateTime(
@@ -463,6 +493,11 @@ impl Rules for Postgres {
 
     /// PL/pgSQL's INTO: the first row, or NULLs (and `FOUND` false) when none.
     fn assigns_first_row_or_null(&self) -> bool {
+        true
+    }
+
+    /// `INSERT INTO t VALUES (1)` on a table of more columns.
+    fn values_fill_trailing_defaults(&self) -> bool {
         true
     }
 
@@ -533,4 +568,12 @@ fn pg_type(t: &str) -> &str {
         t if t.starts_with("datetime2") => "timestamp without time zone",
         other => other,
     }
+}
+
+/// `2026-02-30`, `2026-01-05 25:00`: digits and separators only, as a date is written.
+fn looks_like_datetime(text: &str) -> bool {
+    let t = text.trim();
+    t.len() >= 8
+        && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && t.chars().all(|c| c.is_ascii_digit() || "-: .T".contains(c))
 }

@@ -1,0 +1,239 @@
+//! PostgreSQL's own names for string, number and date functions lesson scripts use:
+//! `length`, `substr`, `strpos`, `lpad`, `split_part`, `mod`, `trunc`, `random`,
+//! `date_trunc`, `date_part` (and `extract`, which the parser makes a `date_part`).
+
+use std::rc::Rc;
+
+use crate::error::SqlError;
+use crate::exec::{Exec, Interrupt};
+use crate::value::{civil_from_days, days_from_civil, Value};
+
+const DAY_US: i64 = 86_400_000_000;
+
+/// The function's value, or `None` for a name this module does not know.
+pub(super) fn call(
+    x: &mut Exec<'_>,
+    name: &str,
+    args: &[Value],
+) -> Option<Result<Value, Interrupt>> {
+    let arg = |k: usize| args.get(k).cloned().unwrap_or(Value::Null);
+    let text = |k: usize| -> Option<Rc<str>> {
+        match args.get(k) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.to_text_rc()),
+        }
+    };
+    let int = |k: usize| args.get(k).and_then(Value::as_i64);
+    let any_null = args.iter().any(Value::is_null);
+    let v = match name {
+        "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
+            text(0).map_or(Value::Null, |s| Value::Int(s.chars().count() as i64))
+        }
+        "STRPOS" => match (text(0), text(1)) {
+            (Some(s), Some(sub)) => Value::Int(match s.find(&*sub) {
+                Some(b) => s[..b].chars().count() as i64 + 1,
+                None => 0,
+            }),
+            _ => Value::Null,
+        },
+        "LPAD" | "RPAD" => match (text(0), int(1)) {
+            _ if any_null => Value::Null,
+            (Some(s), Some(n)) => {
+                let fill: Vec<char> = text(2).map_or(vec![' '], |f| f.chars().collect());
+                Value::Text(pad(&s, n.max(0) as usize, &fill, name == "LPAD").into())
+            }
+            _ => Value::Null,
+        },
+        "SPLIT_PART" => match (text(0), text(1), int(2)) {
+            (Some(s), Some(d), Some(n)) if n != 0 => {
+                let parts: Vec<&str> = if d.is_empty() {
+                    vec![&s]
+                } else {
+                    s.split(&*d).collect()
+                };
+                let k = if n > 0 { n - 1 } else { parts.len() as i64 + n };
+                let part = usize::try_from(k).ok().and_then(|k| parts.get(k));
+                Value::Text(part.copied().unwrap_or("").into())
+            }
+            (Some(_), Some(_), Some(_)) => {
+                return Some(Err(SqlError::generic(
+                    0,
+                    16,
+                    "field position must not be zero",
+                )
+                .with_sqlstate("22023")
+                .into()))
+            }
+            _ => Value::Null,
+        },
+        "REPEAT" => match (text(0), int(1)) {
+            (Some(s), Some(n)) => Value::Text(s.repeat(n.clamp(0, 10_000) as usize).into()),
+            _ => Value::Null,
+        },
+        "BTRIM" => match text(0) {
+            Some(s) => {
+                let chars: Vec<char> = text(1).map_or(vec![' '], |c| c.chars().collect());
+                Value::Text(s.trim_matches(|c| chars.contains(&c)).into())
+            }
+            None => Value::Null,
+        },
+        "MOD" => match (arg(0), arg(1)) {
+            (Value::Int(_), Value::Int(0)) => return Some(Err(division_by_zero())),
+            (Value::Int(a), Value::Int(b)) => Value::Int(a.wrapping_rem(b)),
+            _ if any_null => Value::Null,
+            (a, b) => match (a.as_f64(), b.as_f64()) {
+                (Some(_), Some(0.0)) => return Some(Err(division_by_zero())),
+                (Some(a), Some(b)) => Value::Decimal(a % b),
+                _ => Value::Null,
+            },
+        },
+        "TRUNC" => match (arg(0), int(1).unwrap_or(0)) {
+            (Value::Int(n), _) => Value::Int(n),
+            (Value::Decimal(d), places) => {
+                let f = 10f64.powi(places as i32);
+                Value::Decimal((d * f).trunc() / f)
+            }
+            _ => Value::Null,
+        },
+        // random(): from the run's own stream, so a seed replays it.
+        "RANDOM" => {
+            use rand_core::Rng;
+            Value::Decimal((x.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+        }
+        "DATE_TRUNC" => match (text(0), arg(1)) {
+            (Some(unit), Value::DateTime(t, stamp)) => match truncate(&unit, t) {
+                Some(t) => Value::DateTime(t, stamp),
+                None => return Some(Err(unit_not_recognized(&unit))),
+            },
+            _ => Value::Null,
+        },
+        "DATE_PART" => match (text(0), arg(1)) {
+            (Some(unit), Value::DateTime(t, _)) => match part(&unit, t) {
+                Some(v) => v,
+                None => return Some(Err(unit_not_recognized(&unit))),
+            },
+            _ => Value::Null,
+        },
+        _ => return None,
+    };
+    Some(Ok(v))
+}
+
+fn division_by_zero() -> Interrupt {
+    SqlError::generic(8134, 16, "Divide by zero error encountered.").into()
+}
+
+fn unit_not_recognized(unit: &str) -> Interrupt {
+    SqlError::generic(
+        0,
+        16,
+        format!(
+            "unit \"{}\" not recognized for type timestamp without time zone",
+            unit.to_lowercase()
+        ),
+    )
+    .with_sqlstate("22023")
+    .into()
+}
+
+/// `s` filled on the left (or right) with `fill` to `n` characters, or cut to `n`.
+fn pad(s: &str, n: usize, fill: &[char], left: bool) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() >= n || fill.is_empty() {
+        return chars[..n.min(chars.len())].iter().collect();
+    }
+    let extra: String = fill.iter().cycle().take(n - chars.len()).collect();
+    if left {
+        extra + s
+    } else {
+        s.to_string() + &extra
+    }
+}
+
+/// `t` (µs since 1970) cut down to the start of its `unit`.
+fn truncate(unit: &str, t: i64) -> Option<i64> {
+    let fixed = |us: i64| Some(t - t.rem_euclid(us));
+    let (y, m, _) = civil_from_days(t.div_euclid(DAY_US));
+    let day = |y: i64, m: i64| Some(days_from_civil(y, m, 1) * DAY_US);
+    match unit.to_ascii_lowercase().as_str() {
+        "microseconds" | "microsecond" => Some(t),
+        "milliseconds" | "millisecond" => fixed(1_000),
+        "second" | "seconds" => fixed(1_000_000),
+        "minute" | "minutes" => fixed(60_000_000),
+        "hour" | "hours" => fixed(3_600_000_000),
+        "day" | "days" => fixed(DAY_US),
+        // Weeks begin on Monday (ISO); 1970-01-01 was a Thursday.
+        "week" | "weeks" => {
+            let days = t.div_euclid(DAY_US);
+            Some((days - (days + 3).rem_euclid(7)) * DAY_US)
+        }
+        "month" | "months" => day(y, m),
+        "quarter" => day(y, (m - 1) / 3 * 3 + 1),
+        "year" | "years" => day(y, 1),
+        _ => None,
+    }
+}
+
+/// `date_part(unit, t)`: whole units as integers, seconds with their fraction.
+fn part(unit: &str, t: i64) -> Option<Value> {
+    let days = t.div_euclid(DAY_US);
+    let in_day = t.rem_euclid(DAY_US);
+    let (y, m, d) = civil_from_days(days);
+    let int = |n: i64| Some(Value::Int(n));
+    let exact = |us: i64, per: f64| {
+        let v = us as f64 / per;
+        Some(if v.fract() == 0.0 {
+            Value::Int(v as i64)
+        } else {
+            Value::Decimal(v)
+        })
+    };
+    match unit.to_ascii_lowercase().as_str() {
+        "year" | "years" => int(y),
+        "quarter" => int((m - 1) / 3 + 1),
+        "month" | "months" => int(m),
+        "day" | "days" => int(d),
+        "hour" | "hours" => int(in_day / 3_600_000_000),
+        "minute" | "minutes" => int(in_day / 60_000_000 % 60),
+        "second" | "seconds" => exact(in_day % 60_000_000, 1e6),
+        "milliseconds" => exact(in_day % 60_000_000, 1e3),
+        "microseconds" => int(in_day % 60_000_000),
+        // 0 = Sunday.
+        "dow" => int((days + 4).rem_euclid(7)),
+        "isodow" => int((days + 3).rem_euclid(7) + 1),
+        "doy" => int(days - days_from_civil(y, 1, 1) + 1),
+        "epoch" => exact(t, 1e6),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Stamp;
+
+    fn at(s: &str) -> i64 {
+        crate::value::parse_datetime(s).unwrap()
+    }
+
+    #[test]
+    fn date_trunc_and_date_part_as_the_server() {
+        let t = at("2026-01-07 10:17:05.25");
+        let show = |t: Option<i64>| Value::DateTime(t.unwrap(), Stamp::Trimmed).to_string();
+        assert_eq!(show(truncate("hour", t)), "2026-01-07 10:00:00");
+        assert_eq!(show(truncate("week", t)), "2026-01-05 00:00:00");
+        assert_eq!(show(truncate("quarter", t)), "2026-01-01 00:00:00");
+        assert_eq!(part("minute", t), Some(Value::Int(17)));
+        assert_eq!(part("second", t), Some(Value::Decimal(5.25)));
+        assert_eq!(part("dow", t), Some(Value::Int(3)));
+        assert_eq!(part("doy", t), Some(Value::Int(7)));
+        assert_eq!(part("fortnight", t), None);
+    }
+
+    #[test]
+    fn pad_fills_or_cuts() {
+        assert_eq!(pad("7", 3, &['0'], true), "007");
+        assert_eq!(pad("ab", 5, &['x', 'y'], false), "abxyx");
+        assert_eq!(pad("abcdef", 3, &['0'], true), "abc");
+    }
+}
