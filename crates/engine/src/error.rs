@@ -573,6 +573,16 @@ impl SqlError {
         )
     }
 
+    /// `ORDER BY n` where the select list has fewer than `n` items (108).
+    pub fn order_position(n: i64) -> SqlError {
+        SqlError::new(
+            108,
+            16,
+            format!("The ORDER BY position number {n} is out of range of the number of items in the select list."),
+            AbortScope::Compile,
+        )
+    }
+
     /// An INSERT whose rows have more (`more_values`) or fewer values than the columns
     /// it names (110, 109), or than the table has when it names none (213).
     pub fn insert_count_mismatch(named: bool, more_values: bool) -> SqlError {

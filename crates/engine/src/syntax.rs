@@ -108,6 +108,27 @@ fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// The column references of an expression, outside subqueries, where evaluating it
+/// would look them up (a date part keyword, DATEADD's `minute`, is none).
+pub(crate) fn column_refs<'e>(e: &'e Expr, out: &mut Vec<&'e sql::ast::ObjectName>) {
+    match &e.kind {
+        ExprKind::Column(n) => out.push(n),
+        ExprKind::Function { name, args, .. }
+            if matches!(
+                name.as_str(),
+                "DATEADD" | "DATEDIFF" | "DATEPART" | "DATENAME"
+            ) =>
+        {
+            for (k, a) in args.iter().enumerate() {
+                if k > 0 || !matches!(&a.kind, ExprKind::Column(n) if n.parts.len() == 1) {
+                    column_refs(a, out);
+                }
+            }
+        }
+        _ => children(e, &mut |c| column_refs(c, out)),
+    }
+}
+
 /// The first column reference outside an aggregate that is not grouped, where `grouped`
 /// says which expressions (a grouping expression, a grouped or an outer column) are.
 /// Subqueries are left alone.

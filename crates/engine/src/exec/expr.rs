@@ -218,6 +218,25 @@ fn lookup<'a>(ctx: Option<&'a RowCtx<'a>>, name: &ObjectName) -> Fallible<Cols<'
     Ok(Cols::Missing)
 }
 
+impl Exec<'_> {
+    /// Fails as evaluating column `name` in `ctx` would where it names no column.
+    pub(crate) fn check_column(
+        &self,
+        i: usize,
+        name: &ObjectName,
+        ctx: &RowCtx,
+    ) -> Result<(), Interrupt> {
+        match lookup(Some(ctx), name)? {
+            Cols::Found(..) => Ok(()),
+            Cols::Missing if self.handler_variable(i, name).is_some() => Ok(()),
+            Cols::Missing if name.parts.len() > 1 && !qualifier_known(Some(ctx), name) => {
+                Err(SqlError::unbound_identifier(name).into())
+            }
+            Cols::Missing => Err(SqlError::invalid_column(&name.name().value).into()),
+        }
+    }
+}
+
 /// Whether a qualified name's qualifier (`j` in `j.id`) names a binding or a table of
 /// the query or an enclosing one.
 fn qualifier_known(ctx: Option<&RowCtx>, name: &ObjectName) -> bool {

@@ -807,6 +807,32 @@ impl Exec<'_> {
                 SelectItem::Assign { var, .. } => columns.push(var.value.clone()),
             }
         }
+        // A select list's unknown column fails with no row to evaluate it on, too.
+        if groups.is_empty() {
+            let ctx = RowCtx {
+                scope: &scope,
+                row: &[],
+                outer,
+                group: None,
+            };
+            let mut refs = Vec::new();
+            for it in &s.items {
+                if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
+                    crate::syntax::column_refs(expr, &mut refs);
+                }
+            }
+            for n in refs {
+                self.check_column(i, n, &ctx)?;
+            }
+        }
+        // `ORDER BY 5` past the select list fails, rows or none (108).
+        for o in &s.order_by {
+            if let ExprKind::Literal(sql::ast::Literal::Int(n)) = &o.expr.kind {
+                if *n < 1 || *n as usize > columns.len() {
+                    return Err(SqlError::order_position(*n).into());
+                }
+            }
+        }
         let mut projected: Vec<Projected> = Vec::with_capacity(groups.len());
         for (r, (mut src, members)) in groups.into_iter().enumerate() {
             let values = window_values.get(r).map(Vec::as_slice);

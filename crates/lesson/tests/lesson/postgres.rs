@@ -1430,6 +1430,30 @@ SELECT 'soon'::date;";
     );
 }
 
+/// Real server: a select list's unknown column or qualifier fails when no row matches
+/// too (it returned an empty result with the bad name as its column), and `ORDER BY 5`
+/// past the select list fails with 42P10 (it ordered by nothing).
+#[test]
+fn bad_names_and_positions_fail_without_rows() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new');";
+    let a = "SELECT nosuch FROM job WHERE id > 99;
+SELECT x.id FROM job WHERE id > 99;
+SELECT id FROM job ORDER BY 2;
+SELECT status, count(*) FROM job WHERE id > 99 GROUP BY status ORDER BY 3;
+SELECT id, upper(status) FROM job WHERE id > 99 ORDER BY 2;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42703", "42P01", "42P10", "42P10"]);
+    assert_eq!(
+        messages(&sim, "A")[2..],
+        [
+            "ORDER BY position 2 is not in select list",
+            "ORDER BY position 3 is not in select list"
+        ]
+    );
+    assert_eq!(results(&sim, "A"), [Vec::<Vec<Value>>::new()]);
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -286,6 +286,16 @@ impl Rules for Postgres {
                     format!("missing FROM-clause entry for table \"{table}\""),
                 )
             }
+            108 => (
+                "42P10",
+                format!(
+                    "ORDER BY position {} is not in select list",
+                    e.message
+                        .split_whitespace()
+                        .nth(5)
+                        .unwrap_or("?")
+                ),
+            ),
             109 => ("42601", "INSERT has more target columns than expressions".to_string()),
             110 | 213 => ("42601", "INSERT has more expressions than target columns".to_string()),
             512 => (
