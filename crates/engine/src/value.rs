@@ -588,6 +588,9 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
         },
         DataType::Decimal { scale, .. } => {
             let n = to_number(v, ty)?;
+            if *scale == sql::ast::ANY_SCALE {
+                return Ok(Value::Decimal(n));
+            }
             let f = 10f64.powi(*scale as i32);
             Ok(Value::Decimal((n * f).round() / f))
         }

@@ -1210,6 +1210,9 @@ pub struct Window {
 // ---------------------------------------------------------------------------------------
 // Types
 
+/// The scale of PostgreSQL's `numeric` without `(p, s)`: values keep theirs.
+pub const ANY_SCALE: u8 = u8::MAX;
+
 /// Data types of both dialects. Teradata's names map onto these: INTEGER/INT is `Int`,
 /// DECIMAL/NUMERIC `Decimal` (Teradata's default is (5, 0)), FLOAT/REAL/DOUBLE PRECISION
 /// `Float`, CHAR(n) `Char`, VARCHAR(n) `VarChar`, DATE `Date`, TIME(p) `Time`, TIMESTAMP(p)
@@ -1221,7 +1224,8 @@ pub enum DataType {
     Int,
     BigInt,
     Bit,
-    /// `decimal`/`numeric`; defaults (18, 0).
+    /// `decimal`/`numeric`; defaults (18, 0), or in PostgreSQL any scale
+    /// ([`ANY_SCALE`]).
     Decimal {
         precision: u8,
         scale: u8,

@@ -1384,7 +1384,14 @@ impl Exec<'_> {
         let e = self.caught_now(i)?;
         match name.name().value.to_ascii_lowercase().as_str() {
             "sqlstate" => Some(Value::Text(e.code().into())),
-            "sqlerrm" => Some(Value::Text(e.message.as_str().into())),
+            // The message without the DETAIL line the trace shows beside it.
+            "sqlerrm" => Some(Value::Text(
+                e.message
+                    .split(" (DETAIL: ")
+                    .next()
+                    .unwrap_or_default()
+                    .into(),
+            )),
             _ => None,
         }
     }

@@ -1646,7 +1646,10 @@ impl Exec<'_> {
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
                     Some(seq) => slot_rc.visible_at(seq, own),
-                    None => slot_rc.latest(),
+                    // The newest committed version, or the transaction's own: a lock that
+                    // lets another's uncommitted update be (FOR KEY SHARE beside a
+                    // no-key UPDATE) does not read it.
+                    None => slot_rc.visible_at(u64::MAX, own),
                 };
                 let keep = match &data {
                     Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,

@@ -800,7 +800,10 @@ impl Exec<'_> {
         let e = self.rules.number_error(e);
         let xact_abort = self.w.sessions[i].options.xact_abort;
         let mut scope = self.rules.error_scope(self, i, e.scope);
-        if self.rules.flat_transactions() && scope != AbortScope::Compile {
+        // Where transactions are flat, every error fails the transaction block, one
+        // found before the statement ran (an unknown column, what is not simulated) too,
+        // and a handler around it catches it.
+        if self.rules.flat_transactions() {
             let in_try = self.w.sessions[i]
                 .frames
                 .iter()

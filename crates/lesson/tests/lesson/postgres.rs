@@ -1454,6 +1454,89 @@ SELECT id, upper(status) FROM job WHERE id > 99 ORDER BY 2;";
     assert_eq!(results(&sim, "A"), [Vec::<Vec<Value>>::new()]);
 }
 
+/// Real server: an error found before its statement runs (an unknown column, a call
+/// of what is not simulated) fails the transaction like any other: the DO block's own
+/// transaction ends with it, so A's next statement autocommits and B sees it (it ran
+/// in a transaction left open, rolled back at the session's end); inside BEGIN, the
+/// next statement fails with 25P02; an EXCEPTION handler catches it. SQLERRM is the
+/// message without its DETAIL.
+#[test]
+fn errors_before_a_statement_runs_fail_the_transaction() {
+    let a = "DO $$ DECLARE x int; BEGIN x := nosuch(); END $$;
+UPDATE job SET status = 'a' WHERE id = 1;
+BEGIN;
+SELECT nosuch FROM job;
+SELECT 1;
+COMMIT;
+DO $$ BEGIN PERFORM nosuch FROM job; EXCEPTION WHEN others THEN RAISE NOTICE 'caught % %', SQLSTATE, SQLERRM; END $$;
+DO $$ BEGIN INSERT INTO job VALUES (1, 'x'); EXCEPTION WHEN unique_violation THEN RAISE NOTICE 'caught: %', SQLERRM; END $$;
+SELECT pg_sleep(0.5);";
+    let b = "SELECT status FROM job WHERE id = 1;";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        TWO_NEW,
+        &[("A", 0, a), ("B", 100_000, b)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(
+        sqlstates(&sim, "A")[1..],
+        ["42703", "25P02", "42703", "23505"]
+    );
+    assert_eq!(
+        printed(&trace),
+        [
+            "caught 42703 column \"nosuch\" does not exist",
+            "caught: duplicate key value violates unique constraint \"job_pkey\""
+        ]
+    );
+    assert_eq!(results(&sim, "B"), [vec![vec![Value::Text("a".into())]]]);
+}
+
+/// Real server: `numeric` without a precision keeps a value's fraction (it rounded to
+/// a whole number, 100.50 → 101), in a column, a cast and a PL/pgSQL variable.
+#[test]
+fn numeric_without_a_scale_keeps_the_fraction() {
+    let setup = "CREATE TABLE acct (id int PRIMARY KEY, bal numeric, bal2 numeric(12,2));
+INSERT INTO acct VALUES (1, 100.50, 100.50);";
+    let a = "UPDATE acct SET bal = bal - 0.25, bal2 = bal2 - 0.25 RETURNING bal, bal2;
+SELECT 1.5::decimal, 1.5::numeric(5,0);
+DO $$ DECLARE c numeric := 1.75; BEGIN RAISE NOTICE 'c=%', c; END $$;";
+    let (sim, trace) = traced(setup, a);
+    let d = Value::Decimal;
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![d(100.25), d(100.25)]], vec![vec![d(1.5), d(2.0)]]]
+    );
+    assert_eq!(printed(&trace), ["c=1.75"]);
+}
+
+/// Real server: FOR KEY SHARE does not wait for another transaction's no-key UPDATE,
+/// and returns the committed version of the row (it returned the uncommitted one).
+#[test]
+fn key_share_beside_an_update_reads_the_committed_version() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t VALUES (1, 1), (2, 2), (3, 3);";
+    let a = "BEGIN;
+UPDATE t SET v = 20 WHERE id = 2;
+SELECT pg_sleep(0.3);
+COMMIT;";
+    let b = "BEGIN;
+SELECT id, v FROM t ORDER BY id FOR KEY SHARE SKIP LOCKED;
+SELECT id, v FROM t WHERE id = 2 FOR KEY SHARE;
+COMMIT;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+    let i = Value::Int;
+    assert_eq!(
+        results(&sim, "B"),
+        [
+            vec![vec![i(1), i(1)], vec![i(2), i(2)], vec![i(3), i(3)]],
+            vec![vec![i(2), i(2)]]
+        ]
+    );
+    assert_eq!(wait_ms(&sim, "B"), 0);
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

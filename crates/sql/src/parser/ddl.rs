@@ -720,6 +720,9 @@ impl Parser<'_> {
         let ty = match name {
             "decimal" | "numeric" | "dec" => {
                 let (mut precision, mut scale) = (18, 0);
+                if !has_args && self.postgres() {
+                    scale = crate::ast::ANY_SCALE as u32;
+                }
                 if has_args {
                     precision = self.small_number(1, 38, name)?;
                     if self.eat(Tok::Comma) {
