@@ -633,6 +633,9 @@ pub struct Exec {
     pub return_var: Option<Ident>,
     pub procedure: ObjectName,
     pub args: Vec<Arg>,
+    /// PostgreSQL's `SELECT f(...) [AS c]` of a routine: the value its RETURN gives
+    /// comes back as a one-row result set, in a column of this name.
+    pub result_column: Option<String>,
 }
 
 /// An EXEC argument: positional `value` or named `@name = value`, optionally `OUTPUT`.

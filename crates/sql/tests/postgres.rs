@@ -226,7 +226,7 @@ CALL claim('B');",
             AS
             DECLARE @perform varchar(max);
             SELECT @perform = PG_ADVISORY_XACT_LOCK(1);
-            RETURN 0;
+            RETURN 1;
             --
             EXEC claim 'A';
             --

@@ -394,6 +394,7 @@ impl Exec<'_> {
             FrameKind::Proc {
                 name,
                 return_var,
+                result_column,
                 outputs,
                 saved,
                 own_txn,
@@ -437,6 +438,17 @@ impl Exec<'_> {
                     code,
                     error: error.map(Rc::from),
                 });
+                // `SELECT f()`: the function's value, as the statement's result.
+                if let (Some(column), None) = (result_column, error) {
+                    let value = frame.returned.unwrap_or(Value::Null);
+                    self.add_result(
+                        i,
+                        ResultSet {
+                            columns: vec![column.to_string()],
+                            rows: vec![vec![value]],
+                        },
+                    );
+                }
                 // The call's transaction (or the one its last COMMIT began) ends with it.
                 if own_txn && self.w.sessions[i].txn.is_some() {
                     self.commit(i);

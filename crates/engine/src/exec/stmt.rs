@@ -361,7 +361,12 @@ impl Exec<'_> {
             }
             StmtKind::Return(e) => {
                 let code = match e {
-                    Some(e) => self.eval_scalar(i, e)?.as_i64(),
+                    Some(e) => {
+                        let v = self.eval_scalar(i, e)?;
+                        let code = v.as_i64();
+                        self.frame_mut(i).returned = Some(v);
+                        code
+                    }
                     None => None,
                 };
                 Ok(Flow::Return(code))
@@ -871,6 +876,7 @@ impl Exec<'_> {
                 .return_var
                 .as_ref()
                 .map(|v| v.value.to_ascii_lowercase()),
+            result_column: exec.result_column.as_deref().map(Rc::from),
             outputs,
             saved,
             own_txn,

@@ -100,6 +100,8 @@ pub(crate) enum FrameKind {
         /// Shared with the statement and procedure events.
         name: Rc<str>,
         return_var: Option<String>,
+        /// `SELECT f(...)`'s column: the value RETURN gives comes back in it.
+        result_column: Option<Rc<str>>,
         outputs: Vec<(String, String)>,
         saved: Options,
         /// The call began the transaction it runs in, and commits it when it returns
@@ -158,6 +160,8 @@ pub(crate) struct Frame {
     /// Local temporary tables a procedure created (their `Db::names` keys): dropped when
     /// it returns.
     pub temp_tables: Vec<String>,
+    /// The value the routine's RETURN gave (a function's result).
+    pub returned: Option<Value>,
     /// Whether the routine's last query that assigned or wrote found a row (PL/pgSQL's
     /// FOUND; false as each routine begins).
     pub found: bool,
@@ -177,6 +181,7 @@ impl Frame {
             source,
             temp_tables: Vec::new(),
             found: false,
+            returned: None,
         }
     }
 }

@@ -1537,6 +1537,42 @@ COMMIT;";
     assert_eq!(wait_ms(&sim, "B"), 0);
 }
 
+/// Real server: `SELECT f()` of a PL/pgSQL function returns its RETURN value as a
+/// one-row result named after it (or its alias); it ran the body and returned nothing.
+/// A claim wrapped in a function gives each call the next job, NULL when none is left.
+#[test]
+fn a_function_call_returns_its_value() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new');
+CREATE FUNCTION claim() RETURNS int LANGUAGE plpgsql AS $$
+DECLARE v int;
+BEGIN
+  SELECT id INTO v FROM job WHERE status = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED;
+  UPDATE job SET status = 'running' WHERE id = v;
+  RETURN v;
+END $$;
+CREATE FUNCTION twice(x int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN x * 2; END $$;";
+    let a = "SELECT claim();
+SELECT claim() AS got;
+SELECT claim();
+SELECT twice(21);";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    let one = |v: Value| vec![vec![v]];
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            one(Value::Int(1)),
+            one(Value::Int(2)),
+            one(Value::Null),
+            one(Value::Int(42))
+        ]
+    );
+    let s = session_of(&sim, "A");
+    let columns: Vec<&str> = s.results.iter().map(|r| r.columns[0].as_str()).collect();
+    assert_eq!(columns, ["claim", "got", "claim", "twice"]);
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

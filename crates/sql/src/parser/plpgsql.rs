@@ -128,6 +128,7 @@ impl Parser<'_> {
             return_var: None,
             procedure,
             args,
+            result_column: None,
         }))
     }
 
@@ -427,7 +428,7 @@ impl Parser<'_> {
                 } else {
                     Some(self.expr()?)
                 };
-                Ok(StmtKind::Return(value.map(|_| int(0))))
+                Ok(StmtKind::Return(value))
             }
             "NULL" => {
                 self.advance();
@@ -920,7 +921,7 @@ fn decl(name: &str, ty: DataType, init: Option<Expr>, span: &Span) -> Stmt {
 /// A call `name(args)` as a statement's only item: a procedure call when the name is
 /// not one the executor knows as a function.
 pub(super) fn routine_call(select: &crate::ast::Select) -> Option<StmtKind> {
-    let [SelectItem::Expr { expr, .. }] = select.items.as_slice() else {
+    let [SelectItem::Expr { expr, alias }] = select.items.as_slice() else {
         return None;
     };
     let ExprKind::Function { name, args, .. } = &expr.kind else {
@@ -931,6 +932,11 @@ pub(super) fn routine_call(select: &crate::ast::Select) -> Option<StmtKind> {
     }
     Some(StmtKind::Exec(Exec {
         return_var: None,
+        result_column: Some(
+            alias
+                .as_ref()
+                .map_or_else(|| name.to_ascii_lowercase(), |a| a.value.clone()),
+        ),
         procedure: ObjectName {
             parts: vec![Ident {
                 value: name.to_ascii_lowercase(),

@@ -600,6 +600,7 @@ impl Parser<'_> {
             return_var,
             procedure,
             args,
+            result_column: None,
         })
     }
 
