@@ -85,6 +85,9 @@ impl Exec<'_> {
         if self.rules.session_locks_never_conflict() {
             self.w.locks.join_session(owner, i as u32);
         }
+        if self.rules.row_locks_skip_queue() {
+            self.w.locks.let_rows_skip_queue();
+        }
         match self.w.locks.request(owner, res.clone(), mode) {
             Request::Granted { already, .. } => {
                 if !already {

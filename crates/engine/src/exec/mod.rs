@@ -449,6 +449,12 @@ pub(crate) trait Rules: Sync {
 
     /// Whether a locking scan locks only the rows whose version as of the statement
     /// matches (checking the newest again once locked), rather than every row it reads.
+    /// Whether a row lock the row's holders allow is granted at once, ahead of requests
+    /// queued for the row (a share lock passing a waiting writer), not after them.
+    fn row_locks_skip_queue(&self) -> bool {
+        false
+    }
+
     /// Whether `INSERT INTO t VALUES (...)` without a column list may give fewer values
     /// than the table has columns, the rest taking their defaults.
     fn values_fill_trailing_defaults(&self) -> bool {

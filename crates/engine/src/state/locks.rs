@@ -570,6 +570,9 @@ pub struct LockManager {
     resources: BTreeMap<Resource, LockQueue>,
     owners: BTreeMap<OwnerId, OwnerLocks>,
     kin: Kin,
+    /// A new row lock compatible with the row's holders is granted ahead of queued
+    /// requests (a dialect's tuple locks: share lockers pass a waiting writer).
+    rows_skip_queue: bool,
 }
 
 /// Owners whose locks never conflict with each other: the session and transaction
@@ -594,6 +597,12 @@ impl Kin {
 impl LockManager {
     pub fn new() -> LockManager {
         LockManager::default()
+    }
+
+    /// Lets a row lock that the holders allow pass the queued requests (see
+    /// `rows_skip_queue`).
+    pub fn let_rows_skip_queue(&mut self) {
+        self.rows_skip_queue = true;
     }
 
     /// Records that `owner` acts for `session`: its locks never conflict with another
@@ -676,7 +685,12 @@ impl LockManager {
                 blockers: blockers.into_iter().collect(),
             };
         }
-        let blockers = queue.blockers_at(queue.waiting.len(), owner, mode, false, &self.kin);
+        let ahead = if self.rows_skip_queue && matches!(resource, Resource::Key { .. }) {
+            0
+        } else {
+            queue.waiting.len()
+        };
+        let blockers = queue.blockers_at(ahead, owner, mode, false, &self.kin);
         if blockers.is_empty() {
             queue.granted.push(Held {
                 owner,

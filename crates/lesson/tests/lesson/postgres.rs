@@ -1573,6 +1573,34 @@ SELECT twice(21);";
     assert_eq!(columns, ["claim", "got", "claim", "twice"]);
 }
 
+/// Real server: a row lock waits only for holders it conflicts with. C's FOR SHARE
+/// gets the row A shares at once, though B's FOR UPDATE waits for it (it queued behind
+/// B), and B then waits for C too: share lockers can starve a writer.
+#[test]
+fn a_share_lock_passes_a_waiting_writer() {
+    let setup = "CREATE TABLE p (id int PRIMARY KEY, note text);
+INSERT INTO p VALUES (1, 'a');";
+    let a = "BEGIN;
+SELECT id FROM p WHERE id = 1 FOR SHARE;
+SELECT pg_sleep(0.5);
+COMMIT;";
+    let b = "BEGIN;
+SELECT id FROM p WHERE id = 1 FOR UPDATE;
+COMMIT;";
+    let c = "BEGIN;
+SELECT id FROM p WHERE id = 1 FOR SHARE;
+SELECT pg_sleep(0.6);
+COMMIT;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b), ("C", 200, c)]);
+    assert_eq!(wait_ms(&sim, "C"), 0);
+    // B waits from 100 ms until C commits at 800 ms (A committed at 500 ms).
+    assert!(
+        (690..=720).contains(&wait_ms(&sim, "B")),
+        "{}",
+        wait_ms(&sim, "B")
+    );
+}
+
 /// Real server: one backend's locks never conflict. A session holding advisory lock 7
 /// gets the transaction-level lock 7 too (a try answers true), while another session's
 /// try is refused; A's unlock answers true after its commit.

@@ -511,6 +511,12 @@ impl Rules for Postgres {
         true
     }
 
+    /// A tuple lock waits only for holders it conflicts with: FOR SHARE gets a row
+    /// another FOR SHARE holds while a FOR UPDATE waits for it (heap_lock_tuple).
+    fn row_locks_skip_queue(&self) -> bool {
+        true
+    }
+
     /// PL/pgSQL's FOUND.
     fn has_found(&self) -> bool {
         true
