@@ -30,7 +30,7 @@ use crate::state::session::{ClientSettings, Frame};
 use crate::state::storage::{Column, Table};
 use crate::state::World;
 use crate::value::Value;
-use sql::ast::{Batch, IsolationLevel, SelectAndConsume, Stmt};
+use sql::ast::{Batch, Expr, IsolationLevel, SelectAndConsume, Stmt};
 
 /// Rows one table or one query result may hold: past this a session stops with a clear
 /// error instead of using up the memory.
@@ -449,6 +449,12 @@ pub(crate) trait Rules: Sync {
 
     /// Whether a locking scan locks only the rows whose version as of the statement
     /// matches (checking the newest again once locked), rather than every row it reads.
+    /// The error for a call of routine `name` that does not exist, with its arguments
+    /// (as written, and their values); `function`: called as `SELECT name(...)`.
+    fn unknown_routine(&self, name: &str, _args: &[(&Expr, Value)], _function: bool) -> SqlError {
+        SqlError::no_such_procedure(name)
+    }
+
     /// Whether a row lock the row's holders allow is granted at once, ahead of requests
     /// queued for the row (a share lock passing a waiting writer), not after them.
     fn row_locks_skip_queue(&self) -> bool {

@@ -808,7 +808,18 @@ impl Exec<'_> {
             return self.exec_system_proc(i, &key, exec);
         }
         let Some(p) = self.w.db.procs.get(&key).cloned() else {
-            return Err(SqlError::no_such_procedure(&display_name(&exec.procedure)).into());
+            let mut args = Vec::with_capacity(exec.args.len());
+            // Only their types name the call: a value that fails to evaluate is NULL
+            // (SQL Server's message names none).
+            for a in &exec.args {
+                let v = self.eval_scalar(i, &a.value).unwrap_or(Value::Null);
+                args.push((&a.value, v));
+            }
+            let name = display_name(&exec.procedure);
+            return Err(self
+                .rules
+                .unknown_routine(&name, &args, exec.result_column.is_some())
+                .into());
         };
         if exec.args.len() > p.params.len() {
             return Err(SqlError::too_many_arguments(&p.name).into());

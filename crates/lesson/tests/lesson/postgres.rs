@@ -1571,6 +1571,25 @@ SELECT twice(21);";
     let s = session_of(&sim, "A");
     let columns: Vec<&str> = s.results.iter().map(|r| r.columns[0].as_str()).collect();
     assert_eq!(columns, ["claim", "got", "claim", "twice"]);
+    // A routine that does not exist: 42883, naming the argument types as the server
+    // does (it said "Could not find stored procedure").
+    let b = "SELECT nosuch(1);
+SELECT nosuch('x', 2.5, NULL);
+CALL nosuch();
+SELECT v.n, v.s FROM (VALUES (1, 'a'), (2, 'b')) AS v(n, s) ORDER BY n DESC;";
+    let sim = pg(setup, &[("B", 0, b)]);
+    assert_eq!(sqlstates(&sim, "B"), ["42883"; 3]);
+    assert_eq!(
+        messages(&sim, "B"),
+        [
+            "function nosuch(integer) does not exist",
+            "function nosuch(unknown, numeric, unknown) does not exist",
+            "procedure nosuch() does not exist"
+        ]
+    );
+    // VALUES as a table is standard SQL (it was refused as T-SQL syntax).
+    let row = |n: i64, s: &str| vec![Value::Int(n), Value::Text(s.into())];
+    assert_eq!(results(&sim, "B"), [vec![row(2, "b"), row(1, "a")]]);
 }
 
 /// Real server: a row lock waits only for holders it conflicts with. C's FOR SHARE

@@ -546,7 +546,10 @@ impl Parser<'_> {
             }
             if self.kw_at(1, "VALUES") {
                 let span = self.cur_start()..self.tok_at(1).map_or(self.eof, |t| t.end);
-                self.tsql_only("VALUES as a table", span)?;
+                // Standard SQL, which PostgreSQL has too; Teradata has not.
+                if self.teradata() {
+                    self.tsql_only("VALUES as a table", span)?;
+                }
                 self.advance();
                 self.advance();
                 let rows = self.values_rows()?;

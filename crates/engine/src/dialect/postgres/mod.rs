@@ -14,7 +14,7 @@ mod power;
 mod tuple;
 mod vacuum;
 
-use sql::ast::IsolationLevel;
+use sql::ast::{Expr, ExprKind, IsolationLevel, Literal};
 
 use crate::error::{between, quoted_after, SqlError};
 use crate::event::Access;
@@ -515,6 +515,34 @@ impl Rules for Postgres {
     /// another FOR SHARE holds while a FOR UPDATE waits for it (heap_lock_tuple).
     fn row_locks_skip_queue(&self) -> bool {
         true
+    }
+
+    /// 42883, naming the argument types as the server resolved them: a quoted
+    /// literal is `unknown`, other values by their type.
+    fn unknown_routine(&self, name: &str, args: &[(&Expr, Value)], function: bool) -> SqlError {
+        let types: Vec<&str> = args
+            .iter()
+            .map(|(e, v)| match (&e.kind, v) {
+                (ExprKind::Literal(Literal::Str { .. } | Literal::Null), _) => "unknown",
+                (_, Value::Int(n)) if i32::try_from(*n).is_ok() => "integer",
+                (_, Value::Int(_)) => "bigint",
+                (_, Value::Decimal(_)) => "numeric",
+                (_, Value::True | Value::False) => "boolean",
+                (_, Value::DateTime(..)) => "timestamp with time zone",
+                _ => "text",
+            })
+            .collect();
+        let kind = if function { "function" } else { "procedure" };
+        SqlError::generic(
+            0,
+            16,
+            format!(
+                "{kind} {}({}) does not exist",
+                name.to_lowercase(),
+                types.join(", ")
+            ),
+        )
+        .with_sqlstate("42883")
     }
 
     /// PL/pgSQL's FOUND.
