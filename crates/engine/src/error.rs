@@ -6,6 +6,14 @@ use sql::ast::DataType;
 /// The database name errors show (`lockstep.dbo.task`).
 pub const DATABASE: &str = "lockstep";
 
+/// What a row count counts, which decides the error a bad one gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Count {
+    Top,
+    Offset,
+    Fetch,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqlError {
     pub number: u32,
@@ -132,6 +140,23 @@ impl SqlError {
             "Adding a value to a 'datetime2' column caused an overflow.".into(),
             AbortScope::Statement,
         )
+    }
+
+    /// A negative TOP or OFFSET, or a FETCH that is not positive (1014, 10742, 10744;
+    /// SQL Server's words, its typo included).
+    pub(crate) fn bad_row_count(what: Count) -> SqlError {
+        let (number, message) = match what {
+            Count::Top => (1014, "A TOP or FETCH clause contains an invalid value."),
+            Count::Offset => (
+                10742,
+                "The offset specified in a OFFSET clause may not be negative.",
+            ),
+            Count::Fetch => (
+                10744,
+                "The number of rows provided for a FETCH clause must be greater then zero.",
+            ),
+        };
+        SqlError::generic(number, 16, message)
     }
 
     /// Msg 8115 for an IDENTITY value past its column's type.

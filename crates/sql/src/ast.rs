@@ -420,6 +420,9 @@ pub struct ColumnDef {
     pub nullable: Option<bool>,
     /// `IDENTITY(seed, increment)`; plain `IDENTITY` is `(1, 1)`.
     pub identity: Option<(i64, i64)>,
+    /// PostgreSQL's `GENERATED ALWAYS AS IDENTITY`, which refuses a value given for
+    /// the column (`BY DEFAULT` and `serial` take it).
+    pub identity_always: bool,
     /// `DEFAULT expr` (outer parentheses dropped).
     pub default: Option<Expr>,
     /// Column-level `PRIMARY KEY`.
@@ -679,6 +682,10 @@ pub struct Select {
     pub having: Option<Expr>,
     /// With `set_op`, sorts the combined result.
     pub order_by: Vec<OrderItem>,
+    /// `OFFSET n ROWS [FETCH NEXT m ROWS ONLY]` after ORDER BY (PostgreSQL: `OFFSET n`;
+    /// its `FETCH FIRST` is a LIMIT, a `top`). With `set_op`, applies to the combined
+    /// result.
+    pub offset: Option<Offset>,
     /// `UNION [ALL] | EXCEPT | INTERSECT` and the next query. A chain `a op1 b op2 c` is
     /// nested to the right (`a.set_op = (op1, b)`, `b.set_op = (op2, c)`) and is evaluated
     /// left to right: `(a op1 b) op2 c`. Only the head of a chain has `order_by`.
@@ -692,6 +699,14 @@ pub enum SetOp {
     UnionAll,
     Except,
     Intersect,
+}
+
+/// `OFFSET n {ROW | ROWS}` and T-SQL's `FETCH {FIRST | NEXT} m {ROW | ROWS} ONLY`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offset {
+    pub skip: Expr,
+    pub fetch: Option<Expr>,
+    pub span: Span,
 }
 
 /// `TOP (n) [PERCENT] [WITH TIES]`; `TOP n` without parentheses too (SELECT only).
@@ -1117,6 +1132,9 @@ pub enum ExprKind {
         /// PostgreSQL's ILIKE: LIKE without regard to case, whatever the collation.
         case_insensitive: bool,
     },
+    /// `DEFAULT` as a value of an INSERT's VALUES row: the column's default (or its
+    /// next identity value), as though the column were not listed.
+    Default,
     Exists(Box<Select>),
     /// A scalar subquery `(SELECT ...)`.
     Subquery(Box<Select>),

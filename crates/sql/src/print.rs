@@ -763,6 +763,16 @@ impl Printer {
             self.w(" ");
             self.order_by(&s.order_by);
         }
+        if let Some(o) = &s.offset {
+            self.w(" OFFSET ");
+            self.expr(&o.skip);
+            self.w(" ROWS");
+            if let Some(f) = &o.fetch {
+                self.w(" FETCH NEXT ");
+                self.expr(f);
+                self.w(" ROWS ONLY");
+            }
+        }
     }
 
     fn order_by(&mut self, items: &[OrderItem]) {
@@ -1179,6 +1189,7 @@ impl Printer {
                 self.w(if *case_insensitive { "ILIKE " } else { "LIKE " });
                 self.operand(pattern, PREC_ADD);
             }
+            ExprKind::Default => self.w("DEFAULT"),
             ExprKind::Exists(q) => {
                 self.w("EXISTS (");
                 self.select(q);

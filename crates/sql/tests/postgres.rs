@@ -271,9 +271,22 @@ fn errors() {
         "BEGIN TRAN;",
         expect!["1:1: BEGIN TRAN: T-SQL syntax; this lesson's dialect is PostgreSQL"],
     );
+    // Two limits, in the words of the server's grammar.
     check_error(
-        "SELECT id FROM task OFFSET 2;",
-        expect!["1:21: not simulated: OFFSET"],
+        "SELECT id FROM task LIMIT 1 FETCH FIRST 1 ROW ONLY;",
+        expect!["1:29: multiple LIMIT clauses not allowed"],
+    );
+    check_error(
+        "SELECT id FROM task ORDER BY id FETCH FIRST 1 ROW WITH TIES FOR UPDATE SKIP LOCKED;",
+        expect!["1:71: SKIP LOCKED and WITH TIES options cannot be used together"],
+    );
+    check_error(
+        "CREATE TABLE t (id int GENERATED ALWAYS AS (1) STORED);",
+        expect!["1:24: not simulated: generated columns"],
+    );
+    check_error(
+        "CREATE TABLE t (id int GENERATED ALWAYS AS IDENTITY (CACHE 10));",
+        expect!["1:54: not simulated: sequence option cache"],
     );
     check_error(
         "SELECT id FROM task FOR UPDATE OF job;",

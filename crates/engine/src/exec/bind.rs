@@ -177,6 +177,10 @@ impl Names {
         q.group_by.iter().for_each(|e| self.expr(e));
         self.opt(q.having.as_ref());
         self.order(&q.order_by);
+        if let Some(o) = &q.offset {
+            self.expr(&o.skip);
+            self.opt(o.fetch.as_ref());
+        }
         if let Some((_, next)) = &q.set_op {
             self.select(next);
         }

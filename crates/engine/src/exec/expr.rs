@@ -452,6 +452,10 @@ impl Exec<'_> {
                     Value::bool(like_with(&v.as_text(), &p.as_text(), style) != *negated)
                 }
             }
+            // An INSERT's VALUES takes its DEFAULTs out before evaluating a row.
+            ExprKind::Default => {
+                return Err(SqlError::not_simulated("DEFAULT outside an INSERT's VALUES").into())
+            }
             ExprKind::Exists(q) => {
                 let rows = self.subquery_in_expr(i, q, ctx)?;
                 Value::bool(!rows.rows.is_empty())

@@ -455,9 +455,33 @@ pub(crate) trait Rules: Sync {
         SqlError::no_such_procedure(name)
     }
 
+    /// The error for a value written into an identity column the dialect keeps for
+    /// itself: given by an INSERT (`insert`), or set by an UPDATE.
+    fn identity_written(&self, table: &str, column: &str, insert: bool) -> SqlError {
+        if insert {
+            SqlError::generic(
+                544,
+                16,
+                format!("Cannot insert explicit value for identity column in table '{table}' when IDENTITY_INSERT is set to OFF."),
+            )
+        } else {
+            SqlError::generic(
+                8102,
+                16,
+                format!("Cannot update identity column '{column}'."),
+            )
+        }
+    }
+
     /// Whether a row lock the row's holders allow is granted at once, ahead of requests
     /// queued for the row (a share lock passing a waiting writer), not after them.
     fn row_locks_skip_queue(&self) -> bool {
+        false
+    }
+
+    /// Whether a NULL row count (`LIMIT NULL`, `OFFSET NULL`) means no limit, rather than
+    /// no rows.
+    fn limit_null_is_all(&self) -> bool {
         false
     }
 

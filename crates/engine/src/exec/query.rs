@@ -37,8 +37,35 @@ type DmlTarget<'a> = (
     // Borrowed from the statement unless a CTE's WHERE is joined to it: not copied per run.
     Option<Cow<'a, Expr>>,
     Vec<OrderItem>,
-    Option<&'a sql::ast::Top>,
+    Option<Cow<'a, sql::ast::Top>>,
 );
+use crate::error::Count;
+
+/// An updatable CTE's TOP, or its `OFFSET 0 ROWS FETCH NEXT n ROWS ONLY`, which means
+/// the same.
+fn cte_top(q: &Select) -> Result<Option<Cow<'_, sql::ast::Top>>, Interrupt> {
+    match &q.offset {
+        None => Ok(q.top.as_ref().map(Cow::Borrowed)),
+        Some(sql::ast::Offset {
+            skip:
+                Expr {
+                    kind: ExprKind::Literal(sql::ast::Literal::Int(0)),
+                    ..
+                },
+            fetch: Some(f),
+            span,
+        }) => Ok(Some(Cow::Owned(sql::ast::Top {
+            count: f.clone(),
+            percent: false,
+            with_ties: false,
+            span: span.clone(),
+        }))),
+        Some(_) => {
+            Err(SqlError::not_simulated("OFFSET in a CTE that UPDATE or DELETE changes").into())
+        }
+    }
+}
+
 /// The rows an access path yields, in its order: listed, or read from a nonclustered
 /// index's entries one at a time (so a TOP scan stops after the entries it needs).
 enum Candidates {
@@ -442,9 +469,12 @@ impl Exec<'_> {
         // So does its LIMIT where the dialect writes one after the operands.
         let compound_limit =
             s.set_op.is_some() && s.top.is_some() && self.rules.limit_after_set_operators();
-        let first = if compound_order || compound_limit {
+        // And its OFFSET, written after the ORDER BY.
+        let compound_offset = s.set_op.is_some() && s.offset.is_some();
+        let first = if compound_order || compound_limit || compound_offset {
             Cow::Owned(Select {
                 order_by: Vec::new(),
+                offset: None,
                 top: if compound_limit { None } else { s.top.clone() },
                 ..s.clone()
             })
@@ -477,12 +507,20 @@ impl Exec<'_> {
         if compound_order {
             self.order_compound(&s.order_by, &mut out)?;
         }
+        let mut take = None;
         if let (true, Some(top)) = (compound_limit, &s.top) {
-            let n = self
-                .eval(i, &top.count, outer)?
-                .as_i64()
-                .unwrap_or(0)
-                .max(0) as usize;
+            take = self.row_count(i, &top.count, outer, Count::Top)?;
+        }
+        if let (true, Some(o)) = (compound_offset, &s.offset) {
+            let skip = self
+                .row_count(i, &o.skip, outer, Count::Offset)?
+                .unwrap_or(0);
+            if let Some(f) = &o.fetch {
+                take = self.row_count(i, f, outer, Count::Fetch)?;
+            }
+            out.rows.drain(..skip.min(out.rows.len()));
+        }
+        if let Some(n) = take {
             out.rows.truncate(n);
         }
         Ok(out)
@@ -614,12 +652,22 @@ impl Exec<'_> {
                 _ => false,
             })
             || s.having.as_ref().is_some_and(has_aggregate);
-        let limit = match &s.top {
-            Some(t) if !t.percent && !t.with_ties => {
-                Some(self.eval(i, &t.count, outer)?.as_i64().unwrap_or(0).max(0) as usize)
-            }
-            _ => None,
+        // TOP ... PERCENT and WITH TIES cut the ordered result; a plain count stops the
+        // scan after OFFSET's rows and its own (both locked, as a server's locking
+        // read sits below its limit).
+        let (limit, cut) = match (&s.top, s.offset.as_ref().and_then(|o| o.fetch.as_ref())) {
+            (Some(t), _) if t.percent || t.with_ties => (None, Some(t)),
+            (Some(t), _) => (self.row_count(i, &t.count, outer, Count::Top)?, None),
+            (None, Some(f)) => (self.row_count(i, f, outer, Count::Fetch)?, None),
+            (None, None) => (None, None),
         };
+        let mut skip = match &s.offset {
+            Some(o) => self
+                .row_count(i, &o.skip, outer, Count::Offset)?
+                .unwrap_or(0),
+            None => 0,
+        };
+        let limit = limit.map(|n| n.saturating_add(skip));
         let mut calls = Vec::new();
         for it in &s.items {
             if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
@@ -869,6 +917,12 @@ impl Exec<'_> {
             keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
             projected = keyed.into_iter().map(|(_, p)| p).collect();
         }
+        if let Some(t) = cut {
+            projected.drain(..skip.min(projected.len()));
+            skip = 0;
+            let n = self.cut_count(i, s, t, &columns, &scope, &projected, aggregate, outer)?;
+            projected.truncate(n);
+        }
         if !row_locks.is_empty() {
             projected = self.lock_joined(i, &scope, &row_locks, projected, limit)?;
         }
@@ -878,7 +932,69 @@ impl Exec<'_> {
                 rows.truncate(n);
             }
         }
+        rows.drain(..skip.min(rows.len()));
         Ok(QueryOut { columns, rows })
+    }
+
+    /// How many of a query's ordered rows `TOP (n) PERCENT` or `WITH TIES` keeps: n % of
+    /// them rounded up, or the first n and every row after them that ties with the last
+    /// in ORDER BY.
+    #[allow(clippy::too_many_arguments)]
+    fn cut_count(
+        &mut self,
+        i: usize,
+        s: &Select,
+        t: &sql::ast::Top,
+        columns: &[String],
+        scope: &Scope,
+        projected: &[Projected],
+        aggregate: bool,
+        outer: Option<&RowCtx>,
+    ) -> Result<usize, Interrupt> {
+        let mut n = if t.percent {
+            let p = self.eval(i, &t.count, outer)?.as_f64().unwrap_or(-1.0);
+            if !(0.0..=100.0).contains(&p) {
+                return Err(SqlError::generic(
+                    1031,
+                    16,
+                    "Percent values must be between 0 and 100.",
+                )
+                .into());
+            }
+            (p * projected.len() as f64 / 100.0).ceil() as usize
+        } else {
+            self.row_count(i, &t.count, outer, Count::Top)?
+                .unwrap_or(usize::MAX)
+        };
+        if t.with_ties && s.order_by.is_empty() {
+            return Err(SqlError::generic(
+                1062,
+                16,
+                "The TOP N WITH TIES clause is not allowed without a corresponding ORDER BY clause.",
+            )
+            .into());
+        }
+        if t.with_ties && n > 0 && n < projected.len() {
+            let desc: Vec<bool> = s.order_by.iter().map(|o| o.desc).collect();
+            let high = nulls_high(&s.order_by, self.rules.nulls_sort_high());
+            let key = |x: &mut Self, (out, src, members): &Projected| {
+                let mut key = Vec::with_capacity(s.order_by.len());
+                for o in &s.order_by {
+                    key.push(
+                        x.order_value(i, o, columns, out, scope, src, members, aggregate, outer)?,
+                    );
+                }
+                Ok::<_, Interrupt>(key)
+            };
+            let last = key(self, &projected[n - 1])?;
+            while n < projected.len()
+                && cmp_keys(&key(self, &projected[n])?, &last, &desc, high)
+                    == std::cmp::Ordering::Equal
+            {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// One row's select list.
@@ -2264,7 +2380,11 @@ impl Exec<'_> {
                 .clone(),
             None => self.w.db.tables[tid as usize].columns.clone(),
         };
-        let targets: Vec<usize> = if ins.columns.is_empty() {
+        // Without a column list, an identity that is only a default is listed too (a
+        // value or DEFAULT goes in it); SQL Server's is left out.
+        let targets: Vec<usize> = if ins.columns.is_empty() && self.rules.identity_is_default() {
+            (0..columns.len()).collect()
+        } else if ins.columns.is_empty() {
             let identity = match &is_var {
                 Some(v) => self
                     .frame(i)
@@ -2291,13 +2411,21 @@ impl Exec<'_> {
             }
             v
         };
+        // The positions of each row's DEFAULTs (none, mostly: no list is made).
+        let mut defaults: Vec<Vec<usize>> = Vec::new();
         let source: Vec<Vec<Value>> = match &ins.source {
             InsertSource::Values(rows) => {
                 let mut out = Vec::with_capacity(rows.len());
-                for r in rows {
+                for (k, r) in rows.iter().enumerate() {
                     let mut row = Vec::with_capacity(r.len());
-                    for e in r {
-                        row.push(self.eval(i, e, None)?);
+                    for (p, e) in r.iter().enumerate() {
+                        if matches!(e.kind, ExprKind::Default) {
+                            defaults.resize(rows.len(), Vec::new());
+                            defaults[k].push(p);
+                            row.push(Value::Null);
+                        } else {
+                            row.push(self.eval(i, e, None)?);
+                        }
                     }
                     out.push(row);
                 }
@@ -2356,7 +2484,7 @@ impl Exec<'_> {
             }),
             _ => None,
         };
-        for r in source {
+        for (k, r) in source.into_iter().enumerate() {
             n += 1;
             let held = match &is_var {
                 Some(v) => self.frame(i).table_vars.get(v).map_or(0, |t| t.slots.len()),
@@ -2369,7 +2497,18 @@ impl Exec<'_> {
                 ))
                 .into());
             }
-            let row = self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?;
+            let row = match defaults.get(k).filter(|d| !d.is_empty()) {
+                // A DEFAULT leaves its column out, as though it were not listed.
+                Some(d) => {
+                    let (t, v): (Vec<usize>, Vec<Value>) = (targets.iter().copied().zip(r))
+                        .enumerate()
+                        .filter(|(p, _)| !d.contains(p))
+                        .map(|(_, tv)| tv)
+                        .unzip();
+                    self.build_row(i, tid, is_var.as_deref(), &columns, &t, &v)?
+                }
+                None => self.build_row(i, tid, is_var.as_deref(), &columns, &targets, &r)?,
+            };
             match &is_var {
                 Some(v) => {
                     let txn = 0;
@@ -2464,12 +2603,21 @@ impl Exec<'_> {
         }
         // Where an identity is only a default (serial), a value given is kept and the
         // counter does not move.
-        let given_identity = var.is_none()
-            && self.rules.identity_is_default()
-            && self.w.db.tables[tid as usize]
-                .identity
-                .as_ref()
-                .is_some_and(|id| set[id.column]);
+        let given = match var {
+            None => match &self.w.db.tables[tid as usize].identity {
+                Some(id) if set[id.column] => Some((id.column, id.always)),
+                _ => None,
+            },
+            Some(_) => None,
+        };
+        // GENERATED ALWAYS refuses a value, before the counter moves.
+        if let (Some((c, true)), true) = (given, self.rules.identity_is_default()) {
+            return Err(self
+                .rules
+                .identity_written(&table_name, &columns[c].name, true)
+                .into());
+        }
+        let given_identity = self.rules.identity_is_default() && given.is_some();
         let column = match var {
             _ if given_identity => None,
             Some(v) => self
@@ -2918,7 +3066,7 @@ impl Exec<'_> {
                     all_hints,
                     pred,
                     q.order_by.clone(),
-                    q.top.as_ref(),
+                    cte_top(q)?,
                 ));
             }
         }
@@ -2949,7 +3097,7 @@ impl Exec<'_> {
                 self.dml_target(d.target, d.ctes, d.where_clause)?;
             self.check_triggers_output(tid, d.output, d.event)?;
             self.check_set_options(i, tid, verb)?;
-            let limit = self.top_limit(i, d.top.or(cte_top))?;
+            let limit = self.top_limit(i, d.top.map(Cow::Borrowed).or(cte_top).as_deref())?;
             let spec = ScanSpec {
                 table: tid,
                 binding: bind,
@@ -3180,10 +3328,69 @@ impl Exec<'_> {
         i: usize,
         top: Option<&sql::ast::Top>,
     ) -> Result<Option<usize>, Interrupt> {
-        Ok(match top {
-            Some(t) => Some(self.eval(i, &t.count, None)?.as_i64().unwrap_or(0).max(0) as usize),
-            None => None,
-        })
+        match top {
+            Some(t) if t.percent || t.with_ties => Err(SqlError::not_simulated(
+                "TOP ... PERCENT or WITH TIES in UPDATE or DELETE",
+            )
+            .into()),
+            Some(t) => self.row_count(i, &t.count, None, Count::Top),
+            None => Ok(None),
+        }
+    }
+
+    /// A TOP, LIMIT, OFFSET or FETCH count, converted to bigint as the dialect converts
+    /// (rounding 1.5 to 2, or truncating it); `None` for no limit (where the dialect says
+    /// `LIMIT NULL` is none, and so an `OFFSET NULL` skips nothing).
+    pub(crate) fn row_count(
+        &mut self,
+        i: usize,
+        e: &Expr,
+        outer: Option<&RowCtx>,
+        what: Count,
+    ) -> Result<Option<usize>, Interrupt> {
+        let v = self.eval(i, e, outer)?;
+        if v.is_null() {
+            return Ok(if self.rules.limit_null_is_all() {
+                None
+            } else {
+                Some(0)
+            });
+        }
+        let n = self
+            .convert(&v, &sql::ast::DataType::BigInt, None)?
+            .as_i64()
+            .unwrap_or(0);
+        if n < 0 || (n == 0 && what == Count::Fetch) {
+            return Err(SqlError::bad_row_count(what).into());
+        }
+        Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
+    }
+
+    /// An UPDATE may not set an identity column (SQL Server's 8102), nor one GENERATED
+    /// ALWAYS where identities are otherwise defaults (a serial one it may set).
+    fn check_identity_update(
+        &self,
+        tid: u32,
+        assignments: &[sql::ast::Assignment],
+    ) -> Result<(), Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        let Some(id) = &t.identity else {
+            return Ok(());
+        };
+        if self.rules.identity_is_default() && !id.always {
+            return Ok(());
+        }
+        let name = &t.columns[id.column].name;
+        let sets = assignments.iter().any(|a| match &a.target {
+            sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
+                c.name().value.eq_ignore_ascii_case(name)
+            }
+            sql::ast::AssignTarget::Var(_) => false,
+        });
+        if sets {
+            return Err(self.rules.identity_written(&t.name, name, false).into());
+        }
+        Ok(())
     }
 
     /// The column each SET assignment writes (`None`: no such column, an error once a
@@ -3354,7 +3561,13 @@ impl Exec<'_> {
             output: u.output.as_ref(),
             event: DmlEvent::Update,
         };
+        if let TableFactor::Table { name, .. } = &u.target {
+            if let Some(tid) = self.base_table(name) {
+                self.check_identity_update(tid, &u.assignments)?;
+            }
+        }
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
+        self.check_identity_update(tid, &u.assignments)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         // The rows before and after are kept only for triggers and OUTPUT.
         let keep = u.output.is_some() || self.has_triggers(tid, DmlEvent::Update);

@@ -251,6 +251,7 @@ impl Exec<'_> {
                         column: ci,
                         next: seed,
                         increment: inc,
+                        always: c.identity_always,
                     });
                 }
                 self.frame_mut(i)
@@ -574,6 +575,7 @@ impl Exec<'_> {
                 column: ci,
                 next: seed,
                 increment: inc,
+                always: c.identity_always,
             });
         }
         for (n, (name, cols)) in uniques.into_iter().enumerate() {

@@ -174,6 +174,9 @@ pub struct Identity {
     pub column: usize,
     pub next: i64,
     pub increment: i64,
+    /// GENERATED ALWAYS: no value may be given or set, where identities are otherwise
+    /// defaults (`Rules::identity_is_default`).
+    pub always: bool,
 }
 
 /// A key that sorts like SQL Server sorts index keys (NULL first, collation for text).

@@ -1104,3 +1104,68 @@ INSERT INTO jobs VALUES (9, 'done', 1);";
         .1
         .starts_with("There are more columns in the INSERT statement than values"));
 }
+
+/// SQL Server's `TOP (n) PERCENT` keeps n % of the rows rounded up, `WITH TIES` the rows
+/// that tie with the last in ORDER BY (both returned every row), and `OFFSET ... FETCH`
+/// pages an ordered result (it was "not simulated"), in a compound query too, and as an
+/// updatable CTE's TOP. Bad counts fail with SQL Server's numbers and words.
+#[test]
+fn top_percent_with_ties_and_offset_fetch_cut_ordered_rows() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, p int);
+INSERT INTO t VALUES (1, 1), (2, 1), (3, 2), (4, 3), (5, 3);";
+    let sim = run_one(
+        setup,
+        "SELECT TOP 50 PERCENT id FROM t ORDER BY id;
+SELECT TOP (1) WITH TIES id FROM t ORDER BY p;
+SELECT id FROM t ORDER BY id OFFSET 1 ROWS FETCH NEXT 2 ROWS ONLY;
+SELECT id FROM t ORDER BY id OFFSET 3 ROWS;
+SELECT id FROM t UNION ALL SELECT 9 ORDER BY id OFFSET 2 ROWS FETCH FIRST 2 ROW ONLY;
+WITH c AS (SELECT id, p FROM t ORDER BY id OFFSET 0 ROWS FETCH NEXT 1 ROWS ONLY) UPDATE c SET p = 7;
+SELECT p FROM t WHERE p = 7;
+SELECT TOP (101) PERCENT id FROM t ORDER BY id;
+SELECT id FROM t ORDER BY id OFFSET -1 ROWS;
+SELECT id FROM t ORDER BY id OFFSET 0 ROWS FETCH NEXT 0 ROWS ONLY;
+SELECT TOP (-1) id FROM t;
+SELECT TOP (1) WITH TIES id FROM t;",
+    );
+    let ids = |k| texts(&sim, "A", k).concat().join(" ");
+    assert_eq!(
+        [ids(0), ids(1), ids(2), ids(3), ids(4), ids(5)],
+        ["1 2 3", "1 2", "2 3", "4 5", "3 4", "7"]
+    );
+    assert_eq!(numbers(&sim, "A"), [1031, 10742, 10744, 1014, 1062]);
+}
+
+/// An UPDATE may not set an identity column: Msg 8102, before any row (it changed the
+/// key).
+#[test]
+fn updating_an_identity_column_fails_with_8102() {
+    let sim = run_one(
+        "CREATE TABLE t (id int IDENTITY PRIMARY KEY, p int);
+INSERT INTO t (p) VALUES (1), (2);",
+        "UPDATE t SET id = 9 WHERE p = 1;
+SELECT id FROM t ORDER BY id;",
+    );
+    assert_eq!(
+        errors(&sim, "A"),
+        [(8102, "Cannot update identity column 'id'.".to_string())]
+    );
+    assert_eq!(texts(&sim, "A", 0), [["1"], ["2"]]);
+}
+
+/// `DEFAULT` in a VALUES row takes the column's default (it was a syntax error); the
+/// identity column stays out of the implicit column list.
+#[test]
+fn default_in_values_takes_the_columns_default() {
+    let sim = run_one(
+        "CREATE TABLE t (id int IDENTITY PRIMARY KEY, status varchar(10) NOT NULL DEFAULT 'new', p int);",
+        "INSERT INTO t VALUES (DEFAULT, 1), ('done', DEFAULT);
+INSERT INTO t (p, status) VALUES (3, DEFAULT);
+SELECT id, status, p FROM t ORDER BY id;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["1", "new", "1"], ["2", "done", "NULL"], ["3", "new", "3"]]
+    );
+}

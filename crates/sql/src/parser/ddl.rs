@@ -374,6 +374,7 @@ impl Parser<'_> {
             ty,
             nullable: serial.then_some(false),
             identity: serial.then_some((1, 1)),
+            identity_always: false,
             default: None,
             primary_key: false,
             unique: false,
@@ -412,6 +413,22 @@ impl Parser<'_> {
                 };
                 self.duplicate(col.identity.is_some(), attr_start, "IDENTITY")?;
                 col.identity = Some((seed, step));
+            } else if self.postgres() && self.at_kw("GENERATED") {
+                let (always, seed, step) = self.pg_generated_identity()?;
+                self.duplicate(col.identity.is_some(), attr_start, "IDENTITY")?;
+                col.identity = Some((seed, step));
+                col.identity_always = always;
+                // An identity column is NOT NULL, said or not.
+                if col.nullable == Some(true) {
+                    return Err(ParseError::new(
+                        attr_start..self.prev_end(),
+                        format!(
+                            "conflicting NULL/NOT NULL declarations for column \"{}\"",
+                            col.name.value
+                        ),
+                    ));
+                }
+                col.nullable = Some(false);
             } else if self.eat_kw("NULL") {
                 self.duplicate(col.nullable.is_some(), attr_start, "NULL/NOT NULL")?;
                 col.nullable = Some(true);
@@ -450,6 +467,53 @@ impl Parser<'_> {
         }
         col.span = start..self.prev_end();
         Ok(col)
+    }
+
+    /// PostgreSQL's `GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(START [WITH] n
+    /// INCREMENT [BY] m)]`: whether ALWAYS, the first value and the step.
+    fn pg_generated_identity(&mut self) -> PResult<(bool, i64, i64)> {
+        let start = self.expect_kw("GENERATED")?.start;
+        let always = if self.eat_kw("ALWAYS") {
+            true
+        } else {
+            self.note("ALWAYS");
+            self.expect_kw("BY")?;
+            self.expect_kw("DEFAULT")?;
+            false
+        };
+        self.expect_kw("AS")?;
+        if self.at(Tok::LParen) {
+            return Err(self.not_simulated(start..self.cur_start(), "generated columns"));
+        }
+        self.expect_kw("IDENTITY")?;
+        let (mut seed, mut step) = (None, 1);
+        if self.eat(Tok::LParen) {
+            loop {
+                if self.eat_kw("START") {
+                    self.eat_kw("WITH");
+                    seed = Some(self.signed_int()?);
+                } else if self.eat_kw("INCREMENT") {
+                    self.eat_kw("BY");
+                    step = self.signed_int()?;
+                    if step == 0 {
+                        return Err(ParseError::new(
+                            start..self.prev_end(),
+                            "INCREMENT must not be zero",
+                        ));
+                    }
+                } else if self.at(Tok::RParen) {
+                    break;
+                } else {
+                    let span = self.cur_span();
+                    let what = self.word_at(0).unwrap_or_default().to_lowercase();
+                    return Err(self.not_simulated(span, &format!("sequence option {what}")));
+                }
+            }
+            self.expect(Tok::RParen)?;
+        }
+        // A descending sequence starts at its (default) maximum; only -1 steps from -1.
+        let seed = seed.unwrap_or(if step > 0 { 1 } else { -1 });
+        Ok((always, seed, step))
     }
 
     pub(super) fn duplicate(&self, already: bool, start: usize, what: &str) -> PResult<()> {

@@ -36,7 +36,7 @@ impl Parser<'_> {
         };
         let output = self.opt_output()?;
         let source = if self.eat_kw("VALUES") {
-            InsertSource::Values(self.values_rows()?)
+            InsertSource::Values(self.values_rows_with(true)?)
         } else if self.at_kw("SELECT") || self.at_kw("WITH") {
             InsertSource::Select(Box::new(self.select_query()?))
         } else if self.at_kw("EXEC") || self.at_kw("EXECUTE") {

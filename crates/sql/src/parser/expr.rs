@@ -1004,6 +1004,7 @@ pub(super) fn call_in(e: &Expr, pick: &dyn Fn(&str, bool) -> bool) -> Option<Spa
         | ExprKind::Var(_)
         | ExprKind::Global(_)
         | ExprKind::Column(_)
+        | ExprKind::Default
         | ExprKind::Exists(_)
         | ExprKind::Subquery(_) => Vec::new(),
     };

@@ -475,6 +475,7 @@ impl Parser<'_> {
             group_by: Vec::new(),
             having: None,
             order_by: Vec::new(),
+            offset: None,
             set_op: None,
             span: start..self.prev_end(),
         };

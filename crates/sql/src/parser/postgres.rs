@@ -5,8 +5,8 @@
 use super::expr::call_in_item;
 use super::{PResult, Parser};
 use crate::ast::{
-    DataType, Expr, ExprKind, HintKind, IsolationLevel, JoinKind, Len, Literal, ObjectName, Output,
-    Select, SelectItem, SetOption, StmtKind, TableFactor, TableHint, Top,
+    DataType, Expr, ExprKind, HintKind, IsolationLevel, JoinKind, Len, Literal, ObjectName, Offset,
+    Output, Select, SelectItem, SetOption, StmtKind, TableFactor, TableHint, Top,
 };
 use crate::lexer::{unquote_string, Tok};
 use crate::ParseError;
@@ -227,6 +227,10 @@ impl Parser<'_> {
     pub(super) fn pg_query_tail(&mut self, head: &mut Select, compound: bool) -> PResult<()> {
         loop {
             if self.at_kw("LIMIT") {
+                if head.top.is_some() {
+                    let span = self.cur_span();
+                    return Err(ParseError::new(span, "multiple LIMIT clauses not allowed"));
+                }
                 let start = self.advance().start;
                 if self.eat_kw("ALL") {
                     continue;
@@ -239,14 +243,81 @@ impl Parser<'_> {
                     span: start..self.prev_end(),
                 });
             } else if self.kw_at(0, "OFFSET") {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, "OFFSET"));
+                if head.offset.is_some() {
+                    let span = self.cur_span();
+                    return Err(ParseError::new(span, "multiple OFFSET clauses not allowed"));
+                }
+                let start = self.advance().start;
+                let skip = self.expr()?;
+                if self.at_kw("ROW") || self.at_kw("ROWS") {
+                    self.advance();
+                }
+                head.offset = Some(Offset {
+                    skip,
+                    fetch: None,
+                    span: start..self.prev_end(),
+                });
+            } else if self.kw_at(0, "FETCH") {
+                // FETCH {FIRST | NEXT} [n] {ROW | ROWS} {ONLY | WITH TIES}: a LIMIT.
+                if head.top.is_some() {
+                    let span = self.cur_span();
+                    return Err(ParseError::new(span, "multiple LIMIT clauses not allowed"));
+                }
+                let start = self.advance().start;
+                if !self.eat_kw("NEXT") {
+                    self.note("NEXT");
+                    self.expect_kw("FIRST")?;
+                }
+                let count = if self.at_kw("ROW") || self.at_kw("ROWS") {
+                    Expr {
+                        kind: ExprKind::Literal(Literal::Int(1)),
+                        span: self.cur_span(),
+                    }
+                } else {
+                    self.expr()?
+                };
+                self.row_or_rows()?;
+                let with_ties = if self.eat_kw("WITH") {
+                    self.expect_kw("TIES")?;
+                    true
+                } else {
+                    self.note("WITH");
+                    self.expect_kw("ONLY")?;
+                    false
+                };
+                head.top = Some(Top {
+                    count,
+                    percent: false,
+                    with_ties,
+                    span: start..self.prev_end(),
+                });
             } else if self.at_kw("FOR") {
                 self.pg_locking_clause(head, compound)?;
             } else {
-                return Ok(());
+                return self.pg_ties_not_skipped(head);
             }
         }
+    }
+
+    /// `FETCH ... WITH TIES` cannot skip locked rows (the server's parser refuses it).
+    fn pg_ties_not_skipped(&self, head: &Select) -> PResult<()> {
+        if !head.top.as_ref().is_some_and(|t| t.with_ties) {
+            return Ok(());
+        }
+        for f in &head.from {
+            let factors = std::iter::once(&f.factor).chain(f.joins.iter().map(|j| &j.factor));
+            for factor in factors {
+                if let TableFactor::Table { hints, .. } = factor {
+                    if let Some(h) = hints.iter().find(|h| h.kind == HintKind::ReadPast) {
+                        return Err(ParseError::new(
+                            h.span.clone(),
+                            "SKIP LOCKED and WITH TIES options cannot be used together",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn pg_locking_clause(&mut self, head: &mut Select, compound: bool) -> PResult<()> {
@@ -831,6 +902,7 @@ fn requalify(expr: &mut Expr, side: &str, own: Option<&str>) {
         ExprKind::Literal(_)
         | ExprKind::Var(_)
         | ExprKind::Global(_)
+        | ExprKind::Default
         | ExprKind::Exists(_)
         | ExprKind::Subquery(_) => {}
     }

@@ -2,8 +2,8 @@
 
 use super::{PResult, Parser};
 use crate::ast::{
-    Cte, Expr, ExprKind, HintKind, Ident, Join, JoinKind, OrderItem, Select, SelectItem, SetOp,
-    TableFactor, TableHint, TableRef, Top,
+    Cte, Expr, ExprKind, HintKind, Ident, Join, JoinKind, Offset, OrderItem, Select, SelectItem,
+    SetOp, TableFactor, TableHint, TableRef, Top,
 };
 use crate::keywords;
 use crate::lexer::{unquote_string, Tok};
@@ -108,9 +108,12 @@ impl Parser<'_> {
         }
         if self.at_kw("ORDER") {
             head.order_by = self.order_by()?;
-            if self.kw_at(0, "OFFSET") && !self.postgres() {
+            if self.kw_at(0, "OFFSET") && self.teradata() {
                 let span = self.cur_span();
                 return Err(self.not_simulated(span, "OFFSET ... FETCH"));
+            }
+            if self.kw_at(0, "OFFSET") && !self.postgres() {
+                head.offset = Some(self.tsql_offset(head.top.is_some())?);
             }
         }
         if self.postgres() {
@@ -226,6 +229,7 @@ impl Parser<'_> {
             group_by,
             having,
             order_by: Vec::new(),
+            offset: None,
             set_op: None,
             span: start..self.prev_end(),
         })
@@ -240,6 +244,43 @@ impl Parser<'_> {
             return Err(self.not_simulated(span, "cursors (WHERE CURRENT OF)"));
         }
         Ok(Some(self.expr()?))
+    }
+
+    /// T-SQL's `OFFSET n {ROW | ROWS} [FETCH {FIRST | NEXT} m {ROW | ROWS} ONLY]`.
+    fn tsql_offset(&mut self, top: bool) -> PResult<Offset> {
+        let start = self.expect_kw("OFFSET")?.start;
+        if top {
+            return Err(crate::ParseError::new(
+                start..self.cur_start(),
+                "A TOP can not be used in the same query or sub-query as a OFFSET.",
+            ));
+        }
+        let skip = self.expr()?;
+        self.row_or_rows()?;
+        let mut fetch = None;
+        if self.eat_kw("FETCH") {
+            if !self.eat_kw("NEXT") {
+                self.note("NEXT");
+                self.expect_kw("FIRST")?;
+            }
+            fetch = Some(self.expr()?);
+            self.row_or_rows()?;
+            self.expect_kw("ONLY")?;
+        }
+        Ok(Offset {
+            skip,
+            fetch,
+            span: start..self.prev_end(),
+        })
+    }
+
+    /// `ROW` or `ROWS`, after an OFFSET or FETCH count.
+    pub(crate) fn row_or_rows(&mut self) -> PResult<()> {
+        if !self.eat_kw("ROW") {
+            self.note("ROW");
+            self.expect_kw("ROWS")?;
+        }
+        Ok(())
     }
 
     /// `TOP (expr) [PERCENT] [WITH TIES]`; `TOP n` without parentheses only in SELECT.
@@ -665,12 +706,17 @@ impl Parser<'_> {
 
     /// `(a, b), (c, d)` after VALUES.
     pub(crate) fn values_rows(&mut self) -> PResult<Vec<Vec<Expr>>> {
+        self.values_rows_with(false)
+    }
+
+    /// VALUES rows; `defaults`: an INSERT's, where `DEFAULT` may stand for a value.
+    pub(crate) fn values_rows_with(&mut self, defaults: bool) -> PResult<Vec<Vec<Expr>>> {
         let mut rows = Vec::new();
         loop {
             self.expect(Tok::LParen)?;
-            let mut row = vec![self.expr()?];
+            let mut row = vec![self.value_or_default(defaults)?];
             while self.eat(Tok::Comma) {
-                row.push(self.expr()?);
+                row.push(self.value_or_default(defaults)?);
             }
             self.expect(Tok::RParen)?;
             rows.push(row);
@@ -678,6 +724,20 @@ impl Parser<'_> {
                 return Ok(rows);
             }
         }
+    }
+
+    fn value_or_default(&mut self, defaults: bool) -> PResult<Expr> {
+        if defaults
+            && self.at_kw("DEFAULT")
+            && matches!(self.kind_at(1), Some(Tok::Comma | Tok::RParen))
+        {
+            let span = self.advance();
+            return Ok(Expr {
+                kind: ExprKind::Default,
+                span,
+            });
+        }
+        self.expr()
     }
 
     fn hint_word_at(&self, n: usize) -> bool {

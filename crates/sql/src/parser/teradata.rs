@@ -848,6 +848,7 @@ impl Parser<'_> {
             ty,
             nullable: None,
             identity: None,
+            identity_always: false,
             default: None,
             primary_key: false,
             unique: false,

@@ -297,6 +297,12 @@ impl Rules for Postgres {
                 ),
             ),
             109 => ("42601", "INSERT has more target columns than expressions".to_string()),
+            1014 => ("2201W", "LIMIT must not be negative".to_string()),
+            10742 => ("2201X", "OFFSET must not be negative".to_string()),
+            1062 => (
+                "42601",
+                "WITH TIES cannot be specified without ORDER BY clause".to_string(),
+            ),
             110 | 213 => ("42601", "INSERT has more expressions than target columns".to_string()),
             512 => (
                 "21000",
@@ -508,6 +514,26 @@ impl Rules for Postgres {
 
     /// `INSERT INTO t VALUES (1)` on a table of more columns.
     fn values_fill_trailing_defaults(&self) -> bool {
+        true
+    }
+
+    /// 428C9 for a column GENERATED ALWAYS AS IDENTITY, with psql's DETAIL line on the
+    /// same line of the trace.
+    fn identity_written(&self, _table: &str, column: &str, insert: bool) -> SqlError {
+        let what = if insert {
+            format!("cannot insert a non-DEFAULT value into column \"{column}\"")
+        } else {
+            format!("column \"{column}\" can only be updated to DEFAULT")
+        };
+        SqlError::generic(
+            0,
+            16,
+            format!("{what} (DETAIL: Column \"{column}\" is an identity column defined as GENERATED ALWAYS.)"),
+        )
+        .with_sqlstate("428C9")
+    }
+
+    fn limit_null_is_all(&self) -> bool {
         true
     }
 
