@@ -95,6 +95,9 @@ impl Simulation {
                 Some(t) => {
                     (1u8, t.explicit, t.began_explicit, t.snapshot_seq.is_some()).hash(&mut h);
                     (t.consumes, t.undo.len(), t.doomed).hash(&mut h);
+                    for (name, sp) in &t.savepoints {
+                        (name, sp.undo, &sp.locks).hash(&mut h);
+                    }
                     for u in &t.undo {
                         (u.table, u.prev.is_some(), u.is_row()).hash(&mut h);
                         if let Some((_, data)) = &u.prev {

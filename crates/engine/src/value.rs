@@ -200,6 +200,9 @@ impl fmt::Display for Value {
     }
 }
 
+/// Microseconds in a day.
+const DAY_US: i64 = 86_400_000_000;
+
 /// Virtual time zero as a wall-clock instant: 2026-01-05 09:00:00, in microseconds since
 /// 1970-01-01. datetime values are microseconds since 1970, so they print as real dates.
 pub const CLOCK_ZERO_US: i64 = (20_458 * 86_400 + 9 * 3_600) * 1_000_000;
@@ -626,6 +629,10 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
 }
 
 fn round_datetime(us: i64, ty: &DataType) -> i64 {
+    // A date is the day's midnight: the time of day goes (both servers truncate).
+    if matches!(ty, DataType::Date) {
+        return us.div_euclid(DAY_US) * DAY_US;
+    }
     let p = match ty {
         DataType::DateTime2(p) | DataType::Time(p) | DataType::Timestamp(p) => *p,
         DataType::DateTime => 3,

@@ -155,6 +155,12 @@ pub enum StmtKind {
         name: Option<Ident>,
         chain: bool,
     },
+    /// PostgreSQL's `SAVEPOINT name`.
+    Savepoint(Ident),
+    /// PostgreSQL's `ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name`.
+    RollbackToSavepoint(Ident),
+    /// PostgreSQL's `RELEASE [SAVEPOINT] name`.
+    ReleaseSavepoint(Ident),
     Return(Option<Expr>),
     /// `THROW;` (rethrow, only valid in CATCH) or `THROW number, message, state;`.
     Throw(Option<ThrowArgs>),
@@ -221,6 +227,10 @@ pub fn statement_label(kind: &StmtKind) -> &'static str {
         StmtKind::BeginTran { .. } => "BEGIN TRAN",
         StmtKind::CommitTran { .. } => "COMMIT",
         StmtKind::RollbackTran { .. } => "ROLLBACK",
+        StmtKind::Savepoint(_) => "SAVEPOINT",
+        // The server's command tag.
+        StmtKind::RollbackToSavepoint(_) => "ROLLBACK",
+        StmtKind::ReleaseSavepoint(_) => "RELEASE",
         StmtKind::Return(_) => "RETURN",
         StmtKind::Throw(_) => "THROW",
         StmtKind::RaisError(_) => "RAISERROR",

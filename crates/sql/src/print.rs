@@ -314,6 +314,18 @@ impl Printer {
                     self.w(" AND CHAIN");
                 }
             }
+            StmtKind::Savepoint(name) => {
+                self.w("SAVEPOINT ");
+                self.ident(name);
+            }
+            StmtKind::RollbackToSavepoint(name) => {
+                self.w("ROLLBACK TO SAVEPOINT ");
+                self.ident(name);
+            }
+            StmtKind::ReleaseSavepoint(name) => {
+                self.w("RELEASE SAVEPOINT ");
+                self.ident(name);
+            }
             StmtKind::Return(value) => {
                 self.w("RETURN");
                 if let Some(v) = value {

@@ -731,6 +731,11 @@ impl Exec<'_> {
         if !self.rules.catch_rolls_back_block() {
             return None;
         }
+        self.mark(i)
+    }
+
+    /// The transaction as it is now: what ROLLBACK TO SAVEPOINT goes back to.
+    pub(crate) fn mark(&self, i: usize) -> Option<Rc<Savepoint>> {
         let txn = self.w.sessions[i].txn.as_ref()?;
         Some(Rc::new(Savepoint {
             txn: txn.id,
@@ -742,7 +747,7 @@ impl Exec<'_> {
     /// A caught error ends the block's subtransaction: its writes are undone and the
     /// locks it took are released (or go back to the mode held before), as ROLLBACK TO
     /// SAVEPOINT does. Variables keep their values.
-    fn roll_back_block(&mut self, i: usize, sp: &Savepoint) {
+    pub(crate) fn roll_back_block(&mut self, i: usize, sp: &Savepoint) {
         if self.w.sessions[i].txn.as_ref().map(|t| t.id) != Some(sp.txn) {
             return;
         }
@@ -812,6 +817,7 @@ impl Exec<'_> {
         let e = self.rules.number_error(e);
         let xact_abort = self.w.sessions[i].options.xact_abort;
         let mut scope = self.rules.error_scope(self, i, e.scope);
+        let mut subtransaction = None;
         // Where transactions are flat, every error fails the transaction block, one
         // found before the statement ran (an unknown column, what is not simulated) too,
         // and a handler around it catches it.
@@ -828,6 +834,13 @@ impl Exec<'_> {
             let s = &self.w.sessions[i];
             let opened_earlier = s.txn.as_ref().is_some_and(|t| t.batch != s.batch);
             if !in_try && s.tran_count > 0 && opened_earlier {
+                // After a SAVEPOINT only its subtransaction aborts: the transaction keeps
+                // what it did before, locks included, for ROLLBACK TO SAVEPOINT.
+                subtransaction = s
+                    .txn
+                    .as_ref()
+                    .and_then(|t| t.savepoints.last())
+                    .map(|(_, sp)| Rc::clone(sp));
                 self.w.sessions[i].failed_block = true;
             }
         }
@@ -863,7 +876,9 @@ impl Exec<'_> {
             self.record_error(i, &e, target.is_some());
         }
         if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
-            if by_xact_abort && target.is_some() {
+            if let Some(sp) = subtransaction {
+                self.roll_back_block(i, &sp);
+            } else if by_xact_abort && target.is_some() {
                 // Caught, the transaction is not rolled back yet: it is uncommittable,
                 // and keeps its locks until the CATCH (or the batch's end) rolls it back.
                 if let Some(t) = self.w.sessions[i].txn.as_mut() {

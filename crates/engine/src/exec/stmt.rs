@@ -62,10 +62,19 @@ impl Exec<'_> {
     pub(crate) fn exec_statement(&mut self, i: usize, stmt: &Stmt) -> Result<Flow, Interrupt> {
         if self.w.sessions[i].failed_block {
             // The transaction already ended with the error; only the block's end is taken.
+            // After a SAVEPOINT the transaction is still open: the block's end rolls it
+            // back, or ROLLBACK TO SAVEPOINT takes it back to a savepoint.
             return match &stmt.kind {
                 StmtKind::CommitTran { .. } | StmtKind::RollbackTran { .. } => {
                     self.w.sessions[i].failed_block = false;
+                    self.rollback(i, "ROLLBACK");
                     Ok(done(CostKind::Transaction))
+                }
+                StmtKind::RollbackToSavepoint(_) if self.w.sessions[i].txn.is_some() => {
+                    let rules = self.rules;
+                    rules.exec_statement(self, i, stmt).unwrap_or_else(|| {
+                        Err(SqlError::not_simulated(sql::statement_label(&stmt.kind)).into())
+                    })
                 }
                 _ => Err(SqlError::transaction_aborted().into()),
             };

@@ -30,6 +30,7 @@ impl Exec<'_> {
             began_at: self.w.sessions[i].statement_at,
             doomed: false,
             queried: false,
+            savepoints: Vec::new(),
         });
         if ansi {
             self.w.sessions[i].tran_count = 1;
@@ -55,6 +56,7 @@ impl Exec<'_> {
                 began_at: self.w.sessions[i].statement_at,
                 doomed: false,
                 queried: false,
+                savepoints: Vec::new(),
             });
             let name = self.w.sessions[i].name.clone();
             self.push(Event::TransactionBegan {

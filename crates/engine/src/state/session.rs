@@ -74,6 +74,8 @@ pub(crate) struct Txn {
     /// A statement other than SET or BEGIN has run in it (its first snapshot: a
     /// per-transaction isolation level is fixed from then on).
     pub queried: bool,
+    /// Named savepoints, oldest first (a name may repeat: the newest is found first).
+    pub savepoints: Vec<(Rc<str>, Rc<Savepoint>)>,
 }
 
 #[derive(Clone)]

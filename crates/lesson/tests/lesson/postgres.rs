@@ -3031,3 +3031,69 @@ SELECT id, v FROM s ORDER BY id;";
     );
     assert_eq!(sqlstates(&sim, "A"), ["22P02"]);
 }
+
+/// SAVEPOINT, ROLLBACK TO SAVEPOINT and RELEASE SAVEPOINT (they were "not simulated"),
+/// as a PostgreSQL 15 server ran the same script: an error after a savepoint aborts only
+/// what followed it (its row lock goes at once: B's UPDATE of row 2 does not wait),
+/// ROLLBACK TO recovers the block from 25P02 and keeps the savepoint, RELEASE forgets
+/// it (3B001 after), and outside a block each is 25P01.
+#[test]
+fn savepoints_roll_back_part_of_a_transaction() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v text);
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');";
+    let a = "SAVEPOINT s0;
+BEGIN;
+UPDATE t SET v = 'x' WHERE id = 1;
+SAVEPOINT s1;
+UPDATE t SET v = 'y' WHERE id = 2;
+SELECT 1/0;
+SELECT 5;
+ROLLBACK TO SAVEPOINT s1;
+SELECT v FROM t WHERE id = 2;
+SELECT pg_sleep(0.5);
+INSERT INTO t VALUES (1, 'dup');
+ROLLBACK TO s1;
+RELEASE SAVEPOINT s1;
+COMMIT;
+SELECT id, v FROM t ORDER BY id;";
+    let b = "UPDATE t SET v = 'B' WHERE id = 2;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(sqlstates(&sim, "A"), ["25P01", "22012", "25P02", "23505"]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![text("b")]],
+            vec![
+                vec![Value::Int(1), text("x")],
+                vec![Value::Int(2), text("B")],
+                vec![Value::Int(3), text("c")],
+            ],
+        ]
+    );
+    let errors = pg(
+        setup,
+        &[(
+            "A",
+            0,
+            "BEGIN;\nSAVEPOINT s1;\nRELEASE s1;\nROLLBACK TO s1;\nROLLBACK;\nRELEASE s1;",
+        )],
+    );
+    assert_eq!(sqlstates(&errors, "A"), ["3B001", "25P01"]);
+}
+
+/// `current_date` and `localtimestamp`, written without parentheses, were a syntax error;
+/// they read the transaction's clock as now() does (true and true on the server).
+#[test]
+fn current_date_and_localtimestamp_read_the_transactions_clock() {
+    let sim = pg(
+        "",
+        &[(
+            "A",
+            0,
+            "SELECT current_date = now()::date AS d, localtimestamp = now() AS t;",
+        )],
+    );
+    assert_eq!(results(&sim, "A"), [vec![vec![Value::True, Value::True]]]);
+}

@@ -1169,3 +1169,19 @@ SELECT id, status, p FROM t ORDER BY id;",
         [["1", "new", "1"], ["2", "done", "NULL"], ["3", "new", "3"]]
     );
 }
+
+/// A cast to `date` keeps the day and drops the time of day: `CAST(at AS date) =
+/// '2026-01-05'` matches a row written at 10:30 that day (the cast kept the time, which
+/// the date's text hid, so the comparison failed).
+#[test]
+fn a_cast_to_date_drops_the_time_of_day() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY, at datetime2(3));
+INSERT INTO t VALUES (1, '2026-01-05 10:30:00'), (2, '2026-01-06 00:00:00');",
+        "SELECT id FROM t WHERE CAST(at AS date) = '2026-01-05';
+SELECT COUNT(*) FROM t WHERE CAST(at AS date) = CAST(SYSDATETIME() AS date);",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(texts(&sim, "A", 0), [["1"]]);
+    assert_eq!(texts(&sim, "A", 1), [["1"]]);
+}

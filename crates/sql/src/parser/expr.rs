@@ -618,17 +618,7 @@ impl Parser<'_> {
                 } else {
                     word
                 };
-                return Ok(Expr {
-                    kind: ExprKind::Function {
-                        name,
-                        args: vec![],
-                        star: false,
-                        distinct: false,
-                        over: None,
-                        within_group: Vec::new(),
-                    },
-                    span,
-                });
+                return Ok(niladic_call(name, span));
             }
             _ => {}
         }
@@ -684,17 +674,7 @@ impl Parser<'_> {
         }
         if TERADATA_NILADIC.contains(&word) && !next_is_paren {
             self.advance();
-            return Ok(Some(Expr {
-                kind: ExprKind::Function {
-                    name: word.to_string(),
-                    args: vec![],
-                    star: false,
-                    distinct: false,
-                    over: None,
-                    within_group: Vec::new(),
-                },
-                span,
-            }));
+            return Ok(Some(niladic_call(word.to_string(), span)));
         }
         if matches!(word, "CONVERT" | "ISNULL" | "TRY_CAST" | "TRY_CONVERT") && next_is_paren {
             return Err(self.tsql_syntax(word, span));
@@ -1009,4 +989,19 @@ pub(super) fn call_in(e: &Expr, pick: &dyn Fn(&str, bool) -> bool) -> Option<Spa
         | ExprKind::Subquery(_) => Vec::new(),
     };
     children.into_iter().find_map(|c| call_in(c, pick))
+}
+
+/// A function called without parentheses (`CURRENT_TIMESTAMP`): a call of no arguments.
+pub(super) fn niladic_call(name: String, span: crate::ast::Span) -> Expr {
+    Expr {
+        kind: ExprKind::Function {
+            name,
+            args: vec![],
+            star: false,
+            distinct: false,
+            over: None,
+            within_group: Vec::new(),
+        },
+        span,
+    }
 }

@@ -66,8 +66,21 @@ impl Parser<'_> {
             "ROLLBACK" | "ABORT" => {
                 self.advance();
                 self.pg_work();
+                if word == "ROLLBACK" && self.eat_kw("TO") {
+                    self.eat_kw("SAVEPOINT");
+                    return Ok(StmtKind::RollbackToSavepoint(self.ident()?));
+                }
                 let chain = self.pg_chain()?;
                 Ok(StmtKind::RollbackTran { name: None, chain })
+            }
+            "SAVEPOINT" => {
+                self.advance();
+                Ok(StmtKind::Savepoint(self.ident()?))
+            }
+            "RELEASE" => {
+                self.advance();
+                self.eat_kw("SAVEPOINT");
+                Ok(StmtKind::ReleaseSavepoint(self.ident()?))
             }
             "SET" => self.pg_set(),
             "VACUUM" => self.pg_vacuum(),
@@ -76,8 +89,7 @@ impl Parser<'_> {
                 Err(self.tsql_syntax(w, span))
             }
             "MERGE" | "LOCK" | "ANALYZE" | "PREPARE" | "LISTEN" | "NOTIFY" | "COPY"
-            | "SAVEPOINT" | "RELEASE" | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET"
-            | "EXPLAIN" | "ALTER" | "GRANT" => {
+            | "DECLARE CURSOR" | "FETCH" | "SHOW" | "RESET" | "EXPLAIN" | "ALTER" | "GRANT" => {
                 let span = self.cur_span();
                 Err(self.not_simulated(span, &word))
             }
@@ -640,6 +652,17 @@ impl Parser<'_> {
             if let Some(e) = self.pg_special_call(word)? {
                 return Ok(Some(e));
             }
+        }
+        // The SQL-standard clock words, without parentheses: the transaction's date and
+        // timestamp (no zone is shown, so LOCALTIMESTAMP prints as CURRENT_TIMESTAMP).
+        let clock = match word {
+            "CURRENT_DATE" => Some("CURRENT_DATE"),
+            "LOCALTIMESTAMP" => Some("TRANSACTION_TIMESTAMP"),
+            _ => None,
+        };
+        if let (Some(name), false) = (clock, self.kind_at(1) == Some(Tok::LParen)) {
+            self.advance();
+            return Ok(Some(super::expr::niladic_call(name.into(), span)));
         }
         // PL/pgSQL's FOUND: whether the last SELECT INTO, PERFORM or DML found a row.
         if word == "FOUND"

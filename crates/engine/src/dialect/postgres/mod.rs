@@ -11,6 +11,7 @@ mod advisory;
 mod colname;
 mod functions;
 mod power;
+mod savepoint;
 mod tuple;
 mod vacuum;
 
@@ -416,6 +417,11 @@ impl Rules for Postgres {
     ) -> Option<Result<crate::exec::Flow, Interrupt>> {
         match &stmt.kind {
             sql::ast::StmtKind::Vacuum(tables) => Some(vacuum::run(x, i, tables)),
+            sql::ast::StmtKind::Savepoint(name) => Some(savepoint::set(x, i, name)),
+            sql::ast::StmtKind::RollbackToSavepoint(name) => {
+                Some(savepoint::roll_back_to(x, i, name))
+            }
+            sql::ast::StmtKind::ReleaseSavepoint(name) => Some(savepoint::release(x, i, name)),
             _ => None,
         }
     }
