@@ -271,6 +271,14 @@ fn errors() {
         "BEGIN TRAN;",
         expect!["1:1: BEGIN TRAN: T-SQL syntax; this lesson's dialect is PostgreSQL"],
     );
+    check_error(
+        "SELECT 1 WHERE 2 > ALL (SELECT 1);",
+        expect!["1:20: not simulated: > ALL comparisons"],
+    );
+    check_error(
+        "SELECT 1 WHERE 2 = ANY (ARRAY[1, 2]);",
+        expect!["1:20: not simulated: ANY over a list or an array (use IN)"],
+    );
     // Two limits, in the words of the server's grammar.
     check_error(
         "SELECT id FROM task LIMIT 1 FETCH FIRST 1 ROW ONLY;",

@@ -455,6 +455,11 @@ pub(crate) trait Rules: Sync {
         SqlError::no_such_procedure(name)
     }
 
+    /// The error for a CREATE PROCEDURE (or FUNCTION) of a name that exists.
+    fn routine_exists(&self, name: &str) -> SqlError {
+        SqlError::object_exists(name)
+    }
+
     /// The error for a value written into an identity column the dialect keeps for
     /// itself: given by an INSERT (`insert`), or set by an UPDATE.
     fn identity_written(&self, table: &str, column: &str, insert: bool) -> SqlError {

@@ -128,7 +128,7 @@ impl Exec<'_> {
                     source,
                 };
                 if !p.or_alter && self.w.db.procs.contains_key(&key) {
-                    return Err(SqlError::object_exists(&p.name.name().value).into());
+                    return Err(self.rules.routine_exists(&p.name.name().value).into());
                 }
                 self.w.db.procs.insert(key, Rc::new(proc_));
                 Ok(done(CostKind::Ddl))

@@ -3097,3 +3097,49 @@ fn current_date_and_localtimestamp_read_the_transactions_clock() {
     );
     assert_eq!(results(&sim, "A"), [vec![vec![Value::True, Value::True]]]);
 }
+
+/// `= ANY (query)` and `<> ALL (query)` were "not simulated": they are IN and NOT IN, a
+/// NULL among the query's rows included (the server's rows and NULL, checked).
+#[test]
+fn any_and_all_over_a_query_are_in_and_not_in() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY);
+INSERT INTO t VALUES (1), (2), (3);
+CREATE TABLE u (id int);
+INSERT INTO u VALUES (1), (3), (NULL);";
+    let a = "SELECT id FROM t WHERE id = ANY (SELECT id FROM u) ORDER BY id;
+SELECT id FROM t WHERE id <> ALL (SELECT id FROM u) ORDER BY id;
+SELECT id FROM t WHERE id <> ALL (SELECT id FROM u WHERE id IS NOT NULL) ORDER BY id;
+SELECT 2 = SOME (SELECT id FROM u) AS a;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let ids = |rows: &[i64]| {
+        rows.iter()
+            .map(|&n| vec![Value::Int(n)])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        results(&sim, "A"),
+        [ids(&[1, 3]), ids(&[]), ids(&[2]), vec![vec![Value::Null]]]
+    );
+}
+
+/// A table, index or function that exists fails in the server's words (it was SQL
+/// Server's 2714 and 1913): 42P07 for a relation, 42723 for a function.
+#[test]
+fn creating_what_exists_fails_with_42p07_and_42723() {
+    let setup = "CREATE TABLE tt (id int);
+CREATE INDEX ix1 ON tt (id);
+CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;";
+    let a = "CREATE TABLE tt (id int);
+CREATE INDEX ix1 ON tt (id);
+CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42P07", "42P07", "42723"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "relation \"tt\" already exists",
+            "relation \"ix1\" already exists",
+            "function \"f1\" already exists with same argument types"
+        ]
+    );
+}

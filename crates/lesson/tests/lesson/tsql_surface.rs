@@ -1185,3 +1185,19 @@ SELECT COUNT(*) FROM t WHERE CAST(at AS date) = CAST(SYSDATETIME() AS date);",
     assert_eq!(texts(&sim, "A", 0), [["1"]]);
     assert_eq!(texts(&sim, "A", 1), [["1"]]);
 }
+
+/// `= ANY (query)` and `<> ALL (query)` are IN and NOT IN (they were "not simulated").
+#[test]
+fn any_and_all_over_a_query_are_in_and_not_in() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY);
+INSERT INTO t VALUES (1), (2), (3);
+CREATE TABLE u (id int);
+INSERT INTO u VALUES (1), (3);",
+        "SELECT id FROM t WHERE id = ANY (SELECT id FROM u) ORDER BY id;
+SELECT id FROM t WHERE id <> ALL (SELECT id FROM u) ORDER BY id;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(texts(&sim, "A", 0), [["1"], ["3"]]);
+    assert_eq!(texts(&sim, "A", 1), [["2"]]);
+}

@@ -176,7 +176,7 @@ impl Parser<'_> {
         if let Some(op) = self.comparison_op() {
             self.advance();
             if ["ALL", "ANY", "SOME"].iter().any(|w| self.kw_at(0, w)) {
-                return Err(self.quantified_comparison());
+                return self.quantified_comparison(op, left);
             }
             let right = self.other_operators()?;
             return Ok(binary(op, left, right));
@@ -184,11 +184,38 @@ impl Parser<'_> {
         self.postfix_predicate(left)
     }
 
+    /// `x = ANY (query)` (or SOME) is `x IN (query)`, and `x <> ALL (query)` is `x NOT IN
+    /// (query)`, as the standard defines IN; other quantified comparisons are not
+    /// simulated.
     #[inline(never)]
-    fn quantified_comparison(&self) -> crate::ParseError {
+    fn quantified_comparison(&mut self, op: BinaryOp, left: Expr) -> PResult<Expr> {
         let span = self.cur_span();
         let w = self.word_at(0).unwrap_or_default();
-        self.not_simulated(span, &format!("{w} (subquery) comparisons"))
+        let negated = match (op, w.as_str()) {
+            (BinaryOp::Eq, "ANY" | "SOME") => false,
+            (BinaryOp::Ne, "ALL") => true,
+            _ => {
+                let op = crate::print::binary_symbol(op);
+                return Err(self.not_simulated(span, &format!("{op} {w} comparisons")));
+            }
+        };
+        let subquery =
+            self.kind_at(1) == Some(Tok::LParen) && (self.select_at(2) || self.kw_at(2, "WITH"));
+        if !subquery {
+            return Err(self.not_simulated(span, &format!("{w} over a list or an array (use IN)")));
+        }
+        self.advance();
+        self.expect(Tok::LParen)?;
+        let query = self.select_query()?;
+        self.expect(Tok::RParen)?;
+        Ok(Expr {
+            span: left.span.start..self.prev_end(),
+            kind: ExprKind::InSubquery {
+                expr: Box::new(left),
+                query: Box::new(query),
+                negated,
+            },
+        })
     }
 
     /// `[NOT] IN / BETWEEN / LIKE`, `IS [NOT] NULL` after an operand, or the operand alone.

@@ -299,6 +299,11 @@ impl Rules for Postgres {
             ),
             109 => ("42601", "INSERT has more target columns than expressions".to_string()),
             1014 => ("2201W", "LIMIT must not be negative".to_string()),
+            // A table, or an index: one namespace of relations.
+            2714 | 1913 => {
+                let name = e.message.split('\'').nth(1).unwrap_or("?");
+                ("42P07", format!("relation \"{}\" already exists", name.to_lowercase()))
+            }
             10742 => ("2201X", "OFFSET must not be negative".to_string()),
             1062 => (
                 "42601",
@@ -537,6 +542,18 @@ impl Rules for Postgres {
             format!("{what} (DETAIL: Column \"{column}\" is an identity column defined as GENERATED ALWAYS.)"),
         )
         .with_sqlstate("428C9")
+    }
+
+    fn routine_exists(&self, name: &str) -> SqlError {
+        SqlError::generic(
+            0,
+            16,
+            format!(
+                "function \"{}\" already exists with same argument types",
+                name.to_lowercase()
+            ),
+        )
+        .with_sqlstate("42723")
     }
 
     fn limit_null_is_all(&self) -> bool {
