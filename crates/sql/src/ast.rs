@@ -805,6 +805,14 @@ pub enum TableFactor {
         columns: Vec<Ident>,
         span: Span,
     },
+    /// PostgreSQL's `generate_series(start, stop [, step]) [AS alias [(column)]]`: one
+    /// integer column, named after the alias (or `generate_series`).
+    Series {
+        args: Vec<Expr>,
+        alias: Ident,
+        column: Ident,
+        span: Span,
+    },
     /// `@t [AS alias]`.
     TableVar {
         name: Ident,
@@ -819,6 +827,7 @@ impl TableFactor {
             TableFactor::Table { span, .. }
             | TableFactor::Derived { span, .. }
             | TableFactor::Values { span, .. }
+            | TableFactor::Series { span, .. }
             | TableFactor::TableVar { span, .. } => span,
         }
     }

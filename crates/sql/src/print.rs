@@ -921,6 +921,20 @@ impl Printer {
                     self.idents_in_parens(columns);
                 }
             }
+            TableFactor::Series {
+                args,
+                alias,
+                column,
+                ..
+            } => {
+                self.w("generate_series(");
+                self.list(args, ", ", |p, e| p.expr(e));
+                self.w(") AS ");
+                self.ident(alias);
+                self.w("(");
+                self.ident(column);
+                self.w(")");
+            }
             TableFactor::TableVar { name, alias, .. } => {
                 self.ident(name);
                 if let Some(a) = alias {

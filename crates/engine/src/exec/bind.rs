@@ -207,6 +207,10 @@ impl Names {
                 self.defined.extend(columns.iter().map(|c| c.value.clone()));
                 rows.iter().flatten().for_each(|e| self.expr(e));
             }
+            TableFactor::Series { args, column, .. } => {
+                self.defined.push(column.value.clone());
+                args.iter().for_each(|e| self.expr(e));
+            }
             // A table variable's columns are its declaration's: left to run time.
             TableFactor::TableVar { .. } => self.deferred = true,
         }

@@ -1336,6 +1336,21 @@ impl Exec<'_> {
                 );
                 Ok((sc, out))
             }
+            TableFactor::Series {
+                args,
+                alias,
+                column,
+                ..
+            } => {
+                let rows = self.series(i, args, outer)?;
+                let mut sc = Scope::default();
+                sc.push(
+                    alias.value.to_ascii_lowercase(),
+                    None,
+                    vec![column.value.clone()],
+                );
+                Ok((sc, rows))
+            }
             TableFactor::TableVar { name, alias, .. } => {
                 let key = name.value.to_ascii_lowercase();
                 let t = self
@@ -1357,6 +1372,50 @@ impl Exec<'_> {
                 Ok((sc, rows))
             }
         }
+    }
+
+    /// `generate_series(start, stop [, step])` of integers: the rows, one value each.
+    fn series(
+        &mut self,
+        i: usize,
+        args: &[Expr],
+        outer: Option<&RowCtx>,
+    ) -> Result<Vec<Vec<Value>>, Interrupt> {
+        let mut n = [0i64, 0, 1];
+        for (k, e) in args.iter().enumerate() {
+            n[k] = match self.eval(i, e, outer)? {
+                Value::Int(v) => v,
+                Value::Null => return Ok(Vec::new()),
+                v => {
+                    return Err(SqlError::not_simulated(&format!(
+                        "generate_series of {}",
+                        v.type_name()
+                    ))
+                    .into())
+                }
+            };
+        }
+        let [start, stop, step] = n;
+        if step == 0 {
+            return Err(SqlError::generic(0, 16, "step size cannot equal zero")
+                .with_sqlstate("22023")
+                .into());
+        }
+        let count = if (step > 0 && start > stop) || (step < 0 && start < stop) {
+            0
+        } else {
+            (stop.abs_diff(start) / step.unsigned_abs()).saturating_add(1)
+        };
+        if count > crate::exec::MAX_ROWS as u64 {
+            return Err(SqlError::limit(format!(
+                "generate_series makes {count} rows, more than the {} the simulator keeps in one table",
+                crate::exec::MAX_ROWS
+            ))
+            .into());
+        }
+        Ok((0..count as i64)
+            .map(|k| vec![Value::Int(start + k * step)])
+            .collect())
     }
 
     fn cte_rows(

@@ -3143,3 +3143,37 @@ CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;"
         ]
     );
 }
+
+/// `generate_series(start, stop [, step])` in FROM, the way PostgreSQL lessons fill a
+/// queue in setup (it was "not simulated: table-valued functions"); the rows and column
+/// names the server gave, and 22023 for a step of zero.
+#[test]
+fn generate_series_makes_rows_in_from() {
+    let setup = "CREATE TABLE jobs (id serial PRIMARY KEY, payload text NOT NULL);
+INSERT INTO jobs (payload) SELECT 'job ' || g FROM generate_series(1, 500) g;";
+    let a = "SELECT count(*), max(payload) FROM jobs;
+SELECT * FROM generate_series(1, 3);
+SELECT n FROM generate_series(10, 1, -4) AS s(n);
+SELECT count(*) FROM generate_series(5, 1);
+SELECT * FROM generate_series(1, 3, 0);";
+    let sim = pg(setup, &[("A", 0, a)]);
+    let ids = |rows: &[i64]| {
+        rows.iter()
+            .map(|&n| vec![Value::Int(n)])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::Int(500), Value::Text("job 99".into())]],
+            ids(&[1, 2, 3]),
+            ids(&[10, 6, 2]),
+            ids(&[0]),
+        ]
+    );
+    let o = sim.outcome();
+    let a = o.sessions.iter().find(|s| s.name == "A").unwrap();
+    assert_eq!(a.results[1].columns, ["generate_series"]);
+    assert_eq!(a.results[2].columns, ["n"]);
+    assert_eq!(sqlstates(&sim, "A"), ["22023"]);
+}

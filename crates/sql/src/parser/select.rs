@@ -619,6 +619,13 @@ impl Parser<'_> {
         if self.teradata() {
             return self.teradata_table_factor(name, start);
         }
+        if self.postgres()
+            && self.at(Tok::LParen)
+            && name.parts.len() == 1
+            && name.name().value.eq_ignore_ascii_case("generate_series")
+        {
+            return self.pg_series(name.name().clone(), start);
+        }
         let mut hints = Vec::new();
         if self.at(Tok::LParen) {
             if !self.hint_word_at(1) {
@@ -693,6 +700,47 @@ impl Parser<'_> {
     }
 
     /// `[AS] alias [(columns)]` after a derived table or VALUES; the alias is required.
+    /// `generate_series(start, stop [, step]) [[AS] alias [(column)]]` after its name.
+    fn pg_series(&mut self, name: Ident, start: usize) -> PResult<TableFactor> {
+        self.expect(Tok::LParen)?;
+        let mut args = vec![self.expr()?];
+        while self.eat(Tok::Comma) {
+            args.push(self.expr()?);
+        }
+        let close = self.expect(Tok::RParen)?;
+        if !(2..=3).contains(&args.len()) {
+            return Err(crate::ParseError::new(
+                name.span.start..close.end,
+                "generate_series takes a start, a stop and an optional step",
+            ));
+        }
+        let name = Ident {
+            value: name.value.to_lowercase(),
+            span: name.span,
+        };
+        let alias = self.opt_table_alias()?;
+        let column = match (&alias, self.at(Tok::LParen)) {
+            (Some(_), true) => {
+                let mut columns = self.ident_list_in_parens()?;
+                if columns.len() != 1 {
+                    return Err(crate::ParseError::new(
+                        columns[0].span.start..self.prev_end(),
+                        "generate_series has one column",
+                    ));
+                }
+                columns.remove(0)
+            }
+            (Some(a), false) => a.clone(),
+            (None, _) => name.clone(),
+        };
+        Ok(TableFactor::Series {
+            args,
+            alias: alias.unwrap_or(name),
+            column,
+            span: start..self.prev_end(),
+        })
+    }
+
     fn derived_alias(&mut self) -> PResult<(Ident, Vec<Ident>)> {
         self.eat_kw("AS");
         let alias = self.ident()?;
