@@ -241,6 +241,12 @@ impl SqlError {
     }
 
     /// The clashing key's columns, for [`SqlError::key`].
+    /// The row a NOT NULL or CHECK constraint refused, its values as a dialect that shows
+    /// it lists them (`3, default, p3, bogus, 0, null`), kept in `key` as `("row", ...)`.
+    pub(crate) fn with_failing_row(self, values: String) -> SqlError {
+        self.with_key("row".to_string(), values)
+    }
+
     pub fn with_key(mut self, columns: String, values: String) -> SqlError {
         self.key = Some(Box::new((columns, values)));
         self

@@ -226,6 +226,21 @@ fn visible(b: &crate::exec::expr::Binding) -> usize {
     n - usize::from(b.columns.last().is_some_and(|c| c == SLOT_COLUMN))
 }
 
+/// A row's values as the server's DETAIL lists them: `3, c, bad, t, null`.
+fn row_text(row: &[Value]) -> String {
+    let values: Vec<String> = row
+        .iter()
+        .map(|v| {
+            if v.is_null() {
+                "null".to_string()
+            } else {
+                v.output_text()
+            }
+        })
+        .collect();
+    values.join(", ")
+}
+
 fn listed(slots: Vec<RowId>) -> Candidates {
     Candidates::Listed(slots.into_iter())
 }
@@ -2716,9 +2731,14 @@ impl Exec<'_> {
                     row[c] = self.convert(&v, &col.ty, Some((&table_name, &col.name)))?;
                 }
             }
-            if row[c].is_null() && !col.nullable {
-                return Err(SqlError::null_not_allowed(&col.name, &table_name, "INSERT").into());
-            }
+        }
+        // Checked once the row is whole, which the error then shows.
+        if let Some(col) = (columns.iter().zip(&row))
+            .find_map(|(col, v)| (v.is_null() && !col.nullable).then_some(col))
+        {
+            return Err(SqlError::null_not_allowed(&col.name, &table_name, "INSERT")
+                .with_failing_row(row_text(&row))
+                .into());
         }
         if var.is_none() {
             self.check_constraints(i, tid, &row, "INSERT")?;
@@ -2749,7 +2769,9 @@ impl Exec<'_> {
             let v = self.eval(i, &c.expr, Some(&ctx))?;
             if !v.is_null() && !v.is_true() {
                 return Err(
-                    SqlError::check_violated(action, &c.name, &name, c.column.as_deref()).into(),
+                    SqlError::check_violated(action, &c.name, &name, c.column.as_deref())
+                        .with_failing_row(row_text(row))
+                        .into(),
                 );
             }
         }
@@ -3491,6 +3513,8 @@ impl Exec<'_> {
             (t.columns.clone(), t.name.clone())
         };
         let mut new = old.to_vec();
+        // A NOT NULL column set to NULL fails once every SET is done, showing the row.
+        let mut null_in = None;
         for (a, target) in assignments.iter().zip(targets) {
             let v = self.eval(i, &a.value, Some(ctx))?;
             match &a.target {
@@ -3499,12 +3523,7 @@ impl Exec<'_> {
                     new[p] =
                         self.convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
                     if new[p].is_null() && !columns[p].nullable {
-                        return Err(SqlError::null_not_allowed(
-                            &columns[p].name,
-                            &table_name,
-                            "UPDATE",
-                        )
-                        .into());
+                        null_in.get_or_insert(p);
                     }
                     if let sql::ast::AssignTarget::VarAndColumn(var, _) = &a.target {
                         self.assign_var(i, &var.value, new[p].clone())?;
@@ -3512,6 +3531,13 @@ impl Exec<'_> {
                 }
                 sql::ast::AssignTarget::Var(var) => self.assign_var(i, &var.value, v)?,
             }
+        }
+        if let Some(p) = null_in {
+            return Err(
+                SqlError::null_not_allowed(&columns[p].name, &table_name, "UPDATE")
+                    .with_failing_row(row_text(&new))
+                    .into(),
+            );
         }
         self.check_constraints(i, tid, &new, "UPDATE")?;
         Ok(new)

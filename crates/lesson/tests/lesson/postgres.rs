@@ -2474,7 +2474,8 @@ WHERE id = (SELECT id FROM task WHERE status = 'new' ORDER BY id LIMIT 1) RETURN
 }
 
 /// Real server: a CHECK constraint refuses a false row with 23514 and its own name
-/// (`job_attempts_check`, numbered when a second would take it); NULL passes.
+/// (`job_attempts_check`, numbered when a second would take it), and psql's DETAIL
+/// lists the row; NULL passes.
 #[test]
 fn check_constraints_refuse_with_23514() {
     let sim = pg(
@@ -2493,8 +2494,8 @@ INSERT INTO job (id, status) VALUES (3, NULL);",
     assert_eq!(
         messages,
         [
-            "new row for relation \"job\" violates check constraint \"job_attempts_check\"",
-            "new row for relation \"job\" violates check constraint \"job_attempts_check1\""
+            "new row for relation \"job\" violates check constraint \"job_attempts_check\" (DETAIL: Failing row contains (2, 4, null).)",
+            "new row for relation \"job\" violates check constraint \"job_attempts_check1\" (DETAIL: Failing row contains (1, -1, null).)"
         ]
     );
 }
@@ -2544,7 +2545,8 @@ SELECT id FROM task ORDER BY priority DESC NULLS LAST, id;",
     }
 }
 
-/// Real server: data errors in PostgreSQL's words, not SQL Server's.
+/// Real server: data errors in PostgreSQL's words, not SQL Server's (a NOT NULL one with
+/// psql's DETAIL: the whole row, defaults filled in).
 #[test]
 fn data_errors_use_the_server_s_words() {
     let sim = pg(
@@ -2563,7 +2565,7 @@ SELECT '1.5'::int;",
         messages(&sim, "A"),
         [
             "value too long for type character varying(5)",
-            "null value in column \"name\" of relation \"job\" violates not-null constraint",
+            "null value in column \"name\" of relation \"job\" violates not-null constraint (DETAIL: Failing row contains (2, null, null).)",
             "integer out of range",
             "invalid input syntax for type integer: \"1.5\""
         ]
@@ -3176,4 +3178,23 @@ SELECT * FROM generate_series(1, 3, 0);";
     assert_eq!(a.results[1].columns, ["generate_series"]);
     assert_eq!(a.results[2].columns, ["n"]);
     assert_eq!(sqlstates(&sim, "A"), ["22023"]);
+}
+
+/// An UPDATE that sets a NOT NULL column to NULL fails once every SET is done, and its
+/// DETAIL shows the whole new row, later SETs included, as the server's does.
+#[test]
+fn a_not_null_update_shows_the_whole_new_row() {
+    let sim = pg(
+        "CREATE TABLE job (id int PRIMARY KEY, payload text NOT NULL, status text NOT NULL DEFAULT 'new', ok boolean DEFAULT true);
+INSERT INTO job VALUES (1, 'a', 'new', true);",
+        &[(
+            "A",
+            0,
+            "UPDATE job SET payload = NULL, status = 'done' WHERE id = 1;",
+        )],
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        ["null value in column \"payload\" of relation \"job\" violates not-null constraint (DETAIL: Failing row contains (1, null, done, t).)"]
+    );
 }

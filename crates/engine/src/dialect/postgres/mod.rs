@@ -352,9 +352,10 @@ impl Rules for Postgres {
             515 => (
                 "23502",
                 format!(
-                    "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                    "null value in column \"{}\" of relation \"{}\" violates not-null constraint{}",
                     quoted_after(&e.message, "column '").unwrap_or("?"),
                     quoted_after(&e.message, ".dbo.").unwrap_or("?"),
+                    failing_row(&e),
                 ),
             ),
             // SQL Server's message names the type; the server's words name its own.
@@ -393,7 +394,10 @@ impl Rules for Postgres {
                     between(&e.message, "constraint \"", "\". The conflict").unwrap_or_default();
                 (
                     "23514",
-                    format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
+                    format!(
+                        "new row for relation \"{table}\" violates check constraint \"{constraint}\"{}",
+                        failing_row(&e)
+                    ),
                 )
             }
             241 => match e.key.as_deref() {
@@ -669,4 +673,14 @@ fn looks_like_datetime(text: &str) -> bool {
     t.len() >= 8
         && t.chars().next().is_some_and(|c| c.is_ascii_digit())
         && t.chars().all(|c| c.is_ascii_digit() || "-: .T".contains(c))
+}
+
+/// psql's DETAIL line for a row a constraint refused, on the same line of the trace.
+fn failing_row(e: &SqlError) -> String {
+    match e.key.as_deref() {
+        Some((what, values)) if what == "row" => {
+            format!(" (DETAIL: Failing row contains ({values}).)")
+        }
+        _ => String::new(),
+    }
 }
