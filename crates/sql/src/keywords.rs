@@ -656,7 +656,7 @@ const RESERVED_POSTGRES: &[&str] = &[
 /// Not reserved, but never taken as an implicit alias or a transaction name: they begin
 /// the next clause or statement (`DELETE FROM t OUTPUT ...`, `... FROM t THROW 50001, ...`).
 /// In Teradata too, so that T-SQL's OUTPUT and GO are reported as T-SQL syntax.
-const NOT_ALIAS: &[&str] = &["GO", "OUTPUT", "THROW"];
+const NOT_ALIAS: &[&str] = &["GO", "OUTPUT", "THROW", "USING"];
 
 /// Looks an upper-cased copy of `word` up in `list` without allocating (words are short).
 fn contains_upper(list: &[&str], word: &str, sorted: bool) -> bool {

@@ -279,6 +279,20 @@ fn errors() {
         "SELECT 1 WHERE 2 = ANY (ARRAY[1, 2]);",
         expect!["1:20: not simulated: ANY over a list or an array (use IN)"],
     );
+    // Said where they are written (a JOIN's USING was taken for the table's alias, and
+    // the error pointed at its parenthesis).
+    check_error(
+        "SELECT id FROM a JOIN b USING (id);",
+        expect!["1:25: not simulated: JOIN ... USING (write ON a.c = b.c)"],
+    );
+    check_error(
+        "SELECT DISTINCT ON (v) id FROM a;",
+        expect!["1:17: not simulated: DISTINCT ON"],
+    );
+    check_error(
+        "SELECT sum(id ORDER BY id) FROM a;",
+        expect!["1:15: not simulated: ORDER BY inside sum()"],
+    );
     // Two limits, in the words of the server's grammar.
     check_error(
         "SELECT id FROM task LIMIT 1 FETCH FIRST 1 ROW ONLY;",

@@ -3198,3 +3198,26 @@ INSERT INTO job VALUES (1, 'a', 'new', true);",
         ["null value in column \"payload\" of relation \"job\" violates not-null constraint (DETAIL: Failing row contains (1, null, done, t).)"]
     );
 }
+
+/// `string_agg(v, ',' ORDER BY ...)` orders what it joins, as on the server (it was a
+/// syntax error); NULLs are left out.
+#[test]
+fn string_agg_orders_by_its_own_order_by() {
+    let sim = pg(
+        "CREATE TABLE a (id int PRIMARY KEY, v text);
+INSERT INTO a VALUES (1, 'x'), (2, 'y'), (3, NULL);",
+        &[(
+            "A",
+            0,
+            "SELECT string_agg(v, ',' ORDER BY v DESC) FROM a;
+SELECT string_agg(v, ';' ORDER BY id DESC) AS s, count(*) FROM a;",
+        )],
+    );
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::Text("y,x".into())]],
+            vec![vec![Value::Text("y;x".into()), Value::Int(3)]],
+        ]
+    );
+}

@@ -789,9 +789,17 @@ impl Parser<'_> {
                 args.push(self.expr()?);
             }
         }
-        self.expect(Tok::RParen)?;
         let mut within_group = Vec::new();
-        if self.kw_at(0, "WITHIN") {
+        // PostgreSQL's `string_agg(v, ',' ORDER BY v)`: T-SQL's WITHIN GROUP, inside.
+        if self.postgres() && self.at_kw("ORDER") && !args.is_empty() {
+            let span = self.cur_span();
+            if !name.eq_ignore_ascii_case("STRING_AGG") {
+                return Err(self.not_simulated(span, &format!("ORDER BY inside {written}()")));
+            }
+            within_group = self.order_by()?;
+        }
+        self.expect(Tok::RParen)?;
+        if self.kw_at(0, "WITHIN") && within_group.is_empty() {
             let span = self.cur_span();
             if !name.eq_ignore_ascii_case("STRING_AGG") {
                 return Err(self.not_simulated(span, &format!("WITHIN GROUP of {name}")));

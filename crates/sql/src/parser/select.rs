@@ -158,6 +158,10 @@ impl Parser<'_> {
             return Err(self.teradata_syntax("SELECT AND CONSUME", span));
         }
         let distinct = if self.eat_kw("DISTINCT") {
+            if self.postgres() && self.at_kw("ON") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "DISTINCT ON"));
+            }
             true
         } else {
             self.eat_kw("ALL");
@@ -547,6 +551,10 @@ impl Parser<'_> {
             let on = match kind {
                 JoinKind::Cross | JoinKind::CrossApply | JoinKind::OuterApply => None,
                 _ => {
+                    if self.at_kw("USING") {
+                        let span = self.cur_span();
+                        return Err(self.not_simulated(span, "JOIN ... USING (write ON a.c = b.c)"));
+                    }
                     self.expect_kw("ON")?;
                     Some(self.expr()?)
                 }
