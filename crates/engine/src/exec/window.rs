@@ -1,4 +1,4 @@
-//! Window functions: ROW_NUMBER, RANK, DENSE_RANK and the aggregates with
+//! Window functions: ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD and the aggregates with
 //! `OVER ([PARTITION BY ...] [ORDER BY ...])`, computed over a query's rows after WHERE,
 //! GROUP BY and HAVING and before DISTINCT, ORDER BY and TOP. While a query evaluates a
 //! row's select list and ORDER BY, `World::windows` holds the row's calls and values.
@@ -58,10 +58,23 @@ impl Exec<'_> {
             return Ok(vec![Value::Null; rows.len()]);
         };
         let ranking = matches!(name.as_str(), "ROW_NUMBER" | "RANK" | "DENSE_RANK");
-        if !(ranking || is_aggregate(name) && name != "STRING_AGG") {
+        // LAG and LEAD: another row's value, `offset` rows before or after in the window.
+        let shifted = matches!(name.as_str(), "LAG" | "LEAD");
+        if !(ranking || shifted || is_aggregate(name) && name != "STRING_AGG") {
             return Err(SqlError::not_simulated(&format!("window function {name}")).into());
         }
-        if ranking && w.order_by.is_empty() {
+        if shifted && !(1..=3).contains(&args.len()) {
+            return Err(SqlError::generic(
+                174,
+                15,
+                format!(
+                    "The {} function requires 1 to 3 arguments.",
+                    name.to_lowercase()
+                ),
+            )
+            .into());
+        }
+        if (ranking || shifted) && w.order_by.is_empty() {
             return Err(SqlError::generic(
                 4112,
                 15,
@@ -71,6 +84,8 @@ impl Exec<'_> {
         }
         // Each row's partition key, order key and (for aggregates) argument.
         let mut keyed: Vec<(Vec<Value>, Vec<Value>, Value)> = Vec::with_capacity(rows.len());
+        // LAG's and LEAD's offset (NULL: the value is NULL) and default, per row.
+        let mut shifts: Vec<(Option<i64>, Value)> = Vec::new();
         for (row, members) in rows {
             let ctx = RowCtx {
                 scope,
@@ -90,6 +105,17 @@ impl Exec<'_> {
                 Some(a) if !ranking && !star => self.eval(i, a, Some(&ctx))?,
                 _ => Value::Null,
             };
+            if shifted {
+                let offset = match args.get(1) {
+                    Some(e) => self.eval(i, e, Some(&ctx))?.as_i64(),
+                    None => Some(1),
+                };
+                let default = match args.get(2) {
+                    Some(e) => self.eval(i, e, Some(&ctx))?,
+                    None => Value::Null,
+                };
+                shifts.push((offset, default));
+            }
             keyed.push((part, ord, arg));
         }
         let desc: Vec<bool> = w.order_by.iter().map(|o| o.desc).collect();
@@ -126,6 +152,23 @@ impl Exec<'_> {
                     "ROW_NUMBER" => Value::Int(pos as i64 + 1),
                     "RANK" => Value::Int(rank as i64),
                     "DENSE_RANK" => Value::Int(dense),
+                    "LAG" | "LEAD" => {
+                        let (offset, default) = &shifts[r];
+                        match offset {
+                            None => Value::Null,
+                            Some(k) => {
+                                let k = if name == "LAG" { -*k } else { *k };
+                                let at = (pos as i64).checked_add(k);
+                                match at
+                                    .and_then(|a| usize::try_from(a).ok())
+                                    .and_then(|a| members.get(a))
+                                {
+                                    Some(&x) => keyed[x].2.clone(),
+                                    None => default.clone(),
+                                }
+                            }
+                        }
+                    }
                     _ => {
                         // The default frame: the whole partition without ORDER BY, else
                         // up to the current row's last peer (RANGE ... CURRENT ROW).

@@ -3221,3 +3221,40 @@ SELECT string_agg(v, ';' ORDER BY id DESC) AS s, count(*) FROM a;",
         ]
     );
 }
+
+/// `lag` and `lead` (they were "not simulated"): the value `offset` rows before or after
+/// in the window, or the default; the values the server gave, partitions and a
+/// descending order included.
+#[test]
+fn lag_and_lead_read_neighbouring_rows() {
+    let sim = pg(
+        "CREATE TABLE a (id int PRIMARY KEY, g text, v int);
+INSERT INTO a VALUES (1, 'x', 10), (2, 'x', 20), (3, 'y', 30), (4, 'x', 40), (5, 'y', NULL);",
+        &[(
+            "A",
+            0,
+            "SELECT id, lag(id) OVER (ORDER BY id), lead(id, 1, -1) OVER (ORDER BY id) FROM a ORDER BY id;
+SELECT lag(v, 2) OVER (PARTITION BY g ORDER BY id), lead(v) OVER (PARTITION BY g ORDER BY id DESC) FROM a ORDER BY id;",
+        )],
+    );
+    let (n, int) = (Value::Null, Value::Int);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![
+                vec![int(1), n.clone(), int(2)],
+                vec![int(2), int(1), int(3)],
+                vec![int(3), int(2), int(4)],
+                vec![int(4), int(3), int(5)],
+                vec![int(5), int(4), int(-1)],
+            ],
+            vec![
+                vec![n.clone(), n.clone()],
+                vec![n.clone(), int(10)],
+                vec![n.clone(), n.clone()],
+                vec![int(10), int(20)],
+                vec![n.clone(), int(30)],
+            ],
+        ]
+    );
+}

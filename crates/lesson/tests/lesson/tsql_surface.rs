@@ -1201,3 +1201,18 @@ SELECT id FROM t WHERE id <> ALL (SELECT id FROM u) ORDER BY id;",
     assert_eq!(texts(&sim, "A", 0), [["1"], ["3"]]);
     assert_eq!(texts(&sim, "A", 1), [["2"]]);
 }
+
+/// LAG and LEAD (they were "not simulated") read the row before or after in the window.
+#[test]
+fn lag_and_lead_read_neighbouring_rows() {
+    let sim = run_one(
+        "CREATE TABLE a (id int PRIMARY KEY, v int);
+INSERT INTO a VALUES (1, 10), (2, 25), (3, 45);",
+        "SELECT id, v - LAG(v) OVER (ORDER BY id) AS delta, LEAD(id, 2, 0) OVER (ORDER BY id) AS n FROM a ORDER BY id;",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["1", "NULL", "3"], ["2", "15", "0"], ["3", "20", "0"]]
+    );
+}
