@@ -12,7 +12,7 @@ use sql::ast::{
 };
 
 use crate::cost::CostKind;
-use crate::error::SqlError;
+use crate::error::{Count, SqlError};
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
 use crate::exec::stmt::{display_name, object_key};
@@ -39,8 +39,6 @@ type DmlTarget<'a> = (
     Vec<OrderItem>,
     Option<Cow<'a, sql::ast::Top>>,
 );
-use crate::error::Count;
-
 /// An updatable CTE's TOP, or its `OFFSET 0 ROWS FETCH NEXT n ROWS ONLY`, which means
 /// the same.
 fn cte_top(q: &Select) -> Result<Option<Cow<'_, sql::ast::Top>>, Interrupt> {

@@ -157,8 +157,12 @@ impl Exec<'_> {
                         match offset {
                             None => Value::Null,
                             Some(k) => {
-                                let k = if name == "LAG" { -*k } else { *k };
-                                let at = (pos as i64).checked_add(k);
+                                let k = if name == "LAG" {
+                                    k.checked_neg()
+                                } else {
+                                    Some(*k)
+                                };
+                                let at = k.and_then(|k| (pos as i64).checked_add(k));
                                 match at
                                     .and_then(|a| usize::try_from(a).ok())
                                     .and_then(|a| members.get(a))
