@@ -1277,10 +1277,7 @@ fn readme_covers_column_matches_every_lesson() {
 /// Needs the real engine: the stub accepts any SQL.
 #[test]
 fn engine_not_simulated_errors_point_into_the_lesson_file() {
-    let text = BASE.replace(
-        "SELECT id FROM t;",
-        "SELECT id FROM t;\nSAVE TRANSACTION s;",
-    );
+    let text = BASE.replace("SELECT id FROM t;", "SELECT id FROM t;\nOPEN c;");
     let lesson = Lesson::parse("lessons/tiny.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
     let applied = lesson
         .apply(&lesson.settings_default())

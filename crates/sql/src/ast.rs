@@ -155,7 +155,8 @@ pub enum StmtKind {
         name: Option<Ident>,
         chain: bool,
     },
-    /// PostgreSQL's `SAVEPOINT name`.
+    /// `SAVEPOINT name` (PostgreSQL), `SAVE TRAN[SACTION] name` (T-SQL, whose
+    /// `ROLLBACK TRAN name` goes back to it).
     Savepoint(Ident),
     /// PostgreSQL's `ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name`.
     RollbackToSavepoint(Ident),
@@ -227,7 +228,7 @@ pub fn statement_label(kind: &StmtKind) -> &'static str {
         StmtKind::BeginTran { .. } => "BEGIN TRAN",
         StmtKind::CommitTran { .. } => "COMMIT",
         StmtKind::RollbackTran { .. } => "ROLLBACK",
-        StmtKind::Savepoint(_) => "SAVEPOINT",
+        StmtKind::Savepoint(_) => "SAVE TRAN",
         // The server's command tag.
         StmtKind::RollbackToSavepoint(_) => "ROLLBACK",
         StmtKind::ReleaseSavepoint(_) => "RELEASE",

@@ -40,7 +40,7 @@
 //! - `unexpected end of input, expected ...`
 //! - `unterminated string literal`, `unterminated comment`, `unterminated quoted identifier`,
 //!   `unexpected character 'X'`
-//! - `not simulated: cursors` (`SAVE TRANSACTION`, `SELECT INTO @v`, `WAITFOR TIME`, ...), spanned on the
+//! - `not simulated: cursors` (`SAVE TRANSACTION @name`, `SELECT INTO @v`, `WAITFOR TIME`, ...), spanned on the
 //!   construct: valid T-SQL that the simulator does not model
 //! - `not simulated: SELECT AND CONSUME (Teradata syntax; this lesson's dialect is T-SQL)`,
 //!   and the other way round `table hints: T-SQL syntax; this lesson's dialect is Teradata`

@@ -315,7 +315,11 @@ impl Printer {
                 }
             }
             StmtKind::Savepoint(name) => {
-                self.w("SAVEPOINT ");
+                self.w(if self.dialect == Dialect::Postgres {
+                    "SAVEPOINT "
+                } else {
+                    "SAVE TRANSACTION "
+                });
                 self.ident(name);
             }
             StmtKind::RollbackToSavepoint(name) => {

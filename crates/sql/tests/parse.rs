@@ -1177,8 +1177,8 @@ fn not_simulated_constructs_are_named_and_spanned() {
         expect!["1:1: not simulated: ALTER TABLE [ALTER TABLE]"],
     );
     check_error_span(
-        "SAVE TRANSACTION s",
-        expect!["1:1: not simulated: SAVE TRANSACTION [SAVE TRANSACTION]"],
+        "SAVE TRANSACTION @s",
+        expect!["1:18: not simulated: a savepoint name in a variable [@s]"],
     );
     check_error_span(
         "EXEC ('SELECT 1')",

@@ -1,10 +1,46 @@
 //! SQL Server: the executor's own behaviour, so every rule keeps its default. Its
 //! statements (sp_getapplock, READPAST, OUTPUT, TRY/CATCH, ...) are the executor's
-//! common ground, which other dialects share where they behave the same.
+//! common ground, which other dialects share where they behave the same. Its own:
+//! `SAVE TRANSACTION name`, whose savepoint `ROLLBACK TRANSACTION name` goes back to.
 
-use crate::exec::Rules;
+use sql::ast::{Stmt, StmtKind};
+
+use crate::cost::CostKind;
+use crate::error::SqlError;
+use crate::exec::{done, Exec, Flow, Interrupt, Rules};
 
 /// SQL Server's rules.
 pub(crate) struct TSql;
 
-impl Rules for TSql {}
+impl Rules for TSql {
+    fn exec_statement(
+        &self,
+        x: &mut Exec<'_>,
+        i: usize,
+        stmt: &Stmt,
+    ) -> Option<Result<Flow, Interrupt>> {
+        match &stmt.kind {
+            StmtKind::Savepoint(name) => Some(save(x, i, &name.value)),
+            _ => None,
+        }
+    }
+}
+
+/// `SAVE TRANSACTION name` (names are case-sensitive; one may repeat, and ROLLBACK finds
+/// the newest): 628 outside a transaction.
+fn save(x: &mut Exec<'_>, i: usize, name: &str) -> Result<Flow, Interrupt> {
+    if x.w.sessions[i].tran_count == 0 {
+        return Err(SqlError::generic(
+            628,
+            16,
+            "Cannot issue SAVE TRANSACTION when there is no active transaction.",
+        )
+        .into());
+    }
+    if let Some(sp) = x.mark(i) {
+        if let Some(t) = x.w.sessions[i].txn.as_mut() {
+            t.savepoints.push((name.into(), sp));
+        }
+    }
+    Ok(done(CostKind::Transaction))
+}

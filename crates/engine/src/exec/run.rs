@@ -748,6 +748,13 @@ impl Exec<'_> {
     /// locks it took are released (or go back to the mode held before), as ROLLBACK TO
     /// SAVEPOINT does. Variables keep their values.
     pub(crate) fn roll_back_block(&mut self, i: usize, sp: &Savepoint) {
+        self.roll_back_to(i, sp, false);
+    }
+
+    /// [`Self::roll_back_block`]; `keep_conversions`: a lock held at the savepoint and
+    /// converted since keeps its new mode (SQL Server's savepoints), rather than going
+    /// back to the mode it had.
+    pub(crate) fn roll_back_to(&mut self, i: usize, sp: &Savepoint, keep_conversions: bool) {
         if self.w.sessions[i].txn.as_ref().map(|t| t.id) != Some(sp.txn) {
             return;
         }
@@ -756,7 +763,7 @@ impl Exec<'_> {
         let name = self.w.sessions[i].name.clone();
         for (res, mode) in now {
             let before = sp.locks.iter().find(|(r, _)| *r == res).map(|&(_, m)| m);
-            if before == Some(mode) {
+            if before == Some(mode) || (keep_conversions && before.is_some()) {
                 continue;
             }
             if before.is_none()

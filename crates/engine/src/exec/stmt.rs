@@ -350,7 +350,7 @@ impl Exec<'_> {
                 }
                 Ok(done(CostKind::Transaction))
             }
-            StmtKind::RollbackTran { chain, .. } => {
+            StmtKind::RollbackTran { chain, name } => {
                 if self.in_subtransaction(i) {
                     return Err(SqlError::end_in_subtransaction("roll back").into());
                 }
@@ -362,6 +362,11 @@ impl Exec<'_> {
                 }
                 if self.w.sessions[i].tran_count == 0 {
                     return Err(SqlError::rollback_without_begin().into());
+                }
+                if let Some(name) = name {
+                    if self.roll_back_to_save(i, &name.value)? {
+                        return Ok(done(CostKind::Transaction));
+                    }
                 }
                 self.rollback(i, "ROLLBACK");
                 if *chain {
@@ -446,6 +451,34 @@ impl Exec<'_> {
                 })
             }
         }
+    }
+
+    /// `ROLLBACK TRANSACTION name` of a savepoint `SAVE TRANSACTION` set (the newest of
+    /// that name, names case-sensitive): the writes since are undone and the locks taken
+    /// since released, but a lock converted since keeps its new mode, as SQL Server
+    /// keeps conversions; the savepoint stays, those after it go. False: no savepoint
+    /// has the name (the whole transaction rolls back, as before).
+    fn roll_back_to_save(&mut self, i: usize, name: &str) -> Result<bool, Interrupt> {
+        let Some(txn) = self.w.sessions[i].txn.as_ref() else {
+            return Ok(false);
+        };
+        let Some(k) = txn.savepoints.iter().rposition(|(n, _)| &**n == name) else {
+            return Ok(false);
+        };
+        if txn.doomed {
+            return Err(SqlError::generic(
+                3931,
+                16,
+                "The current transaction cannot be committed and cannot be rolled back to a savepoint. Roll back the entire transaction.",
+            )
+            .into());
+        }
+        let sp = std::rc::Rc::clone(&txn.savepoints[k].1);
+        self.roll_back_to(i, &sp, true);
+        if let Some(t) = self.w.sessions[i].txn.as_mut() {
+            t.savepoints.truncate(k + 1);
+        }
+        Ok(true)
     }
 
     /// Notes a temporary table a procedure created, to drop it when the procedure returns.

@@ -520,8 +520,7 @@ fn errors_in_the_learners_sql_point_into_their_text() {
         "B",
         "-- my fix\nSELECT TOP (1) id FROM t WITH (UPDLOCK ROWLOCK READPAST) ORDER BY id;",
     )]));
-    expect![[r#"B:1:1: not simulated: SAVE TRANSACTION"#]]
-        .assert_eq(&check(&[("B", "SAVE TRANSACTION s;")]));
+    expect![[r#"B:1:1: not simulated: cursors"#]].assert_eq(&check(&[("B", "OPEN c;")]));
     expect!["`A` is not an editable block (editable: B)"].assert_eq(&check(&[("A", "SELECT 1;")]));
     expect!["ok, solved: false"].assert_eq(&check(&[("B", "")]));
     // A run-time error is not a located error: it is an outcome, and goals judge it.

@@ -1216,3 +1216,37 @@ INSERT INTO a VALUES (1, 10), (2, 25), (3, 45);",
         [["1", "NULL", "3"], ["2", "15", "0"], ["3", "20", "0"]]
     );
 }
+
+/// `SAVE TRANSACTION name` (it was "not simulated") and `ROLLBACK TRANSACTION name`
+/// going back to it: the UPDATE after the savepoint is undone and its X lock released
+/// (SQL Server releases the locks taken after a savepoint, keeping conversions), so B's
+/// UPDATE waiting for the row goes on; @@TRANCOUNT stays 1 and the COMMIT keeps the
+/// work before the savepoint. Outside a transaction SAVE TRANSACTION fails with 628.
+#[test]
+fn save_transaction_and_rollback_to_it() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v varchar(10));
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');";
+    let a = "SAVE TRAN s0;
+BEGIN TRAN;
+UPDATE t SET v = 'x' WHERE id = 1;
+SAVE TRANSACTION s1;
+UPDATE t SET v = 'y' WHERE id = 2;
+WAITFOR DELAY '00:00:00.500';
+ROLLBACK TRAN s1;
+SELECT @@TRANCOUNT;
+COMMIT;
+SELECT id, v FROM t ORDER BY id;";
+    let b = "UPDATE t SET v = 'B' WHERE id = 2;";
+    let sim = run(&scenario(setup, &[("A", 0, a), ("B", 100_000, b)]));
+    assert_eq!(numbers(&sim, "A"), [628]);
+    no_errors(&sim, "B");
+    assert_eq!(texts(&sim, "A", 0), [["1"]]);
+    assert_eq!(texts(&sim, "A", 1), [["1", "x"], ["2", "B"], ["3", "c"]]);
+    let o = sim.outcome();
+    let b = o.sessions.iter().find(|s| s.name == "B").unwrap();
+    assert!(
+        (399_000..=401_000).contains(&b.wait_us),
+        "B waits until the savepoint's rollback: {} µs",
+        b.wait_us
+    );
+}

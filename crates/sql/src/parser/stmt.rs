@@ -84,6 +84,7 @@ impl Parser<'_> {
             "EXEC" | "EXECUTE" => self.exec_statement(),
             "WAITFOR" => self.waitfor(),
             "COMMIT" | "ROLLBACK" => self.commit_or_rollback(),
+            "SAVE" if self.kw_at(1, "TRAN") || self.kw_at(1, "TRANSACTION") => self.save_tran(),
             "THROW" => self.throw(),
             "RAISERROR" => self.raiserror(),
             "PRINT" => self.print(),
@@ -195,6 +196,18 @@ impl Parser<'_> {
         } else {
             StmtKind::RollbackTran { name, chain: false }
         })
+    }
+
+    /// `SAVE {TRAN | TRANSACTION} name`: a savepoint (a name in a variable is not
+    /// simulated).
+    fn save_tran(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        self.advance();
+        if self.at(Tok::Var) {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "a savepoint name in a variable"));
+        }
+        Ok(StmtKind::Savepoint(self.ident()?))
     }
 
     fn print(&mut self) -> PResult<StmtKind> {

@@ -156,6 +156,7 @@ impl Rules for Postgres {
     fn statement_label(&self, label: &'static str) -> &'static str {
         match label {
             "BEGIN TRAN" => "BEGIN",
+            "SAVE TRAN" => "SAVEPOINT",
             other => other,
         }
     }
