@@ -66,6 +66,11 @@ fn printed(trace: &engine::Trace) -> Vec<String> {
         .collect()
 }
 
+/// One-column integer rows: `ids(&[1, 3])` is the result `1`, `3`.
+fn ids(ns: &[i64]) -> Vec<Vec<Value>> {
+    ns.iter().map(|&n| vec![Value::Int(n)]).collect()
+}
+
 fn final_rows(sim: &mut Simulation, sql: &str) -> Vec<Vec<Value>> {
     sim.query(sql).unwrap_or_else(|e| panic!("{e:?}")).rows
 }
@@ -1091,7 +1096,6 @@ INSERT INTO b VALUES (2), (4);";
 SELECT id FROM a UNION SELECT id FROM b ORDER BY id DESC LIMIT 2;
 SELECT id FROM a ORDER BY id LIMIT 0;";
     let sim = pg(setup, &[("A", 0, a)]);
-    let ids = |ns: &[i64]| -> Vec<Vec<Value>> { ns.iter().map(|&n| vec![Value::Int(n)]).collect() };
     assert_eq!(
         results(&sim, "A"),
         [ids(&[4, 3, 2]), ids(&[4, 3]), ids(&[])]
@@ -2922,11 +2926,6 @@ SELECT id FROM t ORDER BY id LIMIT -1;
 SELECT id FROM t ORDER BY id OFFSET -1;
 SELECT id FROM t FETCH FIRST 1 ROW WITH TIES;";
     let sim = pg(setup, &[("A", 0, a)]);
-    let ids = |rows: &[i64]| {
-        rows.iter()
-            .map(|&n| vec![Value::Int(n)])
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
         results(&sim, "A"),
         [
@@ -2986,11 +2985,6 @@ UPDATE job SET id = 7 WHERE id = 1;
 UPDATE t2 SET id = 7 WHERE id = 10;
 INSERT INTO job (prio) VALUES (5) RETURNING id;";
     let sim = pg(setup, &[("A", 0, a)]);
-    let ids = |rows: &[i64]| {
-        rows.iter()
-            .map(|&n| vec![Value::Int(n)])
-            .collect::<Vec<_>>()
-    };
     assert_eq!(results(&sim, "A"), [ids(&[10, 100, 110]), ids(&[3])]);
     assert_eq!(sqlstates(&sim, "A"), ["428C9", "428C9"]);
     assert_eq!(
@@ -3113,11 +3107,6 @@ SELECT id FROM t WHERE id <> ALL (SELECT id FROM u) ORDER BY id;
 SELECT id FROM t WHERE id <> ALL (SELECT id FROM u WHERE id IS NOT NULL) ORDER BY id;
 SELECT 2 = SOME (SELECT id FROM u) AS a;";
     let sim = pg(setup, &[("A", 0, a)]);
-    let ids = |rows: &[i64]| {
-        rows.iter()
-            .map(|&n| vec![Value::Int(n)])
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
         results(&sim, "A"),
         [ids(&[1, 3]), ids(&[]), ids(&[2]), vec![vec![Value::Null]]]
@@ -3159,11 +3148,6 @@ SELECT n FROM generate_series(10, 1, -4) AS s(n);
 SELECT count(*) FROM generate_series(5, 1);
 SELECT * FROM generate_series(1, 3, 0);";
     let sim = pg(setup, &[("A", 0, a)]);
-    let ids = |rows: &[i64]| {
-        rows.iter()
-            .map(|&n| vec![Value::Int(n)])
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
         results(&sim, "A"),
         [

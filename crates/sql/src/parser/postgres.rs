@@ -239,10 +239,7 @@ impl Parser<'_> {
     pub(super) fn pg_query_tail(&mut self, head: &mut Select, compound: bool) -> PResult<()> {
         loop {
             if self.at_kw("LIMIT") {
-                if head.top.is_some() {
-                    let span = self.cur_span();
-                    return Err(ParseError::new(span, "multiple LIMIT clauses not allowed"));
-                }
+                self.pg_once(head.top.is_some(), "LIMIT")?;
                 let start = self.advance().start;
                 if self.eat_kw("ALL") {
                     continue;
@@ -255,10 +252,7 @@ impl Parser<'_> {
                     span: start..self.prev_end(),
                 });
             } else if self.kw_at(0, "OFFSET") {
-                if head.offset.is_some() {
-                    let span = self.cur_span();
-                    return Err(ParseError::new(span, "multiple OFFSET clauses not allowed"));
-                }
+                self.pg_once(head.offset.is_some(), "OFFSET")?;
                 let start = self.advance().start;
                 let skip = self.expr()?;
                 if self.at_kw("ROW") || self.at_kw("ROWS") {
@@ -271,10 +265,7 @@ impl Parser<'_> {
                 });
             } else if self.kw_at(0, "FETCH") {
                 // FETCH {FIRST | NEXT} [n] {ROW | ROWS} {ONLY | WITH TIES}: a LIMIT.
-                if head.top.is_some() {
-                    let span = self.cur_span();
-                    return Err(ParseError::new(span, "multiple LIMIT clauses not allowed"));
-                }
+                self.pg_once(head.top.is_some(), "LIMIT")?;
                 let start = self.advance().start;
                 if !self.eat_kw("NEXT") {
                     self.note("NEXT");
@@ -309,6 +300,18 @@ impl Parser<'_> {
                 return self.pg_ties_not_skipped(head);
             }
         }
+    }
+
+    /// A second LIMIT (or FETCH) or OFFSET, refused in the words of the server's grammar.
+    fn pg_once(&self, given: bool, what: &str) -> PResult<()> {
+        if given {
+            let span = self.cur_span();
+            return Err(ParseError::new(
+                span,
+                format!("multiple {what} clauses not allowed"),
+            ));
+        }
+        Ok(())
     }
 
     /// `FETCH ... WITH TIES` cannot skip locked rows (the server's parser refuses it).
