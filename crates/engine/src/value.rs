@@ -245,24 +245,24 @@ pub fn format_datetime(us: i64, precision: u8) -> String {
     let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
     let p = precision.min(6) as usize;
     if (0..=9999).contains(&y) {
-        // Digits written directly: results and updated rows print many datetimes.
-        let mut s = String::with_capacity(26);
-        for (n, width, sep) in [
-            (y, 4, "-"),
-            (m, 2, "-"),
-            (d, 2, " "),
-            (hh, 2, ":"),
-            (mm, 2, ":"),
-            (ss, 2, ""),
-        ] {
-            push_digits(&mut s, n as u64, width);
-            s.push_str(sep);
-        }
-        if p > 0 {
-            s.push('.');
-            push_digits(&mut s, frac as u64 / 10u64.pow(6 - p as u32), p);
-        }
-        return s;
+        // Written into one buffer: results and updated rows print many datetimes.
+        let mut b = *b"0000-00-00 00:00:00.000000";
+        let mut put = |at: usize, width: usize, n: u64| {
+            let mut m = n;
+            for k in (at..at + width).rev() {
+                b[k] = b'0' + (m % 10) as u8;
+                m /= 10;
+            }
+        };
+        put(0, 4, y as u64);
+        put(5, 2, m as u64);
+        put(8, 2, d as u64);
+        put(11, 2, hh as u64);
+        put(14, 2, mm as u64);
+        put(17, 2, ss as u64);
+        put(20, 6, frac as u64);
+        let len = if p > 0 { 20 + p } else { 19 };
+        return String::from_utf8_lossy(&b[..len]).into_owned();
     }
     if p == 0 {
         format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
@@ -287,13 +287,6 @@ fn write_digits(buf: &mut [u8; 21], n: u64) -> usize {
             return at;
         }
     }
-}
-
-/// Appends `n` with at least `width` digits, zero-padded (as `{n:0width$}` writes it).
-fn push_digits(s: &mut String, n: u64, width: usize) {
-    let mut buf = [b'0'; 21];
-    let at = write_digits(&mut buf, n).min(buf.len() - width.min(buf.len()));
-    s.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
 /// `n` as shared text, as `Display` writes it, without the formatting machinery (key
@@ -506,20 +499,22 @@ pub fn parse_delay(text: &str) -> Option<u64> {
         Some((a, b)) => (a, b),
         None => (t, ""),
     };
-    // Parsed in place: every WAITFOR of a loop parses its delay.
-    if hms.split(':').count() > 3 {
-        return None;
-    }
+    // Parsed in one pass over the parts: every WAITFOR of a loop parses its delay.
     // Checked: `WAITFOR DELAY '21474836470004'` is text, not a time (found by fuzzing).
     let mut secs = 0u64;
+    let mut parts = 0;
     for p in hms.split(':') {
+        parts += 1;
+        if parts > 3 {
+            return None;
+        }
         secs = secs
             .checked_mul(60)?
             .checked_add(p.trim().parse::<u64>().ok()?)?;
     }
     // Two parts are hours and minutes (`'09:30'`, `WAITFOR DELAY '00:05'`), not minutes
     // and seconds: the seconds are what is left out.
-    if hms.split(':').count() == 2 {
+    if parts == 2 {
         if !frac.is_empty() {
             return None;
         }

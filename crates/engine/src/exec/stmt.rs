@@ -298,7 +298,12 @@ impl Exec<'_> {
             }
             StmtKind::WaitFor { delay } => {
                 let v = self.eval_scalar(i, delay)?;
-                let us = parse_delay(&v.as_text()).ok_or_else(|| {
+                // A literal's text is parsed where it lies; other values print first.
+                let parsed = match &v {
+                    Value::Text(t) => parse_delay(t),
+                    other => parse_delay(&other.as_text()),
+                };
+                let us = parsed.ok_or_else(|| {
                     SqlError::generic(
                         148,
                         15,

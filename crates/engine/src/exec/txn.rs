@@ -223,13 +223,18 @@ impl Exec<'_> {
     }
 
     pub(crate) fn release_statement_locks(&mut self, i: usize) {
-        let list = std::mem::take(&mut self.w.sessions[i].statement_locks);
-        let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) else {
-            return;
-        };
-        for res in list {
-            let grants = self.w.locks.release(owner, &res);
-            self.wake(grants);
+        let mut list = std::mem::take(&mut self.w.sessions[i].statement_locks);
+        if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
+            for res in list.drain(..) {
+                let grants = self.w.locks.release(owner, &res);
+                self.wake(grants);
+            }
+        }
+        // The emptied list goes back, so the next statement's locks reuse its buffer.
+        list.clear();
+        let s = &mut self.w.sessions[i];
+        if s.statement_locks.is_empty() {
+            s.statement_locks = list;
         }
     }
 }

@@ -2,12 +2,18 @@
 //! conversion priority, re-entrant counts, escalation and the wait-for graph.
 //!
 //! Spec: `reference/semantics.md` A1–A4, A6, A8, A11. Pure data structure: no time, no
-//! randomness. Every listing comes out in a deterministic order (resources in `Ord` order,
-//! holders in grant order, waiters in queue order), so traces never depend on hashing.
+//! randomness. Queues and owners are found through unseeded hash maps, but nothing walks
+//! them in hash order: every listing and every release of many locks comes out in a
+//! deterministic order (resources in `Ord` order, holders in grant order, waiters in
+//! queue order), so traces never depend on hashing, nor on the word size (wasm's hashes
+//! differ from native ones).
 //! Queues are naturally bounded: an owner waits for at most one lock at a time.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 /// A transaction or a session-scoped owner (the caller maps sessions and transactions to ids).
 pub type OwnerId = u32;
@@ -488,8 +494,9 @@ struct Waiter {
 
 #[derive(Clone, Debug, Default)]
 struct LockQueue {
-    /// In grant order.
-    granted: Vec<Held>,
+    /// In grant order. Inline up to two: most resources have one holder, and a queue
+    /// comes and goes with each row lock.
+    granted: SmallVec<[Held; 2]>,
     /// Conversions first (FIFO among themselves), then new requests in FIFO order.
     waiting: VecDeque<Waiter>,
 }
@@ -560,15 +567,20 @@ enum Unlinked {
 
 #[derive(Clone, Debug, Default)]
 struct OwnerLocks {
-    held: BTreeSet<Resource>,
+    /// In no order, each resource once: a lock is pushed when granted and most go at
+    /// commit, all together. What lists them sorts them (`sorted_held`).
+    held: Vec<Resource>,
     waiting: Option<Resource>,
 }
 
 /// All locks of a simulation. See the module docs for the ordering guarantees.
 #[derive(Clone, Debug, Default)]
 pub struct LockManager {
-    resources: BTreeMap<Resource, LockQueue>,
-    owners: BTreeMap<OwnerId, OwnerLocks>,
+    /// Hashed, not ordered: every request and release finds its queue here, while only
+    /// the listings walk it, and they sort what they list (see [`Self::sorted`]).
+    resources: FxHashMap<Resource, LockQueue>,
+    /// Hashed too: a transaction's entry comes with its first lock and goes at commit.
+    owners: FxHashMap<OwnerId, OwnerLocks>,
     kin: Kin,
     /// A new row lock compatible with the row's holders is granted ahead of queued
     /// requests (a dialect's tuple locks: share lockers pass a waiting writer).
@@ -697,7 +709,7 @@ impl LockManager {
                 mode,
                 count: 1,
             });
-            self.owners.entry(owner).or_default().held.insert(resource);
+            self.owners.entry(owner).or_default().held.push(resource);
             return Request::Granted {
                 mode_held: mode,
                 previous: None,
@@ -765,14 +777,16 @@ impl LockManager {
         };
         // A commit or rollback releases the whole set as it is, with no list to build.
         let held = std::mem::take(&mut o.held);
-        let targets = if held.iter().all(&filter) {
+        let mut targets = if held.iter().all(&filter) {
             held
         } else {
-            let (targets, kept): (BTreeSet<Resource>, BTreeSet<Resource>) =
+            let (targets, kept): (Vec<Resource>, Vec<Resource>) =
                 held.into_iter().partition(|r| filter(r));
             o.held = kept;
             targets
         };
+        // Released in resource order, so waiters wake in the order they always have.
+        targets.sort_unstable();
         let mut grants = Vec::new();
         for r in &targets {
             match self.unlink(owner, r, true) {
@@ -782,7 +796,7 @@ impl LockManager {
                     if let Some(o) = self.owners.get_mut(&owner) {
                         // Not granted here after all: it stays listed, as a single release
                         // leaves it.
-                        o.held.insert(r.clone());
+                        o.held.push(r.clone());
                     }
                 }
             }
@@ -865,7 +879,7 @@ impl LockManager {
             };
         }
         queue.granted[pos].mode = mode;
-        let below: Vec<Resource> = self
+        let mut below: Vec<Resource> = self
             .owners
             .get(&owner)
             .map(|o| {
@@ -876,10 +890,18 @@ impl LockManager {
                     .collect()
             })
             .unwrap_or_default();
+        below.sort_unstable();
+        // Off the owner's list in one pass, not one search per lock.
+        if let Some(o) = self.owners.get_mut(&owner) {
+            o.held.retain(|r| !r.is_below_table(table));
+        }
         let mut grants = Vec::new();
         for r in &below {
-            grants.extend(self.release_refs(owner, r, true));
+            if let Unlinked::Gone { waiters: true } = self.unlink(owner, r, true) {
+                grants.extend(self.grant_waiters(r));
+            }
         }
+        self.forget_owner_if_idle(owner);
         Escalation::Escalated {
             mode,
             released: below.len(),
@@ -946,7 +968,8 @@ impl LockManager {
         let Some(o) = self.owners.get(&owner) else {
             return Vec::new();
         };
-        o.held
+        let mut out: Vec<(Resource, LockMode)> = o
+            .held
             .iter()
             .filter_map(|r| {
                 self.resources
@@ -954,13 +977,22 @@ impl LockManager {
                     .held_by(owner)
                     .map(|h| (r.clone(), h.mode))
             })
-            .collect()
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The locked resources and their queues, in resource order.
+    fn sorted(&self) -> Vec<(&Resource, &LockQueue)> {
+        let mut all: Vec<(&Resource, &LockQueue)> = self.resources.iter().collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        all
     }
 
     /// Every granted lock, by resource, then grant order.
     pub fn all_locks(&self) -> Vec<LockInfo> {
         let mut out = Vec::new();
-        for (resource, q) in &self.resources {
+        for (resource, q) in self.sorted() {
             for h in &q.granted {
                 out.push(LockInfo {
                     resource: resource.clone(),
@@ -976,7 +1008,7 @@ impl LockManager {
     /// Every pending request, by resource, then queue order.
     pub fn all_waits(&self) -> Vec<WaitInfo> {
         let mut out = Vec::new();
-        for (resource, q) in &self.resources {
+        for (resource, q) in self.sorted() {
             for (at, w) in q.waiting.iter().enumerate() {
                 out.push(WaitInfo {
                     resource: resource.clone(),
@@ -1074,7 +1106,7 @@ impl LockManager {
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut held_seen: BTreeMap<OwnerId, BTreeSet<&Resource>> = BTreeMap::new();
         let mut waits_seen: BTreeMap<OwnerId, &Resource> = BTreeMap::new();
-        for (resource, q) in &self.resources {
+        for (resource, q) in self.sorted() {
             if q.is_empty() {
                 return Err(format!("{resource}: empty queue kept"));
             }
@@ -1126,8 +1158,13 @@ impl LockManager {
                 }
             }
         }
-        for (owner, o) in &self.owners {
+        let mut owners: Vec<(&OwnerId, &OwnerLocks)> = self.owners.iter().collect();
+        owners.sort_unstable_by_key(|(o, _)| **o);
+        for (owner, o) in owners {
             let held: BTreeSet<&Resource> = o.held.iter().collect();
+            if held.len() != o.held.len() {
+                return Err(format!("owner {owner}: a lock listed twice"));
+            }
             if held_seen.remove(owner).unwrap_or_default() != held {
                 return Err(format!("owner {owner}: index of held locks out of date"));
             }
@@ -1151,7 +1188,10 @@ impl LockManager {
             Unlinked::Gone { waiters } => waiters,
         };
         if let Some(o) = self.owners.get_mut(&owner) {
-            o.held.remove(resource);
+            // Searched from the end: a lock released early is mostly the newest.
+            if let Some(at) = o.held.iter().rposition(|r| r == resource) {
+                o.held.swap_remove(at);
+            }
         }
         self.forget_owner_if_idle(owner);
         if waiters {
@@ -1166,7 +1206,7 @@ impl LockManager {
     /// if anyone waits here, grants waiters; a queue left empty is removed at once (one
     /// lookup: most releases at commit have nobody waiting).
     fn unlink(&mut self, owner: OwnerId, resource: &Resource, all: bool) -> Unlinked {
-        let std::collections::btree_map::Entry::Occupied(mut entry) =
+        let std::collections::hash_map::Entry::Occupied(mut entry) =
             self.resources.entry(resource.clone())
         else {
             return Unlinked::Held;
@@ -1228,11 +1268,11 @@ impl LockManager {
             let Some(w) = queue.waiting.remove(at) else {
                 break;
             };
-            let mode = match queue.granted.iter_mut().find(|h| h.owner == w.owner) {
+            let (mode, new) = match queue.granted.iter_mut().find(|h| h.owner == w.owner) {
                 Some(h) => {
                     h.mode = combine(h.mode, w.requested);
                     h.count = h.count.saturating_add(1);
-                    h.mode
+                    (h.mode, false)
                 }
                 None => {
                     queue.granted.push(Held {
@@ -1240,12 +1280,14 @@ impl LockManager {
                         mode: w.target,
                         count: 1,
                     });
-                    w.target
+                    (w.target, true)
                 }
             };
             let o = self.owners.entry(w.owner).or_default();
             o.waiting = None;
-            o.held.insert(resource.clone());
+            if new {
+                o.held.push(resource.clone());
+            }
             grants.push(Grant {
                 owner: w.owner,
                 resource: resource.clone(),
@@ -1604,6 +1646,40 @@ mod tests {
         assert!(granted(&lm.request(1, key(2), S)));
         lm.release_mode_if(1, &key(2), S);
         assert_eq!(lm.held(1, &key(2)), None);
+        ok(&lm);
+    }
+
+    /// The owner's locks sit in a list and the queues in a hash map, yet what lists them
+    /// and what releases them all go in resource order: locks granted in the order
+    /// 7, 2, 9, 4 are listed 2, 4, 7, 9, and a commit wakes the waiters on them so.
+    #[test]
+    fn listings_and_releases_follow_resource_order_not_grant_order() {
+        let mut lm = LockManager::new();
+        for k in [7, 2, 9, 4] {
+            assert!(granted(&lm.request(1, key(k), X)));
+        }
+        let listed: Vec<Resource> = lm.locks_of(1).into_iter().map(|(r, _)| r).collect();
+        assert_eq!(listed, vec![key(2), key(4), key(7), key(9)]);
+        let all: Vec<Resource> = lm.all_locks().into_iter().map(|l| l.resource).collect();
+        assert_eq!(all, listed);
+        // Owners 2..=5 each wait for one of them, in grant order.
+        for (owner, k) in [(2, 7), (3, 2), (4, 9), (5, 4)] {
+            assert_eq!(blockers(&lm.request(owner, key(k), S)), vec![1]);
+        }
+        let waits: Vec<OwnerId> = lm.all_waits().into_iter().map(|w| w.owner).collect();
+        assert_eq!(waits, vec![3, 5, 2, 4]);
+        ok(&lm);
+        let woken: Vec<OwnerId> = lm
+            .release_all(1, |_| true)
+            .iter()
+            .map(|g| g.owner)
+            .collect();
+        assert_eq!(woken, vec![3, 5, 2, 4]);
+        ok(&lm);
+        // A lock released early leaves the others listed, still in order.
+        lm.release(2, &key(7));
+        assert!(lm.locks_of(2).is_empty());
+        assert_eq!(lm.locks_of(5), vec![(key(4), S)]);
         ok(&lm);
     }
 
