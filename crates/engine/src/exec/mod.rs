@@ -512,6 +512,15 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a scan in no index's order that is sorted afterwards (a sequential scan
+    /// under a Sort) filters every row before the sort: a LIMIT stops the sorted rows,
+    /// not the filter, so a function in WHERE with a side (an advisory lock taken if
+    /// free) runs for every row, and an error in it on any row fails the query.
+    /// Otherwise the sorted rows are filtered until the limit has enough.
+    fn filters_before_sort(&self) -> bool {
+        false
+    }
+
     /// Whether an exception handler sees the caught error as the variables `SQLSTATE`
     /// and `SQLERRM`.
     fn handler_variables(&self) -> bool {

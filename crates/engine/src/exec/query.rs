@@ -1780,6 +1780,37 @@ impl Exec<'_> {
         let mut examined = 0u64;
         let mut candidates = candidates;
         let check_first = self.rules.lock_matching_rows_only();
+        // A sequential scan sorted afterwards filters every row before the sort
+        // (`Rules::filters_before_sort`): which rows pass, by slot, decided in the order
+        // the scan reads them, each once.
+        // A row-lock clause's rows are filtered by their version as of the statement (or
+        // snapshot), as `check_first` below does row by row.
+        let filter_seq = (lk.row.is_some() && check_first)
+            .then(|| lk.snapshot.unwrap_or(self.w.sessions[i].statement_seq));
+        let passed: Option<Vec<bool>> = if (lk.row.is_none() || filter_seq.is_some())
+            && lk.table.is_none()
+            && access == Access::ClusteredScan
+            && !spec.order.is_empty()
+            && spec.pred.is_some()
+            && self.rules.filters_before_sort()
+        {
+            let t = &self.w.db.tables[tid as usize];
+            let mut passed = vec![false; t.slots.len()];
+            let order: Vec<RowId> = t.clustered_order().collect();
+            for slot in order {
+                let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
+                let row = match filter_seq {
+                    Some(seq) => slot_rc.visible_at(seq, own),
+                    None => unlocked_version(&slot_rc, &lk, own),
+                };
+                if let Some(row) = row {
+                    passed[slot] = self.row_matches(i, &scope, row, spec.pred, outer)?;
+                }
+            }
+            Some(passed)
+        } else {
+            None
+        };
         // TOP 0 / LIMIT 0 reads nothing (the check after each row stops at one).
         while let Some(slot) = candidates
             .next(&self.w.db.tables[tid as usize])
@@ -1800,9 +1831,10 @@ impl Exec<'_> {
                     // that came to match meanwhile stay out.
                     let seq = lk.snapshot.unwrap_or(self.w.sessions[i].statement_seq);
                     let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
-                    let matches = match slot_rc.visible_at(seq, own) {
-                        Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
-                        None => false,
+                    let matches = match (&passed, slot_rc.visible_at(seq, own)) {
+                        (Some(passed), _) => passed.get(slot).copied().unwrap_or(false),
+                        (None, Some(row)) => self.row_matches(i, &scope, row, spec.pred, outer)?,
+                        (None, None) => false,
                     };
                     if !matches {
                         continue;
@@ -1839,7 +1871,16 @@ impl Exec<'_> {
                     // no-key UPDATE) does not read it.
                     None => slot_rc.visible_at(u64::MAX, own),
                 };
+                // A row filtered before the sort is checked again only when it changed
+                // since (the server's recheck of a concurrently updated row): a function
+                // in WHERE with a side runs once for an unchanged row.
+                let filtered = filter_seq.and_then(|seq| slot_rc.visible_at(seq, own));
                 let keep = match &data {
+                    Some(row)
+                        if passed.is_some() && filtered.is_some_and(|f| std::ptr::eq(f, *row)) =>
+                    {
+                        true
+                    }
                     Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
                     None => false,
                 };
@@ -1880,15 +1921,12 @@ impl Exec<'_> {
                 }
             } else {
                 let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
-                let data = if lk.dirty || lk.table.is_some() {
-                    slot_rc.latest()
-                } else if let Some(seq) = lk.snapshot {
-                    slot_rc.visible_at(seq, own)
-                } else {
-                    slot_rc.latest()
-                };
-                if let Some(row) = data {
-                    if self.row_matches(i, &scope, row, spec.pred, outer)? {
+                if let Some(row) = unlocked_version(&slot_rc, &lk, own) {
+                    let keep = match &passed {
+                        Some(passed) => passed.get(slot).copied().unwrap_or(false),
+                        None => self.row_matches(i, &scope, row, spec.pred, outer)?,
+                    };
+                    if keep {
                         out.push((slot, row.clone()));
                     }
                 }
@@ -4424,6 +4462,22 @@ fn merge_twice() -> SqlError {
         16,
         "The MERGE statement attempted to UPDATE or DELETE the same row more than once. This happens when a target row matches more than one source row. A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine the ON clause to ensure a target row matches at most one source row, or use the GROUP BY clause to group the source rows.",
     )
+}
+
+/// The version of a row a scan that takes no row lock reads: the newest (dirty reads and
+/// table locks), the snapshot's, or the newest committed as the statement starts.
+fn unlocked_version<'r>(
+    slot: &'r crate::state::storage::RowSlot,
+    lk: &Locking,
+    own: Option<u32>,
+) -> Option<&'r Vec<Value>> {
+    if lk.dirty || lk.table.is_some() {
+        slot.latest()
+    } else if let Some(seq) = lk.snapshot {
+        slot.visible_at(seq, own)
+    } else {
+        slot.latest()
+    }
 }
 
 fn show(v: &Value) -> String {

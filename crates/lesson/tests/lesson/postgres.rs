@@ -3079,6 +3079,65 @@ SELECT id, v FROM t ORDER BY id;";
     assert_eq!(sqlstates(&errors, "A"), ["3B001", "25P01"]);
 }
 
+/// ROLLBACK TO SAVEPOINT in a block an error aborted with no savepoint set: the server
+/// answers 3B001 (no savepoint of that name exists) and the block stays aborted (25P02
+/// for the SELECT after it), as a PostgreSQL 15 server ran it. It was 25P02.
+#[test]
+fn rollback_to_a_savepoint_in_a_block_aborted_without_one_is_3b001() {
+    let sim = pg(
+        "",
+        &[(
+            "A",
+            0,
+            "BEGIN;\nSELECT 1/0;\nROLLBACK TO SAVEPOINT nosuch;\nSELECT 1;\nROLLBACK;\nSELECT 2;",
+        )],
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["22012", "3B001", "25P02"]);
+    assert_eq!(
+        messages(&sim, "A")[1],
+        "savepoint \"nosuch\" does not exist"
+    );
+    assert_eq!(results(&sim, "A"), [vec![vec![Value::Int(2)]]]);
+}
+
+/// A sequential scan under a Sort filters every row before the LIMIT cuts the sorted
+/// rows: `pg_try_advisory_lock(id)` in WHERE with ORDER BY ... LIMIT 1 takes the lock of
+/// every new job, not one, so B's claim finds none free; and `10 / (id - 3)` fails on
+/// row 3 although row 1 sorts first. The figures a PostgreSQL 15 server gave for the same
+/// script. The simulator had stopped at the first row, taking one lock and no error.
+#[test]
+fn a_sorted_sequential_scan_filters_every_row_before_its_limit() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text NOT NULL DEFAULT 'new');
+INSERT INTO job (id) SELECT g FROM generate_series(1, 5) AS g;";
+    let a =
+        "SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) ORDER BY id LIMIT 1;
+SELECT pg_sleep(1);";
+    let b = "SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) LIMIT 1;
+SELECT id FROM job WHERE 10 / (id - 3) > 0 ORDER BY id LIMIT 1;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 300, b)]);
+    assert_eq!(results(&sim, "A")[0], ids(&[1]));
+    assert_eq!(results(&sim, "B"), [Vec::<Vec<Value>>::new()]);
+    assert_eq!(sqlstates(&sim, "B"), ["22012"]);
+    // With FOR UPDATE the rows are locked after the sort, but filtered before it: A
+    // still holds all five advisory locks, each taken once (it ran WHERE once per row).
+    let a = "BEGIN;
+SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) ORDER BY id LIMIT 1 FOR UPDATE;
+SELECT pg_advisory_unlock(1), pg_advisory_unlock(1);
+SELECT pg_sleep(1);
+COMMIT;";
+    let b = "SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) LIMIT 1;
+SELECT id FROM job WHERE status = 'new' ORDER BY id DESC LIMIT 2;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 300, b)]);
+    assert_eq!(
+        results(&sim, "A")[..2],
+        [ids(&[1]), vec![vec![Value::True, Value::False]]]
+    );
+    assert_eq!(
+        results(&sim, "B"),
+        [vec![vec![Value::Int(1)]], ids(&[5, 4])]
+    );
+}
+
 /// `current_date` and `localtimestamp`, written without parentheses, were a syntax error;
 /// they read the transaction's clock as now() does (true and true on the server).
 #[test]

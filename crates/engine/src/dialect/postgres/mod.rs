@@ -122,6 +122,10 @@ impl Rules for Postgres {
         true
     }
 
+    fn filters_before_sort(&self) -> bool {
+        true
+    }
+
     fn version_bytes(&self, columns: &[Column], row: &[Value]) -> u32 {
         tuple::version_bytes(columns, row)
     }

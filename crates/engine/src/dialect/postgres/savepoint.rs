@@ -27,9 +27,11 @@ fn key(x: &Exec<'_>, i: usize, name: &Ident) -> Rc<str> {
     }
 }
 
-/// 25P01 outside a transaction block.
+/// 25P01 outside a transaction block. A block an error aborted is still one, though its
+/// transaction has ended (no savepoint was set to keep it).
 fn in_block(x: &Exec<'_>, i: usize, what: &str) -> Result<(), Interrupt> {
-    if x.w.sessions[i].tran_count == 0 || x.w.sessions[i].txn.is_none() {
+    let s = &x.w.sessions[i];
+    if !s.failed_block && (s.tran_count == 0 || s.txn.is_none()) {
         return Err(SqlError::generic(
             0,
             16,
