@@ -3119,23 +3119,22 @@ SELECT id FROM job WHERE 10 / (id - 3) > 0 ORDER BY id LIMIT 1;";
     assert_eq!(results(&sim, "B"), [Vec::<Vec<Value>>::new()]);
     assert_eq!(sqlstates(&sim, "B"), ["22012"]);
     // With FOR UPDATE the rows are locked after the sort, but filtered before it: A
-    // still holds all five advisory locks, each taken once (it ran WHERE once per row).
+    // holds all five advisory locks, each taken once (it ran WHERE once per row, so one
+    // unlock frees job 1), and B finds no other job free (it had found job 2).
     let a = "BEGIN;
 SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) ORDER BY id LIMIT 1 FOR UPDATE;
 SELECT pg_advisory_unlock(1), pg_advisory_unlock(1);
 SELECT pg_sleep(1);
 COMMIT;";
-    let b = "SELECT id FROM job WHERE status = 'new' AND pg_try_advisory_lock(id) LIMIT 1;
+    let b =
+        "SELECT id FROM job WHERE status = 'new' AND id > 1 AND pg_try_advisory_lock(id) LIMIT 1;
 SELECT id FROM job WHERE status = 'new' ORDER BY id DESC LIMIT 2;";
     let sim = pg(setup, &[("A", 0, a), ("B", 300, b)]);
     assert_eq!(
         results(&sim, "A")[..2],
         [ids(&[1]), vec![vec![Value::True, Value::False]]]
     );
-    assert_eq!(
-        results(&sim, "B"),
-        [vec![vec![Value::Int(1)]], ids(&[5, 4])]
-    );
+    assert_eq!(results(&sim, "B"), [Vec::new(), ids(&[5, 4])]);
 }
 
 /// `current_date` and `localtimestamp`, written without parentheses, were a syntax error;
