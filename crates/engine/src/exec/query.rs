@@ -1782,9 +1782,8 @@ impl Exec<'_> {
         let check_first = self.rules.lock_matching_rows_only();
         // A sequential scan sorted afterwards filters every row before the sort
         // (`Rules::filters_before_sort`): which rows pass, by slot, decided in the order
-        // the scan reads them, each once.
-        // A row-lock clause's rows are filtered by their version as of the statement (or
-        // snapshot), as `check_first` below does row by row.
+        // the scan reads them, each once; a row-lock clause's rows by their version as of
+        // the statement (or snapshot), as `check_first` below does row by row.
         let filter_seq = (lk.row.is_some() && check_first)
             .then(|| lk.snapshot.unwrap_or(self.w.sessions[i].statement_seq));
         let passed: Option<Vec<bool>> = if (lk.row.is_none() || filter_seq.is_some())
@@ -1831,10 +1830,12 @@ impl Exec<'_> {
                     // that came to match meanwhile stay out.
                     let seq = lk.snapshot.unwrap_or(self.w.sessions[i].statement_seq);
                     let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
-                    let matches = match (&passed, slot_rc.visible_at(seq, own)) {
-                        (Some(passed), _) => passed.get(slot).copied().unwrap_or(false),
-                        (None, Some(row)) => self.row_matches(i, &scope, row, spec.pred, outer)?,
-                        (None, None) => false,
+                    let matches = match &passed {
+                        Some(passed) => passed.get(slot).copied().unwrap_or(false),
+                        None => match slot_rc.visible_at(seq, own) {
+                            Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
+                            None => false,
+                        },
                     };
                     if !matches {
                         continue;
@@ -1874,13 +1875,11 @@ impl Exec<'_> {
                 // A row filtered before the sort is checked again only when it changed
                 // since (the server's recheck of a concurrently updated row): a function
                 // in WHERE with a side runs once for an unchanged row.
-                let filtered = filter_seq.and_then(|seq| slot_rc.visible_at(seq, own));
+                let filtered = (passed.as_ref())
+                    .and(filter_seq)
+                    .and_then(|seq| slot_rc.visible_at(seq, own));
                 let keep = match &data {
-                    Some(row)
-                        if passed.is_some() && filtered.is_some_and(|f| std::ptr::eq(f, *row)) =>
-                    {
-                        true
-                    }
+                    Some(row) if filtered.is_some_and(|f| std::ptr::eq(f, *row)) => true,
                     Some(row) => self.row_matches(i, &scope, row, spec.pred, outer)?,
                     None => false,
                 };

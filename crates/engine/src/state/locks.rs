@@ -568,7 +568,7 @@ enum Unlinked {
 #[derive(Clone, Debug, Default)]
 struct OwnerLocks {
     /// In no order, each resource once: a lock is pushed when granted and most go at
-    /// commit, all together. What lists them sorts them (`sorted_held`).
+    /// commit, all together. What lists or releases them sorts them first.
     held: Vec<Resource>,
     waiting: Option<Resource>,
 }
@@ -879,22 +879,15 @@ impl LockManager {
             };
         }
         queue.granted[pos].mode = mode;
-        let mut below: Vec<Resource> = self
-            .owners
-            .get(&owner)
-            .map(|o| {
-                o.held
-                    .iter()
-                    .filter(|r| r.is_below_table(table))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        below.sort_unstable();
-        // Off the owner's list in one pass, not one search per lock.
+        // Off the owner's list in one pass, not one search per lock; released in
+        // resource order.
+        let mut below: Vec<Resource> = Vec::new();
         if let Some(o) = self.owners.get_mut(&owner) {
-            o.held.retain(|r| !r.is_below_table(table));
+            (below, o.held) = std::mem::take(&mut o.held)
+                .into_iter()
+                .partition(|r| r.is_below_table(table));
         }
+        below.sort_unstable();
         let mut grants = Vec::new();
         for r in &below {
             if let Unlinked::Gone { waiters: true } = self.unlink(owner, r, true) {
