@@ -385,6 +385,16 @@ impl SqlError {
         .with_state(6)
     }
 
+    /// A filtered index's WHERE outside the grammar SQL Server takes for one.
+    pub fn bad_index_filter(index: &str, table: &str) -> SqlError {
+        SqlError::new(
+            10735,
+            15,
+            format!("Incorrect WHERE clause for filtered index '{index}' on table '{table}'."),
+            AbortScope::Statement,
+        )
+    }
+
     pub fn index_exists(index: &str, table: &str) -> SqlError {
         SqlError::new(
             1913,

@@ -30,7 +30,7 @@ use crate::state::session::{ClientSettings, Frame};
 use crate::state::storage::{Column, Table};
 use crate::state::World;
 use crate::value::Value;
-use sql::ast::{Batch, Expr, IsolationLevel, SelectAndConsume, Stmt};
+use sql::ast::{Batch, BinaryOp, Expr, ExprKind, IsolationLevel, SelectAndConsume, Stmt, UnaryOp};
 
 /// Rows one table or one query result may hold: past this a session stops with a clear
 /// error instead of using up the memory.
@@ -624,6 +624,49 @@ pub(crate) trait Rules: Sync {
     /// its Sch-M lock already does what the server's does.
     fn truncate_not_simulated(&self) -> Option<&'static str> {
         None
+    }
+
+    /// Whether the dialect takes `filter` as a filtered index's predicate. SQL Server's
+    /// grammar takes only `column op constant`, `column IS [NOT] NULL` and `column IN
+    /// (constants)`, joined by AND: anything else (OR, NOT, a function, two columns) is
+    /// 10735, naming the index and the table as written.
+    fn check_index_filter(&self, filter: &Expr, index: &str, table: &str) -> Result<(), SqlError> {
+        let constant = |e: &Expr| match &e.kind {
+            ExprKind::Literal(_) => true,
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                expr,
+            } => matches!(expr.kind, ExprKind::Literal(_)),
+            _ => false,
+        };
+        let column = |e: &Expr| matches!(e.kind, ExprKind::Column(_));
+        let fits = crate::syntax::conjuncts(filter)
+            .iter()
+            .all(|c| match &c.kind {
+                ExprKind::Binary {
+                    op:
+                        BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge,
+                    left,
+                    right,
+                } => (column(left) && constant(right)) || (constant(left) && column(right)),
+                ExprKind::IsNull { expr, .. } => column(expr),
+                ExprKind::InList {
+                    expr,
+                    list,
+                    negated: false,
+                } => column(expr) && list.iter().all(constant),
+                _ => false,
+            });
+        if fits {
+            Ok(())
+        } else {
+            Err(SqlError::bad_index_filter(index, table))
+        }
     }
 
     /// The name of an unnamed index on `table`'s `columns` (`taken`: the database's

@@ -689,6 +689,24 @@ impl Exec<'_> {
                     .ok_or_else(|| SqlError::invalid_column(&c.value))?,
             );
         }
+        if let Some(f) = &ci.filter {
+            let written = (ci.table.parts.iter())
+                .map(|p| &*p.value)
+                .collect::<Vec<_>>()
+                .join(".");
+            self.rules.check_index_filter(f, &name, &written)?;
+            if let Some(what) = crate::state::filter::unsupported(f) {
+                return Err(SqlError::not_simulated(&format!("{what} in an index's WHERE")).into());
+            }
+            let mut refs = Vec::new();
+            crate::syntax::column_refs(f, &mut refs);
+            if let Some(n) = refs
+                .iter()
+                .find(|n| table.column(&n.name().value).is_none())
+            {
+                return Err(SqlError::invalid_column(&n.name().value).into());
+            }
+        }
         if ci.filter.is_some() && !self.w.sessions[i].options.quoted_identifier {
             return Err(SqlError::set_options("CREATE INDEX", "QUOTED_IDENTIFIER").into());
         }

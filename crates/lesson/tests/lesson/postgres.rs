@@ -3300,3 +3300,86 @@ SELECT lag(v, 2) OVER (PARTITION BY g ORDER BY id), lead(v) OVER (PARTITION BY g
         ]
     );
 }
+
+/// Real server (psql, default `client_min_messages`): RAISE WARNING and INFO reach the
+/// client with their level (`WARNING:  w 2`, `INFO:  in f 2`); LOG and DEBUG reach no
+/// client, yet their arguments are evaluated, so `RAISE LOG '%', 1 / 0` fails with 22012.
+#[test]
+fn raise_levels_print_as_the_client_sees_them() {
+    let setup = "CREATE FUNCTION f(n int) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE LOG 'n is %', n;
+  RAISE DEBUG 'x';
+  RAISE INFO 'in f %', n;
+  RETURN 10 / n;
+END $$;";
+    let script = "DO $$ BEGIN RAISE NOTICE 'n %', 1; RAISE WARNING 'w %', 2; RAISE LOG 'l'; END $$;
+SELECT f(2);
+DO $$ BEGIN RAISE LOG 'bad %', 1 / 0; END $$;";
+    let sc = scenario_in(Dialect::Postgres, setup, &[("A", 0, script)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(printed(&trace), ["n 1", "WARNING: w 2", "INFO: in f 2"]);
+    assert_eq!(results(&sim, "A"), [ids(&[5])]);
+    assert_eq!(sqlstates(&sim, "A"), ["22012"]);
+}
+
+/// Real server: partial indexes on `status = 'new' OR status = 'retry'`, `NOT (owner =
+/// 'x')` and `prio > -1` give the rows psql printed (1, 2, 4; 3; 1, 3, 4; 2, 4: a NULL
+/// owner is in neither `owner = 'x'` nor its NOT). A predicate the simulation cannot
+/// evaluate (a function) is refused as not simulated rather than filing no rows, which
+/// made `lower(status) = 'new'` find none of the server's 1 and 3.
+#[test]
+fn partial_index_predicates_file_the_servers_rows() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text NOT NULL, owner text, prio int);
+INSERT INTO job VALUES (1, 'new', 'x', 1), (2, 'retry', NULL, -1), (3, 'done', 'y', 2), (4, 'new', NULL, 3);
+CREATE INDEX job_open ON job (id) WHERE status = 'new' OR status = 'retry';
+CREATE INDEX job_notx ON job (id) WHERE NOT (owner = 'x');
+CREATE INDEX job_neg ON job (id) WHERE prio > -1;";
+    let script = "SELECT id FROM job WHERE status = 'new' OR status = 'retry' ORDER BY id;
+SELECT id FROM job WHERE NOT (owner = 'x') ORDER BY id;
+SELECT id FROM job WHERE prio > -1 ORDER BY id;
+SELECT id FROM job WHERE (status = 'new' OR status = 'retry') AND owner IS NULL ORDER BY id;
+CREATE INDEX job_lower ON job (id) WHERE lower(status) = 'new';
+SELECT id FROM job WHERE lower(status) = 'new' ORDER BY id;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            ids(&[1, 2, 4]),
+            ids(&[3]),
+            ids(&[1, 3, 4]),
+            ids(&[2, 4]),
+            ids(&[1, 4])
+        ]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        ["not simulated: a call of LOWER in an index's WHERE"]
+    );
+}
+
+/// Real server: a select list may show a grouped expression, not another call on the same
+/// column: `GROUP BY lower(owner)` with `upper(owner)` is 42803, while `coalesce(owner,
+/// '-')` grouped by `COALESCE(owner, '-')` is one expression written in two cases.
+#[test]
+fn a_grouped_call_is_not_another_call() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, owner text);
+INSERT INTO job VALUES (1, 'x'), (2, NULL), (3, NULL);";
+    let script = "SELECT upper(owner) FROM job GROUP BY lower(owner);
+SELECT coalesce(owner, '-') AS o, count(*) FROM job GROUP BY COALESCE(owner, '-') ORDER BY 1;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42803"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["column \"job.owner\" must appear in the GROUP BY clause or be used in an aggregate function"]
+    );
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![
+            vec![text("-"), Value::Int(2)],
+            vec![text("x"), Value::Int(1)]
+        ]]
+    );
+}

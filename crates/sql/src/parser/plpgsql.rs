@@ -590,14 +590,22 @@ impl Parser<'_> {
     }
 
     /// `RAISE NOTICE 'x = %', x` prints; `RAISE EXCEPTION '...'` raises P0001.
+    /// WARNING and INFO print with their level, as psql shows them; LOG and DEBUG
+    /// reach no client at the default `client_min_messages` (NOTICE), so they print
+    /// nothing, though their arguments are still evaluated (an error in one is raised).
     fn plpgsql_raise(&mut self) -> PResult<StmtKind> {
         let start = self.advance().start;
         let level = self.word_at(0).unwrap_or_default();
-        let exception = match level.as_str() {
-            "EXCEPTION" => true,
-            "NOTICE" | "INFO" | "LOG" | "DEBUG" | "WARNING" => false,
+        // (raises, prints nothing, printed before the message)
+        let (exception, silent, prefix) = match level.as_str() {
+            "EXCEPTION" => (true, false, ""),
+            "NOTICE" => (false, false, ""),
+            "WARNING" => (false, false, "WARNING: "),
+            "INFO" => (false, false, "INFO: "),
+            "LOG" | "DEBUG" => (false, true, ""),
             _ => return Err(self.not_simulated(start..self.cur_span().end, "this RAISE")),
         };
+        let span_all = start..self.cur_span().end;
         self.advance();
         self.note("a string");
         if !self.at(Tok::Str) {
@@ -613,7 +621,15 @@ impl Parser<'_> {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "RAISE ... USING"));
         }
+        let fmt = format!("{prefix}{fmt}");
         let message = format_message(&fmt, args, fmt_span);
+        if silent {
+            self.pg_perform = true;
+            return Ok(StmtKind::SetVar {
+                name: var_ident(&PERFORM_VAR[1..], span_all),
+                value: message,
+            });
+        }
         Ok(if exception {
             StmtKind::Throw(Some(ThrowArgs {
                 number: int(50000),
