@@ -26,7 +26,8 @@ pub struct SqlError {
     /// RAISERROR's errors ignore XACT_ABORT; every other one (THROW's too) obeys it.
     pub ignores_xact_abort: bool,
     /// A duplicate key's columns and values (`document_id`, `3`), for a dialect that
-    /// reports them apart from the message.
+    /// reports them apart from the message; a truncation into a fixed-width column,
+    /// `character` and its length.
     pub key: Option<Box<(String, String)>>,
 }
 

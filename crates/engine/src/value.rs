@@ -593,7 +593,13 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
             Ok(Value::Decimal((n * f).round() / f))
         }
         DataType::Float | DataType::Money => Ok(Value::Decimal(to_number(v, ty)?)),
-        DataType::Char(n) | DataType::NChar(n) => fit_text(v, Some(*n), target),
+        DataType::Char(n) | DataType::NChar(n) => {
+            fit_text(v, Some(*n), target).map_err(|mut e| {
+                // A dialect whose message names the type tells fixed width from varying.
+                e.key = Some(Box::new(("character".into(), n.to_string())));
+                e
+            })
+        }
         DataType::VarChar(len) | DataType::NVarChar(len) => {
             let n = match len {
                 Len::N(n) => Some(*n),

@@ -457,3 +457,29 @@ fn create_index_forms_not_simulated() {
         assert_eq!(err.render(src), expected);
     }
 }
+
+/// Types a queue table often has and the simulation does not: each is named where it
+/// was written, rather than called unknown (`uuid`, `jsonb`) or misread (`int[]`).
+#[test]
+fn types_the_simulation_lacks_are_not_simulated() {
+    check_error(
+        "CREATE TABLE t (id int, c jsonb);",
+        expect!["1:27: not simulated: data type jsonb"],
+    );
+    check_error(
+        "CREATE TABLE t (id uuid PRIMARY KEY);",
+        expect!["1:20: not simulated: data type uuid"],
+    );
+    check_error(
+        "SELECT '1 day'::interval;",
+        expect!["1:17: not simulated: data type interval"],
+    );
+    check_error(
+        "CREATE TABLE t (tags text[]);",
+        expect!["1:26: not simulated: arrays"],
+    );
+    check_error(
+        "CREATE TABLE t (ids int [] NOT NULL);",
+        expect!["1:25: not simulated: arrays"],
+    );
+}

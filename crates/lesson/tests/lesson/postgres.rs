@@ -3383,3 +3383,31 @@ SELECT coalesce(owner, '-') AS o, count(*) FROM job GROUP BY COALESCE(owner, '-'
         ]]
     );
 }
+
+/// Real server: `varchar` without a length has none (a 40-character value fits; it used
+/// to be varchar(1) and fail), `character varying(n)`, `float8` and `smallserial` are
+/// types, and a value too long for `char` is `value too long for type character(1)`.
+#[test]
+fn postgresql_type_names_mean_what_the_server_means() {
+    let setup =
+        "CREATE TABLE t (a varchar, b char, c character varying(4), s smallserial, f float8);";
+    let script = "INSERT INTO t (a, b, c, f) VALUES (repeat('x', 40), 'y', 'abcd', 1.5) RETURNING s, length(a);
+INSERT INTO t (a, b, c, f) VALUES ('z', 'yy', 'abc', 2);
+INSERT INTO t (a, b, c, f) VALUES ('z', 'y', 'abcde', 2);
+SELECT repeat('y', 35)::varchar = repeat('y', 35);";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::Int(1), Value::Int(40)]],
+            vec![vec![Value::True]]
+        ]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "value too long for type character(1)",
+            "value too long for type character varying(4)"
+        ]
+    );
+}

@@ -717,6 +717,14 @@ impl Parser<'_> {
 
     /// A data type; `in_cast` selects the default length of varchar (30 in CAST, else 1).
     pub(crate) fn data_type(&mut self, in_cast: bool) -> PResult<DataType> {
+        let ty = self.one_data_type(in_cast)?;
+        if self.postgres() {
+            return self.pg_no_array(ty);
+        }
+        Ok(ty)
+    }
+
+    fn one_data_type(&mut self, in_cast: bool) -> PResult<DataType> {
         if self.teradata() {
             return self.teradata_data_type();
         }
@@ -779,7 +787,12 @@ impl Parser<'_> {
         Ok(ty)
     }
 
-    fn sized_type(&mut self, name: &str, start: usize, default_len: u32) -> PResult<DataType> {
+    pub(super) fn sized_type(
+        &mut self,
+        name: &str,
+        start: usize,
+        default_len: u32,
+    ) -> PResult<DataType> {
         let has_args = self.eat(Tok::LParen);
         let ty = match name {
             "decimal" | "numeric" | "dec" => {
@@ -812,9 +825,19 @@ impl Parser<'_> {
             }
             _ => {
                 let national = name.starts_with('n');
-                let max_len = if national { 4000 } else { 8000 };
+                let max_len = match (self.postgres(), national) {
+                    // PostgreSQL's limit for a declared length.
+                    (true, _) => 10_485_760,
+                    (false, true) => 4000,
+                    (false, false) => 8000,
+                };
                 let len = if !has_args {
-                    Len::N(default_len)
+                    // PostgreSQL's varchar without a length has none.
+                    if self.postgres() && name == "varchar" {
+                        Len::Max
+                    } else {
+                        Len::N(default_len)
+                    }
                 } else if self.eat_kw("MAX") {
                     Len::Max
                 } else {

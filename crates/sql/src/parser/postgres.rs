@@ -575,8 +575,23 @@ impl Parser<'_> {
         let Some(word) = self.word_at(0) else {
             return Ok(None);
         };
+        let span = self.cur_span();
         let ty = match word.as_str() {
             "TEXT" => DataType::VarChar(Len::Max),
+            "FLOAT8" | "FLOAT4" => DataType::Float,
+            "SMALLSERIAL" => DataType::SmallInt,
+            "CHARACTER" if self.kw_at(1, "VARYING") => {
+                self.advance();
+                self.advance();
+                let ty = self.sized_type("varchar", span.start, 1)?;
+                return self.pg_no_array(ty).map(Some);
+            }
+            // Types a queue table may well have, which the simulation does not know.
+            "JSON" | "JSONB" | "UUID" | "BYTEA" | "INTERVAL" | "INET" | "CIDR" | "MACADDR"
+            | "CITEXT" | "OID" | "XML" | "TSVECTOR" | "TSQUERY" | "POINT" | "TIMETZ" => {
+                let name = word.to_ascii_lowercase();
+                return Err(self.not_simulated(span, &format!("data type {name}")));
+            }
             "BOOLEAN" | "BOOL" => DataType::Boolean,
             "INT4" | "SERIAL" => DataType::Int,
             "INT8" | "BIGSERIAL" => DataType::BigInt,
@@ -603,7 +618,18 @@ impl Parser<'_> {
             _ => return Ok(None),
         };
         self.advance();
-        Ok(Some(ty))
+        self.pg_no_array(ty).map(Some)
+    }
+
+    /// `type[]` is an array, which the simulation does not have.
+    pub(super) fn pg_no_array(&mut self, ty: DataType) -> PResult<DataType> {
+        match self.tok_at(0) {
+            Some(t) if self.text(t).starts_with('[') => {
+                let span = self.cur_span();
+                Err(self.not_simulated(span, "arrays"))
+            }
+            _ => Ok(ty),
+        }
     }
 
     /// Whether the column type at the cursor is `serial` or `bigserial` (an IDENTITY).
@@ -611,7 +637,7 @@ impl Parser<'_> {
         self.postgres()
             && self
                 .word_at(0)
-                .is_some_and(|w| w == "SERIAL" || w == "BIGSERIAL")
+                .is_some_and(|w| matches!(w.as_str(), "SERIAL" | "BIGSERIAL" | "SMALLSERIAL"))
     }
 
     /// `expr::type`, PostgreSQL's cast, as CAST(expr AS type).

@@ -1,6 +1,7 @@
 //! The name PostgreSQL gives a result column that has no alias (the parser's
 //! `FigureColname`): a column or variable its own name, a function call the function's
-//! name as written (`count`, `pg_try_advisory_lock`, `now`), `CASE` "case", `EXISTS`
+//! name as written (`count`, `pg_try_advisory_lock`, `now`), `CASE` its ELSE's name
+//! when that is a column's or a call's, else "case", `EXISTS`
 //! "exists", a scalar subquery its first column's name, a cast its operand's name or
 //! else its type's (`'1'::int` is "int4"), anything else (`true` too, since version 15)
 //! "?column?".
@@ -24,7 +25,14 @@ fn figure(expr: &Expr, source: &str) -> Option<(String, u8)> {
         ExprKind::Column(n) => Some((n.name().value.to_lowercase(), 2)),
         ExprKind::Var(v) => Some((v.trim_start_matches('@').to_lowercase(), 2)),
         ExprKind::Function { .. } => function_name(text).map(|n| (n, 2)),
-        ExprKind::Case { .. } => Some(("case".into(), 2)),
+        // Its ELSE's own name (a column, a call), else "case", which a cast's type
+        // replaces.
+        ExprKind::Case { otherwise, .. } => {
+            match otherwise.as_deref().and_then(|e| figure(e, source)) {
+                Some((n, 2)) => Some((n, 2)),
+                _ => Some(("case".into(), 1)),
+            }
+        }
         ExprKind::Exists(_) => Some(("exists".into(), 2)),
         ExprKind::Subquery(q) => match q.items.first() {
             Some(SelectItem::Expr { alias: Some(a), .. }) => Some((a.value.to_lowercase(), 2)),
@@ -141,6 +149,12 @@ mod tests {
             ("'x'::varchar(20)", "varchar"),
             ("now()::date", "now"),
             ("CASE WHEN 1 = 1 THEN 'a' END", "case"),
+            ("CASE WHEN 1 = 1 THEN 'a' ELSE relname END", "relname"),
+            ("CASE WHEN true THEN 1 ELSE 2 END", "case"),
+            ("CASE WHEN true THEN 'a' END::text", "text"),
+            ("CASE WHEN true THEN 1 ELSE count(*) END", "count"),
+            ("CASE WHEN true THEN 'a' ELSE 'b'::text END", "case"),
+            ("CASE relname WHEN 'x' THEN 1 ELSE oid::int END", "oid"),
             ("EXISTS (SELECT 1)", "exists"),
             ("(SELECT max(id) FROM t)", "max"),
             ("(SELECT id AS n FROM t)", "n"),

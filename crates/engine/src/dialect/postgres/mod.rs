@@ -396,13 +396,11 @@ impl Rules for Postgres {
             // The truncated value is as long as the column allows.
             2628 => {
                 let kept = between(&e.message, "Truncated value: '", "'.").unwrap_or_default();
-                (
-                    "22001",
-                    format!(
-                        "value too long for type character varying({})",
-                        kept.chars().count()
-                    ),
-                )
+                let ty = match e.key.as_deref() {
+                    Some((fixed, n)) if fixed == "character" => format!("character({n})"),
+                    _ => format!("character varying({})", kept.chars().count()),
+                };
+                ("22001", format!("value too long for type {ty}"))
             }
             547 => {
                 let table = between(&e.message, "table \"dbo.", "\"").unwrap_or_default();
