@@ -46,7 +46,16 @@ pub(crate) fn has_aggregate(e: &Expr) -> bool {
 pub(crate) fn is_aggregate(name: &str) -> bool {
     matches!(
         name,
-        "COUNT" | "COUNT_BIG" | "SUM" | "MIN" | "MAX" | "AVG" | "STRING_AGG"
+        "COUNT"
+            | "COUNT_BIG"
+            | "SUM"
+            | "MIN"
+            | "MAX"
+            | "AVG"
+            | "STRING_AGG"
+            | "BOOL_AND"
+            | "BOOL_OR"
+            | "EVERY"
     )
 }
 

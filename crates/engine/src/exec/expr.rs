@@ -635,6 +635,9 @@ impl Exec<'_> {
         if star {
             return Ok(Value::Int(c.group.map_or(1, <[_]>::len) as i64));
         }
+        if matches!(name, "BOOL_AND" | "BOOL_OR" | "EVERY") && !self.rules.boolean_aggregates() {
+            return Err(SqlError::not_simulated(&format!("function {name}()")).into());
+        }
         let one = [c.row];
         let rows: Vec<&[Value]> = match c.group {
             Some(g) => g.iter().map(Vec::as_slice).collect(),
@@ -1174,6 +1177,9 @@ pub(crate) fn fold(
                 }
             }
         }
+        // A boolean's truth; NULLs were left out, and no row at all is NULL.
+        "BOOL_AND" | "EVERY" if !vals.is_empty() => Value::bool(vals.iter().all(Value::is_true)),
+        "BOOL_OR" if !vals.is_empty() => Value::bool(vals.iter().any(Value::is_true)),
         _ => Value::Null,
     }
 }

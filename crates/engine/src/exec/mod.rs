@@ -607,6 +607,11 @@ pub(crate) trait Rules: Sync {
         true
     }
 
+    /// Whether BOOL_AND, BOOL_OR and EVERY are aggregates (SQL Server has none of them).
+    fn boolean_aggregates(&self) -> bool {
+        false
+    }
+
     /// Whether integers drop fractions: AVG of integers is an integer and a CAST of a
     /// fraction to an integer truncates (SQL Server), rather than AVG keeping the
     /// fraction and the CAST rounding half away from zero (an exact numeric type's way).

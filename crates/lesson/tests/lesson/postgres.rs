@@ -3411,3 +3411,32 @@ SELECT repeat('y', 35)::varchar = repeat('y', 35);";
         ]
     );
 }
+
+/// Real server: `bool_and`, `bool_or` and `every` are aggregates that leave NULLs out
+/// and give NULL for no rows; a group whose values are all NULL is NULL. They used to be
+/// "not simulated", and beside a column outside an aggregate they read as 42803 instead.
+#[test]
+fn boolean_aggregates_as_the_server_has_them() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text, prio int, done boolean);
+INSERT INTO job VALUES (1, 'new', NULL, NULL), (2, NULL, 3, true), (3, 'done', 1, false), (4, 'done', 5, true);";
+    let script = "SELECT bool_and(prio > 0), bool_or(prio > 2), every(prio > 1), bool_and(done), bool_or(done) FROM job;
+SELECT status, bool_and(done), bool_or(prio > 4) FROM job GROUP BY status ORDER BY status NULLS FIRST;
+SELECT bool_and(done) FROM job WHERE id > 10;
+SELECT count(prio), sum(prio), bool_and(prio > 0) FROM job;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let (t, f, n) = (Value::True, Value::False, Value::Null);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![t.clone(), t.clone(), f.clone(), f.clone(), t.clone()]],
+            vec![
+                vec![n.clone(), t.clone(), f.clone()],
+                vec![text("done"), f.clone(), t.clone()],
+                vec![text("new"), n.clone(), n.clone()]
+            ],
+            vec![vec![n]],
+            vec![vec![Value::Int(3), Value::Int(9), t]],
+        ]
+    );
+}

@@ -1287,3 +1287,18 @@ fn a_filtered_index_outside_sql_servers_grammar_is_10735() {
     assert_eq!(texts(&sim, "A", 0), [["2"]]);
     assert_eq!(texts(&sim, "A", 1), [["1"], ["3"]]);
 }
+
+/// SQL Server has no BOOL_AND, BOOL_OR or EVERY: the simulation says so rather than
+/// answering with PostgreSQL's aggregate.
+#[test]
+fn boolean_aggregates_are_not_sql_servers() {
+    let sim = run_one(
+        "CREATE TABLE dbo.job (id int PRIMARY KEY, done bit NULL);\n\
+         INSERT dbo.job VALUES (1, 1), (2, NULL);",
+        "SELECT BOOL_OR(done) FROM dbo.job;",
+    );
+    assert_eq!(
+        errors(&sim, "A"),
+        [(0, "not simulated: function BOOL_OR()".to_string())]
+    );
+}

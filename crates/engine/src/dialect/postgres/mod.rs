@@ -189,6 +189,10 @@ impl Rules for Postgres {
         false
     }
 
+    fn boolean_aggregates(&self) -> bool {
+        true
+    }
+
     /// NULLs sort last ascending and first descending, and btree indexes keep them so.
     fn nulls_sort_high(&self) -> bool {
         true
