@@ -398,6 +398,8 @@ pub struct CreateTable {
     pub options: Vec<TableOption>,
     /// Teradata `[UNIQUE] PRIMARY INDEX [name] (columns)` after the column list.
     pub primary_index: Option<PrimaryIndex>,
+    /// PostgreSQL's `CREATE TABLE IF NOT EXISTS`: a table of that name is left as it is.
+    pub if_not_exists: bool,
 }
 
 /// A Teradata table option between the table name and the column list. `true` is the

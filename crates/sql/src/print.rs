@@ -433,6 +433,9 @@ impl Printer {
             Some(true) => "CREATE SET TABLE ",
             Some(false) => "CREATE MULTISET TABLE ",
         });
+        if t.if_not_exists {
+            self.w("IF NOT EXISTS ");
+        }
         self.object(&t.name);
         if t.queue {
             self.w(", QUEUE");

@@ -360,6 +360,19 @@ fn errors() {
             "1:8: not simulated: an interval other than one added to or subtracted from a timestamp"
         ],
     );
+    // Times a number is fine when the product is added (below); alone it is refused.
+    check_error(
+        "SELECT 2 * interval '5 minutes';",
+        expect![
+            "1:12: not simulated: an interval other than one added to or subtracted from a timestamp"
+        ],
+    );
+    check_error(
+        "SELECT now() + f(x * interval '1 second');",
+        expect![
+            "1:22: not simulated: an interval other than one added to or subtracted from a timestamp"
+        ],
+    );
     check_error(
         "SELECT now() - interval '1 month';",
         expect!["1:16: not simulated: intervals in months or years"],
@@ -481,5 +494,16 @@ fn types_the_simulation_lacks_are_not_simulated() {
     check_error(
         "CREATE TABLE t (ids int [] NOT NULL);",
         expect!["1:25: not simulated: arrays"],
+    );
+}
+
+/// A retry's backoff: an interval times a number, added to a timestamp, in the forms
+/// queue code writes it.
+#[test]
+fn intervals_times_a_number_added_to_a_timestamp() {
+    check(
+        "SELECT run_at + attempts * interval '1 second', run_at - interval '1 minute' * q.n, \
+         run_at + (power(2, attempts) * interval '10 seconds') FROM q;",
+        expect!["SELECT run_at + attempts * INTERVAL '1' SECOND, run_at - INTERVAL '60' SECOND * q.n, run_at + POWER(2, attempts) * INTERVAL '10' SECOND FROM q;"],
     );
 }

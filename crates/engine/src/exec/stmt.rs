@@ -96,6 +96,11 @@ impl Exec<'_> {
         }
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
+                let key = self.w.db.key(&object_key(&ct.name));
+                if ct.if_not_exists && self.w.db.names.contains_key(&key) {
+                    // Left as it is (the server's notice that it skipped is not shown).
+                    return Ok(done(CostKind::Ddl));
+                }
                 self.create_table(ct)?;
                 let key = self.w.db.key(&object_key(&ct.name));
                 self.created_table(i, key);

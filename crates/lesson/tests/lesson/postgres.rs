@@ -3440,3 +3440,66 @@ SELECT count(prio), sum(prio), bool_and(prio > 0) FROM job;";
         ]
     );
 }
+
+/// Real server: a retry's backoff, an interval times a number added to a timestamp,
+/// gives the times psql printed (`+00` aside). It used to be not simulated.
+#[test]
+fn a_backoff_interval_times_a_number() {
+    let setup =
+        "CREATE TABLE q (id int PRIMARY KEY, attempts int NOT NULL, run_at timestamp NOT NULL);
+INSERT INTO q VALUES (1, 3, '2026-01-05 09:00:00'), (2, 7, '2026-01-05 09:00:00.5');";
+    let script = "SELECT run_at + attempts * interval '1 second', run_at - interval '1 second' * attempts,
+  run_at + (attempts * interval '10 minutes'), run_at + q.attempts * interval '0.1 second' FROM q ORDER BY id;
+UPDATE q SET attempts = attempts + 1, run_at = run_at + (2 ^ attempts) * interval '1 minute' WHERE id = 1 RETURNING run_at;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let shown: Vec<Vec<Vec<String>>> = results(&sim, "A")
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|r| r.iter().map(|v| v.output_text().to_string()).collect())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            vec![
+                vec![
+                    "2026-01-05 09:00:03",
+                    "2026-01-05 08:59:57",
+                    "2026-01-05 09:30:00",
+                    "2026-01-05 09:00:00.3"
+                ],
+                vec![
+                    "2026-01-05 09:00:07.5",
+                    "2026-01-05 08:59:53.5",
+                    "2026-01-05 10:10:00.5",
+                    "2026-01-05 09:00:01.2"
+                ]
+            ],
+            vec![vec!["2026-01-05 09:08:00"]]
+        ]
+    );
+}
+
+/// Real server: `CREATE TABLE IF NOT EXISTS` leaves a table of that name as it is (psql
+/// shows a notice, `relation "job" already exists, skipping`), and makes one otherwise.
+#[test]
+fn create_table_if_not_exists_leaves_the_table() {
+    let setup =
+        "CREATE TABLE IF NOT EXISTS job (id int PRIMARY KEY, status text NOT NULL DEFAULT 'new');
+INSERT INTO job (id) VALUES (1);";
+    let script = "CREATE TABLE IF NOT EXISTS job (name text);
+INSERT INTO job (id) VALUES (2);
+SELECT id, status FROM job ORDER BY id;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![
+            vec![Value::Int(1), text("new")],
+            vec![Value::Int(2), text("new")]
+        ]]
+    );
+}

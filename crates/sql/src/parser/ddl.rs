@@ -202,6 +202,15 @@ impl Parser<'_> {
     }
 
     fn create_table(&mut self) -> PResult<CreateTable> {
+        let if_not_exists = self.postgres()
+            && self.kw_at(0, "IF")
+            && self.kw_at(1, "NOT")
+            && self.kw_at(2, "EXISTS");
+        if if_not_exists {
+            self.advance();
+            self.advance();
+            self.advance();
+        }
         let name = self.object_name()?;
         if self.kw_at(0, "AS") {
             let span = self.cur_span();
@@ -230,6 +239,7 @@ impl Parser<'_> {
             queue: false,
             options: Vec::new(),
             primary_index: None,
+            if_not_exists,
         })
     }
 

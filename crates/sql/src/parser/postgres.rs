@@ -777,16 +777,73 @@ impl Parser<'_> {
         }))
     }
 
+    /// Whether the interval literal at token `at` is added or subtracted: a `+` or `-`
+    /// before it, or before the factor it multiplies (`n * interval ...`,
+    /// `power(2, n) * interval ...`), past any opening parentheses.
+    fn interval_added_at(&self, at: usize) -> bool {
+        let kind = |k: usize| self.toks[k].kind;
+        let mut k = at;
+        let skip_opening = |mut k: usize| {
+            while k > 0 && kind(k - 1) == Tok::LParen {
+                k -= 1;
+            }
+            k
+        };
+        k = skip_opening(k);
+        if k > 0 && kind(k - 1) == Tok::Star {
+            // Back over the factor: a name, number or variable (dotted names too), or a
+            // parenthesised group with the function name before it.
+            k -= 1;
+            if k == 0 {
+                return false;
+            }
+            if kind(k - 1) == Tok::RParen {
+                let mut depth = 0usize;
+                while k > 0 {
+                    k -= 1;
+                    match kind(k) {
+                        Tok::RParen => depth += 1,
+                        Tok::LParen => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if depth != 0 {
+                    return false;
+                }
+                if k > 0 && kind(k - 1) == Tok::Word {
+                    k -= 1;
+                }
+            } else {
+                k -= 1;
+                if !matches!(
+                    kind(k),
+                    Tok::Word | Tok::QuotedIdent | Tok::Int | Tok::Decimal | Tok::Var
+                ) {
+                    return false;
+                }
+                while k >= 2 && kind(k - 1) == Tok::Dot {
+                    k -= 2;
+                }
+            }
+            k = skip_opening(k);
+        }
+        k > 0 && matches!(kind(k - 1), Tok::Plus | Tok::Minus)
+    }
+
     /// `interval '5 minutes'` (also `'1 day 02:00:00'`, `'1.5 s'`, `'30 seconds ago'`):
     /// the common `INTERVAL` function of its length in seconds, which a timestamp plus
     /// or minus adds as a fraction of days. Months and years, whose length depends on
     /// the date, are not simulated.
     fn pg_interval(&mut self) -> PResult<Expr> {
-        // Only as what a timestamp adds or subtracts: an interval shown or compared
-        // would need a value of its own.
-        let after_sign =
-            self.pos > 0 && matches!(self.toks[self.pos - 1].kind, Tok::Plus | Tok::Minus);
-        if !after_sign {
+        // Only as what a timestamp adds or subtracts, alone or times a number
+        // (`run_at + attempts * interval '1 second'`, a retry's backoff): an interval
+        // shown or compared would need a value of its own.
+        if !self.interval_added_at(self.pos) {
             let span = self.cur_span().start..self.toks.get(self.pos + 1).map_or(0, |t| t.end);
             return Err(self.not_simulated(
                 span,

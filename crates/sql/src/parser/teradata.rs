@@ -766,6 +766,7 @@ impl Parser<'_> {
             queue,
             options,
             primary_index,
+            if_not_exists: false,
         };
         if table.queue {
             check_qits(&table)?;
