@@ -368,7 +368,26 @@ impl Exec<'_> {
                 if *op == BinaryOp::Pow {
                     return Ok(self.rules.power(&l, &r)?);
                 }
-                binary(*op, &l, &r)?
+                let v = binary(*op, &l, &r)?;
+                // Integers are 64-bit here; arithmetic on two `int`s is an `int` on both
+                // servers and overflows past its range (looked into only then).
+                if let Value::Int(n) = v {
+                    if i32::try_from(n).is_err()
+                        && matches!(
+                            op,
+                            BinaryOp::Add
+                                | BinaryOp::Sub
+                                | BinaryOp::Mul
+                                | BinaryOp::Div
+                                | BinaryOp::Mod
+                        )
+                        && self.narrow_int(i, left, ctx)
+                        && self.narrow_int(i, right, ctx)
+                    {
+                        return Err(SqlError::arithmetic_overflow(&DataType::Int).into());
+                    }
+                }
+                v
             }
             ExprKind::IsNull { expr, negated } => {
                 let v = self.eval(i, expr, ctx)?;
@@ -579,6 +598,45 @@ impl Exec<'_> {
             s.request_at as i64
         } else {
             s.statement_at as i64
+        }
+    }
+
+    /// Whether `e` is typed as an integer of at most 32 bits without evaluating it: a
+    /// literal in int's range, an int, smallint or tinyint column or variable, a cast to
+    /// one, or arithmetic on such. Anything else (bigint, a call) is taken as wide.
+    fn narrow_int(&self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> bool {
+        let narrow =
+            |ty: &DataType| matches!(ty, DataType::Int | DataType::SmallInt | DataType::TinyInt);
+        match &e.kind {
+            ExprKind::Literal(Literal::Int(n)) => i32::try_from(*n).is_ok(),
+            ExprKind::Var(name) => {
+                let key = crate::names::lower(name);
+                (self.w.sessions[i].frames.last())
+                    .and_then(|f| f.vars.get(&*key))
+                    .is_some_and(|(ty, _)| narrow(ty))
+            }
+            ExprKind::Column(name) => match lookup(ctx, name) {
+                Ok(Cols::Found(c, p)) => (c.scope.bindings.iter())
+                    .find(|b| (b.offset..b.offset + b.columns.len()).contains(&p))
+                    .and_then(|b| {
+                        let t = self.w.db.table_id(b.table.as_deref()?)?;
+                        let col = self.w.db.tables[t as usize].columns.get(p - b.offset)?;
+                        Some(narrow(&col.ty))
+                    })
+                    .unwrap_or(false),
+                _ => false,
+            },
+            ExprKind::Cast { ty, .. } => narrow(ty),
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                expr,
+            } => self.narrow_int(i, expr, ctx),
+            ExprKind::Binary {
+                op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod,
+                left,
+                right,
+            } => self.narrow_int(i, left, ctx) && self.narrow_int(i, right, ctx),
+            _ => false,
         }
     }
 

@@ -3503,3 +3503,34 @@ SELECT id, status FROM job ORDER BY id;";
         ]]
     );
 }
+
+/// Real server: arithmetic on two `int`s (columns, variables, literals in int's range,
+/// casts) is an `int` and fails past its range with 22003 `integer out of range`; with a
+/// `bigint` on either side, or a literal past int's range, it is a `bigint`. Aggregates
+/// over ints are bigints. The simulation computed all of them in 64 bits.
+#[test]
+fn int_arithmetic_overflows_as_int() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, n int, b bigint, s smallint);
+INSERT INTO t VALUES (1, 2000000000, 2000000000, 30000);";
+    let script = "SELECT 2147483647 + 1;
+SELECT n + n FROM t;
+SELECT b + b, n + b, n::bigint * 2 FROM t;
+SELECT n * 2 FROM t;
+SELECT 2147483647 + 1::bigint, 3000000000 + 1;
+SELECT -2147483648 - 1;
+SELECT s * 2, n - (-n) FROM t;
+DO $$ DECLARE x int := 2000000000; BEGIN RAISE NOTICE '%', x + x; END $$;
+SELECT count(*) * 2147483647, sum(n) + sum(n) FROM t;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["22003"; 6]);
+    assert_eq!(messages(&sim, "A"), ["integer out of range"; 6]);
+    let big = Value::Int(4_000_000_000);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![big.clone(), big.clone(), big.clone()]],
+            vec![vec![Value::Int(2_147_483_648), Value::Int(3_000_000_001)]],
+            vec![vec![Value::Int(2_147_483_647), big]],
+        ]
+    );
+}

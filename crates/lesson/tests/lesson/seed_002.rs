@@ -373,6 +373,11 @@ INSERT INTO t (id, code) VALUES (1, 10);";
             "Invalid calculation:  division by zero.",
         ),
         (
+            "SELECT 2147483647 + 1;",
+            2616,
+            "Numeric overflow occurred during computation.",
+        ),
+        (
             "SELECT id FROM nowhere;",
             3807,
             "Object 'nowhere' does not exist.",

@@ -1302,3 +1302,32 @@ fn boolean_aggregates_are_not_sql_servers() {
         [(0, "not simulated: function BOOL_OR()".to_string())]
     );
 }
+
+/// SQL Server: `int` arithmetic is `int` and overflows past its range with Msg 8115;
+/// a `bigint` operand, or a literal past int's range (a decimal there), widens it.
+#[test]
+fn int_arithmetic_overflows_with_8115() {
+    let sim = run_one(
+        "CREATE TABLE dbo.t (id int PRIMARY KEY, n int, b bigint);\n\
+         INSERT dbo.t VALUES (1, 2000000000, 2000000000);",
+        "SELECT 2147483647 + 1;\n\
+         SELECT n + n FROM dbo.t;\n\
+         SELECT b + b, n + b, CAST(n AS bigint) * 2, 2147483647 + 2147483648 FROM dbo.t;\n\
+         DECLARE @k int = 2147483647;\n\
+         SET @k += 1;\n\
+         SELECT @k;",
+    );
+    let overflow = (
+        8115,
+        "Arithmetic overflow error converting expression to data type int.".to_string(),
+    );
+    assert_eq!(
+        errors(&sim, "A"),
+        [overflow.clone(), overflow.clone(), overflow]
+    );
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [["4000000000", "4000000000", "4000000000", "4294967295"]]
+    );
+    assert_eq!(texts(&sim, "A", 1), [["2147483647"]]);
+}

@@ -76,6 +76,10 @@ fn teradata_error(e: SqlError) -> SqlError {
             ),
         ),
         8134 => (2618, "Invalid calculation:  division by zero.".to_string()),
+        8115 => (
+            2616,
+            "Numeric overflow occurred during computation.".to_string(),
+        ),
         8120 | 8121 => (
             3504,
             "Selected non-aggregate values must be part of the associated group.".to_string(),
