@@ -3534,3 +3534,23 @@ SELECT count(*) * 2147483647, sum(n) + sum(n) FROM t;";
         ]
     );
 }
+
+/// The server has `pg_locks` and `current_setting`: using them is "not simulated", not
+/// "relation does not exist" (42P01) or "function does not exist" (42883), which would
+/// tell a learner their query is wrong. A name the server has not is still 42883.
+#[test]
+fn the_servers_catalog_and_builtins_are_not_simulated() {
+    let script = "SELECT count(*) FROM pg_locks;
+SELECT current_setting('transaction_isolation');
+SELECT no_such_function(1);";
+    let sim = pg("", &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["XX000", "XX000", "42883"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "not simulated: the catalog view pg_locks (the state view shows sessions and locks)",
+            "not simulated: function CURRENT_SETTING()",
+            "function no_such_function(integer) does not exist"
+        ]
+    );
+}

@@ -119,6 +119,56 @@ pub(super) fn call(
     Some(Ok(v))
 }
 
+/// Functions the server has that the simulation does not: a call of one is "not
+/// simulated", where a name of neither kind "does not exist" (42883).
+pub(super) fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "current_setting"
+            | "set_config"
+            | "pg_backend_pid"
+            | "pg_blocking_pids"
+            | "pg_cancel_backend"
+            | "pg_terminate_backend"
+            | "pg_notify"
+            | "txid_current"
+            | "pg_current_xact_id"
+            | "gen_random_uuid"
+            | "nextval"
+            | "currval"
+            | "setval"
+            | "to_char"
+            | "to_timestamp"
+            | "to_date"
+            | "to_number"
+            | "initcap"
+            | "age"
+            | "make_interval"
+            | "format"
+            | "regexp_replace"
+            | "regexp_match"
+            | "regexp_matches"
+            | "md5"
+            | "json_build_object"
+            | "jsonb_build_object"
+            | "row_to_json"
+            | "to_json"
+            | "to_jsonb"
+            | "array_agg"
+            | "array_length"
+            | "unnest"
+            | "pg_typeof"
+            | "version"
+            | "current_database"
+            | "current_schema"
+            | "timeofday"
+            | "pg_sleep_for"
+            | "pg_sleep_until"
+            | "stddev"
+            | "variance"
+    )
+}
+
 fn division_by_zero() -> Interrupt {
     SqlError::generic(8134, 16, "Divide by zero error encountered.").into()
 }

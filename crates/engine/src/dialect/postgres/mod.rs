@@ -271,6 +271,17 @@ impl Rules for Postgres {
         if e.sqlstate.is_some() {
             return e;
         }
+        // The server's catalog exists there: not simulated here, not "does not exist".
+        if e.number == 208 {
+            let name = quoted_after(&e.message, "name '")
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if name.starts_with("pg_") || name.starts_with("information_schema.") {
+                return self.number_error(SqlError::not_simulated(&format!(
+                    "the catalog view {name} (the state view shows sessions and locks)"
+                )));
+            }
+        }
         let (code, message) = match e.number {
             // Lock timeout and NOWAIT (C5).
             1222 => (
@@ -591,6 +602,12 @@ impl Rules for Postgres {
     /// 42883, naming the argument types as the server resolved them: a quoted
     /// literal is `unknown`, other values by their type.
     fn unknown_routine(&self, name: &str, args: &[(&Expr, Value)], function: bool) -> SqlError {
+        let lower = name.to_lowercase();
+        if function && functions::is_builtin(&lower) {
+            // The server has it: not "does not exist".
+            let upper = name.to_uppercase();
+            return self.number_error(SqlError::not_simulated(&format!("function {upper}()")));
+        }
         let types: Vec<&str> = args
             .iter()
             .map(|(e, v)| match (&e.kind, v) {
