@@ -217,10 +217,7 @@ pub(crate) fn canonical_forms(e: &Expr) -> Vec<String> {
     {
         let mut s = String::from("(");
         canon(right, &mut s);
-        {
-            use std::fmt::Write;
-            let _ = write!(s, " {op:?} ");
-        }
+        s.push_str(op_word(*op));
         canon(left, &mut s);
         s.push(')');
         forms.push(s);
@@ -230,17 +227,44 @@ pub(crate) fn canonical_forms(e: &Expr) -> Vec<String> {
 
 /// Appends `text` lowercased as `to_ascii_lowercase` would, without a copy first.
 fn push_ascii_lower(s: &mut String, text: &str) {
-    s.extend(text.chars().map(|c| c.to_ascii_lowercase()));
+    let start = s.len();
+    s.push_str(text);
+    s[start..].make_ascii_lowercase();
+}
+
+/// An operator's word between its operands' texts, one per operator (`^` is XOR in one
+/// dialect and a power in another; the symbols alone would not tell them apart).
+fn op_word(op: BinaryOp) -> &'static str {
+    use BinaryOp::*;
+    match op {
+        Add => " + ",
+        Sub => " - ",
+        Mul => " * ",
+        Div => " / ",
+        Mod => " % ",
+        Eq => " = ",
+        Ne => " <> ",
+        IsDistinct => " is distinct from ",
+        IsNotDistinct => " is not distinct from ",
+        Lt => " < ",
+        Le => " <= ",
+        Gt => " > ",
+        Ge => " >= ",
+        And => " and ",
+        Or => " or ",
+        BitAnd => " & ",
+        BitOr => " | ",
+        BitXor => " xor ",
+        Concat => " || ",
+        Pow => " pow ",
+    }
 }
 
 fn canon(e: &Expr, s: &mut String) {
     // Written into the one buffer: access paths canonicalize every query's predicate.
-    use std::fmt::Write;
     match &e.kind {
         ExprKind::Column(n) => push_ascii_lower(s, &n.name().value),
-        ExprKind::Literal(Literal::Int(i)) => {
-            let _ = write!(s, "{i}");
-        }
+        ExprKind::Literal(Literal::Int(i)) => crate::value::push_int(s, *i),
         ExprKind::Literal(Literal::Str { value, .. }) => {
             s.push('\'');
             // ASCII text (the usual) lowercases by character; other text as a whole, as
@@ -259,7 +283,7 @@ fn canon(e: &Expr, s: &mut String) {
         ExprKind::Binary { op, left, right } => {
             s.push('(');
             canon(left, s);
-            let _ = write!(s, " {op:?} ");
+            s.push_str(op_word(*op));
             canon(right, s);
             s.push(')');
         }

@@ -292,6 +292,17 @@ fn write_digits(buf: &mut [u8; 21], n: u64) -> usize {
 /// `n` as shared text, as `Display` writes it, without the formatting machinery (key
 /// texts and CASTs of integers are written for every row). Written on the stack, so the
 /// shared text is the only allocation.
+/// Appends an integer's digits to `s` without the formatting machinery.
+pub(crate) fn push_int(s: &mut String, n: i64) {
+    let mut buf = [b'0'; 21];
+    let mut at = write_digits(&mut buf, n.unsigned_abs());
+    if n < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    s.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
 pub(crate) fn int_text(n: i64) -> Rc<str> {
     let mut buf = [b'0'; 21];
     let mut at = write_digits(&mut buf, n.unsigned_abs());
@@ -494,6 +505,24 @@ pub fn sort_cmp_nulls(a: &Value, b: &Value, nulls_high: bool) -> Ordering {
 
 /// Parses `'00:00:00.020'`-style WAITFOR DELAY text into microseconds.
 pub fn parse_delay(text: &str) -> Option<u64> {
+    // The usual `hh:mm:ss.fff`, digits only: read by bytes (every WAITFOR of a loop
+    // parses its delay). Anything else takes the general path below.
+    if let [h1, h2, b':', m1, m2, b':', s1, s2, b'.', rest @ ..] = text.as_bytes() {
+        let digits = [*h1, *h2, *m1, *m2, *s1, *s2];
+        if digits.iter().all(u8::is_ascii_digit)
+            && !rest.is_empty()
+            && rest.len() <= 6
+            && rest.iter().all(u8::is_ascii_digit)
+        {
+            let two = |a: u8, b: u8| u64::from(a - b'0') * 10 + u64::from(b - b'0');
+            let secs = (two(*h1, *h2) * 60 + two(*m1, *m2)) * 60 + two(*s1, *s2);
+            let mut frac = 0u64;
+            for &d in rest {
+                frac = frac * 10 + u64::from(d - b'0');
+            }
+            return Some(secs * 1_000_000 + frac * 10u64.pow(6 - rest.len() as u32));
+        }
+    }
     let t = text.trim();
     let (hms, frac) = match t.split_once('.') {
         Some((a, b)) => (a, b),
@@ -1011,6 +1040,11 @@ mod tests {
         assert_eq!(&*int_text(-120), "-120");
         assert_eq!(&*int_text(i64::MIN), i64::MIN.to_string());
         assert_eq!(parse_delay("00:01:02.5"), Some(62_500_000));
+        // The byte path and the general one agree where they meet.
+        assert_eq!(parse_delay("01:02:03.456789"), Some(3_723_456_789));
+        assert_eq!(parse_delay("01:02:03.4567891"), Some(3_723_456_789));
+        assert_eq!(parse_delay(" 01:02:03.456789"), Some(3_723_456_789));
+        assert_eq!(parse_delay("01:02:03.4x"), None);
         assert_eq!(parse_delay("1:2:3:4"), None);
         // hh:mm, as both servers read a time of two parts.
         assert_eq!(parse_delay("00:05"), Some(300_000_000));

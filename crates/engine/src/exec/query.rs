@@ -1545,7 +1545,8 @@ impl Exec<'_> {
         hints: &[TableHint],
         purpose: Purpose,
     ) -> Result<Locking, Interrupt> {
-        let h = |k| has_hint(hints, k);
+        // Most statements have no hints: asked a dozen times below, answered at once.
+        let h = |k| !hints.is_empty() && has_hint(hints, k);
         let iso = self.rules.isolation(self.w.sessions[i].options.isolation);
         let versioned = self.rules.versioned_reads();
         // A row-lock clause (SELECT ... FOR UPDATE): its mode, held to the end.

@@ -32,7 +32,9 @@ pub(crate) const SETUP_SOURCE: usize = usize::MAX;
 #[derive(Clone)]
 pub(crate) struct Db {
     pub tables: storage::Tables,
-    pub names: BTreeMap<String, u32>,
+    /// Table names (lower-cased) to ids: looked up by every statement, never walked, so
+    /// unordered.
+    pub names: rustc_hash::FxHashMap<String, u32>,
     pub procs: BTreeMap<String, Rc<Procedure>>,
     pub rcsi: bool,
     pub allow_snapshot: bool,
@@ -165,7 +167,7 @@ impl World {
         World {
             db: Db {
                 tables: storage::Tables::default(),
-                names: BTreeMap::new(),
+                names: Default::default(),
                 procs: BTreeMap::new(),
                 rcsi: false,
                 allow_snapshot: false,
