@@ -426,6 +426,11 @@ fn collation() -> Collation {
     COLLATION.with(std::cell::Cell::get)
 }
 
+/// Whether the thread's collation ignores case (where text is searched, not compared).
+pub(crate) fn ignores_case() -> bool {
+    collation() == Collation::IgnoreCase
+}
+
 /// Compares two texts under the thread's [`Collation`].
 pub fn collate(a: &str, b: &str) -> Ordering {
     match collation() {

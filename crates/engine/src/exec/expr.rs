@@ -1008,6 +1008,31 @@ impl Exec<'_> {
                     s.chars().skip(from).take(take).collect()
                 })
             }
+            // CHARINDEX(find, search [, start]): where `find` first begins in `search`
+            // at or after `start`, counted in characters from 1; 0 when it does not (or
+            // is empty); NULL when either text is. The collation decides case.
+            "CHARINDEX" => match (arg(0), arg(1)) {
+                (Value::Null, _) | (_, Value::Null) => Value::Null,
+                (find, search) => {
+                    let fold = |v: &Value| {
+                        let t = v.as_text();
+                        if crate::value::ignores_case() {
+                            t.to_lowercase()
+                        } else {
+                            t
+                        }
+                    };
+                    let find: Vec<char> = fold(&find).chars().collect();
+                    let search: Vec<char> = fold(&search).chars().collect();
+                    let start = v.get(2).and_then(Value::as_i64).unwrap_or(1).max(1) as usize;
+                    let at = (!find.is_empty())
+                        .then(|| {
+                            (start - 1..search.len()).find(|&k| search[k..].starts_with(&find))
+                        })
+                        .flatten();
+                    Value::Int(at.map_or(0, |k| k as i64 + 1))
+                }
+            },
             "REPLICATE" => {
                 // SQL Server cuts a non-max result at 8 000 bytes: never a string of
                 // gigabytes (found by fuzzing).

@@ -1331,3 +1331,21 @@ fn int_arithmetic_overflows_with_8115() {
     );
     assert_eq!(texts(&sim, "A", 1), [["2147483647"]]);
 }
+
+/// SQL Server's CHARINDEX: the 1-based position where the text first begins, at or after
+/// the start given; 0 when it does not occur or is empty; NULL when either text is;
+/// case-insensitive under the default collation.
+#[test]
+fn charindex_finds_text_as_sql_server_does() {
+    let sim = run_one(
+        "",
+        "SELECT CHARINDEX('l', 'hello'), CHARINDEX('L', 'hello'), CHARINDEX('l', 'hello', 4),\n\
+                CHARINDEX('lo', 'hello'), CHARINDEX('z', 'hello'), CHARINDEX('', 'abc'),\n\
+                CHARINDEX(NULL, 'abc'), CHARINDEX('l', 'hello', -5);",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(
+        row(&sim, "A", 0),
+        ["3", "3", "4", "4", "0", "0", "NULL", "3"]
+    );
+}
