@@ -896,6 +896,18 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
             }
         }
     }
+    // Text beside an integer is read as an integer, as both servers convert it (`1 + '1'`
+    // is the int 2; `1 + '1.5'` fails to convert, 245 / 22P02).
+    if let (Value::Int(_), Value::Text(a)) | (Value::Text(a), Value::Int(_)) = (l, r) {
+        let n = a
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| SqlError::conversion_failed(a, &DataType::Int))?;
+        return match (l, r) {
+            (Value::Text(_), _) => binary(op, &Value::Int(n), r),
+            _ => binary(op, l, &Value::Int(n)),
+        };
+    }
     if let (Value::DateTime(..), Value::DateTime(..), Sub) = (l, r, op) {
         // An interval (or datetime's days since 1900) has no value here.
         return Err(

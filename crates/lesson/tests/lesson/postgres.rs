@@ -3554,3 +3554,26 @@ SELECT no_such_function(1);";
         ]
     );
 }
+
+/// Real server: a quoted literal beside an integer is read as an integer: `1 + '1'` is
+/// 2, `'7' / 2` is 3 (integer division), and `1 + '1.5'` fails with 22P02. The
+/// simulation used to read it as a fraction (3.5, 2.5).
+#[test]
+fn text_beside_an_integer_is_an_integer() {
+    let script = "SELECT 1 + '1', '7' / 2, 3 * ' 4 ', 10 - '3';
+SELECT 1 + '1.5';";
+    let sim = pg("", &[("A", 0, script)]);
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![
+            Value::Int(2),
+            Value::Int(3),
+            Value::Int(12),
+            Value::Int(7)
+        ]]]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        ["invalid input syntax for type integer: \"1.5\""]
+    );
+}

@@ -1349,3 +1349,19 @@ fn charindex_finds_text_as_sql_server_does() {
         ["3", "3", "4", "4", "0", "0", "NULL", "3"]
     );
 }
+
+/// SQL Server converts text beside an int to int (int's precedence is higher): `1 +
+/// '1'` is 2, `'7' / 2` is 3, and `1 + '1.5'` fails with 245.
+#[test]
+fn text_beside_an_int_converts_to_int() {
+    let sim = run_one("", "SELECT 1 + '1', '7' / 2, 10 - '3';\nSELECT 1 + '1.5';");
+    assert_eq!(row(&sim, "A", 0), ["2", "3", "7"]);
+    assert_eq!(
+        errors(&sim, "A"),
+        [(
+            245,
+            "Conversion failed when converting the varchar value '1.5' to data type int."
+                .to_string()
+        )]
+    );
+}
