@@ -636,14 +636,19 @@ pub(crate) trait Rules: Sync {
     /// (constants)`, joined by AND: anything else (OR, NOT, a function, two columns) is
     /// 10735, naming the index and the table as written.
     fn check_index_filter(&self, filter: &Expr, index: &str, table: &str) -> Result<(), SqlError> {
-        let constant = |e: &Expr| match &e.kind {
-            ExprKind::Literal(_) => true,
-            ExprKind::Unary {
-                op: UnaryOp::Neg,
-                expr,
-            } => matches!(expr.kind, ExprKind::Literal(_)),
-            _ => false,
-        };
+        // A constant may be converted (`CAST('20040101' AS datetime)`), as the server's
+        // guidance for a filter on a column of another type has it.
+        fn constant(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Literal(_) => true,
+                ExprKind::Unary {
+                    op: UnaryOp::Neg,
+                    expr,
+                } => matches!(expr.kind, ExprKind::Literal(_)),
+                ExprKind::Cast { expr, .. } => constant(expr),
+                _ => false,
+            }
+        }
         let column = |e: &Expr| matches!(e.kind, ExprKind::Column(_));
         let fits = crate::syntax::conjuncts(filter)
             .iter()

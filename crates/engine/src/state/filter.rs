@@ -76,7 +76,10 @@ pub(crate) fn unsupported(e: &Expr) -> Option<String> {
             unsupported(expr).or_else(|| list.iter().find_map(unsupported))
         }
         ExprKind::Function { name, .. } => Some(format!("a call of {name}")),
-        ExprKind::Cast { .. } => Some("a cast".into()),
+        ExprKind::Cast {
+            expr, style: None, ..
+        } => unsupported(expr),
+        ExprKind::Cast { .. } => Some("CONVERT with a style".into()),
         ExprKind::Case { .. } => Some("CASE".into()),
         ExprKind::Between { .. } => Some("BETWEEN".into()),
         ExprKind::Like { .. } => Some("LIKE".into()),
@@ -145,6 +148,13 @@ fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
             Value::Decimal(d) => Value::Decimal(-d),
             _ => Value::Null,
         },
+        // `'new'::text`, `CAST('20040101' AS datetime)`: as the type converts it (a
+        // value that does not convert files nothing).
+        ExprKind::Cast {
+            expr,
+            ty,
+            style: None,
+        } => crate::value::convert(&pure_eval(t, expr, row), ty, None).unwrap_or(Value::Null),
         ExprKind::IsNull { expr, negated } => {
             Value::bool(pure_eval(t, expr, row).is_null() != *negated)
         }
@@ -217,5 +227,6 @@ mod tests {
         assert_eq!(u("owner = 'x' OR NOT prio IN (1, 2)"), None);
         assert_eq!(u("lower(owner) = 'x'").as_deref(), Some("a call of LOWER"));
         assert_eq!(u("prio BETWEEN 1 AND 2").as_deref(), Some("BETWEEN"));
+        assert_eq!(u("owner = CAST('x' AS varchar(5))"), None);
     }
 }

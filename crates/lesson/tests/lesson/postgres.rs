@@ -3335,11 +3335,13 @@ fn partial_index_predicates_file_the_servers_rows() {
 INSERT INTO job VALUES (1, 'new', 'x', 1), (2, 'retry', NULL, -1), (3, 'done', 'y', 2), (4, 'new', NULL, 3);
 CREATE INDEX job_open ON job (id) WHERE status = 'new' OR status = 'retry';
 CREATE INDEX job_notx ON job (id) WHERE NOT (owner = 'x');
-CREATE INDEX job_neg ON job (id) WHERE prio > -1;";
+CREATE INDEX job_neg ON job (id) WHERE prio > -1;
+CREATE INDEX job_cast ON job (id) WHERE status = 'retry'::text;";
     let script = "SELECT id FROM job WHERE status = 'new' OR status = 'retry' ORDER BY id;
 SELECT id FROM job WHERE NOT (owner = 'x') ORDER BY id;
 SELECT id FROM job WHERE prio > -1 ORDER BY id;
 SELECT id FROM job WHERE (status = 'new' OR status = 'retry') AND owner IS NULL ORDER BY id;
+SELECT id FROM job WHERE status = 'retry'::text ORDER BY id;
 CREATE INDEX job_lower ON job (id) WHERE lower(status) = 'new';
 SELECT id FROM job WHERE lower(status) = 'new' ORDER BY id;";
     let sim = pg(setup, &[("A", 0, script)]);
@@ -3350,6 +3352,7 @@ SELECT id FROM job WHERE lower(status) = 'new' ORDER BY id;";
             ids(&[3]),
             ids(&[1, 3, 4]),
             ids(&[2, 4]),
+            ids(&[2]),
             ids(&[1, 4])
         ]
     );
