@@ -507,3 +507,25 @@ fn intervals_times_a_number_added_to_a_timestamp() {
         expect!["SELECT run_at + attempts * INTERVAL '1' SECOND, run_at - INTERVAL '60' SECOND * q.n, run_at + POWER(2, attempts) * INTERVAL '10' SECOND FROM q;"],
     );
 }
+
+/// `SET (a, b) = (x, y)` (or `= ROW (x, y)`) is one assignment per column; a count that
+/// does not match, and one value that is not a row, fail in the server's words.
+#[test]
+fn multiple_column_update_items() {
+    check(
+        "UPDATE job SET (status, owner) = ('z', 'me'), n = n + 1, (a) = ROW (1) WHERE id = 1;",
+        expect!["UPDATE job SET status = 'z', owner = 'me', n = n + 1, a = 1 WHERE id = 1;"],
+    );
+    check_error(
+        "UPDATE job SET (a, b) = (1, 2, 3);",
+        expect!["1:16: number of columns does not match number of values"],
+    );
+    check_error(
+        "UPDATE job SET (a, b) = (1);",
+        expect!["1:16: source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"],
+    );
+    check_error(
+        "UPDATE job SET (a, b) = (SELECT 1, 2);",
+        expect!["1:25: not simulated: (columns) = (SELECT ...)"],
+    );
+}

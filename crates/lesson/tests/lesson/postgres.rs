@@ -3580,3 +3580,23 @@ SELECT 1 + '1.5';";
         ["invalid input syntax for type integer: \"1.5\""]
     );
 }
+
+/// Real server: `UPDATE ... SET (status, owner) = ('z', 'me')` sets both, each value
+/// read from the row as it was (`(a, b) = (b, a)` swaps), as psql showed.
+#[test]
+fn a_multiple_column_update_item_sets_each_column() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text, owner text);
+INSERT INTO job VALUES (1, 'new', NULL), (2, 'x', 'y');";
+    let script =
+        "UPDATE job SET (status, owner) = ('z', 'me') WHERE id = 1 RETURNING status, owner;
+UPDATE job SET (status, owner) = ROW (owner, status) WHERE id = 2 RETURNING status, owner;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let text = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![text("z"), text("me")]],
+            vec![vec![text("y"), text("x")]]
+        ]
+    );
+}

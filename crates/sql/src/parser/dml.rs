@@ -153,9 +153,16 @@ impl Parser<'_> {
         self.no_table_variable(&target, "UPDATE of a table variable")?;
         let (target, mut from) = self.pg_aliased(target)?;
         self.expect_kw("SET")?;
-        let mut assignments = vec![self.assignment()?];
-        while self.eat(Tok::Comma) {
-            assignments.push(self.assignment()?);
+        let mut assignments = Vec::new();
+        loop {
+            if self.postgres() && self.at(Tok::LParen) {
+                assignments.extend(self.pg_multi_assignment()?);
+            } else {
+                assignments.push(self.assignment()?);
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
         }
         let output = self.opt_output()?;
         if self.eat_kw("FROM") {
@@ -176,6 +183,54 @@ impl Parser<'_> {
             from,
             where_clause,
         })
+    }
+
+    /// PostgreSQL's `(a, b) = (x, y)` (also `= ROW (x, y)`): one assignment per column,
+    /// each value read from the row as it was, as separate assignments are.
+    fn pg_multi_assignment(&mut self) -> PResult<Vec<Assignment>> {
+        let start = self.cur_start();
+        self.expect(Tok::LParen)?;
+        let mut columns = vec![self.object_name()?];
+        while self.eat(Tok::Comma) {
+            columns.push(self.object_name()?);
+        }
+        self.expect(Tok::RParen)?;
+        self.expect(Tok::Eq)?;
+        let row = self.eat_kw("ROW");
+        if !self.at(Tok::LParen) {
+            return Err(self.unexpected());
+        }
+        if self.kw_at(1, "SELECT") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "(columns) = (SELECT ...)"));
+        }
+        self.advance();
+        let mut values = vec![self.expr()?];
+        while self.eat(Tok::Comma) {
+            values.push(self.expr()?);
+        }
+        self.expect(Tok::RParen)?;
+        if values.len() != columns.len() {
+            return Err(ParseError::new(
+                start..self.prev_end(),
+                // One value in parentheses is that value, not a row (the server's words).
+                if values.len() == 1 && !row {
+                    "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression".to_string()
+                } else {
+                    "number of columns does not match number of values".to_string()
+                },
+            ));
+        }
+        let span = start..self.prev_end();
+        Ok(columns
+            .into_iter()
+            .zip(values)
+            .map(|(c, value)| Assignment {
+                target: AssignTarget::Column(c),
+                value,
+                span: span.clone(),
+            })
+            .collect())
     }
 
     /// `col = e`, `t.col = e`, `@v = e`, `@v = col = e`, and the compound forms (`+=`).
