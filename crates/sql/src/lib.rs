@@ -69,6 +69,18 @@ pub use print::binary_symbol;
 /// `%`), so the executor's own meaning cannot clash with a user's function.
 pub const RAISE_ARG: &str = "%RAISE_ARG";
 
+/// The function a PostgreSQL cast to `interval` becomes where a timestamp adds or
+/// subtracts it (`run_at + (n || ' seconds')::interval`): its text read as an interval
+/// when evaluated, in days (see [`interval_seconds`]). No script can name it.
+pub const INTERVAL_OF: &str = "%INTERVAL_OF";
+
+/// An interval's text as seconds (`'5 minutes'`, `'1 day 02:00:00'`, `'30 s ago'`):
+/// `Err(None)` when it is no interval, `Err(Some(unit))` for a calendar unit (months,
+/// years) the simulator does not model.
+pub fn interval_seconds(text: &str) -> Result<f64, Option<&'static str>> {
+    parser::interval_seconds(text)
+}
+
 use lexer::{lex, lex_in, Tok, Token};
 use parser::Parser;
 

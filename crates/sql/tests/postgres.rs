@@ -529,3 +529,17 @@ fn multiple_column_update_items() {
         expect!["1:25: not simulated: (columns) = (SELECT ...)"],
     );
 }
+
+/// A text cast to `interval` where a timestamp adds or subtracts it is read when
+/// evaluated; anywhere else an interval is still not simulated.
+#[test]
+fn a_cast_to_interval_added_to_a_timestamp() {
+    check(
+        "SELECT run_at + (attempts || ' seconds')::interval, now() - '5 minutes'::interval FROM q;",
+        expect!["SELECT run_at + %INTERVAL_OF(attempts || ' seconds'), TRANSACTION_TIMESTAMP() - %INTERVAL_OF('5 minutes') FROM q;"],
+    );
+    check_error(
+        "SELECT (attempts || ' seconds')::interval FROM q;",
+        expect!["1:34: not simulated: data type interval"],
+    );
+}

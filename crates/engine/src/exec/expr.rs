@@ -887,6 +887,30 @@ impl Exec<'_> {
                 Value::Null => Value::Text("<NULL>".into()),
                 v => Value::Text(v.output_text().into()),
             },
+            // A text cast to an interval where a timestamp adds it, in days.
+            sql::INTERVAL_OF => match arg(0) {
+                Value::Null => Value::Null,
+                v => {
+                    let text = v.as_text();
+                    match sql::interval_seconds(&text) {
+                        Ok(secs) => Value::Decimal(secs / 86_400.0),
+                        Err(None) => {
+                            return Err(SqlError::generic(
+                                245,
+                                16,
+                                format!("invalid input syntax for type interval: \"{text}\""),
+                            )
+                            .with_sqlstate("22007")
+                            .into())
+                        }
+                        Err(Some(unit)) => {
+                            return Err(
+                                SqlError::not_simulated(&format!("intervals in {unit}")).into()
+                            )
+                        }
+                    }
+                }
+            },
             // An INTERVAL 'n' UNIT literal, in days (what datetime arithmetic adds).
             "INTERVAL" => {
                 let per_day = match arg(1).as_text().as_str() {

@@ -3600,3 +3600,42 @@ UPDATE job SET (status, owner) = ROW (owner, status) WHERE id = 2 RETURNING stat
         ]
     );
 }
+
+/// Real server: the other backoff idiom, text cast to an interval and added to a
+/// timestamp (`run_at + (attempts || ' seconds')::interval`), gives psql's times; text
+/// that is no interval fails with 22007.
+#[test]
+fn a_text_cast_to_an_interval_moves_a_timestamp() {
+    let setup =
+        "CREATE TABLE q (id int PRIMARY KEY, attempts int NOT NULL, run_at timestamp NOT NULL);
+INSERT INTO q VALUES (1, 3, '2026-01-05 09:00:00'), (2, 7, '2026-01-05 09:00:00.5');";
+    let script =
+        "SELECT run_at + (attempts || ' seconds')::interval, run_at - '5 minutes'::interval,
+  run_at + (attempts * 10 || ' min')::interval FROM q ORDER BY id;
+SELECT run_at + (attempts || ' parsecs')::interval FROM q WHERE id = 2;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let shown: Vec<Vec<String>> = results(&sim, "A")[0]
+        .iter()
+        .map(|r| r.iter().map(|v| v.output_text().to_string()).collect())
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            [
+                "2026-01-05 09:00:03",
+                "2026-01-05 08:55:00",
+                "2026-01-05 09:30:00"
+            ],
+            [
+                "2026-01-05 09:00:07.5",
+                "2026-01-05 08:55:00.5",
+                "2026-01-05 10:10:00.5"
+            ]
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["22007"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["invalid input syntax for type interval: \"7 parsecs\""]
+    );
+}

@@ -11,6 +11,7 @@ mod dml;
 mod expr;
 mod plpgsql;
 mod postgres;
+pub(crate) use postgres::interval_seconds;
 mod select;
 mod stmt;
 mod teradata;

@@ -645,6 +645,29 @@ impl Parser<'_> {
         while self.kind_at(0) == Some(Tok::Colon) && self.kind_at(1) == Some(Tok::Colon) {
             self.advance();
             self.advance();
+            // `(n || ' seconds')::interval` added to a timestamp: its text is read as an
+            // interval when evaluated. Elsewhere an interval is not simulated.
+            if self.word_at(0).as_deref() == Some("INTERVAL")
+                && self.kind_at(1) != Some(Tok::LParen)
+            {
+                let first = self.toks.iter().position(|t| t.start == e.span.start);
+                if first.is_some_and(|k| self.interval_added_at(k)) {
+                    self.advance();
+                    let span = e.span.start..self.prev_end();
+                    e = Expr {
+                        kind: ExprKind::Function {
+                            name: crate::INTERVAL_OF.into(),
+                            args: vec![e],
+                            star: false,
+                            distinct: false,
+                            over: None,
+                            within_group: Vec::new(),
+                        },
+                        span,
+                    };
+                    continue;
+                }
+            }
             let ty = self.data_type(true)?;
             let span = e.span.start..self.prev_end();
             e = Expr {
@@ -1020,7 +1043,7 @@ fn requalify(expr: &mut Expr, side: &str, own: Option<&str>) {
 /// An interval's text as seconds: `<number> <unit>` pairs and an `[-]h:m[:s]` time, in
 /// any order, `ago` negating the whole. `Err(None)`: not an interval;
 /// `Err(Some(unit))`: a calendar unit (months, years) the simulator does not model.
-fn interval_seconds(text: &str) -> Result<f64, Option<&'static str>> {
+pub(crate) fn interval_seconds(text: &str) -> Result<f64, Option<&'static str>> {
     let lower = text.to_lowercase();
     let mut words: Vec<&str> = lower.split_whitespace().collect();
     let ago = words.last() == Some(&"ago");
