@@ -426,6 +426,24 @@ fn collation() -> Collation {
     COLLATION.with(std::cell::Cell::get)
 }
 
+/// A predicate's value in three-valued logic: None when unknown (NULL).
+pub(crate) fn truth(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        v => Some(v.is_true()),
+    }
+}
+
+/// `x [NOT] IN (...)`: whether an item equalled `x`, and whether any comparison was
+/// unknown (a NULL on either side).
+pub(crate) fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
+    match (hit, any_null) {
+        (true, _) => Value::bool(!negated),
+        (false, true) => Value::Null,
+        (false, false) => Value::bool(negated),
+    }
+}
+
 /// Whether the thread's collation ignores case (where text is searched, not compared).
 pub(crate) fn ignores_case() -> bool {
     collation() == Collation::IgnoreCase

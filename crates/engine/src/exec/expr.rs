@@ -10,7 +10,7 @@ use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::{Fallible, SqlError};
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{binary, compare, comparison, convert, Stamp, Value};
+use crate::value::{binary, compare, comparison, convert, in_result, truth, Stamp, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -1458,21 +1458,6 @@ fn text_fn(v: Value, f: impl FnOnce(&str) -> String) -> Value {
     match v {
         Value::Null => Value::Null,
         x => Value::Text(f(&x.as_text()).into()),
-    }
-}
-
-fn truth(v: &Value) -> Option<bool> {
-    match v {
-        Value::Null => None,
-        v => Some(v.is_true()),
-    }
-}
-
-fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
-    match (hit, any_null) {
-        (true, _) => Value::bool(!negated),
-        (false, true) => Value::Null,
-        (false, false) => Value::bool(negated),
     }
 }
 

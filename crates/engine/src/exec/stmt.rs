@@ -695,11 +695,8 @@ impl Exec<'_> {
             );
         }
         if let Some(f) = &ci.filter {
-            let written = (ci.table.parts.iter())
-                .map(|p| &*p.value)
-                .collect::<Vec<_>>()
-                .join(".");
-            self.rules.check_index_filter(f, &name, &written)?;
+            self.rules
+                .check_index_filter(f, &name, &display_name(&ci.table))?;
             if let Some(what) = crate::state::filter::unsupported(f) {
                 return Err(SqlError::not_simulated(&format!("{what} in an index's WHERE")).into());
             }

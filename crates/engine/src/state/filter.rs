@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use sql::ast::{BinaryOp, Expr, ExprKind};
 
 use crate::syntax::conjuncts;
-use crate::value::{binary, compare, Value};
+use crate::value::{binary, compare, in_result, truth, Value};
 
 /// A column's position by name, from the table the filter is on.
 pub(crate) type Columns<'a> = &'a dyn Fn(&str) -> Option<usize>;
@@ -91,10 +91,6 @@ pub(crate) fn unsupported(e: &Expr) -> Option<String> {
 /// A predicate's value on a stored row, in SQL's three-valued logic (a filter files a row
 /// only when true: `NOT (owner = 'x')` leaves out a row whose owner is NULL).
 fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
-    let truth = |v: Value| match v {
-        Value::Null => None,
-        v => Some(v.is_true()),
-    };
     let three = |b: Option<bool>| b.map_or(Value::Null, Value::bool);
     match &e.kind {
         ExprKind::Literal(sql::ast::Literal::Int(n)) => Value::Int(*n),
@@ -106,40 +102,27 @@ fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
         ExprKind::Literal(sql::ast::Literal::Bool(b)) => Value::bool(*b),
         ExprKind::Column(n) => t(&n.name().value).map_or(Value::Null, |p| row[p].clone()),
         ExprKind::Binary {
-            op: BinaryOp::And,
+            op: op @ (BinaryOp::And | BinaryOp::Or),
             left,
             right,
-        } => three(
-            match (
-                truth(pure_eval(t, left, row)),
-                truth(pure_eval(t, right, row)),
-            ) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            },
-        ),
-        ExprKind::Binary {
-            op: BinaryOp::Or,
-            left,
-            right,
-        } => three(
-            match (
-                truth(pure_eval(t, left, row)),
-                truth(pure_eval(t, right, row)),
-            ) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
-                (Some(false), Some(false)) => Some(false),
-                _ => None,
-            },
-        ),
+        } => {
+            let l = truth(&pure_eval(t, left, row));
+            let r = truth(&pure_eval(t, right, row));
+            // A side that decides alone (false for AND, true for OR) decides.
+            let decides = *op == BinaryOp::Or;
+            three(if l == Some(decides) || r == Some(decides) {
+                Some(decides)
+            } else {
+                l.and(r)
+            })
+        }
         ExprKind::Binary { op, left, right } => {
             binary(*op, &pure_eval(t, left, row), &pure_eval(t, right, row)).unwrap_or(Value::Null)
         }
         ExprKind::Unary {
             op: sql::ast::UnaryOp::Not,
             expr,
-        } => three(truth(pure_eval(t, expr, row)).map(|b| !b)),
+        } => three(truth(&pure_eval(t, expr, row)).map(|b| !b)),
         ExprKind::Unary {
             op: sql::ast::UnaryOp::Neg,
             expr,
@@ -176,11 +159,7 @@ fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
                     _ => {}
                 }
             }
-            match (hit, any_null) {
-                (true, _) => Value::bool(!negated),
-                (false, true) => Value::Null,
-                (false, false) => Value::bool(*negated),
-            }
+            in_result(hit, any_null, *negated)
         }
         _ => Value::Null,
     }
