@@ -85,10 +85,11 @@ pub enum StmtKind {
         names: Vec<ObjectName>,
         if_exists: bool,
     },
-    /// `DROP INDEX [IF EXISTS] name ON table`.
+    /// `DROP INDEX [IF EXISTS] name ON table`; PostgreSQL's `DROP INDEX [IF EXISTS]
+    /// name` has no table (index names are the schema's, as table names are).
     DropIndex {
         name: Ident,
-        table: ObjectName,
+        table: Option<ObjectName>,
         if_exists: bool,
     },
     TruncateTable {
@@ -489,6 +490,9 @@ pub struct CreateIndex {
     pub include: Vec<Ident>,
     /// The filter of a filtered index.
     pub filter: Option<Expr>,
+    /// PostgreSQL's `CREATE INDEX IF NOT EXISTS name`: an existing relation of that name
+    /// is left as it is.
+    pub if_not_exists: bool,
 }
 
 /// `CREATE [OR ALTER] PROC[EDURE] name [(]params[)] AS body`.

@@ -653,6 +653,42 @@ const RESERVED_POSTGRES: &[&str] = &[
     "RAISE",
 ];
 
+/// SQL Server's reserved words that PostgreSQL lets name things, and that queue schemas
+/// use there: `public.task` (the schema pg_dump writes), a `key` or `plan` column. Sorted.
+const FREE_IN_POSTGRES: &[&str] = &[
+    "BACKUP",
+    "CLOSE",
+    "CURRENT",
+    "DATABASE",
+    "DISK",
+    "DUMP",
+    "EXTERNAL",
+    "FILE",
+    "FUNCTION",
+    "IDENTITY",
+    "INDEX",
+    "KEY",
+    "KILL",
+    "LOAD",
+    "OPEN",
+    "OPTION",
+    "PERCENT",
+    "PLAN",
+    "PRINT",
+    "PROCEDURE",
+    "PUBLIC",
+    "READ",
+    "RESTORE",
+    "RULE",
+    "SAVE",
+    "SCHEMA",
+    "STATISTICS",
+    "TOP",
+    "TRIGGER",
+    "USE",
+    "VIEW",
+];
+
 /// Not reserved, but never taken as an implicit alias or a transaction name: they begin
 /// the next clause or statement (`DELETE FROM t OUTPUT ...`, `... FROM t THROW 50001, ...`).
 /// In Teradata too, so that T-SQL's OUTPUT and GO are reported as T-SQL syntax.
@@ -680,7 +716,8 @@ pub(crate) fn is_reserved(word: &str, dialect: Dialect) -> bool {
         Dialect::TSql => contains_upper(RESERVED, word, true),
         Dialect::Teradata => contains_upper(RESERVED_TERADATA, word, true),
         Dialect::Postgres => {
-            contains_upper(RESERVED, word, true) || contains_upper(RESERVED_POSTGRES, word, false)
+            (contains_upper(RESERVED, word, true) && !contains_upper(FREE_IN_POSTGRES, word, true))
+                || contains_upper(RESERVED_POSTGRES, word, false)
         }
     }
 }
@@ -707,5 +744,6 @@ mod tests {
     fn reserved_list_is_sorted() {
         assert!(super::RESERVED.windows(2).all(|w| w[0] < w[1]));
         assert!(super::RESERVED_TERADATA.windows(2).all(|w| w[0] < w[1]));
+        assert!(super::FREE_IN_POSTGRES.windows(2).all(|w| w[0] < w[1]));
     }
 }

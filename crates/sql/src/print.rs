@@ -218,8 +218,10 @@ impl Printer {
                     "DROP INDEX "
                 });
                 self.ident(name);
-                self.w(" ON ");
-                self.object(table);
+                if let Some(table) = table {
+                    self.w(" ON ");
+                    self.object(table);
+                }
             }
             StmtKind::TruncateTable { name } => {
                 self.w("TRUNCATE TABLE ");
@@ -701,6 +703,9 @@ impl Printer {
             None => {}
         }
         self.w("INDEX ");
+        if ix.if_not_exists {
+            self.w("IF NOT EXISTS ");
+        }
         if !ix.name.value.is_empty() {
             self.ident(&ix.name);
             self.w(" ");

@@ -458,8 +458,8 @@ fn create_index_forms_not_simulated() {
             "1:14: not simulated: CREATE INDEX CONCURRENTLY",
         ),
         (
-            "CREATE UNIQUE INDEX IF NOT EXISTS ix ON task (status);",
-            "1:21: not simulated: CREATE INDEX IF NOT EXISTS",
+            "DROP INDEX ix, iy;",
+            "1:14: not simulated: DROP INDEX of several indexes",
         ),
         (
             "CREATE INDEX ix ON task USING hash (status);",
@@ -469,6 +469,29 @@ fn create_index_forms_not_simulated() {
         let err = parse_script(src, Dialect::Postgres).expect_err(src);
         assert_eq!(err.render(src), expected);
     }
+}
+
+/// `CREATE INDEX IF NOT EXISTS` needs a name, as on the server (`... IF NOT EXISTS ON t`
+/// is a syntax error there); `DROP INDEX` names no table, and `ON` after it is an error.
+#[test]
+fn index_if_not_exists_and_drop_index_read_as_the_server_reads_them() {
+    check(
+        "CREATE UNIQUE INDEX IF NOT EXISTS ix ON task (status); DROP INDEX IF EXISTS public.ix CASCADE; DROP INDEX ix;",
+        expect![[r#"
+            CREATE UNIQUE INDEX IF NOT EXISTS ix ON task (status);
+            --
+            DROP INDEX IF EXISTS ix;
+            --
+            DROP INDEX ix;"#]],
+    );
+    check_error(
+        "CREATE INDEX IF NOT EXISTS ON task (status);",
+        expect!["1:28: found 'ON', expected an identifier"],
+    );
+    check_error(
+        "DROP INDEX ix ON task;",
+        expect!["1:15: found 'ON', expected one of: ',', ';', a statement"],
+    );
 }
 
 /// Types a queue table often has and the simulation does not: each is named where it
@@ -541,5 +564,30 @@ fn a_cast_to_interval_added_to_a_timestamp() {
     check_error(
         "SELECT (attempts || ' seconds')::interval FROM q;",
         expect!["1:34: not simulated: data type interval"],
+    );
+}
+
+/// Words SQL Server reserves and PostgreSQL does not name things there: the `public`
+/// schema pg_dump writes before every table, a `key`, `plan` or `percent` column (the
+/// server took each of these as a column, a table alias and a qualifier). They were
+/// "expected an identifier"; T-SQL still reserves them.
+#[test]
+fn words_sql_server_reserves_are_names_here() {
+    check(
+        "CREATE TABLE public.job (id int, key text, plan text, percent int);\nSELECT j.key, plan, percent FROM public.job j WHERE key = 'a';",
+        expect![[r#"
+            CREATE TABLE [public].job (
+                id int,
+                [key] varchar(max),
+                [plan] varchar(max),
+                [percent] int
+            );
+            --
+            SELECT j.[key], [plan], [percent] FROM [public].job AS j WHERE [key] = 'a';"#]],
+    );
+    let err = parse_script("SELECT key FROM job;", Dialect::TSql).expect_err("reserved in T-SQL");
+    assert_eq!(
+        err.render("SELECT key FROM job;"),
+        "1:8: found 'key', expected one of: DISTINCT, ALL, TOP, '*', an expression"
     );
 }

@@ -218,6 +218,13 @@ impl Exec<'_> {
     }
 }
 
+/// What an IF [NOT] EXISTS clause skipped: an existing relation, or a missing object of
+/// a kind ("table", "index", "procedure").
+pub(crate) enum Skipped<'a> {
+    Exists(&'a str),
+    Missing(&'static str, &'a str),
+}
+
 pub(crate) trait Rules: Sync {
     /// The dialect's name for a lock mode in the trace, when it differs from SQL Server's
     /// abbreviation.
@@ -453,6 +460,17 @@ pub(crate) trait Rules: Sync {
     /// (as written, and their values); `function`: called as `SELECT name(...)`.
     fn unknown_routine(&self, name: &str, _args: &[(&Expr, Value)], _function: bool) -> SqlError {
         SqlError::no_such_procedure(name)
+    }
+
+    /// Whether tables and indexes share one namespace (an index may not take a table's
+    /// name, nor another table's index's), rather than index names being per table.
+    fn relations_share_names(&self) -> bool {
+        false
+    }
+
+    /// The notice a skipped IF [NOT] EXISTS sends to the client (SQL Server sends none).
+    fn skip_notice(&self, _what: &Skipped<'_>) -> Option<String> {
+        None
     }
 
     /// The error for a CREATE PROCEDURE (or FUNCTION) of a name that exists.

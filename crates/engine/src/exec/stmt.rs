@@ -12,7 +12,7 @@ use super::compile;
 use crate::cost::CostKind;
 use crate::error::SqlError;
 use crate::event::Event;
-use crate::exec::{bind, done, Exec, Flow, Interrupt};
+use crate::exec::{bind, done, Exec, Flow, Interrupt, Skipped};
 use crate::state::session::{Frame, FrameKind, Procedure, Undo};
 use crate::state::storage::{Column, Identity, Index, Table, Trigger};
 use crate::syntax::{canonical, conjuncts};
@@ -97,9 +97,16 @@ impl Exec<'_> {
         match &stmt.kind {
             StmtKind::CreateTable(ct) => {
                 let key = self.w.db.key(&object_key(&ct.name));
-                if ct.if_not_exists && self.w.db.names.contains_key(&key) {
-                    // Left as it is (the server's notice that it skipped is not shown).
-                    return Ok(done(CostKind::Ddl));
+                let name = &ct.name.name().value;
+                let taken = self.w.db.names.contains_key(&key)
+                    || (self.rules.relations_share_names() && self.relation_named(name));
+                if taken {
+                    if ct.if_not_exists {
+                        // Left as it is, with the server's notice.
+                        self.skipped(i, Skipped::Exists(name));
+                        return Ok(done(CostKind::Ddl));
+                    }
+                    return Err(SqlError::object_exists(name).into());
                 }
                 self.create_table(ct)?;
                 let key = self.w.db.key(&object_key(&ct.name));
@@ -107,6 +114,12 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::CreateIndex(ci) => {
+                let name = &ci.name.value;
+                if ci.if_not_exists && self.relation_named(name) {
+                    // Left as it is, with the server's notice.
+                    self.skipped(i, Skipped::Exists(name));
+                    return Ok(done(CostKind::Ddl));
+                }
                 self.create_index(i, ci)?;
                 Ok(done(CostKind::Ddl))
             }
@@ -175,7 +188,9 @@ impl Exec<'_> {
                             t.name = format!("(dropped {})", t.name).into();
                             t.clear_rows();
                         }
-                        None if *if_exists => {}
+                        None if *if_exists => {
+                            self.skipped(i, Skipped::Missing("table", &n.name().value))
+                        }
                         None => return Err(SqlError::cannot_drop_table(&n.name().value).into()),
                     }
                 }
@@ -183,7 +198,12 @@ impl Exec<'_> {
             }
             StmtKind::DropProcedure { names, if_exists } => {
                 for n in names {
-                    if self.w.db.procs.remove(&object_key(n)).is_none() && !*if_exists {
+                    if self.w.db.procs.remove(&object_key(n)).is_some() {
+                        continue;
+                    }
+                    if *if_exists {
+                        self.skipped(i, Skipped::Missing("procedure", &n.name().value));
+                    } else {
                         return Err(SqlError::generic(
                             3701,
                             11,
@@ -208,15 +228,28 @@ impl Exec<'_> {
                 table,
                 if_exists,
             } => {
-                let tid = self.table_id(table)?;
-                let t = &mut self.w.db.tables[tid as usize];
-                if !t.drop_index(&name.value) && !*if_exists {
-                    return Err(SqlError::generic(
-                        3701,
-                        11,
-                        format!("Cannot drop the index 'dbo.{}.{}', because it does not exist or you do not have permission.", t.name, name.value),
-                    )
-                    .into());
+                // Without a table (a dialect whose index names are the schema's), the table whose
+                // index has that name.
+                let tid = match table {
+                    Some(table) => Some(self.table_id(table)?),
+                    None => self.index_named(&name.value),
+                };
+                let dropped =
+                    tid.is_some_and(|tid| self.w.db.tables[tid as usize].drop_index(&name.value));
+                if !dropped {
+                    if *if_exists {
+                        self.skipped(i, Skipped::Missing("index", &name.value));
+                    } else {
+                        let on = tid.map_or(String::new(), |tid| {
+                            format!("dbo.{}.", self.w.db.tables[tid as usize].name)
+                        });
+                        return Err(SqlError::generic(
+                            3701,
+                            11,
+                            format!("Cannot drop the index '{on}{}', because it does not exist or you do not have permission.", name.value),
+                        )
+                        .into());
+                    }
                 }
                 Ok(done(CostKind::Ddl))
             }
@@ -672,10 +705,13 @@ impl Exec<'_> {
         } else {
             ci.name.value.clone()
         };
-        if table
-            .indexes
-            .iter()
-            .any(|ix| ix.name.eq_ignore_ascii_case(&name))
+        // Where tables and indexes share one namespace: another table's index, or a table.
+        let elsewhere = self.rules.relations_share_names() && self.relation_named(&name);
+        if elsewhere
+            || table
+                .indexes
+                .iter()
+                .any(|ix| ix.name.eq_ignore_ascii_case(&name))
         {
             return Err(SqlError::index_exists(&name, &table.name).into());
         }
@@ -1189,6 +1225,36 @@ impl Exec<'_> {
         }
         self.wake(grants);
         Ok(0)
+    }
+}
+
+impl Exec<'_> {
+    /// The live table with an index named `name`.
+    fn index_named(&self, name: &str) -> Option<u32> {
+        self.w.db.names.values().copied().find(|&id| {
+            self.w.db.tables[id as usize]
+                .indexes
+                .iter()
+                .any(|ix| ix.name.eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// Whether a table, an index or a primary key's index is named `name`.
+    fn relation_named(&self, name: &str) -> bool {
+        self.w.db.names.contains_key(&self.w.db.key(name))
+            || self.index_named(name).is_some()
+            || self.w.db.names.values().any(|&id| {
+                (self.w.db.tables[id as usize].pk_name.as_deref())
+                    .is_some_and(|pk| pk.eq_ignore_ascii_case(name))
+            })
+    }
+
+    /// The notice a skipped IF [NOT] EXISTS sends, where the dialect's server sends one.
+    fn skipped(&mut self, i: usize, what: Skipped<'_>) {
+        if let Some(text) = self.rules.skip_notice(&what) {
+            let session = self.w.sessions[i].name.clone();
+            self.push(Event::Printed { session, text });
+        }
     }
 }
 

@@ -3639,3 +3639,110 @@ SELECT run_at + (attempts || ' parsecs')::interval FROM q WHERE id = 2;";
         ["invalid input syntax for type interval: \"7 parsecs\""]
     );
 }
+
+/// Real server: tables and indexes share one namespace, so an index may not take a
+/// table's name, another table's index's, or a primary key's (`zz_pkey`): 42P07. `DROP
+/// INDEX` names no table (`ON` is a syntax error there). What does not exist is 42P01
+/// for a table, 42704 for an index, 42883 for a procedure; with IF [NOT] EXISTS psql
+/// shows a notice instead, and `CREATE INDEX IF NOT EXISTS` (before, "not simulated")
+/// leaves the relation as it is. The simulation said XX000 in SQL Server's words for a
+/// missing table, let an index or a table reuse another relation's name, and printed
+/// no notices. Every message below is psql's.
+#[test]
+fn tables_and_indexes_share_one_namespace() {
+    let setup = "CREATE TABLE zz (a int PRIMARY KEY);
+CREATE TABLE yy (a int);
+CREATE INDEX ix_zz ON zz (a);";
+    let script = "DROP TABLE nope;
+CREATE INDEX ix_zz ON yy (a);
+CREATE INDEX zz ON yy (a);
+CREATE TABLE ix_zz (b int);
+CREATE TABLE zz_pkey (b int);
+DROP INDEX nope;
+DROP INDEX IF EXISTS nope;
+CREATE INDEX IF NOT EXISTS ix_zz ON yy (a);
+CREATE TABLE IF NOT EXISTS zz (a int);
+DROP INDEX ix_zz;
+DROP INDEX ix_zz;
+DROP TABLE IF EXISTS nope, yy;
+DROP TABLE yy;
+DROP PROCEDURE nope;
+DROP PROCEDURE IF EXISTS nope;
+CREATE INDEX IF NOT EXISTS ix_new ON zz (a);
+SELECT count(*) FROM zz;";
+    let sessions = [("A", 0, script)];
+    let sim = pg(setup, &sessions);
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["42P01", "42P07", "42P07", "42P07", "42P07", "42704", "42704", "42P01", "42883"]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "table \"nope\" does not exist",
+            "relation \"ix_zz\" already exists",
+            "relation \"zz\" already exists",
+            "relation \"ix_zz\" already exists",
+            "relation \"zz_pkey\" already exists",
+            "index \"nope\" does not exist",
+            "index \"ix_zz\" does not exist",
+            "table \"yy\" does not exist",
+            "could not find a procedure named \"nope\"",
+        ]
+    );
+    let sessions: Vec<(&str, u64, &str)> = vec![("A", 0, script)];
+    let sc = scenario_in(Dialect::Postgres, setup, &sessions);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(
+        printed(&trace),
+        [
+            "index \"nope\" does not exist, skipping",
+            "relation \"ix_zz\" already exists, skipping",
+            "relation \"zz\" already exists, skipping",
+            "table \"nope\" does not exist, skipping",
+            "procedure nope() does not exist, skipping",
+        ]
+    );
+    assert_eq!(results(&sim, "A"), [ids(&[0])]);
+}
+
+/// Real server: `initcap` and `format` (`%s`, `%L`, `%I`, `%%`, positions and widths)
+/// give what psql printed; their errors are the server's (22023, 22004). Both were
+/// 42883 "function does not exist" before.
+#[test]
+fn initcap_and_format_as_the_server_gives_them() {
+    let script = "SELECT initcap('hello wORLD foo-bar 3rd x_y');
+SELECT format('job %s of %s: %L %I %I %%', 1, 'q', 'it''s', 'Task', 'task');
+SELECT format('%s|%L|%I', NULL, NULL, 'a b');
+SELECT format('%2$s %1$s', 'a', 'b');
+SELECT format('%5s|%-3s|', 'a', 'b');
+SELECT format('%s %s', true, 2.5);
+SELECT format('%L', 42);
+SELECT format('%s %s', 'a');
+SELECT format('%x', 1);
+SELECT format('%I', NULL);";
+    let sim = pg("", &[("A", 0, script)]);
+    let text = |s: &str| vec![vec![Value::Text(s.into())]];
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            text("Hello World Foo-Bar 3rd X_Y"),
+            text("job 1 of q: 'it''s' \"Task\" task %"),
+            text("|NULL|\"a b\""),
+            text("b a"),
+            text("    a|b  |"),
+            text("t 2.5"),
+            text("'42'"),
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["22023", "22023", "22004"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "too few arguments for format()",
+            "unrecognized format() type specifier \"x\" (HINT: For a single \"%\" use \"%%\".)",
+            "null values cannot be formatted as an SQL identifier",
+        ]
+    );
+}

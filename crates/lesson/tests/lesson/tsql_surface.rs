@@ -1371,3 +1371,32 @@ fn text_beside_an_int_converts_to_int() {
         )]
     );
 }
+
+/// SQL Server names indexes per table (two tables may each have an `ix`), drops one
+/// with `DROP INDEX ix ON t`, says 3701 for what does not exist, and skips IF EXISTS
+/// silently: no message, unlike PostgreSQL's notices.
+#[test]
+fn index_names_are_per_table_and_if_exists_is_silent() {
+    let setup = "CREATE TABLE a (x int);\nCREATE TABLE b (x int);";
+    let sql = "CREATE INDEX ix ON a (x);
+CREATE INDEX ix ON b (x);
+DROP INDEX ix ON a;
+DROP INDEX ix ON a;
+DROP INDEX IF EXISTS ix ON a;
+DROP TABLE IF EXISTS nope;
+DROP PROCEDURE IF EXISTS nope;
+DROP TABLE nope;
+CREATE INDEX ix ON b (x);";
+    let sc = scenario_in(Dialect::TSql, setup, &[("A", 0, sql)]);
+    let sim = run(&sc);
+    assert_eq!(numbers(&sim, "A"), [3701, 3701, 1913]);
+    assert_eq!(
+        errors(&sim, "A")[0].1,
+        "Cannot drop the index 'dbo.a.ix', because it does not exist or you do not have permission."
+    );
+    let trace = Simulation::new(&sc, 1).unwrap().run_traced().unwrap();
+    let printed = (trace.entries.iter())
+        .filter(|e| matches!(e.event, engine::Event::Printed { .. }))
+        .count();
+    assert_eq!(printed, 0);
+}

@@ -555,14 +555,22 @@ impl Parser<'_> {
         self.expect_kw("INDEX")?;
         // PostgreSQL's forms the simulator has no model for, named rather than read as
         // an index called `concurrently`.
-        for words in [&["CONCURRENTLY"][..], &["IF", "NOT", "EXISTS"]] {
-            if self.postgres() && words.iter().enumerate().all(|(k, w)| self.kw_at(k, w)) {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, &format!("CREATE INDEX {}", words.join(" "))));
+        if self.postgres() && self.kw_at(0, "CONCURRENTLY") {
+            let span = self.cur_span();
+            return Err(self.not_simulated(span, "CREATE INDEX CONCURRENTLY"));
+        }
+        let if_not_exists = self.postgres()
+            && self.kw_at(0, "IF")
+            && self.kw_at(1, "NOT")
+            && self.kw_at(2, "EXISTS");
+        if if_not_exists {
+            for _ in 0..3 {
+                self.advance();
             }
         }
         // PostgreSQL names an unnamed index itself (`Rules::index_name`): an empty name.
-        let name = if self.postgres() && self.kw_at(0, "ON") {
+        // IF NOT EXISTS needs a name there (`ON` after it is a syntax error).
+        let name = if self.postgres() && !if_not_exists && self.kw_at(0, "ON") {
             let at = self.cur_start();
             crate::ast::Ident {
                 value: String::new(),
@@ -600,6 +608,7 @@ impl Parser<'_> {
             columns,
             include,
             filter,
+            if_not_exists,
         })
     }
 
@@ -697,12 +706,24 @@ impl Parser<'_> {
                 self.advance();
                 let if_exists = self.if_exists()?;
                 let name: ObjectName = self.object_name()?;
-                if name.parts.len() > 1 {
+                if name.parts.len() > 1 && !self.postgres() {
                     return Err(self.not_simulated(name.span, "DROP INDEX table.index (use ON)"));
                 }
-                self.expect_kw("ON")?;
-                let table = self.object_name()?;
-                let name = name.parts.into_iter().next().expect("one part");
+                // PostgreSQL's index names are the schema's: no ON (it is a syntax error).
+                let table = if self.postgres() {
+                    if self.at(Tok::Comma) {
+                        let span = self.cur_span();
+                        return Err(self.not_simulated(span, "DROP INDEX of several indexes"));
+                    }
+                    if self.kw_at(0, "CASCADE") || self.kw_at(0, "RESTRICT") {
+                        self.advance();
+                    }
+                    None
+                } else {
+                    self.expect_kw("ON")?;
+                    Some(self.object_name()?)
+                };
+                let name = name.parts.into_iter().next_back().expect("one part");
                 Ok(StmtKind::DropIndex {
                     name,
                     table,

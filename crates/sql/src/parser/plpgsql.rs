@@ -1007,6 +1007,8 @@ fn is_builtin(name: &str) -> bool {
             "LPAD",
             "RPAD",
             "SPLIT_PART",
+            "INITCAP",
+            "FORMAT",
             "REPEAT",
             "REVERSE",
             "BTRIM",

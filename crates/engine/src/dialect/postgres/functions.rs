@@ -66,6 +66,14 @@ pub(super) fn call(
             }
             _ => Value::Null,
         },
+        "INITCAP" => text(0).map_or(Value::Null, |s| Value::Text(initcap(&s).into())),
+        "FORMAT" => match text(0) {
+            None => Value::Null,
+            Some(f) => match format(&f, &args[1..]) {
+                Ok(s) => Value::Text(s.into()),
+                Err(e) => return Some(Err(e.into())),
+            },
+        },
         "REPEAT" => match (text(0), int(1)) {
             (Some(s), Some(n)) => Value::Text(s.repeat(n.clamp(0, 10_000) as usize).into()),
             _ => Value::Null,
@@ -141,10 +149,8 @@ pub(super) fn is_builtin(name: &str) -> bool {
             | "to_timestamp"
             | "to_date"
             | "to_number"
-            | "initcap"
             | "age"
             | "make_interval"
-            | "format"
             | "regexp_replace"
             | "regexp_match"
             | "regexp_matches"
@@ -167,6 +173,128 @@ pub(super) fn is_builtin(name: &str) -> bool {
             | "stddev"
             | "variance"
     )
+}
+
+/// Each word's first letter upper-case, the rest lower-case; a word is a run of letters
+/// and digits (`x_y` is `X_Y`, `3rd` stays `3rd`).
+fn initcap(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_word = false;
+    for c in s.chars() {
+        if in_word {
+            out.extend(c.to_lowercase());
+        } else {
+            out.extend(c.to_uppercase());
+        }
+        in_word = c.is_alphanumeric();
+    }
+    out
+}
+
+/// `format(f, ...)`: `%s` (NULL as nothing), `%L` (a quoted literal, NULL as `NULL`),
+/// `%I` (an identifier, quoted unless plain lower-case), `%%`, a position `%2$s`, and a
+/// width `%5s` / `%-5s`, with the server's errors (22023, 22004).
+fn format(f: &str, args: &[Value]) -> Result<String, SqlError> {
+    let error = |state: &'static str, text: &str| {
+        SqlError::generic(0, 16, text.to_string()).with_sqlstate(state)
+    };
+    let mut out = String::new();
+    let mut chars = f.chars().peekable();
+    let mut next_arg = 0usize;
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push('%');
+            continue;
+        }
+        let digits = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+            let mut n: Option<usize> = None;
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = Some(n.unwrap_or(0).saturating_mul(10).saturating_add(d as usize));
+                chars.next();
+            }
+            n
+        };
+        let mut width = digits(&mut chars);
+        if width.is_some() && chars.peek() == Some(&'$') {
+            chars.next();
+            let position = width.take().unwrap_or(0);
+            if position == 0 {
+                return Err(error(
+                    "22023",
+                    "format specifies argument 0, but arguments are numbered from 1",
+                ));
+            }
+            next_arg = position - 1;
+        }
+        let left = chars.peek() == Some(&'-');
+        if left {
+            chars.next();
+        }
+        if chars.peek() == Some(&'*') {
+            return Err(SqlError::not_simulated(
+                "a width given by an argument in format()",
+            ));
+        }
+        if width.is_none() {
+            width = digits(&mut chars);
+        }
+        let Some(kind) = chars.next() else {
+            return Err(error("22023", "unterminated format() type specifier"));
+        };
+        if !matches!(kind, 's' | 'I' | 'L') {
+            return Err(error(
+                "22023",
+                &format!("unrecognized format() type specifier \"{kind}\" (HINT: For a single \"%\" use \"%%\".)"),
+            ));
+        }
+        let Some(v) = args.get(next_arg) else {
+            return Err(error("22023", "too few arguments for format()"));
+        };
+        next_arg += 1;
+        let text = match (kind, v) {
+            ('s', Value::Null) => String::new(),
+            ('L', Value::Null) => "NULL".to_string(),
+            ('I', Value::Null) => {
+                return Err(error(
+                    "22004",
+                    "null values cannot be formatted as an SQL identifier",
+                ))
+            }
+            ('s', v) => v.output_text(),
+            ('L', v) => format!("'{}'", v.output_text().replace('\'', "''")),
+            (_, v) => quote_ident(&v.output_text()),
+        };
+        let pad = width.unwrap_or(0).saturating_sub(text.chars().count());
+        if left {
+            out.push_str(&text);
+            out.extend(std::iter::repeat_n(' ', pad));
+        } else {
+            out.extend(std::iter::repeat_n(' ', pad));
+            out.push_str(&text);
+        }
+    }
+    Ok(out)
+}
+
+/// An identifier as `quote_ident` writes it: as is when lower-case letters, digits and
+/// underscores (not first a digit), else in double quotes.
+fn quote_ident(s: &str) -> String {
+    let plain = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '$');
+    if plain {
+        s.to_string()
+    } else {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    }
 }
 
 fn division_by_zero() -> Interrupt {

@@ -335,6 +335,19 @@ impl Rules for Postgres {
                 let name = e.message.split('\'').nth(1).unwrap_or("?");
                 ("42P07", format!("relation \"{}\" already exists", name.to_lowercase()))
             }
+            // DROP of what does not exist: SQL Server's words name the kind.
+            3701 => {
+                let name = e.message.split('\'').nth(1).unwrap_or("?");
+                let name = name.rsplit('.').next().unwrap_or(name).to_lowercase();
+                match e.message.split_whitespace().nth(3) {
+                    Some("index") => ("42704", format!("index \"{name}\" does not exist")),
+                    Some("procedure") => (
+                        "42883",
+                        format!("could not find a procedure named \"{name}\""),
+                    ),
+                    _ => ("42P01", format!("table \"{name}\" does not exist")),
+                }
+            }
             10742 => ("2201X", "OFFSET must not be negative".to_string()),
             1062 => (
                 "42601",
@@ -575,6 +588,35 @@ impl Rules for Postgres {
             format!("{what} (DETAIL: Column \"{column}\" is an identity column defined as GENERATED ALWAYS.)"),
         )
         .with_sqlstate("428C9")
+    }
+
+    fn relations_share_names(&self) -> bool {
+        true
+    }
+
+    /// psql's NOTICE lines (`relation "t" already exists, skipping`).
+    fn skip_notice(&self, what: &crate::exec::Skipped<'_>) -> Option<String> {
+        use crate::exec::Skipped;
+        Some(match what {
+            Skipped::Exists(name) => {
+                format!(
+                    "relation \"{}\" already exists, skipping",
+                    name.to_lowercase()
+                )
+            }
+            Skipped::Missing("procedure", name) => {
+                format!(
+                    "procedure {}() does not exist, skipping",
+                    name.to_lowercase()
+                )
+            }
+            Skipped::Missing(kind, name) => {
+                format!(
+                    "{kind} \"{}\" does not exist, skipping",
+                    name.to_lowercase()
+                )
+            }
+        })
     }
 
     fn routine_exists(&self, name: &str) -> SqlError {
