@@ -329,6 +329,17 @@ impl SqlError {
         )
     }
 
+    /// COALESCE of NULL constants only: the result would have no type (Msg 4127, found
+    /// as the batch compiles).
+    pub fn untyped_coalesce() -> SqlError {
+        SqlError::new(
+            4127,
+            16,
+            "At least one of the arguments to COALESCE must be an expression that is not the NULL constant.".into(),
+            AbortScope::Compile,
+        )
+    }
+
     pub fn invalid_column(name: &str) -> SqlError {
         SqlError::new(
             207,

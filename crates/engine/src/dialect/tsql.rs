@@ -1,4 +1,4 @@
-//! SQL Server: the executor's own behaviour, so every rule keeps its default. Its
+//! SQL Server: the executor's own behaviour, so nearly every rule keeps its default. Its
 //! statements (sp_getapplock, READPAST, OUTPUT, TRY/CATCH, ...) are the executor's
 //! common ground, which other dialects share where they behave the same. Its own:
 //! `SAVE TRANSACTION name`, whose savepoint `ROLLBACK TRANSACTION name` goes back to.
@@ -23,6 +23,10 @@ impl Rules for TSql {
             StmtKind::Savepoint(name) => Some(save(x, i, &name.value)),
             _ => None,
         }
+    }
+
+    fn all_null_coalesce(&self) -> Option<SqlError> {
+        Some(SqlError::untyped_coalesce())
     }
 }
 

@@ -798,6 +798,12 @@ impl Exec<'_> {
             }
             "COALESCE" => {
                 arity(2, usize::MAX)?;
+                let null = |a: &Expr| matches!(a.kind, ExprKind::Literal(Literal::Null));
+                if args.iter().all(null) {
+                    if let Some(e) = self.rules.all_null_coalesce() {
+                        return Err(e.into());
+                    }
+                }
                 let mut found = None;
                 for a in args {
                     if !self.eval(i, a, ctx)?.is_null() {

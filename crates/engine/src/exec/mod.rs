@@ -462,6 +462,12 @@ pub(crate) trait Rules: Sync {
         SqlError::no_such_procedure(name)
     }
 
+    /// The error for a COALESCE whose every argument is the NULL constant, where the
+    /// dialect refuses one (it has no type to give the result).
+    fn all_null_coalesce(&self) -> Option<SqlError> {
+        None
+    }
+
     /// Whether tables and indexes share one namespace (an index may not take a table's
     /// name, nor another table's index's), rather than index names being per table.
     fn relations_share_names(&self) -> bool {

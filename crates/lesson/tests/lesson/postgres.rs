@@ -3746,3 +3746,11 @@ SELECT format('%I', NULL);";
         ]
     );
 }
+
+/// Real server: `coalesce(NULL, NULL)` is NULL (SQL Server's Msg 4127 is its own).
+#[test]
+fn coalesce_of_null_constants_is_null() {
+    let sim = pg("", &[("A", 0, "SELECT coalesce(NULL, NULL) AS c;")]);
+    assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
+    assert_eq!(results(&sim, "A"), [vec![vec![Value::Null]]]);
+}

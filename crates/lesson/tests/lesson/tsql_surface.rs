@@ -1400,3 +1400,18 @@ CREATE INDEX ix ON b (x);";
         .count();
     assert_eq!(printed, 0);
 }
+
+/// SQL Server refuses a COALESCE of NULL constants alone as it compiles (Msg 4127: the
+/// result would have no type), and the batch ends there, as at any compile error; one
+/// typed argument is enough (`CAST(NULL AS int)`). PostgreSQL gives NULL. The
+/// simulation gave NULL in both.
+#[test]
+fn coalesce_of_null_constants_is_refused() {
+    let sim = run_one(
+        "",
+        "SELECT COALESCE(NULL, CAST(NULL AS int), 3);\nGO\nSELECT COALESCE(NULL, NULL);\nSELECT 1;\nGO\nSELECT 2;",
+    );
+    assert_eq!(numbers(&sim, "A"), [4127]);
+    assert_eq!(row(&sim, "A", 0), ["3"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+}
