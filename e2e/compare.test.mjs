@@ -56,7 +56,7 @@ test('compare: the toggle bar offers "compare with this", and an embed shows com
   // A broken pair is named, and the rest still runs.
   await t.open('#/lesson/queue-wait-or-skip/compare?left=readpast&right=readpast:off');
   await page.waitForSelector('[data-testid=url-warnings]');
-  assert.match(await page.textContent('[data-testid=url-warnings]'), /`left=readpast` is not a toggle setting/);
+  assert.match(await page.textContent('[data-testid=url-warnings]'), /left=readpast is not a toggle setting/);
   // From a moment of the lesson, the link compares at that moment.
   await t.open('#/lesson/queue-wait-or-skip?seed=8&t=20');
   await settled(page, 'readpast=on');

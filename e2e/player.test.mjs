@@ -277,22 +277,30 @@ test('player: a broken link says what is wrong and still plays', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=maybe&speed=3&t=soon');
   const warnings = await page.textContent('[data-testid=url-warnings]');
-  assert.match(warnings, /`readpast=maybe`.*values: on, off.*showing `readpast=on`/);
-  assert.match(warnings, /unknown toggle `speed`/);
-  assert.match(warnings, /`t=soon` is not a time/);
+  assert.match(warnings, /readpast=maybe.*values: on, off.*showing readpast=on/);
+  assert.match(warnings, /readpast=maybe: maybe is not a value/);
+  assert.match(warnings, /unknown toggle speed/);
+  assert.match(warnings, /t=soon is not a time/);
+  // Names and values from the link are code, not backticks.
+  assert.doesNotMatch(warnings, /`/);
+  assert.deepEqual(await page.$$eval('[data-testid=url-warnings] li:first-child code', (cs) => cs.map((c) => c.textContent)),
+    ['readpast=maybe', 'maybe', 'readpast', 'readpast=on']);
+  // A toggle without a value says it needs one.
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=', 'readpast=on');
+  assert.match(await page.textContent('[data-testid=url-warnings]'), /toggle readpast needs a value \(values: on, off\)/);
   assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
 
   // A parameter given twice: the last counts, and the page says so.
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&readpast=on&t=5', 'readpast=on');
   assert.match(await page.textContent('[data-testid=url-warnings]'),
-    /`readpast=` appears 2 times in the link: the last, `readpast=on`, is used/);
+    /readpast= appears 2 times in the link: the last, readpast=on, is used/);
   assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
 
   // A language the page does not have is named on any page, which stays in English.
   await t.open('#/?lang=de');
   await page.waitForSelector('[data-testid=lesson-item]');
   assert.match(await page.textContent('[data-testid=lang-warning]'),
-    /`lang=de` is not a language of this page: write `lang=en`, `lang=pl` or `lang=ja`/);
+    /lang=de is not a language of this page: write lang=en, lang=pl or lang=ja/);
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   await t.open('#/?lang=pl');
   await page.waitForSelector('[data-testid=lesson-item]');

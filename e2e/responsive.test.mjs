@@ -30,7 +30,7 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   await page.waitForSelector('[data-testid=cancel-check]', { timeout: 10_000 });
   const progress = await page.textContent('[data-testid=check-progress]');
   // Which seed depends on the machine's speed: a fast one is past seed 1 already.
-  assert.match(progress, /(seed \d+ of \d+,|all \d+ seeds run; now the run to show:) [\d\s,]+ engine steps/);
+  assert.match(progress, /(seed \d+ \(\d+ of \d+\),|all \d+ seeds run; now the run to show:) [\d\s,]+ engine steps/);
   // It goes on while the page stays usable: the progress moves.
   await page.waitForFunction(
     (before) => document.querySelector('[data-testid=check-progress]')?.textContent !== before,

@@ -239,6 +239,13 @@ test('first paint: while the learner is to predict, a lesson that asks shows its
   assert.match(shown, /CREATE TABLE dbo\.task/);
   assert.doesNotMatch(shown, /Several terminals take their next task/);
   assert.ok(await page.isVisible('#first-paint h1'));
+  // A link whose toggles choose settings where a question applies (teradata-consume asks
+  // only when the consumer rolls back) hides the text as well; its defaults do not.
+  shown = await firstPaint('#/lesson/teradata-consume?end=rollback&mode=ansi');
+  assert.match(shown, /order_queue/);
+  assert.doesNotMatch(shown, /Flip end to rollback/);
+  shown = await firstPaint('#/lesson/teradata-consume?lang=en');
+  assert.match(shown, /Flip end to rollback/);
   // A lesson without questions hides nothing.
   shown = await firstPaint('#/lesson/pg-isolation');
   assert.match(shown, /PostgreSQL reads from snapshots/);

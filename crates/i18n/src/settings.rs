@@ -25,6 +25,13 @@ pub fn settings_error_in(lang: Lang, error: &SettingsError) -> String {
                 ("known", Arg::from(known.join(", "))),
             ],
         ),
+        SettingsError::NotAValue { name, values, .. } if error.empty_value() => text(
+            "link-empty-value",
+            &[
+                ("name", Arg::from(name)),
+                ("values", Arg::from(values.join(", "))),
+            ],
+        ),
         SettingsError::NotAValue {
             name,
             value,

@@ -284,8 +284,17 @@ fn english_details_read_as_the_cli_writes_them() {
     for d in details() {
         assert_eq!(detail(&d), d.to_string());
     }
-    // A setting that does not fit, as `--set` reports it.
-    for e in settings_errors() {
+    // A setting that does not fit, as `--set` reports it (`readpast=` has no value).
+    let empty = lesson::SettingsError::NotAValue {
+        name: "readpast".into(),
+        value: String::new(),
+        values: vec!["on".into(), "off".into()],
+    };
+    assert_eq!(
+        settings_error(&empty),
+        "toggle `readpast` needs a value (values: on, off)"
+    );
+    for e in settings_errors().into_iter().chain([empty]) {
         assert_eq!(settings_error(&e), e.to_string());
     }
 }

@@ -146,8 +146,9 @@ impl Compiled {
 
     /// The lesson as static HTML for the first paint, before the app has loaded: its
     /// narrative (which opens with the title), each `sql` block as code with every toggle at its default
-    /// (the text the player opens with), and `data-asks` when a question applies at those
-    /// settings. Every string from the lesson is escaped.
+    /// (the text the player opens with), `data-asks` when a question applies at those
+    /// settings, and `data-may-ask` when one applies at some settings (a link's toggles
+    /// may choose them). Every string from the lesson is escaped.
     pub fn first_paint_html(&self) -> String {
         let lesson = &self.lesson;
         let defaults = lesson.settings_default();
@@ -177,10 +178,12 @@ impl Compiled {
         // learner predicts, the app hides the text that gives the answer away, and the
         // page's first-paint script and styles do the same before the app has loaded.
         let asks = lesson.questions.iter().any(|q| q.applies(&defaults));
+        let may_ask = !lesson.questions.is_empty();
         format!(
-            "<article class=\"first-paint prose\" data-lesson=\"{}\"{}>\n{narrative}</article>\n",
+            "<article class=\"first-paint prose\" data-lesson=\"{}\"{}{}>\n{narrative}</article>\n",
             escape_html(&lesson.id),
             if asks { " data-asks" } else { "" },
+            if may_ask { " data-may-ask" } else { "" },
         )
     }
 

@@ -40,6 +40,13 @@ pub enum SettingsError {
     },
 }
 
+impl SettingsError {
+    /// A toggle given with no value at all (`readpast=`).
+    pub fn empty_value(&self) -> bool {
+        matches!(self, SettingsError::NotAValue { value, .. } if value.is_empty())
+    }
+}
+
 impl fmt::Display for SettingsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -49,6 +56,11 @@ impl fmt::Display for SettingsError {
             SettingsError::UnknownToggle { name, known } => {
                 write!(f, "unknown toggle `{name}` (toggles: {})", known.join(", "))
             }
+            SettingsError::NotAValue { name, values, .. } if self.empty_value() => write!(
+                f,
+                "toggle `{name}` needs a value (values: {})",
+                values.join(", ")
+            ),
             SettingsError::NotAValue {
                 name,
                 value,

@@ -303,8 +303,8 @@ mod tests {
         "`steps=many` is not a number of statements: write a whole number from 0 up, e.g. `steps=6`",
         "`left=readpast` is not a toggle setting: write `name:value`, e.g. `left=readpast:off`",
         "`speed` is not a compare parameter: use `left`, `right`, `seed` or `t`",
-        "The link asks for `readpast=maybe`, but `maybe` is not a value of toggle `readpast` (values: on, off); showing `readpast=on`.",
-        "The link asks for `colour=red`, but unknown toggle `colour` (toggles: readpast, ranks).",
+        "The link asks for `readpast=maybe`: `maybe` is not a value of toggle `readpast` (values: on, off); showing `readpast=on`.",
+        "The link asks for `colour=red`: unknown toggle `colour` (toggles: readpast, ranks).",
     ];
 
     fn problems(hash: &str) -> Vec<LinkProblem> {

@@ -176,7 +176,8 @@ impl Route {
         let query = query.as_str();
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         let mut route = match segments.as_slice() {
-            [] => Route::Home,
+            // The list of lessons also answers at `/lessons` (the home page holds it).
+            [] | ["lessons"] => Route::Home,
             ["debug", "panic"] => Route::DebugPanic,
             ["debug", "panic-run"] => Route::DebugPanicRun,
             ["debug", "panic-worker"] => Route::DebugPanicWorker,
@@ -397,6 +398,7 @@ mod tests {
             ("#", Route::Home),
             ("#/", Route::Home),
             ("#/?theme=dark", Route::Home),
+            ("#/lessons", Route::Home),
             ("#/debug/panic", Route::DebugPanic),
             ("/debug/panic/", Route::DebugPanic),
             ("#/debug/panic-run", Route::DebugPanicRun),

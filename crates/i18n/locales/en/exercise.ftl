@@ -19,7 +19,7 @@ reset-progress-title = Back to the starting SQL; forgets that you solved it
 reset-done = Progress reset: the starting SQL is back.
 reset-undo = Undo
 checking = Checking on { $seeds } seeds…
-check-progress = seed { $seed } of { $seeds }, { $steps } engine { $steps ->
+check-progress = seed { $seed } ({ $number } of { $seeds }), { $steps } engine { $steps ->
     [one] step
    *[other] steps
 }, { $time } of virtual time

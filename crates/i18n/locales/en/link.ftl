@@ -25,6 +25,7 @@ link-repeated = `{ $name }=` appears { $times } times in the link: the last, `{ 
 link-unknown-toggle = unknown toggle `{ $name }` (toggles: { $known })
 link-unknown-toggle-none = unknown toggle `{ $name }`: this lesson has no toggles
 link-not-a-value = `{ $value }` is not a value of toggle `{ $name }` (values: { $values })
+link-empty-value = toggle `{ $name }` needs a value (values: { $values })
 
 # A schedule that could not be followed to its end (`ReplayProblem`): session numbers,
 # names and counts come in as the run has them.

@@ -78,5 +78,5 @@ schedule-note-back = Back to the seeded run
 schedule-problem = The schedule could not be followed: { $problem }.
 conflict-step = Conflicting step { $step }: { $line }
 conflict-step-at = { $label } at { $at }
-link-bad-setting = The link asks for `{ $setting }`, but { $error }{ $default }.
+link-bad-setting = The link asks for `{ $setting }`: { $error }{ $default }.
 link-showing-default = ; showing `{ $setting }`

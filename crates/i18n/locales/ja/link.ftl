@@ -20,6 +20,7 @@ link-repeated = `{ $name }=` がリンクに { $times } 回あります。最後
 link-unknown-toggle = `{ $name }` は不明な切り替えです (切り替え: { $known })
 link-unknown-toggle-none = `{ $name }` は不明な切り替えです。このレッスンには切り替えがありません
 link-not-a-value = `{ $value }` は切り替え `{ $name }` の値ではありません (値: { $values })
+link-empty-value = 切り替え `{ $name }` には値が必要です (値: { $values })
 
 # 最後までたどれなかったスケジュール (`ReplayProblem`)。
 replay-not-enabled = スケジュールの選択 { $choice } はセッション { $session } ({ $name }) を選びますが、その時点で実行できるのは { $enabled } だけです

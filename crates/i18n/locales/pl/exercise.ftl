@@ -22,7 +22,7 @@ checking = Sprawdzanie na { $seeds ->
     [one] 1 ziarnie
    *[other] { $seeds } ziarnach
 }…
-check-progress = ziarno { $seed } z { $seeds }, { $steps } { $steps ->
+check-progress = ziarno { $seed } ({ $number } z { $seeds }), { $steps } { $steps ->
     [one] krok
     [few] kroki
    *[many] kroków

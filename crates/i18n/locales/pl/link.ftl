@@ -26,6 +26,7 @@ link-repeated = `{ $name }=` występuje w linku { $times } razy: obowiązuje ost
 link-unknown-toggle = nieznany przełącznik `{ $name }` (przełączniki: { $known })
 link-unknown-toggle-none = nieznany przełącznik `{ $name }`: ta lekcja nie ma przełączników
 link-not-a-value = `{ $value }` nie jest wartością przełącznika `{ $name }` (wartości: { $values })
+link-empty-value = przełącznik `{ $name }` wymaga wartości (wartości: { $values })
 
 # Harmonogram, którego nie dało się wykonać do końca (`ReplayProblem`).
 replay-not-enabled = wybór { $choice } harmonogramu wskazuje sesję { $session } ({ $name }), ale wtedy mogą działać tylko: { $enabled }

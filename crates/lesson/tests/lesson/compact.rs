@@ -38,7 +38,7 @@ fn the_first_paint_is_the_narrative_with_the_default_code() {
     // It asks a question at its default settings: the page hides the answer while the
     // learner predicts.
     assert!(html.starts_with(
-        "<article class=\"first-paint prose\" data-lesson=\"queue-wait-or-skip\" data-asks>"
+        "<article class=\"first-paint prose\" data-lesson=\"queue-wait-or-skip\" data-asks data-may-ask>"
     ));
     assert!(!html.contains("lockstep-block"), "a placeholder is left");
     let code_blocks = html
@@ -57,6 +57,19 @@ fn the_first_paint_of_a_lesson_without_questions_hides_nothing() {
     assert!(lesson.questions.is_empty());
     let html = Compiled::new(lesson).first_paint_html();
     assert!(html.starts_with("<article class=\"first-paint prose\" data-lesson=\"pg-isolation\">"));
+}
+
+/// A lesson whose question applies only at other settings (teradata-consume asks only
+/// when the consumer rolls back) says it may ask: a link that chooses those settings
+/// hides the answer in the first paint too.
+#[test]
+fn the_first_paint_says_a_question_may_apply_at_other_settings() {
+    let lesson = lesson("teradata-consume");
+    assert!(!lesson.questions.is_empty());
+    let html = Compiled::new(lesson).first_paint_html();
+    assert!(html.starts_with(
+        "<article class=\"first-paint prose\" data-lesson=\"teradata-consume\" data-may-ask>"
+    ));
 }
 
 #[test]

@@ -115,7 +115,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
                 <p class="notice__title">{ t!("url-warnings-title") }</p>
-                <ul>{ for problems.iter().map(|w| html! { <li>{ w.text() }</li> }) }</ul>
+                <ul>{ for problems.iter().map(|w| html! { <li>{ super::with_code(&w.text()) }</li> }) }</ul>
             </div>
         }
     });

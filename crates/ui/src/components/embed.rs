@@ -153,7 +153,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
                 <p class="notice__title">{ t!("embed-url-warnings-title") }</p>
-                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w.text() }</li> }) }</ul>
+                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ super::with_code(&w.text()) }</li> }) }</ul>
             </div>
         }
     });

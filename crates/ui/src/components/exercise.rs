@@ -163,7 +163,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 <p>{ t!("checking", seeds = exercise.seeds.len()) }</p>
                 if let Some(p) = state.check_progress {
                     <p class="progress" data-testid="check-progress">
-                        { check_progress_text(&p) }
+                        { check_progress_text(&p, &exercise.seeds) }
                         { " " }
                         <button type="button" class="button" data-testid="cancel-check"
                             onclick={send(ExerciseAction::Cancel)}>{ t!("cancel") }</button>
@@ -173,7 +173,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
         },
         Some(Verdict::Cancelled(p)) => html! {
             <p class="verdict verdict--error" role="status" data-testid="verdict" data-solved="false" data-stopped="cancel">
-                { t!("check-cancelled", progress = check_progress_text(p)) }
+                { t!("check-cancelled", progress = check_progress_text(p, &exercise.seeds)) }
             </p>
         },
         None => html! {},
@@ -376,8 +376,8 @@ fn Exercise(props: &ExerciseProps) -> Html {
     }
 }
 
-/// "seed 2 of 5, 120 000 engine steps, 3.2 s of virtual time".
-fn check_progress_text(p: &CheckProgress) -> String {
+/// "seed 8 (2 of 5), 120 000 engine steps, 3.2 s of virtual time".
+fn check_progress_text(p: &CheckProgress, seeds: &[u64]) -> String {
     // Every seed has run: what runs now is the run the page shows after Check.
     if p.seeds > 0 && p.seeds_done >= p.seeds {
         return t!(
@@ -387,10 +387,16 @@ fn check_progress_text(p: &CheckProgress) -> String {
             time = ms_label(p.now_us)
         );
     }
-    let seed = (p.seeds_done + 1).min(p.seeds);
+    // The seed as the goals name it, and its place in the list.
+    let number = (p.seeds_done + 1).min(p.seeds);
+    let seed = number
+        .checked_sub(1)
+        .and_then(|k| seeds.get(k))
+        .map_or(number as u64, |&s| s);
     t!(
         "check-progress",
         seed = seed,
+        number = number,
         seeds = p.seeds,
         steps = p.steps,
         time = ms_label(p.now_us)
@@ -918,11 +924,11 @@ mod tests {
             now_us: 1_500,
         };
         assert_eq!(
-            check_progress_text(&at(4)),
-            "seed 5 of 5, 2 engine steps, 1.5 ms of virtual time"
+            check_progress_text(&at(4), &[7, 8, 9, 10, 11]),
+            "seed 11 (5 of 5), 2 engine steps, 1.5 ms of virtual time"
         );
         assert_eq!(
-            check_progress_text(&at(5)),
+            check_progress_text(&at(5), &[7, 8, 9, 10, 11]),
             "all 5 seeds run; now the run to show: 2 engine steps, 1.5 ms of virtual time"
         );
     }

@@ -45,6 +45,31 @@ pub struct LessonPageProps {
 /// The dock's tabs, in order: (id, label).
 const TABS: [&str; 4] = ["lesson", "tables", "outcome", "events"];
 
+thread_local! {
+    /// The lesson whose tab was chosen last, and that tab: switching the language draws
+    /// the page anew (keyed by the language), and the learner's tab stays chosen.
+    static CHOSEN_TAB: std::cell::RefCell<(String, &'static str)> =
+        const { std::cell::RefCell::new((String::new(), "lesson")) };
+}
+
+/// The tab to open `lesson` on: the one chosen last on it, else the Lesson tab.
+fn opening_tab(lesson: &str) -> &'static str {
+    CHOSEN_TAB.with(|c| {
+        let c = c.borrow();
+        if c.0 == lesson {
+            c.1
+        } else {
+            "lesson"
+        }
+    })
+}
+
+/// Shows `id` and remembers it as `lesson`'s chosen tab.
+fn choose_tab(tab: &UseStateHandle<&'static str>, lesson: &str, id: &'static str) {
+    CHOSEN_TAB.with(|c| *c.borrow_mut() = (lesson.to_string(), id));
+    tab.set(id);
+}
+
 fn tab_label(id: &str) -> String {
     match id {
         "lesson" => t!("tab-lesson"),
@@ -77,7 +102,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
                 <p class="notice__title">{ t!("url-warnings-title") }</p>
-                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ w.text() }</li> }) }</ul>
+                <ul>{ for player.warnings.iter().map(|w| html! { <li>{ super::with_code(&w.text()) }</li> }) }</ul>
             </div>
         }
     });
@@ -91,7 +116,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (Some(run), Some(view)) => statements(run, view, player.head.events),
         _ => Vec::new(),
     });
-    let tab = use_state(|| "lesson");
+    let tab = use_state(|| opening_tab(&lesson.id));
     let filter = use_state(TableFilter::default);
     let full = use_full_view(
         player.run.clone(),
@@ -351,7 +376,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     };
     let panels: [Option<Html>; 4] = [narrative, tables, outcome, events];
     let on_tab_key = {
-        let tab = tab.clone();
+        let (tab, id) = (tab.clone(), lesson.id.clone());
         Callback::from(move |e: KeyboardEvent| {
             let i = TABS.iter().position(|id| *id == *tab).unwrap_or(0);
             let next = match e.key().as_str() {
@@ -364,7 +389,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             // Handled here: the player's own arrow keys must not step as well.
             e.prevent_default();
             e.stop_propagation();
-            tab.set(TABS[next]);
+            choose_tab(&tab, &id, TABS[next]);
             if let Some(el) =
                 gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next]))
             {
@@ -381,8 +406,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     let label = tab_label(id);
                     let selected = *tab == id;
                     let onclick = {
-                        let tab = tab.clone();
-                        Callback::from(move |_: MouseEvent| tab.set(id))
+                        let (tab, lesson) = (tab.clone(), lesson.id.clone());
+                        Callback::from(move |_: MouseEvent| choose_tab(&tab, &lesson, id))
                     };
                     html! {
                         <button type="button" role="tab" id={format!("tab-{id}")} class="dock__tab"

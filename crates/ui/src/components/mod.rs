@@ -198,13 +198,26 @@ pub fn App() -> Html {
                 if let Some(problem) = &state.lang_problem {
                     <div class="notice notice--warning" role="status" data-testid="lang-warning">
                         <p class="notice__title">{ t!("url-warnings-title") }</p>
-                        <ul><li>{ problem.text() }</li></ul>
+                        <ul><li>{ with_code(&problem.text()) }</li></ul>
                     </div>
                 }
                 { page }
             </main>
         </>
     }
+}
+
+/// A notice's sentence with its `backticked` parts (names and values from the link) as
+/// code, not as backticks.
+pub fn with_code(text: &str) -> Html {
+    let parts = text.split('`').enumerate().map(|(k, part)| {
+        if k % 2 == 1 {
+            html! { <code>{ part }</code> }
+        } else {
+            html! { { part } }
+        }
+    });
+    html! { <>{ for parts }</> }
 }
 
 /// What `localStorage` holds for each exercise in `lessons`, for their cards.

@@ -137,7 +137,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
         html! {
             <div class="notice notice--warning" role="status" data-testid="url-warnings">
                 <p class="notice__title">{ t!("url-warnings-title") }</p>
-                <ul>{ for warnings.iter().map(|w| html! { <li>{ w.text() }</li> }) }</ul>
+                <ul>{ for warnings.iter().map(|w| html! { <li>{ super::with_code(&w.text()) }</li> }) }</ul>
             </div>
         }
     });
