@@ -107,3 +107,24 @@ test(
   },
   { allowErrors: true },
 );
+
+test(
+  'responsive: on a touch screen the first narration says to tap, not to press an arrow key',
+  async (t) => {
+    const { page } = t;
+    await page.setViewportSize({ width: 375, height: 740 });
+    await t.open('#/lesson/queue-wait-or-skip');
+    await page.waitForSelector('[data-testid=narration]');
+    const text = await page.textContent('[data-testid=narration]');
+    assert.match(text, /Tap Play, or ▶\| to step/);
+    assert.doesNotMatch(text, /→/);
+  },
+  { touch: true },
+);
+
+test('responsive: with a mouse and keyboard the first narration names the arrow key', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip');
+  await page.waitForSelector('[data-testid=narration]');
+  assert.match(await page.textContent('[data-testid=narration]'), /Press Play, or → to step/);
+});

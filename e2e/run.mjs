@@ -78,6 +78,8 @@ async function runOne(t, baseUrl) {
   const context = await browser.newContext({
     colorScheme: t.options.colorScheme ?? 'light',
     viewport: { width: 1000, height: 640 },
+    // A phone: a touch screen is its only pointer (`touch: true`).
+    ...(t.options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   // Predictions are asked before runs; tests of everything else open lessons unasked
   // (the predict tests opt in with `predict: true`).

@@ -187,7 +187,7 @@ fn media_query(query: &str) -> Option<MediaQueryList> {
     window().match_media(query).ok().flatten()
 }
 
-fn media_matches(query: &str) -> bool {
+pub(crate) fn media_matches(query: &str) -> bool {
     media_query(query).is_some_and(|q| q.matches())
 }
 

@@ -39,7 +39,7 @@ speed = Speed
 speed-title = At 1×, four events a second; a quiet stretch plays in real time up to a quarter second, a longer one shortened (2 s at most). The clock shows virtual time.
 position = of { $end } · event { $event } of { $events }
 virtual-time = Virtual time
-idle = » quiet for { $span } — played compressed
+idle = » quiet for { $span } — plays compressed
 idle-title = Playback passes quiet stretches faster than real time
 
 seed = Seed
@@ -53,6 +53,7 @@ seed-help = The seed decides how the sessions interleave; the same seed replays 
 seed-invalid = A seed is a whole number from 0 up.
 
 narration-start = Start: the setup has run and no session has started. Press Play, or → to step.
+narration-start-touch = Start: the setup has run and no session has started. Tap Play, or ▶| to step.
 narration-event = { $time } · event { $event } of { $events }: { $line }
 
 run-progress = { $steps } engine { $steps ->

@@ -36,7 +36,7 @@ speed = 速度
 speed-title = 1× では 1 秒に 4 イベント。何も起きない区間は 0.25 秒までは実時間で、それより長い区間は短縮して（最長 2 秒）再生します。時計は仮想時間を示します。
 position = / { $end } · イベント { $event } / { $events }
 virtual-time = 仮想時間
-idle = » { $span } の待ち時間 — 早送り中
+idle = » { $span } の待ち時間 — 再生時は早送り
 idle-title = 何も起きない区間は実時間より速く再生します
 
 seed = シード
@@ -50,6 +50,7 @@ seed-help = シードはセッションの実行順序を決めます。同じ�
 seed-invalid = シードは 0 以上の整数です。
 
 narration-start = 開始: セットアップが実行され、まだどのセッションも始まっていません。再生を押すか、→ で 1 ステップずつ進めます。
+narration-start-touch = 開始: セットアップが実行され、まだどのセッションも始まっていません。再生をタップするか、▶| で 1 ステップずつ進めます。
 narration-event = { $time } · イベント { $event } / { $events }: { $line }
 
 run-progress = エンジン { $steps } ステップ、仮想時間 { $time }

@@ -54,6 +54,7 @@ seed-help = Ziarno decyduje o przeplocie sesji; to samo ziarno odtwarza ten sam 
 seed-invalid = Ziarno to liczba całkowita od 0 wzwyż.
 
 narration-start = Początek: skrypt przygotowawczy się wykonał, żadna sesja jeszcze nie ruszyła. Naciśnij Odtwórz albo →, by iść krok po kroku.
+narration-start-touch = Początek: skrypt przygotowawczy się wykonał, żadna sesja jeszcze nie ruszyła. Dotknij Odtwórz albo ▶|, by iść krok po kroku.
 narration-event = { $time } · zdarzenie { $event } z { $events }: { $line }
 
 run-progress = { $steps } { $steps ->

@@ -333,6 +333,9 @@ pub fn SeedControl(props: &SeedControlProps) -> Html {
     }
 }
 
+/// A device whose only pointer is a finger (a phone, a tablet without a keyboard).
+const TOUCH_ONLY: &str = "(hover: none) and (pointer: coarse)";
+
 #[derive(Properties, PartialEq)]
 pub struct NarrationProps {
     pub run: Shared<RunModel>,
@@ -346,7 +349,12 @@ pub struct NarrationProps {
 pub fn Narration(props: &NarrationProps) -> Html {
     let k = props.head.events;
     let text = if k == 0 {
-        t!("narration-start")
+        // A touch screen without a keyboard's arrow keys: the step button instead.
+        if crate::hooks::media_matches(TOUCH_ONLY) {
+            t!("narration-start-touch")
+        } else {
+            t!("narration-start")
+        }
     } else {
         let entry = &props.run.trace[k - 1];
         // The event's line is the trace's, in English in every language: the trace is
