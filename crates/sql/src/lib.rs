@@ -69,6 +69,11 @@ pub use print::binary_symbol;
 /// `%`), so the executor's own meaning cannot clash with a user's function.
 pub const RAISE_ARG: &str = "%RAISE_ARG";
 
+/// The function T-SQL's `TRY_CAST(x AS ty)` and `TRY_CONVERT(ty, x)` become: its one
+/// argument is the cast, whose value is NULL where the conversion fails. No script can
+/// name it.
+pub const TRY: &str = "%TRY";
+
 /// The function a PostgreSQL cast to `interval` becomes where a timestamp adds or
 /// subtracts it (`run_at + (n || ' seconds')::interval`): its text read as an interval
 /// when evaluated, in days (see [`interval_seconds`]). No script can name it.

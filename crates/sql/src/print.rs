@@ -1238,6 +1238,11 @@ impl Printer {
                 self.select(q);
                 self.w(")");
             }
+            // TRY_CAST and TRY_CONVERT: the cast inside, named with TRY_.
+            ExprKind::Function { name, args, .. } if name == crate::TRY && args.len() == 1 => {
+                self.w("TRY_");
+                self.expr(&args[0]);
+            }
             ExprKind::Function { name, args, .. } if name == "INTERVAL" && args.len() == 2 => {
                 // Teradata's interval literal: INTERVAL '0.001' SECOND.
                 self.w("INTERVAL ");

@@ -495,6 +495,21 @@ impl Exec<'_> {
                     .and_then(|r| r.into_iter().next())
                     .unwrap_or(Value::Null)
             }
+            // TRY_CAST, TRY_CONVERT: NULL where the conversion fails. An error computing
+            // the value itself, or a conversion the types never allow (529), still fails.
+            ExprKind::Function { name, args, .. } if name == sql::TRY => {
+                let Some(ExprKind::Cast { expr, ty, .. }) = args.first().map(|a| &a.kind) else {
+                    return Ok(Value::Null);
+                };
+                let v = self.eval(i, expr, ctx)?;
+                match self.convert(&v, ty, None) {
+                    Ok(v) => v,
+                    Err(e) if matches!(e.number, 241 | 242 | 245 | 8114 | 8115 | 220 | 232) => {
+                        Value::Null
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
             ExprKind::Function {
                 name,
                 args,
@@ -514,6 +529,18 @@ impl Exec<'_> {
                         "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
                     )
                     .into());
+                }
+                if self.rules.lacks_function(name) {
+                    // Another dialect's function (`LEN` where the server has `length`):
+                    // the server knows no such name, whatever the arguments.
+                    let mut typed = Vec::with_capacity(args.len());
+                    for a in args {
+                        // The server resolves the arguments first: an unknown column in one
+                        // is its error.
+                        let v = self.eval(i, a, ctx)?;
+                        typed.push((a, v));
+                    }
+                    return Err(self.rules.unknown_routine(name, &typed, true).into());
                 }
                 if is_aggregate(name) {
                     let agg = Aggregate {
@@ -984,9 +1011,24 @@ impl Exec<'_> {
             },
             "UPPER" => text_fn(arg(0), |s| s.to_uppercase()),
             "LOWER" => text_fn(arg(0), |s| s.to_lowercase()),
-            "LTRIM" => text_fn(arg(0), |s| s.trim_start().to_string()),
-            "RTRIM" => text_fn(arg(0), |s| s.trim_end().to_string()),
-            "TRIM" => text_fn(arg(0), |s| s.trim().to_string()),
+            // Spaces only (not tabs or line breaks), or the characters of the second
+            // argument; NULL characters give NULL.
+            "LTRIM" | "RTRIM" | "TRIM" if v.len() > 1 && arg(1).is_null() => Value::Null,
+            "LTRIM" | "RTRIM" | "TRIM" => {
+                let chars: Vec<char> = match v.get(1) {
+                    Some(c) => c.as_text().chars().collect(),
+                    None => vec![' '],
+                };
+                let cut = |c: char| chars.contains(&c);
+                text_fn(arg(0), |s| {
+                    match name {
+                        "LTRIM" => s.trim_start_matches(cut),
+                        "RTRIM" => s.trim_end_matches(cut),
+                        _ => s.trim_matches(cut),
+                    }
+                    .to_string()
+                })
+            }
             // NULL arguments count as empty strings; CONCAT_WS skips them.
             "CONCAT" | "CONCAT_WS" => {
                 let (min, values) = if name == "CONCAT" {
@@ -1074,6 +1116,47 @@ impl Exec<'_> {
                         .take(8000)
                         .collect()
                 })
+            }
+            // CHAR(n): the character of code n (0 to 255; NULL outside), NCHAR(n) of any
+            // code point; ASCII and UNICODE: the first character's code (NULL for '').
+            "CHAR" | "NCHAR" => match arg(0).as_i64() {
+                Some(n) if name == "CHAR" && !(0..=255).contains(&n) => Value::Null,
+                Some(n) => u32::try_from(n)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .map_or(Value::Null, |c| Value::Text(c.to_string().into())),
+                None => Value::Null,
+            },
+            "ASCII" | "UNICODE" => match arg(0) {
+                Value::Null => Value::Null,
+                v => v
+                    .as_text()
+                    .chars()
+                    .next()
+                    .map_or(Value::Null, |c| Value::Int(i64::from(u32::from(c)))),
+            },
+            // STUFF(s, start, length, r): `length` characters from `start` (counting from
+            // 1) replaced by r; NULL for a start outside s or a negative length.
+            "STUFF" => {
+                let (start, len) = (arg(1).as_i64(), arg(2).as_i64());
+                match (arg(0), start, len) {
+                    (Value::Null, _, _) | (_, None, _) | (_, _, None) => Value::Null,
+                    (v, Some(start), Some(len)) => {
+                        let chars: Vec<char> = v.as_text().chars().collect();
+                        if start < 1 || start as usize > chars.len() || len < 0 {
+                            Value::Null
+                        } else {
+                            let from = start as usize - 1;
+                            let to = (from + len as usize).min(chars.len());
+                            let mut out: String = chars[..from].iter().collect();
+                            if !arg(3).is_null() {
+                                out.push_str(&arg(3).as_text());
+                            }
+                            out.extend(&chars[to..]);
+                            Value::Text(out.into())
+                        }
+                    }
+                }
             }
             "ABS" => {
                 match arg(0) {

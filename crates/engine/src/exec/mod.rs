@@ -468,6 +468,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Whether the dialect's server has no function `name` (upper-case) that the executor
+    /// has for another dialect: a call of it is [`Rules::unknown_routine`].
+    fn lacks_function(&self, _name: &str) -> bool {
+        false
+    }
+
     /// Whether tables and indexes share one namespace (an index may not take a table's
     /// name, nor another table's index's), rather than index names being per table.
     fn relations_share_names(&self) -> bool {

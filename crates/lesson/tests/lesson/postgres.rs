@@ -3754,3 +3754,69 @@ fn coalesce_of_null_constants_is_null() {
     assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
     assert_eq!(results(&sim, "A"), [vec![vec![Value::Null]]]);
 }
+
+/// Real server: SQL Server's functions are not PostgreSQL's. `len`, `isnull`,
+/// `replicate`, `charindex`, `iif` and `getdate` are 42883, named with the argument
+/// types the server resolved (a quoted literal is `unknown`); the simulation computed
+/// them as SQL Server does. PostgreSQL's own kin (`length`, `coalesce`, `left`,
+/// `ceiling`, `chr`, `ascii`) still answer.
+#[test]
+fn sql_server_functions_do_not_exist_here() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, name text);
+INSERT INTO job VALUES (1, 'abc');";
+    let script = "SELECT 1 + isnull(NULL, 1);
+SELECT len(name) FROM job;
+SELECT upper(replicate('a', 2));
+SELECT id FROM job WHERE charindex('b', name) > 0;
+SELECT iif(id = 1, 'a', 'b') FROM job;
+SELECT getdate();
+SELECT length(name), coalesce(NULL, 'x'), left(name, 1), ceiling(1.2), chr(65), ascii('a') FROM job;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "function isnull(unknown, integer) does not exist",
+            "function len(text) does not exist",
+            "function replicate(unknown, integer) does not exist",
+            "function charindex(unknown, text) does not exist",
+            "function iif(boolean, unknown, unknown) does not exist",
+            "function getdate() does not exist",
+        ]
+    );
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["42883", "42883", "42883", "42883", "42883", "42883"]
+    );
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![
+            Value::Int(3),
+            Value::Text("x".into()),
+            Value::Text("a".into()),
+            Value::Decimal(2.0),
+            Value::Text("A".into()),
+            Value::Int(97)
+        ]]]
+    );
+}
+
+/// Real server: `trim([LEADING | TRAILING | BOTH] [chars] FROM s)` (before, a syntax
+/// error), `ltrim(s, chars)` and `rtrim(s, chars)` (the characters were ignored), and
+/// the columns' names, `btrim`, `ltrim` and `rtrim`, as psql headed them.
+#[test]
+fn trim_forms_as_the_server_reads_them() {
+    let script = "SELECT trim(' a '), trim(leading 'x' from 'xxax'), trim(trailing 'x' from 'xxax'), trim(both 'x' from 'xxax'), trim('x' from 'xax'), trim(from '  a  ') AS f;
+SELECT ltrim('xxa', 'x'), rtrim('axx', 'x'), ltrim('  a'), ltrim('xa', NULL) IS NULL AS n;";
+    let sim = pg("", &[("A", 0, script)]);
+    let t = |s: &str| Value::Text(s.into());
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![t("a"), t("ax"), t("xxa"), t("a"), t("a"), t("a")]],
+            vec![vec![t("a"), t("a"), t("a"), Value::bool(true)]],
+        ]
+    );
+    let out = sim.outcome();
+    let columns = &out.sessions[0].results[0].columns;
+    assert_eq!(columns, &["btrim", "ltrim", "rtrim", "btrim", "btrim", "f"]);
+}

@@ -1415,3 +1415,25 @@ fn coalesce_of_null_constants_is_refused() {
     assert_eq!(row(&sim, "A", 0), ["3"]);
     assert_eq!(row(&sim, "A", 1), ["2"]);
 }
+
+/// SQL Server: TRY_CAST and TRY_CONVERT give NULL where the conversion fails (they were
+/// "not simulated"), and still fail for an error computing the value; STUFF replaces
+/// characters (NULL for a start outside the text); TRIM, LTRIM and RTRIM cut spaces
+/// only, or the characters given (SQL Server 2022's second argument and `TRIM(chars
+/// FROM s)`), where the simulation cut tabs as well and ignored the characters.
+#[test]
+fn try_cast_stuff_and_trim_as_sql_server_gives_them() {
+    let sim = run_one(
+        "",
+        "SELECT TRY_CAST('x' AS int) AS bad, TRY_CAST('12' AS int) AS good, TRY_CONVERT(tinyint, 300) AS big, TRY_CONVERT(date, 'soon') AS d;
+SELECT STUFF('abcdef', 2, 3, 'XY'), STUFF('abc', 5, 1, 'x'), STUFF('abc', 2, 9, NULL);
+SELECT TRIM('  a  '), LTRIM('xxa', 'x'), RTRIM('a  '), TRIM('x' FROM 'xax'), LEN(LTRIM(CHAR(9) + 'a'));
+SELECT ASCII('A'), UNICODE(N'ż'), CHAR(65), CHAR(300), NCHAR(380);
+SELECT TRY_CAST(1 / 0 AS int);",
+    );
+    assert_eq!(row(&sim, "A", 0), ["NULL", "12", "NULL", "NULL"]);
+    assert_eq!(row(&sim, "A", 1), ["aXYef", "NULL", "a"]);
+    assert_eq!(row(&sim, "A", 2), ["a", "a", "a", "a", "2"]);
+    assert_eq!(row(&sim, "A", 3), ["65", "380", "A", "NULL", "ż"]);
+    assert_eq!(numbers(&sim, "A"), [8134]);
+}

@@ -624,8 +624,18 @@ impl Parser<'_> {
             }
             "CASE" => return self.case_expr(),
             "CAST" if next_is_paren => return self.cast_expr(),
+            "TRIM" if next_is_paren => return self.trim_expr(),
             "CONVERT" if next_is_paren => return self.convert_expr(),
-            "TRY_CAST" | "TRY_CONVERT" | "TRY_PARSE" | "PARSE" if next_is_paren => {
+            "TRY_CAST" | "TRY_CONVERT" if next_is_paren => {
+                let cast = if word == "TRY_CAST" {
+                    self.cast_expr()?
+                } else {
+                    self.convert_expr()?
+                };
+                let span = cast.span.clone();
+                return Ok(plain_call(crate::TRY.into(), vec![cast], span));
+            }
+            "TRY_PARSE" | "PARSE" if next_is_paren => {
                 return Err(self.not_simulated(span, &word));
             }
             "EXISTS" => {
@@ -918,6 +928,44 @@ impl Parser<'_> {
         })
     }
 
+    /// `TRIM([LEADING | TRAILING | BOTH] [chars] FROM s)` (the standard's form, which
+    /// every dialect here takes) as `LTRIM`, `RTRIM` or `TRIM` of `(s, chars)`; `TRIM(s
+    /// [, chars])` as written.
+    fn trim_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().start;
+        self.expect(Tok::LParen)?;
+        let side = ["LEADING", "TRAILING", "BOTH"]
+            .into_iter()
+            .find(|w| self.kw_at(0, w));
+        if side.is_some() {
+            self.advance();
+        }
+        let name = match side {
+            Some("LEADING") => "LTRIM",
+            Some("TRAILING") => "RTRIM",
+            _ => "TRIM",
+        };
+        let mut args = Vec::new();
+        if self.eat_kw("FROM") {
+            args.push(self.expr()?);
+        } else {
+            let first = self.expr()?;
+            if self.eat_kw("FROM") {
+                args.push(self.expr()?);
+                args.push(first);
+            } else if side.is_some() {
+                self.expect_kw("FROM")?;
+            } else {
+                args.push(first);
+                while self.eat(Tok::Comma) {
+                    args.push(self.expr()?);
+                }
+            }
+        }
+        self.expect(Tok::RParen)?;
+        Ok(plain_call(name.into(), args, start..self.prev_end()))
+    }
+
     fn convert_expr(&mut self) -> PResult<Expr> {
         let start = self.advance().start;
         self.expect(Tok::LParen)?;
@@ -1028,10 +1076,15 @@ pub(super) fn call_in(e: &Expr, pick: &dyn Fn(&str, bool) -> bool) -> Option<Spa
 
 /// A function called without parentheses (`CURRENT_TIMESTAMP`): a call of no arguments.
 pub(super) fn niladic_call(name: String, span: crate::ast::Span) -> Expr {
+    plain_call(name, Vec::new(), span)
+}
+
+/// A call of `name` with `args`: no `*`, DISTINCT, window or WITHIN GROUP.
+pub(super) fn plain_call(name: String, args: Vec<Expr>, span: crate::ast::Span) -> Expr {
     Expr {
         kind: ExprKind::Function {
             name,
-            args: vec![],
+            args,
             star: false,
             distinct: false,
             over: None,

@@ -1009,6 +1009,8 @@ fn is_builtin(name: &str) -> bool {
             "SPLIT_PART",
             "INITCAP",
             "FORMAT",
+            "CHR",
+            "ASCII",
             "REPEAT",
             "REVERSE",
             "BTRIM",

@@ -787,17 +787,11 @@ impl Parser<'_> {
             _ => return Ok(None),
         };
         self.expect(Tok::RParen)?;
-        Ok(Some(Expr {
-            kind: ExprKind::Function {
-                name: name.into(),
-                args,
-                star: false,
-                distinct: false,
-                over: None,
-                within_group: Vec::new(),
-            },
-            span: start..self.prev_end(),
-        }))
+        Ok(Some(super::expr::plain_call(
+            name.into(),
+            args,
+            start..self.prev_end(),
+        )))
     }
 
     /// Whether the interval literal at token `at` is added or subtracted: a `+` or `-`

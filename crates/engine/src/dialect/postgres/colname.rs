@@ -55,12 +55,32 @@ fn function_name(text: &str) -> Option<String> {
     if last.is_empty() {
         return None;
     }
-    Some(
-        match last.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
-            Some(quoted) => quoted.to_string(),
-            None => last.to_lowercase(),
+    let quoted = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
+    Some(match quoted {
+        Some(quoted) => quoted.to_string(),
+        // TRIM's forms are the server's btrim, ltrim and rtrim.
+        None => match last.to_lowercase().as_str() {
+            "trim" => trim_name(text).to_string(),
+            lower => lower.to_string(),
         },
-    )
+    })
+}
+
+/// `trim(x)` and `trim(BOTH ...)` are "btrim", `trim(LEADING ...)` "ltrim",
+/// `trim(TRAILING ...)` "rtrim".
+fn trim_name(text: &str) -> &'static str {
+    let inside = text
+        .split_once('(')
+        .map_or("", |(_, rest)| rest)
+        .trim_start()
+        .to_ascii_lowercase();
+    if inside.starts_with("leading") {
+        "ltrim"
+    } else if inside.starts_with("trailing") {
+        "rtrim"
+    } else {
+        "btrim"
+    }
 }
 
 /// The type a cast names, as PostgreSQL's catalog spells it: `x::int` and
@@ -126,6 +146,11 @@ mod tests {
             ("now()", "now"),
             ("CURRENT_TIMESTAMP", "current_timestamp"),
             ("coalesce(NULL, 1)", "coalesce"),
+            ("trim(' a ')", "btrim"),
+            ("TRIM(LEADING 'x' FROM 'xa')", "ltrim"),
+            ("trim(trailing from 'a ')", "rtrim"),
+            ("trim(both 'x' from 'xax')", "btrim"),
+            ("ltrim(' a')", "ltrim"),
             ("1", "?column?"),
             ("1 + 2", "?column?"),
             ("'a'", "?column?"),

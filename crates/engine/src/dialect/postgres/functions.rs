@@ -66,6 +66,40 @@ pub(super) fn call(
             }
             _ => Value::Null,
         },
+        // chr(n): the character of code point n.
+        "CHR" => match int(0) {
+            None => Value::Null,
+            Some(n) if n < 0 => {
+                return Some(Err(SqlError::generic(
+                    0,
+                    16,
+                    "character number must be positive",
+                )
+                .with_sqlstate("22023")
+                .into()))
+            }
+            Some(0) => {
+                return Some(Err(SqlError::generic(
+                    0,
+                    16,
+                    "null character not permitted",
+                )
+                .with_sqlstate("54000")
+                .into()))
+            }
+            Some(n) => match u32::try_from(n).ok().and_then(char::from_u32) {
+                Some(c) => Value::Text(c.to_string().into()),
+                None => {
+                    return Some(Err(SqlError::generic(
+                        0,
+                        16,
+                        format!("requested character too large for encoding: {n}"),
+                    )
+                    .with_sqlstate("54000")
+                    .into()))
+                }
+            },
+        },
         "INITCAP" => text(0).map_or(Value::Null, |s| Value::Text(initcap(&s).into())),
         "FORMAT" => match text(0) {
             None => Value::Null,

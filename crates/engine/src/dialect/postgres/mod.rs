@@ -594,6 +594,38 @@ impl Rules for Postgres {
         true
     }
 
+    /// SQL Server's functions, which the executor has and PostgreSQL does not: a learner
+    /// coming from SQL Server writes `len(name)` or `isnull(owner, '')`, and the server
+    /// answers 42883. (Not the executor's own helpers a PL/pgSQL handler's test is
+    /// built from, such as ERROR_NUMBER.)
+    fn lacks_function(&self, name: &str) -> bool {
+        matches!(
+            name,
+            "CHAR"
+                | "NCHAR"
+                | "UNICODE"
+                | "CHARINDEX"
+                | "CHOOSE"
+                | "DATEADD"
+                | "DATEDIFF"
+                | "DATENAME"
+                | "DATEPART"
+                | "GETDATE"
+                | "GETUTCDATE"
+                | "HOUR"
+                | "IIF"
+                | "ISNULL"
+                | "LEN"
+                | "MINUTE"
+                | "NEWID"
+                | "REPLICATE"
+                | "SECOND"
+                | "SQUARE"
+                | "STUFF"
+                | "SYSUTCDATETIME"
+        )
+    }
+
     /// psql's NOTICE lines (`relation "t" already exists, skipping`).
     fn skip_notice(&self, what: &crate::exec::Skipped<'_>) -> Option<String> {
         use crate::exec::Skipped;
