@@ -434,14 +434,26 @@ pub(crate) fn truth(v: &Value) -> Option<bool> {
     }
 }
 
-/// `x [NOT] IN (...)`: whether an item equalled `x`, and whether any comparison was
-/// unknown (a NULL on either side).
-pub(crate) fn in_result(hit: bool, any_null: bool, negated: bool) -> Value {
-    match (hit, any_null) {
-        (true, _) => Value::bool(!negated),
-        (false, true) => Value::Null,
-        (false, false) => Value::bool(negated),
+/// `v [NOT] IN (items)` in three-valued logic: true at the first item equal to `v` (the
+/// rest are not computed), else unknown when a comparison was (a NULL on either side).
+pub(crate) fn in_items<E>(
+    v: &Value,
+    items: impl IntoIterator<Item = Result<Value, E>>,
+    negated: bool,
+) -> Result<Value, E> {
+    let mut any_null = v.is_null();
+    for item in items {
+        match compare(v, &item?) {
+            Some(Ordering::Equal) => return Ok(Value::bool(!negated)),
+            None => any_null = true,
+            _ => {}
+        }
     }
+    Ok(if any_null {
+        Value::Null
+    } else {
+        Value::bool(negated)
+    })
 }
 
 /// Whether the thread's collation ignores case (where text is searched, not compared).

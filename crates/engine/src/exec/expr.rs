@@ -10,7 +10,7 @@ use crate::datepart::{date_add, date_diff, date_name, date_part, DatePart};
 use crate::error::{Fallible, SqlError};
 use crate::exec::{Exec, Interrupt};
 use crate::syntax::is_aggregate;
-use crate::value::{binary, compare, comparison, convert, in_result, truth, Stamp, Value};
+use crate::value::{binary, compare, comparison, convert, in_items, truth, Stamp, Value};
 
 /// A table (or derived table) visible in a query, and where its columns sit in a row.
 #[derive(Clone, Debug)]
@@ -399,20 +399,8 @@ impl Exec<'_> {
                 negated,
             } => {
                 let v = self.eval(i, expr, ctx)?;
-                let mut any_null = v.is_null();
-                let mut hit = false;
-                for x in list {
-                    let w = self.eval(i, x, ctx)?;
-                    match compare(&v, &w) {
-                        Some(Ordering::Equal) => {
-                            hit = true;
-                            break;
-                        }
-                        None => any_null = true,
-                        _ => {}
-                    }
-                }
-                in_result(hit, any_null, *negated)
+                let items = list.iter().map(|x| self.eval(i, x, ctx));
+                in_items(&v, items, *negated)?
             }
             ExprKind::InSubquery {
                 expr,
@@ -421,20 +409,9 @@ impl Exec<'_> {
             } => {
                 let v = self.eval(i, expr, ctx)?;
                 let rows = self.subquery_in_expr(i, query, ctx)?;
-                let mut any_null = v.is_null();
-                let mut hit = false;
-                for r in rows.rows {
-                    let w = r.into_iter().next().unwrap_or(Value::Null);
-                    match compare(&v, &w) {
-                        Some(Ordering::Equal) => {
-                            hit = true;
-                            break;
-                        }
-                        None => any_null = true,
-                        _ => {}
-                    }
-                }
-                in_result(hit, any_null, *negated)
+                let items = (rows.rows.into_iter())
+                    .map(|r| Ok::<_, Interrupt>(r.into_iter().next().unwrap_or(Value::Null)));
+                in_items(&v, items, *negated)?
             }
             ExprKind::Between {
                 expr,

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use sql::ast::{BinaryOp, Expr, ExprKind};
 
 use crate::syntax::conjuncts;
-use crate::value::{binary, compare, in_result, truth, Value};
+use crate::value::{binary, compare, in_items, truth, Value};
 
 /// A column's position by name, from the table the filter is on.
 pub(crate) type Columns<'a> = &'a dyn Fn(&str) -> Option<usize>;
@@ -147,19 +147,11 @@ fn pure_eval(t: Columns<'_>, e: &Expr, row: &[Value]) -> Value {
             negated,
         } => {
             let v = pure_eval(t, expr, row);
-            let mut any_null = v.is_null();
-            let mut hit = false;
-            for x in list {
-                match compare(&v, &pure_eval(t, x, row)) {
-                    Some(Ordering::Equal) => {
-                        hit = true;
-                        break;
-                    }
-                    None => any_null = true,
-                    _ => {}
-                }
-            }
-            in_result(hit, any_null, *negated)
+            let items = list
+                .iter()
+                .map(|x| Ok::<_, std::convert::Infallible>(pure_eval(t, x, row)));
+            let Ok(result) = in_items(&v, items, *negated);
+            result
         }
         _ => Value::Null,
     }
