@@ -349,6 +349,35 @@ impl SqlError {
         )
     }
 
+    /// A column missing from a qualified name (`j.stauts`, Msg 207); a dialect that
+    /// names the whole reference finds the qualifier in `key`.
+    pub fn invalid_qualified_column(name: &sql::ast::ObjectName) -> SqlError {
+        let mut e = SqlError::invalid_column(&name.name().value);
+        // The table or alias only (`public.job.x` is `job.x`), as the server names it.
+        if let [.., qualifier, _] = name.parts.as_slice() {
+            e.key = Some(Box::new(("qualifier".into(), qualifier.value.clone())));
+        }
+        e
+    }
+
+    /// A column an INSERT or UPDATE names that its table does not have (Msg 207); the
+    /// table in `key`, for a dialect that names it.
+    pub fn invalid_target_column(name: &str, table: &str) -> SqlError {
+        let mut e = SqlError::invalid_column(name);
+        e.key = Some(Box::new(("relation".into(), table.into())));
+        e
+    }
+
+    /// An aggregate in a WHERE clause (Msg 147, a compile error).
+    pub fn aggregate_in_where() -> SqlError {
+        SqlError::new(
+            147,
+            15,
+            "An aggregate may not appear in the WHERE clause unless it is in a subquery contained in a HAVING clause or a select list, and the column being aggregated is an outer reference.".to_string(),
+            AbortScope::Compile,
+        )
+    }
+
     /// `foo.*` where no table or alias of the query is `foo` (Msg 107).
     pub fn unknown_star_prefix(prefix: &str) -> SqlError {
         SqlError::new(

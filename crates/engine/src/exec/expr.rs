@@ -232,7 +232,7 @@ impl Exec<'_> {
             Cols::Missing if name.parts.len() > 1 && !qualifier_known(Some(ctx), name) => {
                 Err(SqlError::unbound_identifier(name).into())
             }
-            Cols::Missing => Err(SqlError::invalid_column(&name.name().value).into()),
+            Cols::Missing => Err(SqlError::invalid_qualified_column(name).into()),
         }
     }
 }
@@ -311,7 +311,7 @@ impl Exec<'_> {
                     None if name.parts.len() > 1 && !qualifier_known(ctx, name) => {
                         return Err(SqlError::unbound_identifier(name).into())
                     }
-                    None => return Err(SqlError::invalid_column(&name.name().value).into()),
+                    None => return Err(SqlError::invalid_qualified_column(name).into()),
                 },
             },
             ExprKind::Unary { op, expr } => {

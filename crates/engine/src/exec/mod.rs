@@ -332,6 +332,13 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// Whether a unique-key check waits only for a transaction that changed the
+    /// clashing row (inserted, updated or deleted it, not yet ended); `false`: it asks
+    /// the row's key lock, so a row lock that conflicts with a share lock makes it wait.
+    fn unique_waits_for_writers_only(&self) -> bool {
+        false
+    }
+
     /// Whether a session's own locks never conflict with each other, whichever owner
     /// holds them (one backend's session and transaction locks); `false`: the session
     /// and its transaction are owners like any other.
@@ -412,6 +419,12 @@ pub(crate) trait Rules: Sync {
     /// statement.
     fn flat_transactions(&self) -> bool {
         false
+    }
+
+    /// The warning a dialect with flat transactions sends for BEGIN inside a transaction
+    /// (`inside`), or for COMMIT or ROLLBACK outside one.
+    fn flat_transaction_warning(&self, _inside: bool) -> Option<&'static str> {
+        None
     }
 
     /// A caught error rolls its block back to where the block began (PL/pgSQL runs a

@@ -657,6 +657,9 @@ impl Exec<'_> {
         s: &Select,
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
+        if s.where_clause.as_ref().is_some_and(has_aggregate) {
+            return Err(SqlError::aggregate_in_where().into());
+        }
         let aggregate = !s.group_by.is_empty()
             || s.items.iter().any(|it| match it {
                 SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
@@ -2516,7 +2519,13 @@ impl Exec<'_> {
                     columns
                         .iter()
                         .position(|x| x.name.eq_ignore_ascii_case(&c.value))
-                        .ok_or_else(|| SqlError::invalid_column(&c.value))?,
+                        .ok_or_else(|| match &is_var {
+                            Some(_) => SqlError::invalid_column(&c.value),
+                            None => SqlError::invalid_target_column(
+                                &c.value,
+                                &self.w.db.tables[tid as usize].name,
+                            ),
+                        })?,
                 );
             }
             v
@@ -2650,7 +2659,10 @@ impl Exec<'_> {
                                 // (and returned); DO NOTHING leaves the proposed row out.
                                 let updated = match upsert.as_mut() {
                                     Some(up) => self.conflict_update(i, tid, up, &e, &row)?,
-                                    None => None,
+                                    None => {
+                                        self.conflict_nothing(i, tid, &e, &row)?;
+                                        None
+                                    }
                                 };
                                 match updated {
                                     Some(new) if keep => inserted.push(new),
@@ -2873,6 +2885,16 @@ impl Exec<'_> {
                 self.lock(i, end, LockMode::X, false)?;
             }
         }
+        // Where the check waits for writers only, a key whose row is there (and stays,
+        // once its writer is done) is a duplicate before any lock on the new key: a row
+        // lock on it makes nobody wait.
+        if let Some(slot) = existing.filter(|_| self.rules.unique_waits_for_writers_only()) {
+            self.wait_for_key_writer(i, tid, slot)?;
+            let t = &self.w.db.tables[tid as usize];
+            if t.slots[slot].latest().is_some() {
+                return Err(primary_key_clash(t, &row, t.slots.len()).into());
+            }
+        }
         let res = {
             let t = &self.w.db.tables[tid as usize];
             if !self.w.tracing {
@@ -3000,13 +3022,34 @@ impl Exec<'_> {
         let Some(slot) = t.find_key(&key).filter(|&s| t.slots[s].latest().is_some()) else {
             return Ok(());
         };
-        let res = self.key_resource(tid, slot);
-        self.lock(i, res, LockMode::S, true)?;
+        self.wait_for_key_writer(i, tid, slot)?;
         let t = &self.w.db.tables[tid as usize];
         if t.slots[slot].latest().is_some() {
             return Err(primary_key_clash(t, row, t.slots.len()).into());
         }
         Ok(())
+    }
+
+    /// Before a unique-key clash with row `slot` is an error: waits for the transaction
+    /// that may still change it, with the key lock in share mode for the statement. In a
+    /// dialect whose check waits for writers only, only when another transaction's change
+    /// is pending, and on the writer's own lock (the one an inserter holds, which the
+    /// dialect words as a wait for that transaction).
+    fn wait_for_key_writer(&mut self, i: usize, tid: u32, slot: RowId) -> Result<(), Interrupt> {
+        let mut mode = LockMode::S;
+        if self.rules.unique_waits_for_writers_only() {
+            let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
+            let pending = self.w.db.tables[tid as usize].slots[slot]
+                .pending
+                .as_ref()
+                .map(|(txn, _)| *txn);
+            if pending.is_none() || pending == own {
+                return Ok(());
+            }
+            mode = LockMode::X;
+        }
+        let res = self.key_resource(tid, slot);
+        self.lock(i, res, mode, true)
     }
 
     /// Unique nonclustered indexes (filtered ones only among rows in their filter): 2601.
@@ -3052,8 +3095,7 @@ impl Exec<'_> {
             }
             if let Some(slot) = clash {
                 // An uncommitted clash waits for its writer, as the key lock makes it.
-                let res = self.key_resource(tid, slot);
-                self.lock(i, res, LockMode::S, true)?;
+                self.wait_for_key_writer(i, tid, slot)?;
                 let t = &self.w.db.tables[tid as usize];
                 let still = t.slots[slot]
                     .latest()
@@ -3122,6 +3164,9 @@ impl Exec<'_> {
         ctes: &'a [Cte],
         where_clause: Option<&'a Expr>,
     ) -> Result<DmlTarget<'a>, Interrupt> {
+        if where_clause.is_some_and(has_aggregate) {
+            return Err(SqlError::aggregate_in_where().into());
+        }
         let TableFactor::Table {
             name, hints, alias, ..
         } = target
@@ -3374,7 +3419,7 @@ impl Exec<'_> {
 
     /// A transaction with a snapshot of its own (REPEATABLE READ, SNAPSHOT) may not write
     /// a row changed since: what a locking scan checks, for rows located without locks.
-    fn check_snapshot_writes(
+    pub(super) fn check_snapshot_writes(
         &mut self,
         i: usize,
         tid: u32,
@@ -3555,7 +3600,9 @@ impl Exec<'_> {
             let v = self.eval(i, &a.value, Some(ctx))?;
             match &a.target {
                 sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c) => {
-                    let p = target.ok_or_else(|| SqlError::invalid_column(&c.name().value))?;
+                    let p = target.ok_or_else(|| {
+                        SqlError::invalid_target_column(&c.name().value, &table_name)
+                    })?;
                     new[p] =
                         self.convert(&v, &columns[p].ty, Some((&table_name, &columns[p].name)))?;
                     if new[p].is_null() && !columns[p].nullable {

@@ -358,7 +358,7 @@ impl Exec<'_> {
             StmtKind::BeginTran { isolation, .. } => {
                 self.w.sessions[i].rowcount = 0;
                 if self.rules.flat_transactions() && self.w.sessions[i].tran_count > 0 {
-                    // "there is already a transaction in progress": a warning only.
+                    self.flat_warning(i, true);
                     return Ok(done(CostKind::Transaction));
                 }
                 self.begin_explicit(i);
@@ -378,7 +378,7 @@ impl Exec<'_> {
                     if *chain {
                         return Err(SqlError::chain_outside_block("COMMIT").into());
                     }
-                    // "there is no transaction in progress": a warning only.
+                    self.flat_warning(i, false);
                     return Ok(done(CostKind::Transaction));
                 }
                 // The next transaction begins as this one commits, at the statement's end.
@@ -403,6 +403,7 @@ impl Exec<'_> {
                     if *chain {
                         return Err(SqlError::chain_outside_block("ROLLBACK").into());
                     }
+                    self.flat_warning(i, false);
                     return Ok(done(CostKind::Transaction));
                 }
                 if self.w.sessions[i].tran_count == 0 {
@@ -1247,6 +1248,18 @@ impl Exec<'_> {
                 (self.w.db.tables[id as usize].pk_name.as_deref())
                     .is_some_and(|pk| pk.eq_ignore_ascii_case(name))
             })
+    }
+
+    /// The warning for a transaction statement out of place (see
+    /// `Rules::flat_transaction_warning`).
+    fn flat_warning(&mut self, i: usize, inside: bool) {
+        if let Some(text) = self.rules.flat_transaction_warning(inside) {
+            let session = self.w.sessions[i].name.clone();
+            self.push(Event::Printed {
+                session,
+                text: text.into(),
+            });
+        }
     }
 
     /// The notice a skipped IF [NOT] EXISTS sends, where the dialect's server sends one.

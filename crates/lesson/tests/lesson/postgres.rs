@@ -281,8 +281,21 @@ BEGIN;
 UPDATE task SET owner = 'A' WHERE id = 1;
 COMMIT;
 ROLLBACK;";
-    let mut sim = pg(TASKS, &[("A", 0, script)]);
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, script)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
     assert!(sqlstates(&sim, "A").is_empty());
+    // psql: WARNING 25P01 twice, 25001, then 25P01 for the last ROLLBACK.
+    let none = "WARNING:  there is no transaction in progress";
+    assert_eq!(
+        printed(&trace),
+        [
+            none,
+            none,
+            "WARNING:  there is already a transaction in progress",
+            none
+        ]
+    );
     assert_eq!(
         final_rows(&mut sim, "SELECT owner FROM task WHERE id = 1"),
         [vec![Value::Text("A".into())]]
@@ -3819,4 +3832,127 @@ SELECT ltrim('xxa', 'x'), rtrim('axx', 'x'), ltrim('  a'), ltrim('xa', NULL) IS 
     let out = sim.outcome();
     let columns = &out.sessions[0].results[0].columns;
     assert_eq!(columns, &["btrim", "ltrim", "rtrim", "btrim", "btrim", "f"]);
+}
+
+/// Real server: a duplicate key fails at once when the row holding it is only locked
+/// (FOR UPDATE changes nothing), and ON CONFLICT DO NOTHING answers at once too; it
+/// waits when the holder has updated or deleted the row, for that transaction to end.
+#[test]
+fn a_duplicate_waits_for_a_writer_not_for_a_row_lock() {
+    let setup = "CREATE TABLE kv (k int PRIMARY KEY, v int NOT NULL);
+INSERT INTO kv VALUES (1, 0), (2, 0);";
+    let locker = "BEGIN;
+SELECT k FROM kv WHERE k = 1 FOR UPDATE;
+SELECT pg_sleep(0.6);
+COMMIT;";
+    let inserter = "INSERT INTO kv VALUES (1, 5);
+INSERT INTO kv VALUES (1, 5) ON CONFLICT DO NOTHING RETURNING v;";
+    let sim = pg(setup, &[("A", 0, locker), ("B", 100, inserter)]);
+    assert_eq!(wait_ms(&sim, "B"), 0);
+    assert_eq!(sqlstates(&sim, "B"), ["23505"]);
+    assert_eq!(results(&sim, "B"), [Vec::<Vec<Value>>::new()]);
+
+    let writer = "BEGIN;
+UPDATE kv SET v = 1 WHERE k = 1;
+DELETE FROM kv WHERE k = 2;
+SELECT pg_sleep(0.4);
+COMMIT;";
+    let inserter = "INSERT INTO kv VALUES (1, 5);
+INSERT INTO kv VALUES (2, 5);";
+    let sc = scenario_in(
+        Dialect::Postgres,
+        setup,
+        &[("A", 0, writer), ("B", 100_000, inserter)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let waits: Vec<String> = (trace.entries.iter())
+        .filter(|e| matches!(e.event, engine::Event::LockWaiting { .. }))
+        .map(|e| e.event.to_string())
+        .collect();
+    assert_eq!(
+        waits,
+        ["B waits for ShareLock on TRANSACTIONID (writer of kv (1)): A holds FOR NO KEY UPDATE"]
+    );
+    assert_eq!(wait_ms(&sim, "B"), 300);
+    assert_eq!(sqlstates(&sim, "B"), ["23505"]);
+    assert_eq!(
+        final_rows(&mut sim, "SELECT k, v FROM kv ORDER BY k"),
+        [
+            vec![Value::Int(1), Value::Int(1)],
+            vec![Value::Int(2), Value::Int(5)]
+        ]
+    );
+}
+
+/// Real server: in REPEATABLE READ, ON CONFLICT DO NOTHING against a row committed
+/// after the transaction's snapshot fails with 40001 (the row is not visible to it),
+/// as DO UPDATE does; with a snapshot that sees the row, it leaves the proposed row out.
+#[test]
+fn do_nothing_on_a_row_the_snapshot_cannot_see_fails_with_40001() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, v text);";
+    let inserter = "BEGIN;
+INSERT INTO job VALUES (1, 'A');
+SELECT pg_sleep(0.3);
+COMMIT;";
+    let late = "BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM job;
+SELECT pg_sleep(0.4);
+INSERT INTO job VALUES (1, 'B') ON CONFLICT DO NOTHING RETURNING v;
+COMMIT;
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM job;
+INSERT INTO job VALUES (1, 'B') ON CONFLICT DO NOTHING RETURNING v;
+COMMIT;";
+    let sim = pg(setup, &[("A", 0, inserter), ("B", 100, late)]);
+    assert_eq!(sqlstates(&sim, "B"), ["40001"]);
+    assert_eq!(
+        messages(&sim, "B"),
+        ["could not serialize access due to concurrent update"]
+    );
+    assert_eq!(results(&sim, "B"), [ids(&[0]), ids(&[1]), vec![]]);
+}
+
+/// Real server: a missing column of a qualified reference is named with its table or
+/// alias, unquoted (`column j.stauts`); one an INSERT or UPDATE names, with its table.
+#[test]
+fn a_missing_column_is_named_as_the_server_names_it() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new');";
+    let script = "SELECT j.stauts FROM job j;
+SELECT stauts FROM job;
+INSERT INTO job (id, nope) VALUES (2, 1);
+UPDATE job SET nope = 1;
+SELECT public.job.nope FROM job;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42703"; 5]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "column j.stauts does not exist",
+            "column \"stauts\" does not exist",
+            "column \"nope\" of relation \"job\" does not exist",
+            "column \"nope\" of relation \"job\" does not exist",
+            "column job.nope does not exist",
+        ]
+    );
+}
+
+/// Real server: an aggregate in WHERE is 42803 (the simulation gave no rows), in a
+/// SELECT and in a DELETE; in a subquery, or in HAVING, it is allowed.
+#[test]
+fn an_aggregate_in_where_is_42803() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new');";
+    let script = "SELECT id FROM job WHERE count(*) > 1;
+SELECT id FROM job WHERE id IN (SELECT max(id) FROM job);
+DELETE FROM job WHERE max(id) > 1;
+SELECT count(*) FROM job GROUP BY status HAVING count(*) > 1;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42803", "42803"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["aggregate functions are not allowed in WHERE"; 2]
+    );
+    assert_eq!(results(&sim, "A"), [ids(&[2]), ids(&[2])]);
 }

@@ -1437,3 +1437,17 @@ SELECT TRY_CAST(1 / 0 AS int);",
     assert_eq!(row(&sim, "A", 3), ["65", "380", "A", "NULL", "ż"]);
     assert_eq!(numbers(&sim, "A"), [8134]);
 }
+
+/// SQL Server refuses an aggregate in WHERE as it compiles (Msg 147), an UPDATE's or
+/// DELETE's too, and the batch ends there; in a subquery it is allowed. The simulation
+/// gave no rows.
+#[test]
+fn an_aggregate_in_where_is_refused() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY); INSERT t VALUES (1), (2);",
+        "SELECT id FROM t WHERE id IN (SELECT MAX(id) FROM t);\nGO\nSELECT id FROM t WHERE COUNT(*) > 1;\nSELECT 1;\nGO\nDELETE FROM t WHERE MAX(id) > 1;\nGO\nSELECT COUNT(*) FROM t;",
+    );
+    assert_eq!(numbers(&sim, "A"), [147, 147]);
+    assert_eq!(row(&sim, "A", 0), ["2"]);
+    assert_eq!(row(&sim, "A", 1), ["2"]);
+}

@@ -94,6 +94,14 @@ impl Rules for Postgres {
         })
     }
 
+    /// The unique check (`_bt_check_unique`) reads the clashing row with a dirty
+    /// snapshot: it waits for a transaction that inserted, updated or deleted the row,
+    /// and not for one that only locked it (FOR UPDATE marks the row without changing
+    /// it), so a row lock lets the duplicate fail at once.
+    fn unique_waits_for_writers_only(&self) -> bool {
+        true
+    }
+
     /// One backend's locks never conflict: its session advisory lock and its
     /// transaction's lock on the same key are both granted.
     fn session_locks_never_conflict(&self) -> bool {
@@ -349,6 +357,7 @@ impl Rules for Postgres {
                 }
             }
             10742 => ("2201X", "OFFSET must not be negative".to_string()),
+            147 => ("42803", "aggregate functions are not allowed in WHERE".to_string()),
             1062 => (
                 "42601",
                 "WITH TIES cannot be specified without ORDER BY clause".to_string(),
@@ -365,13 +374,19 @@ impl Rules for Postgres {
                     quoted_after(&e.message, "Column '").unwrap_or("?")
                 ),
             ),
-            207 => (
-                "42703",
-                format!(
-                    "column \"{}\" does not exist",
-                    quoted_after(&e.message, "name '").unwrap_or("?")
-                ),
-            ),
+            207 => {
+                let column = quoted_after(&e.message, "name '").unwrap_or("?");
+                let message = match e.key.as_deref() {
+                    Some((k, q)) if k == "qualifier" => {
+                        format!("column {q}.{column} does not exist")
+                    }
+                    Some((k, t)) if k == "relation" => {
+                        format!("column \"{column}\" of relation \"{t}\" does not exist")
+                    }
+                    _ => format!("column \"{column}\" does not exist"),
+                };
+                ("42703", message)
+            }
             107 => (
                 "42P01",
                 format!(
@@ -544,6 +559,15 @@ impl Rules for Postgres {
 
     fn flat_transactions(&self) -> bool {
         true
+    }
+
+    /// WARNING 25001 and 25P01, as psql shows them.
+    fn flat_transaction_warning(&self, inside: bool) -> Option<&'static str> {
+        Some(if inside {
+            "WARNING:  there is already a transaction in progress"
+        } else {
+            "WARNING:  there is no transaction in progress"
+        })
     }
 
     fn catch_rolls_back_block(&self) -> bool {

@@ -21,6 +21,25 @@ pub(super) struct Upsert<'a> {
 }
 
 impl Exec<'_> {
+    /// DO NOTHING: the proposed row is left out, but a transaction snapshot that cannot
+    /// see the row holding the key (committed since it was taken) fails with 40001, as
+    /// the server's visibility check of that row does.
+    pub(super) fn conflict_nothing(
+        &mut self,
+        i: usize,
+        tid: u32,
+        clash: &SqlError,
+        proposed: &[Value],
+    ) -> Result<(), Interrupt> {
+        let Some(slot) = self.holder_of_key(tid, clash, proposed) else {
+            return Ok(());
+        };
+        let Some(old) = self.w.db.tables[tid as usize].slots[slot].latest().cloned() else {
+            return Ok(());
+        };
+        self.check_snapshot_writes(i, tid, &[(slot, old, None)])
+    }
+
     /// Updates the row that `clash` (an arbiter's unique violation) names with the
     /// proposed row `proposed`; its new version when written, `None` when DO UPDATE's
     /// WHERE left it alone (still locked, as on the server).
