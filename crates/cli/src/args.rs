@@ -281,7 +281,9 @@ JSON output (--json), one object; these fields are a contract:
   seed          the seed of the setup and of statement costs
   settings      every toggle's value: {\"<toggle>\": \"<value>\", ...}
   property      the property's name; label: what it promises
-  verdict       \"holds\" (no interleaving explored breaks it) or \"violated\"
+  verdict       \"holds\" (no interleaving explored breaks it), \"violated\", or
+                \"unchecked\" (an `at_end` property, and no interleaving explored
+                reached the end of the run: each was cut at --max-steps)
   exhaustive    true when every interleaving within the bounds was explored
   states        distinct states reached (tree nodes with --reduction none)
   transitions   steps the search ran
@@ -301,8 +303,9 @@ JSON output (--json), one object; these fields are a contract:
                           of another session's later write of it, the earliest such
                           write; summary says it in a sentence
 
-Exit codes: 0 the property holds, 1 it is violated, 2 bad input (unreadable file,
-lesson errors, bad --set, an unknown --property, SQL the engine or a property refuses).";
+Exit codes: 0 the property holds, 1 it is violated or unchecked, 2 bad input
+(unreadable file, lesson errors, bad --set, an unknown --property, SQL the engine or a
+property refuses).";
 
 const MATRIX_AFTER_HELP: &str = "\
 Every combination of every toggle's values runs on each seed (the first toggle varies

@@ -276,13 +276,28 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
             } else {
                 format!("{settings}, ")
             };
-            let line = lesson
-                .blocks
-                .iter()
-                .find(|b| matches!(&b.role, lesson::BlockRole::Session { name, .. } if name == session))
-                .map_or(1, |b| b.line);
+            // At the statement that raised it (a procedure's, in setup), else at the
+            // session's block.
+            let at = e.at.and_then(|at| {
+                let block = at
+                    .session
+                    .map_or(engine::Block::Setup, engine::Block::Session);
+                let placed = lesson
+                    .apply(settings)
+                    .ok()?
+                    .locate(block, at.line, at.col, "");
+                (placed.line > 1).then_some((placed.line, placed.col))
+            });
+            let (line, col) = at.unwrap_or_else(|| {
+                let line = lesson
+                    .blocks
+                    .iter()
+                    .find(|b| matches!(&b.role, lesson::BlockRole::Session { name, .. } if name == session))
+                    .map_or(1, |b| b.line);
+                (line, 1)
+            });
             eprintln!(
-                "{name}:{line}:1: session {session} ends with error {} that no {} block catches and no check expects ({with}seed {seed}): {}; handle it, or add a check with figure = \"error_number\"",
+                "{name}:{line}:{col}: session {session} ends with error {} that no {} block catches and no check expects ({with}seed {seed}): {}; handle it, or add a check with figure = \"error_number\"",
                 e.code(),
                 if e.sqlstate.is_some() { "EXCEPTION" } else { "TRY" },
                 e.message

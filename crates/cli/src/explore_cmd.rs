@@ -64,7 +64,7 @@ fn explore_lesson(args: &ExploreArgs) -> Result<(String, bool), Vec<String>> {
     } else {
         text_report(&lesson, &settings, seed, &report, replay.as_deref())
     };
-    Ok((output, report.holds()))
+    Ok((output, report.holds() && !report.unchecked()))
 }
 
 /// The `lockstep run` line that replays the counterexample.
@@ -133,6 +133,14 @@ fn text_report(
                 let _ = writeln!(out, "replay: {replay}");
             }
         }
+        Verdict::Holds if report.unchecked() => {
+            let _ = writeln!(
+                out,
+                "unchecked: no interleaving explored reached the end of the run, where the \
+                 property is checked (each was cut at --max-steps {}; raise it)",
+                o.max_steps
+            );
+        }
         Verdict::Holds if f.exhaustive => {
             let _ = writeln!(
                 out,
@@ -157,7 +165,7 @@ fn text_report(
     }
     // Walks run to the end of the run, so the longest may pass --max-steps: say why,
     // or the bound looks ignored.
-    let past = if f.max_depth > o.max_steps {
+    let past = if f.max_depth > o.max_steps && f.walks > 0 {
         format!(
             " (a random walk: walks are not cut at --max-steps {})",
             o.max_steps
@@ -167,8 +175,12 @@ fn text_report(
     };
     let _ = writeln!(
         out,
-        "searched {} states, {} steps, {} schedules, the longest {} steps{past}",
-        f.states, f.transitions, f.schedules, f.max_depth
+        "searched {} states, {} steps, {} schedules, the longest {} step{}{past}",
+        f.states,
+        f.transitions,
+        f.schedules,
+        f.max_depth,
+        if f.max_depth == 1 { "" } else { "s" }
     );
     out
 }
@@ -232,7 +244,13 @@ impl<'a> ExploreJson<'a> {
             settings: SettingsJson(settings),
             property: &report.property.name,
             label: &report.property.label,
-            verdict: if report.holds() { "holds" } else { "violated" },
+            verdict: if report.unchecked() {
+                "unchecked"
+            } else if report.holds() {
+                "holds"
+            } else {
+                "violated"
+            },
             exhaustive: f.exhaustive,
             states: f.states,
             transitions: f.transitions,

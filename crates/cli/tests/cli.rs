@@ -214,8 +214,8 @@ fn check_fails_an_error_no_check_expects_and_not_a_caught_one() {
             --- stdout
             checked 1 lesson, 2 runs, 3 checks: 1 passed, 2 failed; 0 errors
             --- stderr
-            unexpected.md:26:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=on, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
-            unexpected.md:26:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=off, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
+            unexpected.md:28:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=on, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
+            unexpected.md:28:1: session A ends with error 8134 that no TRY block catches and no check expects (readpast=off, seed 0): Divide by zero error encountered.; handle it, or add a check with figure = "error_number"
         "#]],
     );
     let caught = PASSING
@@ -258,7 +258,7 @@ fn check_reports_bad_input_as_file_line_col() {
             --- stdout
             checked 1 lesson, 2 runs, 3 checks: 3 passed, 0 failed; 1 error
             --- stderr
-            ./bad.md:35:26: unknown toggle `readpst` in span (toggles: readpast)
+            ./bad.md:35:26: unknown toggle `readpst` in marker (toggles: readpast)
         "#]],
     );
 }
@@ -1308,6 +1308,28 @@ fn explore_says_when_a_walk_passed_max_steps() {
     .assert_eq(&format!("exit {code}\n--- stdout\n{stdout}--- stderr\n{stderr}"));
 }
 
+/// An `at_end` property is looked at only where a run ends: a search whose every
+/// interleaving was cut short has not checked it, and says so instead of "holds".
+#[test]
+fn explore_says_unchecked_when_no_interleaving_reached_the_end() {
+    let dir = TempDir::new("explore-unchecked");
+    let lesson = repo_lesson("queue-wait-or-skip");
+    let args = [lesson.as_str(), "--property", "no-double-claim"];
+    let (code, json) = explore_json(&dir, &args);
+    assert_eq!((code, json["verdict"].as_str()), (0, Some("holds")));
+    let cut = [&args[..], &["--max-steps", "3"]].concat();
+    let (code, json) = explore_json(&dir, &cut);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("unchecked")));
+    assert_eq!(json["schedules"], 0);
+    let (code, stdout, _) = lockstep(&dir.0, &[&["explore"], &cut[..]].concat());
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("unchecked: no interleaving explored reached the end of the run"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the longest 3 steps\n"), "{stdout}");
+}
+
 #[test]
 fn explore_bad_input_exits_2() {
     let dir = TempDir::new("explore-bad");
@@ -1375,7 +1397,8 @@ fn explore_help_documents_every_json_field() {
             "schedule",
             "steps",
             "conflict",
-            "Exit codes: 0 the property holds, 1 it is violated, 2 bad input",
+            "\"unchecked\"",
+            "Exit codes: 0 the property holds, 1 it is violated or unchecked, 2 bad input",
         ],
     );
 }

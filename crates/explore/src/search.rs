@@ -88,6 +88,14 @@ impl Report {
         self.verdict == Verdict::Holds
     }
 
+    /// No break found, but an `at_end` property was never looked at: no interleaving
+    /// the search followed reached the end of the run (each was cut at `max_steps`).
+    pub fn unchecked(&self) -> bool {
+        self.holds()
+            && self.progress.schedules == 0
+            && matches!(self.property.kind, lesson::PropertyKind::AtEnd { .. })
+    }
+
     /// Every interleaving within the bounds was covered.
     pub fn exhaustive(&self) -> bool {
         self.progress.exhaustive

@@ -115,14 +115,14 @@ pub(crate) fn parse_pieces(
         let Some(close) = text[inner_start..].find("}}").map(|i| inner_start + i) else {
             errors.push((
                 open,
-                "unterminated toggle span: this `{{` has no closing `}}`".to_string(),
+                "unterminated toggle marker: this `{{` has no closing `}}`".to_string(),
             ));
             return pieces;
         };
         if let Some(nested) = text[inner_start..close].find("{{") {
             errors.push((
                 inner_start + nested,
-                "toggle spans cannot nest: a `{{` inside a span (close the first with `}}`)"
+                "toggle markers cannot nest: a `{{` inside a marker (close the first with `}}`)"
                     .to_string(),
             ));
         } else if let Some(piece) = parse_marker(text, open, inner_start..close, toggles, errors) {
@@ -163,7 +163,7 @@ fn parse_marker(
         return None;
     }
     let Some(toggle) = toggles.iter().find(|t| t.name == name) else {
-        errors.push((name_at, unknown_toggle(name, toggles, "in span")));
+        errors.push((name_at, unknown_toggle(name, toggles, "in marker")));
         return None;
     };
     let Some(alts_start) = rest else {
@@ -437,6 +437,10 @@ pub(crate) fn parse_info(
             }
             ("start", Some((at, text))) => match parse_duration_us(text) {
                 Some(us) => start = Some((attr.at, us)),
+                None if finer_than_a_microsecond(text) => errors.push((
+                    at,
+                    format!("bad start time `{text}`: the simulator's clock counts whole microseconds; round it, such as 1us or 300ms"),
+                )),
                 None => errors.push((
                     at,
                     format!("bad start time `{text}`: write a number with a unit, such as 1500ms, 1.5s, 250us, or 0"),
@@ -620,6 +624,22 @@ pub(crate) fn resolve_condition<'a>(
         toggle: name.to_string(),
         values: list,
     })
+}
+
+/// Whether `text` is a well-formed duration (digits, a point, digits, a unit) that
+/// [`parse_duration_us`] refuses only for its fraction of a microsecond (`0.5us`,
+/// `300.0001ms`): without the fraction it parses.
+fn finer_than_a_microsecond(text: &str) -> bool {
+    let Some((int, rest)) = text.split_once('.') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let unit = &rest[digits..];
+    !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && digits > 0
+        && matches!(unit, "us" | "µs" | "ms" | "s")
+        && parse_duration_us(&format!("{int}{unit}")).is_some()
 }
 
 /// `0`, `250us`, `1500ms`, `1.5s` → microseconds. Exact decimal arithmetic: `1.5s` is

@@ -666,6 +666,16 @@ fn property(
             err(sql.span(), message);
             return None;
         }
+        if let (Some(min), Some(max)) = (bound.min, bound.max) {
+            if min > max {
+                let at = p.min.as_ref().map_or_else(|| sql.span(), Spanned::span);
+                err(
+                    at,
+                    inverted(&format!("property `{name}`"), "min", "max", min, max),
+                );
+                return None;
+            }
+        }
         let sql = sql.get_ref().clone();
         if p.always.is_some() {
             PropertyKind::Always { sql, bound }
@@ -993,8 +1003,25 @@ fn figure_bound(
             );
             None
         }
+        Bound {
+            min: Some(min),
+            max: Some(max),
+            ..
+        } if min > max => {
+            let at = c.min.as_ref().map_or(at, Spanned::span);
+            err(
+                at,
+                inverted(&format!("check `{name}`"), "min", "max", min, max),
+            );
+            None
+        }
         _ => Some(bound),
     }
+}
+
+/// The message for a lower bound above the upper one: no number could pass.
+fn inverted(what: &str, low: &str, high: &str, min: f64, max: f64) -> String {
+    format!("{what}: `{low}` ({min}) is above `{high}` ({max}), so nothing can pass; swap them")
 }
 
 fn expectation(
@@ -1020,6 +1047,14 @@ fn expectation(
     }
     if scalar {
         let get = |v: &Option<Spanned<f64>>| v.as_ref().map(|s| *s.get_ref());
+        if let (Some(min), Some(max)) = (get(&c.expect_min), get(&c.expect_max)) {
+            if min > max {
+                let at = c.expect_min.as_ref().map_or(at, Spanned::span);
+                let what = format!("check `{name}`");
+                err(at, inverted(&what, "expect_min", "expect_max", min, max));
+                return None;
+            }
+        }
         return Some(Expectation::Scalar(Bound {
             min: get(&c.expect_min),
             max: get(&c.expect_max),

@@ -19,6 +19,16 @@ fn is_sql_info(info: &str) -> bool {
     info.split_whitespace().next() == Some("sql")
 }
 
+/// Whether a fenced block that is not `sql` carries an attribute only a lesson block
+/// takes (`session=`, `setup`, `editable`, `solution=`).
+fn has_lesson_attr(info: &str) -> bool {
+    !is_sql_info(info)
+        && info.split_whitespace().skip(1).any(|w| {
+            let key = w.split('=').next().unwrap_or_default();
+            matches!(key, "session" | "setup" | "editable" | "solution")
+        })
+}
+
 /// Whether a `sql` block is an exercise's solution, which is never part of the
 /// narrative (nor of [`crate::Lesson::blocks`]).
 fn is_solution_info(info: &str) -> bool {
@@ -68,6 +78,17 @@ pub(crate) fn scan_blocks(
                     map: OffsetMap::default(),
                     text_range: None,
                 });
+            }
+            // `SQL session=A` or `tsql session=A` would be narrative without a word.
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if has_lesson_attr(&info) => {
+                let language = info.split_whitespace().next().unwrap_or_default();
+                errors.push(source.error(
+                    base + range.start,
+                    format!(
+                        "a lesson block's fence starts with `sql` (this one, `{language}`, would be a code sample in the text): write ```sql {}",
+                        info.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
+                    ),
+                ));
             }
             Event::Text(text) => {
                 if let Some(open) = current.as_mut() {

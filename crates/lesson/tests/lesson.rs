@@ -90,7 +90,7 @@ fn toggle_names_the_player_url_uses_are_reserved() {
         expect![[r#"
             lessons/tiny.md:9:8: toggle name `t` is reserved: player URLs use it (reserved: t, e, seed, view, theme, anomaly, schedule, steps)
             lessons/tiny.md:15:10: unknown toggle `t` in `when`: the lesson declares no toggles
-            lessons/tiny.md:28:35: unknown toggle `t` in span: the lesson declares no toggles
+            lessons/tiny.md:28:35: unknown toggle `t` in marker: the lesson declares no toggles
         "#]],
     );
 }
@@ -140,8 +140,8 @@ fn unknown_toggle_in_span() {
     check_error(
         &[("{{readpast: on", "{{readpst: on")],
         expect![[r#"
-        lessons/tiny.md:28:35: unknown toggle `readpst` in span (toggles: readpast)
-    "#]],
+            lessons/tiny.md:28:35: unknown toggle `readpst` in marker (toggles: readpast)
+        "#]],
     );
 }
 
@@ -170,8 +170,8 @@ fn unterminated_span() {
     check_error(
         &[("READPAST, }}ROWLOCK", "READPAST, ROWLOCK")],
         expect![[r#"
-        lessons/tiny.md:28:33: unterminated toggle span: this `{{` has no closing `}}`
-    "#]],
+            lessons/tiny.md:28:33: unterminated toggle marker: this `{{` has no closing `}}`
+        "#]],
     );
 }
 
@@ -180,8 +180,8 @@ fn nested_span() {
     check_error(
         &[("READPAST, }}", "{{readpast}} }}")],
         expect![[r#"
-        lessons/tiny.md:28:48: toggle spans cannot nest: a `{{` inside a span (close the first with `}}`)
-    "#]],
+            lessons/tiny.md:28:48: toggle markers cannot nest: a `{{` inside a marker (close the first with `}}`)
+        "#]],
     );
 }
 
@@ -403,6 +403,39 @@ fn two_setup_blocks_run_in_file_order() {
 }
 
 #[test]
+fn a_session_block_in_another_language_is_an_error_not_narrative() {
+    check_error(
+        &[(
+            "```sql session=B start=1500ms",
+            "```SQL session=B start=1500ms",
+        )],
+        expect![[r#"
+            lessons/tiny.md:31:1: a lesson block's fence starts with `sql` (this one, `SQL`, would be a code sample in the text): write ```sql session=B start=1500ms
+        "#]],
+    );
+}
+
+#[test]
+fn a_start_finer_than_a_microsecond_says_so() {
+    check_error(
+        &[("start=1500ms", "start=1500.0001ms")],
+        expect![[r#"
+            lessons/tiny.md:31:24: bad start time `1500.0001ms`: the simulator's clock counts whole microseconds; round it, such as 1us or 300ms
+        "#]],
+    );
+}
+
+#[test]
+fn a_bound_whose_min_is_above_its_max_is_an_error() {
+    check_error(
+        &[("max = 1\n", "min = 3\nmax = 1\n")],
+        expect![[r#"
+            lessons/tiny.md:18:7: check `B does not wait`: `min` (3) is above `max` (1), so nothing can pass; swap them
+        "#]],
+    );
+}
+
+#[test]
 fn several_errors_come_sorted() {
     check_error(
         &[
@@ -412,7 +445,7 @@ fn several_errors_come_sorted() {
         ],
         expect![[r#"
             lessons/tiny.md:6:11: `q3` in covers is not a scenario ID such as Q3
-            lessons/tiny.md:28:35: unknown toggle `readpst` in span (toggles: readpast)
+            lessons/tiny.md:28:35: unknown toggle `readpst` in marker (toggles: readpast)
             lessons/tiny.md:31:24: bad start time `soon`: write a number with a unit, such as 1500ms, 1.5s, 250us, or 0
         "#]],
     );
