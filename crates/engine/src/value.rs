@@ -71,6 +71,8 @@ pub enum Stamp {
     Time(u8),
     /// `DataType::Timestamp`: microseconds without their trailing zeros.
     Trimmed,
+    /// `DataType::TimestampTz`: as `Trimmed`, then the zone, `+00` (UTC).
+    TrimmedTz,
 }
 
 impl Stamp {
@@ -80,6 +82,7 @@ impl Stamp {
             DataType::DateTime => Stamp::Full(3),
             DataType::DateTime2(p) => Stamp::Full(*p),
             DataType::Timestamp(_) => Stamp::Trimmed,
+            DataType::TimestampTz(_) => Stamp::TrimmedTz,
             DataType::Date => Stamp::Date,
             DataType::Time(p) => Stamp::Time(*p),
             _ => Stamp::Full(7),
@@ -231,6 +234,12 @@ pub fn stamp_text(us: i64, stamp: Stamp) -> String {
         Stamp::Trimmed => {
             let s = format_datetime(us, 6);
             s.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+        Stamp::TrimmedTz => {
+            let s = format_datetime(us, 6);
+            let mut s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+            s.push_str("+00");
+            s
         }
     }
 }
@@ -675,9 +684,15 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
         DataType::DateTime
         | DataType::DateTime2(_)
         | DataType::Timestamp(_)
+        | DataType::TimestampTz(_)
         | DataType::Date
         | DataType::Time(_) => match v {
             Value::DateTime(t, _) => Ok(Value::DateTime(round_datetime(*t, ty), Stamp::of(ty))),
+            // Text with a zone (`+02`, `-05:30`, `Z`) is that moment in UTC.
+            Value::Text(s) if matches!(ty, DataType::TimestampTz(_)) => zoned(s)
+                .and_then(|(local, offset)| Some(parse_datetime(local)? - offset))
+                .map(|t| Value::DateTime(round_datetime(t, ty), Stamp::of(ty)))
+                .ok_or_else(|| SqlError::not_a_datetime(s, ty).into()),
             Value::Text(s) => parse_datetime(s)
                 // A time of day alone (`'09:30'`) is a `time`, on no date of its own.
                 .or_else(|| {
@@ -693,13 +708,42 @@ pub fn convert(v: &Value, ty: &DataType, target: Option<(&str, &str)>) -> Fallib
     }
 }
 
+/// A timestamp's text split from its zone: the local part and the zone's offset from
+/// UTC in microseconds (0 without a zone, which the session's zone, UTC, gives).
+fn zoned(s: &str) -> Option<(&str, i64)> {
+    let t = s.trim();
+    if let Some(local) = t.strip_suffix(['Z', 'z']) {
+        return Some((local, 0));
+    }
+    // The sign of a zone comes after the time (`10:00+02`), never in the date.
+    let Some(at) = t.rfind(['+', '-']).filter(|&at| t[..at].contains(':')) else {
+        return Some((t, 0));
+    };
+    let (local, zone) = t.split_at(at);
+    let sign = if zone.starts_with('-') { -1 } else { 1 };
+    let digits = &zone[1..];
+    let (h, m) = match digits.split_once(':') {
+        Some((h, m)) => (h, m),
+        None if digits.len() == 4 => digits.split_at(2),
+        None => (digits, "0"),
+    };
+    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+    if h > 15 || m > 59 || local.trim().is_empty() {
+        return None;
+    }
+    Some((local.trim_end(), sign * (h * 3600 + m * 60) * 1_000_000))
+}
+
 fn round_datetime(us: i64, ty: &DataType) -> i64 {
     // A date is the day's midnight: the time of day goes (both servers truncate).
     if matches!(ty, DataType::Date) {
         return us.div_euclid(DAY_US) * DAY_US;
     }
     let p = match ty {
-        DataType::DateTime2(p) | DataType::Time(p) | DataType::Timestamp(p) => *p,
+        DataType::DateTime2(p)
+        | DataType::Time(p)
+        | DataType::Timestamp(p)
+        | DataType::TimestampTz(p) => *p,
         DataType::DateTime => 3,
         _ => 0,
     };

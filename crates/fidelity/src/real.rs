@@ -292,7 +292,8 @@ enum Plain {
     Bool(bool),
     Decimal(f64),
     Text(String),
-    DateTime(i64),
+    /// Microseconds since 1970, and whether it is a timestamptz (printed with `+00`).
+    DateTime(i64, bool),
 }
 
 impl PlainSet {
@@ -303,7 +304,8 @@ impl PlainSet {
             Plain::Bool(b) => Value::bool(b),
             Plain::Decimal(d) => Value::Decimal(d),
             Plain::Text(t) => Value::Text(t.into()),
-            Plain::DateTime(t) => Value::DateTime(t, engine::Stamp::Trimmed),
+            Plain::DateTime(t, false) => Value::DateTime(t, engine::Stamp::Trimmed),
+            Plain::DateTime(t, true) => Value::DateTime(t, engine::Stamp::TrimmedTz),
         };
         ResultSet {
             columns: self.columns,
@@ -359,9 +361,10 @@ impl<'a> FromSql<'a> for Cell {
             Type::FLOAT4 => Plain::Decimal(f64::from(f32::from_sql(ty, raw)?)),
             Type::FLOAT8 => Plain::Decimal(f64::from_sql(ty, raw)?),
             Type::NUMERIC => numeric(raw)?,
-            Type::TIMESTAMP | Type::TIMESTAMPTZ => {
-                Plain::DateTime(i64::from_sql(&Type::INT8, raw)? + PG_EPOCH_US)
-            }
+            Type::TIMESTAMP | Type::TIMESTAMPTZ => Plain::DateTime(
+                i64::from_sql(&Type::INT8, raw)? + PG_EPOCH_US,
+                *ty == Type::TIMESTAMPTZ,
+            ),
             _ => Plain::Text(std::str::from_utf8(raw)?.to_string()),
         };
         Ok(Cell(value))

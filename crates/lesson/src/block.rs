@@ -629,6 +629,7 @@ pub(crate) fn resolve_condition<'a>(
 /// Whether `text` is a well-formed duration (digits, a point, digits, a unit) that
 /// [`parse_duration_us`] refuses only for its fraction of a microsecond (`0.5us`,
 /// `300.0001ms`): without the fraction it parses.
+#[cfg(feature = "parse")]
 fn finer_than_a_microsecond(text: &str) -> bool {
     let Some((int, rest)) = text.split_once('.') else {
         return false;

@@ -1292,9 +1292,12 @@ pub enum DataType {
     Date,
     /// `time(p)`; default 7.
     Time(u8),
-    /// PostgreSQL's `timestamp(p)` and `timestamptz(p)` (default 6): a `datetime2(p)` that
-    /// prints its microseconds without trailing zeros.
+    /// PostgreSQL's `timestamp(p)` (default 6): a `datetime2(p)` that prints its
+    /// microseconds without trailing zeros.
     Timestamp(u8),
+    /// PostgreSQL's `timestamptz(p)`, `timestamp with time zone`: a [`Self::Timestamp`]
+    /// in UTC that prints its zone (`+00`, the session's time zone being UTC).
+    TimestampTz(u8),
     UniqueIdentifier,
     /// `sysname` = `nvarchar(128) NOT NULL`.
     SysName,

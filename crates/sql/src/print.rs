@@ -1595,6 +1595,8 @@ impl fmt::Display for DataType {
             DataType::Time(p) => write!(f, "time({p})"),
             DataType::Timestamp(6) => f.write_str("timestamp"),
             DataType::Timestamp(p) => write!(f, "timestamp({p})"),
+            DataType::TimestampTz(6) => f.write_str("timestamptz"),
+            DataType::TimestampTz(p) => write!(f, "timestamptz({p})"),
             DataType::UniqueIdentifier => f.write_str("uniqueidentifier"),
             DataType::SysName => f.write_str("sysname"),
             DataType::ByteInt => f.write_str("byteint"),

@@ -116,7 +116,7 @@ SELECT pg_sleep(1.5);",
                 s varchar(max),
                 v varchar(20),
                 f boolean DEFAULT (FALSE),
-                at timestamp DEFAULT (TRANSACTION_TIMESTAMP()),
+                at timestamptz DEFAULT (TRANSACTION_TIMESTAMP()),
                 ts timestamp
             );
             --

@@ -1496,6 +1496,7 @@ fn type_rank(ty: &DataType) -> u8 {
         DataType::DateTime
         | DataType::DateTime2(_)
         | DataType::Timestamp(_)
+        | DataType::TimestampTz(_)
         | DataType::Date
         | DataType::Time(_) => 4,
         DataType::Char(_)

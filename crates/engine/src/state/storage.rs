@@ -750,7 +750,10 @@ fn fixed_key_bytes(ty: &DataType) -> u32 {
             20..=28 => 13,
             _ => 17,
         },
-        DataType::DateTime2(p) | DataType::Time(p) | DataType::Timestamp(p) => match p {
+        DataType::DateTime2(p)
+        | DataType::Time(p)
+        | DataType::Timestamp(p)
+        | DataType::TimestampTz(p) => match p {
             0..=2 => 6,
             3..=4 => 7,
             _ => 8,
@@ -785,7 +788,9 @@ pub fn col_type(ty: &DataType) -> pages::ColType {
         DataType::NVarChar(Len::Max) => C::NVarCharMax,
         DataType::SysName => C::NVarChar(128),
         DataType::DateTime => C::DateTime,
-        DataType::DateTime2(p) | DataType::Timestamp(p) => C::DateTime2(*p),
+        DataType::DateTime2(p) | DataType::Timestamp(p) | DataType::TimestampTz(p) => {
+            C::DateTime2(*p)
+        }
         DataType::Date => C::Date,
         DataType::Time(p) => C::Time(*p),
         DataType::UniqueIdentifier => C::UniqueIdentifier,

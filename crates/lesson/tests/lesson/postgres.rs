@@ -3956,3 +3956,41 @@ SELECT count(*) FROM job GROUP BY status HAVING count(*) > 1;";
     );
     assert_eq!(results(&sim, "A"), [ids(&[2]), ids(&[2])]);
 }
+
+/// Real server (time zone UTC): a timestamptz prints its zone, `+00`, and text with a
+/// zone is that moment in UTC (before, the zone was not shown, and `+02` was 22007);
+/// a timestamp, LOCALTIMESTAMP and a cast to timestamp print none.
+#[test]
+fn timestamptz_prints_its_zone_and_reads_offsets() {
+    let setup =
+        "CREATE TABLE job (id int PRIMARY KEY, due timestamp, at2 timestamp with time zone);
+INSERT INTO job VALUES (1, '2026-01-02 03:04:05', '2026-01-02 03:04:05+02');";
+    let script = "SELECT due, at2, at2::timestamp AS plain, due::timestamptz AS tz, '2024-01-02 03:04:05-05:30'::timestamptz AS lit, timestamptz '2024-01-02 03:04:05Z' AS z FROM job;
+SELECT at2 + interval '5 minutes' AS later, date_trunc('hour', at2) AS h, at2::date AS d FROM job;
+SELECT localtimestamp = now() AS same, now()::text LIKE '%+00' AS zoned, localtimestamp::text LIKE '%+00' AS local_zoned;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert!(sqlstates(&sim, "A").is_empty(), "{:?}", messages(&sim, "A"));
+    let shown: Vec<Vec<String>> = results(&sim, "A")
+        .into_iter()
+        .map(|rows| rows[0].iter().map(ToString::to_string).collect())
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            vec![
+                "2026-01-02 03:04:05",
+                "2026-01-02 01:04:05+00",
+                "2026-01-02 01:04:05",
+                "2026-01-02 03:04:05+00",
+                "2024-01-02 08:34:05+00",
+                "2024-01-02 03:04:05+00"
+            ],
+            vec![
+                "2026-01-02 01:09:05+00",
+                "2026-01-02 01:00:00+00",
+                "2026-01-02"
+            ],
+            vec!["t", "t", "f"],
+        ]
+    );
+}

@@ -600,7 +600,7 @@ impl Parser<'_> {
                 self.advance();
                 DataType::Float
             }
-            "TIMESTAMPTZ" => DataType::Timestamp(6),
+            "TIMESTAMPTZ" => DataType::TimestampTz(6),
             "TIMESTAMP" => {
                 self.advance();
                 let mut p = 6;
@@ -609,11 +609,16 @@ impl Parser<'_> {
                     p = self.small_number(0, 6, "timestamp")? as u8;
                     self.expect(Tok::RParen)?;
                 }
-                if self.eat_kw("WITH") || self.eat_kw("WITHOUT") {
+                let zoned = self.eat_kw("WITH");
+                if zoned || self.eat_kw("WITHOUT") {
                     self.expect_kw("TIME")?;
                     self.expect_kw("ZONE")?;
                 }
-                return Ok(Some(DataType::Timestamp(p)));
+                return Ok(Some(if zoned {
+                    DataType::TimestampTz(p)
+                } else {
+                    DataType::Timestamp(p)
+                }));
             }
             _ => return Ok(None),
         };
@@ -691,7 +696,8 @@ impl Parser<'_> {
         }
         // A typed literal, `timestamp '2026-01-05 10:00'`: a cast of the string.
         let typed = match word {
-            "TIMESTAMP" | "TIMESTAMPTZ" => Some(DataType::Timestamp(6)),
+            "TIMESTAMP" => Some(DataType::Timestamp(6)),
+            "TIMESTAMPTZ" => Some(DataType::TimestampTz(6)),
             "DATE" => Some(DataType::Date),
             _ => None,
         };
@@ -709,7 +715,7 @@ impl Parser<'_> {
         // timestamp (no zone is shown, so LOCALTIMESTAMP prints as CURRENT_TIMESTAMP).
         let clock = match word {
             "CURRENT_DATE" => Some("CURRENT_DATE"),
-            "LOCALTIMESTAMP" => Some("TRANSACTION_TIMESTAMP"),
+            "LOCALTIMESTAMP" => Some("LOCALTIMESTAMP"),
             _ => None,
         };
         if let (Some(name), false) = (clock, self.kind_at(1) == Some(Tok::LParen)) {

@@ -492,12 +492,12 @@ impl Rules for Postgres {
         }
     }
 
-    /// now() and its kin are timestamptz, printed without trailing zeros (the zone is
-    /// not shown); CURRENT_DATE is a date.
+    /// now() and its kin are timestamptz, printed without trailing zeros and with the
+    /// zone (`+00`); CURRENT_DATE is a date.
     fn clock_stamp(&self, function: &str) -> Stamp {
         match function {
             "CURRENT_DATE" => Stamp::Date,
-            _ => Stamp::Trimmed,
+            _ => Stamp::TrimmedTz,
         }
     }
 
@@ -514,7 +514,7 @@ impl Rules for Postgres {
             // now(), transaction_timestamp(), CURRENT_TIMESTAMP: when the transaction
             // began, the same all through it (statement_timestamp() is SYSDATETIME's
             // statement start).
-            "TRANSACTION_TIMESTAMP" => {
+            "TRANSACTION_TIMESTAMP" | "LOCALTIMESTAMP" => {
                 let s = &x.w.sessions[i];
                 s.txn.as_ref().map_or(s.statement_at, |t| t.began_at)
             }
@@ -522,10 +522,14 @@ impl Rules for Postgres {
                 return functions::call(x, name, args).or_else(|| advisory::call(x, i, name, args))
             }
         };
-        // timestamptz: printed as PostgreSQL prints a timestamp, without the zone.
+        // LOCALTIMESTAMP is the same moment as a timestamp (no zone).
+        let stamp = match name {
+            "LOCALTIMESTAMP" => Stamp::Trimmed,
+            _ => Stamp::TrimmedTz,
+        };
         Some(Ok(Value::DateTime(
             crate::value::CLOCK_ZERO_US + at as i64,
-            Stamp::Trimmed,
+            stamp,
         )))
     }
 

@@ -50,6 +50,7 @@ fn column_bytes(ty: &DataType, value: &Value) -> (u32, u32) {
         | DataType::DateTime
         | DataType::DateTime2(_)
         | DataType::Timestamp(_)
+        | DataType::TimestampTz(_)
         | DataType::Time(_) => (8, 8),
         DataType::UniqueIdentifier => (1, 16),
         // numeric: a varlena of a 2-byte header word and base-10000 digits.
