@@ -100,6 +100,36 @@ impl SqlError {
         )
     }
 
+    /// Text whose number is past the integer type's range: Msg 248 for an int, 244 for
+    /// a smallint or tinyint (`INT2`, `INT1`), 8115 for a bigint. The text and the type
+    /// are in `key`, for a dialect that names them.
+    pub fn text_overflow(text: &str, ty: &DataType) -> SqlError {
+        let mut e = match ty {
+            DataType::Int => SqlError::new(
+                248,
+                16,
+                format!("The conversion of the varchar value '{text}' overflowed an int column."),
+                AbortScope::Statement,
+            ),
+            DataType::SmallInt | DataType::TinyInt | DataType::ByteInt => {
+                let width = if matches!(ty, DataType::SmallInt) {
+                    2
+                } else {
+                    1
+                };
+                SqlError::new(
+                    244,
+                    16,
+                    format!("The conversion of the varchar value '{text}' overflowed an INT{width} column. Use a larger integer column."),
+                    AbortScope::Statement,
+                )
+            }
+            _ => SqlError::arithmetic_overflow(ty),
+        };
+        e.key = Some(Box::new((text.to_string(), ty.to_string())));
+        e
+    }
+
     pub fn conversion_failed_datetime() -> SqlError {
         SqlError::new(
             241,

@@ -788,10 +788,13 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
         Value::True => 1,
         Value::False => 0,
         Value::Decimal(d) => d.trunc() as i64,
-        Value::Text(s) => s
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| SqlError::conversion_failed(s, ty))?,
+        Value::Text(s) => match s.trim().parse::<i64>() {
+            Ok(n) if n < min || n > max => return Err(SqlError::text_overflow(s, ty).into()),
+            Ok(n) => n,
+            // Digits past even a bigint are an overflow too, not a wrong number.
+            Err(_) if is_integer_text(s) => return Err(SqlError::text_overflow(s, ty).into()),
+            Err(_) => return Err(SqlError::conversion_failed(s, ty).into()),
+        },
         Value::DateTime(..) => return Err(SqlError::explicit_conversion(v.type_name(), ty).into()),
         Value::Null => return Ok(Value::Null),
     };
@@ -799,6 +802,13 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
         return Err(SqlError::arithmetic_overflow(ty).into());
     }
     Ok(Value::Int(n))
+}
+
+/// `123`, `-45`, `+6`: an integer written out, whatever its size.
+fn is_integer_text(s: &str) -> bool {
+    let t = s.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn fit_text(v: &Value, max_chars: Option<u32>, target: Option<(&str, &str)>) -> Fallible<Value> {
@@ -1022,13 +1032,13 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
             Ok(Value::Int(match op {
                 Add => a
                     .checked_add(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?,
                 Sub => a
                     .checked_sub(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?,
                 Mul => a
                     .checked_mul(b)
-                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::Int))?,
+                    .ok_or_else(|| SqlError::arithmetic_overflow(&DataType::BigInt))?,
                 Div => {
                     if b == 0 {
                         return Err(SqlError::divide_by_zero().into());

@@ -370,21 +370,28 @@ impl Exec<'_> {
                 }
                 let v = binary(*op, &l, &r)?;
                 // Integers are 64-bit here; arithmetic on two `int`s is an `int` on both
-                // servers and overflows past its range (looked into only then).
+                // servers and overflows past its range, on two `smallint`s a `smallint`
+                // (looked into only past a smallint's range).
                 if let Value::Int(n) = v {
-                    if i32::try_from(n).is_err()
-                        && matches!(
-                            op,
-                            BinaryOp::Add
-                                | BinaryOp::Sub
-                                | BinaryOp::Mul
-                                | BinaryOp::Div
-                                | BinaryOp::Mod
-                        )
-                        && self.narrow_int(i, left, ctx)
-                        && self.narrow_int(i, right, ctx)
-                    {
-                        return Err(SqlError::arithmetic_overflow(&DataType::Int).into());
+                    let arithmetic = matches!(
+                        op,
+                        BinaryOp::Add
+                            | BinaryOp::Sub
+                            | BinaryOp::Mul
+                            | BinaryOp::Div
+                            | BinaryOp::Mod
+                    );
+                    if arithmetic && i16::try_from(n).is_err() {
+                        if i32::try_from(n).is_err()
+                            && self.narrow_int(i, left, ctx)
+                            && self.narrow_int(i, right, ctx)
+                        {
+                            return Err(SqlError::arithmetic_overflow(&DataType::Int).into());
+                        }
+                        if self.smallint(i, left, ctx) && self.smallint(i, right, ctx) {
+                            let ty = DataType::SmallInt;
+                            return Err(SqlError::arithmetic_overflow(&ty).into());
+                        }
                     }
                 }
                 v
@@ -481,7 +488,12 @@ impl Exec<'_> {
                 let v = self.eval(i, expr, ctx)?;
                 match self.convert(&v, ty, None) {
                     Ok(v) => v,
-                    Err(e) if matches!(e.number, 241 | 242 | 245 | 8114 | 8115 | 220 | 232) => {
+                    Err(e)
+                        if matches!(
+                            e.number,
+                            241 | 242 | 244 | 245 | 248 | 8114 | 8115 | 220 | 232
+                        ) =>
+                    {
                         Value::Null
                     }
                     Err(e) => return Err(e.into()),
@@ -609,10 +621,22 @@ impl Exec<'_> {
     /// literal in int's range, an int, smallint or tinyint column or variable, a cast to
     /// one, or arithmetic on such. Anything else (bigint, a call) is taken as wide.
     fn narrow_int(&self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> bool {
-        let narrow =
-            |ty: &DataType| matches!(ty, DataType::Int | DataType::SmallInt | DataType::TinyInt);
+        self.int_typed(i, e, ctx, false)
+    }
+
+    /// Whether `e` is a `smallint` (a literal is an `int`): arithmetic on two stays one.
+    fn smallint(&self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> bool {
+        self.int_typed(i, e, ctx, true)
+    }
+
+    /// [`Self::narrow_int`], or with `small` [`Self::smallint`].
+    fn int_typed(&self, i: usize, e: &Expr, ctx: Option<&RowCtx>, small: bool) -> bool {
+        let narrow = |ty: &DataType| match small {
+            true => matches!(ty, DataType::SmallInt),
+            false => matches!(ty, DataType::Int | DataType::SmallInt | DataType::TinyInt),
+        };
         match &e.kind {
-            ExprKind::Literal(Literal::Int(n)) => i32::try_from(*n).is_ok(),
+            ExprKind::Literal(Literal::Int(n)) => !small && i32::try_from(*n).is_ok(),
             ExprKind::Var(name) => {
                 let key = crate::names::lower(name);
                 (self.w.sessions[i].frames.last())
@@ -634,12 +658,12 @@ impl Exec<'_> {
             ExprKind::Unary {
                 op: UnaryOp::Neg,
                 expr,
-            } => self.narrow_int(i, expr, ctx),
+            } => self.int_typed(i, expr, ctx, small),
             ExprKind::Binary {
                 op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod,
                 left,
                 right,
-            } => self.narrow_int(i, left, ctx) && self.narrow_int(i, right, ctx),
+            } => self.int_typed(i, left, ctx, small) && self.int_typed(i, right, ctx, small),
             _ => false,
         }
     }

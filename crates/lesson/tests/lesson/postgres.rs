@@ -3994,3 +3994,31 @@ SELECT localtimestamp = now() AS same, now()::text LIKE '%+00' AS zoned, localti
         ]
     );
 }
+
+/// Real server: text past an integer type's range names the text and the type; a
+/// bigint's overflow is "bigint out of range" (it said integer), and two smallints
+/// add up to a smallint (the simulation gave 32768).
+#[test]
+fn integer_overflows_as_the_server_words_them() {
+    let script = "SELECT '3000000000'::int;
+SELECT '99999'::smallint;
+SELECT '99999999999999999999'::bigint;
+SELECT 9223372036854775807::bigint + 1;
+SELECT 2147483647 + 1;
+SELECT 32767::smallint + 1::smallint;
+SELECT 32767::smallint + 1;";
+    let sim = pg("", &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["22003"; 6]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "value \"3000000000\" is out of range for type integer",
+            "value \"99999\" is out of range for type smallint",
+            "value \"99999999999999999999\" is out of range for type bigint",
+            "bigint out of range",
+            "integer out of range",
+            "smallint out of range",
+        ]
+    );
+    assert_eq!(results(&sim, "A"), [ids(&[32768])]);
+}

@@ -1451,3 +1451,21 @@ fn an_aggregate_in_where_is_refused() {
     assert_eq!(row(&sim, "A", 0), ["2"]);
     assert_eq!(row(&sim, "A", 1), ["2"]);
 }
+
+/// SQL Server: text past an int's range is Msg 248, past a smallint's 244 (`INT2`),
+/// and TRY_CAST gives NULL for both; two smallints add up to a smallint, which
+/// overflows (8115). The simulation called all of them 8115 and added to 32768.
+#[test]
+fn integer_overflows_are_numbered_as_sql_server_numbers_them() {
+    let sim = run_one(
+        "",
+        "SELECT CAST('3000000000' AS int);\nSELECT CAST('99999' AS smallint);\nSELECT TRY_CAST('3000000000' AS int), TRY_CAST('99999' AS smallint);\nSELECT CAST(32767 AS smallint) + CAST(1 AS smallint);\nSELECT CAST(32767 AS smallint) + 1;",
+    );
+    assert_eq!(numbers(&sim, "A"), [248, 244, 8115]);
+    assert_eq!(
+        session_of(&sim, "A").errors[0].message,
+        "The conversion of the varchar value '3000000000' overflowed an int column."
+    );
+    assert_eq!(row(&sim, "A", 0), ["NULL", "NULL"]);
+    assert_eq!(row(&sim, "A", 1), ["32768"]);
+}

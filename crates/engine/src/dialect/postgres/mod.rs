@@ -417,6 +417,14 @@ impl Rules for Postgres {
                     failing_row(&e),
                 ),
             ),
+            // Text past an integer type's range names the text and the type.
+            244 | 248 | 8115 if e.key.is_some() => {
+                let (text, ty) = e.key.as_deref().cloned().unwrap_or_default();
+                (
+                    "22003",
+                    format!("value \"{text}\" is out of range for type {}", pg_type(&ty)),
+                )
+            }
             // SQL Server's message names the type; the server's words name its own.
             8115 => {
                 let ty = between(&e.message, "data type ", ".").unwrap_or_default();
