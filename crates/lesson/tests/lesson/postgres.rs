@@ -3565,7 +3565,7 @@ SELECT no_such_function(1);";
         messages(&sim, "A"),
         [
             "not simulated: the catalog view pg_locks (the state view shows sessions and locks)",
-            "not simulated: function CURRENT_SETTING()",
+            "not simulated: function current_setting()",
             "function no_such_function(integer) does not exist"
         ]
     );
@@ -4021,4 +4021,53 @@ SELECT 32767::smallint + 1;";
         ]
     );
     assert_eq!(results(&sim, "A"), [ids(&[32768])]);
+}
+
+/// Real server: while A holds a shared advisory lock, B's statement that tries the
+/// shared lock and then the exclusive one gets true and false; the simulation answered
+/// true twice (the shared lock the statement had just taken answered for the other).
+#[test]
+fn a_shared_try_lock_does_not_answer_for_an_exclusive_one_in_the_same_statement() {
+    let a = "SELECT pg_advisory_lock_shared(9);
+SELECT pg_sleep(0.4);";
+    let b = "SELECT pg_try_advisory_lock_shared(9) AS sh, pg_try_advisory_lock(9) AS ex;";
+    let sim = pg("", &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(
+        results(&sim, "B"),
+        [vec![vec![Value::bool(true), Value::bool(false)]]]
+    );
+}
+
+/// Real server: hashtext() is the server's hash of the text (Jenkins' lookup3, as an
+/// integer), which applications key advisory locks with; it was 42883, and inside
+/// pg_try_advisory_lock "not simulated". generate_series() in the select list is "not
+/// simulated" (the server has it), not 42883.
+#[test]
+fn hashtext_gives_the_servers_numbers() {
+    let script = "SELECT hashtext('queue-a') AS a, hashtext('') AS e, hashtext('x') AS x, hashtext('abcdefghijkl') AS twelve, hashtext('abcdefghijklmnopqrstuvwxyz0123') AS long, hashtext('zażółć gęślą jaźń') AS pl, hashtext(NULL) AS n;
+SELECT pg_try_advisory_lock(hashtext('queue-a')) AS got;
+SELECT pg_advisory_unlock(hashtext('queue-a')) AS released;
+SELECT generate_series(1, 3);";
+    let sim = pg("", &[("A", 0, script)]);
+    let n = Value::Int;
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![
+                n(1_486_737_268),
+                n(-1_477_818_771),
+                n(1_074_944_137),
+                n(-1_586_087_212),
+                n(89_653_194),
+                n(745_884_310),
+                Value::Null
+            ]],
+            vec![vec![Value::bool(true)]],
+            vec![vec![Value::bool(true)]],
+        ]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        ["not simulated: generate_series() in the select list (in FROM it is)"]
+    );
 }

@@ -92,9 +92,14 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value,
     } else {
         x.w.sessions[i].session_owner
     };
-    if x.w.sessions[i].fresh_locks.contains(&res) {
+    let covered = |x: &Exec<'_>| {
+        (x.w.locks.held(owner, &res)).is_some_and(|(m, _)| m == call.mode || m == LockMode::X)
+    };
+    if x.w.sessions[i].fresh_locks.contains(&res) && covered(x) {
         // Granted while the statement waited, or by this statement's call for an earlier
-        // row: held, so a try answers true (as the server does, every row).
+        // row, in this mode or a stronger one: held, so a try answers true (as the server
+        // does, every row). A shared lock the statement took does not answer for an
+        // exclusive one.
         return Ok(if call.try_only {
             Value::bool(true)
         } else {

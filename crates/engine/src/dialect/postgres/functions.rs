@@ -29,6 +29,11 @@ pub(super) fn call(
         "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
             text(0).map_or(Value::Null, |s| Value::Int(s.chars().count() as i64))
         }
+        // hashtext(s): the server's hash of the text's bytes, as an integer (applications
+        // key advisory locks with it: `pg_advisory_xact_lock(hashtext('queue-a'))`).
+        "HASHTEXT" => text(0).map_or(Value::Null, |s| {
+            Value::Int(i64::from(hash_bytes(s.as_bytes()) as i32))
+        }),
         "STRPOS" => match (text(0), text(1)) {
             (Some(s), Some(sub)) => Value::Int(match s.find(&*sub) {
                 Some(b) => s[..b].chars().count() as i64 + 1,
@@ -197,6 +202,7 @@ pub(super) fn is_builtin(name: &str) -> bool {
             | "array_agg"
             | "array_length"
             | "unnest"
+            | "generate_series"
             | "pg_typeof"
             | "version"
             | "current_database"
@@ -417,6 +423,63 @@ fn part(unit: &str, t: i64) -> Option<Value> {
         "epoch" => exact(t, 1e6),
         _ => None,
     }
+}
+
+/// Bob Jenkins' 2006 hash ("lookup3"), as the server applies it to bytes (`hash_bytes`
+/// in its common/hashfn.c): three 32-bit words start from a constant plus the length;
+/// each 12-byte block is added in little-endian words and mixed; the last 0 to 11
+/// bytes are added (the third word's bytes one place up, its lowest byte being left
+/// for the length), and a final mix leaves the answer in the third word.
+fn hash_bytes(k: &[u8]) -> u32 {
+    fn mix(a: &mut u32, b: &mut u32, c: &mut u32) {
+        *a = a.wrapping_sub(*c) ^ c.rotate_left(4);
+        *c = c.wrapping_add(*b);
+        *b = b.wrapping_sub(*a) ^ a.rotate_left(6);
+        *a = a.wrapping_add(*c);
+        *c = c.wrapping_sub(*b) ^ b.rotate_left(8);
+        *b = b.wrapping_add(*a);
+        *a = a.wrapping_sub(*c) ^ c.rotate_left(16);
+        *c = c.wrapping_add(*b);
+        *b = b.wrapping_sub(*a) ^ a.rotate_left(19);
+        *a = a.wrapping_add(*c);
+        *c = c.wrapping_sub(*b) ^ b.rotate_left(4);
+        *b = b.wrapping_add(*a);
+    }
+    let word = |w: &[u8]| u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    let init = 0x9e37_79b9_u32
+        .wrapping_add(k.len() as u32)
+        .wrapping_add(3_923_095);
+    let (mut a, mut b, mut c) = (init, init, init);
+    let mut blocks = k.chunks_exact(12);
+    for w in &mut blocks {
+        a = a.wrapping_add(word(&w[0..4]));
+        b = b.wrapping_add(word(&w[4..8]));
+        c = c.wrapping_add(word(&w[8..12]));
+        mix(&mut a, &mut b, &mut c);
+    }
+    for (j, &byte) in blocks.remainder().iter().enumerate() {
+        let byte = u32::from(byte);
+        match j {
+            0..=3 => a = a.wrapping_add(byte << (8 * j)),
+            4..=7 => b = b.wrapping_add(byte << (8 * (j - 4))),
+            _ => c = c.wrapping_add(byte << (8 * (j - 7))),
+        }
+    }
+    // final(a, b, c)
+    c ^= b;
+    c = c.wrapping_sub(b.rotate_left(14));
+    a ^= c;
+    a = a.wrapping_sub(c.rotate_left(11));
+    b ^= a;
+    b = b.wrapping_sub(a.rotate_left(25));
+    c ^= b;
+    c = c.wrapping_sub(b.rotate_left(16));
+    a ^= c;
+    a = a.wrapping_sub(c.rotate_left(4));
+    b ^= a;
+    b = b.wrapping_sub(a.rotate_left(14));
+    c ^= b;
+    c.wrapping_sub(b.rotate_left(24))
 }
 
 #[cfg(test)]

@@ -714,9 +714,13 @@ impl Rules for Postgres {
     fn unknown_routine(&self, name: &str, args: &[(&Expr, Value)], function: bool) -> SqlError {
         let lower = name.to_lowercase();
         if function && functions::is_builtin(&lower) {
-            // The server has it: not "does not exist".
-            let upper = name.to_uppercase();
-            return self.number_error(SqlError::not_simulated(&format!("function {upper}()")));
+            // The server has it: not "does not exist" (named as written: lower-case,
+            // as the server folds it). generate_series works in FROM.
+            let what = match lower.as_str() {
+                "generate_series" => "generate_series() in the select list (in FROM it is)".into(),
+                _ => format!("function {lower}()"),
+            };
+            return self.number_error(SqlError::not_simulated(&what));
         }
         let types: Vec<&str> = args
             .iter()
