@@ -398,6 +398,21 @@ impl SqlError {
         e
     }
 
+    /// A subquery used as a value (`in_list`: IN's) whose select list has more than one
+    /// column (Msg 116, a compile error).
+    pub fn subquery_columns(in_list: bool) -> SqlError {
+        let mut e = SqlError::new(
+            116,
+            16,
+            "Only one expression can be specified in the select list when the subquery is not introduced with EXISTS.".to_string(),
+            AbortScope::Compile,
+        );
+        if in_list {
+            e.key = Some(Box::new(("in".into(), String::new())));
+        }
+        e
+    }
+
     /// An aggregate in a WHERE clause (Msg 147, a compile error).
     pub fn aggregate_in_where() -> SqlError {
         SqlError::new(

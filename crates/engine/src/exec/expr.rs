@@ -416,6 +416,9 @@ impl Exec<'_> {
             } => {
                 let v = self.eval(i, expr, ctx)?;
                 let rows = self.subquery_in_expr(i, query, ctx)?;
+                if rows.columns.len() > 1 {
+                    return Err(SqlError::subquery_columns(true).into());
+                }
                 let items = (rows.rows.into_iter())
                     .map(|r| Ok::<_, Interrupt>(r.into_iter().next().unwrap_or(Value::Null)));
                 in_items(&v, items, *negated)?
@@ -465,6 +468,9 @@ impl Exec<'_> {
             }
             ExprKind::Subquery(q) => {
                 let rows = self.subquery_in_expr(i, q, ctx)?;
+                if rows.columns.len() > 1 {
+                    return Err(SqlError::subquery_columns(false).into());
+                }
                 if rows.rows.len() > 1 {
                     return Err(SqlError::generic(
                         512,

@@ -4071,3 +4071,25 @@ SELECT generate_series(1, 3);";
         ["not simulated: generate_series() in the select list (in FROM it is)"]
     );
 }
+
+/// Real server: a subquery used as a value must have one column (42601, "must return
+/// only one column"; in IN, "has too many columns"); the simulation took the first.
+/// EXISTS may have any.
+#[test]
+fn a_subquery_value_has_one_column() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new');";
+    let script = "SELECT (SELECT id, status FROM job LIMIT 1);
+SELECT id FROM job WHERE id IN (SELECT id, status FROM job);
+SELECT id FROM job WHERE EXISTS (SELECT id, status FROM job) ORDER BY id;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "subquery must return only one column",
+            "subquery has too many columns"
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42601", "42601"]);
+    assert_eq!(results(&sim, "A"), [ids(&[1, 2])]);
+}

@@ -1469,3 +1469,15 @@ fn integer_overflows_are_numbered_as_sql_server_numbers_them() {
     assert_eq!(row(&sim, "A", 0), ["NULL", "NULL"]);
     assert_eq!(row(&sim, "A", 1), ["32768"]);
 }
+
+/// SQL Server refuses a subquery used as a value with more than one column as it
+/// compiles (Msg 116), and the batch ends there; the simulation took the first column.
+#[test]
+fn a_subquery_value_with_two_columns_is_refused() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT t VALUES (1, 10);",
+        "SELECT (SELECT TOP (1) id, v FROM t);\nSELECT 1;\nGO\nSELECT id FROM t WHERE id IN (SELECT id, v FROM t);\nGO\nSELECT (SELECT TOP (1) v FROM t);",
+    );
+    assert_eq!(numbers(&sim, "A"), [116, 116]);
+    assert_eq!(row(&sim, "A", 0), ["10"]);
+}

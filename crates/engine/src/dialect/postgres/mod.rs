@@ -358,6 +358,8 @@ impl Rules for Postgres {
             }
             10742 => ("2201X", "OFFSET must not be negative".to_string()),
             147 => ("42803", "aggregate functions are not allowed in WHERE".to_string()),
+            116 if e.key.is_some() => ("42601", "subquery has too many columns".to_string()),
+            116 => ("42601", "subquery must return only one column".to_string()),
             1062 => (
                 "42601",
                 "WITH TIES cannot be specified without ORDER BY clause".to_string(),
