@@ -368,6 +368,14 @@ impl Exec<'_> {
                 if *op == BinaryOp::Pow {
                     return Ok(self.rules.power(&l, &r)?);
                 }
+                // Text against a number, a boolean against a number: looked into only then.
+                if kinds_differ(&l, &r) && comparison(*op).is_some() {
+                    let left = self.operand(i, left, &l, ctx);
+                    let right = self.operand(i, right, &r, ctx);
+                    if let Some(e) = self.rules.comparison_mismatch(*op, &left, &right) {
+                        return Err(e.into());
+                    }
+                }
                 let v = binary(*op, &l, &r)?;
                 // Integers are 64-bit here; arithmetic on two `int`s is an `int` on both
                 // servers and overflows past its range, on two `smallint`s a `smallint`
@@ -643,24 +651,9 @@ impl Exec<'_> {
         };
         match &e.kind {
             ExprKind::Literal(Literal::Int(n)) => !small && i32::try_from(*n).is_ok(),
-            ExprKind::Var(name) => {
-                let key = crate::names::lower(name);
-                (self.w.sessions[i].frames.last())
-                    .and_then(|f| f.vars.get(&*key))
-                    .is_some_and(|(ty, _)| narrow(ty))
+            ExprKind::Var(_) | ExprKind::Column(_) | ExprKind::Cast { .. } => {
+                self.declared_type(i, e, ctx).is_some_and(|ty| narrow(&ty))
             }
-            ExprKind::Column(name) => match lookup(ctx, name) {
-                Ok(Cols::Found(c, p)) => (c.scope.bindings.iter())
-                    .find(|b| (b.offset..b.offset + b.columns.len()).contains(&p))
-                    .and_then(|b| {
-                        let t = self.w.db.table_id(b.table.as_deref()?)?;
-                        let col = self.w.db.tables[t as usize].columns.get(p - b.offset)?;
-                        Some(narrow(&col.ty))
-                    })
-                    .unwrap_or(false),
-                _ => false,
-            },
-            ExprKind::Cast { ty, .. } => narrow(ty),
             ExprKind::Unary {
                 op: UnaryOp::Neg,
                 expr,
@@ -671,6 +664,46 @@ impl Exec<'_> {
                 right,
             } => self.int_typed(i, left, ctx, small) && self.int_typed(i, right, ctx, small),
             _ => false,
+        }
+    }
+
+    /// The type a variable, a column or a cast was declared with.
+    fn declared_type(&self, i: usize, e: &Expr, ctx: Option<&RowCtx>) -> Option<DataType> {
+        match &e.kind {
+            ExprKind::Var(name) => {
+                let key = crate::names::lower(name);
+                (self.w.sessions[i].frames.last())
+                    .and_then(|f| f.vars.get(&*key))
+                    .map(|(ty, _)| *ty)
+            }
+            ExprKind::Column(name) => match lookup(ctx, name) {
+                Ok(Cols::Found(c, p)) => (c.scope.bindings.iter())
+                    .find(|b| (b.offset..b.offset + b.columns.len()).contains(&p))
+                    .and_then(|b| {
+                        let t = self.w.db.table_id(b.table.as_deref()?)?;
+                        let col = self.w.db.tables[t as usize].columns.get(p - b.offset)?;
+                        Some(col.ty)
+                    }),
+                _ => None,
+            },
+            ExprKind::Cast { ty, .. } => Some(*ty),
+            _ => None,
+        }
+    }
+
+    /// A comparison's side, with what its expression says of its type.
+    fn operand<'v>(
+        &self,
+        i: usize,
+        e: &Expr,
+        value: &'v Value,
+        ctx: Option<&RowCtx>,
+    ) -> crate::exec::Operand<'v> {
+        let declared = self.declared_type(i, e, ctx);
+        crate::exec::Operand {
+            value,
+            literal: matches!(e.kind, ExprKind::Literal(_)),
+            declared,
         }
     }
 
@@ -1698,6 +1731,19 @@ fn like_with(s: &str, p: &str, style: LikeStyle) -> bool {
         }
     }
     at <= end
+}
+
+/// Text against a number, or a boolean against a number: values no comparison of one
+/// kind makes.
+fn kinds_differ(l: &Value, r: &Value) -> bool {
+    use Value::{Decimal, False, Int, Text, True};
+    matches!(
+        (l, r),
+        (Text(_), Int(_) | Decimal(_))
+            | (Int(_) | Decimal(_), Text(_))
+            | (True | False, Int(_) | Decimal(_))
+            | (Int(_) | Decimal(_), True | False)
+    )
 }
 
 #[cfg(test)]

@@ -218,6 +218,15 @@ impl Exec<'_> {
     }
 }
 
+/// One side of a comparison, for [`Rules::comparison_mismatch`]: its value, whether it
+/// is written as a literal (a quoted string has no type of its own until compared), and
+/// the type it was declared with (a column's, a variable's, a cast's), if any.
+pub(crate) struct Operand<'a> {
+    pub value: &'a Value,
+    pub literal: bool,
+    pub declared: Option<sql::ast::DataType>,
+}
+
 /// What an IF [NOT] EXISTS clause skipped: an existing relation, or a missing object of
 /// a kind ("table", "index", "procedure").
 pub(crate) enum Skipped<'a> {
@@ -379,6 +388,18 @@ pub(crate) trait Rules: Sync {
         _name: &str,
         _args: &[Value],
     ) -> Option<Result<Value, Interrupt>> {
+        None
+    }
+
+    /// The error for comparing two values of different kinds (text with a number, a
+    /// boolean with a number), where the dialect's types refuse it; `None` compares
+    /// them as the values' own rules do.
+    fn comparison_mismatch(
+        &self,
+        _op: BinaryOp,
+        _left: &Operand<'_>,
+        _right: &Operand<'_>,
+    ) -> Option<SqlError> {
         None
     }
 

@@ -2152,7 +2152,16 @@ impl Exec<'_> {
                 let t = &self.w.db.tables[tid as usize];
                 let mut converted = Vec::with_capacity(n_key);
                 for (k, &kc) in key.iter().zip(&t.key) {
-                    converted.push(convert(k, &t.columns[kc].ty, None).unwrap_or(Value::Null));
+                    let ty = &t.columns[kc].ty;
+                    converted.push(match convert(k, ty, None) {
+                        Ok(v) => v,
+                        // Text sought in a numeric key is converted to a number first,
+                        // and fails as that conversion does (`id = 'one'`).
+                        Err(e) if matches!(k, Value::Text(_)) && numeric(ty) => {
+                            return Err((*e).into())
+                        }
+                        Err(_) => Value::Null,
+                    });
                 }
                 let ord =
                     crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
@@ -4543,6 +4552,21 @@ fn show(v: &Value) -> String {
 
 /// The expression a predicate pins `column` to (`column = expr` with no column of this
 /// table on the other side), if any.
+/// An integer, decimal or floating type: text compared with one is read as a number.
+fn numeric(ty: &DataType) -> bool {
+    matches!(
+        ty,
+        DataType::TinyInt
+            | DataType::SmallInt
+            | DataType::Int
+            | DataType::BigInt
+            | DataType::ByteInt
+            | DataType::Decimal { .. }
+            | DataType::Float
+            | DataType::Money
+    )
+}
+
 fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {
     for p in preds {
         if let ExprKind::Binary {

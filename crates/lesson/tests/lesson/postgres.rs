@@ -4093,3 +4093,36 @@ SELECT id FROM job WHERE EXISTS (SELECT id, status FROM job) ORDER BY id;";
     assert_eq!(sqlstates(&sim, "A"), ["42601", "42601"]);
     assert_eq!(results(&sim, "A"), [ids(&[1, 2])]);
 }
+
+/// Real server: text against a number and a boolean against a number have no operator
+/// (42883, naming both types); a quoted literal is read as the number it meets, and
+/// fails (22P02) when it is none, a key seek's too. The simulation compared them,
+/// giving NULL or no rows.
+#[test]
+fn comparisons_the_servers_types_refuse() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text NOT NULL, code varchar(10), done boolean, n int);
+INSERT INTO job VALUES (1, 'new', 'a', false, 1), (2, 'done', 'b', true, 2);";
+    let script = "SELECT id FROM job WHERE id = '1';
+SELECT id FROM job WHERE id = 'one';
+SELECT 'abc' = 1;
+SELECT id FROM job WHERE status = 2;
+SELECT id FROM job WHERE 2 < code;
+SELECT id FROM job WHERE done = 1;
+SELECT id FROM job WHERE n > '1';";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "invalid input syntax for type integer: \"one\"",
+            "invalid input syntax for type integer: \"abc\"",
+            "operator does not exist: text = integer",
+            "operator does not exist: integer < character varying",
+            "operator does not exist: boolean = integer",
+        ]
+    );
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["22P02", "22P02", "42883", "42883", "42883"]
+    );
+    assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2])]);
+}

@@ -1481,3 +1481,15 @@ fn a_subquery_value_with_two_columns_is_refused() {
     assert_eq!(numbers(&sim, "A"), [116, 116]);
     assert_eq!(row(&sim, "A", 0), ["10"]);
 }
+
+/// SQL Server converts text sought in an int key to an int, and fails there when it is
+/// none (Msg 245); the simulation's key seek found no row.
+#[test]
+fn text_sought_in_an_int_key_is_converted_or_fails() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY); INSERT t VALUES (1);",
+        "SELECT id FROM t WHERE id = '1';\nSELECT id FROM t WHERE id = 'one';",
+    );
+    assert_eq!(numbers(&sim, "A"), [245]);
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+}

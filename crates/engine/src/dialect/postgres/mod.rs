@@ -10,6 +10,7 @@
 mod advisory;
 mod colname;
 mod functions;
+mod operators;
 mod power;
 mod savepoint;
 mod tuple;
@@ -273,6 +274,17 @@ impl Rules for Postgres {
 
     fn power(&self, l: &Value, r: &Value) -> crate::error::Fallible<Value> {
         power::power(l, r)
+    }
+
+    /// The server has no operator between text and a number, nor between a boolean and a
+    /// number (42883); a quoted literal takes the other side's type, or fails to (22P02).
+    fn comparison_mismatch(
+        &self,
+        op: sql::ast::BinaryOp,
+        left: &crate::exec::Operand<'_>,
+        right: &crate::exec::Operand<'_>,
+    ) -> Option<SqlError> {
+        operators::comparison_mismatch(op, left, right)
     }
 
     fn number_error(&self, e: SqlError) -> SqlError {

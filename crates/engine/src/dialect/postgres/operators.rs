@@ -1,0 +1,88 @@
+//! Comparisons the server's types refuse: text against a number and a boolean against
+//! a number have no operator (42883, naming both types); a quoted literal has no type
+//! until it meets the other side's, and fails there when it does not read as one.
+
+use sql::ast::{BinaryOp, DataType, Len};
+
+use crate::error::SqlError;
+use crate::exec::Operand;
+use crate::value::Value;
+
+pub(super) fn comparison_mismatch(
+    op: BinaryOp,
+    left: &Operand<'_>,
+    right: &Operand<'_>,
+) -> Option<SqlError> {
+    // A quoted literal is read as the other side's type.
+    for (text, other) in [(left, right), (right, left)] {
+        if let (Value::Text(s), true) = (text.value, text.literal) {
+            return literal_as(s, other);
+        }
+    }
+    Some(
+        SqlError::generic(
+            0,
+            16,
+            format!(
+                "operator does not exist: {} {} {}",
+                type_name(left),
+                operator(op),
+                type_name(right)
+            ),
+        )
+        .with_sqlstate("42883"),
+    )
+}
+
+/// A quoted literal compared with a number: an error when its text is no such number.
+fn literal_as(s: &str, other: &Operand<'_>) -> Option<SqlError> {
+    let ty = type_name(other);
+    let t = s.trim();
+    let reads = match other.value {
+        Value::Int(_) => t.parse::<i64>().is_ok(),
+        Value::Decimal(_) => t.parse::<f64>().is_ok(),
+        // A boolean against a number has no operator whatever the literal says.
+        _ => return None,
+    };
+    (!reads).then(|| {
+        SqlError::generic(
+            0,
+            16,
+            format!("invalid input syntax for type {ty}: \"{s}\""),
+        )
+        .with_sqlstate("22P02")
+    })
+}
+
+/// The type the server gives a side: its declared type, else its value's.
+fn type_name(o: &Operand<'_>) -> &'static str {
+    match &o.declared {
+        Some(DataType::SmallInt | DataType::TinyInt) => "smallint",
+        Some(DataType::Int) => "integer",
+        Some(DataType::BigInt) => "bigint",
+        Some(DataType::Float) => "double precision",
+        Some(DataType::Decimal { .. } | DataType::Money) => "numeric",
+        Some(DataType::VarChar(Len::N(_))) => "character varying",
+        Some(DataType::Char(_) | DataType::NChar(_)) => "character",
+        Some(DataType::Boolean | DataType::Bit) => "boolean",
+        _ => match o.value {
+            Value::Int(n) if i32::try_from(*n).is_ok() => "integer",
+            Value::Int(_) => "bigint",
+            Value::Decimal(_) => "numeric",
+            Value::True | Value::False => "boolean",
+            _ => "text",
+        },
+    }
+}
+
+fn operator(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Eq => "=",
+        BinaryOp::Ne => "<>",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        _ => "?",
+    }
+}
