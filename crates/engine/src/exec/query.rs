@@ -657,6 +657,9 @@ impl Exec<'_> {
         s: &Select,
         outer: Option<&RowCtx>,
     ) -> Result<QueryOut, Interrupt> {
+        // The rows the query around pulls (`pull_limit`), taken by whichever query starts
+        // first below it.
+        let pulled = self.w.pull_limit.take();
         if s.where_clause.as_ref().is_some_and(has_aggregate) {
             return Err(SqlError::aggregate_in_where().into());
         }
@@ -684,6 +687,11 @@ impl Exec<'_> {
             None => 0,
         };
         let limit = limit.map(|n| n.saturating_add(skip));
+        // A row-locking query read through a LIMIT around it locks only the rows pulled.
+        let limit = match pulled.filter(|_| s.set_op.is_none() && locks_rows(s)) {
+            Some(p) => Some(limit.map_or(p, |l| l.min(p))),
+            None => limit,
+        };
         let mut calls = Vec::new();
         for it in &s.items {
             if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
@@ -743,7 +751,16 @@ impl Exec<'_> {
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
                 }
-                _ => self.rows_of_from(i, &s.from, outer, &reads)?,
+                // A derived table or CTE read alone, unfiltered and unordered: this
+                // query's LIMIT is all it pulls from it.
+                _ => {
+                    if s.where_clause.is_none() && s.order_by.is_empty() && s.offset.is_none() {
+                        self.w.pull_limit = limit;
+                    }
+                    let from = self.rows_of_from(i, &s.from, outer, &reads);
+                    self.w.pull_limit = None;
+                    from?
+                }
             }
         } else {
             self.rows_of_from(i, &s.from, outer, &reads)?
@@ -4552,6 +4569,25 @@ fn show(v: &Value) -> String {
 
 /// The expression a predicate pins `column` to (`column = expr` with no column of this
 /// table on the other side), if any.
+/// Whether a query locks the rows it reads (FOR UPDATE, FOR SHARE and their kin on a
+/// table it reads).
+fn locks_rows(s: &Select) -> bool {
+    let locking = |hints: &[TableHint]| {
+        hints.iter().any(|h| {
+            matches!(
+                h.kind,
+                HintKind::ForUpdate
+                    | HintKind::ForNoKeyUpdate
+                    | HintKind::ForShare
+                    | HintKind::ForKeyShare
+            )
+        })
+    };
+    (s.from.iter())
+        .flat_map(|t| std::iter::once(&t.factor).chain(t.joins.iter().map(|j| &j.factor)))
+        .any(|f| matches!(f, TableFactor::Table { hints, .. } if locking(hints)))
+}
+
 /// An integer, decimal or floating type: text compared with one is read as a number.
 fn numeric(ty: &DataType) -> bool {
     matches!(

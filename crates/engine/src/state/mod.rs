@@ -140,6 +140,11 @@ pub(crate) struct World {
     pub working: Vec<WorkingTable>,
     /// Queries nested inside the one running now.
     pub query_depth: usize,
+    /// Rows the query around wants of the derived table or CTE it reads alone, with no
+    /// filter, order or grouping of its own (its LIMIT): the next query to start takes
+    /// it, and a row-locking one locks no more rows than that (the server pulls rows
+    /// through its lock step only as they are asked for).
+    pub pull_limit: Option<usize>,
     /// Where the dialect runs an uncorrelated subquery once per statement: the results
     /// so far (by the subquery's address in the statement), the scopes of the queries
     /// around the subquery running now, and a count of columns read from them.
@@ -193,6 +198,7 @@ impl World {
             running_triggers: Vec::new(),
             working: Vec::new(),
             query_depth: 0,
+            pull_limit: None,
             subquery_results: Vec::new(),
             outer_scopes: Vec::new(),
             outer_refs: 0,

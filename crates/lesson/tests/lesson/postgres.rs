@@ -4126,3 +4126,30 @@ SELECT id FROM job WHERE n > '1';";
     );
     assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2])]);
 }
+
+/// Real server: a LIMIT around a locking subquery or CTE pulls, and so locks, only the
+/// rows it returns: another session's SKIP LOCKED gets the rest, and NOWAIT on one of
+/// them succeeds. The simulation locked every row the inner query read.
+#[test]
+fn a_limit_around_a_locking_subquery_locks_only_the_rows_pulled() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text NOT NULL DEFAULT 'new');
+INSERT INTO job (id) VALUES (1), (2), (3);";
+    let derived = "BEGIN;
+SELECT id FROM (SELECT id FROM job ORDER BY id FOR UPDATE) s LIMIT 1;
+SELECT pg_sleep(0.4);
+COMMIT;";
+    let skipper = "SELECT id FROM job ORDER BY id FOR UPDATE SKIP LOCKED;";
+    let sim = pg(setup, &[("A", 0, derived), ("B", 150, skipper)]);
+    assert_eq!(results(&sim, "A")[0], ids(&[1]));
+    assert_eq!(results(&sim, "B"), [ids(&[2, 3])]);
+
+    let cte = "BEGIN;
+WITH c AS (SELECT id FROM job ORDER BY id FOR UPDATE) SELECT id FROM c LIMIT 1;
+SELECT pg_sleep(0.4);
+COMMIT;";
+    let nowait = "SELECT id FROM job WHERE id = 1 FOR UPDATE NOWAIT;
+SELECT id FROM job WHERE id = 2 FOR UPDATE NOWAIT;";
+    let sim = pg(setup, &[("A", 0, cte), ("B", 150, nowait)]);
+    assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
+    assert_eq!(results(&sim, "B"), [ids(&[2])]);
+}
