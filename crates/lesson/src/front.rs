@@ -166,7 +166,8 @@ pub(crate) fn parse_front(
         Err(e) => {
             let at = e.span().map_or(base, |s| base + s.start);
             let message = e.message().trim().replace('\n', "; ");
-            errors.push(source.error(at, format!("front matter: {message}")));
+            let hint = toml_hint(&message);
+            errors.push(source.error(at, format!("front matter: {message}{hint}")));
             return None;
         }
     };
@@ -1104,4 +1105,17 @@ fn is_seed_id(s: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
         && s.len() > 1
         && chars.all(|c| c.is_ascii_digit())
+}
+
+/// How to write what a TOML type error wanted, for the mistakes authors make.
+fn toml_hint(message: &str) -> &'static str {
+    if message.contains("expected a sequence") {
+        "; a list of tables takes `[[name]]` before each item, e.g. `[[toggles]]`"
+    } else if message.contains("expected a map") {
+        "; write a table, e.g. `when = { readpast = \"on\" }`"
+    } else if message.contains("invalid type: string") && message.contains("expected u") {
+        "; write the number without quotes"
+    } else {
+        ""
+    }
 }

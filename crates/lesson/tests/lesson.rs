@@ -436,6 +436,22 @@ fn a_bound_whose_min_is_above_its_max_is_an_error() {
 }
 
 #[test]
+fn toml_type_errors_say_how_to_write_it() {
+    check_error(
+        &[("[[toggles]]", "[toggles]")],
+        expect![[r#"
+            lessons/tiny.md:8:1: front matter: invalid type: map, expected a sequence; a list of tables takes `[[name]]` before each item, e.g. `[[toggles]]`
+        "#]],
+    );
+    check_error(
+        &[("when = { readpast = \"on\" }", "when = \"readpast=on\"")],
+        expect![[r#"
+            lessons/tiny.md:15:8: front matter: invalid type: string "readpast=on", expected a map; write a table, e.g. `when = { readpast = "on" }`
+        "#]],
+    );
+}
+
+#[test]
 fn several_errors_come_sorted() {
     check_error(
         &[

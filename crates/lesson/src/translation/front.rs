@@ -321,9 +321,10 @@ fn parse_translation(
             report.at(
                 q.choices.span(),
                 format!(
-                    "question `{}`: {} choices, the original has {}, in this order: {}",
+                    "question `{}`: {} choice{}, the original has {}, in this order: {}",
                     o.name,
                     choices.len(),
+                    if choices.len() == 1 { "" } else { "s" },
                     o.choices.len(),
                     o.choices
                         .iter()

@@ -4153,3 +4153,36 @@ SELECT id FROM job WHERE id = 2 FOR UPDATE NOWAIT;";
     assert_eq!(sqlstates(&sim, "B"), ["55P03"]);
     assert_eq!(results(&sim, "B"), [ids(&[2])]);
 }
+
+/// Real server: an advisory lock function resolves by its arguments' types: a NULL key
+/// gives NULL and locks nothing, a quoted key that is no number is 22P02, a decimal
+/// key or a second key past an integer finds no such function (42883). The simulation
+/// said "advisory lock functions take one bigint key or two int keys" for NULL and
+/// text, and locked key 1 for 1.5. `SELECT hashtext(...)` alone is the function too.
+#[test]
+fn advisory_lock_arguments_as_the_server_resolves_them() {
+    let script = "SELECT pg_advisory_lock(NULL);
+SELECT pg_advisory_lock('abc');
+SELECT pg_try_advisory_lock(1.5);
+SELECT pg_advisory_lock(2147483648, 1);
+SELECT pg_try_advisory_lock('7') AS quoted;
+SELECT hashtext('queue-a');";
+    let sim = pg("", &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "invalid input syntax for type bigint: \"abc\"",
+            "function pg_try_advisory_lock(numeric) does not exist",
+            "function pg_advisory_lock(bigint, integer) does not exist",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["22P02", "42883", "42883"]);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![Value::Null]],
+            vec![vec![Value::bool(true)]],
+            ids(&[1_486_737_268]),
+        ]
+    );
+}

@@ -265,7 +265,7 @@ fn property_and_question_keys_that_drift() {
         "choices = [\"Wcale\", \"Chwilę\"]",
         "choices = [\"Wcale\"]",
         expect![[
-            r#"lessons/pl/tiny.md:33:11: question `b-wait`: 1 choices, the original has 2, in this order: "Not at all", "A while""#
+            r#"lessons/pl/tiny.md:33:11: question `b-wait`: 1 choice, the original has 2, in this order: "Not at all", "A while""#
         ]],
     );
 }

@@ -1009,6 +1009,7 @@ fn is_builtin(name: &str) -> bool {
             "SPLIT_PART",
             "INITCAP",
             "FORMAT",
+            "HASHTEXT",
             "CHR",
             "ASCII",
             "REPEAT",

@@ -11,13 +11,15 @@ use crate::state::locks::{LockMode, OwnerId, Resource};
 use crate::value::Value;
 
 /// What an advisory lock function asks for.
-struct Call {
+struct Call<'a> {
     /// Transaction scope (`_xact_`), else session scope.
     xact: bool,
     try_only: bool,
     mode: LockMode,
     /// The try variant's name, as the trace shows a refusal.
     function: &'static str,
+    /// The function called, as an error names it.
+    name: &'a str,
 }
 
 /// Whether `name` (upper-cased) is an advisory lock function.
@@ -47,7 +49,7 @@ pub(super) fn call(
     let xact = match rest {
         "ADVISORY_LOCK" => false,
         "ADVISORY_XACT_LOCK" => true,
-        "ADVISORY_UNLOCK" if !try_only => return Some(unlock(x, i, args, mode)),
+        "ADVISORY_UNLOCK" if !try_only => return Some(unlock(x, i, name, args, mode)),
         _ => return None,
     };
     let function = match (xact, mode) {
@@ -61,32 +63,75 @@ pub(super) fn call(
         try_only,
         mode,
         function,
+        name,
     };
     Some(lock(x, i, args, call))
 }
 
-/// The lock's resource: one or two integer keys, as the server keys them.
-fn resource(args: &[Value]) -> Result<Resource, Interrupt> {
-    let keys: Option<Vec<i64>> = args.iter().map(Value::as_i64).collect();
-    match keys.as_deref() {
-        Some([k]) => Ok(Resource::Application {
+/// The lock's resource: one bigint key or two integer keys, as the server keys them.
+/// The server resolves the function by its arguments' types: a quoted key is read as
+/// that type (22P02 when it is no number), a decimal or a second key past an integer
+/// finds no such function (42883).
+fn resource(function: &str, args: &[Value]) -> Result<Resource, Interrupt> {
+    let key_type = if args.len() == 1 { "bigint" } else { "integer" };
+    let mut keys = Vec::with_capacity(args.len());
+    for v in args {
+        keys.push(match v {
+            Value::Int(n) => *n,
+            Value::Text(t) => t.trim().parse::<i64>().map_err(|_| {
+                SqlError::generic(
+                    0,
+                    16,
+                    format!("invalid input syntax for type {key_type}: \"{t}\""),
+                )
+                .with_sqlstate("22P02")
+            })?,
+            _ => i64::MAX,
+        });
+    }
+    let fits = |v: &Value, n: i64| {
+        matches!(v, Value::Int(_) | Value::Text(_)) && (args.len() == 1 || i32::try_from(n).is_ok())
+    };
+    match keys.as_slice() {
+        [k] if fits(&args[0], *k) => Ok(Resource::Application {
             name: format!("advisory {k}"),
         }),
-        Some([a, b]) => Ok(Resource::Application {
+        [a, b] if fits(&args[0], *a) && fits(&args[1], *b) => Ok(Resource::Application {
             name: format!("advisory {a},{b}"),
         }),
-        _ => Err(SqlError::generic(
-            0,
-            16,
-            "advisory lock functions take one bigint key or two int keys",
-        )
-        .with_sqlstate("42883")
-        .into()),
+        _ => {
+            let types: Vec<&str> = args
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) if i32::try_from(*n).is_ok() => "integer",
+                    Value::Int(_) => "bigint",
+                    Value::Decimal(_) => "numeric",
+                    Value::True | Value::False => "boolean",
+                    Value::DateTime(..) => "timestamp with time zone",
+                    _ => "text",
+                })
+                .collect();
+            Err(SqlError::generic(
+                0,
+                16,
+                format!(
+                    "function {}({}) does not exist",
+                    function.to_lowercase(),
+                    types.join(", ")
+                ),
+            )
+            .with_sqlstate("42883")
+            .into())
+        }
     }
 }
 
-fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value, Interrupt> {
-    let res = resource(args)?;
+fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call<'_>) -> Result<Value, Interrupt> {
+    // A strict function: a NULL key gives NULL and locks nothing.
+    if args.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let res = resource(call.name, args)?;
     let owner: OwnerId = if call.xact {
         x.ensure_txn(i)
     } else {
@@ -139,8 +184,17 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call) -> Result<Value,
 }
 
 /// `pg_advisory_unlock[_shared](key)`: true, or false (a warning) when not held.
-fn unlock(x: &mut Exec<'_>, i: usize, args: &[Value], mode: LockMode) -> Result<Value, Interrupt> {
-    let res = resource(args)?;
+fn unlock(
+    x: &mut Exec<'_>,
+    i: usize,
+    name: &str,
+    args: &[Value],
+    mode: LockMode,
+) -> Result<Value, Interrupt> {
+    if args.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let res = resource(name, args)?;
     let owner = x.w.sessions[i].session_owner;
     if x.w.locks.held(owner, &res).is_none_or(|(m, _)| m != mode) {
         // PostgreSQL's words (ExclusiveLock, ShareLock), sent to the client as a warning.
