@@ -263,6 +263,15 @@ impl Exec<'_> {
         ty: &DataType,
         target: Option<(&str, &str)>,
     ) -> Fallible<Value> {
+        // A boolean stored in a number's column, or a number in a boolean's.
+        if let (Some((_, column)), true) = (
+            target,
+            matches!(v, Value::True | Value::False) || matches!(ty, DataType::Boolean),
+        ) {
+            if let Some(e) = self.rules.assignment_mismatch(v, ty, column) {
+                return Err(e.into());
+            }
+        }
         convert_rounding(v, ty, target, !self.rules.truncating_integers())
     }
 

@@ -403,6 +403,18 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// The error for storing `v` in column `column` of type `ty` (INSERT, UPDATE) where
+    /// the dialect has no assignment cast between a boolean and a number; asked only
+    /// when one side is a boolean.
+    fn assignment_mismatch(
+        &self,
+        _v: &Value,
+        _ty: &sql::ast::DataType,
+        _column: &str,
+    ) -> Option<SqlError> {
+        None
+    }
+
     /// `l ^ r` where the dialect parses `^` as a power.
     fn power(&self, _l: &Value, _r: &Value) -> crate::error::Fallible<Value> {
         Err(SqlError::not_simulated("^ as a power").into())

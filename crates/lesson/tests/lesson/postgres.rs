@@ -4186,3 +4186,38 @@ SELECT hashtext('queue-a');";
         ]
     );
 }
+
+/// Real server: no assignment cast between boolean and the numbers: a boolean stored in
+/// an integer column, or a number in a boolean one, is 42804 (the simulation stored 1
+/// and true); text goes either way, and an explicit cast works.
+#[test]
+fn a_boolean_and_a_number_do_not_assign_to_each_other() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, n int, done boolean, status text);
+INSERT INTO job VALUES (1, 1, false, 'new');";
+    let script = "UPDATE job SET n = true WHERE id = 1;
+UPDATE job SET done = 1 WHERE id = 1;
+INSERT INTO job VALUES (2, false, true, 'x');
+UPDATE job SET done = '1', status = true, n = '5' WHERE id = 1 RETURNING done, status, n;
+UPDATE job SET n = true::int WHERE id = 1 RETURNING n;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "column \"n\" is of type integer but expression is of type boolean",
+            "column \"done\" is of type boolean but expression is of type integer",
+            "column \"n\" is of type integer but expression is of type boolean",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42804"; 3]);
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![vec![
+                Value::bool(true),
+                Value::Text("true".into()),
+                Value::Int(5)
+            ]],
+            ids(&[1]),
+        ]
+    );
+}

@@ -276,6 +276,16 @@ impl Rules for Postgres {
         power::power(l, r)
     }
 
+    /// No assignment cast between boolean and the numbers: 42804.
+    fn assignment_mismatch(
+        &self,
+        v: &Value,
+        ty: &sql::ast::DataType,
+        column: &str,
+    ) -> Option<SqlError> {
+        operators::assignment_mismatch(v, ty, column)
+    }
+
     /// The server has no operator between text and a number, nor between a boolean and a
     /// number (42883); a quoted literal takes the other side's type, or fails to (22P02).
     fn comparison_mismatch(

@@ -75,6 +75,35 @@ fn type_name(o: &Operand<'_>) -> &'static str {
     }
 }
 
+/// A boolean stored in a number's column, or a number in a boolean's: the server has no
+/// assignment cast between them (42804). Text goes either way (`'1'` is a boolean).
+pub(super) fn assignment_mismatch(v: &Value, ty: &DataType, column: &str) -> Option<SqlError> {
+    let column_type = match ty {
+        DataType::SmallInt | DataType::TinyInt => "smallint",
+        DataType::Int => "integer",
+        DataType::BigInt => "bigint",
+        DataType::Float => "double precision",
+        DataType::Decimal { .. } | DataType::Money => "numeric",
+        DataType::Boolean => "boolean",
+        _ => return None,
+    };
+    let value_type = match v {
+        Value::True | Value::False if column_type != "boolean" => "boolean",
+        Value::Int(n) if column_type == "boolean" && i32::try_from(*n).is_ok() => "integer",
+        Value::Int(_) if column_type == "boolean" => "bigint",
+        Value::Decimal(_) if column_type == "boolean" => "numeric",
+        _ => return None,
+    };
+    Some(
+        SqlError::generic(
+            0,
+            16,
+            format!("column \"{column}\" is of type {column_type} but expression is of type {value_type}"),
+        )
+        .with_sqlstate("42804"),
+    )
+}
+
 fn operator(op: BinaryOp) -> &'static str {
     match op {
         BinaryOp::Eq => "=",
