@@ -377,13 +377,8 @@ impl Exec<'_> {
                 if *op == BinaryOp::Pow {
                     return Ok(self.rules.power(&l, &r)?);
                 }
-                // Text against a number, a boolean against a number: looked into only then.
-                if kinds_differ(&l, &r) && comparison(*op).is_some() {
-                    let left = self.operand(i, left, &l, ctx);
-                    let right = self.operand(i, right, &r, ctx);
-                    if let Some(e) = self.rules.comparison_mismatch(*op, &left, &right) {
-                        return Err(e.into());
-                    }
+                if comparison(*op).is_some() {
+                    self.comparable(i, *op, (left, &l), (right, &r), ctx)?;
                 }
                 let v = binary(*op, &l, &r)?;
                 // Integers are 64-bit here; arithmetic on two `int`s is an `int` on both
@@ -423,7 +418,11 @@ impl Exec<'_> {
                 negated,
             } => {
                 let v = self.eval(i, expr, ctx)?;
-                let items = list.iter().map(|x| self.eval(i, x, ctx));
+                let items = list.iter().map(|x| {
+                    let item = self.eval(i, x, ctx)?;
+                    self.comparable(i, BinaryOp::Eq, (expr, &v), (x, &item), ctx)?;
+                    Ok::<_, Interrupt>(item)
+                });
                 in_items(&v, items, *negated)?
             }
             ExprKind::InSubquery {
@@ -449,6 +448,8 @@ impl Exec<'_> {
                 let v = self.eval(i, expr, ctx)?;
                 let lo = self.eval(i, low, ctx)?;
                 let hi = self.eval(i, high, ctx)?;
+                self.comparable(i, BinaryOp::Ge, (expr, &v), (low, &lo), ctx)?;
+                self.comparable(i, BinaryOp::Le, (expr, &v), (high, &hi), ctx)?;
                 match (compare(&v, &lo), compare(&v, &hi)) {
                     (Some(a), Some(b)) => {
                         Value::bool((a != Ordering::Less && b != Ordering::Greater) != *negated)
@@ -673,6 +674,28 @@ impl Exec<'_> {
                 right,
             } => self.int_typed(i, left, ctx, small) && self.int_typed(i, right, ctx, small),
             _ => false,
+        }
+    }
+
+    /// Whether the dialect compares these two sides (`op` in `a op b`, IN's `=`,
+    /// BETWEEN's `>=` and `<=`): text against a number, a boolean against a number are
+    /// looked into, and nothing else costs more than a look at the two values.
+    fn comparable(
+        &self,
+        i: usize,
+        op: BinaryOp,
+        (left, l): (&Expr, &Value),
+        (right, r): (&Expr, &Value),
+        ctx: Option<&RowCtx>,
+    ) -> Result<(), Interrupt> {
+        if !kinds_differ(l, r) {
+            return Ok(());
+        }
+        let left = self.operand(i, left, l, ctx);
+        let right = self.operand(i, right, r, ctx);
+        match self.rules.comparison_mismatch(op, &left, &right) {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
         }
     }
 

@@ -4108,7 +4108,11 @@ SELECT 'abc' = 1;
 SELECT id FROM job WHERE status = 2;
 SELECT id FROM job WHERE 2 < code;
 SELECT id FROM job WHERE done = 1;
-SELECT id FROM job WHERE n > '1';";
+SELECT id FROM job WHERE n > '1';
+SELECT id FROM job WHERE id IN (1, 'x');
+SELECT id FROM job WHERE status IN ('new', 3);
+SELECT id FROM job WHERE id BETWEEN '1' AND 'z';
+SELECT id FROM job WHERE id IN ('1', '2') AND n BETWEEN '0' AND '5' ORDER BY id;";
     let sim = pg(setup, &[("A", 0, script)]);
     assert_eq!(
         messages(&sim, "A"),
@@ -4118,13 +4122,16 @@ SELECT id FROM job WHERE n > '1';";
             "operator does not exist: text = integer",
             "operator does not exist: integer < character varying",
             "operator does not exist: boolean = integer",
+            "invalid input syntax for type integer: \"x\"",
+            "operator does not exist: text = integer",
+            "invalid input syntax for type integer: \"z\"",
         ]
     );
     assert_eq!(
         sqlstates(&sim, "A"),
-        ["22P02", "22P02", "42883", "42883", "42883"]
+        ["22P02", "22P02", "42883", "42883", "42883", "22P02", "42883", "22P02"]
     );
-    assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2])]);
+    assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2]), ids(&[1, 2])]);
 }
 
 /// Real server: a LIMIT around a locking subquery or CTE pulls, and so locks, only the
