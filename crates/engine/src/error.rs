@@ -413,6 +413,49 @@ impl SqlError {
         e
     }
 
+    /// An aggregate over a type it has no operator for (Msg 8117): SUM or AVG of text, a
+    /// bit, a boolean or a point in time; MIN or MAX of a bit or a boolean. `key` holds
+    /// the function and the type, for a dialect that names them.
+    pub fn invalid_aggregate_operand(function: &str, ty: &DataType) -> Option<SqlError> {
+        let invalid = match function {
+            "SUM" | "AVG" => matches!(
+                ty,
+                DataType::Char(_)
+                    | DataType::NChar(_)
+                    | DataType::VarChar(_)
+                    | DataType::NVarChar(_)
+                    | DataType::SysName
+                    | DataType::Bit
+                    | DataType::Boolean
+                    | DataType::DateTime
+                    | DataType::DateTime2(_)
+                    | DataType::Timestamp(_)
+                    | DataType::TimestampTz(_)
+                    | DataType::Date
+                    | DataType::Time(_)
+                    | DataType::UniqueIdentifier
+            ),
+            "MIN" | "MAX" => matches!(ty, DataType::Bit | DataType::Boolean),
+            _ => false,
+        };
+        if !invalid {
+            return None;
+        }
+        let shown = ty.to_string();
+        let base = shown.split('(').next().unwrap_or_default();
+        let mut e = SqlError::new(
+            8117,
+            16,
+            format!(
+                "Operand data type {base} is invalid for {} operator.",
+                function.to_lowercase()
+            ),
+            AbortScope::Compile,
+        );
+        e.key = Some(Box::new((function.to_lowercase(), shown)));
+        Some(e)
+    }
+
     /// An aggregate in a WHERE clause (Msg 147, a compile error).
     pub fn aggregate_in_where() -> SqlError {
         SqlError::new(

@@ -806,6 +806,12 @@ impl Exec<'_> {
         if name == "STRING_AGG" {
             return self.string_agg(i, arg, args.get(1), order, c, &rows);
         }
+        // A type the aggregate has no operator for (SUM of text, MAX of a bit).
+        if let Some(ty) = self.declared_type(i, arg, Some(c)) {
+            if let Some(e) = SqlError::invalid_aggregate_operand(name, &ty) {
+                return Err(e.into());
+            }
+        }
         let mut vals = Vec::new();
         for &r in &rows {
             let v = self.eval(i, arg, Some(&c.member(r)))?;

@@ -4228,3 +4228,36 @@ UPDATE job SET n = true::int WHERE id = 1 RETURNING n;";
         ]
     );
 }
+
+/// Real server: an aggregate over a type it has no function for is 42883, naming the
+/// type: sum(text), avg(character varying), max(boolean), sum of a timestamp. The
+/// simulation gave 0 and true. max and min of text and of a timestamp work.
+#[test]
+fn an_aggregate_over_a_type_it_has_no_function_for() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text, code varchar(10), done boolean, at timestamp, n int);
+INSERT INTO job VALUES (1, 'new', 'a', false, '2024-01-01', 1), (2, 'done', 'b', true, '2024-01-02', 2);";
+    let script = "SELECT sum(status) FROM job;
+SELECT avg(code) FROM job;
+SELECT max(done) FROM job;
+SELECT sum(at) FROM job;
+SELECT max(status), min(code), sum(n) FROM job;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "function sum(text) does not exist",
+            "function avg(character varying) does not exist",
+            "function max(boolean) does not exist",
+            "function sum(timestamp without time zone) does not exist",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42883"; 4]);
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![vec![
+            Value::Text("new".into()),
+            Value::Text("a".into()),
+            Value::Int(3)
+        ]]]
+    );
+}

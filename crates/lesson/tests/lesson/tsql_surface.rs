@@ -1493,3 +1493,25 @@ fn text_sought_in_an_int_key_is_converted_or_fails() {
     assert_eq!(numbers(&sim, "A"), [245]);
     assert_eq!(row(&sim, "A", 0), ["1"]);
 }
+
+/// SQL Server refuses SUM or AVG of text and MIN or MAX of a bit as it compiles (Msg
+/// 8117, the batch ends); the simulation gave 0 and 1.
+#[test]
+fn an_aggregate_over_an_invalid_operand_type_is_refused() {
+    let sim = run_one(
+        "CREATE TABLE t (id int PRIMARY KEY, name varchar(20), active bit); INSERT t VALUES (1, 'a', 1);",
+        "SELECT SUM(name) FROM t;\nSELECT 1;\nGO\nSELECT MAX(active) FROM t;\nGO\nSELECT MAX(name), SUM(id) FROM t;",
+    );
+    assert_eq!(numbers(&sim, "A"), [8117, 8117]);
+    let messages: Vec<String> = (session_of(&sim, "A").errors.iter())
+        .map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Operand data type varchar is invalid for sum operator.",
+            "Operand data type bit is invalid for max operator."
+        ]
+    );
+    assert_eq!(row(&sim, "A", 0), ["a", "1"]);
+}

@@ -380,6 +380,19 @@ impl Rules for Postgres {
             }
             10742 => ("2201X", "OFFSET must not be negative".to_string()),
             147 => ("42803", "aggregate functions are not allowed in WHERE".to_string()),
+            8117 => {
+                let (function, ty) = e.key.as_deref().cloned().unwrap_or_default();
+                let ty = match ty.as_str() {
+                    "timestamptz" => "timestamp with time zone",
+                    t if t.starts_with("timestamptz(") => "timestamp with time zone",
+                    t if t.starts_with("timestamp") => "timestamp without time zone",
+                    "varchar(max)" => "text",
+                    t if t.starts_with("varchar(") => "character varying",
+                    t if t.starts_with("char(") => "character",
+                    t => pg_type(t),
+                };
+                ("42883", format!("function {function}({ty}) does not exist"))
+            }
             116 if e.key.is_some() => ("42601", "subquery has too many columns".to_string()),
             116 => ("42601", "subquery must return only one column".to_string()),
             1062 => (
