@@ -257,22 +257,30 @@ fn qualifier_known(ctx: Option<&RowCtx>, name: &ObjectName) -> bool {
 impl Exec<'_> {
     /// [`convert`] as the dialect casts and assigns: a fraction cast to or stored in an
     /// integer is truncated where integers truncate, else rounded half away from zero.
+    #[inline]
     pub(crate) fn convert(
         &self,
         v: &Value,
         ty: &DataType,
         target: Option<(&str, &str)>,
     ) -> Fallible<Value> {
-        // A boolean stored in a number's column, or a number in a boolean's.
-        if let (Some((_, column)), true) = (
-            target,
-            matches!(v, Value::True | Value::False) || matches!(ty, DataType::Boolean),
-        ) {
-            if let Some(e) = self.rules.assignment_mismatch(v, ty, column) {
-                return Err(e.into());
+        // A boolean stored in a number's column, or a number in a boolean's (rare: the
+        // check is out of line, so every other stored value costs a compare or two).
+        if let Some((_, column)) = target {
+            if matches!(v, Value::True | Value::False) || matches!(ty, DataType::Boolean) {
+                self.assignment_check(v, ty, column)?;
             }
         }
         convert_rounding(v, ty, target, !self.rules.truncating_integers())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn assignment_check(&self, v: &Value, ty: &DataType, column: &str) -> Fallible<()> {
+        match self.rules.assignment_mismatch(v, ty, column) {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
     }
 
     /// Evaluates an expression that needs no row.
@@ -377,7 +385,15 @@ impl Exec<'_> {
                 if *op == BinaryOp::Pow {
                     return Ok(self.rules.power(&l, &r)?);
                 }
-                if comparison(*op).is_some() {
+                if matches!(
+                    op,
+                    BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                ) {
                     self.comparable(i, *op, (left, &l), (right, &r), ctx)?;
                 }
                 let v = binary(*op, &l, &r)?;
@@ -680,7 +696,25 @@ impl Exec<'_> {
     /// Whether the dialect compares these two sides (`op` in `a op b`, IN's `=`,
     /// BETWEEN's `>=` and `<=`): text against a number, a boolean against a number are
     /// looked into, and nothing else costs more than a look at the two values.
+    #[inline]
     fn comparable(
+        &self,
+        i: usize,
+        op: BinaryOp,
+        left: (&Expr, &Value),
+        right: (&Expr, &Value),
+        ctx: Option<&RowCtx>,
+    ) -> Result<(), Interrupt> {
+        if kinds_differ(left.1, right.1) {
+            self.mismatch(i, op, left, right, ctx)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn mismatch(
         &self,
         i: usize,
         op: BinaryOp,
@@ -688,9 +722,6 @@ impl Exec<'_> {
         (right, r): (&Expr, &Value),
         ctx: Option<&RowCtx>,
     ) -> Result<(), Interrupt> {
-        if !kinds_differ(l, r) {
-            return Ok(());
-        }
         let left = self.operand(i, left, l, ctx);
         let right = self.operand(i, right, r, ctx);
         match self.rules.comparison_mismatch(op, &left, &right) {
@@ -1773,6 +1804,7 @@ fn like_with(s: &str, p: &str, style: LikeStyle) -> bool {
 
 /// Text against a number, or a boolean against a number: values no comparison of one
 /// kind makes.
+#[inline]
 fn kinds_differ(l: &Value, r: &Value) -> bool {
     use Value::{Decimal, False, Int, Text, True};
     matches!(
