@@ -221,11 +221,14 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
     let mut reported: BTreeSet<String> = BTreeSet::new();
     for settings in &combos.settings {
         let seed = seed.unwrap_or(lesson.seed);
-        let report = lesson
-            .apply(settings)
-            .and_then(|applied| run(&applied, seed));
-        let report = match report {
-            Ok(report) => report,
+        // The lesson applied once per setting: the run, its properties, checks, questions
+        // and the places of its errors all come from it.
+        let ran = lesson.apply(settings).and_then(|applied| {
+            let report = run(&applied, seed)?;
+            Ok((applied, report))
+        });
+        let (applied, report) = match ran {
+            Ok(ran) => ran,
             Err(e) => {
                 if reported.insert(e.to_string()) {
                     eprintln!("{e}");
@@ -249,11 +252,7 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
         // A property's SQL must run (whether it holds is the search's question, not
         // this run's): checked once on the final state, reported at its name.
         let mut report = report;
-        let properties = lesson
-            .apply(settings)
-            .map(|a| a.properties)
-            .unwrap_or_default();
-        for p in &properties {
+        for p in &applied.properties {
             if let Err(e) = p.violation(&mut report.simulation) {
                 if reported.insert(e.to_string()) {
                     eprintln!("{name}:{}:{}: {e}", p.line, p.col);
@@ -263,10 +262,7 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
         }
         // An error nobody handled and no check expects is a mistake in the lesson.
         let mut seen_errors: BTreeSet<(String, u32)> = BTreeSet::new();
-        for (session, e) in lesson::unexpected_errors(
-            &lesson.apply(settings).map(|a| a.checks).unwrap_or_default(),
-            &report.outcome,
-        ) {
+        for (session, e) in lesson::unexpected_errors(&applied.checks, &report.outcome) {
             if !seen_errors.insert((session.to_string(), e.number)) {
                 continue;
             }
@@ -282,10 +278,7 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
                 let block = at
                     .session
                     .map_or(engine::Block::Setup, engine::Block::Session);
-                let placed = lesson
-                    .apply(settings)
-                    .ok()?
-                    .locate(block, at.line, at.col, "");
+                let placed = applied.locate(block, at.line, at.col, "");
                 (placed.line > 1).then_some((placed.line, placed.col))
             });
             let (line, col) = at.unwrap_or_else(|| {
@@ -304,12 +297,8 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
             );
         }
         // A question must have exactly one right answer in the run it is asked before.
-        let questions = lesson
-            .apply(settings)
-            .map(|a| a.questions)
-            .unwrap_or_default();
         let first_anomaly = report.anomalies.first().map(|a| a.event);
-        for q in &questions {
+        for q in &applied.questions {
             let judged = q.judge(
                 &report.outcome,
                 &report.trace.entries,

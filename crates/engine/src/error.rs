@@ -25,9 +25,12 @@ pub struct SqlError {
     pub sqlstate: Option<&'static str>,
     /// RAISERROR's errors ignore XACT_ABORT; every other one (THROW's too) obeys it.
     pub ignores_xact_abort: bool,
-    /// A duplicate key's columns and values (`document_id`, `3`), for a dialect that
-    /// reports them apart from the message; a truncation into a fixed-width column,
-    /// `character` and its length.
+    /// What a dialect that words the error its own way needs beyond SQL Server's
+    /// message, by the error's number: a duplicate key's columns and values
+    /// (`document_id`, `3`); a truncation into a fixed-width column, `character` and its
+    /// length; a missing column's qualifier (`qualifier`, `j`) or target table
+    /// (`relation`, `job`); an overflowing text and its type; an aggregate and its
+    /// operand's type; `in` for IN's subquery of many columns.
     pub key: Option<Box<(String, String)>>,
 }
 

@@ -100,17 +100,7 @@ fn resource(function: &str, args: &[Value]) -> Result<Resource, Interrupt> {
             name: format!("advisory {a},{b}"),
         }),
         _ => {
-            let types: Vec<&str> = args
-                .iter()
-                .map(|v| match v {
-                    Value::Int(n) if i32::try_from(*n).is_ok() => "integer",
-                    Value::Int(_) => "bigint",
-                    Value::Decimal(_) => "numeric",
-                    Value::True | Value::False => "boolean",
-                    Value::DateTime(..) => "timestamp with time zone",
-                    _ => "text",
-                })
-                .collect();
+            let types: Vec<&str> = args.iter().map(super::operators::value_type).collect();
             Err(SqlError::generic(
                 0,
                 16,

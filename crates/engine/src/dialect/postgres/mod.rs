@@ -763,12 +763,7 @@ impl Rules for Postgres {
             .iter()
             .map(|(e, v)| match (&e.kind, v) {
                 (ExprKind::Literal(Literal::Str { .. } | Literal::Null), _) => "unknown",
-                (_, Value::Int(n)) if i32::try_from(*n).is_ok() => "integer",
-                (_, Value::Int(_)) => "bigint",
-                (_, Value::Decimal(_)) => "numeric",
-                (_, Value::True | Value::False) => "boolean",
-                (_, Value::DateTime(..)) => "timestamp with time zone",
-                _ => "text",
+                (_, v) => operators::value_type(v),
             })
             .collect();
         let kind = if function { "function" } else { "procedure" };

@@ -56,37 +56,55 @@ fn literal_as(s: &str, other: &Operand<'_>) -> Option<SqlError> {
 
 /// The type the server gives a side: its declared type, else its value's.
 fn type_name(o: &Operand<'_>) -> &'static str {
-    match &o.declared {
-        Some(DataType::SmallInt | DataType::TinyInt) => "smallint",
-        Some(DataType::Int) => "integer",
-        Some(DataType::BigInt) => "bigint",
-        Some(DataType::Float) => "double precision",
-        Some(DataType::Decimal { .. } | DataType::Money) => "numeric",
-        Some(DataType::VarChar(Len::N(_))) => "character varying",
-        Some(DataType::Char(_) | DataType::NChar(_)) => "character",
-        Some(DataType::Boolean | DataType::Bit) => "boolean",
-        _ => match o.value {
-            Value::Int(n) if i32::try_from(*n).is_ok() => "integer",
-            Value::Int(_) => "bigint",
-            Value::Decimal(_) => "numeric",
-            Value::True | Value::False => "boolean",
-            _ => "text",
-        },
+    o.declared
+        .as_ref()
+        .and_then(declared_name)
+        .unwrap_or_else(|| value_type(o.value))
+}
+
+/// A declared number, boolean or text type in the server's words.
+fn declared_name(ty: &DataType) -> Option<&'static str> {
+    Some(match ty {
+        DataType::SmallInt | DataType::TinyInt => "smallint",
+        DataType::Int => "integer",
+        DataType::BigInt => "bigint",
+        DataType::Float => "double precision",
+        DataType::Decimal { .. } | DataType::Money => "numeric",
+        DataType::VarChar(Len::N(_)) => "character varying",
+        DataType::Char(_) | DataType::NChar(_) => "character",
+        DataType::Boolean | DataType::Bit => "boolean",
+        _ => return None,
+    })
+}
+
+/// The type the server resolves a value as where nothing declares one (a function's
+/// argument, a computed side): an integer that fits is `integer`, text is `text`.
+pub(super) fn value_type(v: &Value) -> &'static str {
+    match v {
+        Value::Int(n) if i32::try_from(*n).is_ok() => "integer",
+        Value::Int(_) => "bigint",
+        Value::Decimal(_) => "numeric",
+        Value::True | Value::False => "boolean",
+        Value::DateTime(..) => "timestamp with time zone",
+        _ => "text",
     }
 }
 
 /// A boolean stored in a number's column, or a number in a boolean's: the server has no
 /// assignment cast between them (42804). Text goes either way (`'1'` is a boolean).
 pub(super) fn assignment_mismatch(v: &Value, ty: &DataType, column: &str) -> Option<SqlError> {
-    let column_type = match ty {
-        DataType::SmallInt | DataType::TinyInt => "smallint",
-        DataType::Int => "integer",
-        DataType::BigInt => "bigint",
-        DataType::Float => "double precision",
-        DataType::Decimal { .. } | DataType::Money => "numeric",
-        DataType::Boolean => "boolean",
-        _ => return None,
-    };
+    let numeric_or_boolean = matches!(
+        ty,
+        DataType::SmallInt
+            | DataType::TinyInt
+            | DataType::Int
+            | DataType::BigInt
+            | DataType::Float
+            | DataType::Decimal { .. }
+            | DataType::Money
+            | DataType::Boolean
+    );
+    let column_type = declared_name(ty).filter(|_| numeric_or_boolean)?;
     let value_type = match v {
         Value::True | Value::False if column_type != "boolean" => "boolean",
         Value::Int(n) if column_type == "boolean" && i32::try_from(*n).is_ok() => "integer",
