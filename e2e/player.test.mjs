@@ -290,6 +290,18 @@ test('player: a broken link says what is wrong and still plays', async (t) => {
   assert.match(await page.textContent('[data-testid=url-warnings]'), /toggle readpast needs a value \(values: on, off\)/);
   assert.equal(await page.getAttribute('[data-testid=toggle-readpast-on]', 'aria-pressed'), 'true');
 
+  // A time past the run's end opens the run at its end, and says so; so does an event count.
+  await openLesson(t, '#/lesson/queue-wait-or-skip?t=999999');
+  const end = Number(await page.getAttribute('[data-testid=outcome]', 'data-end-ms'));
+  assert.equal((await position(page)).t, end);
+  assert.match(await page.textContent('[data-testid=url-warnings]'),
+    new RegExp(`t=999999 is past this run's end \\(t=${end}\\), so it opens at its end`));
+  const total = (await position(page)).events;
+  await openLesson(t, `#/lesson/queue-wait-or-skip?e=${total + 1}`);
+  assert.equal((await position(page)).events, total);
+  assert.match(await page.textContent('[data-testid=url-warnings]'),
+    new RegExp(`e=${total + 1}: this run has ${total} events, so it opens at its end`));
+
   // A parameter given twice: the last counts, and the page says so.
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&readpast=on&t=5', 'readpast=on');
   assert.match(await page.textContent('[data-testid=url-warnings]'),

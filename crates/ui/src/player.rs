@@ -83,6 +83,9 @@ pub struct Player {
     pub flash: u32,
     /// Where the playhead goes when the run for `key` arrives.
     pub seek: Option<Seek>,
+    /// `seek` came from a link (the page's first URL, an edited one), not from a toggle
+    /// that keeps the playhead's time: a link past the run's end is told so.
+    linked_seek: bool,
     pub head: Playhead,
     pub playing: bool,
     pub speed: usize,
@@ -199,6 +202,7 @@ impl Player {
             fresh: Vec::new(),
             flash: 0,
             seek: Some(route.seek),
+            linked_seek: true,
             head: Playhead::default(),
             playing: false,
             speed: DEFAULT_SPEED,
@@ -232,7 +236,7 @@ impl Player {
                     // A link to a moment (a prediction's, an edited `e=`) stops there:
                     // playing on would carry the playhead past what it points at.
                     let head = resolve(&run, route.seek);
-                    self.warnings.extend(missing_anomaly(&run, route.seek));
+                    self.warnings.extend(past_the_run(&run, route.seek, true));
                     if head != self.head {
                         self.playing = false;
                     }
@@ -246,6 +250,7 @@ impl Player {
             self.progress = None;
             self.cancelled = None;
             self.seek = Some(route.seek);
+            self.linked_seek = false;
             self.playing = false;
         }
     }
@@ -379,9 +384,10 @@ impl Player {
                 self.previous = Some(Rc::clone(&old.summary));
             }
         }
+        let linked = self.seek.is_some() && std::mem::take(&mut self.linked_seek);
         let seek = self.seek.take().unwrap_or(Seek::Time(self.head.t_us));
         self.head = resolve(&run, seek);
-        self.warnings.extend(missing_anomaly(&run, seek));
+        self.warnings.extend(past_the_run(&run, seek, linked));
         self.error = None;
         self.progress = None;
         self.cancelled = None;
@@ -535,12 +541,22 @@ fn route_time(seek: Option<Seek>) -> u64 {
 }
 
 /// A link's `anomaly=N` past the run's anomalies (another seed, other toggles, an edited
-/// link): the run opens at the start, and the page says why.
-fn missing_anomaly(run: &RunModel, seek: Seek) -> Option<LinkProblem> {
+/// link): the run opens at the start, and the page says why. A `linked` time or event
+/// count past the run's end opens it at its end, and says so too (a toggle that keeps
+/// the playhead's time in a shorter run is no link's mistake, and is not told).
+fn past_the_run(run: &RunModel, seek: Seek, linked: bool) -> Option<LinkProblem> {
     match seek {
         Seek::Anomaly(n) if n > run.anomalies.len() => Some(LinkProblem::AnomalyBeyond {
             asked: n,
             count: run.anomalies.len(),
+        }),
+        Seek::Time(us) if linked && us > run.end_us() => Some(LinkProblem::TimeBeyond {
+            asked_us: us,
+            end_us: run.end_us(),
+        }),
+        Seek::Events(n) if linked && n > run.events() => Some(LinkProblem::EventsBeyond {
+            asked: n,
+            count: run.events(),
         }),
         _ => None,
     }
@@ -694,6 +710,66 @@ mod tests {
             player.route().to_string(),
             "/lesson/queue-wait-or-skip?readpast=off&t=2000"
         );
+    }
+
+    /// A link's time or event count past the run's end opens the run at its end and says
+    /// so; a toggle that keeps a later time than the new run's end does not.
+    #[test]
+    fn a_link_past_the_run_opens_at_its_end_and_says_so() {
+        let mut player = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip?t=999999"),
+        );
+        let run = ready(&mut player);
+        assert_eq!(player.head.events, run.events());
+        assert_eq!(player.head.t_us, run.end_us());
+        let end = crate::route::ms_text(run.end_us());
+        assert_eq!(
+            player.warnings,
+            [
+                format!("`t=999999` is past this run's end (`t={end}`), so it opens at its end")
+                    .as_str()
+            ]
+        );
+
+        let mut events = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip?e=100000"),
+        );
+        let run = ready(&mut events);
+        assert_eq!(events.head.events, run.events());
+        assert_eq!(
+            events.warnings,
+            [format!(
+                "`e=100000`: this run has {} events, so it opens at its end",
+                run.events()
+            )
+            .as_str()]
+        );
+
+        // Exactly at the run's end: no word. (Without READPAST, B waits: a longer run.)
+        let mut within = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip?readpast=off"),
+        );
+        let longer = ready(&mut within);
+        let end = crate::route::ms_text(longer.end_us());
+        let mut within = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route(&format!("#/lesson/queue-wait-or-skip?readpast=off&t={end}")),
+        );
+        ready(&mut within);
+        assert_eq!(within.head.t_us, longer.end_us());
+        assert!(within.warnings.is_empty(), "{:?}", within.warnings);
+
+        // A toggle carries the playhead's time into the new run: no link asked for it.
+        within.update(PlayerAction::End);
+        let to = within.route_with("readpast", "on");
+        within.navigate(&to);
+        let shorter = ready(&mut within);
+        assert!(shorter.end_us() < longer.end_us());
+        assert_eq!(within.head.t_us, shorter.end_us());
+        assert!(within.warnings.is_empty(), "{:?}", within.warnings);
     }
 
     /// Cancel stops waiting for the run (the page drops its build); a late run is not

@@ -27,6 +27,10 @@ pub enum LinkProblem {
     Anomaly { value: String },
     /// `anomaly=asked` is past the run's `count` anomalies.
     AnomalyBeyond { asked: usize, count: usize },
+    /// `t=asked_us` is past the run's end, `end_us`: the run opens at its end.
+    TimeBeyond { asked_us: u64, end_us: u64 },
+    /// `e=asked` is past the run's `count` events: the run opens at its end.
+    EventsBeyond { asked: usize, count: usize },
     /// `seed=` is not a whole number.
     Seed { value: String },
     /// `schedule=` does not read as a schedule.
@@ -101,6 +105,11 @@ impl LinkProblem {
             AnomalyBeyond { asked, count } => {
                 // The parameter as written (a number would be grouped: `9,999`).
                 t!("link-anomaly-beyond" in lang, asked = asked.to_string(), count = *count)
+            }
+            TimeBeyond { asked_us, end_us } => t!("link-time-beyond" in lang,
+                value = crate::route::ms_text(*asked_us), end = crate::route::ms_text(*end_us)),
+            EventsBeyond { asked, count } => {
+                t!("link-events-beyond" in lang, asked = asked.to_string(), count = *count)
             }
             Seed { value } => t!("link-seed" in lang, value = value),
             TimedSchedule { value } => t!("link-timed-schedule" in lang, value = value),

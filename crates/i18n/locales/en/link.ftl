@@ -9,6 +9,11 @@ link-anomaly-beyond = `anomaly={ $asked }`: this run has { $count ->
         [one] one anomaly
        *[other] { $count } anomalies
     }, so it opens at the start
+link-time-beyond = `t={ $value }` is past this run's end (`t={ $end }`), so it opens at its end
+link-events-beyond = `e={ $asked }`: this run has { $count ->
+        [one] one event
+       *[other] { $count } events
+    }, so it opens at its end
 link-seed = `seed={ $value }` is not a seed: write a whole number from 0 up, e.g. `seed=7`
 link-schedule = schedule `{ $text }`: item { $item } (`{ $token }`) is not a session number or NUMBER~COUNT
 link-timed-schedule = `schedule={ $value }` is a timed schedule: the scheduler runs untimed, and its schedules start `u.`

@@ -5,6 +5,8 @@ link-time = `t={ $value }` は時刻ではありません。仮想時間のミ�
 link-events = `e={ $value }` はイベント数ではありません。0 以上の整数で書いてください (例: `e=12`)
 link-anomaly = `anomaly={ $value }` は異常の番号ではありません。1 から数えた番号で書いてください (例: `anomaly=1`)
 link-anomaly-beyond = `anomaly={ $asked }`: この実行の異常は { $count } 件なので、先頭から表示します
+link-time-beyond = `t={ $value }` はこの実行の終わり (`t={ $end }`) より後なので、終わりから表示します
+link-events-beyond = `e={ $asked }`: この実行のイベントは { $count } 件なので、終わりから表示します
 link-seed = `seed={ $value }` はシードではありません。0 以上の整数で書いてください (例: `seed=7`)
 link-schedule = スケジュール `{ $text }`: { $item } 番目の項目 (`{ $token }`) はセッション番号でも `番号~回数` の形でもありません
 link-timed-schedule = `schedule={ $value }` は時間ありのスケジュールです。スケジューラーは時間なしで実行するため、そのスケジュールは `u.` で始まります

@@ -10,6 +10,12 @@ link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
         [few] ma { $count } anomalie
        *[other] ma { $count } anomalii
     }, więc otwiera się od początku
+link-time-beyond = `t={ $value }` wypada po końcu tego przebiegu (`t={ $end }`), więc otwiera się na końcu
+link-events-beyond = `e={ $asked }`: ten przebieg { $count ->
+        [one] ma jedno zdarzenie
+        [few] ma { $count } zdarzenia
+       *[other] ma { $count } zdarzeń
+    }, więc otwiera się na końcu
 link-seed = `seed={ $value }` to nie ziarno: podaj liczbę całkowitą od 0 wzwyż, np. `seed=7`
 link-schedule = harmonogram `{ $text }`: element { $item } (`{ $token }`) nie jest numerem sesji ani zapisem NUMER~LICZBA
 link-timed-schedule = `schedule={ $value }` to harmonogram z czasem: planista działa bez czasu, a jego harmonogramy zaczynają się od `u.`
