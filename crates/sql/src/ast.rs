@@ -1247,6 +1247,16 @@ pub enum BinaryOp {
     IsNotDistinct,
 }
 
+impl BinaryOp {
+    /// `=`, `<>`, `<`, `<=`, `>`, `>=`: the operators that compare two values.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
+    }
+}
+
 /// `OVER ([PARTITION BY ...] [ORDER BY ...])`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {

@@ -2551,3 +2551,45 @@ fn teradata_nesting_is_bounded() {
         parse_script(&src, Dialect::Teradata).unwrap();
     });
 }
+
+/// T-SQL has no boolean values: a search condition must be a predicate, and a value in
+/// its place is Msg 4145 when the batch compiles, near the token after the value (as
+/// SQL Server words it: `near ';'`, `near 'THEN'`); PostgreSQL takes boolean columns.
+#[test]
+fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
+    let cases = [
+        "SELECT id FROM t WHERE active;",
+        "SELECT id FROM t WHERE 1 ORDER BY id",
+        "SELECT id FROM t WHERE a = 1 AND b OR c = 2",
+        "SELECT id FROM t WHERE NOT (id)",
+        "SELECT CASE WHEN @v THEN 1 ELSE 0 END",
+        "IF 1 PRINT 'x'",
+        "WHILE @n BEGIN SET @n -= 1 END",
+        "SELECT id FROM t JOIN u ON u.id WHERE 1 = 1",
+        "SELECT 1 WHERE 1",
+        "SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*);",
+        "CREATE TABLE t (id int CHECK (id))",
+        "CREATE INDEX ix ON t (id) WHERE active",
+    ];
+    let out: Vec<String> = cases.iter().map(|c| error(c)).collect();
+    expect![[r#"
+        1:30: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ';'.
+        1:26: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'ORDER'.
+        1:36: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'OR'.
+        1:31: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ')'.
+        1:21: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'THEN'.
+        1:6: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'PRINT'.
+        1:10: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'BEGIN'.
+        1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'WHERE'.
+        1:16: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near '1'.
+        1:53: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ';'.
+        1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ')'.
+        1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'active'."#]].assert_eq(&out.join("\n"));
+    // Predicates of every kind pass, and a simple CASE compares values.
+    let fine = "SELECT id FROM t WHERE a = 1 AND NOT (b <> 2 OR c IS NULL) AND d IN (1, 2) \
+                AND e BETWEEN 1 AND 2 AND f LIKE 'x%' AND EXISTS (SELECT 1) \
+                AND CASE g WHEN 1 THEN 1 ELSE 0 END = 1;\nIF @@ROWCOUNT = 0 PRINT 'x';\nWHILE 1 = 1 BREAK;";
+    parse_script(fine, Dialect::TSql).unwrap_or_else(|e| panic!("{}", e.render(fine)));
+    let pg = "SELECT id FROM t WHERE active AND NOT done;";
+    parse_script(pg, Dialect::Postgres).unwrap_or_else(|e| panic!("{}", e.render(pg)));
+}

@@ -333,6 +333,9 @@ impl Exec<'_> {
             },
             ExprKind::Unary { op, expr } => {
                 let v = self.eval(i, expr, ctx)?;
+                if *op == UnaryOp::Not {
+                    self.condition_value(i, "NOT", (expr, &v), ctx)?;
+                }
                 match op {
                     UnaryOp::Neg => match v {
                         Value::Int(n) => Value::Int(n.checked_neg().ok_or_else(|| {
@@ -355,7 +358,9 @@ impl Exec<'_> {
             ExprKind::Binary { op, left, right } => {
                 // AND / OR short-circuit the way three-valued logic allows.
                 if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    let place = if *op == BinaryOp::And { "AND" } else { "OR" };
                     let l = self.eval(i, left, ctx)?;
+                    self.condition_value(i, place, (left, &l), ctx)?;
                     let lt = truth(&l);
                     if *op == BinaryOp::And && lt == Some(false) {
                         return Ok(Value::False);
@@ -364,6 +369,7 @@ impl Exec<'_> {
                         return Ok(Value::True);
                     }
                     let r = self.eval(i, right, ctx)?;
+                    self.condition_value(i, place, (right, &r), ctx)?;
                     let rt = truth(&r);
                     return Ok(match (op, lt, rt) {
                         (BinaryOp::And, Some(true), Some(true)) => Value::True,
@@ -385,15 +391,7 @@ impl Exec<'_> {
                 if *op == BinaryOp::Pow {
                     return Ok(self.rules.power(&l, &r)?);
                 }
-                if matches!(
-                    op,
-                    BinaryOp::Eq
-                        | BinaryOp::Ne
-                        | BinaryOp::Lt
-                        | BinaryOp::Le
-                        | BinaryOp::Gt
-                        | BinaryOp::Ge
-                ) {
+                if op.is_comparison() {
                     self.comparable(i, *op, (left, &l), (right, &r), ctx)?;
                 }
                 let v = binary(*op, &l, &r)?;
@@ -631,7 +629,7 @@ impl Exec<'_> {
                             let w = self.eval(i, w, ctx)?;
                             compare(v, &w) == Some(Ordering::Equal)
                         }
-                        None => self.eval(i, w, ctx)?.is_true(),
+                        None => self.holds(i, "CASE/WHEN", w, ctx)?,
                     };
                     if hit {
                         return self.eval(i, t, ctx);
@@ -728,6 +726,60 @@ impl Exec<'_> {
             Some(e) => Err(e.into()),
             None => Ok(()),
         }
+    }
+
+    /// Evaluates condition `e` (the argument of `place`: WHERE, HAVING, JOIN/ON, ...) on
+    /// a row: whether it holds.
+    pub(crate) fn holds(
+        &mut self,
+        i: usize,
+        place: &'static str,
+        e: &Expr,
+        ctx: Option<&RowCtx>,
+    ) -> Result<bool, Interrupt> {
+        let v = self.eval(i, e, ctx)?;
+        self.condition_value(i, place, (e, &v), ctx)
+    }
+
+    /// Whether a condition's value `v`, of expression `e`, holds; a value that is not a
+    /// boolean is the dialect's error, if it has one for it.
+    fn condition_value(
+        &self,
+        i: usize,
+        place: &'static str,
+        (e, v): (&Expr, &Value),
+        ctx: Option<&RowCtx>,
+    ) -> Result<bool, Interrupt> {
+        match v {
+            Value::True => Ok(true),
+            Value::False | Value::Null => Ok(false),
+            _ => self.not_boolean(i, place, e, v, ctx),
+        }
+    }
+
+    /// Out of line: conditions are booleans on the common path.
+    #[cold]
+    #[inline(never)]
+    fn not_boolean(
+        &self,
+        i: usize,
+        place: &'static str,
+        e: &Expr,
+        v: &Value,
+        ctx: Option<&RowCtx>,
+    ) -> Result<bool, Interrupt> {
+        let operand = self.operand(i, e, v, ctx);
+        if let Some(err) = self.rules.condition_mismatch(place, &operand) {
+            return Err(err.into());
+        }
+        Ok(match v {
+            // A quoted literal the dialect read as a boolean ('t', 'yes', 'on').
+            Value::Text(t) if operand.literal => {
+                let t = t.trim().to_ascii_lowercase();
+                t.starts_with('t') || t.starts_with('y') || t == "on" || t == "1"
+            }
+            v => v.is_true(),
+        })
     }
 
     /// The type a variable, a column or a cast was declared with.

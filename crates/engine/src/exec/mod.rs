@@ -403,6 +403,13 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// The error for a value that is not a boolean where a condition is wanted (the
+    /// argument of `place`: WHERE, HAVING, JOIN/ON, CASE/WHEN, AND, OR, NOT); `None`
+    /// reads it as true when non-zero. (T-SQL refuses such conditions when it parses.)
+    fn condition_mismatch(&self, _place: &str, _operand: &Operand<'_>) -> Option<SqlError> {
+        None
+    }
+
     /// The error for storing `v` in column `column` of type `ty` (INSERT, UPDATE) where
     /// the dialect has no assignment cast between a boolean and a number; asked only
     /// when one side is a boolean.
@@ -729,17 +736,9 @@ pub(crate) trait Rules: Sync {
         let fits = crate::syntax::conjuncts(filter)
             .iter()
             .all(|c| match &c.kind {
-                ExprKind::Binary {
-                    op:
-                        BinaryOp::Eq
-                        | BinaryOp::Ne
-                        | BinaryOp::Lt
-                        | BinaryOp::Le
-                        | BinaryOp::Gt
-                        | BinaryOp::Ge,
-                    left,
-                    right,
-                } => (column(left) && constant(right)) || (constant(left) && column(right)),
+                ExprKind::Binary { op, left, right } if op.is_comparison() => {
+                    (column(left) && constant(right)) || (constant(left) && column(right))
+                }
                 ExprKind::IsNull { expr, .. } => column(expr),
                 ExprKind::InList {
                     expr,

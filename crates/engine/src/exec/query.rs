@@ -778,7 +778,7 @@ impl Exec<'_> {
                         outer,
                         group: None,
                     };
-                    if self.eval(i, w, Some(&ctx))?.is_true() {
+                    if self.holds(i, "WHERE", w, Some(&ctx))? {
                         keep.push(r);
                     }
                 }
@@ -848,7 +848,7 @@ impl Exec<'_> {
                         outer,
                         group: Some(&members),
                     };
-                    if !self.eval(i, h, Some(&ctx))?.is_true() {
+                    if !self.holds(i, "HAVING", h, Some(&ctx))? {
                         continue;
                     }
                 }
@@ -1174,7 +1174,7 @@ impl Exec<'_> {
                                     outer,
                                     group: None,
                                 };
-                                self.eval(i, on, Some(&ctx))?.is_true()
+                                self.holds(i, "JOIN/ON", on, Some(&ctx))?
                             }
                             None => true,
                         };
@@ -2093,7 +2093,7 @@ impl Exec<'_> {
                     outer,
                     group: None,
                 };
-                Ok(self.eval(i, p, Some(&ctx))?.is_true())
+                self.holds(i, "WHERE", p, Some(&ctx))
             }
         }
     }

@@ -4134,6 +4134,55 @@ SELECT id FROM job WHERE id IN ('1', '2') AND n BETWEEN '0' AND '5' ORDER BY id;
     assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2]), ids(&[1, 2])]);
 }
 
+/// Real server: a condition must be a boolean. An integer, a text column or a number in
+/// WHERE, HAVING, JOIN/ON, CASE/WHEN or under AND, OR, NOT is 42804 naming the place and
+/// the type; a quoted literal is read as a boolean ('yes' holds, 'abc' is 22P02). The
+/// simulation read a non-zero number as true.
+#[test]
+fn a_condition_must_be_a_boolean() {
+    let setup = "CREATE TABLE wt (id int PRIMARY KEY, active boolean, n int, s text);
+INSERT INTO wt VALUES (1, true, 1, 't'), (2, false, 0, 'f');";
+    let script = "SELECT id FROM wt WHERE n;
+SELECT id FROM wt WHERE s;
+SELECT id FROM wt WHERE 'abc';
+SELECT id FROM wt WHERE 1;
+SELECT id FROM wt WHERE active AND n;
+SELECT id FROM wt WHERE NULL;
+SELECT CASE WHEN n THEN 1 END FROM wt;
+SELECT id FROM wt WHERE (SELECT 1);
+SELECT a.id FROM wt a JOIN wt b ON a.n;
+UPDATE wt SET n = 2 WHERE n;
+DELETE FROM wt WHERE n;
+SELECT id FROM wt WHERE NOT n;
+SELECT id FROM wt WHERE 'yes' ORDER BY id;
+SELECT id FROM wt WHERE active OR 2.5;
+SELECT id FROM wt WHERE active AND NOT (n = 0) ORDER BY id;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let arg =
+        |place: &str, ty: &str| format!("argument of {place} must be type boolean, not type {ty}");
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            arg("WHERE", "integer"),
+            arg("WHERE", "text"),
+            "invalid input syntax for type boolean: \"abc\"".to_string(),
+            arg("WHERE", "integer"),
+            arg("AND", "integer"),
+            arg("CASE/WHEN", "integer"),
+            arg("WHERE", "integer"),
+            arg("JOIN/ON", "integer"),
+            arg("WHERE", "integer"),
+            arg("WHERE", "integer"),
+            arg("NOT", "integer"),
+            arg("OR", "numeric"),
+        ]
+    );
+    let mut states = vec!["42804"; 12];
+    states[2] = "22P02";
+    assert_eq!(sqlstates(&sim, "A"), states);
+    assert_eq!(results(&sim, "A"), [ids(&[]), ids(&[1, 2]), ids(&[1])]);
+}
+
 /// Real server: a LIMIT around a locking subquery or CTE pulls, and so locks, only the
 /// rows it returns: another session's SKIP LOCKED gets the rest, and NOWAIT on one of
 /// them succeeds. The simulation locked every row the inner query read.

@@ -325,7 +325,7 @@ fn the_outcome_tells_elapsed_and_delayed_time_and_caught_errors() {
 fn an_endless_setup_loop_stops_with_the_statement_budget() {
     let sc = scenario(
         Dialect::TSql,
-        "CREATE TABLE task (id int IDENTITY PRIMARY KEY, status varchar(20) NOT NULL DEFAULT 'new');\nWHILE NOT ('aaa') BEGIN WITH next AS (SELECT id, status FROM task WITH (SERIALIZABLE) WHERE status = 'new' ORDER BY id) UPDATE next SET status = 'taken' OUTPUT inserted.id; END",
+        "CREATE TABLE task (id int IDENTITY PRIMARY KEY, status varchar(20) NOT NULL DEFAULT 'new');\nWHILE NOT ('aaa' = 'b') BEGIN WITH next AS (SELECT id, status FROM task WITH (SERIALIZABLE) WHERE status = 'new' ORDER BY id) UPDATE next SET status = 'taken' OUTPUT inserted.id; END",
         &[("A", 0, "SELECT 1;")],
     );
     let limits = engine::Limits {

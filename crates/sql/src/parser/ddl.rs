@@ -299,7 +299,7 @@ impl Parser<'_> {
         } else if self.eat_kw("CHECK") {
             self.check_not_for_replication()?;
             self.expect(Tok::LParen)?;
-            let e = self.expr()?;
+            let e = self.condition()?;
             self.expect(Tok::RParen)?;
             TableConstraintKind::Check(e)
         } else if self.kw_at(0, "FOREIGN") {
@@ -462,7 +462,7 @@ impl Parser<'_> {
             } else if self.eat_kw("CHECK") {
                 self.check_not_for_replication()?;
                 self.expect(Tok::LParen)?;
-                col.check = Some(self.expr()?);
+                col.check = Some(self.condition()?);
                 self.expect(Tok::RParen)?;
             } else if let Some(
                 w @ ("REFERENCES" | "FOREIGN" | "COLLATE" | "ROWGUIDCOL" | "SPARSE" | "FILESTREAM"
@@ -592,7 +592,7 @@ impl Parser<'_> {
             Vec::new()
         };
         let filter = if self.eat_kw("WHERE") {
-            Some(self.expr()?)
+            Some(self.condition()?)
         } else {
             None
         };

@@ -421,7 +421,7 @@ impl Parser<'_> {
         self.expect_kw("USING")?;
         let source = self.table_factor()?;
         self.expect_kw("ON")?;
-        let on = self.expr()?;
+        let on = self.condition()?;
         let mut clauses: Vec<MergeClause> = Vec::new();
         if !self.at_kw("WHEN") {
             return Err(self.unexpected());
@@ -483,7 +483,7 @@ impl Parser<'_> {
                 self.expect_kw("TARGET")?;
             }
             if self.eat_kw("AND") {
-                condition = Some(self.expr()?);
+                condition = Some(self.condition()?);
             }
         }
         self.expect_kw("THEN")?;

@@ -97,6 +97,33 @@ impl Parser<'_> {
         Ok(e)
     }
 
+    /// A search condition: WHERE, HAVING, ON, IF, WHILE, CASE WHEN, CHECK. T-SQL has no
+    /// boolean values, so its grammar takes only predicates there (comparisons, IN,
+    /// BETWEEN, LIKE, IS NULL, EXISTS, joined by AND, OR, NOT): `WHERE active` or
+    /// `WHILE 1` is Msg 4145 when the batch compiles, and nothing in it runs. PostgreSQL
+    /// takes any boolean expression, and refuses other types when it runs (42804).
+    pub(crate) fn condition(&mut self) -> PResult<Expr> {
+        let e = self.expr()?;
+        if self.dialect == crate::Dialect::TSql {
+            if let Some(bad) = not_a_predicate(&e) {
+                // The server names the token after the expression (`near ';'`, `near
+                // 'THEN'`); at the end of the batch, its last token.
+                let after = self.toks.iter().find(|t| t.start >= bad.span.end);
+                let near = after.or_else(|| self.toks.iter().rev().find(|t| t.end <= bad.span.end));
+                let span = near.map_or(bad.span.clone(), |t| t.start..t.end);
+                let text = near.map_or("", |t| self.text(t));
+                return Err(crate::ParseError::new(
+                    span,
+                    format!(
+                        "Msg 4145: An expression of non-boolean type specified in a context \
+                         where a condition is expected, near '{text}'."
+                    ),
+                ));
+            }
+        }
+        Ok(e)
+    }
+
     /// Whether the current token can begin an expression (quiet); for optional operands
     /// such as `RETURN [expr]` where a statement may follow instead.
     pub(crate) fn starts_expr(&self) -> bool {
@@ -997,7 +1024,11 @@ impl Parser<'_> {
         };
         let mut branches = Vec::new();
         while self.eat_kw("WHEN") {
-            let when = self.expr()?;
+            let when = if operand.is_none() {
+                self.condition()?
+            } else {
+                self.expr()?
+            };
             self.expect_kw("THEN")?;
             let then = self.expr()?;
             branches.push((when, then));
@@ -1091,5 +1122,34 @@ pub(super) fn plain_call(name: String, args: Vec<Expr>, span: crate::ast::Span) 
             within_group: Vec::new(),
         },
         span,
+    }
+}
+
+/// The first part of a T-SQL search condition that is a value, not a predicate: the
+/// condition itself (`WHERE id`), or an operand of its AND, OR or NOT (`a = 1 AND b`).
+fn not_a_predicate(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And | BinaryOp::Or,
+            left,
+            right,
+        } => not_a_predicate(left).or_else(|| not_a_predicate(right)),
+        ExprKind::Unary {
+            op: UnaryOp::Not,
+            expr,
+        } => not_a_predicate(expr),
+        ExprKind::Binary { op, .. }
+            if op.is_comparison()
+                || matches!(op, BinaryOp::IsDistinct | BinaryOp::IsNotDistinct) =>
+        {
+            None
+        }
+        ExprKind::IsNull { .. }
+        | ExprKind::InList { .. }
+        | ExprKind::InSubquery { .. }
+        | ExprKind::Between { .. }
+        | ExprKind::Like { .. }
+        | ExprKind::Exists(_) => None,
+        _ => Some(e),
     }
 }

@@ -217,7 +217,7 @@ impl Parser<'_> {
             }
         }
         let having = if self.eat_kw("HAVING") {
-            Some(self.expr()?)
+            Some(self.condition()?)
         } else {
             None
         };
@@ -247,7 +247,7 @@ impl Parser<'_> {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "cursors (WHERE CURRENT OF)"));
         }
-        Ok(Some(self.expr()?))
+        Ok(Some(self.condition()?))
     }
 
     /// T-SQL's `OFFSET n {ROW | ROWS} [FETCH {FIRST | NEXT} m {ROW | ROWS} ONLY]`.
@@ -556,7 +556,7 @@ impl Parser<'_> {
                         return Err(self.not_simulated(span, "JOIN ... USING (write ON a.c = b.c)"));
                     }
                     self.expect_kw("ON")?;
-                    Some(self.expr()?)
+                    Some(self.condition()?)
                 }
             };
             joins.push(Join {

@@ -162,7 +162,7 @@ impl Parser<'_> {
 
     fn while_statement(&mut self) -> PResult<StmtKind> {
         self.advance();
-        let cond = self.expr()?;
+        let cond = self.condition()?;
         let body = Box::new(self.statement()?);
         Ok(StmtKind::While { cond, body })
     }
@@ -285,7 +285,7 @@ impl Parser<'_> {
     /// `IF cond stmt [ELSE stmt]`; a `;` may end the THEN branch before ELSE.
     fn if_statement(&mut self) -> PResult<StmtKind> {
         self.advance();
-        let cond = self.expr()?;
+        let cond = self.condition()?;
         let then = Box::new(self.statement()?);
         if self.kind_at(0) == Some(Tok::Semi) && self.kw_at(1, "ELSE") {
             self.advance();

@@ -297,6 +297,14 @@ impl Rules for Postgres {
         operators::comparison_mismatch(op, left, right)
     }
 
+    fn condition_mismatch(
+        &self,
+        place: &str,
+        operand: &crate::exec::Operand<'_>,
+    ) -> Option<SqlError> {
+        operators::condition_mismatch(place, operand)
+    }
+
     fn number_error(&self, e: SqlError) -> SqlError {
         if e.sqlstate.is_some() {
             return e;
