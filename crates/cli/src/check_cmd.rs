@@ -219,6 +219,9 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
     }
     // The same SQL error usually repeats under every setting: report it once.
     let mut reported: BTreeSet<String> = BTreeSet::new();
+    // Errors the lesson's text gives under some settings (a marker's value that does not
+    // parse), with the settings: named after the run unless every setting has it.
+    let mut broken: Vec<(String, Vec<&lesson::Settings>)> = Vec::new();
     for settings in &combos.settings {
         let seed = seed.unwrap_or(lesson.seed);
         // The lesson applied once per setting: the run, its properties, checks, questions
@@ -230,9 +233,10 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
         let (applied, report) = match ran {
             Ok(ran) => ran,
             Err(e) => {
-                if reported.insert(e.to_string()) {
-                    eprintln!("{e}");
-                    tally.errors += 1;
+                let e = e.to_string();
+                match broken.iter_mut().find(|(b, _)| *b == e) {
+                    Some((_, under)) => under.push(settings),
+                    None => broken.push((e, vec![settings])),
                 }
                 continue;
             }
@@ -359,6 +363,58 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
                 eprintln!("{}", lesson.error_at_check(c, message));
             }
         }
+    }
+    for (e, under) in broken {
+        tally.errors += 1;
+        if under.len() == combos.settings.len() {
+            eprintln!("{e}");
+        } else {
+            eprintln!("{e} (with {})", which_settings(&combos.settings, &under));
+        }
+    }
+}
+
+/// The settings among `all` that `under` are, in few words: the toggles' values they
+/// share (`index=filtered`, `mode=a or b`) when exactly those settings have them, else
+/// the first few of them.
+fn which_settings(all: &[lesson::Settings], under: &[&lesson::Settings]) -> String {
+    let values = |of: &mut dyn Iterator<Item = &lesson::Settings>, name: &str| {
+        let mut seen: Vec<String> = Vec::new();
+        for v in of.filter_map(|s| s.get(name)) {
+            if !seen.iter().any(|x| x == v) {
+                seen.push(v.to_string());
+            }
+        }
+        seen
+    };
+    let names: Vec<&str> = under
+        .first()
+        .map_or(Vec::new(), |s| s.iter().map(|(n, _)| n).collect());
+    let narrowed: Vec<(&str, Vec<String>)> = names
+        .iter()
+        .map(|&n| (n, values(&mut under.iter().copied(), n)))
+        .filter(|(n, vs)| vs.len() < values(&mut all.iter(), n).len())
+        .collect();
+    let exact = all
+        .iter()
+        .filter(|s| {
+            narrowed
+                .iter()
+                .all(|(n, vs)| s.get(n).is_some_and(|v| vs.iter().any(|x| x == v)))
+        })
+        .count()
+        == under.len();
+    if exact && !narrowed.is_empty() {
+        let parts: Vec<String> = narrowed
+            .iter()
+            .map(|(n, vs)| format!("{n}={}", vs.join(" or ")))
+            .collect();
+        return parts.join(", ");
+    }
+    let shown: Vec<String> = under.iter().take(3).map(|s| s.to_string()).collect();
+    match under.len() - shown.len() {
+        0 => shown.join("; "),
+        more => format!("{} and {more} more settings", shown.join("; ")),
     }
 }
 
@@ -519,4 +575,37 @@ pub(crate) fn lesson_files(path: &Path) -> Result<Found, String> {
         translations,
         skipped,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::which_settings;
+
+    /// Settings no toggle value singles out are listed, the first three of them.
+    #[test]
+    fn settings_are_named_by_the_values_they_share_else_listed() {
+        let text = "+++\nid = \"s\"\ntitle = \"S\"\ndialect = \"tsql\"\nsummary = \"S.\"\n\n\
+            [[toggles]]\nname = \"a\"\nlabel = \"A\"\nvalues = [\"1\", \"2\", \"3\"]\n\n\
+            [[toggles]]\nname = \"b\"\nlabel = \"B\"\nvalues = [\"x\", \"y\"]\n+++\n\n\
+            ```sql session=A\nSELECT {{a: 1=1| 2=2| 3=3}} + {{b: x=1| y=2}};\n```\n";
+        let lesson = lesson::Lesson::parse("s.md", text).expect("lesson");
+        let all = lesson.all_combinations().settings;
+        let pick = |f: &dyn Fn(&str, &str) -> bool| -> Vec<&lesson::Settings> {
+            (all.iter())
+                .filter(|s| f(s.get("a").unwrap(), s.get("b").unwrap()))
+                .collect()
+        };
+        let named = |f: &dyn Fn(&str, &str) -> bool| which_settings(&all, &pick(f));
+        assert_eq!(named(&|_, b| b == "y"), "b=y");
+        assert_eq!(named(&|a, _| a != "2"), "a=1 or 3");
+        assert_eq!(named(&|a, b| a == "3" && b == "x"), "a=3, b=x");
+        assert_eq!(
+            named(&|a, b| (a == "1") == (b == "x")),
+            "a=1 b=x; a=2 b=y; a=3 b=y"
+        );
+        assert_eq!(
+            named(&|a, b| a != "1" || b == "x"),
+            "a=1 b=x; a=2 b=x; a=2 b=y and 2 more settings"
+        );
+    }
 }

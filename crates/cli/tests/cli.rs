@@ -263,6 +263,47 @@ fn check_reports_bad_input_as_file_line_col() {
     );
 }
 
+/// SQL a marker's value breaks under some settings only: the error names them, in few
+/// words when a toggle's value alone decides (`readpast=off`); an error under every
+/// setting names none.
+#[test]
+fn check_names_the_settings_a_broken_marker_value_fails_under() {
+    let dir = TempDir::new("marker");
+    let two = PASSING
+        .replace("id = \"passing\"", "id = \"marker\"")
+        .replace(
+            "values = [\"on\", \"off\"]\n",
+            "values = [\"on\", \"off\"]\n\n[[toggles]]\nname = \"lock\"\nlabel = \"Lock\"\nvalues = [\"row\", \"page\"]\n",
+        )
+        .replace(
+            "{{readpast: on=READPAST, }}ROWLOCK);",
+            "{{readpast: on=READPAST, | off=READPAST }}ROWLOCK);\nSELECT id FROM t WITH ({{lock: row=ROWLOCK| page=PAGLOCK}});",
+        );
+    dir.write("marker.md", &two);
+    let one = two
+        .replace("id = \"marker\"", "id = \"one\"")
+        .replace("page=PAGLOCK", "page=PAGLOCK,");
+    dir.write("one.md", &one);
+    let all = two
+        .replace("id = \"marker\"", "id = \"all\"")
+        .replace("SELECT id FROM t;", "SELECT id FROM t WHERE;");
+    dir.write("all.md", &all);
+    check_cli(
+        &dir,
+        &["check", "marker.md", "one.md", "all.md"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 3 lessons, 3 runs, 6 checks: 6 passed, 0 failed; 4 errors
+            --- stderr
+            marker.md:40:66: found 'ROWLOCK', expected one of: ',', ')' (with readpast=off)
+            one.md:41:60: found ')', expected a table hint (with readpast=on, lock=page)
+            one.md:40:66: found 'ROWLOCK', expected one of: ',', ')' (with readpast=off)
+            all.md:36:23: found ';', expected an expression
+        "#]],
+    );
+}
+
 #[test]
 fn check_of_missing_or_empty_paths_is_bad_input() {
     let dir = TempDir::new("missing");
