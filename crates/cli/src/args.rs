@@ -177,7 +177,8 @@ const RUN_AFTER_HELP: &str = "\
 Text output: a heading (lesson id, seed, settings), the lesson's title (in --lang),
 the trace, one line per event (`<virtual ms> ms  <event>`), then each
 session's outcome, the check results (a passing check that describes a bug ends in
-`[bug reproduced]`), the anomalies (`<virtual ms> ms  event <index>  <kind>  <session>:
+`[bug reproduced]`), the questions that apply (`<name>: <the right choice's label>
+(<the figure>)`), the anomalies (`<virtual ms> ms  event <index>  <kind>  <session>:
 <label> (<evidence>)`, one line each) and the --query results.
 
 JSON output (--json), one object; these fields are a contract:
@@ -218,6 +219,9 @@ JSON output (--json), one object; these fields are a contract:
                rows      [{table, key}] the rows it concerns
                why       one line: who, what and the evidence in brief
   queries    [{sql, columns, rows}], one per --query, run against the final state
+  questions  [{name, right, detail}] for the lesson's questions that apply to these
+             settings: right, the labels of the choices the run makes right (one in
+             a sound lesson; `check` says when not); detail, the figure behind it
   schedule   the choices the run made at its choice points (sessions enabled at the
              same instant; in an untimed run every statement boundary), as text:
              session numbers (0 = first) joined by `.`, a repeat as `N~COUNT`, `-` for

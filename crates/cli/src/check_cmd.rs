@@ -301,39 +301,23 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
             );
         }
         // A question must have exactly one right answer in the run it is asked before.
-        let first_anomaly = report.anomalies.first().map(|a| a.event);
-        for q in &applied.questions {
-            let judged = q.judge(
-                &report.outcome,
-                &report.trace.entries,
-                first_anomaly,
-                &mut |sql| report.simulation.query(sql),
-            );
+        let judged = crate::run_cmd::judge_questions(&applied, &mut report);
+        for (q, j) in applied.questions.iter().zip(judged) {
             let with = if settings.is_empty() {
                 String::new()
             } else {
                 format!("{settings}, ")
             };
-            let problem = match judged {
-                Ok(j) if j.right.len() == 1 => None,
-                Ok(j) => {
-                    let labels: Vec<&str> = j
-                        .right
-                        .iter()
-                        .map(|&i| q.choices[i].label.as_str())
-                        .collect();
-                    Some(if labels.is_empty() {
-                        format!("no choice holds ({with}seed {seed}): {}", j.detail)
-                    } else {
-                        format!(
-                            "{} choices hold ({with}seed {seed}: {}): {}",
-                            labels.len(),
-                            j.detail,
-                            labels.join(", ")
-                        )
-                    })
-                }
-                Err(e) => Some(format!("{e} ({with}seed {seed})")),
+            let problem = match j.right.as_slice() {
+                _ if !j.measured => Some(format!("{} ({with}seed {seed})", j.detail)),
+                [_] => None,
+                [] => Some(format!("no choice holds ({with}seed {seed}): {}", j.detail)),
+                many => Some(format!(
+                    "{} choices hold ({with}seed {seed}: {}): {}",
+                    many.len(),
+                    j.detail,
+                    many.join(", ")
+                )),
             };
             match problem {
                 None => tally.passed += 1,

@@ -18,6 +18,25 @@ pub struct RunJson<'a> {
     pub anomalies: Vec<AnomalyJson<'a>>,
     /// The run's choices as text (`Schedule`'s `Display`); `--schedule` replays them.
     pub schedule: String,
+    /// The lesson's questions at these settings, with the choices the run makes right.
+    pub questions: Vec<QuestionJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct QuestionJson<'a> {
+    pub name: &'a str,
+    pub right: &'a [String],
+    pub detail: &'a str,
+}
+
+impl<'a> From<&'a crate::run_cmd::QuestionRun> for QuestionJson<'a> {
+    fn from(q: &'a crate::run_cmd::QuestionRun) -> Self {
+        QuestionJson {
+            name: &q.name,
+            right: &q.right,
+            detail: &q.detail,
+        }
+    }
 }
 
 /// Toggle → value, as an object in the lesson's toggle order.
@@ -165,6 +184,7 @@ pub fn run_json<'a>(
     RunJson {
         // Filled by the caller, from the run's trace ([`anomalies_json`]).
         anomalies: Vec::new(),
+        questions: Vec::new(),
         schedule: schedule.to_string(),
         lesson,
         seed,

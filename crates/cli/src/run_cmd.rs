@@ -7,7 +7,7 @@ use i18n::t;
 use lesson::{ms, run_exercise, run_with, trace_line, Lesson, RunReport, Settings};
 
 use crate::args::RunArgs;
-use crate::json::{anomalies_json, run_json};
+use crate::json::{anomalies_json, run_json, QuestionJson};
 use crate::svg::{timeline_svg, SvgRun};
 use crate::table::table;
 
@@ -63,7 +63,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             lesson::RunError::Lesson(e) => vec![e.to_string()],
         })
     };
-    let mut report = if args.solution {
+    let (applied, mut report) = if args.solution {
         let Some(exercise) = &lesson.exercise else {
             return Err(vec![format!(
                 "error: --solution: lesson `{}` is not an exercise",
@@ -73,14 +73,16 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         let applied = lesson
             .apply_edits(&settings, &exercise.solution_edits())
             .map_err(|e| vec![e.to_string()])?;
-        if schedule.is_some() {
+        let report = if schedule.is_some() {
             run_applied(&applied)?
         } else {
             run_exercise(&applied, seed).map_err(|e| vec![format!("{name}: solution {e}")])?
-        }
+        };
+        (applied, report)
     } else {
         let applied = lesson.apply(&settings).map_err(|e| vec![e.to_string()])?;
-        run_applied(&applied)?
+        let report = run_applied(&applied)?;
+        (applied, report)
     };
     // A schedule longer than the run's choice points would be ignored in part: say so.
     if let Some(given) = &schedule {
@@ -110,6 +112,7 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         })?;
         queries.push((sql.clone(), rs));
     }
+    let questions = judge_questions(&applied, &mut report);
     if let Some(path) = &args.svg {
         let lanes = engine::timeline(&report.trace, &report.simulation.session_names());
         let mut checks = report.checks.clone();
@@ -145,12 +148,13 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             &report.schedule,
         );
         json.anomalies = anomalies_json(&report.anomalies, &report.trace.entries);
+        json.questions = questions.iter().map(QuestionJson::from).collect();
         // Serializing plain structs of strings and numbers cannot fail.
         let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
         s.push('\n');
         s
     } else {
-        text_report(&lesson, &settings, &report, &queries)
+        text_report(&lesson, &settings, &report, &queries, &questions)
     };
     Ok((output, report.all_passed()))
 }
@@ -205,11 +209,57 @@ fn settings(lesson: &Lesson, set: &[String]) -> Result<Settings, String> {
         .map_err(|e| format!("error: --set: {e}"))
 }
 
+/// A question the lesson asks at these settings, and the run's answer to it.
+pub(crate) struct QuestionRun {
+    pub name: String,
+    /// The labels of the choices that hold (exactly one in a sound lesson).
+    pub right: Vec<String>,
+    /// The figure behind the answer (`A logical_reads = 9`), or why it has none.
+    pub detail: String,
+    /// The figure could be measured (else `detail` says why not, and nothing is right).
+    pub measured: bool,
+}
+
+/// Each question that applies, judged on the finished run as the player judges it.
+pub(crate) fn judge_questions(
+    applied: &lesson::Applied,
+    report: &mut RunReport,
+) -> Vec<QuestionRun> {
+    let first_anomaly = report.anomalies.first().map(|a| a.event);
+    (applied.questions.iter())
+        .map(|q| {
+            let judged = q.judge(
+                &report.outcome,
+                &report.trace.entries,
+                first_anomaly,
+                &mut |sql| report.simulation.query(sql),
+            );
+            let (right, detail, measured) = match judged {
+                Ok(j) => (
+                    (j.right.iter())
+                        .map(|&i| q.choices[i].label.clone())
+                        .collect(),
+                    j.detail,
+                    true,
+                ),
+                Err(e) => (Vec::new(), e, false),
+            };
+            QuestionRun {
+                name: q.name.clone(),
+                right,
+                detail,
+                measured,
+            }
+        })
+        .collect()
+}
+
 fn text_report(
     lesson: &Lesson,
     settings: &Settings,
     report: &RunReport,
     queries: &[(String, ResultSet)],
+    questions: &[QuestionRun],
 ) -> String {
     let mut out = heading(lesson, report.seed, settings);
     let _ = writeln!(out, "{}", lesson.title);
@@ -295,6 +345,18 @@ fn text_report(
                 String::new()
             }
         );
+    }
+    if !questions.is_empty() {
+        let count = questions.len().to_string();
+        let _ = writeln!(out, "\n{}", t!("run-questions", count = count));
+        for q in questions {
+            let answer = match q.right.as_slice() {
+                [] => t!("run-question-none"),
+                [one] => one.clone(),
+                many => t!("run-question-many", choices = many.join(" | ")),
+            };
+            let _ = writeln!(out, "  {}: {answer} ({})", q.name, q.detail);
+        }
     }
     let count = report.anomalies.len().to_string();
     let _ = writeln!(out, "\n{}", t!("run-anomalies", count = count));

@@ -376,7 +376,7 @@ fn run_json_has_the_contract_fields() {
         json["sessions"][1]["wait_ms"].is_number(),
     );
     expect![[r#"
-        top: ["anomalies", "checks", "end_ms", "lesson", "queries", "schedule", "seed", "sessions", "settings"]
+        top: ["anomalies", "checks", "end_ms", "lesson", "queries", "questions", "schedule", "seed", "sessions", "settings"]
         session: ["delayed_ms", "elapsed_ms", "errors", "logical_reads", "name", "results", "statements", "wait_ms"]
         check: ["bug", "detail", "name", "passed"]
         query: ["columns", "rows", "sql"]
@@ -391,6 +391,38 @@ fn run_json_has_the_contract_fields() {
 
 /// A PostgreSQL error's number is its SQLSTATE: the JSON's `number` is 0 (no number),
 /// never the SQL Server number the engine raised it under (2601 for a 23505).
+/// `run` answers the questions asked at its settings, as the player judges them: the
+/// right choice and the figure behind it, in the text and in the JSON.
+#[test]
+fn run_answers_the_questions_that_apply() {
+    let dir = TempDir::new("questions");
+    let asked = PASSING.replace(
+        "+++\n\n```sql setup",
+        "[[questions]]\nname = \"b-wait\"\nask = \"How long does B wait?\"\nwhen = { readpast = \"off\" }\nsession = \"B\"\nfigure = \"wait_ms\"\nexplain = \"Nobody holds a lock B wants.\"\nchoices = [\n  { label = \"Not at all\", max = 1 },\n  { label = \"A while\", min = 2 },\n]\n+++\n\n```sql setup",
+    );
+    dir.write("passing.md", &asked);
+    let (code, stdout, stderr) = lockstep(&dir.0, &["run", "passing.md", "--set", "readpast=off"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let from = stdout.find("questions:").expect("a questions section");
+    let to = stdout.find("anomalies:").expect("anomalies");
+    expect![[r#"
+        questions: 1
+          b-wait: Not at all (B wait_ms = 0)
+
+    "#]]
+    .assert_eq(&stdout[from..to]);
+    // Asked only where its `when` holds.
+    let (_, stdout, _) = lockstep(&dir.0, &["run", "passing.md"]);
+    assert!(!stdout.contains("questions:"), "{stdout}");
+    let (_, stdout, _) = lockstep(
+        &dir.0,
+        &["run", "passing.md", "--set", "readpast=off", "--json"],
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    expect![[r#"[{"detail":"B wait_ms = 0","name":"b-wait","right":["Not at all"]}]"#]]
+        .assert_eq(&json["questions"].to_string());
+}
+
 #[test]
 fn run_json_numbers_a_postgresql_error_by_its_sqlstate_only() {
     let dir = TempDir::new("pgjson");

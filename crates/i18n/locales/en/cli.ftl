@@ -17,6 +17,9 @@ run-checks = checks: { $passed } passed, { $failed } failed
 run-pass = PASS
 run-fail = FAIL
 run-bug-reproduced = { " " }[bug reproduced]
+run-questions = questions: { $count }
+run-question-none = no choice holds
+run-question-many = several choices hold: { $choices }
 run-anomalies = anomalies: { $count }
 run-query = query: { $sql }
 

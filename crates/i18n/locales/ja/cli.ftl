@@ -17,6 +17,9 @@ run-checks = チェック: 合格 { $passed }、不合格 { $failed }
 run-pass = 合格
 run-fail = 不合格
 run-bug-reproduced = { " " }[バグを再現]
+run-questions = 質問: { $count }
+run-question-none = 当てはまる選択肢がありません
+run-question-many = 複数の選択肢が当てはまります: { $choices }
 run-anomalies = 異常: { $count }
 run-query = クエリ: { $sql }
 

@@ -17,6 +17,9 @@ run-checks = sprawdzenia: zaliczone { $passed }, niezaliczone { $failed }
 run-pass = SPEŁNIONE
 run-fail = NIESPEŁNIONE
 run-bug-reproduced = { " " }[błąd odtworzony]
+run-questions = pytania: { $count }
+run-question-none = żadna odpowiedź nie pasuje
+run-question-many = pasuje kilka odpowiedzi: { $choices }
 run-anomalies = anomalie: { $count }
 run-query = zapytanie: { $sql }
 
