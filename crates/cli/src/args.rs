@@ -77,6 +77,11 @@ pub struct RunArgs {
     /// (choices are seeded random unless --schedule gives them).
     #[arg(long)]
     pub untimed: bool,
+    /// Print every event of a trace longer than 100 000 events (a loop that ran until
+    /// the engine's budget stopped it); without it, the text shows the first 50 000 and
+    /// the last 1 000 and says how many it left out. --json always has every one.
+    #[arg(long)]
+    pub full_trace: bool,
 }
 
 #[derive(Debug, Args)]

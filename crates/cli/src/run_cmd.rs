@@ -154,7 +154,14 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
         s.push('\n');
         s
     } else {
-        text_report(&lesson, &settings, &report, &queries, &questions)
+        text_report(
+            &lesson,
+            &settings,
+            &report,
+            &queries,
+            &questions,
+            args.full_trace,
+        )
     };
     Ok((output, report.all_passed()))
 }
@@ -254,12 +261,28 @@ pub(crate) fn judge_questions(
         .collect()
 }
 
+/// A text trace longer than this shows its first [`TRACE_HEAD`] and last [`TRACE_TAIL`]
+/// events (a runaway loop's million lines would bury the outcome) unless --full-trace.
+const TRACE_SHOWN: usize = 100_000;
+const TRACE_HEAD: usize = 50_000;
+const TRACE_TAIL: usize = 1_000;
+
+/// How many of a trace's `len` events the text shows from its start and from its end.
+fn trace_cut(len: usize, full_trace: bool) -> (usize, usize) {
+    if full_trace || len <= TRACE_SHOWN {
+        (len, 0)
+    } else {
+        (TRACE_HEAD, TRACE_TAIL)
+    }
+}
+
 fn text_report(
     lesson: &Lesson,
     settings: &Settings,
     report: &RunReport,
     queries: &[(String, ResultSet)],
     questions: &[QuestionRun],
+    full_trace: bool,
 ) -> String {
     let mut out = heading(lesson, report.seed, settings);
     let _ = writeln!(out, "{}", lesson.title);
@@ -269,8 +292,17 @@ fn text_report(
         t!("run-schedule", schedule = report.schedule.to_string())
     );
     let _ = writeln!(out, "\n{}", t!("run-trace"));
-    for entry in &report.trace.entries {
+    let entries = &report.trace.entries;
+    let (head, tail) = trace_cut(entries.len(), full_trace);
+    for entry in &entries[..head] {
         let _ = writeln!(out, "{}", trace_line(entry));
+    }
+    if tail > 0 {
+        let left = (entries.len() - head - tail).to_string();
+        let _ = writeln!(out, "  {}", t!("run-trace-cut", count = left));
+        for entry in &entries[entries.len() - tail..] {
+            let _ = writeln!(out, "{}", trace_line(entry));
+        }
     }
     let outcome = &report.outcome;
     let end = ms(outcome.end_us).to_string();
@@ -374,4 +406,17 @@ fn text_report(
         out.push_str(&table(rs, "  "));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trace_cut;
+
+    #[test]
+    fn a_runaway_trace_shows_its_start_and_end_unless_asked_for_all() {
+        assert_eq!(trace_cut(20_000, false), (20_000, 0));
+        assert_eq!(trace_cut(100_000, false), (100_000, 0));
+        assert_eq!(trace_cut(1_000_019, false), (50_000, 1_000));
+        assert_eq!(trace_cut(1_000_019, true), (1_000_019, 0));
+    }
 }

@@ -4,6 +4,7 @@
 # lockstep run, text
 run-heading = lesson { $id }  seed { $seed }  { $settings }
 run-no-toggles = no toggles
+run-trace-cut = … { $count } events left out here (--full-trace prints them; --json has them all)
 run-schedule = schedule { $schedule }
 run-trace = trace:
 run-outcome = outcome: ended at { $end } ms

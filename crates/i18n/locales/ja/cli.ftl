@@ -4,6 +4,7 @@
 # lockstep run、テキスト
 run-heading = レッスン { $id }  シード { $seed }  { $settings }
 run-no-toggles = トグルなし
+run-trace-cut = … ここで { $count } 件のイベントを省略しました (--full-trace で表示、--json にはすべて含まれます)
 run-schedule = スケジュール { $schedule }
 run-trace = トレース:
 run-outcome = 結果: { $end } ms で終了

@@ -4,6 +4,7 @@
 # lockstep run, tekst
 run-heading = lekcja { $id }  ziarno { $seed }  { $settings }
 run-no-toggles = bez przełączników
+run-trace-cut = … pominięto tu zdarzeń: { $count } (--full-trace je wypisze; --json ma wszystkie)
 run-schedule = harmonogram { $schedule }
 run-trace = przebieg:
 run-outcome = wynik: koniec po { $end } ms
