@@ -76,6 +76,9 @@ impl Exec<'_> {
             init_plan_reads: 0,
             identities: Vec::new(),
             identities_used: 0,
+            effects: Vec::new(),
+            effects_used: 0,
+            effect_waiting: None,
             waiting_as: None,
             timeout_override: None,
             applock_waiting: false,
@@ -496,6 +499,8 @@ impl Exec<'_> {
         s.sleeping_until = None;
         s.merge_pending = None;
         s.identities.clear();
+        s.effects.clear();
+        s.effect_waiting = None;
         if !self.w.tracing {
             // Setup: only where the statement is, to place its errors.
             s.current = Some((Source::Setup, span.start, span.end));
@@ -600,6 +605,7 @@ impl Exec<'_> {
         };
         self.w.init_plan_reads = carried;
         self.w.sessions[i].identities_used = 0;
+        self.w.sessions[i].effects_used = 0;
         // This attempt's reads (a failed statement's count too; see the error below).
         self.w.query_reads = 0;
         match self.exec_statement(i, stmt) {

@@ -270,6 +270,14 @@ pub(crate) struct Session {
     pub identities: Vec<(u32, Option<Box<str>>, i64)>,
     /// How many of `identities` this run of the statement has used.
     pub identities_used: usize,
+    /// What the calls with effects outside the statement (taking or releasing a lock by
+    /// function) returned, in call order, in the current statement: a re-run after a
+    /// wait takes these rather than calling again, so a lock is counted once per call.
+    pub effects: Vec<crate::value::Value>,
+    /// How many of `effects` this run of the statement has used.
+    pub effects_used: usize,
+    /// The call (its position among the statement's calls) that waited for its lock.
+    pub effect_waiting: Option<usize>,
     /// The owner (transaction or session) of the pending lock request, while blocked.
     pub waiting_as: Option<OwnerId>,
     /// LOCK_TIMEOUT for the next lock request only (sp_getapplock's @LockTimeout).

@@ -4134,6 +4134,50 @@ SELECT id FROM job WHERE id IN ('1', '2') AND n BETWEEN '0' AND '5' ORDER BY id;
     assert_eq!(results(&sim, "A"), [ids(&[1]), ids(&[2]), ids(&[1, 2])]);
 }
 
+/// Real server: each call of a session advisory lock function counts, two in one
+/// statement (or one per row) included, and a statement that waited for one of its locks
+/// counts each of its calls once: `pg_advisory_lock(1), pg_advisory_lock(1)` needs two
+/// unlocks before another session can take the lock. The simulation counted a second
+/// call in the same statement as the first.
+#[test]
+fn each_advisory_lock_call_counts_once_a_waiting_statement_included() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2), (3);";
+    let a = "SELECT pg_advisory_lock(1);
+SELECT pg_try_advisory_lock(5) FROM t;
+SELECT pg_sleep(0.3);
+SELECT pg_advisory_unlock(1);
+SELECT pg_advisory_unlock(5), pg_advisory_unlock(5);
+SELECT pg_sleep(0.5);
+SELECT pg_advisory_unlock(5);
+SELECT pg_advisory_unlock(5);";
+    let b = "SELECT pg_advisory_lock(2), pg_advisory_lock(1), pg_advisory_lock(1);
+SELECT pg_try_advisory_lock(5);
+SELECT pg_advisory_unlock(1);
+SELECT pg_advisory_unlock(2);
+SELECT pg_advisory_unlock(1);
+SELECT pg_advisory_unlock(1);
+SELECT pg_sleep(0.6);
+SELECT pg_try_advisory_lock(5);";
+    let c = "SELECT pg_try_advisory_lock_shared(7), pg_try_advisory_lock(7);";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b), ("C", 200, c)]);
+    let (t, f, n) = (Value::True, Value::False, Value::Null);
+    let one = |v: &Value| vec![vec![v.clone()]];
+    let a = results(&sim, "A");
+    assert_eq!(a[1], [[t.clone()], [t.clone()], [t.clone()]]);
+    assert_eq!(
+        a[2..].to_vec(),
+        [one(&t), vec![vec![t.clone(), t.clone()]], one(&t), one(&f)]
+    );
+    let b = results(&sim, "B");
+    assert_eq!(b[0], [[n.clone(), n.clone(), n]]);
+    assert_eq!(
+        b[1..].to_vec(),
+        [one(&f), one(&t), one(&t), one(&t), one(&f), one(&t)]
+    );
+    assert_eq!(results(&sim, "C"), [[[t.clone(), t]]]);
+    assert!(wait_ms(&sim, "B") >= 199, "B waits for A's lock on 1");
+}
+
 /// Real server: a condition must be a boolean. An integer, a text column or a number in
 /// WHERE, HAVING, JOIN/ON, CASE/WHEN or under AND, OR, NOT is 42804 naming the place and
 /// the type; a quoted literal is read as a boolean ('yes' holds, 'abc' is 22P02). The

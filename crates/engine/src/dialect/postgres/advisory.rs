@@ -36,7 +36,7 @@ pub(super) fn call(
 ) -> Option<Result<Value, Interrupt>> {
     let rest = name.strip_prefix("PG_")?;
     if rest == "ADVISORY_UNLOCK_ALL" {
-        return Some(Ok(unlock_all(x, i)));
+        return Some(once(x, i, |x, _| Ok(unlock_all(x, i))));
     }
     let (try_only, rest) = match rest.strip_prefix("TRY_") {
         Some(r) => (true, r),
@@ -49,7 +49,9 @@ pub(super) fn call(
     let xact = match rest {
         "ADVISORY_LOCK" => false,
         "ADVISORY_XACT_LOCK" => true,
-        "ADVISORY_UNLOCK" if !try_only => return Some(unlock(x, i, name, args, mode)),
+        "ADVISORY_UNLOCK" if !try_only => {
+            return Some(once(x, i, |x, _| unlock(x, i, name, args, mode)))
+        }
         _ => return None,
     };
     let function = match (xact, mode) {
@@ -65,7 +67,39 @@ pub(super) fn call(
         function,
         name,
     };
-    Some(lock(x, i, args, call))
+    Some(once(x, i, |x, woken| lock(x, i, args, call, woken)))
+}
+
+/// Runs a lock function's call once in its statement: a statement run again after a
+/// wait (for a row, or for this very lock) takes what its earlier calls returned rather
+/// than lock or unlock again, so each call counts once, as on the server, where
+/// `pg_advisory_lock(1), pg_advisory_lock(1)` needs two unlocks. `woken` tells the call
+/// that waited for its lock, run again, that the lock may have been granted meanwhile.
+fn once(
+    x: &mut Exec<'_>,
+    i: usize,
+    call: impl FnOnce(&mut Exec<'_>, bool) -> Result<Value, Interrupt>,
+) -> Result<Value, Interrupt> {
+    let s = &mut x.w.sessions[i];
+    let k = s.effects_used;
+    s.effects_used += 1;
+    if let Some(v) = s.effects.get(k) {
+        return Ok(v.clone());
+    }
+    let woken = s.effect_waiting == Some(k);
+    match call(x, woken) {
+        Ok(v) => {
+            let s = &mut x.w.sessions[i];
+            s.effect_waiting = None;
+            s.effects.push(v.clone());
+            Ok(v)
+        }
+        Err(Interrupt::Block) => {
+            x.w.sessions[i].effect_waiting = Some(k);
+            Err(Interrupt::Block)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The lock's resource: one bigint key or two integer keys, as the server keys them.
@@ -116,7 +150,13 @@ fn resource(function: &str, args: &[Value]) -> Result<Resource, Interrupt> {
     }
 }
 
-fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call<'_>) -> Result<Value, Interrupt> {
+fn lock(
+    x: &mut Exec<'_>,
+    i: usize,
+    args: &[Value],
+    call: Call<'_>,
+    woken: bool,
+) -> Result<Value, Interrupt> {
     // A strict function: a NULL key gives NULL and locks nothing.
     if args.iter().any(Value::is_null) {
         return Ok(Value::Null);
@@ -130,11 +170,8 @@ fn lock(x: &mut Exec<'_>, i: usize, args: &[Value], call: Call<'_>) -> Result<Va
     let covered = |x: &Exec<'_>| {
         (x.w.locks.held(owner, &res)).is_some_and(|(m, _)| m == call.mode || m == LockMode::X)
     };
-    if x.w.sessions[i].fresh_locks.contains(&res) && covered(x) {
-        // Granted while the statement waited, or by this statement's call for an earlier
-        // row, in this mode or a stronger one: held, so a try answers true (as the server
-        // does, every row). A shared lock the statement took does not answer for an
-        // exclusive one.
+    if woken && x.w.sessions[i].fresh_locks.contains(&res) && covered(x) {
+        // Granted while the statement waited for it, in this mode or a stronger one.
         return Ok(if call.try_only {
             Value::bool(true)
         } else {
