@@ -293,6 +293,11 @@ fn errors() {
         "SELECT sum(id ORDER BY id) FROM a;",
         expect!["1:15: not simulated: ORDER BY inside sum()"],
     );
+    // Arrays are not values here: said when it parses, even where no row would call it.
+    check_error(
+        "SELECT array_agg(id) FROM a WHERE false;",
+        expect!["1:8: not simulated: array_agg() (arrays)"],
+    );
     // Two limits, in the words of the server's grammar.
     check_error(
         "SELECT id FROM task LIMIT 1 FETCH FIRST 1 ROW ONLY;",

@@ -4178,6 +4178,39 @@ SELECT pg_try_advisory_lock(5);";
     assert!(wait_ms(&sim, "B") >= 199, "B waits for A's lock on 1");
 }
 
+/// Real server: length, char_length and octet_length take text, and a number or a
+/// boolean has no such function (42883); octet_length counts bytes. The simulation
+/// measured the number's digits, and had no octet_length.
+#[test]
+fn text_lengths_take_text_only() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, s text, b boolean, d numeric(5,2));
+INSERT INTO t VALUES (1, 'añb', true, 1.5), (2, NULL, NULL, NULL);";
+    let script = "SELECT length(s), char_length(s), octet_length(s) FROM t ORDER BY id;
+SELECT length(id) FROM t;
+SELECT length(b) FROM t;
+SELECT octet_length(d) FROM t;
+SELECT char_length(42);";
+    let sim = pg(setup, &[("A", 0, script)]);
+    let int = Value::Int;
+    assert_eq!(
+        results(&sim, "A"),
+        [vec![
+            vec![int(3), int(3), int(4)],
+            vec![Value::Null, Value::Null, Value::Null]
+        ]]
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "function length(integer) does not exist",
+            "function length(boolean) does not exist",
+            "function octet_length(numeric) does not exist",
+            "function char_length(integer) does not exist",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42883"; 4]);
+}
+
 /// Real server: a condition must be a boolean. An integer, a text column or a number in
 /// WHERE, HAVING, JOIN/ON, CASE/WHEN or under AND, OR, NOT is 42804 naming the place and
 /// the type; a quoted literal is read as a boolean ('yes' holds, 'abc' is 22P02). The

@@ -26,9 +26,25 @@ pub(super) fn call(
     let int = |k: usize| args.get(k).and_then(Value::as_i64);
     let any_null = args.iter().any(Value::is_null);
     let v = match name {
+        // Text only: the server has no length of a number or a boolean (no implicit cast
+        // to text), and says the function does not exist for it.
+        "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" | "OCTET_LENGTH"
+            if !matches!(arg(0), Value::Text(_) | Value::Null) =>
+        {
+            let function = name.to_lowercase();
+            let ty = super::operators::value_type(&arg(0));
+            return Some(Err(SqlError::generic(
+                0,
+                16,
+                format!("function {function}({ty}) does not exist"),
+            )
+            .with_sqlstate("42883")
+            .into()));
+        }
         "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
             text(0).map_or(Value::Null, |s| Value::Int(s.chars().count() as i64))
         }
+        "OCTET_LENGTH" => text(0).map_or(Value::Null, |s| Value::Int(s.len() as i64)),
         // hashtext(s): the server's hash of the text's bytes, as an integer (applications
         // key advisory locks with it: `pg_advisory_xact_lock(hashtext('queue-a'))`).
         "HASHTEXT" => text(0).map_or(Value::Null, |s| {
