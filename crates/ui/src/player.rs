@@ -86,6 +86,9 @@ pub struct Player {
     /// `seek` came from a link (the page's first URL, an edited one), not from a toggle
     /// that keeps the playhead's time: a link past the run's end is told so.
     linked_seek: bool,
+    /// The playhead is where a link put it (`t=`, `e=`, `anomaly=`), and nothing has
+    /// moved it since: answering a prediction leaves it there rather than replaying.
+    pub at_link_moment: bool,
     pub head: Playhead,
     pub playing: bool,
     pub speed: usize,
@@ -203,6 +206,7 @@ impl Player {
             flash: 0,
             seek: Some(route.seek),
             linked_seek: true,
+            at_link_moment: false,
             head: Playhead::default(),
             playing: false,
             speed: DEFAULT_SPEED,
@@ -237,6 +241,7 @@ impl Player {
                     // playing on would carry the playhead past what it points at.
                     let head = resolve(&run, route.seek);
                     self.warnings.extend(past_the_run(&run, route.seek, true));
+                    self.at_link_moment = route.seek != Seek::Start;
                     if head != self.head {
                         self.playing = false;
                     }
@@ -251,6 +256,7 @@ impl Player {
             self.cancelled = None;
             self.seek = Some(route.seek);
             self.linked_seek = false;
+            self.at_link_moment = false;
             self.playing = false;
         }
     }
@@ -362,6 +368,7 @@ impl Player {
             }
             action => {
                 let Some(run) = self.current() else { return };
+                self.at_link_moment = false;
                 self.play(&run, action);
             }
         }
@@ -386,6 +393,7 @@ impl Player {
         }
         let linked = self.seek.is_some() && std::mem::take(&mut self.linked_seek);
         let seek = self.seek.take().unwrap_or(Seek::Time(self.head.t_us));
+        self.at_link_moment = linked && seek != Seek::Start;
         self.head = resolve(&run, seek);
         self.warnings.extend(past_the_run(&run, seek, linked));
         self.error = None;
@@ -747,6 +755,13 @@ mod tests {
             .as_str()]
         );
 
+        assert!(
+            player.at_link_moment,
+            "the playhead is where the link put it"
+        );
+        player.update(PlayerAction::Home);
+        assert!(!player.at_link_moment, "moved since");
+
         // Exactly at the run's end: no word. (Without READPAST, B waits: a longer run.)
         let mut within = Player::new(
             lesson("queue-wait-or-skip"),
@@ -770,6 +785,16 @@ mod tests {
         assert!(shorter.end_us() < longer.end_us());
         assert_eq!(within.head.t_us, shorter.end_us());
         assert!(within.warnings.is_empty(), "{:?}", within.warnings);
+        assert!(
+            !within.at_link_moment,
+            "a toggle's time is no link's moment"
+        );
+        let mut start = Player::new(
+            lesson("queue-wait-or-skip"),
+            &route("#/lesson/queue-wait-or-skip"),
+        );
+        ready(&mut start);
+        assert!(!start.at_link_moment);
     }
 
     /// Cancel stops waiting for the run (the page drops its build); a late run is not

@@ -161,12 +161,17 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let dispatch = props.dispatch.clone();
         let ready = player.current().is_some();
         let playing = player.playing;
+        // A link to a moment (`t=`, `anomaly=`) stays on it, as Skip does: the learner
+        // came for that moment, and Play is a key away.
+        let at_link_moment = player.at_link_moment;
         use_effect_with((*play_when_ready, ready), move |&(wanted, ready)| {
             if wanted && ready {
                 play_when_ready.set(false);
-                dispatch.emit(PlayerAction::Home);
-                if !playing {
-                    dispatch.emit(PlayerAction::TogglePlay);
+                if !at_link_moment {
+                    dispatch.emit(PlayerAction::Home);
+                    if !playing {
+                        dispatch.emit(PlayerAction::TogglePlay);
+                    }
                 }
             }
         });
