@@ -2593,3 +2593,33 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
     let pg = "SELECT id FROM t WHERE active AND NOT done;";
     parse_script(pg, Dialect::Postgres).unwrap_or_else(|e| panic!("{}", e.render(pg)));
 }
+
+/// PostgreSQL's row-locking clause in a T-SQL script is named for what it is, with the
+/// table hints that do its work, not called a construct the simulator lacks.
+#[test]
+fn for_update_in_tsql_points_at_table_hints() {
+    check_error_span(
+        "SELECT TOP (1) id FROM dbo.task WHERE status = 'new' ORDER BY id FOR UPDATE SKIP LOCKED;",
+        expect!["1:66: FOR UPDATE is not T-SQL outside DECLARE CURSOR: lock the rows a query reads with table hints after the table name, e.g. FROM dbo.task WITH (UPDLOCK, READPAST, ROWLOCK) for PostgreSQL's FOR UPDATE SKIP LOCKED [FOR UPDATE]"],
+    );
+    check_error_span(
+        "SELECT id FROM t FOR no key update;",
+        expect!["1:18: FOR NO KEY UPDATE is not T-SQL outside DECLARE CURSOR: lock the rows a query reads with table hints after the table name, e.g. FROM dbo.task WITH (UPDLOCK, READPAST, ROWLOCK) for PostgreSQL's FOR UPDATE SKIP LOCKED [FOR no key update]"],
+    );
+    check_error_span(
+        "SELECT id FROM t FOR XML PATH;",
+        expect!["1:18: not simulated: FOR XML/JSON/BROWSE [FOR]"],
+    );
+}
+
+/// A quote left open swallows the text up to the next quote: the error after it says
+/// where that string opened, rather than blaming a '(' whose ')' it swallowed.
+#[test]
+fn a_string_left_open_is_named_where_it_opened() {
+    check_error(
+        "WITH next AS (\n    SELECT TOP (1) id FROM task\n    WHERE status = 'new\n    ORDER BY id\n)\nUPDATE next SET status = 'in_progress';",
+        expect!["6:27: found 'in_progress', expected one of: an operator, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ')' (the string opened 3 lines up, at column 20, runs to here: is its closing quote missing?)"],
+    );
+    // A string over lines that the statement expects stays quiet.
+    parse_script("PRINT 'one\ntwo';", Dialect::TSql).expect("a string may span lines");
+}

@@ -242,7 +242,26 @@ impl<'a> Parser<'a> {
             [one] => format!("expected {one}"),
             many => format!("expected one of: {}", many.join(", ")),
         };
-        if expected.contains(&tok_name(Tok::RParen)) {
+        // A string that ran over lines into the error: a quote left open is the likelier
+        // mistake (`status = 'new` swallows the text up to the next quote), and a '('
+        // it swallowed the ')' of is no clue then.
+        let swallowed = self
+            .pos
+            .checked_sub(1)
+            .and_then(|k| self.toks.get(k))
+            .filter(|t| matches!(t.kind, Tok::Str | Tok::NStr) && self.text(t).contains('\n'));
+        if let Some(s) = swallowed {
+            // Counted from the error, as for a '(' below.
+            let (line, col) = crate::error::line_col(self.src, s.start);
+            let (end_line, _) = crate::error::line_col(self.src, s.end);
+            let place = match end_line.saturating_sub(line) {
+                1 => format!("on the line above, at column {col},"),
+                n => format!("{n} lines up, at column {col},"),
+            };
+            wanted.push_str(&format!(
+                " (the string opened {place} runs to here: is its closing quote missing?)"
+            ));
+        } else if expected.contains(&tok_name(Tok::RParen)) {
             if let Some(open) = self.unclosed_paren() {
                 // Lines counted from the error, which stay right when the script is one
                 // block of several (a lesson's joined setup) and the error is placed in it.
