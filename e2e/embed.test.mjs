@@ -428,6 +428,18 @@ test('embed: the narration keeps a fixed height (two lines in view=full, one in 
     assert.equal(long.title, long.text);
     // Whole lines: no strip of the next one shows under the last.
     assert.ok(Math.abs(long.lines - lines) < 0.1, `${view}: ${long.lines} lines`);
+    // A tap shows the rest over the lanes below, and nothing below moves.
+    const lanesTop = () => page.$eval('.lanes', (el) => el.getBoundingClientRect().top);
+    const before = await lanesTop();
+    await page.click('[data-testid=narration]');
+    const open = await page.$eval('[data-testid=narration]', (el) => ({
+      focused: document.activeElement === el,
+      whole: el.scrollHeight <= el.clientHeight + 1,
+      height: el.getBoundingClientRect().height,
+    }));
+    assert.ok(open.focused && open.whole, `${view}: ${JSON.stringify(open)}`);
+    assert.ok(open.height > long.height + 10, `${view}: ${open.height} px open, ${long.height} px cut`);
+    assert.equal(await lanesTop(), before, `${view}: the lanes stay where they were`);
     await page.click('[data-testid=home]');
     await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '0');
     assert.equal((await at()).height, long.height, `${view}: a short line keeps the height`);

@@ -128,7 +128,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                         speed={player.speed}
                         dispatch={props.dispatch.clone()}
                     />
-                    <Narration run={run.clone()} head={head} playing={player.playing} />
+                    <Narration run={run.clone()} head={head} playing={player.playing} cut=true />
                     <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()}>
                         <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
                     </Lanes>

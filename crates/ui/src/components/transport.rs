@@ -341,6 +341,10 @@ pub struct NarrationProps {
     pub run: Shared<RunModel>,
     pub head: Playhead,
     pub playing: bool,
+    /// Cut to its lines (an embed, which keeps its height): a tap or the keyboard's
+    /// focus shows the rest over what lies below, in a slot that keeps the height.
+    #[prop_or_default]
+    pub cut: bool,
 }
 
 /// The current event in words. A polite live region while paused, so each step is
@@ -367,12 +371,20 @@ pub fn Narration(props: &NarrationProps) -> Html {
             line = entry.event.to_string()
         )
     };
+    let live = if props.playing { "off" } else { "polite" };
+    if !props.cut {
+        return html! {
+            <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true">{ text }</p>
+        };
+    }
     html! {
-        // The title: where the narration is cut to its lines (an embed), all of it.
-        <p class="narration" data-testid="narration" aria-live={if props.playing { "off" } else { "polite" }} aria-atomic="true"
-            title={text.clone()}>
-            { text }
-        </p>
+        // The title too has all of it, for a pointer that rests on it.
+        <div class="narration-slot">
+            <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true"
+                title={text.clone()} tabindex="0">
+                { text }
+            </p>
+        </div>
     }
 }
 
