@@ -2570,6 +2570,7 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
         "SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*);",
         "CREATE TABLE t (id int CHECK (id))",
         "CREATE INDEX ix ON t (id) WHERE active",
+        "SELECT IIF(@done, 'yes', 'no')",
     ];
     let out: Vec<String> = cases.iter().map(|c| error(c)).collect();
     expect![[r#"
@@ -2584,11 +2585,12 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
         1:16: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near '1'.
         1:53: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ';'.
         1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ')'.
-        1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'active'."#]].assert_eq(&out.join("\n"));
+        1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'active'.
+        1:17: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ','."#]].assert_eq(&out.join("\n"));
     // Predicates of every kind pass, and a simple CASE compares values.
     let fine = "SELECT id FROM t WHERE a = 1 AND NOT (b <> 2 OR c IS NULL) AND d IN (1, 2) \
                 AND e BETWEEN 1 AND 2 AND f LIKE 'x%' AND EXISTS (SELECT 1) \
-                AND CASE g WHEN 1 THEN 1 ELSE 0 END = 1;\nIF @@ROWCOUNT = 0 PRINT 'x';\nWHILE 1 = 1 BREAK;";
+                AND CASE g WHEN 1 THEN 1 ELSE 0 END = 1 AND IIF(h > 0, 1, 0) = 1;\nIF @@ROWCOUNT = 0 PRINT 'x';\nWHILE 1 = 1 BREAK;";
     parse_script(fine, Dialect::TSql).unwrap_or_else(|e| panic!("{}", e.render(fine)));
     let pg = "SELECT id FROM t WHERE active AND NOT done;";
     parse_script(pg, Dialect::Postgres).unwrap_or_else(|e| panic!("{}", e.render(pg)));

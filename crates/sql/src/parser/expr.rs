@@ -104,8 +104,15 @@ impl Parser<'_> {
     /// takes any boolean expression, and refuses other types when it runs (42804).
     pub(crate) fn condition(&mut self) -> PResult<Expr> {
         let e = self.expr()?;
+        self.check_condition(&e)?;
+        Ok(e)
+    }
+
+    /// Fails as [`Self::condition`] does where `e`, parsed as an expression, stands for
+    /// a condition (IIF's first argument).
+    fn check_condition(&self, e: &Expr) -> PResult<()> {
         if self.dialect == crate::Dialect::TSql {
-            if let Some(bad) = not_a_predicate(&e) {
+            if let Some(bad) = not_a_predicate(e) {
                 // The server names the token after the expression (`near ';'`, `near
                 // 'THEN'`); at the end of the batch, its last token.
                 let after = self.toks.iter().find(|t| t.start >= bad.span.end);
@@ -121,7 +128,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        Ok(e)
+        Ok(())
     }
 
     /// Whether the current token can begin an expression (quiet); for optional operands
@@ -830,6 +837,11 @@ impl Parser<'_> {
             args.push(self.expr()?);
             while self.eat(Tok::Comma) {
                 args.push(self.expr()?);
+            }
+        }
+        if name == "IIF" {
+            if let Some(cond) = args.first() {
+                self.check_condition(cond)?;
             }
         }
         let mut within_group = Vec::new();
