@@ -32,6 +32,10 @@ pub struct SqlError {
     /// (`relation`, `job`); an overflowing text and its type; an aggregate and its
     /// operand's type; `in` for IN's subquery of many columns.
     pub key: Option<Box<(String, String)>>,
+    /// Where in the statement's script the error points when that is finer than the
+    /// statement's start (a byte offset): the table, column or variable it could not
+    /// find, so the caret goes to the name rather than to the statement's first word.
+    pub offset: Option<usize>,
 }
 
 /// What the expression helpers return: the error behind a pointer, so the value they
@@ -72,6 +76,7 @@ impl SqlError {
             sqlstate: None,
             ignores_xact_abort: false,
             key: None,
+            offset: None,
         }
     }
 
@@ -385,7 +390,7 @@ impl SqlError {
     /// A column missing from a qualified name (`j.stauts`, Msg 207); a dialect that
     /// names the whole reference finds the qualifier in `key`.
     pub fn invalid_qualified_column(name: &sql::ast::ObjectName) -> SqlError {
-        let mut e = SqlError::invalid_column(&name.name().value);
+        let mut e = SqlError::invalid_column(&name.name().value).pointing(name.span.start);
         // The table or alias only (`public.job.x` is `job.x`), as the server names it.
         if let [.., qualifier, _] = name.parts.as_slice() {
             e.key = Some(Box::new(("qualifier".into(), qualifier.value.clone())));
@@ -744,6 +749,13 @@ impl SqlError {
             ),
             AbortScope::Compile,
         )
+        .pointing(name.span.start)
+    }
+
+    /// The error pointing at byte `offset` of the statement's script (see `offset`).
+    pub fn pointing(mut self, offset: usize) -> SqlError {
+        self.offset = Some(offset);
+        self
     }
 
     /// `ORDER BY n` where the select list has fewer than `n` items (108).

@@ -309,7 +309,9 @@ impl Exec<'_> {
                 Literal::Bool(b) => Value::bool(*b),
                 Literal::Null => Value::Null,
             },
-            ExprKind::Var(name) => self.var(i, name)?,
+            ExprKind::Var(name) => self
+                .var(i, name)
+                .map_err(|err| Box::new(err.pointing(e.span.start)))?,
             ExprKind::Global(g) => self.global(i, g)?,
             ExprKind::Column(name) => match lookup(ctx, name)? {
                 Cols::Found(c, p) => {

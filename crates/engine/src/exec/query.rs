@@ -888,7 +888,8 @@ impl Exec<'_> {
                 SelectItem::Assign { var, .. } => columns.push(var.value.clone()),
             }
         }
-        // A select list's unknown column fails with no row to evaluate it on, too.
+        // A select list's unknown column fails with no row to evaluate it on, too, and
+        // so does its WHERE's (the server binds names before it reads a row).
         if groups.is_empty() {
             let ctx = RowCtx {
                 scope: &scope,
@@ -897,6 +898,9 @@ impl Exec<'_> {
                 group: None,
             };
             let mut refs = Vec::new();
+            if let Some(w) = &s.where_clause {
+                crate::syntax::column_refs(w, &mut refs);
+            }
             for it in &s.items {
                 if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
                     crate::syntax::column_refs(expr, &mut refs);

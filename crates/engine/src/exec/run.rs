@@ -946,9 +946,12 @@ impl Exec<'_> {
         if !self.w.tracing && s.first_error_at.is_none() {
             s.first_error_at = Some(s.current.map_or(0, |c| c.1));
         }
-        let at = s
-            .current
-            .map(|(source, start, _)| self.w.error_at(source, start));
+        // At the name the error could not find, when it says and that is within the
+        // statement; else at the statement's start.
+        let at = s.current.map(|(source, start, end)| {
+            let offset = e.offset.filter(|o| (start..end).contains(o));
+            self.w.error_at(source, offset.unwrap_or(start))
+        });
         let s = &mut self.w.sessions[i];
         s.errors.push(crate::error::SqlErrorInfo {
             caught,

@@ -539,7 +539,7 @@ impl Exec<'_> {
         self.w
             .db
             .table_id(&name.name().value)
-            .ok_or_else(|| SqlError::invalid_object(&display_name(name)))
+            .ok_or_else(|| SqlError::invalid_object(&display_name(name)).pointing(name.span.start))
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Result<(), SqlError> {

@@ -1515,3 +1515,38 @@ fn an_aggregate_over_an_invalid_operand_type_is_refused() {
     );
     assert_eq!(row(&sim, "A", 0), ["a", "1"]);
 }
+
+/// An error about a name the statement could not find points at the name, not at the
+/// statement's first word: the table, the column, the qualifier, the variable.
+#[test]
+fn a_name_not_found_is_placed_at_the_name() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY, status varchar(20), owner varchar(20));";
+    let places = |sql: &str| -> Vec<(i64, u32, u32)> {
+        let sim = run_one(setup, sql);
+        let errors = session_of(&sim, "A").errors;
+        (errors.iter())
+            .map(|e| {
+                let at = e.at.expect("placed");
+                (e.number as i64, at.line, at.col)
+            })
+            .collect()
+    };
+    assert_eq!(
+        places("BEGIN TRY\n  WITH next AS (\n    SELECT TOP (1) id\n    FROM dbo.tasks\n  )\n  UPDATE next SET id = 1;\nEND TRY BEGIN CATCH END CATCH"),
+        [(208, 4, 10)]
+    );
+    assert_eq!(places("SELECT id,\n    stauts FROM task;"), [(207, 2, 5)]);
+    assert_eq!(
+        places("SELECT task.id FROM task\nWHERE x.id = 1;"),
+        [(4104, 2, 7)]
+    );
+    assert_eq!(
+        places("INSERT task VALUES (1, 'new', NULL);\nUPDATE task\nSET owner = @op WHERE id = 1;"),
+        [(137, 3, 13)]
+    );
+    // The WHERE's names are bound with no row to read, as the select list's are.
+    assert_eq!(
+        places("SELECT id FROM task\nWHERE stauts = 'new';"),
+        [(207, 2, 7)]
+    );
+}
