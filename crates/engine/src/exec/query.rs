@@ -785,6 +785,16 @@ impl Exec<'_> {
                 rows = keep;
             }
         }
+        // An unknown column fails with no row to evaluate it on, too: the server binds a
+        // query's names before it reads a row.
+        if rows.is_empty() {
+            let items = s.items.iter().filter_map(|it| match it {
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => Some(expr),
+                _ => None,
+            });
+            let exprs = (s.where_clause.iter()).chain(items).chain(&s.having);
+            self.bind_names(i, exprs, &scope, outer)?;
+        }
         // Grouping: each group is represented by its first row plus the group's rows.
         let groups: Vec<(Vec<Value>, Vec<Vec<Value>>)> = if aggregate {
             let mut groups: Vec<Projected> = Vec::new();
@@ -886,28 +896,6 @@ impl Exec<'_> {
                     },
                 }),
                 SelectItem::Assign { var, .. } => columns.push(var.value.clone()),
-            }
-        }
-        // A select list's unknown column fails with no row to evaluate it on, too, and
-        // so does its WHERE's (the server binds names before it reads a row).
-        if groups.is_empty() {
-            let ctx = RowCtx {
-                scope: &scope,
-                row: &[],
-                outer,
-                group: None,
-            };
-            let mut refs = Vec::new();
-            if let Some(w) = &s.where_clause {
-                crate::syntax::column_refs(w, &mut refs);
-            }
-            for it in &s.items {
-                if let SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } = it {
-                    crate::syntax::column_refs(expr, &mut refs);
-                }
-            }
-            for n in refs {
-                self.check_column(i, n, &ctx)?;
             }
         }
         // `ORDER BY 5` past the select list fails, rows or none (108).
@@ -2078,6 +2066,31 @@ impl Exec<'_> {
             wanted_name: None,
         });
         true
+    }
+
+    /// Fails as evaluating `exprs` on a row would where one names a column the query
+    /// does not have: for a statement that found no row to evaluate them on.
+    fn bind_names<'e>(
+        &self,
+        i: usize,
+        exprs: impl Iterator<Item = &'e Expr>,
+        scope: &Scope,
+        outer: Option<&RowCtx>,
+    ) -> Result<(), Interrupt> {
+        let ctx = RowCtx {
+            scope,
+            row: &[],
+            outer,
+            group: None,
+        };
+        let mut refs = Vec::new();
+        for e in exprs {
+            crate::syntax::column_refs(e, &mut refs);
+        }
+        for n in refs {
+            self.check_column(i, n, &ctx)?;
+        }
+        Ok(())
     }
 
     fn row_matches(
@@ -3765,6 +3778,10 @@ impl Exec<'_> {
             }
         }
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
+        if rows.is_empty() {
+            let values = u.assignments.iter().map(|a| &a.value);
+            self.bind_names(i, u.where_clause.iter().chain(values), &scope, None)?;
+        }
         self.check_identity_update(tid, &u.assignments)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         // The rows before and after are kept only for triggers and OUTPUT.
@@ -3881,6 +3898,9 @@ impl Exec<'_> {
             event: DmlEvent::Delete,
         };
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
+        if rows.is_empty() {
+            self.bind_names(i, d.where_clause.iter(), &scope, None)?;
+        }
         let columns = self.w.db.tables[tid as usize].columns.clone();
         let mut deleted = Vec::new();
         let mut joins = Vec::new();

@@ -4211,6 +4211,38 @@ SELECT char_length(42);";
     assert_eq!(sqlstates(&sim, "A"), ["42883"; 4]);
 }
 
+/// Real server: a statement's names are bound before it reads a row, so a missing
+/// column fails on an empty table too (42703), in WHERE, an UPDATE's values, an
+/// aggregate's query and HAVING. The simulation returned no rows, or deleted none.
+#[test]
+fn a_missing_column_fails_with_no_rows_to_read() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);";
+    let script = "DELETE FROM job WHERE stauts = 'x';
+UPDATE job SET status = 'y' WHERE stauts = 'x';
+UPDATE job SET status = nope WHERE id = 1;
+SELECT count(*) FROM job WHERE stauts = 'x';
+SELECT status, count(*) FROM job GROUP BY status HAVING max(nope) > 'a';
+SELECT id FROM job j WHERE x.id = 1;
+SELECT id FROM job WHERE id = 1;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "column \"stauts\" does not exist",
+            "column \"stauts\" does not exist",
+            "column \"nope\" does not exist",
+            "column \"stauts\" does not exist",
+            "column \"nope\" does not exist",
+            "missing FROM-clause entry for table \"x\"",
+        ]
+    );
+    assert_eq!(
+        sqlstates(&sim, "A"),
+        ["42703", "42703", "42703", "42703", "42703", "42P01"]
+    );
+    assert_eq!(results(&sim, "A"), [ids(&[])]);
+}
+
 /// Real server: a condition must be a boolean. An integer, a text column or a number in
 /// WHERE, HAVING, JOIN/ON, CASE/WHEN or under AND, OR, NOT is 42804 naming the place and
 /// the type; a quoted literal is read as a boolean ('yes' holds, 'abc' is 22P02). The

@@ -1544,9 +1544,25 @@ fn a_name_not_found_is_placed_at_the_name() {
         places("INSERT task VALUES (1, 'new', NULL);\nUPDATE task\nSET owner = @op WHERE id = 1;"),
         [(137, 3, 13)]
     );
-    // The WHERE's names are bound with no row to read, as the select list's are.
+    // The names are bound with no row to read: a WHERE's, an UPDATE's values, HAVING.
     assert_eq!(
         places("SELECT id FROM task\nWHERE stauts = 'new';"),
         [(207, 2, 7)]
+    );
+    assert_eq!(
+        places("SELECT COUNT(*) FROM task WHERE stauts = 'new';"),
+        [(207, 1, 33)]
+    );
+    assert_eq!(
+        places("DELETE FROM task WHERE stauts = 'new';"),
+        [(207, 1, 24)]
+    );
+    assert_eq!(
+        places("UPDATE task SET owner = ownr WHERE id = 1;"),
+        [(207, 1, 25)]
+    );
+    assert_eq!(
+        places("SELECT status FROM task GROUP BY status HAVING MAX(ownr) > 'a';"),
+        [(207, 1, 52)]
     );
 }
