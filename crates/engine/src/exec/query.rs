@@ -787,7 +787,8 @@ impl Exec<'_> {
         }
         // An unknown column fails with no row to evaluate it on, too: the server binds a
         // query's names before it reads a row.
-        if rows.is_empty() {
+        let no_rows = rows.is_empty();
+        if no_rows {
             let items = s.items.iter().filter_map(|it| match it {
                 SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => Some(expr),
                 _ => None,
@@ -905,6 +906,17 @@ impl Exec<'_> {
                     return Err(SqlError::order_position(*n).into());
                 }
             }
+        }
+        // ORDER BY's names too, but for an output column's (`ORDER BY alias`).
+        if no_rows {
+            let output = |e: &&Expr| match &e.kind {
+                ExprKind::Column(n) if n.parts.len() == 1 => columns
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&n.name().value)),
+                _ => false,
+            };
+            let keys = s.order_by.iter().map(|o| &o.expr).filter(|e| !output(e));
+            self.bind_names(i, keys, &scope, outer)?;
         }
         let mut projected: Vec<Projected> = Vec::with_capacity(groups.len());
         for (r, (mut src, members)) in groups.into_iter().enumerate() {

@@ -4213,7 +4213,8 @@ SELECT char_length(42);";
 
 /// Real server: a statement's names are bound before it reads a row, so a missing
 /// column fails on an empty table too (42703), in WHERE, an UPDATE's values, an
-/// aggregate's query and HAVING. The simulation returned no rows, or deleted none.
+/// aggregate's query, HAVING and ORDER BY. The simulation returned no rows, or deleted
+/// none.
 #[test]
 fn a_missing_column_fails_with_no_rows_to_read() {
     let setup = "CREATE TABLE job (id int PRIMARY KEY, status text);";
@@ -4223,7 +4224,10 @@ UPDATE job SET status = nope WHERE id = 1;
 SELECT count(*) FROM job WHERE stauts = 'x';
 SELECT status, count(*) FROM job GROUP BY status HAVING max(nope) > 'a';
 SELECT id FROM job j WHERE x.id = 1;
-SELECT id FROM job WHERE id = 1;";
+SELECT id FROM job WHERE id = 1;
+SELECT id FROM job ORDER BY nope;
+SELECT id AS x FROM job ORDER BY x, status;
+SELECT id FROM job j ORDER BY lower(j.stat);";
     let sim = pg(setup, &[("A", 0, script)]);
     assert_eq!(
         messages(&sim, "A"),
@@ -4234,13 +4238,16 @@ SELECT id FROM job WHERE id = 1;";
             "column \"stauts\" does not exist",
             "column \"nope\" does not exist",
             "missing FROM-clause entry for table \"x\"",
+            "column \"nope\" does not exist",
+            "column j.stat does not exist",
         ]
     );
     assert_eq!(
         sqlstates(&sim, "A"),
-        ["42703", "42703", "42703", "42703", "42703", "42P01"]
+        ["42703", "42703", "42703", "42703", "42703", "42P01", "42703", "42703"]
     );
-    assert_eq!(results(&sim, "A"), [ids(&[])]);
+    // ORDER BY may name an output column (`x`).
+    assert_eq!(results(&sim, "A"), [ids(&[]), ids(&[])]);
 }
 
 /// Real server: a condition must be a boolean. An integer, a text column or a number in

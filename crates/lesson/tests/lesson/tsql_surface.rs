@@ -1565,4 +1565,8 @@ fn a_name_not_found_is_placed_at_the_name() {
         places("SELECT status FROM task GROUP BY status HAVING MAX(ownr) > 'a';"),
         [(207, 1, 52)]
     );
+    assert_eq!(
+        places("SELECT id AS x FROM task ORDER BY x, ownr;"),
+        [(207, 1, 38)]
+    );
 }
