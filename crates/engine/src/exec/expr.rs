@@ -771,17 +771,7 @@ impl Exec<'_> {
         ctx: Option<&RowCtx>,
     ) -> Result<bool, Interrupt> {
         let operand = self.operand(i, e, v, ctx);
-        if let Some(err) = self.rules.condition_mismatch(place, &operand) {
-            return Err(err.into());
-        }
-        Ok(match v {
-            // A quoted literal the dialect read as a boolean ('t', 'yes', 'on').
-            Value::Text(t) if operand.literal => {
-                let t = t.trim().to_ascii_lowercase();
-                t.starts_with('t') || t.starts_with('y') || t == "on" || t == "1"
-            }
-            v => v.is_true(),
-        })
+        Ok(self.rules.condition_value(place, &operand)?)
     }
 
     /// The type a variable, a column or a cast was declared with.

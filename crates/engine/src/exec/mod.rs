@@ -403,11 +403,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
-    /// The error for a value that is not a boolean where a condition is wanted (the
-    /// argument of `place`: WHERE, HAVING, JOIN/ON, CASE/WHEN, AND, OR, NOT); `None`
-    /// reads it as true when non-zero. (T-SQL refuses such conditions when it parses.)
-    fn condition_mismatch(&self, _place: &str, _operand: &Operand<'_>) -> Option<SqlError> {
-        None
+    /// Whether a value that is not a boolean holds where a condition is wanted (the
+    /// argument of `place`: WHERE, HAVING, JOIN/ON, CASE/WHEN, AND, OR, NOT), or the
+    /// dialect's error for it; by default, when non-zero. (T-SQL refuses such conditions
+    /// when it parses.)
+    fn condition_value(&self, _place: &str, operand: &Operand<'_>) -> Result<bool, SqlError> {
+        Ok(operand.value.is_true())
     }
 
     /// The error for storing `v` in column `column` of type `ty` (INSERT, UPDATE) where

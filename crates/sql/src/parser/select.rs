@@ -129,21 +129,19 @@ impl Parser<'_> {
             // PostgreSQL's row-locking clause, typed in a T-SQL script: SQL Server takes it
             // only in DECLARE CURSOR, and locks a query's rows by table hints instead.
             const LOCKING: [&str; 4] = ["UPDATE", "SHARE", "NO", "KEY"];
-            let words = (1..5).take_while(|&k| LOCKING.iter().any(|w| self.kw_at(k, w)));
-            let (n, mut clause) = (words.clone().count(), String::from("FOR"));
-            if n > 0 && !self.teradata() {
-                for k in words {
-                    clause.push(' ');
-                    clause.push_str(&self.word_at(k).unwrap_or_default());
-                }
-                let end = self.tok_at(n).map_or(span.end, |t| t.end);
+            let words: Vec<String> = (1..5)
+                .map_while(|k| self.word_at(k).filter(|w| LOCKING.contains(&w.as_str())))
+                .collect();
+            if !words.is_empty() && !self.teradata() {
+                let end = self.tok_at(words.len()).map_or(span.end, |t| t.end);
                 return Err(crate::ParseError::new(
                     span.start..end,
                     format!(
-                        "{clause} is not T-SQL outside DECLARE CURSOR: lock the rows a \
-                         query reads with table hints after the table name, e.g. \
+                        "FOR {} is not T-SQL outside DECLARE CURSOR: lock the rows a query \
+                         reads with table hints after the table name, e.g. \
                          FROM dbo.task WITH (UPDLOCK, READPAST, ROWLOCK) for PostgreSQL's \
-                         FOR UPDATE SKIP LOCKED"
+                         FOR UPDATE SKIP LOCKED",
+                        words.join(" ")
                     ),
                 ));
             }

@@ -135,17 +135,7 @@ fn resource(function: &str, args: &[Value]) -> Result<Resource, Interrupt> {
         }),
         _ => {
             let types: Vec<&str> = args.iter().map(super::operators::value_type).collect();
-            Err(SqlError::generic(
-                0,
-                16,
-                format!(
-                    "function {}({}) does not exist",
-                    function.to_lowercase(),
-                    types.join(", ")
-                ),
-            )
-            .with_sqlstate("42883")
-            .into())
+            Err(super::operators::no_such_routine("function", function, &types).into())
         }
     }
 }

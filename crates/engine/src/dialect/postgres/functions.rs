@@ -31,15 +31,9 @@ pub(super) fn call(
         "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" | "OCTET_LENGTH"
             if !matches!(arg(0), Value::Text(_) | Value::Null) =>
         {
-            let function = name.to_lowercase();
             let ty = super::operators::value_type(&arg(0));
-            return Some(Err(SqlError::generic(
-                0,
-                16,
-                format!("function {function}({ty}) does not exist"),
-            )
-            .with_sqlstate("42883")
-            .into()));
+            let e = super::operators::no_such_routine("function", name, &[ty]);
+            return Some(Err(e.into()));
         }
         "LENGTH" | "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
             text(0).map_or(Value::Null, |s| Value::Int(s.chars().count() as i64))

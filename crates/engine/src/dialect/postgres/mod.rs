@@ -297,12 +297,12 @@ impl Rules for Postgres {
         operators::comparison_mismatch(op, left, right)
     }
 
-    fn condition_mismatch(
+    fn condition_value(
         &self,
         place: &str,
         operand: &crate::exec::Operand<'_>,
-    ) -> Option<SqlError> {
-        operators::condition_mismatch(place, operand)
+    ) -> Result<bool, SqlError> {
+        operators::condition_value(place, operand)
     }
 
     fn number_error(&self, e: SqlError) -> SqlError {
@@ -775,16 +775,7 @@ impl Rules for Postgres {
             })
             .collect();
         let kind = if function { "function" } else { "procedure" };
-        SqlError::generic(
-            0,
-            16,
-            format!(
-                "{kind} {}({}) does not exist",
-                name.to_lowercase(),
-                types.join(", ")
-            ),
-        )
-        .with_sqlstate("42883")
+        operators::no_such_routine(kind, name, &types)
     }
 
     /// PL/pgSQL's FOUND.

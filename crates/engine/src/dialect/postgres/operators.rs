@@ -34,12 +34,12 @@ pub(super) fn comparison_mismatch(
     )
 }
 
-/// A condition that is not a boolean: `argument of WHERE must be type boolean, not type
-/// integer` (42804) when the server analyses the statement. A quoted literal is read as a
-/// boolean, and fails (22P02) when it is none.
-pub(super) fn condition_mismatch(place: &str, operand: &Operand<'_>) -> Option<SqlError> {
+/// What a condition that is not a boolean means: a quoted literal is read as a boolean
+/// (22P02 when it is none); anything else is `argument of WHERE must be type boolean, not
+/// type integer` (42804), as the server says when it analyses the statement.
+pub(super) fn condition_value(place: &str, operand: &Operand<'_>) -> Result<bool, SqlError> {
     if let (Value::Text(s), true) = (operand.value, operand.literal) {
-        return (!reads_as_boolean(s)).then(|| {
+        return crate::value::parse_bool(s).ok_or_else(|| {
             SqlError::generic(
                 0,
                 16,
@@ -48,31 +48,30 @@ pub(super) fn condition_mismatch(place: &str, operand: &Operand<'_>) -> Option<S
             .with_sqlstate("22P02")
         });
     }
-    Some(
-        SqlError::generic(
-            0,
-            16,
-            format!(
-                "argument of {place} must be type boolean, not type {}",
-                type_name(operand)
-            ),
-        )
-        .with_sqlstate("42804"),
+    Err(SqlError::generic(
+        0,
+        16,
+        format!(
+            "argument of {place} must be type boolean, not type {}",
+            type_name(operand)
+        ),
     )
+    .with_sqlstate("42804"))
 }
 
-/// Whether text reads as a boolean (`boolin`): true, false, yes, no or a prefix of one
-/// that names it alone, on, off, 1, 0, without regard to case or surrounding spaces.
-fn reads_as_boolean(s: &str) -> bool {
-    let t = s.trim().to_ascii_lowercase();
-    let prefix_of = |word: &str| !t.is_empty() && word.starts_with(t.as_str());
-    prefix_of("true")
-        || prefix_of("false")
-        || prefix_of("yes")
-        || prefix_of("no")
-        || (t.len() >= 2 && (prefix_of("on") || prefix_of("off")))
-        || t == "1"
-        || t == "0"
+/// `function length(integer) does not exist` (42883): no routine `name` of `kind`
+/// (function, procedure) takes arguments of these types.
+pub(super) fn no_such_routine(kind: &str, name: &str, types: &[&str]) -> SqlError {
+    SqlError::generic(
+        0,
+        16,
+        format!(
+            "{kind} {}({}) does not exist",
+            name.to_lowercase(),
+            types.join(", ")
+        ),
+    )
+    .with_sqlstate("42883")
 }
 
 /// A quoted literal compared with a number: an error when its text is no such number.
