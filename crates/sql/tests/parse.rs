@@ -197,15 +197,17 @@ fn seed000_block3_two_step() {
     check_script(
         "seed000_block3_two_step",
         expect![[r#"
-        -- 1:1 SELECT
-        SELECT TOP (1) @id = id FROM dbo.zadanie_przyklad WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id
-        -- 3:1 IF
-        IF @id IS NOT NULL
-        BEGIN
-            WAITFOR DELAY '00:00:00.020';
-            UPDATE dbo.zadanie_przyklad SET status = 'w_toku', wlasciciel = '$(proces)', przejeto = SYSDATETIME() WHERE id = @id;
-        END
-    "#]],
+            -- 2:1 DECLARE
+            DECLARE @id int
+            -- 3:1 SELECT
+            SELECT TOP (1) @id = id FROM dbo.zadanie_przyklad WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id
+            -- 5:1 IF
+            IF @id IS NOT NULL
+            BEGIN
+                WAITFOR DELAY '00:00:00.020';
+                UPDATE dbo.zadanie_przyklad SET status = 'w_toku', wlasciciel = '$(proces)', przejeto = SYSDATETIME() WHERE id = @id;
+            END
+        "#]],
     );
 }
 
@@ -611,8 +613,40 @@ fn statement_spans_point_at_the_source() {
 
 // ---- details that matter to the interpreter -------------------------------------------
 
+/// The first statement of `src`, parsed after a DECLARE of the variables it names (a
+/// batch must declare its variables before it uses them).
 fn first_stmt(src: &str) -> StmtKind {
-    parse(src).batches.remove(0).statements.remove(0).kind
+    let declared = declaring(src);
+    let mut batch = parse(&declared).batches.remove(0);
+    let skip = usize::from(declared.len() > src.len());
+    batch.statements.remove(skip).kind
+}
+
+/// `src` after a DECLARE of every `@name` in it (none if it names none).
+fn declaring(src: &str) -> String {
+    let mut vars: Vec<String> = Vec::new();
+    let bytes = src.as_bytes();
+    for (i, _) in src.match_indices('@') {
+        let prev_at = i > 0 && bytes[i - 1] == b'@';
+        let next_at = bytes.get(i + 1) == Some(&b'@');
+        if prev_at || next_at {
+            continue;
+        }
+        let name: String = src[i..]
+            .chars()
+            .enumerate()
+            .take_while(|(k, c)| *k == 0 || c.is_alphanumeric() || *c == '_')
+            .map(|(_, c)| c)
+            .collect();
+        if name.len() > 1 && !vars.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
+            vars.push(name);
+        }
+    }
+    if vars.is_empty() || src.trim_start().to_ascii_uppercase().starts_with("DECLARE") {
+        return src.to_string();
+    }
+    let list: Vec<String> = vars.iter().map(|v| format!("{v} int")).collect();
+    format!("DECLARE {};\n{src}", list.join(", "))
 }
 
 #[test]
@@ -665,12 +699,13 @@ fn hints_in_both_forms() {
 #[test]
 fn compound_assignments_are_desugared() {
     expect![[r#"
+        DECLARE @i int, @s nvarchar(9), @n int, @v int;
         SET @i = @i + 1;
         SET @s = @s + N'x';
         SELECT @n = @n * 2;
         UPDATE t SET c = c - 1, @v = c = c + 1;"#]]
     .assert_eq(
-        &parse("SET @i += 1; SET @s += N'x'; SELECT @n *= 2; UPDATE t SET c -= 1, @v = c = c + 1")
+        &parse("DECLARE @i int, @s nvarchar(9), @n int, @v int;\nSET @i += 1; SET @s += N'x'; SELECT @n *= 2; UPDATE t SET c -= 1, @v = c = c + 1")
             .to_string(),
     );
 }
@@ -871,6 +906,8 @@ fn functions_and_cases() {
 #[test]
 fn statements_round_up() {
     let src = "\
+DECLARE @t TABLE (a int);
+DECLARE @i int;
 SELECT DISTINCT TOP 5 PERCENT WITH TIES a FROM t ORDER BY a;
 SELECT a FROM t UNION ALL SELECT b FROM u UNION SELECT c FROM v ORDER BY 1;
 INSERT dbo.t DEFAULT VALUES;
@@ -901,6 +938,10 @@ DECLARE @tv TABLE (id int IDENTITY PRIMARY KEY, v nvarchar(max) NULL)
 SELECT x.a, y.* FROM (SELECT a FROM t) AS x (a) CROSS APPLY (SELECT TOP (1) * FROM u WHERE u.a = x.a) y OUTER APPLY (VALUES (1, 2)) z (p, q)
 ";
     expect![[r#"
+        DECLARE @t TABLE (
+            a int
+        );
+        DECLARE @i int;
         SELECT DISTINCT TOP (5) PERCENT WITH TIES a FROM t ORDER BY a;
         SELECT a FROM t UNION ALL SELECT b FROM u UNION SELECT c FROM v ORDER BY 1;
         INSERT INTO dbo.t DEFAULT VALUES;
@@ -984,7 +1025,7 @@ fn syntax_errors_list_what_was_expected() {
         expect!["2:5: found 'name', expected one of: CLUSTERED, NONCLUSTERED, CONSTRAINT, IDENTITY, NULL, NOT, DEFAULT, PRIMARY, UNIQUE, CHECK, ',', ')'"],
     );
     check_error(
-        "IF @x = 1\nBEGIN\n    SELECT 1;\n",
+        "DECLARE @x int; IF @x = 1\nBEGIN\n    SELECT 1;\n",
         expect!["3:14: unexpected end of input, expected one of: END, ';', a statement"],
     );
     check_error(
@@ -1025,8 +1066,8 @@ fn syntax_errors_list_what_was_expected() {
     );
     check_error("ELSE SELECT 1", expect!["1:1: ELSE without a matching IF"]);
     check_error(
-        "SELECT @a = 1, b FROM t",
-        expect!["1:16: a SELECT that assigns to variables cannot also return columns"],
+        "DECLARE @a int; SELECT @a = 1, b FROM t",
+        expect!["1:32: a SELECT that assigns to variables cannot also return columns"],
     );
     check_error(
         "EXEC p @a = 1 + 1",
@@ -1098,10 +1139,12 @@ fn string_agg_within_group_and_other_functions() {
 fn tsql_merge_with_hints_conditions_and_by_target() {
     let src = "MERGE INTO dbo.send WITH (HOLDLOCK) AS t\nUSING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id\nWHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body\nWHEN MATCHED THEN DELETE\nWHEN NOT MATCHED BY TARGET THEN INSERT (id, body) VALUES (s.id, s.body);";
     expect![[r#"
-        -- 1:1 MERGE
+        -- 1:1 DECLARE
+        DECLARE @id int, @body int
+        -- 2:1 MERGE
         MERGE INTO dbo.send AS t WITH (HOLDLOCK) USING (SELECT @id AS id, @body AS body) AS s ON t.id = s.id WHEN MATCHED AND t.sent = 0 THEN UPDATE SET body = s.body WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, body) VALUES (s.id, s.body)
-    "#]].assert_eq(&summary(src));
-    let printed = parse(src).to_string();
+    "#]].assert_eq(&summary(&declaring(src)));
+    let printed = parse(&declaring(src)).to_string();
     assert_eq!(parse(&printed).to_string(), printed);
     check_error_span(
         "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE WHEN MATCHED THEN DELETE;",
@@ -2562,15 +2605,15 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
         "SELECT id FROM t WHERE 1 ORDER BY id",
         "SELECT id FROM t WHERE a = 1 AND b OR c = 2",
         "SELECT id FROM t WHERE NOT (id)",
-        "SELECT CASE WHEN @v THEN 1 ELSE 0 END",
+        "DECLARE @v int; SELECT CASE WHEN @v THEN 1 ELSE 0 END",
         "IF 1 PRINT 'x'",
-        "WHILE @n BEGIN SET @n -= 1 END",
+        "DECLARE @n int; WHILE @n BEGIN SET @n -= 1 END",
         "SELECT id FROM t JOIN u ON u.id WHERE 1 = 1",
         "SELECT 1 WHERE 1",
         "SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*);",
         "CREATE TABLE t (id int CHECK (id))",
         "CREATE INDEX ix ON t (id) WHERE active",
-        "SELECT IIF(@done, 'yes', 'no')",
+        "DECLARE @done bit; SELECT IIF(@done, 'yes', 'no')",
     ];
     let out: Vec<String> = cases.iter().map(|c| error(c)).collect();
     expect![[r#"
@@ -2578,15 +2621,15 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
         1:26: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'ORDER'.
         1:36: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'OR'.
         1:31: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ')'.
-        1:21: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'THEN'.
+        1:37: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'THEN'.
         1:6: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'PRINT'.
-        1:10: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'BEGIN'.
+        1:26: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'BEGIN'.
         1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'WHERE'.
         1:16: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near '1'.
         1:53: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ';'.
         1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ')'.
         1:33: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near 'active'.
-        1:17: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ','."#]].assert_eq(&out.join("\n"));
+        1:36: Msg 4145: An expression of non-boolean type specified in a context where a condition is expected, near ','."#]].assert_eq(&out.join("\n"));
     // Predicates of every kind pass, and a simple CASE compares values.
     let fine = "SELECT id FROM t WHERE a = 1 AND NOT (b <> 2 OR c IS NULL) AND d IN (1, 2) \
                 AND e BETWEEN 1 AND 2 AND f LIKE 'x%' AND EXISTS (SELECT 1) \
@@ -2594,6 +2637,50 @@ fn a_value_where_tsql_wants_a_condition_is_msg_4145() {
     parse_script(fine, Dialect::TSql).unwrap_or_else(|e| panic!("{}", e.render(fine)));
     let pg = "SELECT id FROM t WHERE active AND NOT done;";
     parse_script(pg, Dialect::Postgres).unwrap_or_else(|e| panic!("{}", e.render(pg)));
+}
+
+/// SQL Server resolves each variable against the DECLAREs before it in the batch's text,
+/// when the batch compiles: a variable used before any declaration, or declared twice,
+/// fails the whole batch (nothing in it runs), at the name. Named arguments of EXEC are
+/// the procedure's parameters, not variables; `GO` starts a batch with none declared.
+#[test]
+fn a_variable_must_be_declared_earlier_in_the_batch() {
+    let cases = [
+        "PRINT 'a';\nSELECT @x;",
+        "SET @n = 1;",
+        "SELECT @n = COUNT(*) FROM t;",
+        "UPDATE t SET @n = v, v = 1;",
+        "INSERT INTO @t VALUES (1);",
+        "SELECT * FROM @t;",
+        "EXEC @rc = p;",
+        "SET DEADLOCK_PRIORITY @p;",
+        "BEGIN TRAN @name;",
+        "EXEC p @a = @v;",
+        "DECLARE @a int;\nDECLARE @A int;",
+        "DECLARE @x int = 1;\nGO\nSELECT @x;",
+        "SET @x = 1;\nDECLARE @x int;",
+    ];
+    let out: Vec<String> = cases.iter().map(|c| error(c)).collect();
+    expect![[r#"
+        2:8: Msg 137: Must declare the scalar variable "@x".
+        1:5: Msg 137: Must declare the scalar variable "@n".
+        1:8: Msg 137: Must declare the scalar variable "@n".
+        1:14: Msg 137: Must declare the scalar variable "@n".
+        1:13: Msg 1087: Must declare the table variable "@t".
+        1:15: Msg 1087: Must declare the table variable "@t".
+        1:6: Msg 137: Must declare the scalar variable "@rc".
+        1:23: Msg 137: Must declare the scalar variable "@p".
+        1:12: Msg 137: Must declare the scalar variable "@name".
+        1:13: Msg 137: Must declare the scalar variable "@v".
+        2:9: Msg 134: The variable name '@A' has already been declared. Variable names must be unique within a query batch or stored procedure.
+        3:8: Msg 137: Must declare the scalar variable "@x".
+        1:5: Msg 137: Must declare the scalar variable "@x"."#]].assert_eq(&out.join("\n"));
+    let fine = "IF 1 = 0 BEGIN DECLARE @x int; END;\nSET @X = 1;\n\
+                EXEC sp_getapplock @Resource = 'r', @LockMode = 'Exclusive';\n\
+                DECLARE @t TABLE (id int);\nINSERT INTO @t VALUES (@x);\n\
+                SELECT @x = id FROM @t;\nGO\n\
+                CREATE PROCEDURE p @a int AS SELECT @a;";
+    parse_script(fine, Dialect::TSql).unwrap_or_else(|e| panic!("{}", e.render(fine)));
 }
 
 /// PostgreSQL's row-locking clause in a T-SQL script is named for what it is, with the

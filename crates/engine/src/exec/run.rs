@@ -192,7 +192,7 @@ impl Exec<'_> {
                 Instr::Jump(t) => self.set_pc(i, *t),
                 Instr::Declare(decls) => {
                     self.frame_mut(i).pc += 1;
-                    if let Err(Interrupt::Error(e)) = self.declare(i, decls) {
+                    if let Err(Interrupt::Error(e)) = self.declare(i, decls, false) {
                         // A literal that does not fit its type: the block fails where
                         // it begins.
                         self.raise(i, *e);

@@ -31,14 +31,21 @@ pub(crate) const MAX_NESTING: usize = 32;
 
 impl Exec<'_> {
     /// Declares variables in the current frame, with their initial values.
+    ///
+    /// `again`: the declaration is a statement that may run more than once (T-SQL's
+    /// DECLARE in a loop; the parser made sure it is the batch's only one of its name).
+    /// Run again, it assigns its initial value if it has one and otherwise keeps the
+    /// variable's value, as SQL Server does.
     pub(crate) fn declare(
         &mut self,
         i: usize,
         decls: &[sql::ast::VarDecl],
+        again: bool,
     ) -> Result<(), Interrupt> {
         for d in decls {
             let key = d.name.value.to_ascii_lowercase();
-            if self.w.frame(i).vars.contains_key(&key) {
+            let declared = self.w.frame(i).vars.contains_key(&key);
+            if declared && !again {
                 return Err(SqlError::variable_redeclared(&d.name.value).into());
             }
             let v = match &d.init {
@@ -46,6 +53,7 @@ impl Exec<'_> {
                     let v = self.eval_scalar(i, e)?;
                     self.convert(&v, &d.ty, None)?
                 }
+                None if declared => continue,
                 None => Value::Null,
             };
             self.frame_mut(i).vars.insert(key, (d.ty, v));
@@ -274,7 +282,8 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Declare(decls) => {
-                self.declare(i, decls)?;
+                let again = self.rules.declarations_are_statements();
+                self.declare(i, decls, again)?;
                 Ok(done(CostKind::Variable))
             }
             StmtKind::DeclareTable(dt) => {

@@ -1517,7 +1517,7 @@ fn an_aggregate_over_an_invalid_operand_type_is_refused() {
 }
 
 /// An error about a name the statement could not find points at the name, not at the
-/// statement's first word: the table, the column, the qualifier, the variable.
+/// statement's first word: the table, the column, the qualifier.
 #[test]
 fn a_name_not_found_is_placed_at_the_name() {
     let setup = "CREATE TABLE task (id int PRIMARY KEY, status varchar(20), owner varchar(20));";
@@ -1540,10 +1540,8 @@ fn a_name_not_found_is_placed_at_the_name() {
         places("SELECT task.id FROM task\nWHERE x.id = 1;"),
         [(4104, 2, 7)]
     );
-    assert_eq!(
-        places("INSERT task VALUES (1, 'new', NULL);\nUPDATE task\nSET owner = @op WHERE id = 1;"),
-        [(137, 3, 13)]
-    );
+    // An undeclared variable fails the batch as it compiles, so it is a parse error
+    // placed at the name (`a_variable_must_be_declared_earlier_in_the_batch`).
     // The names are bound with no row to read: a WHERE's, an UPDATE's values, HAVING.
     assert_eq!(
         places("SELECT id FROM task\nWHERE stauts = 'new';"),
@@ -1569,4 +1567,29 @@ fn a_name_not_found_is_placed_at_the_name() {
         places("SELECT id AS x FROM task ORDER BY x, ownr;"),
         [(207, 1, 38)]
     );
+}
+
+/// A DECLARE in a loop runs on every turn, but SQL Server declares the variable once, as
+/// the batch compiles: a turn's DECLARE without a value keeps the variable's value, and
+/// one with a value assigns it again.
+#[test]
+fn a_declare_in_a_loop_keeps_its_variable() {
+    let body = |decl: &str| {
+        format!(
+            "DECLARE @i int = 0, @s int = 0;\n\
+             WHILE @i < 3 BEGIN\n\
+               {decl}\n\
+               SET @x = ISNULL(@x, 0) + 1;\n\
+               SET @s += @x;\n\
+               SET @i += 1;\n\
+             END\n\
+             SELECT @s;"
+        )
+    };
+    let kept = run_one("", &body("DECLARE @x int;"));
+    no_errors(&kept, "A");
+    assert_eq!(row(&kept, "A", 0), ["6"], "1 + 2 + 3");
+    let assigned = run_one("", &body("DECLARE @x int = 0;"));
+    no_errors(&assigned, "A");
+    assert_eq!(row(&assigned, "A", 0), ["3"], "1 + 1 + 1");
 }

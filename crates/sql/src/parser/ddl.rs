@@ -125,6 +125,7 @@ impl Parser<'_> {
     fn param(&mut self) -> PResult<Param> {
         let start = self.cur_start();
         let name = self.var_ident()?;
+        self.declare_var(&name)?;
         self.eat_kw("AS");
         let ty = self.data_type(false)?;
         if self.kw_at(0, "VARYING") || self.kw_at(0, "READONLY") {

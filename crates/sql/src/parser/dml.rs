@@ -84,6 +84,7 @@ impl Parser<'_> {
         let start = self.cur_start();
         if self.at(Tok::Var) {
             let name = self.var_ident()?;
+            self.use_var(&name, true)?;
             return Ok(TableFactor::TableVar {
                 name,
                 alias: None,
@@ -238,6 +239,7 @@ impl Parser<'_> {
         let start = self.cur_start();
         let (target, op) = if self.at(Tok::Var) {
             let var = self.var_ident()?;
+            self.use_var(&var, false)?;
             let op = self.assign_op()?;
             // `@v = col = expr`
             if op.is_none() && self.ident_at(0) && self.column_then_eq() {

@@ -578,7 +578,8 @@ impl Parser<'_> {
             }
             Tok::Binary => Err(self.not_simulated(span, "binary literals")),
             Tok::Var => {
-                self.advance();
+                let var = self.var_ident()?;
+                self.use_var(&var, false)?;
                 Ok(Expr {
                     kind: ExprKind::Var(text.to_string()),
                     span,

@@ -50,6 +50,11 @@ pub(crate) struct Parser<'a> {
     pg_perform: bool,
     /// Inside a PL/pgSQL body, where `FOUND` names the routine's special variable.
     plpgsql: bool,
+    /// T-SQL variables declared so far in the batch's text (lower-case), or `None` where
+    /// no batch is parsed (a lesson's expression). SQL Server resolves a variable against
+    /// the DECLAREs before it in the batch's text, whatever runs, when the batch
+    /// compiles: an undeclared one fails the whole batch (Msg 137) and nothing runs.
+    tsql_vars: Option<Vec<String>>,
 }
 
 impl<'a> Parser<'a> {
@@ -74,12 +79,16 @@ impl<'a> Parser<'a> {
             pg_vars: Vec::new(),
             pg_perform: false,
             plpgsql: false,
+            tsql_vars: None,
         }
     }
 
     /// The statements of a whole batch.
     pub(crate) fn batch(&mut self) -> PResult<Batch> {
         let start = self.toks.first().map_or(0, |t| t.start);
+        if self.dialect == Dialect::TSql {
+            self.tsql_vars = Some(Vec::new());
+        }
         let mut statements = Vec::new();
         while !self.at_eof() {
             statements.push(self.statement_in_list()?);
@@ -412,6 +421,51 @@ impl<'a> Parser<'a> {
             value: self.src[span.clone()].to_string(),
             span,
         })
+    }
+
+    /// A variable the batch declares here (DECLARE, a procedure's parameter); a second
+    /// declaration of a name fails the batch (Msg 134).
+    fn declare_var(&mut self, name: &Ident) -> PResult<()> {
+        let Some(vars) = &mut self.tsql_vars else {
+            return Ok(());
+        };
+        let lower = name.value.to_lowercase();
+        if vars.contains(&lower) {
+            return Err(crate::ParseError::new(
+                name.span.clone(),
+                format!(
+                    "Msg 134: The variable name '{}' has already been declared. Variable \
+                     names must be unique within a query batch or stored procedure.",
+                    name.value
+                ),
+            ));
+        }
+        vars.push(lower);
+        Ok(())
+    }
+
+    /// A variable the batch reads or sets: declared earlier in the batch's text, or the
+    /// batch does not compile (Msg 137; Msg 1087 for a table variable).
+    fn use_var(&self, name: &Ident, table: bool) -> PResult<()> {
+        let Some(vars) = &self.tsql_vars else {
+            return Ok(());
+        };
+        let lower = name.value.to_lowercase();
+        if vars.contains(&lower) {
+            return Ok(());
+        }
+        let (number, what) = if table {
+            (1087, "table")
+        } else {
+            (137, "scalar")
+        };
+        Err(crate::ParseError::new(
+            name.span.clone(),
+            format!(
+                "Msg {number}: Must declare the {what} variable \"{}\".",
+                name.value
+            ),
+        ))
     }
 
     /// `a`, `a.b`, `a.b.c`, `a.b.c.d`.

@@ -414,6 +414,7 @@ impl Parser<'_> {
         if allow_assign && self.kind_at(0) == Some(Tok::Var) {
             if let Some(op) = self.assign_op_at(1) {
                 let var = self.var_ident()?;
+                self.use_var(&var, false)?;
                 self.advance();
                 let value = self.expr()?;
                 let expr = desugar_compound(op, var_expr(&var), value);
@@ -635,6 +636,7 @@ impl Parser<'_> {
         }
         if self.at(Tok::Var) {
             let name = self.var_ident()?;
+            self.use_var(&name, true)?;
             let alias = self.opt_table_alias()?;
             return Ok(TableFactor::TableVar {
                 name,

@@ -369,7 +369,11 @@ impl Parser<'_> {
     fn tran_name(&mut self) -> PResult<Option<Ident>> {
         self.note("a transaction name");
         match self.tok_at(0) {
-            Some(t) if t.kind == Tok::Var => Ok(Some(self.var_ident()?)),
+            Some(t) if t.kind == Tok::Var => {
+                let name = self.var_ident()?;
+                self.use_var(&name, false)?;
+                Ok(Some(name))
+            }
             Some(t)
                 if t.kind == Tok::Word && keywords::can_be_alias(self.text(t), self.dialect) =>
             {
@@ -408,6 +412,7 @@ impl Parser<'_> {
         loop {
             let start = self.cur_start();
             let name = self.var_ident()?;
+            self.declare_var(&name)?;
             self.eat_kw("AS");
             if self.kw_at(0, "CURSOR") {
                 let span = start..self.cur_span().end;
@@ -445,6 +450,7 @@ impl Parser<'_> {
         self.advance();
         if self.at(Tok::Var) {
             let name = self.var_ident()?;
+            self.use_var(&name, false)?;
             let op = self.assign_op()?;
             if self.kw_at(0, "CURSOR") {
                 let span = self.cur_span();
@@ -552,7 +558,9 @@ impl Parser<'_> {
 
     fn deadlock_priority(&mut self) -> PResult<DeadlockPriority> {
         if self.at(Tok::Var) {
-            return Ok(DeadlockPriority::Var(self.var_ident()?));
+            let name = self.var_ident()?;
+            self.use_var(&name, false)?;
+            return Ok(DeadlockPriority::Var(name));
         }
         if self.eat_kw("LOW") {
             return Ok(DeadlockPriority::Low);
@@ -590,6 +598,7 @@ impl Parser<'_> {
                 return Err(self.not_simulated(span, "EXEC of a procedure named by a variable"));
             }
             let var = self.var_ident()?;
+            self.use_var(&var, false)?;
             self.advance();
             Some(var)
         } else {

@@ -1,3 +1,5 @@
+-- A fragment of the test process's loop, which declares @id.
+DECLARE @id int;
 SELECT TOP (1) @id = id FROM dbo.zadanie_przyklad
 WHERE aktywne = 1 AND status = 'nowe' ORDER BY ranga DESC, aktywowano, id;
 IF @id IS NOT NULL
