@@ -503,6 +503,15 @@ impl SqlError {
         .with_state(2)
     }
 
+    /// An ORDER BY name that two output columns of different values bear (Msg 209; a
+    /// dialect that words it apart finds `order_by` in `key`).
+    pub fn ambiguous_order_by(name: &sql::ast::ObjectName) -> SqlError {
+        let column = &name.name().value;
+        let mut e = SqlError::ambiguous_column(column).pointing(name.span.start);
+        e.key = Some(Box::new(("order_by".into(), column.clone())));
+        e
+    }
+
     pub fn variable_redeclared(name: &str) -> SqlError {
         SqlError::new(
             134,

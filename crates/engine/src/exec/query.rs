@@ -907,6 +907,7 @@ impl Exec<'_> {
                 }
             }
         }
+        ambiguous_order_by(&s.items, &columns, &scope, &s.order_by)?;
         // ORDER BY's names too, but for an output column's (`ORDER BY alias`).
         if no_rows {
             let output = |e: &&Expr| match &e.kind {
@@ -4985,4 +4986,73 @@ mod tests {
         ];
         assert_eq!(dedup(rows), vec![vec![Value::Int(1)], vec![t("x")]]);
     }
+}
+
+/// Where an output column of the select list comes from: a column of the FROM row (by
+/// its position there), or an expression's canonical text.
+#[derive(PartialEq)]
+enum Origin {
+    Row(usize),
+    Text(String),
+}
+
+/// `ORDER BY id` where two output columns are named `id` and hold different things
+/// (`a.id, b.id`, `v AS id, id`, `*` over a join) is ambiguous (Msg 209, which each
+/// dialect words); the same column twice (`id, id`) is not. Only a bare
+/// name that matches an output column is at stake: anything else names the FROM row.
+fn ambiguous_order_by(
+    items: &[SelectItem],
+    columns: &[String],
+    scope: &Scope,
+    order_by: &[sql::ast::OrderItem],
+) -> Result<(), Interrupt> {
+    for o in order_by {
+        let ExprKind::Column(n) = &o.expr.kind else {
+            continue;
+        };
+        let name = &n.name().value;
+        let named = columns
+            .iter()
+            .filter(|c| c.eq_ignore_ascii_case(name))
+            .count();
+        if n.parts.len() != 1 || named < 2 {
+            continue;
+        }
+        let mut origins: Vec<Origin> = Vec::new();
+        for it in items {
+            match it {
+                SelectItem::Wildcard { qualifier, .. } => {
+                    for b in scope.star(qualifier.as_ref()) {
+                        let cols = b.columns[..visible(b)].iter().enumerate();
+                        origins.extend(
+                            cols.filter(|(_, c)| c.eq_ignore_ascii_case(name))
+                                .map(|(k, _)| Origin::Row(b.offset + k)),
+                        );
+                    }
+                }
+                SelectItem::Expr { expr, alias } => {
+                    let output = match (alias, &expr.kind) {
+                        (Some(a), _) => &a.value,
+                        (None, ExprKind::Column(c)) => &c.name().value,
+                        (None, _) => continue,
+                    };
+                    if !output.eq_ignore_ascii_case(name) {
+                        continue;
+                    }
+                    origins.push(match &expr.kind {
+                        ExprKind::Column(c) => match scope.resolve(c) {
+                            Ok(Some(p)) => Origin::Row(p),
+                            _ => Origin::Text(expr.to_string()),
+                        },
+                        _ => Origin::Text(expr.to_string()),
+                    });
+                }
+                SelectItem::Assign { .. } => {}
+            }
+        }
+        if origins.iter().any(|o| *o != origins[0]) {
+            return Err(SqlError::ambiguous_order_by(n).into());
+        }
+    }
+    Ok(())
 }

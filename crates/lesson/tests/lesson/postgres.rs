@@ -4426,3 +4426,54 @@ SELECT max(status), min(code), sum(n) FROM job;";
         ]]]
     );
 }
+
+/// ORDER BY a name that two output columns bear is ambiguous when they hold different
+/// things (42702, `ORDER BY "id" is ambiguous`), with rows or without; the same column
+/// twice, a qualified name or a position is not. As PostgreSQL 15 answered.
+#[test]
+fn order_by_a_name_two_output_columns_bear_is_ambiguous() {
+    let setup = "CREATE TABLE a (id int, v int); CREATE TABLE b (id int, w int);
+INSERT INTO a VALUES (1, 10), (2, 20); INSERT INTO b VALUES (1, 5), (2, 6);";
+    let script = "SELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY id;
+SELECT v AS id, id FROM a ORDER BY id;
+SELECT * FROM a JOIN b ON a.id = b.id ORDER BY id;
+SELECT id, id + 0 AS id FROM a ORDER BY id;
+SELECT a.id AS x, b.id AS x FROM a JOIN b ON a.id = b.id WHERE false ORDER BY x;
+SELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY b.id + id;
+SELECT id, id FROM a ORDER BY id;
+SELECT a.*, a.id FROM a ORDER BY id;
+SELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY a.id DESC;
+SELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY 2 DESC;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "ORDER BY \"id\" is ambiguous",
+            "ORDER BY \"id\" is ambiguous",
+            "ORDER BY \"id\" is ambiguous",
+            "ORDER BY \"id\" is ambiguous",
+            "ORDER BY \"x\" is ambiguous",
+            "column reference \"id\" is ambiguous",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42702"; 6]);
+    let (one, two) = (Value::Int(1), Value::Int(2));
+    assert_eq!(
+        results(&sim, "A"),
+        [
+            vec![
+                vec![one.clone(), one.clone()],
+                vec![two.clone(), two.clone()]
+            ],
+            vec![
+                vec![one.clone(), Value::Int(10), one.clone()],
+                vec![two.clone(), Value::Int(20), two.clone()]
+            ],
+            vec![
+                vec![two.clone(), two.clone()],
+                vec![one.clone(), one.clone()]
+            ],
+            vec![vec![two.clone(), two], vec![one.clone(), one]],
+        ]
+    );
+}

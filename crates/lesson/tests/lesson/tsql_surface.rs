@@ -1593,3 +1593,27 @@ fn a_declare_in_a_loop_keeps_its_variable() {
     no_errors(&assigned, "A");
     assert_eq!(row(&assigned, "A", 0), ["3"], "1 + 1 + 1");
 }
+
+/// ORDER BY a name that two output columns of different values bear is Msg 209, placed
+/// at the name, and ends the batch; a qualified name picks one.
+#[test]
+fn order_by_a_name_two_output_columns_bear_is_msg_209() {
+    let setup = "CREATE TABLE a (id int, v int); CREATE TABLE b (id int, w int);
+INSERT INTO a VALUES (1, 10), (2, 20); INSERT INTO b VALUES (1, 5), (2, 6);";
+    let sim = run_one(
+        setup,
+        "SELECT a.id, b.id FROM a JOIN b ON a.id = b.id\nORDER BY id;\nGO\nSELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY b.id DESC;",
+    );
+    let errors = session_of(&sim, "A").errors;
+    let got: Vec<(u32, String, u32, u32)> = (errors.iter())
+        .map(|e| {
+            let at = e.at.expect("placed");
+            (e.number, e.message.clone(), at.line, at.col)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(209, "Ambiguous column name 'id'.".to_string(), 2, 10)]
+    );
+    assert_eq!(texts(&sim, "A", 0), [["2", "2"], ["1", "1"]]);
+}

@@ -441,10 +441,15 @@ impl Rules for Postgres {
             ),
             209 => (
                 "42702",
-                format!(
-                    "column reference \"{}\" is ambiguous",
-                    quoted_after(&e.message, "name '").unwrap_or("?")
-                ),
+                match e.key.as_deref() {
+                    Some((k, name)) if k == "order_by" => {
+                        format!("ORDER BY \"{name}\" is ambiguous")
+                    }
+                    _ => format!(
+                        "column reference \"{}\" is ambiguous",
+                        quoted_after(&e.message, "name '").unwrap_or("?")
+                    ),
+                },
             ),
             208 => (
                 "42P01",
