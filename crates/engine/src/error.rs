@@ -503,6 +503,19 @@ impl SqlError {
         .with_state(2)
     }
 
+    /// The operands of UNION, INTERSECT or EXCEPT (`op`) return different numbers of
+    /// columns (Msg 205; `key` names the operator for a dialect that does).
+    pub fn set_op_columns(op: &str) -> SqlError {
+        let mut e = SqlError::new(
+            205,
+            16,
+            "All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.".into(),
+            AbortScope::Compile,
+        );
+        e.key = Some(Box::new(("set_op".into(), op.into())));
+        e
+    }
+
     /// An ORDER BY name that two output columns of different values bear (Msg 209; a
     /// dialect that words it apart finds `order_by` in `key`).
     pub fn ambiguous_order_by(name: &sql::ast::ObjectName) -> SqlError {

@@ -500,6 +500,14 @@ impl Exec<'_> {
         let mut out = r?;
         if let Some((op, next)) = &s.set_op {
             let right = self.run_select(i, next, outer)?;
+            if right.columns.len() != out.columns.len() {
+                let word = match op {
+                    SetOp::UnionAll | SetOp::Union => "UNION",
+                    SetOp::Except => "EXCEPT",
+                    SetOp::Intersect => "INTERSECT",
+                };
+                return Err(SqlError::set_op_columns(word).into());
+            }
             out.rows = match op {
                 SetOp::UnionAll => {
                     let mut rows = out.rows;

@@ -4477,3 +4477,30 @@ SELECT a.id, b.id FROM a JOIN b ON a.id = b.id ORDER BY 2 DESC;";
         ]
     );
 }
+
+/// Operands of a set operation with different numbers of columns: 42601, naming the
+/// operator, as PostgreSQL 15 words it.
+#[test]
+fn set_operands_with_different_column_counts_are_42601() {
+    let sim = pg(
+        "CREATE TABLE task (id int PRIMARY KEY, status text);",
+        &[(
+            "A",
+            0,
+            "SELECT 1, 2 UNION ALL SELECT 1;
+SELECT 1, 2 INTERSECT SELECT 1;
+SELECT 1 EXCEPT SELECT 1, 3;
+SELECT * FROM task UNION SELECT 1 ORDER BY 1;",
+        )],
+    );
+    assert_eq!(
+        messages(&sim, "A"),
+        [
+            "each UNION query must have the same number of columns",
+            "each INTERSECT query must have the same number of columns",
+            "each EXCEPT query must have the same number of columns",
+            "each UNION query must have the same number of columns",
+        ]
+    );
+    assert_eq!(sqlstates(&sim, "A"), ["42601"; 4]);
+}

@@ -1617,3 +1617,23 @@ INSERT INTO a VALUES (1, 10), (2, 20); INSERT INTO b VALUES (1, 5), (2, 6);";
     );
     assert_eq!(texts(&sim, "A", 0), [["2", "2"], ["1", "1"]]);
 }
+
+/// Operands of UNION, INTERSECT or EXCEPT that return different numbers of columns are
+/// Msg 205, with rows or without, and end the batch (they were a panic when an ORDER BY
+/// read the shorter rows).
+#[test]
+fn set_operands_with_different_column_counts_are_msg_205() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY, status varchar(20), rank tinyint NULL);
+INSERT task VALUES (1, 'new', 1);";
+    for sql in [
+        "SELECT * FROM task UNION ALL SELECT CAST(-1 AS varchar(20)) ORDER BY rank;\nSELECT 1;",
+        "SELECT id FROM task WHERE id > 5 EXCEPT SELECT 1, 2;\nSELECT 1;",
+    ] {
+        let sim = run_one(setup, sql);
+        assert_eq!(numbers(&sim, "A"), [205], "{sql}");
+        assert!(
+            session_of(&sim, "A").results.is_empty(),
+            "the batch ends: {sql}"
+        );
+    }
+}

@@ -401,6 +401,10 @@ impl Rules for Postgres {
                 };
                 ("42883", format!("function {function}({ty}) does not exist"))
             }
+            205 => {
+                let op = e.key.as_deref().map_or("UNION", |(_, op)| op.as_str());
+                ("42601", format!("each {op} query must have the same number of columns"))
+            }
             116 if e.key.is_some() => ("42601", "subquery has too many columns".to_string()),
             116 => ("42601", "subquery must return only one column".to_string()),
             1062 => (
