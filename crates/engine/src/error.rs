@@ -208,6 +208,19 @@ impl SqlError {
         )
     }
 
+    /// Msg 220: an int's value past a smallint's or tinyint's range (a value past an
+    /// int's is a numeric, whose overflow is 8115). Other dialects word it as 8115.
+    pub fn int_overflow(ty: &DataType, value: i64) -> SqlError {
+        SqlError::new(
+            220,
+            16,
+            format!("Arithmetic overflow error for data type {ty}, value = {value}."),
+            AbortScope::Statement,
+        )
+        .with_state(2)
+    }
+
+    /// Msg 8115, state 2, as the server reports a value past a type's range.
     pub fn arithmetic_overflow(ty: &DataType) -> SqlError {
         SqlError::new(
             8115,
@@ -215,6 +228,7 @@ impl SqlError {
             format!("Arithmetic overflow error converting expression to data type {ty}."),
             AbortScope::Statement,
         )
+        .with_state(2)
     }
 
     pub fn divide_by_zero() -> SqlError {

@@ -799,6 +799,10 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
         Value::Null => return Ok(Value::Null),
     };
     if n < min || n > max {
+        let small = matches!(ty, DataType::SmallInt | DataType::TinyInt);
+        if small && matches!(v, Value::Int(_)) && i32::try_from(n).is_ok() {
+            return Err(SqlError::int_overflow(ty, n).into());
+        }
         return Err(SqlError::arithmetic_overflow(ty).into());
     }
     Ok(Value::Int(n))

@@ -2817,18 +2817,20 @@ impl Exec<'_> {
                 .as_ref()
                 .map(|id| id.column),
         };
+        // A value given for the identity column fails as the statement compiles, so
+        // no identity value is used up (a constraint's failure uses one).
+        if column.is_some_and(|c| set[c]) {
+            return Err(SqlError::generic(
+                544,
+                16,
+                format!("Cannot insert explicit value for identity column in table '{table_name}' when IDENTITY_INSERT is set to OFF."),
+            )
+            .into());
+        }
         let identity = column.map(|c| (c, self.take_identity(i, tid, var)));
         if let Some((c, n)) = identity {
             if convert(&Value::Int(n), &columns[c].ty, None).is_err() {
                 return Err(SqlError::identity_overflow(&columns[c].ty).into());
-            }
-            if set[c] {
-                return Err(SqlError::generic(
-                    544,
-                    16,
-                    format!("Cannot insert explicit value for identity column in table '{table_name}' when IDENTITY_INSERT is set to OFF."),
-                )
-                .into());
             }
             row[c] = Value::Int(n);
             set[c] = true;

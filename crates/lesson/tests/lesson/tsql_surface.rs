@@ -1637,3 +1637,63 @@ INSERT task VALUES (1, 'new', 1);";
         );
     }
 }
+
+/// An int past a tinyint's or smallint's range is Msg 220 (state 2), naming the value;
+/// a number past an int's is a numeric, whose overflow is 8115.
+#[test]
+fn an_int_too_big_for_a_small_type_is_msg_220() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY, rank tinyint NULL);";
+    let sim = run_one(
+        setup,
+        "BEGIN TRY DECLARE @t tinyint = 300; END TRY BEGIN CATCH SELECT ERROR_NUMBER(), ERROR_STATE(), ERROR_MESSAGE(); END CATCH;
+BEGIN TRY DECLARE @s smallint; SET @s = -40000; END TRY BEGIN CATCH SELECT ERROR_NUMBER(), ERROR_STATE(), ERROR_MESSAGE(); END CATCH;
+BEGIN TRY INSERT task VALUES (1, 256); END TRY BEGIN CATCH SELECT ERROR_NUMBER(), ERROR_STATE(), ERROR_MESSAGE(); END CATCH;
+BEGIN TRY DECLARE @u tinyint = 2147483649; END TRY BEGIN CATCH SELECT ERROR_NUMBER(), ERROR_STATE(), ERROR_MESSAGE(); END CATCH;",
+    );
+    let got: Vec<Vec<String>> = (0..4).map(|k| row(&sim, "A", k)).collect();
+    assert_eq!(
+        got,
+        [
+            [
+                "220",
+                "2",
+                "Arithmetic overflow error for data type tinyint, value = 300."
+            ],
+            [
+                "220",
+                "2",
+                "Arithmetic overflow error for data type smallint, value = -40000."
+            ],
+            [
+                "220",
+                "2",
+                "Arithmetic overflow error for data type tinyint, value = 256."
+            ],
+            [
+                "8115",
+                "2",
+                "Arithmetic overflow error converting expression to data type tinyint."
+            ],
+        ]
+    );
+}
+
+/// A value given for an identity column fails as the statement compiles (Msg 544) and
+/// uses up no identity value; a constraint's failure uses one.
+#[test]
+fn an_explicit_identity_value_uses_up_no_identity() {
+    let setup =
+        "CREATE TABLE send (Id int IDENTITY(1,1) PRIMARY KEY, DocumentId int NOT NULL UNIQUE);";
+    let sim = run_one(
+        setup,
+        "BEGIN TRY INSERT send (Id, DocumentId) VALUES (50, 1); END TRY BEGIN CATCH END CATCH;
+INSERT send (DocumentId) VALUES (1);
+SELECT SCOPE_IDENTITY();
+BEGIN TRY INSERT send (DocumentId) VALUES (1); END TRY BEGIN CATCH END CATCH;
+INSERT send (DocumentId) VALUES (2);
+SELECT SCOPE_IDENTITY();",
+    );
+    assert_eq!(numbers(&sim, "A"), [544, 2627]);
+    assert_eq!(row(&sim, "A", 0), ["1"]);
+    assert_eq!(row(&sim, "A", 1), ["3"]);
+}

@@ -479,6 +479,7 @@ impl Rules for Postgres {
                     format!("value \"{text}\" is out of range for type {}", pg_type(&ty)),
                 )
             }
+            220 => ("22003", "smallint out of range".to_string()),
             // SQL Server's message names the type; the server's words name its own.
             8115 => {
                 let ty = between(&e.message, "data type ", ".").unwrap_or_default();

@@ -76,7 +76,7 @@ fn teradata_error(e: SqlError) -> SqlError {
             ),
         ),
         8134 => (2618, "Invalid calculation:  division by zero.".to_string()),
-        8115 => (
+        8115 | 220 => (
             2616,
             "Numeric overflow occurred during computation.".to_string(),
         ),
