@@ -107,7 +107,7 @@ impl Simulation {
                 }
             }
             (&s.statement_locks, &s.fresh_locks, s.init_plan_reads).hash(&mut h);
-            (s.effects.len(), s.effect_waiting).hash(&mut h);
+            (s.effects.len(), s.effect_waiting, &s.range_test).hash(&mut h);
             for (_, _, rows) in &s.init_plans {
                 for r in rows {
                     row(&mut h, Some(r));

@@ -157,12 +157,9 @@ pub(crate) fn end_of_index(table: u32) -> Resource {
     Resource::Key {
         table,
         index: 1,
-        key: Rc::from(END_OF_INDEX),
+        key: Rc::from(crate::state::storage::END_OF_INDEX),
     }
 }
-
-/// The end-of-index key's text in the trace (`KEY task (end of index)`).
-const END_OF_INDEX: &str = "end of index";
 
 /// An access path: how, the candidate rows in the order it yields them, the index's
 /// depth (an index seek), and the key a clustered seek looked for when no row has it.
@@ -1770,12 +1767,13 @@ impl Exec<'_> {
         let (access, candidates, index_depth, missing) =
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         // SERIALIZABLE (HOLDLOCK) keeps a key it looked for and did not find out of the
-        // table: SQL Server locks the range the key would go in; a lock on the key itself
-        // stands for that range (an INSERT of the key takes X on the same resource), so
-        // an `IF NOT EXISTS (... WITH (UPDLOCK, HOLDLOCK))` guard makes the second session
-        // wait, and HOLDLOCK alone makes two such inserts deadlock, as they do there.
-        // (A versioned dialect's SERIALIZABLE never reaches here with `range`: it reads
-        // a snapshot and locks only rows that exist.)
+        // table: SQL Server locks the range the key would go in, on the next key in the
+        // index (or the end of the index), and an INSERT into that range tests it. So an
+        // `IF NOT EXISTS (... WITH (UPDLOCK, HOLDLOCK))` guard makes the second session
+        // wait, an insert of any key in the range waits, and HOLDLOCK alone makes two
+        // such inserts deadlock, as they do there. (A versioned dialect's SERIALIZABLE
+        // never reaches here with `range`: it reads a snapshot and locks only rows that
+        // exist.)
         if let (Some(key), Some(mode), None, true) = (missing, lk.row, lk.table, lk.range) {
             let res = Resource::Key {
                 table: tid,
@@ -2221,9 +2219,9 @@ impl Exec<'_> {
                 let ord =
                     crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
-                // The key looked for, when no row has it (its text names its lock).
+                // The key range the key looked for falls in, when no row has it.
                 let missing = (found.is_empty() && t.hash_key.is_empty() && self.w.tracing)
-                    .then(|| t.missing_key_text(&ord.0));
+                    .then(|| t.range_text(&ord));
                 return Ok((Access::ClusteredSeek, listed(found), 0, missing));
             }
         }
@@ -2935,19 +2933,42 @@ impl Exec<'_> {
             t.key_text_of(Some(row), t.slots.len())
         };
         self.lock(i, Resource::Object { table: tid }, LockMode::IX, false)?;
-        // A SERIALIZABLE scan of another transaction holds the table's range to its end:
-        // the insert waits for it (SQL Server's RangeI-N test), and two such readers that
-        // both insert deadlock.
+        // A SERIALIZABLE reader in another transaction holds the key range the new key
+        // falls in (a scan to the end, the end of the index; a key it did not find, the
+        // range below the next key): the insert waits for it (SQL Server's RangeI-N
+        // test, held no longer than the test), and two such readers that both insert
+        // deadlock.
         if self.w.tracing && self.w.db.tables[tid as usize].hash_key.is_empty() {
-            let end = end_of_index(tid);
+            let end = Resource::Key {
+                table: tid,
+                index: 1,
+                key: self.w.db.tables[tid as usize].range_text(&key),
+            };
             let owner = self.ensure_txn(i);
-            if self
-                .w
-                .locks
-                .holders(&end)
-                .iter()
-                .any(|(o, _, _)| *o != owner)
-            {
+            if let Some(tested) = self.w.sessions[i].range_test.take() {
+                // The insert waited for a range and runs again: the test is passed, and
+                // SQL Server holds it no longer (RangeI-N is released at once).
+                let grants = self.w.locks.release(owner, &tested);
+                self.w.sessions[i].fresh_locks.remove(&tested);
+                if self.recording() {
+                    let name = self.w.sessions[i].name.clone();
+                    let resource = self.w.resource_text(&tested);
+                    self.push(Event::LockReleased {
+                        session: name,
+                        resource,
+                        mode: LockMode::X,
+                        reason: crate::event::ReleaseReason::EndOfStatement,
+                        mode_name: None,
+                    });
+                }
+                self.wake(grants);
+            }
+            // Another insert's test (X here) lets this one by, as RangeI-N does RangeI-N.
+            let reader = |(o, m, _): &(crate::state::locks::OwnerId, LockMode, _)| {
+                *o != owner && *m != LockMode::X
+            };
+            if self.w.locks.holders(&end).iter().any(reader) {
+                self.w.sessions[i].range_test = Some(end.clone());
                 self.lock(i, end, LockMode::X, false)?;
             }
         }
@@ -4052,8 +4073,8 @@ impl Exec<'_> {
     }
 
     /// HOLDLOCK on a key no row has: SQL Server locks the key range where the key would
-    /// go, so another MERGE of the same key waits. Without key-range locks, a U lock on the
-    /// key itself stands for it (an INSERT of the key takes X on the same resource).
+    /// go (`Table::range_text`), so another MERGE of a key in it waits, and so does an
+    /// INSERT into it.
     fn lock_missing_key(
         &mut self,
         i: usize,
@@ -4084,7 +4105,9 @@ impl Exec<'_> {
             let v = self.eval(i, e, Some(ctx))?;
             values.push(convert(&v, &columns[c].ty, None).unwrap_or(Value::Null));
         }
-        let key = self.w.db.tables[tid as usize].missing_key_text(&values);
+        let desc = vec![false; values.len()];
+        let sought = crate::state::storage::OrdKey(values.into(), desc.into());
+        let key = self.w.db.tables[tid as usize].range_text(&sought);
         let res = Resource::Key {
             table: tid,
             index: 1,

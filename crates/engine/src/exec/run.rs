@@ -79,6 +79,7 @@ impl Exec<'_> {
             effects: Vec::new(),
             effects_used: 0,
             effect_waiting: None,
+            range_test: None,
             waiting_as: None,
             timeout_override: None,
             applock_waiting: false,
@@ -501,6 +502,7 @@ impl Exec<'_> {
         s.identities.clear();
         s.effects.clear();
         s.effect_waiting = None;
+        s.range_test = None;
         if !self.w.tracing {
             // Setup: only where the statement is, to place its errors.
             s.current = Some((Source::Setup, span.start, span.end));

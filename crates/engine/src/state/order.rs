@@ -64,6 +64,16 @@ impl<K: Ord> ClusteredOrder<K> {
         }
     }
 
+    /// The slot of the least key greater than `key`.
+    pub fn next_after(&self, key: &K) -> Option<RowId> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        if let Some((_, s)) = self.tree.range((Excluded(key), Unbounded)).next() {
+            return Some(*s);
+        }
+        let at = self.run.partition_point(|(k, _)| k <= key);
+        self.run.get(at).map(|(_, s)| *s)
+    }
+
     /// Slots in key order.
     pub fn slots(&self) -> impl Iterator<Item = RowId> + '_ {
         self.tree

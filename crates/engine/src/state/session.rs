@@ -278,6 +278,10 @@ pub(crate) struct Session {
     pub effects_used: usize,
     /// The call (its position among the statement's calls) that waited for its lock.
     pub effect_waiting: Option<usize>,
+    /// The key range an INSERT of the current statement waited to test (another
+    /// transaction's SERIALIZABLE read held it): granted to it by the wait, released as
+    /// the statement runs again.
+    pub range_test: Option<crate::state::locks::Resource>,
     /// The owner (transaction or session) of the pending lock request, while blocked.
     pub waiting_as: Option<OwnerId>,
     /// LOCK_TIMEOUT for the next lock request only (sp_getapplock's @LockTimeout).

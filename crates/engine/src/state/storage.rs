@@ -183,6 +183,13 @@ pub struct Identity {
 #[derive(Clone, Debug)]
 pub struct OrdKey(pub Rc<[Value]>, pub Rc<[bool]>);
 
+/// The end-of-index key's text in the trace (`KEY task (end of index)`): the range past
+/// a clustered index's last key.
+pub const END_OF_INDEX: &str = "end of index";
+/// What a key range's text begins with, before the key that ends it (`KEY task (range
+/// below 5)`).
+pub const RANGE_BELOW: &str = "range below ";
+
 impl PartialEq for OrdKey {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
@@ -350,14 +357,15 @@ impl Table {
         }
     }
 
-    /// The text of a clustered key no row has, from its values in key order: what names
-    /// the lock that stands for the range the key would go in.
-    pub fn missing_key_text(&self, values: &[Value]) -> Rc<str> {
-        let mut row = vec![Value::Null; self.columns.len()];
-        for (v, &c) in values.iter().zip(&self.key) {
-            row[c] = v.clone();
+    /// The text of the key range a clustered key falls in (no row need have it): SQL
+    /// Server's key-range locks sit on the next key in the index, and past the last key
+    /// on the end of the index. A SERIALIZABLE reader that finds no row locks it, and an
+    /// INSERT into it tests it.
+    pub fn range_text(&self, key: &OrdKey) -> Rc<str> {
+        match self.order.next_after(key) {
+            Some(slot) => format!("{RANGE_BELOW}{}", self.key_rc(slot)).into(),
+            None => Rc::from(END_OF_INDEX),
         }
-        self.key_text_of(Some(&row), self.slots.len())
     }
 
     /// Keeps a slot's key text after its newest or committed data changed.

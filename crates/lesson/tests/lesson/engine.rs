@@ -461,9 +461,10 @@ fn guard_race(
 }
 
 /// The "insert if missing" guard under SERIALIZABLE, found by the clustered key (a seek
-/// that finds no row keeps the key it looked for locked) and by another column (a scan
-/// to the end of the clustered index keeps the end locked, and an INSERT tests it), as
-/// SQL Server's key-range locks do. With UPDLOCK, HOLDLOCK the second session waits,
+/// that finds no row keeps the key range it would go in locked: past the last key, the
+/// end of the index) and by another column (a scan to the end of the clustered index
+/// keeps the end locked), and an INSERT tests the range, as SQL Server's key-range locks
+/// do. With UPDLOCK, HOLDLOCK the second session waits,
 /// then finds the first's row and inserts nothing; with HOLDLOCK alone both hold S and
 /// each INSERT waits for the other: a deadlock, one victim (1205); without a hint the
 /// read keeps nothing and the second INSERT fails on the unique key.
@@ -479,8 +480,8 @@ fn a_serializable_guard_keeps_the_missing_row_out() {
             "dbo.account",
             "id = 3",
             "INSERT dbo.account VALUES (3, 0)",
-            "B waits for U on KEY account (3): A holds U",
-            "waits for X on KEY account (3)",
+            "B waits for U on KEY account (end of index): A holds U",
+            "waits for X on KEY account (end of index)",
             2627,
         ),
         (
@@ -666,4 +667,54 @@ fn teradata_takes_no_page_locks() {
             }
         }
     }
+}
+
+/// A key that a SERIALIZABLE seek did not find locks the range below the next key in
+/// the index (SQL Server's RangeS-U on that key): another session's insert of any key
+/// in that range waits until the reader commits, an insert into another range does not,
+/// and two inserts into the range do not wait for each other (RangeI-N is compatible
+/// with RangeI-N and released once tested).
+#[test]
+fn a_missing_key_locks_the_range_below_the_next_key() {
+    let setup = "CREATE TABLE dbo.account (id int PRIMARY KEY, balance int NOT NULL);\n\
+                 INSERT dbo.account VALUES (1, 100), (5, 100);";
+    let reader = "BEGIN TRAN;\n\
+                  SELECT id FROM dbo.account WITH (UPDLOCK, HOLDLOCK) WHERE id = 3;\n\
+                  WAITFOR DELAY '00:00:01';\n\
+                  COMMIT;";
+    let (sim, trace) = run_traced(
+        &scenario(
+            setup,
+            &[
+                ("A", 0, reader),
+                ("B", 100, "BEGIN TRAN; INSERT dbo.account VALUES (4, 0); WAITFOR DELAY '00:00:01'; COMMIT;"),
+                ("C", 100, "INSERT dbo.account VALUES (7, 0);"),
+                ("D", 200, "INSERT dbo.account VALUES (2, 0);"),
+            ],
+        ),
+        1,
+    );
+    let text = trace.to_string();
+    assert!(
+        text.contains("A gets U on KEY account (range below 5)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("B waits for X on KEY account (range below 5): A holds U"),
+        "{text}"
+    );
+    assert!(!text.contains("C waits"), "{text}");
+    let waited = |name: &str| {
+        let o = sim.outcome();
+        o.sessions.iter().find(|s| s.name == name).unwrap().wait_us / 1000
+    };
+    assert!((990..=1010).contains(&waited("B")), "{}", waited("B"));
+    assert!((990..=1010).contains(&waited("D")), "{}", waited("D"));
+    assert_eq!(waited("C"), 0);
+    assert!(
+        text.contains("B releases X on KEY account (range below 5) at the end of the statement"),
+        "{text}"
+    );
+    assert_eq!(errors(&sim, "B"), Vec::<u32>::new());
+    assert_eq!(errors(&sim, "D"), Vec::<u32>::new());
 }
