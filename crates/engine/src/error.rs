@@ -2,6 +2,7 @@
 //! Other dialects renumber and reword them (`Rules::number_error`).
 
 use sql::ast::DataType;
+use std::rc::Rc;
 
 /// The database name errors show (`lockstep.dbo.task`).
 pub const DATABASE: &str = "lockstep";
@@ -36,6 +37,10 @@ pub struct SqlError {
     /// statement's start (a byte offset): the table, column or variable it could not
     /// find, so the caret goes to the name rather than to the statement's first word.
     pub offset: Option<usize>,
+    /// Where a TRY caught it: the line in its batch (or its procedure's CREATE batch)
+    /// of the statement that raised it, and the procedure or trigger that ran it, for
+    /// ERROR_LINE() and ERROR_PROCEDURE().
+    pub origin: Option<Box<(u32, Option<Rc<str>>)>>,
 }
 
 /// What the expression helpers return: the error behind a pointer, so the value they
@@ -77,6 +82,7 @@ impl SqlError {
             ignores_xact_abort: false,
             key: None,
             offset: None,
+            origin: None,
         }
     }
 

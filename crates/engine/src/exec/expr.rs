@@ -1320,7 +1320,8 @@ impl Exec<'_> {
                     other => other,
                 }
             }
-            "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" => {
+            "ERROR_NUMBER" | "ERROR_MESSAGE" | "ERROR_SEVERITY" | "ERROR_STATE" | "ERROR_LINE"
+            | "ERROR_PROCEDURE" => {
                 let caught = self.caught_now(i);
                 match caught {
                     None => Value::Null,
@@ -1328,6 +1329,13 @@ impl Exec<'_> {
                         "ERROR_NUMBER" => Value::Int(e.number as i64),
                         "ERROR_MESSAGE" => Value::Text(e.message.as_str().into()),
                         "ERROR_SEVERITY" => Value::Int(e.severity as i64),
+                        "ERROR_LINE" => Value::Int(e.origin.as_ref().map_or(1, |o| o.0) as i64),
+                        // Schema-qualified since SQL Server 2017.
+                        "ERROR_PROCEDURE" => match e.origin.as_deref() {
+                            Some((_, Some(p))) if p.contains('.') => Value::Text(p.clone()),
+                            Some((_, Some(p))) => Value::Text(format!("dbo.{p}").into()),
+                            _ => Value::Null,
+                        },
                         _ => Value::Int(e.state as i64),
                     },
                 }

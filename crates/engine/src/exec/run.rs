@@ -913,6 +913,10 @@ impl Exec<'_> {
             self.record_error(i, &e, target.is_some());
         }
         if let Some((depth, tries, catch_pc, caught_depth, savepoint)) = target {
+            let mut e = e;
+            if e.origin.is_none() {
+                e.origin = Some(Box::new(self.error_origin(i)));
+            }
             let code = e.code();
             while self.w.sessions[i].frames.len() > depth + 1 {
                 self.pop_frame(i, None, Some(&code));
@@ -941,6 +945,35 @@ impl Exec<'_> {
                 }
             }
         }
+    }
+
+    /// The line, counted from its batch's first (after the `GO` before it, as a
+    /// procedure's from its CREATE's batch), of the statement session `i` runs, and the
+    /// procedure or trigger running it: what ERROR_LINE() and ERROR_PROCEDURE() give.
+    fn error_origin(&self, i: usize) -> (u32, Option<Rc<str>>) {
+        let s = &self.w.sessions[i];
+        let procedure = (s.frames.iter().rev()).find_map(|f| match &f.kind {
+            crate::state::session::FrameKind::Proc { name, .. } => Some(name.clone()),
+            _ => None,
+        });
+        let line = s.current.map_or(1, |(source, start, _)| {
+            let index = match source {
+                crate::event::Source::Setup => crate::state::SETUP_SOURCE,
+                crate::event::Source::Session(k) => k,
+            };
+            let (text, _) = self.w.script(index);
+            let before = &text[..start.min(text.len())];
+            let mut line = 1;
+            for l in before.split('\n') {
+                line = if l.trim().eq_ignore_ascii_case("GO") {
+                    1
+                } else {
+                    line + 1
+                };
+            }
+            line - 1
+        });
+        (line.max(1) as u32, procedure)
     }
 
     pub(crate) fn record_error(&mut self, i: usize, e: &SqlError, caught: bool) {

@@ -1697,3 +1697,18 @@ SELECT SCOPE_IDENTITY();",
     assert_eq!(row(&sim, "A", 0), ["1"]);
     assert_eq!(row(&sim, "A", 1), ["3"]);
 }
+
+/// ERROR_LINE() is the line of the statement that raised the error, counted from its
+/// batch's first line (after a GO; in a procedure, from its CREATE's batch), and
+/// ERROR_PROCEDURE() the procedure it ran in, schema-qualified as SQL Server 2017 and
+/// later give it (NULL in a batch).
+#[test]
+fn error_line_and_procedure_say_where_the_error_was() {
+    let setup = "CREATE TABLE task (id int PRIMARY KEY);\nGO\nCREATE PROCEDURE dbo.add_task @id int\nAS\nBEGIN\n    INSERT task VALUES (@id);\nEND";
+    let sim = run_one(
+        setup,
+        "INSERT task VALUES (1);\nBEGIN TRY\n    INSERT task VALUES (1);\nEND TRY\nBEGIN CATCH\n    SELECT ERROR_NUMBER(), ERROR_LINE(), ERROR_PROCEDURE();\nEND CATCH;\nGO\nBEGIN TRY\n    EXEC dbo.add_task 1;\nEND TRY\nBEGIN CATCH\n    SELECT ERROR_NUMBER(), ERROR_LINE(), ERROR_PROCEDURE();\nEND CATCH;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["2627", "3", "NULL"]);
+    assert_eq!(row(&sim, "A", 1), ["2627", "4", "dbo.add_task"]);
+}
