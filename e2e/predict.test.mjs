@@ -109,20 +109,22 @@ test('predict: "Stop asking me" shows the run at once; the Lesson tab asks again
   await page.waitForSelector(`${ASK}[data-question=two-step-duplicates]`);
 }, { predict: true });
 
-test('predict: a link to a moment stays on it once the question is answered', async (t) => {
+test('predict: a link to a moment opens on it, unasked', async (t) => {
   const { page } = t;
   await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
-  await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-off]`);
-  await page.click('[data-testid=predict-choice][data-index="1"]');
-  await page.waitForSelector(`${VERDICT} [data-testid=predict-result]`);
   await settled(page, 'readpast=off');
-  // The teacher's moment, not a replay from the start.
+  // The teacher's moment, not a question first and not a replay from the start.
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]')?.dataset.tMs) === 2000);
+  assert.equal(await page.$(ASK), null);
   await page.waitForTimeout(300);
   assert.equal((await position(page)).t, 2000);
   assert.equal(await page.getAttribute('[data-testid=play]', 'data-playing'), 'false');
   assert.match(page.url(), /[?&]t=2000(&|$)/);
-  // Without a moment in the link, answering plays the run from its start.
+  // Moving on from the moment does not bring the question up over the stage.
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]')?.dataset.tMs) === 0);
+  assert.equal(await page.$(ASK), null);
+  // Other settings ask as usual, and answering plays the run from its start.
   await page.click('[data-testid=toggle-readpast-on]');
   await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-on]`);
   await page.click('[data-testid=predict-choice][data-index="0"]');

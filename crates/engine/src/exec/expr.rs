@@ -1123,6 +1123,26 @@ impl Exec<'_> {
                     * 86_400_000_000,
                 self.rules.clock_stamp(name),
             ),
+            // The last identity value any session generated for the table (the seed
+            // when none has been since it was made or truncated); numeric(38,0).
+            "IDENT_CURRENT" => {
+                let name = arg(0).as_text();
+                let key = name
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or_default()
+                    .trim_matches(['[', ']']);
+                match self
+                    .w
+                    .db
+                    .table_id(key)
+                    .and_then(|t| self.w.db.tables[t as usize].identity.as_ref())
+                {
+                    Some(id) if id.next == id.seed => Value::Decimal(id.seed as f64),
+                    Some(id) => Value::Decimal(id.next.saturating_sub(id.increment) as f64),
+                    None => Value::Null,
+                }
+            }
             "SCOPE_IDENTITY" => self
                 .frame(i)
                 .scope_identity

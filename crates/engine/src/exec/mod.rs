@@ -709,6 +709,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether TRUNCATE starts an identity column again from its seed (SQL Server's
+    /// does; a dialect whose sequences go on says no).
+    fn truncate_restarts_identity(&self) -> bool {
+        true
+    }
+
     /// Why TRUNCATE is not simulated once sessions run (setup may use it): `None` where
     /// its Sch-M lock already does what the server's does.
     fn truncate_not_simulated(&self) -> Option<&'static str> {

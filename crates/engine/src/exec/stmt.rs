@@ -277,8 +277,12 @@ impl Exec<'_> {
                     false,
                 )?;
                 self.keep_for_rollback(i, tid, None);
+                let restarts = self.rules.truncate_restarts_identity();
                 let t = &mut self.w.db.tables[tid as usize];
                 t.clear_rows();
+                if let Some(id) = t.identity.as_mut().filter(|_| restarts) {
+                    id.next = id.seed;
+                }
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Declare(decls) => {
@@ -307,6 +311,7 @@ impl Exec<'_> {
                     let (seed, inc) = c.identity.unwrap_or((1, 1));
                     t.identity = Some(Identity {
                         column: ci,
+                        seed,
                         next: seed,
                         increment: inc,
                         always: c.identity_always,
@@ -670,6 +675,7 @@ impl Exec<'_> {
             let (seed, inc) = c.identity.unwrap_or((1, 1));
             t.identity = Some(Identity {
                 column: ci,
+                seed,
                 next: seed,
                 increment: inc,
                 always: c.identity_always,

@@ -172,6 +172,8 @@ pub struct Table {
 #[derive(Clone, Debug)]
 pub struct Identity {
     pub column: usize,
+    /// The first value (and the one TRUNCATE starts again from, where it does).
+    pub seed: i64,
     pub next: i64,
     pub increment: i64,
     /// GENERATED ALWAYS: no value may be given or set, where identities are otherwise

@@ -48,7 +48,7 @@ facilitator-covers = シナリオ { $list }
 facilitator-seeds = チェックするシード { $seeds }
 facilitator-goal = 目標
 facilitator-checks = チェック ({ $count })
-facilitator-hints = ヒント (受講者に表示される順) ({ $count })
+facilitator-hints = ヒント（受講者に表示される順、{ $count } 件）
 facilitator-edits = 受講者が編集する部分:
 facilitator-open = 演習を開く
 

@@ -1712,3 +1712,31 @@ fn error_line_and_procedure_say_where_the_error_was() {
     assert_eq!(row(&sim, "A", 0), ["2627", "3", "NULL"]);
     assert_eq!(row(&sim, "A", 1), ["2627", "4", "dbo.add_task"]);
 }
+
+/// TRUNCATE TABLE starts an identity column again from its seed (DELETE does not), and
+/// a rolled-back TRUNCATE gives the counter back; IDENT_CURRENT is the last value
+/// generated for the table, the seed when none has been since.
+#[test]
+fn truncate_restarts_the_identity_and_ident_current_reads_it() {
+    let setup = "CREATE TABLE dbo.task (id int IDENTITY(10,5) PRIMARY KEY, v int);\nINSERT INTO dbo.task (v) VALUES (1), (2), (3);";
+    let sim = run_one(
+        setup,
+        "SELECT IDENT_CURRENT('dbo.task'), IDENT_CURRENT('nope');
+BEGIN TRAN; TRUNCATE TABLE dbo.task; ROLLBACK;
+INSERT INTO dbo.task (v) VALUES (4);
+SELECT MAX(id) FROM dbo.task;
+TRUNCATE TABLE dbo.task;
+SELECT IDENT_CURRENT('dbo.task');
+INSERT INTO dbo.task (v) VALUES (9);
+DELETE FROM dbo.task;
+INSERT INTO dbo.task (v) VALUES (10);
+SELECT id FROM dbo.task;
+SELECT IDENT_CURRENT('task');",
+    );
+    no_errors(&sim, "A");
+    assert_eq!(row(&sim, "A", 0), ["20", "NULL"]);
+    assert_eq!(row(&sim, "A", 1), ["25"]);
+    assert_eq!(row(&sim, "A", 2), ["10"]);
+    assert_eq!(row(&sim, "A", 3), ["15"]);
+    assert_eq!(row(&sim, "A", 4), ["15"]);
+}

@@ -4,6 +4,7 @@
 //! event log and the lesson's text are tabs of a dock beside it (below it on a phone),
 //! so none of them scrolls the stage away.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -176,12 +177,26 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             }
         });
     }
+    // A link to a moment (`t=`, `e=`, `anomaly=`) is shown unasked, as a replayed
+    // schedule (Explore's counterexample) is: the learner came for that moment. Its
+    // settings stay unasked after the playhead moves on, until "Ask me again"; other
+    // settings ask as usual.
+    let linked_settings: Rc<RefCell<Option<_>>> = use_mut_ref(|| None);
+    let asked_again = use_mut_ref(|| false);
+    if player.at_link_moment && !*asked_again.borrow() {
+        *linked_settings.borrow_mut() = Some(player.key.settings.clone());
+    }
     let answer: Callback<(String, Option<Answer>)> = {
+        let (linked_settings, asked_again) = (linked_settings.clone(), asked_again.clone());
         let answers = answers.clone();
         let id = lesson.id.clone();
         let current = current_answers.clone();
         let play_when_ready = play_when_ready.clone();
         Callback::from(move |(name, a): (String, Option<Answer>)| {
+            if a.is_none() {
+                *asked_again.borrow_mut() = true;
+                *linked_settings.borrow_mut() = None;
+            }
             let next = current.with(&name, a);
             predict::save(&id, &next);
             answers.set((id.clone(), next));
@@ -190,8 +205,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             }
         })
     };
-    // A replayed schedule (Explore's counterexample) is shown as linked, unasked.
-    let asking = (*predicting && !exercise && player.key.schedule.is_none())
+    let linked = linked_settings.borrow().as_ref() == Some(&player.key.settings);
+    let asking = (*predicting && !exercise && !linked && player.key.schedule.is_none())
         .then(|| predict::asking(&shown_lesson, &player.key.settings, &current_answers))
         .flatten()
         .cloned();

@@ -628,6 +628,11 @@ impl Rules for Postgres {
         true
     }
 
+    /// A sequence keeps counting: TRUNCATE without RESTART IDENTITY leaves it.
+    fn truncate_restarts_identity(&self) -> bool {
+        false
+    }
+
     /// WARNING 25001 and 25P01, as psql shows them.
     fn flat_transaction_warning(&self, inside: bool) -> Option<&'static str> {
         Some(if inside {
