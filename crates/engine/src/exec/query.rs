@@ -4982,45 +4982,6 @@ fn primary_key_clash(t: &crate::state::storage::Table, row: &[Value], slot: RowI
     SqlError::duplicate_primary_key(&pk, &t.name, &values).with_key(columns, values.to_string())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{dedup, Value};
-
-    fn t(s: &str) -> Value {
-        Value::Text(s.into())
-    }
-
-    #[test]
-    fn dedup_keeps_first_rows_under_the_collation() {
-        let rows = vec![
-            vec![t("b"), Value::Int(1)],
-            vec![t("A"), Value::Null],
-            vec![t("B "), Value::Int(1)],
-            vec![t("a"), Value::Null],
-            vec![t("a"), Value::Int(2)],
-        ];
-        let want = vec![
-            vec![t("b"), Value::Int(1)],
-            vec![t("A"), Value::Null],
-            vec![t("a"), Value::Int(2)],
-        ];
-        assert_eq!(dedup(rows), want);
-    }
-
-    #[test]
-    fn dedup_with_mixed_kinds_compares_each_row() {
-        // 'x' and 1 do not compare; '1' equals 1 and 1.0.
-        let rows = vec![
-            vec![Value::Int(1)],
-            vec![t("x")],
-            vec![t("1")],
-            vec![Value::Decimal(1.0)],
-            vec![t("X")],
-        ];
-        assert_eq!(dedup(rows), vec![vec![Value::Int(1)], vec![t("x")]]);
-    }
-}
-
 /// Where an output column of the select list comes from: a column of the FROM row (by
 /// its position there), or an expression's canonical text.
 #[derive(PartialEq)]
@@ -5044,11 +5005,13 @@ fn ambiguous_order_by(
             continue;
         };
         let name = &n.name().value;
-        let named = columns
-            .iter()
-            .filter(|c| c.eq_ignore_ascii_case(name))
-            .count();
-        if n.parts.len() != 1 || named < 2 {
+        if n.parts.len() != 1
+            || columns
+                .iter()
+                .filter(|c| c.eq_ignore_ascii_case(name))
+                .nth(1)
+                .is_none()
+        {
             continue;
         }
         let mut origins: Vec<Origin> = Vec::new();
@@ -5088,4 +5051,43 @@ fn ambiguous_order_by(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dedup, Value};
+
+    fn t(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    #[test]
+    fn dedup_keeps_first_rows_under_the_collation() {
+        let rows = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("B "), Value::Int(1)],
+            vec![t("a"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        let want = vec![
+            vec![t("b"), Value::Int(1)],
+            vec![t("A"), Value::Null],
+            vec![t("a"), Value::Int(2)],
+        ];
+        assert_eq!(dedup(rows), want);
+    }
+
+    #[test]
+    fn dedup_with_mixed_kinds_compares_each_row() {
+        // 'x' and 1 do not compare; '1' equals 1 and 1.0.
+        let rows = vec![
+            vec![Value::Int(1)],
+            vec![t("x")],
+            vec![t("1")],
+            vec![Value::Decimal(1.0)],
+            vec![t("X")],
+        ];
+        assert_eq!(dedup(rows), vec![vec![Value::Int(1)], vec![t("x")]]);
+    }
 }
