@@ -415,8 +415,9 @@ test('embed: the narration keeps a fixed height (two lines in view=full, one in 
   const at = () =>
     page.$eval('[data-testid=narration]', (el) => {
       const style = getComputedStyle(el);
-      const inner = el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-      return { text: el.textContent.trim(), title: el.title, height: el.getBoundingClientRect().height, lines: inner / parseFloat(style.lineHeight) };
+      // What overflow shows is the padding box (clientHeight): the lines and any padding,
+      // where the next line would peek out.
+      return { text: el.textContent.trim(), title: el.title, height: el.getBoundingClientRect().height, lines: el.clientHeight / parseFloat(style.lineHeight) };
     });
   for (const [view, lines] of [['full', 2], ['compact', 1]]) {
     await t.open(`#/embed/queue-wait-or-skip?readpast=off&e=14&view=${view}`);
