@@ -50,7 +50,8 @@ pub(crate) struct Parser<'a> {
     pg_perform: bool,
     /// Inside a PL/pgSQL body, where `FOUND` names the routine's special variable.
     plpgsql: bool,
-    /// T-SQL variables declared so far in the batch's text (lower-case), or `None` where
+    /// T-SQL variables declared so far in the batch's text (compared ignoring ASCII
+    /// case, as the interpreter looks them up), or `None` where
     /// no batch is parsed (a lesson's expression). SQL Server resolves a variable against
     /// the DECLAREs before it in the batch's text, whatever runs, when the batch
     /// compiles: an undeclared one fails the whole batch (Msg 137) and nothing runs.
@@ -429,8 +430,7 @@ impl<'a> Parser<'a> {
         let Some(vars) = &mut self.tsql_vars else {
             return Ok(());
         };
-        let lower = name.value.to_lowercase();
-        if vars.contains(&lower) {
+        if vars.iter().any(|v| v.eq_ignore_ascii_case(&name.value)) {
             return Err(crate::ParseError::new(
                 name.span.clone(),
                 format!(
@@ -440,7 +440,7 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        vars.push(lower);
+        vars.push(name.value.clone());
         Ok(())
     }
 
@@ -450,8 +450,7 @@ impl<'a> Parser<'a> {
         let Some(vars) = &self.tsql_vars else {
             return Ok(());
         };
-        let lower = name.value.to_lowercase();
-        if vars.contains(&lower) {
+        if vars.iter().any(|v| v.eq_ignore_ascii_case(&name.value)) {
             return Ok(());
         }
         let (number, what) = if table {
