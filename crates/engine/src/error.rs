@@ -650,6 +650,18 @@ impl SqlError {
         )
     }
 
+    /// A serializable transaction cancelled because it would close a dangerous
+    /// structure of read/write dependencies (serializable snapshot isolation).
+    /// No SQL Server number: only a dialect with a SQLSTATE raises it.
+    pub fn serialization_failure() -> SqlError {
+        SqlError::new(
+            UNNUMBERED,
+            16,
+            "could not serialize access due to read/write dependencies among transactions".into(),
+            AbortScope::BatchAndTransaction,
+        )
+    }
+
     pub fn snapshot_update_conflict(table: &str) -> SqlError {
         SqlError::new(
             3960,

@@ -129,6 +129,8 @@ impl Simulation {
             (&w.resource, self.owner_key(w.owner), w.requested, w.target).hash(&mut h);
             w.conversion.hash(&mut h);
         }
+        // Serializable transactions' records: flags, dependency and mark counts.
+        self.world.ssi.summary().hash(&mut h);
         h.finish()
     }
 

@@ -25,13 +25,19 @@ pub struct Footprint {
     pub rows_read: Vec<RowRef>,
     /// Rows the step wrote, and rows whose changes a commit or rollback published.
     pub rows_written: Vec<RowRef>,
+    /// The step read, wrote or ended in a transaction whose reads and writes are
+    /// tracked for serializable snapshot isolation: its marks and dependencies reach
+    /// past the rows above (a scan's mark covers rows not yet written, and which of
+    /// two commits comes first decides which transaction fails), so two such steps
+    /// never commute.
+    pub serializable: bool,
 }
 
 impl Footprint {
     /// Whether the two steps commute: different sessions, no lock resource in common, and
     /// no row one writes that the other reads or writes.
     pub fn independent(&self, other: &Footprint) -> bool {
-        if self.session == other.session {
+        if self.session == other.session || (self.serializable && other.serializable) {
             return false;
         }
         let locks = |f: &Footprint| -> BTreeSet<Resource> {
@@ -100,6 +106,7 @@ impl Probe {
             waited_for: w.waiting_lock(self.session),
             rows_read: dedup(touched.read),
             rows_written: dedup(touched.written),
+            serializable: touched.ssi,
         }
     }
 }

@@ -107,6 +107,7 @@ pub fn detail(detail: &Detail) -> String {
         Detail::SessionError {
             session,
             number,
+            sqlstate,
             message,
         } => text(
             "detail-session-error",
@@ -114,11 +115,12 @@ pub fn detail(detail: &Detail) -> String {
                 ("session", Arg::from(session)),
                 (
                     "number",
-                    // An error without a number (see `engine::error_code`).
-                    Arg::from(if *number == 0 {
-                        text("error-unnumbered", &[])
-                    } else {
-                        number.to_string()
+                    // The SQLSTATE where the dialect has one; an error without a number
+                    // (see `engine::error_code`).
+                    Arg::from(match sqlstate {
+                        Some(code) => code.clone(),
+                        None if *number == 0 => text("error-unnumbered", &[]),
+                        None => number.to_string(),
                     }),
                 ),
                 ("message", Arg::from(message)),

@@ -273,7 +273,14 @@ fn details() -> Vec<lesson::Detail> {
         Detail::SessionError {
             session: "A".into(),
             number: 1205,
+            sqlstate: None,
             message: "deadlock".into(),
+        },
+        Detail::SessionError {
+            session: "B".into(),
+            number: 3960,
+            sqlstate: Some("40001".into()),
+            message: "could not serialize access".into(),
         },
     ]
 }

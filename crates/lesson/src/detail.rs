@@ -65,6 +65,8 @@ pub enum Detail {
     SessionError {
         session: String,
         number: u32,
+        /// The SQLSTATE, where the dialect numbers errors so (shown in the number's place).
+        sqlstate: Option<String>,
         message: String,
     },
 }
@@ -183,11 +185,12 @@ impl fmt::Display for Detail {
             Detail::SessionError {
                 session,
                 number,
+                sqlstate,
                 message,
             } => write!(
                 f,
                 "{session} gets error {}: {message}",
-                engine::error_code(*number, None)
+                engine::error_code(*number, sqlstate.as_deref())
             ),
         }
     }
@@ -287,11 +290,13 @@ impl Codec for Detail {
             Detail::SessionError {
                 session,
                 number,
+                sqlstate,
                 message,
             } => {
                 w.tag(11);
                 session.put(w);
                 number.put(w);
+                sqlstate.put(w);
                 message.put(w);
             }
         }
@@ -343,6 +348,7 @@ impl Codec for Detail {
             11 => Detail::SessionError {
                 session: Codec::get(r)?,
                 number: Codec::get(r)?,
+                sqlstate: Codec::get(r)?,
                 message: Codec::get(r)?,
             },
             _ => return r.bad_tag(),

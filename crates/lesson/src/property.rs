@@ -174,6 +174,7 @@ fn builtin_violation(builtin: Builtin, simulation: &Simulation) -> Option<Detail
             broken.then(|| Detail::SessionError {
                 session: s.name.clone(),
                 number: e.number,
+                sqlstate: e.sqlstate.map(str::to_string),
                 message: e.message.clone(),
             })
         })

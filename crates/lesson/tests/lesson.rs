@@ -1460,6 +1460,8 @@ mod seed_000;
 mod seed_002;
 #[path = "lesson/seed_003.rs"]
 mod seed_003;
+#[path = "lesson/serializable.rs"]
+mod serializable;
 #[path = "lesson/support.rs"]
 mod support;
 #[path = "lesson/translation.rs"]

@@ -596,3 +596,32 @@ fn words_sql_server_reserves_are_names_here() {
         "1:8: found 'key', expected one of: DISTINCT, ALL, TOP, '*', an expression"
     );
 }
+
+#[test]
+fn transaction_modes_come_in_any_order_and_read_only_is_not_simulated() {
+    check(
+        "START TRANSACTION READ WRITE, ISOLATION LEVEL SERIALIZABLE NOT DEFERRABLE;\nBEGIN ISOLATION LEVEL REPEATABLE READ, READ WRITE;\nSET TRANSACTION READ WRITE ISOLATION LEVEL SERIALIZABLE;",
+        expect![[r#"
+            BEGIN TRANSACTION ISOLATION LEVEL SERIALIZABLE;
+            --
+            BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+            --
+            SET LOCAL TRANSACTION ISOLATION LEVEL SERIALIZABLE;"#]],
+    );
+    check_error(
+        "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;",
+        expect!["1:36: not simulated: READ ONLY transactions"],
+    );
+    check_error(
+        "BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE;",
+        expect!["1:37: not simulated: READ ONLY transactions"],
+    );
+    check_error(
+        "START TRANSACTION DEFERRABLE;",
+        expect!["1:19: not simulated: DEFERRABLE transactions"],
+    );
+    check_error(
+        "SET TRANSACTION READ WRITE;",
+        expect!["1:17: not simulated: transaction modes without ISOLATION LEVEL"],
+    );
+}

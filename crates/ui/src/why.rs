@@ -262,6 +262,10 @@ pub fn explain(
             if *number == SERIALIZATION_FAILURE {
                 s.push(t!("why-error-serialization", session = &session));
             }
+            // Serializable snapshot isolation's failure (40001, no SQL Server number).
+            if *number == engine::UNNUMBERED && *sqlstate == Some("40001") {
+                s.push(t!("why-error-rw-dependencies", session = &session));
+            }
             // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH; a
             // Teradata request has neither, and BTEQ goes on with the next request.
             s.push(match (*caught, dialect) {
@@ -820,6 +824,27 @@ mod tests {
             why.sentences
                 .iter()
                 .any(|s| s.contains("changed this row and committed after that snapshot")),
+            "{why:?}"
+        );
+    }
+
+    #[test]
+    fn a_read_write_dependency_failure_says_what_serializable_tracked() {
+        let run = build("pg-write-skew", &[("isolation", "serializable")]);
+        let why = why_after_first(&run, |e| matches!(e, Event::Error { .. }));
+        assert_eq!(why.title, "Why A got error 40001");
+        assert!(
+            why.sentences
+                .iter()
+                .any(|s| s
+                    .contains("changed rows A had read, and A changed rows the other had read")),
+            "{why:?}"
+        );
+        // Not the snapshot's rule: no row A changed was changed by anybody else.
+        assert!(
+            !why.sentences
+                .iter()
+                .any(|s| s.contains("committed after that snapshot")),
             "{why:?}"
         );
     }

@@ -12,6 +12,7 @@ pub(crate) mod expr;
 pub(crate) mod lock;
 pub(crate) mod query;
 pub(crate) mod run;
+pub(crate) mod ssi;
 pub(crate) mod stmt;
 pub(crate) mod txn;
 pub(crate) mod window;
@@ -53,6 +54,8 @@ pub enum Sink {
 pub(crate) struct Touched {
     pub read: Vec<(u32, usize)>,
     pub written: Vec<(u32, usize)>,
+    /// A serializable transaction's reads, writes or end were tracked (`state::ssi`).
+    pub ssi: bool,
 }
 
 /// A statement's line and trace text by its source and span.
@@ -333,6 +336,18 @@ pub(crate) trait Rules: Sync {
     /// The isolation level the executor applies for the level a session set.
     fn isolation(&self, level: IsolationLevel) -> IsolationLevel {
         level
+    }
+
+    /// Whether SERIALIZABLE is a snapshot whose transactions' reads and writes are
+    /// tracked, and one that would close a dangerous structure is cancelled
+    /// (serializable snapshot isolation, `state::ssi`).
+    fn serializable_snapshot_isolation(&self) -> bool {
+        false
+    }
+
+    /// The error that cancels a transaction for serializable snapshot isolation.
+    fn serialization_failure(&self, _why: crate::state::ssi::Failure) -> SqlError {
+        SqlError::serialization_failure()
     }
 
     /// The row lock UPDATE (`delete` false) or DELETE takes on the rows it changes, from

@@ -1696,7 +1696,12 @@ impl Exec<'_> {
             .txn
             .as_mut()
             .expect("ensure_txn made one");
-        *t.snapshot_seq.get_or_insert(seq)
+        let taken = t.snapshot_seq.is_none();
+        let seq = *t.snapshot_seq.get_or_insert(seq);
+        if taken {
+            self.ssi_begin(i);
+        }
+        seq
     }
 
     /// Reads a base table by the best access path, locking as the isolation level and
@@ -1766,6 +1771,9 @@ impl Exec<'_> {
         }
         let (access, candidates, index_depth, missing) =
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        // A serializable snapshot's reads are tracked (a transaction without a record
+        // passes at once).
+        let ssi_rows = lk.snapshot.is_some() && self.ssi_scan(i, tid, &access)?;
         // SERIALIZABLE (HOLDLOCK) keeps a key it looked for and did not find out of the
         // table: SQL Server locks the range the key would go in, on the next key in the
         // index (or the end of the index), and an INSERT into that range tests it. So an
@@ -1850,6 +1858,9 @@ impl Exec<'_> {
             examined += 1;
             if let Some(t) = &mut self.out.touched {
                 t.read.push((tid, slot));
+            }
+            if ssi_rows {
+                self.ssi_read_row(i, tid, slot)?;
             }
             if matches!(access, Access::IndexSeek(_)) {
                 reads += cl_depth; // key lookup for the columns the index lacks
@@ -3009,6 +3020,7 @@ impl Exec<'_> {
             }
         }
         self.check_unique(i, tid, &row, existing)?;
+        self.ssi_write(i, tid, None, None, Some(&row))?;
         let cl_depth = self.cl_depth(tid);
         let slot = match existing {
             Some(slot) => slot,
@@ -3738,6 +3750,7 @@ impl Exec<'_> {
             }
         }
         self.nowait(i, hints, |x| x.lock(i, res, mode, false))?;
+        self.ssi_write(i, tid, Some(slot), Some(old), new.as_deref())?;
         let Some(new) = new else {
             let m = self.maintenance_reads(tid, Some(old), None);
             self.w.query_reads += cl_depth + m;

@@ -484,7 +484,10 @@ impl Exec<'_> {
         if let (sql::ast::IsolationLevel::Snapshot, Some(t)) =
             (iso, self.w.sessions[i].txn.as_mut())
         {
-            t.snapshot_seq.get_or_insert(seq);
+            if t.snapshot_seq.is_none() {
+                t.snapshot_seq = Some(seq);
+                self.ssi_begin(i);
+            }
         }
     }
 

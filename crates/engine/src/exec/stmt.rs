@@ -406,6 +406,12 @@ impl Exec<'_> {
                     if let Some(t) = s.txn.as_mut() {
                         t.explicit = false;
                     }
+                    // A serializable transaction's commit is checked first: one that
+                    // fails is rolled back.
+                    if let Err(e) = self.ssi_prepare(i) {
+                        self.rollback(i, "COMMIT");
+                        return Err(e);
+                    }
                 }
                 Ok(done(CostKind::Transaction))
             }

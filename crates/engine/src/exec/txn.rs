@@ -21,6 +21,7 @@ impl Exec<'_> {
             id,
             explicit: ansi,
             snapshot_seq: None,
+            ssi: None,
             saved_options: None,
             batch: self.w.sessions[i].batch,
             undo: Vec::new(),
@@ -47,6 +48,7 @@ impl Exec<'_> {
                 id,
                 explicit: true,
                 snapshot_seq: None,
+                ssi: None,
                 saved_options: None,
                 batch: self.w.sessions[i].batch,
                 undo: Vec::new(),
@@ -88,6 +90,13 @@ impl Exec<'_> {
         }
         // Rows this commit adds to queue tables (T3: they wake delayed consumers).
         let mut arrived: Vec<(u32, bool)> = Vec::new();
+        if let Some(me) = txn.ssi {
+            if let Some(t) = &mut self.out.touched {
+                t.ssi = true;
+            }
+            let seq = (!txn.undo.is_empty()).then_some(self.w.db.commit_seq + 1);
+            self.w.ssi.commit(me, seq);
+        }
         if !txn.undo.is_empty() {
             self.w.db.commit_seq += 1;
             let seq = self.w.db.commit_seq;
@@ -158,6 +167,12 @@ impl Exec<'_> {
         let Some(mut txn) = self.w.sessions[i].txn.take() else {
             return;
         };
+        if let Some(me) = txn.ssi {
+            if let Some(t) = &mut self.out.touched {
+                t.ssi = true;
+            }
+            self.w.ssi.rollback(me);
+        }
         self.w.sessions[i].tran_count = 0;
         if let Some(o) = txn.saved_options.take() {
             self.w.sessions[i].options = *o;

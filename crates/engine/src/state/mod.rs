@@ -15,6 +15,7 @@ pub(crate) mod order;
 pub mod pages;
 pub(crate) mod program;
 pub(crate) mod session;
+pub(crate) mod ssi;
 pub(crate) mod storage;
 
 use std::collections::BTreeMap;
@@ -156,6 +157,9 @@ pub(crate) struct World {
     pub init_plan_reads: u64,
     /// Statements a session (setup included) may run before it is stopped.
     pub max_statements: u64,
+    /// Serializable transactions' read marks and dependencies, where the dialect's
+    /// SERIALIZABLE tracks them (`Rules::serializable_snapshot_isolation`).
+    pub ssi: ssi::Ssi,
 }
 
 /// Byte offsets of the newlines of a script.
@@ -204,6 +208,7 @@ impl World {
             outer_refs: 0,
             init_plan_reads: 0,
             max_statements: MAX_STATEMENTS_PER_SESSION,
+            ssi: ssi::Ssi::default(),
         }
     }
 

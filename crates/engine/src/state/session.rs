@@ -53,6 +53,9 @@ pub(crate) struct Txn {
     pub id: TxnId,
     pub explicit: bool,
     pub snapshot_seq: Option<u64>,
+    /// Its record in `World::ssi`, for a transaction whose reads and writes are tracked
+    /// (taken with its snapshot).
+    pub ssi: Option<usize>,
     pub undo: Vec<Undo>,
     pub rows_written: u64,
     /// Begun by BEGIN TRAN (kept after COMMIT hands the end to the statement's end).

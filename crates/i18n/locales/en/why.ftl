@@ -30,6 +30,7 @@ why-error-title = Why { $session } got error { $number }
 why-error-in = { $session } got it in { $statement }.
 why-error-deadlock = The deadlock monitor chose { $victim } as the victim of the cycle { $cycle }.
 why-error-serialization = { $session } reads from a snapshot taken at its transaction's first statement. Another transaction changed this row and committed after that snapshot, and at this isolation level a transaction may not lock or change such a row: it fails rather than overwrite a change it never saw. Retry the whole transaction.
+why-error-rw-dependencies = { $session }'s transaction is SERIALIZABLE: the database tracked what it read and what it wrote. Another serializable transaction changed rows { $session } had read, and { $session } changed rows the other had read (or a third closed the circle): no order of running them one after the other gives these results, so one of them is cancelled, here { $session }'s. Retry the whole transaction, a failing COMMIT included.
 why-error-caught = A TRY block caught it: the script goes on in its CATCH block.
 why-error-uncaught = No TRY block caught it, so it reached the client.
 why-error-caught-exception = An EXCEPTION block caught it: the function goes on in its handler.

@@ -30,6 +30,7 @@ why-error-title = { $session } がエラー { $number } を受け取った理由
 why-error-in = { $session } は { $statement } でこのエラーを受け取りました。
 why-error-deadlock = デッドロック モニターはサイクル { $cycle } の犠牲者として { $victim } を選びました。
 why-error-serialization = { $session } はトランザクションの最初の文で取られたスナップショットから読みます。別のトランザクションがこの行を変更し、そのスナップショットの後にコミットしました。この分離レベルでは、そのような行をロックしたり変更したりできません。見ていない変更を上書きする代わりにエラーになります。トランザクション全体を再試行してください。
+why-error-rw-dependencies = { $session } のトランザクションは SERIALIZABLE です: データベースは読んだものと書いたものを追跡していました。別の SERIALIZABLE トランザクションが { $session } の読んだ行を変更し、{ $session } がそのトランザクションの読んだ行を変更しました (または三つ目が輪を閉じました)。一つずつ順に実行するどの順序でもこの結果にはならないため、どちらかが取り消されます。ここでは { $session } です。失敗した COMMIT も含めて、トランザクション全体を再試行してください。
 why-error-caught = TRY ブロックが捕捉しました: スクリプトは CATCH ブロックで続行します。
 why-error-uncaught = どの TRY ブロックも捕捉しなかったため、クライアントに返されました。
 why-error-caught-exception = EXCEPTION ブロックが捕捉しました: 関数はそのハンドラーで続行します。

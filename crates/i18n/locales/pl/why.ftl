@@ -31,6 +31,7 @@ why-error-title = Dlaczego { $session } dostała błąd { $number }
 why-error-in = Sesja { $session } dostała go w { $statement }.
 why-error-deadlock = Monitor zakleszczeń wybrał { $victim } jako ofiarę cyklu { $cycle }.
 why-error-serialization = Sesja { $session } czyta z migawki zrobionej przy pierwszej instrukcji swojej transakcji. Inna transakcja zmieniła ten wiersz i zatwierdziła zmianę po tej migawce, a na tym poziomie izolacji transakcja nie może zablokować ani zmienić takiego wiersza: kończy się błędem, zamiast nadpisać zmianę, której nie widziała. Całą transakcję trzeba powtórzyć.
+why-error-rw-dependencies = Transakcja sesji { $session } jest SERIALIZABLE: baza śledziła, co czytała i co zapisała. Inna transakcja serializowalna zmieniła wiersze, które { $session } przeczytała, a { $session } zmieniła wiersze przeczytane przez tamtą (albo trzecia domknęła krąg): żadna kolejność wykonania ich jedna po drugiej nie daje tych wyników, więc jedna z nich zostaje anulowana, tu transakcja sesji { $session }. Całą transakcję trzeba powtórzyć, także gdy zawiódł sam COMMIT.
 why-error-caught = Blok TRY go przechwycił: skrypt idzie dalej w bloku CATCH.
 why-error-uncaught = Żaden blok TRY go nie przechwycił, więc dotarł do klienta.
 why-error-caught-exception = Blok EXCEPTION go przechwycił: funkcja idzie dalej w jego obsłudze.

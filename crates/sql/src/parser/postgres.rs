@@ -153,15 +153,52 @@ impl Parser<'_> {
             self.pg_work();
         }
         // One statement, as the server counts it.
-        let isolation = if self.at_kw("ISOLATION") {
-            Some(self.pg_isolation()?)
-        } else {
-            None
-        };
+        let isolation = self.pg_transaction_modes()?;
         Ok(StmtKind::BeginTran {
             name: None,
             isolation,
         })
+    }
+
+    /// A transaction's modes, in any order, commas between them optional: `ISOLATION
+    /// LEVEL ...`, `READ WRITE` and `NOT DEFERRABLE` (the defaults); `READ ONLY` and
+    /// `DEFERRABLE` are not simulated.
+    fn pg_transaction_modes(&mut self) -> PResult<Option<IsolationLevel>> {
+        let mut isolation = None;
+        loop {
+            let span = self.cur_span();
+            if self.at_kw("ISOLATION") {
+                isolation = Some(self.pg_isolation()?);
+            } else if self.kw_at(0, "READ") && self.kw_at(1, "WRITE") {
+                self.advance();
+                self.advance();
+            } else if self.kw_at(0, "READ") && self.kw_at(1, "ONLY") {
+                self.advance();
+                let end = self.advance();
+                return Err(self.not_simulated(span.start..end.end, "READ ONLY transactions"));
+            } else if self.kw_at(0, "NOT") && self.kw_at(1, "DEFERRABLE") {
+                self.advance();
+                self.advance();
+            } else if self.at_kw("DEFERRABLE") {
+                return Err(self.not_simulated(span, "DEFERRABLE transactions"));
+            } else {
+                return Ok(isolation);
+            }
+            self.eat(Tok::Comma);
+        }
+    }
+
+    /// `SET TRANSACTION` and `SET SESSION CHARACTERISTICS AS TRANSACTION`: their modes,
+    /// of which the isolation level is required here.
+    fn pg_set_isolation(&mut self) -> PResult<IsolationLevel> {
+        let span = self.cur_span();
+        match self.pg_transaction_modes()? {
+            Some(level) => Ok(level),
+            None => {
+                self.note("ISOLATION LEVEL");
+                Err(self.not_simulated(span, "transaction modes without ISOLATION LEVEL"))
+            }
+        }
     }
 
     /// `ISOLATION LEVEL READ COMMITTED | REPEATABLE READ | SERIALIZABLE | READ UNCOMMITTED`.
@@ -184,12 +221,12 @@ impl Parser<'_> {
             self.expect_kw("AS")?;
             self.expect_kw("TRANSACTION")?;
             return Ok(StmtKind::SetOption(SetOption::IsolationLevel(
-                self.pg_isolation()?,
+                self.pg_set_isolation()?,
             )));
         }
         if self.eat_kw("TRANSACTION") {
             return Ok(StmtKind::SetOption(SetOption::TransactionIsolation(
-                self.pg_isolation()?,
+                self.pg_set_isolation()?,
             )));
         }
         self.note("a setting");

@@ -87,6 +87,43 @@ impl Rules for Postgres {
         }
     }
 
+    /// SERIALIZABLE is REPEATABLE READ's snapshot plus serializable snapshot isolation
+    /// (predicate.c): SIREAD marks, read/write dependencies, and 40001 for the
+    /// transaction that would close a dangerous structure.
+    fn serializable_snapshot_isolation(&self) -> bool {
+        true
+    }
+
+    /// 40001 with psql's DETAIL line, the reason code (predicate.c's words; the one
+    /// that names the pivot's transaction id is left without a DETAIL).
+    fn serialization_failure(&self, why: crate::state::ssi::Failure) -> SqlError {
+        use crate::state::ssi::Failure;
+        let reason = match why {
+            Failure::PivotDuringWrite => {
+                Some("Canceled on identification as a pivot, during write.")
+            }
+            Failure::PivotDuringConflictIn => {
+                Some("Canceled on identification as a pivot, during conflict in checking.")
+            }
+            Failure::PivotDuringConflictOut => {
+                Some("Canceled on identification as a pivot, during conflict out checking.")
+            }
+            Failure::PivotDuringCommit => {
+                Some("Canceled on identification as a pivot, during commit attempt.")
+            }
+            Failure::CommitWithPreparedPivot => {
+                Some("Canceled on commit attempt with conflict in from prepared pivot.")
+            }
+            Failure::ConflictOutToPivot => None,
+        };
+        let mut e = SqlError::serialization_failure().with_sqlstate("40001");
+        if let Some(reason) = reason {
+            e.message
+                .push_str(&format!(" (DETAIL: Reason code: {reason})"));
+        }
+        e
+    }
+
     fn write_row_lock(&self, delete: bool) -> Option<LockMode> {
         Some(if delete {
             LockMode::ForUpdate
