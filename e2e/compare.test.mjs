@@ -128,3 +128,36 @@ test('compare: each ⇄ badge stays within its own value', async (t) => {
   assert.ok((await page.locator('.toggle__compare').count()) >= 5);
   assert.deepEqual(outside, []);
 });
+
+test('compare: buttons and keys outside the slider move the one playhead, End does not scroll', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/pg-write-skew/compare?left=isolation:repeatable-read&right=isolation:serializable');
+  await page.waitForSelector('[data-testid=compare-divergence]');
+  const pos = async () => Number(await page.getAttribute('[data-testid=compare-position]', 'data-t-ms'));
+  assert.equal(await pos(), 0);
+  assert.equal(await page.getAttribute('[data-testid=compare-home]', 'aria-disabled'), 'true');
+  assert.equal(await page.getAttribute('[data-testid=compare-back]', 'aria-disabled'), 'true');
+  // Forward goes to the next instant of either run (A's BEGIN ends at 0.033 ms), not a
+  // microsecond on.
+  await page.click('[data-testid=compare-forward]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) > 0);
+  const first = await pos();
+  assert.ok(first > 0.001 && first < 1, `first instant at ${first} ms`);
+  await page.click('[data-testid=compare-back]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) === 0);
+  // End, pressed with the focus on the page, goes to the longer run's end and leaves the
+  // page where it is.
+  await page.click('h2, h1');
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]')?.dataset.tMs === '500.296');
+  assert.equal(await page.evaluate(() => window.scrollY), scrolled);
+  assert.equal(await page.getAttribute('[data-testid=compare-end]', 'aria-disabled'), 'true');
+  assert.equal(await page.getAttribute('[data-testid=compare-forward]', 'aria-disabled'), 'true');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) < 500.296);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) === 0);
+  await page.click('[data-testid=compare-end]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]')?.dataset.tMs === '500.296');
+});

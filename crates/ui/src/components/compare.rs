@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::lanes::Lanes;
 use super::outcome::Outcome;
+use super::transport::{icon, off, ICON_BACK, ICON_END, ICON_FORWARD, ICON_HOME};
 use crate::catalog::catalog;
 use crate::compare::{differences, divergence, CompareRoute, PairJob};
 use crate::hooks::{navigate, Measure};
@@ -91,6 +92,36 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                 move || drop(job)
             },
         );
+    }
+    // Keys outside a field move the playhead as the player's do: Home and End to the
+    // ends, the arrows from one instant of either run to the next.
+    {
+        let (t_us, runs) = (t_us.clone(), runs.clone());
+        use_effect_with((*runs).clone().map(|r| r.is_ok()), move |_| {
+            let listener = crate::hooks::page_keys(move |key, control| {
+                let Some(Ok((left, right))) = &*runs else {
+                    return false;
+                };
+                let axis = left.end_us().max(right.end_us());
+                let now = (*t_us).min(axis);
+                let to = match key {
+                    "Home" => Some(0),
+                    "End" => Some(axis),
+                    "ArrowRight" if !control => {
+                        crate::compare::next_instant(&left.trace, &right.trace, now, true)
+                    }
+                    "ArrowLeft" if !control => {
+                        crate::compare::next_instant(&left.trace, &right.trace, now, false)
+                    }
+                    _ => return false,
+                };
+                if let Some(at) = to {
+                    t_us.set(at);
+                }
+                true
+            });
+            move || drop(listener)
+        });
     }
     let Some(lesson) = lesson else {
         let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
@@ -208,6 +239,17 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     }
                 })
             };
+            // The buttons: to an instant, or nothing where there is none to go to.
+            let back = crate::compare::next_instant(&left.trace, &right.trace, t, false);
+            let forward = crate::compare::next_instant(&left.trace, &right.trace, t, true);
+            let jump = |to: Option<u64>| {
+                let t_us = t_us.clone();
+                Callback::from(move |_: MouseEvent| {
+                    if let Some(at) = to {
+                        t_us.set(at);
+                    }
+                })
+            };
             let divergence_html = match &diverged {
                 None => html! {
                     <p class="compare__divergence compare__divergence--none" data-testid="compare-divergence" data-index="none">
@@ -269,6 +311,16 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             html! {
                 <>
                     <div class="compare__transport" data-testid="compare-transport">
+                        <span class="transport__buttons">
+                            <button type="button" class="icon-button" aria-label={t!("home-label")} title={t!("home-title")}
+                                data-testid="compare-home" aria-disabled={off(t == 0)} onclick={jump(Some(0))}>{ icon(ICON_HOME) }</button>
+                            <button type="button" class="icon-button" aria-label={t!("compare-back-label")} title={t!("compare-back-label")}
+                                data-testid="compare-back" aria-disabled={off(back.is_none())} onclick={jump(back)}>{ icon(ICON_BACK) }</button>
+                            <button type="button" class="icon-button" aria-label={t!("compare-forward-label")} title={t!("compare-forward-label")}
+                                data-testid="compare-forward" aria-disabled={off(forward.is_none())} onclick={jump(forward)}>{ icon(ICON_FORWARD) }</button>
+                            <button type="button" class="icon-button" aria-label={t!("end-label")} title={t!("end-title")}
+                                data-testid="compare-end" aria-disabled={off(t >= axis)} onclick={jump(Some(axis))}>{ icon(ICON_END) }</button>
+                        </span>
                         <span class="transport__time" data-testid="compare-position" data-t-ms={ms_number(t)}>
                             <strong>{ ms_label(t) }</strong>{ " " }{ t!("compare-of", end = ms_label(axis)) }
                         </span>

@@ -95,7 +95,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
 }
 
 /// A 16×16 icon drawn in the text colour (system fonts lack some media symbols).
-fn icon(path: &'static str) -> Html {
+pub(crate) fn icon(path: &'static str) -> Html {
     html! {
         <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
             <path d={path} />
@@ -103,12 +103,12 @@ fn icon(path: &'static str) -> Html {
     }
 }
 
-const ICON_HOME: &str = "M2 3h2v10H2zM9 3v10L4 8zM15 3v10L10 8z";
-const ICON_BACK: &str = "M3 3h2v10H3zM13 3v10L6 8z";
+pub(crate) const ICON_HOME: &str = "M2 3h2v10H2zM9 3v10L4 8zM15 3v10L10 8z";
+pub(crate) const ICON_BACK: &str = "M3 3h2v10H3zM13 3v10L6 8z";
 const ICON_PLAY: &str = "M4 2.5v11L13 8z";
 const ICON_PAUSE: &str = "M3.5 3h3v10h-3zM9.5 3h3v10h-3z";
-const ICON_FORWARD: &str = "M3 3v10l7-5zM11 3h2v10h-2z";
-const ICON_END: &str = "M1 3v10l5-5zM7 3v10l5-5zM12 3h2v10h-2z";
+pub(crate) const ICON_FORWARD: &str = "M3 3v10l7-5zM11 3h2v10h-2z";
+pub(crate) const ICON_END: &str = "M1 3v10l5-5zM7 3v10l5-5zM12 3h2v10h-2z";
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
