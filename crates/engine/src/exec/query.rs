@@ -1773,7 +1773,9 @@ impl Exec<'_> {
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         // A serializable snapshot's reads are tracked (a transaction without a record
         // passes at once).
-        let ssi_rows = lk.snapshot.is_some() && self.ssi_scan(i, tid, &access)?;
+        let ssi_rows = lk.snapshot.is_some()
+            && !self.w.ssi.xacts.is_empty()
+            && self.ssi_scan(i, tid, &access)?;
         // SERIALIZABLE (HOLDLOCK) keeps a key it looked for and did not find out of the
         // table: SQL Server locks the range the key would go in, on the next key in the
         // index (or the end of the index), and an INSERT into that range tests it. So an
@@ -3020,7 +3022,9 @@ impl Exec<'_> {
             }
         }
         self.check_unique(i, tid, &row, existing)?;
-        self.ssi_write(i, tid, None, None, Some(&row))?;
+        if !self.w.ssi.xacts.is_empty() {
+            self.ssi_write(i, tid, None, None, Some(&row))?;
+        }
         let cl_depth = self.cl_depth(tid);
         let slot = match existing {
             Some(slot) => slot,
@@ -3750,7 +3754,9 @@ impl Exec<'_> {
             }
         }
         self.nowait(i, hints, |x| x.lock(i, res, mode, false))?;
-        self.ssi_write(i, tid, Some(slot), Some(old), new.as_deref())?;
+        if !self.w.ssi.xacts.is_empty() {
+            self.ssi_write(i, tid, Some(slot), Some(old), new.as_deref())?;
+        }
         let Some(new) = new else {
             let m = self.maintenance_reads(tid, Some(old), None);
             self.w.query_reads += cl_depth + m;

@@ -1,7 +1,8 @@
 //! Where the executor meets serializable snapshot isolation (`state::ssi`): a
 //! serializable transaction's record is made with its snapshot, its scans leave marks
 //! and meet newer versions, its writes meet others' marks, and its commit is checked.
-//! Nothing here runs for a transaction without a record.
+//! Nothing here runs for a transaction without a record, and the callers on every
+//! scan and write skip it while no transaction has one (`World::ssi` empty).
 
 use sql::ast::IsolationLevel;
 
@@ -49,20 +50,12 @@ impl Exec<'_> {
     /// and meets every row's newer versions (it reads every page), an index scan marks
     /// the index (its rows are met one by one, `ssi_read_row`).
     /// Returns whether the scan's rows are to be met one by one.
-    #[inline]
     pub(crate) fn ssi_scan(
         &mut self,
         i: usize,
         tid: u32,
         access: &Access,
     ) -> Result<bool, Interrupt> {
-        if self.w.ssi.xacts.is_empty() {
-            return Ok(false);
-        }
-        self.ssi_scan_tracked(i, tid, access)
-    }
-
-    fn ssi_scan_tracked(&mut self, i: usize, tid: u32, access: &Access) -> Result<bool, Interrupt> {
         let Some(me) = self.ssi_record(i) else {
             return Ok(false);
         };
@@ -164,22 +157,7 @@ impl Exec<'_> {
     /// `new` are its versions (`new` `None`: a delete). The row, its page and the
     /// table are checked for others' marks, then every index a new entry goes into
     /// (all of them for a new row, or for an update that changes an indexed column).
-    #[inline]
     pub(crate) fn ssi_write(
-        &mut self,
-        i: usize,
-        tid: u32,
-        slot: Option<RowId>,
-        old: Option<&[Value]>,
-        new: Option<&[Value]>,
-    ) -> Result<(), Interrupt> {
-        if self.w.ssi.xacts.is_empty() {
-            return Ok(());
-        }
-        self.ssi_write_tracked(i, tid, slot, old, new)
-    }
-
-    fn ssi_write_tracked(
         &mut self,
         i: usize,
         tid: u32,
