@@ -980,6 +980,8 @@ pub struct Merge {
     /// In source order; in Teradata at most one WHEN MATCHED and one WHEN NOT MATCHED, in
     /// T-SQL several, each but the last of a kind with a condition.
     pub clauses: Vec<MergeClause>,
+    /// T-SQL's `OUTPUT`: `inserted`, `deleted`, the source's columns and `$action`.
+    pub output: Option<Output>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

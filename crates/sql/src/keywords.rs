@@ -729,6 +729,10 @@ pub(crate) fn can_be_alias(word: &str, dialect: Dialect) -> bool {
 
 /// Whether an identifier prints without quotes (`[x]` in T-SQL, `"x"` in Teradata).
 pub(crate) fn is_regular_ident(name: &str, dialect: Dialect) -> bool {
+    // MERGE's OUTPUT column, a word of its own to the lexer.
+    if name.eq_ignore_ascii_case("$action") {
+        return true;
+    }
     let mut chars = name.chars();
     let first_ok = chars
         .next()

@@ -30,6 +30,8 @@ pub(crate) enum Tok {
 
     #[regex(r"[A-Za-z_#][A-Za-z0-9_@$#]*", word_tail)]
     #[regex(r"[^\x00-\x7F]", unicode_word)]
+    /// MERGE's OUTPUT names the action of each row `$action`, a column of its own.
+    #[regex(r"\$[Aa][Cc][Tt][Ii][Oo][Nn]")]
     Word,
     /// `[name]` or `"name"`.
     #[token("[", |lex| quoted(lex, ']'))]

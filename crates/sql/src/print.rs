@@ -532,6 +532,7 @@ impl Printer {
                 }
             }
         }
+        self.output(&m.output);
     }
 
     fn drop(&mut self, what: &str, names: &[ObjectName], if_exists: bool) {

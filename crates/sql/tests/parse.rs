@@ -1153,6 +1153,21 @@ fn tsql_merge_with_hints_conditions_and_by_target() {
 }
 
 #[test]
+fn tsql_merge_output_names_each_rows_action() {
+    let src = "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE\nOUTPUT $action, deleted.id INTO log (act, id);";
+    expect![[r#"
+        -- 1:1 MERGE
+        MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE OUTPUT $action, deleted.id INTO log (act, id)
+    "#]].assert_eq(&summary(src));
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE OPTION (MAXDOP 1);",
+        expect!["1:57: not simulated: MERGE ... OPTION [OPTION]"],
+    );
+}
+
+#[test]
 fn not_simulated_constructs_are_named_and_spanned() {
     check_error_span(
         "MERGE dbo.task AS t USING src ON t.id = src.id WHEN NOT MATCHED BY SOURCE THEN DELETE;",

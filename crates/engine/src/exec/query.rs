@@ -4169,6 +4169,20 @@ impl Exec<'_> {
         let cl_depth = self.cl_depth(tid);
         let mut n = 0u64;
         let mut seen = std::collections::BTreeSet::new();
+        // OUTPUT's rows: (inserted, deleted), NULLs for the side an action lacks, and
+        // after them the source row and the action (`$action`).
+        let output = m.output.is_some();
+        let nulls = vec![Value::Null; columns.len()];
+        let mut out_rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+        let mut out_joins: Vec<Vec<Value>> = Vec::new();
+        let mut record = |inserted: &[Value], deleted: &[Value], src: &[Value], action: &str| {
+            if output {
+                out_rows.push((inserted.to_vec(), deleted.to_vec()));
+                let mut join = src.to_vec();
+                join.push(Value::Text(action.into()));
+                out_joins.push(join);
+            }
+        };
         for (src, matched) in &pending.rows {
             match matched {
                 Some(slot) => {
@@ -4191,9 +4205,11 @@ impl Exec<'_> {
                             let targets = self.assignment_targets(tid, assignments);
                             let new =
                                 self.assigned_row(i, tid, assignments, &targets, &ctx, &old)?;
+                            record(&new, &old, src, "UPDATE");
                             self.write_located(i, tid, slot, &old, Some(new), hints, cl_depth)?;
                         }
                         MergeAction::Delete => {
+                            record(&nulls, &old, src, "DELETE");
                             self.write_located(i, tid, slot, &old, None, hints, cl_depth)?;
                         }
                         MergeAction::Insert { .. } => {}
@@ -4237,10 +4253,16 @@ impl Exec<'_> {
                         v
                     };
                     let row = self.build_row(i, tid, None, &columns, &targets, &given)?;
+                    record(&row, &nulls, src, "INSERT");
                     self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
                     n += 1;
                 }
             }
+        }
+        if let Some(o) = &m.output {
+            let mut from = source_scope.clone();
+            from.push(ACTION.into(), None, Rc::from(vec![ACTION.to_string()]));
+            self.emit_output(i, o, &columns, out_rows, Some((&from, out_joins)))?;
         }
         let rules = self.rules;
         rules.rows_modified(self, i, tid);
@@ -4618,6 +4640,9 @@ fn from_names(s: &Select, name: &str) -> bool {
 }
 
 /// Msg 8672: a MERGE matched one target row with more than one source row.
+/// MERGE's OUTPUT column for each row's action: `INSERT`, `UPDATE` or `DELETE`.
+const ACTION: &str = "$action";
+
 fn merge_twice() -> SqlError {
     SqlError::generic(
         8672,

@@ -530,6 +530,38 @@ fn merge_updates_deletes_and_inserts_by_its_clauses() {
     assert_eq!(numbers(&sim, "A"), [8672]);
 }
 
+/// OUTPUT on a MERGE: `$action` says what each row's clause did, `inserted` and `deleted`
+/// are NULL on the side an action lacks, the source's columns may be named, and INTO
+/// logs the rows to a table.
+#[test]
+fn merge_outputs_each_rows_action_and_both_versions() {
+    let sim = run_one(
+        &format!("{SENDS}\nCREATE TABLE audit (act nvarchar(10), id int, old_body varchar(20));"),
+        "MERGE send AS t USING (VALUES (1, 'new'), (2, 'x'), (3, 'three')) AS s (id, body) ON t.id = s.id\n\
+         WHEN MATCHED AND s.body = 'x' THEN DELETE\n\
+         WHEN MATCHED THEN UPDATE SET body = s.body, tries = t.tries + 1\n\
+         WHEN NOT MATCHED BY TARGET THEN INSERT (id, body, tries) VALUES (s.id, s.body, 0)\n\
+         OUTPUT $action, inserted.id, inserted.body, deleted.body, s.body AS source_body;\n\
+         MERGE send AS t USING (SELECT 3 AS id) AS s ON t.id = s.id WHEN MATCHED THEN DELETE\n\
+         OUTPUT $ACTION, deleted.id, deleted.body INTO audit (act, id, old_body);\n\
+         SELECT act, id, old_body FROM audit;\n\
+         SELECT $action;",
+    );
+    let out = sim.outcome().sessions[0].results[0].columns.clone();
+    assert_eq!(out, ["$action", "id", "body", "body", "source_body"]);
+    assert_eq!(
+        texts(&sim, "A", 0),
+        [
+            ["UPDATE", "1", "new", "old", "new"],
+            ["DELETE", "NULL", "NULL", "gone", "x"],
+            ["INSERT", "3", "three", "NULL", "three"],
+        ]
+    );
+    assert_eq!(texts(&sim, "A", 1), [["DELETE", "3", "three"]]);
+    // Outside a MERGE's OUTPUT it is no column.
+    assert_eq!(numbers(&sim, "A"), [207]);
+}
+
 /// The upsert race: two sessions MERGE the same new key at the same instant. Without
 /// HOLDLOCK both read "not matched" and both insert; the second waits for the first's key
 /// lock and then fails with 2627. With HOLDLOCK the second's read waits on the key, then

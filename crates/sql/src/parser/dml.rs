@@ -450,16 +450,17 @@ impl Parser<'_> {
         if self.kw_at(0, "LOGGING") {
             return Err(self.not_simulated(self.cur_span(), "MERGE ... LOGGING ERRORS"));
         }
-        if self.kw_at(0, "OUTPUT") || self.kw_at(0, "OPTION") {
+        let output = self.opt_output()?;
+        if self.kw_at(0, "OPTION") {
             let span = self.cur_span();
-            let what = format!("MERGE ... {}", self.word_at(0).unwrap_or_default());
-            return Err(self.not_simulated(span, &what));
+            return Err(self.not_simulated(span, "MERGE ... OPTION"));
         }
         Ok(Merge {
             target,
             source,
             on,
             clauses,
+            output,
         })
     }
 
