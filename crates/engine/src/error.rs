@@ -650,6 +650,42 @@ impl SqlError {
         )
     }
 
+    /// SET IDENTITY_INSERT on a table without an identity column.
+    pub fn no_identity_property(table: &str) -> SqlError {
+        SqlError::generic(
+            8106,
+            16,
+            format!("Table 'dbo.{table}' does not have the identity property. Cannot perform SET operation."),
+        )
+    }
+
+    /// SET IDENTITY_INSERT ON while another table of the session has it on.
+    pub fn identity_insert_elsewhere(on: &str, table: &str) -> SqlError {
+        SqlError::generic(
+            8107,
+            16,
+            format!("IDENTITY_INSERT is already ON for table '{DATABASE}.dbo.{on}'. Cannot perform SET operation for table '{table}'."),
+        )
+    }
+
+    /// An INSERT under IDENTITY_INSERT ON whose column list leaves the identity out.
+    pub fn identity_value_required(table: &str) -> SqlError {
+        SqlError::generic(
+            545,
+            16,
+            format!("Explicit value must be specified for identity column in table '{table}' either when IDENTITY_INSERT is set to ON or when a replication user is inserting into a NOT FOR REPLICATION identity column."),
+        )
+    }
+
+    /// An INSERT without a column list under IDENTITY_INSERT ON.
+    pub fn identity_needs_column_list(table: &str) -> SqlError {
+        SqlError::generic(
+            8101,
+            16,
+            format!("An explicit value for the identity column in table '{table}' can only be specified when a column list is used and IDENTITY_INSERT is ON."),
+        )
+    }
+
     /// A serializable transaction cancelled because it would close a dangerous
     /// structure of read/write dependencies (serializable snapshot isolation).
     /// No SQL Server number: only a dialect with a SQLSTATE raises it.

@@ -596,6 +596,11 @@ pub enum SetOption {
     /// PostgreSQL's `SET LOCAL lock_timeout`: milliseconds (-1 waits forever) until the
     /// transaction ends.
     LocalLockTimeout(i64),
+    /// `SET IDENTITY_INSERT t ON|OFF`: explicit values for `t`'s identity column.
+    IdentityInsert {
+        table: ObjectName,
+        on: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -571,6 +571,11 @@ impl Printer {
                 self.w(&format!("LOCAL TRANSACTION ISOLATION LEVEL {l}"))
             }
             SetOption::LocalLockTimeout(n) => self.w(&format!("LOCAL lock_timeout = {n}")),
+            SetOption::IdentityInsert { table, on } => {
+                self.w("IDENTITY_INSERT ");
+                self.object(table);
+                self.w(&format!(" {}", on_off(*on)));
+            }
             SetOption::DeadlockPriority(p) => {
                 self.w("DEADLOCK_PRIORITY ");
                 match p {

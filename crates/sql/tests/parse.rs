@@ -2727,3 +2727,21 @@ fn a_string_left_open_is_named_where_it_opened() {
     // A string over lines that the statement expects stays quiet.
     parse_script("PRINT 'one\ntwo';", Dialect::TSql).expect("a string may span lines");
 }
+
+#[test]
+fn set_identity_insert_names_its_table() {
+    let src = "SET IDENTITY_INSERT dbo.task ON;\nSET IDENTITY_INSERT [task] OFF;";
+    expect![[r#"
+        -- 1:1 SET
+        SET IDENTITY_INSERT dbo.task ON
+        -- 2:1 SET
+        SET IDENTITY_INSERT task OFF
+    "#]]
+    .assert_eq(&summary(src));
+    let printed = parse(src).to_string();
+    assert_eq!(parse(&printed).to_string(), printed);
+    check_error_span(
+        "SET IDENTITY_INSERT task;",
+        expect!["1:25: found ';', expected one of: ON, OFF [;]"],
+    );
+}

@@ -2568,6 +2568,14 @@ impl Exec<'_> {
                 .clone(),
             None => self.w.db.tables[tid as usize].columns.clone(),
         };
+        // IDENTITY_INSERT ON takes values for the identity only through a column list.
+        if is_var.is_none()
+            && ins.columns.is_empty()
+            && self.w.sessions[i].options.identity_insert == Some(tid)
+        {
+            let name = &self.w.db.tables[tid as usize].name;
+            return Err(SqlError::identity_needs_column_list(name).into());
+        }
         // Without a column list, an identity that is only a default is listed too (a
         // value or DEFAULT goes in it); SQL Server's is left out.
         let targets: Vec<usize> = if ins.columns.is_empty() && self.rules.identity_is_default() {
@@ -2828,6 +2836,25 @@ impl Exec<'_> {
                 .as_ref()
                 .map(|id| id.column),
         };
+        // Under IDENTITY_INSERT ON the identity takes the value given, which must be
+        // there, and the counter moves past it (as SQL Server's current identity
+        // follows the highest value inserted).
+        let explicit = var.is_none() && self.w.sessions[i].options.identity_insert == Some(tid);
+        if let (Some(c), true) = (column, explicit) {
+            if !set[c] {
+                return Err(SqlError::identity_value_required(&table_name).into());
+            }
+            if let Some(v) = row[c].as_i64() {
+                let id = (self.w.db.tables[tid as usize].identity.as_mut())
+                    .expect("the column is the identity");
+                let past = v.saturating_add(id.increment);
+                if (id.increment > 0 && past > id.next) || (id.increment < 0 && past < id.next) {
+                    id.next = past;
+                }
+                self.frame_mut(i).scope_identity = Some(v);
+            }
+        }
+        let column = column.filter(|_| !explicit);
         // A value given for the identity column fails as the statement compiles, so
         // no identity value is used up (a constraint's failure uses one).
         if column.is_some_and(|c| set[c]) {

@@ -818,6 +818,26 @@ impl Exec<'_> {
                 t.saved_options.get_or_insert(saved);
             }
         }
+        if let SetOption::IdentityInsert { table, on } = opt {
+            let tid = self.table_id(table)?;
+            let t = &self.w.db.tables[tid as usize];
+            if t.identity.is_none() {
+                return Err(SqlError::no_identity_property(&t.name).into());
+            }
+            let o = &mut self.w.sessions[i].options;
+            match (o.identity_insert, on) {
+                (Some(other), true) if other != tid => {
+                    let other = &self.w.db.tables[other as usize].name;
+                    return Err(
+                        SqlError::identity_insert_elsewhere(other, &display_name(table)).into(),
+                    );
+                }
+                (_, true) => o.identity_insert = Some(tid),
+                (Some(other), false) if other == tid => o.identity_insert = None,
+                (_, false) => {}
+            }
+            return Ok(());
+        }
         let o = &mut self.w.sessions[i].options;
         match opt {
             SetOption::NoCount(b) => o.nocount = *b,
@@ -826,8 +846,10 @@ impl Exec<'_> {
             SetOption::LockTimeout(ms) | SetOption::LocalLockTimeout(ms) => o.lock_timeout_ms = *ms,
             SetOption::TransactionIsolation(l) => o.isolation = *l,
             SetOption::QuotedIdentifier(b) => o.quoted_identifier = *b,
-            SetOption::AnsiNulls(_) | SetOption::StatisticsIo(_) | SetOption::StatisticsTime(_) => {
-            }
+            SetOption::AnsiNulls(_)
+            | SetOption::StatisticsIo(_)
+            | SetOption::StatisticsTime(_)
+            | SetOption::IdentityInsert { .. } => {}
             SetOption::ImplicitTransactions(b) => {
                 if *b {
                     return Err(SqlError::not_simulated("SET IMPLICIT_TRANSACTIONS ON").into());

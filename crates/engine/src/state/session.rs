@@ -33,6 +33,9 @@ pub(crate) struct Options {
     pub lock_timeout_ms: i64,
     pub quoted_identifier: bool,
     pub deadlock_priority: i64,
+    /// The table whose identity column takes explicit values (`SET IDENTITY_INSERT t
+    /// ON`; one table per session at a time).
+    pub identity_insert: Option<u32>,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             lock_timeout_ms: -1,
             quoted_identifier: true,
             deadlock_priority: 0,
+            identity_insert: None,
         }
     }
 }

@@ -530,6 +530,47 @@ fn merge_updates_deletes_and_inserts_by_its_clauses() {
     assert_eq!(numbers(&sim, "A"), [8672]);
 }
 
+/// SET IDENTITY_INSERT t ON: an INSERT gives the identity through its column list, the
+/// counter moves past a higher value and not back for a lower one; one table per
+/// session, a table with an identity, and the column list are required.
+#[test]
+fn identity_insert_takes_explicit_values_and_moves_the_counter_past_them() {
+    let setup = "CREATE TABLE t (id int IDENTITY(1,1) PRIMARY KEY, v varchar(10));\n\
+                 CREATE TABLE u (id int IDENTITY(100,10) PRIMARY KEY);\n\
+                 CREATE TABLE plain (id int PRIMARY KEY);\n\
+                 INSERT INTO t (v) VALUES ('a');";
+    let sim = run_one(
+        setup,
+        "SET IDENTITY_INSERT t ON;\n\
+         INSERT INTO t (id, v) VALUES (10, 'ten');\n\
+         SELECT CAST(SCOPE_IDENTITY() AS int), CAST(IDENT_CURRENT('t') AS int);\n\
+         INSERT INTO t (v) VALUES ('no id');\n\
+         INSERT INTO t VALUES (11, 'x');\n\
+         SET IDENTITY_INSERT u ON;\n\
+         SET IDENTITY_INSERT plain ON;\n\
+         SET IDENTITY_INSERT t OFF;\n\
+         INSERT INTO t (v) VALUES ('next');\n\
+         INSERT INTO t (id, v) VALUES (5, 'five');\n\
+         SET IDENTITY_INSERT t ON;\n\
+         INSERT INTO t (id, v) VALUES (3, 'three');\n\
+         SET IDENTITY_INSERT t OFF;\n\
+         INSERT INTO t (v) VALUES ('after');\n\
+         SELECT id, v FROM t ORDER BY id;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["10", "10"]);
+    assert_eq!(numbers(&sim, "A"), [545, 8101, 8107, 8106, 544]);
+    assert_eq!(
+        texts(&sim, "A", 1),
+        [
+            ["1", "a"],
+            ["3", "three"],
+            ["10", "ten"],
+            ["11", "next"],
+            ["12", "after"]
+        ]
+    );
+}
+
 /// OUTPUT on a MERGE: `$action` says what each row's clause did, `inserted` and `deleted`
 /// are NULL on the side an action lacks, the source's columns may be named, and INTO
 /// logs the rows to a table.

@@ -532,6 +532,14 @@ impl Parser<'_> {
                 self.advance();
                 SetOption::DeadlockPriority(self.deadlock_priority()?)
             }
+            "IDENTITY_INSERT" => {
+                self.advance();
+                let table = self.object_name()?;
+                SetOption::IdentityInsert {
+                    table,
+                    on: on_off(self)?,
+                }
+            }
             _ => return Err(self.not_simulated(span, &format!("SET {word}"))),
         };
         Ok(StmtKind::SetOption(option))
