@@ -688,10 +688,11 @@ impl SqlError {
 
     /// A serializable transaction cancelled because it would close a dangerous
     /// structure of read/write dependencies (serializable snapshot isolation).
-    /// No SQL Server number: only a dialect with a SQLSTATE raises it.
+    /// No SQL Server number: only a dialect with a SQLSTATE raises it, under a number of
+    /// the executor's own (which PL/pgSQL's `serialization_failure` condition names).
     pub fn serialization_failure() -> SqlError {
         SqlError::new(
-            UNNUMBERED,
+            RW_DEPENDENCY_FAILURE,
             16,
             "could not serialize access due to read/write dependencies among transactions".into(),
             AbortScope::BatchAndTransaction,
@@ -1032,6 +1033,10 @@ pub fn error_code(number: u32, sqlstate: Option<&str>) -> String {
 
 /// The `number` of an error that has none to show (see [`error_code`]).
 pub const UNNUMBERED: u32 = 0;
+
+/// The executor's number for serializable snapshot isolation's failure (40001 with
+/// read/write dependencies), which SQL Server has no number for.
+pub const RW_DEPENDENCY_FAILURE: u32 = 100_001;
 
 /// How the trace shows an error without a number in place of its code.
 pub const NO_NUMBER: &str = "(no number)";

@@ -28,7 +28,10 @@ mod value;
 mod view;
 
 pub use dialect::Dialect;
-pub use error::{error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, NO_NUMBER, UNNUMBERED};
+pub use error::{
+    error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, NO_NUMBER, RW_DEPENDENCY_FAILURE,
+    UNNUMBERED,
+};
 pub use event::{Access, Event, ReleaseReason, Source, Trace, TraceEntry};
 pub use exec::Sink;
 pub use footprint::{Footprint, RowRef};

@@ -263,7 +263,7 @@ pub fn explain(
                 s.push(t!("why-error-serialization", session = &session));
             }
             // Serializable snapshot isolation's failure (40001, no SQL Server number).
-            if *number == engine::UNNUMBERED && *sqlstate == Some("40001") {
+            if *number == engine::RW_DEPENDENCY_FAILURE {
                 s.push(t!("why-error-rw-dependencies", session = &session));
             }
             // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH; a

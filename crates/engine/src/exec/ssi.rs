@@ -66,36 +66,35 @@ impl Exec<'_> {
             }
             None => {
                 self.w.ssi.mark(me, Target::Table(tid));
-                // Every page is read, and every version on it checked.
+                // Every page is read, and every version on it checked: a doomed
+                // transaction fails as it meets the first (an empty table has none).
                 let n = self.w.db.tables[tid as usize].slots.len();
-                self.w
-                    .ssi
-                    .doomed(me, Failure::PivotDuringConflictOut)
-                    .map_err(|f| self.ssi_error(f))?;
+                if n > 0 {
+                    self.w
+                        .ssi
+                        .doomed(me, Failure::PivotDuringConflictOut)
+                        .map_err(|f| self.ssi_error(f))?;
+                }
                 for slot in 0..n {
-                    self.ssi_meet_versions(i, me, tid, slot)?;
+                    self.ssi_meet_versions(i, me, tid, slot, true)?;
                 }
             }
         }
         Ok(false)
     }
 
-    /// An index scan reached row `slot` (a full scan met every row as it began): it meets the row's newer versions, and marks
-    /// the version it sees.
+    /// An index scan reached row `slot` (a full scan met every row as it began): it
+    /// meets the row's versions, and marks the version it sees.
     pub(crate) fn ssi_read_row(
         &mut self,
         i: usize,
         tid: u32,
         slot: RowId,
     ) -> Result<(), Interrupt> {
+        self.ssi_meet_entry(i, tid, slot)?;
         let Some(me) = self.ssi_record(i) else {
             return Ok(());
         };
-        self.w
-            .ssi
-            .doomed(me, Failure::PivotDuringConflictOut)
-            .map_err(|f| self.ssi_error(f))?;
-        self.ssi_meet_versions(i, me, tid, slot)?;
         let (snapshot, own) = match self.w.sessions[i].txn.as_ref() {
             Some(t) => (t.snapshot_seq.unwrap_or(u64::MAX), t.id),
             None => return Ok(()),
@@ -123,27 +122,86 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The versions of row `slot` that `me`'s snapshot does not see: each one's writer,
-    /// if serializable and overlapping, wrote over what `me` reads.
+    /// An index scan reached row `slot` through an entry of a version its snapshot does
+    /// not see: the row's versions are met, nothing is marked.
+    pub(crate) fn ssi_meet_entry(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+    ) -> Result<(), Interrupt> {
+        let Some(me) = self.ssi_record(i) else {
+            return Ok(());
+        };
+        self.w
+            .ssi
+            .doomed(me, Failure::PivotDuringConflictOut)
+            .map_err(|f| self.ssi_error(f))?;
+        self.ssi_meet_versions(i, me, tid, slot, false)
+    }
+
+    /// The versions of row `slot` a scan meets where `me`'s snapshot does not see them
+    /// as the newest: each writer met, if serializable and overlapping, wrote over what
+    /// `me` reads. As the server's tuple checks go: the version the snapshot sees names
+    /// the transaction that replaced or deleted it; a version it does not see names the
+    /// transaction that wrote it. An index scan walks a row's versions up to the one it
+    /// sees, so it meets only that one's replacer (or, seeing none, every writer); a full
+    /// scan (`full`) reads every version on the page.
     fn ssi_meet_versions(
         &mut self,
         i: usize,
         me: usize,
         tid: u32,
         slot: RowId,
+        full: bool,
     ) -> Result<(), Interrupt> {
         let (snapshot, own) = match self.w.sessions[i].txn.as_ref() {
             Some(t) => (t.snapshot_seq.unwrap_or(u64::MAX), t.id),
             None => return Ok(()),
         };
         let s = &self.w.db.tables[tid as usize].slots[slot];
-        let mut writers: Vec<usize> = (s.committed.iter())
-            .filter(|(seq, _)| *seq > snapshot)
-            .filter_map(|(seq, _)| self.w.ssi.writer(None, Some(*seq)))
-            .collect();
-        if let Some((t, _)) = s.pending.as_ref().filter(|(t, _)| *t != own) {
-            writers.extend(self.w.ssi.writer(Some(*t), None));
+        // A row this transaction wrote: it sees its own version, and no other
+        // transaction's version came after its snapshot (that write would have failed).
+        if s.pending.as_ref().is_some_and(|(t, _)| *t == own) {
+            return Ok(());
         }
+        let pending = s.pending.as_ref().map(|(t, d)| (*t, d.is_some()));
+        let seen = (s.committed.iter())
+            .rposition(|(seq, _)| *seq <= snapshot)
+            .filter(|k| s.committed[*k].1.is_some());
+        // Writers by commit sequence (`Some`), or the transaction still writing (`None`).
+        let mut met: Vec<(Option<u64>, Option<u32>)> = Vec::new();
+        let newer_writers = |from: usize, met: &mut Vec<(Option<u64>, Option<u32>)>| {
+            for (seq, data) in &s.committed[from..] {
+                if data.is_some() {
+                    met.push((Some(*seq), None));
+                }
+            }
+            if let Some((t, true)) = pending {
+                met.push((None, Some(t)));
+            }
+        };
+        match seen {
+            Some(k) => {
+                // The version seen: the transaction that replaced or deleted it.
+                match (s.committed.get(k + 1), pending) {
+                    (Some((seq, _)), _) => met.push((Some(*seq), None)),
+                    (None, Some((t, _))) => met.push((None, Some(t))),
+                    (None, None) => {}
+                }
+                if full {
+                    newer_writers(k + 1, &mut met);
+                }
+            }
+            None => {
+                let from = s.committed.partition_point(|(seq, _)| *seq <= snapshot);
+                newer_writers(from, &mut met);
+            }
+        }
+        let writers: Vec<usize> = met
+            .into_iter()
+            .filter_map(|(seq, txn)| self.w.ssi.writer(txn, seq))
+            .collect();
         for w in writers {
             self.w
                 .ssi
@@ -153,57 +211,89 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// Session `i` writes row `slot` of table `tid` (`None`: a new row): `old` and
-    /// `new` are its versions (`new` `None`: a delete). The row, its page and the
-    /// table are checked for others' marks, then every index a new entry goes into
-    /// (all of them for a new row, or for an update that changes an indexed column).
+    /// Session `i` updates (`new` `Some`) or deletes row `slot` of table `tid`, whose
+    /// version is `old`: the row version, its page and the table are checked for
+    /// others' marks, then, for an update that changes an indexed column, every index
+    /// (a new version that is not a heap-only tuple gets an entry in each).
     pub(crate) fn ssi_write(
         &mut self,
         i: usize,
         tid: u32,
-        slot: Option<RowId>,
-        old: Option<&[Value]>,
+        slot: RowId,
+        old: &[Value],
         new: Option<&[Value]>,
     ) -> Result<(), Interrupt> {
-        let Some(me) = self.ssi_record(i) else {
-            return Ok(());
-        };
         let mut targets = Vec::new();
-        if let Some(slot) = slot.filter(|_| old.is_some()) {
-            let s = &self.w.db.tables[tid as usize].slots[slot];
-            if let Some((version, _)) = s.committed.last() {
-                let page = self.heap_page(tid, slot);
-                targets.push(Target::Row {
-                    table: tid,
-                    slot,
-                    version: *version,
-                    page,
-                });
-                targets.push(Target::Page(tid, page));
-            }
+        let s = &self.w.db.tables[tid as usize].slots[slot];
+        if let Some((version, _)) = s.committed.last() {
+            let page = self.heap_page(tid, slot);
+            targets.push(Target::Row {
+                table: tid,
+                slot,
+                version: *version,
+                page,
+            });
+            targets.push(Target::Page(tid, page));
         }
         targets.push(Target::Table(tid));
         let t = &self.w.db.tables[tid as usize];
-        let new_entries = match (old, new) {
-            (_, None) => false,
-            (None, Some(_)) => true,
-            (Some(old), Some(new)) => {
-                let indexed = |p: usize| {
-                    t.key.contains(&p)
-                        || t.indexes.iter().any(|x| x.columns.iter().any(|c| c.0 == p))
-                };
-                (0..old.len()).any(|p| indexed(p) && old.get(p) != new.get(p))
-            }
+        let indexed = |p: usize| {
+            t.key.contains(&p) || t.indexes.iter().any(|x| x.columns.iter().any(|c| c.0 == p))
         };
-        if new_entries {
-            if !t.key.is_empty() {
-                targets.push(Target::Index(tid, PRIMARY_KEY));
-            }
-            targets.extend(t.indexes.iter().map(|x| Target::Index(tid, x.id)));
+        if new.is_some_and(|new| (0..old.len()).any(|p| indexed(p) && old.get(p) != new.get(p))) {
+            targets.extend(self.index_targets(tid));
         }
+        self.ssi_check_writes(i, &targets)
+    }
+
+    /// Session `i` inserts a row into table `tid`: the table is checked as the row
+    /// goes into the heap (`indexes` false), each index as its entry goes in (true),
+    /// the latter also when a unique index refuses the entry, before the duplicate is
+    /// reported (so a transaction that would close a dangerous structure fails with a
+    /// serialization failure, not a duplicate key).
+    pub(crate) fn ssi_insert(
+        &mut self,
+        i: usize,
+        tid: u32,
+        indexes: bool,
+    ) -> Result<(), Interrupt> {
+        let targets = if indexes {
+            self.index_targets(tid)
+        } else {
+            vec![Target::Table(tid)]
+        };
+        self.ssi_check_writes(i, &targets)
+    }
+
+    /// A unique index refuses an inserted row: its indexes are checked first.
+    pub(crate) fn before_duplicate(&mut self, i: usize, tid: u32) -> Result<(), Interrupt> {
+        if self.w.ssi.xacts.is_empty() {
+            return Ok(());
+        }
+        self.ssi_insert(i, tid, true)
+    }
+
+    fn index_targets(&self, tid: u32) -> Vec<Target> {
+        let t = &self.w.db.tables[tid as usize];
+        let pk = (!t.key.is_empty()).then_some(Target::Index(tid, PRIMARY_KEY));
+        pk.into_iter()
+            .chain(t.indexes.iter().map(|x| Target::Index(tid, x.id)))
+            .collect()
+    }
+
+    fn ssi_check_writes(&mut self, i: usize, targets: &[Target]) -> Result<(), Interrupt> {
+        let Some(me) = self.ssi_record(i) else {
+            return Ok(());
+        };
+        // The writer's own mark on the row goes (it now holds the row's write), except
+        // inside a savepoint, which could roll the write back.
+        let top_level = self.w.sessions[i]
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.savepoints.is_empty());
         self.w
             .ssi
-            .write(me, &targets)
+            .write(me, targets, top_level)
             .map_err(|f| self.ssi_error(f))
     }
 
@@ -232,11 +322,17 @@ impl Exec<'_> {
         }
     }
 
-    /// The heap page a row is on, spreading rows evenly over the heap's pages.
+    /// The heap page a row was first written on: rows fill pages in the order they were
+    /// inserted, as many as the table's first row's size lets a page hold (a row's later
+    /// versions are taken to stay on its page, as an update with room on the page does).
     fn heap_page(&self, tid: u32, slot: RowId) -> u32 {
         let t = &self.w.db.tables[tid as usize];
-        let pages = t.heap.as_ref().map_or(1, |h| h.pages()) as usize;
-        let rows = t.slots.len().max(1);
-        (slot * pages / rows) as u32
+        let first = t
+            .slots
+            .iter()
+            .find_map(|s| s.latest_committed().or(s.latest()));
+        let bytes = first.map_or(1, |row| self.rules.version_bytes(&t.columns, row));
+        let per_page = crate::state::heap::Heap::per_page(bytes) as usize;
+        (slot / per_page) as u32
     }
 }

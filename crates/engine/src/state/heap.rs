@@ -23,6 +23,12 @@ pub struct Heap {
 }
 
 impl Heap {
+    /// Versions of `bytes` (with their slots) one page holds: rows are written page
+    /// after page, each page filled first.
+    pub fn per_page(bytes: u32) -> u32 {
+        ((PAGE_BYTES - PAGE_HEADER_BYTES) / bytes.max(1)).max(1)
+    }
+
     /// Pages a sequential scan reads (at least one: the scan opens the heap).
     pub fn pages(&self) -> u32 {
         self.pages.max(1)

@@ -194,14 +194,18 @@ impl Ssi {
     }
 
     /// `me` writes over what `targets` cover (finest first): every other transaction
-    /// that overlapped `me` and holds a mark there read what `me` now changes.
-    pub fn write(&mut self, me: usize, targets: &[Target]) -> Result<(), Failure> {
+    /// that overlapped `me` and holds a mark there read what `me` now changes. `me`'s
+    /// own mark on a row it writes goes where `drop_own` (outside a savepoint).
+    pub fn write(&mut self, me: usize, targets: &[Target], drop_own: bool) -> Result<(), Failure> {
         self.doomed(me, Failure::PivotDuringConflictIn)?;
         self.xacts[me].wrote = true;
         for target in targets {
             let holders = self.marks.get(target).cloned().unwrap_or_default();
             for r in holders {
                 if r == me {
+                    if drop_own && matches!(target, Target::Row { .. }) {
+                        self.drop_marks(me, |t| t == target);
+                    }
                     continue;
                 }
                 let x = &self.xacts[r];

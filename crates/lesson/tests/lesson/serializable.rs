@@ -60,7 +60,7 @@ fn first_error(
     steps: &[(&str, &str)],
     name: &str,
 ) -> Option<(&'static str, usize)> {
-    let e = errors_of(sim, name).into_iter().next()?;
+    let e = errors_of(sim, name).into_iter().find(|e| !e.caught)?;
     let line = e.at.map(|a| a.line)?;
     let step = (0..steps.len()).find(|k| steps[*k].0 == name && lines[*k] == line)?;
     Some((e.sqlstate.unwrap_or("none"), step))
@@ -283,4 +283,203 @@ INSERT INTO item VALUES (1, 5), (2, 5), (3, 5), (4, 5);";
     let (sim, lines) = interleave(setup, &steps);
     assert_eq!(first_error(&sim, &lines, &steps, "B"), None);
     assert_eq!(first_error(&sim, &lines, &steps, "A"), Some(("40001", 7)));
+}
+
+/// Parses the interleaving format psql runs were written in: setup lines, then
+/// `A: statement` steps.
+fn steps_of(text: &str) -> (String, Vec<(&str, &str)>) {
+    let mut setup = Vec::new();
+    let mut steps = Vec::new();
+    for line in text.lines() {
+        match line.split_once(": ") {
+            Some((s @ ("A" | "B" | "C"), sql)) => steps.push((s, sql)),
+            _ => setup.push(line),
+        }
+    }
+    (setup.join("\n"), steps)
+}
+
+/// Each case as psql ran it on PostgreSQL 15: the first error of each session that
+/// got one (step, SQLSTATE, reason code).
+fn agrees(text: &str, expected: &[(&str, usize, &str)]) {
+    let (setup, steps) = steps_of(text);
+    let (sim, lines) = interleave(&setup, &steps);
+    for name in ["A", "B", "C"] {
+        if !steps.iter().any(|s| s.0 == name) {
+            continue;
+        }
+        let want = expected.iter().find(|e| e.0 == name);
+        let got = first_error(&sim, &lines, &steps, name);
+        assert_eq!(
+            got.map(|g| g.1),
+            want.map(|w| w.1),
+            "{name}'s first error's step"
+        );
+        if let Some((_, _, why)) = want {
+            assert_eq!(got.map(|g| g.0), Some("40001"), "{name}");
+            assert_eq!(reason(&sim, name), *why, "{name}");
+        }
+    }
+}
+
+#[test]
+fn an_aggregate_on_the_primary_key_reads_by_the_index() {
+    // `sum(bal) ... WHERE id = 1` is an index scan on the server: no whole-table mark,
+    // so two accounts updated apart do not conflict.
+    agrees(
+        "CREATE TABLE acct (id int PRIMARY KEY, bal int);
+INSERT INTO acct SELECT g, 100 FROM generate_series(1, 3) g;
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: SELECT sum(bal) FROM acct WHERE id = 1;
+B: BEGIN ISOLATION LEVEL SERIALIZABLE;
+B: SELECT sum(bal) FROM acct WHERE id = 2;
+A: UPDATE acct SET bal = bal + 1 WHERE id = 1;
+B: UPDATE acct SET bal = bal + 1 WHERE id = 2;
+A: COMMIT;
+B: COMMIT;",
+        &[],
+    );
+}
+
+#[test]
+fn a_writer_drops_its_own_mark_on_the_row_it_writes() {
+    // A updates row 1 (its read mark on it goes), then reads rows 2 and 3: two row
+    // marks on the page, not three, so no page mark covers B's update of row 4.
+    let case = "CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t SELECT g, 0 FROM generate_series(1, 6) g;
+CREATE TABLE u (id int PRIMARY KEY, v int);
+INSERT INTO u VALUES (1, 0);
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: UPDATE t SET v = 1 WHERE id = 1;
+A: SELECT v FROM t WHERE id = 2;
+A: SELECT v FROM t WHERE id = 3;
+B: BEGIN ISOLATION LEVEL SERIALIZABLE;
+B: SELECT v FROM u WHERE id = 1;
+B: UPDATE t SET v = 1 WHERE id = 4;
+A: UPDATE u SET v = 1 WHERE id = 1;
+A: COMMIT;
+B: COMMIT;";
+    agrees(case, &[]);
+    // Inside a savepoint the mark stays (the write could be rolled back): the page is
+    // marked and B's COMMIT fails.
+    let sp = case.replace(
+        "A: UPDATE t SET v = 1 WHERE id = 1;",
+        "A: SAVEPOINT s;\nA: UPDATE t SET v = 1 WHERE id = 1;",
+    );
+    agrees(
+        &sp,
+        &[(
+            "B",
+            10,
+            "Canceled on identification as a pivot, during commit attempt.",
+        )],
+    );
+}
+
+#[test]
+fn rows_fill_heap_pages_in_order() {
+    // 500 rows of two ints, 226 to a page: rows 10 and 200-202 share page 0, so A's three
+    // reads mark the page B's update of row 10 is on.
+    agrees(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t SELECT g, 0 FROM generate_series(1, 500) g;
+CREATE TABLE u (id int PRIMARY KEY, v int);
+INSERT INTO u VALUES (1, 0);
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+B: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: SELECT v FROM t WHERE id = 200;
+A: SELECT v FROM t WHERE id = 201;
+A: SELECT v FROM t WHERE id = 202;
+B: SELECT v FROM u WHERE id = 1;
+B: UPDATE t SET v = 1 WHERE id = 10;
+A: UPDATE u SET v = 1 WHERE id = 1;
+A: COMMIT;
+B: COMMIT;",
+        &[(
+            "B",
+            9,
+            "Canceled on identification as a pivot, during commit attempt.",
+        )],
+    );
+}
+
+#[test]
+fn a_duplicate_key_is_a_serialization_failure_when_the_index_read_conflicts() {
+    // Both look for key 5, both insert it; B waits for A's key, and when A commits its
+    // unique check checks the index page A read before it reports a duplicate.
+    agrees(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+B: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: SELECT count(*) FROM t WHERE id = 5;
+B: SELECT count(*) FROM t WHERE id = 5;
+A: INSERT INTO t VALUES (5, 1);
+B: INSERT INTO t VALUES (5, 2);
+A: COMMIT;
+B: COMMIT;",
+        &[(
+            "B",
+            5,
+            "Canceled on identification as a pivot, during write.",
+        )],
+    );
+}
+
+#[test]
+fn an_index_scan_meets_only_the_replacer_of_the_version_it_sees() {
+    // B (REPEATABLE READ, untracked) replaced the row A's snapshot sees, then C
+    // (SERIALIZABLE) replaced B's. A's index scan stops at the version it sees, whose
+    // replacer is B: no dependency on C, and nothing fails.
+    agrees(
+        "CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t VALUES (1, 0);
+CREATE TABLE u (id int PRIMARY KEY, v int);
+INSERT INTO u VALUES (1, 0);
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: SELECT v FROM u WHERE id = 2;
+B: BEGIN ISOLATION LEVEL REPEATABLE READ;
+B: UPDATE t SET v = 1 WHERE id = 1;
+B: COMMIT;
+C: BEGIN ISOLATION LEVEL SERIALIZABLE;
+C: SELECT v FROM u WHERE id = 1;
+C: UPDATE t SET v = 2 WHERE id = 1;
+C: COMMIT;
+A: SELECT v FROM t WHERE id = 1;
+A: UPDATE u SET v = 1 WHERE id = 1;
+A: COMMIT;",
+        &[],
+    );
+}
+
+#[test]
+fn a_doomed_transaction_reads_an_empty_table_and_fails_at_commit() {
+    let mut steps = WRITE_SKEW[..7].to_vec();
+    steps.push(("B", "SELECT count(*) FROM empty;"));
+    steps.push(("B", "COMMIT;"));
+    let setup = format!("{DOCTORS}\nCREATE TABLE empty (x int);");
+    let (sim, lines) = interleave(&setup, &steps);
+    assert_eq!(first_error(&sim, &lines, &steps, "B"), Some(("40001", 8)));
+    assert_eq!(
+        reason(&sim, "B"),
+        "Canceled on identification as a pivot, during commit attempt."
+    );
+}
+
+#[test]
+fn an_exception_block_catches_the_failure_by_its_condition_name() {
+    // B's insert would close the structure; `EXCEPTION WHEN serialization_failure`
+    // catches it, the block's writes are undone, and B commits what is left.
+    agrees(
+        "CREATE TABLE t (id int PRIMARY KEY, grp int);
+A: BEGIN ISOLATION LEVEL SERIALIZABLE;
+A: SELECT count(*) FROM t WHERE grp = 1;
+B: BEGIN ISOLATION LEVEL SERIALIZABLE;
+B: SELECT count(*) FROM t WHERE grp = 1;
+A: INSERT INTO t VALUES (1, 1);
+A: COMMIT;
+B: DO $$ BEGIN INSERT INTO t VALUES (2, 1); EXCEPTION WHEN serialization_failure THEN RAISE NOTICE 'caught'; END $$;
+B: SELECT count(*) FROM t;
+B: COMMIT;",
+        &[],
+    );
 }

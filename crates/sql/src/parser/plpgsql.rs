@@ -780,7 +780,9 @@ fn condition_numbers(name: &str) -> Option<&'static [i64]> {
         "unique_violation" => &[2601, 2627],
         "lock_not_available" => &[1222],
         "deadlock_detected" => &[1205],
-        "serialization_failure" => &[3960],
+        // A snapshot's update conflict, and serializable snapshot isolation's failure
+        // (`engine::RW_DEPENDENCY_FAILURE`).
+        "serialization_failure" => &[3960, 100_001],
         // INTO STRICT's errors (P0002, P0003) have no number of their own elsewhere.
         "no_data_found" => &[100_002],
         "too_many_rows" => &[100_003],
