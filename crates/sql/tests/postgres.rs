@@ -182,11 +182,11 @@ END $$;",
                         COMMIT TRANSACTION AND CHAIN;
                     END;
                     BEGIN
-                        DECLARE @i bigint = 1 - 1;
-                        WHILE @i < 3
+                        DECLARE @i#1 bigint = 1 - 1;
+                        WHILE @i#1 < 3
                         BEGIN
-                            SET @i = @i + 1;
-                            IF @i = 2
+                            SET @i#1 = @i#1 + 1;
+                            IF @i#1 = 2
                                 CONTINUE;
                         END;
                     END;

@@ -4507,3 +4507,20 @@ SELECT * FROM task UNION SELECT 1 ORDER BY 1;",
     );
     assert_eq!(sqlstates(&sim, "A"), ["42601"; 4]);
 }
+
+/// An integer FOR loop declares its own variable: a variable of the same name in the
+/// block keeps its value, and two loops may use one name (psql: `i 7 s 6`, `i 7 s 36`).
+#[test]
+fn a_for_loop_declares_its_own_variable() {
+    let a = "DO $$ DECLARE i int := 7; s int := 0; BEGIN
+  FOR i IN 1..3 LOOP s := s + i; END LOOP;
+  RAISE NOTICE 'i % s %', i, s;
+  FOR i IN 1..2 LOOP s := s + 10 * i; END LOOP;
+  RAISE NOTICE 'i % s %', i, s;
+END $$;";
+    let sc = scenario_in(Dialect::Postgres, TASKS, &[("A", 0, a)]);
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
+    assert_eq!(printed(&trace), ["i 7 s 6", "i 7 s 36"]);
+}

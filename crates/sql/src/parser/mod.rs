@@ -46,6 +46,11 @@ pub(crate) struct Parser<'a> {
     top_level_count: usize,
     /// PL/pgSQL variables in scope (lower-case), which expressions read as `@name`.
     pg_vars: Vec<String>,
+    /// Integer FOR loops' variables in scope, innermost last: each is a variable of its
+    /// own (`i#1`), which hides one of the same name outside the loop.
+    pg_loop_vars: Vec<(String, String)>,
+    /// FOR loops parsed so far, which number their variables.
+    pg_loops: usize,
     /// A PERFORM was parsed: its hidden variable must be declared.
     pg_perform: bool,
     /// Inside a PL/pgSQL body, where `FOUND` names the routine's special variable.
@@ -78,6 +83,8 @@ impl<'a> Parser<'a> {
             lex_error,
             top_level_count: 0,
             pg_vars: Vec::new(),
+            pg_loop_vars: Vec::new(),
+            pg_loops: 0,
             pg_perform: false,
             plpgsql: false,
             tsql_vars: None,

@@ -328,6 +328,7 @@ impl Parser<'_> {
                 || (self.kind_at(1) == Some(Tok::Colon) && self.kind_at(2) == Some(Tok::Eq)))
         {
             let name = self.ident()?;
+            let name = self.pg_loop_var(name);
             self.eat_assign();
             let value = self.expr()?;
             return Ok(StmtKind::SetVar {
@@ -556,28 +557,27 @@ impl Parser<'_> {
             self.expr()?
         };
         self.expect_kw("LOOP")?;
+        // The loop's variable is its own, declared by the loop (PostgreSQL's integer
+        // FOR), so a variable of the same name outside keeps its value.
+        self.pg_loops += 1;
+        let own = format!("{}#{}", name.value.to_ascii_lowercase(), self.pg_loops);
         self.pg_vars.push(name.value.to_ascii_lowercase());
-        let mut body = vec![set(
-            &name.value,
-            add(var(&name.value), int(1)),
-            &(start..start),
-        )];
-        body.extend(self.plpgsql_loop_body()?);
+        self.pg_loop_vars
+            .push((name.value.to_ascii_lowercase(), own.clone()));
+        let mut body = vec![set(&own, add(var(&own), int(1)), &(start..start))];
+        let parsed = self.plpgsql_loop_body();
+        self.pg_loop_vars.pop();
         self.pg_vars.pop();
+        body.extend(parsed?);
         let span = start..self.prev_end();
         Ok(StmtKind::Block(vec![
-            decl(
-                &name.value,
-                DataType::BigInt,
-                Some(sub(from, int(1))),
-                &span,
-            ),
+            decl(&own, DataType::BigInt, Some(sub(from, int(1))), &span),
             stmt(
                 StmtKind::While {
                     cond: Expr {
                         kind: ExprKind::Binary {
                             op: BinaryOp::Lt,
-                            left: Box::new(var(&name.value)),
+                            left: Box::new(var(&own)),
                             right: Box::new(to),
                         },
                         span: span.clone(),
@@ -738,7 +738,19 @@ impl Parser<'_> {
             return Err(self.unexpected());
         }
         let name = self.ident()?;
+        let name = self.pg_loop_var(name);
         Ok(var_ident(&name.value, name.span))
+    }
+
+    /// A name that a FOR loop in scope declares is that loop's own variable.
+    fn pg_loop_var(&self, name: Ident) -> Ident {
+        match (self.pg_loop_vars.iter().rev()).find(|(n, _)| n.eq_ignore_ascii_case(&name.value)) {
+            Some((_, own)) => Ident {
+                value: own.clone(),
+                span: name.span,
+            },
+            None => name,
+        }
     }
 
     /// `INTO a, b` after a select list or RETURNING: the items become assignments.
