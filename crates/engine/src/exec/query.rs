@@ -2143,9 +2143,7 @@ impl Exec<'_> {
         pred: Option<&Expr>,
         outer: Option<&RowCtx>,
     ) -> Result<(), Interrupt> {
-        let Some((snapshot, own)) =
-            (self.w.sessions[i].txn.as_ref()).map(|t| (t.snapshot_seq.unwrap_or(u64::MAX), t.id))
-        else {
+        let Some((snapshot, own)) = self.ssi_snapshot(i) else {
             return Ok(());
         };
         for slot in 0..self.w.db.tables[tid as usize].slots.len() {

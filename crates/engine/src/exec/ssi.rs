@@ -10,6 +10,7 @@ use super::{Exec, Interrupt};
 use crate::event::Access;
 use crate::state::pages::RowId;
 use crate::state::ssi::{Failure, Target};
+use crate::state::storage::TxnId;
 use crate::value::Value;
 
 /// The index id a mark on the primary key's index carries.
@@ -40,6 +41,11 @@ impl Exec<'_> {
             t.ssi = true;
         }
         Some(me)
+    }
+
+    /// The snapshot of session `i`'s transaction and the transaction's id.
+    pub(crate) fn ssi_snapshot(&self, i: usize) -> Option<(u64, TxnId)> {
+        (self.w.sessions[i].txn.as_ref()).map(|t| (t.snapshot_seq.unwrap_or(u64::MAX), t.id))
     }
 
     fn ssi_error(&self, why: Failure) -> Interrupt {
@@ -95,20 +101,13 @@ impl Exec<'_> {
         let Some(me) = self.ssi_record(i) else {
             return Ok(());
         };
-        let (snapshot, own) = match self.w.sessions[i].txn.as_ref() {
-            Some(t) => (t.snapshot_seq.unwrap_or(u64::MAX), t.id),
-            None => return Ok(()),
+        let Some((snapshot, own)) = self.ssi_snapshot(i) else {
+            return Ok(());
         };
         let s = &self.w.db.tables[tid as usize].slots[slot];
         // The version this snapshot sees; the transaction's own needs no mark.
         let own_version = s.pending.as_ref().is_some_and(|(t, _)| *t == own);
-        let seen = s
-            .committed
-            .iter()
-            .rev()
-            .find(|(seq, _)| *seq <= snapshot)
-            .filter(|(_, d)| d.is_some())
-            .map(|(seq, _)| *seq);
+        let seen = s.seen_at(snapshot).map(|k| s.committed[k].0);
         if let (Some(version), false) = (seen, own_version) {
             let page = self.heap_page(tid, slot);
             let target = Target::Row {
@@ -155,9 +154,8 @@ impl Exec<'_> {
         slot: RowId,
         full: bool,
     ) -> Result<(), Interrupt> {
-        let (snapshot, own) = match self.w.sessions[i].txn.as_ref() {
-            Some(t) => (t.snapshot_seq.unwrap_or(u64::MAX), t.id),
-            None => return Ok(()),
+        let Some((snapshot, own)) = self.ssi_snapshot(i) else {
+            return Ok(());
         };
         let s = &self.w.db.tables[tid as usize].slots[slot];
         // A row this transaction wrote: it sees its own version, and no other
@@ -166,9 +164,7 @@ impl Exec<'_> {
             return Ok(());
         }
         let pending = s.pending.as_ref().map(|(t, d)| (*t, d.is_some()));
-        let seen = (s.committed.iter())
-            .rposition(|(seq, _)| *seq <= snapshot)
-            .filter(|k| s.committed[*k].1.is_some());
+        let seen = s.seen_at(snapshot);
         // Writers by commit sequence (`Some`), or the transaction still writing (`None`).
         let mut met: Vec<(Option<u64>, Option<u32>)> = Vec::new();
         let newer_writers = |from: usize, met: &mut Vec<(Option<u64>, Option<u32>)>| {

@@ -100,6 +100,14 @@ impl RowSlot {
             .and_then(|(_, d)| d.as_ref())
     }
 
+    /// Which committed version a snapshot at `seq` sees, when it holds data (not a
+    /// delete): its position in `committed`.
+    pub fn seen_at(&self, seq: u64) -> Option<usize> {
+        (self.committed.iter())
+            .rposition(|(s, _)| *s <= seq)
+            .filter(|k| self.committed[*k].1.is_some())
+    }
+
     /// Whether a version newer than `seq` was committed (SNAPSHOT update conflicts).
     pub fn changed_since(&self, seq: u64) -> bool {
         self.committed.last().is_some_and(|(s, _)| *s > seq)

@@ -97,7 +97,9 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     // ends, the arrows from one instant of either run to the next.
     {
         let (t_us, runs) = (t_us.clone(), runs.clone());
-        use_effect_with((*runs).clone().map(|r| r.is_ok()), move |_| {
+        // Listened anew as the runs arrive and as the playhead moves, so the keys step
+        // from where it is now.
+        use_effect_with((runs.as_ref().map(|r| r.is_ok()), *t_us), move |_| {
             let listener = crate::hooks::page_keys(move |key, control| {
                 let Some(Ok((left, right))) = &*runs else {
                     return false;
