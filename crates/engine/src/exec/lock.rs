@@ -68,6 +68,19 @@ impl Exec<'_> {
         self.lock_inner(i, owner, res, mode, transient, true)
     }
 
+    /// Traces session `i`'s grant of `res` in `mode` without a wait.
+    pub(crate) fn push_granted(&mut self, i: usize, res: &Resource, mode: LockMode) {
+        let resource = self.w.resource_text(res);
+        let name = self.w.sessions[i].name.clone();
+        self.push(Event::LockGranted {
+            session: name,
+            resource,
+            mode,
+            waited_us: None,
+            mode_name: None,
+        });
+    }
+
     pub(crate) fn lock_inner(
         &mut self,
         i: usize,
@@ -101,15 +114,7 @@ impl Exec<'_> {
                         && !quiet
                         && self.rules.shows_lock(&res, mode)
                     {
-                        let resource = self.w.resource_text(&res);
-                        let name = self.w.sessions[i].name.clone();
-                        self.push(Event::LockGranted {
-                            session: name,
-                            resource,
-                            mode,
-                            waited_us: None,
-                            mode_name: None,
-                        });
+                        self.push_granted(i, &res, mode);
                     }
                 }
                 Ok(!already)

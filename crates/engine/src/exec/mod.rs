@@ -611,6 +611,14 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a range on a clustered key's leading column (`id > 2`, `BETWEEN`) is a
+    /// seek that reads and locks only the keys in the range (SQL Server's clustered index
+    /// seek). Otherwise the dialect chooses its path by statistics the engine does not
+    /// keep, and such a predicate scans.
+    fn clustered_range_seeks(&self) -> bool {
+        true
+    }
+
     /// Whether a scan in no index's order that is sorted afterwards (a sequential scan
     /// under a Sort) filters every row before the sort: a LIMIT stops the sorted rows,
     /// not the filter, so a function in WHERE with a side (an advisory lock taken if

@@ -162,8 +162,28 @@ pub(crate) fn end_of_index(table: u32) -> Resource {
 }
 
 /// An access path: how, the candidate rows in the order it yields them, the index's
-/// depth (an index seek), and the key a clustered seek looked for when no row has it.
-type AccessPath = (Access, Candidates, u32, Option<Rc<str>>);
+/// depth (an index seek), the key a clustered seek looked for when no row has it, and
+/// the extent of a clustered range seek.
+type AccessPath = (Access, Candidates, u32, Option<Rc<str>>, Option<KeyRange>);
+
+/// Where a clustered range seek (`id > 2`) reads: positions in clustered order of its
+/// first key and of its last, the first key past the range included (the seek reads
+/// it to learn that the range has ended).
+struct KeyRange {
+    first: usize,
+    last: usize,
+    /// The first key past the range: a SERIALIZABLE seek locks it and the range below
+    /// it, so no key is inserted between the range's last key and it.
+    next: Option<RowId>,
+}
+
+/// Where a key lies against a range's bounds.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Below,
+    Inside,
+    Above,
+}
 
 /// Where a factor sits in FROM: the comma-separated item, and the join within it (`None`
 /// for the item's first factor).
@@ -1767,8 +1787,16 @@ impl Exec<'_> {
                 lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read,
             )?;
         }
-        let (access, candidates, index_depth, missing) =
+        let (access, candidates, index_depth, missing, range) =
             self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        // SERIALIZABLE keeps the ranges between the keys it reads in a clustered index
+        // (the range part of SQL Server's RangeS-S on each key). A unique key it found
+        // needs none: no other row can have that key.
+        let clustered = access == Access::ClusteredScan || range.is_some();
+        let key_ranges = lk.range && lk.table.is_none() && clustered && {
+            let t = &self.w.db.tables[tid as usize];
+            !t.key.is_empty() && t.hash_key.is_empty() && !t.is_variable
+        };
         // A serializable snapshot's reads are tracked (a transaction without a record
         // passes at once).
         let ssi_rows = lk.snapshot.is_some()
@@ -1907,6 +1935,11 @@ impl Exec<'_> {
                     .and_then(|t| self.w.locks.held(t.id, &res))
                     .is_some()
                     && !self.w.sessions[i].fresh_locks.contains(&res);
+                let below = key_ranges.then(|| self.range_below(tid, slot));
+                let new_range = match &below {
+                    Some(r) => self.lock_quiet(i, r.clone(), mode, false)?,
+                    None => false,
+                };
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
                 // Shared with the table: the row is copied only when the scan keeps it.
                 let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
@@ -1942,16 +1975,12 @@ impl Exec<'_> {
                         self.wake(grants);
                     }
                 }
-                if keep && new_lock && !transient && self.w.tracing {
-                    let resource = self.w.resource_text(&res);
-                    let name = self.w.sessions[i].name.clone();
-                    self.push(Event::LockGranted {
-                        session: name,
-                        resource,
-                        mode,
-                        waited_us: None,
-                        mode_name: None,
-                    });
+                if keep && !transient && self.w.tracing {
+                    let granted =
+                        (below.filter(|_| new_range).into_iter()).chain(new_lock.then_some(res));
+                    for r in granted {
+                        self.push_granted(i, &r, mode);
+                    }
                 }
                 if keep {
                     if let Some(row) = data {
@@ -2026,6 +2055,30 @@ impl Exec<'_> {
         }
         if ssi_rows {
             self.meet_newer_entries(i, tid, &met, &scope, spec.pred, outer)?;
+        }
+        if let (Some(r), true) = (&range, self.w.tracing) {
+            // A range seek reads down to its first key, then along the leaf pages to its
+            // last (or to the row where a TOP stopped it).
+            let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
+            let last = match stopped_early {
+                true => r.first + (examined as usize).saturating_sub(1),
+                false => r.last,
+            };
+            let per_page = rows_per_page as usize;
+            reads += (last / per_page).saturating_sub(r.first / per_page) as u64;
+            // SERIALIZABLE keeps the range past its last key: the next key and the range
+            // below it (SQL Server's RangeS-S on the next key), or the end of the index.
+            if let (Some(mode), true, false) = (lk.row, key_ranges, stopped_early) {
+                match r.next {
+                    Some(next) => {
+                        let below = self.range_below(tid, next);
+                        self.lock(i, below, mode, false)?;
+                        let key = self.key_resource(tid, next);
+                        self.lock(i, key, mode, false)?;
+                    }
+                    None => self.lock(i, end_of_index(tid), mode, false)?,
+                }
+            }
         }
         if access == Access::ClusteredScan && self.w.tracing {
             let t = &mut self.w.db.tables[tid as usize];
@@ -2224,6 +2277,15 @@ impl Exec<'_> {
         }
     }
 
+    /// The range between a key and the key before it, as a lock resource.
+    fn range_below(&self, tid: u32, slot: RowId) -> Resource {
+        Resource::Key {
+            table: tid,
+            index: 1,
+            key: self.w.db.tables[tid as usize].range_below(slot),
+        }
+    }
+
     fn page_resource(&mut self, tid: u32, slot: RowId) -> Resource {
         let t = &mut self.w.db.tables[tid as usize];
         let per_page = (t.order.len().max(1))
@@ -2283,7 +2345,7 @@ impl Exec<'_> {
                 // The key range the key looked for falls in, when no row has it.
                 let missing = (found.is_empty() && t.hash_key.is_empty() && self.w.tracing)
                     .then(|| t.range_text(&ord));
-                return Ok((Access::ClusteredSeek, listed(found), 0, missing));
+                return Ok((Access::ClusteredSeek, listed(found), 0, missing, None));
             }
         }
         // Equality on every hash-key column is a row-hash access (a one-AMP access).
@@ -2312,7 +2374,7 @@ impl Exec<'_> {
                         })
                     })
                     .collect();
-                return Ok((Access::PrimaryIndex, listed(found), 0, None));
+                return Ok((Access::PrimaryIndex, listed(found), 0, None, None));
             }
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
@@ -2372,7 +2434,7 @@ impl Exec<'_> {
                     seek: seek_value,
                     after: None,
                 };
-                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth, None));
+                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth, None, None));
             }
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
@@ -2395,12 +2457,24 @@ impl Exec<'_> {
                 listed(cand.into_iter().map(|c| c.1).collect()),
                 depth,
                 None,
+                None,
             ));
         }
-        // Clustered scan, sorted when an order is asked for.
-        let slots: Vec<RowId> = self.w.db.tables[tid as usize].clustered_order().collect();
+        // A range on the clustered key's leading column is a seek over the range's keys;
+        // anything else a clustered scan. Either is sorted when an order is asked for.
+        let range = match has_hint(spec.hints, HintKind::ForceScan) {
+            true => None,
+            false => self.clustered_range(i, tid, &preds, scope, outer)?,
+        };
+        let (access, slots, range) = match range {
+            Some((slots, r)) => (Access::ClusteredSeek, slots, Some(r)),
+            None => {
+                let slots = self.w.db.tables[tid as usize].clustered_order().collect();
+                (Access::ClusteredScan, slots, None)
+            }
+        };
         if spec.order.is_empty() {
-            return Ok((Access::ClusteredScan, listed(slots), 0, None));
+            return Ok((access, listed(slots), 0, None, range));
         }
         // The order is the one of the versions the statement reads: a versioned reader's
         // snapshot, and in a dialect that versions reads, a locking statement's too (it
@@ -2439,11 +2513,111 @@ impl Exec<'_> {
         let high = nulls_high(spec.order, self.rules.nulls_sort_high());
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
         Ok((
-            Access::ClusteredScan,
+            access,
             listed(keyed.into_iter().map(|k| k.1).collect()),
             0,
             None,
+            range,
         ))
+    }
+
+    /// A clustered range seek, where the dialect has one: the bounds the predicate puts
+    /// on a numeric clustered key's leading column (`id > 2`, `id BETWEEN 3 AND 7`,
+    /// `id <= @n`), and the slots whose key lies in them, in key order. `None` when no
+    /// bound applies, or one is not a number (a scan then converts or fails as the
+    /// comparison does).
+    fn clustered_range(
+        &mut self,
+        i: usize,
+        tid: u32,
+        preds: &[&Expr],
+        scope: &Scope,
+        outer: Option<&RowCtx>,
+    ) -> Result<Option<(Vec<RowId>, KeyRange)>, Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        if !self.rules.clustered_range_seeks()
+            || t.key.is_empty()
+            || !t.hash_key.is_empty()
+            || !numeric(&t.columns[t.key[0]].ty)
+        {
+            return Ok(None);
+        }
+        let kc = t.key[0];
+        let bounds = range_bounds(preds, &t.columns[kc].name, scope);
+        if bounds.is_empty() {
+            return Ok(None);
+        }
+        let mut values = Vec::with_capacity(bounds.len());
+        let mut null = false;
+        for (op, e) in bounds {
+            let v = self.eval(i, e, outer)?;
+            null |= v.is_null();
+            if !matches!(v, Value::Int(_) | Value::Decimal(_) | Value::Null) {
+                return Ok(None);
+            }
+            values.push((op, v));
+        }
+        if null {
+            // No key compares with NULL: the seek reads nothing.
+            let range = KeyRange {
+                first: 0,
+                last: 0,
+                next: None,
+            };
+            return Ok(Some((Vec::new(), range)));
+        }
+        let side = |key: &Value| -> Side {
+            let mut side = Side::Inside;
+            for (op, v) in &values {
+                let Some(o) = compare(key, v) else {
+                    return Side::Inside;
+                };
+                let (below, above) = match op {
+                    BinaryOp::Gt => (o != Ordering::Greater, false),
+                    BinaryOp::Ge => (o == Ordering::Less, false),
+                    BinaryOp::Lt => (false, o != Ordering::Less),
+                    BinaryOp::Le => (false, o == Ordering::Greater),
+                    _ => (o == Ordering::Less, o == Ordering::Greater),
+                };
+                if below {
+                    return Side::Below;
+                }
+                if above {
+                    side = Side::Above;
+                }
+            }
+            side
+        };
+        let t = &self.w.db.tables[tid as usize];
+        let mut slots = Vec::new();
+        let (mut first, mut last, mut next) = (None, t.order.len(), None);
+        for (pos, slot) in t.clustered_order().enumerate() {
+            // Any of the slot's versions: a versioned reader may see an older key.
+            let s = &t.slots[slot];
+            let mut sides = (s.committed.iter().map(|(_, d)| d))
+                .chain(s.pending.iter().map(|(_, d)| d))
+                .flatten()
+                .map(|row| side(&row[kc]));
+            let Some(one) = sides.next() else { continue };
+            let all = sides.try_fold(one, |a, b| (a == b).then_some(b));
+            match all {
+                Some(Side::Below) => continue,
+                Some(Side::Above) => {
+                    first.get_or_insert(pos);
+                    last = pos;
+                    next = Some(slot);
+                    break;
+                }
+                // Inside, or versions on either side of it: read.
+                _ => {
+                    first.get_or_insert(pos);
+                    last = pos;
+                    slots.push(slot);
+                }
+            }
+        }
+        let first = first.unwrap_or(last);
+        Ok(Some((slots, KeyRange { first, last, next })))
     }
 
     /// Rows in a nonclustered index: those whose newest or committed data passes its filter
@@ -4802,6 +4976,51 @@ fn numeric(ty: &DataType) -> bool {
             | DataType::Float
             | DataType::Money
     )
+}
+
+/// The bounds `preds` put on `column`, each as `(op, value)` with the column on the left
+/// (`5 < id` is `id > 5`; `id BETWEEN a AND b` is `id >= a` and `id <= b`), the value
+/// naming none of `scope`'s columns.
+fn range_bounds<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Vec<(BinaryOp, &'e Expr)> {
+    let is_column = |e: &Expr| {
+        matches!(&e.kind, ExprKind::Column(n)
+            if n.name().value.eq_ignore_ascii_case(column)
+                && scope.resolve(n).ok().flatten().is_some())
+    };
+    let mut out = Vec::new();
+    for p in preds {
+        match &p.kind {
+            ExprKind::Binary {
+                op: op @ (BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
+                left,
+                right,
+            } => {
+                if is_column(left) && !mentions_scope(right, scope) {
+                    out.push((*op, &**right));
+                } else if is_column(right) && !mentions_scope(left, scope) {
+                    let flipped = match op {
+                        BinaryOp::Lt => BinaryOp::Gt,
+                        BinaryOp::Le => BinaryOp::Ge,
+                        BinaryOp::Gt => BinaryOp::Lt,
+                        BinaryOp::Ge => BinaryOp::Le,
+                        other => *other,
+                    };
+                    out.push((flipped, &**left));
+                }
+            }
+            ExprKind::Between {
+                expr,
+                low,
+                high,
+                negated: false,
+            } if is_column(expr) && !mentions_scope(low, scope) && !mentions_scope(high, scope) => {
+                out.push((BinaryOp::Ge, &**low));
+                out.push((BinaryOp::Le, &**high));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {

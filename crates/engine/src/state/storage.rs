@@ -373,9 +373,16 @@ impl Table {
     /// INSERT into it tests it.
     pub fn range_text(&self, key: &OrdKey) -> Rc<str> {
         match self.order.next_after(key) {
-            Some(slot) => format!("{RANGE_BELOW}{}", self.key_rc(slot)).into(),
+            Some(slot) => self.range_below(slot),
             None => Rc::from(END_OF_INDEX),
         }
+    }
+
+    /// The text of the key range that ends at a slot's key: the range part of the
+    /// key-range lock a SERIALIZABLE reader takes on each key it reads, which an INSERT
+    /// of a key below it (and above the previous key) tests.
+    pub fn range_below(&self, slot: RowId) -> Rc<str> {
+        format!("{RANGE_BELOW}{}", self.key_rc(slot)).into()
     }
 
     /// Keeps a slot's key text after its newest or committed data changed.

@@ -697,6 +697,12 @@ impl Rules for Postgres {
         true
     }
 
+    /// The planner's choice between a sequential and an index scan for a range depends
+    /// on statistics; a range scans.
+    fn clustered_range_seeks(&self) -> bool {
+        false
+    }
+
     /// PL/pgSQL's INTO: the first row, or NULLs (and `FOUND` false) when none.
     fn assigns_first_row_or_null(&self) -> bool {
         true

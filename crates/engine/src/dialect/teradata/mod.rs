@@ -137,6 +137,12 @@ impl Rules for Teradata {
         false
     }
 
+    /// A range on a primary index is an all-rows scan: rows are spread by the hash of
+    /// the value, not kept in its order.
+    fn clustered_range_seeks(&self) -> bool {
+        false
+    }
+
     /// Our sources do not say what Teradata checks when it compiles a procedure.
     fn checks_columns_at_create(&self) -> bool {
         false
