@@ -28,6 +28,12 @@ impl Rules for TSql {
     fn all_null_coalesce(&self) -> Option<SqlError> {
         Some(SqlError::untyped_coalesce())
     }
+
+    /// An uncorrelated subquery is one input of the plan (the outer side of a join, or
+    /// a spool), read once however many rows the statement checks.
+    fn subquery_once(&self) -> bool {
+        true
+    }
 }
 
 /// `SAVE TRANSACTION name` (names are case-sensitive; one may repeat, and ROLLBACK finds

@@ -161,10 +161,32 @@ pub(crate) fn end_of_index(table: u32) -> Resource {
     }
 }
 
-/// An access path: how, the candidate rows in the order it yields them, the index's
-/// depth (an index seek), the key a clustered seek looked for when no row has it, and
-/// the extent of a clustered range seek.
-type AccessPath = (Access, Candidates, u32, Option<Rc<str>>, Option<KeyRange>);
+/// An access path: how, and the candidate rows in the order it yields them.
+struct AccessPath {
+    access: Access,
+    candidates: Candidates,
+    /// A nonclustered index's depth (an index seek).
+    depth: u32,
+    /// How many times a clustered seek descends the index: once per key it looks for.
+    seeks: u64,
+    /// The ranges that keys a clustered seek looked for and no row has fall in.
+    missing: Vec<Rc<str>>,
+    /// The extent of a clustered range seek.
+    range: Option<KeyRange>,
+}
+
+impl AccessPath {
+    fn new(access: Access, candidates: Candidates) -> Self {
+        AccessPath {
+            access,
+            candidates,
+            depth: 0,
+            seeks: 1,
+            missing: Vec::new(),
+            range: None,
+        }
+    }
+}
 
 /// Where a clustered range seek (`id > 2`) reads: positions in clustered order of its
 /// first key and of its last, the first key past the range included (the seek reads
@@ -176,6 +198,10 @@ struct KeyRange {
     /// it, so no key is inserted between the range's last key and it.
     next: Option<RowId>,
 }
+
+/// The seeks of an IN on a clustered key: how many, the rows found, and the ranges the
+/// keys no row has fall in.
+type SeekEach = (u64, Vec<RowId>, Vec<Rc<str>>);
 
 /// Where a key lies against a range's bounds.
 #[derive(Clone, Copy, PartialEq)]
@@ -1787,8 +1813,14 @@ impl Exec<'_> {
                 lk.table.is_some() && !lk.hold && spec.purpose == Purpose::Read,
             )?;
         }
-        let (access, candidates, index_depth, missing, range) =
-            self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        let AccessPath {
+            access,
+            candidates,
+            depth: index_depth,
+            seeks,
+            missing,
+            range,
+        } = self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         // SERIALIZABLE keeps the ranges between the keys it reads in a clustered index
         // (the range part of SQL Server's RangeS-S on each key). A unique key it found
         // needs none: no other row can have that key.
@@ -1812,13 +1844,15 @@ impl Exec<'_> {
         // such inserts deadlock, as they do there. (A versioned dialect's SERIALIZABLE
         // never reaches here with `range`: it reads a snapshot and locks only rows that
         // exist.)
-        if let (Some(key), Some(mode), None, true) = (missing, lk.row, lk.table, lk.range) {
-            let res = Resource::Key {
-                table: tid,
-                index: 1,
-                key,
-            };
-            self.lock(i, res, mode, false)?;
+        if let (Some(mode), None, true) = (lk.row, lk.table, lk.range) {
+            for key in missing {
+                let res = Resource::Key {
+                    table: tid,
+                    index: 1,
+                    key,
+                };
+                self.lock(i, res, mode, false)?;
+            }
         }
         let cl_depth = self.cl_depth(tid);
         // A heap's scan reads its pages, dead versions' included, with no tree above them.
@@ -1827,7 +1861,7 @@ impl Exec<'_> {
             _ => None,
         };
         let mut reads = match &access {
-            Access::ClusteredSeek => cl_depth,
+            Access::ClusteredSeek => cl_depth * seeks,
             Access::PrimaryIndex => 1,
             Access::IndexSeek(_) => index_depth as u64,
             Access::ClusteredScan if heap_pages.is_some() => 0,
@@ -2345,7 +2379,22 @@ impl Exec<'_> {
                 // The key range the key looked for falls in, when no row has it.
                 let missing = (found.is_empty() && t.hash_key.is_empty() && self.w.tracing)
                     .then(|| t.range_text(&ord));
-                return Ok((Access::ClusteredSeek, listed(found), 0, missing, None));
+                return Ok(AccessPath {
+                    missing: missing.into_iter().collect(),
+                    ..AccessPath::new(Access::ClusteredSeek, listed(found))
+                });
+            }
+        }
+        // IN on a one-column clustered key: a seek for each value.
+        if n_key == 1 && !has_hint(spec.hints, HintKind::ForceScan) {
+            if let Some(values) = self.in_values(i, tid, (&preds, scope, outer))? {
+                let (seeks, found, missing) = self.seek_each(tid, values)?;
+                let found = self.in_order(i, found, spec, (scope, outer), snapshot)?;
+                return Ok(AccessPath {
+                    seeks,
+                    missing,
+                    ..AccessPath::new(Access::ClusteredSeek, listed(found))
+                });
             }
         }
         // Equality on every hash-key column is a row-hash access (a one-AMP access).
@@ -2374,7 +2423,7 @@ impl Exec<'_> {
                         })
                     })
                     .collect();
-                return Ok((Access::PrimaryIndex, listed(found), 0, None, None));
+                return Ok(AccessPath::new(Access::PrimaryIndex, listed(found)));
             }
         }
         // A nonclustered index whose filter the predicate implies, and which gives the
@@ -2434,7 +2483,10 @@ impl Exec<'_> {
                     seek: seek_value,
                     after: None,
                 };
-                return Ok((Access::IndexSeek(ix.name.clone()), cand, depth, None, None));
+                return Ok(AccessPath {
+                    depth,
+                    ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
+                });
             }
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
@@ -2452,13 +2504,11 @@ impl Exec<'_> {
             cand.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, nulls));
             let t = &self.w.db.tables[tid as usize];
             let (_, depth) = t.index_shape(ix, high.max(cand.len() as u32));
-            return Ok((
-                Access::IndexSeek(ix.name.clone()),
-                listed(cand.into_iter().map(|c| c.1).collect()),
+            let cand = listed(cand.into_iter().map(|c| c.1).collect());
+            return Ok(AccessPath {
                 depth,
-                None,
-                None,
-            ));
+                ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
+            });
         }
         // A range on the clustered key's leading column is a seek over the range's keys;
         // anything else a clustered scan. Either is sorted when an order is asked for.
@@ -2473,9 +2523,27 @@ impl Exec<'_> {
                 (Access::ClusteredScan, slots, None)
             }
         };
+        let slots = self.in_order(i, slots, spec, (scope, outer), snapshot)?;
+        Ok(AccessPath {
+            range,
+            ..AccessPath::new(access, listed(slots))
+        })
+    }
+
+    /// A clustered path's rows sorted by the statement's ORDER BY (as they are without
+    /// one).
+    fn in_order(
+        &mut self,
+        i: usize,
+        slots: Vec<RowId>,
+        spec: &ScanSpec,
+        (scope, outer): (&Scope, Option<&RowCtx>),
+        snapshot: Option<(u64, Option<u32>)>,
+    ) -> Result<Vec<RowId>, Interrupt> {
         if spec.order.is_empty() {
-            return Ok((access, listed(slots), 0, None, range));
+            return Ok(slots);
         }
+        let tid = spec.table;
         // The order is the one of the versions the statement reads: a versioned reader's
         // snapshot, and in a dialect that versions reads, a locking statement's too (it
         // sorts the rows it sees, then locks them in that order; one it waited for is
@@ -2512,13 +2580,148 @@ impl Exec<'_> {
         let desc: Vec<bool> = spec.order.iter().map(|o| o.desc).collect();
         let high = nulls_high(spec.order, self.rules.nulls_sort_high());
         keyed.sort_by(|a, b| cmp_keys(&a.0, &b.0, &desc, high));
-        Ok((
-            access,
-            listed(keyed.into_iter().map(|k| k.1).collect()),
-            0,
-            None,
-            range,
-        ))
+        Ok(keyed.into_iter().map(|k| k.1).collect())
+    }
+
+    /// The values of `key IN (list)` or `key IN (subquery)` on a one-column clustered
+    /// key, where the dialect seeks them (`Rules::clustered_range_seeks`): a list whose
+    /// items name no column of the scan, or a subquery that reads nothing of it (run
+    /// now, and once for the statement: its rows are kept). `None` where neither is.
+    fn in_values(
+        &mut self,
+        i: usize,
+        tid: u32,
+        (preds, scope, outer): (&[&Expr], &Scope, Option<&RowCtx>),
+    ) -> Result<Option<Vec<Value>>, Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        if !self.rules.clustered_range_seeks()
+            || !self.rules.subquery_once()
+            || !t.hash_key.is_empty()
+        {
+            return Ok(None);
+        }
+        let column = t.columns[t.key[0]].name.clone();
+        let is_key = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Column(n)
+                if n.name().value.eq_ignore_ascii_case(&column)
+                    && scope.resolve(n).ok().flatten().is_some())
+        };
+        for p in preds {
+            match &p.kind {
+                ExprKind::InList {
+                    expr,
+                    list,
+                    negated: false,
+                } if is_key(expr) && list.iter().all(|x| !mentions_scope(x, scope)) => {
+                    let mut values = Vec::with_capacity(list.len());
+                    for x in list {
+                        values.push(self.eval(i, x, outer)?);
+                    }
+                    return Ok(Some(values));
+                }
+                ExprKind::InSubquery {
+                    expr,
+                    query,
+                    negated: false,
+                } if is_key(expr) && self.reads_only_its_own(query) => {
+                    let out = self.subquery_in_expr(i, query, outer)?;
+                    if out.columns.len() != 1 {
+                        // The predicate fails on the first row, as it would on a scan.
+                        return Ok(None);
+                    }
+                    let values = out.rows.into_iter().filter_map(|r| r.into_iter().next());
+                    return Ok(Some(values.collect()));
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether every column `q` names is one of the base tables in its own FROM (so it
+    /// reads nothing of a query around it), judged by names alone: a nested subquery,
+    /// a CTE, a set operation or a derived table counts as not.
+    fn reads_only_its_own(&self, q: &Select) -> bool {
+        if !q.ctes.is_empty() || q.set_op.is_some() {
+            return false;
+        }
+        let mut tables = Vec::new();
+        for tr in &q.from {
+            for f in std::iter::once(&tr.factor).chain(tr.joins.iter().map(|j| &j.factor)) {
+                let TableFactor::Table { name, alias, .. } = f else {
+                    return false;
+                };
+                let Some(tid) = self.w.db.table_id(&name.name().value) else {
+                    return false;
+                };
+                let binding = alias.as_ref().unwrap_or(name.name());
+                tables.push((binding.value.clone(), tid));
+            }
+        }
+        let mut exprs: Vec<&Expr> = Vec::new();
+        for item in &q.items {
+            match item {
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => exprs.push(expr),
+                SelectItem::Wildcard { .. } => {}
+            }
+        }
+        exprs.extend(q.where_clause.iter().chain(&q.group_by).chain(&q.having));
+        exprs.extend(q.order_by.iter().map(|o| &o.expr));
+        exprs.extend(q.top.iter().map(|t| &t.count));
+        exprs.extend(
+            q.from
+                .iter()
+                .flat_map(|tr| &tr.joins)
+                .filter_map(|j| j.on.as_ref()),
+        );
+        let mut refs = Vec::new();
+        for e in exprs {
+            if crate::syntax::has_subquery(e) {
+                return false;
+            }
+            crate::syntax::column_refs(e, &mut refs);
+        }
+        refs.iter().all(|n| {
+            let column = &n.name().value;
+            let has = |tid: u32| self.w.db.tables[tid as usize].column(column).is_some();
+            match n.parts.len() {
+                1 => tables.iter().any(|(_, tid)| has(*tid)),
+                k => {
+                    let qualifier = &n.parts[k - 2].value;
+                    (tables.iter()).any(|(b, tid)| b.eq_ignore_ascii_case(qualifier) && has(*tid))
+                }
+            }
+        })
+    }
+
+    /// Seeks each of `values` in a one-column clustered key, in key order, each once:
+    /// the rows found, and the ranges the others fall in.
+    fn seek_each(&mut self, tid: u32, values: Vec<Value>) -> Result<SeekEach, Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        let ty = &t.columns[t.key[0]].ty;
+        let mut keys = Vec::with_capacity(values.len());
+        for v in values {
+            match convert(&v, ty, None) {
+                // NULL is no key: no seek.
+                Ok(Value::Null) => {}
+                Ok(k) => keys.push(k),
+                Err(e) if matches!(v, Value::Text(_)) && numeric(ty) => return Err((*e).into()),
+                Err(_) => {}
+            }
+        }
+        keys.sort_by(crate::value::sort_cmp);
+        keys.dedup_by(|a, b| crate::value::sort_cmp(a, b) == Ordering::Equal);
+        let mut found = Vec::new();
+        let mut missing = Vec::new();
+        for k in &keys {
+            let ord = crate::state::storage::OrdKey(Rc::new([k.clone()]), Rc::new([false]));
+            match t.find_key(&ord) {
+                Some(slot) => found.push(slot),
+                None if self.w.tracing => missing.push(t.range_text(&ord)),
+                None => {}
+            }
+        }
+        Ok((keys.len() as u64, found, missing))
     }
 
     /// A clustered range seek, where the dialect has one: the bounds the predicate puts

@@ -247,3 +247,141 @@ fn a_range_seek_reads_the_pages_its_range_spans() {
     assert!(half > point && half < scan, "{point} {half} {scan}");
     assert!((scan / 2..=scan / 2 + 2).contains(&half), "{half} {scan}");
 }
+
+/// `IN` on the clustered key seeks each value: a list, or a subquery that reads
+/// nothing of the outer table, run once. So the queue claim `UPDATE ... WHERE id IN
+/// (SELECT TOP (1) id ... READPAST ...)` locks only the row it claims, and never waits
+/// for a row another worker holds (a scan waited 900 ms for it).
+#[test]
+fn in_on_the_key_seeks_each_value() {
+    for (sql, held, waits) in [
+        ("SELECT v FROM dbo.t WHERE id IN (2, 5)", 1, false),
+        ("SELECT v FROM dbo.t WHERE id IN (2, 5)", 5, true),
+        ("SELECT v FROM dbo.t WHERE id IN (SELECT 3)", 7, false),
+        (
+            "UPDATE dbo.t SET v = 0 WHERE id IN \
+             (SELECT TOP (1) id FROM dbo.t WITH (UPDLOCK, READPAST) ORDER BY id)",
+            7,
+            false,
+        ),
+        (
+            "UPDATE dbo.t SET v = 0 WHERE id IN \
+             (SELECT TOP (1) id FROM dbo.t WITH (UPDLOCK, READPAST) ORDER BY id)",
+            1,
+            false,
+        ),
+    ] {
+        let (sim, text) = holder_then(held, sql);
+        assert_eq!(
+            waited_ms(&sim, "B") > 0,
+            waits,
+            "{sql}, A holds {held}\n{text}"
+        );
+        assert!(
+            text.contains("of t by clustered index seek"),
+            "{sql}\n{text}"
+        );
+    }
+    // The claim skips the held row 1 and claims 2; its subquery ran once.
+    let (mut sim, text) = holder_then(
+        1,
+        "UPDATE dbo.t SET v = 0 WHERE id IN \
+         (SELECT TOP (1) id FROM dbo.t WITH (UPDLOCK, READPAST) ORDER BY id)",
+    );
+    assert!(text.contains("B updates t (2): v 20 -> 0"), "{text}");
+    assert_eq!(
+        text.matches("B reads 1 row(s) of t by clustered index scan")
+            .count(),
+        1,
+        "{text}"
+    );
+    let v = sim.query("SELECT v FROM dbo.t WHERE id = 2").unwrap().rows;
+    assert_eq!(v, vec![vec![engine::Value::Int(0)]]);
+}
+
+/// An IN's seeks: depth reads each, in key order, each value once; under SERIALIZABLE
+/// a value no row has locks the range it would go in, so inserting it waits.
+#[test]
+fn in_seeks_read_per_value_and_lock_the_ranges_of_missing_keys() {
+    let (sim, text) = reader_then_writer(
+        "SERIALIZABLE",
+        "SELECT v FROM dbo.t WHERE id IN (7, 4, 2, 2)",
+        "INSERT dbo.t VALUES (4, 40)",
+    );
+    assert!(
+        text.contains("B reads 2 row(s) of t by clustered index seek: 3 logical reads"),
+        "{text}"
+    );
+    assert!(text.contains("B gets S on KEY t (range below 5)"), "{text}");
+    assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
+    let (sim, text) = reader_then_writer(
+        "SERIALIZABLE",
+        "SELECT v FROM dbo.t WHERE id IN (7, 4, 2)",
+        "INSERT dbo.t VALUES (6, 60)",
+    );
+    assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
+}
+
+/// IN gives the rows a scan gives: lists with NULL, duplicates, decimals and no match,
+/// orders, and subqueries that read the outer row (those still scan).
+#[test]
+fn in_seeks_give_the_rows_a_scan_gives() {
+    let setup = "CREATE TABLE dbo.n (id int PRIMARY KEY, v int NOT NULL);\n\
+                 CREATE TABLE dbo.u (id int PRIMARY KEY, w int NOT NULL);\n\
+                 DECLARE @i int = 1;\n\
+                 WHILE @i <= 30 BEGIN INSERT dbo.n VALUES (@i, 30 - @i); \
+                 INSERT dbo.u VALUES (@i * 2, @i); SET @i += 1; END;";
+    let mut sim = Simulation::new(&scenario(setup, &[]), 1).unwrap();
+    sim.run().unwrap();
+    for pred in [
+        "id IN (3, 1, 2)",
+        "id IN (3, 3, NULL)",
+        "id IN (2.0, 100)",
+        "id IN (NULL)",
+        "id IN (SELECT id FROM dbo.u)",
+        "id IN (SELECT u.id FROM dbo.u AS u WHERE u.w > 5)",
+        "id IN (SELECT w FROM dbo.u WHERE dbo.u.id = dbo.n.v)",
+        "id IN (SELECT u.w FROM dbo.u AS u WHERE u.id = v)",
+        "id IN (SELECT id FROM dbo.u) AND v > 3",
+        "id NOT IN (1, 2)",
+    ] {
+        for order in ["", " ORDER BY v", " ORDER BY id DESC"] {
+            let seek = format!("SELECT id, v FROM dbo.n WHERE {pred}{order}");
+            let scan = format!("SELECT id, v FROM dbo.n WITH (FORCESCAN) WHERE {pred}{order}");
+            let a = sim.query(&seek).unwrap().rows;
+            let b = sim.query(&scan).unwrap().rows;
+            assert_eq!(a, b, "{seek}");
+        }
+    }
+}
+
+/// An uncorrelated subquery runs once per statement and keeps its rows through a wait.
+/// Under READ_COMMITTED_SNAPSHOT the claim `UPDATE ... WHERE id = (SELECT TOP (1) id
+/// ...)` reads a version, so B finds the row A is claiming, waits for A's lock on it,
+/// then updates the same row: the lost update SQL Server shows there. Under locking
+/// READ COMMITTED B's subquery waits for A's row and finds the next one.
+#[test]
+fn a_subquery_keeps_its_rows_through_the_wait() {
+    let claim = "BEGIN TRAN;\n\
+                 UPDATE dbo.task SET owner = '{me}' WHERE id = \
+                 (SELECT TOP (1) id FROM dbo.task WHERE owner IS NULL ORDER BY id);\n\
+                 WAITFOR DELAY '00:00:01';\nCOMMIT;";
+    for (rcsi, b_claims) in [(true, 1), (false, 2)] {
+        let setup = format!(
+            "{}CREATE TABLE dbo.task (id int PRIMARY KEY, owner varchar(10) NULL);\n\
+             INSERT dbo.task VALUES (1, NULL), (2, NULL), (3, NULL);",
+            if rcsi {
+                "ALTER DATABASE CURRENT SET READ_COMMITTED_SNAPSHOT ON;\n"
+            } else {
+                ""
+            }
+        );
+        let (a, b) = (claim.replace("{me}", "A"), claim.replace("{me}", "B"));
+        let (sim, text) = run_traced(&scenario(&setup, &[("A", 0, &a), ("B", 100_000, &b)]));
+        assert!((890..=910).contains(&waited_ms(&sim, "B")), "{text}");
+        assert!(
+            text.contains(&format!("B updates task ({b_claims}): owner")),
+            "rcsi {rcsi}\n{text}"
+        );
+    }
+}
