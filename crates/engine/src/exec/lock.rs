@@ -69,6 +69,7 @@ impl Exec<'_> {
     }
 
     /// Traces session `i`'s grant of `res` in `mode` without a wait.
+    #[inline]
     pub(crate) fn push_granted(&mut self, i: usize, res: &Resource, mode: LockMode) {
         let resource = self.w.resource_text(res);
         let name = self.w.sessions[i].name.clone();

@@ -2593,6 +2593,16 @@ impl Exec<'_> {
         tid: u32,
         (preds, scope, outer): (&[&Expr], &Scope, Option<&RowCtx>),
     ) -> Result<Option<Vec<Value>>, Interrupt> {
+        let wanted = |p: &&&Expr| {
+            matches!(
+                p.kind,
+                ExprKind::InList { negated: false, .. }
+                    | ExprKind::InSubquery { negated: false, .. }
+            )
+        };
+        if !preds.iter().any(|p| wanted(&p)) {
+            return Ok(None);
+        }
         let t = &self.w.db.tables[tid as usize];
         if !self.rules.clustered_range_seeks()
             || !self.rules.subquery_once()
