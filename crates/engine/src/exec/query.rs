@@ -169,8 +169,8 @@ struct AccessPath {
     depth: u32,
     /// How many times a clustered seek descends the index: once per key it looks for.
     seeks: u64,
-    /// The ranges that keys a clustered seek looked for and no row has fall in.
-    missing: Vec<Rc<str>>,
+    /// Keys a clustered seek looked for that no row has.
+    missing: Vec<crate::state::storage::OrdKey>,
     /// The extent of a clustered range seek.
     range: Option<KeyRange>,
 }
@@ -199,9 +199,9 @@ struct KeyRange {
     next: Option<RowId>,
 }
 
-/// The seeks of an IN on a clustered key: how many, the rows found, and the ranges the
-/// keys no row has fall in.
-type SeekEach = (u64, Vec<RowId>, Vec<Rc<str>>);
+/// The seeks of an IN on a clustered key: how many, the rows found, and the keys no row
+/// has.
+type SeekEach = (u64, Vec<RowId>, Vec<crate::state::storage::OrdKey>);
 
 /// Where a key lies against a range's bounds.
 #[derive(Clone, Copy, PartialEq)]
@@ -1845,13 +1845,8 @@ impl Exec<'_> {
         // never reaches here with `range`: it reads a snapshot and locks only rows that
         // exist.)
         if let (Some(mode), None, true) = (lk.row, lk.table, lk.range) {
-            for key in missing {
-                let res = Resource::Key {
-                    table: tid,
-                    index: 1,
-                    key,
-                };
-                self.lock(i, res, mode, false)?;
+            for key in &missing {
+                self.lock_key_range(i, tid, key, mode)?;
             }
         }
         let cl_depth = self.cl_depth(tid);
@@ -2377,8 +2372,8 @@ impl Exec<'_> {
                     crate::state::storage::OrdKey(converted.into(), vec![false; n_key].into());
                 let found: Vec<RowId> = t.find_key(&ord).into_iter().collect();
                 // The key range the key looked for falls in, when no row has it.
-                let missing = (found.is_empty() && t.hash_key.is_empty() && self.w.tracing)
-                    .then(|| t.range_text(&ord));
+                let missing =
+                    (found.is_empty() && t.hash_key.is_empty() && self.w.tracing).then_some(ord);
                 return Ok(AccessPath {
                     missing: missing.into_iter().collect(),
                     ..AccessPath::new(Access::ClusteredSeek, listed(found))
@@ -2727,7 +2722,7 @@ impl Exec<'_> {
             let ord = crate::state::storage::OrdKey(Rc::new([k.clone()]), Rc::new([false]));
             match t.find_key(&ord) {
                 Some(slot) => found.push(slot),
-                None if self.w.tracing => missing.push(t.range_text(&ord)),
+                None if self.w.tracing => missing.push(ord),
                 None => {}
             }
         }
@@ -4600,13 +4595,34 @@ impl Exec<'_> {
         }
         let desc = vec![false; values.len()];
         let sought = crate::state::storage::OrdKey(values.into(), desc.into());
-        let key = self.w.db.tables[tid as usize].range_text(&sought);
-        let res = Resource::Key {
+        self.lock_key_range(i, tid, &sought, LockMode::U)
+    }
+
+    /// Locks the key range a key no row has falls in, as SQL Server's key-range lock on
+    /// the next key does: the range below the next key (`Table::range_text`), or the end
+    /// of the index, and the next key's row itself, so an UPDATE of that row waits too.
+    fn lock_key_range(
+        &mut self,
+        i: usize,
+        tid: u32,
+        key: &crate::state::storage::OrdKey,
+        mode: LockMode,
+    ) -> Result<(), Interrupt> {
+        let t = &self.w.db.tables[tid as usize];
+        let next = t.order.next_after(key);
+        let range = Resource::Key {
             table: tid,
             index: 1,
-            key,
+            key: t.range_text(key),
         };
-        self.lock(i, res, LockMode::U, false)
+        self.lock(i, range, mode, false)?;
+        match next {
+            Some(slot) => {
+                let row = self.key_resource(tid, slot);
+                self.lock(i, row, mode, false)
+            }
+            None => Ok(()),
+        }
     }
 
     fn merge_write(

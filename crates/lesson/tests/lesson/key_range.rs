@@ -385,3 +385,33 @@ fn a_subquery_keeps_its_rows_through_the_wait() {
         );
     }
 }
+
+/// A SERIALIZABLE seek of a key no row has locks the next key with the range below it
+/// (SQL Server's RangeS-U on that key holds U on its row): an UPDATE of the next row
+/// waits; one of another row does not; with no next key, the end of the index only.
+#[test]
+fn a_missing_key_locks_the_next_row_too() {
+    let read = "SELECT v FROM dbo.t WITH (UPDLOCK, HOLDLOCK) WHERE id = 4";
+    let (sim, text) = reader_then_writer(
+        "READ COMMITTED",
+        read,
+        "UPDATE dbo.t SET v = 0 WHERE id = 5",
+    );
+    assert!(text.contains("B gets U on KEY t (range below 5)"), "{text}");
+    assert!(text.contains("B gets U on KEY t (5)"), "{text}");
+    assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
+    let (sim, text) = reader_then_writer(
+        "READ COMMITTED",
+        read,
+        "UPDATE dbo.t SET v = 0 WHERE id = 7",
+    );
+    assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
+    let read = "SELECT v FROM dbo.t WITH (UPDLOCK, HOLDLOCK) WHERE id = 9";
+    let (sim, text) = reader_then_writer(
+        "READ COMMITTED",
+        read,
+        "UPDATE dbo.t SET v = 0 WHERE id = 7",
+    );
+    assert!(text.contains("B gets U on KEY t (end of index)"), "{text}");
+    assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
+}
