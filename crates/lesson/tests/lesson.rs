@@ -1454,6 +1454,8 @@ mod postgres;
 mod properties;
 #[path = "lesson/questions.rs"]
 mod questions;
+#[path = "lesson/read_committed.rs"]
+mod read_committed;
 #[path = "lesson/robustness.rs"]
 mod robustness;
 #[path = "lesson/seed_000.rs"]

@@ -104,6 +104,16 @@ impl Exec<'_> {
         }
         match self.w.locks.request(owner, res.clone(), mode) {
             Request::Granted { already, .. } => {
+                if already && self.w.sessions[i].waited_for.as_ref() == Some(&res) {
+                    // The statement runs again after the wait that granted this lock:
+                    // the lock is the same one, not a second reference to it.
+                    self.w.sessions[i].waited_for = None;
+                    let grants = self.w.locks.release(owner, &res);
+                    self.wake(grants);
+                    if transient {
+                        self.w.sessions[i].statement_locks.push(res.clone());
+                    }
+                }
                 if !already {
                     self.w.sessions[i].fresh_locks.push(res.clone());
                     if transient {
@@ -189,6 +199,10 @@ impl Exec<'_> {
                 self.w.sessions[s].state = State::Ready;
                 self.w.sessions[s].ready_at = self.w.now;
                 self.w.sessions[s].fresh_locks.push(g.resource.clone());
+                // (An application lock's calls are counted by `Session::effects`.)
+                if !matches!(g.resource, Resource::Application { .. }) {
+                    self.w.sessions[s].waited_for = Some(g.resource.clone());
+                }
                 self.w.sessions[s].resuming = true;
                 let (resource, shown) = wait_words(self.rules, self.w, &g.resource, g.mode);
                 let name = self.w.sessions[s].name.clone();

@@ -1909,6 +1909,14 @@ impl Exec<'_> {
         } else {
             None
         };
+        // A READ COMMITTED locking read keeps each row as it read it, for the statement's
+        // run after a wait (`Session::read_earlier`).
+        let memo_reads = lk.row == Some(LockMode::S)
+            && lk.table.is_none()
+            && !lk.hold
+            && lk.snapshot.is_none()
+            && !check_first
+            && self.w.tracing;
         // TOP 0 / LIMIT 0 reads nothing (the check after each row stops at one).
         while let Some(slot) = candidates
             .next(&self.w.db.tables[tid as usize])
@@ -1925,7 +1933,18 @@ impl Exec<'_> {
             if matches!(access, Access::IndexSeek(_)) {
                 reads += cl_depth; // key lookup for the columns the index lacks
             }
-            if let (Some(mode), None) = (lk.row, lk.table) {
+            let earlier = match memo_reads && !self.w.sessions[i].read_earlier.is_empty() {
+                true => self.w.sessions[i].read_earlier.get(&(tid, slot)).cloned(),
+                false => None,
+            };
+            if let Some(earlier) = earlier {
+                // Read before the statement waited: as it was then, and not locked again.
+                if let Some(row) = earlier.visible_at(u64::MAX, own) {
+                    if self.row_matches(i, &scope, row, spec.pred, outer)? {
+                        out.push((slot, row.clone()));
+                    }
+                }
+            } else if let (Some(mode), None) = (lk.row, lk.table) {
                 if check_first {
                     // Only a row whose version as of the statement (or snapshot) matches
                     // is locked; the newest version is checked again once locked. As of
@@ -1972,6 +1991,9 @@ impl Exec<'_> {
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
                 // Shared with the table: the row is copied only when the scan keeps it.
                 let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
+                if memo_reads {
+                    (self.w.sessions[i].read_now).push((tid, slot, Rc::clone(&slot_rc)));
+                }
                 let data = match lk.snapshot {
                     // SNAPSHOT writers decide on their snapshot's version of the row.
                     Some(seq) => slot_rc.visible_at(seq, own),

@@ -68,6 +68,9 @@ impl Exec<'_> {
             results: Default::default(),
             errors: Default::default(),
             statement_locks: Vec::new(),
+            read_now: Vec::new(),
+            read_earlier: Default::default(),
+            waited_for: None,
             undo_mark: 0,
             fresh_locks: Default::default(),
             resuming: false,
@@ -604,6 +607,12 @@ impl Exec<'_> {
             std::mem::take(&mut s.init_plan_reads)
         } else {
             self.w.subquery_results.clear();
+            let s = &mut self.w.sessions[i];
+            s.read_now.clear();
+            if !s.read_earlier.is_empty() {
+                s.read_earlier = Default::default();
+            }
+            s.waited_for = None;
             self.begin_statement(i, label, stmt.span.clone());
             self.take_snapshot_at_first_statement(i, &stmt.kind);
             0
@@ -638,7 +647,10 @@ impl Exec<'_> {
                 self.frame_mut(i).pc += 1;
                 self.finish_step(i, flow, label);
             }
-            Err(Interrupt::Block) => self.keep_init_plans(i),
+            Err(Interrupt::Block) => {
+                self.keep_init_plans(i);
+                self.statement_waits(i);
+            }
             Err(Interrupt::Error(e)) => {
                 // The pages a statement read before it failed, where the dialect's
                 // figure counts them.
@@ -721,6 +733,20 @@ impl Exec<'_> {
                 };
             }
         }
+    }
+
+    /// A statement begins to wait for a lock: the rows it read under READ COMMITTED
+    /// shared locks are kept as it read them, and those locks go, as SQL Server
+    /// releases each once its row is read (so the wait holds none of them).
+    fn statement_waits(&mut self, i: usize) {
+        let s = &mut self.w.sessions[i];
+        if !s.read_now.is_empty() {
+            let earlier = Rc::make_mut(&mut s.read_earlier);
+            for (table, slot, row) in s.read_now.drain(..) {
+                earlier.entry((table, slot)).or_insert(row);
+            }
+        }
+        self.release_statement_locks(i);
     }
 
     /// A waiting statement keeps the subquery results it will not compute again.

@@ -225,6 +225,12 @@ pub(crate) struct PendingEnd {
     pub flush_wait_us: u64,
 }
 
+/// Rows by (table, slot), each as a statement read it.
+pub(crate) type ReadRows = std::collections::HashMap<
+    (u32, crate::state::pages::RowId),
+    Rc<crate::state::storage::RowSlot>,
+>;
+
 #[derive(Clone)]
 pub(crate) struct Session {
     /// Shared with every event that names the session.
@@ -254,6 +260,20 @@ pub(crate) struct Session {
     pub errors: Log<SqlErrorInfo>,
     /// Transient locks to drop when the current statement ends.
     pub statement_locks: Vec<Resource>,
+    /// Rows this attempt at the current statement read under a READ COMMITTED shared
+    /// lock, each as it was then (the slot is shared, and a write copies it).
+    pub read_now: Vec<(
+        u32,
+        crate::state::pages::RowId,
+        Rc<crate::state::storage::RowSlot>,
+    )>,
+    /// Rows earlier attempts at the current statement read so, before it waited: SQL
+    /// Server goes on from the row it waited for, so when the statement runs again
+    /// they are taken as they were read, without a lock (theirs went as they were read).
+    pub read_earlier: Rc<ReadRows>,
+    /// The lock a wait granted to the current statement: when the statement runs again
+    /// and asks for it, it holds it already, and no second reference is taken.
+    pub waited_for: Option<Resource>,
     /// Undo position at the start of the current statement.
     pub undo_mark: usize,
     /// Locks granted to the current statement (also while it waited), which it may drop

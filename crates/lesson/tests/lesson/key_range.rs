@@ -4,22 +4,13 @@
 
 use engine::{Dialect, Event, Scenario, Simulation};
 
+use super::support::{run_traced, waited_ms};
+
 const FIVE_ROWS: &str = "CREATE TABLE dbo.t (id int PRIMARY KEY, v int NOT NULL);\n\
                          INSERT dbo.t VALUES (1, 10), (2, 20), (3, 30), (5, 50), (7, 70);";
 
 fn scenario(setup: &str, sessions: &[(&str, u64, &str)]) -> Scenario {
     super::support::scenario_in(Dialect::TSql, setup, sessions)
-}
-
-fn run_traced(sc: &Scenario) -> (Simulation, String) {
-    let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
-    let trace = sim.run_traced().unwrap();
-    (sim, trace.to_string())
-}
-
-/// Milliseconds session `name` waited for locks.
-fn waited_ms(sim: &Simulation, name: &str) -> u64 {
-    super::support::session_of(sim, name).wait_us / 1000
 }
 
 /// A reader B (at `isolation`, holding its locks for a second) and a writer A that

@@ -45,3 +45,15 @@ pub fn errors(sim: &Simulation, name: &str) -> Vec<(u32, String)> {
 pub fn numbers(sim: &Simulation, name: &str) -> Vec<u32> {
     errors(sim, name).into_iter().map(|(n, _)| n).collect()
 }
+
+/// Runs a scenario with seed 1: the simulation and its trace as text.
+pub fn run_traced(sc: &Scenario) -> (Simulation, String) {
+    let mut sim = Simulation::new(sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    let trace = sim.run_traced().unwrap();
+    (sim, trace.to_string())
+}
+
+/// Milliseconds session `name` waited for locks.
+pub fn waited_ms(sim: &Simulation, name: &str) -> u64 {
+    session_of(sim, name).wait_us / 1000
+}
