@@ -107,6 +107,15 @@ impl Simulation {
                 }
             }
             (&s.statement_locks, &s.fresh_locks, s.init_plan_reads).hash(&mut h);
+            // Rows a waiting statement read before it waited, as it read them (a map:
+            // hashed in key order), and the lock its wait granted.
+            let mut earlier: Vec<_> = s.read_earlier.iter().collect();
+            earlier.sort_unstable_by_key(|(k, _)| **k);
+            for (k, slot) in earlier {
+                k.hash(&mut h);
+                row(&mut h, slot.latest());
+            }
+            s.waited_for.hash(&mut h);
             (s.effects.len(), s.effect_waiting, &s.range_test).hash(&mut h);
             for (_, _, rows) in &s.init_plans {
                 for r in rows {

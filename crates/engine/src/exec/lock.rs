@@ -251,6 +251,7 @@ impl Exec<'_> {
             return;
         }
         // The statement that waited fails with 1222; the transaction stays open.
+        self.statement_ran(i);
         self.statement_failed(i);
         if !self.w.sessions[i].frames.is_empty() {
             self.frame_mut(i).pc += 1;
@@ -361,6 +362,7 @@ impl Exec<'_> {
             return;
         }
         let spid = self.w.sessions[victim].spid;
+        self.statement_ran(victim);
         self.statement_failed(victim);
         if !self.w.sessions[victim].frames.is_empty() {
             self.frame_mut(victim).pc += 1;

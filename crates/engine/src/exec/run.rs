@@ -258,6 +258,7 @@ impl Exec<'_> {
                         }
                         Err(Interrupt::Block) => return,
                         Err(Interrupt::Error(e)) => {
+                            self.statement_ran(i);
                             // The IF or WHILE fails as a statement: neither branch runs.
                             self.statement_failed(i);
                             self.set_pc(i, *end_pc);
@@ -607,12 +608,6 @@ impl Exec<'_> {
             std::mem::take(&mut s.init_plan_reads)
         } else {
             self.w.subquery_results.clear();
-            let s = &mut self.w.sessions[i];
-            s.read_now.clear();
-            if !s.read_earlier.is_empty() {
-                s.read_earlier = Default::default();
-            }
-            s.waited_for = None;
             self.begin_statement(i, label, stmt.span.clone());
             self.take_snapshot_at_first_statement(i, &stmt.kind);
             0
@@ -633,6 +628,7 @@ impl Exec<'_> {
                 };
             }
             Ok(mut flow) => {
+                self.statement_ran(i);
                 if let Flow::Done { reads, .. } = &mut flow {
                     *reads += carried;
                 }
@@ -747,6 +743,17 @@ impl Exec<'_> {
             }
         }
         self.release_statement_locks(i);
+    }
+
+    /// The current statement ran to its end (or failed): the rows it kept as it read
+    /// them, and the lock a wait granted it, are for a run again after a wait only.
+    pub(crate) fn statement_ran(&mut self, i: usize) {
+        let s = &mut self.w.sessions[i];
+        s.read_now.clear();
+        if !s.read_earlier.is_empty() {
+            s.read_earlier = Default::default();
+        }
+        s.waited_for = None;
     }
 
     /// A waiting statement keeps the subquery results it will not compute again.

@@ -237,6 +237,7 @@ impl Exec<'_> {
         self.wake(grants);
     }
 
+    /// The current statement is over (or waits): its transient locks go.
     pub(crate) fn release_statement_locks(&mut self, i: usize) {
         let mut list = std::mem::take(&mut self.w.sessions[i].statement_locks);
         if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
