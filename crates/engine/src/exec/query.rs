@@ -780,10 +780,14 @@ impl Exec<'_> {
                     name, alias, hints, ..
                 } if self.base_table(name).is_some() => {
                     let tid = self.base_table(name).unwrap_or(0);
+                    // `SELECT MAX(id)` on the clustered key: its first row in that order.
+                    let min_max = (!single).then(|| self.min_max_order(s, tid)).flatten();
                     scan_order = if single {
                         order_in_scan(&s.order_by, &s.items, &self.w.db.tables[tid as usize])
                     } else {
-                        Cow::Borrowed(&[])
+                        min_max
+                            .clone()
+                            .map_or(Cow::Borrowed(&[]), |o| Cow::Owned(vec![o]))
                     };
                     let binding = alias
                         .as_ref()
@@ -795,7 +799,7 @@ impl Exec<'_> {
                         purpose: Purpose::Read,
                         pred: s.where_clause.as_ref(),
                         order: &scan_order,
-                        limit: if single { limit } else { None },
+                        limit: if single { limit } else { min_max.map(|_| 1) },
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
@@ -1729,6 +1733,10 @@ impl Exec<'_> {
             let x = h(HintKind::TabLockX) || xlock || updlock || purpose != Purpose::Read;
             l.table = Some(if x { LockMode::X } else { LockMode::S });
             l.row = None;
+            // An exclusive lock lasts to the end of the transaction, a read's too
+            // (`SELECT ... WITH (TABLOCKX)`); a shared one, to the end of the statement
+            // unless HOLDLOCK or the isolation level keeps it.
+            l.hold |= x;
         }
         Ok(l)
     }
@@ -2107,16 +2115,25 @@ impl Exec<'_> {
         if ssi_rows {
             self.meet_newer_entries(i, tid, &met, &scope, spec.pred, outer)?;
         }
+        // A TOP or LIMIT that stopped a read in the index's own order (no ORDER BY, or
+        // one by the clustered key, either way) read no further.
+        let order = self.key_order(tid, spec.order);
+        let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && order.is_some();
         if let (Some(r), true) = (&range, self.w.tracing) {
             // A range seek reads down to its first key, then along the leaf pages to its
-            // last (or to the row where a TOP stopped it).
-            let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
-            let last = match stopped_early {
-                true => r.first + (examined as usize).saturating_sub(1),
-                false => r.last,
+            // last (or to the row where a TOP stopped it; backwards from its last key
+            // when ordered by the key descending).
+            let n = (examined as usize).saturating_sub(1);
+            let (from, to) = match (stopped_early, order) {
+                (true, Some(true)) => {
+                    let high = r.last - usize::from(r.next.is_some() && r.last > r.first);
+                    (high.saturating_sub(n), high)
+                }
+                (true, _) => (r.first, r.first + n),
+                (false, _) => (r.first, r.last),
             };
             let per_page = rows_per_page as usize;
-            reads += (last / per_page).saturating_sub(r.first / per_page) as u64;
+            reads += (to / per_page).saturating_sub(from / per_page) as u64;
             // SERIALIZABLE keeps the range past its last key: the next key and the range
             // below it (SQL Server's RangeS-S on the next key), or the end of the index.
             if let (Some(mode), true, false) = (lk.row, key_ranges, stopped_early) {
@@ -2134,7 +2151,6 @@ impl Exec<'_> {
         if access == Access::ClusteredScan && self.w.tracing {
             let t = &mut self.w.db.tables[tid as usize];
             let leaf = heap_pages.unwrap_or_else(|| u64::from(t.leaf_pages()));
-            let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && spec.order.is_empty();
             reads += if stopped_early {
                 examined.div_ceil(rows_per_page).max(1)
             } else {
@@ -2326,6 +2342,62 @@ impl Exec<'_> {
             index: 1,
             key: self.w.db.tables[tid as usize].key_rc(slot),
         }
+    }
+
+    /// `SELECT MIN(k)` or `SELECT MAX(k)` alone, `k` the leading column of a clustered key
+    /// read in its order: the order that puts the answer first. SQL Server reads the
+    /// first row of the index forwards or backwards (a TOP 1), not every row.
+    fn min_max_order(&self, s: &Select, tid: u32) -> Option<OrderItem> {
+        if !s.group_by.is_empty() || s.having.is_some() || s.distinct || s.items.len() != 1 {
+            return None;
+        }
+        let (SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. }) = &s.items[0] else {
+            return None;
+        };
+        let ExprKind::Function {
+            name,
+            args,
+            distinct: false,
+            star: false,
+            ..
+        } = &expr.kind
+        else {
+            return None;
+        };
+        let desc = match name.as_str() {
+            "MIN" => false,
+            "MAX" => true,
+            _ => return None,
+        };
+        let [arg] = &args[..] else { return None };
+        let item = OrderItem {
+            expr: arg.clone(),
+            desc,
+            nulls_first: None,
+        };
+        self.key_order(tid, std::slice::from_ref(&item))?;
+        Some(item)
+    }
+
+    /// Whether rows in `order` come in the clustered index's own order: `Some(false)`
+    /// without an ORDER BY or with one by the key's leading columns ascending (a forward
+    /// scan), `Some(true)` by them descending (a backward scan), `None` otherwise (the
+    /// rows are sorted after they are read). A heap's rows are in no key's order.
+    fn key_order(&self, tid: u32, order: &[OrderItem]) -> Option<bool> {
+        let Some(first) = order.first() else {
+            return Some(false);
+        };
+        let t = &self.w.db.tables[tid as usize];
+        let by_key = order.len() <= t.key.len()
+            && t.hash_key.is_empty()
+            && t.heap.is_none()
+            && order.iter().zip(&t.key).all(|(o, &k)| {
+                o.desc == first.desc
+                    && o.nulls_first.is_none()
+                    && matches!(&o.expr.kind, ExprKind::Column(n)
+                        if n.name().value.eq_ignore_ascii_case(&t.columns[k].name))
+            });
+        by_key.then_some(first.desc)
     }
 
     /// The range between a key and the key before it, as a lock resource.
@@ -5113,7 +5185,12 @@ impl Exec<'_> {
             ));
         let was = self.w.tracing;
         self.w.tracing = false;
+        // Subquery results are kept by the subquery's address: a query parsed now may
+        // sit where an earlier one did, so it starts with none and leaves the ones of
+        // the statement it interrupts as they were.
+        let kept = std::mem::take(&mut self.w.subquery_results);
         let r = self.run_select(i, s, None);
+        self.w.subquery_results = kept;
         self.w.tracing = was;
         self.w.sessions.pop();
         match r {

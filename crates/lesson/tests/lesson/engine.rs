@@ -718,3 +718,41 @@ fn a_missing_key_locks_the_range_below_the_next_key() {
     assert_eq!(errors(&sim, "B"), Vec::<u32>::new());
     assert_eq!(errors(&sim, "D"), Vec::<u32>::new());
 }
+
+/// `SELECT ... WITH (TABLOCKX)` holds an exclusive table lock to the end of its
+/// transaction (it used to take it for the statement only, so nothing waited): a plain
+/// read waits (a zero LOCK_TIMEOUT gets 1222), READPAST waits too (it skips rows, not a
+/// table lock), NOLOCK reads at once.
+#[test]
+fn a_select_with_tablockx_holds_the_table_to_the_end_of_its_transaction() {
+    let a = "BEGIN TRAN;\nSELECT COUNT(*) FROM dbo.account WITH (TABLOCKX);\n\
+             WAITFOR DELAY '00:00:01';\nCOMMIT;";
+    let (sim, text) = super::support::run_traced(&scenario(
+        ACCOUNTS,
+        &[
+            ("A", 0, a),
+            (
+                "B",
+                100_000,
+                "SELECT COUNT(*) FROM dbo.account WITH (NOLOCK);",
+            ),
+            (
+                "C",
+                100_000,
+                "SELECT COUNT(*) FROM dbo.account WITH (READPAST);",
+            ),
+            (
+                "D",
+                100_000,
+                "SET LOCK_TIMEOUT 0;\nSELECT COUNT(*) FROM dbo.account;",
+            ),
+        ],
+    ));
+    assert!(text.contains("A gets X on OBJECT account"), "{text}");
+    assert_eq!(super::support::waited_ms(&sim, "B"), 0, "{text}");
+    assert!(
+        (899..=901).contains(&super::support::waited_ms(&sim, "C")),
+        "{text}"
+    );
+    assert_eq!(errors(&sim, "D"), vec![1222], "{text}");
+}

@@ -406,3 +406,56 @@ fn a_missing_key_locks_the_next_row_too() {
     assert!(text.contains("B gets U on KEY t (end of index)"), "{text}");
     assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
 }
+
+/// MIN and MAX of the clustered key, and TOP in the key's order, read the first row of
+/// the index in that order and stop: one leaf page, no wait for a row they never reach
+/// (MAX(id) used to scan, waiting for row 1 and reading every page).
+#[test]
+fn min_max_and_top_in_key_order_read_one_end_of_the_index() {
+    for (sql, waits) in [
+        ("SELECT MAX(id) FROM dbo.t", false),
+        ("SELECT MIN(id) FROM dbo.t WHERE id > 1", false),
+        ("SELECT TOP (1) id FROM dbo.t ORDER BY id DESC", false),
+        ("SELECT MIN(id) FROM dbo.t", true),
+        ("SELECT MAX(v) FROM dbo.t", true),
+    ] {
+        let (sim, text) = holder_then(1, sql);
+        assert_eq!(waited_ms(&sim, "B") > 0, waits, "{sql}\n{text}");
+    }
+    let setup = "CREATE TABLE dbo.n (id int PRIMARY KEY, v int NOT NULL);\n\
+                 DECLARE @i int = 1;\n\
+                 WHILE @i <= 2000 BEGIN INSERT dbo.n VALUES (@i, @i); SET @i += 1; END;";
+    let reads = |query: &str| {
+        let (_, text) = run_traced(&scenario(setup, &[("A", 0, query)]));
+        let at = text.find("A reads ").expect("a read");
+        let line = text[at..].lines().next().unwrap().to_string();
+        (line.split(": ").last().unwrap().to_string(), text)
+    };
+    let point = reads("SELECT v FROM dbo.n WHERE id = 1000").0;
+    for sql in [
+        "SELECT MAX(id) FROM dbo.n",
+        "SELECT MIN(id) FROM dbo.n",
+        "SELECT TOP (1) id FROM dbo.n ORDER BY id",
+        "SELECT TOP (1) id FROM dbo.n ORDER BY id DESC",
+        "SELECT TOP (1) id FROM dbo.n WHERE id > 500 ORDER BY id",
+        "SELECT TOP (1) id FROM dbo.n WHERE id < 1500 ORDER BY id DESC",
+    ] {
+        let (got, text) = reads(sql);
+        assert_eq!(got, point, "{sql}\n{text}");
+    }
+    let (all, _) = reads("SELECT TOP (1) id FROM dbo.n ORDER BY v");
+    assert_ne!(all, point, "a sort reads every page");
+}
+
+/// A TOP in key order under SERIALIZABLE (or HOLDLOCK) keeps the ranges of the keys it
+/// read and no more: an insert past them, at the end of the index, does not wait (it
+/// used to, on the end of the index); one into a range it read does.
+#[test]
+fn a_serializable_top_locks_only_the_ranges_it_read() {
+    let read = "SELECT TOP (1) id FROM dbo.t WITH (UPDLOCK, HOLDLOCK) WHERE id > 3 ORDER BY id";
+    let (sim, text) = reader_then_writer("READ COMMITTED", read, "INSERT dbo.t VALUES (9, 90)");
+    assert!(!text.contains("end of index"), "{text}");
+    assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
+    let (sim, text) = reader_then_writer("READ COMMITTED", read, "INSERT dbo.t VALUES (4, 40)");
+    assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
+}
