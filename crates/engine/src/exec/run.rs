@@ -237,6 +237,10 @@ impl Exec<'_> {
                     }
                     match self.eval_condition(i, cond) {
                         Ok((truth, reads)) => {
+                            self.statement_ran(i);
+                            // A test is a statement: it clears @@ERROR, so a branch
+                            // that reads it again finds 0.
+                            self.w.sessions[i].last_error = 0;
                             if truth {
                                 self.frame_mut(i).pc += 1;
                             } else {
@@ -256,7 +260,10 @@ impl Exec<'_> {
                                 return;
                             }
                         }
-                        Err(Interrupt::Block) => return,
+                        Err(Interrupt::Block) => {
+                            self.statement_waits(i);
+                            return;
+                        }
                         Err(Interrupt::Error(e)) => {
                             self.statement_ran(i);
                             // The IF or WHILE fails as a statement: neither branch runs.
@@ -629,6 +636,9 @@ impl Exec<'_> {
             }
             Ok(mut flow) => {
                 self.statement_ran(i);
+                // Every statement that ends without an error clears @@ERROR (an IF that
+                // tests it included).
+                self.w.sessions[i].last_error = 0;
                 if let Flow::Done { reads, .. } = &mut flow {
                     *reads += carried;
                 }
@@ -648,6 +658,7 @@ impl Exec<'_> {
                 self.statement_waits(i);
             }
             Err(Interrupt::Error(e)) => {
+                self.statement_ran(i);
                 // The pages a statement read before it failed, where the dialect's
                 // figure counts them.
                 if self.rules.failed_reads_count() {
@@ -924,6 +935,8 @@ impl Exec<'_> {
         let error_first = self.rules.flat_transactions();
         if error_first {
             self.w.sessions[i].last_error = e.number as i64;
+            // A statement that failed affected no row (RAISERROR and THROW say so too).
+            self.w.sessions[i].rowcount = 0;
             self.record_error(i, &e, target.is_some());
         }
         if matches!(scope, AbortScope::BatchAndTransaction) && self.w.sessions[i].txn.is_some() {
@@ -946,6 +959,8 @@ impl Exec<'_> {
         }
         if !error_first {
             self.w.sessions[i].last_error = e.number as i64;
+            // A statement that failed affected no row (RAISERROR and THROW say so too).
+            self.w.sessions[i].rowcount = 0;
             self.record_error(i, &e, target.is_some());
         }
         if let Some((depth, tries, catch_pc, caught_depth, savepoint)) = target {

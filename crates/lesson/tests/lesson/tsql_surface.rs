@@ -1813,3 +1813,27 @@ SELECT IDENT_CURRENT('task');",
     assert_eq!(row(&sim, "A", 3), ["15"]);
     assert_eq!(row(&sim, "A", 4), ["15"]);
 }
+
+/// SQL Server: every statement that ends without an error sets @@ERROR to 0, an IF
+/// that tests it included, so it must be read right after the statement it checks; a
+/// statement that fails leaves @@ROWCOUNT at 0. (The simulation kept the last error
+/// number until the next error, and the row count of the statement before.)
+#[test]
+fn error_and_rowcount_describe_the_statement_just_before() {
+    let setup =
+        "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, 10), (2, 20);";
+    let sim = run_one(
+        setup,
+        "UPDATE t SET v = 0;\n\
+         INSERT INTO t VALUES (1, 99);\n\
+         SELECT @@ERROR AS e, @@ROWCOUNT AS rc;\n\
+         INSERT INTO t VALUES (1, 99);\n\
+         INSERT INTO t VALUES (3, 30);\n\
+         SELECT @@ERROR AS e;\n\
+         UPDATE t SET v = 1 / 0 WHERE id = 3;\n\
+         IF @@ERROR <> 0 SELECT @@ERROR AS e_after_if;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["2627", "0"]);
+    assert_eq!(row(&sim, "A", 1), ["0"]);
+    assert_eq!(row(&sim, "A", 2), ["0"]);
+}
