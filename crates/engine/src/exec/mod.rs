@@ -650,8 +650,9 @@ pub(crate) trait Rules: Sync {
     }
 
     /// Whether CREATE PROCEDURE refuses a column that an existing table of one of its
-    /// statements lacks (error 207), as SQL Server does; tables that do not exist yet are
-    /// resolved when their statement runs.
+    /// statements lacks (error 207), as SQL Server does, and a batch naming one fails
+    /// before any of its statements runs (SQL Server compiles the batch first); tables
+    /// that do not exist yet are resolved when their statement runs.
     fn checks_columns_at_create(&self) -> bool {
         true
     }

@@ -335,6 +335,31 @@ impl Exec<'_> {
                 return true;
             }
         }
+        // SQL Server compiles the whole batch first: a column that a table existing now
+        // lacks fails it before any of its statements runs (tables it creates are
+        // compiled when their statements run).
+        if self.rules.checks_columns_at_create() {
+            let script = Rc::clone(&self.w.sessions[i].script);
+            let batch = &script.batches[index].statements;
+            if let Some((name, at)) = super::bind::missing_column(batch, &self.w.db) {
+                // The statement that names it: the last to begin before the name.
+                let stmt = (batch.iter().rev())
+                    .find(|s| s.span.start <= at.start)
+                    .unwrap_or(&batch[0]);
+                let label = self.rules.statement_label(sql::statement_label(&stmt.kind));
+                self.begin_statement(i, label, stmt.span.clone());
+                let e = SqlError::invalid_column(&name).pointing(at.start);
+                self.raise(i, e);
+                if matches!(self.w.sessions[i].state, State::Ready) {
+                    let cost = statement_cost(self.rng, CostKind::Variable, 0, 0);
+                    self.w.sessions[i].state = State::Busy {
+                        until: self.w.now + cost,
+                        end: None,
+                    };
+                }
+                return true;
+            }
+        }
         let s = &mut self.w.sessions[i];
         let source = if self.w.tracing || i > 0 {
             i

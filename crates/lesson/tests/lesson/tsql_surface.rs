@@ -586,6 +586,7 @@ fn merge_outputs_each_rows_action_and_both_versions() {
          MERGE send AS t USING (SELECT 3 AS id) AS s ON t.id = s.id WHEN MATCHED THEN DELETE\n\
          OUTPUT $ACTION, deleted.id, deleted.body INTO audit (act, id, old_body);\n\
          SELECT act, id, old_body FROM audit;\n\
+         GO\n\
          SELECT $action;",
     );
     let out = sim.outcome().sessions[0].results[0].columns.clone();
@@ -1836,4 +1837,32 @@ fn error_and_rowcount_describe_the_statement_just_before() {
     assert_eq!(row(&sim, "A", 0), ["2627", "0"]);
     assert_eq!(row(&sim, "A", 1), ["0"]);
     assert_eq!(row(&sim, "A", 2), ["0"]);
+}
+
+/// SQL Server compiles a batch before it runs any of it: a column that an existing table
+/// lacks fails the whole batch with 207 at that column, and no statement before it
+/// runs (the simulation ran them, and the UPDATE's scan left a lock it released). The
+/// next batch runs; a table the batch itself creates is resolved when its statement
+/// runs.
+#[test]
+fn a_missing_column_fails_the_whole_batch_before_it_runs() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, 10);";
+    let sim = run_one(
+        setup,
+        "SELECT 'first' AS x;\nUPDATE t SET v = 1 WHERE nosuch = 3;\nSELECT 'after' AS x;\nGO\n\
+         SELECT 'next batch' AS x;\nCREATE TABLE n (a int);\nSELECT b FROM n;",
+    );
+    let errors = session_of(&sim, "A").errors;
+    let placed: Vec<(u32, u32, u32)> = (errors.iter())
+        .map(|e| {
+            (
+                e.number,
+                e.at.map_or(0, |a| a.line),
+                e.at.map_or(0, |a| a.col),
+            )
+        })
+        .collect();
+    assert_eq!(placed, [(207, 2, 26), (207, 7, 8)]);
+    assert_eq!(row(&sim, "A", 0), ["next batch"]);
+    assert_eq!(session_of(&sim, "A").results.len(), 1, "one result");
 }
