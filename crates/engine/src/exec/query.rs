@@ -71,8 +71,8 @@ enum Candidates {
     Index {
         /// Position of the index in its table's `indexes`.
         index: usize,
-        /// Equality on the index's leading column.
-        seek: Option<Value>,
+        /// Bounds on the index's leading column (an equality, or a range).
+        seek: Option<Rc<[(BinaryOp, Value)]>>,
         /// The last entry read.
         after: Option<crate::state::index::EntryKey>,
     },
@@ -87,10 +87,7 @@ impl Candidates {
                 loop {
                     let (key, slot) = entries.next_after(after.as_ref())?;
                     *after = Some(key.clone());
-                    if seek
-                        .as_ref()
-                        .is_none_or(|v| compare(key.lead(), v) == Some(Ordering::Equal))
-                    {
+                    if seek.as_ref().is_none_or(|b| within(key.lead(), b)) {
                         return Some(slot);
                     }
                 }
@@ -2537,11 +2534,37 @@ impl Exec<'_> {
                         && o.nulls_first.is_none_or(|first| first == (o.desc == t.nulls_high))
                 });
             let filtered = ix.filter.is_some();
-            let seek_expr = equality_expr(&preds, &t.columns[ix.columns[0].0].name, scope);
-            let seek_value = match seek_expr {
-                Some(e) => Some(self.eval(i, e, outer)?),
-                None => None,
-            };
+            let lead = &t.columns[ix.columns[0].0];
+            let seek_value: Option<Rc<[(BinaryOp, Value)]>> =
+                match equality_expr(&preds, &lead.name, scope) {
+                    Some(e) => Some(Rc::from([(BinaryOp::Eq, self.eval(i, e, outer)?)])),
+                    // A range on a numeric or temporal leading column (`at < @t`), where
+                    // the dialect seeks ranges.
+                    None if self.rules.clustered_range_seeks()
+                        && (numeric(&lead.ty) || temporal(&lead.ty)) =>
+                    {
+                        let (name, ty) = (lead.name.clone(), lead.ty);
+                        let bounds = range_bounds(&preds, &name, scope);
+                        let mut values = Vec::with_capacity(bounds.len());
+                        for (op, e) in bounds {
+                            let v = self.eval(i, e, outer)?;
+                            // A date in quotes compares as the column's type; one that
+                            // does not convert leaves the comparison to the scan.
+                            let v = match v {
+                                Value::Text(_) if temporal(&ty) => {
+                                    convert(&v, &ty, None).unwrap_or(v)
+                                }
+                                v => v,
+                            };
+                            values.push((op, v));
+                        }
+                        let comparable = values.iter().all(|(_, v)| {
+                            matches!(v, Value::Int(_) | Value::Decimal(_) | Value::DateTime(..))
+                        });
+                        (!values.is_empty() && comparable).then(|| Rc::from(values))
+                    }
+                    None => None,
+                };
             if !(ordered || seek_value.is_some() || (filtered && spec.order.is_empty())) {
                 continue;
             }
@@ -2554,19 +2577,21 @@ impl Exec<'_> {
                 let entries = t.entries(k);
                 // The depth follows the most entries the index held, or the entries this
                 // seek finds now, whichever is more (the count only when it can matter).
-                let found = if entries.len() as u32 <= high {
+                let ranged = seek_value.as_ref().is_some_and(|b| b[0].0 != BinaryOp::Eq);
+                let found = if entries.len() as u32 <= high && !ranged {
                     0
                 } else {
-                    entries
-                        .iter()
-                        .filter(|(key, _)| {
-                            seek_value
-                                .as_ref()
-                                .is_none_or(|v| compare(key.lead(), v) == Some(Ordering::Equal))
-                        })
+                    let seek = seek_value.as_deref();
+                    (entries.iter())
+                        .filter(|(key, _)| seek.is_none_or(|b| within(key.lead(), b)))
                         .count() as u32
                 };
-                let (_, depth) = t.index_shape(ix, high.max(found));
+                let (leaves, mut depth) = t.index_shape(ix, high.max(found));
+                if ranged {
+                    // Along the leaf pages the range spans, after the first.
+                    let per_leaf = (high.max(found) / leaves.max(1)).max(1);
+                    depth += found.saturating_sub(1) / per_leaf;
+                }
                 let cand = Candidates::Index {
                     index: k,
                     seek: seek_value,
@@ -2580,10 +2605,8 @@ impl Exec<'_> {
             let members = self.index_members(tid, ix, snapshot);
             let mut cand: Vec<(Vec<Value>, RowId)> = Vec::new();
             for (slot, key) in members {
-                if let Some(v) = &seek_value {
-                    if compare(&key[0], v) != Some(Ordering::Equal) {
-                        continue;
-                    }
+                if seek_value.as_ref().is_some_and(|b| !within(&key[0], b)) {
+                    continue;
                 }
                 cand.push((key, slot));
             }
@@ -5303,6 +5326,28 @@ fn numeric(ty: &DataType) -> bool {
             | DataType::Decimal { .. }
             | DataType::Float
             | DataType::Money
+    )
+}
+
+/// Whether `v` lies within every bound (a comparison with NULL holds none).
+fn within(v: &Value, bounds: &[(BinaryOp, Value)]) -> bool {
+    bounds.iter().all(|(op, b)| match compare(v, b) {
+        None => false,
+        Some(o) => match op {
+            BinaryOp::Lt => o == Ordering::Less,
+            BinaryOp::Le => o != Ordering::Greater,
+            BinaryOp::Gt => o == Ordering::Greater,
+            BinaryOp::Ge => o != Ordering::Less,
+            _ => o == Ordering::Equal,
+        },
+    })
+}
+
+/// Date and time types, whose values compare as points in time.
+fn temporal(ty: &DataType) -> bool {
+    matches!(
+        ty,
+        DataType::Date | DataType::DateTime | DataType::DateTime2(_)
     )
 }
 

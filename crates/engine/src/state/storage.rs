@@ -479,6 +479,14 @@ impl Table {
             let key = self.entry_key(k, slot);
             self.entries[k].set(slot, key);
         }
+        // Built over the rows there now: its entry count (by the newest data, as writes
+        // keep it) and its size so far start from them, not from nothing.
+        let ix = &self.indexes[k];
+        let count = (self.slots.iter())
+            .filter(|s| s.latest().is_some_and(|r| self.filter_passes(ix, r)))
+            .count() as u32;
+        self.index_entries.insert(ix.id, count);
+        self.index_high_water.insert(ix.id, count);
     }
 
     /// Drops the nonclustered indexes called `name`; false when there is none.
