@@ -398,6 +398,16 @@ impl SqlError {
         )
     }
 
+    /// ROLLBACK inside a trigger: the transaction is gone, and so is the batch.
+    pub fn transaction_ended_in_trigger() -> SqlError {
+        SqlError::new(
+            3609,
+            16,
+            "The transaction ended in the trigger. The batch has been aborted.".into(),
+            AbortScope::Batch,
+        )
+    }
+
     pub fn invalid_column(name: &str) -> SqlError {
         SqlError::new(
             207,

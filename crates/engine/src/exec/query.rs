@@ -5135,6 +5135,11 @@ impl Exec<'_> {
             self.w.running_triggers.push(t.name.clone());
             for stmt in t.body.iter() {
                 if let Err(e) = self.run_trigger_stmt(i, stmt) {
+                    // A trigger runs with XACT_ABORT on: its error (a THROW's too) ends
+                    // the batch and the transaction.
+                    if matches!(e, Interrupt::Error(_)) {
+                        self.w.sessions[i].error_in_trigger = true;
+                    }
                     result = Err(e);
                     self.w.running_triggers.pop();
                     break 'outer;
@@ -5169,11 +5174,20 @@ impl Exec<'_> {
                 }
             }
             StmtKind::SetOption(_) | StmtKind::Empty => Ok(()),
+            // ROLLBACK undoes the whole transaction, the statement that fired the
+            // trigger included, and the batch ends with 3609 (the trigger's statements
+            // after it are not run here).
+            StmtKind::RollbackTran { name: None, .. } if self.w.sessions[i].txn.is_some() => {
+                self.rollback(i, "ROLLBACK in a trigger");
+                Err(SqlError::transaction_ended_in_trigger().into())
+            }
             StmtKind::Insert(_)
             | StmtKind::Update(_)
             | StmtKind::Delete(_)
             | StmtKind::Select(_)
             | StmtKind::Declare(_)
+            | StmtKind::Throw(Some(_))
+            | StmtKind::Print(_)
             | StmtKind::SetVar { .. } => {
                 let reads = self.w.query_reads;
                 self.exec_statement(i, stmt)?;

@@ -86,6 +86,7 @@ impl Exec<'_> {
             waiting_as: None,
             timeout_override: None,
             applock_waiting: false,
+            error_in_trigger: false,
             applock_result: None,
             chained_txns: false,
             delayed_since: None,
@@ -902,7 +903,8 @@ impl Exec<'_> {
             return;
         }
         let e = self.rules.number_error(e);
-        let xact_abort = self.w.sessions[i].options.xact_abort;
+        let xact_abort = self.w.sessions[i].options.xact_abort
+            || std::mem::take(&mut self.w.sessions[i].error_in_trigger);
         let mut scope = self.rules.error_scope(self, i, e.scope);
         let mut subtransaction = None;
         // Where transactions are flat, every error fails the transaction block, one

@@ -315,6 +315,9 @@ pub(crate) struct Session {
     pub timeout_override: Option<i64>,
     /// Blocked in sp_getapplock: a timeout or deadlock becomes its return code.
     pub applock_waiting: bool,
+    /// The error being raised came out of a trigger, where XACT_ABORT is on whatever the
+    /// session's setting: it ends the batch and the transaction.
+    pub error_in_trigger: bool,
     /// The return code sp_getapplock gives when its statement runs again (-1, -3).
     pub applock_result: Option<i64>,
     /// Chained transactions (ANSI session mode): an implicit transaction lasts until

@@ -1866,3 +1866,31 @@ fn a_missing_column_fails_the_whole_batch_before_it_runs() {
     assert_eq!(row(&sim, "A", 0), ["next batch"]);
     assert_eq!(session_of(&sim, "A").results.len(), 1, "one result");
 }
+
+/// A trigger runs with XACT_ABORT on: THROW in it ends the batch and rolls the whole
+/// transaction back (caught by a TRY around the statement, it leaves the transaction
+/// uncommittable, XACT_STATE() -1); ROLLBACK in it undoes the transaction, the firing
+/// statement included, and ends the batch with 3609. (Both were "not simulated".)
+#[test]
+fn throw_and_rollback_in_a_trigger_end_the_transaction_and_the_batch() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nCREATE TABLE log (id int);\nGO\n\
+                 CREATE TRIGGER tr_t ON t AFTER INSERT AS\nBEGIN\n\
+                 INSERT INTO log SELECT id FROM inserted;\n\
+                 IF EXISTS (SELECT 1 FROM inserted WHERE v < 0) THROW 50001, 'negative', 1;\n\
+                 IF EXISTS (SELECT 1 FROM inserted WHERE v > 100) ROLLBACK;\nEND;";
+    let counts = "SELECT @@TRANCOUNT, (SELECT COUNT(*) FROM t), (SELECT COUNT(*) FROM log);";
+    let sim = run_one(
+        setup,
+        &format!(
+            "BEGIN TRAN;\nINSERT INTO t VALUES (1, 10);\nINSERT INTO t VALUES (2, -1);\nSELECT 'x';\nGO\n\
+             {counts}\nBEGIN TRAN;\nINSERT INTO t VALUES (3, 10);\nINSERT INTO t VALUES (4, 500);\n\
+             SELECT 'x';\nGO\n{counts}\n\
+             BEGIN TRY\n BEGIN TRAN;\n INSERT INTO t VALUES (5, -5);\nEND TRY\n\
+             BEGIN CATCH\n SELECT ERROR_NUMBER(), XACT_STATE();\n ROLLBACK;\nEND CATCH;"
+        ),
+    );
+    assert_eq!(numbers(&sim, "A"), [50001, 3609, 50001]);
+    assert_eq!(row(&sim, "A", 0), ["0", "0", "0"]);
+    assert_eq!(row(&sim, "A", 1), ["0", "0", "0"]);
+    assert_eq!(row(&sim, "A", 2), ["50001", "-1"]);
+}
