@@ -2860,7 +2860,10 @@ impl Exec<'_> {
         outer: Option<&RowCtx>,
     ) -> Result<Option<(Vec<RowId>, KeyRange)>, Interrupt> {
         let t = &self.w.db.tables[tid as usize];
-        if !self.rules.clustered_range_seeks()
+        // Outside a traced run nothing is locked or counted: a scan that filters every
+        // row gives the same rows, without sorting out each row's versions first.
+        if !self.w.tracing
+            || !self.rules.clustered_range_seeks()
             || t.key.is_empty()
             || !t.hash_key.is_empty()
             || !numeric(&t.columns[t.key[0]].ty)

@@ -784,13 +784,18 @@ impl Exec<'_> {
 
     /// The current statement ran to its end (or failed): the rows it kept as it read
     /// them, and the lock a wait granted it, are for a run again after a wait only.
+    #[inline]
     pub(crate) fn statement_ran(&mut self, i: usize) {
         let s = &mut self.w.sessions[i];
-        s.read_now.clear();
+        if !s.read_now.is_empty() {
+            s.read_now.clear();
+        }
         if !s.read_earlier.is_empty() {
             s.read_earlier = Default::default();
         }
-        s.waited_for = None;
+        if s.waited_for.is_some() {
+            s.waited_for = None;
+        }
     }
 
     /// A waiting statement keeps the subquery results it will not compute again.
