@@ -109,7 +109,7 @@ impl Simulation {
             (&s.statement_locks, &s.fresh_locks, s.init_plan_reads).hash(&mut h);
             // Rows a waiting statement read before it waited, as it read them (a map:
             // hashed in key order), and the lock its wait granted.
-            let mut earlier: Vec<_> = s.read_earlier.iter().collect();
+            let mut earlier: Vec<_> = s.read_earlier.iter().flat_map(|m| m.iter()).collect();
             earlier.sort_unstable_by_key(|(k, _)| **k);
             for (k, slot) in earlier {
                 k.hash(&mut h);

@@ -1938,9 +1938,9 @@ impl Exec<'_> {
             if matches!(access, Access::IndexSeek(_)) {
                 reads += cl_depth; // key lookup for the columns the index lacks
             }
-            let earlier = match memo_reads && !self.w.sessions[i].read_earlier.is_empty() {
-                true => self.w.sessions[i].read_earlier.get(&(tid, slot)).cloned(),
-                false => None,
+            let earlier = match (memo_reads, &self.w.sessions[i].read_earlier) {
+                (true, Some(rows)) => rows.get(&(tid, slot)).cloned(),
+                _ => None,
             };
             if let Some(earlier) = earlier {
                 // Read before the statement waited: as it was then, and not locked again.
@@ -2114,8 +2114,9 @@ impl Exec<'_> {
         }
         // A TOP or LIMIT that stopped a read in the index's own order (no ORDER BY, or
         // one by the clustered key, either way) read no further.
-        let order = self.key_order(tid, spec.order);
-        let stopped_early = spec.limit.is_some_and(|n| out.len() >= n) && order.is_some();
+        let limited = spec.limit.is_some_and(|n| out.len() >= n);
+        let order = limited.then(|| self.key_order(tid, spec.order)).flatten();
+        let stopped_early = order.is_some();
         if let (Some(r), true) = (&range, self.w.tracing) {
             // A range seek reads down to its first key, then along the leaf pages to its
             // last (or to the row where a TOP stopped it; backwards from its last key

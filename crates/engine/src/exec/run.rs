@@ -69,7 +69,7 @@ impl Exec<'_> {
             errors: Default::default(),
             statement_locks: Vec::new(),
             read_now: Vec::new(),
-            read_earlier: Default::default(),
+            read_earlier: None,
             waited_for: None,
             undo_mark: 0,
             fresh_locks: Default::default(),
@@ -774,7 +774,7 @@ impl Exec<'_> {
     fn statement_waits(&mut self, i: usize) {
         let s = &mut self.w.sessions[i];
         if !s.read_now.is_empty() {
-            let earlier = Rc::make_mut(&mut s.read_earlier);
+            let earlier = Rc::make_mut(s.read_earlier.get_or_insert_with(Default::default));
             for (table, slot, row) in s.read_now.drain(..) {
                 earlier.entry((table, slot)).or_insert(row);
             }
@@ -787,15 +787,9 @@ impl Exec<'_> {
     #[inline]
     pub(crate) fn statement_ran(&mut self, i: usize) {
         let s = &mut self.w.sessions[i];
-        if !s.read_now.is_empty() {
-            s.read_now.clear();
-        }
-        if !s.read_earlier.is_empty() {
-            s.read_earlier = Default::default();
-        }
-        if s.waited_for.is_some() {
-            s.waited_for = None;
-        }
+        s.read_now.clear();
+        s.read_earlier = None;
+        s.waited_for = None;
     }
 
     /// A waiting statement keeps the subquery results it will not compute again.

@@ -270,7 +270,8 @@ pub(crate) struct Session {
     /// Rows earlier attempts at the current statement read so, before it waited: SQL
     /// Server goes on from the row it waited for, so when the statement runs again
     /// they are taken as they were read, without a lock (theirs went as they were read).
-    pub read_earlier: Rc<ReadRows>,
+    /// (None while there are none: most statements never wait.)
+    pub read_earlier: Option<Rc<ReadRows>>,
     /// The lock a wait granted to the current statement: when the statement runs again
     /// and asks for it, it holds it already, and no second reference is taken.
     pub waited_for: Option<Resource>,
