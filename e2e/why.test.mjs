@@ -40,7 +40,7 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   const why = page.locator('[data-testid=why]');
   const text = await why.textContent();
   assert.match(text, /worker1 claimed task_id 1 again \(claim 2\)/);
-  assert.match(text, /worker2 read it at 0\.024 ms and claimed it at 20\.123 ms/);
+  assert.match(text, /worker2 read it at 0\.024 ms and claimed it at 20\.121 ms/);
   assert.match(text, /worker1 read it at 0\.026 ms, before worker2's write committed at 29\.901 ms/);
   assert.equal(await page.getAttribute('[data-testid=why-toggle]', 'aria-expanded'), 'true');
   assert.equal(await why.getAttribute('aria-labelledby'), 'why-title');

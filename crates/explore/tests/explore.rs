@@ -173,7 +173,7 @@ fn claim_race_conditional_holds_for_every_interleaving_at_2x3() {
         "no-double-claim",
         Options::default(),
     );
-    assert_eq!(proof(&r), (19_977, 54_529, 64_852_556, true));
+    assert_eq!(proof(&r), (19_619, 53_839, 64_870_922, true));
 }
 
 #[test]

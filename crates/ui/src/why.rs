@@ -872,7 +872,7 @@ mod tests {
         assert_eq!(why.title, "Why: task claimed again");
         assert_eq!(
             why.sentences[0],
-            "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.123 ms; worker1 read it at 0.026 ms, before worker2's write committed at 29.901 ms."
+            "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.121 ms; worker1 read it at 0.026 ms, before worker2's write committed at 29.901 ms."
         );
         assert_eq!(
             why.sentences[1],

@@ -34,6 +34,11 @@ impl Rules for TSql {
     fn subquery_once(&self) -> bool {
         true
     }
+
+    /// A seek through an index that covers the query reads no data page.
+    fn covering_indexes(&self) -> bool {
+        true
+    }
 }
 
 /// `SAVE TRANSACTION name` (names are case-sensitive; one may repeat, and ROLLBACK finds

@@ -264,6 +264,14 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a read through a nonclustered index that holds every column it needs
+    /// (a covering index) skips the lookup of each row in the clustered index.
+    /// Otherwise an index scan visits the table for every row (an index-only scan that
+    /// depends on vacuum state is not simulated).
+    fn covering_indexes(&self) -> bool {
+        false
+    }
+
     /// The clause that skips locked rows, as the trace names it.
     fn skip_clause(&self) -> &'static str {
         "READPAST"

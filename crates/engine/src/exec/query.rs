@@ -23,7 +23,7 @@ use crate::state::locks::{LockMode, Resource};
 use crate::state::pages;
 use crate::state::session::{MergePending, TriggerRows, Undo};
 use crate::state::storage::{Column, RowId, Table};
-use crate::syntax::{canonical, conjuncts, has_aggregate, window_calls};
+use crate::syntax::{canonical, column_refs, conjuncts, has_aggregate, has_subquery, window_calls};
 use crate::value::{compare, convert, to_literal, Value};
 
 mod joined_locks;
@@ -146,6 +146,10 @@ struct ScanSpec<'a> {
     pred: Option<&'a Expr>,
     order: &'a [OrderItem],
     limit: Option<usize>,
+    /// The columns the statement reads from the table besides its WHERE (lowercased),
+    /// for telling whether a nonclustered index covers it; None: every column, or not
+    /// known (each row found through the index is then looked up).
+    columns: Option<Vec<String>>,
 }
 
 /// The key past a clustered index's last: what a SERIALIZABLE scan to the end locks
@@ -170,6 +174,8 @@ struct AccessPath {
     missing: Vec<crate::state::storage::OrdKey>,
     /// The extent of a clustered range seek.
     range: Option<KeyRange>,
+    /// The nonclustered index an index seek reads.
+    index: Option<usize>,
 }
 
 impl AccessPath {
@@ -181,6 +187,7 @@ impl AccessPath {
             seeks: 1,
             missing: Vec::new(),
             range: None,
+            index: None,
         }
     }
 }
@@ -797,6 +804,7 @@ impl Exec<'_> {
                         pred: s.where_clause.as_ref(),
                         order: &scan_order,
                         limit: if single { limit } else { min_max.map(|_| 1) },
+                        columns: select_columns(s),
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
@@ -1307,6 +1315,7 @@ impl Exec<'_> {
             pred: d.pred.as_ref(),
             order: &[],
             limit: None,
+            columns: None,
         };
         let (scope, rows) = self.scan(i, &spec, outer)?;
         // The target's rows carry their slot in a hidden last column, through the join.
@@ -1382,6 +1391,7 @@ impl Exec<'_> {
                     pred: None,
                     order: &[],
                     limit: None,
+                    columns: None,
                 };
                 let (scope, rows) = self.scan(i, &spec, outer)?;
                 Ok((scope, rows.into_iter().map(|(_, r)| r).collect()))
@@ -1825,7 +1835,13 @@ impl Exec<'_> {
             seeks,
             missing,
             range,
+            index,
         } = self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
+        // Each row an index seek finds is looked up in the clustered index for the
+        // columns the index lacks, unless it covers the statement.
+        let lookups = matches!(access, Access::IndexSeek(_))
+            && self.w.tracing
+            && !index.is_some_and(|k| self.index_covers(tid, k, spec));
         // SERIALIZABLE keeps the ranges between the keys it reads in a clustered index
         // (the range part of SQL Server's RangeS-S on each key). A unique key it found
         // needs none: no other row can have that key.
@@ -1935,8 +1951,8 @@ impl Exec<'_> {
                 self.ssi_read_row(i, tid, slot)?;
                 met.push(slot);
             }
-            if matches!(access, Access::IndexSeek(_)) {
-                reads += cl_depth; // key lookup for the columns the index lacks
+            if lookups {
+                reads += cl_depth;
             }
             let earlier = match (memo_reads, &self.w.sessions[i].read_earlier) {
                 (true, Some(rows)) => rows.get(&(tid, slot)).cloned(),
@@ -2314,6 +2330,51 @@ impl Exec<'_> {
     }
 
     /// Depth of a table's clustered index, for read counts (setup does not count reads).
+    /// Whether index `k` of table `tid` holds every column the scan reads: the
+    /// statement's other columns (`ScanSpec::columns`) and those of each WHERE conjunct
+    /// the index's filter does not already say (a filter's column need not be in the
+    /// index when the query's predicate is the filter's and it returns no such column).
+    /// Every entry carries the clustered key.
+    fn index_covers(&self, tid: u32, k: usize, spec: &ScanSpec) -> bool {
+        let Some(columns) = spec
+            .columns
+            .as_ref()
+            .filter(|_| self.rules.covering_indexes())
+        else {
+            return false;
+        };
+        let t = &self.w.db.tables[tid as usize];
+        let ix = &t.indexes[k];
+        let held = |name: &str| match t
+            .columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+        {
+            Some(c) => {
+                ix.columns.iter().any(|&(ic, _)| ic == c)
+                    || ix.include.contains(&c)
+                    || t.key.contains(&c)
+            }
+            // Not the table's: a variable's, or an outer query's row.
+            None => true,
+        };
+        if !columns.iter().all(|c| held(c)) {
+            return false;
+        }
+        spec.pred
+            .map(conjuncts)
+            .unwrap_or_default()
+            .iter()
+            .all(|p| {
+                (ix.filter.is_some() && ix.filter_canon.contains(&canonical(p)))
+                    || (!has_subquery(p) && {
+                        let mut refs = Vec::new();
+                        column_refs(p, &mut refs);
+                        refs.iter().all(|n| held(&n.name().value))
+                    })
+            })
+    }
+
     fn cl_depth(&mut self, tid: u32) -> u64 {
         if !self.w.tracing {
             return 0;
@@ -2600,6 +2661,7 @@ impl Exec<'_> {
                 };
                 return Ok(AccessPath {
                     depth,
+                    index: Some(k),
                     ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
                 });
             }
@@ -2620,6 +2682,7 @@ impl Exec<'_> {
             let cand = listed(cand.into_iter().map(|c| c.1).collect());
             return Ok(AccessPath {
                 depth,
+                index: Some(k),
                 ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
             });
         }
@@ -3961,6 +4024,7 @@ impl Exec<'_> {
                 pred: pred.as_deref(),
                 order: &order,
                 limit,
+                columns: None,
             };
             let (scope, rows) = self.scan(i, &spec, None)?;
             let rows = rows.into_iter().map(|(s, r)| (s, r, None)).collect();
@@ -4662,6 +4726,7 @@ impl Exec<'_> {
                 pred: Some(&m.on),
                 order: &[],
                 limit: None,
+                columns: None,
             };
             let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;
             if found.is_empty() && serializable {
@@ -5412,6 +5477,32 @@ fn range_bounds<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Vec<(Bin
         }
     }
     out
+}
+
+/// The columns a one-table SELECT reads besides its WHERE: those its items, grouping,
+/// HAVING and ORDER BY name (lowercased; the last part of each name). None for `*`, and
+/// where a subquery may name the table's columns (a correlated one).
+fn select_columns(s: &sql::ast::Select) -> Option<Vec<String>> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    for it in &s.items {
+        match it {
+            SelectItem::Wildcard { .. } => return None,
+            SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => exprs.push(expr),
+        }
+    }
+    exprs.extend(&s.group_by);
+    exprs.extend(s.having.as_ref());
+    exprs.extend(s.order_by.iter().map(|o| &o.expr));
+    let mut names = Vec::new();
+    for e in exprs {
+        if has_subquery(e) {
+            return None;
+        }
+        let mut refs = Vec::new();
+        column_refs(e, &mut refs);
+        names.extend(refs.iter().map(|n| n.name().value.to_ascii_lowercase()));
+    }
+    Some(names)
 }
 
 fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {

@@ -150,7 +150,7 @@ fn the_claim_race_marks_each_duplicate_claim() {
             at(Some(first_writer.write)),
             at(first_writer.commit)
         ),
-        ("worker2", Some(24), Some(20_123), Some(29_901))
+        ("worker2", Some(24), Some(20_121), Some(29_901))
     );
     assert_eq!(
         (

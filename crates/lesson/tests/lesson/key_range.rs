@@ -527,3 +527,48 @@ fn an_index_built_after_its_rows_is_as_deep_as_one_built_before() {
     assert_eq!(before, after);
     assert!(before.contains("seek on index ix_v"), "{before}");
 }
+
+/// A seek through a nonclustered index looks each row up in the clustered index (its
+/// depth in reads) only for columns the index lacks. Its keys, INCLUDE columns and the
+/// clustered key are in every entry; a filtered index's filter columns count as held
+/// when the query's predicate is the filter and the query does not return them.
+#[test]
+fn a_covering_index_seek_reads_no_data_page() {
+    let setup = "CREATE TABLE dbo.q (id int PRIMARY KEY, rank int NOT NULL, \
+                 status varchar(10) NOT NULL, note varchar(20) NOT NULL, owner varchar(10) NULL);\n\
+                 CREATE INDEX ix_new ON dbo.q (rank DESC, id) WHERE status = 'new';\n\
+                 CREATE INDEX ix_owner ON dbo.q (owner) INCLUDE (note);\n\
+                 DECLARE @i int = 1;\n\
+                 WHILE @i <= 300 BEGIN INSERT dbo.q VALUES (@i, @i % 3, \
+                 CASE WHEN @i % 2 = 0 THEN 'new' ELSE 'done' END, 'n', 'o' + CAST(@i AS varchar(5))); \
+                 SET @i += 1; END;";
+    // (query, index it seeks, rows, lookups charged)
+    for (sql, index, rows, lookups) in [
+        ("SELECT TOP (1) id FROM dbo.q WHERE status = 'new' ORDER BY rank DESC, id", "ix_new", 1, false),
+        ("SELECT COUNT(*) FROM dbo.q WHERE status = 'new' AND rank = 2", "ix_new", 50, false),
+        ("SELECT TOP (1) id, note FROM dbo.q WHERE status = 'new' ORDER BY rank DESC, id", "ix_new", 1, true),
+        // The filter's column returned: it comes from the data row.
+        ("SELECT TOP (1) id, status FROM dbo.q WHERE status = 'new' ORDER BY rank DESC, id", "ix_new", 1, true),
+        // A predicate on a column the index lacks, beside the filter's.
+        ("SELECT TOP (1) id FROM dbo.q WHERE status = 'new' AND note = 'n' ORDER BY rank DESC, id", "ix_new", 1, true),
+        ("SELECT id, note FROM dbo.q WHERE owner = 'o7'", "ix_owner", 1, false),
+        ("SELECT id, rank FROM dbo.q WHERE owner = 'o7'", "ix_owner", 1, true),
+        ("SELECT * FROM dbo.q WHERE owner = 'o7'", "ix_owner", 1, true),
+        ("SELECT COUNT(*) FROM dbo.q WHERE owner = 'o7' AND note = 'n'", "ix_owner", 1, false),
+    ] {
+        let (_, text) = run_traced(&scenario(setup, &[("A", 0, sql)]));
+        let line = text
+            .lines()
+            .find(|l| l.contains("A reads "))
+            .unwrap_or_else(|| panic!("{sql}: no read\n{text}"));
+        assert!(line.contains(&format!("seek on index {index}")), "{sql}: {line}");
+        // ix_new (int keys, 150 entries) is one page deep, ix_owner (varchar keys) two,
+        // and so is the clustered index (300 rows).
+        let depth = if index == "ix_new" { 1 } else { 2 };
+        let expected = if lookups { depth + 2 * rows } else { depth };
+        assert!(
+            line.ends_with(&format!(": {expected} logical reads")),
+            "{sql}: {line} (expected {expected})"
+        );
+    }
+}
