@@ -165,6 +165,10 @@ impl Simulation {
         for slot in t.clustered_order() {
             let s = &t.slots[slot];
             row(h, s.latest_committed());
+            // A waiting statement follows a moved row to its new key (`Table::moved_to`).
+            if t.has_moves() {
+                t.moved_to(slot).is_some().hash(h);
+            }
             match &s.pending {
                 None => 0u8.hash(h),
                 Some((owner, data)) => {

@@ -264,6 +264,13 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a locking read that meets a row an update moved to a new key (the key
+    /// changed) follows it there and checks the newest version, as it does a row
+    /// updated in place. Otherwise the old key's row is gone (a split update).
+    fn follows_moved_rows(&self) -> bool {
+        false
+    }
+
     /// Whether a read through a nonclustered index that holds every column it needs
     /// (a covering index) skips the lookup of each row in the clustered index.
     /// Otherwise an index scan visits the table for every row (an index-only scan that

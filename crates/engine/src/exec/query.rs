@@ -2010,6 +2010,20 @@ impl Exec<'_> {
                     None => false,
                 };
                 let new_lock = self.lock_quiet(i, res.clone(), mode, transient)?;
+                // A row an update moved to a new key (`Table::moved_to`): a dialect that
+                // follows a row's update chain locks its newest version there and checks
+                // that, as it does a row updated in place; elsewhere the row is gone.
+                let (slot, res, new_lock) = match self.moved_row(tid, slot, lk.snapshot) {
+                    Some(to) => {
+                        if !had {
+                            self.drop_statement_lock(i, &res);
+                        }
+                        let to_res = self.key_resource(tid, to);
+                        let got = self.lock_quiet(i, to_res.clone(), mode, transient)?;
+                        (to, to_res, got)
+                    }
+                    None => (slot, res, new_lock),
+                };
                 // Shared with the table: the row is copied only when the scan keeps it.
                 let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
                 if memo_reads {
@@ -2057,8 +2071,14 @@ impl Exec<'_> {
                 if keep {
                     if let Some(row) = data {
                         if let Some(seq) = lk.snapshot {
-                            // SNAPSHOT writers: a row changed since the snapshot is a conflict.
-                            if let Some(e) = self.changed_since(tid, slot, seq) {
+                            // SNAPSHOT writers: a row changed since the snapshot is a
+                            // conflict. A key-share lock passes updates that kept every
+                            // key column (they do not conflict with it): it locks the
+                            // version it sees.
+                            let passes = mode == LockMode::ForKeyShare
+                                && self.w.db.tables[tid as usize].keys_kept_since(slot, seq);
+                            if let Some(e) = self.changed_since(tid, slot, seq).filter(|_| !passes)
+                            {
                                 return Err(e.into());
                             }
                         }
@@ -4195,7 +4215,8 @@ impl Exec<'_> {
         Ok(())
     }
 
-    /// The update conflict a snapshot writer meets when the row changed after `seq`.
+    /// The update conflict a snapshot writer meets when the row changed after `seq` (a
+    /// row an update moved to a new key was updated, not deleted).
     fn changed_since(&self, tid: u32, slot: RowId, seq: u64) -> Option<SqlError> {
         let t = &self.w.db.tables[tid as usize];
         let now = &t.slots[slot];
@@ -4203,10 +4224,37 @@ impl Exec<'_> {
             return None;
         }
         let e = SqlError::snapshot_update_conflict(&t.name);
-        Some(
-            self.rules
-                .update_conflict(e, now.latest_committed().is_none()),
-        )
+        let deleted = now.latest_committed().is_none() && t.moved_to(slot).is_none();
+        Some(self.rules.update_conflict(e, deleted))
+    }
+
+    /// Where the newest version of the row in `slot` is, for a locking reader without a
+    /// snapshot in a dialect that follows a row's update chain: the end of the chain of
+    /// committed moves (`Table::moved_to`), None when the row did not move.
+    fn moved_row(&self, tid: u32, slot: RowId, snapshot: Option<u64>) -> Option<RowId> {
+        if snapshot.is_some() || !self.rules.follows_moved_rows() || !self.w.tracing {
+            return None;
+        }
+        let t = &self.w.db.tables[tid as usize];
+        let mut at = t.moved_to(slot)?;
+        // A chain of key changes; bounded, as each step is a committed update.
+        for _ in 0..t.slots.len() {
+            match t.moved_to(at) {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        Some(at)
+    }
+
+    /// Gives up a lock the statement took on `res` (one it did not hold before): the row
+    /// it stood for is not the one the statement goes on with.
+    fn drop_statement_lock(&mut self, i: usize, res: &Resource) {
+        if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
+            let grants = self.w.locks.release(owner, res);
+            self.w.sessions[i].statement_locks.retain(|r| r != res);
+            self.wake(grants);
+        }
     }
 
     /// Drops the U locks this statement took on target rows that the join or WHERE left out.
@@ -4452,7 +4500,11 @@ impl Exec<'_> {
         // table variable changes its rows in place.)
         let slot = if key_changed && !self.w.db.tables[tid as usize].is_variable {
             self.write_row(i, tid, slot, None);
-            self.slot_for_key(tid, &new)
+            let to = self.slot_for_key(tid, &new);
+            if self.rules.follows_moved_rows() {
+                self.w.db.tables[tid as usize].record_move(slot, to);
+            }
+            to
         } else {
             slot
         };

@@ -175,6 +175,9 @@ pub struct Table {
     /// The heap of row versions, for a dialect that stores tables so (the pages a scan
     /// reads); None: the clustered index's leaf pages are the table's pages.
     pub heap: Option<Heap>,
+    /// Where an update that changed a row's clustered key moved it: old slot → new slot
+    /// (kept whether or not that update committed; see [`Table::moved_to`]).
+    moves: BTreeMap<RowId, RowId>,
 }
 
 #[derive(Clone, Debug)]
@@ -250,6 +253,21 @@ impl Table {
                 .any(|ix| ix.columns.iter().any(|&(p, _)| differs(p)))
     }
 
+    /// Whether every version of `slot` committed after snapshot `seq` is an update that
+    /// kept the key of the version before it (none deleted the row, none changed a key).
+    pub fn keys_kept_since(&self, slot: RowId, seq: u64) -> bool {
+        let committed = &self.slots[slot].committed;
+        let Some(seen) = committed.iter().rposition(|(s, _)| *s <= seq) else {
+            return false;
+        };
+        committed[seen..]
+            .windows(2)
+            .all(|w| match (&w[0].1, &w[1].1) {
+                (Some(old), Some(new)) => !self.changes_key(old, new),
+                _ => false,
+            })
+    }
+
     /// Whether a row is in filtered index `ix` (every row is in an unfiltered one).
     pub(crate) fn filter_passes(&self, ix: &Index, row: &[Value]) -> bool {
         super::filter::filter_passes(
@@ -311,7 +329,36 @@ impl Table {
             index_high_water: BTreeMap::new(),
             index_entries: BTreeMap::new(),
             heap: None,
+            moves: BTreeMap::new(),
         }
+    }
+
+    /// Records that an update moved the row in `from` to `to` (its key changed).
+    pub fn record_move(&mut self, from: RowId, to: RowId) {
+        self.moves.insert(from, to);
+    }
+
+    /// Whether an update ever moved a row of this table to a new key (in a dialect that
+    /// records moves).
+    pub fn has_moves(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    /// The slot holding the newest version of the row in `slot`, when the version of
+    /// `slot` that counts is a committed move: the update that deleted it committed the
+    /// row's data in the other slot at the same commit.
+    pub fn moved_to(&self, slot: RowId) -> Option<RowId> {
+        let to = *self.moves.get(&slot)?;
+        let from = &self.slots[slot];
+        let (seq, None) = from.committed.last()? else {
+            return None;
+        };
+        if from.pending.is_some() {
+            return None;
+        }
+        (self.slots.get(to)?.committed.iter())
+            .any(|(s, d)| s == seq && d.is_some())
+            .then_some(to)
     }
 
     pub fn column(&self, name: &str) -> Option<usize> {
@@ -431,6 +478,7 @@ impl Table {
     /// Empties the table (TRUNCATE, DROP), keeping indexes and counters.
     pub fn clear_rows(&mut self) {
         self.slots.clear();
+        self.moves.clear();
         self.order.clear();
         self.locators.clear();
         self.key_texts.clear();

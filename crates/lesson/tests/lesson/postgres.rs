@@ -4524,3 +4524,110 @@ END $$;";
     assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
     assert_eq!(printed(&trace), ["i 7 s 6", "i 7 s 36"]);
 }
+
+/// Real server (15): an UPDATE that changes a row's primary key writes a new version of
+/// the same row, which a statement waiting for the row follows (EvalPlanQual): C's
+/// `WHERE v = 10` finds the row under its new key and updates it; B's `WHERE id = 1` no
+/// longer matches it; a DELETE and a FOR UPDATE follow it too.
+#[test]
+fn a_waiting_statement_follows_a_row_whose_key_changed() {
+    let setup =
+        "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, 10), (2, 20);";
+    let mover = "BEGIN;\nUPDATE t SET id = 10 WHERE id = 1;\nSELECT pg_sleep(1);\nCOMMIT;";
+    for (sql, rows, left) in [
+        (
+            "UPDATE t SET v = v + 5 WHERE v = 10 RETURNING id, v",
+            vec![vec![Value::Int(10), Value::Int(15)]],
+            vec![(10, 15), (2, 20)],
+        ),
+        (
+            "UPDATE t SET v = v + 1 WHERE id = 1 RETURNING id, v",
+            vec![],
+            vec![(10, 10), (2, 20)],
+        ),
+        (
+            "DELETE FROM t WHERE v = 10 RETURNING id",
+            vec![vec![Value::Int(10)]],
+            vec![(2, 20)],
+        ),
+        (
+            "SELECT id, v FROM t WHERE v = 10 FOR UPDATE",
+            vec![vec![Value::Int(10), Value::Int(10)]],
+            vec![(10, 10), (2, 20)],
+        ),
+    ] {
+        let mut sim = pg(setup, &[("A", 0, mover), ("B", 100, sql)]);
+        assert!(wait_ms(&sim, "B") > 800, "{sql}: B waits for A");
+        assert_eq!(results(&sim, "B"), vec![rows], "{sql}");
+        let expected: Vec<Vec<Value>> = left
+            .iter()
+            .map(|&(id, v)| vec![Value::Int(id), Value::Int(v)])
+            .collect();
+        let mut got = final_rows(&mut sim, "SELECT id, v FROM t ORDER BY v");
+        got.sort_by_key(|r| r[1].as_i64());
+        let mut expected = expected;
+        expected.sort_by_key(|r| r[1].as_i64());
+        assert_eq!(got, expected, "{sql}");
+    }
+    // REPEATABLE READ: the change of key is a concurrent update, not a delete.
+    let reader = "BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT count(*) FROM t;\n\
+                  SELECT pg_sleep(0.2);\nUPDATE t SET v = 0 WHERE v = 10;\nROLLBACK;";
+    let sim = pg(
+        setup,
+        &[
+            ("B", 0, reader),
+            ("A", 100, "UPDATE t SET id = 10 WHERE id = 1;"),
+        ],
+    );
+    assert_eq!(
+        messages(&sim, "B"),
+        ["could not serialize access due to concurrent update"]
+    );
+}
+
+/// Real server (15): under REPEATABLE READ, FOR KEY SHARE locks a row that another
+/// transaction updated since the snapshot when that update kept the key (no 40001, the
+/// snapshot's version comes back); after a change of key it is 40001, as FOR SHARE is
+/// after any update.
+#[test]
+fn repeatable_read_key_share_passes_an_update_that_kept_the_key() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, 0), (2, 0);";
+    let writer = "UPDATE t SET v = 1 WHERE id = 1;\nUPDATE t SET id = 20 WHERE id = 2;";
+    for (lock, id, failed) in [
+        ("FOR KEY SHARE", 1, false),
+        ("FOR SHARE", 1, true),
+        ("FOR KEY SHARE", 2, true),
+    ] {
+        let reader = format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT count(*) FROM t;\n\
+             SELECT pg_sleep(0.2);\nSELECT id, v FROM t WHERE id = {id} {lock};\nROLLBACK;"
+        );
+        let sim = pg(setup, &[("B", 0, &reader), ("A", 100, writer)]);
+        let expected: Vec<&str> = if failed { vec!["40001"] } else { vec![] };
+        assert_eq!(sqlstates(&sim, "B"), expected, "{lock} on row {id}");
+        if !failed {
+            assert_eq!(
+                results(&sim, "B")[1],
+                vec![vec![Value::Int(1), Value::Int(0)]]
+            );
+        }
+    }
+}
+
+/// Real server (15): a session's own advisory locks never refuse it, whichever scope
+/// each has: a transaction-scope try after its session-scope shared lock, and a
+/// session-scope try after its transaction-scope shared lock, both answer true.
+#[test]
+fn a_sessions_own_advisory_locks_never_refuse_it_across_scopes() {
+    for script in [
+        "SELECT pg_try_advisory_lock_shared(6);\nBEGIN;\nSELECT pg_try_advisory_xact_lock(6);\nCOMMIT;",
+        "BEGIN;\nSELECT pg_advisory_xact_lock_shared(3);\nSELECT pg_try_advisory_lock(3);\nCOMMIT;",
+    ] {
+        let sim = pg("CREATE TABLE t (id int);", &[("A", 0, script)]);
+        assert_eq!(
+            results(&sim, "A").last().unwrap(),
+            &vec![vec![Value::True]],
+            "{script}"
+        );
+    }
+}

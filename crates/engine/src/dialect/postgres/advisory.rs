@@ -169,6 +169,9 @@ fn lock(
         });
     }
     if call.try_only {
+        // The session's own locks (session or transaction scope) never refuse it, also
+        // when this owner has locked nothing yet.
+        x.w.locks.join_session(owner, i as u32);
         let holders = x.w.locks.conflicts(owner, &res, call.mode);
         if !holders.is_empty() {
             if x.recording() {

@@ -160,6 +160,12 @@ impl Rules for Postgres {
         Some(LockMode::ForUpdate)
     }
 
+    /// An UPDATE that changes the key writes a new version of the same row (the old
+    /// tuple's ctid points at it), which EvalPlanQual follows.
+    fn follows_moved_rows(&self) -> bool {
+        true
+    }
+
     fn page_locks(&self) -> bool {
         false
     }
