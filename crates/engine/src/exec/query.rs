@@ -5255,7 +5255,11 @@ impl Exec<'_> {
             }
             self.w.running_triggers.push(t.name.clone());
             for stmt in t.body.iter() {
-                if let Err(e) = self.run_trigger_stmt(i, stmt) {
+                let ran = self.run_trigger_stmt(i, stmt);
+                if matches!(ran, Ok(Returned::Yes)) {
+                    break;
+                }
+                if let Err(e) = ran {
                     // A trigger runs with XACT_ABORT on: its error (a THROW's too) ends
                     // the batch and the transaction.
                     if matches!(e, Interrupt::Error(_)) {
@@ -5272,14 +5276,17 @@ impl Exec<'_> {
         result
     }
 
-    fn run_trigger_stmt(&mut self, i: usize, stmt: &sql::ast::Stmt) -> Result<(), Interrupt> {
+    /// Runs one statement of a trigger's body; `Returned::Yes` once a RETURN ends it.
+    fn run_trigger_stmt(&mut self, i: usize, stmt: &sql::ast::Stmt) -> Result<Returned, Interrupt> {
         use sql::ast::StmtKind;
         match &stmt.kind {
             StmtKind::Block(b) => {
                 for s in b {
-                    self.run_trigger_stmt(i, s)?;
+                    if self.run_trigger_stmt(i, s)? == Returned::Yes {
+                        return Ok(Returned::Yes);
+                    }
                 }
-                Ok(())
+                Ok(Returned::No)
             }
             StmtKind::If {
                 cond,
@@ -5291,10 +5298,27 @@ impl Exec<'_> {
                 } else if let Some(o) = otherwise {
                     self.run_trigger_stmt(i, o)
                 } else {
-                    Ok(())
+                    Ok(Returned::No)
                 }
             }
-            StmtKind::SetOption(_) | StmtKind::Empty => Ok(()),
+            StmtKind::SetOption(_) | StmtKind::Empty => Ok(Returned::No),
+            StmtKind::Return(None) => Ok(Returned::Yes),
+            // RAISERROR does not obey a trigger's XACT_ABORT: its error is reported and
+            // the trigger goes on (the classic check raises it, then rolls back).
+            StmtKind::RaisError(_) => match self.exec_statement(i, stmt) {
+                Err(Interrupt::Error(e)) => {
+                    if self.try_catches(i, e.number) {
+                        return Err(SqlError::not_simulated(
+                            "RAISERROR inside a trigger that a TRY block around the statement catches",
+                        )
+                        .into());
+                    }
+                    self.w.sessions[i].last_error = e.number as i64;
+                    self.record_error(i, &e, false);
+                    Ok(Returned::No)
+                }
+                other => other.map(|_| Returned::No),
+            },
             // ROLLBACK undoes the whole transaction, the statement that fired the
             // trigger included, and the batch ends with 3609 (the trigger's statements
             // after it are not run here).
@@ -5313,7 +5337,7 @@ impl Exec<'_> {
                 let reads = self.w.query_reads;
                 self.exec_statement(i, stmt)?;
                 self.w.query_reads += reads;
-                Ok(())
+                Ok(Returned::No)
             }
             _ => Err(SqlError::not_simulated(&format!(
                 "{} inside a trigger",
@@ -5321,6 +5345,11 @@ impl Exec<'_> {
             ))
             .into()),
         }
+    }
+
+    /// Whether a TRY block of session `i` (in any frame) would catch error `number`.
+    fn try_catches(&self, i: usize, number: u32) -> bool {
+        (self.w.sessions[i].frames.iter()).any(|f| f.tries.iter().any(|t| t.catches(number)))
     }
 
     /// Runs `s`, parsed from `text`, against the current state, outside any session's
@@ -5529,6 +5558,13 @@ fn range_bounds<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Vec<(Bin
         }
     }
     out
+}
+
+/// Whether a trigger's statement was a RETURN, which ends the trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Returned {
+    Yes,
+    No,
 }
 
 /// The columns a one-table SELECT reads besides its WHERE: those its items, grouping,

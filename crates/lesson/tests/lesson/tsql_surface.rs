@@ -1894,3 +1894,36 @@ fn throw_and_rollback_in_a_trigger_end_the_transaction_and_the_batch() {
     assert_eq!(row(&sim, "A", 1), ["0", "0", "0"]);
     assert_eq!(row(&sim, "A", 2), ["50001", "-1"]);
 }
+
+/// The classic check in a trigger, `RAISERROR(...); ROLLBACK TRANSACTION; RETURN;`:
+/// RAISERROR does not obey the trigger's XACT_ABORT, so its error (50000) is reported
+/// and the trigger goes on; the ROLLBACK then undoes the statement and ends the batch
+/// with 3609, and RETURN leaves the trigger. RAISERROR alone lets the statement stand
+/// and the rest of the trigger run. (RAISERROR and RETURN in a trigger were "not
+/// simulated".)
+#[test]
+fn raiserror_then_rollback_in_a_trigger_is_the_classic_check() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nCREATE TABLE log (id int);\nGO\n\
+                 CREATE TRIGGER tr_t ON t AFTER INSERT AS\nBEGIN\n\
+                 IF EXISTS (SELECT 1 FROM inserted WHERE v < 0)\n BEGIN\n\
+                 RAISERROR('v must not be negative', 16, 1);\n ROLLBACK TRANSACTION;\n RETURN;\n END;\n\
+                 IF EXISTS (SELECT 1 FROM inserted WHERE v > 100)\n\
+                 RAISERROR('v is large', 16, 1);\n\
+                 INSERT INTO log SELECT id FROM inserted;\nEND;";
+    let counts = "SELECT @@TRANCOUNT, (SELECT COUNT(*) FROM t), (SELECT COUNT(*) FROM log);";
+    let sim = run_one(
+        setup,
+        &format!(
+            "INSERT INTO t VALUES (1, 10);\nINSERT INTO t VALUES (2, -1);\nSELECT 'not run';\nGO\n\
+             {counts}\nBEGIN TRAN;\nINSERT INTO t VALUES (3, 10);\nINSERT INTO t VALUES (4, -4);\nGO\n\
+             {counts}\nINSERT INTO t VALUES (5, 500);\nSELECT 'goes on';\nGO\n{counts}"
+        ),
+    );
+    assert_eq!(numbers(&sim, "A"), [50000, 3609, 50000, 3609, 50000]);
+    let messages: Vec<String> = errors(&sim, "A").into_iter().map(|(_, m)| m).collect();
+    assert_eq!(messages[0], "v must not be negative");
+    assert_eq!(row(&sim, "A", 0), ["0", "1", "1"]);
+    assert_eq!(row(&sim, "A", 1), ["0", "1", "1"]);
+    assert_eq!(row(&sim, "A", 2), ["goes on"]);
+    assert_eq!(row(&sim, "A", 3), ["0", "2", "2"]);
+}
