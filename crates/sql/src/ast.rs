@@ -683,7 +683,11 @@ pub struct Arg {
 pub struct Cte {
     pub name: Ident,
     pub columns: Vec<Ident>,
+    /// The body; for a data-modifying CTE an empty placeholder (see `modify`).
     pub query: Box<Select>,
+    /// PostgreSQL's data-modifying CTE, `name AS (DELETE ... RETURNING ...)`: an INSERT,
+    /// UPDATE or DELETE whose RETURNING rows are the CTE's rows.
+    pub modify: Option<Box<Stmt>>,
     pub span: Span,
 }
 

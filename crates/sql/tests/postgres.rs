@@ -356,8 +356,18 @@ fn errors() {
         expect!["1:8: FILTER specified, but now is not an aggregate function"],
     );
     check_error(
-        "WITH c AS (DELETE FROM job RETURNING id) SELECT id FROM c;",
-        expect!["1:12: not simulated: INSERT, UPDATE or DELETE in WITH"],
+        "SELECT * FROM (WITH c AS (DELETE FROM job RETURNING id) SELECT id FROM c) x;",
+        expect![
+            "1:27: not simulated: INSERT, UPDATE or DELETE in a WITH that is not at the top level"
+        ],
+    );
+    check_error(
+        "WITH c AS (SELECT 1 AS a), d AS (SELECT * FROM (WITH e AS (DELETE FROM job RETURNING id) SELECT id FROM e) x) SELECT 1;",
+        expect!["1:60: not simulated: INSERT, UPDATE or DELETE in a WITH that is not at the top level"],
+    );
+    check_error(
+        "WITH c AS (DELETE FROM job RETURNING id) UPDATE job SET v = 1;",
+        expect!["1:42: not simulated: UPDATE or DELETE after a WITH that changes rows (SELECT or INSERT is)"],
     );
     check_error(
         "SELECT interval '5 minutes';",

@@ -520,9 +520,7 @@ impl Exec<'_> {
             return Err(SqlError::not_simulated("SELECT INTO inside another query").into());
         }
         let pushed = s.ctes.len();
-        for c in &s.ctes {
-            self.w.ctes.push(c.clone());
-        }
+        self.push_ctes(i, &s.ctes)?;
         // A compound query's ORDER BY (written after its last operand, kept on its first)
         // orders the whole result, once the operands are combined.
         let compound_order = s.set_op.is_some() && !s.order_by.is_empty();
@@ -542,8 +540,7 @@ impl Exec<'_> {
             Cow::Borrowed(s)
         };
         let r = self.run_select_inner(i, &first, outer);
-        let keep = self.w.ctes.len() - pushed;
-        self.w.ctes.truncate(keep);
+        self.pop_ctes(pushed);
         let mut out = r?;
         if let Some((op, next)) = &s.set_op {
             let right = self.run_select(i, next, outer)?;
@@ -1358,14 +1355,13 @@ impl Exec<'_> {
                         sc.push(bind, None, cols.clone());
                         return Ok((sc, rows.clone()));
                     }
-                    if let Some(c) = self
-                        .w
-                        .ctes
-                        .iter()
-                        .rev()
-                        .find(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
-                        .cloned()
+                    if let Some(at) = (self.w.ctes.iter())
+                        .rposition(|c| c.name.value.eq_ignore_ascii_case(&name.name().value))
                     {
+                        if self.w.ctes[at].modify.is_some() {
+                            return self.modified_rows(at, bind);
+                        }
+                        let c = self.w.ctes[at].clone();
                         return self.cte_rows(i, &c, bind, outer);
                     }
                     let n = name.name().value.to_ascii_lowercase();
@@ -1514,6 +1510,95 @@ impl Exec<'_> {
         Ok((0..count as i64)
             .map(|k| vec![Value::Int(start + k * step)])
             .collect())
+    }
+
+    /// The rows of the data-modifying CTE at `at` in scope: its RETURNING's.
+    fn modified_rows(
+        &self,
+        at: usize,
+        bind: String,
+    ) -> Result<(Scope, Vec<Vec<Value>>), Interrupt> {
+        let Some((_, columns, rows)) = self.w.modified.iter().find(|(k, ..)| *k == at) else {
+            return Err(SqlError::not_simulated("a data-modifying WITH read from here").into());
+        };
+        let mut sc = Scope::default();
+        sc.push(bind, None, columns.clone());
+        Ok((sc, rows.clone()))
+    }
+
+    /// Brings a statement's CTEs into scope. A data-modifying one (`WITH d AS (DELETE
+    /// ... RETURNING ...)`) runs now, once, before the statement reads anything, and
+    /// its RETURNING rows are its rows. On an error none stays in scope.
+    fn push_ctes(&mut self, i: usize, ctes: &[Cte]) -> Result<(), Interrupt> {
+        let base = self.w.ctes.len();
+        for c in ctes {
+            if let Some(m) = &c.modify {
+                match self.run_modifying(i, m) {
+                    Ok((columns, rows)) => {
+                        let columns = if c.columns.is_empty() {
+                            columns
+                        } else {
+                            c.columns.iter().map(|x| x.value.clone()).collect()
+                        };
+                        let at = self.w.ctes.len();
+                        self.w.modified.push((at, columns, rows));
+                        if let Some(tid) = self.modified_table(m) {
+                            self.w.modified_tables.push(tid);
+                        }
+                    }
+                    Err(e) => {
+                        self.pop_ctes(self.w.ctes.len() - base);
+                        return Err(e);
+                    }
+                }
+            }
+            self.w.ctes.push(c.clone());
+        }
+        Ok(())
+    }
+
+    /// Takes the last `n` CTEs out of scope.
+    fn pop_ctes(&mut self, n: usize) {
+        let keep = self.w.ctes.len() - n;
+        self.w.ctes.truncate(keep);
+        self.w.modified.retain(|(at, ..)| *at < keep);
+        if self.w.modified.is_empty() {
+            self.w.modified_tables.clear();
+        }
+    }
+
+    /// The table a data-modifying CTE's statement writes.
+    fn modified_table(&self, stmt: &sql::ast::Stmt) -> Option<u32> {
+        use sql::ast::StmtKind;
+        let target = match &stmt.kind {
+            StmtKind::Insert(x) => &x.target,
+            StmtKind::Update(x) => &x.target,
+            StmtKind::Delete(x) => &x.target,
+            _ => return None,
+        };
+        match target {
+            TableFactor::Table { name, .. } => self.base_table(name),
+            _ => None,
+        }
+    }
+
+    /// Runs a data-modifying CTE's statement, its RETURNING captured: the columns and
+    /// rows (none without RETURNING). Its reads count toward the statement's.
+    fn run_modifying(
+        &mut self,
+        i: usize,
+        stmt: &sql::ast::Stmt,
+    ) -> Result<(Vec<String>, Vec<Vec<Value>>), Interrupt> {
+        let outer = self.w.capture.replace(Vec::new());
+        let reads = self.w.query_reads;
+        let r = self.exec_statement(i, stmt);
+        let captured = std::mem::replace(&mut self.w.capture, outer).unwrap_or_default();
+        self.w.query_reads += reads;
+        r?;
+        Ok(captured
+            .into_iter()
+            .next()
+            .map_or((Vec::new(), Vec::new()), |rs| (rs.columns, rs.rows)))
     }
 
     fn cte_rows(
@@ -1800,6 +1885,16 @@ impl Exec<'_> {
     ) -> Result<ScanRows, Interrupt> {
         let lk = self.locking(i, spec.hints, spec.purpose)?;
         let tid = spec.table;
+        // The statement after a data-modifying WITH reads the tables as they were before
+        // it (the server's snapshot leaves out the WITH's own changes), which the
+        // simulator's transaction-wide view of its own writes cannot show.
+        if self.w.capture.is_none() && self.w.modified_tables.contains(&tid) {
+            let name = self.w.db.tables[tid as usize].name.to_string();
+            return Err(SqlError::not_simulated(&format!(
+                "reading {name} in the statement whose WITH changes it"
+            ))
+            .into());
+        }
         let (table_name, columns) = {
             let t = &self.w.db.tables[tid as usize];
             (t.name.clone(), Rc::clone(&t.column_names))
@@ -3163,12 +3258,9 @@ impl Exec<'_> {
     ) -> Result<Flow, Interrupt> {
         self.w.query_reads = 0;
         let pushed = ins.ctes.len();
-        for c in &ins.ctes {
-            self.w.ctes.push(c.clone());
-        }
+        self.push_ctes(i, &ins.ctes)?;
         let r = self.insert_inner(i, ins);
-        let keep = self.w.ctes.len() - pushed;
-        self.w.ctes.truncate(keep);
+        self.pop_ctes(pushed);
         r
     }
 
@@ -4053,8 +4145,7 @@ impl Exec<'_> {
         let pushed = d.ctes.len();
         self.w.ctes.extend(d.ctes.iter().cloned());
         let r = self.locate_joined(i, d, purpose, verb);
-        let keep = self.w.ctes.len() - pushed;
-        self.w.ctes.truncate(keep);
+        self.pop_ctes(pushed);
         r
     }
 

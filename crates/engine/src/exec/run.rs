@@ -1083,6 +1083,10 @@ impl Exec<'_> {
     }
 
     pub(crate) fn add_result(&mut self, i: usize, rs: ResultSet) {
+        if let Some(captured) = &mut self.w.capture {
+            captured.push(rs);
+            return;
+        }
         if self.w.tracing {
             let first_row = rs.rows.first().map(|r| {
                 r.iter()

@@ -131,6 +131,13 @@ pub(crate) struct World {
     pub log_stall_until: u64,
     /// CTEs in scope while a statement runs.
     pub ctes: Vec<sql::ast::Cte>,
+    /// The rows of the data-modifying CTEs in `ctes` (by position there): their
+    /// statement's RETURNING, run once before the statement.
+    pub modified: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,
+    /// The tables those CTEs wrote, which the rest of the statement may not read.
+    pub modified_tables: Vec<u32>,
+    /// Result sets go here instead of to the session while a data-modifying CTE runs.
+    pub capture: Option<Vec<crate::outcome::ResultSet>>,
     /// The window function calls of the row being evaluated now, with their values.
     pub windows: Vec<(sql::ast::Expr, crate::value::Value)>,
     /// inserted/deleted of the triggers running now.
@@ -197,6 +204,9 @@ impl World {
             query_reads: 0,
             log_stall_until: 0,
             ctes: Vec::new(),
+            modified: Vec::new(),
+            modified_tables: Vec::new(),
+            capture: None,
             windows: Vec::new(),
             trigger_rows: Vec::new(),
             running_triggers: Vec::new(),

@@ -4631,3 +4631,51 @@ fn a_sessions_own_advisory_locks_never_refuse_it_across_scopes() {
         );
     }
 }
+
+/// Real server (15): a data-modifying CTE runs once, before the statement, and its
+/// RETURNING rows are the CTE's rows: the archive pattern moves each worker's claimed
+/// job (SKIP LOCKED) to `done`, and `WITH u AS (UPDATE ... RETURNING)` feeds a SELECT.
+/// A statement that reads a table its own WITH changes (the server shows it the rows
+/// as they were before the WITH) is not simulated, and says so; so are a data-modifying
+/// WITH below the top level and one before UPDATE or DELETE.
+#[test]
+fn a_data_modifying_with_moves_claimed_jobs() {
+    let setup = "CREATE TABLE q (id int PRIMARY KEY, p text);\n\
+                 CREATE TABLE done (id int PRIMARY KEY, p text);\n\
+                 INSERT INTO q VALUES (1, 'x'), (2, 'y'), (3, 'z');";
+    let claim = "WITH d AS (DELETE FROM q WHERE id = (SELECT id FROM q ORDER BY id LIMIT 1 \
+                 FOR UPDATE SKIP LOCKED) RETURNING id, p)\nINSERT INTO done SELECT id, p FROM d RETURNING id;";
+    let a = format!("BEGIN;\n{claim}\nSELECT pg_sleep(1);\nCOMMIT;");
+    let b = format!(
+        "{claim}\nWITH u AS (UPDATE q SET p = 'w' WHERE id = 3 RETURNING id, p)\n\
+                     SELECT count(*), max(p) FROM u;"
+    );
+    let mut sim = pg(setup, &[("A", 0, &a), ("B", 100, &b)]);
+    assert_eq!(results(&sim, "A")[0], ids(&[1]));
+    assert_eq!(results(&sim, "B")[0], ids(&[2]));
+    assert_eq!(
+        results(&sim, "B")[1],
+        vec![vec![Value::Int(1), Value::Text("w".into())]]
+    );
+    assert_eq!(wait_ms(&sim, "B"), 0, "SKIP LOCKED passes A's job");
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id FROM done ORDER BY id"),
+        ids(&[1, 2])
+    );
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, p FROM q"),
+        vec![vec![Value::Int(3), Value::Text("w".into())]]
+    );
+    let own = pg(
+        setup,
+        &[(
+            "A",
+            0,
+            "WITH d AS (DELETE FROM q WHERE id = 1 RETURNING id) SELECT count(*) FROM q;",
+        )],
+    );
+    assert_eq!(
+        messages(&own, "A"),
+        ["not simulated: reading q in the statement whose WITH changes it"]
+    );
+}

@@ -44,6 +44,9 @@ pub(crate) struct Parser<'a> {
     lex_error: Option<ParseError>,
     /// Statements begun so far at the top level of the batch (CREATE PROCEDURE must be first).
     top_level_count: usize,
+    /// The WITH being parsed begins a statement, where PostgreSQL allows an INSERT,
+    /// UPDATE or DELETE as a CTE.
+    statement_with: bool,
     /// PL/pgSQL variables in scope (lower-case), which expressions read as `@name`.
     pg_vars: Vec<String>,
     /// Integer FOR loops' variables in scope, innermost last: each is a variable of its
@@ -82,6 +85,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             lex_error,
             top_level_count: 0,
+            statement_with: false,
             pg_vars: Vec::new(),
             pg_loop_vars: Vec::new(),
             pg_loops: 0,

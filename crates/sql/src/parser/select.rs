@@ -3,7 +3,7 @@
 use super::{PResult, Parser};
 use crate::ast::{
     Cte, Expr, ExprKind, HintKind, Ident, Join, JoinKind, Offset, OrderItem, Select, SelectItem,
-    SetOp, TableFactor, TableHint, TableRef, Top,
+    SetOp, Span, Stmt, StmtKind, TableFactor, TableHint, TableRef, Top,
 };
 use crate::keywords;
 use crate::lexer::{unquote_string, Tok};
@@ -58,21 +58,54 @@ impl Parser<'_> {
             };
             self.expect_kw("AS")?;
             self.expect(Tok::LParen)?;
-            if self.postgres()
+            let modify = if self.postgres()
                 && ["INSERT", "UPDATE", "DELETE"]
                     .iter()
                     .any(|w| self.kw_at(0, w))
             {
-                let span = self.cur_span();
-                return Err(self.not_simulated(span, "INSERT, UPDATE or DELETE in WITH"));
-            }
-            let query = self.select_query()?;
+                if !self.statement_with {
+                    // The server refuses it too (0A000), when it analyses the statement.
+                    let span = self.cur_span();
+                    return Err(self.not_simulated(
+                        span,
+                        "INSERT, UPDATE or DELETE in a WITH that is not at the top level",
+                    ));
+                }
+                // Its own statement's WITH is not the top level's.
+                self.statement_with = false;
+                let start = self.cur_span().start;
+                let kind = if self.kw_at(0, "INSERT") {
+                    StmtKind::Insert(self.insert(Vec::new())?)
+                } else if self.kw_at(0, "UPDATE") {
+                    StmtKind::Update(self.update(Vec::new())?)
+                } else {
+                    StmtKind::Delete(self.delete(Vec::new())?)
+                };
+                self.statement_with = true;
+                Some(Box::new(Stmt {
+                    kind,
+                    span: start..self.prev_end(),
+                }))
+            } else {
+                None
+            };
+            let query = match &modify {
+                Some(m) => empty_select(m.span.clone()),
+                None => {
+                    // A WITH inside the body is not at the top level.
+                    let top = std::mem::replace(&mut self.statement_with, false);
+                    let query = self.select_query();
+                    self.statement_with = top;
+                    query?
+                }
+            };
             self.expect(Tok::RParen)?;
             ctes.push(Cte {
                 span: name.span.start..self.prev_end(),
                 name,
                 columns,
                 query: Box::new(query),
+                modify,
             });
             if !self.eat(Tok::Comma) {
                 return Ok(ctes);
@@ -972,5 +1005,25 @@ pub(crate) fn desugar_compound(
                 right: Box::new(value),
             },
         },
+    }
+}
+
+/// A SELECT with nothing in it: the body of a data-modifying CTE, whose rows come from
+/// its statement's RETURNING.
+fn empty_select(span: Span) -> Select {
+    Select {
+        ctes: Vec::new(),
+        distinct: false,
+        top: None,
+        items: Vec::new(),
+        into: None,
+        from: Vec::new(),
+        where_clause: None,
+        group_by: Vec::new(),
+        having: None,
+        order_by: Vec::new(),
+        offset: None,
+        set_op: None,
+        span,
     }
 }

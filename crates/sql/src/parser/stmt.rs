@@ -258,7 +258,18 @@ impl Parser<'_> {
     /// `WITH ctes` followed by SELECT, INSERT, UPDATE or DELETE.
     pub(super) fn with_statement(&mut self) -> PResult<StmtKind> {
         let start = self.cur_start();
-        let ctes = self.ctes()?;
+        self.statement_with = true;
+        let ctes = self.ctes();
+        self.statement_with = false;
+        let ctes = ctes?;
+        if ctes.iter().any(|c| c.modify.is_some()) && (self.at_kw("UPDATE") || self.at_kw("DELETE"))
+        {
+            let span = self.span_to_statement_end();
+            return Err(self.not_simulated(
+                span,
+                "UPDATE or DELETE after a WITH that changes rows (SELECT or INSERT is)",
+            ));
+        }
         if self.at_kw("SELECT") {
             let mut select = self.select_query()?;
             select.ctes = ctes;
