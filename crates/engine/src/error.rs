@@ -267,6 +267,17 @@ impl SqlError {
         )
     }
 
+    /// A statement that ran past its `statement_timeout` setting (57014; no number of
+    /// the executor's own).
+    pub fn statement_timeout() -> SqlError {
+        SqlError::generic(
+            UNNUMBERED,
+            16,
+            "canceling statement due to statement timeout",
+        )
+        .with_sqlstate("57014")
+    }
+
     pub fn lock_timeout() -> SqlError {
         SqlError::new(
             1222,

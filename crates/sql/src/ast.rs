@@ -596,6 +596,11 @@ pub enum SetOption {
     /// PostgreSQL's `SET LOCAL lock_timeout`: milliseconds (-1 waits forever) until the
     /// transaction ends.
     LocalLockTimeout(i64),
+    /// PostgreSQL's `SET statement_timeout`: milliseconds a statement may take, lock
+    /// waits and sleeps included (-1: no limit).
+    StatementTimeout(i64),
+    /// `SET LOCAL statement_timeout`: until the transaction ends.
+    LocalStatementTimeout(i64),
     /// `SET IDENTITY_INSERT t ON|OFF`: explicit values for `t`'s identity column.
     IdentityInsert {
         table: ObjectName,

@@ -571,6 +571,10 @@ impl Printer {
                 self.w(&format!("LOCAL TRANSACTION ISOLATION LEVEL {l}"))
             }
             SetOption::LocalLockTimeout(n) => self.w(&format!("LOCAL lock_timeout = {n}")),
+            SetOption::StatementTimeout(n) => self.w(&format!("statement_timeout = {n}")),
+            SetOption::LocalStatementTimeout(n) => {
+                self.w(&format!("LOCAL statement_timeout = {n}"))
+            }
             SetOption::IdentityInsert { table, on } => {
                 self.w("IDENTITY_INSERT ");
                 self.object(table);

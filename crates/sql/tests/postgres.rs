@@ -397,8 +397,12 @@ fn errors() {
         expect![[r#"1:16: invalid input syntax for type interval: "soon""#]],
     );
     check_error(
-        "SET statement_timeout = '1s';",
-        expect!["1:5: not simulated: SET STATEMENT_TIMEOUT"],
+        "SET work_mem = '64MB';",
+        expect!["1:5: not simulated: SET WORK_MEM"],
+    );
+    check_error(
+        "SET statement_timeout = 'soon';",
+        expect!["1:25: invalid duration 'soon'"],
     );
     check_error(
         "SET lock_timeout = 'soon';",

@@ -163,6 +163,12 @@ impl Exec<'_> {
                         .now
                         .saturating_add((timeout as u64).saturating_mul(1000))
                 });
+                // The statement's own timeout ends the wait too, if it comes first.
+                let deadline = self.statement_deadline(i);
+                let timeout_at = match (timeout_at, deadline) {
+                    (Some(t), Some(d)) => Some(t.min(d)),
+                    (t, d) => t.or(d),
+                };
                 // The statement will be re-run when the lock is granted: undo what it did.
                 self.statement_failed(i);
                 self.w.sessions[i].state = State::Blocked {
@@ -178,7 +184,7 @@ impl Exec<'_> {
                     let row = matches!(res, Resource::Key { .. } | Resource::RowHash { .. });
                     let error = self.rules.nowait_error(&relation, row);
                     self.end_wait(i, self.w.now, error, true);
-                } else if timeout == 0 {
+                } else if timeout == 0 || deadline.is_some_and(|d| d <= self.w.now) {
                     self.lock_timeout(i, self.w.now);
                 }
                 Err(Interrupt::Block)
@@ -217,8 +223,24 @@ impl Exec<'_> {
         }
     }
 
+    /// A wait that ran out: its lock timeout, or the statement's timeout when that came
+    /// first.
     pub(crate) fn lock_timeout(&mut self, i: usize, since: u64) {
-        self.end_wait(i, since, SqlError::lock_timeout(), false);
+        let error = match self.statement_deadline(i) {
+            Some(deadline) if deadline <= self.w.now => SqlError::statement_timeout(),
+            _ => SqlError::lock_timeout(),
+        };
+        self.end_wait(i, since, error, false);
+    }
+
+    /// When session `i`'s statement runs out of its `statement_timeout`, where one is set.
+    pub(crate) fn statement_deadline(&self, i: usize) -> Option<u64> {
+        let s = &self.w.sessions[i];
+        let ms = s.options.statement_timeout_ms;
+        (ms > 0).then(|| {
+            s.statement_at
+                .saturating_add((ms as u64).saturating_mul(1000))
+        })
     }
 
     /// A wait given up (`nowait`: at once, by a NOWAIT request): `error` fails the

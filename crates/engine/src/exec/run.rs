@@ -94,6 +94,7 @@ impl Exec<'_> {
             repeats_done: 0,
             current: None,
             sleeping_until: None,
+            sleep_cut: false,
             merge_pending: None,
             failed_block: false,
             chain_txn: false,
@@ -122,6 +123,13 @@ impl Exec<'_> {
                     self.end_statement(i, end);
                 }
                 self.w.sessions[i].state = State::Ready;
+                if std::mem::take(&mut self.w.sessions[i].sleep_cut) {
+                    // The sleep ran into the statement's timeout (see `finish_step`).
+                    self.raise(i, SqlError::statement_timeout());
+                    if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
+                        self.commit(i);
+                    }
+                }
                 self.run_until_statement(i);
             }
             State::Ready => self.run_until_statement(i),
@@ -734,6 +742,13 @@ impl Exec<'_> {
                 };
             }
             Flow::Sleep(us) => {
+                // A sleep past the statement's timeout ends there, and the statement fails.
+                let left = self
+                    .statement_deadline(i)
+                    .map(|d| d.saturating_sub(self.w.now));
+                let cut = left.filter(|&left| left < us);
+                let us = cut.unwrap_or(us);
+                self.w.sessions[i].sleep_cut = cut.is_some();
                 self.w.sessions[i].sleeping_until = Some(self.w.now + us);
                 let name = self.w.sessions[i].name.clone();
                 self.push(Event::Sleeping {

@@ -809,7 +809,10 @@ impl Exec<'_> {
                 .into());
             }
         }
-        if let SetOption::TransactionIsolation(_) | SetOption::LocalLockTimeout(_) = opt {
+        if let SetOption::TransactionIsolation(_)
+        | SetOption::LocalLockTimeout(_)
+        | SetOption::LocalStatementTimeout(_) = opt
+        {
             // Saved once per transaction, restored when it ends.
             self.ensure_txn(i);
             let s = &mut self.w.sessions[i];
@@ -844,6 +847,9 @@ impl Exec<'_> {
             SetOption::XactAbort(b) => o.xact_abort = *b,
             SetOption::IsolationLevel(l) => o.isolation = *l,
             SetOption::LockTimeout(ms) | SetOption::LocalLockTimeout(ms) => o.lock_timeout_ms = *ms,
+            SetOption::StatementTimeout(ms) | SetOption::LocalStatementTimeout(ms) => {
+                o.statement_timeout_ms = *ms
+            }
             SetOption::TransactionIsolation(l) => o.isolation = *l,
             SetOption::QuotedIdentifier(b) => o.quoted_identifier = *b,
             SetOption::AnsiNulls(_)

@@ -31,6 +31,8 @@ pub(crate) struct Options {
     pub nocount: bool,
     /// -1 waits forever.
     pub lock_timeout_ms: i64,
+    /// How long a statement may take, lock waits and sleeps included (-1: no limit).
+    pub statement_timeout_ms: i64,
     pub quoted_identifier: bool,
     pub deadlock_priority: i64,
     /// The table whose identity column takes explicit values (`SET IDENTITY_INSERT t
@@ -45,6 +47,7 @@ impl Default for Options {
             xact_abort: false,
             nocount: false,
             lock_timeout_ms: -1,
+            statement_timeout_ms: -1,
             quoted_identifier: true,
             deadlock_priority: 0,
             identity_insert: None,
@@ -338,6 +341,9 @@ pub(crate) struct Session {
     pub first_error_at: Option<usize>,
     /// In WAITFOR until this time (absolute virtual µs).
     pub sleeping_until: Option<u64>,
+    /// The sleep was cut short by the statement's timeout: the statement fails when it
+    /// ends.
+    pub sleep_cut: bool,
     /// When the current request (batch) began, in absolute virtual µs.
     pub request_at: u64,
     /// When the current statement began (not when a wait let it go on): the instant a

@@ -4679,3 +4679,32 @@ fn a_data_modifying_with_moves_claimed_jobs() {
         ["not simulated: reading q in the statement whose WITH changes it"]
     );
 }
+
+/// Real server (15): `statement_timeout` cancels a statement that runs longer, its lock
+/// wait or its `pg_sleep` included, with 57014 (a lock_timeout that comes first is
+/// still 55P03); `SET LOCAL` lasts until the transaction ends, and 0 turns it off.
+#[test]
+fn statement_timeout_cancels_a_wait_or_a_sleep() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, 0);";
+    let holder = "BEGIN;\nUPDATE t SET v = 1 WHERE id = 1;\nSELECT pg_sleep(3);\nCOMMIT;";
+    let waiter = "SET statement_timeout = 500;\nUPDATE t SET v = 2 WHERE id = 1;\n\
+                  SET lock_timeout = '200ms';\nUPDATE t SET v = 3 WHERE id = 1;\n\
+                  SELECT pg_sleep(1);\nSET statement_timeout = 0;\n\
+                  BEGIN;\nSET LOCAL statement_timeout = '100ms';\nSELECT pg_sleep(0.2);\nROLLBACK;\n\
+                  SELECT pg_sleep(0.2);";
+    let sim = pg(setup, &[("A", 0, holder), ("B", 100, waiter)]);
+    assert_eq!(sqlstates(&sim, "B"), ["57014", "55P03", "57014", "57014"]);
+    assert_eq!(
+        messages(&sim, "B")[0],
+        "canceling statement due to statement timeout"
+    );
+    // 500 ms waiting, then 200 ms; 500 and 100 ms sleeping, and the last sleep whole.
+    let o = sim.outcome();
+    let b = o.sessions.iter().find(|s| s.name == "B").unwrap();
+    assert_eq!(b.wait_us / 1000, 700);
+    assert!(
+        b.elapsed_us / 1000 >= 1500 && b.elapsed_us / 1000 < 1510,
+        "{}",
+        b.elapsed_us
+    );
+}

@@ -242,16 +242,19 @@ impl Parser<'_> {
             self.expect_kw("TO")?;
         }
         let value_span = self.cur_span();
-        let ms = match name.as_str() {
-            "LOCK_TIMEOUT" => self.pg_duration_ms()?,
+        let statement = match name.as_str() {
+            "LOCK_TIMEOUT" => false,
+            "STATEMENT_TIMEOUT" => true,
             _ => return Err(self.not_simulated(span.start..value_span.end, &format!("SET {name}"))),
         };
+        let ms = self.pg_duration_ms()?;
         // PostgreSQL's 0 means no timeout; the executor's is -1.
         let ms = if ms == 0 { -1 } else { ms };
-        Ok(StmtKind::SetOption(if local {
-            SetOption::LocalLockTimeout(ms)
-        } else {
-            SetOption::LockTimeout(ms)
+        Ok(StmtKind::SetOption(match (statement, local) {
+            (false, true) => SetOption::LocalLockTimeout(ms),
+            (false, false) => SetOption::LockTimeout(ms),
+            (true, true) => SetOption::LocalStatementTimeout(ms),
+            (true, false) => SetOption::StatementTimeout(ms),
         }))
     }
 
