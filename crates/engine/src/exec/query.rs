@@ -146,6 +146,10 @@ struct ScanSpec<'a> {
     pred: Option<&'a Expr>,
     order: &'a [OrderItem],
     limit: Option<usize>,
+    /// A joined write's target, read without locks (they come at the write): READ
+    /// COMMITTED reads its newest committed versions, which a run again after a wait
+    /// for one of its rows then re-checks, rather than the statement's snapshot.
+    latest: bool,
     /// The columns the statement reads from the table besides its WHERE (lowercased),
     /// for telling whether a nonclustered index covers it; None: every column, or not
     /// known (each row found through the index is then looked up).
@@ -802,6 +806,7 @@ impl Exec<'_> {
                         order: &scan_order,
                         limit: if single { limit } else { min_max.map(|_| 1) },
                         columns: select_columns(s),
+                        latest: false,
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
                     (scope, rows.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
@@ -1313,6 +1318,7 @@ impl Exec<'_> {
             order: &[],
             limit: None,
             columns: None,
+            latest: true,
         };
         let (scope, rows) = self.scan(i, &spec, outer)?;
         // The target's rows carry their slot in a hidden last column, through the join.
@@ -1388,6 +1394,7 @@ impl Exec<'_> {
                     order: &[],
                     limit: None,
                     columns: None,
+                    latest: false,
                 };
                 let (scope, rows) = self.scan(i, &spec, outer)?;
                 Ok((scope, rows.into_iter().map(|(_, r)| r).collect()))
@@ -1714,6 +1721,7 @@ impl Exec<'_> {
         i: usize,
         hints: &[TableHint],
         purpose: Purpose,
+        latest: bool,
     ) -> Result<Locking, Interrupt> {
         // Most statements have no hints: asked a dozen times below, answered at once.
         let h = |k| !hints.is_empty() && has_hint(hints, k);
@@ -1798,10 +1806,15 @@ impl Exec<'_> {
                     && (iso == IsolationLevel::Snapshot
                         || (iso == IsolationLevel::ReadCommitted && (self.w.db.rcsi || versioned)))
                 {
+                    // READ COMMITTED's snapshot is the statement's: taken when it began,
+                    // so a statement that runs again after a lock wait reads the other
+                    // rows as it read them before (only the rows it locks are newer).
                     l.snapshot = Some(if iso == IsolationLevel::Snapshot {
                         self.snapshot_seq(i)
-                    } else {
+                    } else if latest {
                         self.w.db.commit_seq
+                    } else {
+                        self.w.sessions[i].statement_seq
                     });
                 } else {
                     l.row = Some(if xlock {
@@ -1883,7 +1896,7 @@ impl Exec<'_> {
         spec: &ScanSpec,
         outer: Option<&RowCtx>,
     ) -> Result<ScanRows, Interrupt> {
-        let lk = self.locking(i, spec.hints, spec.purpose)?;
+        let lk = self.locking(i, spec.hints, spec.purpose, spec.latest)?;
         let tid = spec.table;
         // The statement after a data-modifying WITH reads the tables as they were before
         // it (the server's snapshot leaves out the WITH's own changes), which the
@@ -4137,6 +4150,7 @@ impl Exec<'_> {
                 order: &order,
                 limit,
                 columns: None,
+                latest: false,
             };
             let (scope, rows) = self.scan(i, &spec, None)?;
             let rows = rows.into_iter().map(|(s, r)| (s, r, None)).collect();
@@ -4870,6 +4884,7 @@ impl Exec<'_> {
                 order: &[],
                 limit: None,
                 columns: None,
+                latest: false,
             };
             let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;
             if found.is_empty() && serializable {
@@ -5450,6 +5465,8 @@ impl Exec<'_> {
         let owner_name = "query".to_string();
         let mut probe = self.probe(owner_name);
         probe.options.isolation = IsolationLevel::ReadUncommitted;
+        // Its statement begins now: a versioned read sees what is committed.
+        probe.statement_seq = self.w.db.commit_seq;
         // The query's own text, where a dialect finds the names of unnamed columns
         // (`count` for `count(*)`).
         probe.source_text = text.into();

@@ -4708,3 +4708,36 @@ fn statement_timeout_cancels_a_wait_or_a_sleep() {
         b.elapsed_us
     );
 }
+
+/// Real server (15): READ COMMITTED's snapshot is the statement's. An UPDATE that waits
+/// for a row and then goes on re-checks that row's newest version only: it reads the
+/// other tables' rows (a join's, a subquery's) as they were when it began. So the join
+/// keeps s 1 (flag true when the statement began) and both t rows are updated, row 2
+/// from A's committed 100; and the subquery in SET adds s's old 0.
+#[test]
+fn read_committed_goes_on_with_the_statements_snapshot_after_a_wait() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, tid int, v int);\n\
+                 CREATE TABLE s (id int PRIMARY KEY, flag boolean, n int);\n\
+                 INSERT INTO s VALUES (1, true, 0), (2, false, 0);\n\
+                 INSERT INTO t VALUES (1, 1, 0), (2, 1, 0), (3, 2, 0);";
+    let a = "BEGIN;\nUPDATE s SET flag = false, n = 100 WHERE id = 1;\nUPDATE t SET v = 100 WHERE id = 2;\n\
+             SELECT pg_sleep(1);\nCOMMIT;";
+    for (b, rows) in [
+        (
+            "UPDATE t SET v = v + 1 FROM s WHERE t.tid = s.id AND s.flag RETURNING t.id, t.v",
+            [(1, 1), (2, 101)],
+        ),
+        (
+            "UPDATE t SET v = t.v + (SELECT n FROM s WHERE id = 1) + 1 WHERE tid = 1 RETURNING id, v",
+            [(1, 1), (2, 101)],
+        ),
+    ] {
+        let sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+        assert!(wait_ms(&sim, "B") > 800, "{b}: B waits for row 2");
+        let expected: Vec<Vec<Value>> = rows
+            .iter()
+            .map(|&(id, v)| vec![Value::Int(id), Value::Int(v)])
+            .collect();
+        assert_eq!(results(&sim, "B")[0], expected, "{b}");
+    }
+}

@@ -57,7 +57,7 @@ impl Exec<'_> {
                 let Some(table) = self.base_table(name) else {
                     continue;
                 };
-                let lk = self.locking(i, hints, Purpose::Read)?;
+                let lk = self.locking(i, hints, Purpose::Read, false)?;
                 let Some(mode) = lk.row else {
                     continue;
                 };
