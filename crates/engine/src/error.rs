@@ -159,6 +159,7 @@ impl SqlError {
         let name = match ty {
             DataType::Date => "date",
             DataType::Time(_) => "time",
+            DataType::TimestampTz(_) => "timestamp with time zone",
             _ => "timestamp",
         };
         SqlError {
@@ -989,6 +990,18 @@ impl SqlError {
             AbortScope::Statement,
         )
         .with_sqlstate("25P02")
+    }
+
+    /// COMMIT or ROLLBACK in a routine that may not end its transaction: a procedure
+    /// called inside a transaction block, or a function (2D000).
+    pub fn invalid_transaction_termination() -> SqlError {
+        SqlError::new(
+            0,
+            16,
+            "invalid transaction termination".to_string(),
+            AbortScope::Statement,
+        )
+        .with_sqlstate("2D000")
     }
 
     /// COMMIT or ROLLBACK (`what`: "commit", "roll back") inside a block with an

@@ -928,13 +928,14 @@ impl Exec<'_> {
         if items.is_empty() {
             return Ok(Value::Null);
         }
-        // Stable: equal keys keep the rows' order.
+        // Stable: equal keys keep the rows' order. NULLs go where the dialect sorts them,
+        // or where NULLS FIRST | LAST says, as in a query's ORDER BY.
+        let dialect_high = self.rules.nulls_sort_high();
         items.sort_by(|a, b| {
-            a.0.iter()
-                .zip(&b.0)
-                .zip(order)
+            (a.0.iter().zip(&b.0).zip(order))
                 .map(|((x, y), o)| {
-                    let ord = crate::value::sort_cmp(x, y);
+                    let high = o.nulls_first.map_or(dialect_high, |first| first == o.desc);
+                    let ord = crate::value::sort_cmp_nulls(x, y, high);
                     if o.desc {
                         ord.reverse()
                     } else {

@@ -4655,6 +4655,18 @@ impl Exec<'_> {
         if rows.is_empty() {
             let values = u.assignments.iter().map(|a| &a.value);
             self.bind_names(i, u.where_clause.iter().chain(values), &scope, None)?;
+            // A SET of a column the table lacks fails with no row to change, too.
+            let targets = self.assignment_targets(tid, &u.assignments);
+            for (a, target) in u.assignments.iter().zip(&targets) {
+                if let (
+                    sql::ast::AssignTarget::Column(c) | sql::ast::AssignTarget::VarAndColumn(_, c),
+                    None,
+                ) = (&a.target, target)
+                {
+                    let table = &self.w.db.tables[tid as usize].name;
+                    return Err(SqlError::invalid_target_column(&c.name().value, table).into());
+                }
+            }
         }
         self.check_identity_update(tid, &u.assignments)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();

@@ -385,6 +385,9 @@ impl Exec<'_> {
                 if self.in_subtransaction(i) {
                     return Err(SqlError::end_in_subtransaction("commit").into());
                 }
+                if self.in_atomic_call(i) {
+                    return Err(SqlError::invalid_transaction_termination().into());
+                }
                 let flat = self.rules.flat_transactions();
                 let s = &mut self.w.sessions[i];
                 s.rowcount = 0;
@@ -418,6 +421,9 @@ impl Exec<'_> {
             StmtKind::RollbackTran { chain, name } => {
                 if self.in_subtransaction(i) {
                     return Err(SqlError::end_in_subtransaction("roll back").into());
+                }
+                if self.in_atomic_call(i) {
+                    return Err(SqlError::invalid_transaction_termination().into());
                 }
                 if self.w.sessions[i].tran_count == 0 && self.rules.flat_transactions() {
                     if *chain {
@@ -795,6 +801,30 @@ impl Exec<'_> {
         t.add_index(ix);
         t.touch();
         Ok(())
+    }
+
+    /// Whether session `i` runs a routine that may not end its transaction: where a
+    /// CALL is a transaction, one made inside a transaction block (it did not begin its
+    /// own), or a function (a routine called by a query).
+    fn in_atomic_call(&self, i: usize) -> bool {
+        if !self.rules.call_is_transaction() {
+            return false;
+        }
+        let mut procs = self.w.sessions[i]
+            .frames
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FrameKind::Proc {
+                    own_txn,
+                    result_column,
+                    ..
+                } => Some((*own_txn, result_column.is_some())),
+                FrameKind::Batch => None,
+            });
+        let Some((outer_own, outer_function)) = procs.next() else {
+            return false;
+        };
+        !outer_own || outer_function || procs.any(|(_, function)| function)
     }
 
     fn set_option(&mut self, i: usize, opt: &SetOption) -> Result<(), Interrupt> {

@@ -56,6 +56,16 @@ fn messages(sim: &Simulation, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Session `name`'s errors, as (SQLSTATE, message), are `expected`.
+fn assert_errors(sim: &Simulation, name: &str, expected: &[(&str, &str)]) {
+    let got: Vec<(&str, String)> = errors_of(sim, name)
+        .into_iter()
+        .map(|e| (e.sqlstate.unwrap_or("none"), e.message))
+        .collect();
+    let expected: Vec<(&str, String)> = expected.iter().map(|(s, m)| (*s, m.to_string())).collect();
+    assert_eq!(got, expected, "{name}'s errors");
+}
+
 /// What a traced run printed (RAISE NOTICE, warnings), in order.
 fn printed(trace: &engine::Trace) -> Vec<String> {
     (trace.entries.iter())
@@ -3198,14 +3208,17 @@ CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;"
 CREATE INDEX ix1 ON tt (id);
 CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;";
     let sim = pg(setup, &[("A", 0, a)]);
-    assert_eq!(sqlstates(&sim, "A"), ["42P07", "42P07", "42723"]);
-    assert_eq!(
-        messages(&sim, "A"),
-        [
-            "relation \"tt\" already exists",
-            "relation \"ix1\" already exists",
-            "function \"f1\" already exists with same argument types"
-        ]
+    assert_errors(
+        &sim,
+        "A",
+        &[
+            ("42P07", "relation \"tt\" already exists"),
+            ("42P07", "relation \"ix1\" already exists"),
+            (
+                "42723",
+                "function \"f1\" already exists with same argument types",
+            ),
+        ],
     );
 }
 
@@ -4740,4 +4753,62 @@ fn read_committed_goes_on_with_the_statements_snapshot_after_a_wait() {
             .collect();
         assert_eq!(results(&sim, "B")[0], expected, "{b}");
     }
+}
+
+/// Real server (15): a procedure may COMMIT only when its CALL began its transaction;
+/// called inside a transaction block, its COMMIT fails with 2D000 (invalid transaction
+/// termination), the block is aborted (25P02) and its work rolled back. Called on its
+/// own, the same procedure commits.
+#[test]
+fn a_procedure_called_inside_a_block_may_not_commit() {
+    let setup = "CREATE TABLE q (id int PRIMARY KEY, done boolean NOT NULL DEFAULT false);\n\
+                 INSERT INTO q (id) VALUES (1), (2);\n\
+                 CREATE PROCEDURE mark(i int) AS $$ BEGIN UPDATE q SET done = true WHERE id = i; \
+                 COMMIT; END $$ LANGUAGE plpgsql;";
+    let script = "BEGIN;\nCALL mark(1);\nSELECT 1;\nROLLBACK;\nCALL mark(2);";
+    let mut sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["2D000", "25P02"]);
+    assert_eq!(messages(&sim, "A")[0], "invalid transaction termination");
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, done FROM q ORDER BY id"),
+        vec![
+            vec![Value::Int(1), Value::False],
+            vec![Value::Int(2), Value::True]
+        ]
+    );
+}
+
+/// Real server (15), small answers: SET of a column the table lacks is 42703 with no
+/// row to change too; an aggregate's ORDER BY puts NULLs where a query's would (last
+/// ascending, NULLS FIRST | LAST obeyed); bad timestamptz input names its type; a
+/// system column (`ctid`) is not simulated rather than "does not exist".
+#[test]
+fn small_answers_the_server_gives() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, p int);\nINSERT INTO t VALUES (1, 1), (2, NULL), (3, 2);";
+    let script = "UPDATE t SET nope = 1 WHERE id = 9;\n\
+                  SELECT string_agg(id::text, ',' ORDER BY p) FROM t;\n\
+                  SELECT string_agg(id::text, ',' ORDER BY p DESC NULLS LAST) FROM t;\n\
+                  SELECT 'x'::timestamptz;\n\
+                  SELECT ctid FROM t;";
+    let sim = pg(setup, &[("A", 0, script)]);
+    assert_errors(
+        &sim,
+        "A",
+        &[
+            ("42703", "column \"nope\" of relation \"t\" does not exist"),
+            (
+                "22007",
+                "invalid input syntax for type timestamp with time zone: \"x\"",
+            ),
+            ("XX000", "not simulated: the system column ctid"),
+        ],
+    );
+    assert_eq!(
+        results(&sim, "A")[0],
+        vec![vec![Value::Text("1,3,2".into())]]
+    );
+    assert_eq!(
+        results(&sim, "A")[1],
+        vec![vec![Value::Text("3,1,2".into())]]
+    );
 }

@@ -352,6 +352,20 @@ impl Rules for Postgres {
         if e.sqlstate.is_some() {
             return e;
         }
+        // A system column exists on every table there: not simulated here, not "does
+        // not exist" (a claim by `ctid` is a known pattern).
+        if e.number == 207 {
+            let column = quoted_after(&e.message, "name '").unwrap_or("");
+            if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"]
+                .iter()
+                .any(|c| column.eq_ignore_ascii_case(c))
+            {
+                return self.number_error(SqlError::not_simulated(&format!(
+                    "the system column {}",
+                    column.to_ascii_lowercase()
+                )));
+            }
+        }
         // The server's catalog exists there: not simulated here, not "does not exist".
         if e.number == 208 {
             let name = quoted_after(&e.message, "name '")
