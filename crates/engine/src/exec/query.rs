@@ -3497,7 +3497,18 @@ impl Exec<'_> {
                         }
                     }
                     let copy = keep.then(|| row.clone());
+                    // A row this statement inserts is one DO UPDATE may not touch again,
+                    // also where it took the slot of a key deleted before.
+                    let key = upsert.as_ref().map(|_| {
+                        let t = &self.w.db.tables[tid as usize];
+                        t.key_of(&row, t.slots.len())
+                    });
                     self.nowait(i, hints, |x| x.insert_row(i, tid, row))?;
+                    if let (Some(up), Some(key)) = (upsert.as_mut(), key) {
+                        if let Some(slot) = self.w.db.tables[tid as usize].find_key(&key) {
+                            up.touched.push(slot);
+                        }
+                    }
                     inserted.extend(copy);
                     continue;
                 }

@@ -4812,3 +4812,24 @@ fn small_answers_the_server_gives() {
         vec![vec![Value::Text("3,1,2".into())]]
     );
 }
+
+/// Real server (15): `INSERT ... SELECT ... ON CONFLICT DO UPDATE` whose source has a key
+/// twice fails with 21000, also where the row the statement inserted first took the
+/// slot of a key an earlier, failed INSERT left behind.
+#[test]
+fn on_conflict_do_update_may_not_touch_its_own_row_again() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nCREATE TABLE src (id int, v int);\n\
+                 INSERT INTO src VALUES (1, 1), (2, 2), (1, 3);";
+    let script = "INSERT INTO t SELECT id, v FROM src;\n\
+                  INSERT INTO t SELECT id, v FROM src ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v;\n\
+                  INSERT INTO t SELECT id, v FROM src ON CONFLICT (id) DO NOTHING;";
+    let mut sim = pg(setup, &[("A", 0, script)]);
+    assert_eq!(sqlstates(&sim, "A"), ["23505", "21000"]);
+    assert_eq!(
+        final_rows(&mut sim, "SELECT id, v FROM t ORDER BY id"),
+        vec![
+            vec![Value::Int(1), Value::Int(1)],
+            vec![Value::Int(2), Value::Int(2)]
+        ]
+    );
+}
