@@ -61,6 +61,11 @@ pub(crate) struct Touched {
 /// A statement's line and trace text by its source and span.
 pub(crate) type StatementTexts = BTreeMap<(usize, usize, usize), (u32, Rc<str>)>;
 
+/// Whether an index covers a SELECT, by the SELECT's (source, span start, span end),
+/// the table and the index's id: a property of the text and the schema, asked at each
+/// run of the statement.
+pub(crate) type Covering = BTreeMap<(usize, usize, usize, u32, u32), bool>;
+
 /// Where a step's events go.
 #[derive(Clone, Default)]
 pub(crate) struct Output {
@@ -77,6 +82,8 @@ pub(crate) struct Output {
     /// Each statement's line and trace text by (source, span): built at its first run,
     /// shared by clones (a snapshot copies a pointer, not the map).
     pub statement_texts: Rc<StatementTexts>,
+    /// Whether an index covers a SELECT (see [`Covering`]).
+    pub covering: Rc<Covering>,
 }
 
 /// Why a statement stopped before it finished.

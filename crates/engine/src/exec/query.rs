@@ -150,10 +150,10 @@ struct ScanSpec<'a> {
     /// COMMITTED reads its newest committed versions, which a run again after a wait
     /// for one of its rows then re-checks, rather than the statement's snapshot.
     latest: bool,
-    /// The columns the statement reads from the table besides its WHERE (lowercased),
-    /// for telling whether a nonclustered index covers it; None: every column, or not
-    /// known (each row found through the index is then looked up).
-    columns: Option<Vec<String>>,
+    /// The one-table SELECT the scan reads for, whose other columns (items, grouping,
+    /// ORDER BY) tell whether a nonclustered index covers it; None: not known (each row
+    /// found through the index is then looked up).
+    select: Option<&'a sql::ast::Select>,
 }
 
 /// The key past a clustered index's last: what a SERIALIZABLE scan to the end locks
@@ -180,6 +180,8 @@ struct AccessPath {
     range: Option<KeyRange>,
     /// The nonclustered index an index seek reads.
     index: Option<usize>,
+    /// The predicate's conjuncts in canonical text, where a filtered index asked for them.
+    canon: Option<Vec<String>>,
 }
 
 impl AccessPath {
@@ -192,6 +194,7 @@ impl AccessPath {
             missing: Vec::new(),
             range: None,
             index: None,
+            canon: None,
         }
     }
 }
@@ -805,7 +808,7 @@ impl Exec<'_> {
                         pred: s.where_clause.as_ref(),
                         order: &scan_order,
                         limit: if single { limit } else { min_max.map(|_| 1) },
-                        columns: select_columns(s),
+                        select: Some(s),
                         latest: false,
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1317,7 +1320,7 @@ impl Exec<'_> {
             pred: d.pred.as_ref(),
             order: &[],
             limit: None,
-            columns: None,
+            select: None,
             latest: true,
         };
         let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1393,7 +1396,7 @@ impl Exec<'_> {
                     pred: None,
                     order: &[],
                     limit: None,
-                    columns: None,
+                    select: None,
                     latest: false,
                 };
                 let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1944,12 +1947,13 @@ impl Exec<'_> {
             missing,
             range,
             index,
+            canon,
         } = self.access_path(i, spec, &scope, outer, lk.snapshot.map(|s| (s, own)))?;
         // Each row an index seek finds is looked up in the clustered index for the
         // columns the index lacks, unless it covers the statement.
         let lookups = matches!(access, Access::IndexSeek(_))
             && self.w.tracing
-            && !index.is_some_and(|k| self.index_covers(tid, k, spec));
+            && !index.is_some_and(|k| self.covers(i, tid, k, spec, canon.as_deref()));
         // SERIALIZABLE keeps the ranges between the keys it reads in a clustered index
         // (the range part of SQL Server's RangeS-S on each key). A unique key it found
         // needs none: no other row can have that key.
@@ -2458,49 +2462,96 @@ impl Exec<'_> {
     }
 
     /// Depth of a table's clustered index, for read counts (setup does not count reads).
-    /// Whether index `k` of table `tid` holds every column the scan reads: the
-    /// statement's other columns (`ScanSpec::columns`) and those of each WHERE conjunct
+    /// [`Self::index_covers`], found once per SELECT text and index.
+    fn covers(
+        &mut self,
+        i: usize,
+        tid: u32,
+        k: usize,
+        spec: &ScanSpec,
+        canon: Option<&[String]>,
+    ) -> bool {
+        let Some(select) = spec.select else {
+            return false;
+        };
+        let source = self.w.sessions[i]
+            .frames
+            .last()
+            .map_or(usize::MAX, |f| f.source);
+        let index_id = self.w.db.tables[tid as usize].indexes[k].id;
+        let key = (source, select.span.start, select.span.end, tid, index_id);
+        if let Some(&known) = self.out.covering.get(&key) {
+            return known;
+        }
+        let covers = self.index_covers(tid, k, spec, canon);
+        Rc::make_mut(&mut self.out.covering).insert(key, covers);
+        covers
+    }
+
+    /// Whether index `k` of table `tid` holds every column the scan reads: the SELECT's
+    /// other columns (its items, grouping and ORDER BY) and those of each WHERE conjunct
     /// the index's filter does not already say (a filter's column need not be in the
     /// index when the query's predicate is the filter's and it returns no such column).
-    /// Every entry carries the clustered key.
-    fn index_covers(&self, tid: u32, k: usize, spec: &ScanSpec) -> bool {
-        let Some(columns) = spec
-            .columns
-            .as_ref()
-            .filter(|_| self.rules.covering_indexes())
-        else {
+    /// Every entry carries the clustered key. `canon`: the conjuncts' canonical texts,
+    /// as the access path matched them with the filter.
+    fn index_covers(&self, tid: u32, k: usize, spec: &ScanSpec, canon: Option<&[String]>) -> bool {
+        let Some(select) = spec.select.filter(|_| self.rules.covering_indexes()) else {
             return false;
         };
         let t = &self.w.db.tables[tid as usize];
         let ix = &t.indexes[k];
-        let held = |name: &str| match t
-            .columns
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(name))
-        {
-            Some(c) => {
-                ix.columns.iter().any(|&(ic, _)| ic == c)
-                    || ix.include.contains(&c)
-                    || t.key.contains(&c)
+        let held = |name: &sql::ast::ObjectName| {
+            let name = &name.name().value;
+            match t
+                .columns
+                .iter()
+                .position(|c| c.name.eq_ignore_ascii_case(name))
+            {
+                Some(c) => {
+                    ix.columns.iter().any(|&(ic, _)| ic == c)
+                        || ix.include.contains(&c)
+                        || t.key.contains(&c)
+                }
+                // Not the table's: a variable's, or an outer query's row.
+                None => true,
             }
-            // Not the table's: a variable's, or an outer query's row.
-            None => true,
         };
-        if !columns.iter().all(|c| held(c)) {
-            return false;
+        let all_held = |e: &Expr| {
+            !has_subquery(e) && {
+                let mut refs = Vec::new();
+                column_refs(e, &mut refs);
+                refs.into_iter().all(held)
+            }
+        };
+        for it in &select.items {
+            match it {
+                SelectItem::Wildcard { .. } => return false,
+                SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                    if !all_held(expr) {
+                        return false;
+                    }
+                }
+            }
         }
-        spec.pred
-            .map(conjuncts)
-            .unwrap_or_default()
-            .iter()
-            .all(|p| {
-                (ix.filter.is_some() && ix.filter_canon.contains(&canonical(p)))
-                    || (!has_subquery(p) && {
-                        let mut refs = Vec::new();
-                        column_refs(p, &mut refs);
-                        refs.iter().all(|n| held(&n.name().value))
-                    })
-            })
+        let others = (select.group_by.iter())
+            .chain(select.having.as_ref())
+            .chain(select.order_by.iter().map(|o| &o.expr));
+        for e in others {
+            if !all_held(e) {
+                return false;
+            }
+        }
+        let preds = spec.pred.map(conjuncts).unwrap_or_default();
+        preds.iter().enumerate().all(|(n, p)| {
+            all_held(p)
+                || (ix.filter.is_some() && {
+                    let text = match canon.and_then(|c| c.get(n)) {
+                        Some(text) => Cow::Borrowed(text.as_str()),
+                        None => Cow::Owned(canonical(p)),
+                    };
+                    ix.filter_canon.iter().any(|f| *f == *text)
+                })
+        })
     }
 
     fn cl_depth(&mut self, tid: u32) -> u64 {
@@ -2790,6 +2841,7 @@ impl Exec<'_> {
                 return Ok(AccessPath {
                     depth,
                     index: Some(k),
+                    canon,
                     ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
                 });
             }
@@ -2811,6 +2863,7 @@ impl Exec<'_> {
             return Ok(AccessPath {
                 depth,
                 index: Some(k),
+                canon,
                 ..AccessPath::new(Access::IndexSeek(ix.name.clone()), cand)
             });
         }
@@ -4160,7 +4213,7 @@ impl Exec<'_> {
                 pred: pred.as_deref(),
                 order: &order,
                 limit,
-                columns: None,
+                select: None,
                 latest: false,
             };
             let (scope, rows) = self.scan(i, &spec, None)?;
@@ -4906,7 +4959,7 @@ impl Exec<'_> {
                 pred: Some(&m.on),
                 order: &[],
                 limit: None,
-                columns: None,
+                select: None,
                 latest: false,
             };
             let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;
@@ -5696,32 +5749,6 @@ fn range_bounds<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Vec<(Bin
 enum Returned {
     Yes,
     No,
-}
-
-/// The columns a one-table SELECT reads besides its WHERE: those its items, grouping,
-/// HAVING and ORDER BY name (lowercased; the last part of each name). None for `*`, and
-/// where a subquery may name the table's columns (a correlated one).
-fn select_columns(s: &sql::ast::Select) -> Option<Vec<String>> {
-    let mut exprs: Vec<&Expr> = Vec::new();
-    for it in &s.items {
-        match it {
-            SelectItem::Wildcard { .. } => return None,
-            SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => exprs.push(expr),
-        }
-    }
-    exprs.extend(&s.group_by);
-    exprs.extend(s.having.as_ref());
-    exprs.extend(s.order_by.iter().map(|o| &o.expr));
-    let mut names = Vec::new();
-    for e in exprs {
-        if has_subquery(e) {
-            return None;
-        }
-        let mut refs = Vec::new();
-        column_refs(e, &mut refs);
-        names.extend(refs.iter().map(|n| n.name().value.to_ascii_lowercase()));
-    }
-    Some(names)
 }
 
 fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {
