@@ -2167,11 +2167,7 @@ impl Exec<'_> {
                     && !lk.range
                     && (spec.purpose != Purpose::Read || !lk.hold || mode == LockMode::U)
                 {
-                    if let Some(owner) = self.w.sessions[i].txn.as_ref().map(|t| t.id) {
-                        let grants = self.w.locks.release(owner, &res);
-                        self.w.sessions[i].statement_locks.retain(|r| r != &res);
-                        self.wake(grants);
-                    }
+                    self.drop_statement_lock(i, &res);
                 }
                 if keep && !transient && self.w.tracing {
                     let granted =
