@@ -1442,6 +1442,8 @@ mod engine_behaviour;
 mod exercise;
 #[path = "lesson/explorable.rs"]
 mod explorable;
+#[path = "lesson/foreign_keys.rs"]
+mod foreign_keys;
 #[path = "lesson/key_range.rs"]
 mod key_range;
 #[path = "lesson/matrix.rs"]

@@ -447,7 +447,32 @@ pub struct ColumnDef {
     pub clustered: Option<bool>,
     /// Column-level `CHECK (expr)`.
     pub check: Option<Expr>,
+    /// Column-level `[CONSTRAINT name] REFERENCES t [(col)] ...` (PostgreSQL); its
+    /// `columns` are empty: the column itself.
+    pub references: Option<(Option<Ident>, ForeignKey)>,
     pub span: Span,
+}
+
+/// A foreign key: `FOREIGN KEY (columns) REFERENCES table [(ref_columns)]` with its
+/// actions (PostgreSQL). Empty `ref_columns`: the referenced table's primary key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKey {
+    pub columns: Vec<Ident>,
+    pub table: ObjectName,
+    pub ref_columns: Vec<Ident>,
+    pub on_delete: RefAction,
+    pub on_update: RefAction,
+}
+
+/// What deleting or changing a referenced key does to the rows that reference it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RefAction {
+    #[default]
+    NoAction,
+    Restrict,
+    Cascade,
+    SetNull,
+    SetDefault,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -469,6 +494,7 @@ pub enum TableConstraintKind {
         columns: Vec<IndexColumn>,
     },
     Check(Expr),
+    ForeignKey(ForeignKey),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -161,6 +161,23 @@ pub fn parse_script(src: &str, dialect: Dialect) -> Result<ast::Script, ParseErr
     Ok(ast::Script { batches })
 }
 
+/// Parses one statement in which the words `vars` (lower-case) are variables, read as
+/// `@name`, as in a PL/pgSQL body: the queries an engine runs on a statement's behalf
+/// (a foreign key's check) take their values this way. The text is the engine's own.
+pub fn parse_statement_with_vars(
+    src: &str,
+    dialect: Dialect,
+    vars: &[String],
+) -> Result<ast::Stmt, ParseError> {
+    let (tokens, lex_error) = lex_in(src, dialect);
+    let mut parser = Parser::new(src, &tokens, dialect, lex_error);
+    parser.pg_vars = vars.to_vec();
+    let batch = parser.batch()?;
+    (batch.statements.into_iter())
+        .find(|s| !matches!(s.kind, ast::StmtKind::Empty))
+        .ok_or_else(|| ParseError::new(0..src.len(), "no statement"))
+}
+
 /// Parses one expression (a lesson check, a toggle value); the whole text must be used.
 pub fn parse_expr(src: &str, dialect: Dialect) -> Result<ast::Expr, ParseError> {
     let (tokens, lex_error) = lex_in(src, dialect);

@@ -656,6 +656,36 @@ impl Printer {
             self.expr(check);
             self.w(")");
         }
+        if let Some((name, fk)) = &c.references {
+            if let Some(name) = name {
+                self.w(" CONSTRAINT ");
+                self.ident(name);
+            }
+            self.w(" ");
+            self.references(fk);
+        }
+    }
+
+    fn references(&mut self, fk: &ForeignKey) {
+        self.w("REFERENCES ");
+        self.object(&fk.table);
+        if !fk.ref_columns.is_empty() {
+            self.w(" (");
+            self.list(&fk.ref_columns, ", ", |p, c| p.ident(c));
+            self.w(")");
+        }
+        for (on, action) in [(" ON DELETE ", fk.on_delete), (" ON UPDATE ", fk.on_update)] {
+            if action != RefAction::NoAction {
+                self.w(on);
+                self.w(match action {
+                    RefAction::NoAction => "NO ACTION",
+                    RefAction::Restrict => "RESTRICT",
+                    RefAction::Cascade => "CASCADE",
+                    RefAction::SetNull => "SET NULL",
+                    RefAction::SetDefault => "SET DEFAULT",
+                });
+            }
+        }
     }
 
     fn clustered(&mut self, clustered: Option<bool>) {
@@ -687,6 +717,12 @@ impl Printer {
                 self.w("CHECK (");
                 self.expr(e);
                 self.w(")");
+            }
+            TableConstraintKind::ForeignKey(fk) => {
+                self.w("FOREIGN KEY (");
+                self.list(&fk.columns, ", ", |p, c| p.ident(c));
+                self.w(") ");
+                self.references(fk);
             }
         }
     }

@@ -639,3 +639,31 @@ fn transaction_modes_come_in_any_order_and_read_only_is_not_simulated() {
         expect!["1:17: not simulated: transaction modes without ISOLATION LEVEL"],
     );
 }
+
+#[test]
+fn foreign_keys() {
+    check(
+        "CREATE TABLE c (id int PRIMARY KEY, pid int CONSTRAINT c_p REFERENCES p ON DELETE CASCADE, \
+         a int, b int, FOREIGN KEY (a, b) REFERENCES q (x, y) MATCH SIMPLE ON UPDATE SET NULL ON DELETE RESTRICT NOT DEFERRABLE)",
+        expect![[r#"
+            CREATE TABLE c (
+                id int PRIMARY KEY,
+                pid int CONSTRAINT c_p REFERENCES p ON DELETE CASCADE,
+                a int,
+                b int,
+                FOREIGN KEY (a, b) REFERENCES q (x, y) ON DELETE RESTRICT ON UPDATE SET NULL
+            );"#]],
+    );
+    check_error(
+        "CREATE TABLE c (pid int REFERENCES p DEFERRABLE INITIALLY DEFERRED)",
+        expect!["1:38: not simulated: deferrable foreign keys"],
+    );
+    check_error(
+        "CREATE TABLE c (pid int REFERENCES p MATCH FULL)",
+        expect!["1:38: not simulated: MATCH FULL and MATCH PARTIAL"],
+    );
+    check_error(
+        "CREATE TABLE c (pid int REFERENCES p ON DELETE SET NULL (pid))",
+        expect!["1:57: not simulated: SET NULL or SET DEFAULT of some columns"],
+    );
+}

@@ -9,6 +9,7 @@
 
 pub(crate) mod bind;
 pub(crate) mod expr;
+pub(crate) mod foreign_keys;
 pub(crate) mod lock;
 pub(crate) mod query;
 pub(crate) mod run;
@@ -123,6 +124,16 @@ pub(crate) enum Flow {
     Call(Box<Frame>),
     /// RETURN from the current frame.
     Return(Option<i64>),
+}
+
+impl Flow {
+    /// The rows a finished statement wrote (0 for anything else).
+    pub(crate) fn rows_written(&self) -> usize {
+        match self {
+            Flow::Done { written, .. } => *written as usize,
+            _ => 0,
+        }
+    }
 }
 
 /// A finished statement of `kind` that touched no rows.
@@ -245,6 +256,12 @@ pub(crate) enum Skipped<'a> {
 }
 
 pub(crate) trait Rules: Sync {
+    /// The parser for the statements the engine writes on a statement's behalf (a
+    /// foreign key's check and actions).
+    fn parser(&self) -> sql::Dialect {
+        sql::Dialect::TSql
+    }
+
     /// The dialect's name for a lock mode in the trace, when it differs from SQL Server's
     /// abbreviation.
     fn mode_name(&self, _mode: LockMode) -> Option<&'static str> {

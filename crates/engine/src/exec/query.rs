@@ -15,6 +15,7 @@ use crate::cost::CostKind;
 use crate::error::{Count, SqlError};
 use crate::event::{Access, Event};
 use crate::exec::expr::{RowCtx, Scope};
+use crate::exec::foreign_keys;
 use crate::exec::stmt::{display_name, object_key};
 use crate::exec::window::{cmp_keys, nulls_high};
 use crate::exec::{Exec, Flow, Interrupt};
@@ -2185,7 +2186,9 @@ impl Exec<'_> {
                             // version it sees.
                             let passes = mode == LockMode::ForKeyShare
                                 && self.w.db.tables[tid as usize].keys_kept_since(slot, seq);
-                            if let Some(e) = self.changed_since(tid, slot, seq).filter(|_| !passes)
+                            let read = spec.purpose == Purpose::Read;
+                            if let Some(e) =
+                                self.changed_since(tid, slot, seq, read).filter(|_| !passes)
                             {
                                 return Err(e.into());
                             }
@@ -3447,8 +3450,9 @@ impl Exec<'_> {
             }
         }
         // The inserted rows are kept only for triggers and OUTPUT.
-        let keep =
-            ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
+        let keep = ins.output.is_some()
+            || (is_var.is_none()
+                && (self.has_triggers(tid, DmlEvent::Insert) || self.has_foreign_keys(tid)));
         let mut inserted = Vec::new();
         let mut n = 0u64;
         if let (Some(c), None) = (&ins.on_conflict, &is_var) {
@@ -3565,6 +3569,13 @@ impl Exec<'_> {
             if keep {
                 inserted.push(row);
             }
+        }
+        if is_var.is_none() && self.has_foreign_keys(tid) {
+            let written: Vec<foreign_keys::Written> = inserted
+                .iter()
+                .map(|new| (None, Some(new.clone())))
+                .collect();
+            self.keep_foreign_keys(i, tid, &written)?;
         }
         if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;
@@ -4373,7 +4384,7 @@ impl Exec<'_> {
         }
         let seq = self.snapshot_seq(i);
         for (slot, _, _) in located {
-            if let Some(e) = self.changed_since(tid, *slot, seq) {
+            if let Some(e) = self.changed_since(tid, *slot, seq, false) {
                 return Err(e.into());
             }
         }
@@ -4381,15 +4392,23 @@ impl Exec<'_> {
     }
 
     /// The update conflict a snapshot writer meets when the row changed after `seq` (a
-    /// row an update moved to a new key was updated, not deleted).
-    fn changed_since(&self, tid: u32, slot: RowId, seq: u64) -> Option<SqlError> {
+    /// row an update moved to a new key was updated, not deleted). A row-lock clause
+    /// (`locking_read`) calls a deleted row updated too, as the server's LockRows does.
+    fn changed_since(
+        &self,
+        tid: u32,
+        slot: RowId,
+        seq: u64,
+        locking_read: bool,
+    ) -> Option<SqlError> {
         let t = &self.w.db.tables[tid as usize];
         let now = &t.slots[slot];
         if !now.changed_since(seq) {
             return None;
         }
         let e = SqlError::snapshot_update_conflict(&t.name);
-        let deleted = now.latest_committed().is_none() && t.moved_to(slot).is_none();
+        let deleted =
+            !locking_read && now.latest_committed().is_none() && t.moved_to(slot).is_none();
         Some(self.rules.update_conflict(e, deleted))
     }
 
@@ -4731,7 +4750,9 @@ impl Exec<'_> {
         self.check_identity_update(tid, &u.assignments)?;
         let columns = self.w.db.tables[tid as usize].columns.clone();
         // The rows before and after are kept only for triggers and OUTPUT.
-        let keep = u.output.is_some() || self.has_triggers(tid, DmlEvent::Update);
+        let keep = u.output.is_some()
+            || self.has_triggers(tid, DmlEvent::Update)
+            || self.has_foreign_keys(tid);
         let mut changed = Vec::new();
         // OUTPUT (RETURNING) may read the FROM tables' columns: each row's join, kept.
         let mut joins = Vec::new();
@@ -4759,6 +4780,12 @@ impl Exec<'_> {
         }
         let rules = self.rules;
         rules.rows_modified(self, i, tid);
+        if self.has_foreign_keys(tid) {
+            let written: Vec<foreign_keys::Written> = (changed.iter())
+                .map(|(new, old)| (Some(old.clone()), Some(new.clone())))
+                .collect();
+            self.keep_foreign_keys(i, tid, &written)?;
+        }
         if self.has_triggers(tid, DmlEvent::Update) {
             self.fire_triggers(
                 i,
@@ -4862,6 +4889,13 @@ impl Exec<'_> {
         let n = deleted.len() as u64;
         let rules = self.rules;
         rules.rows_modified(self, i, tid);
+        if self.has_foreign_keys(tid) {
+            let written: Vec<foreign_keys::Written> = deleted
+                .iter()
+                .map(|old| (Some(old.clone()), None))
+                .collect();
+            self.keep_foreign_keys(i, tid, &written)?;
+        }
         if self.has_triggers(tid, DmlEvent::Delete) {
             self.fire_triggers(i, tid, DmlEvent::Delete, Vec::new(), deleted.clone())?;
         }
@@ -4902,6 +4936,9 @@ impl Exec<'_> {
             .any(|e| self.has_triggers(tid, *e))
         {
             return Err(SqlError::not_simulated("MERGE on a table with triggers").into());
+        }
+        if self.has_foreign_keys(tid) {
+            return Err(SqlError::not_simulated("MERGE on a table with foreign keys").into());
         }
         self.check_set_options(i, tid, "MERGE")?;
         let bind = alias

@@ -182,6 +182,16 @@ impl Exec<'_> {
                     let key = self.w.db.key(&object_key(n));
                     match self.w.db.names.get(&key).copied() {
                         Some(id) => {
+                            if let Some((child, fk)) = self.referenced_by(id) {
+                                let t = &self.w.db.tables[id as usize].name;
+                                return Err(SqlError::generic(
+                                    0,
+                                    16,
+                                    format!("cannot drop table {t} because other objects depend on it (DETAIL: constraint {fk} on table {child} depends on table {t})"),
+                                )
+                                .with_sqlstate("2BP01")
+                                .into());
+                            }
                             // Sch-M: no other session may read or write the table meanwhile.
                             self.lock(
                                 i,
@@ -269,6 +279,16 @@ impl Exec<'_> {
                     .filter(|_| self.w.tracing)
                 {
                     return Err(SqlError::not_simulated(why).into());
+                }
+                if let Some((child, _)) = self.referenced_by(tid) {
+                    let t = &self.w.db.tables[tid as usize].name;
+                    return Err(SqlError::generic(
+                        0,
+                        16,
+                        format!("cannot truncate a table referenced in a foreign key constraint (DETAIL: Table \"{child}\" references \"{t}\".)"),
+                    )
+                    .with_sqlstate("0A000")
+                    .into());
                 }
                 self.lock(
                     i,
@@ -635,6 +655,8 @@ impl Exec<'_> {
                 TableConstraintKind::Check(e) => {
                     checks.push((con.name.as_ref().map(|n| n.value.clone()), None, e.clone()))
                 }
+                // Resolved below, once the table's keys are known.
+                TableConstraintKind::ForeignKey(_) => {}
             }
         }
         // A unique primary index with no PRIMARY KEY is the table's key: it refuses a
@@ -716,6 +738,16 @@ impl Exec<'_> {
                 .filter_map(|c| t.column(&c.value))
                 .collect();
         }
+        let foreign_keys = self.declared_foreign_keys(ct, &t, id)?;
+        for fk in &foreign_keys {
+            if fk.parent == id {
+                t.referenced = true;
+            }
+        }
+        for fk in foreign_keys.iter().filter(|fk| fk.parent != id) {
+            self.w.db.tables[fk.parent as usize].referenced = true;
+        }
+        t.foreign_keys = foreign_keys.into();
         self.w.db.names.insert(key, id);
         self.w.db.tables.push(t);
         Ok(())

@@ -53,6 +53,19 @@ pub struct Check {
     pub expr: std::rc::Rc<Expr>,
 }
 
+/// A foreign key of the table that holds it (the referencing table).
+#[derive(Clone, Debug)]
+pub struct ForeignKey {
+    pub name: String,
+    /// The referencing columns, in this table.
+    pub columns: Vec<usize>,
+    /// The referenced table and its columns (a primary key or unique constraint's).
+    pub parent: u32,
+    pub parent_columns: Vec<usize>,
+    pub on_delete: sql::ast::RefAction,
+    pub on_update: sql::ast::RefAction,
+}
+
 #[derive(Clone, Debug)]
 pub struct Trigger {
     pub name: String,
@@ -150,6 +163,11 @@ pub struct Table {
     pub triggers: Vec<Trigger>,
     /// Shared: every row written to the table is checked against them.
     pub checks: Rc<[Check]>,
+    /// This table's foreign keys; shared, as `checks`.
+    pub foreign_keys: Rc<[ForeignKey]>,
+    /// Some table's foreign key references this one (its deletes and key changes are
+    /// checked).
+    pub referenced: bool,
     /// NULL sorts after every value in this table's indexes (the dialect's order).
     pub nulls_high: bool,
     /// True for table variables (no locks, no versions needed).
@@ -318,6 +336,8 @@ impl Table {
             entries: Vec::new(),
             triggers: Vec::new(),
             checks: Rc::from(Vec::new()),
+            foreign_keys: Rc::from(Vec::new()),
+            referenced: false,
             nulls_high: false,
             is_variable,
             queue: false,
@@ -1005,7 +1025,7 @@ impl std::ops::IndexMut<usize> for Tables {
 
 /// Whether two values are the same value of the same kind (so print the same): stricter
 /// than SQL equality, which ignores case and compares across kinds.
-fn identical(a: &Value, b: &Value) -> bool {
+pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::Int(x), Value::Int(y)) => x == y,

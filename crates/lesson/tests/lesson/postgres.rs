@@ -6,7 +6,7 @@ use engine::{Dialect, Simulation, Value};
 use super::support::{errors_of, scenario_in, session_of};
 
 /// Runs PostgreSQL scripts: `(session, start in ms, sql)`.
-fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
+pub(super) fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
     let sessions: Vec<(&str, u64, &str)> = sessions
         .iter()
         .map(|(n, ms, sql)| (*n, ms * 1000, *sql))
@@ -28,20 +28,20 @@ UPDATE task SET status = 'taken', owner = 'A' WHERE id = 1;
 SELECT pg_sleep(2);
 COMMIT;";
 
-fn wait_ms(sim: &Simulation, name: &str) -> u64 {
+pub(super) fn wait_ms(sim: &Simulation, name: &str) -> u64 {
     let o = sim.outcome();
     o.sessions.iter().find(|s| s.name == name).unwrap().wait_us / 1000
 }
 
 /// Session `name`'s result sets, as rows of values.
-fn results(sim: &Simulation, name: &str) -> Vec<Vec<Vec<Value>>> {
+pub(super) fn results(sim: &Simulation, name: &str) -> Vec<Vec<Vec<Value>>> {
     let o = sim.outcome();
     let s = o.sessions.into_iter().find(|s| s.name == name).unwrap();
     s.results.into_iter().map(|r| r.rows).collect()
 }
 
 /// The SQLSTATE of each error session `name` got.
-fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
+pub(super) fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
     errors_of(sim, name)
         .iter()
         .map(|e| e.sqlstate.unwrap_or("none"))
@@ -49,7 +49,7 @@ fn sqlstates(sim: &Simulation, name: &str) -> Vec<&'static str> {
 }
 
 /// The messages of the errors session `name` got.
-fn messages(sim: &Simulation, name: &str) -> Vec<String> {
+pub(super) fn messages(sim: &Simulation, name: &str) -> Vec<String> {
     errors_of(sim, name)
         .into_iter()
         .map(|e| e.message)

@@ -3,8 +3,8 @@
 use super::{PResult, Parser};
 use crate::ast::{
     ColumnDef, CreateIndex, CreateProcedure, CreateTable, CreateTrigger, DataType, DatabaseOption,
-    DmlEvent, ExprKind, IndexColumn, Len, Literal, ObjectName, Param, StmtKind, TableConstraint,
-    TableConstraintKind, Termination, TriggerTiming,
+    DmlEvent, ExprKind, ForeignKey, Ident, IndexColumn, Len, Literal, ObjectName, Param, RefAction,
+    StmtKind, TableConstraint, TableConstraintKind, Termination, TriggerTiming,
 };
 use crate::lexer::Tok;
 use crate::ParseError;
@@ -303,6 +303,11 @@ impl Parser<'_> {
             let e = self.condition()?;
             self.expect(Tok::RParen)?;
             TableConstraintKind::Check(e)
+        } else if self.kw_at(0, "FOREIGN") && self.postgres() {
+            self.advance();
+            self.expect_kw("KEY")?;
+            let columns = self.ident_list_in_parens()?;
+            TableConstraintKind::ForeignKey(self.references(columns)?)
         } else if self.kw_at(0, "FOREIGN") {
             let span = self.cur_span();
             return Err(self.not_simulated(span, "foreign keys"));
@@ -368,6 +373,91 @@ impl Parser<'_> {
         Ok(columns)
     }
 
+    /// `REFERENCES table [(columns)]` and its MATCH, ON DELETE, ON UPDATE and
+    /// deferrability clauses, for the foreign key on `columns`.
+    fn references(&mut self, columns: Vec<Ident>) -> PResult<ForeignKey> {
+        self.expect_kw("REFERENCES")?;
+        let table = self.object_name()?;
+        let ref_columns = if self.at(Tok::LParen) {
+            self.ident_list_in_parens()?
+        } else {
+            Vec::new()
+        };
+        let (mut on_delete, mut on_update) = (None, None);
+        loop {
+            let start = self.cur_start();
+            if self.eat_kw("MATCH") {
+                if !self.eat_kw("SIMPLE") {
+                    let span = start..self.cur_span().end;
+                    return Err(self.not_simulated(span, "MATCH FULL and MATCH PARTIAL"));
+                }
+            } else if self.at_kw("ON")
+                && ((self.kw_at(1, "DELETE") && on_delete.is_none())
+                    || (self.kw_at(1, "UPDATE") && on_update.is_none()))
+            {
+                self.advance();
+                let delete = self.eat_kw("DELETE");
+                if !delete {
+                    self.expect_kw("UPDATE")?;
+                }
+                let action = self.ref_action()?;
+                *(if delete {
+                    &mut on_delete
+                } else {
+                    &mut on_update
+                }) = Some(action);
+            } else if (self.at_kw("NOT") && self.kw_at(1, "DEFERRABLE"))
+                || (self.at_kw("INITIALLY") && self.kw_at(1, "IMMEDIATE"))
+            {
+                self.advance();
+                self.advance();
+            } else if self.at_kw("DEFERRABLE") || self.at_kw("INITIALLY") {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "deferrable foreign keys"));
+            } else {
+                break;
+            }
+        }
+        Ok(ForeignKey {
+            columns,
+            table,
+            ref_columns,
+            on_delete: on_delete.unwrap_or_default(),
+            on_update: on_update.unwrap_or_default(),
+        })
+    }
+
+    /// `NO ACTION | RESTRICT | CASCADE | SET NULL | SET DEFAULT`.
+    fn ref_action(&mut self) -> PResult<RefAction> {
+        Ok(if self.eat_kw("NO") {
+            self.expect_kw("ACTION")?;
+            RefAction::NoAction
+        } else if self.eat_kw("RESTRICT") {
+            RefAction::Restrict
+        } else if self.eat_kw("CASCADE") {
+            RefAction::Cascade
+        } else if self.eat_kw("SET") {
+            let action = if self.eat_kw("NULL") {
+                RefAction::SetNull
+            } else {
+                self.expect_kw("DEFAULT")?;
+                RefAction::SetDefault
+            };
+            if self.at(Tok::LParen) {
+                let span = self.cur_span();
+                return Err(self.not_simulated(span, "SET NULL or SET DEFAULT of some columns"));
+            }
+            action
+        } else {
+            self.note("NO ACTION");
+            self.note("RESTRICT");
+            self.note("CASCADE");
+            self.note("SET NULL");
+            self.note("SET DEFAULT");
+            return Err(self.unexpected());
+        })
+    }
+
     fn column_def(&mut self) -> PResult<ColumnDef> {
         if self.teradata() {
             return self.teradata_column_def();
@@ -391,13 +481,16 @@ impl Parser<'_> {
             unique: false,
             clustered: None,
             check: None,
+            references: None,
             span: 0..0,
         };
         loop {
             let attr_start = self.cur_start();
+            let mut named = None;
             if self.eat_kw("CONSTRAINT") {
-                // Column constraint names are accepted and dropped: nothing refers to them.
-                self.ident()?;
+                // Column constraint names are accepted and dropped (nothing refers to
+                // them), but a foreign key's, which its errors name.
+                named = Some(self.ident()?);
                 if !(self.kw_at(0, "DEFAULT")
                     || self.kw_at(0, "PRIMARY")
                     || self.kw_at(0, "UNIQUE")
@@ -465,6 +558,9 @@ impl Parser<'_> {
                 self.expect(Tok::LParen)?;
                 col.check = Some(self.condition()?);
                 self.expect(Tok::RParen)?;
+            } else if self.postgres() && self.at_kw("REFERENCES") {
+                self.duplicate(col.references.is_some(), attr_start, "REFERENCES")?;
+                col.references = Some((named.take(), self.references(Vec::new())?));
             } else if let Some(
                 w @ ("REFERENCES" | "FOREIGN" | "COLLATE" | "ROWGUIDCOL" | "SPARSE" | "FILESTREAM"
                 | "MASKED" | "GENERATED" | "ENCRYPTED"),

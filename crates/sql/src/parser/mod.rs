@@ -48,7 +48,7 @@ pub(crate) struct Parser<'a> {
     /// UPDATE or DELETE as a CTE.
     statement_with: bool,
     /// PL/pgSQL variables in scope (lower-case), which expressions read as `@name`.
-    pg_vars: Vec<String>,
+    pub(crate) pg_vars: Vec<String>,
     /// Integer FOR loops' variables in scope, innermost last: each is a variable of its
     /// own (`i#1`), which hides one of the same name outside the loop.
     pg_loop_vars: Vec<(String, String)>,

@@ -855,6 +855,7 @@ impl Parser<'_> {
             unique: false,
             clustered: None,
             check: None,
+            references: None,
             span: 0..0,
         };
         loop {
@@ -1079,7 +1080,7 @@ fn check_qits(table: &CreateTable) -> PResult<()> {
         let columns = match &c.kind {
             TableConstraintKind::PrimaryKey { columns, .. }
             | TableConstraintKind::Unique { columns, .. } => columns,
-            TableConstraintKind::Check(_) => continue,
+            TableConstraintKind::Check(_) | TableConstraintKind::ForeignKey(_) => continue,
         };
         if only_qits(&mut columns.iter().map(|c| &c.name)) {
             return Err(ParseError::new(c.span.clone(), message));

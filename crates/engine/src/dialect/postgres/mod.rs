@@ -29,6 +29,10 @@ use crate::value::{Stamp, Value};
 pub(crate) struct Postgres;
 
 impl Rules for Postgres {
+    fn parser(&self) -> sql::Dialect {
+        sql::Dialect::Postgres
+    }
+
     fn mode_name(&self, mode: LockMode) -> Option<&'static str> {
         match mode {
             LockMode::ForKeyShare => Some("FOR KEY SHARE"),

@@ -139,7 +139,7 @@ impl Exec<'_> {
                 }
                 self.nowait(i, &t.hints, |x| x.lock(i, res, mode, false))?;
                 if let Some(seq) = t.snapshot {
-                    if let Some(e) = self.changed_since(tid, slot, seq) {
+                    if let Some(e) = self.changed_since(tid, slot, seq, true) {
                         return Err(e.into());
                     }
                 }
