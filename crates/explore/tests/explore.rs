@@ -413,3 +413,28 @@ fn pg_write_skew_breaks_the_rule_below_serializable_and_never_at_it() {
         text(&c.detail)
     );
 }
+
+/// A foreign key keeps every run's job in every interleaving: a DELETE before the
+/// worker's INSERT makes the insert fail (23503), one after waits for the worker's
+/// FOR KEY SHARE and then fails itself. Without the key some interleaving leaves a run
+/// whose job is gone.
+#[test]
+fn a_foreign_key_leaves_no_orphan_in_any_interleaving() {
+    let on = &[("admin", "delete"), ("fk", "on")];
+    let r = explore(
+        "pg-foreign-key-locks",
+        on,
+        "no-orphan-run",
+        Options::default(),
+    );
+    assert_eq!(proof(&r), (23, 26, 4, true));
+    let off = &[("admin", "delete"), ("fk", "off")];
+    let r = explore(
+        "pg-foreign-key-locks",
+        off,
+        "no-orphan-run",
+        Options::default(),
+    );
+    let c = r.counterexample().expect("an orphan run");
+    assert_eq!(text(&c.detail), "got 1 (expected 0)");
+}
