@@ -69,6 +69,11 @@ pub use print::binary_symbol;
 /// `%`), so the executor's own meaning cannot clash with a user's function.
 pub const RAISE_ARG: &str = "%RAISE_ARG";
 
+/// The variable a PostgreSQL `DO` block sets to 1 when it began the transaction it
+/// runs in (0: it runs inside the session's transaction block, which its COMMIT and
+/// ROLLBACK may not end). No script can name it.
+pub const DO_TXN: &str = "@%do_txn";
+
 /// The function T-SQL's `TRY_CAST(x AS ty)` and `TRY_CONVERT(ty, x)` become: its one
 /// argument is the cast, whose value is NULL where the conversion fails. No script can
 /// name it.

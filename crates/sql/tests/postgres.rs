@@ -151,11 +151,11 @@ EXCEPTION WHEN unique_violation OR lock_not_available THEN
 END $$;",
         expect![[r#"
             BEGIN
-                DECLARE @do_txn int = 0;
+                DECLARE @%do_txn int = 0;
                 IF @@TRANCOUNT = 0
                 BEGIN
                     BEGIN TRANSACTION;
-                    SET @do_txn = 1;
+                    SET @%do_txn = 1;
                 END;
                 DECLARE @perform varchar(max), @n int = 0;
                 DECLARE @got int;
@@ -204,7 +204,7 @@ END $$;",
                     ELSE
                         THROW;
                 END CATCH;
-                IF @do_txn = 1
+                IF @%do_txn = 1
                     COMMIT TRANSACTION;
             END;"#]],
     );

@@ -1039,7 +1039,11 @@ impl Exec<'_> {
                     .map_or(0, |(ty, _)| type_rank(ty))
             }
             ExprKind::Cast { ty, .. } => type_rank(ty),
-            ExprKind::Column(_) => value_rank(&self.eval(i, e, ctx)?),
+            // A NULL has its column's type: COALESCE(int_col, 'x') is an int either way.
+            ExprKind::Column(_) => match value_rank(&self.eval(i, e, ctx)?) {
+                0 => self.declared_type(i, e, ctx).map_or(0, |ty| type_rank(&ty)),
+                rank => rank,
+            },
             _ => 0,
         })
     }

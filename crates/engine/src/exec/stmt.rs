@@ -842,6 +842,11 @@ impl Exec<'_> {
         if !self.rules.call_is_transaction() {
             return false;
         }
+        // A DO block inside the session's transaction block did not begin its own.
+        let frame = self.w.sessions[i].frames.last();
+        if frame.is_some_and(|f| matches!(f.vars.get(sql::DO_TXN), Some((_, Value::Int(0))))) {
+            return true;
+        }
         let mut procs = self.w.sessions[i]
             .frames
             .iter()

@@ -4833,3 +4833,51 @@ fn on_conflict_do_update_may_not_touch_its_own_row_again() {
         ]
     );
 }
+
+/// Real server (15): a DO block at the top level may COMMIT and ROLLBACK (the rest of
+/// it runs in a new transaction); inside the session's transaction block it may not
+/// end that block: 2D000, and the block's ROLLBACK then undoes its insert. Inside DO
+/// and CALL, statement_timestamp() is when the DO or the CALL began, while
+/// clock_timestamp() moves on.
+#[test]
+fn a_do_block_ends_only_its_own_transaction_and_keeps_its_statement_time() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, st timestamptz, ck timestamptz);
+CREATE PROCEDURE p() LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3);
+INSERT INTO t VALUES (20, statement_timestamp(), clock_timestamp()); END $$;";
+    let a = "DO $$ BEGIN INSERT INTO t VALUES (1); COMMIT; INSERT INTO t VALUES (2); ROLLBACK; \
+             INSERT INTO t VALUES (3); END $$;
+BEGIN;
+DO $$ BEGIN INSERT INTO t VALUES (4); COMMIT; END $$;
+ROLLBACK;
+DO $$ BEGIN PERFORM pg_sleep(0.3); INSERT INTO t VALUES (10, statement_timestamp(), clock_timestamp()); END $$;
+CALL p();
+SELECT id FROM t ORDER BY id;
+SELECT st, ck FROM t WHERE id >= 10 ORDER BY id;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["2D000"]);
+    assert_eq!(messages(&sim, "A"), ["invalid transaction termination"]);
+    let r = results(&sim, "A");
+    assert_eq!(r[0], ids(&[1, 3, 10, 20]));
+    for row in &r[1] {
+        let (Value::DateTime(st, _), Value::DateTime(ck, _)) = (&row[0], &row[1]) else {
+            panic!("{row:?}");
+        };
+        assert!((300_000..301_000).contains(&(ck - st)), "{st} {ck}");
+    }
+}
+
+/// Real server (15): an unknown literal in coalesce takes the other arguments' type, a
+/// NULL int column's too: `coalesce(v, '7') + 1` is 8 and `coalesce(v, 'x')` fails
+/// with 22P02.
+#[test]
+fn coalesce_types_a_literal_by_its_int_column() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, NULL);";
+    let a = "SELECT coalesce(v, '7') + 1 FROM t;\nSELECT coalesce(v, 'x') FROM t;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(results(&sim, "A")[0], ids(&[8]));
+    assert_eq!(sqlstates(&sim, "A"), ["22P02"]);
+    assert_eq!(
+        messages(&sim, "A"),
+        ["invalid input syntax for type integer: \"x\""]
+    );
+}

@@ -1927,3 +1927,22 @@ fn raiserror_then_rollback_in_a_trigger_is_the_classic_check() {
     assert_eq!(row(&sim, "A", 2), ["goes on"]);
     assert_eq!(row(&sim, "A", 3), ["0", "2", "2"]);
 }
+
+/// SQL Server types COALESCE by its arguments' types, a NULL column's included: with
+/// an int column, `'7'` is converted to int and `'x'` fails with 245.
+#[test]
+fn coalesce_of_a_null_int_column_and_text_is_an_int() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int);\nINSERT INTO t VALUES (1, NULL);";
+    let sim = run_one(
+        setup,
+        "SELECT COALESCE(v, '7') + 1 FROM t;\nSELECT COALESCE(v, 'x') FROM t;",
+    );
+    assert_eq!(row(&sim, "A", 0), ["8"]);
+    assert_eq!(
+        errors(&sim, "A"),
+        [(
+            245,
+            "Conversion failed when converting the varchar value 'x' to data type int.".to_string()
+        )]
+    );
+}

@@ -16,8 +16,7 @@ use crate::{Dialect, ParseError};
 
 /// The variable PERFORM assigns its value to, so that it returns nothing.
 const PERFORM_VAR: &str = "@perform";
-/// The variable that says a DO block began the transaction it runs in.
-const DO_TXN_VAR: &str = "@do_txn";
+use crate::DO_TXN as DO_TXN_VAR;
 
 impl Parser<'_> {
     /// `DO [LANGUAGE plpgsql] $$ ... $$`: the block runs in one transaction (the open

@@ -33,6 +33,13 @@ impl Rules for Postgres {
         sql::Dialect::Postgres
     }
 
+    /// statement_timestamp() is when the client's statement arrived: inside a DO block
+    /// or a procedure, the DO's or the CALL's start (each statement psql sends is a
+    /// request of its own).
+    fn clock_per_request(&self) -> bool {
+        true
+    }
+
     fn mode_name(&self, mode: LockMode) -> Option<&'static str> {
         match mode {
             LockMode::ForKeyShare => Some("FOR KEY SHARE"),
