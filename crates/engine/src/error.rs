@@ -1072,6 +1072,10 @@ pub const UNNUMBERED: u32 = 0;
 /// read/write dependencies), which SQL Server has no number for.
 pub const RW_DEPENDENCY_FAILURE: u32 = 100_001;
 
+/// The number of a foreign key's violation (23503 where errors have SQLSTATEs), which
+/// PL/pgSQL's `EXCEPTION WHEN foreign_key_violation` catches; no other error has it.
+pub const FOREIGN_KEY_VIOLATION: u32 = 100_004;
+
 /// How the trace shows an error without a number in place of its code.
 pub const NO_NUMBER: &str = "(no number)";
 

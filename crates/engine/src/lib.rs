@@ -29,8 +29,8 @@ mod view;
 
 pub use dialect::Dialect;
 pub use error::{
-    error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, NO_NUMBER, RW_DEPENDENCY_FAILURE,
-    UNNUMBERED,
+    error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, FOREIGN_KEY_VIOLATION, NO_NUMBER,
+    RW_DEPENDENCY_FAILURE, UNNUMBERED,
 };
 pub use event::{Access, Event, ReleaseReason, Source, Trace, TraceEntry};
 pub use exec::Sink;

@@ -9,13 +9,12 @@
 
 use sql::ast::{CreateTable, DataType, Ident, RefAction, StmtKind, TableConstraintKind};
 
-use crate::error::SqlError;
+use crate::error::{SqlError, FOREIGN_KEY_VIOLATION};
 use crate::exec::{Exec, Interrupt};
 use crate::state::storage::{identical, Column, ForeignKey, Table};
 use crate::value::Value;
 
-/// A row a statement wrote: its data before (None: inserted) and after (None: deleted).
-pub(crate) type Written = (Option<Vec<Value>>, Option<Vec<Value>>);
+pub(crate) use crate::state::storage::Written;
 
 /// How deep actions may cascade (a cycle of ON UPDATE CASCADE keys would not end).
 const MAX_CASCADE: usize = 16;
@@ -67,20 +66,20 @@ impl Exec<'_> {
             let no_match = |what: String| SqlError::generic(0, 16, what).with_sqlstate("42830");
             let parent_columns = if fk.ref_columns.is_empty() {
                 if parent.key.is_empty() {
-                    return Err(no_match(format!(
-                        "there is no primary key for referenced table \"{}\"",
-                        parent.name
-                    )));
+                    return Err(SqlError::generic(
+                        0,
+                        16,
+                        format!(
+                            "there is no primary key for referenced table \"{}\"",
+                            parent.name
+                        ),
+                    )
+                    .with_sqlstate("42704"));
                 }
                 parent.key.clone()
             } else {
                 (fk.ref_columns.iter().map(|n| column(parent, n))).collect::<Result<Vec<_>, _>>()?
             };
-            if parent_columns.len() != columns.len() {
-                return Err(no_match(
-                    "number of referencing and referenced columns for foreign key disagree".into(),
-                ));
-            }
             // The referenced columns are a primary key's or a unique index's (without a
             // filter), in any order.
             let same = |cols: &mut dyn Iterator<Item = usize>| {
@@ -97,6 +96,11 @@ impl Exec<'_> {
                     "there is no unique constraint matching given keys for referenced table \"{}\"",
                     parent.name
                 )));
+            }
+            if parent_columns.len() != columns.len() {
+                return Err(no_match(
+                    "number of referencing and referenced columns for foreign key disagree".into(),
+                ));
             }
             let name = match name {
                 Some(n) => n.value.clone(),
@@ -138,14 +142,16 @@ impl Exec<'_> {
         out
     }
 
-    /// Why `tid` cannot be dropped or emptied: a live table's foreign key references it.
-    pub(crate) fn referenced_by(&self, tid: u32) -> Option<(String, String)> {
+    /// Why `tid` cannot be dropped or emptied: the other live tables whose foreign keys
+    /// reference it, each with its key's name.
+    pub(crate) fn referenced_by(&self, tid: u32) -> Vec<(String, String)> {
         if !self.w.db.tables[tid as usize].referenced {
-            return None;
+            return Vec::new();
         }
         (self.referencing(tid).into_iter())
-            .find(|(child, _)| *child != tid)
+            .filter(|(child, _)| *child != tid)
             .map(|(child, fk)| (self.w.db.tables[child as usize].name.to_string(), fk.name))
+            .collect()
     }
 
     /// Whether writes to `tid` have foreign keys to keep: its own, or others' on it.
@@ -162,6 +168,10 @@ impl Exec<'_> {
         tid: u32,
         rows: &[Written],
     ) -> Result<(), Interrupt> {
+        if let Some(deferred) = self.w.deferred_keys.as_mut() {
+            deferred.push((tid, rows.to_vec()));
+            return Ok(());
+        }
         if self.w.query_depth >= MAX_CASCADE {
             return Err(SqlError::nested_too_deeply().into());
         }
@@ -169,6 +179,28 @@ impl Exec<'_> {
         let r = self.keep_foreign_keys_inner(i, tid, rows);
         self.w.query_depth -= 1;
         r
+    }
+
+    /// Runs a statement (`body`) whose WITH changes data, its foreign keys kept at its
+    /// very end, after the WITH's statements and its own, as the server fires them: a
+    /// WITH that deletes a job's runs lets the statement delete the job.
+    pub(crate) fn keeping_keys_at_end<T>(
+        &mut self,
+        i: usize,
+        modifies: bool,
+        body: impl FnOnce(&mut Self) -> Result<T, Interrupt>,
+    ) -> Result<T, Interrupt> {
+        if !modifies || self.w.deferred_keys.is_some() {
+            return body(self);
+        }
+        self.w.deferred_keys = Some(Vec::new());
+        let r = body(self);
+        let deferred = self.w.deferred_keys.take().unwrap_or_default();
+        let r = r?;
+        for (tid, rows) in deferred {
+            self.keep_foreign_keys(i, tid, &rows)?;
+        }
+        Ok(r)
     }
 
     fn keep_foreign_keys_inner(
@@ -224,21 +256,13 @@ impl Exec<'_> {
         fk: &ForeignKey,
         key: &[Value],
     ) -> Result<(), Interrupt> {
-        let parent = &self.w.db.tables[fk.parent as usize];
-        let sql = format!(
-            "SELECT 1 FROM {} x WHERE {} FOR KEY SHARE",
-            quote(&parent.name),
-            matching("x.", &parent.column_names, &fk.parent_columns, 0)
-        );
-        let typed = typed(&parent.columns, &fk.parent_columns, key);
-        let found = self.key_query(i, &sql, typed, Vec::new(), Snapshot::Fresh)?;
-        if found > 0 {
+        if self.count_key(i, fk.parent, &fk.parent_columns, key, true, Snapshot::Fresh)? > 0 {
             return Ok(());
         }
         let t = &self.w.db.tables[tid as usize];
         let (columns, values) = key_text(&t.column_names, &fk.columns, key);
         Err(SqlError::generic(
-            0,
+            FOREIGN_KEY_VIOLATION,
             16,
             format!(
                 "insert or update on table \"{}\" violates foreign key constraint \"{}\" (DETAIL: Key ({columns})=({values}) is not present in table \"{}\".)",
@@ -250,7 +274,9 @@ impl Exec<'_> {
     }
 
     /// A referenced row of `tid` deleted (`new_key` None) or its key changed: the
-    /// referencing rows of `child` hold it back or follow, by the key's action.
+    /// referencing rows of `child` hold it back or follow, by the key's action. The
+    /// action's statement reads the rows as of now, as the server's does; under
+    /// REPEATABLE READ a referencing row its snapshot does not see is 40001.
     fn referenced_key_gone(
         &mut self,
         i: usize,
@@ -264,6 +290,9 @@ impl Exec<'_> {
             None => fk.on_delete,
             Some(_) => fk.on_update,
         };
+        if matches!(action, RefAction::NoAction | RefAction::Restrict) {
+            return self.still_referenced(i, tid, child, fk, key, action == RefAction::Restrict);
+        }
         let c = &self.w.db.tables[child as usize];
         let (c_name, c_names, c_columns) = (
             c.name.clone(),
@@ -272,87 +301,119 @@ impl Exec<'_> {
         );
         let table = quote(&c_name);
         let wh = matching("", &c_names, &fk.columns, 0);
-        let set = |value: &dyn Fn(usize) -> String| {
-            (fk.columns.iter().enumerate())
-                .map(|(k, &col)| format!("{} = {}", quote(&c_names[col]), value(k)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let sql = match (action, new_key) {
-            (RefAction::NoAction | RefAction::Restrict, _) => {
-                // NO ACTION lets the statement keep the key if another row now holds it.
-                if action == RefAction::NoAction {
-                    let p = &self.w.db.tables[tid as usize];
-                    let again = format!(
-                        "SELECT 1 FROM {} x WHERE {}",
-                        quote(&p.name),
-                        matching("x.", &p.column_names, &fk.parent_columns, 0)
-                    );
-                    let typed = typed(&p.columns, &fk.parent_columns, key);
-                    if self.key_query(i, &again, typed, Vec::new(), Snapshot::Latest)? > 0 {
-                        return Ok(());
-                    }
-                }
-                let check = format!("SELECT 1 FROM {table} x WHERE {} FOR KEY SHARE", {
-                    matching("x.", &c_names, &fk.columns, 0)
-                });
-                let typed = typed(&c_columns, &fk.columns, key);
-                if self.key_query(i, &check, typed, Vec::new(), Snapshot::Latest)? == 0 {
-                    return Ok(());
-                }
-                let p = &self.w.db.tables[tid as usize];
-                let (columns, values) = key_text(&p.column_names, &fk.parent_columns, key);
-                return Err(SqlError::generic(
-                    0,
-                    16,
-                    format!(
-                        "update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\" (DETAIL: Key ({columns})=({values}) is still referenced from table \"{}\".)",
-                        p.name, fk.name, c_name, c_name
-                    ),
-                )
-                .with_sqlstate("23503")
-                .into());
-            }
-            (RefAction::Cascade, None) => format!("DELETE FROM {table} WHERE {wh}"),
-            (RefAction::Cascade, Some(_)) => format!(
-                "UPDATE {table} SET {} WHERE {wh}",
-                set(&|k| format!("ri$new{}", k + 1))
-            ),
-            (RefAction::SetNull, _) => {
-                format!("UPDATE {table} SET {} WHERE {wh}", set(&|_| "NULL".into()))
-            }
-            (RefAction::SetDefault, _) => format!(
-                "UPDATE {table} SET {} WHERE {wh}",
-                set(&|k| format!("ri$new{}", k + 1))
-            ),
-        };
-        // SET DEFAULT writes each column's default (NULL without one), as of now.
-        let mut defaults = Vec::new();
-        if action == RefAction::SetDefault {
-            for &col in &fk.columns {
-                defaults.push(match &c_columns[col].default {
-                    Some(e) => self.eval(i, e, None)?,
-                    None => Value::Null,
-                });
+        let keyed = typed(&c_columns, &fk.columns, key);
+        if self.snapshot_isolation(i) {
+            let rows = format!("SELECT * FROM {table} x WHERE {}", {
+                matching("x.", &c_names, &fk.columns, 0)
+            });
+            let now = self.key_query(i, &rows, keyed.clone(), Vec::new(), Snapshot::Latest)?;
+            let seen = self.key_query(i, &rows, keyed.clone(), Vec::new(), Snapshot::Statement)?;
+            if now.1.iter().any(|r| !seen.1.contains(r)) {
+                let e = SqlError::snapshot_update_conflict(&c_name);
+                return Err(self.rules.update_conflict(e, false).into());
             }
         }
-        let new_key = match action {
-            RefAction::SetDefault => Some(defaults.as_slice()),
-            _ => new_key,
+        // SET DEFAULT writes each column's default (NULL without one), as of now.
+        let mut values = Vec::new();
+        match action {
+            RefAction::Cascade => values.extend(new_key.unwrap_or(&[]).iter().cloned()),
+            RefAction::SetDefault => {
+                for &col in &fk.columns {
+                    values.push(match &c_columns[col].default {
+                        Some(e) => self.eval(i, e, None)?,
+                        None => Value::Null,
+                    });
+                }
+            }
+            _ => {}
+        }
+        let set = (fk.columns.iter().enumerate())
+            .map(|(k, &col)| match action {
+                RefAction::SetNull => format!("{} = NULL", quote(&c_names[col])),
+                _ => format!("{} = ri$new{}", quote(&c_names[col]), k + 1),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = match (action, new_key) {
+            (RefAction::Cascade, None) => format!("DELETE FROM {table} WHERE {wh}"),
+            _ => format!("UPDATE {table} SET {set} WHERE {wh}"),
         };
-        let new = typed(&c_columns, &fk.columns, new_key.unwrap_or(&[]));
-        self.key_query(
-            i,
-            &sql,
-            typed(&c_columns, &fk.columns, key),
-            new,
-            Snapshot::Statement,
-        )?;
+        let new = typed(&c_columns, &fk.columns, &values);
+        self.key_query(i, &sql, keyed, new, Snapshot::Latest)?;
+        // A default equal to the key leaves the rows referencing it: NO ACTION's check.
+        if action == RefAction::SetDefault {
+            self.still_referenced(i, tid, child, fk, key, false)?;
+        }
         Ok(())
     }
 
-    /// Runs `sql` with `key` in the variables `ri$1`... and `new_key` in `ri$new1`...:
-    /// a SELECT's row count, or a write's, read as `snapshot` says.
+    /// NO ACTION and RESTRICT: a row of `child` still referencing `key` (as of now,
+    /// locked FOR KEY SHARE) fails the statement with 23503. NO ACTION (`restrict`
+    /// false) lets it through when another row of `tid` now holds the key.
+    fn still_referenced(
+        &mut self,
+        i: usize,
+        tid: u32,
+        child: u32,
+        fk: &ForeignKey,
+        key: &[Value],
+        restrict: bool,
+    ) -> Result<(), Interrupt> {
+        if !restrict
+            && self.count_key(i, tid, &fk.parent_columns, key, false, Snapshot::Latest)? > 0
+        {
+            return Ok(());
+        }
+        if self.count_key(i, child, &fk.columns, key, true, Snapshot::Latest)? == 0 {
+            return Ok(());
+        }
+        let (p, c) = (
+            &self.w.db.tables[tid as usize],
+            &self.w.db.tables[child as usize],
+        );
+        let (columns, values) = key_text(&p.column_names, &fk.parent_columns, key);
+        Err(SqlError::generic(
+            FOREIGN_KEY_VIOLATION,
+            16,
+            format!(
+                "update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\" (DETAIL: Key ({columns})=({values}) is still referenced from table \"{}\".)",
+                p.name, fk.name, c.name, c.name
+            ),
+        )
+        .with_sqlstate("23503")
+        .into())
+    }
+
+    /// How many rows of `table` hold `key` in `columns`, read as `snapshot` says and
+    /// locked FOR KEY SHARE when `lock`.
+    fn count_key(
+        &mut self,
+        i: usize,
+        table: u32,
+        columns: &[usize],
+        key: &[Value],
+        lock: bool,
+        snapshot: Snapshot,
+    ) -> Result<usize, Interrupt> {
+        let t = &self.w.db.tables[table as usize];
+        let sql = format!(
+            "SELECT 1 FROM {} x WHERE {}{}",
+            quote(&t.name),
+            matching("x.", &t.column_names, columns, 0),
+            if lock { " FOR KEY SHARE" } else { "" }
+        );
+        let typed = typed(&t.columns, columns, key);
+        Ok(self.key_query(i, &sql, typed, Vec::new(), snapshot)?.0)
+    }
+
+    /// Whether session `i` reads through a transaction's snapshot (REPEATABLE READ).
+    fn snapshot_isolation(&self, i: usize) -> bool {
+        self.rules.isolation(self.w.sessions[i].options.isolation)
+            == sql::ast::IsolationLevel::Snapshot
+    }
+
+    /// Runs `sql` with `key` in the variables `ri$1`... and `new_key` in `ri$new1`...,
+    /// read as `snapshot` says: a SELECT's row count and rows, or a write's count.
     fn key_query(
         &mut self,
         i: usize,
@@ -360,7 +421,7 @@ impl Exec<'_> {
         key: Vec<(DataType, Value)>,
         new_key: Vec<(DataType, Value)>,
         snapshot: Snapshot,
-    ) -> Result<usize, Interrupt> {
+    ) -> Result<(usize, Vec<Vec<Value>>), Interrupt> {
         let vars: Vec<(String, (DataType, Value))> = (key.into_iter().enumerate())
             .map(|(k, v)| (format!("ri${}", k + 1), v))
             .chain((new_key.into_iter().enumerate()).map(|(k, v)| (format!("ri$new{}", k + 1), v)))
@@ -380,16 +441,26 @@ impl Exec<'_> {
         let s = &mut self.w.sessions[i];
         let (statement_seq, isolation, reads) =
             (s.statement_seq, s.options.isolation, self.w.query_reads);
-        if snapshot != Snapshot::Statement {
-            s.statement_seq = self.w.db.commit_seq;
+        match snapshot {
+            Snapshot::Statement => {}
+            Snapshot::Fresh => {
+                s.statement_seq = *s.check_seq.get_or_insert(self.w.db.commit_seq);
+            }
+            Snapshot::Latest => s.statement_seq = self.w.db.commit_seq,
         }
         if snapshot == Snapshot::Latest {
             s.options.isolation = sql::ast::IsolationLevel::ReadCommitted;
         }
         let r = match &stmt.kind {
-            StmtKind::Select(s) => self.run_select(i, s, None).map(|out| out.rows.len()),
-            StmtKind::Delete(d) => self.exec_delete(i, d).map(|f| f.rows_written()),
-            StmtKind::Update(u) => self.exec_update(i, u).map(|f| f.rows_written()),
+            StmtKind::Select(s) => self
+                .run_select(i, s, None)
+                .map(|out| (out.rows.len(), out.rows)),
+            StmtKind::Delete(d) => self
+                .exec_delete(i, d)
+                .map(|f| (f.rows_written(), Vec::new())),
+            StmtKind::Update(u) => self
+                .exec_update(i, u)
+                .map(|f| (f.rows_written(), Vec::new())),
             _ => Err(SqlError::not_simulated("a foreign key's query").into()),
         };
         let s = &mut self.w.sessions[i];
@@ -416,8 +487,8 @@ impl Exec<'_> {
 enum Snapshot {
     /// The statement's, as the statement that wrote the rows (an action's writes).
     Statement,
-    /// A referencing row's check: under READ COMMITTED what was committed up to now,
-    /// else the transaction's snapshot.
+    /// A referencing row's check: under READ COMMITTED what was committed when the
+    /// statement first checked (`Session::check_seq`), else the transaction's snapshot.
     Fresh,
     /// A referenced key's check: what was committed up to now, whatever the isolation
     /// level, so a REPEATABLE READ transaction cannot delete a row that a row

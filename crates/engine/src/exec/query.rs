@@ -3450,9 +3450,11 @@ impl Exec<'_> {
             }
         }
         // The inserted rows are kept only for triggers and OUTPUT.
-        let keep = ins.output.is_some()
-            || (is_var.is_none()
-                && (self.has_triggers(tid, DmlEvent::Insert) || self.has_foreign_keys(tid)));
+        let keep =
+            ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
+        // The rows written, for the foreign keys (an upsert's updates with their old row).
+        let fks = is_var.is_none() && self.has_foreign_keys(tid);
+        let mut written: Vec<foreign_keys::Written> = Vec::new();
         let mut inserted = Vec::new();
         let mut n = 0u64;
         if let (Some(c), None) = (&ins.on_conflict, &is_var) {
@@ -3540,8 +3542,14 @@ impl Exec<'_> {
                                     }
                                 };
                                 match updated {
-                                    Some(new) if keep => inserted.push(new),
-                                    Some(_) => {}
+                                    Some((old, new)) => {
+                                        if fks {
+                                            written.push((Some(old), Some(new.clone())));
+                                        }
+                                        if keep {
+                                            inserted.push(new);
+                                        }
+                                    }
                                     None => n -= 1,
                                 }
                                 continue;
@@ -3550,6 +3558,9 @@ impl Exec<'_> {
                         }
                     }
                     let copy = keep.then(|| row.clone());
+                    if fks {
+                        written.push((None, Some(row.clone())));
+                    }
                     // A row this statement inserts is one DO UPDATE may not touch again,
                     // also where it took the slot of a key deleted before.
                     let key = upsert.as_ref().map(|_| {
@@ -3570,11 +3581,7 @@ impl Exec<'_> {
                 inserted.push(row);
             }
         }
-        if is_var.is_none() && self.has_foreign_keys(tid) {
-            let written: Vec<foreign_keys::Written> = inserted
-                .iter()
-                .map(|new| (None, Some(new.clone())))
-                .collect();
+        if fks {
             self.keep_foreign_keys(i, tid, &written)?;
         }
         if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {

@@ -75,6 +75,7 @@ impl Exec<'_> {
             fresh_locks: Default::default(),
             resuming: false,
             statement_seq: 0,
+            check_seq: None,
             init_plans: Vec::new(),
             init_plan_reads: 0,
             identities: Vec::new(),
@@ -540,6 +541,7 @@ impl Exec<'_> {
         let seq = self.w.db.commit_seq;
         let s = &mut self.w.sessions[i];
         s.statement_seq = seq;
+        s.check_seq = None;
         s.executed += 1;
         s.out.statements += 1;
         s.statement_at = self.w.now;

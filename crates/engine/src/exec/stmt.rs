@@ -182,12 +182,21 @@ impl Exec<'_> {
                     let key = self.w.db.key(&object_key(n));
                     match self.w.db.names.get(&key).copied() {
                         Some(id) => {
-                            if let Some((child, fk)) = self.referenced_by(id) {
+                            let dependents = self.referenced_by(id);
+                            if !dependents.is_empty() {
                                 let t = &self.w.db.tables[id as usize].name;
+                                let detail = (dependents.iter())
+                                    .map(|(child, fk)| {
+                                        format!(
+                                            "constraint {fk} on table {child} depends on table {t}"
+                                        )
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join("; ");
                                 return Err(SqlError::generic(
                                     0,
                                     16,
-                                    format!("cannot drop table {t} because other objects depend on it (DETAIL: constraint {fk} on table {child} depends on table {t})"),
+                                    format!("cannot drop table {t} because other objects depend on it (DETAIL: {detail})"),
                                 )
                                 .with_sqlstate("2BP01")
                                 .into());
@@ -280,7 +289,7 @@ impl Exec<'_> {
                 {
                     return Err(SqlError::not_simulated(why).into());
                 }
-                if let Some((child, _)) = self.referenced_by(tid) {
+                if let Some((child, _)) = self.referenced_by(tid).first() {
                     let t = &self.w.db.tables[tid as usize].name;
                     return Err(SqlError::generic(
                         0,
@@ -516,8 +525,14 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Exec(exec) => self.exec_call(i, exec),
-            StmtKind::Select(s) => self.exec_select(i, s),
-            StmtKind::Insert(ins) => self.exec_insert(i, ins),
+            StmtKind::Select(s) => {
+                let modifies = s.ctes.iter().any(|c| c.modify.is_some());
+                self.keeping_keys_at_end(i, modifies, |x| x.exec_select(i, s))
+            }
+            StmtKind::Insert(ins) => {
+                let modifies = ins.ctes.iter().any(|c| c.modify.is_some());
+                self.keeping_keys_at_end(i, modifies, |x| x.exec_insert(i, ins))
+            }
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
             StmtKind::Merge(m) => {

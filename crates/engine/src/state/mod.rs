@@ -136,6 +136,9 @@ pub(crate) struct World {
     pub modified: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,
     /// The tables those CTEs wrote, which the rest of the statement may not read.
     pub modified_tables: Vec<u32>,
+    /// While a statement whose WITH changes data runs: the rows each of its writes
+    /// wrote, whose foreign keys are kept at its end.
+    pub deferred_keys: Option<Vec<(u32, Vec<storage::Written>)>>,
     /// Result sets go here instead of to the session while a data-modifying CTE runs.
     pub capture: Option<Vec<crate::outcome::ResultSet>>,
     /// The window function calls of the row being evaluated now, with their values.
@@ -206,6 +209,7 @@ impl World {
             ctes: Vec::new(),
             modified: Vec::new(),
             modified_tables: Vec::new(),
+            deferred_keys: None,
             capture: None,
             windows: Vec::new(),
             trigger_rows: Vec::new(),

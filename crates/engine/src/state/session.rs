@@ -290,6 +290,10 @@ pub(crate) struct Session {
     /// decides which rows match and in what order (a row it waited for is checked again
     /// in its newest version, not the whole statement run on newer data).
     pub statement_seq: u64,
+    /// The commit count when the statement first checked a foreign key, kept while it
+    /// waits and runs again: the check's own snapshot, taken when the check runs (after
+    /// any wait before it) and re-checked, not taken again, after a wait inside it.
+    pub check_seq: Option<u64>,
     /// While its statement waits: the subqueries it ran once per statement (see
     /// `World::subquery_results`), which its re-run keeps rather than runs again.
     pub init_plans: Vec<(usize, Vec<String>, Vec<Vec<crate::value::Value>>)>,

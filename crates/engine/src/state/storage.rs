@@ -53,6 +53,9 @@ pub struct Check {
     pub expr: std::rc::Rc<Expr>,
 }
 
+/// A row a statement wrote: its data before (None: inserted) and after (None: deleted).
+pub type Written = (Option<Vec<Value>>, Option<Vec<Value>>);
+
 /// A foreign key of the table that holds it (the referencing table).
 #[derive(Clone, Debug)]
 pub struct ForeignKey {

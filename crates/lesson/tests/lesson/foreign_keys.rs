@@ -208,3 +208,116 @@ INSERT INTO parent VALUES (1, 0);";
     let waited = wait_ms(&sim, "B");
     assert!((400..700).contains(&waited), "{waited}");
 }
+
+/// Real server: a key's action reads the referencing rows as of now, also after its
+/// statement waited: a DELETE that waited for the transaction inserting a run cascades
+/// to that run once it commits, and SET NULL nulls it (the statement's own snapshot,
+/// from before the wait, does not have the run). Under REPEATABLE READ a referencing
+/// row the snapshot does not see fails the cascade with 40001.
+#[test]
+fn an_action_reaches_rows_committed_while_it_waited() {
+    for (action, left) in [("CASCADE", "0"), ("SET NULL", "1 NULL")] {
+        let setup = format!(
+            "CREATE TABLE parent (id int PRIMARY KEY, note text);
+CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent ON DELETE {action});
+INSERT INTO parent VALUES (1, 'a'), (2, 'b');"
+        );
+        let a = "BEGIN;\nINSERT INTO child VALUES (6, 2);\nSELECT pg_sleep(1);\nCOMMIT;";
+        let b = "DELETE FROM parent WHERE id = 2;\n\
+                 SELECT count(*), string_agg(coalesce(pid::text, 'NULL'), ',') FROM child;";
+        let sim = pg(&setup, &[("A", 0, a), ("B", 100, b)]);
+        assert_eq!(sqlstates(&sim, "B"), Vec::<&str>::new(), "{action}");
+        let r = &results(&sim, "B")[0][0];
+        let got = match (&r[0], &r[1]) {
+            (Value::Int(0), _) => "0".to_string(),
+            (Value::Int(n), Value::Text(t)) => format!("{n} {t}"),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(got, left, "{action}");
+        let waited = wait_ms(&sim, "B");
+        assert!((850..1000).contains(&waited), "{action}: {waited}");
+    }
+    let setup = "CREATE TABLE parent (id int PRIMARY KEY, note text);
+CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent ON DELETE CASCADE);
+INSERT INTO parent VALUES (1, 'a'), (2, 'b');";
+    let a = "BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT count(*) FROM child;\n\
+             SELECT pg_sleep(1);\nDELETE FROM parent WHERE id = 2;\nROLLBACK;";
+    let b = "INSERT INTO child VALUES (2, 2);";
+    let sim = pg(setup, &[("A", 0, a), ("B", 100, b)]);
+    assert_eq!(sqlstates(&sim, "A"), ["40001"]);
+}
+
+/// Real server: SET DEFAULT that writes the deleted key itself leaves the row
+/// referencing it, which NO ACTION's check then refuses (23503); an upsert that
+/// changes a referenced key does its key's action (23503 under NO ACTION, CASCADE
+/// carries the new key).
+#[test]
+fn set_default_and_upserts_keep_references() {
+    let setup = "CREATE TABLE parent (id int PRIMARY KEY, note text);
+CREATE TABLE child (id int PRIMARY KEY, pid int DEFAULT 0 REFERENCES parent ON DELETE SET DEFAULT);
+CREATE TABLE child2 (id int PRIMARY KEY, pid int REFERENCES parent ON UPDATE CASCADE);
+INSERT INTO parent VALUES (0, 'zero'), (1, 'a'), (2, 'b'), (3, 'c');
+INSERT INTO child VALUES (1, 1);
+INSERT INTO child2 VALUES (1, 2);";
+    let a = "DELETE FROM parent WHERE id = 1;\nDELETE FROM parent WHERE id = 0;\n\
+             INSERT INTO parent VALUES (0, 'x') ON CONFLICT (id) DO UPDATE SET id = 10;\n\
+             INSERT INTO parent VALUES (2, 'x') ON CONFLICT (id) DO UPDATE SET id = 20;\n\
+             SELECT id, pid FROM child UNION ALL SELECT id + 100, pid FROM child2 ORDER BY 1;";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["23503", "23503"]);
+    let m = messages(&sim, "A");
+    assert!(
+        m.iter()
+            .all(|m| m.contains("Key (id)=(0) is still referenced")),
+        "{m:?}"
+    );
+    let r = &results(&sim, "A")[0];
+    assert_eq!(r, &int_rows(&[&[Some(1), Some(0)], &[Some(101), Some(20)]]));
+}
+
+/// Real server: a statement whose WITH changes data keeps its foreign keys at its very
+/// end: a WITH that deletes a job and one that deletes its runs may come in either
+/// order, a parent
+/// inserted in the WITH may take its child in the statement (and the other way round),
+/// and a key deleted and inserted again stays referenced.
+#[test]
+fn a_statement_with_a_data_modifying_with_keeps_keys_at_its_end() {
+    let a = "WITH e AS (DELETE FROM parent WHERE id = 2 RETURNING id), d AS (DELETE FROM child WHERE pid = 2 RETURNING pid) \
+             SELECT (SELECT count(*) FROM d) + (SELECT count(*) FROM e);\n\
+             WITH i AS (INSERT INTO parent VALUES (5, 'e') RETURNING id) INSERT INTO child SELECT 50, id FROM i;\n\
+             WITH i AS (INSERT INTO child VALUES (60, 6) RETURNING pid) INSERT INTO parent SELECT pid, 'f' FROM i;\n\
+             WITH d AS (DELETE FROM parent WHERE id = 5 RETURNING id) INSERT INTO parent SELECT id, 'again' FROM d;\n\
+             SELECT id FROM parent ORDER BY id;";
+    let setup = format!("{TABLES}\nINSERT INTO child VALUES (1, 1), (2, 2);");
+    let sim = pg(&setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), Vec::<&str>::new());
+    let r = results(&sim, "A");
+    assert_eq!(r[0], vec![vec![Value::Int(2)]]);
+    assert_eq!(
+        r.last().unwrap(),
+        &int_rows(&[&[Some(1)], &[Some(5)], &[Some(6)]])
+    );
+}
+
+/// Real server: `EXCEPTION WHEN foreign_key_violation` catches 23503; a table without
+/// a primary key cannot be referenced without columns (42704); DROP TABLE names every
+/// constraint that depends on the table.
+#[test]
+fn a_handler_catches_a_foreign_key_violation() {
+    let a = "DO $$ BEGIN INSERT INTO child VALUES (1, 9); \
+             EXCEPTION WHEN foreign_key_violation THEN RAISE NOTICE 'caught %', SQLSTATE; END $$;\n\
+             CREATE TABLE p0 (id int);\nCREATE TABLE c0 (id int REFERENCES p0);\n\
+             CREATE TABLE child2 (id int PRIMARY KEY, pid int REFERENCES parent);\nDROP TABLE parent;";
+    let sim = pg(TABLES, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["23503", "42704", "2BP01"]);
+    let m = messages(&sim, "A");
+    assert_eq!(m[1], "there is no primary key for referenced table \"p0\"");
+    assert!(
+        m[2].ends_with(
+            "(DETAIL: constraint child_pid_fkey on table child depends on table parent; \
+             constraint child2_pid_fkey on table child2 depends on table parent)"
+        ),
+        "{}",
+        m[2]
+    );
+}

@@ -801,6 +801,8 @@ fn condition_numbers(name: &str) -> Option<&'static [i64]> {
         "raise_exception" => &[50000],
         "not_null_violation" => &[515],
         "check_violation" => &[547],
+        // A foreign key's 23503 (`engine::FOREIGN_KEY_VIOLATION`).
+        "foreign_key_violation" => &[100_004],
         _ => return None,
     })
 }

@@ -20,6 +20,9 @@ pub(super) struct Upsert<'a> {
     pub first_new_slot: RowId,
 }
 
+/// A row an upsert updated: its version before and after.
+type Replaced = (Vec<Value>, Vec<Value>);
+
 impl Exec<'_> {
     /// DO NOTHING: the proposed row is left out, but a transaction snapshot that cannot
     /// see the row holding the key (committed since it was taken) fails with 40001, as
@@ -41,8 +44,8 @@ impl Exec<'_> {
     }
 
     /// Updates the row that `clash` (an arbiter's unique violation) names with the
-    /// proposed row `proposed`; its new version when written, `None` when DO UPDATE's
-    /// WHERE left it alone (still locked, as on the server).
+    /// proposed row `proposed`; its old and new versions when written, `None` when DO
+    /// UPDATE's WHERE left it alone (still locked, as on the server).
     pub(super) fn conflict_update(
         &mut self,
         i: usize,
@@ -50,7 +53,7 @@ impl Exec<'_> {
         up: &mut Upsert,
         clash: &SqlError,
         proposed: &[Value],
-    ) -> Result<Option<Vec<Value>>, Interrupt> {
+    ) -> Result<Option<Replaced>, Interrupt> {
         let slot = self
             .holder_of_key(tid, clash, proposed)
             .ok_or_else(|| SqlError::not_simulated("ON CONFLICT DO UPDATE on this index"))?;
@@ -96,7 +99,7 @@ impl Exec<'_> {
         let new = self.assigned_row(i, tid, &up.update.assignments, &targets, &ctx, &old)?;
         let cl_depth = self.cl_depth(tid);
         self.write_located(i, tid, slot, &old, Some(new.clone()), up.hints, cl_depth)?;
-        Ok(Some(new))
+        Ok(Some((old, new)))
     }
 
     /// The row of `tid` whose values in the clashing key's columns (as `clash` names
