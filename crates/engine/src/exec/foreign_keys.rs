@@ -155,6 +155,7 @@ impl Exec<'_> {
     }
 
     /// Whether writes to `tid` have foreign keys to keep: its own, or others' on it.
+    #[inline]
     pub(crate) fn has_foreign_keys(&self, tid: u32) -> bool {
         let t = &self.w.db.tables[tid as usize];
         !t.foreign_keys.is_empty() || t.referenced
@@ -187,10 +188,9 @@ impl Exec<'_> {
     pub(crate) fn keeping_keys_at_end<T>(
         &mut self,
         i: usize,
-        modifies: bool,
         body: impl FnOnce(&mut Self) -> Result<T, Interrupt>,
     ) -> Result<T, Interrupt> {
-        if !modifies || self.w.deferred_keys.is_some() {
+        if self.w.deferred_keys.is_some() {
             return body(self);
         }
         self.w.deferred_keys = Some(Vec::new());

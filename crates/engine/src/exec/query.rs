@@ -3453,8 +3453,9 @@ impl Exec<'_> {
         let keep =
             ins.output.is_some() || (is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert));
         // The rows written, for the foreign keys (an upsert's updates with their old row).
+        // (None without keys: an empty vector's drop costs a bulk insert's every row.)
         let fks = is_var.is_none() && self.has_foreign_keys(tid);
-        let mut written: Vec<foreign_keys::Written> = Vec::new();
+        let mut written: Option<Vec<foreign_keys::Written>> = fks.then(Vec::new);
         let mut inserted = Vec::new();
         let mut n = 0u64;
         if let (Some(c), None) = (&ins.on_conflict, &is_var) {
@@ -3543,8 +3544,8 @@ impl Exec<'_> {
                                 };
                                 match updated {
                                     Some((old, new)) => {
-                                        if fks {
-                                            written.push((Some(old), Some(new.clone())));
+                                        if let Some(w) = written.as_mut() {
+                                            w.push((Some(old), Some(new.clone())));
                                         }
                                         if keep {
                                             inserted.push(new);
@@ -3558,8 +3559,8 @@ impl Exec<'_> {
                         }
                     }
                     let copy = keep.then(|| row.clone());
-                    if fks {
-                        written.push((None, Some(row.clone())));
+                    if let Some(w) = written.as_mut() {
+                        w.push((None, Some(row.clone())));
                     }
                     // A row this statement inserts is one DO UPDATE may not touch again,
                     // also where it took the slot of a key deleted before.
@@ -3581,8 +3582,8 @@ impl Exec<'_> {
                 inserted.push(row);
             }
         }
-        if fks {
-            self.keep_foreign_keys(i, tid, &written)?;
+        if let Some(w) = &written {
+            self.keep_foreign_keys(i, tid, w)?;
         }
         if is_var.is_none() && self.has_triggers(tid, DmlEvent::Insert) {
             self.fire_triggers(i, tid, DmlEvent::Insert, inserted.clone(), Vec::new())?;

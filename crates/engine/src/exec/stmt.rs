@@ -525,14 +525,15 @@ impl Exec<'_> {
                 Ok(done(CostKind::Ddl))
             }
             StmtKind::Exec(exec) => self.exec_call(i, exec),
-            StmtKind::Select(s) => {
-                let modifies = s.ctes.iter().any(|c| c.modify.is_some());
-                self.keeping_keys_at_end(i, modifies, |x| x.exec_select(i, s))
+            // A data-modifying WITH keeps the foreign keys of all it wrote to the end.
+            StmtKind::Select(s) if s.ctes.iter().any(|c| c.modify.is_some()) => {
+                self.keeping_keys_at_end(i, |x| x.exec_select(i, s))
             }
-            StmtKind::Insert(ins) => {
-                let modifies = ins.ctes.iter().any(|c| c.modify.is_some());
-                self.keeping_keys_at_end(i, modifies, |x| x.exec_insert(i, ins))
+            StmtKind::Insert(ins) if ins.ctes.iter().any(|c| c.modify.is_some()) => {
+                self.keeping_keys_at_end(i, |x| x.exec_insert(i, ins))
             }
+            StmtKind::Select(s) => self.exec_select(i, s),
+            StmtKind::Insert(ins) => self.exec_insert(i, ins),
             StmtKind::Update(u) => self.exec_update(i, u),
             StmtKind::Delete(d) => self.exec_delete(i, d),
             StmtKind::Merge(m) => {
