@@ -117,6 +117,28 @@ impl Exec<'_> {
                         .unwrap_or(base)
                 }
             };
+            // Each referencing column must convert implicitly to its referenced column's
+            // type for that column's index to compare them: integers with integers,
+            // text with text, times with times, and a number up to a wider kind
+            // (integer to numeric to double precision), not down (42804).
+            for (&c, &p) in columns.iter().zip(&parent_columns) {
+                let (a, b) = (&t.columns[c].ty, &parent.columns[p].ty);
+                let (fa, fb) = (type_family(a), type_family(b));
+                if fa != fb && !(fa < fb && fb <= 3) {
+                    return Err(SqlError::generic(
+                        0,
+                        16,
+                        format!(
+                            "foreign key constraint \"{name}\" cannot be implemented (DETAIL: Key columns \"{}\" and \"{}\" are of incompatible types: {} and {}.)",
+                            t.columns[c].name,
+                            parent.columns[p].name,
+                            self.rules.type_name(a),
+                            self.rules.type_name(b)
+                        ),
+                    )
+                    .with_sqlstate("42804"));
+                }
+            }
             out.push(ForeignKey {
                 name,
                 columns,
@@ -494,6 +516,22 @@ enum Snapshot {
     /// level, so a REPEATABLE READ transaction cannot delete a row that a row
     /// committed since its snapshot references.
     Latest,
+}
+
+/// Types whose values one index's equality compares; 1 to 3 are numbers, each converting
+/// implicitly to the next.
+fn type_family(ty: &DataType) -> u8 {
+    use DataType as T;
+    match ty {
+        T::TinyInt | T::SmallInt | T::Int | T::BigInt | T::ByteInt => 1,
+        T::Decimal { .. } | T::Money => 2,
+        T::Float => 3,
+        T::Char(_) | T::VarChar(_) | T::NChar(_) | T::NVarChar(_) | T::SysName => 4,
+        T::Boolean | T::Bit => 5,
+        T::Date | T::DateTime | T::DateTime2(_) | T::Timestamp(_) | T::TimestampTz(_) => 6,
+        T::Time(_) => 7,
+        T::UniqueIdentifier => 8,
+    }
 }
 
 /// `"name"`, quoted as an identifier.

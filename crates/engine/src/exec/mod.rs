@@ -570,6 +570,11 @@ pub(crate) trait Rules: Sync {
         SqlError::no_such_procedure(name)
     }
 
+    /// A declared type in the dialect's words, for messages that name types.
+    fn type_name(&self, ty: &sql::ast::DataType) -> String {
+        format!("{ty:?}").to_ascii_lowercase()
+    }
+
     /// The error for a COALESCE whose every argument is the NULL constant, where the
     /// dialect refuses one (it has no type to give the result).
     fn all_null_coalesce(&self) -> Option<SqlError> {

@@ -321,3 +321,23 @@ fn a_handler_catches_a_foreign_key_violation() {
         m[2]
     );
 }
+
+/// Real server: a referencing column must convert implicitly to the referenced
+/// column's type: bigint to integer, text to varchar, date to timestamptz and integer
+/// to numeric pass; text or numeric to integer and integer to varchar are 42804.
+#[test]
+fn a_key_needs_comparable_types() {
+    let setup = "CREATE TABLE p (id int PRIMARY KEY, code varchar(10) UNIQUE, at timestamptz UNIQUE, n numeric UNIQUE);";
+    let a = "CREATE TABLE c1 (id int PRIMARY KEY, pid text REFERENCES p);\n\
+             CREATE TABLE c2 (id int PRIMARY KEY, pid numeric REFERENCES p);\n\
+             CREATE TABLE c3 (id int PRIMARY KEY, c int REFERENCES p (code));\n\
+             CREATE TABLE c4 (id int PRIMARY KEY, pid bigint REFERENCES p, c text REFERENCES p (code), \
+             t date REFERENCES p (at), x int REFERENCES p (n));";
+    let sim = pg(setup, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42804", "42804", "42804"]);
+    assert_eq!(
+        messages(&sim, "A")[0],
+        "foreign key constraint \"c1_pid_fkey\" cannot be implemented (DETAIL: Key columns \
+         \"pid\" and \"id\" are of incompatible types: text and integer.)"
+    );
+}

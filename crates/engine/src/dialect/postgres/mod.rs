@@ -33,6 +33,19 @@ impl Rules for Postgres {
         sql::Dialect::Postgres
     }
 
+    fn type_name(&self, ty: &sql::ast::DataType) -> String {
+        use sql::ast::DataType as T;
+        let name = operators::declared_name(ty).unwrap_or(match ty {
+            T::Date => "date",
+            T::Timestamp(_) | T::DateTime | T::DateTime2(_) => "timestamp without time zone",
+            T::TimestampTz(_) => "timestamp with time zone",
+            T::Time(_) => "time without time zone",
+            T::UniqueIdentifier => "uuid",
+            _ => "text",
+        });
+        name.to_string()
+    }
+
     /// statement_timestamp() is when the client's statement arrived: inside a DO block
     /// or a procedure, the DO's or the CALL's start (each statement psql sends is a
     /// request of its own).

@@ -103,7 +103,7 @@ fn type_name(o: &Operand<'_>) -> &'static str {
 }
 
 /// A declared number, boolean or text type in the server's words.
-fn declared_name(ty: &DataType) -> Option<&'static str> {
+pub(super) fn declared_name(ty: &DataType) -> Option<&'static str> {
     Some(match ty {
         DataType::SmallInt | DataType::TinyInt => "smallint",
         DataType::Int => "integer",
