@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 use crate::sim::Simulation;
 use crate::state::locks::OwnerId;
 use crate::state::session::{FrameKind, State};
-use crate::state::storage::Table;
+use crate::state::storage::{RowId, Table};
 use crate::value::Value;
 
 fn value(h: &mut DefaultHasher, v: &Value) {
@@ -176,6 +176,23 @@ impl Simulation {
                     row(h, data.as_ref());
                 }
             }
+        }
+        // A heap's scan orders, as each row's place among the others (the positions
+        // are counters, which differ between states that read the same): by committed
+        // versions, and by newest versions.
+        if t.heap.is_some() {
+            let order: Vec<RowId> = t.clustered_order().collect();
+            let places = |key: &dyn Fn(&crate::state::storage::RowSlot) -> Option<u64>| {
+                let mut by_place = order.clone();
+                by_place.sort_by_key(|&s| key(&t.slots[s]));
+                let mut rank = vec![0usize; t.slots.len()];
+                for (n, &s) in by_place.iter().enumerate() {
+                    rank[s] = n;
+                }
+                order.iter().map(|&s| rank[s]).collect::<Vec<_>>()
+            };
+            places(&|s| s.heap_pos.last().copied()).hash(h);
+            places(&|s| Some(s.heap_position(None))).hash(h);
         }
     }
 }

@@ -2875,7 +2875,14 @@ impl Exec<'_> {
         let (access, slots, range) = match range {
             Some((slots, r)) => (Access::ClusteredSeek, slots, Some(r)),
             None => {
-                let slots = self.w.db.tables[tid as usize].clustered_order().collect();
+                let t = &self.w.db.tables[tid as usize];
+                let mut slots: Vec<RowId> = t.clustered_order().collect();
+                // A heap is read in the order its versions were written: a row an UPDATE
+                // wrote again comes after the others. (With an ORDER BY, the sort
+                // decides.)
+                if t.heap.is_some() && spec.order.is_empty() {
+                    slots.sort_by_key(|&s| t.slots[s].heap_position(snapshot));
+                }
                 (Access::ClusteredScan, slots, None)
             }
         };
@@ -3241,16 +3248,22 @@ impl Exec<'_> {
             t.written.push((tid, slot));
         }
         let t = &mut self.w.db.tables[tid as usize];
+        let mut pos = None;
         if let (Some(row), true) = (&data, t.heap.is_some()) {
             let bytes = self.rules.version_bytes(&t.columns, row);
-            t.heap_write(bytes);
+            pos = t.heap_write(bytes);
         }
+        let prev_pos = t.slots[slot].pending_pos;
         let prev = t.set_pending(slot, Some((txn, data)));
+        if let Some(pos) = pos {
+            t.slot_mut(slot).pending_pos = pos;
+        }
         if let Some(tx) = self.w.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
                 table: tid,
                 slot,
                 prev,
+                prev_pos,
                 table_before: None,
             });
             tx.rows_written += 1;

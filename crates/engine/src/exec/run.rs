@@ -903,6 +903,9 @@ impl Exec<'_> {
             if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
                 if u.slot < t.slots.len() {
                     t.set_pending(u.slot, u.prev);
+                    if t.heap.is_some() {
+                        t.slot_mut(u.slot).pending_pos = u.prev_pos;
+                    }
                 }
             }
         }

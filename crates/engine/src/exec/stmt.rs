@@ -1027,6 +1027,7 @@ impl Exec<'_> {
                 table,
                 slot: usize::MAX,
                 prev: None,
+                prev_pos: 0,
                 table_before: Some(Rc::new((before, name))),
             });
         }

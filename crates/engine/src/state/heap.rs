@@ -20,6 +20,8 @@ pub struct Heap {
     reusable: u64,
     /// Bytes of every version on the heap, live or dead.
     stored: u64,
+    /// Versions written so far: the next one's place in a sequential scan's order.
+    written: u64,
 }
 
 impl Heap {
@@ -34,8 +36,12 @@ impl Heap {
         self.pages.max(1)
     }
 
-    /// A new version of `bytes` (with its slot on the page) is written.
-    pub fn write(&mut self, bytes: u32) {
+    /// A new version of `bytes` (with its slot on the page) is written; returns its
+    /// place in the order a sequential scan meets versions. (A version that reuses space
+    /// VACUUM freed is still placed after the others: the model does not keep which
+    /// page's space it takes.)
+    pub fn write(&mut self, bytes: u32) -> u64 {
+        self.written += 1;
         self.stored += u64::from(bytes);
         if u64::from(bytes) <= self.reusable {
             self.reusable -= u64::from(bytes);
@@ -45,6 +51,7 @@ impl Heap {
             self.pages += 1;
             self.last_free = (PAGE_BYTES - PAGE_HEADER_BYTES).saturating_sub(bytes);
         }
+        self.written
     }
 
     /// VACUUM: the dead versions' space (all but `live` bytes) can take new versions. The

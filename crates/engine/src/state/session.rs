@@ -94,6 +94,8 @@ pub(crate) struct Undo {
     /// The row slot; unused for a table-level entry.
     pub slot: usize,
     pub prev: Option<(TxnId, RowData)>,
+    /// Where `prev` sat on a heap table's heap (`RowSlot::pending_pos`).
+    pub prev_pos: u64,
     /// TRUNCATE or DROP: the whole table as it was, and the name DROP removed.
     pub table_before: Option<Rc<(Rc<Table>, Option<String>)>>,
 }

@@ -87,6 +87,12 @@ pub struct RowSlot {
     pub committed: Vec<(u64, RowData)>,
     /// The uncommitted version and the transaction that wrote it.
     pub pending: Option<(TxnId, RowData)>,
+    /// In a heap table (`Table::heap`): where each committed version sits on the heap,
+    /// parallel to `committed` (a version with data; a delete keeps its row's place).
+    /// Empty in other tables.
+    pub heap_pos: Vec<u64>,
+    /// In a heap table: where the uncommitted version sits.
+    pub pending_pos: u64,
 }
 
 impl RowSlot {
@@ -122,6 +128,27 @@ impl RowSlot {
         (self.committed.iter())
             .rposition(|(s, _)| *s <= seq)
             .filter(|k| self.committed[*k].1.is_some())
+    }
+
+    /// Where the version a reader sees sits on the heap (a heap table's sequential scan
+    /// meets rows in this order): its own uncommitted version, the committed version its
+    /// snapshot `seq` sees, or (no snapshot: a locking read) the newest with data.
+    pub fn heap_position(&self, snapshot: Option<(u64, Option<TxnId>)>) -> u64 {
+        let pending_has_data = matches!(&self.pending, Some((_, Some(_))));
+        let committed = |k: Option<usize>| {
+            k.and_then(|k| self.heap_pos.get(k))
+                .or(self.heap_pos.last())
+                .copied()
+                .unwrap_or(self.pending_pos)
+        };
+        match snapshot {
+            Some((seq, own)) => match (&self.pending, own) {
+                (Some((txn, Some(_))), Some(me)) if *txn == me => self.pending_pos,
+                _ => committed(self.seen_at(seq)),
+            },
+            None if pending_has_data => self.pending_pos,
+            None => committed(None),
+        }
     }
 
     /// Whether a version newer than `seq` was committed (SNAPSHOT update conflicts).
@@ -514,11 +541,10 @@ impl Table {
         self.touch();
     }
 
-    /// A version of `bytes` goes on the heap (an INSERT or an UPDATE; rolled back or not).
-    pub fn heap_write(&mut self, bytes: u32) {
-        if let Some(heap) = &mut self.heap {
-            heap.write(bytes);
-        }
+    /// A version of `bytes` goes on the heap (an INSERT or an UPDATE; rolled back or
+    /// not); returns its place in a sequential scan's order.
+    pub fn heap_write(&mut self, bytes: u32) -> Option<u64> {
+        self.heap.as_mut().map(|heap| heap.write(bytes))
     }
 
     /// VACUUM: the space of versions no longer live can take new ones. Live: each row's
@@ -713,10 +739,21 @@ impl Table {
         // A committed row keeps the key text its uncommitted version was given; only a
         // committed delete changes it (to the rid text).
         let deleted = data.is_none();
+        if self.heap.is_some() {
+            // A delete leaves the row's last version where it was.
+            let pos = match &data {
+                Some(_) => s.pending_pos,
+                None => s.heap_pos.last().copied().unwrap_or(s.pending_pos),
+            };
+            s.heap_pos.push(pos);
+        }
         s.committed.push((seq, data));
         // Old versions are kept only while a snapshot could need them.
         if s.committed.len() > 16 {
             s.committed.remove(0);
+            if !s.heap_pos.is_empty() {
+                s.heap_pos.remove(0);
+            }
         }
         self.reindex(slot);
         if deleted {

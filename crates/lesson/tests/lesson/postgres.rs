@@ -4881,3 +4881,66 @@ fn coalesce_types_a_literal_by_its_int_column() {
         ["invalid input syntax for type integer: \"x\""]
     );
 }
+
+/// A one-row, one-column text result per statement: what `string_agg` returned.
+fn texts(sim: &Simulation, name: &str) -> Vec<String> {
+    (results(sim, name).into_iter())
+        .map(|r| match r.as_slice() {
+            [row] => row[0].output_text(),
+            other => panic!("one row expected, got {other:?}"),
+        })
+        .collect()
+}
+
+const FOUR: &str = "CREATE TABLE t (id int PRIMARY KEY, v int);
+INSERT INTO t VALUES (1, 0), (2, 0), (3, 0), (4, 0);";
+
+/// Real server (checked): a table is a heap, and a sequential scan meets its rows in the
+/// order their versions were written, not by primary key. An UPDATE writes a new
+/// version at the end; only the writer sees it there until it commits; a rollback
+/// leaves the row where it was; a deleted and re-inserted key goes at the end; a
+/// REPEATABLE READ snapshot keeps meeting the versions it sees where they are.
+#[test]
+fn a_sequential_scan_meets_rows_in_the_order_they_were_written() {
+    let agg = "SELECT string_agg(id::text, ',') FROM t;";
+    let a = format!(
+        "BEGIN;\nUPDATE t SET v = 1 WHERE id = 2;\n{agg}\nSELECT pg_sleep(1);\nROLLBACK;\n{agg}\n\
+         UPDATE t SET v = 2 WHERE id = 1;\n{agg}\nDELETE FROM t WHERE id = 3;\n\
+         INSERT INTO t VALUES (3, 5);\n{agg}"
+    );
+    let sim = pg(FOUR, &[("A", 0, &a), ("B", 500, agg)]);
+    assert_eq!(
+        texts(&sim, "A"),
+        ["1,3,4,2", "1,2,3,4", "2,3,4,1", "2,4,1,3"]
+    );
+    assert_eq!(texts(&sim, "B"), ["1,2,3,4"]);
+
+    let reader = format!(
+        "BEGIN ISOLATION LEVEL REPEATABLE READ;\n{agg}\nSELECT pg_sleep(1);\n{agg}\nCOMMIT;\n{agg}"
+    );
+    let writer = "UPDATE t SET v = 1 WHERE id = 2;";
+    let sim = pg(FOUR, &[("A", 0, &reader), ("B", 500, writer)]);
+    assert_eq!(texts(&sim, "A"), ["1,2,3,4", "1,2,3,4", "1,3,4,2"]);
+
+    // Two updates in one transaction: the later version is the one met; a savepoint's
+    // rollback puts the row back where its earlier version is.
+    let a = "BEGIN;\nUPDATE t SET v = 7 WHERE id = 3;\nUPDATE t SET v = 8 WHERE id = 1;\n\
+             UPDATE t SET v = 9 WHERE id = 3;\nSAVEPOINT s;\nUPDATE t SET v = 10 WHERE id = 1;\n\
+             ROLLBACK TO SAVEPOINT s;\nCOMMIT;\nSELECT string_agg(id || ':' || v, ',') FROM t;";
+    let sim = pg(FOUR, &[("A", 0, a)]);
+    assert_eq!(texts(&sim, "A"), ["2:0,4:0,1:8,3:9"]);
+}
+
+/// Real server (checked): `LIMIT 1 FOR UPDATE SKIP LOCKED` without ORDER BY claims the
+/// first row the scan meets: a row updated since the table was filled comes last.
+#[test]
+fn skip_locked_without_order_by_claims_in_heap_order() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, st text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new'), (3, 'new');
+UPDATE job SET st = 'new' WHERE id = 1;";
+    let claim = "SELECT id FROM job WHERE st = 'new' LIMIT 1 FOR UPDATE SKIP LOCKED;";
+    let a = format!("BEGIN;\n{claim}\nSELECT pg_sleep(1);\nCOMMIT;");
+    let sim = pg(setup, &[("A", 0, &a), ("B", 500, claim)]);
+    assert_eq!(results(&sim, "A")[0], ids(&[2]));
+    assert_eq!(results(&sim, "B"), [ids(&[3])]);
+}
