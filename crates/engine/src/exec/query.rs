@@ -3243,6 +3243,19 @@ impl Exec<'_> {
     /// Writes a new version of a row in the current transaction, keeping undo and the
     /// index sizes the page model needs.
     pub(crate) fn write_row(&mut self, i: usize, tid: u32, slot: RowId, data: Option<Vec<Value>>) {
+        self.write_version(i, tid, slot, data, false);
+    }
+
+    /// [`Self::write_row`], saying whether the version counts as a key update though it
+    /// keeps the key (`RowSlot::pending_key_update`).
+    fn write_version(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        data: Option<Vec<Value>>,
+        key_update: bool,
+    ) {
         let txn = self.ensure_txn(i);
         if let Some(t) = &mut self.out.touched {
             t.written.push((tid, slot));
@@ -3253,10 +3266,16 @@ impl Exec<'_> {
             let bytes = self.rules.version_bytes(&t.columns, row);
             pos = t.heap_write(bytes);
         }
-        let prev_pos = t.slots[slot].pending_pos;
+        let (prev_pos, prev_key_update) = {
+            let s = &t.slots[slot];
+            (s.pending_pos, s.pending_key_update)
+        };
         let prev = t.set_pending(slot, Some((txn, data)));
         if let Some(pos) = pos {
             t.slot_mut(slot).pending_pos = pos;
+        }
+        if key_update != prev_key_update {
+            t.slot_mut(slot).pending_key_update = key_update;
         }
         if let Some(tx) = self.w.sessions[i].txn.as_mut() {
             tx.undo.push(Undo {
@@ -3264,6 +3283,7 @@ impl Exec<'_> {
                 slot,
                 prev,
                 prev_pos,
+                prev_key_update,
                 table_before: None,
             });
             tx.rows_written += 1;
@@ -4655,9 +4675,19 @@ impl Exec<'_> {
             .rules
             .write_row_lock(new.is_none())
             .unwrap_or(LockMode::X);
+        // An update by a transaction that had locked the row FOR UPDATE counts as a key
+        // update though it keeps the key: the server keeps the stronger mode on the
+        // version it replaces, so a later KEY SHARE lock under a snapshot does not pass it.
+        let mut key_update = false;
         if let (Some(key_mode), Some(new)) = (self.rules.key_update_lock(), &new) {
             if self.w.db.tables[tid as usize].changes_key(old, new) {
                 mode = key_mode;
+            } else if let Some(t) = &self.w.sessions[i].txn {
+                key_update = self
+                    .w
+                    .locks
+                    .held(t.id, &res)
+                    .is_some_and(|(m, _)| m == key_mode);
             }
         }
         self.nowait(i, hints, |x| x.lock(i, res, mode, false))?;
@@ -4713,7 +4743,7 @@ impl Exec<'_> {
         } else {
             slot
         };
-        self.write_row(i, tid, slot, Some(new));
+        self.write_version(i, tid, slot, Some(new), key_update);
         if let Some(changes) = changes {
             let t = &self.w.db.tables[tid as usize];
             let key = t.key_text(slot);

@@ -903,8 +903,11 @@ impl Exec<'_> {
             if let Some(t) = self.w.db.tables.get_mut(u.table as usize) {
                 if u.slot < t.slots.len() {
                     t.set_pending(u.slot, u.prev);
-                    if t.heap.is_some() {
-                        t.slot_mut(u.slot).pending_pos = u.prev_pos;
+                    let s = &t.slots[u.slot];
+                    if s.pending_pos != u.prev_pos || s.pending_key_update != u.prev_key_update {
+                        let s = t.slot_mut(u.slot);
+                        s.pending_pos = u.prev_pos;
+                        s.pending_key_update = u.prev_key_update;
                     }
                 }
             }

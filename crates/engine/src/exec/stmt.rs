@@ -1028,6 +1028,7 @@ impl Exec<'_> {
                 slot: usize::MAX,
                 prev: None,
                 prev_pos: 0,
+                prev_key_update: false,
                 table_before: Some(Rc::new((before, name))),
             });
         }

@@ -241,8 +241,11 @@ pub fn covers(held: LockMode, requested: LockMode) -> bool {
         return true;
     }
     if held.is_row_clause() && requested.is_row_clause() {
-        // FOR UPDATE covers all; FOR SHARE and FOR NO KEY UPDATE cover FOR KEY SHARE.
-        return held == LockMode::ForUpdate || requested == LockMode::ForKeyShare;
+        // A stronger clause covers a weaker one (FOR NO KEY UPDATE conflicts with all
+        // that FOR SHARE conflicts with): a transaction's lock on a row is the strongest
+        // it asked for, as the server keeps it.
+        let rank = |m| LockMode::ROW_CLAUSES.iter().position(|&c| c == m);
+        return rank(held) >= rank(requested);
     }
     match (rights(held), rights(requested)) {
         (Some((hw, hb)), Some((rw, rb))) => hw >= rw && hb >= rb,

@@ -96,6 +96,8 @@ pub(crate) struct Undo {
     pub prev: Option<(TxnId, RowData)>,
     /// Where `prev` sat on a heap table's heap (`RowSlot::pending_pos`).
     pub prev_pos: u64,
+    /// Whether `prev` counted as a key update (`RowSlot::pending_key_update`).
+    pub prev_key_update: bool,
     /// TRUNCATE or DROP: the whole table as it was, and the name DROP removed.
     pub table_before: Option<Rc<(Rc<Table>, Option<String>)>>,
 }

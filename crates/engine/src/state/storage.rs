@@ -93,6 +93,12 @@ pub struct RowSlot {
     pub heap_pos: Vec<u64>,
     /// In a heap table: where the uncommitted version sits.
     pub pending_pos: u64,
+    /// The uncommitted version is an update that counts as a key update though it kept
+    /// the key: its transaction had locked the row FOR UPDATE (the server keeps the
+    /// stronger lock's mode on the version it replaces).
+    pub pending_key_update: bool,
+    /// Commit sequence numbers of such versions (a KEY SHARE lock does not pass them).
+    pub key_updates: Vec<u64>,
 }
 
 impl RowSlot {
@@ -302,16 +308,20 @@ impl Table {
     }
 
     /// Whether every version of `slot` committed after snapshot `seq` is an update that
-    /// kept the key of the version before it (none deleted the row, none changed a key).
+    /// kept the key of the version before it (none deleted the row, none changed a key,
+    /// none counts as a key update: `RowSlot::key_updates`).
     pub fn keys_kept_since(&self, slot: RowId, seq: u64) -> bool {
-        let committed = &self.slots[slot].committed;
+        let s = &self.slots[slot];
+        let committed = &s.committed;
         let Some(seen) = committed.iter().rposition(|(s, _)| *s <= seq) else {
             return false;
         };
         committed[seen..]
             .windows(2)
             .all(|w| match (&w[0].1, &w[1].1) {
-                (Some(old), Some(new)) => !self.changes_key(old, new),
+                (Some(old), Some(new)) => {
+                    !self.changes_key(old, new) && !s.key_updates.contains(&w[1].0)
+                }
                 _ => false,
             })
     }
@@ -748,12 +758,17 @@ impl Table {
             s.heap_pos.push(pos);
         }
         s.committed.push((seq, data));
+        if std::mem::take(&mut s.pending_key_update) {
+            s.key_updates.push(seq);
+        }
         // Old versions are kept only while a snapshot could need them.
         if s.committed.len() > 16 {
             s.committed.remove(0);
             if !s.heap_pos.is_empty() {
                 s.heap_pos.remove(0);
             }
+            let oldest = s.committed[0].0;
+            s.key_updates.retain(|&k| k > oldest);
         }
         self.reindex(slot);
         if deleted {

@@ -341,3 +341,64 @@ fn a_key_needs_comparable_types() {
          \"pid\" and \"id\" are of incompatible types: text and integer.)"
     );
 }
+
+/// Real server (checked): an UPDATE that keeps the key, by a transaction that had locked
+/// the row FOR UPDATE (in a savepoint or not, once or twice), counts as a key update: a
+/// REPEATABLE READ transaction whose snapshot predates it fails its KEY SHARE lock, the
+/// foreign key's check included, with 40001. After FOR SHARE or FOR NO KEY UPDATE the
+/// same UPDATE passes, and under READ COMMITTED the check waits, then passes.
+#[test]
+fn an_update_after_for_update_counts_as_a_key_update() {
+    let reader = |lock: &str| {
+        format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT count(*) FROM parent;\n\
+             SELECT pg_sleep(1);\n{lock}\nCOMMIT;"
+        )
+    };
+    let key_share = "SELECT id FROM parent WHERE id = 2 FOR KEY SHARE;";
+    let writer = |first: &str, then: &str| {
+        format!("BEGIN;\nSELECT id FROM parent WHERE id = 2 {first};\n{then}COMMIT;")
+    };
+    let update = "UPDATE parent SET note = 'x' WHERE id = 2;\n";
+    for (first, then, fails) in [
+        ("FOR UPDATE", update.to_string(), true),
+        ("FOR UPDATE", format!("SAVEPOINT s;\n{update}"), true),
+        ("FOR UPDATE", format!("{update}{update}"), true),
+        ("FOR SHARE", update.to_string(), false),
+        ("FOR NO KEY UPDATE", update.to_string(), false),
+    ] {
+        for lock in [key_share, "INSERT INTO child VALUES (5, 2);"] {
+            let sim = pg(
+                TABLES,
+                &[("A", 0, &reader(lock)), ("B", 200, &writer(first, &then))],
+            );
+            let want: &[&str] = if fails { &["40001"] } else { &[] };
+            assert_eq!(sqlstates(&sim, "A"), want, "{first} then {then:?}, {lock}");
+        }
+    }
+    let rc = "INSERT INTO child VALUES (5, 2);\nSELECT count(*) FROM child;";
+    let holder = writer("FOR UPDATE", &format!("{update}SELECT pg_sleep(1);\n"));
+    let sim = pg(TABLES, &[("B", 0, &holder), ("A", 200, rc)]);
+    assert!(sqlstates(&sim, "A").is_empty());
+    assert!(wait_ms(&sim, "A") >= 700, "{}", wait_ms(&sim, "A"));
+    assert_eq!(results(&sim, "A")[0], int_rows(&[&[Some(1)]]));
+}
+
+/// Real server (checked): a transaction's lock on a row is the strongest clause it
+/// asked for, not a stronger one: after FOR SHARE and an UPDATE that keeps the key (or
+/// FOR NO KEY UPDATE, then FOR SHARE) another transaction's KEY SHARE passes at once and
+/// its FOR SHARE NOWAIT fails with 55P03.
+#[test]
+fn a_rows_lock_is_the_strongest_clause_asked_for() {
+    for first in [
+        "SELECT id FROM parent WHERE id = 2 FOR SHARE;\nUPDATE parent SET note = 'x' WHERE id = 2;",
+        "SELECT id FROM parent WHERE id = 2 FOR NO KEY UPDATE;\nSELECT id FROM parent WHERE id = 2 FOR SHARE;",
+    ] {
+        let b = format!("BEGIN;\n{first}\nSELECT pg_sleep(1);\nCOMMIT;");
+        let a = "SELECT id FROM parent WHERE id = 2 FOR KEY SHARE;\n\
+                 SELECT id FROM parent WHERE id = 2 FOR SHARE NOWAIT;";
+        let sim = pg(TABLES, &[("B", 0, &b), ("A", 200, a)]);
+        assert_eq!(wait_ms(&sim, "A"), 0, "{first}");
+        assert_eq!(sqlstates(&sim, "A"), ["55P03"], "{first}");
+    }
+}
