@@ -2,9 +2,11 @@
 // slices between frames, a long one shows its progress and a Cancel button, a newer
 // request drops an older one, and a failure inside a run reaches the error panel. Real
 // clicks in real Chromium; the Long Tasks API says how long the main thread was busy at
-// a stretch.
+// a stretch. And the player's text is whole at a phone's width and at 1280 px: the
+// narration of a wait, and the why panel's sentences and matrix.
 
 import { test, assert, timeClick, watchLongTasks } from './harness.mjs';
+import { openLesson } from './settle.mjs';
 
 const EXERCISE = 'exercise-skip-locked';
 const EDITOR = '[data-testid=editor-next_task]';
@@ -127,4 +129,74 @@ test('responsive: with a mouse and keyboard the first narration names the arrow 
   await t.open('#/lesson/queue-wait-or-skip');
   await page.waitForSelector('[data-testid=narration]');
   assert.match(await page.textContent('[data-testid=narration]'), /Press Play, or → to step/);
+});
+
+test('responsive: on a phone the narration of a wait is whole, in a box that keeps its height while stepping', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await openLesson(t, '#/lesson/pg-foreign-key-locks?admin=delete', 'admin=delete');
+  await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+  const heights = new Set();
+  let wait = null;
+  for (let i = 1; i <= 40 && !wait; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
+    const shown = await page.$eval('[data-testid=narration]', (el) => ({
+      text: el.textContent,
+      height: Math.round(el.getBoundingClientRect().height),
+      cut: el.scrollHeight > el.clientHeight + 1,
+    }));
+    heights.add(shown.height);
+    if (shown.text.includes(' waits for ')) wait = shown;
+  }
+  assert.ok(wait, 'no wait in the first 40 events');
+  // Three lines at this width; the last names the holder.
+  assert.match(wait.text, /admin waits for FOR UPDATE on TUPLE job \(1\): worker holds FOR KEY SHARE$/);
+  assert.ok(!wait.cut, `the wait's narration is cut: ${JSON.stringify(wait)}`);
+  // Whatever the event's length, the pinned stage below it does not move.
+  assert.deepEqual([...heights], [wait.height], `the narration's box changed height: ${[...heights]}`);
+});
+
+test('responsive: the why panel at 1280 and 1024 px wraps its sentences and caption inside it; a matrix too wide scrolls on its own', async (t) => {
+  const { page } = t;
+  for (const [width, height] of [[1280, 800], [1024, 768]]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('about:blank');
+    // At 500 ms admin waits for FOR UPDATE on job 1, held FOR KEY SHARE: PostgreSQL's four row locks.
+    await openLesson(t, '#/lesson/pg-foreign-key-locks?admin=delete&t=500', 'admin=delete');
+    await page.click('[data-testid=why-toggle]');
+    await page.waitForSelector('[data-testid=why-matrix]');
+    const m = await page.evaluate(() => {
+      const why = document.querySelector('[data-testid=why]');
+      const table = why.querySelector('[data-testid=why-matrix]');
+      const caption = table.caption ?? document.getElementById(table.getAttribute('aria-labelledby'));
+      const box = why.getBoundingClientRect();
+      const inner = { left: box.left + why.clientLeft, right: box.left + why.clientLeft + why.clientWidth };
+      let scroller = table.parentElement;
+      while (scroller !== why && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
+      const texts = [...why.querySelectorAll('.why__sentence'), caption].map((el) => {
+        const r = el.getBoundingClientRect();
+        return { text: el.textContent.slice(0, 40), left: r.left, right: r.right };
+      });
+      return {
+        inner,
+        texts,
+        panelSideways: why.scrollWidth - why.clientWidth,
+        ownScroller: scroller !== why,
+        scrollerRight: scroller.getBoundingClientRect().right,
+        tableRight: table.getBoundingClientRect().right,
+        scrolls: scroller.scrollWidth > scroller.clientWidth,
+      };
+    });
+    const where = `at ${width}×${height}`;
+    assert.ok(m.panelSideways <= 1, `${where}: the panel scrolls sideways by ${m.panelSideways} px`);
+    for (const p of m.texts) {
+      assert.ok(p.left >= m.inner.left - 0.5 && p.right <= m.inner.right + 0.5, `${where}: "${p.text}…" runs out of the panel: ${JSON.stringify({ ...p, panel: m.inner })}`);
+    }
+    // The matrix fits, or it scrolls in a box of its own that ends inside the panel.
+    if (m.tableRight > m.inner.right + 0.5) {
+      assert.ok(m.ownScroller && m.scrolls && m.scrollerRight <= m.inner.right + 0.5, `${where}: the matrix is cut: ${JSON.stringify(m)}`);
+    }
+    await t.screenshot(`why-pg-foreign-key-locks-${width}`);
+  }
 });

@@ -124,39 +124,44 @@ pub fn WhyPanel(props: &WhyPanelProps) -> Html {
 fn matrix(m: &Matrix) -> Html {
     let asked = &m.names[m.asked];
     let held: Vec<&str> = m.held.iter().map(|&c| m.names[c].as_str()).collect();
+    // The caption is a paragraph above the scroller rather than a `<caption>`, which
+    // is as wide as its table: PostgreSQL's four row locks make the table wider than
+    // the stage's side column, and the sentence would scroll away with it.
     html! {
-        <div class="why__matrix table__scroll">
-            <table data-testid="why-matrix">
-                <caption>
-                    { t!("why-matrix-caption", dialect = m.dialect) }{ " " }
-                    { t!("why-matrix-lit", asked = asked, held = held.join(", ")) }
-                </caption>
-                <thead>
-                    <tr>
-                        <th scope="col"><span class="visually-hidden">{ t!("why-matrix-corner") }</span></th>
-                        { for m.names.iter().enumerate().map(|(c, n)| html! {
-                            <th scope="col" class={classes!(m.held.contains(&c).then_some("why__head--lit"))}>{ n }</th>
-                        }) }
-                    </tr>
-                </thead>
-                <tbody>
-                    { for m.compatible.iter().enumerate().map(|(r, row)| html! {
+        <div class="why__matrix">
+            <p class="why__caption" id="why-matrix-caption" data-testid="why-matrix-caption">
+                { t!("why-matrix-caption", dialect = m.dialect) }{ " " }
+                { t!("why-matrix-lit", asked = asked, held = held.join(", ")) }
+            </p>
+            <div class="why__scroll table__scroll">
+                <table data-testid="why-matrix" aria-labelledby="why-matrix-caption">
+                    <thead>
                         <tr>
-                            <th scope="row" class={classes!((r == m.asked).then_some("why__head--lit"))}>{ &m.names[r] }</th>
-                            { for row.iter().enumerate().map(|(c, ok)| {
-                                let lit = r == m.asked && m.held.contains(&c);
-                                html! {
-                                    <td class={classes!(if *ok { "why__cell--yes" } else { "why__cell--no" }, lit.then_some("why__cell--lit"))}
-                                        data-lit={lit.then_some("true")}>
-                                        <span aria-hidden="true">{ if *ok { "✓" } else { "✗" } }</span>
-                                        <span class="visually-hidden">{ if *ok { t!("why-matrix-yes") } else { t!("why-matrix-no") } }</span>
-                                    </td>
-                                }
+                            <th scope="col"><span class="visually-hidden">{ t!("why-matrix-corner") }</span></th>
+                            { for m.names.iter().enumerate().map(|(c, n)| html! {
+                                <th scope="col" class={classes!(m.held.contains(&c).then_some("why__head--lit"))}>{ n }</th>
                             }) }
                         </tr>
-                    }) }
-                </tbody>
-            </table>
+                    </thead>
+                    <tbody>
+                        { for m.compatible.iter().enumerate().map(|(r, row)| html! {
+                            <tr>
+                                <th scope="row" class={classes!((r == m.asked).then_some("why__head--lit"))}>{ &m.names[r] }</th>
+                                { for row.iter().enumerate().map(|(c, ok)| {
+                                    let lit = r == m.asked && m.held.contains(&c);
+                                    html! {
+                                        <td class={classes!(if *ok { "why__cell--yes" } else { "why__cell--no" }, lit.then_some("why__cell--lit"))}
+                                            data-lit={lit.then_some("true")}>
+                                            <span aria-hidden="true">{ if *ok { "✓" } else { "✗" } }</span>
+                                            <span class="visually-hidden">{ if *ok { t!("why-matrix-yes") } else { t!("why-matrix-no") } }</span>
+                                        </td>
+                                    }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
         </div>
     }
 }
