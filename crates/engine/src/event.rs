@@ -196,6 +196,20 @@ pub enum Event {
         table: Rc<str>,
         key: String,
     },
+    /// A foreign key's check at the end of a statement that wrote `table`: the query
+    /// that reads `reads` (and locks what it finds), as the server's referential
+    /// integrity runs one.
+    ForeignKeyChecked {
+        session: Rc<str>,
+        constraint: Rc<str>,
+        table: Rc<str>,
+        reads: Rc<str>,
+        /// The key's values, as `1` or `1, a`.
+        key: String,
+        /// None: a referencing row's check (its referenced row must exist). Else a
+        /// referenced row's key went: the key's action, as `ON DELETE CASCADE`.
+        action: Option<String>,
+    },
     ResultReturned {
         session: Rc<str>,
         columns: Vec<String>,
@@ -309,6 +323,7 @@ impl Event {
             | RowInserted { session, .. }
             | RowUpdated { session, .. }
             | RowDeleted { session, .. }
+            | ForeignKeyChecked { session, .. }
             | ResultReturned { session, .. }
             | Sleeping { session, .. }
             | Error { session, .. }
@@ -459,6 +474,16 @@ impl fmt::Display for Event {
                 Ok(())
             }
             RowDeleted { session, table, key } => write!(f, "{session} deletes {table} ({key})"),
+            ForeignKeyChecked { session, constraint, reads, key, action: None, .. } => write!(
+                f,
+                "{session} checks foreign key {constraint}: {reads} ({key}) must exist"
+            ),
+            ForeignKeyChecked { session, constraint, table, reads, key, action: Some(action) } => {
+                write!(
+                    f,
+                    "{session} checks foreign key {constraint} ({action}): rows of {reads} that reference {table} ({key})"
+                )
+            }
             ResultReturned { session, columns, rows, first_row } => {
                 write!(f, "{session} gets {rows} row(s) [{}]", columns.join(", "))?;
                 if let Some(r) = first_row {

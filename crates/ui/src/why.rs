@@ -4,6 +4,8 @@
 //! it. Built from the engine's events and the run's anomalies only: no text is written
 //! per lesson. Pure, so it is tested natively.
 
+use std::rc::Rc;
+
 use engine::locks::{compatible, LockMode};
 use engine::{Dialect, Event, TraceEntry};
 use lesson::{values_text, Anomaly, AnomalyKind, AnomalyRule, Duplicate, Kept, Lost, Unmatched};
@@ -636,6 +638,14 @@ fn holding(
                 s.push_str(&t!("why-statement-aside", statement = st));
             }
             s.push_str(&t!("why-period"));
+            if let Some(constraint) = key_check_before(trace, g, holder) {
+                s.push(' ');
+                s.push_str(&t!(
+                    "why-key-check",
+                    holder = holder,
+                    constraint = constraint.to_string()
+                ));
+            }
             s
         }
         None => t!(
@@ -645,6 +655,28 @@ fn holding(
             resource = &res
         ),
     }
+}
+
+/// The foreign key whose check (of a row `holder` wrote) took the lock granted at
+/// `grant`: the check's line comes between the statement's start and the grant.
+fn key_check_before(trace: &[TraceEntry], grant: usize, holder: &str) -> Option<Rc<str>> {
+    for e in trace[..grant.min(trace.len())].iter().rev().take(LOOK_BACK) {
+        match &e.event {
+            Event::ForeignKeyChecked {
+                session,
+                constraint,
+                action: None,
+                ..
+            } if **session == *holder => return Some(Rc::clone(constraint)),
+            Event::ForeignKeyChecked { session, .. } | Event::StatementStarted { session, .. }
+                if **session == *holder =>
+            {
+                return None
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// "its UPDATE in next_task, line 28": the statement `session` ran last before `end`.
@@ -794,6 +826,32 @@ mod tests {
         assert!(m.compatible[m.asked][0], "U is compatible with IS");
         // Nothing waits and nothing happened: nothing to explain.
         assert_eq!(explain_at(&run, 1, &[]), None);
+    }
+
+    #[test]
+    fn a_wait_on_a_foreign_keys_lock_names_the_key() {
+        let run = build("pg-foreign-key-locks", &[("admin", "delete"), ("fk", "on")]);
+        let events = run.events_by(500_000);
+        let why = explain_at(&run, events, &["admin".to_string()]).unwrap();
+        assert_eq!(
+            why.sentences[1],
+            "worker holds FOR KEY SHARE on job 1 since 0.024 ms (its INSERT, line 2). \
+             The lock comes from worker's check of foreign key job_run_job_id_fkey: until \
+             worker's transaction ends, the referenced row can be neither deleted nor given \
+             another key."
+        );
+        // A lock the script asks for itself names no key.
+        let run = build(
+            "pg-foreign-key-locks",
+            &[("admin", "delete"), ("fk", "off")],
+        );
+        let events = run.events_by(500_000);
+        if let Some(why) = explain_at(&run, events, &["admin".to_string()]) {
+            assert!(
+                why.sentences.iter().all(|s| !s.contains("foreign key")),
+                "{why:?}"
+            );
+        }
     }
 
     #[test]

@@ -278,6 +278,7 @@ impl Exec<'_> {
         fk: &ForeignKey,
         key: &[Value],
     ) -> Result<(), Interrupt> {
+        self.checked(i, fk, tid, fk.parent, key, None);
         if self.count_key(i, fk.parent, &fk.parent_columns, key, true, Snapshot::Fresh)? > 0 {
             return Ok(());
         }
@@ -312,6 +313,21 @@ impl Exec<'_> {
             None => fk.on_delete,
             Some(_) => fk.on_update,
         };
+        if self.recording() {
+            let name = match action {
+                RefAction::NoAction => "NO ACTION",
+                RefAction::Restrict => "RESTRICT",
+                RefAction::Cascade => "CASCADE",
+                RefAction::SetNull => "SET NULL",
+                RefAction::SetDefault => "SET DEFAULT",
+            };
+            let on = if new_key.is_none() {
+                "DELETE"
+            } else {
+                "UPDATE"
+            };
+            self.checked(i, fk, tid, child, key, Some(format!("ON {on} {name}")));
+        }
         if matches!(action, RefAction::NoAction | RefAction::Restrict) {
             return self.still_referenced(i, tid, child, fk, key, action == RefAction::Restrict);
         }
@@ -367,6 +383,33 @@ impl Exec<'_> {
             self.still_referenced(i, tid, child, fk, key, false)?;
         }
         Ok(())
+    }
+
+    /// The trace's line for a check of `fk` by a statement that wrote `table`, reading
+    /// `reads` (`action`: see [`Event::ForeignKeyChecked`]).
+    fn checked(
+        &mut self,
+        i: usize,
+        fk: &ForeignKey,
+        table: u32,
+        reads: u32,
+        key: &[Value],
+        action: Option<String>,
+    ) {
+        if !self.recording() {
+            return;
+        }
+        let key = (key.iter().map(Value::to_string))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.push(crate::event::Event::ForeignKeyChecked {
+            session: self.w.sessions[i].name.clone(),
+            constraint: fk.name.as_str().into(),
+            table: self.w.db.tables[table as usize].name.clone(),
+            reads: self.w.db.tables[reads as usize].name.clone(),
+            key,
+            action,
+        });
     }
 
     /// NO ACTION and RESTRICT: a row of `child` still referencing `key` (as of now,

@@ -21,6 +21,7 @@ why-refused-asks = { $session } asks for { $mode } on { $resource } with { $func
 why-refused-incompatible = { $mode } is not compatible with { $held }, which { $holder } holds: { $function } answers false at once, and { $session } goes on without the lock.
 why-holds-since = { $holder } holds { $mode } on { $resource } since { $time }
 why-holds = { $holder } holds { $mode } on { $resource }.
+why-key-check = The lock comes from { $holder }'s check of foreign key { $constraint }: until { $holder }'s transaction ends, the referenced row can be neither deleted nor given another key.
 
 why-skip-title = Why { $session } skipped { $table } { $key }
 why-skip-rule = { $session } skipped { $table } { $key }: { $clause } skips rows locked in a mode its lock conflicts with.

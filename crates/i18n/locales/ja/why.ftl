@@ -21,6 +21,7 @@ why-refused-asks = { $session } は { $function } で { $resource } に { $mode 
 why-refused-incompatible = { $mode } は { $holder } が保持する { $held } と両立しません: { $function } はすぐに false を返し、{ $session } はロックなしで先へ進みます。
 why-holds-since = { $holder } は { $time } から { $resource } に { $mode } を保持しています
 why-holds = { $holder } は { $resource } に { $mode } を保持しています。
+why-key-check = このロックは { $holder } の外部キー { $constraint } の検査が取得したものです。{ $holder } のトランザクションが終わるまで、参照される行は削除も、キーの変更もできません。
 
 why-skip-title = { $session } が { $table } { $key } をスキップした理由
 why-skip-rule = { $session } は { $table } { $key } をスキップしました: { $clause } は、自分のロックと両立しないモードでロックされた行を飛ばします。

@@ -22,6 +22,7 @@ why-refused-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource 
 why-refused-incompatible = { $mode } nie jest zgodna z { $held }, którą trzyma { $holder }: { $function } od razu zwraca false, a { $session } idzie dalej bez blokady.
 why-holds-since = { $holder } trzyma { $mode } na { $resource } od { $time }
 why-holds = { $holder } trzyma { $mode } na { $resource }.
+why-key-check = Tę blokadę założyło sprawdzenie klucza obcego { $constraint } w sesji { $holder }: wiersza, do którego odwołuje się nowy wiersz, nie można usunąć ani zmienić jego klucza, dopóki transakcja { $holder } się nie skończy.
 
 why-skip-title = Dlaczego { $session } pominęła { $table } { $key }
 why-skip-rule = Sesja { $session } pominęła { $table } { $key }: { $clause } pomija wiersze zablokowane w trybie, z którym jej blokada jest niezgodna.
