@@ -192,7 +192,11 @@ impl Simulation {
                 order.iter().map(|&s| rank[s]).collect::<Vec<_>>()
             };
             places(&|s| s.heap_pos.last().copied()).hash(h);
-            places(&|s| Some(s.heap_position(None))).hash(h);
+            places(&|s| match &s.pending {
+                Some((_, Some(_))) => Some(s.pending_pos),
+                _ => s.heap_pos.last().copied(),
+            })
+            .hash(h);
         }
     }
 }

@@ -415,6 +415,13 @@ pub(crate) trait Rules: Sync {
         e
     }
 
+    /// Whether a script may name OUTPUT's `inserted` and `deleted` rows itself (SQL
+    /// Server). Elsewhere the parser writes those qualifiers (RETURNING's row, with an
+    /// empty span) and one the script wrote is a table the statement does not have.
+    fn output_tables(&self) -> bool {
+        true
+    }
+
     /// The row lock an UPDATE that changes a key (a column of a unique index, which a
     /// foreign key could reference) takes instead of `write_row_lock`'s; `None`: the same.
     fn key_update_lock(&self) -> Option<LockMode> {

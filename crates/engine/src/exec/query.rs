@@ -2879,9 +2879,19 @@ impl Exec<'_> {
                 let mut slots: Vec<RowId> = t.clustered_order().collect();
                 // A heap is read in the order its versions were written: a row an UPDATE
                 // wrote again comes after the others. (With an ORDER BY, the sort
-                // decides.)
-                if t.heap.is_some() && spec.order.is_empty() {
-                    slots.sort_by_key(|&s| t.slots[s].heap_position(snapshot));
+                // decides.) A condition on the key's column is read through its index
+                // (the server's bitmap scan, which meets rows where they were first
+                // written): key order stands for that.
+                let on_key = t.key.first().is_some_and(|&k| {
+                    let name = t.columns[k].name.as_str();
+                    preds.iter().any(|p| indexable_on(p, name))
+                });
+                if t.heap.is_some() && spec.order.is_empty() && !on_key {
+                    // A locking read meets rows where its statement's snapshot sees
+                    // them, and keeps that order when it runs again after a wait.
+                    let seq = snapshot.map_or(self.w.sessions[i].statement_seq, |(seq, _)| seq);
+                    let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
+                    slots.sort_by_key(|&s| t.slots[s].heap_position(Some(seq), own));
                 }
                 (Access::ClusteredScan, slots, None)
             }
@@ -5317,6 +5327,29 @@ impl Exec<'_> {
         let is_side = |q: &sql::ast::Ident| {
             q.value.eq_ignore_ascii_case("inserted") || q.value.eq_ignore_ascii_case("deleted")
         };
+        if !self.rules.output_tables() {
+            // A side the script wrote itself in a column (the parser's have an empty span).
+            let mut refs = Vec::new();
+            for it in &o.items {
+                match it {
+                    SelectItem::Expr { expr, .. } | SelectItem::Assign { expr, .. } => {
+                        crate::syntax::column_refs(expr, &mut refs)
+                    }
+                    // (`inserted.*` cannot be told from the parser's `t.*`, which
+                    // keeps its text's span: it passes.)
+                    SelectItem::Wildcard { .. } => {}
+                }
+            }
+            let written = refs.into_iter().find(|n| {
+                n.parts.len() >= 2 && {
+                    let q = &n.parts[n.parts.len() - 2];
+                    is_side(q) && !q.span.is_empty()
+                }
+            });
+            if let Some(name) = written {
+                return Err(SqlError::unbound_identifier(name).into());
+            }
+        }
         let bare_star = |q: &Option<sql::ast::Ident>| {
             q.as_ref().is_none_or(|q| q.span.is_empty()) && !others.is_empty()
         };
@@ -5833,6 +5866,30 @@ fn range_bounds<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Vec<(Bin
 enum Returned {
     Yes,
     No,
+}
+
+/// Whether a condition compares `column` in a way a B-tree on it can search: `=`, `<`,
+/// `<=`, `>`, `>=`, BETWEEN or IN (not `<>`).
+fn indexable_on(p: &Expr, column: &str) -> bool {
+    let is_column = |e: &Expr| matches!(&e.kind, ExprKind::Column(n) if n.name().value.eq_ignore_ascii_case(column));
+    match &p.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge,
+            left,
+            right,
+        } => is_column(left) || is_column(right),
+        ExprKind::Between {
+            expr,
+            negated: false,
+            ..
+        }
+        | ExprKind::InList {
+            expr,
+            negated: false,
+            ..
+        } => is_column(expr),
+        _ => false,
+    }
 }
 
 fn equality_expr<'e>(preds: &[&'e Expr], column: &str, scope: &Scope) -> Option<&'e Expr> {

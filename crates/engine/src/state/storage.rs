@@ -136,25 +136,25 @@ impl RowSlot {
             .filter(|k| self.committed[*k].1.is_some())
     }
 
-    /// Where the version a reader sees sits on the heap (a heap table's sequential scan
-    /// meets rows in this order): its own uncommitted version, the committed version its
-    /// snapshot `seq` sees, or (no snapshot: a locking read) the newest with data.
-    pub fn heap_position(&self, snapshot: Option<(u64, Option<TxnId>)>) -> u64 {
-        let pending_has_data = matches!(&self.pending, Some((_, Some(_))));
-        let committed = |k: Option<usize>| {
-            k.and_then(|k| self.heap_pos.get(k))
-                .or(self.heap_pos.last())
-                .copied()
-                .unwrap_or(self.pending_pos)
-        };
-        match snapshot {
-            Some((seq, own)) => match (&self.pending, own) {
-                (Some((txn, Some(_))), Some(me)) if *txn == me => self.pending_pos,
-                _ => committed(self.seen_at(seq)),
-            },
-            None if pending_has_data => self.pending_pos,
-            None => committed(None),
+    /// Where the version a reader meets sits on the heap (a heap table's sequential scan
+    /// meets rows in this order): its own uncommitted version; else the committed version
+    /// its snapshot `seq` sees, or without one (a locking read) the newest committed one.
+    /// Another transaction's uncommitted version is not where a scan meets the row: it
+    /// meets the version before it, and waits there.
+    pub fn heap_position(&self, seq: Option<u64>, own: Option<TxnId>) -> u64 {
+        if let (Some((txn, Some(_))), Some(me)) = (&self.pending, own) {
+            if *txn == me {
+                return self.pending_pos;
+            }
         }
+        let seen = match seq {
+            Some(seq) => self.seen_at(seq),
+            None => self.committed.len().checked_sub(1),
+        };
+        (seen.and_then(|k| self.heap_pos.get(k)))
+            .or(self.heap_pos.last())
+            .copied()
+            .unwrap_or(self.pending_pos)
     }
 
     /// Whether a version newer than `seq` was committed (SNAPSHOT update conflicts).

@@ -4944,3 +4944,52 @@ UPDATE job SET st = 'new' WHERE id = 1;";
     assert_eq!(results(&sim, "A")[0], ids(&[2]));
     assert_eq!(results(&sim, "B"), [ids(&[3])]);
 }
+
+/// Real server (checked): RETURNING names the row by the table's name or alias; T-SQL's
+/// `inserted.` and `deleted.` are missing FROM-clause entries (42P01), and the statement
+/// changes nothing. An alias that happens to be `inserted` is the table.
+#[test]
+fn returning_knows_no_inserted_or_deleted_table() {
+    let a = "UPDATE t SET v = 5 WHERE id = 1 RETURNING inserted.v;\n\
+             DELETE FROM t WHERE id = 2 RETURNING deleted.id + 1;\n\
+             DO $$ DECLARE x int; BEGIN UPDATE t SET v = 9 WHERE id = 1 RETURNING inserted.v INTO x; END $$;\n\
+             UPDATE t AS inserted SET v = 7 WHERE id = 1 RETURNING inserted.v;\n\
+             SELECT string_agg(id || ':' || v, ',' ORDER BY id) FROM t;";
+    let sim = pg(FOUR, &[("A", 0, a)]);
+    assert_eq!(sqlstates(&sim, "A"), ["42P01", "42P01", "42P01"]);
+    assert_eq!(
+        messages(&sim, "A")[0],
+        "missing FROM-clause entry for table \"inserted\""
+    );
+    assert_eq!(
+        messages(&sim, "A")[1],
+        "missing FROM-clause entry for table \"deleted\""
+    );
+    assert_eq!(texts(&sim, "A"), ["7", "1:7,2:0,3:0,4:0"]);
+}
+
+/// Real server (checked): a locking or updating scan meets a row where the version its
+/// statement sees sits, not where another transaction's uncommitted update put the new
+/// one, waits there, and after the commit takes that row: `LIMIT 1 FOR UPDATE` after A's
+/// uncommitted update of row 1 waits for A and returns 1; a whole-table UPDATE waits at
+/// row 2 without locking rows past it, so A's later update of row 4 passes.
+#[test]
+fn a_locking_scan_waits_where_its_snapshot_sees_the_row() {
+    let setup = "CREATE TABLE job (id int PRIMARY KEY, st text);
+INSERT INTO job VALUES (1, 'new'), (2, 'new'), (3, 'new'), (4, 'new');";
+    let a = "BEGIN;\nUPDATE job SET st = 'new' WHERE id = 1;\nSELECT pg_sleep(1);\nCOMMIT;";
+    let b = "SELECT id FROM job WHERE st = 'new' LIMIT 1 FOR UPDATE;";
+    let sim = pg(setup, &[("A", 0, a), ("B", 200, b)]);
+    assert!(wait_ms(&sim, "B") >= 700, "{}", wait_ms(&sim, "B"));
+    assert_eq!(results(&sim, "B"), [ids(&[1])]);
+
+    let a = "BEGIN;\nUPDATE t SET v = 1 WHERE id = 2;\nSELECT pg_sleep(1);\n\
+             UPDATE t SET v = v + 1 WHERE id = 4;\nCOMMIT;";
+    let b = "UPDATE t SET v = v + 10;";
+    let mut sim = pg(FOUR, &[("A", 0, a), ("B", 200, b)]);
+    assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "B").is_empty());
+    assert_eq!(
+        final_rows(&mut sim, "SELECT v FROM t ORDER BY id"),
+        ids(&[10, 11, 10, 11])
+    );
+}

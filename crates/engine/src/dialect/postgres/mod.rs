@@ -178,6 +178,12 @@ impl Rules for Postgres {
         e
     }
 
+    /// RETURNING names the row by the table's name or alias: `inserted.x` (T-SQL's
+    /// OUTPUT) is a missing FROM-clause entry, 42P01.
+    fn output_tables(&self) -> bool {
+        false
+    }
+
     /// heap_update locks FOR UPDATE when the new version changes a key column, so it
     /// waits for a FOR KEY SHARE that FOR NO KEY UPDATE passes.
     fn key_update_lock(&self) -> Option<LockMode> {
