@@ -479,9 +479,18 @@ impl fmt::Display for Event {
                 "{session} checks foreign key {constraint}: {reads} ({key}) must exist"
             ),
             ForeignKeyChecked { session, constraint, table, reads, key, action: Some(action) } => {
+                // What the action does to the rows that reference the key.
+                let what = match action.rsplit_once(' ').map_or("", |(_, last)| last) {
+                    "CASCADE" if action.starts_with("ON DELETE") => "are deleted too",
+                    "CASCADE" => "take its new key",
+                    "NULL" => "are set to NULL",
+                    "DEFAULT" => "are set to their default",
+                    // NO ACTION, RESTRICT.
+                    _ => "must not remain",
+                };
                 write!(
                     f,
-                    "{session} checks foreign key {constraint} ({action}): rows of {reads} that reference {table} ({key})"
+                    "{session} checks foreign key {constraint} ({action}): rows of {reads} that reference {table} ({key}) {what}"
                 )
             }
             ResultReturned { session, columns, rows, first_row } => {

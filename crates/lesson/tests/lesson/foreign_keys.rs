@@ -402,3 +402,45 @@ fn a_rows_lock_is_the_strongest_clause_asked_for() {
         assert_eq!(sqlstates(&sim, "A"), ["55P03"], "{first}");
     }
 }
+
+/// Each check and action is a line of the trace, before the lock it takes: a
+/// referencing row's check names the row that must exist; an action says what it does
+/// to the rows that reference the key.
+#[test]
+fn the_trace_shows_each_check_and_action() {
+    let setup = "CREATE TABLE parent (id int PRIMARY KEY);
+CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent ON DELETE CASCADE ON UPDATE SET NULL);
+CREATE TABLE log (id int PRIMARY KEY, pid int REFERENCES parent);
+INSERT INTO parent VALUES (1), (2), (3);";
+    let a = "INSERT INTO child VALUES (1, 1);\nDELETE FROM parent WHERE id = 1;\n\
+             INSERT INTO child VALUES (2, 2);\nUPDATE parent SET id = 20 WHERE id = 2;\n\
+             DELETE FROM parent WHERE id = 3;";
+    let sc = super::support::scenario_in(engine::Dialect::Postgres, setup, &[("A", 0, a)]);
+    let mut sim = engine::Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let lines: Vec<String> = (trace.entries.iter())
+        .map(|e| e.event.to_string())
+        .filter(|l| l.contains("foreign key"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "A checks foreign key child_pid_fkey: parent (1) must exist",
+            "A checks foreign key child_pid_fkey (ON DELETE CASCADE): rows of child that reference parent (1) are deleted too",
+            "A checks foreign key log_pid_fkey (ON DELETE NO ACTION): rows of log that reference parent (1) must not remain",
+            "A checks foreign key child_pid_fkey: parent (2) must exist",
+            "A checks foreign key child_pid_fkey (ON UPDATE SET NULL): rows of child that reference parent (2) are set to NULL",
+            "A checks foreign key log_pid_fkey (ON UPDATE NO ACTION): rows of log that reference parent (2) must not remain",
+            "A checks foreign key child_pid_fkey (ON DELETE CASCADE): rows of child that reference parent (3) are deleted too",
+            "A checks foreign key log_pid_fkey (ON DELETE NO ACTION): rows of log that reference parent (3) must not remain",
+        ]
+    );
+    let lock = (trace.entries.iter())
+        .position(|e| e.event.to_string() == "A gets FOR KEY SHARE on TUPLE parent (1)");
+    let check = (trace.entries.iter()).position(|e| {
+        e.event
+            .to_string()
+            .starts_with("A checks foreign key child_pid_fkey: parent (1)")
+    });
+    assert!(check < lock && lock.is_some(), "{check:?} {lock:?}");
+}
