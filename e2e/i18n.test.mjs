@@ -119,7 +119,7 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   await page.waitForSelector('[data-testid=why]');
   assert.equal(await page.textContent('#why-title'), 'Dlaczego B czeka');
   const why = await page.$$eval('.why__sentence', (ps) => ps.map((p) => p.textContent));
-  assert.match(why[0], /^Sesja B prosi o blokadę \S+ na task 1\.$/);
+  assert.match(why[0], /^Sesja B prosi o blokadę \S+ na task 1 \(jej UPDATE w next_task, wiersz \d+\)\.$/);
   assert.ok(why.some((w) => /nie jest zgodna z X: B czeka, aż A ją zwolni\./.test(w)), why.join(' | '));
   await noMissingKeys(page, 'why (pl)');
   mkdirSync(SHOTS, { recursive: true });

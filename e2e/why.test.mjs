@@ -90,7 +90,7 @@ test('why: with READPAST off, B waits because U is not compatible with A\'s X on
   await why.waitFor();
   const text = await why.textContent();
   assert.match(text, /Why B waits/);
-  assert.match(text, /B asks for U on task 1\./);
+  assert.match(text, /B asks for U on task 1 \(its UPDATE in next_task, line \d+\)\./);
   assert.match(text, /A holds X on task 1 since 0\.04 ms \(its UPDATE in next_task, line 28\)\./);
   assert.match(text, /U is not compatible with X/);
   // The matrix lights the one cell: U asked, X held, not compatible.

@@ -142,12 +142,23 @@ pub fn explain(
             let asked = mode_name(dialect, *mode);
             let res = resource_text(resource);
             let session = session.to_string();
-            let mut first = vec![t!(
-                "why-wait-asks",
-                session = &session,
-                mode = &asked,
-                resource = &res
-            )];
+            // The statement that asks: a script names a lock mode rarely, its statements
+            // (a DELETE needing FOR UPDATE) always.
+            let mut first = vec![match statement_before(trace, k + 1, &session) {
+                Some(st) => t!(
+                    "why-wait-asks-in",
+                    session = &session,
+                    mode = &asked,
+                    resource = &res,
+                    statement = st
+                ),
+                None => t!(
+                    "why-wait-asks",
+                    session = &session,
+                    mode = &asked,
+                    resource = &res
+                ),
+            }];
             if holders.is_empty() {
                 first.push(t!("why-wait-queued", session = &session, resource = &res));
             }
@@ -810,7 +821,7 @@ mod tests {
         assert_eq!(
             why.sentences,
             [
-                "B asks for U on task 1.",
+                "B asks for U on task 1 (its UPDATE in next_task, line 28).",
                 "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28).",
                 "U is not compatible with X: B waits until A releases it.",
             ]

@@ -13,6 +13,7 @@ why-verb-wrote = wrote
 
 why-wait-title = Why { $session } waits
 why-wait-asks = { $session } asks for { $mode } on { $resource }.
+why-wait-asks-in = { $session } asks for { $mode } on { $resource } ({ $statement }).
 why-wait-queued = Earlier requests for { $resource } are queued and locks are granted in order, so { $session } waits its turn.
 why-wait-incompatible = { $mode } is not compatible with { $held }: { $session } waits until { $holder } releases it.
 

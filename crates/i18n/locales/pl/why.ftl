@@ -14,6 +14,7 @@ why-verb-wrote = zapisała
 
 why-wait-title = Dlaczego { $session } czeka
 why-wait-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource }.
+why-wait-asks-in = Sesja { $session } prosi o blokadę { $mode } na { $resource } ({ $statement }).
 why-wait-queued = Wcześniejsze żądania do { $resource } stoją w kolejce, a blokady są przyznawane po kolei, więc { $session } czeka na swoją kolej.
 why-wait-incompatible = { $mode } nie jest zgodna z { $held }: { $session } czeka, aż { $holder } ją zwolni.
 
