@@ -57,6 +57,16 @@ impl fmt::Display for Access {
     }
 }
 
+/// A foreign key's action on the rows that reference a key that went: `ON DELETE
+/// CASCADE`, and what it does to them (`are deleted too`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyAction {
+    /// `DELETE` or `UPDATE`.
+    pub on: &'static str,
+    pub name: &'static str,
+    pub effect: &'static str,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     SetupFinished {
@@ -207,8 +217,8 @@ pub enum Event {
         /// The key's values, as `1` or `1, a`.
         key: String,
         /// None: a referencing row's check (its referenced row must exist). Else a
-        /// referenced row's key went: the key's action, as `ON DELETE CASCADE`.
-        action: Option<String>,
+        /// referenced row's key went: the key's action.
+        action: Option<KeyAction>,
     },
     ResultReturned {
         session: Rc<str>,
@@ -478,21 +488,11 @@ impl fmt::Display for Event {
                 f,
                 "{session} checks foreign key {constraint}: {reads} ({key}) must exist"
             ),
-            ForeignKeyChecked { session, constraint, table, reads, key, action: Some(action) } => {
-                // What the action does to the rows that reference the key.
-                let what = match action.rsplit_once(' ').map_or("", |(_, last)| last) {
-                    "CASCADE" if action.starts_with("ON DELETE") => "are deleted too",
-                    "CASCADE" => "take its new key",
-                    "NULL" => "are set to NULL",
-                    "DEFAULT" => "are set to their default",
-                    // NO ACTION, RESTRICT.
-                    _ => "must not remain",
-                };
-                write!(
-                    f,
-                    "{session} checks foreign key {constraint} ({action}): rows of {reads} that reference {table} ({key}) {what}"
-                )
-            }
+            ForeignKeyChecked { session, constraint, table, reads, key, action: Some(a) } => write!(
+                f,
+                "{session} checks foreign key {constraint} (ON {} {}): rows of {reads} that reference {table} ({key}) {}",
+                a.on, a.name, a.effect
+            ),
             ResultReturned { session, columns, rows, first_row } => {
                 write!(f, "{session} gets {rows} row(s) [{}]", columns.join(", "))?;
                 if let Some(r) = first_row {

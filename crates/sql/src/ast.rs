@@ -475,6 +475,19 @@ pub enum RefAction {
     SetDefault,
 }
 
+impl RefAction {
+    /// The action as SQL writes it: `NO ACTION`, `SET NULL`...
+    pub fn keyword(self) -> &'static str {
+        match self {
+            RefAction::NoAction => "NO ACTION",
+            RefAction::Restrict => "RESTRICT",
+            RefAction::Cascade => "CASCADE",
+            RefAction::SetNull => "SET NULL",
+            RefAction::SetDefault => "SET DEFAULT",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableConstraint {
     /// `CONSTRAINT name`.

@@ -677,13 +677,7 @@ impl Printer {
         for (on, action) in [(" ON DELETE ", fk.on_delete), (" ON UPDATE ", fk.on_update)] {
             if action != RefAction::NoAction {
                 self.w(on);
-                self.w(match action {
-                    RefAction::NoAction => "NO ACTION",
-                    RefAction::Restrict => "RESTRICT",
-                    RefAction::Cascade => "CASCADE",
-                    RefAction::SetNull => "SET NULL",
-                    RefAction::SetDefault => "SET DEFAULT",
-                });
+                self.w(action.keyword());
             }
         }
     }

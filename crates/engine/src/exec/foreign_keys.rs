@@ -313,21 +313,23 @@ impl Exec<'_> {
             None => fk.on_delete,
             Some(_) => fk.on_update,
         };
-        if self.recording() {
-            let name = match action {
-                RefAction::NoAction => "NO ACTION",
-                RefAction::Restrict => "RESTRICT",
-                RefAction::Cascade => "CASCADE",
-                RefAction::SetNull => "SET NULL",
-                RefAction::SetDefault => "SET DEFAULT",
-            };
-            let on = if new_key.is_none() {
+        let effect = match (action, new_key) {
+            (RefAction::NoAction | RefAction::Restrict, _) => "must not remain",
+            (RefAction::Cascade, None) => "are deleted too",
+            (RefAction::Cascade, Some(_)) => "take its new key",
+            (RefAction::SetNull, _) => "are set to NULL",
+            (RefAction::SetDefault, _) => "are set to their default",
+        };
+        let a = crate::event::KeyAction {
+            on: if new_key.is_none() {
                 "DELETE"
             } else {
                 "UPDATE"
-            };
-            self.checked(i, fk, tid, child, key, Some(format!("ON {on} {name}")));
-        }
+            },
+            name: action.keyword(),
+            effect,
+        };
+        self.checked(i, fk, tid, child, key, Some(a));
         if matches!(action, RefAction::NoAction | RefAction::Restrict) {
             return self.still_referenced(i, tid, child, fk, key, action == RefAction::Restrict);
         }
@@ -394,7 +396,7 @@ impl Exec<'_> {
         table: u32,
         reads: u32,
         key: &[Value],
-        action: Option<String>,
+        action: Option<crate::event::KeyAction>,
     ) {
         if !self.recording() {
             return;

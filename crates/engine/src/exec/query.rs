@@ -2882,16 +2882,18 @@ impl Exec<'_> {
                 // decides.) A condition on the key's column is read through its index
                 // (the server's bitmap scan, which meets rows where they were first
                 // written): key order stands for that.
-                let on_key = t.key.first().is_some_and(|&k| {
-                    let name = t.columns[k].name.as_str();
-                    preds.iter().any(|p| indexable_on(p, name))
-                });
-                if t.heap.is_some() && spec.order.is_empty() && !on_key {
+                let on_key = || {
+                    t.key.first().is_some_and(|&k| {
+                        let name = t.columns[k].name.as_str();
+                        preds.iter().any(|p| indexable_on(p, name))
+                    })
+                };
+                if t.heap.is_some() && spec.order.is_empty() && !on_key() {
                     // A locking read meets rows where its statement's snapshot sees
                     // them, and keeps that order when it runs again after a wait.
                     let seq = snapshot.map_or(self.w.sessions[i].statement_seq, |(seq, _)| seq);
                     let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
-                    slots.sort_by_key(|&s| t.slots[s].heap_position(Some(seq), own));
+                    slots.sort_by_key(|&s| t.slots[s].heap_position(seq, own));
                 }
                 (Access::ClusteredScan, slots, None)
             }

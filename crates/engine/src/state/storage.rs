@@ -137,21 +137,17 @@ impl RowSlot {
     }
 
     /// Where the version a reader meets sits on the heap (a heap table's sequential scan
-    /// meets rows in this order): its own uncommitted version; else the committed version
-    /// its snapshot `seq` sees, or without one (a locking read) the newest committed one.
-    /// Another transaction's uncommitted version is not where a scan meets the row: it
-    /// meets the version before it, and waits there.
-    pub fn heap_position(&self, seq: Option<u64>, own: Option<TxnId>) -> u64 {
+    /// meets rows in this order): its own uncommitted version, else the committed version
+    /// its snapshot `seq` sees (a locking read's: its statement's). Another
+    /// transaction's uncommitted version is not where a scan meets the row: it meets the
+    /// version before it, and waits there.
+    pub fn heap_position(&self, seq: u64, own: Option<TxnId>) -> u64 {
         if let (Some((txn, Some(_))), Some(me)) = (&self.pending, own) {
             if *txn == me {
                 return self.pending_pos;
             }
         }
-        let seen = match seq {
-            Some(seq) => self.seen_at(seq),
-            None => self.committed.len().checked_sub(1),
-        };
-        (seen.and_then(|k| self.heap_pos.get(k)))
+        (self.seen_at(seq).and_then(|k| self.heap_pos.get(k)))
             .or(self.heap_pos.last())
             .copied()
             .unwrap_or(self.pending_pos)
