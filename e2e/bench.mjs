@@ -62,15 +62,18 @@ const WAIT_MS = 180_000;
 const RUNAWAY_EXERCISE = 'exercise-skip-locked';
 const RUNAWAY_EDITOR = '[data-testid=editor-next_task]';
 const RUNAWAY_MS = 5_000;
-// Each round of the loop scans the task table: Check (five seeds to the engine's limit
-// of 500 000 statements, then the run to show) lasts well over RUNAWAY_MS.
-const RUNAWAY_LOOP = 'DECLARE @spin int; WHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task;';
+// Each round of the loop counts the task table joined with itself three times, so the
+// exercise's step budget (250 000 steps, then the run to show) takes about 20 s on a
+// 2-core machine: Check still runs after RUNAWAY_MS. (A plain loop stops within 1-3 s;
+// then the longest task covers the whole check, and Cancel is timed on a second one.)
+const RUNAWAY_LOOP =
+  'DECLARE @spin int; WHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b CROSS JOIN dbo.task c;';
 /** Budget per figure: at most `max` (in `unit`). */
 const BUDGETS = [
   { key: 'lessonPageBrotliKB', what: 'a lesson page\'s download, brotli', max: 300, unit: 'KB' },
   { key: 'fcpMs', what: 'first contentful paint (median)', max: 300, unit: 'ms' },
   { key: 'runOnScreenMs', what: 'run on screen (median)', max: 500, unit: 'ms' },
-  { key: 'longestTaskMs', what: `longest task, ${RUNAWAY_MS / 1000} s of a runaway check`, max: 50, unit: 'ms', below: true },
+  { key: 'longestTaskMs', what: `longest task, a runaway check (to its stop, ${RUNAWAY_MS / 1000} s at most)`, max: 50, unit: 'ms', below: true },
   { key: 'cancelMs', what: 'Cancel → verdict on screen', max: 100, unit: 'ms' },
   { key: 'exploreRaceMs', what: 'Explore finds the claim race duplicate, two-step 2 × 3 (median)', max: 100, unit: 'ms' },
   { key: 'exploreProofMs', what: 'Explore proves one-statement 2 × 3 (median)', max: 1000, unit: 'ms' },
@@ -250,7 +253,27 @@ async function measureRunaway(page, baseUrl) {
   await page.waitForSelector('[data-testid=cancel-check]');
   await page.waitForSelector('[data-testid=verdict]', { timeout: RUNAWAY_MS }).catch(() => {});
   const running = (await page.$('[data-testid=cancel-check]')) !== null;
-  const cancelMs = await page.evaluate(
+  const ranMs = Date.now() - started;
+  let cancelMs = await cancelCheck(page);
+  const tasks = await page.evaluate(() => {
+    window.__longTaskObserver.takeRecords().forEach((e) => window.__longTasks.push(e.duration));
+    window.__longTaskObserver.disconnect();
+    return window.__longTasks;
+  });
+  // Stopped by the engine's budget before RUNAWAY_MS: Cancel is timed on a second
+  // Check of the same loop, a second in.
+  if (cancelMs === null) {
+    await page.click('[data-testid=check-button]');
+    await page.waitForSelector('[data-testid=cancel-check]');
+    await page.waitForTimeout(1000);
+    cancelMs = await cancelCheck(page);
+  }
+  return { running, ranMs, cancelMs, longTasks: tasks, longestTaskMs: Math.max(0, ...tasks) };
+}
+
+/** Clicks Cancel of the Check that runs: ms from the click to its verdict on screen. */
+function cancelCheck(page) {
+  return page.evaluate(
     () =>
       new Promise((resolve) => {
         const button = document.querySelector('[data-testid=cancel-check]');
@@ -264,12 +287,6 @@ async function measureRunaway(page, baseUrl) {
         poll();
       }),
   );
-  const tasks = await page.evaluate(() => {
-    window.__longTaskObserver.takeRecords().forEach((e) => window.__longTasks.push(e.duration));
-    window.__longTaskObserver.disconnect();
-    return window.__longTasks;
-  });
-  return { running, ranMs: Date.now() - started, cancelMs, longTasks: tasks, longestTaskMs: Math.max(0, ...tasks) };
 }
 
 /**
@@ -612,8 +629,7 @@ function printBudgets(result) {
     lessonPageBrotliKB: result.lessonPage ? result.lessonPage.brotli / 1000 : null,
     fcpMs: median('fcpMs'),
     runOnScreenMs: median('readyMs'),
-    // Measured only if Check was still running after RUNAWAY_MS, as the budget asks.
-    longestTaskMs: result.runaway.running ? result.runaway.longestTaskMs : null,
+    longestTaskMs: result.runaway.longestTaskMs,
     cancelMs: result.runaway.cancelMs,
     ...Object.fromEntries(result.explore.map(({ key, samples }) => [key, stats(samples.map((s) => s.ms))?.median ?? null])),
     matrixTaskMs: Math.max(0, ...result.matrix.map((s) => s.taskMs)),
@@ -630,7 +646,9 @@ function printBudgets(result) {
   });
   console.log(['', `budgets (${LESSON} for page load; ${RUNAWAY_EXERCISE} for the runaway)`, table(['figure', 'measured', 'budget', ''], rows)].join('\n'));
   if (result.lessonPage) console.log(`  (a lesson page loads: ${result.lessonPage.files.join(', ')})`);
-  if (!result.runaway.running) console.log(`  (the runaway check ended by itself after ${result.runaway.ranMs} ms)`);
+  if (!result.runaway.running) {
+    console.log(`  (the engine's budget stopped the runaway check after ${result.runaway.ranMs} ms; Cancel was timed on a second check, 1 s in)`);
+  }
   console.log(over ? 'bench: over budget' : 'bench: within budget');
   return over;
 }

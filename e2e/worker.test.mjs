@@ -61,7 +61,10 @@ test('worker: a runaway Check leaves the main thread free, and Cancel answers at
   await page.waitForSelector(editor);
   const original = await page.inputValue(editor);
   const at = original.indexOf('SET NOCOUNT ON;') + 'SET NOCOUNT ON;'.length;
-  await page.fill(editor, `${original.slice(0, at)}\nWHILE 1 = 1 SET NOCOUNT ON;${original.slice(at)}`);
+  // A three-way join each round: the exercise's step budget stops it only after about
+  // 20 s, so it still runs when Cancel is pressed.
+  const loop = 'DECLARE @spin int;\nWHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b CROSS JOIN dbo.task c;';
+  await page.fill(editor, `${original.slice(0, at)}\n${loop}${original.slice(at)}`);
   const from = await tasksSoFar(page);
   await page.click('[data-testid=check-button]');
   await page.waitForSelector('[data-testid=check-progress]', { timeout: 10_000 });

@@ -23,6 +23,9 @@ pub struct Scenario {
     /// the trace counts from the start of its block, as the reader sees the block;
     /// empty: the whole setup is one block.
     pub setup_blocks: Vec<usize>,
+    /// The run's budgets ([`Limits::default`], the most a run may take, unless lowered:
+    /// an exercise lowers its steps, so a learner's endless loop stops in seconds).
+    pub limits: Limits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,12 +63,14 @@ pub struct QueryError {
 }
 
 impl Simulation {
-    /// Parses every script and runs the setup; the sessions have not started yet.
+    /// Parses every script and runs the setup; the sessions have not started yet. The
+    /// run keeps to the scenario's [`Scenario::limits`].
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
-        Simulation::with_limits(scenario, seed, Limits::default())
+        Simulation::with_limits(scenario, seed, scenario.limits)
     }
 
-    /// [`Simulation::new`] with smaller budgets (steps, statements per session).
+    /// [`Simulation::new`] with other budgets (steps, statements per session), at most
+    /// the defaults.
     pub fn with_limits(
         scenario: &Scenario,
         seed: u64,

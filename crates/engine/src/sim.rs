@@ -239,7 +239,7 @@ impl Simulation {
         if self.steps > self.max_steps && !self.world.is_finished() {
             let max = self.max_steps;
             self.cut_off_with(&format!(
-                "simulation stopped this session: the run took more than {max} steps"
+                "simulation stopped this session: the run took more than {max} steps (a loop that never ends?)"
             ));
             return Ok(false);
         }
@@ -606,6 +606,11 @@ impl Simulation {
 
     pub fn is_finished(&self) -> bool {
         self.world.is_finished()
+    }
+
+    /// Steps taken so far, counted against [`Limits::steps`].
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Virtual time relative to the end of setup.

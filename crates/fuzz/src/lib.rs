@@ -274,6 +274,7 @@ pub fn input(corpus: &Corpus, target: Target, seed: u64, index: u64) -> Input {
                     setup,
                     sessions,
                     setup_blocks: Vec::new(),
+                    limits: Default::default(),
                 },
                 seed: g.below(1000) as u64,
             }

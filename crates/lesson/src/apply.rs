@@ -271,6 +271,10 @@ pub(crate) fn apply(
             setup: setup_text,
             sessions,
             setup_blocks,
+            limits: match lesson.kind {
+                crate::Kind::Exercise => crate::exercise::EXERCISE_LIMITS,
+                _ => engine::Limits::default(),
+            },
         },
         blocks,
         narrative_markdown: splice(

@@ -23,7 +23,7 @@ check-progress = seed { $seed } ({ $number } of { $seeds }), { $steps } engine {
     [one] step
    *[other] steps
 }, { $time } of virtual time
-check-progress-showing = all { $seeds } seeds run; now the run to show: { $steps } engine { $steps ->
+check-progress-showing = the seeds are checked; now the run to show: { $steps } engine { $steps ->
     [one] step
    *[other] steps
 }, { $time } of virtual time

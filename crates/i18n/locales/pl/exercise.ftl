@@ -27,7 +27,7 @@ check-progress = ziarno { $seed } ({ $number } z { $seeds }), { $steps } { $step
     [few] kroki
    *[many] kroków
 } silnika, { $time } czasu wirtualnego
-check-progress-showing = wszystkie ziarna ({ $seeds }) sprawdzone; teraz przebieg do pokazania: { $steps } { $steps ->
+check-progress-showing = ziarna sprawdzone; teraz przebieg do pokazania: { $steps } { $steps ->
     [one] krok
     [few] kroki
    *[many] kroków

@@ -575,6 +575,14 @@ fn validate_places_solution_errors_in_the_file() {
 
 // ---- the exercises in lessons/ ----
 
+/// The exercises in `lessons/`.
+const SHIPPED: [&str; 4] = [
+    "exercise-claim-fix",
+    "exercise-skip-locked",
+    "exercise-send-applock",
+    "exercise-teradata-rollback",
+];
+
 fn shipped(id: &str) -> Lesson {
     let path = format!("{}/../../lessons/{id}.md", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -585,12 +593,7 @@ fn shipped(id: &str) -> Lesson {
 #[test]
 fn shipped_exercises_fail_as_shipped_and_pass_with_their_solution() {
     let mut summary = String::new();
-    for id in [
-        "exercise-claim-fix",
-        "exercise-skip-locked",
-        "exercise-send-applock",
-        "exercise-teradata-rollback",
-    ] {
+    for id in SHIPPED {
         let lesson = shipped(id);
         let exercise = lesson.exercise.as_ref().expect("an exercise");
         for settings in lesson.all_combinations().settings {
@@ -615,6 +618,86 @@ fn shipped_exercises_fail_as_shipped_and_pass_with_their_solution() {
         exercise-teradata-rollback: Job 1 is shipped (by B, after A gave it back) (seed 1); No job is lost: shipped and waiting jobs add up to 3 (seed 1)
     "#]]
     .assert_eq(&summary);
+}
+
+/// A learner's loop that never ends stops at the exercise's step budget, on the first
+/// seed: Check names that run and runs no other seed (each would take as long).
+#[test]
+fn an_endless_loop_stops_check_at_the_first_seed() {
+    let lesson = shipped("exercise-claim-fix");
+    let endless = r"CREATE OR ALTER PROCEDURE dbo.work @process varchar(10)
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @id int;
+    WHILE 1 = 1
+    BEGIN
+        SET @id = NULL;
+        SELECT TOP (1) @id = id FROM dbo.task
+        WHERE active = 1 AND status = 'new' ORDER BY rank DESC, activated, id;
+        UPDATE dbo.task SET status = 'in_progress', owner = @process WHERE id = @id;
+        INSERT dbo.claim (process, task_id) VALUES (@process, @id);
+    END
+END
+";
+    let seeds = &lesson.exercise.as_ref().expect("an exercise").seeds;
+    assert!(seeds.len() > 1);
+    let mut check = ExerciseCheck::new(
+        &lesson,
+        &lesson.settings_default(),
+        &[("worker", endless)],
+        seeds,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let report = loop {
+        if let Some(report) = check.advance(10_000).unwrap_or_else(|e| panic!("{e}")) {
+            break report;
+        }
+    };
+    let steps = check.progress().steps;
+    let budget = lockstep_lesson::EXERCISE_LIMITS.steps;
+    assert!(
+        (budget..budget + 100).contains(&steps),
+        "one seed's run, to the budget: {steps} steps"
+    );
+    assert!(!report.solved);
+    let run = report.failed_run.expect("the stopped run").to_string();
+    assert!(
+        run.starts_with(&format!(
+            "seed {}, session worker1: simulation stopped this session: the run took more than 250000 steps",
+            seeds[0]
+        )),
+        "{run}"
+    );
+}
+
+/// The exercises' budget leaves room: every shipped exercise, as shipped and solved,
+/// on each of its seeds and settings, takes under a fifth of it.
+#[test]
+fn exercise_runs_take_a_fraction_of_their_step_budget() {
+    let budget = lockstep_lesson::EXERCISE_LIMITS.steps;
+    let mut most = 0;
+    for id in SHIPPED {
+        let lesson = shipped(id);
+        let exercise = lesson.exercise.as_ref().expect("an exercise");
+        for settings in lesson.all_combinations().settings {
+            for edits in [vec![], exercise.solution_edits()] {
+                let applied = lesson
+                    .apply_edits(&settings, &edits)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(applied.scenario.limits, lockstep_lesson::EXERCISE_LIMITS);
+                for &seed in &exercise.seeds {
+                    let report = run_exercise(&applied, seed).unwrap_or_else(|e| panic!("{e}"));
+                    assert!(report.simulation.is_finished(), "{id} seed {seed}");
+                    most = most.max(report.simulation.steps());
+                }
+            }
+        }
+    }
+    assert!(
+        most > 1_000 && most * 5 < budget,
+        "the longest exercise run took {most} steps"
+    );
 }
 
 /// The narrative of the claim exercise says the conditional update also meets the

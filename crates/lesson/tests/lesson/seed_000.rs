@@ -519,6 +519,7 @@ fn a_loop_that_never_ends_stops_with_a_clear_error_not_a_hang() {
             sql: "DECLARE @x int = 0;\nWHILE 1 = 1\n    SET @x = @x + 1;".into(),
         }],
         setup_blocks: Vec::new(),
+        limits: Default::default(),
     };
     let mut sim = Simulation::new(&scenario, 1).unwrap();
     sim.run().unwrap();

@@ -294,6 +294,7 @@ fn dialects_reject_each_others_syntax() {
             sql: "SELECT TOP (1) id FROM q WITH (READPAST);".into(),
         }],
         setup_blocks: Vec::new(),
+        limits: Default::default(),
     };
     let e = Simulation::new(&sc, 1)
         .err()
@@ -313,6 +314,7 @@ fn dialects_reject_each_others_syntax() {
             sql: "SELECT AND CONSUME TOP 1 * FROM q;".into(),
         }],
         setup_blocks: Vec::new(),
+        limits: Default::default(),
     };
     let e = Simulation::new(&sc, 1)
         .err()

@@ -16,6 +16,7 @@ pub fn scenario_in(dialect: Dialect, setup: &str, sessions: &[(&str, u64, &str)]
             })
             .collect(),
         setup_blocks: Vec::new(),
+        limits: Default::default(),
     }
 }
 

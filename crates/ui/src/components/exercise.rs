@@ -378,7 +378,8 @@ fn Exercise(props: &ExerciseProps) -> Html {
 
 /// "seed 8 (2 of 5), 120 000 engine steps, 3.2 s of virtual time".
 fn check_progress_text(p: &CheckProgress, seeds: &[u64]) -> String {
-    // Every seed has run: what runs now is the run the page shows after Check.
+    // Every seed has run (or one the simulator stopped ended Check): what runs now is
+    // the run the page shows after Check.
     if p.seeds > 0 && p.seeds_done >= p.seeds {
         return t!(
             "check-progress-showing",
@@ -929,7 +930,7 @@ mod tests {
         );
         assert_eq!(
             check_progress_text(&at(5), &[7, 8, 9, 10, 11]),
-            "all 5 seeds run; now the run to show: 2 engine steps, 1.5 ms of virtual time"
+            "the seeds are checked; now the run to show: 2 engine steps, 1.5 ms of virtual time"
         );
     }
 }
