@@ -129,6 +129,29 @@ test('compare: each ⇄ badge stays within its own value', async (t) => {
   assert.deepEqual(outside, []);
 });
 
+test('compare: a ⇄ badge covers no part of its value: a tap at the value\'s corner presses the value', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await t.open('#/lesson/queue-wait-or-skip?readpast=on&lang=pl');
+  await settled(page, 'readpast=on');
+  // What a tap hits at each value's top right corner, 2 px inside the button.
+  const hits = await page.$$eval('.toggle__compare', (as) =>
+    as.map((a) => {
+      const value = a.parentElement.querySelector('.toggle__value');
+      const r = value.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.right - 2, r.top + 2);
+      return `${value.dataset.testid}: ${hit === value || value.contains(hit) ? 'value' : hit?.className}`;
+    }),
+  );
+  assert.ok(hits.length >= 2, JSON.stringify(hits));
+  for (const h of hits) assert.match(h, /: value$/);
+  // A tap there (as the learner did, 6 px in from the right, 4 px down) flips the toggle.
+  const box = await page.locator('[data-testid=toggle-readpast-off]').boundingBox();
+  await page.mouse.click(box.x + box.width - 6, box.y + 4);
+  await settled(page, 'readpast=off');
+  assert.match(page.url(), /#\/lesson\/queue-wait-or-skip\?/);
+});
+
 test('compare: buttons and keys outside the slider move the one playhead, End does not scroll', async (t) => {
   const { page } = t;
   await t.open('#/lesson/pg-write-skew/compare?left=isolation:repeatable-read&right=isolation:serializable');

@@ -184,10 +184,37 @@ END`);
   await page.waitForSelector('[data-testid=verdict]', { timeout: 120_000 });
   const errors = await page.locator('[data-testid=failing-run] .error').allTextContents();
   assert.equal(errors.length, 4, JSON.stringify(errors));
-  for (const e of errors) assert.match(e, /it ran more than 500000 statements/);
+  // An exercise's step budget (250 000) stops the loop long before a session's
+  // 500 000 statements, and Check stops at the first seed.
+  for (const e of errors) assert.match(e, /the run took more than 250000 steps/);
+  assert.match(await page.textContent('[data-testid=check-error]'), /^seed \d+, session worker\d: simulation stopped this session/);
   assert.equal(await page.$('#panic-panel'), null);
   assert.deepEqual(t.errors, []);
 }, { timeoutMs: 150_000 });
+
+test('exercise: by keyboard, Check, Cancel and the hints keep the focus on the page, not on its body', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName);
+  // Each hint from the same button; after the last one the list of hints has the focus.
+  await page.focus('[data-testid=hint-button]');
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=hint]').length === n, i);
+    assert.equal(await focused(), i < 3 ? 'hint-button' : 'hints', `after hint ${i}`);
+  }
+  // Check keeps its focus while it runs and after.
+  await page.focus('[data-testid=check-button]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
+  assert.equal(await focused(), 'check-button');
+  assert.equal(await page.getAttribute('[data-testid=check-button]', 'aria-disabled'), 'false');
+  // Reset progress shows its notice and keeps the focus.
+  await page.focus('[data-testid=reset-progress]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=reset-notice]');
+  assert.equal(await focused(), 'reset-progress');
+});
 
 test('exercise: solving by editing SQL marks it solved, survives a reload, and a corrupt save is reset with a notice', async (t) => {
   const { page } = t;

@@ -149,9 +149,12 @@ test('explore: a link with more choices than the run takes says every session fi
 test('explore: Explore finds the duplicate claim and opens it in the scheduler', async (t) => {
   const { page } = t;
   await openScheduler(t, RACE);
-  await page.click('[data-testid=explore-button]');
+  // From the keyboard: the button keeps the focus while the search runs and after.
+  await page.focus('[data-testid=explore-button]');
+  await page.keyboard.press('Enter');
   const result = page.locator('[data-testid=explore-result]');
   await result.waitFor({ timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'explore-button');
   assert.equal(await result.getAttribute('data-verdict'), 'violated');
   const n = Number(await result.getAttribute('data-steps'));
   // Both workers must read task 1 and then both insert their claim: at least four
@@ -261,8 +264,11 @@ test('explore: Cancel stops a long search', async (t) => {
   await page.waitForSelector('[data-testid=explore-cancel]', { timeout: 10_000 });
   // Progress moves while the page stays usable.
   await page.waitForFunction(() => /states explored/.test(document.querySelector('[data-testid=explore-progress]')?.textContent ?? ''), null, { timeout: 10_000 });
+  // While it searches the button says it cannot act (and ignores a press).
+  assert.equal(await page.getAttribute('[data-testid=explore-button]', 'aria-disabled'), 'true');
   const cancelMs = await timeClick(page, '[data-testid=explore-cancel]', '[data-testid=explore-result][data-verdict=cancelled]');
   assert.ok(cancelMs < 1000, `Cancel took ${cancelMs} ms`);
+  assert.equal(await page.getAttribute('[data-testid=explore-button]', 'aria-disabled'), 'false');
   assert.match(await page.textContent('[data-testid=explore-result]'), /^You cancelled the search: [\d\s,]+ states explored/);
   // The scheduler still answers.
   await page.click('[data-testid=schedule-step-1]');

@@ -187,6 +187,74 @@ test('player: keyboard steps, jumps and plays; clicks on the log and lanes move 
   assert.ok(Math.abs(mid.t - end.t / 2) < end.t * 0.02, `clicked at half: ${mid.t} of ${end.t}`);
 });
 
+test('player: arrow keys on a toggle move between its values and leave the playhead alone', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid);
+  await page.focus('[data-testid=toggle-claim-two-step]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 'toggle-claim-conditional');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'toggle-claim-one-statement');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  // Round the ends: before the first value is the last.
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 'toggle-claim-one-statement-no-updlock');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), 'toggle-claim-one-statement');
+  assert.deepEqual(await position(page), { events: 0, t: 0 }, 'the player did not step');
+  assert.equal(await page.getAttribute('[data-testid=toggle-claim]', 'data-value'), 'two-step', 'moving presses nothing');
+  // Enter presses the focused value, as a click does.
+  await page.keyboard.press('Enter');
+  await settled(page, 'claim=one-statement');
+  assert.equal(await page.getAttribute('[data-testid=toggle-claim]', 'data-value'), 'one-statement');
+  // Off the toggles the arrows step the player again.
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await position(page)).events, 1);
+});
+
+test('player: a focused box that scrolls keeps its keys; the player does not take them', async (t) => {
+  const { page } = t;
+  // Side by side: the Lesson panel is narrower than the setup's longest line.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  // The setup listing is wider than the Lesson panel: the arrows scroll it.
+  const pre = page.locator('#tabpanel-lesson pre.code').first();
+  const wide = await pre.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  assert.ok(wide, 'the setup listing overflows its panel');
+  await pre.focus();
+  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
+  assert.ok((await pre.evaluate((el) => el.scrollLeft)) > 0, 'the listing scrolled');
+  assert.deepEqual(await position(page), { events: 0, t: 0 }, 'the player did not step');
+  // The Lesson panel scrolls down: End goes to its end, not to the run's.
+  const panel = page.locator('#tabpanel-lesson');
+  await panel.focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('#tabpanel-lesson').scrollTop > 0);
+  assert.deepEqual(await position(page), { events: 0, t: 0 }, 'End scrolled the panel');
+  // ← → on the panel (which does not scroll across) still step the player.
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await position(page)).events, 1);
+});
+
+test('player: the position line wraps between its time and its event count, never inside them', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 320, height: 700 });
+  await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');
+  await page.keyboard.press('End');
+  // Each piece is on one line: a piece that wrapped has more than one client rect.
+  const pieces = await page.$$eval('[data-testid=position] > *', (els) =>
+    els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
+  );
+  assert.equal(pieces.length, 3, JSON.stringify(pieces));
+  assert.match(pieces[2].text, /^event [\d,]+ of [\d,]+$/);
+  // The line is too long for the bar, so it does wrap: between the pieces.
+  assert.ok(await page.$eval('[data-testid=position]', (el) => el.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(el).lineHeight)));
+  for (const p of pieces) assert.equal(p.lines, 1, JSON.stringify(pieces));
+});
+
 test('player: the claim race, two-step duplicates claims and one-statement does not', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-claim-race', 'claim=two-step');

@@ -9,6 +9,28 @@ const theme = (page) => page.evaluate(() => document.documentElement.dataset.the
 const pressed = (page) => page.getAttribute('#theme-switch', 'aria-pressed');
 const bodyColour = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
+test('home: on a phone the header is the name and controls on a line, the tagline under them', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const lang of ['en', 'pl', 'ja']) {
+    await t.open(`#/?lang=${lang}`);
+    await page.waitForSelector('.site-header__tagline');
+    const { header, tagline, name, controls } = await page.$eval('.site-header', (h) => {
+      const box = (el) => el.getBoundingClientRect();
+      return {
+        header: box(h).height,
+        tagline: box(h.querySelector('.site-header__tagline')).width,
+        name: box(h.querySelector('.site-header__name')).top,
+        controls: box(h.querySelector('.site-header__controls')).top,
+      };
+    });
+    // Squeezed beside the controls the tagline took six lines, and the header 215 px.
+    assert.ok(header <= 130, `${lang}: the header is ${header} px tall`);
+    assert.ok(tagline >= 340, `${lang}: the tagline is ${tagline} px wide`);
+    assert.ok(Math.abs(name - controls) < 12, `${lang}: name at ${name}, controls at ${controls}`);
+  }
+});
+
 test('home: renders the header and the lesson list', async (t) => {
   const { page } = t;
   await t.open('#/');

@@ -556,12 +556,16 @@ pub fn page_keys(on_key: impl Fn(&str, bool) -> bool + 'static) -> EventListener
             {
                 return;
             }
-            let tag = event
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
+            let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+            let tag = (target.as_ref())
                 .map(|e| e.tag_name().to_ascii_uppercase())
                 .unwrap_or_default();
             if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                return;
+            }
+            // A focused box that scrolls (a wide code listing, the lesson's text) keeps
+            // the keys that scroll it, so a keyboard user can read what it cuts off.
+            if target.is_some_and(|e| scrolls_with(&e, &event.key())) {
                 return;
             }
             let control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
@@ -572,6 +576,33 @@ pub fn page_keys(on_key: impl Fn(&str, bool) -> bool + 'static) -> EventListener
     )
 }
 
+/// Whether `key` scrolls `el`, a focused element whose content overflows it in that
+/// key's direction (the arrows across, the others down). The page's own element does
+/// not count: its scroll is the page's, which the player's keys have always taken.
+fn scrolls_with(el: &Element, key: &str) -> bool {
+    if el.tag_name().eq_ignore_ascii_case("BODY") || el.tag_name().eq_ignore_ascii_case("HTML") {
+        return false;
+    }
+    // A box scrolls when its style lets it (content that merely spills out of a box
+    // with `overflow: visible` does not make it a scroller) and its content is larger.
+    let Some(style) = window().get_computed_style(el).ok().flatten() else {
+        return false;
+    };
+    let scrolls = |axis: &str| {
+        matches!(
+            style.get_property_value(axis).unwrap_or_default().as_str(),
+            "auto" | "scroll"
+        )
+    };
+    let across = scrolls("overflow-x") && el.scroll_width() > el.client_width() + 1;
+    let down = scrolls("overflow-y") && el.scroll_height() > el.client_height() + 1;
+    match key {
+        "ArrowLeft" | "ArrowRight" => across,
+        "ArrowUp" | "ArrowDown" | "PageUp" | "PageDown" | "Home" | "End" | " " | "Spacebar" => down,
+        _ => false,
+    }
+}
+
 /// Keeps the address bar on the player's state (toggles, playhead) without adding
 /// history entries or firing `hashchange`; skipped while playing, written on pause.
 #[hook]
@@ -579,6 +610,27 @@ pub fn use_url_sync(route: Option<Route>, playing: bool) {
     use_effect_with((route, playing), |(route, playing)| {
         if let (Some(route), false) = (route, playing) {
             replace_url(&route.href());
+        }
+    });
+}
+
+/// Keeps the keyboard's place when a render removes the focused control (Cancel once a
+/// check ends, the hint button after the last hint): when `value` changes and the focus
+/// has fallen to the page, `target` takes it. The first render moves nothing.
+#[hook]
+pub fn use_focus_rescue<T: PartialEq + Clone + 'static>(value: T, target: NodeRef) {
+    let first = use_mut_ref(|| true);
+    use_effect_with(value, move |_| {
+        if std::mem::replace(&mut *first.borrow_mut(), false) {
+            return;
+        }
+        let lost = document()
+            .active_element()
+            .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("BODY"));
+        if lost {
+            if let Some(el) = target.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
         }
     });
 }

@@ -224,7 +224,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                         <span class="chip" title={t!("code-trancount-title")}>{ t!("code-trancount", count = session.tran_count.to_string()) }</span>
                     }
                 </p>
-                { for current }
+                <>{ for current }</>
                 if compact && props.statements.get(i).cloned().flatten().is_none() {
                     <p class="session__idle muted" data-testid={format!("current-{}", session.name)}>{ t!("code-idle") }</p>
                 }
@@ -238,7 +238,7 @@ pub fn SessionCode(props: &SessionCodeProps) -> Html {
                         flash={props.flash}
                     />
                 }
-                { for in_setup }
+                <>{ for in_setup }</>
             </div>
         }
     });

@@ -69,7 +69,7 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
                 }
             </p>
             <ul class="outcome-compact__sessions">{ for sessions }</ul>
-            { for changed }
+            <>{ for changed }</>
             <details class="outcome-compact__more" data-testid="outcome-more">
                 <summary>{ t!("compact-more") }</summary>
                 <Outcome summary={summary.clone()} previous={props.previous.clone()} />

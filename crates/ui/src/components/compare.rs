@@ -330,7 +330,7 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                             <input type="range" class="transport__scrub" aria-label={t!("compare-scrub")}
                                 aria-valuetext={ms_label(t)} data-testid="compare-scrub"
                                 min="0" max={axis.to_string()} step="1" value={t.to_string()} oninput={on_scrub} onkeydown={on_scrub_key} />
-                            { for marker }
+                            <>{ for marker }</>
                         </span>
                     </div>
                     { divergence_html }
@@ -386,8 +386,8 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     }
                 </p>
             </header>
-            { for notice }
-            { for same }
+            <>{ for notice }</>
+            <>{ for same }</>
             { body }
         </article>
     }

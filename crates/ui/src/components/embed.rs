@@ -187,8 +187,8 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
             if full {
                 <super::Untranslated lesson_id={lesson.id.clone()} />
             }
-            { for warnings }
-            { for schedule_note }
+            <>{ for warnings }</>
+            <>{ for schedule_note }</>
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
                 aria-label={t!("player-label")}

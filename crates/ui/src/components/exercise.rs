@@ -90,6 +90,12 @@ fn Exercise(props: &ExerciseProps) -> Html {
     };
     use_checker(&state);
     use_saved_progress(&state);
+    // The controls a render can remove (Cancel when a check ends, the hint button after
+    // the last hint) hand the keyboard's focus on instead of dropping it to the page.
+    let check_ref = use_node_ref();
+    let hints_ref = use_node_ref();
+    crate::hooks::use_focus_rescue(state.checking, check_ref.clone());
+    crate::hooks::use_focus_rescue(state.hints_shown, hints_ref.clone());
 
     let lesson = &state.lesson;
     let Some(exercise) = lesson.exercise.as_ref() else {
@@ -120,7 +126,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
     let hints = state.hints();
     let hint_list = (state.hints_shown > 0).then(|| {
         html! {
-            <ol class="exercise__hints" data-testid="hints">
+            <ol class="exercise__hints" data-testid="hints" ref={hints_ref.clone()} tabindex="-1">
                 { for hints_html.iter().take(state.hints_shown).map(|h| html! { <li data-testid="hint">{ inline_html(h) }</li> }) }
             </ol>
         }
@@ -228,7 +234,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
                     <p>{ t!("check-run-error") }</p>
                     <p class="verdict__detail" data-testid="check-error">{ failed }</p>
-                    { for place }
+                    <>{ for place }</>
                 </div>
             }
         }
@@ -337,7 +343,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 <super::Untranslated lesson_id={lesson.id.clone()} />
                 <p class="exercise__goal" data-testid="goal-text"><strong>{ t!("exercise-goal") }{ " " }</strong>{ inline_html(goal_html) }</p>
             </header>
-            { for notice }
+            <>{ for notice }</>
             <div class="exercise__grid">
                 <div class="exercise__main">
                     <ExerciseNarrative state={Shared(Rc::new((*state).clone()))} dispatcher={state.dispatcher()} />
@@ -349,9 +355,12 @@ fn Exercise(props: &ExerciseProps) -> Html {
                         </h3>
                         <ul class="goals" data-testid="goals">{ for goals }</ul>
                         <div class="exercise__actions">
+                            // aria-disabled, not disabled, while it checks: a disabled
+                            // button would drop the focus it was pressed with.
                             <button type="button" class="button button--primary" data-testid="check-button" aria-keyshortcuts="Control+Enter Meta+Enter"
-                                disabled={state.checking} onclick={send(ExerciseAction::Check)}>{ t!("check-button") }</button>
-                            { for hint_button }
+                                ref={check_ref} aria-disabled={if state.checking { "true" } else { "false" }}
+                                onclick={if state.checking { Callback::noop() } else { send(ExerciseAction::Check) }}>{ t!("check-button") }</button>
+                            <>{ for hint_button }</>
                             <button type="button" class="button" data-testid="reset-progress" onclick={send(ExerciseAction::Reset)}
                                 title={t!("reset-progress-title")}>{ t!("reset-progress") }</button>
                         </div>
@@ -363,9 +372,9 @@ fn Exercise(props: &ExerciseProps) -> Html {
                             </div>
                         }
                         { verdict }
-                        { for limit }
-                        { for stale }
-                        { for hint_list }
+                        <>{ for limit }</>
+                        <>{ for stale }</>
+                        <>{ for hint_list }</>
                     </section>
                 </aside>
             </div>
@@ -903,7 +912,7 @@ fn RunPlayer(props: &RunPlayerProps) -> Html {
             <Lanes run={run.clone()} t_us={head.t_us} {reduced} dispatch={dispatch.clone()}>
                 <AnomalyNav run={run.clone()} events={head.events} why_open={p.why} dispatch={dispatch.clone()} />
             </Lanes>
-            { for panels }
+            <>{ for panels }</>
             <Outcome summary={run.summary.clone()} previous={None} exercise=true />
             <EventLog run={run.clone()} events={head.events} {dispatch} />
         </div>

@@ -102,7 +102,7 @@ pub fn FacilitatorPage() -> Html {
                     <span role="status" data-testid="cleared">{ t!("facilitator-cleared", count = n) }</span>
                 }
             </div>
-            { for items }
+            <>{ for items }</>
         </section>
     }
 }

@@ -319,7 +319,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
     let (axis, step) = ticks_in(w.from_us, w.to_us, 5);
     html! {
         <>
-            { for lanes }
+            <>{ for lanes }</>
             <div class="lane lane--axis" aria-hidden="true">
                 <div class="lane__name"></div>
                 <div class="lane__track lane__track--axis">

@@ -442,7 +442,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             { for TABS.iter().zip(panels).map(|(&id, panel)| html! {
                 <div role="tabpanel" id={format!("tabpanel-{id}")} class="dock__panel"
                     aria-labelledby={format!("tab-{id}")} tabindex="0" hidden={*tab != id}>
-                    { for panel }
+                    <>{ for panel }</>
                 </div>
             }) }
         </aside>
@@ -510,8 +510,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 <super::Untranslated lesson_id={lesson.id.clone()} />
                 <super::embed::CopyEmbed route={player.route()} title={shown_lesson.title.clone()} />
             </header>
-            { for warnings }
-            { for schedule_note }
+            <>{ for warnings }</>
+            <>{ for schedule_note }</>
             <section
                 class={classes!("player", pending.then_some("player--stale"))}
                 aria-label={t!("player-label")}
@@ -529,7 +529,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         on_toggle={props.on_toggle.clone()}
                         compare={compare_links}
                     />
-                    { for verdicts }
+                    <>{ for verdicts }</>
                     if pending && player.run.is_some() && asking.is_none() {
                         <Simulating progress={player.progress} over={true} dispatch={props.dispatch.clone()} />
                     }

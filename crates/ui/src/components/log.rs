@@ -64,7 +64,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 if from > 0 {
                     <li class="log__more muted">{ t!("log-earlier", count = from) }</li>
                 }
-                { for rows }
+                <>{ for rows }</>
                 if to < n {
                     <li class="log__more muted">{ t!("log-later", count = n - to) }</li>
                 }

@@ -138,7 +138,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 if s.results.is_empty() {
                     <p class="muted">{ t!("no-results") }</p>
                 }
-                { for results }
+                <>{ for results }</>
                 if more_results > 0 {
                     <p class="muted" data-testid={format!("results-more-{}", s.name)}>{ t!("results-more", count = more_results) }</p>
                 }
@@ -189,7 +189,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 { t!("outcome-title") }
                 <span class="panel__note">{ t!("outcome-note", end = ms_label(summary.end_us), seed = summary.key.seed.to_string()) }</span>
             </h3>
-            { for diff }
+            <>{ for diff }</>
             <div class="outcome__sessions">{ for cards }</div>
             if !summary.checks.is_empty() {
                 <h4 class="panel__subtitle">

@@ -172,7 +172,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
                     { t!("schedule-intro") }
                 </p>
             </header>
-            { for warnings }
+            <>{ for warnings }</>
             <Toggles toggles={toggles} settings={settings.clone()} fresh={Vec::<String>::new()}
                 pending={false} {on_toggle} />
             { body }
@@ -538,6 +538,8 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
     };
 
     let running = matches!(*search, Search::Running { .. });
+    let explore_ref = use_node_ref();
+    crate::hooks::use_focus_rescue(running, explore_ref.clone());
     let answer = match &*search {
         Search::Idle => html! {},
         Search::Running { progress } => html! {
@@ -626,8 +628,12 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                         <option value={p.name.clone()} selected={i == *chosen}>{ crate::catalog::property_label(&props.lesson.id, &p.name, &p.label) }</option>
                     }) }
                 </select>
-                <button type="button" class="button button--primary" data-testid="explore-button"
-                    disabled={running || applied.is_none()} onclick={start}>{ t!("explore-button") }</button>
+                // aria-disabled while it searches: a disabled button would drop the
+                // focus it was pressed with (and Cancel, when the search ends, hands
+                // the focus back to it).
+                <button type="button" class="button button--primary" data-testid="explore-button" ref={explore_ref}
+                    disabled={applied.is_none()} aria-disabled={if running { "true" } else { "false" }}
+                    onclick={if running { Callback::noop() } else { start }}>{ t!("explore-button") }</button>
             </div>
             <div aria-live="polite">{ answer }</div>
         </section>

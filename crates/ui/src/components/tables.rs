@@ -102,7 +102,7 @@ pub fn Tables(props: &TablesProps) -> Html {
                 <FilterBar filter={props.filter.clone()} on_filter={props.on_filter.clone()}
                     sessions={props.sessions.clone()} anomalies={props.highlighted.len()} />
             }
-            { for tables }
+            <>{ for tables }</>
         </section>
     }
 }
@@ -290,7 +290,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
                     <span class="visually-hidden">{ notes.join("; ") }</span>
                 }
             </td>
-            { for cells }
+            <>{ for cells }</>
         </tr>
     }
 }
@@ -352,7 +352,7 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
                     <table>
                         { head(t) }
                         <tbody>
-                            { for rows }
+                            <>{ for rows }</>
                         </tbody>
                     </table>
                 </div>

@@ -29,6 +29,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
     if props.toggles.is_empty() {
         return html! {};
     }
+    let on_values_key = Callback::from(values_key);
     html! {
         <div class="toggles" data-testid="toggles">
             { for props.toggles.iter().map(|toggle| {
@@ -45,7 +46,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                         data-value={current.to_string()}
                     >
                         <span class="toggle__label" title={toggle.label.clone()}>{ &toggle.label }</span>
-                        <span class="toggle__values">
+                        <span class="toggle__values" onkeydown={on_values_key.clone()}>
                             { for toggle.values.iter().map(|value| {
                                 let pressed = value == current;
                                 let onclick = {
@@ -91,6 +92,45 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                 }
             }) }
         </div>
+    }
+}
+
+/// ← → ↑ ↓ on a toggle's value move the focus to the previous or next value of that
+/// toggle, round the ends (a toolbar's keys), instead of stepping the player: a learner
+/// on a toggle is choosing a setting. Enter or Space then presses the value.
+fn values_key(e: KeyboardEvent) {
+    let forward = match e.key().as_str() {
+        "ArrowRight" | "ArrowDown" => true,
+        "ArrowLeft" | "ArrowUp" => false,
+        _ => return,
+    };
+    if e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return;
+    }
+    let Some(item) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .filter(|el| el.matches(".toggle__value").unwrap_or(false))
+        .and_then(|el| el.parent_element())
+    else {
+        return;
+    };
+    let Some(values) = item.parent_element() else {
+        return;
+    };
+    let next = if forward {
+        item.next_element_sibling()
+            .or_else(|| values.first_element_child())
+    } else {
+        item.previous_element_sibling()
+            .or_else(|| values.last_element_child())
+    };
+    e.prevent_default();
+    if let Some(button) = next
+        .and_then(|n| n.first_element_child())
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = button.focus();
     }
 }
 
@@ -227,7 +267,10 @@ pub fn Transport(props: &TransportProps) -> Html {
                 <span class="transport__time" data-testid="position"
                     data-events={head.events.to_string()} data-t-ms={ms_number(head.t_us)}>
                     <strong>{ ms_label(head.t_us) }</strong>
-                    { " " }{ t!("position", end = ms_label(props.end_us), event = head.events, events = props.events) }
+                    // Two pieces that each stay on one line: a narrow bar wraps between
+                    // them, never inside "event 34 of 34".
+                    { " " }<span class="nowrap">{ t!("position-end", end = ms_label(props.end_us)) }</span>
+                    { " · " }<span class="nowrap">{ t!("position-event", event = head.events, events = props.events) }</span>
                 </span>
                 <input
                     type="range"

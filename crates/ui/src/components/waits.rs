@@ -152,8 +152,8 @@ pub fn Waits(props: &WaitsProps) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead arrowhead--deadlock" />
                     </marker>
                 </defs>
-                { for arrows }
-                { for nodes }
+                <>{ for arrows }</>
+                <>{ for nodes }</>
             </svg>
             }
             // Under the graph: on a phone the graph stays where the stage keeps it.
@@ -174,7 +174,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 if view.locks.is_empty() {
                     <li class="muted">{ if props.dialect == Dialect::TSql { t!("locks-none") } else { t!("locks-none-plain") } }</li>
                 }
-                { for locks }
+                <>{ for locks }</>
                 if view.locks.len() > 8 {
                     <li class="muted">{ t!("locks-more", count = view.locks.len() - 8) }</li>
                 }
