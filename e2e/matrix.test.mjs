@@ -196,6 +196,25 @@ test('matrix: labelled columns, plain values, outcome marks and one tab stop per
 });
 
 // PostgreSQL has no TRY block: its errors' column says what it has instead.
+test('matrix: on a phone in Polish, toggles head their columns in Polish and the first setting stays in view', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await t.open('#/lesson/queue-wait-or-skip/matrix?lang=pl');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const toggle = await page.$eval('[data-testid=matrix-toggle][data-key=readpast]', (th) => ({
+    label: th.querySelector('.matrix__label')?.textContent,
+    key: th.querySelector('.matrix__key')?.textContent,
+  }));
+  assert.deepEqual(toggle, { label: 'Wskazówka READPAST w przejęciu zadania', key: 'readpast' });
+  // Scrolled across, the row's link (its first setting) stays at the left edge.
+  const scroller = page.locator('.matrix__scroll');
+  assert.ok(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth), 'the table is wider than the phone');
+  const edge = await scroller.evaluate((el) => el.getBoundingClientRect().left);
+  await scroller.evaluate((el) => { el.scrollLeft = 300; });
+  const link = await page.locator('[data-testid=matrix-open]').first().evaluate((a) => a.closest('th').getBoundingClientRect().left);
+  assert.ok(Math.abs(link - edge) <= 2, `the first setting is at ${link}, the table's edge at ${edge}`);
+});
+
 test('matrix: a PostgreSQL lesson names EXCEPTION blocks, not TRY', async (t) => {
   const { page } = t;
   await t.open('#/lesson/pg-isolation/matrix');

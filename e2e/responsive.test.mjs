@@ -32,6 +32,9 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
 
   await page.click('[data-testid=check-button]');
   await page.waitForSelector('[data-testid=cancel-check]', { timeout: 10_000 });
+  // Meanwhile the goals say they are being checked, not what a last Check said.
+  const details = await page.locator('[data-testid=goal-detail]').allTextContents();
+  assert.ok(details.length > 0 && details.every((d) => d === 'being checked…'), JSON.stringify(details));
   const progress = await page.textContent('[data-testid=check-progress]');
   // Which seed depends on the machine's speed: a fast one is past seed 1 already.
   assert.match(progress, /(seed \d+ \(\d+ of \d+\),|the seeds are checked; now the run to show:) [\d\s,]+ engine steps/);

@@ -39,6 +39,8 @@ test('home: renders the header and the lesson list', async (t) => {
   const tagline = await page.textContent('header .site-header__tagline');
   assert.ok(tagline.trim().length > 10, `tagline: ${tagline}`);
 
+  // The "Covers" chips are explained once, above the list.
+  assert.match(await page.textContent('[data-testid=covers-legend]'), /Q, a SQL Server job queue with READPAST; T, Teradata queue tables/);
   const list = await page.$('#lesson-list');
   assert.ok(list, 'no #lesson-list element');
   assert.equal(await list.evaluate((el) => el.tagName), 'UL');

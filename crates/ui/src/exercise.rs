@@ -224,6 +224,17 @@ impl ExerciseState {
             Some(Verdict::Report { report, .. }) => Some(report),
             _ => None,
         };
+        // While Check runs, the last verdict's words about the goals no longer hold.
+        if self.checking {
+            return (self.lesson.checks.iter())
+                .map(|check| GoalRow {
+                    name: check.name.clone(),
+                    met: None,
+                    uncounted: false,
+                    detail: t!("goal-checking"),
+                })
+                .collect();
+        }
         let unjudged = match &self.verdict {
             Some(Verdict::EditError { .. }) => t!("goal-unjudged-error"),
             Some(Verdict::Cancelled(_)) => t!("goal-unjudged-cancelled"),
@@ -917,10 +928,9 @@ mod tests {
         );
     }
 
-    /// The goals' results are saved with the progress: a reload lists them as the last
-    /// Check left them; an error in the SQL, Cancel and Reset judge none.
-    #[test]
-    fn goal_results_survive_a_reload() {
+    /// exercise-skip-locked after one Check of its SQL as shipped (goals not yet judged
+    /// before it).
+    fn checked_once() -> (Rc<Lesson>, ExerciseState) {
         let lesson = lesson("exercise-skip-locked");
         let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
         assert!(state.goal_rows().iter().all(|r| r.met.is_none()));
@@ -935,6 +945,28 @@ mod tests {
                 },
             ],
         );
+        (lesson, state)
+    }
+
+    /// While Check runs the goals say so, not what the last verdict said of them.
+    #[test]
+    fn goals_say_they_are_being_checked_while_check_runs() {
+        let (_, state) = checked_once();
+        assert!(state.goal_rows().iter().any(|r| r.met.is_some()));
+        let state = reduce(state, [ExerciseAction::Check]);
+        assert!(state.checking);
+        let rows = state.goal_rows();
+        assert!(!rows.is_empty());
+        for row in rows {
+            assert_eq!((row.met, row.detail.as_str()), (None, "being checked…"));
+        }
+    }
+
+    /// The goals' results are saved with the progress: a reload lists them as the last
+    /// Check left them; an error in the SQL, Cancel and Reset judge none.
+    #[test]
+    fn goal_results_survive_a_reload() {
+        let (lesson, state) = checked_once();
         let judged: Vec<_> = state.goal_rows().iter().map(|r| r.met).collect();
         let saved = Progress::decode(&state.progress().encode()).map(Some);
         let again = ExerciseState::new(Rc::clone(&lesson), saved);

@@ -16,6 +16,7 @@ lesson-start-here = Start here
 lesson-untranslated = Not translated yet, shown in English.
 lesson-covers = Covers
 lesson-covers-label = Scenarios covered: { $list }
+lesson-covers-legend = Each lesson covers scenarios of the three articles it comes from, by their IDs: Q, a SQL Server job queue with READPAST; T, Teradata queue tables and SELECT AND CONSUME; I, idempotent sends with sp_getapplock and a filtered unique index.
 lesson-toggles = Toggles: { $list }
 card-solved = ✓ Solved
 card-goals = { $met } of { $judged } goals met at your last Check

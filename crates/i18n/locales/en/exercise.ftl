@@ -51,6 +51,7 @@ shown-error = This run cannot be shown
 goal-unjudged-error = not judged: your SQL has an error
 goal-unjudged-cancelled = not judged: you cancelled Check
 goal-unchecked = not checked yet
+goal-checking = being checked…
 goal-not-counted = not counted: the run on seed { $seed } ended in an error
 goal-met-all = met on all { $seeds } seeds
 goal-failed-on = failed on seed { $seed }: { $detail }

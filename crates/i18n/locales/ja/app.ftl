@@ -16,6 +16,7 @@ lesson-start-here = ここから
 lesson-untranslated = 未翻訳のため英語で表示しています。
 lesson-covers = シナリオ
 lesson-covers-label = 扱うシナリオ: { $list }
+lesson-covers-legend = 各レッスンは、元になった 3 本の記事のシナリオを ID で示します。Q: READPAST を使う SQL Server のジョブキュー、T: Teradata のキューテーブルと SELECT AND CONSUME、I: sp_getapplock とフィルター付き一意インデックスによる冪等な送信。
 lesson-toggles = 切り替え: { $list }
 card-solved = ✓ 解決済み
 card-goals = 前回のチェックで達成した目標: { $judged } 件中 { $met } 件

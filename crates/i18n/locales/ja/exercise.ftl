@@ -45,6 +45,7 @@ shown-error = この実行は表示できません
 goal-unjudged-error = 未判定: SQL にエラーがあります
 goal-unjudged-cancelled = 未判定: チェックをキャンセルしました
 goal-unchecked = まだチェックしていません
+goal-checking = チェック中…
 goal-not-counted = 数えません: シード { $seed } の実行がエラーで終わりました
 goal-met-all = { $seeds } 個のシードすべてで達成
 goal-failed-on = シード { $seed } で未達成: { $detail }

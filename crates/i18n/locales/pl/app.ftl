@@ -16,6 +16,7 @@ lesson-start-here = Zacznij tutaj
 lesson-untranslated = Jeszcze nie przetłumaczone, pokazane po angielsku.
 lesson-covers = Scenariusze
 lesson-covers-label = Pokryte scenariusze: { $list }
+lesson-covers-legend = Każda lekcja obejmuje scenariusze z trzech artykułów, z których pochodzi, oznaczone identyfikatorami: Q – kolejka zadań w SQL Server z READPAST; T – tabele kolejkowe Teradata i SELECT AND CONSUME; I – idempotentne wysyłki z sp_getapplock i filtrowanym indeksem unikalnym.
 lesson-toggles = Przełączniki: { $list }
 card-solved = ✓ Rozwiązane
 card-goals = Cele spełnione przy ostatnim sprawdzeniu: { $met } z { $judged }

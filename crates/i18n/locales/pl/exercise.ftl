@@ -56,6 +56,7 @@ shown-error = Tego przebiegu nie da się pokazać
 goal-unjudged-error = nie oceniono: twój SQL zawiera błąd
 goal-unjudged-cancelled = nie oceniono: sprawdzanie anulowane
 goal-unchecked = jeszcze nie sprawdzono
+goal-checking = trwa sprawdzanie…
 goal-not-counted = nie liczy się: przebieg na ziarnie { $seed } skończył się błędem
 goal-met-all = spełniony na wszystkich ziarnach ({ $seeds })
 goal-failed-on = niespełniony na ziarnie { $seed }: { $detail }

@@ -92,6 +92,7 @@ pub fn FacilitatorPage() -> Html {
                 { t!("facilitator-intro", count = exercises.len()) }{ " " }
                 { t!("facilitator-progress") }
             </p>
+            <p class="muted" data-testid="covers-legend">{ t!("lesson-covers-legend") }</p>
             <div class="facilitator__actions">
                 <button type="button" class="button" data-testid="print" onclick={on_print}>{ t!("facilitator-print") }</button>
                 <button type="button" class="button" data-testid="clear-all-progress" onclick={on_clear}

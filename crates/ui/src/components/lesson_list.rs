@@ -47,6 +47,8 @@ pub fn LessonList(props: &LessonListProps) -> Html {
     html! {
         <section class="lessons" aria-labelledby="lessons-heading">
             <h2 id="lessons-heading">{ t!("lessons-heading") }</h2>
+            // What the "Covers" chips name: the articles the lessons come from.
+            <p class="lessons__legend muted" id="covers-legend" data-testid="covers-legend">{ t!("lesson-covers-legend") }</p>
             <ul class="lesson-list" id="lesson-list">{ items }</ul>
         </section>
     }
@@ -96,7 +98,8 @@ fn item(lesson: &LessonSummary, progress: Option<&Progress>) -> Html {
                 }
                 <span class="lesson-list__meta">
                     if !covers.is_empty() {
-                        <span class="lesson-list__covers" aria-label={t!("lesson-covers-label", list = covers.join(", "))}>
+                        <span class="lesson-list__covers" aria-label={t!("lesson-covers-label", list = covers.join(", "))}
+                            title={t!("lesson-covers-legend")}>
                             { t!("lesson-covers") }{ " " }
                             { for covers.iter().map(|c| html! { <span class="chip">{ c }</span> }) }
                         </span>

@@ -272,8 +272,16 @@ fn matrix_table(
                 <table class="matrix__table" data-testid={if complete { "matrix-table" } else { "matrix-table-drawing" }}>
                     <thead>
                         <tr>
-                            { for matrix.toggles.iter().map(|name| html! {
-                                <th scope="col" class="matrix__toggle" title={toggle_label(&shown_lesson, name)}>{ name }</th>
+                            // A toggle as a column heading: its label in the reader's
+                            // language, its name (what the URL and the CLI say) below.
+                            { for matrix.toggles.iter().map(|name| {
+                                let label = toggle_label(&shown_lesson, name).unwrap_or_else(|| name.clone());
+                                html! {
+                                    <th scope="col" class="matrix__toggle" title={label.clone()} data-testid="matrix-toggle" data-key={name.clone()}>
+                                        <span class="matrix__label">{ label }</span>
+                                        <code class="matrix__key">{ name }</code>
+                                    </th>
+                                }
                             }) }
                             // The reader's words first; the key (what `lockstep matrix`, the
                             // legend and the tests name the column by) below them.
