@@ -80,6 +80,28 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   }
 });
 
+test('why: the open panel is in the URL: a reload or a shared link opens it at the same moment', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race?tasks=3&anomaly=1&why=1');
+  await page.waitForSelector('[data-testid=why]');
+  assert.match(await page.textContent('[data-testid=why]'), /claimed task_id 1 again/);
+  // Closing it takes why=1 out of the address; opening it puts it back, and a reload
+  // comes back open on the same event.
+  await page.click('[data-testid=why-toggle]');
+  await page.waitForFunction(() => !location.hash.includes('why=1'));
+  await page.click('[data-testid=why-toggle]');
+  await page.waitForFunction(() => location.hash.includes('why=1'));
+  const events = await page.getAttribute('[data-testid=position]', 'data-events');
+  await page.reload();
+  await page.waitForSelector('[data-testid=why]');
+  assert.equal(await page.getAttribute('[data-testid=position]', 'data-events'), events);
+  // A value that is neither 1 nor 0 is named, and the panel stays closed.
+  await t.open('#/lesson/queue-claim-race?tasks=3&why=yes');
+  await page.waitForSelector('[data-testid=url-warnings]');
+  assert.match(await page.textContent('[data-testid=url-warnings]'), /why=yes is not why=1 \(the explanation open\) or why=0/);
+  assert.equal(await page.$('[data-testid=why]'), null);
+});
+
 test('why: with READPAST off, B waits because U is not compatible with A\'s X on task 1', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&t=2000', 'readpast=off');

@@ -210,7 +210,7 @@ impl Player {
             head: Playhead::default(),
             playing: false,
             speed: DEFAULT_SPEED,
-            why: false,
+            why: route.why,
             credit: 0.0,
         }
     }
@@ -234,6 +234,7 @@ impl Player {
     pub fn navigate(&mut self, route: &LessonRoute) {
         let (key, warnings) = Player::key_for(&self.lesson, route);
         self.warnings = warnings;
+        self.why = route.why;
         if key == self.key {
             match self.current() {
                 Some(run) => {
@@ -279,6 +280,7 @@ impl Player {
             route.seed = Some(self.key.seed);
         }
         route.schedule = self.key.schedule.clone();
+        route.why = self.why;
         if let Some(run) = self.current() {
             let head = self.head;
             if head.events > 0 || head.t_us > 0 {
@@ -329,6 +331,7 @@ impl Player {
         let mut route = LessonRoute::new(&self.lesson.id);
         route.toggles = non_default(&self.lesson, settings);
         route.seed = (seed != self.lesson.seed).then_some(seed);
+        route.why = self.why;
         let t_us = if self.current().is_some() {
             self.head.t_us
         } else {

@@ -33,6 +33,8 @@ pub enum LinkProblem {
     EventsBeyond { asked: usize, count: usize },
     /// `seed=` is not a whole number.
     Seed { value: String },
+    /// `why=` is neither `1` nor `0`.
+    Why { value: String },
     /// `schedule=` does not read as a schedule.
     Schedule(ParseScheduleError),
     /// `schedule=` is timed where the scheduler wants an untimed one.
@@ -102,6 +104,7 @@ impl LinkProblem {
             Time { value } => t!("link-time" in lang, value = value),
             Events { value } => t!("link-events" in lang, value = value),
             Anomaly { value } => t!("link-anomaly" in lang, value = value),
+            Why { value } => t!("link-why" in lang, value = value),
             AnomalyBeyond { asked, count } => {
                 // The parameter as written (a number would be grouped: `9,999`).
                 t!("link-anomaly-beyond" in lang, asked = asked.to_string(), count = *count)

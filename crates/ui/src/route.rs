@@ -102,6 +102,8 @@ pub struct LessonRoute {
     /// `schedule=`: the picks at choice points to replay (`lockstep run --schedule`'s
     /// form; `u.` first runs the lesson untimed), e.g. a counterexample of Explore.
     pub schedule: Option<engine::Schedule>,
+    /// `why=1`: the Why panel open.
+    pub why: bool,
     /// Parameters that could not be read (`t=soon`), worded when the page shows them.
     pub problems: Vec<LinkProblem>,
 }
@@ -112,6 +114,8 @@ pub const EVENTS_PARAM: &str = "e";
 pub const SEED_PARAM: &str = "seed";
 pub const ANOMALY_PARAM: &str = "anomaly";
 pub const SCHEDULE_PARAM: &str = "schedule";
+/// `why=1`: the explanation (the Why panel) open, so a link can point at a moment's why.
+pub const WHY_PARAM: &str = "why";
 /// The interface's language, in every route.
 pub const LANG_PARAM: &str = "lang";
 
@@ -270,6 +274,11 @@ impl LessonRoute {
                     Ok(schedule) => route.schedule = Some(schedule),
                     Err(e) => route.problems.push(LinkProblem::Schedule(e)),
                 },
+                WHY_PARAM => match value.as_str() {
+                    "1" => route.why = true,
+                    "0" => route.why = false,
+                    _ => route.problems.push(LinkProblem::Why { value }),
+                },
                 _ => route.toggles.push((name, value)),
             }
         }
@@ -324,6 +333,9 @@ impl fmt::Display for LessonRoute {
         }
         if let Some(schedule) = &self.schedule {
             params.push(format!("{SCHEDULE_PARAM}={schedule}"));
+        }
+        if self.why {
+            params.push(format!("{WHY_PARAM}=1"));
         }
         if !params.is_empty() {
             write!(f, "?{}", params.join("&"))?;
@@ -443,6 +455,31 @@ mod tests {
         assert_eq!(route.seek, Seek::Start);
         assert_eq!(route.problems.len(), 3, "{:?}", route.problems);
         assert!(route.problems[0].contains("`t=soon`"));
+    }
+
+    /// `why=1` opens the explanation and round-trips; another value is named, closed.
+    #[test]
+    fn why_opens_the_explanation() {
+        let Route::Lesson(route) = Route::parse("#/lesson/x?e=7&why=1") else {
+            panic!()
+        };
+        assert!(route.why && route.problems.is_empty() && route.toggles.is_empty());
+        assert_eq!(route.to_string(), "/lesson/x?e=7&why=1");
+        let Route::Lesson(route) = Route::parse("#/lesson/x?why=0") else {
+            panic!()
+        };
+        assert!(!route.why && route.problems.is_empty());
+        assert_eq!(route.to_string(), "/lesson/x");
+        let Route::Lesson(route) = Route::parse("#/lesson/x?why=yes") else {
+            panic!()
+        };
+        assert!(!route.why);
+        assert_eq!(route.problems.len(), 1);
+        assert!(
+            route.problems[0].contains("`why=yes` is not `why=1`"),
+            "{:?}",
+            route.problems
+        );
     }
 
     #[test]
