@@ -136,6 +136,16 @@ test('responsive: with a mouse and keyboard the first narration names the arrow 
   assert.match(await page.textContent('[data-testid=narration]'), /Press Play, or → to step/);
 });
 
+test('responsive: on a phone the wait-for graph of five sessions keeps its names legible', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLesson(t, '#/lesson/teradata-consume?t=3000');
+  const names = await page.$$eval('[data-testid=wait-graph] .node text', (ts) => ts.map((el) => el.getBoundingClientRect().height));
+  assert.ok(names.length >= 5, `${names.length} names`);
+  // A 13-unit name squeezed into an 88 px high drawing was 6 px tall.
+  for (const h of names) assert.ok(h >= 9.5, `a name ${h.toFixed(1)} px tall: ${names.map((n) => n.toFixed(1))}`);
+});
+
 test('responsive: on a phone the narration of a wait is whole, in a box that keeps its height while stepping', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 375, height: 740 });

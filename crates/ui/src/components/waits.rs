@@ -142,7 +142,10 @@ pub fn Waits(props: &WaitsProps) -> Html {
         <section class="panel waits" aria-labelledby="waits-heading" data-testid="waits">
             <h3 id="waits-heading" class="panel__title">{ t!("waits-title") }</h3>
             if sessions.len() > 1 {
+            // --graph-h: the height at which the names are 10 px tall, which a short
+            // stacked stage keeps room for however many sessions there are.
             <svg class="waits__graph" viewBox={graph.view_box_attr()} role="img" data-testid="wait-graph"
+                 style={format!("--graph-h: {:.0}px", graph.view_box.3 * 10.0 / 13.0)}
                  aria-label={if sentences.is_empty() { t!("waits-nobody") } else { sentences.join("; ") }}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
