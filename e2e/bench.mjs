@@ -63,8 +63,8 @@ const RUNAWAY_EXERCISE = 'exercise-skip-locked';
 const RUNAWAY_EDITOR = '[data-testid=editor-next_task]';
 const RUNAWAY_MS = 5_000;
 // Each round of the loop counts the task table joined with itself three times, so the
-// exercise's step budget (250 000 steps, then the run to show) takes about 20 s on a
-// 2-core machine: Check still runs after RUNAWAY_MS. (A plain loop stops within 1-3 s;
+// exercise's step budget (100 000 steps, then the run to show) takes about 9 s on a
+// 2-core machine: Check still runs after RUNAWAY_MS. (A plain loop stops within 1-5 s;
 // then the longest task covers the whole check, and Cancel is timed on a second one.)
 const RUNAWAY_LOOP =
   'DECLARE @spin int; WHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b CROSS JOIN dbo.task c;';

@@ -184,9 +184,9 @@ END`);
   await page.waitForSelector('[data-testid=verdict]', { timeout: 120_000 });
   const errors = await page.locator('[data-testid=failing-run] .error').allTextContents();
   assert.equal(errors.length, 4, JSON.stringify(errors));
-  // An exercise's step budget (250 000) stops the loop long before a session's
+  // An exercise's step budget (100 000) stops the loop long before a session's
   // 500 000 statements, and Check stops at the first seed.
-  for (const e of errors) assert.match(e, /the run took more than 250000 steps/);
+  for (const e of errors) assert.match(e, /the run took more than 100000 steps/);
   assert.match(await page.textContent('[data-testid=check-error]'), /^seed \d+, session worker\d: simulation stopped this session/);
   assert.equal(await page.$('#panic-panel'), null);
   assert.deepEqual(t.errors, []);

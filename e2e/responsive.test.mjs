@@ -11,7 +11,7 @@ import { openLesson } from './settle.mjs';
 const EXERCISE = 'exercise-skip-locked';
 const EDITOR = '[data-testid=editor-next_task]';
 // Each round counts a three-way join: the exercise's step budget would stop the loop
-// only after about 20 s, so Cancel always finds it running.
+// only after about 9 s, so Cancel always finds it running.
 const LOOP = '\nDECLARE @spin int;\nWHILE 1 = 1 SELECT @spin = COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b CROSS JOIN dbo.task c;';
 // Far above a slice (12 ms) and far below a runaway's seconds: a run on the main thread
 // would show as one task as long as the run, so this proves the page is never frozen,

@@ -664,7 +664,7 @@ END
     let run = report.failed_run.expect("the stopped run").to_string();
     assert!(
         run.starts_with(&format!(
-            "seed {}, session worker1: simulation stopped this session: the run took more than 250000 steps",
+            "seed {}, session worker1: simulation stopped this session: the run took more than 100000 steps",
             seeds[0]
         )),
         "{run}"
