@@ -226,7 +226,12 @@ test('player: a focused box that scrolls keeps its keys; the player does not tak
   assert.ok(wide, 'the setup listing overflows its panel');
   await pre.focus();
   for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
-  assert.ok((await pre.evaluate((el) => el.scrollLeft)) > 0, 'the listing scrolled');
+  // The browser's own keyboard scroll is animated: wait for it to move.
+  await pre.evaluate((el) => new Promise((resolve, reject) => {
+    const until = performance.now() + 5000;
+    const poll = () => (el.scrollLeft > 0 ? resolve() : performance.now() > until ? reject(new Error('the listing did not scroll')) : requestAnimationFrame(poll));
+    poll();
+  }));
   assert.deepEqual(await position(page), { events: 0, t: 0 }, 'the player did not step');
   // The Lesson panel scrolls down: End goes to its end, not to the run's.
   const panel = page.locator('#tabpanel-lesson');
