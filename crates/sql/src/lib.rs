@@ -50,7 +50,10 @@
 //!   `SELECT AND CONSUME cannot join tables`, `a Teradata INSERT ... VALUES inserts one row:
 //!   write one INSERT per row`, `a queue table's first column must be its QITS column: ...`
 //! - `expression nested too deeply` (`statement ...`, `query ...`): nesting is bounded so
-//!   that no input can overflow the stack
+//!   that no input can overflow the stack; `expression too long: its operators and
+//!   parentheses nest more than 100 levels` (`query too long` for UNION and the other set
+//!   operators): each operator of a chain such as `1 + 1 + ... + 1` nests the tree it
+//!   builds one level deeper, so it counts as a level too
 //! - a few compile-time rules of SQL Server, in plain words (see [`ast`]).
 
 pub mod ast;

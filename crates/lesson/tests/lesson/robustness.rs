@@ -415,3 +415,85 @@ fn a_long_scan_that_waits_and_reruns_is_quick_and_right() {
     assert_eq!(ints(rows(&sim, "D", 1)), [3]);
     assert!(sim.outcome().sessions[3].wait_us >= 2_900_000);
 }
+
+/// Whether `sql`, as session A's script in `dialect`, parses; else its error's message.
+fn parses(dialect: Dialect, sql: &str) -> Result<(), String> {
+    let sc = scenario(dialect, "", &[("A", 0, sql)]);
+    Simulation::new(&sc, 1).map(|_| ()).map_err(|e| e.message)
+}
+
+/// The longest T-SQL script `script(n)` the parser accepts, n < 200.
+fn longest(script: impl Fn(usize) -> String) -> String {
+    (1..200)
+        .rev()
+        .map(script)
+        .find(|sql| parses(Dialect::TSql, sql).is_ok())
+        .expect("a short chain parses")
+}
+
+#[test]
+fn a_chain_of_thousands_of_operators_is_refused_not_a_stack_overflow() {
+    // `1 + 1 + ... + 1` is a tree one level deeper per operator, which the engine walks
+    // recursively: 5 000 of them overflowed the stack and killed the tab.
+    let chain = |term: &str, op: &str| vec![term; 5000].join(op);
+    let cases = [
+        (Dialect::TSql, format!("SELECT {}", chain("N'x'", " + "))),
+        (
+            Dialect::TSql,
+            format!("SELECT 1 WHERE {}", chain("1 = 1", " OR ")),
+        ),
+        (
+            Dialect::TSql,
+            format!("SELECT 1 WHERE {}", chain("1 = 1", " AND ")),
+        ),
+        (Dialect::TSql, format!("SELECT {}", chain("2", " * "))),
+        (Dialect::TSql, chain("SELECT 1", " UNION ALL ")),
+        (
+            Dialect::Postgres,
+            format!("SELECT {}", chain("'x'", " || ")),
+        ),
+        (Dialect::Postgres, format!("SELECT {}", chain("2", " ^ "))),
+        (Dialect::Teradata, format!("SEL {}", chain("1", " MOD "))),
+    ];
+    for (dialect, src) in cases {
+        let err = parses(dialect, &src).unwrap_err();
+        assert!(
+            err.contains("too long"),
+            "{dialect:?} {}: {err}",
+            &src[..40]
+        );
+    }
+    let plus = format!("SELECT {}", vec!["1"; 5000].join(" + "));
+    assert_eq!(
+        parses(Dialect::TSql, &plus).unwrap_err(),
+        "expression too long: its operators and parentheses nest more than 100 levels"
+    );
+}
+
+#[test]
+fn the_longest_chains_accepted_run_on_a_wasm_sized_stack() {
+    let plus = longest(|n| format!("SELECT {}", vec!["1"; n].join(" + ")));
+    let terms = plus.matches('1').count();
+    assert!(terms >= 90, "only {terms} terms");
+    let or = longest(|n| format!("SELECT 7 WHERE {} OR 1 = 1", vec!["1 = 0"; n].join(" OR ")));
+    let union = longest(|n| "SELECT 1".to_string() + &" UNION ALL SELECT 1".repeat(n));
+    // The wasm stack is 1 MB; a debug build's frames are the largest.
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let sim = run_one("", &plus);
+            assert_eq!(ints(rows(&sim, "A", 0)), [terms as i64]);
+            let sim = run_one("", &or);
+            assert_eq!(ints(rows(&sim, "A", 0)), [7]);
+            // Past 64 queries inside each other the engine answers Msg 191, as it does for
+            // subqueries.
+            let sim = run_one("", &union);
+            assert_eq!(numbers(&sim, "A"), [191]);
+            let sim = run_one(
+                "",
+                &("SELECT 1".to_string() + &" UNION ALL SELECT 1".repeat(60)),
+            );
+            assert_eq!(rows(&sim, "A", 0).len(), 61);
+        });
+    handle.unwrap().join().unwrap();
+}

@@ -159,8 +159,14 @@ impl Parser<'_> {
     }
 
     fn or_expr(&mut self) -> PResult<Expr> {
+        self.chain(Self::or_links)
+    }
+
+    fn or_links(&mut self) -> PResult<Expr> {
         let mut left = self.and_expr()?;
-        while self.eat_kw("OR") {
+        while self.at_kw("OR") {
+            self.link("expression")?;
+            self.advance();
             let right = self.and_expr()?;
             left = binary(BinaryOp::Or, left, right);
         }
@@ -168,8 +174,14 @@ impl Parser<'_> {
     }
 
     fn and_expr(&mut self) -> PResult<Expr> {
+        self.chain(Self::and_links)
+    }
+
+    fn and_links(&mut self) -> PResult<Expr> {
         let mut left = self.not_expr()?;
-        while self.eat_kw("AND") {
+        while self.at_kw("AND") {
+            self.link("expression")?;
+            self.advance();
             let right = self.not_expr()?;
             left = binary(BinaryOp::And, left, right);
         }
@@ -393,6 +405,10 @@ impl Parser<'_> {
     /// above comparisons, so `'task ' || n + 1` adds first. T-SQL and Teradata have no
     /// such level (their `&`, `|` and `^` sit with `+`).
     fn other_operators(&mut self) -> PResult<Expr> {
+        self.chain(Self::other_links)
+    }
+
+    fn other_links(&mut self) -> PResult<Expr> {
         let mut left = self.additive()?;
         if !self.postgres() {
             return Ok(left);
@@ -408,6 +424,7 @@ impl Parser<'_> {
             } else {
                 return Ok(left);
             };
+            self.link("expression")?;
             self.advance();
             let right = self.additive()?;
             left = binary(op, left, right);
@@ -423,6 +440,10 @@ impl Parser<'_> {
     }
 
     pub(super) fn additive(&mut self) -> PResult<Expr> {
+        self.chain(Self::additive_links)
+    }
+
+    fn additive_links(&mut self) -> PResult<Expr> {
         let mut left = self.multiplicative()?;
         loop {
             let ops: &[(Tok, BinaryOp)] = if self.postgres() {
@@ -452,6 +473,7 @@ impl Parser<'_> {
             {
                 return Err(self.teradata_bitwise());
             }
+            self.link("expression")?;
             self.advance();
             let right = self.multiplicative()?;
             left = binary(op, left, right);
@@ -470,6 +492,10 @@ impl Parser<'_> {
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
+        self.chain(Self::multiplicative_links)
+    }
+
+    fn multiplicative_links(&mut self) -> PResult<Expr> {
         let mut left = self.power()?;
         loop {
             let ops = [
@@ -483,6 +509,7 @@ impl Parser<'_> {
             let Some(op) = found.or(teradata_mod.then_some(BinaryOp::Mod)) else {
                 return Ok(left);
             };
+            self.link("expression")?;
             self.advance();
             let right = self.power()?;
             left = binary(op, left, right);
@@ -492,8 +519,13 @@ impl Parser<'_> {
     /// PostgreSQL's `^`, exponentiation, binds tighter than `*` and left to right
     /// (`2 ^ 3 ^ 2` is 64). In T-SQL `^` is exclusive or, at the level of `+`.
     fn power(&mut self) -> PResult<Expr> {
+        self.chain(Self::power_links)
+    }
+
+    fn power_links(&mut self) -> PResult<Expr> {
         let mut left = self.unary()?;
         while self.postgres() && self.at(Tok::Caret) {
+            self.link("expression")?;
             self.advance();
             let right = self.unary()?;
             left = binary(BinaryOp::Pow, left, right);

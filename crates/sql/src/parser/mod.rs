@@ -40,6 +40,9 @@ pub(crate) struct Parser<'a> {
     expected: Vec<&'static str>,
     expected_at: usize,
     depth: u32,
+    /// The chain whose links count in `depth`, if any (see [`Parser::link`]): what a
+    /// nesting error then names as too long.
+    chain_of: Option<&'static str>,
     /// A lexical error right after the last token; it explains any "end of input".
     lex_error: Option<ParseError>,
     /// Statements begun so far at the top level of the batch (CREATE PROCEDURE must be first).
@@ -83,6 +86,7 @@ impl<'a> Parser<'a> {
             expected: Vec::new(),
             expected_at: 0,
             depth: 0,
+            chain_of: None,
             lex_error,
             top_level_count: 0,
             statement_with: false,
@@ -380,16 +384,46 @@ impl<'a> Parser<'a> {
     fn enter(&mut self, what: &str) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(ParseError::new(
-                self.cur_span(),
-                format!("{what} nested too deeply"),
-            ));
+            return Err(match self.chain_of {
+                Some(chain) => self.too_long(chain),
+                None => ParseError::new(self.cur_span(), format!("{what} nested too deeply")),
+            });
         }
         Ok(())
     }
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Runs `f`, which parses a chain (`a + b + c`, `x UNION y UNION z`), and then gives
+    /// back the levels its links took (see [`Self::link`]).
+    fn chain<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let (depth, chain_of) = (self.depth, self.chain_of);
+        let parsed = f(self);
+        (self.depth, self.chain_of) = (depth, chain_of);
+        parsed
+    }
+
+    /// Counts one more link of a chain, at its operator: the tree a chain builds is one
+    /// level deeper per operator, and the engine walks it recursively, so a chain's
+    /// length counts as nesting does (5 000 `+` would overflow the stack).
+    fn link(&mut self, what: &'static str) -> PResult<()> {
+        self.chain_of = Some(what);
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.too_long(what));
+        }
+        Ok(())
+    }
+
+    fn too_long(&self, what: &str) -> ParseError {
+        ParseError::new(
+            self.cur_span(),
+            format!(
+                "{what} too long: its operators and parentheses nest more than {MAX_DEPTH} levels"
+            ),
+        )
     }
 
     // ---- names ------------------------------------------------------------------------------

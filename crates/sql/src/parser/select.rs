@@ -115,9 +115,20 @@ impl Parser<'_> {
 
     /// SELECT cores joined by set operators, then ORDER BY for the whole.
     fn select_body(&mut self) -> PResult<Select> {
+        self.chain(Self::select_links)
+    }
+
+    fn select_links(&mut self) -> PResult<Select> {
         let mut head = self.select_core()?;
         let mut rest: Vec<(SetOp, Select)> = Vec::new();
         loop {
+            if ["UNION", "EXCEPT", "INTERSECT"]
+                .iter()
+                .any(|w| self.at_kw(w))
+                || (self.teradata() && self.at_kw("MINUS"))
+            {
+                self.link("query")?;
+            }
             let op = if self.eat_kw("UNION") {
                 if self.eat_kw("ALL") {
                     SetOp::UnionAll
