@@ -32,6 +32,13 @@ const ENGINE_FORBIDDEN_CALLS: &[&str] = &[
     "from_entropy",
     "from_os_rng",
     "getrandom",
+    // std's HashMap and HashSet seed their hashers from the OS (`RandomState`): the
+    // engine uses `rustc_hash`'s unseeded ones.
+    "RandomState",
+    "collections::HashMap",
+    "collections::HashSet",
+    "HashMap::new",
+    "HashSet::new",
 ];
 
 pub fn check_engine(shell: &Shell) -> Result {
@@ -410,6 +417,8 @@ mod tests {
     fn finds_clock_reads_outside_comments() {
         let src = "//! No Instant::now() here.\nlet t = std::time::Instant::now(); // bad\nlet x = 1; // SystemTime in a comment\n";
         assert_eq!(forbidden_calls(src), [(2, "Instant::now")]);
+        let src = "type Rows = std::collections::HashMap<u32, u32>;\nlet m: FxHashMap<u32, u32> = FxHashMap::default();\n";
+        assert_eq!(forbidden_calls(src), [(1, "collections::HashMap")]);
     }
 
     fn file(rel: &str, text: &str) -> SourceFile {

@@ -232,11 +232,10 @@ pub(crate) struct PendingEnd {
     pub flush_wait_us: u64,
 }
 
-/// Rows by (table, slot), each as a statement read it.
-pub(crate) type ReadRows = std::collections::HashMap<
-    (u32, crate::state::pages::RowId),
-    Rc<crate::state::storage::RowSlot>,
->;
+/// Rows by (table, slot), each as a statement read it. An unseeded hash: std's
+/// `RandomState` would seed itself from the OS.
+pub(crate) type ReadRows =
+    rustc_hash::FxHashMap<(u32, crate::state::pages::RowId), Rc<crate::state::storage::RowSlot>>;
 
 #[derive(Clone)]
 pub(crate) struct Session {
