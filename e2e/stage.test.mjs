@@ -310,6 +310,29 @@ test('stage: the slider steps one event per arrow key; the dock tabs work by key
   assert.deepEqual(await page.locator('[data-testid=lanes]').boundingBox(), lanes);
 });
 
+test('stage: the dock\'s tab is in the URL: a link opens it, a choice and a toggle keep it', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip?tab=tables');
+  await settled(page, 'readpast=on');
+  assert.equal(await page.getAttribute('[data-testid=tab-tables]', 'aria-selected'), 'true');
+  assert.ok(await page.isVisible('[data-testid=tables]'));
+  // A click writes the tab into the address; the lesson's tab, the default, leaves it.
+  await page.click('[data-testid=tab-outcome]');
+  await page.waitForFunction(() => location.hash.includes('tab=outcome'));
+  await page.click('[data-testid=toggle-readpast-off]');
+  await page.waitForFunction(() => location.hash.includes('readpast=off') && location.hash.includes('tab=outcome'));
+  assert.equal(await page.getAttribute('[data-testid=tab-outcome]', 'aria-selected'), 'true');
+  await page.reload();
+  await page.waitForSelector('[data-testid=tab-outcome][aria-selected=true]');
+  await page.click('[data-testid=tab-lesson]');
+  await page.waitForFunction(() => !location.hash.includes('tab='));
+  // A tab the dock does not have is named, and the lesson's text shows.
+  await t.open('#/lesson/queue-wait-or-skip?tab=locks');
+  await page.waitForSelector('[data-testid=url-warnings]');
+  assert.match(await page.textContent('[data-testid=url-warnings]'), /tab=locks is not one of tab=lesson, tab=tables, tab=outcome or tab=events/);
+  assert.equal(await page.getAttribute('[data-testid=tab-lesson]', 'aria-selected'), 'true');
+});
+
 test('stage: a quiet stretch plays compressed and says so', async (t) => {
   const { page } = t;
   await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');

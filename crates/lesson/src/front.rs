@@ -13,6 +13,7 @@ use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::property::{Builtin, Property, PropertyKind};
 use crate::question::Question;
 use crate::source::SourceFile;
+use crate::toggle::RESERVED_TOGGLE_NAMES;
 use crate::toggle::{is_toggle_name, is_toggle_value, Condition, Toggle};
 use crate::{Kind, LessonError};
 
@@ -704,12 +705,6 @@ fn is_sql_name(s: &str) -> bool {
 }
 
 /// `goal`, `[[hints]]` and `seeds`: required, allowed and allowed for exercises only.
-/// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`), and
-/// the scheduler's (`#/lesson/x/schedule?...&schedule=u.0.1&steps=2`).
-pub const RESERVED_TOGGLE_NAMES: [&str; 8] = [
-    "t", "e", "seed", "view", "theme", "anomaly", "schedule", "steps",
-];
-
 fn exercise_fields(
     raw: &RawFront,
     kind: Kind,

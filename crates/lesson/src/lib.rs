@@ -62,7 +62,9 @@ pub use matrix::{
 pub use property::{find_property, Builtin, Property, PropertyError, PropertyKind};
 pub use question::{Choice, Judged, Measure, Question};
 pub use run::{run, run_anomalies, run_with, RunError, RunReport};
-pub use toggle::{Combinations, Condition, Settings, Toggle, COMBINATION_CAP};
+pub use toggle::{
+    Combinations, Condition, Settings, Toggle, COMBINATION_CAP, RESERVED_TOGGLE_NAMES,
+};
 pub use trace::{event_text, trace_line};
 pub use translation::{
     AnomalyText, CheckText, QuestionText, ToggleText, Translation, TRANSLATION_LANGS,

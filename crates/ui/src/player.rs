@@ -10,7 +10,7 @@ use lesson::{Lesson, Settings, SettingsError};
 
 use crate::pacing::{self, Pace};
 use crate::problem::{BadSetting, LinkProblem};
-use crate::route::{LessonRoute, Seek};
+use crate::route::{LessonRoute, Seek, DOCK_TABS};
 use crate::run::{BuildProgress, RunKey, RunModel, RunSummary};
 
 /// An `Rc` compared by pointer: props and state stay cheap to compare however big the
@@ -94,6 +94,8 @@ pub struct Player {
     pub speed: usize,
     /// The explanation panel ("why") is open.
     pub why: bool,
+    /// The dock's tab shown (one of [`crate::route::DOCK_TABS`]).
+    pub tab: &'static str,
     /// Real ms (at 1×) already spent towards the next event (see [`crate::pacing`]).
     credit: f64,
 }
@@ -129,6 +131,8 @@ pub enum PlayerAction {
     PrevAnomaly,
     /// Opens or closes the explanation of the event at the playhead (key `?`).
     ToggleWhy,
+    /// Shows this tab of the dock (one of [`crate::route::DOCK_TABS`]).
+    ChooseTab(&'static str),
     /// One animation frame: `dt_ms` of real time passed while playing.
     Tick(f64),
     /// Reduced motion: one discrete step while playing.
@@ -211,6 +215,7 @@ impl Player {
             playing: false,
             speed: DEFAULT_SPEED,
             why: route.why,
+            tab: route.tab.unwrap_or(DOCK_TABS[0]),
             credit: 0.0,
         }
     }
@@ -235,6 +240,7 @@ impl Player {
         let (key, warnings) = Player::key_for(&self.lesson, route);
         self.warnings = warnings;
         self.why = route.why;
+        self.tab = route.tab.unwrap_or(DOCK_TABS[0]);
         if key == self.key {
             match self.current() {
                 Some(run) => {
@@ -281,6 +287,7 @@ impl Player {
         }
         route.schedule = self.key.schedule.clone();
         route.why = self.why;
+        route.tab = Some(self.tab);
         if let Some(run) = self.current() {
             let head = self.head;
             if head.events > 0 || head.t_us > 0 {
@@ -332,6 +339,7 @@ impl Player {
         route.toggles = non_default(&self.lesson, settings);
         route.seed = (seed != self.lesson.seed).then_some(seed);
         route.why = self.why;
+        route.tab = Some(self.tab);
         let t_us = if self.current().is_some() {
             self.head.t_us
         } else {
@@ -359,6 +367,8 @@ impl Player {
                     self.progress = Some(progress);
                 }
             }
+            // The dock is there before the run is.
+            PlayerAction::ChooseTab(tab) => self.tab = tab,
             PlayerAction::Cancel => {
                 if self.pending() {
                     self.cancelled = Some(self.progress.take().unwrap_or_default());
@@ -494,7 +504,8 @@ impl Player {
             | PlayerAction::RunFailed { .. }
             | PlayerAction::Progress { .. }
             | PlayerAction::Cancel
-            | PlayerAction::Retry => {}
+            | PlayerAction::Retry
+            | PlayerAction::ChooseTab(_) => {}
         }
     }
 
@@ -622,6 +633,31 @@ mod tests {
         );
         player.update(PlayerAction::RunReady(run.clone()));
         run
+    }
+
+    /// The dock's tab is in the address: chosen before the run arrives, kept by a
+    /// toggle's and a seed's links, taken from a link.
+    #[test]
+    fn the_dock_s_tab_follows_the_address() {
+        let lesson = || lesson("queue-wait-or-skip");
+        let mut player = Player::new(lesson(), &route("#/lesson/queue-wait-or-skip"));
+        assert_eq!(player.tab, "lesson");
+        player.update(PlayerAction::ChooseTab("tables"));
+        assert_eq!(
+            player.route().to_string(),
+            "/lesson/queue-wait-or-skip?tab=tables"
+        );
+        let toggled = player.route_with("readpast", "off").to_string();
+        assert_eq!(
+            toggled,
+            "/lesson/queue-wait-or-skip?readpast=off&tab=tables"
+        );
+        let seeded = player.route_with_seed(5).to_string();
+        assert_eq!(seeded, "/lesson/queue-wait-or-skip?seed=5&tab=tables");
+        player.navigate(&route("#/lesson/queue-wait-or-skip?tab=events"));
+        assert_eq!(player.tab, "events");
+        let linked = Player::new(lesson(), &route("#/lesson/queue-wait-or-skip?tab=outcome"));
+        assert_eq!(linked.tab, "outcome");
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub enum LinkProblem {
     Seed { value: String },
     /// `why=` is neither `1` nor `0`.
     Why { value: String },
+    /// `tab=` names no tab of the dock.
+    Tab { value: String },
     /// `schedule=` does not read as a schedule.
     Schedule(ParseScheduleError),
     /// `schedule=` is timed where the scheduler wants an untimed one.
@@ -105,6 +107,7 @@ impl LinkProblem {
             Events { value } => t!("link-events" in lang, value = value),
             Anomaly { value } => t!("link-anomaly" in lang, value = value),
             Why { value } => t!("link-why" in lang, value = value),
+            Tab { value } => t!("link-tab" in lang, value = value),
             AnomalyBeyond { asked, count } => {
                 // The parameter as written (a number would be grouped: `9,999`).
                 t!("link-anomaly-beyond" in lang, asked = asked.to_string(), count = *count)

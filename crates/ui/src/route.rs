@@ -104,6 +104,8 @@ pub struct LessonRoute {
     pub schedule: Option<engine::Schedule>,
     /// `why=1`: the Why panel open.
     pub why: bool,
+    /// `tab=`: the dock's tab shown (one of [`DOCK_TABS`]); none is the first, the lesson.
+    pub tab: Option<&'static str>,
     /// Parameters that could not be read (`t=soon`), worded when the page shows them.
     pub problems: Vec<LinkProblem>,
 }
@@ -116,6 +118,11 @@ pub const ANOMALY_PARAM: &str = "anomaly";
 pub const SCHEDULE_PARAM: &str = "schedule";
 /// `why=1`: the explanation (the Why panel) open, so a link can point at a moment's why.
 pub const WHY_PARAM: &str = "why";
+/// `tab=tables` (`outcome`, `events`; `lesson` is the default): the dock's tab shown, so
+/// a link can point at the locks in the tables or at the outcome of a moment.
+pub const TAB_PARAM: &str = "tab";
+/// The dock's tabs, in order, as `tab=` names them.
+pub const DOCK_TABS: [&str; 4] = ["lesson", "tables", "outcome", "events"];
 /// The interface's language, in every route.
 pub const LANG_PARAM: &str = "lang";
 
@@ -279,6 +286,10 @@ impl LessonRoute {
                     "0" => route.why = false,
                     _ => route.problems.push(LinkProblem::Why { value }),
                 },
+                TAB_PARAM => match DOCK_TABS.iter().find(|t| **t == value) {
+                    Some(tab) => route.tab = Some(tab),
+                    None => route.problems.push(LinkProblem::Tab { value }),
+                },
                 _ => route.toggles.push((name, value)),
             }
         }
@@ -336,6 +347,9 @@ impl fmt::Display for LessonRoute {
         }
         if self.why {
             params.push(format!("{WHY_PARAM}=1"));
+        }
+        if let Some(tab) = self.tab.filter(|t| *t != DOCK_TABS[0]) {
+            params.push(format!("{TAB_PARAM}={tab}"));
         }
         if !params.is_empty() {
             write!(f, "?{}", params.join("&"))?;
@@ -455,6 +469,47 @@ mod tests {
         assert_eq!(route.seek, Seek::Start);
         assert_eq!(route.problems.len(), 3, "{:?}", route.problems);
         assert!(route.problems[0].contains("`t=soon`"));
+    }
+
+    /// `tab=` shows a tab of the dock and round-trips (the first, the lesson, is not
+    /// written); another value is named, and the lesson's tab shows.
+    #[test]
+    fn tab_shows_a_tab_of_the_dock() {
+        let lesson = |hash| match Route::parse(hash) {
+            Route::Lesson(route) => route,
+            other => panic!("{other:?}"),
+        };
+        let route = lesson("#/lesson/x?readpast=off&tab=tables&why=1");
+        assert_eq!((route.tab, route.problems.len()), (Some("tables"), 0));
+        assert_eq!(route.toggles, [("readpast".to_string(), "off".to_string())]);
+        assert_eq!(route.to_string(), "/lesson/x?readpast=off&why=1&tab=tables");
+        let route = lesson("#/lesson/x?tab=lesson");
+        assert_eq!(
+            (route.tab, route.to_string().as_str()),
+            (Some("lesson"), "/lesson/x")
+        );
+        let route = lesson("#/lesson/x?tab=locks");
+        assert_eq!((route.tab, route.problems.len()), (None, 1));
+        let problem = &route.problems[0];
+        assert!(problem.contains("`tab=locks` is not one of"), "{problem:?}");
+    }
+
+    /// Every name a lesson route reads beside its toggles is one a lesson may not give a
+    /// toggle, so no toggle is ever shadowed by a parameter.
+    #[test]
+    fn route_parameters_are_reserved_toggle_names() {
+        for name in [
+            TIME_PARAM,
+            EVENTS_PARAM,
+            SEED_PARAM,
+            ANOMALY_PARAM,
+            SCHEDULE_PARAM,
+            WHY_PARAM,
+            TAB_PARAM,
+            LANG_PARAM,
+        ] {
+            assert!(lesson::RESERVED_TOGGLE_NAMES.contains(&name), "{name}");
+        }
     }
 
     /// `why=1` opens the explanation and round-trips; another value is named, closed.

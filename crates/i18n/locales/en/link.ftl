@@ -5,6 +5,7 @@ link-time = `t={ $value }` is not a time: write milliseconds of virtual time, e.
 link-events = `e={ $value }` is not an event count: write a whole number from 0 up, e.g. `e=12`
 link-anomaly = `anomaly={ $value }` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`
 link-why = `why={ $value }` is not `why=1` (the explanation open) or `why=0`: the explanation stays closed
+link-tab = `tab={ $value }` is not one of `tab=lesson`, `tab=tables`, `tab=outcome` or `tab=events`: the lesson's text is shown
 link-anomaly-beyond = `anomaly={ $asked }`: this run has { $count ->
         [0] no anomaly
         [one] one anomaly

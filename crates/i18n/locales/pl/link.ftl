@@ -5,6 +5,7 @@ link-time = `t={ $value }` to nie czas: podaj milisekundy czasu wirtualnego, np.
 link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą od 0 wzwyż, np. `e=12`
 link-anomaly = `anomaly={ $value }` to nie numer anomalii: podaj numer liczony od 1, np. `anomaly=1`
 link-why = `why={ $value }` to nie `why=1` (wyjaśnienie otwarte) ani `why=0`: wyjaśnienie zostaje zamknięte
+link-tab = `tab={ $value }` to żadne z `tab=lesson`, `tab=tables`, `tab=outcome` i `tab=events`: widać tekst lekcji
 link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
         [0] nie ma anomalii
         [one] ma jedną anomalię

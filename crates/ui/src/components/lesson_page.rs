@@ -43,33 +43,8 @@ pub struct LessonPageProps {
     pub on_seed: Callback<u64>,
 }
 
-/// The dock's tabs, in order: (id, label).
-const TABS: [&str; 4] = ["lesson", "tables", "outcome", "events"];
-
-thread_local! {
-    /// The lesson whose tab was chosen last, and that tab: switching the language draws
-    /// the page anew (keyed by the language), and the learner's tab stays chosen.
-    static CHOSEN_TAB: std::cell::RefCell<(String, &'static str)> =
-        const { std::cell::RefCell::new((String::new(), "lesson")) };
-}
-
-/// The tab to open `lesson` on: the one chosen last on it, else the Lesson tab.
-fn opening_tab(lesson: &str) -> &'static str {
-    CHOSEN_TAB.with(|c| {
-        let c = c.borrow();
-        if c.0 == lesson {
-            c.1
-        } else {
-            "lesson"
-        }
-    })
-}
-
-/// Shows `id` and remembers it as `lesson`'s chosen tab.
-fn choose_tab(tab: &UseStateHandle<&'static str>, lesson: &str, id: &'static str) {
-    CHOSEN_TAB.with(|c| *c.borrow_mut() = (lesson.to_string(), id));
-    tab.set(id);
-}
+/// The dock's tabs, in order (the names of `tab=`).
+const TABS: [&str; 4] = crate::route::DOCK_TABS;
 
 fn tab_label(id: &str) -> String {
     match id {
@@ -117,7 +92,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (Some(run), Some(view)) => statements(run, view, player.head.events),
         _ => Vec::new(),
     });
-    let tab = use_state(|| opening_tab(&lesson.id));
+    // In the player, so a link names it (`tab=`) and a language switch keeps it.
+    let tab = player.tab;
     let filter = use_state(TableFilter::default);
     let full = use_full_view(
         player.run.clone(),
@@ -396,9 +372,9 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     };
     let panels: [Option<Html>; 4] = [narrative, tables, outcome, events];
     let on_tab_key = {
-        let (tab, id) = (tab.clone(), lesson.id.clone());
+        let dispatch = props.dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let i = TABS.iter().position(|id| *id == *tab).unwrap_or(0);
+            let i = TABS.iter().position(|id| *id == tab).unwrap_or(0);
             let next = match e.key().as_str() {
                 "ArrowRight" => (i + 1) % TABS.len(),
                 "ArrowLeft" => (i + TABS.len() - 1) % TABS.len(),
@@ -409,7 +385,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             // Handled here: the player's own arrow keys must not step as well.
             e.prevent_default();
             e.stop_propagation();
-            choose_tab(&tab, &id, TABS[next]);
+            dispatch.emit(PlayerAction::ChooseTab(TABS[next]));
             if let Some(el) =
                 gloo::utils::document().get_element_by_id(&format!("tab-{}", TABS[next]))
             {
@@ -424,10 +400,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             <div class="dock__tabs" role="tablist" aria-label={t!("dock-tabs-label")} onkeydown={on_tab_key}>
                 { for TABS.iter().map(|&id| {
                     let label = tab_label(id);
-                    let selected = *tab == id;
+                    let selected = tab == id;
                     let onclick = {
-                        let (tab, lesson) = (tab.clone(), lesson.id.clone());
-                        Callback::from(move |_: MouseEvent| choose_tab(&tab, &lesson, id))
+                        let dispatch = props.dispatch.clone();
+                        Callback::from(move |_: MouseEvent| dispatch.emit(PlayerAction::ChooseTab(id)))
                     };
                     html! {
                         <button type="button" role="tab" id={format!("tab-{id}")} class="dock__tab"
@@ -441,7 +417,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             </div>
             { for TABS.iter().zip(panels).map(|(&id, panel)| html! {
                 <div role="tabpanel" id={format!("tabpanel-{id}")} class="dock__panel"
-                    aria-labelledby={format!("tab-{id}")} tabindex="0" hidden={*tab != id}>
+                    aria-labelledby={format!("tab-{id}")} tabindex="0" hidden={tab != id}>
                     <>{ for panel }</>
                 </div>
             }) }
