@@ -35,6 +35,8 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   // Meanwhile the goals say they are being checked, not what a last Check said.
   const details = await page.locator('[data-testid=goal-detail]').allTextContents();
   assert.ok(details.length > 0 && details.every((d) => d === 'being checked…'), JSON.stringify(details));
+  // Cancel comes first (Check is slow), the progress with the worker's first report.
+  await page.waitForFunction(() => /engine steps/.test(document.querySelector('[data-testid=check-progress]')?.textContent));
   const progress = await page.textContent('[data-testid=check-progress]');
   // Which seed depends on the machine's speed: a fast one is past seed 1 already.
   assert.match(progress, /(seed \d+ \(\d+ of \d+\),|the seeds are checked; now the run to show:) [\d\s,]+ engine steps/);
@@ -62,6 +64,26 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   // From the first Check on: loading the page is not a run (the bench times it).
   const longestAll = await page.evaluate((from) => Math.max(0, ...window.__longTasks.slice(from)), tasksBefore);
   assert.ok(longestAll < MAX_TASK_MS, `a task of ${longestAll.toFixed(0)} ms while the checks ran`);
+});
+
+test('responsive: Cancel is offered while one long statement runs, before any progress', async (t) => {
+  const { page } = t;
+  await t.open(`#/exercise/${EXERCISE}`);
+  await page.waitForSelector('[data-testid=exercise]');
+  const original = await page.inputValue(EDITOR);
+  const at = original.indexOf('SET NOCOUNT ON;') + 'SET NOCOUNT ON;'.length;
+  // One statement of seconds: 10 000 rows, each building a 400 KB text. The worker
+  // reports progress between statements only, so none comes while it runs.
+  const values = `(VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(', ')})`;
+  const slow = `\nDECLARE @spin int;\nSELECT @spin = COUNT(*) FROM ${values} a (v) CROSS JOIN ${values} b (v)
+    WHERE LEN(REPLACE(REPLICATE('ab', 4000), 'a', REPLICATE('x', 100))) > a.v;`;
+  await page.fill(EDITOR, original.slice(0, at) + slow + original.slice(at));
+  await page.click('[data-testid=check-button]');
+  await page.waitForSelector('[data-testid=cancel-check]', { timeout: 5_000 });
+  assert.doesNotMatch(await page.textContent('[data-testid=check-progress]'), /engine steps/);
+  await page.click('[data-testid=cancel-check]');
+  await page.waitForSelector('[data-testid=verdict][data-stopped=cancel]');
+  assert.equal(await page.$('[data-testid=checking]'), null);
 });
 
 test('responsive: five quick toggle flips end on the last setting, with no stale run shown', async (t) => {

@@ -199,6 +199,7 @@ impl Simulation {
             });
         };
         let rules = self.rules;
+        self.world.statement_rows = 0;
         let out = match self.exec().query_now(select, text) {
             Ok(out) => out,
             Err(e) => {

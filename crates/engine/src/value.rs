@@ -873,6 +873,24 @@ pub fn stored_len(v: &Value, ty: &DataType) -> u32 {
     }
 }
 
+/// The longest text one value may hold. The servers take a gigabyte or two, more than a
+/// browser tab has: a script that doubles a string in a loop stops here with the
+/// simulator's limit instead of taking the tab down.
+pub(crate) const MAX_TEXT_BYTES: usize = 16 << 20;
+
+/// Fails when a text of `bytes` would be longer than [`MAX_TEXT_BYTES`].
+pub(crate) fn text_fits(bytes: usize) -> Fallible<()> {
+    if bytes > MAX_TEXT_BYTES {
+        return Err(SqlError::limit(format!(
+            "a text value of {} MB, more than the {} MB the simulator keeps in one value",
+            bytes >> 20,
+            MAX_TEXT_BYTES >> 20
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 /// `a` then `b` as one shared text: short texts (the usual `N'task ' + ...`) are joined on
 /// the stack, so the shared text is the only allocation.
 fn concat(a: &str, b: &str) -> Rc<str> {
@@ -954,7 +972,11 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     }
     match op {
         // `||`, standard SQL's concatenation: either side as text (`'task ' || 3`).
-        Concat => return Ok(Value::Text(concat(&l.as_text(), &r.as_text()))),
+        Concat => {
+            let (a, b) = (l.as_text(), r.as_text());
+            text_fits(a.len() + b.len())?;
+            return Ok(Value::Text(concat(&a, &b)));
+        }
         // A boolean takes part only in comparisons and AND/OR/NOT.
         _ if l.as_bool().is_some() || r.as_bool().is_some() => {
             return Err(no_operator(op, l, r));
@@ -968,6 +990,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Value, r: &Value) -> Fallible<Value> {
     // converts text to the number type otherwise).
     if op == Add {
         if let (Value::Text(a), Value::Text(b)) = (l, r) {
+            text_fits(a.len() + b.len())?;
             return Ok(Value::Text(concat(a, b)));
         }
         if let (Value::Text(a), other) | (other, Value::Text(a)) = (l, r) {

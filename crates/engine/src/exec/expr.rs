@@ -946,6 +946,8 @@ impl Exec<'_> {
                 .unwrap_or(Ordering::Equal)
         });
         let texts: Vec<String> = items.into_iter().map(|(_, t)| t).collect();
+        let seps = sep.len() * texts.len().saturating_sub(1);
+        crate::value::text_fits(texts.iter().map(String::len).sum::<usize>() + seps)?;
         Ok(Value::Text(texts.join(&sep).into()))
     }
 
@@ -1232,6 +1234,8 @@ impl Exec<'_> {
                 } else {
                     v[0].as_text()
                 };
+                let seps = sep.len() * parts.len().saturating_sub(1);
+                crate::value::text_fits(parts.iter().map(String::len).sum::<usize>() + seps)?;
                 Value::Text(parts.join(&sep).into())
             }
             "LEFT" => {
@@ -1328,7 +1332,9 @@ impl Exec<'_> {
                             let to = (from + len as usize).min(chars.len());
                             let mut out: String = chars[..from].iter().collect();
                             if !arg(3).is_null() {
-                                out.push_str(&arg(3).as_text());
+                                let r = arg(3).as_text();
+                                crate::value::text_fits(v.as_text().len() + r.len())?;
+                                out.push_str(&r);
                             }
                             out.extend(&chars[to..]);
                             Value::Text(out.into())
@@ -1453,11 +1459,16 @@ impl Exec<'_> {
             "REPLACE" => match (arg(0), arg(1), arg(2)) {
                 (Value::Null, _, _) | (_, Value::Null, _) | (_, _, Value::Null) => Value::Null,
                 (s, from, to) => {
-                    let (s, from) = (s.as_text(), from.as_text());
+                    let (s, from, to) = (s.as_text(), from.as_text(), to.as_text());
                     if from.is_empty() {
                         Value::Text(s.into())
                     } else {
-                        Value::Text(s.replace(&from, &to.as_text()).into())
+                        let grows = to.len().saturating_sub(from.len());
+                        if grows > 0 {
+                            let found = s.matches(from.as_str()).count();
+                            crate::value::text_fits(s.len() + found * grows)?;
+                        }
+                        Value::Text(s.replace(&from, &to).into())
                     }
                 }
             },

@@ -38,6 +38,12 @@ use sql::ast::{Batch, BinaryOp, Expr, ExprKind, IsolationLevel, SelectAndConsume
 /// error instead of using up the memory.
 pub(crate) const MAX_ROWS: usize = 1_000_000;
 
+/// Rows one statement may examine, over all its scans (a correlated subquery's included):
+/// a step runs to its end, so a statement of hours (a subquery over 20 000 rows for each
+/// of 20 000 rows) would freeze the page that builds the run. 2 million take a fraction
+/// of a second.
+pub(crate) const MAX_STATEMENT_ROWS: u64 = 2_000_000;
+
 /// What a run does with its events: keep them (the trace), count them, or neither.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sink {

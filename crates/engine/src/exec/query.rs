@@ -1203,6 +1203,7 @@ impl Exec<'_> {
             rows = if rows.len() == 1 && rows[0].is_empty() {
                 rs
             } else {
+                join_pairs_fit(rows.len().saturating_mul(rs.len()))?;
                 cross(&rows, &rs)
             };
             for b in sc.bindings {
@@ -1227,10 +1228,13 @@ impl Exec<'_> {
                 }
                 let right_width = sc.width();
                 let mut out = Vec::new();
+                let mut pairs = 0usize;
                 for (li, l) in rows.iter().enumerate() {
                     // A join's right rows are the same for every left row; an APPLY's are
                     // that row's own.
                     let rs = &right[if right.len() == 1 { 0 } else { li }];
+                    pairs = pairs.saturating_add(rs.len());
+                    join_pairs_fit(pairs)?;
                     let mut matched = false;
                     for r in rs {
                         let mut row = l.clone();
@@ -2057,6 +2061,15 @@ impl Exec<'_> {
             .filter(|_| spec.limit != Some(0))
         {
             examined += 1;
+            self.w.statement_rows += 1;
+            if self.w.statement_rows > crate::exec::MAX_STATEMENT_ROWS {
+                return Err(SqlError::limit(format!(
+                    "a statement reads more than {} rows, the most the simulator reads in one \
+                     statement",
+                    crate::exec::MAX_STATEMENT_ROWS
+                ))
+                .into());
+            }
             if let Some(t) = &mut self.out.touched {
                 t.read.push((tid, slot));
             }
@@ -6073,6 +6086,24 @@ fn cmp_homogeneous(a: &[Value], b: &[Value]) -> Ordering {
         }
     }
     Ordering::Equal
+}
+
+/// The pairs of rows one join may compare, as many as one result may hold. The
+/// simulator joins by nested loops and keeps a join's rows in memory (a server streams
+/// them through a hash or merge join): a cross join of three 200-row tables made 8
+/// million rows, gigabytes that took the tab down, and two 4 000-row tables took seconds.
+const MAX_JOIN_PAIRS: usize = crate::exec::MAX_ROWS;
+
+/// Fails when one join would compare more than [`MAX_JOIN_PAIRS`] pairs of rows.
+fn join_pairs_fit(pairs: usize) -> Result<(), Interrupt> {
+    if pairs > MAX_JOIN_PAIRS {
+        return Err(SqlError::limit(format!(
+            "a join compares more than {MAX_JOIN_PAIRS} pairs of rows, the most the \
+             simulator compares in one join"
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 fn cross(left: &[Vec<Value>], right: &[Vec<Value>]) -> Vec<Vec<Value>> {

@@ -539,6 +539,7 @@ impl Exec<'_> {
 
     pub(crate) fn begin_statement(&mut self, i: usize, label: &'static str, span: sql::ast::Span) {
         let seq = self.w.db.commit_seq;
+        self.w.statement_rows = 0;
         let s = &mut self.w.sessions[i];
         s.statement_seq = seq;
         s.check_seq = None;

@@ -127,6 +127,9 @@ pub(crate) struct World {
     pub setup_blocks: Rc<[usize]>,
     /// Logical reads of the statement being run.
     pub query_reads: u64,
+    /// Rows the statement being run has examined, in every scan (see
+    /// `exec::MAX_STATEMENT_ROWS`).
+    pub statement_rows: u64,
     /// A slow log flush holds every commit until this time.
     pub log_stall_until: u64,
     /// CTEs in scope while a statement runs.
@@ -205,6 +208,7 @@ impl World {
             setup_blocks: Rc::from([]),
             resource_words: locks::ResourceWords::default(),
             query_reads: 0,
+            statement_rows: 0,
             log_stall_until: 0,
             ctes: Vec::new(),
             modified: Vec::new(),

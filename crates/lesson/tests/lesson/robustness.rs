@@ -497,3 +497,90 @@ fn the_longest_chains_accepted_run_on_a_wasm_sized_stack() {
         });
     handle.unwrap().join().unwrap();
 }
+
+/// A T-SQL setup that fills `dbo.task` with `n` rows.
+fn tasks(n: usize) -> String {
+    format!(
+        "CREATE TABLE dbo.task (id int IDENTITY PRIMARY KEY, v int);\n\
+         DECLARE @n int = 0; WHILE @n < {n} BEGIN SET @n += 1; INSERT dbo.task (v) VALUES (@n); END"
+    )
+}
+
+/// The last error session `A` got: what stopped it.
+fn stopped_by(sim: &Simulation) -> String {
+    errors(sim, "A").pop().expect("an error").1
+}
+
+#[test]
+fn a_string_doubled_in_a_loop_stops_at_16_mb_not_out_of_memory() {
+    // In the browser the doubling ended in a capacity overflow or an out-of-memory trap.
+    for body in [
+        "SET @s = @s + @s",
+        "SET @s = CONCAT(@s, @s)",
+        "SET @s = REPLACE(@s, N'x', N'xx')",
+        "SET @s = STUFF(@s, 1, 0, @s)",
+    ] {
+        let sql = format!("DECLARE @s nvarchar(max) = N'x';\nWHILE 1 = 1 {body};");
+        let stop = stopped_by(&run_one("", &sql));
+        assert!(
+            stop.contains("a text value of 32 MB, more than the 16 MB"),
+            "{body}: {stop}"
+        );
+    }
+    let pg = |sql: &str| run(&scenario(Dialect::Postgres, "", &[("A", 0, sql)]));
+    let doubling = "DO $$ DECLARE s text := 'x'; BEGIN LOOP s := s || s; END LOOP; END $$;";
+    assert!(stopped_by(&pg(doubling)).contains("more than the 16 MB"));
+    assert!(stopped_by(&pg("SELECT lpad('x', 2000000000);")).contains("more than the 16 MB"));
+}
+
+#[test]
+fn a_join_or_a_subquery_too_big_to_hold_stops_the_session_with_its_size() {
+    // Three 200-row tables crossed: 8 million rows, gigabytes in the tab.
+    let sim = run_one(
+        &tasks(200),
+        "SELECT COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b CROSS JOIN dbo.task c;",
+    );
+    assert_eq!(
+        stopped_by(&sim),
+        "simulation stopped this session: a join compares more than 1000000 pairs of rows, \
+         the most the simulator compares in one join"
+    );
+    let sim = run_one(
+        &tasks(200),
+        "SELECT COUNT(*) FROM dbo.task a, dbo.task b, dbo.task c;",
+    );
+    assert!(stopped_by(&sim).contains("more than 1000000 pairs"));
+    // Two of them (40 000 pairs) are no trouble.
+    let sim = run_one(
+        &tasks(200),
+        "SELECT COUNT(*) FROM dbo.task a CROSS JOIN dbo.task b;",
+    );
+    assert_eq!(ints(rows(&sim, "A", 0)), [40_000]);
+    // A correlated subquery reads its table again for every row: 1 500 × 1 500 rows.
+    let sim = run_one(
+        &tasks(1500),
+        "SELECT COUNT(*) FROM dbo.task c WHERE (SELECT COUNT(*) FROM dbo.task w WHERE w.v < c.v) > 10;",
+    );
+    assert_eq!(
+        stopped_by(&sim),
+        "simulation stopped this session: a statement reads more than 2000000 rows, the most \
+         the simulator reads in one statement"
+    );
+}
+
+#[test]
+fn more_than_256_tables_in_one_from_are_not_simulated() {
+    let joins = |n: usize| {
+        let more: String = (1..n)
+            .map(|k| format!(" JOIN dbo.task t{k} ON t{k}.id = t0.id"))
+            .collect();
+        format!("SELECT COUNT(*) FROM dbo.task t0{more};")
+    };
+    let sim = run_one(&tasks(3), &joins(256));
+    assert_eq!(ints(rows(&sim, "A", 0)), [3]);
+    let err = parses(Dialect::TSql, &joins(3000)).unwrap_err();
+    assert_eq!(
+        err,
+        "not simulated: more than 256 tables in one FROM (SQL Server takes more)"
+    );
+}

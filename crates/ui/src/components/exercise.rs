@@ -90,6 +90,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
     };
     use_checker(&state);
     use_saved_progress(&state);
+    let slow = use_slow_check(state.checking.then_some(state.request));
     // The controls a render can remove (Cancel when a check ends, the hint button after
     // the last hint) hand the keyboard's focus on instead of dropping it to the page.
     let check_ref = use_node_ref();
@@ -167,10 +168,14 @@ fn Exercise(props: &ExerciseProps) -> Html {
         _ if state.checking => html! {
             <div class="simulating" role="status" data-testid="checking">
                 <p>{ t!("checking", seeds = exercise.seeds.len()) }</p>
-                if let Some(p) = state.check_progress {
+                // Cancel as soon as Check is slow, progress or not: one long statement
+                // sends none until it ends.
+                if state.check_progress.is_some() || slow {
                     <p class="progress" data-testid="check-progress">
-                        { check_progress_text(&p, &exercise.seeds) }
-                        { " " }
+                        if let Some(p) = state.check_progress {
+                            { check_progress_text(&p, &exercise.seeds) }
+                            { " " }
+                        }
                         <button type="button" class="button" data-testid="cancel-check"
                             onclick={send(ExerciseAction::Cancel)}>{ t!("cancel") }</button>
                     </p>
@@ -475,6 +480,26 @@ fn use_checker(state: &UseReducerHandle<ExerciseState>) {
         }
         move || drop(running.take())
     });
+}
+
+/// Whether the check `running` (its request number) has run for
+/// [`crate::sliced::PROGRESS_AFTER_MS`]: from then on the page offers Cancel.
+#[hook]
+fn use_slow_check(running: Option<u32>) -> bool {
+    let slow = use_state(|| false);
+    {
+        let slow = slow.clone();
+        use_effect_with(running, move |running| {
+            slow.set(false);
+            let timer = running.map(|_| {
+                let slow = slow.clone();
+                let after = crate::sliced::PROGRESS_AFTER_MS as u32;
+                gloo::timers::callback::Timeout::new(after, move || slow.set(true))
+            });
+            move || drop(timer)
+        });
+    }
+    *slow
 }
 
 /// The part of Check that is running: the seeds in the worker, then the run to show.

@@ -54,6 +54,10 @@ pub(super) fn call(
         "LPAD" | "RPAD" => match (text(0), int(1)) {
             _ if any_null => Value::Null,
             (Some(s), Some(n)) => {
+                // n characters are at least n bytes.
+                if let Err(e) = crate::value::text_fits(usize::try_from(n).unwrap_or(0)) {
+                    return Some(Err(e.into()));
+                }
                 let fill: Vec<char> = text(2).map_or(vec![' '], |f| f.chars().collect());
                 Value::Text(pad(&s, n.max(0) as usize, &fill, name == "LPAD").into())
             }
