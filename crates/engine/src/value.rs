@@ -559,7 +559,12 @@ pub fn parse_delay(text: &str) -> Option<u64> {
             && rest.iter().all(u8::is_ascii_digit)
         {
             let two = |a: u8, b: u8| u64::from(a - b'0') * 10 + u64::from(b - b'0');
-            let secs = (two(*h1, *h2) * 60 + two(*m1, *m2)) * 60 + two(*s1, *s2);
+            let (h, m, s) = (two(*h1, *h2), two(*m1, *m2), two(*s1, *s2));
+            // A time of day: '00:00:99' and '99:99:99' are Msg 148 on the server.
+            if h > 23 || m > 59 || s > 59 {
+                return None;
+            }
+            let secs = (h * 60 + m) * 60 + s;
             let mut frac = 0u64;
             for &d in rest {
                 frac = frac * 10 + u64::from(d - b'0');
@@ -576,14 +581,25 @@ pub fn parse_delay(text: &str) -> Option<u64> {
     // Checked: `WAITFOR DELAY '21474836470004'` is text, not a time (found by fuzzing).
     let mut secs = 0u64;
     let mut parts = 0;
+    let count = hms.split(':').count();
     for p in hms.split(':') {
         parts += 1;
         if parts > 3 {
             return None;
         }
-        secs = secs
-            .checked_mul(60)?
-            .checked_add(p.trim().parse::<u64>().ok()?)?;
+        let n = p.trim().parse::<u64>().ok()?;
+        // Hours, then minutes and seconds, of a time of day (one part alone is as given).
+        let most = if count == 1 {
+            u64::MAX
+        } else if parts == 1 {
+            23
+        } else {
+            59
+        };
+        if n > most {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(n)?;
     }
     // Two parts are hours and minutes (`'09:30'`, `WAITFOR DELAY '00:05'`), not minutes
     // and seconds: the seconds are what is left out.
@@ -1127,6 +1143,18 @@ mod tests {
         assert_eq!(parse_delay("00:00:05"), Some(5_000_000));
         assert_eq!(parse_delay("00:00:04.5"), Some(4_500_000));
         assert_eq!(parse_delay("nonsense"), None);
+        // Not a time of day: the server's Msg 148.
+        for bad in [
+            "00:00:99",
+            "99:99:99",
+            "24:00:00",
+            "00:60:00",
+            "00:00:99.5",
+            "25:00",
+        ] {
+            assert_eq!(parse_delay(bad), None, "{bad}");
+        }
+        assert_eq!(parse_delay("23:59:59.997"), Some(86_399_997_000));
     }
 
     #[test]

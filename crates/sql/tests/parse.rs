@@ -2745,3 +2745,32 @@ fn set_identity_insert_names_its_table() {
         expect!["1:25: found ';', expected one of: ON, OFF [;]"],
     );
 }
+
+#[test]
+fn postgresql_habits_in_t_sql_are_explained() {
+    let cases = [
+        (
+            "SELECT id FROM t LIMIT 1;",
+            "LIMIT is PostgreSQL's: T-SQL writes SELECT TOP (n)",
+        ),
+        (
+            "SELECT id FROM t ORDER BY id LIMIT 1;",
+            "LIMIT is PostgreSQL's",
+        ),
+        (
+            "INSERT INTO t (v) VALUES (1) RETURNING id;",
+            "RETURNING is PostgreSQL's: T-SQL writes OUTPUT",
+        ),
+        (
+            "SELECT '1'::int;",
+            "`::` is PostgreSQL's cast: T-SQL writes CAST(x AS type)",
+        ),
+    ];
+    for (src, hint) in cases {
+        let e = parse_script(src, Dialect::TSql).unwrap_err();
+        assert!(e.message.contains(hint), "{src}: {}", e.message);
+    }
+    // An alias that happens to be `limit` elsewhere is no PostgreSQL habit.
+    let e = parse_script("SELECT id FROM t;;;(", Dialect::TSql).unwrap_err();
+    assert!(!e.message.contains("PostgreSQL"), "{}", e.message);
+}

@@ -646,10 +646,72 @@ pub fn error_line(text: &str, line: u32, col: u32) -> Option<(String, usize)> {
     Some((line_text.to_string(), col))
 }
 
+/// An error's excerpt: the line with a caret under column `caret` (0-based, in
+/// characters). Without its indentation when `strip_indent`; cut to 40 characters before
+/// the caret and 20 after (`…` where cut), so the caret is in sight in a narrow panel;
+/// the caret's line keeps the tabs before it, so the caret lines up whatever a tab's width.
+pub fn excerpt(line_text: &str, caret: usize, strip_indent: bool) -> String {
+    const BEFORE: usize = 40;
+    const AFTER: usize = 20;
+    let chars: Vec<char> = line_text.chars().collect();
+    let caret = caret.min(chars.len());
+    let indent = chars.iter().take_while(|c| c.is_whitespace()).count();
+    let mut from = if strip_indent { indent.min(caret) } else { 0 };
+    let lead = if caret - from > BEFORE {
+        from = caret - BEFORE;
+        "…"
+    } else {
+        ""
+    };
+    let (to, tail) = if chars.len() > caret + AFTER + 1 {
+        (caret + AFTER, "…")
+    } else {
+        (chars.len(), "")
+    };
+    let shown: String = chars[from..to].iter().collect();
+    let pad: String = (lead.chars().map(|_| ' '))
+        .chain(
+            chars[from..caret]
+                .iter()
+                .map(|&c| if c == '\t' { '\t' } else { ' ' }),
+        )
+        .collect();
+    format!("{lead}{shown}{tail}\n{pad}^")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalog::catalog;
+
+    #[test]
+    fn an_excerpt_keeps_its_caret_under_the_column() {
+        assert_eq!(
+            excerpt("SELECT 1 ,;", 10, false),
+            "SELECT 1 ,;\n          ^"
+        );
+        // Tabs stay tabs on the caret's line, so the caret is under `;` at any tab width.
+        assert_eq!(
+            excerpt("SELECT\t1\t,\t;", 11, false),
+            "SELECT\t1\t,\t;\n      \t \t \t^"
+        );
+        assert_eq!(excerpt("    SELEC 1", 4, true), "SELEC 1\n^");
+        // A long line is cut around the caret.
+        let long = format!(
+            "SELECT {}x FROM t WHERE {}1",
+            "a, ".repeat(40),
+            "b = 1 AND ".repeat(5)
+        );
+        let caret = long.find('x').unwrap();
+        let shown = excerpt(&long, caret, false);
+        let (line, marks) = shown.split_once('\n').unwrap();
+        assert!(line.starts_with('…') && line.ends_with('…'), "{line}");
+        assert_eq!(
+            line.chars().nth(marks.chars().count() - 1),
+            Some('x'),
+            "{shown}"
+        );
+    }
 
     fn lesson(id: &str) -> Rc<Lesson> {
         Rc::clone(catalog().lesson(id).unwrap())

@@ -223,6 +223,15 @@ impl Player {
     fn key_for(lesson: &Lesson, route: &LessonRoute) -> (RunKey, Vec<LinkProblem>) {
         let (settings, mut warnings) = settings_from(lesson, &route.toggles);
         warnings.extend(route.problems.iter().cloned());
+        // A link that repeats a bad pair 3 000 times gets the warning once.
+        let mut seen = Vec::new();
+        warnings.retain(|w| {
+            let new = !seen.contains(w);
+            if new {
+                seen.push(w.clone());
+            }
+            new
+        });
         let seed = route.seed.unwrap_or(lesson.seed);
         (
             RunKey {
@@ -633,6 +642,22 @@ mod tests {
         );
         player.update(PlayerAction::RunReady(run.clone()));
         run
+    }
+
+    /// A bad pair repeated in a link is named once, however often it is there.
+    #[test]
+    fn a_repeated_bad_pair_is_one_warning() {
+        let lesson = || lesson("queue-wait-or-skip");
+        let once = Player::new(lesson(), &route("#/lesson/queue-wait-or-skip?x=1&x=1"));
+        let hash = format!("#/lesson/queue-wait-or-skip?{}", ["x=1"; 3000].join("&"));
+        let many = Player::new(lesson(), &route(&hash));
+        assert_eq!(once.warnings.len(), 2, "{:?}", once.warnings);
+        assert_eq!(many.warnings.len(), 2, "{:?}", many.warnings);
+        assert_eq!(many.warnings[0], once.warnings[0]);
+        assert!(matches!(
+            many.warnings[1],
+            LinkProblem::Repeated { times: 3000, .. }
+        ));
     }
 
     /// The dock's tab is in the address: chosen before the run arrives, kept by a

@@ -246,7 +246,7 @@ fn a_long_waitfor_is_cut_off_at_the_hour() {
             (
                 "A",
                 0,
-                "BEGIN TRAN;\nUPDATE t SET id = 1;\nWAITFOR DELAY '99:00:00';\nCOMMIT;",
+                "BEGIN TRAN;\nUPDATE t SET id = 1;\nWAITFOR DELAY '23:00:00';\nCOMMIT;",
             ),
             ("B", 1000, "UPDATE t SET id = 2;"),
         ],
@@ -582,5 +582,27 @@ fn more_than_256_tables_in_one_from_are_not_simulated() {
     assert_eq!(
         err,
         "not simulated: more than 256 tables in one FROM (SQL Server takes more)"
+    );
+}
+
+#[test]
+fn a_waitfor_time_that_is_no_time_of_day_is_msg_148() {
+    // It slept 99 s, and 362 439 s for '99:99:99'.
+    for bad in ["00:00:99", "99:99:99", "24:00:00"] {
+        let sim = run_one("", &format!("WAITFOR DELAY '{bad}';"));
+        assert_eq!(numbers(&sim, "A"), [148], "{bad}");
+    }
+}
+
+#[test]
+fn for_update_in_teradata_points_at_locking_and_consume() {
+    let err = parses(
+        Dialect::Teradata,
+        "SELECT job_id FROM job_queue FOR UPDATE SKIP LOCKED;",
+    )
+    .unwrap_err();
+    assert!(
+        err.starts_with("FOR UPDATE is not Teradata SQL: lock the rows"),
+        "{err}"
     );
 }

@@ -315,15 +315,51 @@ impl<'a> Parser<'a> {
             }
             Some(t) => {
                 let found = found_text(self.text(t));
-                let msg = if wanted.is_empty() {
+                let mut msg = if wanted.is_empty() {
                     format!("unexpected '{found}'")
                 } else {
                     let hint = self.reserved_hint(t, &expected);
                     format!("found '{found}'{hint}, {wanted}")
                 };
+                if let Some(habit) = self.postgres_habit() {
+                    msg.push_str(&format!(" ({habit})"));
+                }
                 ParseError::new(t.start..t.end, msg)
             }
         }
+    }
+
+    /// What PostgreSQL's syntax at the error means in T-SQL, when a T-SQL script uses it:
+    /// `LIMIT n` (read as an alias, then `n` is the error), `RETURNING`, `::`.
+    fn postgres_habit(&self) -> Option<&'static str> {
+        if self.dialect != Dialect::TSql {
+            return None;
+        }
+        let word = |k: usize| {
+            self.toks
+                .get(k)
+                .filter(|t| t.kind == Tok::Word)
+                .map(|t| self.text(t))
+        };
+        let here = self.pos;
+        let limit = |w: Option<&str>| w.is_some_and(|w| w.eq_ignore_ascii_case("LIMIT"));
+        if limit(word(here)) || here.checked_sub(1).is_some_and(|k| limit(word(k))) {
+            return Some(
+                "LIMIT is PostgreSQL's: T-SQL writes SELECT TOP (n) ..., or OFFSET ... FETCH \
+                 NEXT n ROWS ONLY after ORDER BY",
+            );
+        }
+        if word(here).is_some_and(|w| w.eq_ignore_ascii_case("RETURNING")) {
+            return Some(
+                "RETURNING is PostgreSQL's: T-SQL writes OUTPUT inserted.column (deleted. for \
+                 the old values) before VALUES, FROM or WHERE",
+            );
+        }
+        let colon = |k: usize| self.toks.get(k).is_some_and(|t| self.text(t) == ":");
+        if colon(here) && colon(here + 1) {
+            return Some("`::` is PostgreSQL's cast: T-SQL writes CAST(x AS type)");
+        }
+        None
     }
 
     /// The innermost '(' open at the current token, when the text leaves a '(' open for

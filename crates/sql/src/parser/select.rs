@@ -192,6 +192,18 @@ impl Parser<'_> {
                     ),
                 ));
             }
+            if !words.is_empty() {
+                let end = self.tok_at(words.len()).map_or(span.end, |t| t.end);
+                return Err(crate::ParseError::new(
+                    span.start..end,
+                    format!(
+                        "FOR {} is not Teradata SQL: lock the rows a query reads with a \
+                         LOCKING modifier before it (LOCKING ROW FOR WRITE SELECT ...), and \
+                         take each row of a queue table once with SELECT AND CONSUME TOP 1",
+                        words.join(" ")
+                    ),
+                ));
+            }
             return Err(self.not_simulated(span, "FOR XML/JSON/BROWSE"));
         }
         // Nest the chain to the right: a.set_op = (op1, b), b.set_op = (op2, c).

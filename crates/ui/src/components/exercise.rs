@@ -277,11 +277,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                     </p>
                     if let Some((line_text, caret)) = excerpt {
                         // The line without its indentation, so it fits the narrow column.
-                        <pre class="editor__excerpt" aria-hidden="true">{ {
-                            let indent = line_text.chars().take_while(|c| c.is_whitespace()).count().min(caret);
-                            let shown: String = line_text.chars().skip(indent).collect();
-                            format!("{shown}\n{}^", " ".repeat(caret - indent))
-                        } }</pre>
+                        <pre class="editor__excerpt" aria-hidden="true">{ crate::exercise::excerpt(&line_text, caret, true) }</pre>
                     }
                     <p class="verdict__detail">
                         { t!("check-no-seed") }{ " " }
@@ -718,7 +714,7 @@ fn Editor(props: &EditorProps) -> Html {
                 data-line={line.to_string()} data-col={col.to_string()}>
                 <p><strong>{ format!("{name}:{line}:{col}") }</strong>{ ": " }{ message }</p>
                 if let Some((text, caret)) = excerpt {
-                    <pre class="editor__excerpt" aria-hidden="true">{ format!("{text}\n{}^", " ".repeat(caret)) }</pre>
+                    <pre class="editor__excerpt" aria-hidden="true">{ crate::exercise::excerpt(&text, caret, false) }</pre>
                 }
             </div>
         }
