@@ -319,6 +319,25 @@ test('embed: a widget keeps its height during 10 s of playback, compact and full
 });
 
 /** A host page with one iframe of `width` px showing `hash`, sized by embed.js. */
+test('embed: a mistyped lesson id says so in a widget\'s size, suggests the lesson it likely meant, and opens the list in a new tab', async (t) => {
+  const { page } = t;
+  const frame = await hostPage(t, 'typo-post.html', '/embed/queue-wait-or-skipp?readpast=off&view=full', 680);
+  await frame.waitForSelector('[data-testid=lesson-problem]');
+  assert.match(await frame.textContent('[data-testid=lesson-problem]'), /There is no lesson queue-wait-or-skipp\. Check the address/);
+  const suggested = await frame.$$eval('[data-testid=embed-suggestion]', (links) => links.map((a) => a.getAttribute('href')));
+  assert.deepEqual(suggested, ['#/embed/queue-wait-or-skip?readpast=off&view=full']);
+  assert.equal(await frame.$$eval('[data-testid=lesson-problem] a', (links) => links.length), 2, 'not the list of every lesson');
+  assert.equal(await frame.$eval('[data-testid=lesson-problem] a[target=_blank]', (a) => a.getAttribute('href')), '#/');
+  // Fitted like a widget: the frame takes the message's height.
+  await page.waitForFunction(() => document.querySelector('iframe').dataset.lockstepResized === 'true');
+  const shown = await page.$eval('iframe', (el) => el.getBoundingClientRect().height);
+  const content = await frame.$eval('[data-testid=lesson-problem]', (el) => Math.ceil(el.getBoundingClientRect().bottom + scrollY));
+  assert.ok(Math.abs(shown - content) <= 6, `frame ${shown} px, content ${content} px`);
+  // The suggestion opens the widget in the same frame.
+  await frame.click('[data-testid=embed-suggestion]');
+  await frame.waitForSelector('[data-testid=player]');
+});
+
 async function hostPage(t, name, hash, width) {
   const { page } = t;
   const host = t.url(name);

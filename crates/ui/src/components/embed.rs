@@ -18,7 +18,6 @@ use super::compact_outcome::CompactOutcome;
 use super::lanes::Lanes;
 use super::log::EventLog;
 use super::outcome::Outcome;
-use super::pages::LessonProblem;
 use super::tables::Tables;
 use super::transport::{Cancelled, Narration, Simulating, Toggles, Transport};
 use super::waits::Waits;
@@ -211,9 +210,80 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
 }
 
 /// An embed of a lesson that cannot be played: the same explanation as the full page.
-pub fn problem(id: &str) -> Html {
-    let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
-    html! { <LessonProblem id={id.to_string()} {known} /> }
+pub fn problem(route: &EmbedRoute) -> Html {
+    html! { <EmbedProblem route={route.clone()} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct EmbedProblemProps {
+    route: EmbedRoute,
+}
+
+/// An embed of a lesson that does not exist: the few ids nearest to the one given (the
+/// likely typo, each an embed in the same frame), and the lesson list in a new tab, not
+/// all 26 ids and the whole site inside the host's iframe. It reports its height as a
+/// widget does, so the frame fits it.
+#[function_component]
+fn EmbedProblem(props: &EmbedProblemProps) -> Html {
+    let root = use_node_ref();
+    use_report_height(root.clone(), false);
+    let id = &props.route.lesson.id;
+    let near = nearest_ids(id, &catalog().ids());
+    // The same embed (view, theme, toggles) of the lesson suggested.
+    let embed_of = |near: &str| {
+        let mut route = props.route.clone();
+        route.lesson.id = near.to_string();
+        Route::Embed(route).href()
+    };
+    html! {
+        <section ref={root} class="problem problem--embed" role="alert" data-testid="lesson-problem">
+            <h2>{ t!("no-lesson-title") }</h2>
+            <p>{ t!("no-lesson-before") }<code>{ id }</code>{ t!("embed-no-lesson-after") }</p>
+            if !near.is_empty() {
+                <p>{ t!("embed-did-you-mean") }{ " " }
+                    { for near.iter().enumerate().map(|(k, id)| html! {
+                        <>
+                            if k > 0 { { ", " } }
+                            <a href={embed_of(id)} data-testid="embed-suggestion"><code>{ id }</code></a>
+                        </>
+                    }) }
+                </p>
+            }
+            <p><a href={Route::Home.href()} target="_blank" rel="noopener">{ t!("embed-all-lessons") }</a></p>
+        </section>
+    }
+}
+
+/// Up to three of `ids` nearest to `id` by edit distance, those within a third of its
+/// length: the ids a typo most likely meant.
+fn nearest_ids(id: &str, ids: &[&str]) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = ids.iter().map(|k| (edit_distance(id, k), *k)).collect();
+    scored.sort();
+    let most = id.chars().count() / 3 + 1;
+    scored
+        .into_iter()
+        .filter(|(d, _)| *d <= most)
+        .take(3)
+        .map(|(_, k)| k.to_string())
+        .collect()
+}
+
+/// Levenshtein's distance between two short ids, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// Posts `{ type: "lockstep:height", height }` to the parent page when the widget is
@@ -423,4 +493,22 @@ fn copy_to_clipboard(code: String, field: NodeRef, copy: UseStateHandle<Option<C
             Err(_) => select(&copy),
         }
     });
+}
+
+#[cfg(test)]
+mod problem_tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_id_finds_the_lessons_it_likely_meant() {
+        let catalog = catalog();
+        let ids = catalog.ids();
+        assert_eq!(
+            nearest_ids("queue-wait-or-skipp", &ids),
+            ["queue-wait-or-skip"]
+        );
+        assert_eq!(nearest_ids("queue-claim-rac", &ids)[0], "queue-claim-race");
+        assert!(nearest_ids("zzz", &ids).is_empty());
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 }

@@ -151,7 +151,7 @@ pub fn App() -> Html {
             Some(player) => html! {
                 <EmbedPage player={player.clone()} {view} {view_current} {reduced} {dispatch} {on_toggle} mode={route.view} />
             },
-            None => embed::problem(&route.lesson.id),
+            None => embed::problem(route),
         },
         Route::Exercise(id) => html! { <ExercisePage key={id.clone()} id={id.clone()} /> },
         Route::Facilitator => html! { <FacilitatorPage /> },
