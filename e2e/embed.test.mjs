@@ -5,11 +5,14 @@
 // marks, jumps to and explains anomalies. Real clicks, real
 // DOM reads (inside the frames).
 
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { test, assert } from './harness.mjs';
 import { settled, position, atEvents } from './settle.mjs';
+import { serveStatic } from './server.mjs';
 
 const SHOTS = join(dirname(dirname(fileURLToPath(import.meta.url))), 'target', 'e2e');
 
@@ -336,6 +339,34 @@ test('embed: a mistyped lesson id says so in a widget\'s size, suggests the less
   // The suggestion opens the widget in the same frame.
   await frame.click('[data-testid=embed-suggestion]');
   await frame.waitForSelector('[data-testid=player]');
+});
+
+test('embed: on a page of another site, a widget out of view is fitted before the reader scrolls to it', async (t) => {
+  const { page } = t;
+  // localhost and 127.0.0.1 are two sites: the browser draws no frame for the widget
+  // while it is out of view, so no ResizeObserver reports its height.
+  const dir = await mkdtemp(join(tmpdir(), 'lockstep-host-'));
+  await writeFile(
+    join(dir, 'post.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Post</title><style>body { margin: 0 } iframe { display: block; border: 0 }</style>
+    <div style="height: 3000px">A long post.</div>
+    <iframe src="${t.url('#/embed/pg-queue-skip-locked?view=full')}" width="680" height="300"></iframe>
+    <p id="after">After the widget.</p><script src="${t.url('embed.js')}"></script>`,
+  );
+  const host = await serveStatic(dir);
+  try {
+    await page.goto(host.url.replace('127.0.0.1', 'localhost') + 'post.html');
+    const frame = await frameOf(page, 'iframe');
+    await frame.waitForSelector('[data-testid=player][data-pending=false]', { timeout: 30_000 });
+    // Still out of view, and fitted to the whole widget.
+    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 1000, null, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    const shown = await page.$eval('iframe', (el) => el.getBoundingClientRect().height);
+    const content = await frame.$eval('.page', (el) => Math.ceil(el.getBoundingClientRect().bottom + scrollY));
+    assert.ok(Math.abs(shown - content) <= 6, `frame ${shown} px, widget ${content} px`);
+  } finally {
+    await host.close();
+  }
 });
 
 async function hostPage(t, name, hash, width) {

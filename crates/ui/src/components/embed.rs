@@ -318,11 +318,19 @@ pub(crate) fn use_report_height(root: NodeRef, hold: bool) -> Rc<Cell<bool>> {
     acted
 }
 
+/// How often a widget measures itself besides its ResizeObserver (see `HeightReporter`).
+const REPORT_EVERY_MS: u32 = 500;
+
 struct HeightReporter {
     observer: ResizeObserver,
     report: Rc<dyn Fn()>,
     // Kept alive as long as the observer may call it.
     _callback: Closure<dyn FnMut(JsValue)>,
+    /// Reports on a timer too: a browser draws no frame, and so runs no ResizeObserver,
+    /// for a cross-site iframe out of view, and the host kept the widget's first
+    /// height until the reader scrolled to it (a page's anchors below it landed
+    /// thousands of pixels off). Measuring forces layout even there.
+    _timer: gloo::timers::callback::Interval,
 }
 
 impl HeightReporter {
@@ -362,10 +370,15 @@ impl HeightReporter {
         };
         let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         observer.observe(element);
+        let timer = {
+            let report = Rc::clone(&report);
+            gloo::timers::callback::Interval::new(REPORT_EVERY_MS, move || report())
+        };
         Some(HeightReporter {
             observer,
             report,
             _callback: callback,
+            _timer: timer,
         })
     }
 }
