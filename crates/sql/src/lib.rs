@@ -162,11 +162,29 @@ pub fn parse_script(src: &str, dialect: Dialect) -> Result<ast::Script, ParseErr
                 return Err(e);
             }
         } else {
-            batches.push(Parser::new(src, toks, dialect, batch_lex_error).batch()?);
+            let parsed = Parser::new(src, toks, dialect, batch_lex_error).batch();
+            batches.push(parsed.map_err(|e| cut_by_go(src, e, tokens.get(end)))?);
         }
         start = end + 1;
     }
     Ok(ast::Script { batches })
+}
+
+/// An error at the end of a batch that a `GO` line ended, not the script: placed at the
+/// `GO` and said so (`GO` inside a procedure's body cut it in two).
+fn cut_by_go(src: &str, e: ParseError, go: Option<&lexer::Token>) -> ParseError {
+    let Some(go) = go else { return e };
+    let Some(rest) = e.message.strip_prefix("unexpected end of input") else {
+        return e;
+    };
+    let (line, _) = error::line_col(src, go.start);
+    ParseError::new(
+        go.start..go.end,
+        format!(
+            "unexpected end of the batch{rest} (the GO on line {line} ends it: GO splits a \
+             script into batches, so a procedure's body or a BEGIN ... END cannot hold one)"
+        ),
+    )
 }
 
 /// Parses one statement in which the words `vars` (lower-case) are variables, read as

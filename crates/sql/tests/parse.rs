@@ -1406,7 +1406,7 @@ fn go_separates_batches_only_alone_on_its_line() {
         expect!["1:15: GO is a batch separator of client tools: put it alone on its own line"],
     );
     // BEGIN ... END cannot span batches.
-    check_error("BEGIN\nSELECT 1\nGO\nEND", expect!["2:9: unexpected end of input, expected one of: an operator, AS, an alias, ',', FROM, WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ';', END, a statement"]);
+    check_error("BEGIN\nSELECT 1\nGO\nEND", expect!["3:1: unexpected end of the batch, expected one of: an operator, AS, an alias, ',', FROM, WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ';', END, a statement (the GO on line 3 ends it: GO splits a script into batches, so a procedure's body or a BEGIN ... END cannot hold one)"]);
 }
 
 #[test]
@@ -2773,4 +2773,18 @@ fn postgresql_habits_in_t_sql_are_explained() {
     // An alias that happens to be `limit` elsewhere is no PostgreSQL habit.
     let e = parse_script("SELECT id FROM t;;;(", Dialect::TSql).unwrap_err();
     assert!(!e.message.contains("PostgreSQL"), "{}", e.message);
+}
+
+#[test]
+fn go_inside_a_procedure_is_named_where_it_cuts_the_batch() {
+    let src = "CREATE PROCEDURE p AS\nBEGIN\n    SELECT 1;\nGO\n    SELECT 2;\nEND\n";
+    let e = parse_script(src, Dialect::TSql).unwrap_err();
+    assert_eq!(line_col(src, e.span.start), (4, 1), "{}", e.message);
+    assert!(
+        e.message.starts_with("unexpected end of the batch")
+            && e.message
+                .contains("(the GO on line 4 ends it: GO splits a script into batches"),
+        "{}",
+        e.message
+    );
 }
