@@ -9,10 +9,10 @@ use crate::keywords;
 use crate::lexer::{unquote_string, Tok};
 use crate::Dialect;
 
-/// Compound assignment tokens and the operator they apply (`@x += 1` is `@x = @x + 1`).
 /// Tables one FROM may join (see [`Parser::table_refs`]).
 const MAX_TABLES: usize = 256;
 
+/// Compound assignment tokens and the operator they apply (`@x += 1` is `@x = @x + 1`).
 pub(crate) const COMPOUND_OPS: &[(Tok, crate::ast::BinaryOp)] = {
     use crate::ast::BinaryOp::*;
     &[
