@@ -277,7 +277,7 @@ fn check_names_the_settings_a_broken_marker_value_fails_under() {
         )
         .replace(
             "{{readpast: on=READPAST, }}ROWLOCK);",
-            "{{readpast: on=READPAST, | off=READPAST }}ROWLOCK);\nSELECT id FROM t WITH ({{lock: row=ROWLOCK| page=PAGLOCK}});",
+            "{{readpast: on=READPAST, | off=READPAST; }}ROWLOCK);\nSELECT id FROM t WITH ({{lock: row=ROWLOCK| page=PAGLOCK}});",
         );
     dir.write("marker.md", &two);
     let one = two
@@ -296,9 +296,9 @@ fn check_names_the_settings_a_broken_marker_value_fails_under() {
             --- stdout
             checked 3 lessons, 3 runs, 6 checks: 6 passed, 0 failed; 4 errors
             --- stderr
-            marker.md:40:66: found 'ROWLOCK', expected one of: ',', ')' (with readpast=off)
+            marker.md:40:63: found ';', expected one of: ',', a table hint, ')' (with readpast=off)
             one.md:41:60: found ')', expected a table hint (with readpast=on, lock=page)
-            one.md:40:66: found 'ROWLOCK', expected one of: ',', ')' (with readpast=off)
+            one.md:40:63: found ';', expected one of: ',', a table hint, ')' (with readpast=off)
             all.md:36:23: found ';', expected an expression
         "#]],
     );
@@ -965,7 +965,10 @@ fn check_validates_exercises() {
     // A solution that does not parse is placed in the file.
     dir.write(
         "drill.md",
-        &EXERCISE.replace("(UPDLOCK, READPAST, ROWLOCK)", "(UPDLOCK READPAST)"),
+        &EXERCISE.replace(
+            "(UPDLOCK, READPAST, ROWLOCK)",
+            "(UPDLOCK, READPAST; ROWLOCK)",
+        ),
     );
     check_cli(
         &dir,
@@ -975,7 +978,7 @@ fn check_validates_exercises() {
             --- stdout
             checked 1 lesson, 0 runs, 0 checks: 0 passed, 0 failed; 1 error
             --- stderr
-            drill.md:41:40: in the solution: found 'READPAST', expected one of: ',', ')'
+            drill.md:41:49: in the solution: found ';', expected one of: ',', a table hint, ')'
         "#]],
     );
 }

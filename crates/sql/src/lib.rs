@@ -1,6 +1,6 @@
 //! Lockstep's SQL front end: a `logos` lexer and a hand-written recursive-descent parser
 //! for the T-SQL subset and the Teradata subset the simulator runs, with byte spans on
-//! every node and precise errors (`found 'READPAST', expected one of: ',', ')'`,
+//! every node and precise errors (`found '3', expected one of: an operator, ',', ')'`,
 //! `not simulated: WHEN NOT MATCHED BY SOURCE`).
 //!
 //! No I/O and no threads, so it builds for wasm32.

@@ -687,6 +687,11 @@ fn hints_in_both_forms() {
         hints("SELECT * FROM t WITH (UPDLOCK, READPAST, ROWLOCK)"),
         ["UPDLOCK", "READPAST", "ROWLOCK"]
     );
+    // Spaces instead of commas: deprecated, and still taken by SQL Server.
+    assert_eq!(
+        hints("SELECT * FROM t WITH (UPDLOCK ROWLOCK, READPAST INDEX(ix))"),
+        ["UPDLOCK", "ROWLOCK", "READPAST", "INDEX(ix)"]
+    );
     assert_eq!(hints("SELECT * FROM t (NOLOCK)"), ["NOLOCK"]);
     assert_eq!(hints("SELECT * FROM t AS x WITH (holdlock)"), ["HOLDLOCK"]);
     assert_eq!(hints("SELECT * FROM t x (nolock)"), ["NOLOCK"]);
@@ -997,12 +1002,12 @@ SELECT x.a, y.* FROM (SELECT a FROM t) AS x (a) CROSS APPLY (SELECT TOP (1) * FR
 #[test]
 fn syntax_errors_list_what_was_expected() {
     check_error(
-        "SELECT TOP (1) id FROM dbo.task WITH (UPDLOCK READPAST, ROWLOCK)",
-        expect!["1:47: found 'READPAST', expected one of: ',', ')'"],
+        "SELECT TOP (1) id FROM dbo.task WITH (UPDLOCK; READPAST, ROWLOCK)",
+        expect!["1:46: found ';', expected one of: ',', a table hint, ')'"],
     );
     check_error(
         "SELECT id FROM dbo.task WITH (UPDLOCK, READPAST",
-        expect!["1:48: unexpected end of input, expected one of: ',', ')' (the '(' at column 30 is not closed)"],
+        expect!["1:48: unexpected end of input, expected one of: ',', a table hint, ')' (the '(' at column 30 is not closed)"],
     );
     check_error(
         "SELECT id FROM dbo.task WITH (BOGUS)",
@@ -1038,15 +1043,11 @@ fn syntax_errors_list_what_was_expected() {
         "SELECT * FROM t WHERE id IN (1, 2\nUPDATE t SET x = 1",
         expect!["2:1: found 'UPDATE', expected one of: an operator, ',', ')' (the '(' on the line above, at column 29, is not closed)"],
     );
-    check_error(
-        "SELECT id FROM t WITH (UPDLOCK READPAST)",
-        expect!["1:32: found 'READPAST', expected one of: ',', ')'"],
-    );
     // The '(' the parser is inside is the one named, though a later ')' (the outer
     // one's) balances the count of one of them.
     check_error(
-        "WITH next AS (\n    SELECT TOP (1) id\n    FROM t WITH (UPDLOCK READPAST ROWLOCK\n)\nSELECT id FROM next",
-        expect!["3:26: found 'READPAST', expected one of: ',', ')' (the '(' at column 17 is not closed)"],
+        "WITH next AS (\n    SELECT TOP (1) id\n    FROM t WITH (UPDLOCK READPAST ROWLOCK\n    WHERE id > 0\n)\nSELECT id FROM next",
+        expect!["4:5: found 'WHERE', expected one of: ',', a table hint, ')' (the '(' on the line above, at column 17, is not closed)"],
     );
     check_error(
         "SELECT (1 + 2",

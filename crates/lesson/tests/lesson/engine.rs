@@ -190,8 +190,8 @@ fn a_scripted_schedule_replays_an_interleaving_and_differs_from_another() {
 fn malformed_sql_gets_a_located_error_and_unsupported_sql_says_not_simulated() {
     let cases = [
         (
-            "SELECT TOP (1) id FROM dbo.task WITH (UPDLOCK READPAST, ROWLOCK)",
-            "1:47: found 'READPAST', expected one of: ',', ')'",
+            "SELECT TOP (1) id FROM dbo.task WITH (UPDLOCK; READPAST, ROWLOCK)",
+            "1:46: found ';', expected one of: ',', a table hint, ')'",
         ),
         (
             "MERGE dbo.t AS t USING dbo.s AS s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE;",

@@ -516,9 +516,9 @@ fn errors_in_the_learners_sql_point_into_their_text() {
         Ok(report) => format!("ok, solved: {}", report.solved),
         Err(e) => e.to_string(),
     };
-    expect!["B:2:40: found 'ROWLOCK', expected one of: ',', ')'"].assert_eq(&check(&[(
+    expect!["B:2:48: found ';', expected one of: ',', a table hint, ')'"].assert_eq(&check(&[(
         "B",
-        "-- my fix\nSELECT TOP (1) id FROM t WITH (UPDLOCK ROWLOCK READPAST) ORDER BY id;",
+        "-- my fix\nSELECT TOP (1) id FROM t WITH (UPDLOCK, ROWLOCK; READPAST) ORDER BY id;",
     )]));
     expect![[r#"B:1:1: not simulated: cursors"#]].assert_eq(&check(&[("B", "OPEN c;")]));
     expect!["`A` is not an editable block (editable: B)"].assert_eq(&check(&[("A", "SELECT 1;")]));
@@ -558,11 +558,11 @@ fn errors_in_an_editable_setup_block() {
 
 #[test]
 fn validate_places_solution_errors_in_the_file() {
-    let text = drill_with(&[("READPAST, ROWLOCK) ORDER", "READPAST ROWLOCK) ORDER")]);
+    let text = drill_with(&[("READPAST, ROWLOCK) ORDER", "READPAST; ROWLOCK) ORDER")]);
     let lesson = Lesson::parse("lessons/drill.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
     let seeds = [3];
     let err = validate_exercise(&lesson, &lesson.settings_default(), &seeds).unwrap_err();
-    expect!["lessons/drill.md:48:50: in the solution: found 'ROWLOCK', expected one of: ',', ')'"]
+    expect!["lessons/drill.md:48:49: in the solution: found ';', expected one of: ',', a table hint, ')'"]
         .assert_eq(&err.to_string());
     let plain = Lesson::parse(
         "lessons/drill.md",

@@ -2,7 +2,7 @@
 //!
 //! Error reporting: every check of the current token (`at`, `at_kw`, `note`) records what
 //! would have been accepted there; when parsing fails at that token, the error lists exactly
-//! that set (`found 'READPAST', expected one of: ',', ')'`). Checks made to peek further
+//! that set (`found '3', expected one of: an operator, ',', ')'`). Checks made to peek further
 //! ahead use the quiet `*_at(n)` helpers, which record nothing.
 
 mod ddl;
@@ -365,9 +365,9 @@ impl<'a> Parser<'a> {
     /// The innermost '(' open at the current token, when the text leaves a '(' open for
     /// good: the ')' expected here is then the missing one, and naming where its '('
     /// opened tells the reader which. It is the innermost even when a later ')' would
-    /// close it by count (`WITH next AS ( ... WITH (UPDLOCK READPAST ... )`: the later ')'
-    /// is the outer one's). `None` when the parentheses balance later
-    /// (`WITH (UPDLOCK READPAST)` wants a comma, not a ')').
+    /// close it by count (`WITH next AS ( ... WITH (UPDLOCK, READPAST ... )`: the later
+    /// ')' is the outer one's). `None` when the parentheses balance later
+    /// (`IN (1, 2 3)` wants a comma, not a ')').
     fn unclosed_paren(&self) -> Option<&'a Token> {
         let mut open: Vec<&'a Token> = Vec::new();
         for t in &self.toks[..self.pos.min(self.toks.len())] {

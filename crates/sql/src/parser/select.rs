@@ -893,6 +893,8 @@ impl Parser<'_> {
     }
 
     /// `(UPDLOCK, READPAST, ROWLOCK)`; the caller has consumed `WITH` if there was one.
+    /// SQL Server still takes hints separated by spaces (`(UPDLOCK READPAST)`, deprecated
+    /// but common in older code), so a comma is optional between them.
     pub(crate) fn table_hints(&mut self, start: usize) -> PResult<Vec<TableHint>> {
         self.tsql_only("table hints", start..self.cur_span().end)?;
         self.expect(Tok::LParen)?;
@@ -900,6 +902,10 @@ impl Parser<'_> {
         loop {
             hints.push(self.table_hint()?);
             if self.eat(Tok::Comma) {
+                continue;
+            }
+            self.note("a table hint");
+            if self.hint_word_at(0) {
                 continue;
             }
             self.expect(Tok::RParen)?;
