@@ -205,6 +205,17 @@ impl SqlError {
         SqlError::generic(number, 16, message)
     }
 
+    /// Msg 1060: a TOP or FETCH count of a type other than an integer's, refused when
+    /// the batch compiles (the server's words, its grammar included).
+    pub(crate) fn fractional_row_count() -> SqlError {
+        SqlError::new(
+            1060,
+            15,
+            "The number of rows provided for a TOP or FETCH clauses row count parameter must be an integer.".into(),
+            AbortScope::Compile,
+        )
+    }
+
     /// Msg 8115 for an IDENTITY value past its column's type.
     pub fn identity_overflow(ty: &DataType) -> SqlError {
         SqlError::new(

@@ -803,7 +803,11 @@ fn int_in(v: &Value, ty: &DataType, min: i64, max: i64) -> Fallible<Value> {
         Value::Int(i) => *i,
         Value::True => 1,
         Value::False => 0,
-        Value::Decimal(d) => d.trunc() as i64,
+        // `as` would saturate: a number past even a bigint overflows like any other.
+        Value::Decimal(d) if d.trunc() >= i64::MIN as f64 && d.trunc() < i64::MAX as f64 => {
+            d.trunc() as i64
+        }
+        Value::Decimal(_) => return Err(SqlError::arithmetic_overflow(ty).into()),
         Value::Text(s) => match s.trim().parse::<i64>() {
             Ok(n) if n < min || n > max => return Err(SqlError::text_overflow(s, ty).into()),
             Ok(n) => n,

@@ -6,7 +6,7 @@
 use sql::ast::{Stmt, StmtKind};
 
 use crate::cost::CostKind;
-use crate::error::SqlError;
+use crate::error::{Count, SqlError};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
 
 /// SQL Server's rules.
@@ -38,6 +38,12 @@ impl Rules for TSql {
     /// A seek through an index that covers the query reads no data page.
     fn covering_indexes(&self) -> bool {
         true
+    }
+
+    /// `TOP (2.5)` or a FETCH of a decimal is refused (Msg 1060, the server's words),
+    /// not cut to 2 as a CAST would.
+    fn fractional_row_count(&self, what: Count) -> Option<SqlError> {
+        matches!(what, Count::Top | Count::Fetch).then(SqlError::fractional_row_count)
     }
 }
 

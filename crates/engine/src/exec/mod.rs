@@ -646,6 +646,12 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// The error for a row count that is a fraction (`TOP (2.5)`); `None` converts it
+    /// to bigint as a cast does.
+    fn fractional_row_count(&self, _what: crate::error::Count) -> Option<SqlError> {
+        None
+    }
+
     /// Whether `INSERT INTO t VALUES (...)` without a column list may give fewer values
     /// than the table has columns, the rest taking their defaults.
     fn values_fill_trailing_defaults(&self) -> bool {

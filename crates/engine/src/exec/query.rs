@@ -4573,6 +4573,9 @@ impl Exec<'_> {
                 Some(0)
             });
         }
+        if let (Value::Decimal(_), Some(e)) = (&v, self.rules.fractional_row_count(what)) {
+            return Err(e.into());
+        }
         let n = self
             .convert(&v, &sql::ast::DataType::BigInt, None)?
             .as_i64()

@@ -1210,6 +1210,30 @@ SELECT TOP (1) WITH TIES id FROM t;",
     assert_eq!(numbers(&sim, "A"), [1031, 10742, 10744, 1014, 1062]);
 }
 
+/// A count that is not an integer's type is Msg 1060 when the batch compiles
+/// (`TOP (2.5)` was cut to 2), and a number past bigint's range overflows (Msg 8115; it
+/// was clamped to bigint's largest, so a 20-digit TOP ran).
+#[test]
+fn fractional_and_huge_counts_fail_as_the_server_does() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (1), (2), (3);";
+    let sim = run_one(
+        setup,
+        "BEGIN TRY SELECT TOP (2.5) id FROM t; END TRY BEGIN CATCH SELECT 0; END CATCH
+GO
+SELECT id FROM t ORDER BY id OFFSET 0 ROWS FETCH NEXT 1.5 ROWS ONLY;
+GO
+SELECT TOP (99999999999999999999) id FROM t;
+GO
+SELECT CAST(99999999999999999999 AS bigint);
+GO
+SELECT CAST(-9223372036854775808.0 AS bigint), CAST(9.9 AS int);
+DECLARE @n bigint = 2; SELECT TOP (@n) id FROM t ORDER BY id;",
+    );
+    assert_eq!(numbers(&sim, "A"), [1060, 1060, 1060, 8115]);
+    assert_eq!(texts(&sim, "A", 0), [["-9223372036854775808", "9"]]);
+    assert_eq!(texts(&sim, "A", 1), [["1"], ["2"]]);
+}
+
 /// An UPDATE may not set an identity column: Msg 8102, before any row (it changed the
 /// key).
 #[test]
