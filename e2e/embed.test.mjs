@@ -341,6 +341,14 @@ test('embed: a mistyped lesson id says so in a widget\'s size, suggests the less
   await frame.waitForSelector('[data-testid=player]');
 });
 
+test('embed: an address without a lesson id is named in the widget, not as the site\'s missing page', async (t) => {
+  const frame = await hostPage(t, 'no-id-post.html', '/embed/?view=full', 680);
+  await frame.waitForSelector('[data-testid=lesson-problem]');
+  assert.match(await frame.textContent('[data-testid=lesson-problem]'), /This widget names no lesson: its address should end in #\/embed\/ and a lesson's id/);
+  assert.equal(await frame.locator('.not-found').count(), 0);
+  assert.equal(await frame.$eval('[data-testid=lesson-problem] a[target=_blank]', (a) => a.getAttribute('href')), '#/');
+});
+
 test('embed: on a page of another site, a widget out of view is fitted before the reader scrolls to it', async (t) => {
   const { page } = t;
   // localhost and 127.0.0.1 are two sites: the browser draws no frame for the widget

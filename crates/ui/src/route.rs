@@ -199,6 +199,9 @@ impl Route {
             }
             ["lesson", id, "matrix"] => Route::Matrix(percent_decode(id)),
             ["embed", id] => Route::Embed(EmbedRoute::parse(&percent_decode(id), query)),
+            // An iframe whose address lost its id is still a widget: it says so in its
+            // frame, not with the whole site's "page not found".
+            ["embed"] => Route::Embed(EmbedRoute::parse("", query)),
             ["lesson", id, "compare"] => {
                 Route::Compare(CompareRoute::parse(&percent_decode(id), query, false))
             }
@@ -432,6 +435,8 @@ mod tests {
             ("#/debug/abort", Route::DebugAbort),
             ("#/nope", Route::NotFound("/nope".to_owned())),
             ("#/lesson/a/b", Route::NotFound("/lesson/a/b".to_owned())),
+            // A widget without its lesson's id is a widget that says so.
+            ("#/embed/", Route::Embed(EmbedRoute::parse("", ""))),
         ];
         for (hash, want) in cases {
             assert_eq!(Route::parse(hash), want, "hash {hash:?}");

@@ -29,6 +29,7 @@ no-lesson-title = No such lesson
 no-lesson-before = There is no lesson{" "}
 no-lesson-after = . The lessons are:
 embed-no-lesson-after = . Check the address in the page's iframe.
+embed-no-id = This widget names no lesson: its address should end in #/embed/ and a lesson's id, as in #/embed/queue-wait-or-skip. Check the address in the page's iframe.
 embed-did-you-mean = Did you mean
 embed-all-lessons = All lessons (opens a new tab)
 no-exercise-title = No such exercise

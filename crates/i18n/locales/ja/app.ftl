@@ -29,6 +29,7 @@ no-lesson-title = そのレッスンはありません
 no-lesson-before = レッスン{" "}
 no-lesson-after = {" "}はありません。レッスンの一覧:
 embed-no-lesson-after = {" "}はありません。ページの iframe のアドレスを確かめてください。
+embed-no-id = このウィジェットはレッスンを指定していません。アドレスは #/embed/ とレッスンの ID で終わる必要があります(例: #/embed/queue-wait-or-skip)。ページの iframe のアドレスを確かめてください。
 embed-did-you-mean = もしかして:
 embed-all-lessons = レッスン一覧 (新しいタブで開きます)
 no-exercise-title = その演習はありません

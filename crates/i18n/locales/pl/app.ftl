@@ -29,6 +29,7 @@ no-lesson-title = Nie ma takiej lekcji
 no-lesson-before = Nie ma lekcji{" "}
 no-lesson-after = . Dostępne lekcje:
 embed-no-lesson-after = . Sprawdź adres w ramce iframe na stronie.
+embed-no-id = Ten widżet nie wskazuje lekcji: jego adres powinien kończyć się na #/embed/ i identyfikator lekcji, np. #/embed/queue-wait-or-skip. Sprawdź adres w ramce iframe na stronie.
 embed-did-you-mean = Czy chodziło o
 embed-all-lessons = Wszystkie lekcje (otwiera nową kartę)
 no-exercise-title = Nie ma takiego ćwiczenia

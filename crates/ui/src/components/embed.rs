@@ -238,7 +238,11 @@ fn EmbedProblem(props: &EmbedProblemProps) -> Html {
     html! {
         <section ref={root} class="problem problem--embed" role="alert" data-testid="lesson-problem">
             <h2>{ t!("no-lesson-title") }</h2>
-            <p>{ t!("no-lesson-before") }<code>{ id }</code>{ t!("embed-no-lesson-after") }</p>
+            if id.is_empty() {
+                <p>{ t!("embed-no-id") }</p>
+            } else {
+                <p>{ t!("no-lesson-before") }<code>{ id }</code>{ t!("embed-no-lesson-after") }</p>
+            }
             if !near.is_empty() {
                 <p>{ t!("embed-did-you-mean") }{ " " }
                     { for near.iter().enumerate().map(|(k, id)| html! {
