@@ -519,6 +519,40 @@ test('exercise: a misspelt column fails CREATE PROCEDURE at that column (error 2
   assert.match(await page.textContent('[data-testid=goal-detail]'), /not judged: your SQL has an error/);
 });
 
+test('exercise: an emptied block, or one of comments only, is named beside Check and ticks no goal', async (t) => {
+  const { page } = t;
+  await openExercise(t, 'exercise-teradata-rollback');
+  const editor = '[data-testid=editor-consumer]';
+  for (const text of ['', '-- later\n/* the consumer */\n']) {
+    await page.fill(editor, text);
+    assert.equal(await check(page), false);
+    assert.match(await page.textContent('[data-testid=check-error]'), /consumer:1:1: this block is empty: write its SQL/);
+    assert.equal(await page.locator('[data-testid=goal][data-passed=true]').count(), 0, 'no goal ticked');
+  }
+  // In the learner's language.
+  await t.open('#/exercise/exercise-teradata-rollback?lang=pl');
+  await page.waitForSelector('[data-testid=exercise]');
+  await check(page);
+  assert.match(await page.textContent('[data-testid=check-error]'), /ten blok jest pusty/);
+});
+
+test('exercise: in one column (a phone) each editor has its own Check, which brings the goals into view', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openExercise(t);
+  const here = '[data-testid=editor-check-next_task]';
+  assert.ok(await page.isVisible(here), 'a Check under the editor');
+  const below = await page.$eval('.exercise__side', (el) => el.getBoundingClientRect().top);
+  assert.ok(below > 740, `the goals start below the first screen (${below} px)`);
+  await page.click(here);
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
+  const top = await page.$eval('.exercise__side', (el) => el.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 740, `the goals are in view (${top} px)`);
+  // Two columns: the panel beside the text has the only Check.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.equal(await page.isVisible(here), false);
+});
+
 test('exercise: a run that ended in an error ticks no goal, and says so beside Check', async (t) => {
   const { page } = t;
   await openExercise(t);

@@ -79,9 +79,22 @@ impl Lesson {
                 });
             }
         }
+        // An empty block would run (a procedure never created, a session that does
+        // nothing) and tick the goals that hold when nothing happens.
+        if let Some((id, _)) = edits.iter().find(|(_, sql)| !self.dialect.holds_sql(sql)) {
+            return Err(ExerciseError::Edit {
+                block: (*id).to_string(),
+                line: 1,
+                col: 1,
+                message: EMPTY_BLOCK.to_string(),
+            });
+        }
         crate::apply::apply(self, settings, edits).map_err(ExerciseError::Lesson)
     }
 }
+
+/// Check's answer to an editable block with no SQL in it.
+pub const EMPTY_BLOCK: &str = "this block is empty: it holds no SQL to run";
 
 /// An exercise's budgets: its runs stop after 100 000 steps (a lesson's after
 /// [`engine::MAX_STEPS`]), so Check of a learner's loop that never ends answers in

@@ -48,7 +48,7 @@ pub use error::{LessonError, SettingsError};
 pub use exercise::{
     check_exercise, run_exercise, validate_exercise, CheckProgress, Exercise, ExerciseCheck,
     ExerciseError, ExerciseReport, ExerciseValidation, FailedAt, FailedRun, GoalReport,
-    EXERCISE_LIMITS,
+    EMPTY_BLOCK, EXERCISE_LIMITS,
 };
 #[cfg(feature = "parse")]
 pub use front::{DEFAULT_EXERCISE_SEEDS, MAX_EXERCISE_SEEDS};

@@ -43,6 +43,13 @@ impl Dialect {
         self.rules().reads_name()
     }
 
+    /// Whether `text` holds a statement, not only spaces and comments. Text that does
+    /// not parse holds one: running it names the error.
+    pub fn holds_sql(self, text: &str) -> bool {
+        sql::parse_script(text, self.parser())
+            .map_or(true, |s| s.batches.iter().any(|b| !b.statements.is_empty()))
+    }
+
     pub(crate) fn parser(self) -> sql::Dialect {
         match self {
             Dialect::TSql => sql::Dialect::TSql,

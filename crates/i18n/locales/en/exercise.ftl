@@ -32,6 +32,7 @@ check-solved = Solved: every goal holds on all { $seeds } seeds.
 check-run-error = Not yet: a run of your SQL ended in an error, so the goals it met do not count (marked –); the others failed as shown.
 check-failed = Not yet: { $failed } of { $total } goals failed. The run where the first one failed is below.
 check-no-seed = No seed was run.
+check-empty-block = this block is empty: write its SQL ("Reset progress" brings back the starting SQL).
 check-goto = Put the caret on line { $line }, column { $col }
 check-limit = The simulator stopped your SQL at one of its limits: { $message }
 check-stale = Your SQL changed since this check: press Check again.

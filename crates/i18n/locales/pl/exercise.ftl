@@ -37,6 +37,7 @@ check-solved = Rozwiązane: każdy cel jest spełniony na wszystkich ziarnach ({
 check-run-error = Jeszcze nie: przebieg twojego SQL skończył się błędem, więc spełnione w nim cele się nie liczą (oznaczone –); pozostałe nie zostały spełnione, jak pokazano.
 check-failed = Jeszcze nie: niespełnione cele: { $failed } z { $total }. Poniżej przebieg, w którym pierwszy z nich nie został spełniony.
 check-no-seed = Żadne ziarno nie zostało uruchomione.
+check-empty-block = ten blok jest pusty: napisz jego SQL („Wyczyść postępy” przywraca początkowy SQL).
 check-goto = Ustaw kursor w wierszu { $line }, kolumnie { $col }
 check-limit = Symulator zatrzymał twój SQL na jednym ze swoich limitów: { $message }
 check-stale = Twój SQL zmienił się od tego sprawdzenia: naciśnij Sprawdź ponownie.

@@ -522,7 +522,10 @@ fn errors_in_the_learners_sql_point_into_their_text() {
     )]));
     expect![[r#"B:1:1: not simulated: cursors"#]].assert_eq(&check(&[("B", "OPEN c;")]));
     expect!["`A` is not an editable block (editable: B)"].assert_eq(&check(&[("A", "SELECT 1;")]));
-    expect!["ok, solved: false"].assert_eq(&check(&[("B", "")]));
+    // An empty block, or one of comments only, is named, not run.
+    expect!["B:1:1: this block is empty: it holds no SQL to run"].assert_eq(&check(&[("B", "")]));
+    expect!["B:1:1: this block is empty: it holds no SQL to run"]
+        .assert_eq(&check(&[("B", "  -- later\n/* maybe */\n")]));
     // A run-time error is not a located error: it is an outcome, and goals judge it.
     expect!["ok, solved: false"].assert_eq(&check(&[("B", "SELECT 1 / 0;")]));
     let err = check_exercise(&lesson, &settings, &[("B", "SELECT FROM;")], &[1]).unwrap_err();

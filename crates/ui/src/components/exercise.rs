@@ -273,7 +273,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
             html! {
                 <div class="verdict verdict--error" role="alert" data-testid="verdict" data-solved="false">
                     <p data-testid="check-error" data-line={line.to_string()} data-col={col.to_string()}>
-                        <strong>{ format!("{block}:{line}:{col}") }</strong>{ ": " }{ message }
+                        <strong>{ format!("{block}:{line}:{col}") }</strong>{ ": " }{ edit_message(message) }
                     </p>
                     if let Some((line_text, caret)) = excerpt {
                         // The line without its indentation, so it fits the narrow column.
@@ -536,10 +536,10 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
         let applied = lesson.apply(&lesson.settings_default()).ok();
         let narrative = catalog()
             .get_in(&lesson.id, lang.as_str())
-            .map(|(e, _)| parts(&e.narrative_html));
-        (narrative.unwrap_or_default(), applied)
+            .map(|(e, translated)| (parts(&e.narrative_html), translated));
+        (narrative.unwrap_or_else(|| (Vec::new(), true)), applied)
     });
-    let (parts, applied) = &*rendered;
+    let ((parts, translated), applied) = &*rendered;
     let edit_error = match &state.verdict {
         Some(Verdict::EditError {
             block,
@@ -550,7 +550,9 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
         _ => None,
     };
     let items = parts.iter().map(|part| match part {
-        Part::Html(html) => Html::from_html_unchecked(AttrValue::from(html.clone())),
+        Part::Html(html) => Html::from_html_unchecked(AttrValue::from(
+            crate::i18n::localize_links(html).into_owned(),
+        )),
         Part::Block(index) => {
             if let Some(block) = state.blocks.iter().find(|b| b.index == *index) {
                 let error = edit_error.clone().filter(|e| e.0 == block.id);
@@ -562,7 +564,7 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
                     .unwrap_or_default();
                 return html! {
                     <Editor key={block.id.clone()} block={block.clone()} role={role} {error}
-                        dispatcher={props.dispatcher.clone()} />
+                        checking={state.checking} dispatcher={props.dispatcher.clone()} />
                 };
             }
             let Some(block) = applied
@@ -586,7 +588,8 @@ fn ExerciseNarrative(props: &ExerciseNarrativeProps) -> Html {
             }
         }
     });
-    html! { <div class="narrative__body prose" data-testid="narrative">{ for items }</div> }
+    // An untranslated exercise's text is English: a screen reader reads it so.
+    html! { <div class="narrative__body prose" data-testid="narrative" lang={(!*translated).then_some("en")}>{ for items }</div> }
 }
 
 /// A sentence or two of an author's Markdown (`code`, *emphasis*, links), rendered at
@@ -600,7 +603,9 @@ pub(super) fn inline_html(html: &str) -> Html {
         Some(inner) if !inner.contains("<p>") => inner,
         _ => trimmed,
     };
-    Html::from_html_unchecked(AttrValue::from(inner.to_string()))
+    Html::from_html_unchecked(AttrValue::from(
+        crate::i18n::localize_links(inner).into_owned(),
+    ))
 }
 
 /// The caption of a code block: what it is and when it runs.
@@ -622,6 +627,8 @@ struct EditorProps {
     role: AttrValue,
     /// The error Check found in this block: (block, line, col, message).
     error: Option<(String, u32, u32, String)>,
+    /// Check is running (the button under the editor waits, as the panel's does).
+    checking: bool,
     dispatcher: UseReducerDispatcher<ExerciseState>,
 }
 
@@ -701,6 +708,21 @@ fn Editor(props: &EditorProps) -> Html {
             }
         })
     };
+    let check_here = {
+        let (dispatcher, checking) = (props.dispatcher.clone(), props.checking);
+        Callback::from(move |_: MouseEvent| {
+            if !checking {
+                dispatcher.dispatch(ExerciseAction::Check);
+            }
+            if let Some(side) = gloo::utils::document()
+                .query_selector(".exercise__side")
+                .ok()
+                .flatten()
+            {
+                side.scroll_into_view();
+            }
+        })
+    };
     let lines = block.text.split('\n').count();
     let rows = (lines + 1).clamp(4, 40);
     let changed = block.text != block.starting;
@@ -712,7 +734,7 @@ fn Editor(props: &EditorProps) -> Html {
         html! {
             <div class="editor__error" id={error_id.clone()} role="alert" data-testid="sql-error"
                 data-line={line.to_string()} data-col={col.to_string()}>
-                <p><strong>{ format!("{name}:{line}:{col}") }</strong>{ ": " }{ message }</p>
+                <p><strong>{ format!("{name}:{line}:{col}") }</strong>{ ": " }{ edit_message(message) }</p>
                 if let Some((text, caret)) = excerpt {
                     <pre class="editor__excerpt" aria-hidden="true">{ crate::exercise::excerpt(&text, caret, false) }</pre>
                 }
@@ -759,6 +781,14 @@ fn Editor(props: &EditorProps) -> Html {
                     {onscroll}
                 />
             </div>
+            // In one column (a phone, a narrow window) the goals and Check come after
+            // the whole text: this Check runs from here and brings them into view.
+            <p class="editor__check">
+                <button type="button" class="button button--primary" data-testid={format!("editor-check-{}", block.id)}
+                    aria-disabled={if props.checking { "true" } else { "false" }} onclick={check_here}>
+                    { t!("check-button") }
+                </button>
+            </p>
             <p class="editor__hint" id={hint_id}>
                 <kbd>{ "Tab" }</kbd>{ t!("editor-indents") }<kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "Tab" }</kbd>{ t!("editor-outdents") }
                 <kbd>{ "Esc" }</kbd>{ t!("editor-then") }<kbd>{ "Tab" }</kbd>{ t!("editor-moves-on") }
@@ -768,6 +798,16 @@ fn Editor(props: &EditorProps) -> Html {
             // (and its focus and caret: Ctrl+Enter checks from inside it).
             <div class="editor__error-slot">{ for error_html }</div>
         </figure>
+    }
+}
+
+/// An error in the learner's SQL as shown: the engine's words, except for an empty
+/// block, which is the page's to say in the learner's language.
+fn edit_message(message: &str) -> String {
+    if message == lesson::EMPTY_BLOCK {
+        t!("check-empty-block")
+    } else {
+        message.to_string()
     }
 }
 
