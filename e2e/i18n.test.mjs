@@ -72,6 +72,26 @@ test('i18n: the home page in Polish lists the lessons, says which are not transl
   assert.equal(await page.locator('[data-testid=untranslated]').count(), 0);
 });
 
+test('i18n: a link in an exercise\'s or a lesson\'s text keeps the language the page came with', async (t) => {
+  const { page } = t;
+  await page.setViewportSize(DESKTOP);
+  await t.open('#/exercise/exercise-skip-locked?lang=pl');
+  await page.waitForSelector('[data-testid=exercise]');
+  const link = '[data-testid=narrative] a[href^="#/lesson/queue-wait-or-skip"]';
+  assert.equal(await page.getAttribute(link, 'href'), '#/lesson/queue-wait-or-skip?lang=pl');
+  await page.click(link);
+  await page.waitForSelector('[data-testid=player]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'pl');
+  assert.match(page.url(), /#\/lesson\/queue-wait-or-skip\?lang=pl$/);
+  // A link with its own query gets the language after it.
+  await t.open('#/lesson/queue-claim-race?lang=pl');
+  await page.waitForSelector('[data-testid=player]');
+  assert.ok(
+    (await page.$$eval('a[href^="#/lesson/queue-claim-race?anomaly=1"]', (as) => as.map((a) => a.getAttribute('href'))))
+      .every((h) => h === '#/lesson/queue-claim-race?anomaly=1&lang=pl'),
+  );
+});
+
 test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome panel in Polish', async (t) => {
   const { page } = t;
   await page.setViewportSize(DESKTOP);

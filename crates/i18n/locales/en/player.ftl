@@ -28,6 +28,7 @@ step-back-label = Step back one event (←)
 step-back-title = Step back (←)
 play-label = Play (Space)
 pause-label = Pause (Space)
+replay-label = Replay (Space)
 play = Play
 pause = Pause
 replay = Replay

@@ -25,6 +25,7 @@ step-back-label = 1 イベント戻る (←)
 step-back-title = 戻る (←)
 play-label = 再生 (Space)
 pause-label = 一時停止 (Space)
+replay-label = もう一度 (Space)
 play = 再生
 pause = 一時停止
 replay = もう一度

@@ -29,6 +29,7 @@ step-back-label = Cofnij o jedno zdarzenie (←)
 step-back-title = Krok wstecz (←)
 play-label = Odtwórz (spacja)
 pause-label = Pauza (spacja)
+replay-label = Od nowa (spacja)
 play = Odtwórz
 pause = Pauza
 replay = Od nowa

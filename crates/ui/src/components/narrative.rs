@@ -105,9 +105,11 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
         // The translation's text when there is one: it shares the original's blocks.
         let narrative = catalog()
             .get_in(&lesson.id, crate::i18n::lang().as_str())
-            .map(|(e, _)| parts(&e.narrative_html));
-        narrative.unwrap_or_default()
+            .map(|(e, translated)| (parts(&e.narrative_html), translated));
+        narrative.unwrap_or_else(|| (Vec::new(), true))
     });
+    // An untranslated lesson's text is English: a screen reader reads it so.
+    let (parts, translated) = (&parts.0, parts.1);
     let run = &props.run;
     // The statements each session is at that lie in rendered block `shown`. A setup
     // statement's range is in the joined setup script: it is marked in its own block.
@@ -173,7 +175,9 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
                 { t!("block-off", when = when, count = count) }
             </p>
         },
-        Item::Part(Part::Html(html)) => Html::from_html_unchecked(AttrValue::from(html.clone())),
+        Item::Part(Part::Html(html)) => Html::from_html_unchecked(AttrValue::from(
+            crate::i18n::localize_links(html).into_owned(),
+        )),
         Item::Part(Part::Block(index)) => {
             let Some((shown, block)) = run
                 .applied
@@ -201,7 +205,7 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
         }
     });
     html! {
-        <div class="narrative__body prose" data-testid="narrative">{ for rendered }</div>
+        <div class="narrative__body prose" data-testid="narrative" lang={(!translated).then_some("en")}>{ for rendered }</div>
     }
 }
 

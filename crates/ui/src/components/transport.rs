@@ -236,6 +236,14 @@ pub fn Transport(props: &TransportProps) -> Html {
     let at_start = head.events == 0 && head.t_us == 0;
     let at_end = head.events >= props.events && head.t_us >= props.end_us;
     let at_last = head.events >= props.events;
+    // The name holds the word shown, so a voice naming what it sees reaches the button.
+    let play_label = if props.playing {
+        t!("pause-label")
+    } else if at_end {
+        t!("replay-label")
+    } else {
+        t!("play-label")
+    };
     html! {
         <div class="transport" data-testid="transport">
             <div class="transport__buttons">
@@ -243,8 +251,7 @@ pub fn Transport(props: &TransportProps) -> Html {
                     data-testid="home" aria-disabled={off(at_start)} onclick={send(PlayerAction::Home, at_start)}>{ icon(ICON_HOME) }</button>
                 <button type="button" class="icon-button" aria-label={t!("step-back-label")} title={t!("step-back-title")}
                     data-testid="step-back" aria-disabled={off(at_start)} onclick={send(PlayerAction::StepBack, at_start)}>{ icon(ICON_BACK) }</button>
-                <button type="button" class="icon-button icon-button--play" aria-label={if props.playing { t!("pause-label") } else { t!("play-label") }}
-                    title={if props.playing { t!("pause-label") } else { t!("play-label") }}
+                <button type="button" class="icon-button icon-button--play" aria-label={play_label.clone()} title={play_label}
                     data-testid="play" data-playing={if props.playing { "true" } else { "false" }} ref={play_ref}
                     onclick={send(PlayerAction::TogglePlay, false)}>
                     { icon(if props.playing { ICON_PAUSE } else { ICON_PLAY }) }
@@ -395,6 +402,9 @@ pub struct NarrationProps {
 #[function_component]
 pub fn Narration(props: &NarrationProps) -> Html {
     let k = props.head.events;
+    // The trace's line, in English (see below), marked so: a screen reader reads it
+    // with an English voice on a Polish or Japanese page.
+    let mut english = None;
     let text = if k == 0 {
         // A touch screen without a keyboard's arrow keys: the step button instead.
         if crate::hooks::media_matches(TOUCH_ONLY) {
@@ -406,26 +416,38 @@ pub fn Narration(props: &NarrationProps) -> Html {
         let entry = &props.run.trace[k - 1];
         // The event's line is the trace's, in English in every language: the trace is
         // the shared contract of the CLI, the tests and the page.
-        t!(
+        let line = entry.event.to_string();
+        let text = t!(
             "narration-event",
             time = ms_label(entry.at_us),
             event = k,
             events = props.run.events(),
-            line = entry.event.to_string()
-        )
+            line = line.as_str()
+        );
+        english = Some(line);
+        text
+    };
+    let shown = match english.as_deref().and_then(|line| {
+        let at = text.rfind(line)?;
+        Some((&text[..at], line, &text[at + line.len()..]))
+    }) {
+        Some((before, line, after)) => {
+            html! { <>{ before }<span lang="en">{ line }</span>{ after }</> }
+        }
+        None => html! { { text.clone() } },
     };
     let live = if props.playing { "off" } else { "polite" };
     if !props.cut {
         return html! {
-            <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true">{ text }</p>
+            <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true">{ shown }</p>
         };
     }
     html! {
         // The title too has all of it, for a pointer that rests on it.
         <div class="narration-slot">
             <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true"
-                title={text.clone()} tabindex="0">
-                { text }
+                title={text} tabindex="0">
+                { shown }
             </p>
         </div>
     }
