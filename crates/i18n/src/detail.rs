@@ -38,9 +38,12 @@ pub fn detail(detail: &Detail) -> String {
             value,
             bound,
         } => {
+            // An error's number is a code, written without digit groups (`3811`, not
+            // `3,811`), as the server and the goal's own words write it.
+            let code = *figure == lesson::Figure::ErrorNumber;
             let figure = figure.name();
-            let got = Arg::from(*value);
-            let expected = expected(bound);
+            let got = number_arg(*value, code);
+            let expected = expected_of(bound, code);
             match whose {
                 Whose::Run => text(
                     "detail-figure-run",
@@ -99,7 +102,10 @@ pub fn detail(detail: &Detail) -> String {
         }
         Detail::Scalar { value, bound } => text(
             "detail-scalar",
-            &[("value", Arg::from(*value)), ("expected", expected(bound))],
+            &[
+                ("value", Arg::from(*value)),
+                ("expected", expected_of(bound, false)),
+            ],
         ),
         Detail::NotANumber { got } => text("detail-not-a-number", &[("got", Arg::from(got))]),
         Detail::NotOneNumber { got } => text("detail-not-one-number", &[("got", Arg::from(got))]),
@@ -129,9 +135,18 @@ pub fn detail(detail: &Detail) -> String {
     }
 }
 
-/// What a bound expects: `expected at least 1,000`.
-fn expected(bound: &Bound) -> Arg {
-    let n = Arg::from;
+/// A figure's value: a number in the language's way, or a code as its digits.
+fn number_arg(value: f64, code: bool) -> Arg {
+    if code && value.fract() == 0.0 {
+        Arg::Text(format!("{value:.0}"))
+    } else {
+        Arg::from(value)
+    }
+}
+
+/// What a bound expects: `expected at least 1,000` (`3811` for a code).
+fn expected_of(bound: &Bound, code: bool) -> Arg {
+    let n = |v: f64| number_arg(v, code);
     Arg::Text(match (bound.equals, bound.min, bound.max) {
         (Some(e), _, _) => text("expected-equal", &[("value", n(e))]),
         (None, Some(lo), Some(hi)) => text("expected-between", &[("min", n(lo)), ("max", n(hi))]),

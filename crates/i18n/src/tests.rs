@@ -336,6 +336,23 @@ fn polish_and_japanese_details_are_translated_with_their_numbers() {
     }
     set_lang(Lang::Ja);
     assert_eq!(detail(&waited), "B の wait_ms = 1,500 (期待値 1,000 以上)");
+    // An error's number is a code: no digit groups in any language.
+    let error = Detail::Figure {
+        whose: Whose::Session("A".into()),
+        figure: Figure::ErrorNumber,
+        value: 3811.0,
+        bound: Bound {
+            equals: Some(3811.0),
+            ..Bound::default()
+        },
+    };
+    assert_eq!(detail(&error), "A の error_number = 3811 (期待値 3811)");
+    set_lang(Lang::Pl);
+    assert!(
+        detail(&error).starts_with("A: error_number = 3811 ("),
+        "{}",
+        detail(&error)
+    );
     set_lang(Lang::En);
 }
 

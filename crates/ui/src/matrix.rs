@@ -168,6 +168,21 @@ fn plain(reading: &Reading, measure: &ColumnMeasure) -> Plain {
 /// empty result and the errors column's "none" in the page's language. `Cell::text`
 /// stays the cell's full text (`data-text`, the link's title).
 pub fn plain_text(cell: &Cell, measure: &ColumnMeasure) -> String {
+    // An error's number is a code: `2601`, never `2,601`.
+    let code = matches!(
+        measure,
+        ColumnMeasure::Figure {
+            figure: lesson::Figure::ErrorNumber,
+            ..
+        }
+    );
+    let number_label = |n: f64| {
+        if code && n.fract() == 0.0 {
+            format!("{n:.0}")
+        } else {
+            number_label(n)
+        }
+    };
     let plains: Vec<Plain> = cell.readings.iter().map(|r| plain(r, measure)).collect();
     let numbers: Option<Vec<f64>> = plains
         .iter()
@@ -258,6 +273,12 @@ mod tests {
         let numbers = cell(&[Reading::Number(2450.5), Reading::Number(2512.345)]);
         assert_eq!(numbers.text(), "2450.5–2512.345");
         assert_eq!(plain_text(&numbers, &result), "2,450.5–2,512.345");
+        let error = ColumnMeasure::Figure {
+            session: Some("B".into()),
+            figure: lesson::Figure::ErrorNumber,
+        };
+        let codes = cell(&[Reading::Number(2601.0), Reading::Number(0.0)]);
+        assert_eq!(plain_text(&codes, &error), "0–2601");
         let waits = cell(&[text("[[2500.167]]"), text("[[1000]]")]);
         assert_eq!(plain_text(&waits, &result), "1,000–2,500.167");
         // "none" is the errors column's word, translated; elsewhere it is data.
