@@ -149,16 +149,22 @@ impl Question {
 fn moment(measure: &Measure, trace: &[TraceEntry], anomaly: Option<usize>) -> usize {
     let first = |pred: &dyn Fn(&Event) -> bool| trace.iter().position(|e| pred(&e.event));
     let found = match measure {
+        // A session that never waits is decided where it reads past a locked row (the
+        // READPAST or SKIP LOCKED that spared it the wait).
         Measure::Figure {
             session: Some(s),
             figure: Figure::WaitMs,
-        } => {
-            first(&|e| matches!(e, Event::LockWaiting { session, .. } if &**session == s.as_str()))
-        }
+        } => first(
+            &|e| matches!(e, Event::LockWaiting { session, .. } if &**session == s.as_str()),
+        )
+        .or_else(|| {
+            first(&|e| matches!(e, Event::RowSkipped { session, .. } if &**session == s.as_str()))
+        }),
         Measure::Figure {
             session: None,
             figure: Figure::WaitMs,
-        } => first(&|e| matches!(e, Event::LockWaiting { .. })),
+        } => first(&|e| matches!(e, Event::LockWaiting { .. }))
+            .or_else(|| first(&|e| matches!(e, Event::RowSkipped { .. }))),
         Measure::Figure {
             session,
             figure: Figure::Errors | Figure::ErrorNumber | Figure::CaughtErrors,
@@ -173,9 +179,36 @@ fn moment(measure: &Measure, trace: &[TraceEntry], anomaly: Option<usize>) -> us
             matches!(e, Event::ConsumeDelayed { session: who, .. }
                 if session.as_deref().is_none_or(|s| &**who == s))
         }),
+        // Without an anomaly, a query's answer is settled at the last change to a table
+        // it names: the rows it reads are final from there on.
+        Measure::Sql(sql) => anomaly.or_else(|| {
+            trace.iter().rposition(|e| match &e.event {
+                Event::RowInserted { table, .. }
+                | Event::RowUpdated { table, .. }
+                | Event::RowDeleted { table, .. } => names_table(sql, table),
+                _ => false,
+            })
+        }),
         _ => anomaly,
     };
     found.map_or(trace.len(), |i| i + 1)
+}
+
+/// Whether `sql` names `table` as a word (`shipment` in `FROM shipment`, not in
+/// `shipments`), in any case, with or without its schema.
+fn names_table(sql: &str, table: &str) -> bool {
+    let table = table
+        .rsplit('.')
+        .next()
+        .unwrap_or(table)
+        .to_ascii_lowercase();
+    let sql = sql.to_ascii_lowercase();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    sql.match_indices(table.as_str()).any(|(at, _)| {
+        let before = sql[..at].chars().next_back();
+        let after = sql[at + table.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 #[cfg(feature = "parse")]

@@ -118,3 +118,41 @@ fn bad_questions_are_placed() {
         "#]],
     );
 }
+
+/// The verdict's moment is the event that decides the answer, not the end of the run:
+/// where B reads past the locked task when it never waits, and, for SQL in a run
+/// without an anomaly, the last change to the table it reads (consumer2 moving order
+/// 101 into shipment after consumer1's rollback).
+#[test]
+fn the_moment_is_the_event_that_decides() {
+    let cases = [
+        (
+            "queue-wait-or-skip.md",
+            include_str!("../../../../lessons/queue-wait-or-skip.md"),
+            ("readpast", "on"),
+            "B skips task (1) with READPAST",
+        ),
+        (
+            "teradata-consume.md",
+            include_str!("../../../../lessons/teradata-consume.md"),
+            ("end", "rollback"),
+            "consumer2 inserts shipment",
+        ),
+    ];
+    for (file, text, setting, want) in cases {
+        let lesson = Lesson::parse(file, text).unwrap();
+        let applied = lesson
+            .apply(&lesson.settings_with([setting]).unwrap())
+            .unwrap();
+        let mut report = run(&applied, 1).unwrap();
+        let trace = report.trace.entries.clone();
+        let judged = applied.questions[0]
+            .judge(&report.outcome, &trace, None, &mut |sql| {
+                report.simulation.query(sql)
+            })
+            .unwrap();
+        let line = trace[judged.moment - 1].event.to_string();
+        assert!(line.starts_with(want), "{file}: {line}");
+        assert!(judged.moment < trace.len(), "{file}: not the end");
+    }
+}
