@@ -536,6 +536,22 @@ test('exercise: an emptied block, or one of comments only, is named beside Check
   assert.match(await page.textContent('[data-testid=check-error]'), /ten blok jest pusty/);
 });
 
+test('exercise: a SQL syntax error is worded in the page\'s language; SQL\'s own words stay', async (t) => {
+  const { page } = t;
+  await t.open(`#/exercise/${ID}?lang=pl`);
+  await page.waitForSelector('[data-testid=exercise]');
+  const original = await page.inputValue(EDITOR);
+  assert.ok(original.includes('ROWLOCK)'), 'the starting SQL has the hints');
+  await page.fill(EDITOR, original.replace('ROWLOCK)', 'ROWLOCK'));
+  assert.equal(await check(page), false);
+  assert.match(
+    await page.textContent('[data-testid=check-error]'),
+    /znaleziono 'WHERE', oczekiwano jednego z: ',', wskazówka tabeli, '\)' \(nawias '\(' w wierszu wyżej, w kolumnie \d+, nie jest zamknięty\)/,
+  );
+  assert.match(await page.textContent('[data-testid=sql-error]'), /znaleziono 'WHERE'/);
+  await page.fill(EDITOR, original);
+});
+
 test('exercise: in one column (a phone) each editor has its own Check, which brings the goals into view', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 360, height: 740 });

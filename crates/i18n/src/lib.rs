@@ -308,6 +308,9 @@ fn format_ja<M>(value: &FluentValue, _: &M) -> Option<String> {
 mod detail;
 pub use detail::detail;
 
+mod parse_error;
+pub use parse_error::parse_error;
+
 mod settings;
 pub use settings::{settings_error, settings_error_in};
 

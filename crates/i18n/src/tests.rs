@@ -498,3 +498,45 @@ fn rows_in_a_detail_are_plain_when_there_is_one_value_or_one_row() {
         "expected 0, got 197"
     );
 }
+
+#[test]
+fn a_parse_error_is_reworded_and_sql_words_stay_as_written() {
+    let cases = [
+        "found 'WHERE', expected one of: ',', ')' (the '(' on the line above, at column 28, is not closed)",
+        "found ';', expected one of: ',', a table hint, ')'",
+        "unexpected end of input, expected one of: END, ';', a statement",
+        "found 'FROM', expected one of: '*', an expression",
+        "found 'x', expected TRY",
+        "found 'y', expected one of: ',', ')' (the '(' 3 lines up, at column 5, is not closed)",
+        "not simulated: cursors",
+        "found 'ORDER', expected one of: an operator, ',', ')' (the string opened 2 lines up, at column 9, runs to here: is its closing quote missing?)",
+    ];
+    set_lang(Lang::En);
+    for c in cases {
+        assert_eq!(parse_error(c), c, "English stays as the parser words it");
+    }
+    set_lang(Lang::Pl);
+    let pl: Vec<String> = cases.iter().map(|c| parse_error(c)).collect();
+    assert_eq!(
+        pl,
+        [
+            "znaleziono 'WHERE', oczekiwano jednego z: ',', ')' (nawias '(' w wierszu wyżej, w kolumnie 28, nie jest zamknięty)",
+            "znaleziono ';', oczekiwano jednego z: ',', wskazówka tabeli, ')'",
+            "nieoczekiwany koniec tekstu, oczekiwano jednego z: END, ';', instrukcja",
+            "znaleziono 'FROM', oczekiwano jednego z: '*', wyrażenie",
+            "znaleziono 'x', oczekiwano: TRY",
+            "znaleziono 'y', oczekiwano jednego z: ',', ')' (nawias '(' 3 wiersze wyżej, w kolumnie 5, nie jest zamknięty)",
+            "nie jest symulowane: cursors",
+            "znaleziono 'ORDER', oczekiwano jednego z: operator, ',', ')' (tekst otwarty 2 wiersze wyżej, w kolumnie 9, ciągnie się aż tutaj: czy brakuje zamykającego apostrofu?)",
+        ]
+    );
+    set_lang(Lang::Ja);
+    assert_eq!(
+        parse_error(cases[0]),
+        "'WHERE' があります。次のいずれかが必要です: ',', ')' (1 行上の 28 列目の '(' が閉じていません)"
+    );
+    // A shape it does not know is left whole.
+    let odd = "found 'rank' (a reserved word in Teradata), expected an identifier";
+    assert_eq!(parse_error(odd), odd);
+    set_lang(Lang::En);
+}

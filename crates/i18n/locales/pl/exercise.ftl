@@ -65,3 +65,36 @@ goal-met-last = spełniony przy ostatnim sprawdzeniu
 goal-not-met-last = niespełniony przy ostatnim sprawdzeniu
 check-failed-run-stopped = ziarno { $seed }, sesja { $session }: { $message }
 check-failed-run = ziarno { $seed }, sesja { $session }: błąd { $number }: { $message }
+
+## A SQL parse error's frame (the parser's English, reworded in the exercise editor).
+sqlerr-not-simulated = nie jest symulowane: { $what }
+sqlerr-end = nieoczekiwany koniec tekstu
+sqlerr-found = znaleziono '{ $token }'
+sqlerr-expected-one = oczekiwano: { $item }
+sqlerr-expected-many = oczekiwano jednego z: { $items }
+sqlerr-join = { $found }, { $expected }
+sqlerr-paren = nawias '(' { $place } nie jest zamknięty
+sqlerr-string = tekst otwarty { $place } ciągnie się aż tutaj: czy brakuje zamykającego apostrofu?
+sqlerr-place-here = w kolumnie { $col }
+sqlerr-place-above = w wierszu wyżej, w kolumnie { $col },
+sqlerr-place-up = { $lines ->
+    [one] { $lines } wiersz wyżej
+    [few] { $lines } wiersze wyżej
+   *[many] { $lines } wierszy wyżej
+}, w kolumnie { $col },
+sqlerr-item-dollar-body = treść w cudzysłowie dolarowym ($$ ... $$)
+sqlerr-item-transaction-name = nazwa transakcji
+sqlerr-item-expression = wyrażenie
+sqlerr-item-identifier = identyfikator
+sqlerr-item-operator = operator
+sqlerr-item-statement = instrukcja
+sqlerr-item-table-hint = wskazówka tabeli
+sqlerr-item-set-option = opcja SET
+sqlerr-item-data-type = typ danych
+sqlerr-item-variable = zmienna
+sqlerr-item-constant = stała
+sqlerr-item-duration = czas trwania
+sqlerr-item-alias = alias
+sqlerr-item-setting = ustawienie
+sqlerr-item-number = liczba
+sqlerr-item-string = tekst w apostrofach

@@ -801,13 +801,14 @@ fn Editor(props: &EditorProps) -> Html {
     }
 }
 
-/// An error in the learner's SQL as shown: the engine's words, except for an empty
-/// block, which is the page's to say in the learner's language.
+/// An error in the learner's SQL as shown, in the learner's language: an empty block,
+/// and a parse error's frame (`found ..., expected one of: ...`) reworded; the server's
+/// own error texts stay as the server words them.
 fn edit_message(message: &str) -> String {
     if message == lesson::EMPTY_BLOCK {
         t!("check-empty-block")
     } else {
-        message.to_string()
+        crate::i18n::parse_error(message)
     }
 }
 
