@@ -146,6 +146,22 @@ test('theme: the switch is labelled and reachable with Tab', async (t) => {
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
 });
 
+test('keyboard: the first Tab shows a skip link that moves past the header to the page', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip?lang=pl');
+  await page.waitForSelector('[data-testid=player]');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-link');
+  assert.equal(await page.textContent('[data-testid=skip-link]'), 'Przejdź do treści');
+  const top = await page.$eval('[data-testid=skip-link]', (el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0, `shown when focused (top ${top} px)`);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+  assert.match(page.url(), /#\/lesson\/queue-wait-or-skip\?lang=pl$/, 'the route stays');
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.getElementById('main').contains(document.activeElement)), 'the next stop is in the page');
+});
+
 test('routes: an unknown route says so and links home', async (t) => {
   const { page } = t;
   await t.open('#/no/such/page');

@@ -247,6 +247,31 @@ fn shape(event: &Event) -> String {
 /// The toggles whose values differ between two settings, as `label: left → right`,
 /// each label as the page's language shows it (values are the toggle's own: lessons'
 /// help and narrative name them).
+/// One side's settings as the page names them: each toggle that differs between the
+/// sides as `label: value` (the toggles' labels in the page's language), or, when none
+/// differs, every toggle so.
+pub fn side_label(lesson: &Lesson, side: &Settings, other: &Settings) -> String {
+    let shown = crate::catalog::shown(lesson);
+    let named = |differs_only: bool| -> Vec<String> {
+        shown
+            .toggles
+            .iter()
+            .filter_map(|t| {
+                let v = side.get(&t.name)?;
+                (!differs_only || other.get(&t.name) != Some(v))
+                    .then(|| format!("{}: {v}", t.label))
+            })
+            .collect()
+    };
+    let differing = named(true);
+    if differing.is_empty() {
+        named(false)
+    } else {
+        differing
+    }
+    .join(" · ")
+}
+
 pub fn differences(lesson: &Lesson, left: &Settings, right: &Settings) -> Vec<String> {
     let shown = crate::catalog::shown(lesson);
     shown
@@ -362,6 +387,15 @@ mod tests {
         assert_eq!(
             differences(&lesson, &on, &off),
             ["READPAST hint in the claim: on → off"]
+        );
+        // Each side is named by what differs, in the toggles' words.
+        assert_eq!(
+            side_label(&lesson, &off, &on),
+            "READPAST hint in the claim: off"
+        );
+        assert_eq!(
+            side_label(&lesson, &on, &on),
+            "READPAST hint in the claim: on · Ranks of the waiting tasks: 3,3,2,2,1"
         );
         assert_eq!(divergence(&left.trace, &left.trace), None);
     }

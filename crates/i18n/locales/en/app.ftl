@@ -2,6 +2,7 @@
 
 tagline = Watch database job queues and locks behave, one step at a time.
 language = Language
+skip-to-content = Skip to content
 theme-dark-label = Dark theme
 theme-to-light = Switch to the light theme
 theme-to-dark = Switch to the dark theme

@@ -2,6 +2,7 @@
 
 tagline = データベースのジョブキューとロックの振る舞いを、一歩ずつ観察します。
 language = 言語
+skip-to-content = 本文へスキップ
 theme-dark-label = ダークテーマ
 theme-to-light = ライトテーマに切り替える
 theme-to-dark = ダークテーマに切り替える

@@ -2,6 +2,7 @@
 
 tagline = Zobacz, jak zachowują się kolejki zadań i blokady w bazie danych, krok po kroku.
 language = Język
+skip-to-content = Przejdź do treści
 theme-dark-label = Ciemny motyw
 theme-to-light = Przełącz na jasny motyw
 theme-to-dark = Przełącz na ciemny motyw

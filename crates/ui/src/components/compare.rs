@@ -131,13 +131,6 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
     };
     let (left_settings, right_settings, problems) = route.settings(&lesson);
     let differs = differences(&lesson, &left_settings, &right_settings);
-    let side_label = |settings: &lesson::Settings| {
-        settings
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let lesson_link = |settings: &lesson::Settings| {
         let mut r = LessonRoute::new(&lesson.id);
         r.toggles = crate::player::non_default(&lesson, settings);
@@ -292,12 +285,13 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             };
             let side = |which: &'static str,
                         run: &Shared<RunModel>,
-                        settings: &lesson::Settings| {
+                        settings: &lesson::Settings,
+                        other: &lesson::Settings| {
                 html! {
                     <section class="compare__side" data-testid={format!("compare-{which}")} aria-label={if which == "left" { t!("compare-left-run") } else { t!("compare-right-run") }}>
                         <h3 class="compare__side-title">
                             { if which == "left" { t!("compare-left") } else { t!("compare-right") } }{ " " }
-                            <a href={lesson_link(settings)}>{ side_label(settings) }</a>
+                            <a href={lesson_link(settings)}>{ crate::compare::side_label(&lesson, settings, other) }</a>
                         </h3>
                         <Lanes run={run.clone()} t_us={t} reduced={true} dispatch={seek.clone()} axis_us={Some(axis)} />
                     </section>
@@ -334,8 +328,8 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         </span>
                     </div>
                     { divergence_html }
-                    { side("left", left, &left_settings) }
-                    { side("right", right, &right_settings) }
+                    { side("left", left, &left_settings, &right_settings) }
+                    { side("right", right, &right_settings, &left_settings) }
                     <section class="compare__outcomes" data-testid="compare-outcomes" aria-label={t!("compare-outcomes")}>
                         <div data-testid="compare-outcome-left">
                             <h3>{ t!("compare-left-title") }</h3>

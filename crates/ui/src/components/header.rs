@@ -18,8 +18,19 @@ pub struct HeaderProps {
 
 #[function_component]
 pub fn Header(props: &HeaderProps) -> Html {
+    // A skip link, first in the tab order and shown when focused: past the logo and the
+    // language and theme controls to the page. A button, as `#main` would be a route.
+    let skip = Callback::from(|_: MouseEvent| {
+        if let Some(main) = gloo::utils::document()
+            .get_element_by_id("main")
+            .and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
+        {
+            let _ = main.focus();
+        }
+    });
     html! {
         <header class={classes!("site-header", props.compact.then_some("site-header--compact"))}>
+            <button type="button" class="skip-link" data-testid="skip-link" onclick={skip}>{ t!("skip-to-content") }</button>
             <div class="site-header__titles">
                 <h1 class="site-header__name">
                     <a href={Route::Home.href()}>{ "Lockstep" }</a>

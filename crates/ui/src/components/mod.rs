@@ -194,7 +194,7 @@ pub fn App() -> Html {
             }
             // Keyed by the language: a switch redraws every view in it (the player's
             // state, the toggles and the playhead, lives above, in `State`).
-            <main key={lang.as_str()} id="main" class={classes!("page", wide.then_some("page--wide"), embed_page.then_some("page--embed"))}>
+            <main key={lang.as_str()} id="main" tabindex="-1" class={classes!("page", wide.then_some("page--wide"), embed_page.then_some("page--embed"))}>
                 if let Some(problem) = &state.lang_problem {
                     <div class="notice notice--warning" role="status" data-testid="lang-warning">
                         <p class="notice__title">{ t!("url-warnings-title") }</p>
