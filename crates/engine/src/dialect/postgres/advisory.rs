@@ -165,7 +165,7 @@ fn lock(
         return Ok(if call.try_only {
             Value::bool(true)
         } else {
-            Value::Null
+            void()
         });
     }
     if call.try_only {
@@ -200,7 +200,13 @@ fn lock(
         return Ok(Value::bool(true));
     }
     x.lock_as(i, owner, res, call.mode, false)?;
-    Ok(Value::Null)
+    Ok(void())
+}
+
+/// What a function returning `void` gives: not NULL (`IS NULL` is false), and shown
+/// empty, as psql shows it and a driver reads it (`''`).
+fn void() -> Value {
+    Value::Text("".into())
 }
 
 /// `pg_advisory_unlock[_shared](key)`: true, or false (a warning) when not held.
@@ -249,7 +255,7 @@ fn unlock_all(x: &mut Exec<'_>, i: usize) -> Value {
         }
         released(x, i, &res, owner, mode);
     }
-    Value::Null
+    void()
 }
 
 /// The release event once the last count of the lock is gone.
