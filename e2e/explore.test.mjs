@@ -51,6 +51,8 @@ test('explore: a learner schedules the claim race into a duplicate claim, the li
   const n = await steps(page);
   assert.equal(Number(await broken.getAttribute('data-step')), n, 'it broke at the last step');
   assert.match(await broken.textContent(), new RegExp(`^Step ${n} broke “No task is claimed twice”: got 1 \\(expected 0\\)\\.$`));
+  // The step log names it the same way, not by its id.
+  assert.equal(await page.textContent('.schedule__event--broken'), '“No task is claimed twice” broken: got 1 (expected 0)');
   // Announced: the alert sits in an assertive live region, in the warning colour.
   assert.equal(await broken.evaluate((el) => el.parentElement.getAttribute('aria-live')), 'assertive');
   const colours = await broken.evaluate((el) => {

@@ -57,6 +57,11 @@ test('why: Next anomaly lands on the first duplicate claim, highlights its rows 
   await page.waitForSelector('[data-testid=why]', { state: 'detached' });
   await page.locator('body').press('?');
   await page.waitForSelector('[data-testid=why]');
+  // Escape closes it too; `?` brings it back.
+  await page.locator('body').press('Escape');
+  await page.waitForSelector('[data-testid=why]', { state: 'detached' });
+  await page.locator('body').press('?');
+  await page.waitForSelector('[data-testid=why]');
 
   // The checks that describe the bug say it was reproduced, in the warning style.
   const bug = page.locator('[data-testid=check][data-name="Two-step: some task was claimed twice"]');

@@ -513,7 +513,7 @@ impl Drop for AnimationLoop {
 
 /// The player's keys, on the whole page while a lesson is open: Space plays or pauses,
 /// ← → step one event, Home and End jump, `[` `]` jump between anomalies, `?` opens or
-/// closes the explanation. Keys typed into a field, a select or a range
+/// closes the explanation and Escape closes it. Keys typed into a field, a select or a range
 /// keep their own meaning, and Space/Enter on a button or link press that control.
 #[hook]
 pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
@@ -529,6 +529,7 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
                     "]" => PlayerAction::NextAnomaly,
                     "[" => PlayerAction::PrevAnomaly,
                     "?" => PlayerAction::ToggleWhy,
+                    "Escape" => PlayerAction::CloseWhy,
                     _ => return false,
                 };
                 dispatch.emit(action);

@@ -131,6 +131,8 @@ pub enum PlayerAction {
     PrevAnomaly,
     /// Opens or closes the explanation of the event at the playhead (key `?`).
     ToggleWhy,
+    /// Closes the explanation (key Escape); nothing when it is closed.
+    CloseWhy,
     /// Shows this tab of the dock (one of [`crate::route::DOCK_TABS`]).
     ChooseTab(&'static str),
     /// One animation frame: `dt_ms` of real time passed while playing.
@@ -504,6 +506,7 @@ impl Player {
                 }
             }
             PlayerAction::ToggleWhy => self.why = !self.why,
+            PlayerAction::CloseWhy => self.why = false,
             PlayerAction::Tick(dt_ms) => {
                 if self.playing {
                     self.tick(run, dt_ms);
@@ -708,6 +711,13 @@ mod tests {
         assert_eq!(player.head.events, run.events(), "nothing after the last");
         player.update(PlayerAction::ToggleWhy);
         assert!(player.why);
+        player.update(PlayerAction::CloseWhy);
+        assert!(!player.why);
+        player.update(PlayerAction::CloseWhy);
+        assert!(
+            !player.why,
+            "Escape on a closed explanation leaves it closed"
+        );
 
         let mut linked = Player::new(
             lesson("queue-claim-race"),

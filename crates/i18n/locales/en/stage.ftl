@@ -50,7 +50,7 @@ anomaly-next-button = Anomaly ▸
 
 why-button = Why?
 why-hide = Hide why
-why-button-title = Why did this happen? (?)
+why-button-title = Why did this happen? (? opens and closes, Esc closes)
 why-nothing-title = Nothing to explain here
 why-nothing = The event at the playhead follows from the SQL alone. Step to a wait, a skip, an error or an anomaly (] jumps to the next anomaly) and its reason shows here.
 why-nothing-no-anomalies = The event at the playhead follows from the SQL alone. Step to a wait, a skip or an error and its reason shows here.
@@ -225,7 +225,7 @@ schedule-string-help = (the choices so far, as the page's link and lockstep run 
 schedule-log = Steps so far
 schedule-log-note = newest first
 schedule-log-empty = No statement has run yet.
-schedule-log-broken = { $name } broken: { $detail }
+schedule-log-broken = “{ $name }” broken: { $detail }
 properties = Properties
 properties-note = judged after every statement, or at the end
 property-holds = holds so far

@@ -47,7 +47,7 @@ anomaly-next-button = 異常 ▸
 
 why-button = なぜ?
 why-hide = 理由を隠す
-why-button-title = なぜこうなったのか? (?)
+why-button-title = なぜこうなったのか? (? で開閉、Esc で閉じる)
 why-nothing-title = ここに説明することはありません
 why-nothing = 再生位置のイベントは SQL だけから決まります。待機、スキップ、エラー、異常 (] で次の異常へ) に進むと、ここに理由が表示されます。
 why-nothing-no-anomalies = 再生位置のイベントは SQL だけから決まります。待機、スキップ、エラーに進むと、ここに理由が表示されます。
@@ -207,7 +207,7 @@ schedule-string-help = （これまでの選択。このページのリンクと
 schedule-log = これまでのステップ
 schedule-log-note = 新しい順
 schedule-log-empty = まだどの文も実行されていません。
-schedule-log-broken = { $name } が破れました: { $detail }
+schedule-log-broken = 「{ $name }」が破れました: { $detail }
 properties = 性質
 properties-note = 文ごと、または終了時に判定
 property-holds = 今のところ成立

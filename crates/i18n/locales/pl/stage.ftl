@@ -47,7 +47,7 @@ anomaly-next-button = Anomalia ▸
 
 why-button = Dlaczego?
 why-hide = Ukryj wyjaśnienie
-why-button-title = Dlaczego tak się stało? (?)
+why-button-title = Dlaczego tak się stało? (? otwiera i zamyka, Esc zamyka)
 why-nothing-title = Nie ma tu czego wyjaśniać
 why-nothing = Zdarzenie w miejscu znacznika wynika z samego SQL. Przejdź do czekania, pominięcia, błędu albo anomalii (] skacze do następnej anomalii), a tu pojawi się przyczyna.
 why-nothing-no-anomalies = Zdarzenie w miejscu znacznika wynika z samego SQL. Przejdź do czekania, pominięcia albo błędu, a tu pojawi się przyczyna.
@@ -231,7 +231,7 @@ schedule-string-help = (dotychczasowe wybory, tak jak odtwarza je link tej stron
 schedule-log = Dotychczasowe kroki
 schedule-log-note = najnowsze pierwsze
 schedule-log-empty = Żadna instrukcja jeszcze się nie wykonała.
-schedule-log-broken = { $name } złamana: { $detail }
+schedule-log-broken = „{ $name }” złamana: { $detail }
 properties = Własności
 properties-note = oceniane po każdej instrukcji albo na końcu
 property-holds = na razie spełniona

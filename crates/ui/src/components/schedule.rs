@@ -317,8 +317,16 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <strong>{ format!("{}. {who}", k + 1) }</strong>
                 <ul class="schedule__events">
                     { for step.events.iter().map(|e| html! { <li>{ e.event.to_string() }</li> }) }
-                    { for step.broken.iter().map(|(name, detail)| html! {
-                        <li class="schedule__event--broken">{ t!("schedule-log-broken", name = name.to_string(), detail = detail.to_string()) }</li>
+                    { for step.broken.iter().map(|(name, detail)| {
+                        // The property's label and the detail in the page's language, as
+                        // in the list of properties and the alert.
+                        let label = props.iter().find(|p| &p.name == name).map_or_else(
+                            || name.clone(),
+                            |p| crate::catalog::property_label(&s.applied.lesson_id, &p.name, &p.label),
+                        );
+                        html! {
+                            <li class="schedule__event--broken">{ t!("schedule-log-broken", name = label, detail = i18n::detail(detail)) }</li>
+                        }
                     }) }
                 </ul>
             </li>
