@@ -281,11 +281,18 @@ test('i18n: a translation reaches every page that shows a lesson: an exercise na
   for (const h of heads) assert.doesNotMatch(h, /claims task|Errors no TRY|No deadlock/, h);
 
   // A lesson without a Japanese translation says so on each of its pages, not only the player.
-  for (const hash of ['#/exercise/exercise-skip-locked?lang=ja', '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off&lang=ja',
-    '#/lesson/queue-wait-or-skip/matrix?lang=ja', '#/lesson/queue-claim-race/schedule?lang=ja', '#/embed/queue-wait-or-skip?view=full&lang=ja']) {
+  for (const hash of ['#/exercise/exercise-claim-fix?lang=ja', '#/lesson/send-double-click/compare?left=guard:none&right=guard:applock&lang=ja',
+    '#/lesson/send-double-click/matrix?lang=ja', '#/lesson/queue-claim-race/schedule?lang=ja', '#/embed/send-double-click?view=full&lang=ja']) {
     await t.open(hash);
     await page.waitForSelector('[data-testid=untranslated]');
     assert.equal(await page.textContent('[data-testid=untranslated]'), '未翻訳のため英語で表示しています。', hash);
+  }
+  // A translated one does not (queue-wait-or-skip and its exercise have Japanese).
+  for (const [hash, title] of [['#/lesson/queue-wait-or-skip?lang=ja', /待つかスキップするか/], ['#/exercise/exercise-skip-locked?lang=ja', /.+/]]) {
+    await t.open(hash);
+    await page.waitForSelector('h2');
+    assert.match(await page.textContent('h2'), title, hash);
+    assert.equal(await page.locator('[data-testid=untranslated]').count(), 0, hash);
   }
   // ...and its anomaly explanations use the catalogue's verb, not the lesson's English one.
   await t.open('#/lesson/send-double-click?lang=ja');
