@@ -177,6 +177,12 @@ test('player: keyboard steps, jumps and plays; clicks on the log and lanes move 
   await item.click();
   assert.equal((await position(page)).events, 6);
   assert.equal(await page.getAttribute('[data-testid=event-log] li[data-index="5"]', 'aria-current'), 'step');
+  // The events beyond the log's window are reached by its buttons (by keyboard too).
+  await page.focus('[data-testid=log-later]');
+  await page.keyboard.press('Enter');
+  assert.equal((await position(page)).events, 20, 'to the first later event (index 19)');
+  await page.click('[data-testid=log-earlier]');
+  assert.equal((await position(page)).events, 13, 'to the last earlier event (index 12)');
 
   // Clicking a lane at its middle moves the playhead to about half the run.
   const track = page.locator('[data-testid=lane-A] .lane__track');

@@ -19,7 +19,7 @@ predict-switch = Ask me to predict before a run ({ $count ->
    *[other] { $count } questions
 })
 
-compare-title = Compare this run with { $toggle } = { $value }, side by side
+compare-title = Compare this run with { $toggle } = { $value }: both timelines on one time axis, one above the other
 compare-label = Compare with { $toggle } = { $value }
 
 home-label = Back to the start (Home)

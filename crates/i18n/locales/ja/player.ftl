@@ -16,7 +16,7 @@ tab-outcome = 結果
 tab-events = イベント
 predict-switch = 実行前に予想を尋ねる (質問 { $count } 件)
 
-compare-title = この実行を { $toggle } = { $value } の実行と並べて比較します
+compare-title = この実行を { $toggle } = { $value } の実行と、同じ時間軸で上下に並べて比較します
 compare-label = { $toggle } = { $value } と比較
 
 home-label = 最初に戻る (Home)

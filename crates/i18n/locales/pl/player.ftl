@@ -20,7 +20,7 @@ predict-switch = Pytaj mnie o przewidywanie przed uruchomieniem ({ $count ->
    *[many] { $count } pytań
 })
 
-compare-title = Porównaj ten przebieg z ustawieniem „{ $toggle }” = { $value }, obok siebie
+compare-title = Porównaj ten przebieg z ustawieniem „{ $toggle }” = { $value }: obie osie czasu na jednej skali, jedna nad drugą
 compare-label = Porównaj z ustawieniem „{ $toggle }” = { $value }
 
 home-label = Wróć na początek (Home)

@@ -54,6 +54,10 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             </li>
         }
     });
+    let seek = |events: usize| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(PlayerAction::SeekEvents(events)))
+    };
     html! {
         <section class="panel log" aria-labelledby="log-heading" data-testid="event-log">
             <h3 id="log-heading" class="panel__title">
@@ -61,12 +65,20 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 <span class="panel__note">{ t!("log-note", count = n) }</span>
             </h3>
             <ol class="log__list">
+                // Controls, so a keyboard reaches the events out of the window: each
+                // moves the playhead to the nearest of them, and the window follows.
                 if from > 0 {
-                    <li class="log__more muted">{ t!("log-earlier", count = from) }</li>
+                    <li class="log__more muted">
+                        <button type="button" class="link-button" data-testid="log-earlier" title={t!("log-seek")}
+                            onclick={seek(from)}>{ t!("log-earlier", count = from) }</button>
+                    </li>
                 }
                 <>{ for rows }</>
                 if to < n {
-                    <li class="log__more muted">{ t!("log-later", count = n - to) }</li>
+                    <li class="log__more muted">
+                        <button type="button" class="link-button" data-testid="log-later" title={t!("log-seek")}
+                            onclick={seek(to + 1)}>{ t!("log-later", count = n - to) }</button>
+                    </li>
                 }
             </ol>
         </section>
