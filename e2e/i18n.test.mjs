@@ -104,6 +104,8 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   // The trace line stays as the engine writes it (the shared trace contract).
   const narration = await page.textContent('[data-testid=narration]');
   assert.match(narration, /^0 ms · zdarzenie 1 z \d+: setup ran/);
+  // ...and is marked English, so a screen reader reads it with an English voice.
+  assert.match(await page.$eval('[data-testid=narration] [lang=en]', (el) => el.textContent), /^setup ran/);
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-label'), 'Odtwórz (spacja)');
   assert.match(await page.textContent('[data-testid=position]'), /^0 ms z\u00a0\d\u00a0\d{3}(,\d+)? ms · zdarzenie\u00a01 z\u00a0\d+$/);
 
@@ -131,6 +133,21 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   for (const c of captions) assert.match(c, /^Wynik \d+ · (1 wiersz|[234] wiersze|\d+ wierszy)$/, c);
   await noMissingKeys(page, 'queue-wait-or-skip (pl)');
   await shotsAndFit(page, 'lesson-pl');
+
+  // At the end the play button's name holds the word it shows.
+  await page.click('[data-testid=end]');
+  assert.match(await page.textContent('[data-testid=play]'), /Od nowa/);
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-label'), 'Od nowa (spacja)');
+  // A translated lesson's text is in the page's language; an untranslated one's is
+  // marked English, as are the Events rows.
+  await page.click('[data-testid=tab-lesson]');
+  assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), null);
+  await page.click('[data-testid=tab-events]');
+  assert.equal(await page.getAttribute('[data-testid=event-log] .log__text >> nth=0', 'lang'), 'en');
+  await t.open('#/lesson/pg-claim-race?lang=pl');
+  await settled(page);
+  await page.click('[data-testid=tab-lesson]');
+  assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), 'en');
 
   // B waits for A's lock at 2 000 ms: the why panel says so in Polish.
   await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000&lang=pl');
