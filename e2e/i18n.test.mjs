@@ -298,14 +298,15 @@ test('i18n: a translation reaches every page that shows a lesson: an exercise na
   for (const h of heads) assert.doesNotMatch(h, /claims task|Errors no TRY|No deadlock/, h);
 
   // A lesson without a Japanese translation says so on each of its pages, not only the player.
-  for (const hash of ['#/exercise/exercise-claim-fix?lang=ja', '#/lesson/send-double-click/compare?left=guard:none&right=guard:applock&lang=ja',
-    '#/lesson/send-double-click/matrix?lang=ja', '#/lesson/queue-claim-race/schedule?lang=ja', '#/embed/send-double-click?view=full&lang=ja']) {
+  for (const hash of ['#/exercise/exercise-send-applock?lang=ja', '#/lesson/send-double-click/compare?left=guard:none&right=guard:applock&lang=ja',
+    '#/lesson/send-double-click/matrix?lang=ja', '#/lesson/send-double-click/schedule?lang=ja', '#/embed/send-double-click?view=full&lang=ja']) {
     await t.open(hash);
     await page.waitForSelector('[data-testid=untranslated]');
     assert.equal(await page.textContent('[data-testid=untranslated]'), '未翻訳のため英語で表示しています。', hash);
   }
-  // A translated one does not (queue-wait-or-skip and its exercise have Japanese).
-  for (const [hash, title] of [['#/lesson/queue-wait-or-skip?lang=ja', /待つかスキップするか/], ['#/exercise/exercise-skip-locked?lang=ja', /.+/]]) {
+  // A translated one does not (the job-queue lessons and their exercises have Japanese).
+  for (const [hash, title] of [['#/lesson/queue-wait-or-skip?lang=ja', /待つかスキップするか/], ['#/exercise/exercise-skip-locked?lang=ja', /.+/],
+    ['#/lesson/queue-claim-race?lang=ja', /.+/], ['#/exercise/exercise-claim-fix?lang=ja', /.+/]]) {
     await t.open(hash);
     await page.waitForSelector('h2');
     assert.match(await page.textContent('h2'), title, hash);
