@@ -43,7 +43,7 @@ async function shotsAndFit(page, name) {
   await page.setViewportSize(DESKTOP);
 }
 
-test('i18n: the home page in Polish lists the lessons, says which are not translated yet, and keeps lang in its links', async (t) => {
+test('i18n: the home page in Polish lists the lessons, all translated; in Japanese it says which are not translated yet; links keep lang', async (t) => {
   const { page } = t;
   await page.setViewportSize(DESKTOP);
   await t.open('#/?lang=pl');
@@ -55,15 +55,24 @@ test('i18n: the home page in Polish lists the lessons, says which are not transl
   // Every lesson link keeps the language.
   const hrefs = await page.$$eval('[data-testid=lesson-item] a', (as) => as.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.length > 10 && hrefs.every((h) => h.endsWith('lang=pl')), hrefs.join(' '));
-  // A lesson without a Polish translation says so, in Polish, once per card.
-  const cards = await page.$$eval('[data-testid=lesson-item]', (els) =>
+  // Every lesson has a Polish translation: no card carries the untranslated note.
+  const notes = async () => page.$$eval('[data-testid=lesson-item]', (els) =>
     els.map((el) => ({ id: el.dataset.lesson, note: el.querySelector('[data-testid=untranslated]')?.textContent ?? null })));
-  const untranslated = cards.filter((c) => c.note !== null);
-  for (const c of untranslated) assert.equal(c.note, 'Jeszcze nie przetłumaczone, pokazane po angielsku.');
-  assert.ok(cards.find((c) => c.id === 'teradata-consume').note !== null, 'no Polish teradata-consume: the note shows');
-  console.log(`     ${untranslated.length} of ${cards.length} lessons shown in English with the note`);
+  const cards = await notes();
+  assert.deepEqual(cards.filter((c) => c.note !== null).map((c) => c.id), []);
+  assert.ok(cards.some((c) => c.id === 'teradata-consume') && cards.some((c) => c.id === 'pg-claim-race'), cards.map((c) => c.id).join(' '));
   await noMissingKeys(page, 'home (pl)');
   await shotsAndFit(page, 'home-pl');
+
+  // In Japanese, a lesson without a translation says so, in Japanese, once per card.
+  await page.selectOption('[data-testid=lang-switch]', 'ja');
+  await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  const ja = await notes();
+  const untranslated = ja.filter((c) => c.note !== null);
+  for (const c of untranslated) assert.equal(c.note, '未翻訳のため英語で表示しています。');
+  assert.ok(untranslated.some((c) => c.id === 'send-double-click'), 'no Japanese send-double-click: the note shows');
+  assert.ok(ja.find((c) => c.id === 'teradata-consume').note === null, 'teradata-consume has Japanese: no note');
+  console.log(`     ja: ${untranslated.length} of ${ja.length} lessons shown in English with the note`);
 
   // English has no note and no lang= in its links.
   await page.selectOption('[data-testid=lang-switch]', 'en');
@@ -144,7 +153,7 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), null);
   await page.click('[data-testid=tab-events]');
   assert.equal(await page.getAttribute('[data-testid=event-log] .log__text >> nth=0', 'lang'), 'en');
-  await t.open('#/lesson/pg-claim-race?lang=pl');
+  await t.open('#/lesson/pg-claim-race?lang=ja');
   await settled(page);
   await page.click('[data-testid=tab-lesson]');
   assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), 'en');

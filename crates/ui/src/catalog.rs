@@ -265,7 +265,7 @@ mod tests {
         let pg = catalog.lesson("pg-claim-race").unwrap().checks[0]
             .name
             .clone();
-        assert_eq!(catalog.check_name_in("pg-claim-race", &pg, "pl"), pg);
+        assert_eq!(catalog.check_name_in("pg-claim-race", &pg, "ja"), pg);
     }
 
     #[test]

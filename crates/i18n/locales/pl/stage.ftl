@@ -64,7 +64,7 @@ code-not-started = nie wystartowała (start w chwili { $time })
 code-waiting = czeka na { $whom }: chce { $mode } na { $resource }
 code-earlier-waiters = wcześniej czekające
 code-sleeping = śpi do { $time }
-code-delayed = opóźniona: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
+code-delayed = opóźniona: jej konsumpcja czeka na wiersz w tabeli kolejkowej { $table }
 code-in-setup = w bloku przygotowawczym, wiersz { $line }:
 code-in-setup-proc = w procedurze { $proc } (blok przygotowawczy), wiersz { $line }:
 code-trancount = w transakcji ({ $count })
@@ -304,7 +304,7 @@ why-matrix-no = niezgodne
 # Odcinki torów i znaczniki, do podpowiedzi i czytników ekranu.
 seg-runs = { $session } działa { $span }
 seg-sleeps = { $session } śpi { $span }
-seg-delayed = { $session } jest opóźniona { $span }: jej konsumpcja czeka na wiersz w tabeli kolejki { $table }
+seg-delayed = { $session } jest opóźniona { $span }: jej konsumpcja czeka na wiersz w tabeli kolejkowej { $table }
 seg-waits = { $session } czeka na { $whom } { $span }, na blokadę { $resource }
 seg-mixed = { $session }, { $span }: krótkie odcinki ({ $count }): działa { $running }, śpi { $sleeping }, czeka { $waiting } (oczekiwania: { $waits })
 mark-error = dostaje błąd { $number }
