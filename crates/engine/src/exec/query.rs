@@ -155,6 +155,10 @@ struct ScanSpec<'a> {
     /// ORDER BY) tell whether a nonclustered index covers it; None: not known (each row
     /// found through the index is then looked up).
     select: Option<&'a sql::ast::Select>,
+    /// An UPDATE's assignments to key columns (a dialect with a key-update lock): each
+    /// row the scan locks is locked in that mode when they change its key, as the server
+    /// decides the tuple lock from the new row before it locks.
+    key_sets: &'a [(usize, &'a Expr)],
 }
 
 /// The key past a clustered index's last: what a SERIALIZABLE scan to the end locks
@@ -262,6 +266,8 @@ struct DmlSpec<'a> {
     where_clause: Option<&'a Expr>,
     output: Option<&'a Output>,
     event: DmlEvent,
+    /// An UPDATE's SET list (empty for a DELETE).
+    assignments: &'a [sql::ast::Assignment],
 }
 
 /// The rows an UPDATE or DELETE changes: the table, the hints in force on it, the scope
@@ -810,6 +816,7 @@ impl Exec<'_> {
                         order: &scan_order,
                         limit: if single { limit } else { min_max.map(|_| 1) },
                         select: Some(s),
+                        key_sets: &[],
                         latest: false,
                     };
                     let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1326,6 +1333,7 @@ impl Exec<'_> {
             order: &[],
             limit: None,
             select: None,
+            key_sets: &[],
             latest: true,
         };
         let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -1402,6 +1410,7 @@ impl Exec<'_> {
                     order: &[],
                     limit: None,
                     select: None,
+                    key_sets: &[],
                     latest: false,
                 };
                 let (scope, rows) = self.scan(i, &spec, outer)?;
@@ -2111,6 +2120,10 @@ impl Exec<'_> {
                     }
                 }
                 let res = self.key_resource(tid, slot);
+                let mode = match self.key_update_mode(i, tid, slot, &scope, spec, outer) {
+                    Some(key_mode) => key_mode,
+                    None => mode,
+                };
                 if lk.readpast && self.skip_locked(i, tid, slot, &res, mode) {
                     continue;
                 }
@@ -2449,6 +2462,44 @@ impl Exec<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The key-update lock when the UPDATE `spec` locates for changes the key of `slot`
+    /// (its newest data with the assignments to key columns applied); None: the
+    /// statement's row lock. An assignment that fails here fails again at the write.
+    fn key_update_mode(
+        &mut self,
+        i: usize,
+        tid: u32,
+        slot: RowId,
+        scope: &Scope,
+        spec: &ScanSpec,
+        outer: Option<&RowCtx>,
+    ) -> Option<LockMode> {
+        if spec.key_sets.is_empty() {
+            return None;
+        }
+        let key_mode = self.rules.key_update_lock()?;
+        let own = self.w.sessions[i].txn.as_ref().map(|t| t.id);
+        let slot_rc = Rc::clone(&self.w.db.tables[tid as usize].slots[slot]);
+        let old = slot_rc
+            .latest()
+            .or_else(|| slot_rc.visible_at(u64::MAX, own))?;
+        let mut new = old.clone();
+        for &(c, e) in spec.key_sets {
+            let ctx = RowCtx {
+                scope,
+                row: old,
+                outer,
+                group: None,
+            };
+            let v = self.eval(i, e, Some(&ctx)).ok()?;
+            let ty = self.w.db.tables[tid as usize].columns[c].ty;
+            new[c] = self.convert(&v, &ty, None).ok()?;
+        }
+        self.w.db.tables[tid as usize]
+            .changes_key(old, &new)
+            .then_some(key_mode)
     }
 
     fn row_matches(
@@ -4278,6 +4329,24 @@ impl Exec<'_> {
             self.check_triggers_output(tid, d.output, d.event)?;
             self.check_set_options(i, tid, verb)?;
             let limit = self.top_limit(i, d.top.map(Cow::Borrowed).or(cte_top).as_deref())?;
+            // Worked out again for each row it locks, so only when that has no effect of
+            // its own (no function, no subquery): otherwise the write decides, as before.
+            let mut key_sets: Vec<(usize, &Expr)> = Vec::new();
+            if self.rules.key_update_lock().is_some() {
+                let table = &self.w.db.tables[tid as usize];
+                key_sets = self
+                    .assignment_targets(tid, d.assignments)
+                    .into_iter()
+                    .zip(d.assignments)
+                    .filter_map(|(c, a)| Some((c?, &a.value)))
+                    .filter(|&(c, _)| table.is_key_column(c))
+                    .collect();
+                if key_sets.iter().any(|&(_, e)| {
+                    crate::syntax::has_subquery(e) || crate::syntax::calls_function(e, &|_| true)
+                }) {
+                    key_sets.clear();
+                }
+            }
             let spec = ScanSpec {
                 table: tid,
                 binding: bind,
@@ -4287,6 +4356,7 @@ impl Exec<'_> {
                 order: &order,
                 limit,
                 select: None,
+                key_sets: &key_sets,
                 latest: false,
             };
             let (scope, rows) = self.scan(i, &spec, None)?;
@@ -4803,6 +4873,7 @@ impl Exec<'_> {
             where_clause: u.where_clause.as_ref(),
             output: u.output.as_ref(),
             event: DmlEvent::Update,
+            assignments: &u.assignments,
         };
         if let TableFactor::Table { name, .. } = &u.target {
             if let Some(tid) = self.base_table(name) {
@@ -4948,6 +5019,7 @@ impl Exec<'_> {
             where_clause: d.where_clause.as_ref(),
             output: d.output.as_ref(),
             event: DmlEvent::Delete,
+            assignments: &[],
         };
         let (tid, hints, scope, rows) = self.locate_dml(i, &spec)?;
         if rows.is_empty() {
@@ -5072,6 +5144,7 @@ impl Exec<'_> {
                 order: &[],
                 limit: None,
                 select: None,
+                key_sets: &[],
                 latest: false,
             };
             let (target_scope, found) = self.scan(i, &spec, Some(&ctx))?;

@@ -291,6 +291,16 @@ impl Ord for OrdKey {
 }
 
 impl Table {
+    /// Whether column `c` is part of a key [`Self::changes_key`] watches.
+    pub fn is_key_column(&self, c: usize) -> bool {
+        self.key.contains(&c)
+            || self
+                .indexes
+                .iter()
+                .filter(|ix| ix.unique && ix.filter.is_none())
+                .any(|ix| ix.columns.iter().any(|&(p, _)| p == c))
+    }
+
     /// Whether `new` changes a key of `old`: a clustered key column or a column of a
     /// unique index without a filter.
     pub fn changes_key(&self, old: &[Value], new: &[Value]) -> bool {

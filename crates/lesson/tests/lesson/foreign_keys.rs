@@ -444,3 +444,41 @@ INSERT INTO parent VALUES (1), (2), (3);";
     });
     assert!(check < lock && lock.is_some(), "{check:?} {lock:?}");
 }
+
+/// Real server: an UPDATE that changes the key decides its tuple lock (FOR UPDATE) from
+/// the new row before it locks, so with a FOR KEY SHARE held it only waits for FOR
+/// UPDATE, never holding FOR NO KEY UPDATE first; one that writes the same key back
+/// keeps FOR NO KEY UPDATE and passes.
+#[test]
+fn a_key_changing_update_asks_for_for_update_at_once() {
+    let a = "BEGIN;\nINSERT INTO child VALUES (1, 1);\nSELECT pg_sleep(1);\nCOMMIT;";
+    let lines = |b: &str| -> Vec<String> {
+        let sc = super::support::scenario_in(
+            engine::Dialect::Postgres,
+            TABLES,
+            &[("A", 0, a), ("B", 100_000, b)],
+        );
+        let mut sim = engine::Simulation::new(&sc, 1).unwrap();
+        let trace = sim.run_traced().unwrap();
+        (trace.entries.iter())
+            .map(|e| e.event.to_string())
+            .filter(|l| l.starts_with("B gets") || l.starts_with("B waits"))
+            .collect()
+    };
+    let rekey = lines("UPDATE parent SET id = id + 2 WHERE id = 1;");
+    assert!(
+        rekey[0].starts_with("B waits for FOR UPDATE on TUPLE parent (1): A holds FOR KEY SHARE"),
+        "{rekey:#?}"
+    );
+    assert!(
+        !rekey.iter().any(|l| l.contains("FOR NO KEY UPDATE")),
+        "{rekey:#?}"
+    );
+    let same = lines("UPDATE parent SET id = id WHERE id = 1;");
+    assert!(
+        same.iter()
+            .any(|l| l.starts_with("B gets FOR NO KEY UPDATE on TUPLE parent (1)")),
+        "{same:#?}"
+    );
+    assert!(!same.iter().any(|l| l.starts_with("B waits")), "{same:#?}");
+}
