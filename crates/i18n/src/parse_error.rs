@@ -110,10 +110,17 @@ fn item(s: &str) -> Option<(String, &str)> {
         .then(|| (word.to_string(), &s[word.len()..]))
 }
 
+/// The parser's note on a PostgreSQL statement whose `;` is missing before a new line.
+const SEMICOLON_NOTE: &str = "a statement ends at its ';': without one, PostgreSQL reads this \
+                              line as more of the statement above";
+
 /// The parser's note on where a '(' or a string opened (` (the '(' at column 28 is
 /// not closed)`), reworded; any other tail is kept as written.
 fn place_note(tail: &str) -> String {
     let reword = |inner: &str| -> Option<String> {
+        if inner == SEMICOLON_NOTE {
+            return Some(text("sqlerr-semicolon", &[]));
+        }
         if let Some(place) = inner
             .strip_prefix("the '(' ")
             .and_then(|p| p.strip_suffix(" is not closed"))

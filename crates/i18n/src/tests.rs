@@ -510,6 +510,7 @@ fn a_parse_error_is_reworded_and_sql_words_stay_as_written() {
         "found 'y', expected one of: ',', ')' (the '(' 3 lines up, at column 5, is not closed)",
         "not simulated: cursors",
         "found 'ORDER', expected one of: an operator, ',', ')' (the string opened 2 lines up, at column 9, runs to here: is its closing quote missing?)",
+        "found 'COMMIT', expected ';' (a statement ends at its ';': without one, PostgreSQL reads this line as more of the statement above)",
     ];
     set_lang(Lang::En);
     for c in cases {
@@ -528,6 +529,7 @@ fn a_parse_error_is_reworded_and_sql_words_stay_as_written() {
             "znaleziono 'y', oczekiwano jednego z: ',', ')' (nawias '(' 3 wiersze wyżej, w kolumnie 5, nie jest zamknięty)",
             "nie jest symulowane: cursors",
             "znaleziono 'ORDER', oczekiwano jednego z: operator, ',', ')' (tekst otwarty 2 wiersze wyżej, w kolumnie 9, ciągnie się aż tutaj: czy brakuje zamykającego apostrofu?)",
+            "znaleziono 'COMMIT', oczekiwano: ';' (instrukcja kończy się na swoim ';': bez niego PostgreSQL czyta ten wiersz jako dalszy ciąg instrukcji powyżej)",
         ]
     );
     set_lang(Lang::Ja);

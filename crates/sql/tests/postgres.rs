@@ -509,8 +509,26 @@ fn index_if_not_exists_and_drop_index_read_as_the_server_reads_them() {
     );
     check_error(
         "DROP INDEX ix ON task;",
-        expect!["1:15: found 'ON', expected one of: ',', ';', a statement"],
+        expect!["1:15: found 'ON', expected one of: ',', ';'"],
     );
+}
+
+/// psql sends a statement at its `;`: a line after a statement that lacks one is more of
+/// that statement on the server (`SELECT pg_sleep(3)` then `COMMIT` is one SELECT, its
+/// column named commit, and the transaction stays open). Refused, and said why, rather
+/// than run as two statements.
+#[test]
+fn a_statement_without_its_semicolon_is_refused() {
+    check_error(
+        "BEGIN;\nSELECT pg_sleep(3)\nCOMMIT;",
+        expect!["3:1: found 'COMMIT', expected ';' (a statement ends at its ';': without one, PostgreSQL reads this line as more of the statement above)"],
+    );
+    check_error(
+        "UPDATE task SET owner = 'A' WHERE id = 1\nSELECT 1;",
+        expect!["2:1: found 'SELECT', expected ';' (a statement ends at its ';': without one, PostgreSQL reads this line as more of the statement above)"],
+    );
+    // The last statement of a script may end without one.
+    check("SELECT 1", expect!["SELECT 1;"]);
 }
 
 /// Types a queue table often has and the simulation does not: each is named where it

@@ -70,6 +70,7 @@ sqlerr-expected-many = expected one of: { $items }
 sqlerr-join = { $found }, { $expected }
 sqlerr-paren = the '(' { $place } is not closed
 sqlerr-string = the string opened { $place } runs to here: is its closing quote missing?
+sqlerr-semicolon = a statement ends at its ';': without one, PostgreSQL reads this line as more of the statement above
 sqlerr-place-here = at column { $col }
 sqlerr-place-above = on the line above, at column { $col },
 sqlerr-place-up = { $lines } lines up, at column { $col },

@@ -64,6 +64,7 @@ sqlerr-expected-many = 次のいずれかが必要です: { $items }
 sqlerr-join = { $found }。{ $expected }
 sqlerr-paren = { $place }の '(' が閉じていません
 sqlerr-string = { $place }で始まった文字列がここまで続いています。閉じる引用符がありませんか?
+sqlerr-semicolon = 文は ';' で終わります。';' がないと、PostgreSQL はこの行を上の文の続きとして読みます
 sqlerr-place-here = { $col } 列目
 sqlerr-place-above = 1 行上の { $col } 列目
 sqlerr-place-up = { $lines } 行上の { $col } 列目

@@ -75,6 +75,7 @@ sqlerr-expected-many = oczekiwano jednego z: { $items }
 sqlerr-join = { $found }, { $expected }
 sqlerr-paren = nawias '(' { $place } nie jest zamknięty
 sqlerr-string = tekst otwarty { $place } ciągnie się aż tutaj: czy brakuje zamykającego apostrofu?
+sqlerr-semicolon = instrukcja kończy się na swoim ';': bez niego PostgreSQL czyta ten wiersz jako dalszy ciąg instrukcji powyżej
 sqlerr-place-here = w kolumnie { $col }
 sqlerr-place-above = w wierszu wyżej, w kolumnie { $col },
 sqlerr-place-up = { $lines ->

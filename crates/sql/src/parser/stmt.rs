@@ -21,6 +21,27 @@ impl Parser<'_> {
             });
         }
         let stmt = self.statement()?;
+        // psql sends a statement only at its `;`: what follows without one is read as
+        // more of the same statement (`SELECT pg_sleep(3)` then `COMMIT` is one SELECT
+        // with a column named commit), so a second statement here is refused.
+        if self.postgres() && !self.plpgsql && !self.at(Tok::Semi) && !self.at_eof() {
+            // A line that starts after a whole statement is most likely the next one,
+            // its `;` forgotten: say so, rather than list what else could continue it.
+            let here = self.cur_start();
+            let new_line = self.src[self.prev_end()..here].contains('\n');
+            if new_line {
+                self.expected.clear();
+                self.note("';'");
+            }
+            let mut e = self.unexpected();
+            if new_line {
+                e.message.push_str(
+                    " (a statement ends at its ';': without one, PostgreSQL reads this line \
+                     as more of the statement above)",
+                );
+            }
+            return Err(e);
+        }
         self.eat(Tok::Semi);
         Ok(stmt)
     }
