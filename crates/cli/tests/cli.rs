@@ -277,12 +277,12 @@ fn check_names_the_settings_a_broken_marker_value_fails_under() {
         )
         .replace(
             "{{readpast: on=READPAST, }}ROWLOCK);",
-            "{{readpast: on=READPAST, | off=READPAST; }}ROWLOCK);\nSELECT id FROM t WITH ({{lock: row=ROWLOCK| page=PAGLOCK}});",
+            "{{readpast: on=READPAST, | off=READPAST; }}ROWLOCK);\nSELECT id FROM t WITH ({{lock: row=ROWLOCK| page=TABLOCK}});",
         );
     dir.write("marker.md", &two);
     let one = two
         .replace("id = \"marker\"", "id = \"one\"")
-        .replace("page=PAGLOCK", "page=PAGLOCK,");
+        .replace("page=TABLOCK", "page=TABLOCK,");
     dir.write("one.md", &one);
     let all = two
         .replace("id = \"marker\"", "id = \"all\"")

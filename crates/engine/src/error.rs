@@ -268,6 +268,19 @@ impl SqlError {
         )
     }
 
+    /// Msg 1047: NOLOCK (READUNCOMMITTED) beside a hint that takes or holds locks
+    /// (UPDLOCK, XLOCK, HOLDLOCK, SERIALIZABLE, REPEATABLEREAD, TABLOCKX); the server's
+    /// words are the same whichever pair it was.
+    /// A compile error: it ends the batch, and the TRY around it does not catch it.
+    pub fn conflicting_locking_hints() -> SqlError {
+        SqlError::new(
+            1047,
+            15,
+            "Conflicting locking hints specified.".into(),
+            AbortScope::Compile,
+        )
+    }
+
     /// Msg 650: READPAST outside READ COMMITTED / REPEATABLE READ. A run-time error that
     /// ends the batch and rolls back an open transaction (semantics.md A6).
     pub fn readpast_isolation() -> SqlError {

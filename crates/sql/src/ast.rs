@@ -912,7 +912,6 @@ pub enum HintKind {
     UpdLock,
     XLock,
     RowLock,
-    PagLock,
     TabLock,
     TabLockX,
     ReadPast,

@@ -1563,7 +1563,6 @@ impl fmt::Display for HintKind {
             HintKind::UpdLock => "UPDLOCK",
             HintKind::XLock => "XLOCK",
             HintKind::RowLock => "ROWLOCK",
-            HintKind::PagLock => "PAGLOCK",
             HintKind::TabLock => "TABLOCK",
             HintKind::TabLockX => "TABLOCKX",
             HintKind::ReadPast => "READPAST",

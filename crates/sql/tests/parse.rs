@@ -1256,6 +1256,10 @@ fn not_simulated_constructs_are_named_and_spanned() {
         expect!["1:23: not simulated: table hint NOEXPAND [NOEXPAND]"],
     );
     check_error_span(
+        "SELECT * FROM t WITH (XLOCK, PAGLOCK)",
+        expect!["1:30: not simulated: table hint PAGLOCK [PAGLOCK]"],
+    );
+    check_error_span(
         "CREATE TABLE t (a int REFERENCES u (a))",
         expect!["1:23: not simulated: column option REFERENCES [REFERENCES]"],
     );

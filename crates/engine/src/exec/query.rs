@@ -1757,6 +1757,21 @@ impl Exec<'_> {
         if nolock && purpose != Purpose::Read {
             return Err(SqlError::nolock_on_write_target().into());
         }
+        if nolock
+            && [
+                HintKind::UpdLock,
+                HintKind::XLock,
+                HintKind::HoldLock,
+                HintKind::Serializable,
+                HintKind::RepeatableRead,
+                HintKind::TabLockX,
+            ]
+            .into_iter()
+            .any(h)
+        {
+            return Err(SqlError::conflicting_locking_hints().into());
+        }
+
         let hold_hint =
             h(HintKind::HoldLock) || h(HintKind::Serializable) || h(HintKind::RepeatableRead);
         if readpast && clause.is_none() {

@@ -898,6 +898,34 @@ SELECT v FROM t;",
     assert_eq!(row(&sim, "A", 0), ["3"]);
 }
 
+/// NOLOCK beside a hint that takes or holds locks is Msg 1047, in the server's one
+/// wording whichever pair it was: a compile error, so it ends its batch and a TRY in
+/// the batch does not catch it. NOLOCK with ROWLOCK is no conflict.
+#[test]
+fn nolock_beside_a_locking_hint_is_error_1047() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0);";
+    let sim = run_one(
+        setup,
+        "BEGIN TRY SELECT v FROM t WITH (UPDLOCK, NOLOCK); END TRY BEGIN CATCH SELECT 'caught'; END CATCH;
+SELECT 'after';
+GO
+SELECT v FROM t WITH (READUNCOMMITTED, HOLDLOCK);
+GO
+SELECT v FROM t WITH (NOLOCK, TABLOCKX);
+GO
+SELECT v FROM t WITH (XLOCK, NOLOCK, ROWLOCK);
+GO
+SELECT v FROM t WITH (NOLOCK, ROWLOCK);",
+    );
+    assert_eq!(numbers(&sim, "A"), [1047, 1047, 1047, 1047]);
+    let a = sim.outcome();
+    let a = a.sessions.iter().find(|s| s.name == "A").unwrap();
+    assert_eq!(a.errors[0].message, "Conflicting locking hints specified.");
+    // Neither the CATCH nor the rest of the first batch ran: one result set, the last's.
+    assert_eq!(a.results.len(), 1);
+    assert_eq!(row(&sim, "A", 0), ["0"]);
+}
+
 // ---------------------------------------------------------------------------------------
 // @@ROWCOUNT
 

@@ -969,6 +969,8 @@ impl Parser<'_> {
 }
 
 const NOT_SIMULATED_HINTS: &[&str] = &[
+    // Page locks instead of row locks: the simulator locks rows, key ranges and tables.
+    "PAGLOCK",
     "NOEXPAND",
     "SNAPSHOT",
     "KEEPIDENTITY",
@@ -991,7 +993,6 @@ fn hint_kind(word: &str) -> Option<HintKind> {
         "UPDLOCK" => HintKind::UpdLock,
         "XLOCK" => HintKind::XLock,
         "ROWLOCK" => HintKind::RowLock,
-        "PAGLOCK" => HintKind::PagLock,
         "TABLOCK" => HintKind::TabLock,
         "TABLOCKX" => HintKind::TabLockX,
         "READPAST" => HintKind::ReadPast,
