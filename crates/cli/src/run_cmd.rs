@@ -21,6 +21,41 @@ pub(crate) fn detail_text(detail: &lesson::Detail) -> String {
     }
 }
 
+/// The errors of SQL the simulator does not model, met as the run went: `(session,
+/// error)`, each session's once.
+pub(crate) fn not_simulated(outcome: &engine::Outcome) -> Vec<(&str, &engine::SqlErrorInfo)> {
+    (outcome.sessions.iter())
+        .filter_map(|s| {
+            (s.errors.iter())
+                .find(|e| e.is_not_simulated())
+                .map(|e| (s.name.as_str(), e))
+        })
+        .collect()
+}
+
+/// Where a session's error is written in the lesson file: at the statement that raised
+/// it (a procedure's, in setup), else at the session's block.
+pub(crate) fn error_place(
+    lesson: &Lesson,
+    applied: &lesson::Applied,
+    session: &str,
+    e: &engine::SqlErrorInfo,
+) -> (u32, u32) {
+    let at = e.at.and_then(|at| {
+        let block = at
+            .session
+            .map_or(engine::Block::Setup, engine::Block::Session);
+        let placed = applied.locate(block, at.line, at.col, "");
+        (placed.line > 1).then_some((placed.line, placed.col))
+    });
+    at.unwrap_or_else(|| {
+        let line = (lesson.blocks.iter())
+            .find(|b| matches!(&b.role, lesson::BlockRole::Session { name, .. } if name == session))
+            .map_or(1, |b| b.line);
+        (line, 1)
+    })
+}
+
 pub fn command(args: &RunArgs) -> u8 {
     crate::finish(run_lesson(args))
 }
@@ -163,6 +198,19 @@ fn run_lesson(args: &RunArgs) -> Result<(String, bool), Vec<String>> {
             args.full_trace,
         )
     };
+    // SQL the simulator does not model is refused (exit 2), after the run it cut
+    // short is shown.
+    let refused: Vec<String> = not_simulated(&report.outcome)
+        .into_iter()
+        .map(|(session, e)| {
+            let (line, col) = error_place(&lesson, &applied, session, e);
+            format!("{name}:{line}:{col}: session {session}: {}", e.message)
+        })
+        .collect();
+    if !refused.is_empty() {
+        print!("{output}");
+        return Err(refused);
+    }
     Ok((output, report.all_passed()))
 }
 

@@ -263,6 +263,42 @@ fn check_reports_bad_input_as_file_line_col() {
     );
 }
 
+/// SQL the simulator meets only as it runs and does not model (a system procedure) is
+/// refused as SQL it cannot parse is: `run` shows the run, then exits 2 naming the
+/// statement; `check` reports it once, as an error (exit 2), beside the checks the run
+/// it cut short fails.
+#[test]
+fn sql_not_simulated_at_run_time_is_refused() {
+    let dir = TempDir::new("refused");
+    dir.write(
+        "passing.md",
+        &PASSING.replace(
+            "```sql session=A\nSELECT id FROM t;",
+            "```sql session=A\nSELECT id FROM t;\nEXEC sp_lock;",
+        ),
+    );
+    let (code, stdout, stderr) = lockstep(&dir.0, &["run", "passing.md"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.contains("A gets error"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "passing.md:32:1: session A: not simulated: system procedure sp_lock\n"
+    );
+    check_cli(
+        &dir,
+        &["check", "passing.md"],
+        expect![[r#"
+        exit 2
+        --- stdout
+        checked 1 lesson, 2 runs, 3 checks: 1 passed, 2 failed; 1 error
+        --- stderr
+        passing.md:32:1: session A: not simulated: system procedure sp_lock (readpast=on, seed 0)
+        passing.md:13:8: check `no errors` failed (readpast=on, seed 0): all sessions errors = 1 (expected 0)
+        passing.md:13:8: check `no errors` failed (readpast=off, seed 0): all sessions errors = 1 (expected 0)
+    "#]],
+    );
+}
+
 /// SQL a marker's value breaks under some settings only: the error names them, in few
 /// words when a toggle's value alone decides (`readpast=off`); an error under every
 /// setting names none.

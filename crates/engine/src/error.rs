@@ -1109,6 +1109,12 @@ impl SqlErrorInfo {
         error_code(self.number, self.sqlstate)
     }
 
+    /// The simulator's refusal of SQL it does not model ([`SqlError::not_simulated`]),
+    /// met only as the statement ran: no error a server would raise.
+    pub fn is_not_simulated(&self) -> bool {
+        self.number == UNNUMBERED && self.message.starts_with("not simulated: ")
+    }
+
     /// Whether the dialect shows a severity and state beside the number (SQL Server's
     /// `Msg 515, Level 16, State 2`); other dialects show none.
     pub fn has_severity(&self) -> bool {

@@ -36,7 +36,9 @@ pub use event::{Access, Event, KeyAction, ReleaseReason, Source, Trace, TraceEnt
 pub use exec::Sink;
 pub use footprint::{Footprint, RowRef};
 pub use outcome::{Outcome, ResultSet, SessionOutcome};
-pub use scenario::{Block, QueryError, Scenario, ScenarioError, SessionSpec, MAX_SCRIPT_BYTES};
+pub use scenario::{
+    check_query, Block, QueryError, Scenario, ScenarioError, SessionSpec, MAX_SCRIPT_BYTES,
+};
 pub use schedule::{Mode, ParseScheduleError, Schedule, ScheduleError, SchedulePolicy, Scheduler};
 pub use sim::{Limits, Simulation, MAX_STEPS, MAX_VIRTUAL_US};
 pub use state::MAX_STATEMENTS_PER_SESSION;

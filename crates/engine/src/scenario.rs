@@ -170,32 +170,14 @@ impl Simulation {
     /// Runs a query against the current state (after `run`, the final state). It reads
     /// the newest data without taking locks.
     pub fn query(&mut self, text: &str) -> Result<ResultSet, QueryError> {
-        let script = sql::parse_script(text, self.parser).map_err(|e| {
-            let (line, col) = sql::line_col(text, e.span.start);
-            QueryError {
-                line,
-                col,
-                message: e.message,
-            }
-        })?;
-        let stmts: Vec<&sql::ast::Stmt> = script
-            .batches
-            .iter()
-            .flat_map(|b| b.statements.iter())
-            .collect();
-        let [stmt] = stmts.as_slice() else {
+        let script = parse_query(text, self.parser)?;
+        let stmt = script.batches.iter().flat_map(|b| &b.statements).next();
+        let Some((stmt, sql::ast::StmtKind::Select(select))) = stmt.map(|s| (s, &s.kind)) else {
+            // parse_query keeps exactly one SELECT.
             return Err(QueryError {
                 line: 1,
                 col: 1,
                 message: "expected exactly one SELECT statement".into(),
-            });
-        };
-        let sql::ast::StmtKind::Select(select) = &stmt.kind else {
-            let (line, col) = sql::line_col(text, stmt.span.start);
-            return Err(QueryError {
-                line,
-                col,
-                message: "only SELECT can be run against the final state".into(),
             });
         };
         let rules = self.rules;
@@ -205,7 +187,7 @@ impl Simulation {
             Err(e) => {
                 // Placed at the column a table lacks, else at the statement.
                 let at =
-                    crate::exec::bind::missing_column(std::slice::from_ref(*stmt), &self.world.db)
+                    crate::exec::bind::missing_column(std::slice::from_ref(stmt), &self.world.db)
                         .map_or(stmt.span.start, |(_, span)| span.start);
                 let (line, col) = sql::line_col(text, at);
                 // In the dialect's words and code, as a session would get it.
@@ -222,4 +204,44 @@ impl Simulation {
             rows: out.rows,
         })
     }
+}
+
+/// Whether `text` is a query [`Simulation::query`] can run in `dialect`: one SELECT
+/// that parses (a table or column it names is found only when it runs). The error is
+/// the one `query` would give.
+pub fn check_query(dialect: Dialect, text: &str) -> Result<(), QueryError> {
+    parse_query(text, dialect.parser()).map(|_| ())
+}
+
+/// `text` parsed, when it is exactly one SELECT.
+fn parse_query(text: &str, parser: sql::Dialect) -> Result<sql::ast::Script, QueryError> {
+    let script = sql::parse_script(text, parser).map_err(|e| {
+        let (line, col) = sql::line_col(text, e.span.start);
+        QueryError {
+            line,
+            col,
+            message: e.message,
+        }
+    })?;
+    let stmts: Vec<&sql::ast::Stmt> = script
+        .batches
+        .iter()
+        .flat_map(|b| b.statements.iter())
+        .collect();
+    let [stmt] = stmts.as_slice() else {
+        return Err(QueryError {
+            line: 1,
+            col: 1,
+            message: "expected exactly one SELECT statement".into(),
+        });
+    };
+    if !matches!(stmt.kind, sql::ast::StmtKind::Select(_)) {
+        let (line, col) = sql::line_col(text, stmt.span.start);
+        return Err(QueryError {
+            line,
+            col,
+            message: "only SELECT can be run against the final state".into(),
+        });
+    }
+    Ok(script)
 }

@@ -191,7 +191,7 @@ fn parse_marker(
             errors.push((
                 seg_at,
                 format!(
-                    "expected `value=text` in the span of toggle `{name}`, found `{}`",
+                    "expected `value=text` in the marker of toggle `{name}`, found `{}`",
                     shorten(seg.trim())
                 ),
             ));
@@ -199,6 +199,17 @@ fn parse_marker(
             continue;
         };
         let value = seg[..eq].trim();
+        if value.is_empty() {
+            errors.push((
+                seg_at,
+                format!(
+                    "an alternative in the marker of toggle `{name}` lacks its value before `=` (values: {})",
+                    toggle.values_list()
+                ),
+            ));
+            ok = false;
+            continue;
+        }
         if value != "*" && toggle.value_index(value).is_none() {
             errors.push((
                 seg_at,
@@ -213,7 +224,7 @@ fn parse_marker(
         if alternatives.iter().any(|a| a.value == value) {
             errors.push((
                 seg_at,
-                format!("value `{value}` appears twice in the span of toggle `{name}`"),
+                format!("value `{value}` appears twice in the marker of toggle `{name}`"),
             ));
             ok = false;
             continue;
@@ -227,7 +238,7 @@ fn parse_marker(
     if ok && alternatives.is_empty() {
         errors.push((
             open,
-            format!("the span of toggle `{name}` lists no `value=text`"),
+            format!("the marker of toggle `{name}` lists no `value=text`"),
         ));
         return None;
     }

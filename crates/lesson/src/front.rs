@@ -299,6 +299,11 @@ pub(crate) fn parse_front(
         }
     }
 
+    let dialect = match raw.dialect {
+        RawDialect::Tsql => engine::Dialect::TSql,
+        RawDialect::Teradata => engine::Dialect::Teradata,
+        RawDialect::Postgres => engine::Dialect::Postgres,
+    };
     let mut checks = Vec::new();
     let mut check_sessions = Vec::new();
     for c in raw.checks {
@@ -322,7 +327,24 @@ pub(crate) fn parse_front(
         let when = conditions(c.when.as_ref(), &toggles, &mut |span, message| {
             err(errors, span, message)
         });
+        if let Some(f) = &c.figure {
+            if let Some(why) = figure_outside_dialect(*f.get_ref(), dialect) {
+                err(errors, f.span(), format!("check `{name}`: {why}"));
+            }
+        }
         let kind = check_kind(&c, &name, &mut |span, message| err(errors, span, message));
+        // The check's query parses now, so a mistake in it is found under every setting
+        // and placed in the file, not only when a run reaches it.
+        if let (Some(CheckKind::Query { sql, .. }), Some(at)) = (&kind, &c.sql) {
+            if let Err(e) = engine::check_query(dialect, sql) {
+                let place = place_in_string(text, at.span(), sql, e.line, e.col);
+                err(
+                    errors,
+                    place..place,
+                    format!("check `{name}`: {}", e.message),
+                );
+            }
+        }
         if let (Some(kind), true) = (kind, errors.len() == before) {
             check_sessions.push(
                 c.session
@@ -522,6 +544,11 @@ pub(crate) fn parse_front(
     let mut question_sessions = Vec::new();
     for q in &raw.questions {
         let before = errors.len();
+        for f in q.figures() {
+            if let Some(why) = figure_outside_dialect(*f.get_ref(), dialect) {
+                err(errors, f.span(), why);
+            }
+        }
         let parsed = crate::question::front::question(
             source,
             base,
@@ -539,11 +566,7 @@ pub(crate) fn parse_front(
     Some(Front {
         id: raw.id.into_inner(),
         title: raw.title,
-        dialect: match raw.dialect {
-            RawDialect::Tsql => engine::Dialect::TSql,
-            RawDialect::Teradata => engine::Dialect::Teradata,
-            RawDialect::Postgres => engine::Dialect::Postgres,
-        },
+        dialect,
         summary: raw.summary,
         covers: raw.covers.into_iter().map(Spanned::into_inner).collect(),
         kind,
@@ -821,6 +844,60 @@ fn condition(name: &str, value: &toml::Value, toggles: &[Toggle]) -> Result<Cond
 }
 
 /// Which kind of check the keys describe, refusing keys of another kind.
+/// Where line `line`, column `col` (1-based, in characters) of a TOML string's value
+/// lies in the front matter `text`, the string being written at `span`: exact when it
+/// is written as its value is (no escapes), else the string's start.
+fn place_in_string(text: &str, span: Range<usize>, value: &str, line: u32, col: u32) -> usize {
+    let Some(raw) = text.get(span.clone()) else {
+        return span.start;
+    };
+    // A triple-quoted string drops the line break right after its opening quotes.
+    let triple = raw.starts_with("\"\"\"") || raw.starts_with("'''");
+    let mut start = span.start + if triple { 3 } else { 1 };
+    if triple {
+        let rest = &text[start.min(text.len())..];
+        start += if rest.starts_with("\r\n") {
+            2
+        } else {
+            usize::from(rest.starts_with('\n'))
+        };
+    }
+    if !text.get(start..).is_some_and(|t| t.starts_with(value)) {
+        return span.start;
+    }
+    let mut offset = 0;
+    for (n, l) in value.split_inclusive('\n').enumerate() {
+        if n + 1 == line as usize {
+            let col = (col as usize).saturating_sub(1);
+            offset += l.char_indices().nth(col).map_or(l.len(), |(b, _)| b);
+            return start + offset;
+        }
+        offset += l.len();
+    }
+    start + offset
+}
+
+/// Why `figure` does not belong to a lesson in `dialect`; None when it does.
+fn figure_outside_dialect(figure: Figure, dialect: engine::Dialect) -> Option<String> {
+    use engine::Dialect::Postgres;
+    match (figure, dialect) {
+        // The simulator numbers every error as SQL Server would; a PostgreSQL error
+        // is known by its SQLSTATE, which no number stands for.
+        (Figure::ErrorNumber, Postgres) => Some(
+            "`error_number` is SQL Server's and Teradata's error number; a PostgreSQL \
+             error has a SQLSTATE: count errors with `errors` (the matrix and the trace \
+             show the SQLSTATE), or catch it in a DO block and keep `SQLSTATE` in a table \
+             for an `sql` check"
+                .to_string(),
+        ),
+        (Figure::SharedBuffersHit, d) if d != Postgres => Some(
+            "`shared_buffers_hit` is PostgreSQL's name for the figure: use `logical_reads`"
+                .to_string(),
+        ),
+        _ => None,
+    }
+}
+
 fn check_kind(
     c: &RawCheck,
     name: &str,

@@ -451,7 +451,7 @@ fn validate(
             errors.push(source.error(
                 *at,
                 format!(
-                    "toggle `{}` switches nothing: no span, block `when` or check `when` uses it",
+                    "toggle `{}` switches nothing: no marker, block `when` or check `when` uses it",
                     toggle.name
                 ),
             ));

@@ -239,6 +239,13 @@ pub(crate) mod front {
         choices: Spanned<Vec<RawChoice>>,
     }
 
+    impl RawQuestion {
+        /// The figures it names (its own and its choices'), where they are written.
+        pub(crate) fn figures(&self) -> impl Iterator<Item = &Spanned<Figure>> {
+            (self.figure.iter()).chain(self.choices.get_ref().iter().flat_map(|c| &c.figure))
+        }
+    }
+
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     pub(crate) struct RawChoice {

@@ -190,7 +190,7 @@ fn span_without_value_text() {
     check_error(
         &[("{{readpast: on=READPAST, }}", "{{readpast: READPAST}}")],
         expect![[r#"
-        lessons/tiny.md:28:45: expected `value=text` in the span of toggle `readpast`, found `READPAST`
+        lessons/tiny.md:28:45: expected `value=text` in the marker of toggle `readpast`, found `READPAST`
     "#]],
     );
 }
@@ -343,6 +343,71 @@ fn check_mixes_kinds() {
     );
 }
 
+/// A PostgreSQL error has a SQLSTATE, not a number; a figure under another dialect's
+/// name is refused too, each where it is written.
+#[test]
+fn a_figure_of_another_dialect_is_refused() {
+    check_error(
+        &[
+            ("dialect = \"tsql\"", "dialect = \"postgres\""),
+            (
+                "WITH (UPDLOCK, {{readpast: on=READPAST, }}ROWLOCK)",
+                "{{readpast: on=FOR UPDATE SKIP LOCKED| off=FOR UPDATE}}",
+            ),
+            (
+                "figure = \"wait_ms\"\nmax = 1",
+                "figure = \"error_number\"\nequals = 0",
+            ),
+        ],
+        expect![[r#"
+            lessons/tiny.md:17:10: check `B does not wait`: `error_number` is SQL Server's and Teradata's error number; a PostgreSQL error has a SQLSTATE: count errors with `errors` (the matrix and the trace show the SQLSTATE), or catch it in a DO block and keep `SQLSTATE` in a table for an `sql` check
+        "#]],
+    );
+    check_error(
+        &[("figure = \"wait_ms\"", "figure = \"shared_buffers_hit\"")],
+        expect![[r#"
+            lessons/tiny.md:17:10: check `B does not wait`: `shared_buffers_hit` is PostgreSQL's name for the figure: use `logical_reads`
+        "#]],
+    );
+}
+
+/// A check's SQL is parsed with the lesson, and its mistake placed in the file: in a
+/// one-line string at the very token, in a multi-line one too.
+#[test]
+fn check_sql_is_parsed_and_placed_in_the_file() {
+    check_error(
+        &[(
+            "[[checks]]\nname = \"B does not wait\"",
+            "[[checks]]\nname = \"count\"\nsql = \"SELECT COUNT(*) FRM t\"\nexpect = [[0]]\n\n[[checks]]\nname = \"B does not wait\"",
+        )],
+        expect![[r#"
+            lessons/tiny.md:15:28: check `count`: found 't', expected one of: ',', FROM, WHERE, GROUP, HAVING, UNION, EXCEPT, INTERSECT, ORDER, ';', a statement
+        "#]],
+    );
+    check_error(
+        &[(
+            "[[checks]]\nname = \"B does not wait\"",
+            "[[checks]]\nname = \"two\"\nsql = \"\"\"\nSELECT 1;\nSELECT id\n  FROM t WHERE;\"\"\"\nexpect = [[0]]\n\n[[checks]]\nname = \"B does not wait\"",
+        )],
+        expect![[r#"
+            lessons/tiny.md:18:15: check `two`: found ';', expected an expression
+        "#]],
+    );
+}
+
+#[test]
+fn marker_alternative_without_value() {
+    check_error(
+        &[(
+            "{{readpast: on=READPAST, }}",
+            "{{readpast: on=READPAST, | =NOLOCK, }}",
+        )],
+        expect![[r#"
+            lessons/tiny.md:28:60: an alternative in the marker of toggle `readpast` lacks its value before `=` (values: on, off)
+        "#]],
+    );
+}
+
 #[test]
 fn check_without_bound() {
     check_error(
@@ -371,7 +436,7 @@ fn toggle_that_switches_nothing() {
     check_error(
         &[("[[checks]]", "[[toggles]]\nname = \"tasks\"\nlabel = \"Tasks\"\nvalues = [\"500\", \"600\"]\n\n[[checks]]")],
         expect![[r#"
-            lessons/tiny.md:14:8: toggle `tasks` switches nothing: no span, block `when` or check `when` uses it
+            lessons/tiny.md:14:8: toggle `tasks` switches nothing: no marker, block `when` or check `when` uses it
         "#]],
     );
 }
