@@ -184,8 +184,8 @@ fn check_judges_questions_one_right_choice_each() {
             --- stdout
             checked 2 lessons, 4 runs, 10 checks: 8 passed, 2 failed; 0 errors
             --- stderr
-            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=on, seed 0: SELECT COUNT(*) FROM t = 2): some, two
-            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=off, seed 0: SELECT COUNT(*) FROM t = 2): some, two
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=on, seed 0: (SELECT COUNT(*) FROM t) = 2): some, two
+            ./vague.md:25:8: question `rows`: 2 choices hold (readpast=off, seed 0: (SELECT COUNT(*) FROM t) = 2): some, two
         "#]],
     );
 }

@@ -519,11 +519,17 @@ impl fmt::Display for Event {
             WaitTimedOut { session, resource, waited_us, nowait: false } => {
                 write!(f, "{session} stops waiting for {resource} after {} (LOCK_TIMEOUT)", ms(*waited_us))
             }
-            Deadlock { victim, cycle } => write!(
-                f,
-                "deadlock between {}: {victim} is chosen as the victim",
-                cycle.join(" -> ")
-            ),
+            Deadlock { victim, cycle } => {
+                // The cycle in wait order: each session waits for the next, the last
+                // for the first.
+                write!(f, "deadlock: ")?;
+                for (k, s) in cycle.iter().enumerate() {
+                    let next = &cycle[(k + 1) % cycle.len()];
+                    let sep = if k == 0 { "" } else { ", " };
+                    write!(f, "{sep}{s} waits for {next}")?;
+                }
+                write!(f, "; {victim} is chosen as the victim")
+            }
             Printed { session, text } => write!(f, "{session} prints: {text}"),
             ProcedureCalled { session, procedure } => write!(f, "{session} calls {procedure}"),
             ConsumeDelayed { session, table } => {

@@ -104,7 +104,8 @@ impl Measure {
                 session: None,
                 figure,
             } => format!("{} = {value}", figure.name()),
-            Measure::Sql(sql) => format!("{sql} = {value}"),
+            // In parentheses, as a scalar subquery: its own `=` stays apart from the value.
+            Measure::Sql(sql) => format!("({}) = {value}", sql.trim().trim_end_matches(';')),
         }
     }
 }

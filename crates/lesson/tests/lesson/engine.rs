@@ -49,6 +49,14 @@ fn opposite_update_order_deadlocks_and_the_monitor_picks_a_victim_with_1205() {
         .expect("a deadlock");
     // SQL Server's monitor wakes every 5 s: the cycle is found at 5 s, not at once.
     assert_eq!(deadlock.at_us, 5_000_000);
+    // The trace says who waits for whom, round the cycle.
+    let line = deadlock.event.to_string();
+    assert!(
+        line == "deadlock: A waits for B, B waits for A; B is chosen as the victim"
+            || line == "deadlock: A waits for B, B waits for A; A is chosen as the victim"
+            || line.starts_with("deadlock: B waits for A, A waits for B; "),
+        "{line}"
+    );
     let (a, b) = (errors(&sim, "A"), errors(&sim, "B"));
     assert_eq!(a.len() + b.len(), 1, "one victim: {a:?} {b:?}");
     assert!(a == [1205] || b == [1205]);

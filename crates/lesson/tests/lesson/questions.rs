@@ -76,7 +76,7 @@ fn questions_parse_apply_by_settings_and_judge_a_run() {
         [
             ("B wait_ms = 0".to_string(), vec![0], trace.len()),
             (
-                "SELECT COUNT(*) FROM t = 0".to_string(),
+                "(SELECT COUNT(*) FROM t) = 0".to_string(),
                 vec![0],
                 trace.len()
             ),
