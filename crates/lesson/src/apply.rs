@@ -119,11 +119,17 @@ impl Applied {
         match self.script_block(block, line) {
             Some((i, line)) => {
                 let (line, col) = self.file_position(i, line, col);
+                // SQL has no braces: one where a marker was meant is a brace short.
+                let hint = if message == "unexpected character '{'" {
+                    " (a toggle marker takes two braces: {{toggle: value=text | ...}})"
+                } else {
+                    ""
+                };
                 LessonError {
                     file: self.source.name.clone(),
                     line,
                     col,
-                    message: message.to_string(),
+                    message: format!("{message}{hint}"),
                 }
             }
             None => LessonError {

@@ -818,6 +818,10 @@ pub(crate) fn conditions(
     for (key, value) in when.map(Spanned::get_ref).into_iter().flatten() {
         match condition(key.get_ref(), value.get_ref(), toggles) {
             Ok(cond) => out.push(cond),
+            // At the value when the toggle exists (the value is what is wrong).
+            Err(message) if toggles.iter().any(|t| t.name == *key.get_ref()) => {
+                err(value.span(), message)
+            }
             Err(message) => err(key.span(), message),
         }
     }
@@ -843,7 +847,6 @@ fn condition(name: &str, value: &toml::Value, toggles: &[Toggle]) -> Result<Cond
     resolve_condition(name, values, toggles)
 }
 
-/// Which kind of check the keys describe, refusing keys of another kind.
 /// Where line `line`, column `col` (1-based, in characters) of a TOML string's value
 /// lies in the front matter `text`, the string being written at `span`: exact when it
 /// is written as its value is (no escapes), else the string's start.
@@ -898,6 +901,7 @@ fn figure_outside_dialect(figure: Figure, dialect: engine::Dialect) -> Option<St
     }
 }
 
+/// Which kind of check the keys describe, refusing keys of another kind.
 fn check_kind(
     c: &RawCheck,
     name: &str,

@@ -292,8 +292,8 @@ fn check_when_value_not_among_toggle_values() {
             "when = { readpast = [\"on\", \"of\"] }",
         )],
         expect![[r#"
-        lessons/tiny.md:15:10: `of` is not a value of toggle `readpast` (values: on, off)
-    "#]],
+            lessons/tiny.md:15:21: `of` is not a value of toggle `readpast` (values: on, off)
+        "#]],
     );
 }
 
@@ -393,6 +393,17 @@ fn check_sql_is_parsed_and_placed_in_the_file() {
             lessons/tiny.md:18:15: check `two`: found ';', expected an expression
         "#]],
     );
+}
+
+#[test]
+fn marker_with_one_brace_says_it_takes_two() {
+    let text = edit(&[("{{readpast: on=READPAST, }}", "{readpast: on=READPAST, }")]);
+    let lesson = Lesson::parse("lessons/tiny.md", &text).unwrap_or_else(|e| panic!("{e:?}"));
+    let applied = lesson
+        .apply(&lesson.settings_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = run(&applied, 1).map(|_| ()).unwrap_err();
+    expect!["lessons/tiny.md:28:33: unexpected character '{' (a toggle marker takes two braces: {{toggle: value=text | ...}})"].assert_eq(&err.to_string());
 }
 
 #[test]
