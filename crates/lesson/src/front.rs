@@ -333,17 +333,14 @@ pub(crate) fn parse_front(
             }
         }
         let kind = check_kind(&c, &name, &mut |span, message| err(errors, span, message));
-        // The check's query parses now, so a mistake in it is found under every setting
-        // and placed in the file, not only when a run reaches it.
-        if let (Some(CheckKind::Query { sql, .. }), Some(at)) = (&kind, &c.sql) {
-            if let Err(e) = engine::check_query(dialect, sql) {
-                let place = place_in_string(text, at.span(), sql, e.line, e.col);
-                err(
-                    errors,
-                    place..place,
-                    format!("check `{name}`: {}", e.message),
-                );
-            }
+        if let (Some(CheckKind::Query { .. }), Some(sql)) = (&kind, &c.sql) {
+            check_query_in(
+                text,
+                dialect,
+                sql,
+                &format!("check `{name}`"),
+                &mut |span, message| err(errors, span, message),
+            );
         }
         if let (Some(kind), true) = (kind, errors.len() == before) {
             check_sessions.push(
@@ -527,6 +524,15 @@ pub(crate) fn parse_front(
     let mut properties: Vec<Property> = Vec::new();
     for p in raw.properties {
         let before = errors.len();
+        for sql in [&p.always, &p.at_end].into_iter().flatten() {
+            check_query_in(
+                text,
+                dialect,
+                sql,
+                &format!("property `{}`", p.name.get_ref()),
+                &mut |span, message| err(errors, span, message),
+            );
+        }
         let parsed = property(
             source,
             base,
@@ -548,6 +554,15 @@ pub(crate) fn parse_front(
             if let Some(why) = figure_outside_dialect(*f.get_ref(), dialect) {
                 err(errors, f.span(), why);
             }
+        }
+        for sql in q.queries() {
+            check_query_in(
+                text,
+                dialect,
+                sql,
+                &format!("question `{}`", q.name()),
+                &mut |span, message| err(errors, span, message),
+            );
         }
         let parsed = crate::question::front::question(
             source,
@@ -845,6 +860,22 @@ fn condition(name: &str, value: &toml::Value, toggles: &[Toggle]) -> Result<Cond
         }
     };
     resolve_condition(name, values, toggles)
+}
+
+/// Parses the query `sql` of `what` (a check, property or question) as a run would,
+/// so a mistake in it is found under every setting and placed in the file, not only
+/// when a run reaches it.
+pub(crate) fn check_query_in(
+    text: &str,
+    dialect: engine::Dialect,
+    sql: &Spanned<String>,
+    what: &str,
+    err: &mut dyn FnMut(Range<usize>, String),
+) {
+    if let Err(e) = engine::check_query(dialect, sql.get_ref()) {
+        let place = place_in_string(text, sql.span(), sql.get_ref(), e.line, e.col);
+        err(place..place, format!("{what}: {}", e.message));
+    }
 }
 
 /// Where line `line`, column `col` (1-based, in characters) of a TOML string's value

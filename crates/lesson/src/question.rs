@@ -245,6 +245,15 @@ pub(crate) mod front {
         pub(crate) fn figures(&self) -> impl Iterator<Item = &Spanned<Figure>> {
             (self.figure.iter()).chain(self.choices.get_ref().iter().flat_map(|c| &c.figure))
         }
+
+        /// The queries it names (its own and its choices'), where they are written.
+        pub(crate) fn queries(&self) -> impl Iterator<Item = &Spanned<String>> {
+            (self.sql.iter()).chain(self.choices.get_ref().iter().flat_map(|c| &c.sql))
+        }
+
+        pub(crate) fn name(&self) -> &str {
+            self.name.get_ref()
+        }
     }
 
     #[derive(Deserialize)]

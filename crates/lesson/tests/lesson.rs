@@ -406,6 +406,24 @@ fn marker_with_one_brace_says_it_takes_two() {
     expect!["lessons/tiny.md:28:33: unexpected character '{' (a toggle marker takes two braces: {{toggle: value=text | ...}})"].assert_eq(&err.to_string());
 }
 
+/// A property's and a question's queries are parsed with the lesson too.
+#[test]
+fn property_and_question_sql_is_parsed_and_placed_in_the_file() {
+    check_error(
+        &[(
+            "[[checks]]\nname = \"B does not wait\"",
+            "[[properties]]\nname = \"few\"\nlabel = \"Few rows\"\nalways = \"SELECT COUNT(*) FROM t WHERE\"\nmax = 2\n\n\
+             [[questions]]\nname = \"rows\"\nask = \"How many?\"\nexplain = \"Two.\"\nsql = \"SELECT COUNT(*) FROM\"\n\
+             choices = [{ label = \"two\", equals = 2 }, { label = \"other\", min = 3 }]\n\n\
+             [[checks]]\nname = \"B does not wait\"",
+        )],
+        expect![[r#"
+            lessons/tiny.md:16:39: property `few`: unexpected end of input, expected an expression
+            lessons/tiny.md:23:28: question `rows`: unexpected end of input, expected one of: '(', a variable, an identifier
+        "#]],
+    );
+}
+
 #[test]
 fn marker_alternative_without_value() {
     check_error(
