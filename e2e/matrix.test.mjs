@@ -111,6 +111,12 @@ test('matrix: the claim race over 3 seeds leaves the main thread free, with prog
   const [lo, hi] = race.split('–').map(Number);
   assert.ok(450 <= lo && lo <= hi && hi <= 500, race);
   assert.ok(duplicates.filter(([s]) => !s.startsWith('claim=two-step')).every(([, text]) => text === '0'));
+  // A reading that differs by seed lists each seed's, named for screen readers.
+  const seeds = await page.$$eval(
+    '[data-testid=matrix-row][data-settings="claim=two-step workers=2 tasks=500"] [data-testid=matrix-cell][data-key=q1] [data-testid=matrix-seed]',
+    (as) => as.map((a) => [a.textContent, a.getAttribute('aria-label')]));
+  assert.equal(seeds.length, 3, JSON.stringify(seeds));
+  for (const [seed, label] of seeds) assert.match(label, new RegExp(`^seed ${seed}: \\d+`), label);
 }, { timeoutMs: 240_000 });
 
 // What a newcomer reads: columns by their labels, plain values, marks that say whether

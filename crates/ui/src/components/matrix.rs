@@ -383,10 +383,15 @@ fn MatrixRow(props: &RowProps) -> Html {
                 </a>
                 if varies {
                     <span class="matrix__seeds">
-                        { for matrix.seeds.iter().zip(&cell.readings).map(|(s, r)| html! {
-                            <a href={run_route(lesson, row, *s).href()} tabindex="-1"
-                                title={t!("matrix-seed-reading", seed = s.to_string(), reading = reading_text(r))}
-                                data-testid="matrix-seed">{ s.to_string() }</a>
+                        { for matrix.seeds.iter().zip(&cell.readings).map(|(s, r)| {
+                            // The reading is its name too: a title reaches no screen reader
+                            // and no touch screen.
+                            let reading = t!("matrix-seed-reading", seed = s.to_string(), reading = reading_text(r));
+                            html! {
+                                <a href={run_route(lesson, row, *s).href()} tabindex="-1"
+                                    title={reading.clone()} aria-label={reading}
+                                    data-testid="matrix-seed">{ s.to_string() }</a>
+                            }
                         }) }
                     </span>
                 }
