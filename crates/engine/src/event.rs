@@ -145,6 +145,9 @@ pub enum Event {
         /// The holders' modes as the dialect names them, one per holder; empty when the
         /// dialect renames none of them.
         holder_mode_names: Vec<Option<&'static str>>,
+        /// Asked for with NOWAIT: the request gives up at once ([`Event::WaitTimedOut`]
+        /// follows at the same instant), so the trace does not say it waits.
+        nowait: bool,
     },
     /// A lock asked for without waiting and refused at once: `function`
     /// (`pg_try_advisory_lock`) answers false, and nothing waits.
@@ -434,10 +437,12 @@ impl fmt::Display for Event {
                     None => write!(f, "{session} gets {mode} on {resource}"),
                 }
             }
-            LockWaiting { session, resource, mode, holders, mode_name, holder_mode_names } => write!(
+            LockWaiting { session, resource, mode, holders, mode_name, holder_mode_names, nowait } => write!(
                 f,
-                "{session} waits for {} on {resource}: {}",
+                "{session} {} {} on {resource}{}: {}",
+                if *nowait { "asks for" } else { "waits for" },
                 mode_text(*mode, *mode_name),
+                if *nowait { " with NOWAIT" } else { "" },
                 holders_text(holders, holder_mode_names)
             ),
             LockRefused {

@@ -142,6 +142,8 @@ impl Exec<'_> {
                     .collect();
                 let (resource, shown) = wait_words(self.rules, self.w, &res, mode);
                 let name = self.w.sessions[i].name.clone();
+                // A NOWAIT hint is the override 0 (sp_getapplock's own 0 never waits).
+                let nowait = self.w.sessions[i].timeout_override == Some(0);
                 self.push(Event::LockWaiting {
                     session: name,
                     resource,
@@ -149,9 +151,8 @@ impl Exec<'_> {
                     holders,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
+                    nowait,
                 });
-                // A NOWAIT hint is the override 0 (sp_getapplock's own 0 never waits).
-                let nowait = self.w.sessions[i].timeout_override == Some(0);
                 let timeout = self.w.sessions[i]
                     .timeout_override
                     .take()

@@ -166,6 +166,27 @@ COMMIT;";
         e.message,
         "could not obtain lock on row in relation \"task\""
     );
+    // The trace never says B waits: it asks with NOWAIT, and gives up at once.
+    let sc = scenario_in(
+        Dialect::Postgres,
+        TASKS,
+        &[("A", 0, HOLDER), ("B", 500, claim)],
+    );
+    let mut sim = Simulation::new(&sc, 1).unwrap();
+    let trace = sim.run_traced().unwrap();
+    let b: Vec<String> = (trace.entries.iter())
+        .map(|e| e.event.to_string())
+        .filter(|l| {
+            l.starts_with("B asks") || l.starts_with("B waits") || l.starts_with("B does not")
+        })
+        .collect();
+    assert_eq!(
+        b,
+        [
+            "B asks for FOR UPDATE on TUPLE task (1) with NOWAIT: A holds FOR UPDATE",
+            "B does not wait for TUPLE task (1) (NOWAIT)"
+        ]
+    );
 }
 
 /// Real server: now() (and CURRENT_TIMESTAMP, transaction_timestamp()) is the start of
