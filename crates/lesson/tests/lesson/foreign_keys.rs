@@ -4,7 +4,7 @@
 
 use engine::Value;
 
-use super::postgres::{messages, pg, results, sqlstates, wait_ms};
+use super::postgres::{messages, pg, pg_trace, results, sqlstates, wait_ms};
 
 const TABLES: &str = "CREATE TABLE parent (id int PRIMARY KEY, note text);
 CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent);
@@ -452,18 +452,12 @@ INSERT INTO parent VALUES (1), (2), (3);";
 #[test]
 fn a_key_changing_update_asks_for_for_update_at_once() {
     let a = "BEGIN;\nINSERT INTO child VALUES (1, 1);\nSELECT pg_sleep(1);\nCOMMIT;";
-    let lines = |b: &str| -> Vec<String> {
-        let sc = super::support::scenario_in(
-            engine::Dialect::Postgres,
+    let lines = |b: &str| {
+        pg_trace(
             TABLES,
-            &[("A", 0, a), ("B", 100_000, b)],
-        );
-        let mut sim = engine::Simulation::new(&sc, 1).unwrap();
-        let trace = sim.run_traced().unwrap();
-        (trace.entries.iter())
-            .map(|e| e.event.to_string())
-            .filter(|l| l.starts_with("B gets") || l.starts_with("B waits"))
-            .collect()
+            &[("A", 0, a), ("B", 100, b)],
+            &["B gets", "B waits"],
+        )
     };
     let rekey = lines("UPDATE parent SET id = id + 2 WHERE id = 1;");
     assert!(

@@ -5,16 +5,34 @@ use engine::{Dialect, Simulation, Value};
 
 use super::support::{errors_of, scenario_in, session_of};
 
-/// Runs PostgreSQL scripts: `(session, start in ms, sql)`.
-pub(super) fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
+/// PostgreSQL scripts, `(session, start in ms, sql)`, ready to run.
+fn pg_sim(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
     let sessions: Vec<(&str, u64, &str)> = sessions
         .iter()
         .map(|(n, ms, sql)| (*n, ms * 1000, *sql))
         .collect();
     let sc = scenario_in(Dialect::Postgres, setup, &sessions);
-    let mut sim = Simulation::new(&sc, 1).unwrap_or_else(|e| panic!("{e:?}"));
+    Simulation::new(&sc, 1).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Runs PostgreSQL scripts: `(session, start in ms, sql)`.
+pub(super) fn pg(setup: &str, sessions: &[(&str, u64, &str)]) -> Simulation {
+    let mut sim = pg_sim(setup, sessions);
     sim.run().unwrap();
     sim
+}
+
+/// [`pg`], traced: the trace's lines that start with one of `prefixes`.
+pub(super) fn pg_trace(
+    setup: &str,
+    sessions: &[(&str, u64, &str)],
+    prefixes: &[&str],
+) -> Vec<String> {
+    let trace = pg_sim(setup, sessions).run_traced().unwrap();
+    (trace.entries.iter())
+        .map(|e| e.event.to_string())
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .collect()
 }
 
 const TASKS: &str =
@@ -167,19 +185,11 @@ COMMIT;";
         "could not obtain lock on row in relation \"task\""
     );
     // The trace never says B waits: it asks with NOWAIT, and gives up at once.
-    let sc = scenario_in(
-        Dialect::Postgres,
+    let b = pg_trace(
         TASKS,
         &[("A", 0, HOLDER), ("B", 500, claim)],
+        &["B asks", "B waits", "B does not"],
     );
-    let mut sim = Simulation::new(&sc, 1).unwrap();
-    let trace = sim.run_traced().unwrap();
-    let b: Vec<String> = (trace.entries.iter())
-        .map(|e| e.event.to_string())
-        .filter(|l| {
-            l.starts_with("B asks") || l.starts_with("B waits") || l.starts_with("B does not")
-        })
-        .collect();
     assert_eq!(
         b,
         [
