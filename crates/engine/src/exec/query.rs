@@ -4772,6 +4772,7 @@ impl Exec<'_> {
     /// Writes a located row's new version (`None`: deletes it): the U lock the scan took
     /// becomes X, unique indexes are checked, and the write's reads (`cl_depth`: the
     /// clustered index's depth when the statement began writing) and event are counted.
+    /// `assigned` holds the columns the statement's SET names (`assignment_targets`).
     #[allow(clippy::too_many_arguments)]
     fn write_located(
         &mut self,
@@ -4780,6 +4781,7 @@ impl Exec<'_> {
         slot: RowId,
         old: &[Value],
         new: Option<Vec<Value>>,
+        assigned: &[Option<usize>],
         hints: &[TableHint],
         cl_depth: u64,
     ) -> Result<(), Interrupt> {
@@ -4831,13 +4833,15 @@ impl Exec<'_> {
             && self.w.db.tables[tid as usize].stored_size(old)
                 != self.w.db.tables[tid as usize].stored_size(&new);
         self.w.query_reads += cl_depth + m + rewrite as u64;
-        // The event's changes are read before the row moves into the table.
+        // The event's changes are read before the row moves into the table. A column the
+        // SET names is shown though its value stays: a lost update writes the value another
+        // session wrote already (`stock 9 -> 9`), and that is what the learner must see.
         let changes: Option<Vec<(String, String, String)>> = self.recording().then(|| {
             let t = &self.w.db.tables[tid as usize];
             t.columns
                 .iter()
                 .enumerate()
-                .filter(|(p, _)| old[*p] != new[*p])
+                .filter(|(p, _)| old[*p] != new[*p] || assigned.contains(&Some(*p)))
                 .map(|(p, c)| (c.name.clone(), show(&old[p]), show(&new[p])))
                 .collect()
         });
@@ -4937,7 +4941,7 @@ impl Exec<'_> {
             };
             let new = self.assigned_row(i, tid, &u.assignments, &targets, &ctx, &old)?;
             let copy = keep.then(|| new.clone());
-            self.write_located(i, tid, slot, &old, Some(new), &hints, cl_depth)?;
+            self.write_located(i, tid, slot, &old, Some(new), &targets, &hints, cl_depth)?;
             n += 1;
             if let Some(new) = copy {
                 changed.push((new, old));
@@ -5049,7 +5053,7 @@ impl Exec<'_> {
             if keep_joins {
                 joins.push(joined.unwrap_or_default());
             }
-            self.write_located(i, tid, slot, &old, None, &hints, cl_depth)?;
+            self.write_located(i, tid, slot, &old, None, &[], &hints, cl_depth)?;
             deleted.push(old);
         }
         let n = deleted.len() as u64;
@@ -5316,11 +5320,20 @@ impl Exec<'_> {
                             let new =
                                 self.assigned_row(i, tid, assignments, &targets, &ctx, &old)?;
                             record(&new, &old, src, "UPDATE");
-                            self.write_located(i, tid, slot, &old, Some(new), hints, cl_depth)?;
+                            self.write_located(
+                                i,
+                                tid,
+                                slot,
+                                &old,
+                                Some(new),
+                                &targets,
+                                hints,
+                                cl_depth,
+                            )?;
                         }
                         MergeAction::Delete => {
                             record(&nulls, &old, src, "DELETE");
-                            self.write_located(i, tid, slot, &old, None, hints, cl_depth)?;
+                            self.write_located(i, tid, slot, &old, None, &[], hints, cl_depth)?;
                         }
                         MergeAction::Insert { .. } => {}
                     }

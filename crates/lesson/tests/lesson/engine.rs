@@ -764,3 +764,31 @@ fn a_select_with_tablockx_holds_the_table_to_the_end_of_its_transaction() {
     );
     assert_eq!(errors(&sim, "D"), vec![1222], "{text}");
 }
+
+#[test]
+fn a_lost_update_shows_the_value_written_over_the_same_value() {
+    // Both read 100 before either writes: B writes 90 over A's 90, and the trace says so
+    // (a SET column is shown though its value stays; a column the SET leaves is not).
+    let sc = scenario(
+        ACCOUNTS,
+        &[
+            ("A", 0, "DECLARE @b int;\nSELECT @b = balance FROM dbo.account WHERE id = 1;\nWAITFOR DELAY '00:00:00.100';\nUPDATE dbo.account SET balance = @b - 10 WHERE id = 1;"),
+            ("B", 50_000, "DECLARE @b int;\nSELECT @b = balance FROM dbo.account WHERE id = 1;\nWAITFOR DELAY '00:00:00.100';\nUPDATE dbo.account SET balance = @b - 10 WHERE id = 1;"),
+        ],
+    );
+    let (mut sim, trace) = run_traced(&sc, 1);
+    let updates: Vec<String> = trace
+        .to_string()
+        .lines()
+        .filter(|l| l.contains(" updates "))
+        .map(|l| l.split_once(" ms  ").map_or(l, |(_, e)| e).to_string())
+        .collect();
+    assert_eq!(
+        updates,
+        [
+            "A updates account (1): balance 100 -> 90",
+            "B updates account (1): balance 90 -> 90"
+        ]
+    );
+    assert_eq!(balance(&mut sim, 1), engine::Value::Int(90));
+}

@@ -98,7 +98,16 @@ impl Exec<'_> {
         let targets = self.assignment_targets(tid, &up.update.assignments);
         let new = self.assigned_row(i, tid, &up.update.assignments, &targets, &ctx, &old)?;
         let cl_depth = self.cl_depth(tid);
-        self.write_located(i, tid, slot, &old, Some(new.clone()), up.hints, cl_depth)?;
+        self.write_located(
+            i,
+            tid,
+            slot,
+            &old,
+            Some(new.clone()),
+            &targets,
+            up.hints,
+            cl_depth,
+        )?;
         Ok(Some((old, new)))
     }
 
