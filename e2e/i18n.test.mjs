@@ -110,11 +110,10 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   assert.match(await page.textContent('[data-testid=narration]'), /^Początek: skrypt przygotowawczy się wykonał/);
   await page.click('[data-testid=step-forward]');
   await atEvents(page, 1);
-  // The trace line stays as the engine writes it (the shared trace contract).
+  // The trace's line in Polish, in the page's language (nothing marked English).
   const narration = await page.textContent('[data-testid=narration]');
-  assert.match(narration, /^0 ms · zdarzenie 1 z \d+: setup ran/);
-  // ...and is marked English, so a screen reader reads it with an English voice.
-  assert.match(await page.$eval('[data-testid=narration] [lang=en]', (el) => el.textContent), /^setup ran/);
+  assert.match(narration, /^0 ms · zdarzenie 1 z \d+: skrypt przygotowawczy wykonał 6 instrukcji i zostawił 2 tabele$/);
+  assert.equal(await page.locator('[data-testid=narration] [lang=en]').count(), 0);
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-label'), 'Odtwórz (spacja)');
   assert.match(await page.textContent('[data-testid=position]'), /^0 ms z\u00a0\d\u00a0\d{3}(,\d+)? ms · zdarzenie\u00a01 z\u00a0\d+$/);
 
@@ -148,12 +147,16 @@ test('i18n: queue-wait-or-skip in Polish narrates a step and shows the outcome p
   assert.match(await page.textContent('[data-testid=play]'), /Od nowa/);
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-label'), 'Od nowa (spacja)');
   // A translated lesson's text is in the page's language; an untranslated one's is
-  // marked English, as are the Events rows.
+  // marked English. The Events rows are in Polish: the run ends as a session finishes
+  // its script.
   await page.click('[data-testid=tab-lesson]');
   assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), null);
   await page.click('[data-testid=tab-events]');
-  assert.equal(await page.getAttribute('[data-testid=event-log] .log__text >> nth=0', 'lang'), 'en');
-  await t.open('#/lesson/pg-claim-race?lang=ja');
+  assert.equal(await page.getAttribute('[data-testid=event-log] .log__text >> nth=0', 'lang'), null);
+  const logRows = await page.$$eval('[data-testid=event-log] .log__text', (els) => els.map((el) => el.textContent));
+  assert.match(logRows[logRows.length - 1], /^[AB] kończy swój skrypt$/, logRows.join(' | '));
+  for (const row of logRows) assert.doesNotMatch(row, / (gets|releases|commits|finishes|waits for) /, row);
+  await t.open('#/lesson/send-double-click?lang=ja');
   await settled(page);
   await page.click('[data-testid=tab-lesson]');
   assert.equal(await page.getAttribute('[data-testid=narrative]', 'lang'), 'en');
@@ -182,7 +185,7 @@ test('i18n: teradata-consume in Japanese', async (t) => {
   assert.match(await page.textContent('[data-testid=narration]'), /^開始: セットアップが実行され/);
   await page.click('[data-testid=step-forward]');
   await atEvents(page, 1);
-  assert.match(await page.textContent('[data-testid=narration]'), /^0 ms · イベント 1 \/ \d+: setup ran/);
+  assert.match(await page.textContent('[data-testid=narration]'), /^0 ms · イベント 1 \/ \d+: セットアップが \d+ 文を実行し、テーブル \d+ 個を残しました$/);
   await page.click('[data-testid=tab-outcome]');
   const outcome = await page.textContent('[data-testid=outcome]');
   assert.match(outcome, /実行全体 · [\d,.]+ ms に終了 · シード \d+/);

@@ -258,9 +258,9 @@ test('first paint: in the language of lang=, where the lesson has a translation'
   assert.match(await ja.textContent(), /キューテーブル/);
   // No Japanese translation of this lesson: the English first paint.
   await page.goto('about:blank');
-  await page.goto(t.url('#/lesson/pg-claim-race?lang=ja'), { waitUntil: 'domcontentloaded' });
-  const en = await page.waitForSelector('#first-paint [data-lesson="pg-claim-race"] h1');
-  assert.match(await en.textContent(), /PostgreSQL/);
+  await page.goto(t.url('#/lesson/send-double-click?lang=ja'), { waitUntil: 'domcontentloaded' });
+  const en = await page.waitForSelector('#first-paint [data-lesson="send-double-click"] h1');
+  assert.match(await en.textContent(), /Two clicks, one document/);
   release();
   assert.deepEqual(t.errors, []);
 });

@@ -269,7 +269,7 @@ shares the original's SQL): the same toggles (names, values, order), checks (the
 hints, only the fields of the format, and every `sql` block byte for byte. A drifted
 translation is an error at its `file:line:col` saying what drifted. For a directory
 with translations, a line per language lists the lessons not yet translated
-(`untranslated (ja): pg-claim-race, ...`), for information.
+(`untranslated (ja): send-double-click, ...`), for information.
 
 Exit codes: 0 all is well, 1 a check failed, 2 bad input (unreadable paths, lesson or
 translation errors, SQL the engine refuses).";

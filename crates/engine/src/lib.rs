@@ -30,7 +30,7 @@ mod view;
 pub use dialect::Dialect;
 pub use error::{
     error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, FOREIGN_KEY_VIOLATION, NO_NUMBER,
-    RW_DEPENDENCY_FAILURE, UNNUMBERED,
+    NO_SEVERITY, RW_DEPENDENCY_FAILURE, UNNUMBERED,
 };
 pub use event::{Access, Event, KeyAction, ReleaseReason, Source, Trace, TraceEntry};
 pub use exec::Sink;

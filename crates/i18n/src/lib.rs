@@ -97,17 +97,17 @@ macro_rules! catalogue {
 /// The catalogue files, one per area of the interface. A new file is added to all three.
 #[cfg(not(feature = "cli"))]
 pub(crate) const CATALOGUES: [&[(&str, &str)]; 3] = [
-    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
-    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
-    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link"),
+    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "trace"),
+    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "trace"),
+    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "trace"),
 ];
 
 /// As above, with the CLI's own words.
 #[cfg(feature = "cli")]
 pub(crate) const CATALOGUES: [&[(&str, &str)]; 3] = [
-    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
-    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
-    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli"),
+    catalogue!("en": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli", "trace"),
+    catalogue!("pl": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli", "trace"),
+    catalogue!("ja": "app", "player", "stage", "exercise", "outcome", "check", "why", "embed", "link", "cli", "trace"),
 ];
 
 fn build(lang: Lang) -> Bundle {
@@ -313,6 +313,9 @@ pub use parse_error::parse_error;
 
 mod settings;
 pub use settings::{settings_error, settings_error_in};
+
+mod trace;
+pub use trace::event_line;
 
 /// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
 /// language in effect.

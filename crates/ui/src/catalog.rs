@@ -262,10 +262,13 @@ mod tests {
             catalog.check_name_in("queue-wait-or-skip", "no such", "pl"),
             "no such"
         );
-        let pg = catalog.lesson("pg-claim-race").unwrap().checks[0]
+        let untranslated = catalog.lesson("send-double-click").unwrap().checks[0]
             .name
             .clone();
-        assert_eq!(catalog.check_name_in("pg-claim-race", &pg, "ja"), pg);
+        assert_eq!(
+            catalog.check_name_in("send-double-click", &untranslated, "ja"),
+            untranslated
+        );
     }
 
     #[test]

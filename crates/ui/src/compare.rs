@@ -196,8 +196,8 @@ pub fn divergence(left: &[TraceEntry], right: &[TraceEntry]) -> Option<Divergenc
     Some(Divergence {
         index,
         at_us,
-        left: left.get(index).map(|e| e.event.to_string()),
-        right: right.get(index).map(|e| e.event.to_string()),
+        left: left.get(index).map(|e| crate::i18n::event_line(&e.event)),
+        right: right.get(index).map(|e| crate::i18n::event_line(&e.event)),
     })
 }
 

@@ -340,7 +340,7 @@ pub fn recent_changes(
             table: table.to_string(),
             key: key.clone(),
             at_us: entry.at_us,
-            text: entry.event.to_string(),
+            text: crate::i18n::event_line(&entry.event),
         });
     }
     out

@@ -49,7 +49,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 <button type="button" class="log__button" {onclick} title={t!("log-seek")}>
                     <span class="log__time">{ ms_label(entry.at_us) }</span>
                     <span class={classes!("log__who", session.map(session_class))} aria-hidden="true"></span>
-                    <span class="log__text" lang="en">{ entry.event.to_string() }</span>
+                    <span class="log__text">{ crate::i18n::event_line(&entry.event) }</span>
                 </button>
             </li>
         }

@@ -272,7 +272,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 .events
                 .iter()
                 .filter(|e| e.event.session().is_some_and(|x| x == who.as_str()))
-                .map(|e| e.event.to_string())
+                .map(|e| crate::i18n::event_line(&e.event))
                 .collect();
             t!("schedule-step", step = n, lines = lines.join("; "))
         })
@@ -316,7 +316,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <span class={classes!("log__who", session_class(step.session))} aria-hidden="true"></span>
                 <strong>{ format!("{}. {who}", k + 1) }</strong>
                 <ul class="schedule__events">
-                    { for step.events.iter().map(|e| html! { <li>{ e.event.to_string() }</li> }) }
+                    { for step.events.iter().map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> }) }
                     { for step.broken.iter().map(|(name, detail)| {
                         // The property's label and the detail in the page's language, as
                         // in the list of properties and the alert.

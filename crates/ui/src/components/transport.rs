@@ -402,9 +402,6 @@ pub struct NarrationProps {
 #[function_component]
 pub fn Narration(props: &NarrationProps) -> Html {
     let k = props.head.events;
-    // The trace's line, in English (see below), marked so: a screen reader reads it
-    // with an English voice on a Polish or Japanese page.
-    let mut english = None;
     let text = if k == 0 {
         // A touch screen without a keyboard's arrow keys: the step button instead.
         if crate::hooks::media_matches(TOUCH_ONLY) {
@@ -414,28 +411,17 @@ pub fn Narration(props: &NarrationProps) -> Html {
         }
     } else {
         let entry = &props.run.trace[k - 1];
-        // The event's line is the trace's, in English in every language: the trace is
-        // the shared contract of the CLI, the tests and the page.
-        let line = entry.event.to_string();
-        let text = t!(
+        // The event's line in the page's language (the trace's own line in English).
+        let line = crate::i18n::event_line(&entry.event);
+        t!(
             "narration-event",
             time = ms_label(entry.at_us),
             event = k,
             events = props.run.events(),
             line = line.as_str()
-        );
-        english = Some(line);
-        text
+        )
     };
-    let shown = match english.as_deref().and_then(|line| {
-        let at = text.rfind(line)?;
-        Some((&text[..at], line, &text[at + line.len()..]))
-    }) {
-        Some((before, line, after)) => {
-            html! { <>{ before }<span lang="en">{ line }</span>{ after }</> }
-        }
-        None => html! { { text.clone() } },
-    };
+    let shown = html! { { text.clone() } };
     let live = if props.playing { "off" } else { "polite" };
     if !props.cut {
         return html! {
