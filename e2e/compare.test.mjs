@@ -184,3 +184,32 @@ test('compare: buttons and keys outside the slider move the one playhead, End do
   await page.click('[data-testid=compare-end]');
   await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]')?.dataset.tMs === '500.296');
 });
+
+test('compare: Play moves the one playhead from instant to instant, Space pauses it, and at the end it starts again', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/pg-write-skew/compare?left=isolation:repeatable-read&right=isolation:serializable');
+  await page.waitForSelector('[data-testid=compare-divergence]');
+  const pos = async () => Number(await page.getAttribute('[data-testid=compare-position]', 'data-t-ms'));
+  assert.equal(await page.getAttribute('[data-testid=compare-play]', 'aria-label'), 'Play (Space)');
+  await page.click('[data-testid=compare-play]');
+  assert.equal(await page.getAttribute('[data-testid=compare-play]', 'data-playing'), 'true');
+  // Two instants on: the playhead went through the first one.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) > 0.04);
+  // Space, with the focus on the page, pauses where it is.
+  await page.click('h2, h1');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-play]').dataset.playing === 'false');
+  const paused = await pos();
+  await page.waitForTimeout(600);
+  assert.equal(await pos(), paused, 'paused, the playhead stays');
+  // From the end, Play starts from the start.
+  await page.click('[data-testid=compare-end]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-position]')?.dataset.tMs === '500.296');
+  assert.match(await page.textContent('[data-testid=compare-play]'), /Replay/);
+  // (Space on the focused End button would press it: the focus goes back to the page.)
+  await page.click('h2, h1');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-position]')?.dataset.tMs) < 500);
+  await page.keyboard.press(' ');
+  assert.deepEqual(t.errors, []);
+});

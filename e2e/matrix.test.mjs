@@ -221,10 +221,43 @@ test('matrix: on a phone in Polish, toggles head their columns in Polish and the
   assert.ok(Math.abs(link - edge) <= 2, `the first setting is at ${link}, the table's edge at ${edge}`);
 });
 
+test('matrix: a column of two settings\' checks heads with both, each on lines of its own', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await t.open('#/lesson/teradata-consume/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const parts = await page.$$eval('[data-testid=matrix-column][data-key="q1"] .matrix__part', (ps) =>
+    ps.map((p) => [p.textContent, p.getBoundingClientRect().height > 0]));
+  assert.equal(parts.length, 2, JSON.stringify(parts));
+  assert.match(parts[0][0], /^Commit: consumer2 moved order 102/);
+  assert.match(parts[1][0], /^Rollback: /);
+  assert.ok(parts.every(([, shown]) => shown), 'both parts are on screen');
+  // The whole label stays the column's text and title.
+  const label = await page.$eval('[data-testid=matrix-column][data-key="q1"]', (th) => [th.querySelector('.matrix__label').textContent, th.title]);
+  assert.equal(label[0], label[1]);
+  assert.match(label[0], / \/ Rollback: /);
+});
+
 test('matrix: a PostgreSQL lesson names EXCEPTION blocks, not TRY', async (t) => {
   const { page } = t;
   await t.open('#/lesson/pg-isolation/matrix');
   await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
   const label = await page.$eval('[data-testid=matrix-column][data-key="error_numbers"] .matrix__label', (e) => e.textContent);
   assert.equal(label, 'Errors no EXCEPTION block caught, by session and number');
+});
+
+test('matrix: back from a row\'s run, the keyboard is on that row again', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip/matrix');
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  const rows = await page.$$eval('[data-testid=matrix-row]', (trs) => trs.map((tr) => tr.dataset.settings));
+  assert.ok(rows.length >= 2, rows.join(' | '));
+  const second = `[data-testid=matrix-row][data-settings="${rows[1]}"] [data-testid=matrix-open]`;
+  await page.focus(second);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=stage]');
+  await page.goBack();
+  await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
+  await page.waitForFunction((s) => document.activeElement?.closest('[data-testid=matrix-row]')?.dataset.settings === s, rows[1]);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'matrix-open');
 });

@@ -215,10 +215,43 @@ test('player: arrow keys on a toggle move between its values and leave the playh
   await page.keyboard.press('Enter');
   await settled(page, 'claim=one-statement');
   assert.equal(await page.getAttribute('[data-testid=toggle-claim]', 'data-value'), 'one-statement');
-  // Off the toggles the arrows step the player again.
-  await page.evaluate(() => document.activeElement.blur());
+  // Escape leaves the toggles: the arrows step the player again, and Space plays.
+  await page.keyboard.press('Escape');
+  assert.equal(await focused(), undefined, 'the value lost the focus');
   await page.keyboard.press('ArrowRight');
   assert.equal((await position(page)).events, 1);
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => /Pause/.test(document.querySelector('[data-testid=play]').getAttribute('aria-label')));
+  assert.equal(await page.getAttribute('[data-testid=toggle-claim]', 'data-value'), 'one-statement', 'Space pressed no toggle');
+});
+
+test('player: on a 1280×720 projector, the keys are listed, Page Down scrolls the stage and Why opens in sight', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
+  // The player's keys, listed where the legend is.
+  await page.click('[data-testid=keys] summary');
+  const keys = await page.$$eval('[data-testid=keys] li', (lis) => lis.map((li) => li.textContent));
+  assert.deepEqual(keys.map((k) => k.split(' ')[0]), ['Space', '←', 'Home', '[', '?', 'Esc', 'PgUp']);
+  assert.match(keys[0], /^Space play or pause$/);
+  // The stage's column scrolls on its own: Page Down moves it, and steps nothing.
+  const stageTop = () => page.$eval('.lesson--stage .stage', (el) => el.scrollTop);
+  await page.evaluate(() => document.activeElement.blur());
+  assert.equal(await stageTop(), 0);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.querySelector('.lesson--stage .stage').scrollTop > 0);
+  await page.keyboard.press('PageUp');
+  await page.waitForFunction(() => document.querySelector('.lesson--stage .stage').scrollTop === 0);
+  assert.deepEqual(await position(page), { events: 0, t: 0 }, 'the player did not step');
+  // A link with why=1 opens the panel where the column shows it.
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000&why=1');
+  await settled(page, 'readpast=off');
+  await page.waitForSelector('[data-testid=why]');
+  await page.waitForFunction(() => {
+    const column = document.querySelector('.lesson--stage .stage').getBoundingClientRect();
+    const why = document.querySelector('[data-testid=why]').getBoundingClientRect();
+    return why.top >= column.top && why.top + 64 <= column.bottom;
+  });
 });
 
 test('player: a focused box that scrolls keeps its keys; the player does not take them', async (t) => {

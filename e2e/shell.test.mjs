@@ -50,6 +50,9 @@ test('home: renders the header and the lesson list', async (t) => {
     assert.ok(ids.includes(id), `${id} missing from the list: ${ids}`);
   }
   assert.equal(ids[0], 'queue-wait-or-skip', 'the lessons keep their published order');
+  // PostgreSQL's group starts with its wait-or-skip lesson, as SQL Server's does.
+  const pg = await page.$$eval('[data-testid=lesson-group][data-database=postgresql] [data-testid=lesson-item]', (items) => items.map((i) => i.dataset.lesson));
+  assert.deepEqual(pg.slice(0, 2), ['pg-queue-skip-locked', 'pg-claim-race'], pg.join(', '));
   // A newcomer is told where to start, and meets each exercise after the lessons.
   assert.equal(await page.locator('[data-testid=start-here]').count(), 1);
   assert.match(await page.locator('[data-lesson="queue-wait-or-skip"] [data-testid=start-here]').textContent(), /Start here/);

@@ -20,6 +20,14 @@ pub const LESSON_ORDER: &[&str] = &[
     "queue-priority",
     "queue-filtered-index",
     "queue-output-trigger",
+    // PostgreSQL: the wait-or-skip counterpart first, as SQL Server's group starts.
+    "pg-queue-skip-locked",
+    "pg-claim-race",
+    "pg-isolation",
+    "pg-partial-index",
+    "pg-write-skew",
+    "pg-send-double-click",
+    "pg-foreign-key-locks",
 ];
 
 /// One embedded lesson with the HTML of its Markdown (the lesson's raw HTML escaped).

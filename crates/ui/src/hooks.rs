@@ -513,8 +513,10 @@ impl Drop for AnimationLoop {
 
 /// The player's keys, on the whole page while a lesson is open: Space plays or pauses,
 /// ← → step one event, Home and End jump, `[` `]` jump between anomalies, `?` opens or
-/// closes the explanation and Escape closes it. Keys typed into a field, a select or a range
-/// keep their own meaning, and Space/Enter on a button or link press that control.
+/// closes the explanation and Escape closes it; Page Up and Page Down scroll the stage's
+/// column where it scrolls on its own (a wide screen), as they would scroll a page.
+/// Keys typed into a field, a select or a range keep their own meaning, and Space/Enter
+/// on a button or link press that control.
 #[hook]
 pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
     use_effect_with(active, move |&active| {
@@ -530,6 +532,7 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
                     "[" => PlayerAction::PrevAnomaly,
                     "?" => PlayerAction::ToggleWhy,
                     "Escape" => PlayerAction::CloseWhy,
+                    "PageDown" | "PageUp" => return scroll_stage(key == "PageDown"),
                     _ => return false,
                 };
                 dispatch.emit(action);
@@ -538,6 +541,30 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
         });
         move || drop(listener)
     });
+}
+
+/// Scrolls the stage's column by most of its height, when it is a box that scrolls (the
+/// wide layout; stacked, the page scrolls and the keys keep their own meaning).
+fn scroll_stage(down: bool) -> bool {
+    let Some(stage) = document()
+        .query_selector(".lesson--stage .stage")
+        .ok()
+        .flatten()
+    else {
+        return false;
+    };
+    let scrolls = window()
+        .get_computed_style(&stage)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("overflow-y").ok())
+        .is_some_and(|v| v == "auto" || v == "scroll");
+    if !scrolls || stage.scroll_height() <= stage.client_height() + 1 {
+        return false;
+    }
+    let page = f64::from(stage.client_height()) * 0.9;
+    stage.scroll_by_with_x_and_y(0.0, if down { page } else { -page });
+    true
 }
 
 /// A page-wide key listener: `on_key(key, on_a_control)` gets each key pressed outside

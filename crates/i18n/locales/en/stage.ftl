@@ -29,6 +29,15 @@ legend-mixed = many short steps: zoom in to see each statement
 legend-marks = ✕ error · ⤼ skipped a locked row · ◆ result · ✓ commit · ↺ rollback · ☠ deadlock
 legend-anomaly = anomaly: what the lesson is about ([ and ] jump between them, ? says why)
 legend-zoom = Zoom: wheel or pinch over the lanes, + and −, or drag across the whole-run strip.
+keys = Keys
+keys-space = Space
+keys-play = play or pause
+keys-step = one event back or forward
+keys-ends = the start, the end
+keys-anomaly = the previous or next anomaly
+keys-why = open or close “why”
+keys-escape = close “why”; on a toggle, give the keys back to the player
+keys-page = scroll the stage
 
 anomaly-at = { $anomaly } at { $time }
 anomaly-none = No anomalies in this run.

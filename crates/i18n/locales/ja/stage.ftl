@@ -29,6 +29,15 @@ legend-mixed = 短いステップが多数: 拡大すると各文が見えます
 legend-marks = ✕ エラー · ⤼ ロックされた行をスキップ · ◆ 結果 · ✓ コミット · ↺ ロールバック · ☠ デッドロック
 legend-anomaly = 異常: このレッスンの主題 ([ と ] で移動、? で理由)
 legend-zoom = 拡大縮小: レーン上でホイールかピンチ、+ と −、または全体の帯をドラッグ。
+keys = キー操作
+keys-space = Space
+keys-play = 再生または一時停止
+keys-step = 1 イベント戻る、進む
+keys-ends = 先頭、末尾
+keys-anomaly = 前または次の異常
+keys-why = 「なぜ」を開く、閉じる
+keys-escape = 「なぜ」を閉じる。トグル上ではキー操作をプレーヤーに戻す
+keys-page = ステージをスクロール
 
 anomaly-at = { $time } の { $anomaly }
 anomaly-none = この実行に異常はありません。

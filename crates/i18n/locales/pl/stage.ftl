@@ -29,6 +29,15 @@ legend-mixed = wiele krótkich kroków: powiększ, by zobaczyć każdą instrukc
 legend-marks = ✕ błąd · ⤼ pominięty zablokowany wiersz · ◆ wynik · ✓ zatwierdzenie · ↺ wycofanie · ☠ zakleszczenie
 legend-anomaly = anomalia: to, o czym jest lekcja ([ i ] skaczą między nimi, ? mówi dlaczego)
 legend-zoom = Powiększanie: kółko albo gest szczypania nad torami, + i −, albo przeciągnięcie po pasku całego przebiegu.
+keys = Klawisze
+keys-space = spacja
+keys-play = odtwarzaj albo wstrzymaj
+keys-step = jedno zdarzenie wstecz albo naprzód
+keys-ends = początek, koniec
+keys-anomaly = poprzednia albo następna anomalia
+keys-why = otwórz albo zamknij „dlaczego”
+keys-escape = zamknij „dlaczego”; na przełączniku oddaj klawisze odtwarzaczowi
+keys-page = przewiń scenę
 
 anomaly-at = { $anomaly } w chwili { $time }
 anomaly-none = W tym przebiegu nie ma anomalii.

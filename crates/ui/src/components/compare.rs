@@ -1,5 +1,5 @@
 //! The compare page: two runs of one lesson, lanes of one above the other's on one time
-//! axis and one playhead, the first point where they diverge marked and explained, and
+//! axis and one playhead that plays or steps, the first point where they diverge marked and explained, and
 //! both outcomes side by side (the right one's differences from the left marked).
 
 use std::rc::Rc;
@@ -8,7 +8,9 @@ use yew::prelude::*;
 
 use super::lanes::Lanes;
 use super::outcome::Outcome;
-use super::transport::{icon, off, ICON_BACK, ICON_END, ICON_FORWARD, ICON_HOME};
+use super::transport::{
+    icon, off, ICON_BACK, ICON_END, ICON_FORWARD, ICON_HOME, ICON_PAUSE, ICON_PLAY,
+};
 use crate::catalog::catalog;
 use crate::compare::{differences, divergence, CompareRoute, PairJob};
 use crate::hooks::{navigate, Measure};
@@ -25,6 +27,10 @@ pub struct ComparePageProps {
 }
 
 type Pair = (Shared<RunModel>, Shared<RunModel>);
+
+/// Playing, the time between two instants: the player's pace at 1× (four events a
+/// second).
+const PLAY_STEP_MS: u32 = 250;
 
 #[function_component]
 pub fn ComparePage(props: &ComparePageProps) -> Html {
@@ -45,8 +51,8 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             crate::hooks::replace_url(&Route::Compare(here).href());
         });
     }
-    // Embedded, the widget tells embed.js its height, as the lesson's embed does (a
-    // compare plays nothing, so nothing holds the height back).
+    // Embedded, the widget tells embed.js its height, as the lesson's embed does (its
+    // height does not change as it plays, so nothing holds it back).
     let root = use_node_ref();
     super::embed::use_report_height(root.clone(), false);
     {
@@ -93,37 +99,81 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
             },
         );
     }
-    // Keys outside a field move the playhead as the player's do: Home and End to the
-    // ends, the arrows from one instant of either run to the next.
+    // Play: the playhead goes from one instant of either run to the next, a step every
+    // PLAY_STEP_MS (the player's pace at 1×), and stops at the end.
+    let playing = use_state(|| false);
     {
-        let (t_us, runs) = (t_us.clone(), runs.clone());
+        let (t_us, runs, playing) = (t_us.clone(), runs.clone(), playing.clone());
+        let ready = runs.as_ref().map(|r| r.is_ok());
+        use_effect_with((*playing, *t_us, ready), move |&(on, now, _)| {
+            let timer = match (&*runs, on) {
+                (Some(Ok((left, right))), true) => {
+                    let next = crate::compare::next_instant(&left.trace, &right.trace, now, true);
+                    Some(gloo::timers::callback::Timeout::new(
+                        PLAY_STEP_MS,
+                        move || match next {
+                            Some(at) => t_us.set(at),
+                            None => playing.set(false),
+                        },
+                    ))
+                }
+                _ => None,
+            };
+            move || drop(timer)
+        });
+    }
+    let toggle_play = {
+        let (t_us, runs, playing) = (t_us.clone(), runs.clone(), playing.clone());
+        move || {
+            if !*playing {
+                // At the end, Play starts again from the start.
+                if let Some(Ok((left, right))) = &*runs {
+                    if *t_us >= left.end_us().max(right.end_us()) {
+                        t_us.set(0);
+                    }
+                }
+            }
+            playing.set(!*playing);
+        }
+    };
+    // Keys outside a field move the playhead as the player's do: Space plays or pauses,
+    // Home and End go to the ends, the arrows from one instant of either run to the next.
+    {
+        let (t_us, runs, toggle_play) = (t_us.clone(), runs.clone(), toggle_play.clone());
         // Listened anew as the runs arrive and as the playhead moves, so the keys step
         // from where it is now.
-        use_effect_with((runs.as_ref().map(|r| r.is_ok()), *t_us), move |_| {
-            let listener = crate::hooks::page_keys(move |key, control| {
-                let Some(Ok((left, right))) = &*runs else {
-                    return false;
-                };
-                let axis = left.end_us().max(right.end_us());
-                let now = (*t_us).min(axis);
-                let to = match key {
-                    "Home" => Some(0),
-                    "End" => Some(axis),
-                    "ArrowRight" if !control => {
-                        crate::compare::next_instant(&left.trace, &right.trace, now, true)
+        use_effect_with(
+            (runs.as_ref().map(|r| r.is_ok()), *t_us, *playing),
+            move |_| {
+                let listener = crate::hooks::page_keys(move |key, control| {
+                    let Some(Ok((left, right))) = &*runs else {
+                        return false;
+                    };
+                    let axis = left.end_us().max(right.end_us());
+                    let now = (*t_us).min(axis);
+                    if matches!(key, " " | "Spacebar") && !control {
+                        toggle_play();
+                        return true;
                     }
-                    "ArrowLeft" if !control => {
-                        crate::compare::next_instant(&left.trace, &right.trace, now, false)
+                    let to = match key {
+                        "Home" => Some(0),
+                        "End" => Some(axis),
+                        "ArrowRight" if !control => {
+                            crate::compare::next_instant(&left.trace, &right.trace, now, true)
+                        }
+                        "ArrowLeft" if !control => {
+                            crate::compare::next_instant(&left.trace, &right.trace, now, false)
+                        }
+                        _ => return false,
+                    };
+                    if let Some(at) = to {
+                        t_us.set(at);
                     }
-                    _ => return false,
-                };
-                if let Some(at) = to {
-                    t_us.set(at);
-                }
-                true
-            });
-            move || drop(listener)
-        });
+                    true
+                });
+                move || drop(listener)
+            },
+        );
     }
     let Some(lesson) = lesson else {
         let known: Vec<String> = catalog().ids().iter().map(ToString::to_string).collect();
@@ -304,6 +354,15 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         title={t!("compare-marker", time = ms_label(d.at_us))}></span>
                 }
             });
+            let play_label = if *playing {
+                t!("pause-label")
+            } else {
+                t!("play-label")
+            };
+            let on_play = {
+                let toggle_play = toggle_play.clone();
+                Callback::from(move |_: MouseEvent| toggle_play())
+            };
             html! {
                 <>
                     <div class="compare__transport" data-testid="compare-transport">
@@ -312,6 +371,11 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                                 data-testid="compare-home" aria-disabled={off(t == 0)} onclick={jump(Some(0))}>{ icon(ICON_HOME) }</button>
                             <button type="button" class="icon-button" aria-label={t!("compare-back-label")} title={t!("compare-back-label")}
                                 data-testid="compare-back" aria-disabled={off(back.is_none())} onclick={jump(back)}>{ icon(ICON_BACK) }</button>
+                            <button type="button" class="icon-button icon-button--play" aria-label={play_label.clone()} title={play_label}
+                                data-testid="compare-play" data-playing={if *playing { "true" } else { "false" }} onclick={on_play}>
+                                { icon(if *playing { ICON_PAUSE } else { ICON_PLAY }) }
+                                { if *playing { t!("pause") } else if t >= axis { t!("replay") } else { t!("play") } }
+                            </button>
                             <button type="button" class="icon-button" aria-label={t!("compare-forward-label")} title={t!("compare-forward-label")}
                                 data-testid="compare-forward" aria-disabled={off(forward.is_none())} onclick={jump(forward)}>{ icon(ICON_FORWARD) }</button>
                             <button type="button" class="icon-button" aria-label={t!("end-label")} title={t!("end-title")}

@@ -506,6 +506,7 @@ struct LaneLegendProps {
 #[function_component]
 fn LaneLegend(props: &LaneLegendProps) -> Html {
     html! {
+        <div class="legend-boxes">
         <details class="legend-box">
         <summary class="legend-box__summary">{ t!("legend") }</summary>
         <p class="legend" aria-label={t!("legend")}>
@@ -520,6 +521,33 @@ fn LaneLegend(props: &LaneLegendProps) -> Html {
             <span class="legend__item"><span class="anomaly-sample" aria-hidden="true"></span>{ t!("legend-anomaly") }</span>
             <span class="legend__item">{ t!("legend-zoom") }</span>
         </p>
+        </details>
+        <KeyList />
+        </div>
+    }
+}
+
+/// The player's keys (`hooks::use_player_keys`), for a keyboard user and for a room
+/// watching a projector.
+#[function_component]
+fn KeyList() -> Html {
+    let keys = [
+        (t!("keys-space"), t!("keys-play")),
+        ("← →".to_string(), t!("keys-step")),
+        ("Home End".to_string(), t!("keys-ends")),
+        ("[ ]".to_string(), t!("keys-anomaly")),
+        ("?".to_string(), t!("keys-why")),
+        ("Esc".to_string(), t!("keys-escape")),
+        ("PgUp PgDn".to_string(), t!("keys-page")),
+    ];
+    html! {
+        <details class="legend-box legend-box--keys" data-testid="keys">
+        <summary class="legend-box__summary">{ t!("keys") }</summary>
+        <ul class="legend keys">
+            { for keys.into_iter().map(|(key, what)| html! {
+                <li class="legend__item"><kbd>{ key }</kbd>{ " " }{ what }</li>
+            }) }
+        </ul>
         </details>
     }
 }

@@ -8,9 +8,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo::storage::{SessionStorage, Storage};
 use gloo::timers::callback::Timeout;
 use gloo::utils::window;
 use lesson::{Cell, Lesson, Matrix, MatrixProgress, Reading, Row, MISSING};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::catalog::catalog;
@@ -42,6 +44,53 @@ enum Table {
     Failed(String),
 }
 
+/// Where the row last opened from this matrix is kept for the way back
+/// (`sessionStorage`, this tab only).
+fn row_key(id: &str) -> String {
+    format!("lockstep.matrix-row.{id}")
+}
+
+/// A click in the table remembers the row it opens.
+fn remember_row(id: &str) -> Callback<MouseEvent> {
+    let key = row_key(id);
+    Callback::from(move |e: MouseEvent| {
+        let row = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-testid=matrix-row]").ok().flatten())
+            .and_then(|tr| tr.get_attribute("data-settings"));
+        if let Some(settings) = row {
+            let _ = SessionStorage::set(&key, settings);
+        }
+    })
+}
+
+/// Focuses the first link of the row remembered by [`remember_row`], once.
+fn refocus_row(id: &str) {
+    let key = row_key(id);
+    let Ok(settings) = SessionStorage::get::<String>(&key) else {
+        return;
+    };
+    SessionStorage::delete(&key);
+    let link = gloo::utils::document()
+        .query_selector_all("[data-testid=matrix-row]")
+        .ok()
+        .and_then(|rows| {
+            (0..rows.length())
+                .filter_map(|i| rows.get(i)?.dyn_into::<web_sys::Element>().ok())
+                .find(|tr| tr.get_attribute("data-settings").as_deref() == Some(settings.as_str()))
+        })
+        .and_then(|tr| {
+            tr.query_selector("[data-testid=matrix-open]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(link) = link {
+        let _ = link.focus();
+    }
+}
+
 fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
@@ -64,6 +113,16 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
         use_effect_with((key, *shown), move |&(_, n)| {
             let timer = (n < rows).then(|| Timeout::new(0, move || shown.set(n + ROWS_PER_TASK)));
             move || drop(timer)
+        });
+    }
+    // Back from a row's run, the keyboard is on that row again once the table is whole.
+    {
+        let id = props.id.clone();
+        let whole = matches!(&*table, Table::Done(m, _) if *shown >= m.rows.len());
+        use_effect_with(whole, move |&whole| {
+            if whole {
+                refocus_row(&id);
+            }
         });
     }
 
@@ -234,6 +293,27 @@ fn legend_labels(lesson: &Lesson, columns: &[lesson::Column]) -> Vec<String> {
         .collect()
 }
 
+/// A column's label. A column that measures the same thing for checks under different
+/// settings (`Commit: ... / Rollback: ...`) shows each check's part on lines of its own,
+/// each cut short alone, so the heading never reads as one setting's check over the
+/// other setting's rows.
+fn column_label(label: &str) -> Html {
+    let parts: Vec<&str> = label.split(" / ").collect();
+    if parts.len() == 1 {
+        return html! { <span class="matrix__label">{ label }</span> };
+    }
+    html! {
+        <span class="matrix__label matrix__label--parts">
+            { for parts.iter().enumerate().map(|(k, part)| html! {
+                <>
+                    if k > 0 { <span class="matrix__sep">{ " / " }</span> }
+                    <span class="matrix__part">{ *part }</span>
+                </>
+            }) }
+        </span>
+    }
+}
+
 fn matrix_table(
     lesson: &Shared<Lesson>,
     matrix: &Shared<Matrix>,
@@ -268,7 +348,7 @@ fn matrix_table(
                 </ul>
                 <p>{ t!("matrix-marks-note") }</p>
             </div>
-            <div class="matrix__scroll">
+            <div class="matrix__scroll" onclick={remember_row(&lesson.id)}>
                 <table class="matrix__table" data-testid={if complete { "matrix-table" } else { "matrix-table-drawing" }}>
                     <thead>
                         <tr>
@@ -287,7 +367,7 @@ fn matrix_table(
                             // legend and the tests name the column by) below them.
                             { for matrix.columns.iter().zip(&labels).map(|(c, label)| html! {
                                 <th scope="col" class="matrix__column" title={label.clone()} data-testid="matrix-column" data-key={c.key.clone()}>
-                                    <span class="matrix__label">{ label }</span>
+                                    { column_label(label) }
                                     <code class="matrix__key">{ &c.key }</code>
                                 </th>
                             }) }

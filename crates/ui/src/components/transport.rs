@@ -97,16 +97,26 @@ pub fn Toggles(props: &TogglesProps) -> Html {
 
 /// ← → ↑ ↓ on a toggle's value move the focus to the previous or next value of that
 /// toggle, round the ends (a toolbar's keys), instead of stepping the player: a learner
-/// on a toggle is choosing a setting. Enter or Space then presses the value.
+/// on a toggle is choosing a setting. Enter or Space then presses the value, and Escape
+/// leaves the toggles, so Space plays and the arrows step again.
 fn values_key(e: KeyboardEvent) {
-    let forward = match e.key().as_str() {
-        "ArrowRight" | "ArrowDown" => true,
-        "ArrowLeft" | "ArrowUp" => false,
-        _ => return,
-    };
     if e.ctrl_key() || e.alt_key() || e.meta_key() {
         return;
     }
+    let forward = match e.key().as_str() {
+        "ArrowRight" | "ArrowDown" => true,
+        "ArrowLeft" | "ArrowUp" => false,
+        "Escape" => {
+            if let Some(button) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = button.blur();
+            }
+            return;
+        }
+        _ => return,
+    };
     let Some(item) = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -145,8 +155,8 @@ pub(crate) fn icon(path: &'static str) -> Html {
 
 pub(crate) const ICON_HOME: &str = "M2 3h2v10H2zM9 3v10L4 8zM15 3v10L10 8z";
 pub(crate) const ICON_BACK: &str = "M3 3h2v10H3zM13 3v10L6 8z";
-const ICON_PLAY: &str = "M4 2.5v11L13 8z";
-const ICON_PAUSE: &str = "M3.5 3h3v10h-3zM9.5 3h3v10h-3z";
+pub(crate) const ICON_PLAY: &str = "M4 2.5v11L13 8z";
+pub(crate) const ICON_PAUSE: &str = "M3.5 3h3v10h-3zM9.5 3h3v10h-3z";
 pub(crate) const ICON_FORWARD: &str = "M3 3v10l7-5zM11 3h2v10h-2z";
 pub(crate) const ICON_END: &str = "M1 3v10l5-5zM7 3v10l5-5zM12 3h2v10h-2z";
 

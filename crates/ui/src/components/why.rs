@@ -40,7 +40,8 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
 const STACKED: &str = "(max-width: 63.99rem), (max-height: 35.99rem)";
 
 /// Brings the opened panel into sight: on a phone it sits below the fold, and the
-/// sticky stage (about half the screen) would cover its first lines.
+/// sticky stage (about half the screen) would cover its first lines; on a wide screen
+/// it sits low in the stage's column, which scrolls on its own.
 fn reveal(panel: &web_sys::Element) {
     let window = gloo::utils::window();
     let stacked = window
@@ -48,6 +49,17 @@ fn reveal(panel: &web_sys::Element) {
         .ok()
         .flatten()
         .is_some_and(|m| m.matches());
+    if !stacked {
+        if let Some(column) = panel.closest(".lesson--stage .stage").ok().flatten() {
+            let bottom = column.get_bounding_client_rect().bottom();
+            let column_top = column.get_bounding_client_rect().top();
+            let top = panel.get_bounding_client_rect().top();
+            if top < column_top || top + 64.0 > bottom {
+                column.scroll_by_with_x_and_y(0.0, top - column_top - 8.0);
+            }
+            return;
+        }
+    }
     // Once scrolled, a sticky stage covers its own height at the top.
     let cover = if stacked {
         gloo::utils::document()
