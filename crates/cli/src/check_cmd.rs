@@ -243,13 +243,12 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
         };
         tally.runs += 1;
         // A rule that watches a table or column the run lacks would find nothing, quietly.
-        for (i, message) in lesson::rule_problems(
+        for ((line, col), message) in lesson::rule_problems(
             &lesson.anomalies,
             &report.simulation.view(usize::MAX).tables,
         ) {
-            let rule = &lesson.anomalies[i];
             if reported.insert(message.clone()) {
-                eprintln!("{name}:{}:{}: {message}", rule.line, rule.col);
+                eprintln!("{name}:{line}:{col}: {message}");
                 tally.errors += 1;
             }
         }

@@ -132,6 +132,28 @@ fn check_passes_a_good_lesson() {
     );
 }
 
+/// An anomaly rule naming a table or column the run lacks is reported where the rule
+/// writes that name, not at the rule's first line.
+#[test]
+fn check_reports_an_anomaly_rules_unknown_names_where_they_are_written() {
+    let dir = TempDir::new("anomaly-names");
+    let rules = "\n[[anomalies]]\nkind = \"duplicate\"\ntable = \"tt\"\ncolumns = [\"id\"]\nlabel = \"no such table\"\n\n[[anomalies]]\nkind = \"unmatched\"\ntable = \"t\"\ncolumns = [\"id\"]\nmatch_table = \"t\"\nmatch_columns = [\"nope\"]\nlabel = \"no such column\"\n+++";
+    let text = PASSING.replacen("\n+++\n\n", &format!("{rules}\n\n"), 1);
+    dir.write("passing.md", &text);
+    check_cli(
+        &dir,
+        &["check", "."],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 1 lesson, 2 runs, 3 checks: 3 passed, 0 failed; 2 errors
+            --- stderr
+            ./passing.md:25:9: anomaly `no such table` watches table `tt`, which the run does not have (tables: t)
+            ./passing.md:34:18: anomaly `no such column` names column `nope`, which table `t` lacks (columns: id)
+        "#]],
+    );
+}
+
 #[test]
 fn check_fails_a_failing_check_with_settings_and_seed() {
     let dir = TempDir::new("failing");

@@ -31,6 +31,20 @@ pub struct AnomalyRule {
     /// Position of the rule's `kind` in the lesson file (1-based).
     pub line: u32,
     pub col: u32,
+    /// Where the rule names its tables and columns, for `lockstep check`'s errors.
+    pub places: RulePlaces,
+}
+
+/// Positions (line, column; 1-based) of what an [`AnomalyRule`] names in its lesson
+/// file, so a name the run lacks is reported where it is written.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RulePlaces {
+    pub table: (u32, u32),
+    /// One for each of `columns`.
+    pub columns: Vec<(u32, u32)>,
+    pub match_table: (u32, u32),
+    /// One for each of `match_columns`.
+    pub match_columns: Vec<(u32, u32)>,
 }
 
 impl AnomalyRule {
@@ -849,19 +863,26 @@ fn victims_and_errors(trace: &[TraceEntry], out: &mut Vec<Anomaly>) {
 }
 
 /// Why rules find nothing in this final state: a table or column that does not exist.
-/// `lockstep check` reports these at the rule's position.
-pub fn rule_problems(rules: &[AnomalyRule], tables: &[TableView]) -> Vec<(usize, String)> {
+/// Each problem comes with the position where the rule names it, for `lockstep check`.
+pub fn rule_problems(rules: &[AnomalyRule], tables: &[TableView]) -> Vec<((u32, u32), String)> {
     let mut out = Vec::new();
-    for (i, r) in rules.iter().enumerate() {
-        let mut watched = vec![(r.table.as_str(), &r.columns[..])];
+    for r in rules {
+        let at = &r.places;
+        let mut watched = vec![(r.table.as_str(), at.table, &r.columns[..], &at.columns)];
         if let Some(m) = &r.match_table {
-            watched.push((m, r.match_columns()));
+            // Without `match_columns`, the match compares the same names as `columns`.
+            let places = if r.match_columns.is_empty() {
+                &at.columns
+            } else {
+                &at.match_columns
+            };
+            watched.push((m, at.match_table, r.match_columns(), places));
         }
-        for (table, columns) in watched {
+        for (table, table_at, columns, columns_at) in watched {
             let Some(t) = tables.iter().find(|t| t.name.eq_ignore_ascii_case(table)) else {
                 let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
                 out.push((
-                    i,
+                    table_at,
                     format!(
                         "anomaly `{}` watches table `{table}`, which the run does not have (tables: {})",
                         r.label,
@@ -870,10 +891,10 @@ pub fn rule_problems(rules: &[AnomalyRule], tables: &[TableView]) -> Vec<(usize,
                 ));
                 continue;
             };
-            for c in columns {
+            for (i, c) in columns.iter().enumerate() {
                 if !t.columns.iter().any(|x| x.eq_ignore_ascii_case(c)) {
                     out.push((
-                        i,
+                        columns_at.get(i).copied().unwrap_or((r.line, r.col)),
                         format!(
                             "anomaly `{}` names column `{c}`, which table `{}` lacks (columns: {})",
                             r.label,
@@ -1042,6 +1063,7 @@ mod tests {
             match_columns: Vec::new(),
             line: 1,
             col: 1,
+            places: RulePlaces::default(),
         }
     }
 
@@ -1222,6 +1244,7 @@ mod tests {
             match_columns: Vec::new(),
             line: 1,
             col: 1,
+            places: RulePlaces::default(),
         };
         let trace = vec![
             at(5, insert("u1", "external_system", "1000")),

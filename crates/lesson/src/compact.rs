@@ -12,7 +12,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
+use crate::anomaly::{AnomalyRule, AnomalyRuleKind, RulePlaces};
 use crate::block::{Alternative, BlockRole, Piece, Solution, SqlBlock};
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::codec::{Codec, Reader, Writer};
@@ -267,7 +267,14 @@ codec_struct!(AnomalyRule {
     match_table,
     match_columns,
     line,
-    col
+    col,
+    places
+});
+codec_struct!(RulePlaces {
+    table,
+    columns,
+    match_table,
+    match_columns
 });
 codec_struct!(Property {
     name,

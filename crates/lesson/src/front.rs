@@ -7,7 +7,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::anomaly::{AnomalyRule, AnomalyRuleKind};
+use crate::anomaly::{AnomalyRule, AnomalyRuleKind, RulePlaces};
 use crate::block::resolve_condition;
 use crate::check::{Bound, Check, CheckKind, Expectation, Expected, Figure};
 use crate::property::{Builtin, Property, PropertyKind};
@@ -165,10 +165,9 @@ pub(crate) fn parse_front(
     let raw: RawFront = match toml::from_str(text) {
         Ok(raw) => raw,
         Err(e) => {
-            let at = e.span().map_or(base, |s| base + s.start);
-            let message = e.message().trim().replace('\n', "; ");
-            let hint = toml_hint(&message);
-            errors.push(source.error(at, format!("front matter: {message}{hint}")));
+            errors.push(toml_error(source, text, base, &e, |m| {
+                toml_hint(m).to_string()
+            }));
             return None;
         }
     };
@@ -382,7 +381,15 @@ pub(crate) fn parse_front(
             );
         }
         let kind = *a.kind.get_ref();
-        let names = |list: &Spanned<Vec<Spanned<String>>>, errors: &mut Vec<LessonError>| {
+        let at = |span: Range<usize>| source.position(base + span.start);
+        let mut places = RulePlaces {
+            table: at(a.table.span()),
+            match_table: a.match_table.as_ref().map_or((0, 0), |m| at(m.span())),
+            ..RulePlaces::default()
+        };
+        let names = |list: &Spanned<Vec<Spanned<String>>>,
+                     errors: &mut Vec<LessonError>,
+                     places: &mut Vec<(u32, u32)>| {
             let mut out: Vec<String> = Vec::new();
             for c in list.get_ref() {
                 let name = c.get_ref();
@@ -396,6 +403,7 @@ pub(crate) fn parse_front(
                     err(errors, c.span(), format!("column `{name}` is listed twice"));
                 } else {
                     out.push(name.clone());
+                    places.push(at(c.span()));
                 }
             }
             out
@@ -425,7 +433,7 @@ pub(crate) fn parse_front(
                 );
                 Vec::new()
             }
-            (Some(c), _) => names(c, errors),
+            (Some(c), _) => names(c, errors, &mut places.columns),
             (None, _) => {
                 err(
                     errors,
@@ -477,7 +485,7 @@ pub(crate) fn parse_front(
                 Vec::new()
             }
             Some(m) => {
-                let list = names(m, errors);
+                let list = names(m, errors, &mut places.match_columns);
                 if m.get_ref().len() != columns.len() {
                     err(
                         errors,
@@ -517,6 +525,7 @@ pub(crate) fn parse_front(
                 match_columns,
                 line,
                 col,
+                places,
             });
         }
     }
@@ -1212,6 +1221,121 @@ fn is_seed_id(s: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
         && s.len() > 1
         && chars.all(|c| c.is_ascii_digit())
+}
+
+/// A front matter's TOML error at its place in the file, with `hint(message)` added;
+/// a list left open is named, with where its `]` belongs.
+pub(crate) fn toml_error(
+    source: &SourceFile,
+    text: &str,
+    base: usize,
+    e: &toml::de::Error,
+    hint: impl Fn(&str) -> String,
+) -> LessonError {
+    let offset = e.span().map_or(0, |s| s.start);
+    let message = e.message().trim().replace('\n', "; ");
+    match unclosed_list(text, offset) {
+        // TOML reads on into the next line and complains there; say where the `]`
+        // goes and which list lacks it.
+        Some((open, end)) => {
+            let (line, col) = source.position(base + open);
+            source.error(
+                base + end,
+                format!("front matter: the list opened at {line}:{col} has no closing `]`: end it here ({message})"),
+            )
+        }
+        None => source.error(
+            base + offset,
+            format!("front matter: {message}{}", hint(&message)),
+        ),
+    }
+}
+
+/// For a TOML error at `offset` inside a list that a later line leaves open by
+/// starting a new key or table: the offset of the list's `[` and of the end of the last
+/// line before that key or table that holds something, where the missing `]` belongs.
+/// An error among a list's own elements (a missing comma between two values) gives
+/// `None`.
+fn unclosed_list(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let offset = offset.min(text.len());
+    let error_line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    // The innermost `[` still open where the error is, outside strings and comments.
+    let mut open: Vec<usize> = Vec::new();
+    let mut chars = text[..offset].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                let mut escaped = false;
+                for (_, d) in chars.by_ref() {
+                    if d == c && !escaped || d == '\n' {
+                        break;
+                    }
+                    escaped = c == '"' && d == '\\' && !escaped;
+                }
+            }
+            '#' => {
+                for (_, d) in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            '[' => open.push(i),
+            ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let open = *open.last()?;
+    let after_open = text[open..].find('\n').map_or(text.len(), |i| open + i + 1);
+    // Lines after the list's own, up to the error's: (start offset, text).
+    let mut at = after_open;
+    let own = text[..after_open].trim_end_matches('\n');
+    let own_start = own.rfind('\n').map_or(0, |i| i + 1);
+    let mut end = own_start + content_len(&own[own_start..]);
+    for line in text[after_open..error_line_end.max(after_open)].split('\n') {
+        let start = at;
+        at += line.len() + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let is_key = trimmed.split_once('=').is_some_and(|(key, _)| {
+            let key = key.trim();
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.\"".contains(c))
+        });
+        let is_header =
+            trimmed.starts_with('[') && trimmed.ends_with(']') && !trimmed.contains(',');
+        if is_key || is_header {
+            return Some((open, end));
+        }
+        end = start + content_len(line);
+    }
+    None
+}
+
+/// The length of a TOML line without its trailing comment and spaces.
+fn content_len(line: &str) -> usize {
+    let mut quote = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) => {
+                if c == q && !escaped {
+                    quote = None;
+                }
+                escaped = q == '"' && c == '\\' && !escaped;
+            }
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' => return line[..i].trim_end().len(),
+            None => {}
+        }
+    }
+    line.trim_end().len()
 }
 
 /// How to write what a TOML type error wanted, for the mistakes authors make.

@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 pub use anomaly::{
     find_anomalies, latest_anomaly, rule_problems, values_text, writer, Anomaly, AnomalyKind,
-    AnomalyRule, AnomalyRuleKind, Duplicate, Kept, Lost, Unmatched, Writer,
+    AnomalyRule, AnomalyRuleKind, Duplicate, Kept, Lost, RulePlaces, Unmatched, Writer,
 };
 pub use apply::{Applied, RenderedBlock, ToggledRange};
 pub use block::{parse_duration_us, BlockRole, Solution, SqlBlock};

@@ -79,6 +79,37 @@ fn bad_toml() {
     );
 }
 
+/// A list missing its `]`: TOML complains on the next line; the error says where the
+/// `]` goes and which list lacks it, on one line or over several.
+#[test]
+fn a_list_without_its_closing_bracket_is_named_where_it_ends() {
+    check_error(
+        &[("covers = [\"Q3\"]", "covers = [\"Q3\" # the seed's IDs")],
+        expect![[r#"
+            lessons/tiny.md:6:15: front matter: the list opened at 6:10 has no closing `]`: end it here (missing comma between array elements, expected `,`)
+        "#]],
+    );
+    check_error(
+        &[(
+            "values = [\"on\", \"off\"]",
+            "values = [\n  \"on\",\n  \"off\", # the two\n\n",
+        )],
+        expect![[r#"
+            lessons/tiny.md:13:9: front matter: the list opened at 11:10 has no closing `]`: end it here (missing comma between array elements, expected `,`)
+        "#]],
+    );
+    // A missing comma between two elements is still TOML's own error.
+    check_error(
+        &[(
+            "values = [\"on\", \"off\"]",
+            "values = [\n  \"on\"\n  \"off\"\n]",
+        )],
+        expect![[r#"
+            lessons/tiny.md:13:3: front matter: missing comma between array elements, expected `,`
+        "#]],
+    );
+}
+
 #[test]
 fn toggle_names_the_player_url_uses_are_reserved() {
     check_error(

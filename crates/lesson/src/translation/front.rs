@@ -167,16 +167,21 @@ fn parse_translation(
     let raw: RawTranslation = match toml::from_str(&text[front_range.clone()]) {
         Ok(raw) => raw,
         Err(e) => {
-            let at = e
-                .span()
-                .map_or(front_range.start, |s| front_range.start + s.start);
-            let mut message = e.message().trim().replace('\n', "; ");
-            if message.starts_with("unknown field") {
-                message.push_str(
-                    " (a translation holds only texts; everything else is the original's)",
-                );
-            }
-            errors.push(source.error(at, format!("front matter: {message}")));
+            let front = &text[front_range.clone()];
+            errors.push(crate::front::toml_error(
+                source,
+                front,
+                front_range.start,
+                &e,
+                |m| {
+                    if m.starts_with("unknown field") {
+                        " (a translation holds only texts; everything else is the original's)"
+                            .into()
+                    } else {
+                        String::new()
+                    }
+                },
+            ));
             return None;
         }
     };
