@@ -375,8 +375,20 @@ test('i18n: a broken link, a compare and an Explore counterexample speak Polish'
   assert.match(why, /worker1 odczytuje task 1, zanim UPDATE sesji worker2 go zapisze; obie potem go zapisują/);
   const steps = await page.$$eval('[data-testid=explore-steps] li', (lis) => lis.map((li) => li.textContent));
   assert.ok(steps.length > 5, steps.join(' | '));
-  for (const s of steps) assert.doesNotMatch(s, / reads | runs |finishes its statement/, s);
+  // The steps word the trace's events in Polish too (the worker searches in the page's language).
+  for (const s of steps) assert.doesNotMatch(s, / reads | runs |finishes its statement| inserts | updates /, s);
+  assert.ok(steps.some((s) => /^worker\d wstawia claim/.test(s)), steps.join(" | "));
   await noMissingKeys(page, 'explore (pl)');
+
+  // The player replays it with the same Polish steps; switched to Japanese, it words
+  // them again rather than keep the Polish ones.
+  await page.click('[data-testid=explore-open-player]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=player]')?.dataset.pending === 'false' && document.querySelector('[data-testid=conflict-narration]'));
+  const replayed = () => page.$$eval('[data-testid=conflict-narration] li', (lis) => lis.map((li) => li.textContent).join(' | '));
+  assert.match(await replayed(), /worker\d wstawia claim/);
+  await page.selectOption('[data-testid=lang-switch]', 'ja');
+  await page.waitForFunction(() => /を挿入します/.test(document.querySelector('[data-testid=conflict-narration]')?.textContent ?? ''));
+  assert.doesNotMatch(await replayed(), /wstawia|inserts/);
 });
 
 test('i18n: the whole-run strip\'s label is whole in every language, beside one-letter sessions', async (t) => {

@@ -51,6 +51,7 @@ fn explore_lesson(args: &ExploreArgs) -> Result<(String, bool), Vec<String>> {
         prune_visited,
         walks: args.walks,
         walk_seed: seed,
+        ..Options::default()
     };
     let report = Search::new(&applied, seed, property, options)
         .and_then(Search::run)

@@ -5,7 +5,7 @@
 use engine::{Footprint, Schedule, Simulation, Sink};
 use lesson::Applied;
 
-use crate::path::{narrate_path, Counterexample};
+use crate::path::{narrate_path, Counterexample, Word};
 use crate::ExploreError;
 
 /// The pair of steps whose order decides a counterexample. Data, not a sentence:
@@ -110,11 +110,13 @@ pub(crate) fn find(sim: &Simulation, steps: &[Option<Touched>]) -> Option<Confli
 /// Replays an untimed schedule's choices from the setup run with `seed` and narrates
 /// them, with their conflict: what the player shows beside a counterexample it replays.
 /// Steps where one session alone could run are taken while choices remain; the
-/// replay stops at the last choice. `detail` is `None`: no property is judged.
+/// replay stops at the last choice. `detail` is `None`: no property is judged. `word`
+/// words the steps' events ([`crate::english`] for the trace's own lines).
 pub fn explain(
     applied: &Applied,
     seed: u64,
     schedule: &Schedule,
+    word: Word,
 ) -> Result<Counterexample, ExploreError> {
     let mut sim = Simulation::new(&applied.scenario, seed)
         .map_err(|e| ExploreError::Lesson(applied.locate(e.block, e.line, e.col, &e.message)))?;
@@ -146,5 +148,5 @@ pub fn explain(
         }
         path.push(step);
     }
-    narrate_path(&sim, &path, None).map_err(ExploreError::Property)
+    narrate_path(&sim, &path, None, word).map_err(ExploreError::Property)
 }

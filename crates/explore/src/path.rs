@@ -41,9 +41,25 @@ pub struct Narrated {
     /// The rows it read and did not write, `(table, key)`: `reads task 1`.
     pub reads: Vec<(String, String)>,
     /// What else happened: its trace lines, without the session's name where a line
-    /// starts with it (`inserts claim (2)`). They stay in the trace's words, which the
-    /// CLI, the tests and the page share.
+    /// starts with it (`inserts claim (2)`), as the search's [`Word`] words them: the
+    /// trace's English lines for the CLI and the tests, the page's language in the app.
     pub lines: Vec<String>,
+}
+
+/// How a step's trace event is worded: the event and the stepping session (empty for
+/// the server's own step); the line leaves out the session where it starts with it.
+pub type Word = fn(&Event, &str) -> String;
+
+/// The trace's own line (`Display`), without a leading `session `: the CLI's words.
+pub fn english(event: &Event, session: &str) -> String {
+    let line = event.to_string();
+    match (!session.is_empty())
+        .then(|| line.strip_prefix(session).and_then(|l| l.strip_prefix(' ')))
+        .flatten()
+    {
+        Some(own) => own.to_string(),
+        None => line,
+    }
 }
 
 impl Narrated {
@@ -265,8 +281,9 @@ pub(crate) fn narrate(
     root: &Simulation,
     path: &[usize],
     property: &Property,
+    word: Word,
 ) -> Result<Counterexample, PropertyError> {
-    narrate_path(root, path, Some(property))
+    narrate_path(root, path, Some(property), word)
 }
 
 /// Narrates `path` from `root`, up to the step that breaks `property` if one is given,
@@ -275,6 +292,7 @@ pub(crate) fn narrate_path(
     root: &Simulation,
     path: &[usize],
     property: Option<&Property>,
+    word: Word,
 ) -> Result<Counterexample, PropertyError> {
     let names: Vec<String> = root
         .view(0)
@@ -302,7 +320,7 @@ pub(crate) fn narrate_path(
                 break;
             }
             let events = sim.take_events();
-            steps.push(describe("", &events, &[], &mut String::new()));
+            steps.push(describe("", &events, &[], &mut String::new(), word));
             touched.push(None);
         }
     };
@@ -324,7 +342,7 @@ pub(crate) fn narrate_path(
         let name = names.get(pick).map_or("", String::as_str);
         let mut none = String::new();
         let carried = current.get_mut(pick).unwrap_or(&mut none);
-        let step = describe(name, &events, &read, carried);
+        let step = describe(name, &events, &read, carried, word);
         touched.push(Some(Touched {
             session: name.to_string(),
             statement: step.statement.clone(),
@@ -424,6 +442,7 @@ fn describe(
     events: &[engine::TraceEntry],
     read: &[(String, String)],
     current: &mut String,
+    word: Word,
 ) -> Narrated {
     let statement = match about(session, events) {
         About::Started(i) => match &events[i].event {
@@ -442,13 +461,7 @@ fn describe(
             Event::StatementFinished { .. } if e.event.session() == Some(session) => {
                 current.clear();
             }
-            event if told(event) => {
-                let line = event.to_string();
-                let own = (!session.is_empty())
-                    .then(|| line.strip_prefix(&format!("{session} ")))
-                    .flatten();
-                lines.push(own.map_or_else(|| line.clone(), str::to_string));
-            }
+            event if told(event) => lines.push(word(event, session)),
             _ => {}
         }
     }
@@ -509,7 +522,7 @@ mod tests {
     fn a_commit_is_told_with_its_commit_statement() {
         let (root, property) = lesson_root("pg-claim-race.md", &[]);
         let path: Vec<usize> = [[0; 4].as_slice(), &[1; 8], &[0; 4]].concat();
-        let c = narrate(&root, &path, &property).unwrap();
+        let c = narrate(&root, &path, &property, english).unwrap();
         let commits: Vec<(&str, &str)> = c
             .steps
             .iter()

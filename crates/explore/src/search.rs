@@ -6,11 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use engine::{Footprint, Mode, Simulation, Sink};
 use lesson::{Applied, Property};
 
-use crate::path::{self, Counterexample, Stepped};
+use crate::path::{self, Counterexample, Stepped, Word};
 use crate::ExploreError;
 
 /// Bounds and switches of a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Steps of one interleaving (statements and the timer's steps) the depth-first
     /// search follows; a longer one is cut there, and the search is not exhaustive.
@@ -28,7 +28,28 @@ pub struct Options {
     pub walks: u64,
     /// Seed of the walks' choices.
     pub walk_seed: u64,
+    /// How the counterexample's steps word the trace's events.
+    pub word: Word,
 }
+
+/// Equal when the searches are: how steps are worded does not change what is found.
+impl PartialEq for Options {
+    fn eq(&self, other: &Self) -> bool {
+        let bounds = |o: &Options| {
+            (
+                o.max_steps,
+                o.max_states,
+                o.sleep_sets,
+                o.prune_visited,
+                o.walks,
+                o.walk_seed,
+            )
+        };
+        bounds(self) == bounds(other)
+    }
+}
+
+impl Eq for Options {}
 
 impl Default for Options {
     fn default() -> Self {
@@ -39,6 +60,7 @@ impl Default for Options {
             prune_visited: true,
             walks: 200,
             walk_seed: 0,
+            word: crate::path::english,
         }
     }
 }
@@ -528,7 +550,7 @@ impl Search {
                     (path, steps)
                 };
                 Verdict::Violated(
-                    path::narrate(&self.root, &path, &self.property)
+                    path::narrate(&self.root, &path, &self.property, self.options.word)
                         .map_err(ExploreError::Property)?,
                 )
             }

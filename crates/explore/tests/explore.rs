@@ -130,8 +130,13 @@ fn claim_race_two_step_names_the_stale_read_and_the_write_that_decide_it() {
     assert_eq!(c.steps[12].session, "worker2");
 
     let l = lesson("queue-claim-race");
-    let replayed =
-        lockstep_explore::explain(&applied(&l, TWO_STEP_2X3), l.seed, &c.schedule).unwrap();
+    let replayed = lockstep_explore::explain(
+        &applied(&l, TWO_STEP_2X3),
+        l.seed,
+        &c.schedule,
+        lockstep_explore::english,
+    )
+    .unwrap();
     assert_eq!(replayed.steps, c.steps);
     assert_eq!(replayed.conflict, c.conflict);
     assert_eq!(replayed.detail, None);

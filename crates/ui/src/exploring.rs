@@ -32,6 +32,8 @@ impl Exploring {
         property: Property,
         options: Options,
     ) -> Result<Exploring, String> {
+        // The steps in the language in effect (the worker sets the page's).
+        let options = Options { word, ..options };
         Search::new(applied, seed, property, options)
             .map(|search| Exploring { search })
             .map_err(|e| e.to_string())
@@ -104,9 +106,42 @@ impl From<&Report> for Answer {
     }
 }
 
+/// A step's trace event in the language in effect ([`explore::Word`]), without the
+/// stepping session where the line starts with it: `inserts claim (2)`, `wstawia …`;
+/// in Japanese the subject's particle goes with it (`claim (2) を挿入します`), and a
+/// line whose session is not its subject stays whole.
+pub fn word(event: &engine::Event, session: &str) -> String {
+    let line = crate::i18n::event_line(event);
+    let rest = (!session.is_empty())
+        .then(|| line.strip_prefix(session).and_then(|l| l.strip_prefix(' ')))
+        .flatten();
+    let rest = match crate::i18n::lang() {
+        crate::i18n::Lang::Ja => {
+            rest.and_then(|r| r.strip_prefix("が ").or_else(|| r.strip_prefix("は ")))
+        }
+        _ => rest,
+    };
+    rest.map_or_else(|| line.clone(), str::to_string)
+}
+
+/// Whether the step's first line names its session, so the sentence needs no subject.
+/// Two events do, as a possessive: a Teradata consume that resumes and an
+/// sp_getapplock's answer (`clerk's sp_getapplock …`, `sp_getapplock sesji clerk …`,
+/// `clerk の sp_getapplock …`); [`word`] leaves such a line whole. Other lines may name
+/// the session further on (`owner NULL -> 'worker2'`) and still need it.
+fn names_itself(step: &Narrated) -> bool {
+    let who = step.who();
+    step.reads.is_empty()
+        && step.lines.first().is_some_and(|line| {
+            line.starts_with(&format!("{who}'s "))
+                || line.starts_with(&format!("{who} の "))
+                || line.contains(&format!(" sesji {who} "))
+        })
+}
+
 /// A counterexample's step in the page's language: `worker1 reads task 1 (SELECT …)`,
-/// as `Narrated`'s `Display` writes it in English. The trace's lines, the statement and
-/// the names stay as the run writes them.
+/// as `Narrated`'s `Display` writes it in English. The statement and the names stay as
+/// the run writes them.
 pub fn step_text(step: &Narrated) -> String {
     let who = if step.session.is_empty() {
         t!("explore-server")
@@ -127,7 +162,7 @@ pub fn step_text(step: &Narrated) -> String {
         };
     }
     let did = parts.join("; ");
-    let did = if step.names_itself() {
+    let did = if names_itself(step) {
         did
     } else {
         t!("explore-step-did", who = who, did = did)
@@ -365,6 +400,18 @@ mod tests {
                     assert!(!text.contains(word), "{lang:?}: {word:?} in {text}");
                 }
             }
+            // Searched in this language, the steps word the trace's events in it too.
+            let report = explore("two-step");
+            let worded = Answer::from(&report).found.expect("a counterexample").steps;
+            assert_eq!(worded.len(), found.steps.len());
+            let lines: Vec<&String> = worded.iter().flat_map(|s| &s.lines).collect();
+            assert!(!lines.is_empty());
+            for line in lines {
+                for word in [" inserts ", "inserts ", "updates ", "commits", "finishes ", "begins "] {
+                    assert!(!line.contains(word), "{lang:?}: {word:?} in {line}");
+                }
+                assert!(!line.starts_with("worker"), "{lang:?}: the subject stays: {line}");
+            }
             // Every step keeps its session's name and statement.
             for narrated in &found.steps {
                 let text = step_text(narrated);
@@ -374,6 +421,28 @@ mod tests {
             }
         }
         set_lang(Lang::En);
+    }
+
+    /// A line that names its session as a possessive needs no subject in any language;
+    /// one that names it further on still does.
+    #[test]
+    fn a_step_names_its_session_only_by_a_possessive() {
+        let step = |line: &str| Narrated {
+            session: "clerk".into(),
+            statement: String::new(),
+            reads: Vec::new(),
+            lines: vec![line.into()],
+        };
+        for line in [
+            "clerk's sp_getapplock for Exclusive on doc returns 0: granted",
+            "sp_getapplock sesji clerk dla Exclusive na doc zwraca 0: przyznana",
+            "clerk の doc に対する Exclusive の sp_getapplock は 0 を返します: 許可",
+        ] {
+            assert!(names_itself(&step(line)), "{line}");
+        }
+        assert!(!names_itself(&step(
+            "updates doc (1): owner NULL -> 'clerk'"
+        )));
     }
 
     /// The forms the claim race does not show: a statement that did nothing to show, a

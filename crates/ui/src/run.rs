@@ -38,6 +38,9 @@ pub struct RunModel {
     /// An untimed schedule's choices narrated, with the two steps whose order decides
     /// the run (Explore's counterexample, replayed); see [`crate::conflict`].
     pub explained: Option<Rc<explore::Counterexample>>,
+    /// The language `explained`'s steps were worded in: a page switched to another
+    /// narrates the schedule again (`ConflictNarration`).
+    pub explained_in: crate::i18n::Lang,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -209,7 +212,7 @@ impl RunBuilder {
         let explained = schedule
             .as_ref()
             .filter(|s| s.mode == engine::Mode::Untimed && schedule_problem.is_none())
-            .and_then(|s| explore::explain(&applied, seed, s).ok())
+            .and_then(|s| explore::explain(&applied, seed, s, crate::exploring::word).ok())
             .map(Rc::new);
         let end_us = trace.last().map_or(0, |e| e.at_us).max(outcome.end_us);
         let key = RunKey {
@@ -239,6 +242,7 @@ impl RunBuilder {
             anomalies,
             schedule_problem,
             explained,
+            explained_in: crate::i18n::lang(),
             snapshots,
             anomaly_rows: std::cell::OnceCell::new(),
         }

@@ -41,6 +41,8 @@ pub struct ExploreRequest {
     pub property: String,
     pub max_steps: usize,
     pub max_states: usize,
+    /// The page's language (`en`, `pl`, `ja`): the counterexample's steps are worded in it.
+    pub lang: String,
 }
 
 codec_struct!(ExploreRequest {
@@ -49,7 +51,8 @@ codec_struct!(ExploreRequest {
     seed,
     property,
     max_steps,
-    max_states
+    max_states,
+    lang
 });
 
 /// What the worker tells the page.
@@ -353,6 +356,7 @@ mod tests {
             property: "no-double-claim".into(),
             max_steps: 400,
             max_states: 200_000,
+            lang: "ja".into(),
         });
         let check = Request::Check {
             lesson: "exercise-skip-locked".into(),

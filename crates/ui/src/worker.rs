@@ -116,6 +116,8 @@ fn answer(request: Request) -> Reply {
 }
 
 fn explore(r: &ExploreRequest) -> Result<Answer, String> {
+    // The worker has its own language setting: the page's, for the steps' words.
+    crate::i18n::set_lang(crate::i18n::Lang::parse(&r.lang).unwrap_or(crate::i18n::Lang::En));
     let lesson = catalog()
         .lesson(&r.lesson)
         .cloned()

@@ -68,7 +68,21 @@ pub struct ConflictNarrationProps {
 /// seeks there) under the sentence that says why.
 #[function_component]
 pub fn ConflictNarration(props: &ConflictNarrationProps) -> Html {
-    let Some(c) = props.run.explained.as_deref() else {
+    // Worded when the run was built; in another language since, narrated again.
+    let lang = crate::i18n::lang();
+    let reworded = use_memo((props.run.clone(), lang), |(run, lang)| {
+        let schedule = run.key.schedule.as_ref()?;
+        (run.explained.is_some() && run.explained_in != *lang)
+            .then(|| {
+                explore::explain(&run.applied, run.key.seed, schedule, crate::exploring::word).ok()
+            })
+            .flatten()
+    });
+    let Some(c) = reworded
+        .as_ref()
+        .as_ref()
+        .or(props.run.explained.as_deref())
+    else {
         return html! {};
     };
     let Some(conflict) = &c.conflict else {

@@ -435,6 +435,7 @@ fn explore_request(props: &ExploreProps, property: Option<&str>) -> ExploreReque
         property: property.unwrap_or_default().to_string(),
         max_steps: explore::Options::default().max_steps,
         max_states: explore::Options::default().max_states,
+        lang: crate::i18n::lang().as_str().to_string(),
     }
 }
 
