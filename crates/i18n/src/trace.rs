@@ -67,7 +67,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             } else {
                 String::new()
             };
-            t!("trace-statement-done" in lang, session = text(session), label = *label,
+            t!("trace-statement-done" in lang, session = text(session), label = label_in(lang, label),
                 details = details, ms = ms(*cost_us), flush = flush)
         }
         TransactionBegan {
@@ -481,6 +481,14 @@ fn access_text(lang: Lang, access: &Access) -> String {
     }
 }
 
+/// A statement's label: SQL's own words as they are, PL/pgSQL's `v := …` by name.
+fn label_in(lang: Lang, label: &str) -> String {
+    match label {
+        "assignment" => t!("trace-label-assignment" in lang),
+        other => other.to_owned(),
+    }
+}
+
 fn reads_name_in(lang: Lang, reads_name: &str) -> String {
     match reads_name {
         "shared buffers hit" => t!("figure-buffers" in lang),
@@ -672,7 +680,7 @@ mod tests {
         let shapes = every_shape();
         let line = |lang, k: usize| worded(lang, &shapes[k]);
         // Row counts take the language's plural forms and groups; ms its decimal mark.
-        assert_eq!(line(Lang::Pl, 30), "A czyta z task 20\u{a0}040 wierszy przez skanowanie indeksu klastrowanego (odczyty logiczne: 61)");
+        assert_eq!(line(Lang::Pl, 30), "A czyta 20\u{a0}040 wierszy z tabeli task przez skanowanie indeksu klastrowanego (odczyty logiczne: 61)");
         assert_eq!(
             line(Lang::Pl, 6),
             "A kończy UPDATE w 0,04 ms, 1 wiersz, odczyty logiczne: 3"

@@ -249,6 +249,8 @@ explore-button = Explore
 explore-running = Exploring…
 explore-cancelled = You cancelled the search: { $progress }. Nothing is proved either way.
 explore-failed = The search could not run
+# Ends the sentence after "Why:".
+explore-why-end = .
 explore-why = Why:
 explore-open-scheduler = Open in the scheduler
 explore-open-player = Open in the player

@@ -48,6 +48,7 @@ trace-releases-rollback = { $session } releases { $mode } on { $resource } at ro
 trace-releases-statement = { $session } releases { $mode } on { $resource } at the end of the statement
 trace-releases-request = { $session } releases { $mode } on { $resource } on request
 trace-skips = { $session } skips { $table } ({ $key }) with { $clause }: { $holder } holds { $held }, { $session } needs { $wanted }
+trace-label-assignment = assignment
 trace-reads = { $session } reads { $rows } row(s) of { $table } by { $access }: { $reads } { $reads_name }
 trace-access-clustered-seek = clustered index seek
 trace-access-clustered-scan = clustered index scan

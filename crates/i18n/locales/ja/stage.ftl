@@ -231,6 +231,7 @@ explore-button = 探索
 explore-running = 探索中…
 explore-cancelled = 探索をキャンセルしました: { $progress }。どちらも証明されていません。
 explore-failed = 探索を実行できませんでした
+explore-why-end = 。
 explore-why = 理由:
 explore-open-scheduler = スケジューラーで開く
 explore-open-player = プレーヤーで開く

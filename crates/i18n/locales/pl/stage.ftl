@@ -255,6 +255,7 @@ explore-button = Przeszukaj
 explore-running = Przeszukiwanie…
 explore-cancelled = Przeszukiwanie anulowane: { $progress }. Niczego nie dowiedziono.
 explore-failed = Przeszukiwania nie udało się uruchomić
+explore-why-end = .
 explore-why = Dlaczego:
 explore-open-scheduler = Otwórz w planiście
 explore-open-player = Otwórz w odtwarzaczu

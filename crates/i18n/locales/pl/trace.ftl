@@ -60,11 +60,12 @@ trace-releases-rollback = { $session } zwalnia { $mode } na { $resource } przy w
 trace-releases-statement = { $session } zwalnia { $mode } na { $resource } na końcu instrukcji
 trace-releases-request = { $session } zwalnia { $mode } na { $resource } na żądanie
 trace-skips = { $session } pomija { $table } ({ $key }) dzięki { $clause }: { $holder } trzyma { $held }, { $session } potrzebuje { $wanted }
-trace-reads = { $session } czyta z { $table } { $rows ->
+trace-label-assignment = przypisanie
+trace-reads = { $session } czyta { $rows ->
     [one] { $rows } wiersz
     [few] { $rows } wiersze
    *[other] { $rows } wierszy
-} przez { $access } ({ $reads_name }: { $reads })
+} z tabeli { $table } przez { $access } ({ $reads_name }: { $reads })
 trace-access-clustered-seek = wyszukiwanie w indeksie klastrowanym
 trace-access-clustered-scan = skanowanie indeksu klastrowanego
 trace-access-index-seek = wyszukiwanie w indeksie { $index }

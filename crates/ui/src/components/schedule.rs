@@ -602,7 +602,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                             if let Some(conflict) = &c.conflict {
                                 <p class="explore__why" data-testid="explore-conflict"
                                     data-read={conflict.read.to_string()} data-write={conflict.write.to_string()}>
-                                    <strong>{ t!("explore-why") }{ " " }</strong>{ conflict_text(conflict) }{ "." }</p>
+                                    <strong>{ t!("explore-why") }{ " " }</strong>{ conflict_text(conflict) }{ t!("explore-why-end") }</p>
                             }
                             <ol class="explore__steps" data-testid="explore-steps">
                                 { for c.steps.iter().enumerate().map(|(k, step)| {
