@@ -389,6 +389,29 @@ test('i18n: a broken link, a compare and an Explore counterexample speak Polish'
   await page.selectOption('[data-testid=lang-switch]', 'ja');
   await page.waitForFunction(() => /を挿入します/.test(document.querySelector('[data-testid=conflict-narration]')?.textContent ?? ''));
   assert.doesNotMatch(await replayed(), /wstawia|inserts/);
+  // The lanes' marks of the two conflicting steps quote them in Japanese too.
+  const marks = await page.$$eval('[data-testid=conflict-step]', (els) => els.map((el) => el.getAttribute('aria-label')));
+  assert.equal(marks.length, 2, marks.join(' | '));
+  for (const mark of marks) assert.doesNotMatch(mark, /odczytuje|zmienia|wstawia|reads|updates/, mark);
+});
+
+test('i18n: switching language on the scheduler keeps the statements picked', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&lang=pl');
+  const view = '[data-testid=schedule-view]';
+  await page.waitForSelector(view);
+  const steps = () => page.$eval(view, (el) => Number(el.dataset.steps));
+  for (const [k, session] of [[1, 1], [2, 2], [3, 1]]) {
+    await page.click(`[data-testid=schedule-step-${session}]`);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
+  }
+  const schedule = await page.textContent('[data-testid=schedule-string]');
+  await page.selectOption('[data-testid=lang-switch]', 'ja');
+  await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  await page.waitForSelector(view);
+  assert.equal(await steps(), 3);
+  assert.equal(await page.textContent('[data-testid=schedule-string]'), schedule);
+  assert.ok(page.url().includes('steps=3') && page.url().endsWith('lang=ja'), page.url());
 });
 
 test('i18n: the whole-run strip\'s label is whole in every language, beside one-letter sessions', async (t) => {

@@ -21,7 +21,7 @@ pub struct ConflictStep {
 
 /// The read and then the write of the run's conflict, if it has one.
 pub fn conflict_steps(run: &RunModel) -> Vec<ConflictStep> {
-    let Some(c) = run.explained.as_deref() else {
+    let Some(c) = run.explained() else {
         return Vec::new();
     };
     let Some(conflict) = &c.conflict else {
@@ -83,8 +83,7 @@ mod tests {
             assert!(started.starts_with(text), "step {}: {started}", s.step);
         }
         let summary = &run
-            .explained
-            .as_ref()
+            .explained()
             .unwrap()
             .conflict
             .as_ref()
@@ -95,9 +94,15 @@ mod tests {
             "{summary}"
         );
         // In the page's language, the narrated line keeps the session, row and statement.
+        // The run was built in English: switched, it narrates its steps again, the
+        // trace's lines included.
         crate::i18n::set_lang(crate::i18n::Lang::Pl);
-        let line = conflict_steps(&run)[0].line.clone();
+        let steps = conflict_steps(&run);
+        let line = steps[0].line.clone();
+        let write = steps[1].line.clone();
         crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert!(write.contains(" zmienia task (1)"), "{write}");
+        assert!(conflict_steps(&run)[1].line.contains(" updates task (1)"));
         assert!(
             line.starts_with("worker1 odczytuje task 1 (SELECT TOP (1)"),
             "{line}"

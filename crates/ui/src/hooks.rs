@@ -173,7 +173,7 @@ pub fn replace_url(href: &str) {
     }
 }
 
-fn current_hash() -> String {
+pub(crate) fn current_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 

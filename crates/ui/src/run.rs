@@ -37,10 +37,12 @@ pub struct RunModel {
     pub schedule_problem: Option<engine::ScheduleError>,
     /// An untimed schedule's choices narrated, with the two steps whose order decides
     /// the run (Explore's counterexample, replayed); see [`crate::conflict`].
-    pub explained: Option<Rc<explore::Counterexample>>,
-    /// The language `explained`'s steps were worded in: a page switched to another
-    /// narrates the schedule again (`ConflictNarration`).
-    pub explained_in: crate::i18n::Lang,
+    /// Worded in the language in effect when the run was built: read it through
+    /// [`RunModel::explained`], which words it again in another.
+    explained: Option<Rc<explore::Counterexample>>,
+    explained_in: crate::i18n::Lang,
+    /// `explained` narrated again in the language the page switched to.
+    reworded: std::cell::RefCell<Option<(crate::i18n::Lang, Option<Rc<explore::Counterexample>>)>>,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -243,6 +245,7 @@ impl RunBuilder {
             schedule_problem,
             explained,
             explained_in: crate::i18n::lang(),
+            reworded: std::cell::RefCell::new(None),
             snapshots,
             anomaly_rows: std::cell::OnceCell::new(),
         }
@@ -272,6 +275,28 @@ pub struct RunSummary {
 pub const VIEW_ROWS: usize = 12;
 
 impl RunModel {
+    /// The replayed schedule's narration ([`RunModel::explained`]'s field) in the
+    /// language in effect: narrated again, once per language, after a switch.
+    pub fn explained(&self) -> Option<Rc<explore::Counterexample>> {
+        let lang = crate::i18n::lang();
+        if self.explained.is_none() || lang == self.explained_in {
+            return self.explained.clone();
+        }
+        let mut reworded = self.reworded.borrow_mut();
+        if let Some((worded_in, c)) = reworded.as_ref() {
+            if *worded_in == lang {
+                return c.clone();
+            }
+        }
+        let c = self.key.schedule.as_ref().and_then(|s| {
+            explore::explain(&self.applied, self.key.seed, s, crate::exploring::word)
+                .ok()
+                .map(Rc::new)
+        });
+        *reworded = Some((lang, c.clone()));
+        c
+    }
+
     /// Applies the settings and runs the lesson to the end. An error is a sentence for
     /// the page (`file:line:col: message` when it is in the lesson).
     pub fn build(lesson: &Lesson, settings: &Settings, seed: u64) -> Result<RunModel, String> {

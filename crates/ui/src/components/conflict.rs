@@ -25,6 +25,8 @@ fn seek(dispatch: &Callback<PlayerAction>, events: usize) -> Callback<MouseEvent
 pub struct ConflictMarksProps {
     pub run: Shared<RunModel>,
     pub session: String,
+    /// The page's language: the marks' labels quote the steps in it.
+    pub lang: crate::i18n::Lang,
     /// The stretch of time the lanes show.
     pub window: Window,
     pub dispatch: Callback<PlayerAction>,
@@ -68,21 +70,7 @@ pub struct ConflictNarrationProps {
 /// seeks there) under the sentence that says why.
 #[function_component]
 pub fn ConflictNarration(props: &ConflictNarrationProps) -> Html {
-    // Worded when the run was built; in another language since, narrated again.
-    let lang = crate::i18n::lang();
-    let reworded = use_memo((props.run.clone(), lang), |(run, lang)| {
-        let schedule = run.key.schedule.as_ref()?;
-        (run.explained.is_some() && run.explained_in != *lang)
-            .then(|| {
-                explore::explain(&run.applied, run.key.seed, schedule, crate::exploring::word).ok()
-            })
-            .flatten()
-    });
-    let Some(c) = reworded
-        .as_ref()
-        .as_ref()
-        .or(props.run.explained.as_deref())
-    else {
+    let Some(c) = props.run.explained() else {
         return html! {};
     };
     let Some(conflict) = &c.conflict else {

@@ -311,7 +311,7 @@ fn LaneRows(props: &LaneRowsProps) -> Html {
                 </div>
                 <div class="lane__track" onclick={onclick.clone()} title={t!("lane-title", name = name)}>
                     <span class="lane__drawn">{ Html::from_html_unchecked(AttrValue::from(drawn)) }</span>
-                    <super::conflict::ConflictMarks run={run.clone()} session={name.clone()} window={w} dispatch={props.dispatch.clone()} />
+                    <super::conflict::ConflictMarks run={run.clone()} session={name.clone()} lang={crate::i18n::lang()} window={w} dispatch={props.dispatch.clone()} />
                 </div>
             </div>
         }

@@ -120,19 +120,28 @@ pub fn App() -> Html {
     };
 
     // The switch keeps the page: the URL's `lang=` follows the choice (toggles and
-    // playhead stay in it), written without a `hashchange`.
+    // playhead stay in it), written without a `hashchange`. Other pages write their
+    // state to the address bar as it changes (the scheduler's picks), so the page
+    // there is the one the address bar holds, and the app's route follows it.
     let on_lang = {
         let dispatcher = state.dispatcher();
-        let here = match &state.player {
+        let player_here = match &state.player {
             Some(p) if matches!(state.route, Route::Lesson(_) | Route::Embed(_)) => {
-                player_route(p.route())
+                Some(player_route(p.route()))
             }
-            _ => state.route.clone(),
+            _ => None,
         };
+        let route = state.route.clone();
         let url_lang = state.url_lang;
         Callback::from(move |chosen: i18n::Lang| {
             let link = (url_lang.is_some() || chosen != i18n::Lang::En).then_some(chosen);
+            let here = player_here
+                .clone()
+                .unwrap_or_else(|| Route::parse(&crate::hooks::current_hash()));
             crate::hooks::replace_url(&here.href_in(link));
+            if player_here.is_none() && here != route {
+                dispatcher.dispatch(Action::Navigate(here));
+            }
             dispatcher.dispatch(Action::ChooseLang(chosen));
         })
     };
