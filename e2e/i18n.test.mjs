@@ -67,6 +67,8 @@ test('i18n: the home page in Polish lists the lessons, all translated; in Japane
   // In Japanese, a lesson without a translation says so, in Japanese, once per card.
   await page.selectOption('[data-testid=lang-switch]', 'ja');
   await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  // The header is rebuilt in Japanese; the keyboard stays on the switch.
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'lang-switch');
   const ja = await notes();
   const untranslated = ja.filter((c) => c.note !== null);
   for (const c of untranslated) assert.equal(c.note, '未翻訳のため英語で表示しています。');

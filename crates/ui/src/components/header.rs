@@ -80,20 +80,39 @@ pub struct LangSwitchProps {
     pub on_change: Callback<Lang>,
 }
 
+thread_local! {
+    /// Set by a choice in the switch: the header is rebuilt in the new language (it is
+    /// keyed by it), and the new switch takes the focus back, so a keyboard user stays
+    /// where they were.
+    static REFOCUS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The interface's language: a native `<select>` (keyboard and screen readers know it),
 /// each language named in itself, with its `lang` so it is pronounced right.
 #[function_component]
 pub fn LangSwitch(props: &LangSwitchProps) -> Html {
+    let select = use_node_ref();
+    {
+        let select = select.clone();
+        use_effect_with((), move |_| {
+            if REFOCUS.with(|r| r.replace(false)) {
+                if let Some(el) = select.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let onchange = props.on_change.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
             .value();
+        REFOCUS.with(|r| r.set(true));
         Lang::parse(&value).unwrap_or_default()
     });
     html! {
         <label class="lang-switch">
             <span class="visually-hidden">{ t!("language") }</span>
-            <select data-testid="lang-switch" title={t!("language")} {onchange}>
+            <select ref={select} data-testid="lang-switch" title={t!("language")} {onchange}>
                 { for Lang::ALL.iter().map(|&lang| html! {
                     <option value={lang.as_str()} lang={lang.as_str()} selected={lang == props.lang}>
                         { lang.native_name() }
