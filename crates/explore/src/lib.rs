@@ -18,7 +18,7 @@ mod path;
 mod search;
 
 pub use conflict::{explain, Conflict};
-pub use path::{about, english, About, Counterexample, Narrated, Word};
+pub use path::{about, after_subject, english, About, Counterexample, Narrated, Word};
 pub use search::{Options, Progress, Report, Search, Verdict};
 
 /// Why a search could not run: the lesson's SQL, or a property's SQL, is wrong.

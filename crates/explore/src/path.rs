@@ -53,13 +53,16 @@ pub type Word = fn(&Event, &str) -> String;
 /// The trace's own line (`Display`), without a leading `session `: the CLI's words.
 pub fn english(event: &Event, session: &str) -> String {
     let line = event.to_string();
-    match (!session.is_empty())
-        .then(|| line.strip_prefix(session).and_then(|l| l.strip_prefix(' ')))
-        .flatten()
-    {
-        Some(own) => own.to_string(),
-        None => line,
+    after_subject(&line, session).map_or_else(|| line.clone(), str::to_string)
+}
+
+/// What a line says after its leading `session ` (`None` when it does not start so, or
+/// for the server's own step): the part of a step's line a [`Word`] keeps.
+pub fn after_subject<'a>(line: &'a str, session: &str) -> Option<&'a str> {
+    if session.is_empty() {
+        return None;
     }
+    line.strip_prefix(session)?.strip_prefix(' ')
 }
 
 impl Narrated {

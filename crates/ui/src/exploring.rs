@@ -112,9 +112,7 @@ impl From<&Report> for Answer {
 /// line whose session is not its subject stays whole.
 pub fn word(event: &engine::Event, session: &str) -> String {
     let line = crate::i18n::event_line(event);
-    let rest = (!session.is_empty())
-        .then(|| line.strip_prefix(session).and_then(|l| l.strip_prefix(' ')))
-        .flatten();
+    let rest = explore::after_subject(&line, session);
     let rest = match crate::i18n::lang() {
         crate::i18n::Lang::Ja => {
             rest.and_then(|r| r.strip_prefix("が ").or_else(|| r.strip_prefix("は ")))

@@ -37,12 +37,9 @@ pub struct RunModel {
     pub schedule_problem: Option<engine::ScheduleError>,
     /// An untimed schedule's choices narrated, with the two steps whose order decides
     /// the run (Explore's counterexample, replayed); see [`crate::conflict`].
-    /// Worded in the language in effect when the run was built: read it through
-    /// [`RunModel::explained`], which words it again in another.
-    explained: Option<Rc<explore::Counterexample>>,
-    explained_in: crate::i18n::Lang,
-    /// `explained` narrated again in the language the page switched to.
-    reworded: std::cell::RefCell<Option<(crate::i18n::Lang, Option<Rc<explore::Counterexample>>)>>,
+    /// With the language its steps are worded in: read it through
+    /// [`RunModel::explained`], which words it again after a switch.
+    explained: std::cell::RefCell<(crate::i18n::Lang, Option<Rc<explore::Counterexample>>)>,
     /// Clones of the simulation after some steps (step 0 first, ascending), so the
     /// state after any step is a clone and a few steps away: seeking never replays.
     snapshots: Vec<(usize, Simulation)>,
@@ -243,9 +240,7 @@ impl RunBuilder {
             summary,
             anomalies,
             schedule_problem,
-            explained,
-            explained_in: crate::i18n::lang(),
-            reworded: std::cell::RefCell::new(None),
+            explained: std::cell::RefCell::new((crate::i18n::lang(), explained)),
             snapshots,
             anomaly_rows: std::cell::OnceCell::new(),
         }
@@ -275,26 +270,18 @@ pub struct RunSummary {
 pub const VIEW_ROWS: usize = 12;
 
 impl RunModel {
-    /// The replayed schedule's narration ([`RunModel::explained`]'s field) in the
-    /// language in effect: narrated again, once per language, after a switch.
+    /// The replayed schedule's narration in the language in effect: narrated again
+    /// when the page has switched language since it was worded.
     pub fn explained(&self) -> Option<Rc<explore::Counterexample>> {
         let lang = crate::i18n::lang();
-        if self.explained.is_none() || lang == self.explained_in {
-            return self.explained.clone();
+        let mut slot = self.explained.borrow_mut();
+        if slot.0 != lang && slot.1.is_some() {
+            let again = self.key.schedule.as_ref().and_then(|s| {
+                explore::explain(&self.applied, self.key.seed, s, crate::exploring::word).ok()
+            });
+            *slot = (lang, again.map(Rc::new));
         }
-        let mut reworded = self.reworded.borrow_mut();
-        if let Some((worded_in, c)) = reworded.as_ref() {
-            if *worded_in == lang {
-                return c.clone();
-            }
-        }
-        let c = self.key.schedule.as_ref().and_then(|s| {
-            explore::explain(&self.applied, self.key.seed, s, crate::exploring::word)
-                .ok()
-                .map(Rc::new)
-        });
-        *reworded = Some((lang, c.clone()));
-        c
+        slot.1.clone()
     }
 
     /// Applies the settings and runs the lesson to the end. An error is a sentence for
