@@ -194,6 +194,70 @@ test('responsive: on a phone the narration of a wait is whole, in a box that kee
   assert.deepEqual([...heights], [wait.height], `the narration's box changed height: ${[...heights]}`);
 });
 
+/** Steps once with → and reads the narration's box, whether its text is cut, and the lanes' top. */
+async function stepAndMeasure(page, k) {
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=position]').dataset.events === String(n), k);
+  return page.$eval('[data-testid=narration]', (el) => {
+    // The text's line boxes, shown or cut off.
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return {
+      text: el.textContent,
+      lines: tops.size,
+      cut: el.scrollHeight > el.clientHeight + 1,
+      lanesTop: Math.round(document.querySelector('[data-testid=lanes]').getBoundingClientRect().top),
+    };
+  });
+}
+
+test('responsive: on a phone a narration past three lines ends cut, and a tap shows all of it over the lanes', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLesson(t, '#/lesson/send-double-click');
+  await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+  const tops = new Set();
+  let long = null;
+  for (let i = 1; i <= 67 && !long; i++) {
+    const shown = await stepAndMeasure(page, i);
+    tops.add(shown.lanesTop);
+    if (shown.cut) long = shown;
+  }
+  assert.ok(long, 'no narration longer than three lines');
+  assert.ok(long.lines > 3, JSON.stringify(long));
+  // Cut with an ellipsis at its third line, in a box the lanes do not move under.
+  const clamp = await page.$eval('[data-testid=narration]', (el) => getComputedStyle(el).webkitLineClamp);
+  assert.equal(clamp, '3');
+  assert.equal(tops.size, 1, `the lanes moved: ${[...tops]}`);
+  await page.click('[data-testid=narration]');
+  const open = await page.$eval('[data-testid=narration]', (el) => ({
+    cut: el.scrollHeight > el.clientHeight + 1,
+    bottom: el.getBoundingClientRect().bottom,
+    lanesTop: document.querySelector('[data-testid=lanes]').getBoundingClientRect().top,
+  }));
+  assert.ok(!open.cut, 'a tap did not show the whole narration');
+  // Over the lanes, which stay where they were.
+  assert.ok(open.bottom > open.lanesTop, JSON.stringify(open));
+  assert.equal(Math.round(open.lanesTop), long.lanesTop);
+});
+
+test('responsive: at 1280 px in Polish the lanes stay put while the narration wraps to a second line', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLesson(t, '#/lesson/queue-wait-or-skip?lang=pl');
+  const tops = new Set();
+  const lines = new Set();
+  for (let i = 1; i <= 25; i++) {
+    const shown = await stepAndMeasure(page, i);
+    tops.add(shown.lanesTop);
+    lines.add(Math.min(shown.lines, 2));
+  }
+  // One-line and two-line narrations both came by, and the lanes did not move.
+  assert.deepEqual([...lines].sort(), [1, 2]);
+  assert.equal(tops.size, 1, `the lanes moved: ${[...tops]}`);
+});
+
 test('responsive: the why panel at 1280 and 1024 px wraps its sentences and caption inside it; a matrix too wide scrolls on its own', async (t) => {
   const { page } = t;
   for (const [width, height] of [[1280, 800], [1024, 768]]) {

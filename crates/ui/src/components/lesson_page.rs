@@ -270,7 +270,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                             />
                             // The anomaly buttons sit in the timeline's header, beside its marks.
                         </div>
-                        <Narration run={run.clone()} head={head} playing={player.playing} />
+                        // Cut to its slot, so stepping never moves the lanes.
+                        <Narration run={run.clone()} head={head} playing={player.playing} cut=true />
                         <Lanes run={run.clone()} t_us={head.t_us} reduced={props.reduced} dispatch={props.dispatch.clone()}>
                             <AnomalyNav run={run.clone()} events={head.events} why_open={player.why} dispatch={props.dispatch.clone()} />
                         </Lanes>
