@@ -34,7 +34,9 @@ pub fn compressed(gap_us: u64) -> bool {
 pub struct Pace {
     pub events: usize,
     pub t_us: u64,
-    /// Real ms (at 1×) spent at the next event's instant; it shows at [`EVENT_MS`].
+    /// Real ms (at 1×) the last event shown has been on screen; the clock moves on at
+    /// [`EVENT_MS`]. An event shows as the clock reaches its instant, so while it is on
+    /// screen the clock reads its time, as its narration does.
     pub dwell_ms: f64,
 }
 
@@ -72,6 +74,15 @@ pub fn advance<T: Times + ?Sized>(
     // Each loop shows an event or crosses (part of) a quiet stretch; `budget_ms` shrinks
     // by at least a dwell each event, so the loop is bounded by the events it can show.
     loop {
+        if pace.events > 0 && pace.dwell_ms < EVENT_MS {
+            let need_ms = EVENT_MS - pace.dwell_ms;
+            if budget_ms < need_ms {
+                pace.dwell_ms += budget_ms;
+                return pace;
+            }
+            budget_ms -= need_ms;
+            pace.dwell_ms = EVENT_MS;
+        }
         let next_us = if pace.events < times.count() {
             times.at(pace.events)
         } else {
@@ -94,14 +105,8 @@ pub fn advance<T: Times + ?Sized>(
         if pace.events >= times.count() {
             return pace;
         }
-        let need_ms = EVENT_MS - pace.dwell_ms;
-        if budget_ms < need_ms {
-            pace.dwell_ms += budget_ms;
-            return pace;
-        }
-        budget_ms -= need_ms;
-        pace.dwell_ms = 0.0;
         pace.events += 1;
+        pace.dwell_ms = 0.0;
     }
 }
 
@@ -171,10 +176,11 @@ mod tests {
     fn a_long_wait_passes_compressed_and_is_labelled() {
         // Two events, then 2.5 s of waiting, then one more.
         let times = [0, 10, 2_500_010];
+        // The second event has had its time on screen.
         let start = Pace {
             events: 2,
             t_us: 10,
-            dwell_ms: 0.0,
+            dwell_ms: EVENT_MS,
         };
         // Half of the wait's real time crosses half of it.
         let half = idle_ms(2_500_000) / 2.0;
@@ -190,6 +196,33 @@ mod tests {
         assert_eq!((p.events, p.t_us), (3, 2_500_010));
         // A short gap is not labelled.
         assert_eq!(idle_at(&[0, 100, 200][..], 200, 1, 150), None);
+    }
+
+    /// While an event is on screen the clock reads its time: it shows as the clock
+    /// reaches its instant and stays a dwell there, so a pause at any frame finds the
+    /// position and the narration at the same time (or the clock on its way onwards,
+    /// past the event's time, once its dwell is over).
+    #[test]
+    fn an_event_on_screen_has_the_clock_at_its_time() {
+        let times = [0, 40_000, 40_010, 90_000];
+        let mut p = Pace {
+            events: 0,
+            t_us: 0,
+            dwell_ms: EVENT_MS,
+        };
+        let mut frames = 0;
+        while p.events < times.len() || p.t_us < 100_000 {
+            p = advance(p, &times[..], 100_000, 1000.0 / 60.0);
+            frames += 1;
+            assert!(frames < 1000, "{p:?}");
+            if p.events > 0 && p.dwell_ms < EVENT_MS {
+                assert_eq!(p.t_us, times[p.events - 1], "frame {frames}: {p:?}");
+            }
+            assert!(
+                p.events == times.len() || p.t_us <= times[p.events],
+                "{p:?}"
+            );
+        }
     }
 
     #[test]

@@ -438,7 +438,7 @@ impl Player {
                         self.head = Playhead::default();
                     }
                     self.playing = true;
-                    // The first event shows at once.
+                    // The event on screen has been seen: the clock goes on at once.
                     self.credit = pacing::EVENT_MS;
                 }
             }
