@@ -338,7 +338,7 @@ test('i18n: a translation reaches every page that shows a lesson: an exercise na
     await page.waitForTimeout(100);
     whys.push((await page.$('[data-testid=why]')) ? await page.textContent('[data-testid=why]') : '');
   }
-  assert.ok(whys.some((w) => /を再び 書き込みました/.test(w)), whys.join(' | '));
+  assert.ok(whys.some((w) => /を再び書き込みました/.test(w)), whys.join(' | '));
   for (const w of whys) assert.doesNotMatch(w, / sent /, w);
 });
 

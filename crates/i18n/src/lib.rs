@@ -200,13 +200,46 @@ pub fn text_in(lang: Lang, key: &str, args: &[(&str, Arg)]) -> String {
                 .into_owned(),
         )
     };
-    with_bundle(lang, format)
+    let text = with_bundle(lang, format)
         .or_else(|| {
             (lang != Lang::En)
                 .then(|| with_bundle(Lang::En, format))
                 .flatten()
         })
-        .unwrap_or_else(|| format!("⟦{key}⟧"))
+        .unwrap_or_else(|| format!("⟦{key}⟧"));
+    match lang {
+        Lang::Ja => tighten_japanese(text),
+        _ => text,
+    }
+}
+
+/// Japanese puts no space between two words of its own. The catalogue spaces its
+/// placeables off (`{ $access } で`), which is right beside a name, a number or SQL,
+/// and wrong where the placeable's text ends or starts in Japanese (`…のシーク で`):
+/// there the space goes.
+fn tighten_japanese(text: String) -> String {
+    fn japanese(c: char) -> bool {
+        matches!(c,
+            '\u{3000}'..='\u{303F}' // punctuation: 、。「」
+            | '\u{3040}'..='\u{30FF}' // hiragana, katakana, ー
+            | '\u{4E00}'..='\u{9FFF}' // kanji
+            | '\u{FF00}'..='\u{FFEF}') // full-width forms: （）：
+    }
+    if !text.contains(' ') {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| {
+            !(c == ' '
+                && i > 0
+                && japanese(chars[i - 1])
+                && chars.get(i + 1).is_some_and(|&n| japanese(n)))
+        })
+        .map(|(_, &c)| c)
+        .collect()
 }
 
 /// `t!("key")`, `t!("key", count = n, name = "B")`: the message in the language in

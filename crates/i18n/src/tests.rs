@@ -171,6 +171,30 @@ fn japanese_numbers_and_durations() {
     set_lang(Lang::En);
 }
 
+/// A Japanese sentence keeps its spaces beside names, numbers and SQL, and drops the
+/// one between a placeable that ends in Japanese and the particle after it.
+#[test]
+fn japanese_sets_no_space_between_its_own_words() {
+    let access = t!("trace-access-index-seek" in Lang::Ja, index = "ix_task_queue");
+    let line = t!("trace-reads" in Lang::Ja, session = "A", access = access, table = "task",
+        rows = 1, reads_name = "論理読み取り", reads = 3);
+    assert_eq!(
+        line,
+        "A がインデックス ix_task_queue のシークで task を 1 行読み取ります: 論理読み取り 3"
+    );
+    assert_eq!(
+        tighten_japanese("ある行 を（UPDATE） 読む".into()),
+        "ある行を（UPDATE）読む"
+    );
+    assert_eq!(
+        tighten_japanese("B は 2 行 SELECT です".into()),
+        "B は 2 行 SELECT です"
+    );
+    // Polish and English keep every space.
+    let pl = t!("trace-access-index-seek" in Lang::Pl, index = "ix");
+    assert!(pl.contains(' '), "{pl}");
+}
+
 #[test]
 fn the_browser_languages_pick_the_first_spoken_one() {
     assert_eq!(Lang::from_browser(&["pl-PL", "en-US"]), Lang::Pl);

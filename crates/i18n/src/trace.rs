@@ -719,7 +719,7 @@ mod tests {
         );
         assert_eq!(
             line(Lang::Ja, 8),
-            "A が 12.5 ms (うち 12 ms は遅いログ フラッシュ待ち) で COMMIT を終えます"
+            "A が 12.5 ms (うち 12 ms は遅いログフラッシュ待ち) で COMMIT を終えます"
         );
     }
 }
