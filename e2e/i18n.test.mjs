@@ -414,6 +414,36 @@ test('i18n: switching language on the scheduler keeps the statements picked', as
   assert.equal(await steps(), 3);
   assert.equal(await page.textContent('[data-testid=schedule-string]'), schedule);
   assert.ok(page.url().includes('steps=3') && page.url().endsWith('lang=ja'), page.url());
+  // The screen reader's line joins a step's events as Japanese sentences.
+  const said = [];
+  for (let k = 4; k <= 8; k++) {
+    await page.click('[data-testid=schedule-step-2]');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
+    said.push(await page.textContent('[data-testid=schedule-narration]'));
+  }
+  assert.ok(said.some((s) => /^ステップ \d: worker2 .+。worker2 /.test(s)), said.join(' | '));
+  for (const s of said) assert.doesNotMatch(s, /; /, s);
+});
+
+test('i18n: switching language keeps Explore\'s counterexample, worded in the new language', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&lang=pl');
+  await page.waitForSelector('[data-testid=schedule-view]');
+  await page.click('[data-testid=explore-button]');
+  await page.locator('[data-testid=explore-result][data-verdict=violated]').waitFor({ timeout: 30_000 });
+  const steps = () => page.$$eval('[data-testid=explore-steps] li', (lis) => lis.map((li) => li.textContent));
+  const polish = await steps();
+  await page.selectOption('[data-testid=lang-switch]', 'ja');
+  await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  // No new search: the answer is there at once, in Japanese.
+  await page.locator('[data-testid=explore-result][data-verdict=violated]').waitFor({ timeout: 2_000 });
+  const japanese = await steps();
+  assert.equal(japanese.length, polish.length);
+  assert.ok(japanese.some((s) => /^worker\d: claim \(\d\) を挿入します/.test(s)), japanese.join(' | '));
+  for (const s of japanese) assert.doesNotMatch(s, /wstawia|odczytuje|inserts|reads/, s);
+  assert.match(await page.textContent('[data-testid=explore-conflict]'), /worker1 が task 1 を読んだ後/);
+  assert.doesNotMatch(await page.textContent('[data-testid=explore-result]'), /Żadne|zadanie/);
+  await noMissingKeys(page, 'explore after a switch (ja)');
 });
 
 test('i18n: the whole-run strip\'s label is whole in every language, beside one-letter sessions', async (t) => {

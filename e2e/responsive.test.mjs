@@ -301,3 +301,29 @@ test('responsive: the why panel at 1280 and 1024 px wraps its sentences and capt
     await t.screenshot(`why-pg-foreign-key-locks-${width}`);
   }
 });
+
+test('responsive: on a phone the scheduler shows what a pick did beside its button', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3');
+  await page.waitForSelector('[data-testid=schedule-view]');
+  for (const [k, session] of [[1, 1], [2, 1], [3, 2]]) {
+    const button = `[data-testid=schedule-step-${session}]`;
+    await page.locator(button).scrollIntoViewIfNeeded();
+    await page.click(button);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
+    const did = await page.$$eval('[data-testid=schedule-did]', (els) => els.map((el) => ({
+      session: el.closest('[data-testid=schedule-session]').dataset.session,
+      text: el.textContent,
+      top: el.getBoundingClientRect().top,
+      bottom: el.getBoundingClientRect().bottom,
+    })));
+    assert.equal(did.length, 1, JSON.stringify(did));
+    assert.equal(did[0].session, `worker${session}`);
+    assert.match(did[0].text, new RegExp(`^What step ${k} did:worker${session} `), did[0].text);
+    // In sight, right under the button just pressed.
+    const pressed = await page.$eval(button, (el) => el.getBoundingClientRect().bottom);
+    assert.ok(did[0].top >= pressed && did[0].top - pressed < 20, `${did[0].top} after ${pressed}`);
+    assert.ok(did[0].top < 844, `the result starts at ${did[0].top} px`);
+  }
+});

@@ -106,6 +106,31 @@ impl From<&Report> for Answer {
     }
 }
 
+impl Answer {
+    /// The same answer in the language in effect (a switch since the search): its
+    /// steps and conflict narrated again from its schedule, its property's label from
+    /// `applied`, the lesson in that language. The figures stay the search's. `None`
+    /// when the schedule no longer replays (another lesson text).
+    pub fn reworded(&self, applied: &Applied, seed: u64, property: &str) -> Option<Answer> {
+        let mut answer = self.clone();
+        if let Some(p) = crate::scheduling::properties(applied)
+            .into_iter()
+            .find(|p| p.name == property)
+        {
+            answer.label = p.label;
+        }
+        if let Some(found) = &mut answer.found {
+            let again = explore::explain(applied, seed, &found.schedule, word).ok()?;
+            if again.steps.len() != found.steps.len() {
+                return None;
+            }
+            found.steps = again.steps;
+            found.conflict = again.conflict;
+        }
+        Some(answer)
+    }
+}
+
 /// A step's trace event in the language in effect ([`explore::Word`]), without the
 /// stepping session where the line starts with it: `inserts claim (2)`, `wstawia …`;
 /// in Japanese the subject's particle goes with it (`claim (2) を挿入します`), and a
@@ -417,6 +442,35 @@ mod tests {
                 assert!(text.contains(&narrated.statement), "{lang:?}: {text}");
                 assert!(!text.contains(" reads ") && !text.contains(" runs "), "{text}");
             }
+        }
+        set_lang(Lang::En);
+    }
+
+    /// A language switch after a search words its answer again without searching: the
+    /// same steps and conflict as a search in that language, the figures unchanged.
+    #[test]
+    fn a_found_counterexample_is_worded_again_in_the_new_language() {
+        use crate::i18n::{set_lang, Lang};
+        set_lang(Lang::En);
+        let english = Answer::from(&explore("two-step"));
+        // In English, narrating its schedule again gives back the search's own words.
+        let same = english.reworded(&applied("two-step"), 1, "no-double-claim");
+        assert_eq!(same.as_ref(), Some(&english));
+        for lang in [Lang::Pl, Lang::Ja] {
+            set_lang(lang);
+            let searched = Answer::from(&explore("two-step"));
+            let reworded = english
+                .reworded(&applied("two-step"), 1, "no-double-claim")
+                .expect("replays");
+            let (a, b) = (
+                reworded.found.as_ref().unwrap(),
+                searched.found.as_ref().unwrap(),
+            );
+            assert_eq!(a.steps, b.steps, "{lang:?}");
+            assert_eq!(a.conflict, b.conflict, "{lang:?}");
+            assert_ne!(a.steps, english.found.as_ref().unwrap().steps, "{lang:?}");
+            assert_eq!(reworded.progress, english.progress);
+            assert_eq!(a.schedule, english.found.as_ref().unwrap().schedule);
         }
         set_lang(Lang::En);
     }

@@ -226,6 +226,10 @@ schedule-finished = Every session has finished, after { $count } statements.
 schedule-none-can-run = No session can run.
 schedule-who-next = { $count } statements run. Who runs next: { $names }?
 schedule-step = Step { $step }: { $lines }
+# Between two events of one step.
+schedule-step-join = { "; " }
+# Under the Run button of the session just picked: that step's events follow.
+schedule-did = What step { $step } did:
 schedule-problem-title = The link's schedule could not be followed to its end
 schedule-undo = Undo
 schedule-keys = Keys: 1–9 run a session, Backspace or u undoes.

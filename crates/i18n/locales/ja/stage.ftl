@@ -208,6 +208,10 @@ schedule-finished = すべてのセッションが { $count } 文の後に終了
 schedule-none-can-run = 実行できるセッションはありません。
 schedule-who-next = { $count } 文を実行済み。次に実行するのは: { $names }?
 schedule-step = ステップ { $step }: { $lines }
+# 1 ステップの 2 つのイベントの間。
+schedule-step-join = 。
+# 選んだばかりのセッションの実行ボタンの下。続いてそのステップのイベント。
+schedule-did = ステップ { $step } で起きたこと:
 schedule-problem-title = リンクのスケジュールを最後までたどれませんでした
 schedule-undo = 元に戻す
 schedule-keys = キー: 1–9 でセッションを実行、Backspace か u で元に戻す。

@@ -232,6 +232,10 @@ schedule-finished = Wszystkie sesje skończyły, po { $count ->
 schedule-none-can-run = Żadna sesja nie może działać.
 schedule-who-next = Wykonane instrukcje: { $count }. Kto teraz: { $names }?
 schedule-step = Krok { $step }: { $lines }
+# Between two events of one step.
+schedule-step-join = { "; " }
+# Pod przyciskiem sesji, którą właśnie wybrano: dalej zdarzenia tego kroku.
+schedule-did = Co zrobił krok { $step }:
 schedule-problem-title = Harmonogramu z linku nie udało się wykonać do końca
 schedule-undo = Cofnij
 schedule-keys = Klawisze: 1–9 uruchamiają sesję, Backspace albo u cofa.

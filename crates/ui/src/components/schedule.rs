@@ -239,6 +239,16 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     aria-disabled={(!session.enabled).then_some("true")}
                     aria-keyshortcuts={key.map(|k| k.to_string())}
                     {onclick}>{ label }</button>
+                // What the pick just did, beside its button: on a phone the log of
+                // steps is a screen further down.
+                if let Some(step) = s.steps.last().filter(|step| step.session == i) {
+                    <div class="schedule__did" data-testid="schedule-did">
+                        <p class="schedule__did-label">{ t!("schedule-did", step = n) }</p>
+                        <ul class="schedule__events">
+                            { for step.events.iter().map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> }) }
+                        </ul>
+                    </div>
+                }
             </li>
         }
     });
@@ -274,7 +284,11 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 .filter(|e| e.event.session().is_some_and(|x| x == who.as_str()))
                 .map(|e| crate::i18n::event_line(&e.event))
                 .collect();
-            t!("schedule-step", step = n, lines = lines.join("; "))
+            t!(
+                "schedule-step",
+                step = n,
+                lines = lines.join(&t!("schedule-step-join"))
+            )
         })
         .unwrap_or_default();
 
@@ -439,12 +453,25 @@ fn explore_request(props: &ExploreProps, property: Option<&str>) -> ExploreReque
     }
 }
 
-/// The kept answer, when it is for this lesson, settings and seed.
+/// The kept answer, when it is for this lesson, settings and seed; after a language
+/// switch, worded again in the new language (and kept so).
 fn kept_answer(props: &ExploreProps) -> Option<(usize, Search)> {
-    LAST_ANSWER.with_borrow(|kept| {
-        let k = kept.as_ref()?;
+    LAST_ANSWER.with_borrow_mut(|kept| {
+        let k = kept.as_mut()?;
         let mut request = explore_request(props, None);
         request.property.clone_from(&k.request.property);
+        if request.lang != k.request.lang {
+            let asked = ExploreRequest {
+                lang: k.request.lang.clone(),
+                ..request.clone()
+            };
+            if asked != k.request {
+                return None;
+            }
+            let applied = props.lesson.apply(&props.settings).ok()?;
+            k.answer = Rc::new(k.answer.reworded(&applied, props.seed, &request.property)?);
+            k.request = request.clone();
+        }
         (request == k.request).then(|| (k.chosen, Search::Done(k.answer.clone(), k.elapsed_ms)))
     })
 }
