@@ -385,13 +385,34 @@ test('player: an error whose number our sources do not give says so, not "error 
   assert.match(mark, /^✕t4_consumer gets error \(no number\) at 0 ms$/);
 });
 
+test('player: speed= in a link sets the play speed, and the address follows the menu', async (t) => {
+  const { page } = t;
+  await openLesson(t, '#/lesson/queue-wait-or-skip?speed=4');
+  const shown = () => page.$eval('[data-testid=speed]', (el) => el.selectedOptions[0].textContent);
+  assert.equal(await shown(), '4×');
+  // The menu's choice goes into the address (1×, the default, is not written).
+  await page.selectOption('[data-testid=speed]', { label: '0.5×' });
+  await page.waitForFunction(() => location.hash.includes('speed=0.5'));
+  await page.selectOption('[data-testid=speed]', { label: '1×' });
+  await page.waitForFunction(() => !location.hash.includes('speed='));
+  await page.selectOption('[data-testid=speed]', { label: '16×' });
+  await page.waitForFunction(() => location.hash.includes('speed=16'));
+  // A toggle keeps it, and so does a reload.
+  await page.click('[data-testid=toggle-readpast-off]');
+  await page.waitForFunction(() => location.hash.includes('readpast=off') && location.hash.includes('speed=16'));
+  await page.reload();
+  await page.waitForSelector('[data-testid=speed]');
+  assert.equal(await shown(), '16×');
+});
+
 test('player: a broken link says what is wrong and still plays', async (t) => {
   const { page } = t;
-  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=maybe&speed=3&t=soon');
+  await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=maybe&pace=3&speed=3&t=soon');
   const warnings = await page.textContent('[data-testid=url-warnings]');
   assert.match(warnings, /readpast=maybe.*values: on, off.*showing readpast=on/);
   assert.match(warnings, /readpast=maybe: maybe is not a value/);
-  assert.match(warnings, /unknown toggle speed/);
+  assert.match(warnings, /unknown toggle pace/);
+  assert.match(warnings, /speed=3 is not a speed the player offers \(0\.25, 0\.5, 1, 2, 4, 16, 64, 256, 1024\): it plays at 1×/);
   assert.match(warnings, /t=soon is not a time/);
   // Names and values from the link are code, not backticks.
   assert.doesNotMatch(warnings, /`/);

@@ -231,6 +231,7 @@ pub(crate) fn combinations(toggles: &[Toggle], cap: usize) -> Combinations {
 
 /// Names the player's URLs use next to toggles (`#/lesson/x?readpast=off&t=1500`), and
 /// the scheduler's (`#/lesson/x/schedule?...&schedule=u.0.1&steps=2`).
-pub const RESERVED_TOGGLE_NAMES: [&str; 11] = [
+pub const RESERVED_TOGGLE_NAMES: [&str; 12] = [
     "t", "e", "seed", "view", "theme", "anomaly", "schedule", "steps", "why", "tab", "lang",
+    "speed",
 ];

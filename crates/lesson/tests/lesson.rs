@@ -119,7 +119,7 @@ fn toggle_names_the_player_url_uses_are_reserved() {
             ("readpast = \"on\"", "t = \"on\""),
         ],
         expect![[r#"
-            lessons/tiny.md:9:8: toggle name `t` is reserved: player URLs use it (reserved: t, e, seed, view, theme, anomaly, schedule, steps, why, tab, lang)
+            lessons/tiny.md:9:8: toggle name `t` is reserved: player URLs use it (reserved: t, e, seed, view, theme, anomaly, schedule, steps, why, tab, lang, speed)
             lessons/tiny.md:15:10: unknown toggle `t` in `when`: the lesson declares no toggles
             lessons/tiny.md:28:35: unknown toggle `t` in marker: the lesson declares no toggles
         "#]],

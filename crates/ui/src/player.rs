@@ -215,7 +215,7 @@ impl Player {
             at_link_moment: false,
             head: Playhead::default(),
             playing: false,
-            speed: DEFAULT_SPEED,
+            speed: route.speed.unwrap_or(DEFAULT_SPEED),
             why: route.why,
             tab: route.tab.unwrap_or(DOCK_TABS[0]),
             credit: 0.0,
@@ -252,6 +252,7 @@ impl Player {
         self.warnings = warnings;
         self.why = route.why;
         self.tab = route.tab.unwrap_or(DOCK_TABS[0]);
+        self.speed = route.speed.unwrap_or(DEFAULT_SPEED);
         if key == self.key {
             match self.current() {
                 Some(run) => {
@@ -299,6 +300,7 @@ impl Player {
         route.schedule = self.key.schedule.clone();
         route.why = self.why;
         route.tab = Some(self.tab);
+        route.speed = Some(self.speed);
         if let Some(run) = self.current() {
             let head = self.head;
             if head.events > 0 || head.t_us > 0 {
@@ -351,6 +353,7 @@ impl Player {
         route.seed = (seed != self.lesson.seed).then_some(seed);
         route.why = self.why;
         route.tab = Some(self.tab);
+        route.speed = Some(self.speed);
         let t_us = if self.current().is_some() {
             self.head.t_us
         } else {

@@ -37,6 +37,8 @@ pub enum LinkProblem {
     Why { value: String },
     /// `tab=` names no tab of the dock.
     Tab { value: String },
+    /// `speed=` is no speed the player offers.
+    Speed { value: String },
     /// `schedule=` does not read as a schedule.
     Schedule(ParseScheduleError),
     /// `schedule=` is timed where the scheduler wants an untimed one.
@@ -108,6 +110,8 @@ impl LinkProblem {
             Anomaly { value } => t!("link-anomaly" in lang, value = value),
             Why { value } => t!("link-why" in lang, value = value),
             Tab { value } => t!("link-tab" in lang, value = value),
+            Speed { value } => t!("link-speed" in lang, value = value,
+                speeds = crate::player::SPEEDS.iter().map(f64::to_string).collect::<Vec<_>>().join(", ")),
             AnomalyBeyond { asked, count } => {
                 // The parameter as written (a number would be grouped: `9,999`).
                 t!("link-anomaly-beyond" in lang, asked = asked.to_string(), count = *count)

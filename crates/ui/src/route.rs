@@ -23,6 +23,9 @@
 //!   run's slice, `#/debug/panic-worker` inside the worker; `#/debug/abort` stops the
 //!   instance without a panic (as running out of memory does).
 //!
+//! A lesson route (and an embed's) also takes `why=1`, `tab=<tab>` and `speed=<n>` (the
+//! play speed, `0.25` to `1024`; 1× is not written).
+//!
 //! Every route also takes `lang=en|pl|ja`, the interface's language (see
 //! [`crate::i18n`]): [`Route::parse`] sets it aside ([`lang_of`]) before reading the
 //! rest, and [`Route::href`] writes it back when the page carries one, so internal links
@@ -106,6 +109,8 @@ pub struct LessonRoute {
     pub why: bool,
     /// `tab=`: the dock's tab shown (one of [`DOCK_TABS`]); none is the first, the lesson.
     pub tab: Option<&'static str>,
+    /// `speed=`: the play speed, an index into [`crate::player::SPEEDS`]; none is 1×.
+    pub speed: Option<usize>,
     /// Parameters that could not be read (`t=soon`), worded when the page shows them.
     pub problems: Vec<LinkProblem>,
 }
@@ -123,8 +128,25 @@ pub const WHY_PARAM: &str = "why";
 pub const TAB_PARAM: &str = "tab";
 /// The dock's tabs, in order, as `tab=` names them.
 pub const DOCK_TABS: [&str; 4] = ["lesson", "tables", "outcome", "events"];
+/// `speed=0.5` (`0.25`, `1`, `2`, `4`, `16`, `64`, `256`, `1024`): the play speed, as the
+/// transport's menu offers it, so a workshop link plays at the pace it was made at.
+pub const SPEED_PARAM: &str = "speed";
 /// The interface's language, in every route.
 pub const LANG_PARAM: &str = "lang";
+
+/// The index in [`crate::player::SPEEDS`] of a `speed=` value (`0.5`, `4`; also `4x`,
+/// `4×`, as the menu writes it).
+fn speed_index(value: &str) -> Option<usize> {
+    let number = value.trim_end_matches(['x', '×']).parse::<f64>().ok()?;
+    crate::player::SPEEDS.iter().position(|&s| s == number)
+}
+
+/// A speed as `speed=` writes it: `0.25`, `1`, `1024`.
+pub fn speed_text(index: usize) -> String {
+    crate::player::SPEEDS
+        .get(index)
+        .map_or_else(String::new, |s| s.to_string())
+}
 
 /// The language a hash names with `lang=` (the last one; an unknown value is ignored,
 /// and [`unknown_lang`] names it).
@@ -293,6 +315,10 @@ impl LessonRoute {
                     Some(tab) => route.tab = Some(tab),
                     None => route.problems.push(LinkProblem::Tab { value }),
                 },
+                SPEED_PARAM => match speed_index(&value) {
+                    Some(i) => route.speed = Some(i),
+                    None => route.problems.push(LinkProblem::Speed { value }),
+                },
                 _ => route.toggles.push((name, value)),
             }
         }
@@ -353,6 +379,9 @@ impl fmt::Display for LessonRoute {
         }
         if let Some(tab) = self.tab.filter(|t| *t != DOCK_TABS[0]) {
             params.push(format!("{TAB_PARAM}={tab}"));
+        }
+        if let Some(i) = self.speed.filter(|&i| i != crate::player::DEFAULT_SPEED) {
+            params.push(format!("{SPEED_PARAM}={}", speed_text(i)));
         }
         if !params.is_empty() {
             write!(f, "?{}", params.join("&"))?;
@@ -511,10 +540,43 @@ mod tests {
             SCHEDULE_PARAM,
             WHY_PARAM,
             TAB_PARAM,
+            SPEED_PARAM,
             LANG_PARAM,
         ] {
             assert!(lesson::RESERVED_TOGGLE_NAMES.contains(&name), "{name}");
         }
+    }
+
+    /// `speed=` sets the play speed and round-trips (1×, the default, is not written);
+    /// a speed the menu does not offer is named, and the default plays.
+    #[test]
+    fn speed_sets_the_play_speed() {
+        let Route::Lesson(route) = Route::parse("#/lesson/x?e=7&speed=0.5") else {
+            panic!()
+        };
+        assert_eq!(route.speed, Some(1));
+        assert!(route.problems.is_empty() && route.toggles.is_empty());
+        assert_eq!(route.to_string(), "/lesson/x?e=7&speed=0.5");
+        for (value, index) in [("4x", 4), ("4×", 4), ("1024", 8), ("1", 2), ("0.25", 0)] {
+            let Route::Lesson(route) = Route::parse(&format!("#/lesson/x?speed={value}")) else {
+                panic!()
+            };
+            assert_eq!(route.speed, Some(index), "{value}");
+        }
+        let Route::Lesson(route) = Route::parse("#/lesson/x?speed=1") else {
+            panic!()
+        };
+        assert_eq!(route.to_string(), "/lesson/x");
+        let Route::Lesson(route) = Route::parse("#/lesson/x?speed=3") else {
+            panic!()
+        };
+        assert_eq!(route.speed, None);
+        assert_eq!(route.problems.len(), 1);
+        let text = route.problems[0].to_string();
+        assert!(
+            text.contains("`speed=3`") && text.contains("0.25"),
+            "{text}"
+        );
     }
 
     /// `why=1` opens the explanation and round-trips; another value is named, closed.

@@ -6,6 +6,7 @@ link-events = `e={ $value }` is not an event count: write a whole number from 0 
 link-anomaly = `anomaly={ $value }` is not an anomaly's number: write one counting from 1, e.g. `anomaly=1`
 link-why = `why={ $value }` is not `why=1` (the explanation open) or `why=0`: the explanation stays closed
 link-tab = `tab={ $value }` is not one of `tab=lesson`, `tab=tables`, `tab=outcome` or `tab=events`: the lesson's text is shown
+link-speed = `speed={ $value }` is not a speed the player offers ({ $speeds }): it plays at 1×
 link-anomaly-beyond = `anomaly={ $asked }`: this run has { $count ->
         [0] no anomaly
         [one] one anomaly

@@ -6,6 +6,7 @@ link-events = `e={ $value }` はイベント数ではありません。0 以上�
 link-anomaly = `anomaly={ $value }` は異常の番号ではありません。1 から数えた番号で書いてください (例: `anomaly=1`)
 link-why = `why={ $value }` は `why=1` (説明を開く) でも `why=0` でもありません。説明は閉じたままです
 link-tab = `tab={ $value }` は `tab=lesson`、`tab=tables`、`tab=outcome`、`tab=events` のどれでもありません。レッスンの本文を表示します
+link-speed = `speed={ $value }` はプレーヤーの速度 ({ $speeds }) ではありません。1× で再生します
 link-anomaly-beyond = `anomaly={ $asked }`: この実行の異常は { $count } 件なので、先頭から表示します
 link-time-beyond = `t={ $value }` はこの実行の終わり (`t={ $end }`) より後なので、終わりから表示します
 link-events-beyond = `e={ $asked }`: この実行のイベントは { $count } 件なので、終わりから表示します

@@ -6,6 +6,7 @@ link-events = `e={ $value }` to nie liczba zdarzeń: podaj liczbę całkowitą o
 link-anomaly = `anomaly={ $value }` to nie numer anomalii: podaj numer liczony od 1, np. `anomaly=1`
 link-why = `why={ $value }` to nie `why=1` (wyjaśnienie otwarte) ani `why=0`: wyjaśnienie zostaje zamknięte
 link-tab = `tab={ $value }` to żadne z `tab=lesson`, `tab=tables`, `tab=outcome` i `tab=events`: widać tekst lekcji
+link-speed = `speed={ $value }` to nie prędkość, którą oferuje odtwarzacz ({ $speeds }): gra z prędkością 1×
 link-anomaly-beyond = `anomaly={ $asked }`: ten przebieg { $count ->
         [0] nie ma anomalii
         [one] ma jedną anomalię
