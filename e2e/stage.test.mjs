@@ -474,3 +474,31 @@ test('stage: every toggle\'s buttons are one height, with help text under them o
   assert.ok(heights.length > 6, `${heights}`);
   assert.equal(Math.max(...heights) - Math.min(...heights), 0, `button heights ${heights}`);
 });
+
+test('stage: an anomaly\'s diamond on a segment\'s start leaves its label\'s first letter clear', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race?claim=two-step&tasks=3&e=40');
+  await settled(page, 'tasks=3');
+  const overlaps = await page.evaluate(() => {
+    const found = [];
+    let checked = 0;
+    for (const mark of document.querySelectorAll('[data-testid=lanes] .anomaly-mark')) {
+      const m = mark.getBoundingClientRect();
+      // A labelled segment that starts under the diamond (after the instant's short
+      // statements).
+      for (const label of mark.closest('.lane__track').querySelectorAll('.seg__label')) {
+        const seg = label.parentElement.getBoundingClientRect();
+        if (seg.left < m.left || seg.left > m.right || !label.textContent) continue;
+        const range = document.createRange();
+        range.selectNodeContents(label);
+        const text = range.getClientRects()[0];
+        checked += 1;
+        if (m.right > text.left) found.push(`${label.textContent}: diamond to ${m.right.toFixed(1)}, text from ${text.left.toFixed(1)}`);
+      }
+    }
+    return { checked, found };
+  });
+  assert.ok(overlaps.checked >= 2, `only ${overlaps.checked} labels start at a diamond`);
+  assert.deepEqual(overlaps.found, []);
+});
