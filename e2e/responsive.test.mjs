@@ -204,6 +204,7 @@ async function stepAndMeasure(page, k) {
     range.selectNodeContents(el);
     const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
     return {
+      events: Number(document.querySelector('[data-testid=position]').dataset.events),
       text: el.textContent,
       lines: tops.size,
       cut: el.scrollHeight > el.clientHeight + 1,
@@ -240,6 +241,14 @@ test('responsive: on a phone a narration past three lines ends cut, and a tap sh
   // Over the lanes, which stay where they were.
   assert.ok(open.bottom > open.lanesTop, JSON.stringify(open));
   assert.equal(Math.round(open.lanesTop), long.lanesTop);
+  // Stepping while it is open: a shorter line still fills the slot, nothing shows through.
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]').dataset.events) === n, long.events + 1);
+  const sizes = await page.$eval('[data-testid=narration]', (el) => [el.getBoundingClientRect().height, el.parentElement.getBoundingClientRect().height]);
+  assert.ok(sizes[0] >= sizes[1] - 0.5, `the open narration is ${sizes[0]} px in a ${sizes[1]} px slot`);
+  // Escape folds it back.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid ?? null), null);
 });
 
 test('responsive: at 1280 px in Polish the lanes stay put while the narration wraps to a second line', async (t) => {
@@ -256,6 +265,25 @@ test('responsive: at 1280 px in Polish the lanes stay put while the narration wr
   // One-line and two-line narrations both came by, and the lanes did not move.
   assert.deepEqual([...lines].sort(), [1, 2]);
   assert.equal(tops.size, 1, `the lanes moved: ${[...tops]}`);
+});
+
+// The time line grows as the numbers do ("0 ms" to "11,048.462 ms", event 9 to 10); it
+// wrapped to a second line at some events, which moved the lanes by a line.
+test('responsive: the time line is whole on one line and the lanes stay put while stepping, on a phone and at 1280 px', async (t) => {
+  const { page } = t;
+  for (const [width, height, lang] of [[390, 844, 'en'], [390, 844, 'pl'], [1280, 800, 'ja'], [1280, 800, 'pl']]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('about:blank');
+    await openLesson(t, `#/lesson/queue-claim-race?lang=${lang}`);
+    if (width < 1024) await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+    const tops = new Set();
+    for (let i = 1; i <= 40; i++) tops.add((await stepAndMeasure(page, i)).lanesTop);
+    assert.equal(tops.size, 1, `${width} px, ${lang}: the lanes moved: ${[...tops]}`);
+    const time = await page.$eval('[data-testid=position]', (el) => ({ cut: el.scrollWidth > el.clientWidth + 1, text: el.innerText }));
+    assert.ok(!time.cut, `${width} px, ${lang}: the time line is cut: ${time.text}`);
+    // The event number is the narration's; screen readers still have it in the time line.
+    assert.match(await page.textContent('[data-testid=position]'), /40/);
+  }
 });
 
 test('responsive: the why panel at 1280 and 1024 px wraps its sentences and caption inside it; a matrix too wide scrolls on its own', async (t) => {

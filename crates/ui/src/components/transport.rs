@@ -287,7 +287,9 @@ pub fn Transport(props: &TransportProps) -> Html {
                     // Two pieces that each stay on one line: a narrow bar wraps between
                     // them, never inside "event 34 of 34".
                     { " " }<span class="nowrap">{ t!("position-end", end = ms_label(props.end_us)) }</span>
-                    { " · " }<span class="nowrap">{ t!("position-event", event = head.events, events = props.events) }</span>
+                    // The lesson page's stage leaves this out of sight (its narration
+                    // says it), so the line does not wrap, and move the lanes, as it grows.
+                    <span class="nowrap transport__count">{ " · " }{ t!("position-event", event = head.events, events = props.events) }</span>
                 </span>
                 <input
                     type="range"
@@ -438,11 +440,19 @@ pub fn Narration(props: &NarrationProps) -> Html {
             <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true">{ shown }</p>
         };
     }
+    // Escape folds it back (the focus leaves it, as a click elsewhere does).
+    let onkeydown = Callback::from(|e: KeyboardEvent| {
+        if e.key() == "Escape" {
+            if let Some(el) = e.target_dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.blur();
+            }
+        }
+    });
     html! {
         // The title too has all of it, for a pointer that rests on it.
         <div class="narration-slot">
             <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true"
-                title={text} tabindex="0">
+                title={text} tabindex="0" {onkeydown}>
                 { shown }
             </p>
         </div>
