@@ -441,7 +441,7 @@ test('i18n: switching language keeps Explore\'s counterexample, worded in the ne
   assert.equal(japanese.length, polish.length);
   assert.ok(japanese.some((s) => /^worker\d: claim \(\d\) を挿入します/.test(s)), japanese.join(' | '));
   for (const s of japanese) assert.doesNotMatch(s, /wstawia|odczytuje|inserts|reads/, s);
-  assert.match(await page.textContent('[data-testid=explore-conflict]'), /worker1 が task 1 を読んだ後/);
+  assert.match(await page.textContent('[data-testid=explore-conflict]'), /worker2 の UPDATE が task 1 を書き込む前に worker1 がそれを読み取り/);
   assert.doesNotMatch(await page.textContent('[data-testid=explore-result]'), /Żadne|zadanie/);
   await noMissingKeys(page, 'explore after a switch (ja)');
 });

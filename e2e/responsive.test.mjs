@@ -330,28 +330,51 @@ test('responsive: the why panel at 1280 and 1024 px wraps its sentences and capt
   }
 });
 
-test('responsive: on a phone the scheduler shows what a pick did beside its button', async (t) => {
+test('responsive: the scheduler shows what a pick did beside its button, in sight, and moves no other card', async (t) => {
   const { page } = t;
-  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [width, height] of [[390, 844], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('about:blank');
+    await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&lang=pl');
+    await page.waitForSelector('[data-testid=schedule-view]');
+    for (const [k, session] of [[1, 1], [2, 1], [3, 2], [4, 2]]) {
+      const button = `[data-testid=schedule-step-${session}]`;
+      await page.locator(button).scrollIntoViewIfNeeded();
+      const other = `[data-testid=schedule-step-${3 - session}]`;
+      const otherBefore = await page.$eval(other, (el) => el.getBoundingClientRect().top);
+      await page.click(button);
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
+      const did = await page.$$eval('[data-testid=schedule-did]', (els) => els.map((el) => ({
+        session: el.closest('[data-testid=schedule-session]').dataset.session,
+        newest: el.dataset.newest === 'true',
+        text: el.textContent,
+        top: el.getBoundingClientRect().top,
+        bottom: el.getBoundingClientRect().bottom,
+      })));
+      // Each session that ran keeps its last step's box; the newest is the pick's.
+      assert.equal(did.length, k >= 3 ? 2 : 1, JSON.stringify(did));
+      const newest = did.filter((d) => d.newest);
+      assert.equal(newest.length, 1, JSON.stringify(did));
+      assert.equal(newest[0].session, `worker${session}`);
+      assert.match(newest[0].text, new RegExp(`^Co zrobił krok ${k}:worker${session} `), newest[0].text);
+      // Right under the button just pressed, and in sight whole.
+      const pressed = await page.$eval(button, (el) => el.getBoundingClientRect().bottom);
+      assert.ok(newest[0].top >= pressed && newest[0].top - pressed < 20, `${width} px: ${newest[0].top} after ${pressed}`);
+      assert.ok(newest[0].bottom <= height + 1, `${width} px, step ${k}: the result ends at ${newest[0].bottom} px`);
+      // The other card's button stays where it was, unless the page scrolled to show the result.
+      if (width > 1000) {
+        const otherAfter = await page.$eval(other, (el) => el.getBoundingClientRect().top);
+        assert.equal(Math.round(otherAfter), Math.round(otherBefore), `${width} px, step ${k}: the other Run button moved`);
+        const heights = await page.$$eval('[data-testid^=schedule-step-]', (els) => els.map((el) => Math.round(el.getBoundingClientRect().height)));
+        assert.ok(heights.every((h) => h === heights[0] && h < 45), `Run buttons ${heights}`);
+      }
+    }
+    assert.match(await page.textContent('[data-testid=schedule-count]'), /Wykonane instrukcje: 4\./);
+  }
+  await page.goto('about:blank');
   await t.open('#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3');
   await page.waitForSelector('[data-testid=schedule-view]');
-  for (const [k, session] of [[1, 1], [2, 1], [3, 2]]) {
-    const button = `[data-testid=schedule-step-${session}]`;
-    await page.locator(button).scrollIntoViewIfNeeded();
-    await page.click(button);
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
-    const did = await page.$$eval('[data-testid=schedule-did]', (els) => els.map((el) => ({
-      session: el.closest('[data-testid=schedule-session]').dataset.session,
-      text: el.textContent,
-      top: el.getBoundingClientRect().top,
-      bottom: el.getBoundingClientRect().bottom,
-    })));
-    assert.equal(did.length, 1, JSON.stringify(did));
-    assert.equal(did[0].session, `worker${session}`);
-    assert.match(did[0].text, new RegExp(`^What step ${k} did:worker${session} `), did[0].text);
-    // In sight, right under the button just pressed.
-    const pressed = await page.$eval(button, (el) => el.getBoundingClientRect().bottom);
-    assert.ok(did[0].top >= pressed && did[0].top - pressed < 20, `${did[0].top} after ${pressed}`);
-    assert.ok(did[0].top < 844, `the result starts at ${did[0].top} px`);
-  }
+  await page.click('[data-testid=schedule-step-1]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === 1);
+  assert.match(await page.textContent('[data-testid=schedule-count]'), /^1 statement run\. Who runs next: worker1, worker2\?$/);
 });

@@ -410,7 +410,7 @@ mod tests {
             (
                 Lang::Ja,
                 "worker1: task 1 を読み取ります（SELECT TOP (1) @id = id FROM dbo.task …）",
-                "worker1 が task 1 を読んだ後、worker2 の UPDATE がそれを書き込み、両方がその後それを書き込みます",
+                "worker2 の UPDATE が task 1 を書き込む前に worker1 がそれを読み取り、その後両方がそれを書き込みます",
             ),
         ] {
             set_lang(lang);
@@ -604,8 +604,8 @@ mod tests {
                     "worker2: commits",
                 ],
                 [
-                    "A がある行を読んだ後、B がそれを書き込み、両方がその後それを書き込みます",
-                    "A が claim 7 を読んだ後、B の DELETE がそれを書き込み、両方がその後それを書き込みます",
+                    "B がある行を書き込む前に A がそれを読み取り、その後両方がそれを書き込みます",
+                    "B の DELETE が claim 7 を書き込む前に A がそれを読み取り、その後両方がそれを書き込みます",
                 ],
             ),
         ];

@@ -224,10 +224,15 @@ schedule-next = Next statement, line { $line } of { $session }’s SQL:
 schedule-next-setup = Next statement, line { $line } of a setup block (a procedure the session called):
 schedule-finished = Every session has finished, after { $count } statements.
 schedule-none-can-run = No session can run.
-schedule-who-next = { $count } statements run. Who runs next: { $names }?
+schedule-who-next = { $count ->
+    [one] 1 statement run
+   *[other] { $count } statements run
+}. Who runs next: { $names }?
 schedule-step = Step { $step }: { $lines }
 # Between two events of one step.
 schedule-step-join = { "; " }
+# Between two session names in a list.
+schedule-names-join = { ", " }
 # Under the Run button of the session just picked: that step's events follow.
 schedule-did = What step { $step } did:
 schedule-problem-title = The link's schedule could not be followed to its end

@@ -206,10 +206,12 @@ schedule-next = 次の文 ({ $session } の SQL の { $line } 行目):
 schedule-next-setup = 次の文、セットアップ ブロックの { $line } 行目 (セッションが呼んだプロシージャ):
 schedule-finished = すべてのセッションが { $count } 文の後に終了しました。
 schedule-none-can-run = 実行できるセッションはありません。
-schedule-who-next = { $count } 文を実行済み。次に実行するのは: { $names }?
+schedule-who-next = { $count } 文を実行済み。次に実行できるセッション：{ $names }
 schedule-step = ステップ { $step }: { $lines }
 # 1 ステップの 2 つのイベントの間。
 schedule-step-join = 。
+# 一覧の 2 つのセッション名の間。
+schedule-names-join = 、
 # 選んだばかりのセッションの実行ボタンの下。続いてそのステップのイベント。
 schedule-did = ステップ { $step } で起きたこと:
 schedule-problem-title = リンクのスケジュールを最後までたどれませんでした
@@ -254,8 +256,8 @@ explore-step-finishes = { $who } が文を終えます
 explore-step-reads = { $rows } を読み取ります
 explore-step-did = { $who }: { $did }
 explore-step-statement = { $did }（{ $statement }）
-explore-conflict = { $reader } が { $row } を読んだ後、{ $writer } の { $verb } がそれを書き込み、両方がその後それを書き込みます
-explore-conflict-unnamed = { $reader } が { $row } を読んだ後、{ $writer } がそれを書き込み、両方がその後それを書き込みます
+explore-conflict = { $writer } の { $verb } が { $row } を書き込む前に { $reader } がそれを読み取り、その後両方がそれを書き込みます
+explore-conflict-unnamed = { $writer } が { $row } を書き込む前に { $reader } がそれを読み取り、その後両方がそれを書き込みます
 explore-a-row = ある行
 
 schedule-title = スケジューラーになる: { $title }

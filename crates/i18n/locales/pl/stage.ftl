@@ -234,6 +234,8 @@ schedule-who-next = Wykonane instrukcje: { $count }. Kto teraz: { $names }?
 schedule-step = Krok { $step }: { $lines }
 # Between two events of one step.
 schedule-step-join = { "; " }
+# Między dwiema nazwami sesji na liście.
+schedule-names-join = { ", " }
 # Pod przyciskiem sesji, którą właśnie wybrano: dalej zdarzenia tego kroku.
 schedule-did = Co zrobił krok { $step }:
 schedule-problem-title = Harmonogramu z linku nie udało się wykonać do końca

@@ -156,6 +156,21 @@ fn Schedule(props: &ScheduleProps) -> Html {
         Ok(s) => (s.steps.len(), s.schedule().to_string()),
         Err(_) => (0, String::new()),
     };
+    // What the last pick did, brought into sight when it lands below the window's edge
+    // (a phone, the lower card).
+    use_effect_with(steps, |_| {
+        let newest = gloo::utils::document()
+            .query_selector("[data-testid=schedule-did][data-newest]")
+            .ok()
+            .flatten();
+        if let Some(el) = newest {
+            let below = el.get_bounding_client_rect().bottom();
+            let height = window().inner_height().ok().and_then(|h| h.as_f64());
+            if height.is_some_and(|h| below > h) {
+                el.scroll_into_view_with_bool(false);
+            }
+        }
+    });
 
     html! {
         <article class="schedule" data-testid="schedule-view" data-lesson={lesson.id.clone()}
@@ -239,11 +254,14 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     aria-disabled={(!session.enabled).then_some("true")}
                     aria-keyshortcuts={key.map(|k| k.to_string())}
                     {onclick}>{ label }</button>
-                // What the pick just did, beside its button: on a phone the log of
-                // steps is a screen further down.
-                if let Some(step) = s.steps.last().filter(|step| step.session == i) {
-                    <div class="schedule__did" data-testid="schedule-did">
-                        <p class="schedule__did-label">{ t!("schedule-did", step = n) }</p>
+                // What the session's last pick did, beside its button: on a phone the
+                // log of steps is a screen further down. Each card keeps its own, so a
+                // pick of another session moves no button.
+                if let Some((k, step)) = s.steps.iter().enumerate().rev().find(|(_, step)| step.session == i) {
+                    <div class={classes!("schedule__did", (k + 1 == n).then_some("schedule__did--newest"))}
+                        data-testid="schedule-did" data-step={(k + 1).to_string()}
+                        data-newest={(k + 1 == n).then_some("true")}>
+                        <p class="schedule__did-label">{ t!("schedule-did", step = k + 1) }</p>
                         <ul class="schedule__events">
                             { for step.events.iter().map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> }) }
                         </ul>
@@ -269,7 +287,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
         t!(
             "schedule-who-next",
             count = n,
-            names = enabled_names.join(", ")
+            names = enabled_names.join(&t!("schedule-names-join"))
         )
     };
     // The aria-live line: what the last statement did.
