@@ -288,7 +288,7 @@ explore-held = „{ $label }” była spełniona w każdym sprawdzonym przeploci
     [few] losowe przejścia
    *[many] losowych przejść
 }, w { $took } ms.
-explore-breaks = „{ $label }” łamie się po { $statements } { $statements ->
+explore-breaks = „{ $label }” przestaje być spełniona po { $statements } { $statements ->
     [one] instrukcji
    *[other] instrukcjach
 } ({ $switches } { $switches ->
