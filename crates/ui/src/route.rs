@@ -142,7 +142,7 @@ fn speed_index(value: &str) -> Option<usize> {
 }
 
 /// A speed as `speed=` writes it: `0.25`, `1`, `1024`.
-pub fn speed_text(index: usize) -> String {
+fn speed_text(index: usize) -> String {
     crate::player::SPEEDS
         .get(index)
         .map_or_else(String::new, |s| s.to_string())

@@ -196,6 +196,14 @@ fn Schedule(props: &ScheduleProps) -> Html {
     }
 }
 
+/// A step's events, one line each in the page's language.
+fn event_items(events: &[engine::TraceEntry]) -> Html {
+    events
+        .iter()
+        .map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> })
+        .collect()
+}
+
 /// Sessions with their buttons, undo, properties, the tables and the steps so far.
 fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
     let view = s.view();
@@ -262,9 +270,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                         data-testid="schedule-did" data-step={(k + 1).to_string()}
                         data-newest={(k + 1 == n).then_some("true")}>
                         <p class="schedule__did-label">{ t!("schedule-did", step = k + 1) }</p>
-                        <ul class="schedule__events">
-                            { for step.events.iter().map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> }) }
-                        </ul>
+                        <ul class="schedule__events">{ event_items(&step.events) }</ul>
                     </div>
                 }
             </li>
@@ -348,7 +354,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <span class={classes!("log__who", session_class(step.session))} aria-hidden="true"></span>
                 <strong>{ format!("{}. {who}", k + 1) }</strong>
                 <ul class="schedule__events">
-                    { for step.events.iter().map(|e| html! { <li>{ crate::i18n::event_line(&e.event) }</li> }) }
+                    { event_items(&step.events) }
                     { for step.broken.iter().map(|(name, detail)| {
                         // The property's label and the detail in the page's language, as
                         // in the list of properties and the alert.
