@@ -378,3 +378,34 @@ test('responsive: the scheduler shows what a pick did beside its button, in sigh
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === 1);
   assert.match(await page.textContent('[data-testid=schedule-count]'), /^1 statement run\. Who runs next: worker1, worker2\?$/);
 });
+
+test('responsive: the scheduler\'s help keeps the command it names on one line', async (t) => {
+  const { page } = t;
+  const COMMAND = 'lockstep run --schedule';
+  // The lines the command's text lies on, from a Range over it.
+  const linesOfCommand = () =>
+    page.$eval('[data-testid=schedule-string-help]', (el, command) => {
+      const at = el.textContent.indexOf(command);
+      if (at < 0) return -1;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      let offset = 0;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const end = offset + node.data.length;
+        if (at >= offset && at < end) range.setStart(node, at - offset);
+        if (at + command.length > offset && at + command.length <= end) range.setEnd(node, at + command.length - offset);
+        offset = end;
+      }
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    }, COMMAND);
+  // Widths where each language's help broke the command (after `--` or at a space).
+  for (const [lang, widths] of [['en', [320, 600, 1280]], ['pl', [400, 800]], ['ja', [340, 600, 1280]]]) {
+    await page.goto('about:blank');
+    await t.open(`#/lesson/queue-claim-race/schedule?claim=two-step&tasks=3&lang=${lang}`);
+    await page.waitForSelector('[data-testid=schedule-string-help]');
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      assert.equal(await linesOfCommand(), 1, `${lang} at ${width} px`);
+    }
+  }
+});

@@ -566,3 +566,17 @@ fn a_parse_error_is_reworded_and_sql_words_stay_as_written() {
     assert_eq!(parse_error(odd), odd);
     set_lang(Lang::En);
 }
+
+/// The scheduler keeps the command its help names on one line by finding it in the
+/// text (`command_kept_whole`): each language writes it verbatim.
+#[test]
+fn the_schedule_help_names_the_command_verbatim() {
+    for lang in Lang::ALL {
+        let help = text_in(lang, "schedule-string-help", &[]);
+        assert!(
+            help.contains("lockstep run --schedule"),
+            "{}: {help}",
+            lang.as_str()
+        );
+    }
+}

@@ -187,6 +187,9 @@ pub fn step_text(step: &Narrated) -> String {
     let did = parts.join("; ");
     let did = if names_itself(step) {
         did
+    } else if step.session.is_empty() {
+        // What the server does (a deadlock's choice) has no subject to conjugate for.
+        t!("explore-server-did", who = who, did = did)
     } else {
         t!("explore-step-did", who = who, did = did)
     };
@@ -409,7 +412,7 @@ mod tests {
             ),
             (
                 Lang::Ja,
-                "worker1: task 1 を読み取ります（SELECT TOP (1) @id = id FROM dbo.task …）",
+                "worker1 が task 1 を読み取ります（SELECT TOP (1) @id = id FROM dbo.task …）",
                 "worker2 の UPDATE が task 1 を書き込む前に worker1 がそれを読み取り、その後両方がそれを書き込みます",
             ),
         ] {
@@ -599,9 +602,9 @@ mod tests {
                     "worker1 が文を終えます",
                     "サーバー: deadlock: worker2 is the victim",
                     "clerk's sp_getapplock on doc waits（EXEC sp_getapplock @Resource = 'doc'）",
-                    "worker2: task 1, task 3 を読み取ります; skips task 2 (READPAST); commits\
+                    "worker2 が task 1, task 3 を読み取ります; skips task 2 (READPAST); commits\
                      （SELECT id FROM dbo.task WITH (READPAST)）",
-                    "worker2: commits",
+                    "worker2 が commits",
                 ],
                 [
                     "B がある行を書き込む前に A がそれを読み取り、その後両方がそれを書き込みます",

@@ -302,6 +302,7 @@ explore-step-runs = { $who } runs { $statement }
 explore-step-finishes = { $who } finishes its statement
 explore-step-reads = reads { $rows }
 explore-step-did = { $who } { $did }
+explore-server-did = { $who } { $did }
 explore-step-statement = { $did } ({ $statement })
 explore-conflict = { $reader } reads { $row } before { $writer }'s { $verb } writes it; both go on to write it
 explore-conflict-unnamed = { $reader } reads { $row } before { $writer }'s WRITE writes it; both go on to write it

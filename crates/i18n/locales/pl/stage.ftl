@@ -306,6 +306,7 @@ explore-step-runs = { $who } wykonuje { $statement }
 explore-step-finishes = { $who } kończy swoją instrukcję
 explore-step-reads = odczytuje { $rows }
 explore-step-did = { $who } { $did }
+explore-server-did = { $who } { $did }
 explore-step-statement = { $did } ({ $statement })
 explore-conflict = { $reader } odczytuje { $row }, zanim { $verb } sesji { $writer } go zapisze; obie potem go zapisują
 explore-conflict-unnamed = { $reader } odczytuje { $row }, zanim sesja { $writer } go zapisze; obie potem go zapisują

@@ -392,7 +392,7 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                 <h3 class="panel__title">{ t!("properties") }<span class="panel__note">{ t!("properties-note") }</span></h3>
                 <ul class="properties" data-testid="properties">{ for property_rows }</ul>
                 <p class="muted">{ t!("schedule-string") }{ " " }<code data-testid="schedule-string">{ s.schedule().to_string() }</code>
-                    { " " }<span class="schedule__string-help" data-testid="schedule-string-help">{ t!("schedule-string-help") }</span></p>
+                    { " " }<span class="schedule__string-help" data-testid="schedule-string-help">{ command_kept_whole(&t!("schedule-string-help")) }</span></p>
             </section>
             <div class="schedule__side">
                 <Tables view={Shared(Rc::new(view))} {marks} sessions={s.sessions.clone()} />
@@ -702,4 +702,16 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
 
 fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
+}
+
+/// The CLI command a help text names, kept on one line: a browser breaks it after
+/// `--` or at its spaces, and a reader copies it from the page.
+fn command_kept_whole(text: &str) -> Html {
+    const COMMAND: &str = "lockstep run --schedule";
+    match text.split_once(COMMAND) {
+        Some((before, after)) => html! {
+            <>{ before }<code class="nowrap" data-testid="schedule-string-command">{ COMMAND }</code>{ after }</>
+        },
+        None => html! { text },
+    }
 }
