@@ -225,7 +225,7 @@ test('player: arrow keys on a toggle move between its values and leave the playh
   assert.equal(await page.getAttribute('[data-testid=toggle-claim]', 'data-value'), 'one-statement', 'Space pressed no toggle');
 });
 
-test('player: on a 1280×720 projector, the keys are listed, Page Down scrolls the stage and Why opens in sight', async (t) => {
+test('player: on a 1280×720 projector, the keys are listed, Page Down scrolls the page and Why opens in sight below the pinned stage', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 1280, height: 720 });
   await openLesson(t, '#/lesson/queue-wait-or-skip', 'readpast=on');
@@ -234,23 +234,29 @@ test('player: on a 1280×720 projector, the keys are listed, Page Down scrolls t
   const keys = await page.$$eval('[data-testid=keys] li', (lis) => lis.map((li) => li.textContent));
   assert.deepEqual(keys.map((k) => k.split(' ')[0]), ['Space', '←', 'Home', '[', '?', 'Esc', 'PgUp']);
   assert.match(keys[0], /^Space play or pause$/);
-  // The stage's column scrolls on its own: Page Down moves it, and steps nothing.
-  const stageTop = () => page.$eval('.lesson--stage .stage', (el) => el.scrollTop);
+  // Open, the list scrolls with the page (a stage that tall could not stay at the top).
+  assert.equal(await page.$eval('.stage__pinned', (el) => getComputedStyle(el).position), 'static');
+  await page.click('[data-testid=keys] summary');
+  assert.equal(await page.$eval('.stage__pinned', (el) => getComputedStyle(el).position), 'sticky');
+  // A window this short scrolls the page, not the stage's column: Page Down moves it,
+  // and steps nothing.
   await page.evaluate(() => document.activeElement.blur());
-  assert.equal(await stageTop(), 0);
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
   await page.keyboard.press('PageDown');
-  await page.waitForFunction(() => document.querySelector('.lesson--stage .stage').scrollTop > 0);
+  await page.waitForFunction(() => window.scrollY > 0);
+  assert.equal(await page.$eval('.lesson--stage .stage', (el) => el.scrollTop), 0);
   await page.keyboard.press('PageUp');
-  await page.waitForFunction(() => document.querySelector('.lesson--stage .stage').scrollTop === 0);
+  await page.waitForFunction(() => window.scrollY === 0);
   assert.deepEqual(await position(page), { events: 0, t: 0 }, 'the player did not step');
-  // A link with why=1 opens the panel where the column shows it.
+  // A link with why=1 opens the panel in sight, below the transport, narration and
+  // lanes that stay at the top.
   await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000&why=1');
   await settled(page, 'readpast=off');
   await page.waitForSelector('[data-testid=why]');
   await page.waitForFunction(() => {
-    const column = document.querySelector('.lesson--stage .stage').getBoundingClientRect();
+    const pinned = document.querySelector('.stage__pinned').getBoundingClientRect();
     const why = document.querySelector('[data-testid=why]').getBoundingClientRect();
-    return why.top >= column.top && why.top + 64 <= column.bottom;
+    return pinned.top >= -0.5 && why.top >= pinned.bottom - 0.5 && why.top + 64 <= window.innerHeight;
   });
 });
 

@@ -65,16 +65,18 @@ for (const scheme of ['light', 'dark']) {
     async (t) => {
       const { page } = t;
       for (const [id, query, setting] of LESSONS) {
-        for (const [width, height] of [[1280, 800], [390, 844]]) {
+        for (const [width, height] of [[1280, 800], [1280, 720], [390, 844]]) {
           const where = `${id} at ${width}×${height}`;
           await page.setViewportSize({ width, height });
           await page.goto('about:blank');
           await t.open(`#/lesson/${id}${query}`);
           await settled(page, setting);
-          // On a phone the reader scrolls past the title and toggles once; from then on
-          // the stage stays put while stepping (its transport and lanes are pinned).
+          // On a phone or a short wide window the reader scrolls past the title and
+          // toggles once; from then on the stage stays put while stepping (its
+          // transport and lanes are pinned).
           const scrolled = () => page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
-          if (width < 1024) await scrolled();
+          const short = width < 1024 || height < 800;
+          if (short) await scrolled();
           for (let i = 1; i <= 25; i++) {
             await page.keyboard.press('ArrowRight');
             await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
@@ -94,7 +96,7 @@ for (const scheme of ['light', 'dark']) {
               location.hash = location.hash.replace(/&t=[^&]*|&e=[^&]*/g, '') + '&t=2000';
             });
             await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.tMs === '2000');
-            if (width < 1024) await scrolled();
+            if (short) await scrolled();
             assert.match(await page.textContent('[data-testid=wait-edges]'), /B waits for A/);
             assert.equal(await page.locator('[data-testid=wait-graph] .edge').count(), 1);
             assertOnScreen(await stageBoxes(page), `${where}, B waiting`);
@@ -107,6 +109,58 @@ for (const scheme of ['light', 'dark']) {
     { colorScheme: scheme, timeoutMs: 120_000 },
   );
 }
+
+test('stage: on a 1280×720 window the transport, narration, lanes and dock stay in sight while each session and the wait graph scroll into sight under them', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // Five sessions: their statements and the wait graph cannot all fit under the lanes.
+  await t.open('#/lesson/teradata-consume');
+  await settled(page);
+  for (let i = 1; i <= 12; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
+  }
+  const parts = await page.$$eval('[data-testid=stage] [data-testid^="current-"], [data-testid=wait-graph]', (els) => els.map((el) => el.dataset.testid));
+  assert.equal(parts.length, 6, parts.join(' '));
+  for (const part of parts) {
+    await page.$eval(`[data-testid="${part}"]`, (el) => el.scrollIntoView({ block: 'end' }));
+    const seen = await page.evaluate((part) => {
+      // A box as seen: cut by every ancestor that clips it, and by the window.
+      const seenBox = (el) => {
+        let { top, bottom } = el.getBoundingClientRect();
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (getComputedStyle(a).overflowY !== 'visible') {
+            const c = a.getBoundingClientRect();
+            top = Math.max(top, c.top);
+            bottom = Math.min(bottom, c.bottom);
+          }
+        }
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, whole: top <= r.top + 0.5 && bottom >= r.bottom - 0.5 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5 };
+      };
+      const pick = (sel) => seenBox(document.querySelector(sel));
+      return {
+        transport: pick('[data-testid=transport]'),
+        narration: pick('.stage__pinned .narration-slot'),
+        lanes: pick('[data-testid=lanes]'),
+        pinnedBottom: document.querySelector('.stage__pinned').getBoundingClientRect().bottom,
+        part: pick(`[data-testid="${part}"]`),
+      };
+    }, part);
+    for (const name of ['transport', 'narration', 'lanes', 'part']) {
+      assert.ok(seen[name].whole, `${part} in sight: ${name} is not whole on screen: ${JSON.stringify(seen)}`);
+    }
+    assert.ok(seen.part.top >= seen.pinnedBottom - 0.5, `${part} is under the pinned stage: ${JSON.stringify(seen)}`);
+  }
+  // At the page's end the dock beside them is whole too.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const dock = await page.$eval('[data-testid=dock]', (el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+  });
+  assert.ok(dock.top >= -0.5 && dock.bottom <= dock.height + 0.5, `the dock: ${JSON.stringify(dock)}`);
+  await t.screenshot('stage-teradata-consume-1280x720');
+});
 
 /** The lanes' window, [from, to] in ms, once it differs from `old` (or after 5 s). */
 async function windowAfter(page, old) {

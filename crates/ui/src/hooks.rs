@@ -543,8 +543,8 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
     });
 }
 
-/// Scrolls the stage's column by most of its height, when it is a box that scrolls (the
-/// wide layout; stacked, the page scrolls and the keys keep their own meaning).
+/// Scrolls the stage's column by most of its height, when it is a box that scrolls (a
+/// tall wide window; elsewhere the page scrolls and the keys keep their own meaning).
 fn scroll_stage(down: bool) -> bool {
     let Some(stage) = document()
         .query_selector(".lesson--stage .stage")
@@ -553,18 +553,23 @@ fn scroll_stage(down: bool) -> bool {
     else {
         return false;
     };
-    let scrolls = window()
-        .get_computed_style(&stage)
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_property_value("overflow-y").ok())
-        .is_some_and(|v| v == "auto" || v == "scroll");
-    if !scrolls || stage.scroll_height() <= stage.client_height() + 1 {
+    if !scrolls_on_its_own(&stage) || stage.scroll_height() <= stage.client_height() + 1 {
         return false;
     }
     let page = f64::from(stage.client_height()) * 0.9;
     stage.scroll_by_with_x_and_y(0.0, if down { page } else { -page });
     true
+}
+
+/// Whether `el` is a box that scrolls its content (`overflow-y` auto or scroll): the
+/// stage's column on a tall wide window, not where the page scrolls instead.
+pub(crate) fn scrolls_on_its_own(el: &web_sys::Element) -> bool {
+    window()
+        .get_computed_style(el)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("overflow-y").ok())
+        .is_some_and(|v| v == "auto" || v == "scroll")
 }
 
 /// A page-wide key listener: `on_key(key, on_a_control)` gets each key pressed outside

@@ -37,39 +37,39 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
 
 /// The stacked layout's media query (www/style.css): there the stage's pinned part
 /// sticks to the top of the screen and covers what scrolls under it.
-const STACKED: &str = "(max-width: 63.99rem), (max-height: 35.99rem)";
-
-/// Brings the opened panel into sight: on a phone it sits below the fold, and the
-/// sticky stage (about half the screen) would cover its first lines; on a wide screen
-/// it sits low in the stage's column, which scrolls on its own.
+/// Brings the opened panel into sight. On a tall wide window it sits low in the
+/// stage's column, which scrolls on its own; elsewhere the page scrolls, and once it
+/// has, the sticky stage (the transport, narration and lanes) covers the top of the
+/// window, so the panel's first lines go below it.
 fn reveal(panel: &web_sys::Element) {
-    let window = gloo::utils::window();
-    let stacked = window
-        .match_media(STACKED)
+    let column = panel
+        .closest(".lesson--stage .stage")
         .ok()
         .flatten()
-        .is_some_and(|m| m.matches());
-    if !stacked {
-        if let Some(column) = panel.closest(".lesson--stage .stage").ok().flatten() {
-            let bottom = column.get_bounding_client_rect().bottom();
-            let column_top = column.get_bounding_client_rect().top();
-            let top = panel.get_bounding_client_rect().top();
-            if top < column_top || top + 64.0 > bottom {
-                column.scroll_by_with_x_and_y(0.0, top - column_top - 8.0);
-            }
-            return;
+        .filter(crate::hooks::scrolls_on_its_own);
+    if let Some(column) = column {
+        let bottom = column.get_bounding_client_rect().bottom();
+        let column_top = column.get_bounding_client_rect().top();
+        let top = panel.get_bounding_client_rect().top();
+        if top < column_top || top + 64.0 > bottom {
+            column.scroll_by_with_x_and_y(0.0, top - column_top - 8.0);
         }
+        return;
     }
-    // Once scrolled, a sticky stage covers its own height at the top.
-    let cover = if stacked {
-        gloo::utils::document()
-            .query_selector(".stage__pinned")
-            .ok()
-            .flatten()
-            .map_or(0.0, |p| p.get_bounding_client_rect().height())
-    } else {
-        0.0
-    };
+    let window = gloo::utils::window();
+    let cover = gloo::utils::document()
+        .query_selector(".stage__pinned")
+        .ok()
+        .flatten()
+        .filter(|p| {
+            window
+                .get_computed_style(p)
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_property_value("position").ok())
+                .is_some_and(|v| v == "sticky")
+        })
+        .map_or(0.0, |p| p.get_bounding_client_rect().height());
     let height = window
         .inner_height()
         .ok()
