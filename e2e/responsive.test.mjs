@@ -220,9 +220,16 @@ test('responsive: on a phone a narration past three lines ends cut, and a tap sh
   await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
   const tops = new Set();
   let long = null;
+  // The cue in the slot's corner shows exactly while there is more than it shows.
+  const cueMatches = (cut) =>
+    page.waitForFunction((cut) => {
+      const cue = document.querySelector('.stage__pinned .narration-more');
+      return (getComputedStyle(cue).display !== 'none') === cut;
+    }, cut, { timeout: 2000 });
   for (let i = 1; i <= 67 && !long; i++) {
     const shown = await stepAndMeasure(page, i);
     tops.add(shown.lanesTop);
+    await cueMatches(shown.cut);
     if (shown.cut) long = shown;
   }
   assert.ok(long, 'no narration longer than three lines');
@@ -238,6 +245,7 @@ test('responsive: on a phone a narration past three lines ends cut, and a tap sh
     lanesTop: document.querySelector('[data-testid=lanes]').getBoundingClientRect().top,
   }));
   assert.ok(!open.cut, 'a tap did not show the whole narration');
+  assert.equal(await page.$eval('.stage__pinned .narration-more', (el) => getComputedStyle(el).display), 'none', 'the cue stays on the open narration');
   // Over the lanes, which stay where they were.
   assert.ok(open.bottom > open.lanesTop, JSON.stringify(open));
   assert.equal(Math.round(open.lanesTop), long.lanesTop);
@@ -246,9 +254,10 @@ test('responsive: on a phone a narration past three lines ends cut, and a tap sh
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=position]').dataset.events) === n, long.events + 1);
   const sizes = await page.$eval('[data-testid=narration]', (el) => [el.getBoundingClientRect().height, el.parentElement.getBoundingClientRect().height]);
   assert.ok(sizes[0] >= sizes[1] - 0.5, `the open narration is ${sizes[0]} px in a ${sizes[1]} px slot`);
-  // Escape folds it back.
+  // Escape folds it back, with the cue if the line shown is cut.
   await page.keyboard.press('Escape');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid ?? null), null);
+  await cueMatches(await page.$eval('[data-testid=narration]', (el) => el.scrollHeight > el.clientHeight + 1));
 });
 
 test('responsive: at 1280 px in Polish the lanes stay put while the narration wraps to a second line', async (t) => {

@@ -435,6 +435,11 @@ pub fn Narration(props: &NarrationProps) -> Html {
     };
     let shown = html! { { text.clone() } };
     let live = if props.playing { "off" } else { "polite" };
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(text.clone(), move |_| mark_more(&node));
+    }
     if !props.cut {
         return html! {
             <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true">{ shown }</p>
@@ -452,11 +457,27 @@ pub fn Narration(props: &NarrationProps) -> Html {
         // The title too has all of it, for a pointer that rests on it.
         <div class="narration-slot">
             <p class="narration" data-testid="narration" aria-live={live} aria-atomic="true"
-                title={text} tabindex="0" {onkeydown}>
+                title={text} tabindex="0" {onkeydown} ref={node}>
                 { shown }
             </p>
+            <span class="narration-more" aria-hidden="true">{ "▾" }</span>
         </div>
     }
+}
+
+/// Marks the slot `data-more` while its narration has more lines than it shows, so a
+/// cue says a tap opens it. Measured against the slot, not the narration's own box,
+/// so a narration open (focused) when the step changes is still counted as cut.
+fn mark_more(node: &NodeRef) {
+    let Some(el) = node.cast::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let Some(slot) = el.parent_element() else {
+        return;
+    };
+    let borders = el.offset_height() - el.client_height();
+    let more = el.scroll_height() > slot.client_height() - borders + 1;
+    let _ = slot.set_attribute("data-more", if more { "true" } else { "false" });
 }
 
 #[derive(Properties, PartialEq)]
