@@ -6,7 +6,7 @@
 // narration of a wait, and the why panel's sentences and matrix.
 
 import { test, assert, timeClick, watchLongTasks } from './harness.mjs';
-import { openLesson } from './settle.mjs';
+import { openLesson, scrollToStage } from './settle.mjs';
 
 const EXERCISE = 'exercise-skip-locked';
 const EDITOR = '[data-testid=editor-next_task]';
@@ -172,7 +172,7 @@ test('responsive: on a phone the narration of a wait is whole, in a box that kee
   const { page } = t;
   await page.setViewportSize({ width: 375, height: 740 });
   await openLesson(t, '#/lesson/pg-foreign-key-locks?admin=delete', 'admin=delete');
-  await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+  await scrollToStage(page);
   const heights = new Set();
   let wait = null;
   for (let i = 1; i <= 40 && !wait; i++) {
@@ -217,7 +217,7 @@ test('responsive: on a phone a narration past three lines ends cut, and a tap sh
   const { page } = t;
   await page.setViewportSize({ width: 390, height: 844 });
   await openLesson(t, '#/lesson/send-double-click');
-  await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+  await scrollToStage(page);
   const tops = new Set();
   let long = null;
   // The cue in the slot's corner shows exactly while there is more than it shows.
@@ -284,7 +284,7 @@ test('responsive: the time line is whole on one line and the lanes stay put whil
     await page.setViewportSize({ width, height });
     await page.goto('about:blank');
     await openLesson(t, `#/lesson/queue-claim-race?lang=${lang}`);
-    if (width < 1024) await page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+    if (width < 1024) await scrollToStage(page);
     const tops = new Set();
     for (let i = 1; i <= 40; i++) tops.add((await stepAndMeasure(page, i)).lanesTop);
     assert.equal(tops.size, 1, `${width} px, ${lang}: the lanes moved: ${[...tops]}`);

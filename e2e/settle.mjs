@@ -34,3 +34,18 @@ export const position = (frame) =>
 /** Waits until the playhead shows `events` events. */
 export const atEvents = (frame, events) =>
   frame.waitForFunction((n) => Number(document.querySelector('[data-testid=position]')?.dataset.events) === n, events);
+
+/**
+ * Scrolls the stage's top (its transport) to the top of the window, as a reader does
+ * on a phone or a short wide window, past the page's scroll-padding and the top's own
+ * scroll-margin (which keep what takes the focus clear of that top).
+ */
+export const scrollToStage = (frame) =>
+  frame.$eval('[data-testid=transport]', (el) => {
+    const root = document.documentElement;
+    root.style.scrollPaddingTop = '0px';
+    el.style.scrollMarginTop = '0px';
+    el.scrollIntoView({ block: 'start' });
+    root.style.scrollPaddingTop = '';
+    el.style.scrollMarginTop = '';
+  });

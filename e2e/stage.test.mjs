@@ -6,7 +6,7 @@
 // Bounding boxes are read from the DOM.
 
 import { test, assert } from './harness.mjs';
-import { settled, position } from './settle.mjs';
+import { settled, position, scrollToStage } from './settle.mjs';
 
 /** Boxes of the parts that must be on screen, and the viewport's size. */
 const stageBoxes = (page) =>
@@ -74,7 +74,7 @@ for (const scheme of ['light', 'dark']) {
           // On a phone or a short wide window the reader scrolls past the title and
           // toggles once; from then on the stage stays put while stepping (its
           // transport and lanes are pinned).
-          const scrolled = () => page.$eval('[data-testid=transport]', (el) => el.scrollIntoView({ block: 'start' }));
+          const scrolled = () => scrollToStage(page);
           const short = width < 1024 || height < 800;
           if (short) await scrolled();
           for (let i = 1; i <= 25; i++) {
@@ -116,6 +116,18 @@ test('stage: on a 1280×720 window the transport, narration, lanes and dock stay
   // Five sessions: their statements and the wait graph cannot all fit under the lanes.
   await t.open('#/lesson/teradata-consume');
   await settled(page);
+  // A wheel over the lanes that cannot zoom out further scrolls the page.
+  const lanesWindow = () => page.$eval('[data-testid=lanes]', (el) => [el.dataset.fromMs, el.dataset.toMs].join('–'));
+  const whole = await lanesWindow();
+  const track = await page.$eval('[data-testid=lanes] .lane__track', (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  await page.mouse.move(track.x, track.y);
+  await page.mouse.wheel(0, 120);
+  await page.waitForFunction(() => window.scrollY > 0);
+  assert.equal(await lanesWindow(), whole, 'the wheel zoomed instead of scrolling');
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (let i = 1; i <= 12; i++) {
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.events === String(k), i);
@@ -152,6 +164,27 @@ test('stage: on a 1280×720 window the transport, narration, lanes and dock stay
     }
     assert.ok(seen.part.top >= seen.pinnedBottom - 0.5, `${part} is under the pinned stage: ${JSON.stringify(seen)}`);
   }
+  // What takes the focus scrolls into sight below the stage's top, not under it.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // (The first session's statement, made focusable as a box that scrolls is.)
+  const focused = await page.$eval('[data-testid=stage] [data-testid^="current-"]', (el) => {
+    el.tabIndex = -1;
+    el.focus();
+    return {
+      top: el.getBoundingClientRect().top,
+      pinned: document.querySelector('.stage__pinned').getBoundingClientRect().bottom,
+    };
+  });
+  assert.ok(focused.top >= focused.pinned - 0.5, `the focused statement is under the stage's top: ${JSON.stringify(focused)}`);
+  // Page Down goes by what the stage's top leaves in sight, and so skips nothing.
+  await page.evaluate(() => { document.activeElement.blur(); window.scrollTo(0, 0); });
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => window.scrollY > 0);
+  const paged = await page.evaluate(() => ({
+    by: window.scrollY,
+    room: window.innerHeight - document.querySelector('.stage__pinned').getBoundingClientRect().height,
+  }));
+  assert.ok(paged.by <= paged.room, `Page Down went ${paged.by} px with ${paged.room} px in sight`);
   // At the page's end the dock beside them is whole too.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   const dock = await page.$eval('[data-testid=dock]', (el) => {
@@ -387,14 +420,27 @@ test('stage: the dock\'s tab is in the URL: a link opens it, a choice and a togg
   assert.equal(await page.getAttribute('[data-testid=tab-lesson]', 'aria-selected'), 'true');
 });
 
-test('stage: a quiet stretch plays compressed and says so', async (t) => {
+test('stage: a quiet stretch plays compressed and says so, on the time\'s line', async (t) => {
   const { page } = t;
-  await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
-  await settled(page, 'readpast=off');
-  // B waits 2.5 s for A: no event happens between 1500.021 and 4000.173 ms.
-  assert.match(await page.textContent('[data-testid=idle]'), /quiet for 2\.5 s/);
-  await page.keyboard.press('ArrowRight');
-  assert.equal(await page.$('[data-testid=idle]'), null);
+  const transport = () => page.$eval('[data-testid=transport]', (el) => Math.round(el.getBoundingClientRect().height));
+  for (const [width, height] of [[1000, 640], [1024, 700], [1280, 720], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('about:blank');
+    await t.open('#/lesson/queue-wait-or-skip?readpast=off&t=2000');
+    await settled(page, 'readpast=off');
+    // B waits 2.5 s for A: no event happens between 1500.021 and 4000.173 ms.
+    assert.match(await page.textContent('[data-testid=idle]'), /quiet for 2\.5 s/);
+    const quiet = await transport();
+    // The note shares the time's line: the transport, and so the lanes, keep their place.
+    const lines = await page.$eval('[data-testid=idle]', (el) => [
+      Math.round(el.getBoundingClientRect().top),
+      Math.round(document.querySelector('[data-testid=position]').getBoundingClientRect().top),
+    ]);
+    assert.ok(Math.abs(lines[0] - lines[1]) <= 4, `${width}×${height}: the note is not on the time's line: ${lines}`);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.$('[data-testid=idle]'), null);
+    assert.equal(await transport(), quiet, `${width}×${height}: the transport changed height`);
+  }
 });
 
 test('stage: another seed and a different interleaving without editing the URL', async (t) => {

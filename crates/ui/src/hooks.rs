@@ -544,7 +544,9 @@ pub fn use_player_keys(active: bool, dispatch: Callback<PlayerAction>) {
 }
 
 /// Scrolls the stage's column by most of its height, when it is a box that scrolls (a
-/// tall wide window; elsewhere the page scrolls and the keys keep their own meaning).
+/// tall wide window). Where the page scrolls under a sticky stage top (a short wide
+/// window, a phone), scrolls the page by most of what that top leaves in sight: the
+/// browser's own Page Down went a window's height and skipped what lay under it.
 fn scroll_stage(down: bool) -> bool {
     let Some(stage) = document()
         .query_selector(".lesson--stage .stage")
@@ -553,12 +555,98 @@ fn scroll_stage(down: bool) -> bool {
     else {
         return false;
     };
-    if !scrolls_on_its_own(&stage) || stage.scroll_height() <= stage.client_height() + 1 {
+    if !scrolls_on_its_own(&stage) {
+        let cover = pinned_cover();
+        if cover <= 0.0 {
+            return false;
+        }
+        let height = window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        let page = ((height - cover) * 0.9).max(40.0);
+        window().scroll_by_with_x_and_y(0.0, if down { page } else { -page });
+        return true;
+    }
+    if stage.scroll_height() <= stage.client_height() + 1 {
         return false;
     }
     let page = f64::from(stage.client_height()) * 0.9;
     stage.scroll_by_with_x_and_y(0.0, if down { page } else { -page });
     true
+}
+
+/// The height the stage's top (transport, narration, lanes) covers at the top of the
+/// window while it sticks there, else 0.
+pub(crate) fn pinned_cover() -> f64 {
+    document()
+        .query_selector(".stage__pinned")
+        .ok()
+        .flatten()
+        .filter(|p| {
+            window()
+                .get_computed_style(p)
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_property_value("position").ok())
+                .is_some_and(|v| v == "sticky")
+        })
+        .map_or(0.0, |p| p.get_bounding_client_rect().height())
+}
+
+/// Keeps `--pinned-h` on the root element at [`pinned_cover`] while the lesson page
+/// shows a run (`present`): the page's `scroll-padding-top` uses it, so an element that
+/// takes the focus scrolls into sight below the sticky stage top, not under it. A
+/// ResizeObserver measures again whenever that top changes size (a legend opened, a
+/// narration opened, the window resized).
+#[hook]
+pub fn use_pinned_height(present: bool) {
+    use_effect_with(present, |present| {
+        let watch = present.then(PinnedHeight::start).flatten();
+        move || drop(watch)
+    });
+}
+
+struct PinnedHeight {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut(JsValue)>,
+}
+
+impl PinnedHeight {
+    fn start() -> Option<PinnedHeight> {
+        let pinned = document().query_selector(".stage__pinned").ok().flatten()?;
+        let measure = || set_pinned_height(Some(pinned_cover()));
+        measure();
+        let callback = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| measure());
+        let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(&pinned);
+        Some(PinnedHeight {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for PinnedHeight {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+        set_pinned_height(None);
+    }
+}
+
+fn set_pinned_height(height: Option<f64>) {
+    let Some(root) = document()
+        .document_element()
+        .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let style = root.style();
+    let _ = match height {
+        Some(h) => style.set_property("--pinned-h", &format!("{}px", h.ceil())),
+        None => style.remove_property("--pinned-h").map(drop),
+    };
 }
 
 /// Whether `el` is a box that scrolls its content (`overflow-y` auto or scroll): the

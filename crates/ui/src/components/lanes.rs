@@ -118,7 +118,6 @@ pub fn Lanes(props: &LanesProps) -> Html {
                         let Some(f) = track_fraction(&el, f64::from(e.client_x())) else {
                             return;
                         };
-                        e.prevent_default();
                         let (w, end) = (*current.borrow(), *ends.borrow());
                         let (dx, dy) = (e.delta_x(), e.delta_y());
                         let next = if e.shift_key() || dx.abs() > dy.abs() {
@@ -130,6 +129,13 @@ pub fn Lanes(props: &LanesProps) -> Html {
                             let k = if e.ctrl_key() { 4.0 } else { 1.0 };
                             w.zoom(wheel_factor(dy * k), f, end)
                         };
+                        // A wheel that changes nothing (out past the whole run, a pan at
+                        // an end) scrolls the page as anywhere else, or the lanes, a
+                        // third of a short window, would be a dead zone for scrolling.
+                        if next == w && !e.ctrl_key() {
+                            return;
+                        }
+                        e.prevent_default();
                         set.set(next);
                     })
                 };

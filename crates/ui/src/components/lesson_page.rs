@@ -22,7 +22,7 @@ use super::tables::Tables;
 use super::transport::{Cancelled, Narration, SeedControl, Simulating, Toggles, Transport};
 use super::waits::Waits;
 use super::why::WhyPanel;
-use crate::hooks::use_full_view;
+use crate::hooks::{use_full_view, use_pinned_height};
 use crate::player::{Player, PlayerAction, Shared};
 use crate::predict::{self, Answer, Answers};
 use crate::present::{recent_changes, StepMarks, TableFilter, RECENT_LOOK_BACK, RECENT_PER_TABLE};
@@ -208,6 +208,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             }
         })
         .collect();
+    // The stage's top is drawn (and may stick to the window's top) while a run shows.
+    use_pinned_height(asking.is_none() && player.run.is_some() && player.error.is_none());
     let (stage, dock) = match (&player.run, &player.error) {
         _ if asking.is_some() => {
             let q = asking.clone().expect("matched");

@@ -57,30 +57,25 @@ fn reveal(panel: &web_sys::Element) {
         return;
     }
     let window = gloo::utils::window();
-    let cover = gloo::utils::document()
-        .query_selector(".stage__pinned")
-        .ok()
-        .flatten()
-        .filter(|p| {
-            window
-                .get_computed_style(p)
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_property_value("position").ok())
-                .is_some_and(|v| v == "sticky")
-        })
-        .map_or(0.0, |p| p.get_bounding_client_rect().height());
+    let cover = crate::hooks::pinned_cover();
     let height = window
         .inner_height()
         .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
-    let top = panel.get_bounding_client_rect().top();
-    // Its title and first sentence (about 4rem) visible: nothing to do.
-    if top >= cover && top + 64.0 <= height {
-        return;
+    let rect = panel.get_bounding_client_rect();
+    // Up far enough to show all of it, or, if it is taller than the room below the
+    // stage's top, its start just below that top; never down past its start.
+    let to_start = rect.top() - cover - 8.0;
+    let to_end = rect.bottom() - height + 8.0;
+    let by = if to_start < 0.0 {
+        to_start
+    } else {
+        to_end.min(to_start).max(0.0)
+    };
+    if by != 0.0 {
+        window.scroll_by_with_x_and_y(0.0, by);
     }
-    window.scroll_by_with_x_and_y(0.0, top - cover - 8.0);
 }
 
 #[function_component]
