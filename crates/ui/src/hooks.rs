@@ -642,9 +642,16 @@ fn set_pinned_height(height: Option<f64>) {
     else {
         return;
     };
+    // Only a change: a property on the root restyles the whole page.
     let style = root.style();
+    let value = height
+        .map(|h| format!("{}px", h.ceil()))
+        .unwrap_or_default();
+    if style.get_property_value("--pinned-h").ok().as_deref() == Some(value.as_str()) {
+        return;
+    }
     let _ = match height {
-        Some(h) => style.set_property("--pinned-h", &format!("{}px", h.ceil())),
+        Some(_) => style.set_property("--pinned-h", &value),
         None => style.remove_property("--pinned-h").map(drop),
     };
 }
@@ -745,9 +752,11 @@ pub fn use_focus_rescue<T: PartialEq + Clone + 'static>(value: T, target: NodeRe
         if std::mem::replace(&mut *first.borrow_mut(), false) {
             return;
         }
+        // Fallen to the page, or still on the removed control: a browser may move the
+        // focus off a removed element only at its next rendering step.
         let lost = document()
             .active_element()
-            .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("BODY"));
+            .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("BODY") || !e.is_connected());
         if lost {
             if let Some(el) = target.cast::<web_sys::HtmlElement>() {
                 let _ = el.focus();

@@ -476,8 +476,14 @@ fn mark_more(node: &NodeRef) {
         return;
     };
     let borders = el.offset_height() - el.client_height();
-    let more = el.scroll_height() > slot.client_height() - borders + 1;
-    let _ = slot.set_attribute("data-more", if more { "true" } else { "false" });
+    let more = if el.scroll_height() > slot.client_height() - borders + 1 {
+        "true"
+    } else {
+        "false"
+    };
+    if slot.get_attribute("data-more").as_deref() != Some(more) {
+        let _ = slot.set_attribute("data-more", more);
+    }
 }
 
 #[derive(Properties, PartialEq)]
