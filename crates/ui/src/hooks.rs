@@ -560,12 +560,7 @@ fn scroll_stage(down: bool) -> bool {
         if cover <= 0.0 {
             return false;
         }
-        let height = window()
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        let page = ((height - cover) * 0.9).max(40.0);
+        let page = ((window_height() - cover) * 0.9).max(40.0);
         window().scroll_by_with_x_and_y(0.0, if down { page } else { -page });
         return true;
     }
@@ -584,15 +579,26 @@ pub(crate) fn pinned_cover() -> f64 {
         .query_selector(".stage__pinned")
         .ok()
         .flatten()
-        .filter(|p| {
-            window()
-                .get_computed_style(p)
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_property_value("position").ok())
-                .is_some_and(|v| v == "sticky")
-        })
+        .filter(|p| computed(p, "position").is_some_and(|v| v == "sticky"))
         .map_or(0.0, |p| p.get_bounding_client_rect().height())
+}
+
+/// The window's height in CSS pixels (0 if the browser does not say).
+pub(crate) fn window_height() -> f64 {
+    window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// One property of `el`'s computed style.
+fn computed(el: &Element, property: &str) -> Option<String> {
+    window()
+        .get_computed_style(el)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value(property).ok())
 }
 
 /// Keeps `--pinned-h` on the root element at [`pinned_cover`] while the lesson page
@@ -658,13 +664,8 @@ fn set_pinned_height(height: Option<f64>) {
 
 /// Whether `el` is a box that scrolls its content (`overflow-y` auto or scroll): the
 /// stage's column on a tall wide window, not where the page scrolls instead.
-pub(crate) fn scrolls_on_its_own(el: &web_sys::Element) -> bool {
-    window()
-        .get_computed_style(el)
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_property_value("overflow-y").ok())
-        .is_some_and(|v| v == "auto" || v == "scroll")
+pub(crate) fn scrolls_on_its_own(el: &Element) -> bool {
+    computed(el, "overflow-y").is_some_and(|v| v == "auto" || v == "scroll")
 }
 
 /// A page-wide key listener: `on_key(key, on_a_control)` gets each key pressed outside

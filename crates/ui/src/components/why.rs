@@ -35,8 +35,6 @@ pub fn why_toggle(open: bool, dispatch: &Callback<PlayerAction>) -> Html {
     }
 }
 
-/// The stacked layout's media query (www/style.css): there the stage's pinned part
-/// sticks to the top of the screen and covers what scrolls under it.
 /// Brings the opened panel into sight. On a tall wide window it sits low in the
 /// stage's column, which scrolls on its own; elsewhere the page scrolls, and once it
 /// has, the sticky stage (the transport, narration and lanes) covers the top of the
@@ -56,13 +54,8 @@ fn reveal(panel: &web_sys::Element) {
         }
         return;
     }
-    let window = gloo::utils::window();
     let cover = crate::hooks::pinned_cover();
-    let height = window
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(0.0);
+    let height = crate::hooks::window_height();
     let rect = panel.get_bounding_client_rect();
     // Up far enough to show all of it, or, if it is taller than the room below the
     // stage's top, its start just below that top; never down past its start.
@@ -74,7 +67,7 @@ fn reveal(panel: &web_sys::Element) {
         to_end.min(to_start).max(0.0)
     };
     if by != 0.0 {
-        window.scroll_by_with_x_and_y(0.0, by);
+        gloo::utils::window().scroll_by_with_x_and_y(0.0, by);
     }
 }
 
