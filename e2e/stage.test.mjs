@@ -116,6 +116,14 @@ test('stage: on a 1280×720 window the transport, narration, lanes and dock stay
   // Five sessions: their statements and the wait graph cannot all fit under the lanes.
   await t.open('#/lesson/teradata-consume');
   await settled(page);
+  // The top that stays takes about half the window, not 60 % (slimmer lanes).
+  const pinnedHeight = await page.$eval('.stage__pinned', (el) => el.getBoundingClientRect().height);
+  assert.ok(pinnedHeight <= 0.55 * 720, `the stage's top is ${pinnedHeight} px of 720`);
+  // Each segment's label line fits in its slimmer segment.
+  const labels = await page.$$eval('[data-testid=lanes] .seg__label', (els) =>
+    els.map((el) => ({ line: parseFloat(getComputedStyle(el).lineHeight), room: el.parentElement.clientHeight })));
+  assert.ok(labels.length >= 3, `${labels.length} labels`);
+  for (const l of labels) assert.ok(l.line <= l.room + 0.5, `a label's line is taller than its segment: ${JSON.stringify(l)}`);
   // A wheel over the lanes that cannot zoom out further scrolls the page.
   const lanesWindow = () => page.$eval('[data-testid=lanes]', (el) => [el.dataset.fromMs, el.dataset.toMs].join('–'));
   const whole = await lanesWindow();
@@ -185,6 +193,22 @@ test('stage: on a 1280×720 window the transport, narration, lanes and dock stay
     room: window.innerHeight - document.querySelector('.stage__pinned').getBoundingClientRect().height,
   }));
   assert.ok(paged.by <= paged.room, `Page Down went ${paged.by} px with ${paged.room} px in sight`);
+  // Opening the legend while the top is stuck lets that top scroll with the page; the
+  // summary just clicked stays under the pointer, and the legend shows below it.
+  await page.evaluate(() => window.scrollTo(0, 600));
+  const summary = '[data-testid=lanes] .legend-box:not(.legend-box--keys) > summary';
+  const before = await page.$eval(summary, (el) => el.getBoundingClientRect().top);
+  await page.click(summary);
+  await page.waitForFunction((s) => document.querySelector(s).parentElement.open, summary);
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  const opened = await page.$eval(summary, (el) => ({
+    top: el.getBoundingClientRect().top,
+    legendBottom: el.parentElement.getBoundingClientRect().bottom,
+    height: window.innerHeight,
+  }));
+  assert.ok(Math.abs(opened.top - before) <= 2, `the summary moved from ${before} px to ${JSON.stringify(opened)}`);
+  assert.ok(opened.legendBottom <= opened.height, `the legend runs below the window: ${JSON.stringify(opened)}`);
+  await page.click(summary);
   // At the page's end the dock beside them is whole too.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   const dock = await page.$eval('[data-testid=dock]', (el) => {

@@ -509,12 +509,49 @@ struct LaneLegendProps {
     delayed: bool,
 }
 
+/// Keeps a box's summary where it was clicked (or pressed) when the box opens or
+/// closes: on a short wide window an open box lets the stage's sticky top scroll with
+/// the page (style.css), which would move the summary 250 px or more up, away from the
+/// pointer; and an open box takes a line of its own, which moves the Keys summary down.
+#[hook]
+fn use_summary_anchor() -> (Callback<MouseEvent>, Callback<Event>) {
+    let before = use_mut_ref(|| None::<f64>);
+    let onclick = {
+        let before = before.clone();
+        Callback::from(move |e: MouseEvent| {
+            // (The target, not `current_target`: Yew listens at the root.)
+            *before.borrow_mut() = e
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|el| el.closest("summary").ok().flatten())
+                .map(|summary| summary.get_bounding_client_rect().top());
+        })
+    };
+    let ontoggle = Callback::from(move |e: Event| {
+        let Some(top) = before.borrow_mut().take() else {
+            return;
+        };
+        let Some(details) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        let summary = details.query_selector("summary").ok().flatten();
+        if let (Some(summary), Some(window)) = (summary, web_sys::window()) {
+            let moved = summary.get_bounding_client_rect().top() - top;
+            if moved.abs() > 1.0 {
+                window.scroll_by_with_x_and_y(0.0, moved);
+            }
+        }
+    });
+    (onclick, ontoggle)
+}
+
 #[function_component]
 fn LaneLegend(props: &LaneLegendProps) -> Html {
+    let (onclick, ontoggle) = use_summary_anchor();
     html! {
         <div class="legend-boxes">
-        <details class="legend-box">
-        <summary class="legend-box__summary">{ t!("legend") }</summary>
+        <details class="legend-box" {ontoggle}>
+        <summary class="legend-box__summary" {onclick}>{ t!("legend") }</summary>
         <p class="legend" aria-label={t!("legend")}>
             <span class="legend__item"><span class="seg-sample seg--running"></span>{ t!("legend-running") }</span>
             <span class="legend__item"><span class="seg-sample seg--waiting"></span>{ t!("legend-waiting") }</span>
@@ -546,9 +583,10 @@ fn KeyList() -> Html {
         ("Esc".to_string(), t!("keys-escape")),
         ("PgUp PgDn".to_string(), t!("keys-page")),
     ];
+    let (onclick, ontoggle) = use_summary_anchor();
     html! {
-        <details class="legend-box legend-box--keys" data-testid="keys">
-        <summary class="legend-box__summary">{ t!("keys") }</summary>
+        <details class="legend-box legend-box--keys" data-testid="keys" {ontoggle}>
+        <summary class="legend-box__summary" {onclick}>{ t!("keys") }</summary>
         <ul class="legend keys">
             { for keys.into_iter().map(|(key, what)| html! {
                 <li class="legend__item"><kbd>{ key }</kbd>{ " " }{ what }</li>
