@@ -536,6 +536,22 @@ test('stage: the wait-for graph shows every name whole, however many sessions', 
   }
 });
 
+test('stage: on a 1920×1080 window two sessions share the panel and a three-line statement shows whole', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  // A's claim: UPDATE ... WHERE id = (SELECT ...) RETURNING ..., three lines.
+  await t.open('#/lesson/pg-isolation?isolation=repeatable-read&t=0.033&e=7');
+  await settled(page, 'isolation=repeatable-read');
+  const seen = await page.evaluate(() => {
+    const panel = document.querySelector('[data-testid=stage] .code-panel--now .sessions').getBoundingClientRect();
+    const card = document.querySelector('[data-testid=session-A]').getBoundingClientRect();
+    const code = document.querySelector('[data-testid=current-A] .code');
+    return { panel: panel.width, card: card.width, height: code.clientHeight, content: code.scrollHeight };
+  });
+  assert.ok(seen.card >= 0.45 * seen.panel, `A's card is ${seen.card} px of ${seen.panel}: an empty column beside B`);
+  assert.ok(seen.height >= seen.content - 1, `A's statement is cut: ${JSON.stringify(seen)}`);
+});
+
 test('stage: inside an engine step, the lock and table panels say they show where it ends', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 1280, height: 800 });
