@@ -558,7 +558,7 @@ test('exercise: a SQL syntax error is worded in the page\'s language; SQL\'s own
   await page.fill(EDITOR, original);
 });
 
-test('exercise: in one column (a phone) each editor has its own Check, which brings the goals into view', async (t) => {
+test('exercise: in one column (a phone) each editor has its own Check, which brings its answer into view', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 360, height: 740 });
   await openExercise(t);
@@ -566,10 +566,39 @@ test('exercise: in one column (a phone) each editor has its own Check, which bri
   assert.ok(await page.isVisible(here), 'a Check under the editor');
   const below = await page.$eval('.exercise__side', (el) => el.getBoundingClientRect().top);
   assert.ok(below > 740, `the goals start below the first screen (${below} px)`);
+  const answered = async () => {
+    await page.waitForSelector('[data-testid=check-button][aria-disabled=false]', { timeout: 20_000 });
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  };
   await page.click(here);
   await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
-  const top = await page.$eval('.exercise__side', (el) => el.getBoundingClientRect().top);
-  assert.ok(top >= -1 && top < 740, `the goals are in view (${top} px)`);
+  await answered();
+  // The verdict, under the goals, is whole in view, and the goals' Check above it has
+  // the focus (the one pressed is out of sight).
+  const verdict = await page.evaluate(() => {
+    const r = document.querySelector('.exercise__side [data-testid=verdict]').getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, focus: document.activeElement?.dataset.testid };
+  });
+  assert.ok(verdict.top >= -1 && verdict.bottom <= 741, `the verdict is not in view: ${JSON.stringify(verdict)}`);
+  assert.equal(verdict.focus, 'check-button');
+  // An error in the SQL shows under the editor, next to the button: the page stays.
+  const original = await page.inputValue(EDITOR);
+  await page.fill(EDITOR, original.replace('ORDER BY', 'ORDER'));
+  await page.$eval(here, (el) => el.scrollIntoView({ block: 'center' }));
+  const y = await page.evaluate(() => window.scrollY);
+  await page.click(here);
+  await page.waitForSelector('.editor__error-slot > *', { timeout: 20_000 });
+  await answered();
+  const error = await page.evaluate(() => {
+    const r = document.querySelector('.editor__error-slot > *').getBoundingClientRect();
+    const button = document.activeElement.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, button: button.top, focus: document.activeElement.dataset.testid, y: window.scrollY };
+  });
+  assert.ok(error.top >= -1 && error.bottom <= 741, `the error is not in view: ${JSON.stringify(error)}`);
+  assert.equal(error.focus, 'editor-check-next_task');
+  assert.ok(error.button >= 0 && error.button <= 740, `the pressed Check went out of sight: ${JSON.stringify(error)}`);
+  assert.equal(error.y, y, 'the page moved');
+  await page.fill(EDITOR, original);
   // Two columns: the panel beside the text has the only Check.
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.equal(await page.isVisible(here), false);

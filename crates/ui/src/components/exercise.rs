@@ -3,7 +3,7 @@
 //! goal on every seed), and the run where a goal failed, in the player's own panels.
 //! Progress (solved, the learner's SQL) is saved in `localStorage` as it changes.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use lesson::{BlockRole, Kind, Lesson};
@@ -97,6 +97,11 @@ fn Exercise(props: &ExerciseProps) -> Html {
     let hints_ref = use_node_ref();
     crate::hooks::use_focus_rescue(state.checking, check_ref.clone());
     crate::hooks::use_focus_rescue(state.hints_shown, hints_ref.clone());
+    use_effect_with((state.request, state.checking), |&(_, checking)| {
+        if !checking && CHECKED_HERE.with(|f| f.replace(false)) {
+            show_answer();
+        }
+    });
 
     let lesson = &state.lesson;
     let Some(exercise) = lesson.exercise.as_ref() else {
@@ -383,6 +388,49 @@ fn Exercise(props: &ExerciseProps) -> Html {
                 <ShownRunPanel lesson={lesson.clone()} {shown} />
             }
         </article>
+    }
+}
+
+thread_local! {
+    /// Set by the Check under an editor (one column, the goals below the whole text):
+    /// its answer is brought into sight when it comes (`show_answer`).
+    static CHECKED_HERE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// After a Check from under an editor: an error in the SQL shows under its editor,
+/// next to that button, and stays where it is when in sight; any other answer is the
+/// verdict under the goals, further down, brought up with the goals above it and the
+/// focus on the goals' Check (the one pressed would be out of sight).
+fn show_answer() {
+    let document = gloo::utils::document();
+    let in_editor = document
+        .query_selector(".editor__error-slot > *")
+        .ok()
+        .flatten();
+    let (answer, focus) = match in_editor {
+        Some(error) => (Some(error), None),
+        None => (
+            document
+                .query_selector(".exercise__side [data-testid=verdict]")
+                .ok()
+                .flatten(),
+            document
+                .query_selector("[data-testid=check-button]")
+                .ok()
+                .flatten(),
+        ),
+    };
+    if let Some(button) = focus.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = button.focus();
+    }
+    if let Some(answer) = answer {
+        let r = answer.get_bounding_client_rect();
+        let height = crate::hooks::window_height();
+        if r.top() < 0.0 || r.bottom() > height {
+            // Its end at the window's foot (what leads to it above), or its start at the
+            // top when it is taller than the window.
+            answer.scroll_into_view_with_bool(r.height() > height);
+        }
     }
 }
 
@@ -712,14 +760,8 @@ fn Editor(props: &EditorProps) -> Html {
         let (dispatcher, checking) = (props.dispatcher.clone(), props.checking);
         Callback::from(move |_: MouseEvent| {
             if !checking {
+                CHECKED_HERE.with(|f| f.set(true));
                 dispatcher.dispatch(ExerciseAction::Check);
-            }
-            if let Some(side) = gloo::utils::document()
-                .query_selector(".exercise__side")
-                .ok()
-                .flatten()
-            {
-                side.scroll_into_view();
             }
         })
     };
