@@ -130,3 +130,23 @@ test('predict: a link to a moment opens on it, unasked', async (t) => {
   await page.click('[data-testid=predict-choice][data-index="0"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=play]')?.dataset.playing === 'true');
 }, { predict: true });
+
+test('predict: on a phone, "See the moment" brings the player up below the verdict and gives Play the focus', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 360, height: 640 });
+  await t.open('#/lesson/queue-wait-or-skip?readpast=off');
+  await page.waitForSelector(`${ASK}[data-question=b-wait-readpast-off]`);
+  await page.click('[data-testid=predict-choice][data-index="1"]');
+  await settled(page, 'readpast=off');
+  await page.waitForSelector(`${VERDICT} [data-testid=predict-moment]`);
+  await page.$eval(VERDICT, (el) => el.scrollIntoView({ block: 'start' }));
+  const below = await page.$eval('[data-testid=transport]', (el) => el.getBoundingClientRect().top);
+  assert.ok(below > 640, `the transport is in sight already (${below} px): the test shows nothing`);
+  await page.click('[data-testid=predict-moment]');
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'play');
+  const seen = await page.$eval('[data-testid=transport]', (el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+  assert.ok(seen.top >= -1 && seen.bottom <= 641, `the transport is out of sight: ${JSON.stringify(seen)}`);
+}, { predict: true });

@@ -211,7 +211,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                     </p>
                     <p class="predict__detail">
                         <code data-testid="predict-figure">{ q.measure.describe_as(&crate::present::figure_label(j.value)) }</code>{ " · " }{ &q.explain }{ " " }
-                        <a href={Route::Lesson(moment).href()} data-testid="predict-moment">{ t!("predict-moment") }</a>
+                        <a href={Route::Lesson(moment).href()} data-testid="predict-moment" onclick={to_player()}>{ t!("predict-moment") }</a>
                     </p>
                 </>
             }
@@ -227,4 +227,30 @@ pub fn Verdict(props: &VerdictProps) -> Html {
             </button>
         </section>
     }
+}
+
+/// The link to the moment seeks the player; on a phone (or a short window scrolled to
+/// the question) the player is out of sight below this verdict, so it comes up, with
+/// the focus on Play to step from there.
+fn to_player() -> Callback<MouseEvent> {
+    Callback::from(|_: MouseEvent| {
+        gloo::timers::callback::Timeout::new(0, || {
+            let document = gloo::utils::document();
+            let find = |selector: &str| document.query_selector(selector).ok().flatten();
+            if let (Some(stage), Some(transport)) =
+                (find("[data-testid=stage]"), find("[data-testid=transport]"))
+            {
+                let r = transport.get_bounding_client_rect();
+                if r.top() < 0.0 || r.bottom() > crate::hooks::window_height() {
+                    stage.scroll_into_view_with_bool(true);
+                }
+            }
+            if let Some(play) =
+                find("[data-testid=play]").and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = play.focus();
+            }
+        })
+        .forget();
+    })
 }
