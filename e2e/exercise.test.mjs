@@ -542,6 +542,24 @@ test('exercise: an emptied block, or one of comments only, is named beside Check
   assert.match(await page.textContent('[data-testid=check-error]'), /ten blok jest pusty/);
 });
 
+test('exercise: switching the language keeps the hints shown and answers the last Check again in the new language', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  assert.equal(await check(page), false);
+  await page.click('[data-testid=hint-button]');
+  await page.click('[data-testid=hint-button]');
+  assert.equal(await page.locator('[data-testid=hint]').count(), 2);
+  const failed = await page.$$eval('[data-testid=goal]', (gs) => gs.map((g) => g.className));
+  await page.selectOption('[data-testid=lang-switch]', 'pl');
+  await page.waitForFunction(() => document.documentElement.lang === 'pl');
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 20_000 });
+  assert.match(await page.textContent("[data-testid=verdict]"), /^Jeszcze nie: niespełnione cele: \d+ z 5\./);
+  assert.equal(await page.locator('[data-testid=hint]').count(), 2);
+  assert.deepEqual(await page.$$eval('[data-testid=goal]', (gs) => gs.map((g) => g.className)), failed, 'the goals as judged in English');
+  await page.selectOption('[data-testid=lang-switch]', 'en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+});
+
 test('exercise: a SQL syntax error is worded in the page\'s language; SQL\'s own words stay', async (t) => {
   const { page } = t;
   await t.open(`#/exercise/${ID}?lang=pl`);

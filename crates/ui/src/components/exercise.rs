@@ -97,6 +97,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
     let hints_ref = use_node_ref();
     crate::hooks::use_focus_rescue(state.checking, check_ref.clone());
     crate::hooks::use_focus_rescue(state.hints_shown, hints_ref.clone());
+    use_carried_over(&state);
     use_effect_with((state.request, state.checking), |&(_, checking)| {
         if !checking && CHECKED_HERE.with(|f| f.replace(false)) {
             show_answer();
@@ -391,7 +392,48 @@ fn Exercise(props: &ExerciseProps) -> Html {
     }
 }
 
+/// What a switch of language carries to the page it builds anew (`<main>` is keyed by
+/// the language): the hints shown, and whether Check had answered for the SQL as it
+/// is, so it runs again and answers in the new language (the same SQL and seeds give
+/// the same verdict). The SQL itself is in the saved progress.
+struct Carried {
+    id: String,
+    lang: i18n::Lang,
+    hints_shown: usize,
+    recheck: bool,
+}
+
+#[hook]
+fn use_carried_over(state: &UseReducerHandle<ExerciseState>) {
+    let last = use_mut_ref(|| None::<Carried>);
+    // A Check cancelled, running or about SQL edited since is not run again.
+    let answered = matches!(
+        state.verdict,
+        Some(Verdict::Report { .. } | Verdict::EditError { .. } | Verdict::LessonError(_))
+    );
+    *last.borrow_mut() = Some(Carried {
+        id: state.lesson.id.clone(),
+        lang: i18n::lang(),
+        hints_shown: state.hints_shown,
+        recheck: answered && !state.checking && !state.stale(),
+    });
+    let state = state.clone();
+    use_effect_with((), move |_| {
+        let carried = CARRIED.with(|c| c.borrow_mut().take());
+        if let Some(c) = carried.filter(|c| c.id == state.lesson.id && c.lang != i18n::lang()) {
+            for _ in 0..c.hints_shown {
+                state.dispatch(ExerciseAction::ShowHint);
+            }
+            if c.recheck {
+                state.dispatch(ExerciseAction::Check);
+            }
+        }
+        move || CARRIED.with(|c| *c.borrow_mut() = last.borrow_mut().take())
+    });
+}
+
 thread_local! {
+    static CARRIED: RefCell<Option<Carried>> = const { RefCell::new(None) };
     /// Set by the Check under an editor (one column, the goals below the whole text):
     /// its answer is brought into sight when it comes (`show_answer`).
     static CHECKED_HERE: Cell<bool> = const { Cell::new(false) };
