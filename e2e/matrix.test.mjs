@@ -244,6 +244,12 @@ test('matrix: a PostgreSQL lesson names EXCEPTION blocks, not TRY', async (t) =>
   await page.waitForSelector('[data-testid=matrix-table]', { timeout: 60_000 });
   const label = await page.$eval('[data-testid=matrix-column][data-key="error_numbers"] .matrix__label', (e) => e.textContent);
   assert.equal(label, 'Errors no EXCEPTION block caught, by session and number');
+  // A label cut at five lines shows its cut: Chrome draws the "…" only on lines that
+  // are not aligned right.
+  const cut = await page.$$eval('[data-testid=matrix-column] .matrix__label', (els) =>
+    els.filter((e) => e.scrollHeight > e.clientHeight + 1).map((e) => [e.textContent, getComputedStyle(e).textAlign]));
+  assert.ok(cut.length >= 1, 'no label is cut at 1280 px');
+  for (const [text, align] of cut) assert.ok(['left', 'start'].includes(align), `"${text}" is cut, aligned ${align}: no "…" shows`);
 });
 
 test('matrix: back from a row\'s run, the keyboard is on that row again', async (t) => {
