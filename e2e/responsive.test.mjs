@@ -66,7 +66,7 @@ test('responsive: a runaway learner script shows progress, Cancel stops it, the 
   assert.ok(longestAll < MAX_TASK_MS, `a task of ${longestAll.toFixed(0)} ms while the checks ran`);
 });
 
-test('responsive: Cancel is offered while one long statement runs, before any progress', async (t) => {
+test('responsive: Cancel is offered while one long statement runs, before any progress; it takes the focus from Check, and Esc cancels', async (t) => {
   const { page } = t;
   await t.open(`#/exercise/${EXERCISE}`);
   await page.waitForSelector('[data-testid=exercise]');
@@ -81,7 +81,9 @@ test('responsive: Cancel is offered while one long statement runs, before any pr
   await page.click('[data-testid=check-button]');
   await page.waitForSelector('[data-testid=cancel-check]', { timeout: 5_000 });
   assert.doesNotMatch(await page.textContent('[data-testid=check-progress]'), /engine steps/);
-  await page.click('[data-testid=cancel-check]');
+  // The Check button pressed hands the focus to Cancel, and Esc cancels.
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'cancel-check');
+  await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=verdict][data-stopped=cancel]');
   assert.equal(await page.$('[data-testid=checking]'), null);
 });

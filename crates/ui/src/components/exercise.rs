@@ -91,6 +91,10 @@ fn Exercise(props: &ExerciseProps) -> Html {
     use_checker(&state);
     use_saved_progress(&state);
     let slow = use_slow_check(state.checking.then_some(state.request));
+    use_cancel_keys(
+        &state,
+        state.checking && (slow || state.check_progress.is_some()),
+    );
     // The controls a render can remove (Cancel when a check ends, the hint button after
     // the last hint) hand the keyboard's focus on instead of dropping it to the page.
     let check_ref = use_node_ref();
@@ -182,7 +186,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
                             { check_progress_text(&p, &exercise.seeds) }
                             { " " }
                         }
-                        <button type="button" class="button" data-testid="cancel-check"
+                        <button type="button" class="button" data-testid="cancel-check" aria-keyshortcuts="Escape"
                             onclick={send(ExerciseAction::Cancel)}>{ t!("cancel") }</button>
                     </p>
                 }
@@ -390,6 +394,42 @@ fn Exercise(props: &ExerciseProps) -> Html {
             }
         </article>
     }
+}
+
+/// While Check runs, Esc cancels it, wherever the focus is. Once Cancel shows, a Check
+/// button that still has the focus (it can do nothing meanwhile) hands it to Cancel,
+/// which was three Tabs away.
+#[hook]
+fn use_cancel_keys(state: &UseReducerHandle<ExerciseState>, cancel_shown: bool) {
+    let dispatcher = state.dispatcher();
+    use_effect_with(state.checking, move |&checking| {
+        let listener = checking.then(|| {
+            gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                let key = e
+                    .dyn_ref::<web_sys::KeyboardEvent>()
+                    .map(web_sys::KeyboardEvent::key);
+                if key.as_deref() == Some("Escape") {
+                    dispatcher.dispatch(ExerciseAction::Cancel);
+                }
+            })
+        });
+        move || drop(listener)
+    });
+    use_effect_with(cancel_shown, |&shown| {
+        let document = gloo::utils::document();
+        let on_check = (document.active_element())
+            .and_then(|el| el.get_attribute("data-testid"))
+            .is_some_and(|id| id == "check-button" || id.starts_with("editor-check-"));
+        let cancel = document
+            .query_selector("[data-testid=cancel-check]")
+            .ok()
+            .flatten();
+        if let (true, true, Some(cancel)) = (shown, on_check, cancel) {
+            if let Ok(cancel) = cancel.dyn_into::<web_sys::HtmlElement>() {
+                let _ = cancel.focus();
+            }
+        }
+    });
 }
 
 /// What a switch of language carries to the page it builds anew (`<main>` is keyed by
