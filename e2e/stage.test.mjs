@@ -552,6 +552,21 @@ test('stage: on a 1920×1080 window two sessions share the panel and a three-lin
   assert.ok(seen.height >= seen.content - 1, `A's statement is cut: ${JSON.stringify(seen)}`);
 });
 
+test('stage: on a 1024 px window the time line keeps the current time whole', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await t.open('#/lesson/queue-claim-race?e=200');
+  await settled(page, 'claim=two-step');
+  const time = await page.$eval('[data-testid=stage] [data-testid=position]', (el) => ({
+    now: el.querySelector('strong').getBoundingClientRect().right,
+    right: el.getBoundingClientRect().right,
+    text: el.textContent,
+  }));
+  assert.ok(time.now <= time.right + 0.5, `the current time is cut: ${JSON.stringify(time)}`);
+  // The speed's select keeps its name without the word beside it.
+  assert.equal(await page.getAttribute('[data-testid=speed]', 'aria-label'), 'Speed');
+});
+
 test('stage: inside an engine step, the lock and table panels say they show where it ends', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -273,7 +273,8 @@ pub fn Transport(props: &TransportProps) -> Html {
                     data-testid="end" aria-disabled={off(at_end)} onclick={send(PlayerAction::End, at_end)}>{ icon(ICON_END) }</button>
                 <label class="transport__speed" title={t!("speed-title")}>
                     <span>{ t!("speed") }</span>
-                    <select data-testid="speed" onchange={on_speed}>
+                    // Named on its own: narrow windows and phones hide the word beside it.
+                    <select data-testid="speed" aria-label={t!("speed")} onchange={on_speed}>
                         { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                             <option value={i.to_string()} selected={i == props.speed}>{ speed_label(*s) }</option>
                         }) }
