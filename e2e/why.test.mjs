@@ -107,6 +107,26 @@ test('why: the open panel is in the URL: a reload or a shared link opens it at t
   assert.equal(await page.$('[data-testid=why]'), null);
 });
 
+test('why: a panel cut short shows a shadow at its foot while more of it is below', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race?tasks=3&anomaly=1&why=1');
+  await page.waitForSelector('[data-testid=why]');
+  const panel = await page.$eval('[data-testid=why]', (el) => {
+    const style = getComputedStyle(el);
+    return {
+      cut: el.scrollHeight > el.clientHeight + 1,
+      gradients: (style.backgroundImage.match(/linear-gradient/g) || []).length,
+      attachment: style.backgroundAttachment,
+    };
+  });
+  assert.ok(panel.cut, 'the panel shows all of it: the test shows nothing');
+  // Two shades that scroll with the text cover two shadows fixed at the panel's edges,
+  // so a shadow shows only where more lies beyond.
+  assert.equal(panel.gradients, 4, JSON.stringify(panel));
+  assert.match(panel.attachment, /^local, local, scroll, scroll/);
+});
+
 test('why: with READPAST off, B waits because U is not compatible with A\'s X on task 1', async (t) => {
   const { page } = t;
   await openLesson(t, '#/lesson/queue-wait-or-skip?readpast=off&t=2000', 'readpast=off');
