@@ -291,3 +291,26 @@ for (const [scheme, width, height] of [['dark', 390, 844], ['light', 390, 844]])
     await t.screenshot(`explore-scheduler-${scheme}-${width}`);
   }, { colorScheme: scheme });
 }
+
+test('explore: a statement a session has started is one it goes on with, not its next one to run', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip/schedule?readpast=off');
+  await t.page.waitForSelector(VIEW);
+  const card = (name) => `[data-testid=schedule-session][data-session=${name}]`;
+  // A runs to its COMMIT, which then takes more steps (its log write and commit).
+  for (let k = 0; k < 12; k += 1) {
+    const log = await page.$eval(`${card('A')} [data-testid=schedule-did]`, (el) => el.textContent).catch(() => '');
+    if (/runs line \d+: COMMIT/.test(log)) break;
+    const before = await steps(page);
+    await page.click('[data-testid=schedule-step-1]');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === n, before + 1);
+  }
+  assert.match(await page.textContent(`${card('A')} [data-testid=schedule-did]`), /runs line \d+: COMMIT/);
+  const next = page.locator(`${card('A')} [data-testid=schedule-next]`);
+  assert.equal(await next.textContent(), 'COMMIT');
+  assert.equal(await next.getAttribute('data-continues'), 'true');
+  assert.match(await page.textContent(`${card('A')} .schedule__next-label`), /^Goes on with line \d+ of A’s SQL, which it has started:$/);
+  // B, not started, has a next statement to run.
+  assert.equal(await page.getAttribute(`${card('B')} [data-testid=schedule-next]`, 'data-continues'), null);
+  assert.match(await page.textContent(`${card('B')} .schedule__next-label`), /^Next statement/);
+});

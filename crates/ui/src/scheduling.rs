@@ -162,8 +162,21 @@ pub struct SessionNow {
     pub next: Option<(String, usize)>,
     /// That statement is in a setup block (a procedure's), not the session's own SQL.
     pub in_setup: bool,
+    /// It has started that statement and its next step goes on with it (after a wait,
+    /// or a COMMIT whose work comes in the next step): not a statement to run again.
+    pub continues: bool,
     /// It can run its next statement now.
     pub enabled: bool,
+}
+
+/// What a session's next step does, found by taking it on a clone.
+enum Peek {
+    /// Starts this statement (source, span).
+    Starts((Source, usize, usize)),
+    /// Goes on with the statement in progress.
+    GoesOn,
+    /// Neither can be told (no statement event in the step).
+    Unknown,
 }
 
 /// The learner's interleaving of one lesson run.
@@ -371,7 +384,14 @@ impl Scheduling {
             .enumerate()
             .map(|(i, s)| {
                 let is_enabled = enabled.contains(&i);
-                let peeked = if is_enabled { self.peek(i) } else { None };
+                let (peeked, continues) = match is_enabled.then(|| self.peek(i)) {
+                    Some(Peek::Starts(span)) => (Some(span), false),
+                    Some(Peek::GoesOn) => (None, true),
+                    Some(Peek::Unknown) => (None, false),
+                    // Blocked: in the statement it waits in.
+                    None => (None, s.statement.is_some()),
+                };
+                let continues = continues && !matches!(s.status, SessionStatus::Finished);
                 let in_setup = matches!(peeked.or(s.statement), Some((Source::Setup, ..)));
                 let next = match s.status {
                     SessionStatus::Finished => None,
@@ -395,6 +415,7 @@ impl Scheduling {
                     status: s.status.clone(),
                     next,
                     in_setup,
+                    continues,
                     enabled: is_enabled,
                 }
             })
@@ -404,19 +425,21 @@ impl Scheduling {
     /// The statement session `i`'s next step is about (`explore::about`): the one it
     /// starts, or none when it goes on with one in progress (after a wait, or a
     /// COMMIT whose commit comes in the next step with the loop's next statement).
-    fn peek(&self, i: usize) -> Option<(Source, usize, usize)> {
+    fn peek(&self, i: usize) -> Peek {
         let mut sim = self.sim.clone();
-        sim.step_session(i).ok()?;
-        let name = self.sessions.get(i)?;
+        let (Ok(_), Some(name)) = (sim.step_session(i), self.sessions.get(i)) else {
+            return Peek::Unknown;
+        };
         let events = sim.take_events();
         match explore::about(name, &events) {
             explore::About::Started(k) => match &events[k].event {
                 engine::Event::StatementStarted { source, span, .. } => {
-                    Some((*source, span.0, span.1))
+                    Peek::Starts((*source, span.0, span.1))
                 }
-                _ => None,
+                _ => Peek::Unknown,
             },
-            explore::About::Earlier | explore::About::Nothing => None,
+            explore::About::Earlier => Peek::GoesOn,
+            explore::About::Nothing => Peek::Unknown,
         }
     }
 
@@ -616,10 +639,13 @@ mod tests {
                 .map(|(text, _)| text)
                 .unwrap_or_default()
         };
+        let continues = |s: &Scheduling| s.sessions_now(&s.view())[0].continues;
         while !next(&s).starts_with("COMMIT") {
             assert!(s.steps.len() < 20, "no COMMIT in 20 steps");
             s.pick(0).expect("enabled");
         }
+        // Not started yet: the card says "Next statement".
+        assert!(!continues(&s));
         s.pick(0).expect("enabled");
         assert!(
             s.last_events()
@@ -629,6 +655,8 @@ mod tests {
             s.last_events()
         );
         assert_eq!(next(&s), "COMMIT");
+        // Started: the card says it goes on with it, not that it runs it again.
+        assert!(continues(&s));
         s.pick(0).expect("enabled");
         assert!(s
             .last_events()

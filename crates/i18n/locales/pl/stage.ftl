@@ -225,6 +225,8 @@ schedule-run = Uruchom { $session }
 schedule-run-key = Uruchom { $session } ({ $key })
 schedule-next = Następna instrukcja (sesja { $session }, wiersz { $line }):
 schedule-next-setup = Następna instrukcja, wiersz { $line } bloku przygotowawczego (procedura wywołana przez sesję):
+schedule-goes-on = Ciąg dalszy rozpoczętej instrukcji (sesja { $session }, wiersz { $line }):
+schedule-goes-on-setup = Ciąg dalszy rozpoczętej instrukcji, wiersz { $line } bloku przygotowawczego (procedura wywołana przez sesję):
 schedule-finished = Wszystkie sesje skończyły, po { $count ->
     [one] 1 instrukcji
    *[other] { $count } instrukcjach

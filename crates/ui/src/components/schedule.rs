@@ -248,12 +248,14 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                     <span class="schedule__status" data-testid="schedule-status">{ text }</span>
                 </div>
                 if let Some((statement, line)) = &session.next {
-                    <p class="schedule__next-label muted">{ if session.in_setup {
-                        t!("schedule-next-setup", line = line.to_string())
-                    } else {
-                        t!("schedule-next", line = line.to_string(), session = &session.name)
+                    <p class="schedule__next-label muted">{ match (session.continues, session.in_setup) {
+                        (false, true) => t!("schedule-next-setup", line = line.to_string()),
+                        (false, false) => t!("schedule-next", line = line.to_string(), session = &session.name),
+                        (true, true) => t!("schedule-goes-on-setup", line = line.to_string()),
+                        (true, false) => t!("schedule-goes-on", line = line.to_string(), session = &session.name),
                     } }</p>
-                    <pre class="schedule__next" data-testid="schedule-next" data-line={line.to_string()}>{ statement }</pre>
+                    <pre class="schedule__next" data-testid="schedule-next" data-line={line.to_string()}
+                        data-continues={session.continues.then_some("true")}>{ statement }</pre>
                 }
                 <button type="button" class="button button--primary schedule__run"
                     data-testid={format!("schedule-step-{}", i + 1)}
