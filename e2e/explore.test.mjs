@@ -259,7 +259,7 @@ test('explore: one statement holds for every interleaving at 2 × 3, exhaustivel
   assert.match(await result.textContent(), /holds for every interleaving up to 400 steps per interleaving/);
 });
 
-test('explore: Cancel stops a long search', async (t) => {
+test('explore: Cancel (or Esc) stops a long search', async (t) => {
   const { page } = t;
   await openScheduler(t, 'claim=conditional&tasks=3&workers=4');
   await page.click('[data-testid=explore-button]');
@@ -275,6 +275,12 @@ test('explore: Cancel stops a long search', async (t) => {
   // The scheduler still answers.
   await page.click('[data-testid=schedule-step-1]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === 1);
+  // Esc cancels a search too, wherever the focus is.
+  await page.click('[data-testid=explore-button]');
+  await page.waitForSelector('[data-testid=explore-cancel]', { timeout: 10_000 });
+  assert.equal(await page.getAttribute('[data-testid=explore-cancel]', 'aria-keyshortcuts'), 'Escape');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=explore-result][data-verdict=cancelled]', { timeout: 2_000 });
 });
 
 for (const [scheme, width, height] of [['dark', 390, 844], ['light', 390, 844]]) {

@@ -743,6 +743,23 @@ pub fn use_url_sync(route: Option<Route>, playing: bool) {
     });
 }
 
+/// While `active` (a Check or a search running in the worker), Esc anywhere on the page
+/// calls `on_escape`, as its Cancel button does.
+#[hook]
+pub fn use_escape_cancels(active: bool, on_escape: Rc<dyn Fn()>) {
+    use_effect_with(active, move |&active| {
+        let listener = active.then(|| {
+            EventListener::new(&document(), "keydown", move |e| {
+                let key = e.dyn_ref::<KeyboardEvent>().map(KeyboardEvent::key);
+                if key.as_deref() == Some("Escape") {
+                    on_escape();
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
 /// Keeps the keyboard's place when a render removes the focused control (Cancel once a
 /// check ends, the hint button after the last hint): when `value` changes and the focus
 /// has fallen to the page, `target` takes it. The first render moves nothing.

@@ -402,19 +402,10 @@ fn Exercise(props: &ExerciseProps) -> Html {
 #[hook]
 fn use_cancel_keys(state: &UseReducerHandle<ExerciseState>, cancel_shown: bool) {
     let dispatcher = state.dispatcher();
-    use_effect_with(state.checking, move |&checking| {
-        let listener = checking.then(|| {
-            gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
-                let key = e
-                    .dyn_ref::<web_sys::KeyboardEvent>()
-                    .map(web_sys::KeyboardEvent::key);
-                if key.as_deref() == Some("Escape") {
-                    dispatcher.dispatch(ExerciseAction::Cancel);
-                }
-            })
-        });
-        move || drop(listener)
-    });
+    crate::hooks::use_escape_cancels(
+        state.checking,
+        Rc::new(move || dispatcher.dispatch(ExerciseAction::Cancel)),
+    );
     use_effect_with(cancel_shown, |&shown| {
         let document = gloo::utils::document();
         let on_check = (document.active_element())

@@ -578,10 +578,10 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
             *job.borrow_mut() = Some(offload(&Request::Explore(request.clone()), on_reply));
         })
     };
-    let cancel = {
+    let stop: Rc<dyn Fn()> = {
         let (search, job, started, last) =
             (search.clone(), job.clone(), started.clone(), last.clone());
-        Callback::from(move |_: MouseEvent| {
+        Rc::new(move || {
             // Dropping the job terminates the worker, wherever the search is.
             drop(job.borrow_mut().take());
             search.set(Search::Cancelled(
@@ -590,6 +590,11 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
             ));
         })
     };
+    let cancel = {
+        let stop = stop.clone();
+        Callback::from(move |_: MouseEvent| stop())
+    };
+    crate::hooks::use_escape_cancels(matches!(*search, Search::Running { .. }), stop);
     let on_choose = {
         let chosen = chosen.clone();
         Callback::from(move |e: Event| {
@@ -612,7 +617,7 @@ fn ExplorePanel(props: &ExploreProps) -> Html {
                         None => t!("explore-running"),
                     } }
                     { " " }
-                    <button type="button" class="button" data-testid="explore-cancel" onclick={cancel}>{ t!("cancel") }</button>
+                    <button type="button" class="button" data-testid="explore-cancel" aria-keyshortcuts="Escape" onclick={cancel}>{ t!("cancel") }</button>
                 </p>
             </div>
         },
