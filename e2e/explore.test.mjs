@@ -298,7 +298,7 @@ for (const [scheme, width, height] of [['dark', 390, 844], ['light', 390, 844]])
   }, { colorScheme: scheme });
 }
 
-test('explore: a statement a session has started is one it goes on with, not its next one to run', async (t) => {
+test('explore: a statement a session has started is one it goes on with, not its next one to run; a key that runs nothing says why', async (t) => {
   const { page } = t;
   await t.open('#/lesson/queue-wait-or-skip/schedule?readpast=off');
   await t.page.waitForSelector(VIEW);
@@ -319,4 +319,18 @@ test('explore: a statement a session has started is one it goes on with, not its
   // B, not started, has a next statement to run.
   assert.equal(await page.getAttribute(`${card('B')} [data-testid=schedule-next]`, 'data-continues'), null);
   assert.match(await page.textContent(`${card('B')} .schedule__next-label`), /^Next statement/);
+  // B waits for A's lock: its key says why it runs nothing; a key with no session too.
+  for (let k = 0; k < 12 && (await page.getAttribute(card('B'), 'data-state')) === 'enabled'; k += 1) {
+    const before = await steps(page);
+    await page.click('[data-testid=schedule-step-2]');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]').dataset.steps) === n, before + 1);
+  }
+  assert.match(await page.textContent(`${card('B')} [data-testid=schedule-status]`), /waiting for A/);
+  const stepsNow = await steps(page);
+  await page.keyboard.press('2');
+  await page.waitForFunction(() => /^B cannot run now: waiting for A/.test(document.querySelector('[data-testid=schedule-refused]').textContent));
+  await page.keyboard.press('7');
+  await page.waitForFunction(() => document.querySelector('[data-testid=schedule-refused]').textContent === 'No session has the key 7.');
+  assert.equal(await steps(page), stepsNow);
+  assert.match(await page.textContent('.schedule__keys'), /^Keys: 1–2 run a session/);
 });

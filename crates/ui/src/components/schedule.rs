@@ -95,16 +95,25 @@ fn Schedule(props: &ScheduleProps) -> Html {
         })
     };
     let update = use_force_update();
+    // Why the last key or click ran nothing (a session that cannot run, or no such key).
+    let refused = use_state(|| None::<String>);
     let act = {
-        let (scheduling, base) = (scheduling.clone(), base.clone());
+        let (scheduling, base, refused) = (scheduling.clone(), base.clone(), refused.clone());
         Callback::from(move |act: Act| {
             let mut guard = scheduling.borrow_mut();
             let Ok(s) = guard.as_mut() else { return };
             let changed = match act {
-                Act::Pick(i) => s.pick(i).is_ok(),
+                Act::Pick(i) => match s.pick(i) {
+                    Ok(()) => true,
+                    Err(_) => {
+                        refused.set(Some(refusal(s, i)));
+                        false
+                    }
+                },
                 Act::Undo => s.undo(),
             };
             if changed {
+                refused.set(None);
                 let href = Route::Schedule(s.route(&base)).href();
                 if let Ok(history) = window().history() {
                     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&href));
@@ -150,7 +159,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
                 <pre class="notice__detail">{ error }</pre>
             </div>
         },
-        Ok(s) => scheduler_body(s, &act),
+        Ok(s) => scheduler_body(s, &act, refused.as_deref()),
     };
     let (steps, schedule) = match &*guard {
         Ok(s) => (s.steps.len(), s.schedule().to_string()),
@@ -204,8 +213,28 @@ fn event_items(events: &[engine::TraceEntry]) -> Html {
         .collect()
 }
 
+/// Why picking session `i` ran nothing: it cannot run now (and why), it has finished,
+/// or no session has that key.
+fn refusal(s: &Scheduling, i: usize) -> String {
+    let view = s.view();
+    match view.sessions.get(i) {
+        None => t!(
+            "schedule-refused-none",
+            key = session_key(i).unwrap_or('?').to_string()
+        ),
+        Some(session) if matches!(session.status, SessionStatus::Finished) => {
+            t!("schedule-refused-finished", session = &session.name)
+        }
+        Some(session) => t!(
+            "schedule-refused-cannot",
+            session = &session.name,
+            status = status_text(&session.status, 0, s.applied.scenario.dialect).0
+        ),
+    }
+}
+
 /// Sessions with their buttons, undo, properties, the tables and the steps so far.
-fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
+fn scheduler_body(s: &Scheduling, act: &Callback<Act>, refused: Option<&str>) -> Html {
     let view = s.view();
     let now = s.sessions_now(&view);
     let n = s.steps.len();
@@ -387,7 +416,8 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>) -> Html {
                         aria-keyshortcuts="Backspace u" onclick={undo}>{ t!("schedule-undo") }</button>
                     <span class="schedule__count" data-testid="schedule-count">{ status_line }</span>
                 </div>
-                <p class="muted schedule__keys">{ t!("schedule-keys") }</p>
+                <p class="muted schedule__keys">{ t!("schedule-keys", last = s.sessions.len().checked_sub(1).and_then(session_key).unwrap_or('1').to_string()) }</p>
+                <p class="schedule__refused" role="status" data-testid="schedule-refused">{ refused.unwrap_or_default() }</p>
                 <ol class="schedule__sessions">{ for cards }</ol>
                 <p class="visually-hidden" aria-live="polite" data-testid="schedule-narration">{ narration }</p>
                 <div aria-live="assertive" class="schedule__alert">{ for alert }</div>
