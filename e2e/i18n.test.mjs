@@ -484,3 +484,23 @@ test('i18n: a toggle with focus shows its whole help (teradata-rules in Japanese
   await toggle.locator('.toggle__value').first().focus();
   assert.equal(await clamped(), false, 'with focus the whole help shows');
 });
+
+test('i18n: on a phone a late session\'s lane says when it starts, whole, in every language', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const lang of ['en', 'pl', 'ja']) {
+    await t.open(`#/lesson/queue-wait-or-skip?lang=${lang}`);
+    await settled(page, 'readpast=on');
+    const labels = await page.$$eval('[data-testid=lanes] .seg--idle .seg__label', (els) => els.map((el) => {
+      const shown = [...el.children].find((c) => getComputedStyle(c).display !== 'none') ?? el;
+      const range = document.createRange();
+      range.selectNodeContents(shown);
+      return { text: shown.textContent, width: range.getBoundingClientRect().width, room: el.clientWidth - 0.7 * 16 - 0.4 * 16 };
+    }));
+    assert.ok(labels.length >= 1, `${lang}: no late session`);
+    for (const l of labels) {
+      assert.ok(l.text && /\d/.test(l.text), `${lang}: ${JSON.stringify(l)}`);
+      assert.ok(l.width <= l.room + 1, `${lang}: the label is cut: ${JSON.stringify(l)}`);
+    }
+  }
+});

@@ -39,11 +39,15 @@ pub fn track_html(
 ) -> String {
     let mut out = String::with_capacity(segments.len() * 400 + anomalies.len() * 200);
     if start_us > w.from_us {
+        // The time alone where the words would be cut (a phone, Polish): style.css
+        // shows one of the two by the segment's width.
+        let time = ms_label(start_us);
         let _ = write!(
             out,
-            r#"<span class="seg seg--idle" style="left: 0%; width: {:.3}%" data-state="not-started"><span class="seg__label">{}</span></span>"#,
+            r#"<span class="seg seg--idle" style="left: 0%; width: {:.3}%" data-state="not-started"><span class="seg__label"><span class="seg__long">{}</span><span class="seg__short">{}</span></span></span>"#,
             percent(w, start_us).min(100.0),
-            escape_html(&t!("lane-starts", time = ms_label(start_us))),
+            escape_html(&t!("lane-starts", time = &time)),
+            escape_html(&time),
         );
     }
     for seg in segments {
