@@ -592,6 +592,24 @@ pub(crate) fn window_height() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Whether part of `el` lies above or below the window.
+pub(crate) fn out_of_sight(el: &Element) -> bool {
+    let r = el.get_bounding_client_rect();
+    r.top() < 0.0 || r.bottom() > window_height()
+}
+
+/// The first element `selector` finds in the document.
+pub(crate) fn find(selector: &str) -> Option<Element> {
+    document().query_selector(selector).ok().flatten()
+}
+
+/// Gives the focus to the first element `selector` finds, if any.
+pub(crate) fn focus_on(selector: &str) {
+    if let Some(el) = find(selector).and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
 /// One property of `el`'s computed style.
 fn computed(el: &Element, property: &str) -> Option<String> {
     window()

@@ -422,9 +422,9 @@ impl Scheduling {
             .collect()
     }
 
-    /// The statement session `i`'s next step is about (`explore::about`): the one it
-    /// starts, or none when it goes on with one in progress (after a wait, or a
-    /// COMMIT whose commit comes in the next step with the loop's next statement).
+    /// What session `i`'s next step is about (`explore::about`): the statement it
+    /// starts, or going on with the one in progress (after a wait, or a COMMIT whose
+    /// commit comes in the next step with the loop's next statement).
     fn peek(&self, i: usize) -> Peek {
         let mut sim = self.sim.clone();
         let (Ok(_), Some(name)) = (sim.step_session(i), self.sessions.get(i)) else {

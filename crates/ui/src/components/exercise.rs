@@ -407,18 +407,11 @@ fn use_cancel_keys(state: &UseReducerHandle<ExerciseState>, cancel_shown: bool) 
         Rc::new(move || dispatcher.dispatch(ExerciseAction::Cancel)),
     );
     use_effect_with(cancel_shown, |&shown| {
-        let document = gloo::utils::document();
-        let on_check = (document.active_element())
+        let on_check = (gloo::utils::document().active_element())
             .and_then(|el| el.get_attribute("data-testid"))
             .is_some_and(|id| id == "check-button" || id.starts_with("editor-check-"));
-        let cancel = document
-            .query_selector("[data-testid=cancel-check]")
-            .ok()
-            .flatten();
-        if let (true, true, Some(cancel)) = (shown, on_check, cancel) {
-            if let Ok(cancel) = cancel.dyn_into::<web_sys::HtmlElement>() {
-                let _ = cancel.focus();
-            }
+        if shown && on_check {
+            crate::hooks::focus_on("[data-testid=cancel-check]");
         }
     });
 }
@@ -475,35 +468,20 @@ thread_local! {
 /// verdict under the goals, further down, brought up with the goals above it and the
 /// focus on the goals' Check (the one pressed would be out of sight).
 fn show_answer() {
-    let document = gloo::utils::document();
-    let in_editor = document
-        .query_selector(".editor__error-slot > *")
-        .ok()
-        .flatten();
-    let (answer, focus) = match in_editor {
-        Some(error) => (Some(error), None),
-        None => (
-            document
-                .query_selector(".exercise__side [data-testid=verdict]")
-                .ok()
-                .flatten(),
-            document
-                .query_selector("[data-testid=check-button]")
-                .ok()
-                .flatten(),
-        ),
-    };
-    if let Some(button) = focus.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = button.focus();
-    }
-    if let Some(answer) = answer {
-        let r = answer.get_bounding_client_rect();
-        let height = crate::hooks::window_height();
-        if r.top() < 0.0 || r.bottom() > height {
-            // Its end at the window's foot (what leads to it above), or its start at the
-            // top when it is taller than the window.
-            answer.scroll_into_view_with_bool(r.height() > height);
+    use crate::hooks::{find, focus_on, out_of_sight, window_height};
+    let answer = match find(".editor__error-slot > *") {
+        Some(error) => Some(error),
+        None => {
+            focus_on("[data-testid=check-button]");
+            find(".exercise__side [data-testid=verdict]")
         }
+    };
+    if let Some(answer) = answer.filter(out_of_sight) {
+        // Its end at the window's foot (what leads to it above), or its start at the
+        // top when it is taller than the window.
+        answer.scroll_into_view_with_bool(
+            answer.get_bounding_client_rect().height() > window_height(),
+        );
     }
 }
 

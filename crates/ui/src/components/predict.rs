@@ -233,23 +233,17 @@ pub fn Verdict(props: &VerdictProps) -> Html {
 /// the question) the player is out of sight below this verdict, so it comes up, with
 /// the focus on Play to step from there.
 fn to_player() -> Callback<MouseEvent> {
+    use crate::hooks::{find, focus_on, out_of_sight};
     Callback::from(|_: MouseEvent| {
         gloo::timers::callback::Timeout::new(0, || {
-            let document = gloo::utils::document();
-            let find = |selector: &str| document.query_selector(selector).ok().flatten();
             if let (Some(stage), Some(transport)) =
                 (find("[data-testid=stage]"), find("[data-testid=transport]"))
             {
-                let r = transport.get_bounding_client_rect();
-                if r.top() < 0.0 || r.bottom() > crate::hooks::window_height() {
+                if out_of_sight(&transport) {
                     stage.scroll_into_view_with_bool(true);
                 }
             }
-            if let Some(play) =
-                find("[data-testid=play]").and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                let _ = play.focus();
-            }
+            focus_on("[data-testid=play]");
         })
         .forget();
     })

@@ -416,8 +416,10 @@ fn scheduler_body(s: &Scheduling, act: &Callback<Act>, refused: Option<&str>) ->
                         aria-keyshortcuts="Backspace u" onclick={undo}>{ t!("schedule-undo") }</button>
                     <span class="schedule__count" data-testid="schedule-count">{ status_line }</span>
                 </div>
-                <p class="muted schedule__keys">{ t!("schedule-keys", last = s.sessions.len().checked_sub(1).and_then(session_key).unwrap_or('1').to_string()) }</p>
-                <p class="schedule__refused" role="status" data-testid="schedule-refused">{ refused.unwrap_or_default() }</p>
+                <div>
+                    <p class="muted schedule__keys">{ t!("schedule-keys", last = s.sessions.len().checked_sub(1).and_then(session_key).unwrap_or('1').to_string()) }</p>
+                    <p class="schedule__refused" role="status" data-testid="schedule-refused">{ refused.unwrap_or_default() }</p>
+                </div>
                 <ol class="schedule__sessions">{ for cards }</ol>
                 <p class="visually-hidden" aria-live="polite" data-testid="schedule-narration">{ narration }</p>
                 <div aria-live="assertive" class="schedule__alert">{ for alert }</div>
