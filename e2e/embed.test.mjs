@@ -200,6 +200,14 @@ test('embed: a compare widget is fitted by embed.js and opens the full compare p
   }
   assert.ok(h.resized && Math.abs(h.shown - h.content) <= 6, `not fitted: ${JSON.stringify(h)}`);
   assert.ok(h.shown > 300, `${h.shown} px`);
+  // Each side's outcome is the widget's compact one (the full panels made it 2 150 px
+  // tall in this 680 px column); the right one says what differs from the left.
+  assert.equal(await frame.locator('[data-testid=compare-outcomes] [data-testid=outcome-compact]').count(), 2);
+  assert.match(
+    await frame.textContent('[data-testid=compare-outcome-right] [data-testid=before-after-compact]'),
+    /^Against the left: .*B waited 0 ms →\s+became 2,500\.\d{3} ms/,
+  );
+  assert.ok(h.shown <= 1300, `the widget is ${h.shown} px tall`);
   const open = await frame.$eval('[data-testid=embed-open]', (a) => ({ href: a.getAttribute('href'), target: a.target }));
   assert.deepEqual(open, { href: '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off', target: '_blank' });
 });

@@ -52,6 +52,7 @@ compact-session = waited { $wait } · { $rows ->
 # A Teradata consume's time in the delayed state, after a session's figures.
 compact-delayed = { " " }· delayed { $ms }
 compact-last-toggle = Last toggle:
+compact-beside = Against the left:
 compact-nothing-changed = nothing in the outcome changed.
 compact-more = Results, errors and checks
 

@@ -40,6 +40,7 @@ compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
 # Teradata の SELECT AND CONSUME が遅延状態で行を待った時間 (セッションの数値の後)。
 compact-delayed = { " " }· 遅延状態 { $ms }
 compact-last-toggle = 直前の切り替え:
+compact-beside = 左との違い:
 compact-nothing-changed = 結果は何も変わっていません。
 compact-more = 結果、エラー、チェック
 

@@ -60,6 +60,7 @@ compact-session = oczekiwanie { $wait } · { $rows ->
 # Czas, przez który SELECT AND CONSUME Teradaty czekał w stanie opóźnienia na wiersz (po liczbach sesji).
 compact-delayed = { " " }· w stanie opóźnienia { $ms }
 compact-last-toggle = Ostatni przełącznik:
+compact-beside = Względem lewego:
 compact-nothing-changed = w wyniku nic się nie zmieniło.
 compact-more = Wyniki, błędy i sprawdzenia
 

@@ -1,6 +1,7 @@
 //! The outcome as the compact embed shows it: one line of figures per session, the
 //! checks counted, what the last toggle changed, and the whole `Outcome` panel one click
 //! away (a `<details>`: opening it is the reader's action, so the widget may grow then).
+//! A compare widget shows one per side, the right one against the left.
 
 use std::rc::Rc;
 
@@ -15,6 +16,10 @@ use crate::t;
 pub struct CompactOutcomeProps {
     pub summary: Rc<RunSummary>,
     pub previous: Option<Rc<RunSummary>>,
+    /// `previous` is the run beside this one (a compare widget's right side), not the
+    /// one before a toggle.
+    #[prop_or_default]
+    pub beside: bool,
 }
 
 #[function_component]
@@ -42,7 +47,7 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
         let lines = changes(before, summary);
         html! {
             <p class="outcome-compact__changed" data-testid="before-after-compact">
-                <strong>{ t!("compact-last-toggle") }{ " " }</strong>
+                <strong>{ if props.beside { t!("compact-beside") } else { t!("compact-last-toggle") } }{ " " }</strong>
                 if lines.is_empty() {
                     { t!("compact-nothing-changed") }
                 } else {
@@ -72,7 +77,7 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
             <>{ for changed }</>
             <details class="outcome-compact__more" data-testid="outcome-more">
                 <summary>{ t!("compact-more") }</summary>
-                <Outcome summary={summary.clone()} previous={props.previous.clone()} />
+                <Outcome summary={summary.clone()} previous={props.previous.clone()} beside={props.beside} />
             </details>
         </section>
     }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::compact_outcome::CompactOutcome;
 use super::lanes::Lanes;
 use super::outcome::Outcome;
 use super::transport::{
@@ -397,11 +398,21 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                     <section class="compare__outcomes" data-testid="compare-outcomes" aria-label={t!("compare-outcomes")}>
                         <div data-testid="compare-outcome-left">
                             <h3>{ t!("compare-left-title") }</h3>
-                            <Outcome summary={Rc::clone(&left.summary)} previous={None::<Rc<crate::run::RunSummary>>} />
+                            // A widget in a post shows each side's figures in a few lines,
+                            // the full outcome one click away, as a lesson's widget does.
+                            if route.embed {
+                                <CompactOutcome summary={Rc::clone(&left.summary)} previous={None::<Rc<crate::run::RunSummary>>} />
+                            } else {
+                                <Outcome summary={Rc::clone(&left.summary)} previous={None::<Rc<crate::run::RunSummary>>} />
+                            }
                         </div>
                         <div data-testid="compare-outcome-right">
                             <h3>{ t!("compare-right-title") }</h3>
-                            <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} beside={true} />
+                            if route.embed {
+                                <CompactOutcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} beside={true} />
+                            } else {
+                                <Outcome summary={Rc::clone(&right.summary)} previous={Some(Rc::clone(&left.summary))} beside={true} />
+                            }
                         </div>
                     </section>
                 </>
