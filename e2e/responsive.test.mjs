@@ -390,6 +390,28 @@ test('responsive: the scheduler shows what a pick did beside its button, in sigh
   assert.match(await page.textContent('[data-testid=schedule-count]'), /^1 statement run\. Who runs next: worker1, worker2\?$/);
 });
 
+test('responsive: the scheduler\'s Tables fit their panel at 1280 px when two sessions hold a row', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/queue-claim-race/schedule');
+  await page.waitForSelector('[data-testid=schedule-view]');
+  for (let k = 1; k <= 10; k += 1) {
+    await page.locator('body').press(String(2 - (k % 2)));
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=schedule-view]')?.dataset.steps) === n, k);
+  }
+  // Both workers' S locks on task 1 used to sit on one line and push the table 73 px
+  // past its panel; they now wrap within the locks column.
+  const m = await page.$eval('[data-testid=table-task]', (el) => {
+    const scroll = el.querySelector('.table__scroll');
+    return {
+      locks: [...el.querySelectorAll('tbody tr:first-child [data-lock]')].map((l) => l.dataset.lock),
+      sideways: scroll.scrollWidth - scroll.clientWidth,
+    };
+  });
+  assert.deepEqual(m.locks, ['worker1:S', 'worker2:S']);
+  assert.ok(m.sideways <= 1, `the task table scrolls sideways by ${m.sideways} px`);
+});
+
 test('responsive: the scheduler\'s help keeps the command it names on one line', async (t) => {
   const { page } = t;
   const COMMAND = 'lockstep run --schedule';
