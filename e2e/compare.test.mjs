@@ -93,8 +93,8 @@ test('compare: a claim edited with more lines parts where it behaves differently
   // Both timelines share the longer run's axis; the shorter one says so.
   const left = await page.textContent('[data-testid=compare-left] [data-testid=zoom-window]');
   const right = await page.textContent('[data-testid=compare-right] [data-testid=zoom-window]');
-  assert.match(left, /^whole run, 11\.05 s$/, left);
-  assert.match(right, /^whole run, 10\.39 s, on the longer run’s scale of 11\.05 s$/, right);
+  assert.match(left, /^whole run, 11\.04 s$/, left);
+  assert.match(right, /^whole run, 10\.38 s, on the longer run’s scale of 11\.04 s$/, right);
   // The slider's arrow keys go from one instant of either run to the next, not a
   // millisecond at a time.
   const position = () => page.$eval('[data-testid=compare-position]', (el) => Number(el.dataset.tMs));

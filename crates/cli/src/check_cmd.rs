@@ -332,7 +332,16 @@ fn check_lesson(lesson: &Lesson, name: &str, seed: Option<u64>, tally: &mut Tall
             }
         }
         for c in &report.checks {
-            if c.passed {
+            if let lesson::Detail::QueryFailed { .. } = &c.detail {
+                // SQL that cannot run (a table or column the run lacks) is a mistake in
+                // the lesson, as a syntax error is: an error, once, not a failed check
+                // under every setting.
+                let message = format!("check `{}`: {}", c.name, c.detail);
+                if reported.insert(message.clone()) {
+                    eprintln!("{}", lesson.error_at_check(c, message));
+                    tally.errors += 1;
+                }
+            } else if c.passed {
                 tally.passed += 1;
             } else {
                 tally.failed += 1;

@@ -175,6 +175,30 @@ fn check_fails_a_failing_check_with_settings_and_seed() {
     );
 }
 
+/// A check whose SQL names a table the run lacks is a mistake in the lesson, as a
+/// syntax error is: one error and exit 2, not a failed check under every setting.
+#[test]
+fn check_reports_a_checks_sql_that_cannot_run_once_as_an_error() {
+    let dir = TempDir::new("check-sql");
+    let text = PASSING.replacen(
+        "[[checks]]\nname = \"no errors\"",
+        "[[checks]]\nname = \"rows\"\nsql = \"SELECT COUNT(*) FROM tt\"\nexpect = [[2]]\n\n[[checks]]\nname = \"no errors\"",
+        1,
+    );
+    dir.write("passing.md", &text);
+    check_cli(
+        &dir,
+        &["check", "."],
+        expect![[r#"
+            exit 2
+            --- stdout
+            checked 1 lesson, 2 runs, 3 checks: 3 passed, 0 failed; 1 error
+            --- stderr
+            ./passing.md:13:8: check `rows`: query failed at 1:1: error 208: Invalid object name 'tt'.
+        "#]],
+    );
+}
+
 /// A question must have exactly one right choice in each run it is asked before.
 #[test]
 fn check_judges_questions_one_right_choice_each() {
@@ -1637,7 +1661,7 @@ fn run_text_lists_anomalies_with_time_kind_and_why() {
 
         anomalies: 2
              0.070 ms  event 8  error  A: error 3811
-             7.217 ms  event 11  lost  A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 3811; then commit)
+             0.099 ms  event 11  lost  A: consumed job lost (job_queue (rid 0) consumed and returned 1, order 1; then error 3811; then commit)
     "#]]
     .assert_eq(&stdout[from..]);
     let (_, stdout, _) = lockstep(

@@ -180,6 +180,21 @@ pub struct Unmatched {
     /// The first error of the session after the insert, before it finished: the trace
     /// index and the error's number (the write that should have matched it, failing).
     pub error: Option<(usize, u32)>,
+    /// The row of `match_table` was there and a later DELETE took it away (a job
+    /// deleted under its runs): that delete's trace index and session, the anomaly's
+    /// event then. Found when `match_table`'s key is the matched columns.
+    pub removed: Option<(usize, String)>,
+}
+
+impl Unmatched {
+    /// The watched values as the matched table's key text (`1`, or `1, 2`).
+    pub fn values_key(&self) -> String {
+        self.values
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Rows a transaction deleted (consumed) and then committed, although a statement of
@@ -319,6 +334,9 @@ impl fmt::Display for Anomaly {
                 )?;
                 if let Some((_, number)) = u.error {
                     write!(f, "; {} got error {number} after it", u.session)?;
+                }
+                if let Some((_, by)) = &u.removed {
+                    write!(f, "; {by} deleted {} ({})", u.match_table, u.values_key())?;
                 }
                 f.write_str(")")
             }
@@ -625,10 +643,31 @@ fn unmatched(
                 _ => None,
             })
             .flatten();
+        // The last delete of the matching row, if one came after the insert: the row
+        // was there, and that delete is what left this one unmatched.
+        let wanted = vals.join(", ");
+        let removed = trace[i + 1..]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(d, e)| match &e.event {
+                Event::RowDeleted {
+                    session,
+                    table: t,
+                    key,
+                } if other.name.eq_ignore_ascii_case(t) && *key == wanted => {
+                    Some((i + 1 + d, session.to_string()))
+                }
+                _ => None,
+            });
+        let (event, by) = match &removed {
+            Some((d, by)) => (*d, by.as_str()),
+            None => (i, &**session),
+        };
         out.push(Anomaly {
-            event: i,
-            at_us: entry.at_us,
-            session: session.to_string(),
+            event,
+            at_us: trace[event].at_us,
+            session: by.to_string(),
             label: r.label.clone(),
             kind: AnomalyKind::Unmatched(Box::new(Unmatched {
                 rule,
@@ -647,6 +686,7 @@ fn unmatched(
                 session: session.to_string(),
                 insert: i,
                 error,
+                removed,
             })),
         });
     }

@@ -147,7 +147,12 @@ impl Figure {
                 Some(s) => Ok(self.of_session(s)),
                 None => Err(format!("session {name} did not run with these settings")),
             },
-            (_, None) => Ok(outcome.sessions.iter().map(|s| self.of_session(s)).sum()),
+            // Each session's figure is whole microseconds (or a count); their sum in
+            // floating point can come out as 3700.8329999999996, so it is rounded back.
+            (_, None) => {
+                let sum: f64 = outcome.sessions.iter().map(|s| self.of_session(s)).sum();
+                Ok((sum * 1000.0).round() / 1000.0)
+            }
         }
     }
 
@@ -457,4 +462,36 @@ fn list_text(items: impl Iterator<Item = String>, len: usize) -> String {
         parts.push(format!("... {} more", len - ROWS_SHOWN));
     }
     format!("[{}]", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::{Outcome, SessionOutcome};
+
+    use super::Figure;
+
+    /// Summed over sessions, a time is whole microseconds as each session's is: 0.1 ms
+    /// and 0.2 ms make 0.3 ms, not 0.30000000000000004 (what a check and the matrix
+    /// printed for 3 700.833 ms).
+    #[test]
+    fn a_figure_summed_over_sessions_stays_in_whole_microseconds() {
+        let session = |name: &str, wait_us| SessionOutcome {
+            name: name.into(),
+            wait_us,
+            statements: 1,
+            errors: Vec::new(),
+            results: Vec::new(),
+            logical_reads: 0,
+            elapsed_us: wait_us,
+            delayed_us: 0,
+            open_at_end: false,
+        };
+        let outcome = Outcome {
+            end_us: 300,
+            sessions: vec![session("A", 100), session("B", 200)],
+        };
+        assert_eq!(Figure::WaitMs.value(&outcome, None), Ok(0.3));
+        assert_eq!(Figure::WaitMs.value(&outcome, Some("B")), Ok(0.2));
+        assert_eq!(Figure::Statements.value(&outcome, None), Ok(2.0));
+    }
 }

@@ -1340,8 +1340,12 @@ fn content_len(line: &str) -> usize {
 
 /// How to write what a TOML type error wanted, for the mistakes authors make.
 fn toml_hint(message: &str) -> &'static str {
-    if message.contains("expected a sequence") {
+    if message.contains("expected a sequence") && message.contains("invalid type: map") {
         "; a list of tables takes `[[name]]` before each item, e.g. `[[toggles]]`"
+    } else if message.contains("expected a sequence") {
+        // A value where a list was wanted: most often a row of `expect` without its
+        // own brackets (`expect = [1, 80]`).
+        "; write a list in brackets, and a list of rows as a list of lists, e.g. `expect = [[1, 80]]`"
     } else if message.contains("expected a map") {
         "; write a table, e.g. `when = { readpast = \"on\" }`"
     } else if message.contains("invalid type: string") && message.contains("expected u") {

@@ -574,6 +574,16 @@ fn toml_type_errors_say_how_to_write_it() {
             lessons/tiny.md:15:8: front matter: invalid type: string "readpast=on", expected a map; write a table, e.g. `when = { readpast = "on" }`
         "#]],
     );
+    // A row of `expect` without its own brackets.
+    check_error(
+        &[(
+            "[[checks]]",
+            "[[checks]]\nname = \"count\"\nsql = \"SELECT COUNT(*) FROM t\"\nexpect = [1, 80]\n\n[[checks]]",
+        )],
+        expect![[r#"
+            lessons/tiny.md:16:11: front matter: invalid type: integer `1`, expected a sequence; write a list in brackets, and a list of rows as a list of lists, e.g. `expect = [[1, 80]]`
+        "#]],
+    );
 }
 
 #[test]

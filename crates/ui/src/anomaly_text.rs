@@ -93,12 +93,22 @@ pub fn text(a: &Anomaly, rules: &[AnomalyRule]) -> String {
                 values = values_text(&u.values),
                 other = &u.match_table
             );
-            Some(match u.error {
+            let has = match u.error {
                 Some((_, number)) => t!(
                     "anomaly-unmatched-error",
                     unmatched = has,
                     session = &u.session,
                     number = number.to_string()
+                ),
+                None => has,
+            };
+            Some(match &u.removed {
+                Some((_, by)) => t!(
+                    "anomaly-unmatched-removed",
+                    unmatched = has,
+                    by = by,
+                    other = &u.match_table,
+                    key = u.values_key()
                 ),
                 None => has,
             })

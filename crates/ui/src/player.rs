@@ -701,7 +701,7 @@ mod tests {
         let (first, second) = (run.anomalies[0].event, run.anomalies[1].event);
         player.update(PlayerAction::NextAnomaly);
         assert_eq!(player.head.events, first + 1);
-        assert_eq!(player.head.t_us, 46_526);
+        assert_eq!(player.head.t_us, 36_913);
         player.update(PlayerAction::NextAnomaly);
         assert_eq!(player.head.events, second + 1);
         player.update(PlayerAction::PrevAnomaly);

@@ -90,6 +90,7 @@ fn explainable(event: &Event, k: usize, anomalies: &[Anomaly]) -> bool {
             | Event::Error { .. }
             | Event::Deadlock { .. }
             | Event::WaitTimedOut { .. }
+            | Event::AppLockRequested { code: -1, .. }
     ) || anomalies.binary_search_by_key(&k, |a| a.event).is_ok()
 }
 
@@ -335,6 +336,28 @@ pub fn explain(
             )],
             None,
         ),
+        // sp_getapplock's timeout is a return code, not an error: the lesson's point.
+        Event::AppLockRequested {
+            session,
+            resource,
+            mode,
+            code: -1,
+            holders,
+        } => why(
+            t!("why-applock-timeout-title", session = session.to_string()),
+            vec![t!(
+                "why-applock-timeout",
+                session = session.to_string(),
+                mode = mode.applock_name(),
+                resource = resource.as_str(),
+                holders = if holders.is_empty() {
+                    t!("why-applock-someone")
+                } else {
+                    holders.join(", ")
+                }
+            )],
+            None,
+        ),
         _ => return None,
     })
 }
@@ -454,8 +477,26 @@ fn unmatched(
         values = &values,
         time = ms_label(trace[u.insert].at_us),
         match_table = &u.match_table,
-        wanted = wanted
+        wanted = &wanted
     )];
+    // A matching row that was there and was deleted: that delete is the story.
+    if let Some((d, by)) = &u.removed {
+        sentences.push(t!(
+            "why-unmatched-removed",
+            by = by,
+            match_table = &u.match_table,
+            wanted = &wanted,
+            time = ms_label(trace[*d].at_us),
+            table = &u.table,
+            key = &u.key
+        ));
+        return Why {
+            event: k,
+            title: t!("why-title", label = label),
+            sentences,
+            matrix: None,
+        };
+    }
     match u.error {
         Some((e, number)) => {
             let mut s = t!(
@@ -494,7 +535,7 @@ fn unmatched(
 }
 
 /// "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1,
-/// order 1; its INSERT failed with error 3811 at 0.07 ms; A committed at 7.217 ms …".
+/// order 1; its INSERT failed with error 3811 at 0.07 ms; A committed at 0.099 ms …".
 fn lost(trace: &[TraceEntry], l: &Lost, label: &str, k: usize) -> Why {
     let at = |k: usize| ms_label(trace[k].at_us);
     let (key, delete) = (&l.rows[0].0, l.rows[0].1);
@@ -941,7 +982,7 @@ mod tests {
         assert_eq!(why.title, "Why: task claimed again");
         assert_eq!(
             why.sentences[0],
-            "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.121 ms; worker1 read it at 0.026 ms, before worker2's write committed at 29.901 ms."
+            "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.121 ms; worker1 read it at 0.026 ms, before worker2's write committed at 20.288 ms."
         );
         assert_eq!(
             why.sentences[1],
@@ -991,15 +1032,53 @@ mod tests {
             .iter()
             .find(|a| a.label == "consumed job lost")
             .unwrap();
-        assert_eq!((a.event, a.at_us), (11, 7_217));
+        assert_eq!((a.event, a.at_us), (11, 99));
         let why = explain_at(&run, a.event + 1, &[]).unwrap();
         assert_eq!(
             why.sentences[..3],
             [
                 "A consumed job_queue rid 0 at 0 ms (its SELECT AND CONSUME, line 2) and got 1, order 1.",
                 "Then A got error 3811 at 0.07 ms, in its INSERT, line 3: the action taken for the row failed.",
-                "A committed at 7.217 ms, so the consume is permanent: the row is gone from job_queue and nothing records what was done with it."
+                "A committed at 0.099 ms, so the consume is permanent: the row is gone from job_queue and nothing records what was done with it."
             ]
+        );
+    }
+
+    /// The run was recorded while its job existed; the admin's DELETE orphaned it, and
+    /// the panel says so rather than blaming the worker.
+    #[test]
+    fn a_run_orphaned_by_a_delete_names_the_delete() {
+        let run = build(
+            "pg-foreign-key-locks",
+            &[("admin", "delete"), ("fk", "off")],
+        );
+        let a = &run.anomalies[0];
+        assert_eq!((a.session.as_str(), a.at_us), ("admin", 500_000));
+        let why = explain_at(&run, a.event + 1, &[]).unwrap();
+        assert_eq!(
+            why.sentences,
+            [
+                "worker recorded job_run 1 (job_id 1) at 0.024 ms; no job row has id 1 at the end of the run.",
+                "admin deleted the job row with id 1 at 500 ms, after that insert, and nothing stopped it: job_run 1 now points at a row that is gone."
+            ]
+        );
+    }
+
+    /// sp_getapplock's -1 is the lesson's central moment: the panel explains it (it
+    /// said "Nothing to explain here").
+    #[test]
+    fn an_application_lock_that_times_out_says_it_returns_minus_one() {
+        let run = build("send-wait-for-lock", &[("timeout_ms", "0")]);
+        let k = run
+            .trace
+            .iter()
+            .position(|e| matches!(e.event, Event::AppLockRequested { code: -1, .. }))
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why B did not get the application lock");
+        assert_eq!(
+            why.sentences,
+            ["B's sp_getapplock asked for Exclusive on Order_77, but A holds it in a mode that does not allow that. The call could wait only as long as its @LockTimeout allows, and the lock did not come free in that time, so it returns -1: no error is raised and nothing is rolled back; the code that reads the return value decides what happens next."]
         );
     }
 

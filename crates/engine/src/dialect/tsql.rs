@@ -25,6 +25,22 @@ impl Rules for TSql {
         }
     }
 
+    /// The server's catalog and DMVs (`sys.dm_tran_locks`, `INFORMATION_SCHEMA.TABLES`)
+    /// exist there: not simulated here, not "invalid object name".
+    fn number_error(&self, e: SqlError) -> SqlError {
+        if e.number == 208 {
+            let name = crate::error::quoted_after(&e.message, "name '")
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if name.starts_with("sys.") || name.starts_with("information_schema.") {
+                return SqlError::not_simulated(&format!(
+                    "the system view {name} (the state view shows sessions and locks)"
+                ));
+            }
+        }
+        e
+    }
+
     fn all_null_coalesce(&self) -> Option<SqlError> {
         Some(SqlError::untyped_coalesce())
     }

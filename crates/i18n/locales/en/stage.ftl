@@ -342,6 +342,7 @@ anomaly-repeats = { $table } ({ $key }) repeats { $values } of { $table } ({ $fi
 anomaly-updated-to-repeat = { $table } ({ $key }) updated to repeat { $values } of { $table } ({ $first })
 anomaly-unmatched = { $table } ({ $key }) has { $values }; no { $other } row has it
 anomaly-unmatched-error = { $unmatched }; { $session } got error { $number } after it
+anomaly-unmatched-removed = { $unmatched }; { $by } deleted { $other } ({ $key })
 anomaly-lost = { $table } ({ $keys }) consumed; then error { $number }; then commit
 anomaly-lost-returned = { $table } ({ $keys }) consumed and returned { $row }; then error { $number }; then commit
 anomaly-kept = { $table } ({ $keys }) written and committed; then error { $number }

@@ -47,6 +47,9 @@ why-timeout-title = Why { $session } stopped waiting
 why-timeout = { $session } waited { $waited } for { $resource }, as long as its lock timeout allows, and gave up: its statement fails.
 why-nowait-title = Why { $session } did not wait
 why-nowait = { $session } asks for a lock on { $resource } with NOWAIT: where another session holds a conflicting lock, it fails at once instead of waiting.
+why-applock-timeout-title = Why { $session } did not get the application lock
+why-applock-timeout = { $session }'s sp_getapplock asked for { $mode } on { $resource }, but { $holders } holds it in a mode that does not allow that. The call could wait only as long as its @LockTimeout allows, and the lock did not come free in that time, so it returns -1: no error is raised and nothing is rolled back; the code that reads the return value decides what happens next.
+why-applock-someone = another session
 
 why-dup-again = { $second } { $verb } { $values } again ({ $table } { $key }{ $update }): { $first } { $first_read } and { $verb } it at { $first_write }; { $second } { $second_read }
 why-dup-by-update = , by an UPDATE
@@ -64,6 +67,7 @@ why-unmatched-error = After it { $session } got error { $number } at { $time }
 why-unmatched-unrecorded = , before a { $match_table } row recorded it; what was done outside the database stays done.
 why-unmatched-finished = { $session } finished without writing the { $match_table } row that would record it.
 why-unmatched-nobody = From { $match_table } alone nobody can tell that { $table } { $key } happened.
+why-unmatched-removed = { $by } deleted the { $match_table } row with { $wanted } at { $time }, after that insert, and nothing stopped it: { $table } { $key } now points at a row that is gone.
 
 why-lost-consumed = { $session } consumed { $table } { $key } at { $time }
 why-lost-got = {" "}and got { $row }

@@ -295,6 +295,7 @@ anomaly-repeats = { $table } ({ $key }) が { $table } ({ $first }) の { $value
 anomaly-updated-to-repeat = { $table } ({ $key }) が更新で { $table } ({ $first }) の { $values } を繰り返す
 anomaly-unmatched = { $table } ({ $key }) に { $values } があるが、{ $other } にその行がない
 anomaly-unmatched-error = { $unmatched }。その後 { $session } でエラー { $number }
+anomaly-unmatched-removed = { $unmatched }。{ $by } が { $other } ({ $key }) を削除
 anomaly-lost = { $table } ({ $keys }) を消費。その後エラー { $number }。その後コミット
 anomaly-lost-returned = { $table } ({ $keys }) を消費して { $row } を返した。その後エラー { $number }。その後コミット
 anomaly-kept = { $table } ({ $keys }) を書き込みコミット。その後エラー { $number }

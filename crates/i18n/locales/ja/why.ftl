@@ -47,6 +47,9 @@ why-timeout-title = { $session } が待つのをやめた理由
 why-timeout = { $session } は { $resource } を ロックタイムアウトの許す { $waited } だけ待ち、諦めました。その文はエラーになります。
 why-nowait-title = { $session } が待たなかった理由
 why-nowait = { $session } は { $resource } のロックを NOWAIT で要求しました。他のセッションが競合するロックを持っている場合、待たずにすぐエラーになります。
+why-applock-timeout-title = { $session } がアプリケーションロックを得られなかった理由
+why-applock-timeout = { $session } の sp_getapplock は { $resource } に { $mode } を求めましたが、{ $holders } が両立しないモードで保持しています。先に @LockTimeout が尽きたため、呼び出しは -1 を返します。エラーは発生せず、何もロールバックされません。次に何をするかは、戻り値を読むコードが決めます。
+why-applock-someone = 別のセッション
 
 why-dup-again = { $second } は { $values } を再び { $verb } ({ $table } { $key }{ $update }): { $first } は { $first_read }、{ $first_write } に { $verb }。{ $second } は { $second_read }
 why-dup-by-update = 、UPDATE による
@@ -64,6 +67,7 @@ why-unmatched-error = その後 { $session } は { $time } にエラー { $numbe
 why-unmatched-unrecorded = 。{ $match_table } の行が記録する前です。データベースの外で行われたことは取り消されません。
 why-unmatched-finished = { $session } は、それを記録する { $match_table } の行を書かずに終了しました。
 why-unmatched-nobody = { $match_table } だけでは、{ $table } { $key } が起きたことは誰にも分かりません。
+why-unmatched-removed = { $by } は { $time } に { $wanted } の { $match_table } の行を削除し、それを止めるものはありませんでした。{ $table } { $key } は、もうない行を指しています。
 
 why-lost-consumed = { $session } は { $time } に { $table } { $key } を消費しました
 why-lost-got = 。取得した行: { $row }

@@ -346,6 +346,7 @@ anomaly-repeats = { $table } ({ $key }) powtarza { $values } z { $table } ({ $fi
 anomaly-updated-to-repeat = { $table } ({ $key }) po aktualizacji powtarza { $values } z { $table } ({ $first })
 anomaly-unmatched = { $table } ({ $key }) ma { $values }; żaden wiersz { $other } tego nie ma
 anomaly-unmatched-error = { $unmatched }; potem { $session } dostała błąd { $number }
+anomaly-unmatched-removed = { $unmatched }; sesja { $by } usunęła { $other } ({ $key })
 anomaly-lost = { $table } ({ $keys }) skonsumowane; potem błąd { $number }; potem zatwierdzenie
 anomaly-lost-returned = { $table } ({ $keys }) skonsumowane i zwrócone jako { $row }; potem błąd { $number }; potem zatwierdzenie
 anomaly-kept = { $table } ({ $keys }) zapisane i zatwierdzone; potem błąd { $number }

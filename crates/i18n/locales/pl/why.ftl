@@ -48,6 +48,9 @@ why-timeout-title = Dlaczego { $session } przestała czekać
 why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej limit czasu blokady, i zrezygnowała: jej instrukcja kończy się błędem.
 why-nowait-title = Dlaczego { $session } nie czekała
 why-nowait = Sesja { $session } prosi o blokadę na { $resource } z NOWAIT: gdy inna sesja trzyma blokadę, która się z nią kłóci, instrukcja od razu kończy się błędem zamiast czekać.
+why-applock-timeout-title = Dlaczego { $session } nie dostała blokady aplikacyjnej
+why-applock-timeout = sp_getapplock sesji { $session } prosiła o { $mode } na { $resource }, a tę blokadę trzyma { $holders } w trybie, który jej nie dopuszcza. Najpierw minął jej @LockTimeout, więc wywołanie zwraca -1: żaden błąd nie jest zgłaszany i nic nie jest wycofywane; co dalej, rozstrzyga kod, który czyta zwróconą wartość.
+why-applock-someone = inna sesja
 
 why-dup-again = { $second } { $verb } { $values } ponownie ({ $table } { $key }{ $update }): { $first } { $first_read } i { $verb } go po { $first_write }; { $second } { $second_read }
 why-dup-by-update = , przez UPDATE
@@ -65,6 +68,7 @@ why-unmatched-error = Potem { $session } dostała błąd { $number } w chwili { 
 why-unmatched-unrecorded = , zanim zapisał to wiersz { $match_table }; to, co zrobiono poza bazą, zostaje zrobione.
 why-unmatched-finished = Sesja { $session } skończyła bez zapisania wiersza { $match_table }, który by to odnotował.
 why-unmatched-nobody = Z samej tabeli { $match_table } nikt nie pozna, że { $table } { $key } się wydarzyło.
+why-unmatched-removed = Sesja { $by } usunęła wiersz { $match_table } z { $wanted } w chwili { $time }, już po tym wstawieniu, i nic jej nie zatrzymało: { $table } { $key } wskazuje teraz na wiersz, którego nie ma.
 
 why-lost-consumed = Sesja { $session } skonsumowała { $table } { $key } w chwili { $time }
 why-lost-got = {" "}i dostała { $row }

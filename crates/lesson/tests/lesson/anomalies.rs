@@ -133,7 +133,7 @@ fn the_claim_race_marks_each_duplicate_claim() {
     );
     assert_eq!(
         report.trace.entries[first.event].to_string(),
-        "    46.526 ms  worker1 inserts claim (2)"
+        "    36.913 ms  worker1 inserts claim (2)"
     );
     assert!(first
         .rows(&report.trace.entries)
@@ -150,7 +150,7 @@ fn the_claim_race_marks_each_duplicate_claim() {
             at(Some(first_writer.write)),
             at(first_writer.commit)
         ),
-        ("worker2", Some(24), Some(20_121), Some(29_901))
+        ("worker2", Some(24), Some(20_121), Some(20_288))
     );
     assert_eq!(
         (
@@ -158,7 +158,7 @@ fn the_claim_race_marks_each_duplicate_claim() {
             at(second_writer.read),
             at(Some(second_writer.write))
         ),
-        ("worker1", Some(26), Some(29_901))
+        ("worker1", Some(26), Some(20_288))
     );
     // The one-statement claim has none.
     let settings = lesson.settings_with([("claim", "one-statement")]).unwrap();
@@ -238,14 +238,51 @@ fn a_call_no_entry_records_is_unmatched_only_when_the_entry_fails() {
     );
 }
 
+/// A run whose job is deleted under it is marked at the DELETE, by the session that
+/// deleted it, not at the run's insert (the worker did nothing wrong).
+#[test]
+fn a_row_left_unmatched_by_a_delete_is_marked_at_the_delete() {
+    let lesson = lesson("pg-foreign-key-locks");
+    let settings = lesson
+        .settings_with([("admin", "delete"), ("fk", "off")])
+        .unwrap();
+    let report = run(&lesson.apply(&settings).unwrap(), lesson.seed).unwrap();
+    assert_eq!(report.anomalies.len(), 1, "{:?}", report.anomalies);
+    let a = &report.anomalies[0];
+    assert_eq!(
+        report.trace.entries[a.event].to_string(),
+        "   500.000 ms  admin deletes job (1)"
+    );
+    assert_eq!(
+        a.to_string(),
+        "admin: run left without its job (job_run (1) has job_id 1; no job row has it; admin deleted job (1))"
+    );
+    let AnomalyKind::Unmatched(u) = &a.kind else {
+        unreachable!()
+    };
+    assert_eq!(
+        report.trace.entries[u.insert].to_string(),
+        "     0.024 ms  worker inserts job_run (1)"
+    );
+    // With the key the DELETE fails (23503, its own anomaly): no run is orphaned.
+    assert_eq!(
+        marks(
+            "pg-foreign-key-locks",
+            &[("admin", "delete"), ("fk", "on")],
+            false
+        ),
+        [("error", 28, 2_000_150, "admin".to_string())]
+    );
+}
+
 #[test]
 fn a_consumed_row_committed_after_a_failed_action_is_lost_and_a_rollback_loses_none() {
-    // A consumes job 1, its INSERT fails (515), and it commits at 7.217 ms.
+    // A consumes job 1, its INSERT fails (515), and it commits at 0.099 ms.
     assert_eq!(
         marks("exercise-teradata-rollback", &[], false),
         [
             ("error", 8, 70, "A".to_string()),
-            ("lost", 11, 7_217, "A".to_string())
+            ("lost", 11, 99, "A".to_string())
         ]
     );
     let lesson = lesson("exercise-teradata-rollback");

@@ -1998,3 +1998,37 @@ fn coalesce_of_a_null_int_column_and_text_is_an_int() {
         )]
     );
 }
+
+/// The server has `sys.dm_tran_locks` and `INFORMATION_SCHEMA`: a teacher who reads the
+/// locks through them is told "not simulated", not error 208 "Invalid object name",
+/// which says their query is wrong. A table that does not exist is still 208.
+#[test]
+fn the_servers_system_views_are_not_simulated() {
+    // One session each: "not simulated" ends its batch.
+    let sim = run(&scenario(
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            (
+                "A",
+                0,
+                "SELECT resource_type, request_mode FROM sys.dm_tran_locks;",
+            ),
+            ("B", 0, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES;"),
+            ("C", 0, "SELECT COUNT(*) FROM no_such_table;"),
+        ],
+    ));
+    let messages: Vec<String> = sim
+        .outcome()
+        .sessions
+        .iter()
+        .flat_map(|s| s.errors.iter().map(|e| e.message.clone()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "not simulated: the system view sys.dm_tran_locks (the state view shows sessions and locks)",
+            "not simulated: the system view information_schema.tables (the state view shows sessions and locks)",
+            "Invalid object name 'no_such_table'."
+        ]
+    );
+}
