@@ -311,6 +311,15 @@ pub enum Event {
         code: i64,
         holders: Vec<String>,
     },
+    /// SQL Server escalated a statement's row and page locks on a table (`resource`,
+    /// `OBJECT t`) to one lock on the whole table in `mode`, releasing `released` of them
+    /// (semantics A4).
+    LockEscalated {
+        session: Rc<str>,
+        resource: String,
+        mode: LockMode,
+        released: usize,
+    },
 }
 
 impl Event {
@@ -345,6 +354,7 @@ impl Event {
             | ProcedureCalled { session, .. }
             | ProcedureReturned { session, .. }
             | AppLockRequested { session, .. }
+            | LockEscalated { session, .. }
             | ExternalCall { session, .. }
             | ConsumeDelayed { session, .. }
             | ConsumeResumed { session, .. }
@@ -559,6 +569,10 @@ impl fmt::Display for Event {
                 };
                 write!(f, "{session}'s sp_getapplock for {} on {resource} returns {code}: {meaning}", mode.applock_name())
             }
+            LockEscalated { session, resource, mode, released } => write!(
+                f,
+                "{session} escalates to {mode} on {resource}: its {released} row and page lock(s) there are released"
+            ),
             ProcedureReturned { session, procedure, error: Some(e), .. } => {
                 write!(f, "{session} leaves {procedure} on error {e}")
             }

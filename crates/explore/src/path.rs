@@ -432,6 +432,7 @@ fn told(event: &Event) -> bool {
             | Event::ConsumeDelayed { .. }
             | Event::ConsumeResumed { .. }
             | Event::AppLockRequested { .. }
+            | Event::LockEscalated { .. }
             | Event::ResultReturned { .. }
             | Event::SessionFinished { .. }
     )

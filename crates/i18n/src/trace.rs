@@ -406,6 +406,15 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             t!("trace-applock" in lang, session = text(session), mode = mode.applock_name(),
                 resource = resource, code = code.to_string(), meaning = meaning)
         }
+        LockEscalated {
+            session,
+            resource,
+            mode,
+            released,
+        } => {
+            t!("trace-escalated" in lang, session = text(session), resource = resource,
+                mode = mode.to_string(), released = *released)
+        }
     }
 }
 
@@ -606,6 +615,7 @@ mod tests {
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -1, holders: vec!["B".into()] },
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -3, holders: Vec::new() },
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -999, holders: Vec::new() },
+            Event::LockEscalated { session: a(), resource: "OBJECT t".into(), mode: X, released: 5_019 },
         ]
     }
 

@@ -41,6 +41,10 @@ impl Rules for TSql {
         e
     }
 
+    fn escalates_locks(&self) -> bool {
+        true
+    }
+
     fn all_null_coalesce(&self) -> Option<SqlError> {
         Some(SqlError::untyped_coalesce())
     }

@@ -82,6 +82,69 @@ impl Exec<'_> {
         });
     }
 
+    /// Counts one more row or page lock of session `i`'s statement on `table`; at the
+    /// threshold, tries to turn them into one table lock (semantics A4: 5 000 locks
+    /// held by one statement on one table; when another owner's table lock is in the
+    /// way, nothing changes and it tries again 1 250 locks later).
+    fn count_for_escalation(&mut self, i: usize, owner: OwnerId, table: u32) {
+        use crate::state::locks::{Escalation, ESCALATION_RETRY_STEP, ESCALATION_THRESHOLD};
+        let s = &mut self.w.sessions[i];
+        let k = match s.escalation.iter().position(|e| e.0 == table) {
+            Some(k) => k,
+            None => {
+                s.escalation.push((table, 0, ESCALATION_THRESHOLD));
+                s.escalation.len() - 1
+            }
+        };
+        s.escalation[k].1 += 1;
+        if s.escalation[k].1 < s.escalation[k].2 {
+            return;
+        }
+        // The count is of locks taken; a scan lets go of the rows that do not qualify:
+        // count the statement's locks still held before trying.
+        let below = |r: &Resource| matches!(r, Resource::Key { table: t, .. } | Resource::Page { table: t, .. } if *t == table);
+        let locks = &self.w.locks;
+        let kept = s
+            .fresh_locks
+            .iter()
+            .filter(|r| below(r) && locks.held(owner, r).is_some())
+            .count();
+        s.escalation[k].1 = kept;
+        if kept < s.escalation[k].2 {
+            return;
+        }
+        match self.w.locks.try_escalate(owner, table) {
+            Escalation::Escalated {
+                mode,
+                released,
+                grants,
+            } => {
+                let s = &mut self.w.sessions[i];
+                s.escalation[k].2 = usize::MAX;
+                let gone: Vec<Resource> =
+                    s.fresh_locks.iter().filter(|r| below(r)).cloned().collect();
+                for r in &gone {
+                    s.fresh_locks.remove(r);
+                }
+                if self.recording() {
+                    let resource = self.w.resource_text(&Resource::Object { table });
+                    let session = self.w.sessions[i].name.clone();
+                    self.push(Event::LockEscalated {
+                        session,
+                        resource,
+                        mode,
+                        released,
+                    });
+                }
+                self.wake(grants);
+            }
+            Escalation::Blocked { .. } => {
+                self.w.sessions[i].escalation[k].2 = kept + ESCALATION_RETRY_STEP;
+            }
+            Escalation::NotApplicable => self.w.sessions[i].escalation[k].2 = usize::MAX,
+        }
+    }
+
     pub(crate) fn lock_inner(
         &mut self,
         i: usize,
@@ -96,6 +159,20 @@ impl Exec<'_> {
             return Ok(false);
         }
         self.w.owners.insert(owner, i);
+        // A row or page of a table the owner holds whole (an escalated lock) is covered
+        // by it: SQL Server takes no row lock under it.
+        if self.rules.escalates_locks() {
+            if let Resource::Key { table, .. } | Resource::Page { table, .. } = &res {
+                let whole = Resource::Object { table: *table };
+                if self.w.locks.held(owner, &whole).is_some_and(|(held, _)| {
+                    // A full lock, not an intent one: IX on the table covers no row.
+                    matches!(held, LockMode::S | LockMode::U | LockMode::X)
+                        && crate::state::locks::covers(held, mode)
+                }) {
+                    return Ok(false);
+                }
+            }
+        }
         if self.rules.session_locks_never_conflict() {
             self.w.locks.join_session(owner, i as u32);
         }
@@ -126,6 +203,13 @@ impl Exec<'_> {
                         && self.rules.shows_lock(&res, mode)
                     {
                         self.push_granted(i, &res, mode);
+                    }
+                    // Kept row and page locks count toward escalation; a READ
+                    // COMMITTED read's, let go as it moves on, do not.
+                    if !transient && self.rules.escalates_locks() {
+                        if let Resource::Key { table, .. } | Resource::Page { table, .. } = res {
+                            self.count_for_escalation(i, owner, table);
+                        }
                     }
                 }
                 Ok(!already)

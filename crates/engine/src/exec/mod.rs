@@ -415,6 +415,13 @@ pub(crate) trait Rules: Sync {
         false
     }
 
+    /// Whether a statement's row and page locks on one table escalate to a table lock
+    /// once it holds [`crate::state::locks::ESCALATION_THRESHOLD`] of them (SQL
+    /// Server's lock escalation, semantics A4); `false`: row locks stay row locks.
+    fn escalates_locks(&self) -> bool {
+        false
+    }
+
     /// The error for a row changed since a SNAPSHOT writer's snapshot (`deleted`: by a
     /// DELETE); SQL Server's 3960 names both.
     fn update_conflict(&self, e: SqlError, _deleted: bool) -> SqlError {

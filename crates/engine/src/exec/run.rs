@@ -74,6 +74,7 @@ impl Exec<'_> {
             undo_mark: 0,
             fresh_locks: Default::default(),
             resuming: false,
+            escalation: Vec::new(),
             statement_seq: 0,
             check_seq: None,
             init_plans: Vec::new(),
@@ -548,6 +549,7 @@ impl Exec<'_> {
         s.statement_at = self.w.now;
         s.undo_mark = s.txn.as_ref().map_or(0, |t| t.undo.len());
         s.fresh_locks.clear();
+        s.escalation.clear();
         s.sleeping_until = None;
         s.merge_pending = None;
         s.identities.clear();

@@ -286,6 +286,9 @@ pub(crate) struct Session {
     /// Locks granted to the current statement (also while it waited), which it may drop
     /// again when the row turns out not to qualify.
     pub fresh_locks: FreshLocks,
+    /// Per table, the row and page locks the current statement took and kept, and the
+    /// count at which it next tries to escalate them (semantics A4).
+    pub escalation: Vec<(u32, usize, usize)>,
     /// The next statement to run is one that waited for a lock: the same statement again.
     pub resuming: bool,
     /// The commit count when the current statement began, kept while it waits and runs

@@ -94,4 +94,5 @@ trace-applock-timed-out = timed out
 trace-applock-timed-out-held = timed out: { $holders } holds it
 trace-applock-victim = chosen as deadlock victim
 trace-applock-error = a parameter or call error
+trace-escalated = { $session } escalates to { $mode } on { $resource }: its { $released } row and page lock(s) there are released
 trace-list-sep = ,{" "}

@@ -79,4 +79,5 @@ trace-applock-timed-out = タイムアウト
 trace-applock-timed-out-held = タイムアウト: { $holders } が保持しています
 trace-applock-victim = デッドロックの犠牲者に選ばれました
 trace-applock-error = パラメーターまたは呼び出しのエラー
+trace-escalated = { $session } が { $resource } のロックを { $mode } にエスカレーションし、そこにある行とページのロック { $released } 個を解放します
 trace-list-sep = 、

@@ -118,4 +118,5 @@ trace-applock-timed-out = limit czasu minął
 trace-applock-timed-out-held = limit czasu minął: trzyma ją { $holders }
 trace-applock-victim = wybrana jako ofiara zakleszczenia
 trace-applock-error = błąd parametru albo wywołania
+trace-escalated = { $session } eskaluje blokady do { $mode } na { $resource }: zwalnia tam { $released } blokad(y) wierszy i stron
 trace-list-sep = ,{" "}

@@ -803,3 +803,59 @@ fn a_lost_update_shows_the_value_written_over_the_same_value() {
     );
     assert_eq!(balance(&mut sim, 1), engine::Value::Int(90));
 }
+
+/// Lock escalation (semantics A4): a statement that holds 5 000 row and page locks on
+/// one table trades them for one table lock, so a reader of a row it never touched
+/// waits for its commit. 4 000 rows stay row locks and block nobody else; a READ
+/// COMMITTED read lets its locks go as it moves on and never escalates; a REPEATABLE
+/// READ read of 6 000 rows escalates to S, which other readers share and a writer waits
+/// for.
+#[test]
+fn a_statement_holding_5000_row_locks_escalates_to_a_table_lock() {
+    let setup = "CREATE TABLE t (id int IDENTITY(1,1) PRIMARY KEY, v int NOT NULL);\n\
+        DECLARE @i int = 0;\n\
+        WHILE @i < 8000 BEGIN INSERT INTO t (v) VALUES (@i); SET @i += 1; END;";
+    let race = |a: &str, b: &str| {
+        let a = format!("BEGIN TRAN;\n{a}\nWAITFOR DELAY '00:00:02';\nCOMMIT;");
+        let (sim, trace) = run_traced(&scenario(setup, &[("A", 0, &a), ("B", 500_000, b)]), 1);
+        let escalations: Vec<String> = trace
+            .entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::LockEscalated { .. }))
+            .map(|e| e.event.to_string())
+            .collect();
+        let s = sim.outcome().sessions;
+        let b = s.iter().find(|s| s.name == "B").unwrap();
+        (escalations, b.wait_us / 1000)
+    };
+    let (escalated, waited) = race(
+        "UPDATE t SET v = v + 1 WHERE id <= 7000;",
+        "SELECT v FROM t WHERE id = 7950;",
+    );
+    assert_eq!(escalated.len(), 1, "{escalated:?}");
+    assert!(
+        escalated[0].starts_with("A escalates to X on OBJECT t: its 5000 row and page lock(s)"),
+        "{escalated:?}"
+    );
+    assert!((1_500..1_600).contains(&waited), "B waited {waited} ms");
+    let (escalated, waited) = race(
+        "UPDATE t SET v = v + 1 WHERE id <= 4000;",
+        "SELECT v FROM t WHERE id = 7950;",
+    );
+    assert_eq!((escalated.len(), waited), (0, 0));
+    let (escalated, waited) = race(
+        "SELECT COUNT(*) FROM t WHERE v >= 0;",
+        "UPDATE t SET v = 0 WHERE id = 7950;",
+    );
+    assert_eq!((escalated.len(), waited), (0, 0));
+    let a = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;\nSELECT COUNT(*) FROM t WHERE id <= 6000;";
+    let (escalated, waited) = race(a, "SELECT v FROM t WHERE id = 7950;");
+    assert_eq!(escalated.len(), 1, "{escalated:?}");
+    assert!(
+        escalated[0].starts_with("A escalates to S on OBJECT t"),
+        "{escalated:?}"
+    );
+    assert_eq!(waited, 0);
+    let (_, waited) = race(a, "UPDATE t SET v = 0 WHERE id = 7950;");
+    assert!((1_500..1_600).contains(&waited), "B waited {waited} ms");
+}
