@@ -552,6 +552,24 @@ test('stage: on a 1920×1080 window two sessions share the panel and a three-lin
   assert.ok(seen.height >= seen.content - 1, `A's statement is cut: ${JSON.stringify(seen)}`);
 });
 
+// Beside the Why panel at 1280×800 each card is about 210 px wide: a MERGE's first line
+// was cut at "MERGE dbo.send WI" behind a sideways scroll. Long lines now wrap.
+test('stage: at 1280×800 beside the Why panel a session\'s statement wraps instead of scrolling sideways', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/send-merge-upsert?holdlock=on&e=14&why=1');
+  await settled(page, 'holdlock=on');
+  await page.waitForSelector('[data-testid=why]');
+  const code = await page.$eval('[data-testid=current-user1] .code', (el) => ({
+    sideways: el.scrollWidth - el.clientWidth,
+    width: el.clientWidth,
+    text: el.textContent,
+  }));
+  assert.ok(code.width < 260, `the card is wider than the case this covers: ${JSON.stringify(code)}`);
+  assert.match(code.text, /MERGE dbo\.send WITH \(HOLDLOCK\) AS t/);
+  assert.ok(code.sideways <= 1, `the statement scrolls sideways by ${code.sideways} px`);
+});
+
 test('stage: on a 1024 px window the time line keeps the current time whole', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 1024, height: 700 });

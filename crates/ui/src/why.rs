@@ -280,6 +280,18 @@ pub fn explain(
             if *number == engine::RW_DEPENDENCY_FAILURE {
                 s.push(t!("why-error-rw-dependencies", session = &session));
             }
+            // Errors whose message alone leaves the cause unsaid.
+            match (dialect, *number) {
+                (Dialect::TSql, 650) => s.push(t!("why-error-readpast-level")),
+                (Dialect::TSql | Dialect::Postgres, 2601 | 2627) => s.push(t!("why-error-unique")),
+                (Dialect::Teradata, 3128) => {
+                    s.push(t!("why-error-delayed-limit", session = &session))
+                }
+                (Dialect::Teradata, 3510) => {
+                    s.push(t!("why-error-no-transaction", session = &session))
+                }
+                _ => {}
+            }
             // PL/pgSQL handles errors in EXCEPTION blocks, T-SQL in TRY...CATCH; a
             // Teradata request has neither, and BTEQ goes on with the next request.
             s.push(match (*caught, dialect) {
@@ -1079,6 +1091,39 @@ mod tests {
         assert_eq!(
             why.sentences,
             ["B's sp_getapplock asked for Exclusive on Order_77, but A holds it in a mode that does not allow that. The call could wait only as long as its @LockTimeout allows, and the lock did not come free in that time, so it returns -1: no error is raised and nothing is rolled back; the code that reads the return value decides what happens next."]
+        );
+    }
+
+    /// Errors whose message leaves the cause unsaid get it: Teradata's 3128 (the
+    /// delayed sessions' limit, not a consume count), SQL Server's 650 (the isolation
+    /// level, not the data).
+    #[test]
+    fn errors_whose_message_hides_the_cause_name_it() {
+        let cause = |id: &str, settings: &[(&str, &str)], number: u32| {
+            let run = build(id, settings);
+            let k = run
+                .trace
+                .iter()
+                .position(|e| matches!(&e.event, Event::Error { number: n, .. } if *n == number))
+                .unwrap_or_else(|| panic!("{id}: no error {number}"));
+            explain_at(&run, k + 1, &[]).unwrap().sentences
+        };
+        let td = cause("teradata-rules", &[("t13", "break")], 3128);
+        assert!(
+            td.iter().any(|s| s.contains("(24 of the default 120)")
+                && s.ends_with("the limit reached is the number of delayed sessions.")),
+            "{td:?}"
+        );
+        let tsql = cause(
+            "queue-isolation",
+            &[("isolation", "serializable"), ("readpast", "on")],
+            650,
+        );
+        assert!(
+            tsql.iter()
+                .any(|s| s
+                    .starts_with("READPAST may be used only at READ COMMITTED or REPEATABLE READ")),
+            "{tsql:?}"
         );
     }
 
