@@ -32,6 +32,7 @@ impl Exec<'_> {
             doomed: false,
             queried: false,
             savepoints: Vec::new(),
+            escalated: false,
         });
         if ansi {
             self.w.sessions[i].tran_count = 1;
@@ -59,6 +60,7 @@ impl Exec<'_> {
                 doomed: false,
                 queried: false,
                 savepoints: Vec::new(),
+                escalated: false,
             });
             let name = self.w.sessions[i].name.clone();
             self.push(Event::TransactionBegan {

@@ -86,6 +86,9 @@ pub(crate) struct Txn {
     pub queried: bool,
     /// Named savepoints, oldest first (a name may repeat: the newest is found first).
     pub savepoints: Vec<(Rc<str>, Rc<Savepoint>)>,
+    /// A statement of it escalated its locks on a table (semantics A4): rows of that
+    /// table are covered by the table lock from then on.
+    pub escalated: bool,
 }
 
 #[derive(Clone)]
