@@ -268,6 +268,9 @@ pub fn explain(
             if let Some(st) = statement_before(trace, k, &session) {
                 s.push(t!("why-error-in", session = &session, statement = st));
             }
+            if let Some(st) = rethrown_from(trace, k, &session, *number) {
+                s.push(t!("why-error-rethrown", statement = st));
+            }
             if let Some((victim, cycle)) = deadlock_before(trace, k, &session) {
                 s.push(t!("why-error-deadlock", victim = victim, cycle = cycle));
             }
@@ -283,6 +286,7 @@ pub fn explain(
             // Errors whose message alone leaves the cause unsaid.
             match (dialect, *number) {
                 (Dialect::TSql, 650) => s.push(t!("why-error-readpast-level")),
+                (Dialect::TSql, 1934) => s.push(t!("why-error-set-options")),
                 (Dialect::TSql | Dialect::Postgres, 2601 | 2627) => s.push(t!("why-error-unique")),
                 (Dialect::Teradata, 3128) => {
                     s.push(t!("why-error-delayed-limit", session = &session))
@@ -773,6 +777,30 @@ fn statement_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<S
         })
 }
 
+/// For an error raised by a bare `THROW` in a CATCH block: the statement that raised
+/// the error it caught ("its INSERT in send_document, line 36"), whose line SQL Server
+/// reports.
+fn rethrown_from(trace: &[TraceEntry], k: usize, session: &str, number: u32) -> Option<String> {
+    let started = |e: &TraceEntry| matches!(&e.event, Event::StatementStarted { session: s, .. } if **s == *session);
+    let throw = trace[..k].iter().rposition(started)?;
+    let Event::StatementStarted { label, text, .. } = &trace[throw].event else {
+        return None;
+    };
+    if *label != "THROW"
+        || !text
+            .trim()
+            .trim_end_matches(';')
+            .eq_ignore_ascii_case("THROW")
+    {
+        return None;
+    }
+    let caught = trace[..throw].iter().rposition(|e| {
+        matches!(&e.event, Event::Error { session: s, number: n, caught: true, .. }
+                if **s == *session && *n == number)
+    })?;
+    statement_before(trace, caught, session)
+}
+
 /// The deadlock that chose `session` as its victim just before `end`, if any.
 fn deadlock_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<(String, String)> {
     trace[..end]
@@ -1104,7 +1132,7 @@ mod tests {
             let k = run
                 .trace
                 .iter()
-                .position(|e| matches!(&e.event, Event::Error { number: n, .. } if *n == number))
+                .rposition(|e| matches!(&e.event, Event::Error { number: n, .. } if *n == number))
                 .unwrap_or_else(|| panic!("{id}: no error {number}"));
             explain_at(&run, k + 1, &[]).unwrap().sentences
         };
@@ -1113,6 +1141,18 @@ mod tests {
             td.iter().any(|s| s.contains("(24 of the default 120)")
                 && s.ends_with("the limit reached is the number of delayed sessions.")),
             "{td:?}"
+        );
+        // A bare THROW's error came from the statement whose line SQL Server reports.
+        let thrown = cause("send-set-options", &[("quoted_identifier", "off")], 1934);
+        assert!(
+            thrown.contains(&"A THROW without arguments re-raises the error its CATCH block caught, unchanged: it came from its INSERT in send_document, line 36, and SQL Server reports that statement's line, not the THROW's.".to_string()),
+            "{thrown:?}"
+        );
+        assert!(
+            thrown
+                .iter()
+                .any(|s| s.starts_with("A write to a table with a filtered index")),
+            "{thrown:?}"
         );
         let tsql = cause(
             "queue-isolation",

@@ -30,10 +30,12 @@ why-skip-holder = { $holder } がその行に { $held } を保持しており、
 
 why-error-title = { $session } がエラー { $number } を受け取った理由
 why-error-in = { $session } は { $statement } でこのエラーを受け取りました。
+why-error-rethrown = 引数なしの THROW は、CATCH ブロックが捕らえたエラーをそのまま再び発生させます。エラーの出どころは { $statement } で、SQL Server は THROW の行ではなくその文の行を報告します。
 why-error-deadlock = デッドロック モニターはサイクル { $cycle } の犠牲者として { $victim } を選びました。
 why-error-serialization = { $session } はトランザクションの最初の文で取られたスナップショットから読みます。別のトランザクションがこの行を変更し、そのスナップショットの後にコミットしました。この分離レベルでは、そのような行をロックしたり変更したりできません。見ていない変更を上書きする代わりにエラーになります。トランザクション全体を再試行してください。
 why-error-rw-dependencies = { $session } のトランザクションは SERIALIZABLE です: データベースは読んだものと書いたものを追跡していました。別の SERIALIZABLE トランザクションが { $session } の読んだ行を変更し、{ $session } がそのトランザクションの読んだ行を変更しました (または三つ目が輪を閉じました)。一つずつ順に実行するどの順序でもこの結果にはならないため、どちらかが取り消されます。ここでは { $session } です。失敗した COMMIT も含めて、トランザクション全体を再試行してください。
 why-error-readpast-level = READPAST は READ COMMITTED か REPEATABLE READ でしか使えません。SNAPSHOT や SERIALIZABLE(または NOLOCK や HOLDLOCK と一緒)では、SQL Server はデータにかかわらず、行を読む前にその文を拒否します。
+why-error-set-options = フィルター選択インデックス(またはインデックス付きビュー、計算列のインデックス)のあるテーブルへの書き込みには、ほかのオプションとともに QUOTED_IDENTIFIER ON が必要です。プロシージャは、呼び出し元が何を設定しても、作成されたときの QUOTED_IDENTIFIER で動きます。そのため呼び出し前の SET では直らず、ON でプロシージャを作り直す必要があります。
 why-error-unique = このキーの行はすでにあります(別のトランザクションが先に挿入しました。未コミットのその行に出会った挿入は、そのコミットを待ちました)。一意インデックスは 2 つ目を拒否します。
 why-error-delayed-limit = Teradata では、空のキューに対する SELECT AND CONSUME の遅延状態で待てるのは、パーシング エンジンのセッションの 20 %(既定の 120 のうち 24)までです。{ $session } の消費はそれを超える 1 つだったため、そのトランザクションは中止されます。メッセージは消費文の上限と言いますが、達したのは遅延セッション数の上限です。
 why-error-no-transaction = END TRANSACTION は BEGIN TRANSACTION が開いたものを閉じます。{ $session } のトランザクションはすでに終わっていた(中止はトランザクションを終わらせ、ロールバックします)ため、この ET には閉じるものがありません。
