@@ -361,8 +361,11 @@ fn text_report(
             "run-session",
             session = &s.name,
             wait = ms(s.wait_us).to_string(),
+            // Shown as text (no digit grouping); the numbers pick the plural.
             statements = s.statements.to_string(),
+            statements_n = s.statements,
             errors = (s.errors.len() - caught).to_string(),
+            errors_n = s.errors.len() - caught,
             caught = if caught > 0 {
                 t!("run-caught", count = caught.to_string())
             } else {
@@ -391,7 +394,8 @@ fn text_report(
             let result = t!(
                 "run-result",
                 number = (i + 1).to_string(),
-                rows = rs.rows.len().to_string()
+                rows = rs.rows.len().to_string(),
+                rows_n = rs.rows.len()
             );
             let _ = writeln!(out, "    {result}");
             out.push_str(&table(rs, "      "));

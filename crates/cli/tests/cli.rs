@@ -1651,6 +1651,20 @@ fn run_json_lists_anomalies_and_marks_bug_checks() {
     );
 }
 
+/// The outcome's words agree with their numbers: "1 statement", "2 rows".
+#[test]
+fn run_text_says_one_statement_and_one_error_in_the_singular() {
+    let dir = TempDir::new("plural");
+    dir.write("passing.md", PASSING);
+    let (code, stdout, _) = lockstep(&dir.0, &["run", "passing.md"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("  A: waited 0 ms, 1 statement, 0 errors, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    result 1 (2 rows):"), "{stdout}");
+}
+
 #[test]
 fn run_text_lists_anomalies_with_time_kind_and_why() {
     let (code, stdout, stderr) =

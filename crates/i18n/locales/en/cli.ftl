@@ -8,12 +8,21 @@ run-trace-cut = … { $count } events left out here (--full-trace prints them; -
 run-schedule = schedule { $schedule }
 run-trace = trace:
 run-outcome = outcome: ended at { $end } ms
-run-session = { $session }: waited { $wait } ms, { $statements } statements, { $errors } errors{ $caught }, { $reads } { $reads_name }, ran { $ran } ms{ $delayed }
+run-session = { $session }: waited { $wait } ms, { $statements } { $statements_n ->
+        [one] statement
+       *[other] statements
+    }, { $errors } { $errors_n ->
+        [one] error
+       *[other] errors
+    }{ $caught }, { $reads } { $reads_name }, ran { $ran } ms{ $delayed }
 run-caught = { " " }(+{ $count } caught)
 run-delayed = , delayed { $ms } ms
 run-error = error { $number }: { $message }
 run-error-caught = error { $number } (caught): { $message }
-run-result = result { $number } ({ $rows } rows):
+run-result = result { $number } ({ $rows } { $rows_n ->
+        [one] row
+       *[other] rows
+    }):
 run-checks = checks: { $passed } passed, { $failed } failed
 run-pass = PASS
 run-fail = FAIL
