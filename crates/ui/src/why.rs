@@ -495,7 +495,8 @@ fn unmatched(
         match_table = &u.match_table,
         wanted = &wanted
     )];
-    // A matching row that was there and was deleted: that delete is the story.
+    // A matching row that was there and was deleted: that delete is the story, not
+    // what the inserting session did next.
     if let Some((d, by)) = &u.removed {
         sentences.push(t!(
             "why-unmatched-removed",
@@ -506,42 +507,37 @@ fn unmatched(
             table = &u.table,
             key = &u.key
         ));
-        return Why {
-            event: k,
-            title: t!("why-title", label = label),
-            sentences,
-            matrix: None,
-        };
-    }
-    match u.error {
-        Some((e, number)) => {
-            let mut s = t!(
-                "why-unmatched-error",
-                session = &u.session,
-                number = code_at(trace, e, number),
-                time = ms_label(trace[e].at_us)
-            );
-            if let Some(st) = statement_before(trace, e, &u.session) {
-                s.push_str(&t!("why-in-statement", statement = st));
+    } else {
+        match u.error {
+            Some((e, number)) => {
+                let mut s = t!(
+                    "why-unmatched-error",
+                    session = &u.session,
+                    number = code_at(trace, e, number),
+                    time = ms_label(trace[e].at_us)
+                );
+                if let Some(st) = statement_before(trace, e, &u.session) {
+                    s.push_str(&t!("why-in-statement", statement = st));
+                }
+                s.push_str(&t!(
+                    "why-unmatched-unrecorded",
+                    match_table = &u.match_table
+                ));
+                sentences.push(s);
             }
-            s.push_str(&t!(
-                "why-unmatched-unrecorded",
+            None => sentences.push(t!(
+                "why-unmatched-finished",
+                session = &u.session,
                 match_table = &u.match_table
-            ));
-            sentences.push(s);
+            )),
         }
-        None => sentences.push(t!(
-            "why-unmatched-finished",
-            session = &u.session,
-            match_table = &u.match_table
-        )),
+        sentences.push(t!(
+            "why-unmatched-nobody",
+            match_table = &u.match_table,
+            table = &u.table,
+            key = &u.key
+        ));
     }
-    sentences.push(t!(
-        "why-unmatched-nobody",
-        match_table = &u.match_table,
-        table = &u.table,
-        key = &u.key
-    ));
     Why {
         event: k,
         title: t!("why-title", label = label),
@@ -782,7 +778,8 @@ fn statement_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<S
 /// reports.
 fn rethrown_from(trace: &[TraceEntry], k: usize, session: &str, number: u32) -> Option<String> {
     let started = |e: &TraceEntry| matches!(&e.event, Event::StatementStarted { session: s, .. } if **s == *session);
-    let throw = trace[..k].iter().rposition(started)?;
+    let from = k.saturating_sub(LOOK_BACK);
+    let throw = from + trace[from..k].iter().rposition(started)?;
     let Event::StatementStarted { label, text, .. } = &trace[throw].event else {
         return None;
     };
@@ -794,10 +791,11 @@ fn rethrown_from(trace: &[TraceEntry], k: usize, session: &str, number: u32) -> 
     {
         return None;
     }
-    let caught = trace[..throw].iter().rposition(|e| {
-        matches!(&e.event, Event::Error { session: s, number: n, caught: true, .. }
+    let caught = from
+        + trace[from..throw].iter().rposition(|e| {
+            matches!(&e.event, Event::Error { session: s, number: n, caught: true, .. }
                 if **s == *session && *n == number)
-    })?;
+        })?;
     statement_before(trace, caught, session)
 }
 

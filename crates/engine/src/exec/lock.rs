@@ -102,7 +102,7 @@ impl Exec<'_> {
         }
         // The count is of locks taken; a scan lets go of the rows that do not qualify:
         // count the statement's locks still held before trying.
-        let below = |r: &Resource| matches!(r, Resource::Key { table: t, .. } | Resource::Page { table: t, .. } if *t == table);
+        let below = |r: &Resource| r.is_below_table(table);
         let locks = &self.w.locks;
         let kept = s
             .fresh_locks

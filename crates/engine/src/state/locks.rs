@@ -314,7 +314,7 @@ impl Resource {
     }
 
     /// Row- or page-level resources of a table: what escalation replaces with a table lock.
-    fn is_below_table(&self, t: u32) -> bool {
+    pub(crate) fn is_below_table(&self, t: u32) -> bool {
         match self {
             Resource::Page { table, .. }
             | Resource::Key { table, .. }
