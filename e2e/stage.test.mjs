@@ -570,6 +570,25 @@ test('stage: at 1280×800 beside the Why panel a session\'s statement wraps inst
   assert.ok(code.sideways <= 1, `the statement scrolls sideways by ${code.sideways} px`);
 });
 
+// SQL Server lists a key-range lock's mode as RangeS-U, not U: the Why panel said "U is
+// not compatible with U" of a MERGE's HOLDLOCK wait, where a DBA reads RangeS-U against
+// RangeS-U, and its matrix had no row for a range.
+test('stage: a wait on a key range names SQL Server\'s range modes in the Why panel and the lock list', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await t.open('#/lesson/send-merge-upsert?holdlock=on&e=14&why=1');
+  await settled(page, 'holdlock=on');
+  await page.waitForSelector('[data-testid=why]');
+  const why = await page.textContent('[data-testid=why]');
+  assert.match(why, /user2 asks for RangeS-U on send end of index/);
+  assert.match(why, /RangeS-U is not compatible with RangeS-U/);
+  const heads = await page.$$eval('[data-testid=why-matrix] thead th', (ths) => ths.map((th) => th.textContent.trim()));
+  assert.deepEqual(heads.slice(1), ['RangeS-S', 'RangeS-U', 'RangeI-N']);
+  const waits = await page.textContent('[data-testid=waits]');
+  assert.match(waits, /KEY send \(end of index\)\s*user1 RangeS-U/);
+  assert.doesNotMatch(waits, /user1 U\b/);
+});
+
 test('stage: on a 1024 px window the time line keeps the current time whole', async (t) => {
   const { page } = t;
   await page.setViewportSize({ width: 1024, height: 700 });

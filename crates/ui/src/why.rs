@@ -140,7 +140,7 @@ pub fn explain(
             holders,
             ..
         } => {
-            let asked = mode_name(dialect, *mode);
+            let asked = mode_name_on(dialect, resource, *mode);
             let res = resource_text(resource);
             let session = session.to_string();
             // The statement that asks: a script names a lock mode rarely, its statements
@@ -191,7 +191,7 @@ pub fn explain(
             function,
             ..
         } => {
-            let asked = mode_name(dialect, *mode);
+            let asked = mode_name_on(dialect, resource, *mode);
             let session = session.to_string();
             let first = vec![t!(
                 "why-refused-asks",
@@ -669,10 +669,10 @@ fn conflict(
         first.push(holding(trace, k, holder, *held, resource, dialect));
     }
     if let Some((holder, held)) = holders.first() {
-        first.push(incompatible(holder, mode_name(dialect, *held)));
+        first.push(incompatible(holder, mode_name_on(dialect, resource, *held)));
     }
     let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
-    (first, matrix(dialect, mode, &held))
+    (first, matrix_on(dialect, resource, mode, &held))
 }
 
 fn holding(
@@ -684,7 +684,7 @@ fn holding(
     dialect: Dialect,
 ) -> String {
     let res = resource_text(resource);
-    let held_name = mode_name(dialect, held);
+    let held_name = mode_name_on(dialect, resource, held);
     let grant = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&g| {
         matches!(&trace[g].event, Event::LockGranted { session, resource: r, .. }
             if **session == *holder && r == resource)
@@ -837,6 +837,49 @@ pub fn mode_name(dialect: Dialect, mode: LockMode) -> String {
         .map_or_else(|| mode.to_string(), str::to_string)
 }
 
+/// A mode held or asked for on `resource` (its trace text) as the dialect's manuals
+/// name it: on a SQL Server key range, RangeS-U rather than U.
+pub fn mode_name_on(dialect: Dialect, resource: &str, mode: LockMode) -> String {
+    dialect
+        .mode_name_on(resource, mode)
+        .map_or_else(|| mode.to_string(), str::to_string)
+}
+
+/// The matrix of a request on `resource`: on a key range whose modes the dialect names
+/// apart, the key-range modes a range meets (SQL Server's RangeS-S, RangeS-U and
+/// RangeI-N, where two inserts' tests pass each other); else [`matrix`].
+fn matrix_on(dialect: Dialect, resource: &str, asked: LockMode, held: &[LockMode]) -> Matrix {
+    let ranges = [LockMode::S, LockMode::U, LockMode::X];
+    let named = engine::locks::is_key_range(resource)
+        && [asked].iter().chain(held).all(|m| ranges.contains(m))
+        && ranges
+            .iter()
+            .all(|&m| dialect.mode_name_on(resource, m).is_some());
+    if !named {
+        return matrix(dialect, asked, held);
+    }
+    let index = |m: LockMode| ranges.iter().position(|x| *x == m).unwrap_or(0);
+    let insert = LockMode::X;
+    Matrix {
+        dialect: "SQL Server",
+        names: ranges
+            .iter()
+            .map(|&m| mode_name_on(dialect, resource, m))
+            .collect(),
+        compatible: ranges
+            .iter()
+            .map(|&r| {
+                ranges
+                    .iter()
+                    .map(|&c| (r == insert && c == insert) || compatible(r, c))
+                    .collect()
+            })
+            .collect(),
+        asked: index(asked),
+        held: held.iter().map(|&m| index(m)).collect(),
+    }
+}
+
 /// The dialect's matrix for the modes lessons meet, plus the ones in question.
 pub fn matrix(dialect: Dialect, asked: LockMode, held: &[LockMode]) -> Matrix {
     let (name, usual): (&'static str, &[LockMode]) = match dialect {
@@ -916,6 +959,36 @@ mod tests {
         assert!(m.compatible[m.asked][0], "U is compatible with IS");
         // Nothing waits and nothing happened: nothing to explain.
         assert_eq!(explain_at(&run, 1, &[]), None);
+    }
+
+    #[test]
+    fn a_wait_on_a_key_range_names_sql_servers_range_modes() {
+        let run = build("send-merge-upsert", &[("holdlock", "on")]);
+        let k = run
+            .trace
+            .iter()
+            .position(|e| matches!(&e.event, Event::LockWaiting { .. }))
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why user2 waits");
+        let text = why.sentences.join(" ");
+        assert!(
+            text.contains("user2 asks for RangeS-U on send end of index")
+                && text.contains("user1 holds RangeS-U on send end of index")
+                && text.contains("RangeS-U is not compatible with RangeS-U"),
+            "{text}"
+        );
+        let m = why.matrix.unwrap();
+        assert_eq!(m.names, ["RangeS-S", "RangeS-U", "RangeI-N"]);
+        let cell = |r: usize, c: usize| m.compatible[r][c];
+        assert_eq!((m.asked, m.held.as_slice()), (1, &[1][..]));
+        assert!(!cell(1, 1) && cell(1, 0) && cell(0, 1) && cell(0, 0));
+        // An insert's test waits for a reader's range, not for another insert's test.
+        assert!(!cell(2, 0) && !cell(2, 1) && cell(2, 2));
+        // Elsewhere the modes keep their names.
+        let run = build("queue-wait-or-skip", &[("readpast", "off")]);
+        let why = explain_at(&run, run.events_by(2_000_000), &["B".to_string()]).unwrap();
+        assert_eq!(why.matrix.unwrap().names, ["IS", "IU", "IX", "S", "U", "X"]);
     }
 
     #[test]

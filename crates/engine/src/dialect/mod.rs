@@ -36,6 +36,16 @@ impl Dialect {
         self.rules().mode_name(mode)
     }
 
+    /// A lock mode on `resource` (its trace text) as this dialect's manuals name it:
+    /// on a key range SQL Server's RangeS-S, RangeS-U and RangeI-N, else `mode_name`.
+    pub fn mode_name_on(
+        self,
+        resource: &str,
+        mode: crate::state::locks::LockMode,
+    ) -> Option<&'static str> {
+        self.rules().mode_name_on(resource, mode)
+    }
+
     /// What this dialect's own tools call a session's pages read, the `logical_reads`
     /// figure: SQL Server's and Teradata's logical reads, PostgreSQL's shared buffers hit
     /// (EXPLAIN (ANALYZE, BUFFERS)).

@@ -8,6 +8,7 @@ use sql::ast::{Stmt, StmtKind};
 use crate::cost::CostKind;
 use crate::error::{Count, SqlError};
 use crate::exec::{done, Exec, Flow, Interrupt, Rules};
+use crate::state::locks::LockMode;
 
 /// SQL Server's rules.
 pub(crate) struct TSql;
@@ -39,6 +40,18 @@ impl Rules for TSql {
             }
         }
         e
+    }
+
+    /// A key-range lock's mode as `sys.dm_tran_locks` lists it: a reader's range and key
+    /// (RangeS-S), UPDLOCK's or a MERGE's (RangeS-U), an INSERT's test of the range its
+    /// key goes in (RangeI-N).
+    fn range_mode_name(&self, mode: LockMode) -> Option<&'static str> {
+        match mode {
+            LockMode::S => Some("RangeS-S"),
+            LockMode::U => Some("RangeS-U"),
+            LockMode::X => Some("RangeI-N"),
+            _ => None,
+        }
     }
 
     fn escalates_locks(&self) -> bool {

@@ -181,19 +181,31 @@ impl Exec<'_> {
             return;
         }
         if let Event::LockGranted {
-            mode, mode_name, ..
+            resource,
+            mode,
+            mode_name,
+            ..
         }
         | Event::LockWaiting {
-            mode, mode_name, ..
+            resource,
+            mode,
+            mode_name,
+            ..
         }
         | Event::LockReleased {
-            mode, mode_name, ..
+            resource,
+            mode,
+            mode_name,
+            ..
         }
         | Event::LockRefused {
-            mode, mode_name, ..
+            resource,
+            mode,
+            mode_name,
+            ..
         } = &mut event
         {
-            *mode_name = self.rules.mode_name(*mode);
+            *mode_name = self.rules.mode_name_on(resource, *mode);
         }
         match &mut event {
             Event::RowSkipped {
@@ -209,18 +221,20 @@ impl Exec<'_> {
                 *wanted_name = self.rules.mode_name(*wanted);
             }
             Event::LockWaiting {
+                resource,
                 holders,
                 holder_mode_names,
                 ..
             }
             | Event::LockRefused {
+                resource,
                 holders,
                 holder_mode_names,
                 ..
             } => {
                 let names: Vec<Option<&'static str>> = holders
                     .iter()
-                    .map(|(_, m)| self.rules.mode_name(*m))
+                    .map(|(_, m)| self.rules.mode_name_on(resource, *m))
                     .collect();
                 if names.iter().any(Option::is_some) {
                     *holder_mode_names = names;
@@ -272,6 +286,21 @@ pub(crate) trait Rules: Sync {
     /// abbreviation.
     fn mode_name(&self, _mode: LockMode) -> Option<&'static str> {
         None
+    }
+
+    /// The dialect's name for a mode held on a key range (`locks::is_key_range`), when
+    /// it names those apart: the simulation locks a range with S, U or X, SQL Server
+    /// lists RangeS-S, RangeS-U and RangeI-N.
+    fn range_mode_name(&self, _mode: LockMode) -> Option<&'static str> {
+        None
+    }
+
+    /// A mode's name on `resource` (its text): a key range's own name, else the mode's.
+    fn mode_name_on(&self, resource: &str, mode: LockMode) -> Option<&'static str> {
+        crate::state::locks::is_key_range(resource)
+            .then(|| self.range_mode_name(mode))
+            .flatten()
+            .or_else(|| self.mode_name(mode))
     }
 
     /// Whether the trace, the commit's count and the state view show a lock. The

@@ -356,6 +356,20 @@ impl Default for ResourceWords {
     }
 }
 
+/// Whether a lock's resource text names a key range (`KEY t (range below 5)`, `KEY t
+/// (end of index)`): the range part of SQL Server's key-range locks, whose modes the
+/// dialect names apart from the key's (`Rules::range_mode_name`: RangeS-U, not U).
+pub fn is_key_range(resource: &str) -> bool {
+    use crate::state::storage::{END_OF_INDEX, RANGE_BELOW};
+    let Some(key) = resource.strip_suffix(')') else {
+        return false;
+    };
+    key.ends_with(END_OF_INDEX) && key[..key.len() - END_OF_INDEX.len()].ends_with(" (")
+        || key
+            .find(" (")
+            .is_some_and(|k| key[k + 2..].starts_with(RANGE_BELOW))
+}
+
 /// A resource as the trace names it: `KEY task (42)`, with the table's name from
 /// `table_name` (`t<id>` when it has none) and the dialect's `words`. Written directly:
 /// every lock event has one.
@@ -1314,6 +1328,18 @@ impl LockManager {
 mod tests {
     use super::LockMode::*;
     use super::*;
+
+    #[test]
+    fn key_ranges_are_told_from_keys_by_their_text() {
+        assert!(is_key_range("KEY send (end of index)"));
+        assert!(is_key_range("KEY dbo.t (range below 5)"));
+        assert!(is_key_range("KEY t (range below 1,2)"));
+        assert!(!is_key_range("KEY t (5)"));
+        assert!(!is_key_range("KEY t (range)"));
+        assert!(!is_key_range("OBJECT t"));
+        assert!(!is_key_range("APP end of index"));
+        assert!(!is_key_range("KEY t (x) end of index)"));
+    }
 
     fn key(k: u32) -> Resource {
         Resource::Key {

@@ -488,8 +488,8 @@ fn a_serializable_guard_keeps_the_missing_row_out() {
             "dbo.account",
             "id = 3",
             "INSERT dbo.account VALUES (3, 0)",
-            "B waits for U on KEY account (end of index): A holds U",
-            "waits for X on KEY account (end of index)",
+            "B waits for RangeS-U on KEY account (end of index): A holds RangeS-U",
+            "waits for RangeI-N on KEY account (end of index)",
             2627,
         ),
         (
@@ -497,8 +497,8 @@ fn a_serializable_guard_keeps_the_missing_row_out() {
             "dbo.send",
             "DocumentId = 3",
             "INSERT dbo.send (DocumentId, Status) VALUES (3, 'IN_PROGRESS')",
-            "B waits for U on KEY send (end of index): A holds U",
-            "waits for X on KEY send (end of index)",
+            "B waits for RangeS-U on KEY send (end of index): A holds RangeS-U",
+            "waits for RangeI-N on KEY send (end of index)",
             2601,
         ),
     ];
@@ -715,11 +715,11 @@ fn a_missing_key_locks_the_range_below_the_next_key() {
     );
     let text = trace.to_string();
     assert!(
-        text.contains("A gets U on KEY account (range below 5)"),
+        text.contains("A gets RangeS-U on KEY account (range below 5)"),
         "{text}"
     );
     assert!(
-        text.contains("B waits for X on KEY account (range below 5): A holds U"),
+        text.contains("B waits for RangeI-N on KEY account (range below 5): A holds RangeS-U"),
         "{text}"
     );
     assert!(!text.contains("C waits"), "{text}");
@@ -731,7 +731,9 @@ fn a_missing_key_locks_the_range_below_the_next_key() {
     assert!((990..=1010).contains(&waited("D")), "{}", waited("D"));
     assert_eq!(waited("C"), 0);
     assert!(
-        text.contains("B releases X on KEY account (range below 5) at the end of the statement"),
+        text.contains(
+            "B releases RangeI-N on KEY account (range below 5) at the end of the statement"
+        ),
         "{text}"
     );
     assert_eq!(errors(&sim, "B"), Vec::<u32>::new());

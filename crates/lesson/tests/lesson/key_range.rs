@@ -135,7 +135,10 @@ fn a_serializable_range_locks_the_key_that_ends_it() {
     let read = "SELECT v FROM dbo.t WHERE id < 4";
     let (sim, text) =
         reader_then_writer("SERIALIZABLE", read, "UPDATE dbo.t SET v = 0 WHERE id = 5");
-    assert!(text.contains("B gets S on KEY t (range below 5)"), "{text}");
+    assert!(
+        text.contains("B gets RangeS-S on KEY t (range below 5)"),
+        "{text}"
+    );
     assert!(text.contains("B gets S on KEY t (5)"), "{text}");
     assert!(!text.contains("end of index"), "{text}");
     assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
@@ -303,7 +306,10 @@ fn in_seeks_read_per_value_and_lock_the_ranges_of_missing_keys() {
         text.contains("B reads 2 row(s) of t by clustered index seek: 3 logical reads"),
         "{text}"
     );
-    assert!(text.contains("B gets S on KEY t (range below 5)"), "{text}");
+    assert!(
+        text.contains("B gets RangeS-S on KEY t (range below 5)"),
+        "{text}"
+    );
     assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
     let (sim, text) = reader_then_writer(
         "SERIALIZABLE",
@@ -388,7 +394,10 @@ fn a_missing_key_locks_the_next_row_too() {
         read,
         "UPDATE dbo.t SET v = 0 WHERE id = 5",
     );
-    assert!(text.contains("B gets U on KEY t (range below 5)"), "{text}");
+    assert!(
+        text.contains("B gets RangeS-U on KEY t (range below 5)"),
+        "{text}"
+    );
     assert!(text.contains("B gets U on KEY t (5)"), "{text}");
     assert!((890..=910).contains(&waited_ms(&sim, "A")), "{text}");
     let (sim, text) = reader_then_writer(
@@ -403,7 +412,10 @@ fn a_missing_key_locks_the_next_row_too() {
         read,
         "UPDATE dbo.t SET v = 0 WHERE id = 7",
     );
-    assert!(text.contains("B gets U on KEY t (end of index)"), "{text}");
+    assert!(
+        text.contains("B gets RangeS-U on KEY t (end of index)"),
+        "{text}"
+    );
     assert_eq!(waited_ms(&sim, "A"), 0, "{text}");
 }
 

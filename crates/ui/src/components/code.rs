@@ -131,7 +131,7 @@ pub fn status_text(
                 t!(
                     "code-waiting",
                     whom = whom,
-                    mode = crate::why::mode_name(dialect, *mode),
+                    mode = crate::why::mode_name_on(dialect, resource, *mode),
                     resource = resource.to_string()
                 ),
                 "waiting",

@@ -54,13 +54,22 @@ pub struct TablesProps {
     pub dialect: Option<Dialect>,
 }
 
-/// A session's lock: its mode as the dialect names it (PostgreSQL's FOR NO KEY UPDATE)
-/// in the tooltip, and also in the badge where it is `spelled` (a list with room for
-/// it); in a table's narrow lock column the badge keeps the short form (FNKU).
-pub fn badge(b: &LockBadge, sessions: &[String], dialect: Option<Dialect>, spelled: bool) -> Html {
+/// A session's lock: its mode as the dialect names it (PostgreSQL's FOR NO KEY UPDATE,
+/// SQL Server's RangeS-U on a key range) in the tooltip, and also in the badge where it
+/// is spelled, in a list of locks with room for it, whose `resource` names the lock; in
+/// a table's narrow lock column the badge keeps the short form (FNKU).
+pub fn badge(
+    b: &LockBadge,
+    sessions: &[String],
+    dialect: Option<Dialect>,
+    spelled: Option<&str>,
+) -> Html {
     let i = sessions.iter().position(|s| *s == b.session).unwrap_or(0);
-    let name = dialect.map_or_else(|| b.mode.to_string(), |d| crate::why::mode_name(d, b.mode));
-    let shown = if spelled {
+    let name = dialect.map_or_else(
+        || b.mode.to_string(),
+        |d| crate::why::mode_name_on(d, spelled.unwrap_or(""), b.mode),
+    );
+    let shown = if spelled.is_some() {
         name.clone()
     } else {
         b.mode.to_string()
@@ -281,7 +290,7 @@ fn row_html(t: &TableView, i: usize, ctx: &RowCtx) -> Html {
             data-anomaly={anomaly.then_some("true")}
         >
             <td class="row__locks">
-                { for row.locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, false)) }
+                { for row.locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, None)) }
                 if let Some(by) = &row.uncommitted_by {
                     <span class="row-note" title={t!("row-uncommitted-title", session = by)}>{ t!("row-uncommitted", session = by) }</span>
                 }
@@ -343,7 +352,7 @@ fn table(t: &TableView, recent: &[RecentChange], ctx: &RowCtx) -> Html {
                     { t!("rows", count = t.total_rows) }
                     if shown < t.total_rows { { " · " }{ t!("table-shown", shown = shown) } }
                 </span>
-                { for t.table_locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, false)) }
+                { for t.table_locks.iter().map(|b| badge(b, ctx.sessions, ctx.dialect, None)) }
             </p>
             if t.columns.is_empty() || t.total_rows == 0 {
                 <p class="table__empty">{ t!("table-no-rows") }</p>

@@ -66,7 +66,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 w.blocker.clone(),
                 t!(
                     "waits-edge",
-                    mode = crate::why::mode_name(props.dialect, w.mode),
+                    mode = crate::why::mode_name_on(props.dialect, &w.resource, w.mode),
                     resource = w.resource.to_string()
                 ),
             ));
@@ -128,11 +128,11 @@ pub fn Waits(props: &WaitsProps) -> Html {
         html! {
             <li>
                 <code>{ &l.resource }</code>{ " " }
-                { for l.holders.iter().map(|b| badge(b, sessions, Some(props.dialect), true)) }
+                { for l.holders.iter().map(|b| badge(b, sessions, Some(props.dialect), Some(&l.resource))) }
                 if !l.waiters.is_empty() {
                     <span class="locks__waiting">
                         { " " }{ t!("locks-waiting") }{ " " }
-                        { for l.waiters.iter().map(|w| html! { <span class="lock lock--waiting">{ t!("locks-wants", session = w.session.to_string(), mode = crate::why::mode_name(props.dialect, w.mode)) }</span> }) }
+                        { for l.waiters.iter().map(|w| html! { <span class="lock lock--waiting">{ t!("locks-wants", session = w.session.to_string(), mode = crate::why::mode_name_on(props.dialect, &l.resource, w.mode)) }</span> }) }
                     </span>
                 }
             </li>
