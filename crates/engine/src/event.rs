@@ -145,6 +145,12 @@ pub enum Event {
         /// The holders' modes as the dialect names them, one per holder; empty when the
         /// dialect renames none of them.
         holder_mode_names: Vec<Option<&'static str>>,
+        /// Earlier requests this one is queued behind, with the modes they wait for:
+        /// locks are granted in order, so a request compatible with every holder still
+        /// waits behind one that is not (a conversion of U to X, an ALTER's lock).
+        queued: Vec<(String, LockMode)>,
+        /// Their modes as the dialect names them; empty when it renames none.
+        queued_mode_names: Vec<Option<&'static str>>,
         /// Asked for with NOWAIT: the request gives up at once ([`Event::WaitTimedOut`]
         /// follows at the same instant), so the trace does not say it waits.
         nowait: bool,
@@ -376,6 +382,13 @@ fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
     name.map_or_else(|| mode.to_string(), str::to_string)
 }
 
+/// One dialect name per entry, `None` where `names` (empty when none is renamed) has none.
+fn names_or_none<'a>(
+    names: &'a [Option<&'static str>],
+) -> impl Iterator<Item = Option<&'static str>> + 'a {
+    names.iter().copied().chain(std::iter::repeat(None))
+}
+
 fn holders_text(holders: &[(String, LockMode)], names: &[Option<&'static str>]) -> String {
     if holders.is_empty() {
         return "earlier waiters are queued".into();
@@ -447,14 +460,39 @@ impl fmt::Display for Event {
                     None => write!(f, "{session} gets {mode} on {resource}"),
                 }
             }
-            LockWaiting { session, resource, mode, holders, mode_name, holder_mode_names, nowait } => write!(
-                f,
-                "{session} {} {} on {resource}{}: {}",
-                if *nowait { "asks for" } else { "waits for" },
-                mode_text(*mode, *mode_name),
-                if *nowait { " with NOWAIT" } else { "" },
-                holders_text(holders, holder_mode_names)
-            ),
+            LockWaiting {
+                session,
+                resource,
+                mode,
+                holders,
+                mode_name,
+                holder_mode_names,
+                queued,
+                queued_mode_names,
+                nowait,
+            } => {
+                write!(
+                    f,
+                    "{session} {} {} on {resource}{}: ",
+                    if *nowait { "asks for" } else { "waits for" },
+                    mode_text(*mode, *mode_name),
+                    if *nowait { " with NOWAIT" } else { "" },
+                )?;
+                if holders.is_empty() && queued.is_empty() {
+                    return f.write_str(&holders_text(holders, holder_mode_names));
+                }
+                let each = holders
+                    .iter()
+                    .zip(names_or_none(holder_mode_names))
+                    .map(|((h, m), n)| format!("{h} holds {}", mode_text(*m, n)))
+                    .chain(
+                        queued
+                            .iter()
+                            .zip(names_or_none(queued_mode_names))
+                            .map(|((q, m), n)| format!("{q} is queued ahead for {}", mode_text(*m, n))),
+                    );
+                f.write_str(&each.collect::<Vec<_>>().join(", "))
+            }
             LockRefused {
                 session,
                 resource,

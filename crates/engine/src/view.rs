@@ -478,14 +478,17 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
             Event::SessionStarted { .. } => open[k] = Some((t, LaneState::Running)),
             Event::SessionFinished { .. } => close(&mut lanes, &mut open, k, t),
             Event::LockWaiting {
-                resource, holders, ..
+                resource,
+                holders,
+                queued,
+                ..
             } => {
                 close(&mut lanes, &mut open, k, t);
                 open[k] = Some((
                     t,
                     LaneState::Waiting {
                         resource: resource.clone(),
-                        holders: holders.iter().map(|h| h.0.clone()).collect(),
+                        holders: holders.iter().chain(queued).map(|h| h.0.clone()).collect(),
                     },
                 ));
             }

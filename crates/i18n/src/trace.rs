@@ -123,10 +123,12 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             holders,
             mode_name,
             holder_mode_names,
+            queued,
+            queued_mode_names,
             nowait,
         } => {
             let mode = mode_text(*mode, *mode_name);
-            let holders = holders_text(lang, holders, holder_mode_names);
+            let holders = waits_text(lang, holders, holder_mode_names, queued, queued_mode_names);
             if *nowait {
                 t!("trace-asks-nowait" in lang, session = text(session), mode = mode,
                     resource = resource, holders = holders)
@@ -436,6 +438,32 @@ fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
     name.map_or_else(|| mode.to_string(), str::to_owned)
 }
 
+/// Whom a wait waits for: the holders, then the earlier requests it is queued behind.
+fn waits_text(
+    lang: Lang,
+    holders: &[(String, LockMode)],
+    names: &[Option<&'static str>],
+    queued: &[(String, LockMode)],
+    queued_names: &[Option<&'static str>],
+) -> String {
+    if queued.is_empty() {
+        return holders_text(lang, holders, names);
+    }
+    let name = |names: &[Option<&'static str>], k: usize| names.get(k).copied().flatten();
+    let each: Vec<String> = holders
+        .iter()
+        .enumerate()
+        .map(|(k, (h, m))| {
+            t!("trace-holder" in lang, holder = h, mode = mode_text(*m, name(names, k)))
+        })
+        .chain(queued.iter().enumerate().map(|(k, (q, m))| {
+            t!("trace-queued-ahead" in lang, session = q,
+                mode = mode_text(*m, name(queued_names, k)))
+        }))
+        .collect();
+    joined(lang, &each)
+}
+
 fn holders_text(
     lang: Lang,
     holders: &[(String, LockMode)],
@@ -564,9 +592,9 @@ mod tests {
             Event::TransactionRolledBack { session: a(), locks_released: 1, intent_locks: 0, why: "ROLLBACK".into(), pages: false },
             Event::LockGranted { session: a(), resource: "KEY task (1)".into(), mode: U, waited_us: None, mode_name: None },
             Event::LockGranted { session: a(), resource: "TUPLE job (1)".into(), mode: X, waited_us: Some(2_000_000), mode_name: Some("FOR UPDATE") },
-            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: holders.clone(), mode_name: None, holder_mode_names: vec![None, None], nowait: false },
-            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), nowait: false },
-            Event::LockWaiting { session: a(), resource: "TUPLE job (1)".into(), mode: X, holders: holders.clone(), mode_name: Some("FOR UPDATE"), holder_mode_names: vec![Some("FOR UPDATE"), None], nowait: true },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: holders.clone(), mode_name: None, holder_mode_names: vec![None, None], queued: Vec::new(), queued_mode_names: Vec::new(), nowait: false },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: Vec::new(), queued_mode_names: Vec::new(), nowait: false },
+            Event::LockWaiting { session: a(), resource: "TUPLE job (1)".into(), mode: X, holders: holders.clone(), mode_name: Some("FOR UPDATE"), holder_mode_names: vec![Some("FOR UPDATE"), None], queued: Vec::new(), queued_mode_names: Vec::new(), nowait: true },
             Event::LockRefused { session: a(), resource: "APPLOCK doc 7".into(), mode: X, holders: holders.clone(), function: "pg_try_advisory_lock", mode_name: None, holder_mode_names: vec![None, None] },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: X, reason: ReleaseReason::Commit, mode_name: None },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: S, reason: ReleaseReason::Rollback, mode_name: None },
@@ -616,6 +644,8 @@ mod tests {
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -3, holders: Vec::new() },
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -999, holders: Vec::new() },
             Event::LockEscalated { session: a(), resource: "OBJECT t".into(), mode: X, released: 5_019 },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: S, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: holders.clone(), queued_mode_names: Vec::new(), nowait: false },
+            Event::LockWaiting { session: a(), resource: "KEY t (end of index)".into(), mode: X, holders: holders[..1].to_vec(), mode_name: Some("RangeI-N"), holder_mode_names: vec![Some("RangeS-U")], queued: holders[1..].to_vec(), queued_mode_names: vec![Some("RangeS-U")], nowait: false },
         ]
     }
 
@@ -730,6 +760,24 @@ mod tests {
         assert_eq!(
             line(Lang::Ja, 8),
             "A が 12.5 ms (うち 12 ms は遅いログフラッシュ待ち) で COMMIT を終えます"
+        );
+        // A request queued behind earlier ones names them with the modes they wait for.
+        let n = shapes.len();
+        assert_eq!(
+            shapes[n - 2].to_string(),
+            "A waits for S on KEY task (1): B is queued ahead for X, C is queued ahead for S"
+        );
+        assert_eq!(
+            shapes[n - 1].to_string(),
+            "A waits for RangeI-N on KEY t (end of index): B holds RangeS-U, C is queued ahead for RangeS-U"
+        );
+        assert_eq!(
+            line(Lang::Pl, n - 1),
+            "A czeka na RangeI-N na KEY t (end of index): B trzyma RangeS-U, C czeka wcześniej w kolejce na RangeS-U"
+        );
+        assert_eq!(
+            line(Lang::Ja, n - 2),
+            "A が KEY task (1) の S を待ちます: B が先に X を待っています、C が先に S を待っています"
         );
     }
 }

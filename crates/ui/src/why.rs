@@ -138,6 +138,7 @@ pub fn explain(
             resource,
             mode,
             holders,
+            queued,
             ..
         } => {
             let asked = mode_name_on(dialect, resource, *mode);
@@ -160,10 +161,29 @@ pub fn explain(
                     resource = &res
                 ),
             }];
-            if holders.is_empty() {
+            if holders.is_empty() && queued.is_empty() {
                 first.push(t!("why-wait-queued", session = &session, resource = &res));
             }
-            let (s, m) = conflict(
+            for (ahead, wanted) in queued {
+                // The statement that asked: the one before the ahead session's wait here.
+                let asked_at = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&g| {
+                    matches!(&trace[g].event, Event::LockWaiting { session: s, resource: r, .. }
+                        if **s == **ahead && r == resource)
+                });
+                let aside = asked_at
+                    .and_then(|g| statement_before(trace, g + 1, ahead))
+                    .map_or_else(String::new, |st| t!("why-statement-aside", statement = st));
+                first.push(t!(
+                    "why-wait-behind",
+                    queued = ahead.as_str(),
+                    wanted = mode_name_on(dialect, resource, *wanted),
+                    resource = &res,
+                    aside = aside,
+                    mode = &asked,
+                    session = &session
+                ));
+            }
+            let (s, mut m) = conflict(
                 trace,
                 k,
                 dialect,
@@ -181,6 +201,13 @@ pub fn explain(
                     )
                 },
             );
+            if holders.is_empty() {
+                // Only queued ahead: the cell is the mode asked against the one waited for.
+                let wanted: Vec<LockMode> = queued.iter().map(|(_, w)| *w).collect();
+                if !wanted.is_empty() {
+                    m = matrix_on(dialect, resource, *mode, &wanted);
+                }
+            }
             why(t!("why-wait-title", session = &session), s, Some(m))
         }
         Event::LockRefused {
@@ -989,6 +1016,36 @@ mod tests {
         let run = build("queue-wait-or-skip", &[("readpast", "off")]);
         let why = explain_at(&run, run.events_by(2_000_000), &["B".to_string()]).unwrap();
         assert_eq!(why.matrix.unwrap().names, ["IS", "IU", "IX", "S", "U", "X"]);
+    }
+
+    #[test]
+    fn a_wait_behind_a_conversion_names_it_and_not_a_compatible_lock() {
+        let run = build(
+            "queue-claim-race",
+            &[("claim", "two-step"), ("workers", "4"), ("tasks", "500")],
+        );
+        let k = run
+            .trace
+            .iter()
+            .position(
+                |e| matches!(&e.event, Event::LockWaiting { queued, .. } if !queued.is_empty()),
+            )
+            .unwrap();
+        let why = explain_at(&run, k + 1, &[]).unwrap();
+        assert_eq!(why.title, "Why worker4 waits");
+        assert_eq!(
+            why.sentences[1..],
+            [
+                "worker1 asked for X on task 207 earlier (its UPDATE in work, line 44) and \
+                 still waits for it. Locks are granted in order, and S is not compatible with \
+                 X: worker4 waits behind worker1."
+            ]
+        );
+        let m = why.matrix.unwrap();
+        assert_eq!(
+            (m.names[m.asked].as_str(), m.names[m.held[0]].as_str()),
+            ("S", "X")
+        );
     }
 
     #[test]

@@ -8,6 +8,9 @@ use crate::state::locks::{Grant, LockMode, OwnerId, Request, Resource};
 use crate::state::session::State;
 use crate::state::World;
 
+/// Sessions by name, each with a lock mode.
+type Named = Vec<(String, LockMode)>;
+
 /// How the trace and the state view name a wait for `res` in `mode`: as the resource
 /// and mode it is, or, for a lock the dialect does not show, as what its server waits
 /// on instead (`Rules::hidden_wait`).
@@ -220,14 +223,7 @@ impl Exec<'_> {
             }
             Request::AlreadyWaiting { .. } => Err(Interrupt::Block),
             Request::Waiting { blockers } => {
-                let holders: Vec<(String, LockMode)> = self
-                    .w
-                    .locks
-                    .holders(&res)
-                    .into_iter()
-                    .filter(|(o, _, _)| blockers.contains(o))
-                    .map(|(o, m, _)| (self.w.owner_name(o), m))
-                    .collect();
+                let (holders, queued) = self.blocked_by(&res, mode, &blockers);
                 let (resource, shown) = wait_words(self.rules, self.w, &res, mode);
                 let name = self.w.sessions[i].name.clone();
                 // A NOWAIT hint is the override 0 (sp_getapplock's own 0 never waits).
@@ -239,6 +235,8 @@ impl Exec<'_> {
                     holders,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
+                    queued,
+                    queued_mode_names: Vec::new(),
                     nowait,
                 });
                 let timeout = self.w.sessions[i]
@@ -371,6 +369,42 @@ impl Exec<'_> {
         if self.w.sessions[i].txn.as_ref().is_some_and(|t| !t.explicit) {
             self.commit(i);
         }
+    }
+
+    /// Whom a request for `mode` on `res` waits for, by name: the `blockers` whose held
+    /// lock it conflicts with (with that mode); or, when it conflicts with no held lock,
+    /// the earlier requests it may not pass (with the modes they wait for), as when it
+    /// could share a lock with its holder but queues behind that holder's conversion.
+    fn blocked_by(&self, res: &Resource, mode: LockMode, blockers: &[OwnerId]) -> (Named, Named) {
+        let held = self.w.locks.holders(res);
+        let ahead = self.w.locks.queue(res);
+        let mut holders = Vec::new();
+        let mut queued = Vec::new();
+        for &o in blockers {
+            let has = held.iter().find(|(h, _, _)| *h == o).map(|&(_, m, _)| m);
+            let wants = ahead.iter().find(|(w, _)| *w == o).map(|&(_, m)| m);
+            match (has, wants) {
+                (Some(m), Some(w)) if crate::state::locks::compatible(mode, m) => {
+                    queued.push((self.w.owner_name(o), w))
+                }
+                (Some(m), _) => holders.push((self.w.owner_name(o), m)),
+                (None, Some(w)) => queued.push((self.w.owner_name(o), w)),
+                (None, None) => {}
+            }
+        }
+        // In the order the server lists them: holders by grant, the queue by arrival.
+        let grant = |n: &String| {
+            held.iter()
+                .position(|(o, _, _)| self.w.owner_name(*o) == *n)
+        };
+        holders.sort_by_key(|(n, _)| grant(n));
+        let arrival = |n: &String| ahead.iter().position(|(o, _)| self.w.owner_name(*o) == *n);
+        queued.sort_by_key(|(n, _)| arrival(n));
+        if !holders.is_empty() {
+            // A held lock is reason enough; the queue decides only who goes next.
+            queued.clear();
+        }
+        (holders, queued)
     }
 
     pub(crate) fn deadlock_monitor(&mut self) {

@@ -224,9 +224,24 @@ impl Exec<'_> {
                 resource,
                 holders,
                 holder_mode_names,
+                queued,
+                queued_mode_names,
                 ..
+            } => {
+                for (list, names) in [
+                    (&*holders, holder_mode_names),
+                    (&*queued, queued_mode_names),
+                ] {
+                    let named: Vec<Option<&'static str>> = list
+                        .iter()
+                        .map(|(_, m)| self.rules.mode_name_on(resource, *m))
+                        .collect();
+                    if named.iter().any(Option::is_some) {
+                        *names = named;
+                    }
+                }
             }
-            | Event::LockRefused {
+            Event::LockRefused {
                 resource,
                 holders,
                 holder_mode_names,

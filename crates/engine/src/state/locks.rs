@@ -961,6 +961,14 @@ impl LockManager {
     }
 
     /// Granted locks on `resource` as (owner, mode, count), in grant order.
+    /// The requests waiting on `resource`, in queue order, with the mode each waits for.
+    pub fn queue(&self, resource: &Resource) -> Vec<(OwnerId, LockMode)> {
+        self.resources
+            .get(resource)
+            .map(|q| q.waiting.iter().map(|w| (w.owner, w.target)).collect())
+            .unwrap_or_default()
+    }
+
     pub fn holders(&self, resource: &Resource) -> Vec<(OwnerId, LockMode, u32)> {
         self.resources
             .get(resource)

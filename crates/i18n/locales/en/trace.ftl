@@ -42,6 +42,7 @@ trace-waits = { $session } waits for { $mode } on { $resource }: { $holders }
 trace-asks-nowait = { $session } asks for { $mode } on { $resource } with NOWAIT: { $holders }
 trace-holder = { $holder } holds { $mode }
 trace-holders-queued = earlier waiters are queued
+trace-queued-ahead = { $session } is queued ahead for { $mode }
 trace-refused = { $session } is refused { $mode } on { $resource }: { $holders }; { $function } returns false
 trace-releases-commit = { $session } releases { $mode } on { $resource } at commit
 trace-releases-rollback = { $session } releases { $mode } on { $resource } at rollback

@@ -15,6 +15,7 @@ why-wait-title = Why { $session } waits
 why-wait-asks = { $session } asks for { $mode } on { $resource }.
 why-wait-asks-in = { $session } asks for { $mode } on { $resource } ({ $statement }).
 why-wait-queued = Earlier requests for { $resource } are queued and locks are granted in order, so { $session } waits its turn.
+why-wait-behind = { $queued } asked for { $wanted } on { $resource } earlier{ $aside } and still waits for it. Locks are granted in order, and { $mode } is not compatible with { $wanted }: { $session } waits behind { $queued }.
 why-wait-incompatible = { $mode } is not compatible with { $held }: { $session } waits until { $holder } releases it.
 
 why-refused-title = Why { $session } was refused

@@ -27,6 +27,7 @@ trace-waits = { $session } が { $resource } の { $mode } を待ちます: { $h
 trace-asks-nowait = { $session } が { $resource } に NOWAIT で { $mode } を要求します: { $holders }
 trace-holder = { $holder } が { $mode } を保持
 trace-holders-queued = 先行する要求が待ち行列にあります
+trace-queued-ahead = { $session } が先に { $mode } を待っています
 trace-refused = { $session } は { $resource } の { $mode } を拒否されます: { $holders }。{ $function } は false を返します
 trace-releases-commit = { $session } がコミット時に { $resource } の { $mode } を解放します
 trace-releases-rollback = { $session } がロールバック時に { $resource } の { $mode } を解放します

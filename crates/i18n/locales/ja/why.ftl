@@ -15,6 +15,7 @@ why-wait-title = { $session } が待つ理由
 why-wait-asks = { $session } は { $resource } に { $mode } ロックを要求します。
 why-wait-asks-in = { $session } は { $statement } で { $resource } に { $mode } ロックを要求します。
 why-wait-queued = { $resource } への先行する要求が待ち行列にあり、ロックは順番に付与されるため、{ $session } は順番を待ちます。
+why-wait-behind = { $queued } は先に { $resource } の { $wanted } を要求し{ $aside }、まだ待っています。ロックは順番に付与され、{ $mode } は { $wanted } と両立しないため、{ $session } は { $queued } の後ろで待ちます。
 why-wait-incompatible = { $mode } は { $held } と両立しません: { $session } は { $holder } が解放するまで待ちます。
 
 why-refused-title = { $session } が拒否された理由

@@ -54,6 +54,7 @@ trace-waits = { $session } czeka na { $mode } na { $resource }: { $holders }
 trace-asks-nowait = { $session } prosi o { $mode } na { $resource } z NOWAIT: { $holders }
 trace-holder = { $holder } trzyma { $mode }
 trace-holders-queued = wcześniejsze żądania czekają w kolejce
+trace-queued-ahead = { $session } czeka wcześniej w kolejce na { $mode }
 trace-refused = { $session } dostaje odmowę { $mode } na { $resource }: { $holders }; { $function } zwraca false
 trace-releases-commit = { $session } zwalnia { $mode } na { $resource } przy zatwierdzeniu
 trace-releases-rollback = { $session } zwalnia { $mode } na { $resource } przy wycofaniu

@@ -16,6 +16,7 @@ why-wait-title = Dlaczego { $session } czeka
 why-wait-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource }.
 why-wait-asks-in = Sesja { $session } prosi o blokadę { $mode } na { $resource } ({ $statement }).
 why-wait-queued = Wcześniejsze żądania do { $resource } stoją w kolejce, a blokady są przyznawane po kolei, więc { $session } czeka na swoją kolej.
+why-wait-behind = Wcześniejsze żądanie { $queued } o { $wanted } na { $resource }{ $aside } wciąż czeka. Blokady są przyznawane po kolei, a { $mode } nie jest zgodna z { $wanted }: { $session } czeka za { $queued }.
 why-wait-incompatible = { $mode } nie jest zgodna z { $held }: { $session } czeka, aż { $holder } ją zwolni.
 
 why-refused-title = Dlaczego { $session } dostała odmowę

@@ -861,3 +861,44 @@ fn a_statement_holding_5000_row_locks_escalates_to_a_table_lock() {
     let (_, waited) = race(a, "UPDATE t SET v = 0 WHERE id = 7950;");
     assert!((1_500..1_600).contains(&waited), "B waited {waited} ms");
 }
+
+/// Locks are granted in order: B holds U on a row A reads with S and waits to convert it
+/// to X; C's S is compatible with both held locks but queues behind B's conversion. The
+/// trace names what C waits behind (B's X), not a held U that S is compatible with.
+#[test]
+fn a_request_queued_behind_a_conversion_names_the_conversion() {
+    let setup = "CREATE TABLE dbo.t (id int NOT NULL PRIMARY KEY, v int NOT NULL);\n\
+                 INSERT dbo.t VALUES (1, 0);";
+    let (sim, trace) = run_traced(
+        &scenario(
+            setup,
+            &[
+                ("A", 0, "BEGIN TRAN; SELECT v FROM dbo.t WITH (HOLDLOCK) WHERE id = 1; WAITFOR DELAY '00:00:01'; COMMIT;"),
+                ("B", 10_000, "BEGIN TRAN; SELECT v FROM dbo.t WITH (UPDLOCK) WHERE id = 1; UPDATE dbo.t SET v = 1 WHERE id = 1; COMMIT;"),
+                ("C", 100_000, "SELECT v FROM dbo.t WITH (HOLDLOCK) WHERE id = 1;"),
+                ("D", 200_000, "SELECT v FROM dbo.t WITH (UPDLOCK) WHERE id = 1;"),
+            ],
+        ),
+        1,
+    );
+    let text = trace.to_string();
+    assert!(
+        text.contains("B waits for X on KEY t (1): A holds S"),
+        "{text}"
+    );
+    assert!(
+        text.contains("C waits for S on KEY t (1): B is queued ahead for X"),
+        "{text}"
+    );
+    // D's U conflicts with the U that B holds; C's S, queued ahead, is compatible with it.
+    assert!(
+        text.contains("D waits for U on KEY t (1): B holds U"),
+        "{text}"
+    );
+    let waited = |name: &str| {
+        let o = sim.outcome();
+        o.sessions.iter().find(|s| s.name == name).unwrap().wait_us / 1000
+    };
+    // C reads once B's transaction ends, after A's second.
+    assert!((895..=910).contains(&waited("C")), "{}", waited("C"));
+}
