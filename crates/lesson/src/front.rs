@@ -132,6 +132,9 @@ pub(crate) struct Front {
     pub toggles: Vec<Toggle>,
     /// File offsets of each toggle's name.
     pub toggle_offsets: Vec<usize>,
+    /// Toggles declared with a name that is refused (reserved, or not a name): their
+    /// declaration's error is the one to report, not an unknown toggle at every use.
+    pub rejected_toggles: Vec<String>,
     pub checks: Vec<Check>,
     /// File offsets of each check's `session`, if any.
     pub check_sessions: Vec<Option<(usize, String)>>,
@@ -213,6 +216,7 @@ pub(crate) fn parse_front(
 
     let mut toggles: Vec<Toggle> = Vec::new();
     let mut toggle_offsets = Vec::new();
+    let mut rejected_toggles = Vec::new();
     for t in raw.toggles {
         let name = t.name.get_ref();
         if !is_toggle_name(name) {
@@ -221,6 +225,7 @@ pub(crate) fn parse_front(
                 t.name.span(),
                 format!("bad toggle name `{name}`: use lower-case letters, digits and `_`"),
             );
+            rejected_toggles.push(name.clone());
             continue;
         }
         if RESERVED_TOGGLE_NAMES.contains(&name.as_str()) {
@@ -232,6 +237,7 @@ pub(crate) fn parse_front(
                     RESERVED_TOGGLE_NAMES.join(", ")
                 ),
             );
+            rejected_toggles.push(name.clone());
             continue;
         }
         if toggles.iter().any(|x| x.name == *name) {
@@ -599,6 +605,7 @@ pub(crate) fn parse_front(
         exercise,
         toggles,
         toggle_offsets,
+        rejected_toggles,
         checks,
         check_sessions,
         anomalies,

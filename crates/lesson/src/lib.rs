@@ -220,6 +220,11 @@ fn parse_lesson(source: SourceFile, errors: &mut Vec<LessonError>) -> Option<Les
         solutions,
         goal_offset: e.goal_offset,
     });
+    // A use of a toggle whose declaration was refused is not a second mistake.
+    for name in &front.rejected_toggles {
+        let unknown = format!("unknown toggle `{name}` ");
+        errors.retain(|e| !e.message.starts_with(&unknown));
+    }
     let source = Arc::new(source);
     Some(Lesson {
         id: front.id,
