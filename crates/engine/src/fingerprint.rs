@@ -47,6 +47,7 @@ impl Simulation {
         }
         self.world.db.procs.keys().for_each(|k| k.hash(&mut h));
         (self.world.db.rcsi, self.world.db.allow_snapshot).hash(&mut h);
+        (self.world.eager_searches, self.world.search_at.is_some()).hash(&mut h);
         for (i, s) in self.world.sessions.iter().enumerate() {
             i.hash(&mut h);
             match &s.state {

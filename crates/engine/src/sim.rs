@@ -407,6 +407,10 @@ impl Simulation {
             }
         }
         let monitor = match self.rules.deadlock_timeout_us() {
+            // A wait just after a detection searches at once.
+            None if any_blocked && self.world.search_at == Some(self.world.now) => {
+                Some(self.world.now)
+            }
             None => any_blocked.then(|| {
                 let rel = self.world.now - self.world.origin;
                 self.world.origin + (rel / DEADLOCK_MONITOR_US + 1) * DEADLOCK_MONITOR_US

@@ -54,6 +54,14 @@ impl Rules for TSql {
         }
     }
 
+    /// "The first couple of lock waits after a deadlock has been detected immediately
+    /// trigger a deadlock search rather than waiting for the next deadlock detection
+    /// interval" (semantics A8): a second deadlock soon after a first is broken as it
+    /// forms, not up to 5 s later.
+    fn eager_deadlock_searches(&self) -> u8 {
+        2
+    }
+
     fn escalates_locks(&self) -> bool {
         true
     }

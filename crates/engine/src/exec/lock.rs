@@ -239,6 +239,10 @@ impl Exec<'_> {
                     queued_mode_names: Vec::new(),
                     nowait,
                 });
+                if self.w.eager_searches > 0 {
+                    self.w.eager_searches -= 1;
+                    self.w.search_at = Some(self.w.now);
+                }
                 let timeout = self.w.sessions[i]
                     .timeout_override
                     .take()
@@ -408,11 +412,13 @@ impl Exec<'_> {
     }
 
     pub(crate) fn deadlock_monitor(&mut self) {
+        self.w.search_at = None;
         // Bounded: each round removes one victim's wait.
         for _ in 0..self.w.sessions.len() {
             let Some(cycle) = self.w.locks.find_deadlock_with(&self.session_waits()) else {
                 return;
             };
+            self.w.eager_searches = self.rules.eager_deadlock_searches();
             let members = self.cycle_sessions(&cycle);
             if members.is_empty() {
                 return;

@@ -600,6 +600,12 @@ pub(crate) trait Rules: Sync {
         None
     }
 
+    /// How many lock waits after the monitor found a deadlock search for one at once,
+    /// as they begin, instead of at the monitor's next wake (a monitor dialect's).
+    fn eager_deadlock_searches(&self) -> u8 {
+        0
+    }
+
     /// Whether an identity column is only a default: an INSERT may give its value, and
     /// the counter moves only when it is used (a serial column's sequence).
     fn identity_is_default(&self) -> bool {

@@ -132,6 +132,11 @@ pub(crate) struct World {
     pub statement_rows: u64,
     /// A slow log flush holds every commit until this time.
     pub log_stall_until: u64,
+    /// Lock waits still to search for a deadlock as they begin, after the monitor found
+    /// one (SQL Server's first waits after a detection, semantics A8).
+    pub eager_searches: u8,
+    /// When a wait asked for a deadlock search, ahead of the monitor's next wake.
+    pub search_at: Option<u64>,
     /// CTEs in scope while a statement runs.
     pub ctes: Vec<sql::ast::Cte>,
     /// The rows of the data-modifying CTEs in `ctes` (by position there): their
@@ -210,6 +215,8 @@ impl World {
             query_reads: 0,
             statement_rows: 0,
             log_stall_until: 0,
+            eager_searches: 0,
+            search_at: None,
             ctes: Vec::new(),
             modified: Vec::new(),
             modified_tables: Vec::new(),

@@ -66,6 +66,54 @@ fn opposite_update_order_deadlocks_and_the_monitor_picks_a_victim_with_1205() {
     assert_eq!(total.rows[0][0], engine::Value::Int(200));
 }
 
+/// After the monitor finds a deadlock, SQL Server's first couple of lock waits search at
+/// once (semantics A8): a second deadlock that forms then is broken as it forms, not at
+/// the monitor's next wake 5 s later. Once two waits have searched, the monitor's rhythm
+/// is back.
+#[test]
+fn the_first_waits_after_a_deadlock_search_at_once() {
+    let transfer = |a: u32, b: u32, n: u32| {
+        format!(
+            "BEGIN TRAN;\nUPDATE dbo.account SET balance = balance - {n} WHERE id = {a};\n\
+             WAITFOR DELAY '00:00:00.100';\nUPDATE dbo.account SET balance = balance + {n} WHERE id = {b};\nCOMMIT;"
+        )
+    };
+    let setup = "CREATE TABLE dbo.account (id int PRIMARY KEY, balance int NOT NULL);\n\
+                 INSERT dbo.account VALUES (1, 100), (2, 100), (3, 100), (4, 100), (5, 100), (6, 100);";
+    let (ab, ba) = (transfer(1, 2, 10), transfer(2, 1, 20));
+    let (cd, dc) = (transfer(3, 4, 10), transfer(4, 3, 20));
+    let (ef, fe) = (transfer(5, 6, 10), transfer(6, 5, 20));
+    let sc = scenario(
+        setup,
+        &[
+            ("A", 0, &ab),
+            ("B", 0, &ba),
+            ("C", 5_300_000, &cd),
+            ("D", 5_300_000, &dc),
+            // Two waits with no cycle use up the searches the second deadlock gave.
+            ("G", 5_500_000, "BEGIN TRAN; UPDATE dbo.account SET balance = 0 WHERE id = 1; WAITFOR DELAY '00:00:00.200'; COMMIT;"),
+            ("H", 5_550_000, "UPDATE dbo.account SET balance = 1 WHERE id = 1;"),
+            ("I", 5_560_000, "UPDATE dbo.account SET balance = 2 WHERE id = 1;"),
+            ("E", 6_000_000, &ef),
+            ("F", 6_000_000, &fe),
+        ],
+    );
+    let (_, trace) = run_traced(&sc, 1);
+    let found: Vec<u64> = trace
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::Deadlock { .. }))
+        .map(|e| e.at_us / 1000)
+        .collect();
+    // The first at the monitor's wake; the second as D's wait closes its cycle, at about
+    // 5.4 s (C's wait and D's were the two searches); the third, after H's and I's waits,
+    // at the monitor's next wake.
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[0], 5_000);
+    assert!((5_400..5_410).contains(&found[1]), "{found:?}");
+    assert_eq!(found[2], 10_000, "{found:?}");
+}
+
 #[test]
 fn lock_timeout_cancels_the_statement_with_1222_and_keeps_the_transaction() {
     let sc = scenario(
