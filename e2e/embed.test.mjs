@@ -210,6 +210,11 @@ test('embed: a compare widget is fitted by embed.js and opens the full compare p
   assert.ok(h.shown <= 1300, `the widget is ${h.shown} px tall`);
   const open = await frame.$eval('[data-testid=embed-open]', (a) => ({ href: a.getAttribute('href'), target: a.target }));
   assert.deepEqual(open, { href: '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off', target: '_blank' });
+  // The link opens the moment the widget shows, as its own address keeps it.
+  await frame.click('[data-testid=compare-end]');
+  await frame.waitForFunction(() => location.hash.includes('t='));
+  const at = new URL(await frame.evaluate(() => location.href)).hash.match(/[?&]t=([\d.]+)/)[1];
+  assert.match(await frame.getAttribute('[data-testid=embed-open]', 'href'), new RegExp(`[?&]t=${at.replace('.', '\\.')}(&|$)`));
 });
 
 test('embed: the copy-embed code, pasted into another page, restores toggles and playhead', async (t) => {
@@ -547,6 +552,65 @@ test('embed: on a phone a compact widget shows three lanes and three sessions wh
   assert.ok(labels.length === 3 && labels.every(([, cut]) => !cut), JSON.stringify(labels));
   // A consume's wait for a row is said: consumer2 was delayed until the producer's row.
   assert.match(await page.textContent('[data-testid=outcome-line-consumer2]'), /waited 0 ms · 0 rows · 0 errors · delayed [\d,.]+ ms/);
+});
+
+// The compact lanes box holds two sessions and the axis whole: it was 11 px short, so
+// every two-session widget scrolled and the sticky axis hid the second lane's foot (an
+// error mark ending the run with it). With more sessions the head says how many.
+test('embed: a compact widget shows two lanes whole without scrolling, and says when there are more', async (t) => {
+  const { page } = t;
+  await page.setViewportSize({ width: 680, height: 800 });
+  const box = () =>
+    page.evaluate(() => {
+      const body = document.querySelector('.lanes__body');
+      const axis = body.querySelector('.lane--axis').getBoundingClientRect();
+      const lanes = [...body.querySelectorAll('.lane:not(.lane--axis)')].map((l) => l.getBoundingClientRect());
+      const more = document.querySelector('[data-testid=lanes-more]');
+      return {
+        scrolls: body.scrollHeight - body.clientHeight,
+        firstTwoClear: lanes.slice(0, 2).every((l) => l.bottom <= axis.top + 0.5),
+        more: more && getComputedStyle(more).display !== 'none' ? more.textContent : null,
+      };
+    });
+  await t.open('#/embed/queue-isolation?isolation=snapshot&readpast=on');
+  await settled(page, 'isolation=snapshot');
+  const two = await box();
+  assert.deepEqual(two, { scrolls: 0, firstTwoClear: true, more: null });
+  // B's error 650 at the end of the run is whole above the axis.
+  const mark = await page.evaluate(() => {
+    const m = [...document.querySelectorAll('.lanes__body .mark--error')].pop().getBoundingClientRect();
+    const axis = document.querySelector('.lanes__body .lane--axis').getBoundingClientRect();
+    return m.bottom <= axis.top + 0.5;
+  });
+  assert.ok(mark, 'the last error mark runs under the time axis');
+  await t.open('#/embed/teradata-consume?end=rollback');
+  await settled(page, 'end=rollback');
+  const five = await box();
+  assert.ok(five.scrolls > 0 && five.firstTwoClear, JSON.stringify(five));
+  assert.equal(five.more, '5 sessions ↓');
+  // On a phone three lanes show whole, so three sessions need no word.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await t.open('#/embed/send-double-click');
+  await settled(page);
+  const three = await box();
+  assert.deepEqual([three.scrolls, three.more], [0, null]);
+});
+
+// A Polish line is longer than the English one: it wraps instead of scrolling sideways
+// and hiding the next session's line under a scrollbar. Caught errors are counted, as
+// the lanes mark them.
+test('embed: compact outcome lines wrap in Polish and count caught errors', async (t) => {
+  const { page } = t;
+  // A 600 px column: the line alone is 613 px.
+  await page.setViewportSize({ width: 600, height: 800 });
+  await t.open('#/embed/teradata-consume?end=rollback&lang=pl');
+  await settled(page, 'end=rollback');
+  const list = await page.$eval('.outcome-compact__sessions', (el) => ({ sideways: el.scrollWidth - el.clientWidth }));
+  assert.ok(list.sideways <= 0, `the outcome scrolls sideways by ${list.sideways} px`);
+  await page.setViewportSize({ width: 680, height: 800 });
+  await t.open('#/embed/send-failure?fail=after-call');
+  await settled(page, 'fail=after-call');
+  assert.match(await page.textContent('[data-testid=outcome-line-clerk]'), /0 errors \(\+2 caught\)/);
 });
 
 // A 680 px post column holds three session cards in a row: a long figure breaks before

@@ -50,6 +50,7 @@ compact-session = waited { $wait } · { $rows ->
    *[other] { $errors } errors
 }
 # A Teradata consume's time in the delayed state, after a session's figures.
+compact-caught = { " " }(+{ $count } caught)
 compact-delayed = { " " }· delayed { $ms }
 compact-last-toggle = Last toggle:
 compact-beside = Against the left:

@@ -2,6 +2,9 @@
 
 timeline = Timeline
 timeline-whole = whole run, { $span }
+# A compact widget's lanes box shows two sessions (three on a phone); said when there are more.
+lanes-more = { $count } sessions ↓
+lanes-more-title = The timeline shows some of the sessions: scroll it for the others
 timeline-whole-shared = whole run, { $span }, on the longer run’s scale of { $axis }
 zoom-group = Zoom the timeline
 zoom-in = Zoom in

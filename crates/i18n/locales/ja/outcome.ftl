@@ -2,8 +2,8 @@
 
 outcome-title = 結果
 outcome-note = 実行全体 · { $end } に終了 · シード { $seed }
-result-caption = 結果 { $number } · { $rows } 行
-result-more = … ほか { $count } 行
+result-caption = 結果 { $number } · { $rows } 行
+result-more = … ほか { $count } 行
 result-less = 表示する行を減らす
 results-more = … ほか { $count } 個の結果セット。各結果はイベント タブにあります
 error-number = エラー { $number }
@@ -26,8 +26,8 @@ no-results = クライアントに返された結果セットはありません�
 check-pass = ✓ 合格
 check-fail = ✗ 不合格
 check-bug = ⚠ バグを再現
-checks-pass = チェック: { $total } 件中 { $passed } 件合格
-goals-met = この実行で達成した目標: { $total } 件中 { $passed } 件
+checks-pass = チェック: { $total } 件中 { $passed } 件合格
+goals-met = この実行で達成した目標: { $total } 件中 { $passed } 件
 exercise-note = これは演習です。SQL を直すと目標を達成できます。課題はレッスン本文を読んでください。
 changes-title = 直前の切り替えで変わったこと
 changes-title-beside = 左の実行との違い
@@ -35,9 +35,10 @@ changes-none = 結果は何も変わっていません。
 became = →
 
 compact-ended = { $end } に終了 · シード { $seed }
-compact-checks = チェック: { $total } 件中 { $passed } 件合格
-compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
+compact-checks = チェック: { $total } 件中 { $passed } 件合格
+compact-session = 待ち { $wait } · { $rows } 行 · エラー { $errors } 件
 # Teradata の SELECT AND CONSUME が遅延状態で行を待った時間 (セッションの数値の後)。
+compact-caught = { " " }(捕捉 +{ $count })
 compact-delayed = { " " }· 遅延状態 { $ms }
 compact-last-toggle = 直前の切り替え:
 compact-beside = 左との違い:

@@ -2,6 +2,8 @@
 
 timeline = タイムライン
 timeline-whole = 実行全体、{ $span }
+lanes-more = セッション { $count } 件 ↓
+lanes-more-title = タイムラインには一部のセッションだけが表示されています。スクロールすると残りが表示されます
 timeline-whole-shared = 実行全体、{ $span } (長いほうの実行の { $axis } の目盛り)
 zoom-group = タイムラインの拡大縮小
 zoom-in = 拡大

@@ -58,7 +58,12 @@ compact-session = oczekiwanie { $wait } · { $rows ->
    *[many] { $errors } błędów
 }
 # Czas, przez który SELECT AND CONSUME Teradaty czekał w stanie opóźnienia na wiersz (po liczbach sesji).
-compact-delayed = { " " }· w stanie opóźnienia { $ms }
+compact-caught = { " " }(+{ $count } { $count ->
+    [one] przechwycony
+    [few] przechwycone
+   *[many] przechwyconych
+})
+compact-delayed = { " " }· opóźnienie { $ms }
 compact-last-toggle = Ostatni przełącznik:
 compact-beside = Względem lewego:
 compact-nothing-changed = w wyniku nic się nie zmieniło.

@@ -2,6 +2,11 @@
 
 timeline = Oś czasu
 timeline-whole = cały przebieg, { $span }
+lanes-more = { $count } { $count ->
+    [few] sesje
+   *[many] sesji
+} ↓
+lanes-more-title = Oś czasu pokazuje część sesji: przewiń ją, by zobaczyć pozostałe
 timeline-whole-shared = cały przebieg, { $span }, w skali dłuższego przebiegu ({ $axis })
 zoom-group = Powiększenie osi czasu
 zoom-in = Powiększ

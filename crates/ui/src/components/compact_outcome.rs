@@ -27,6 +27,9 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
     let summary = &props.summary;
     let sessions = summary.outcome.sessions.iter().enumerate().map(|(i, s)| {
         let errors = s.errors.iter().filter(|e| !e.caught).count();
+        // Caught errors count too: the lanes mark them, and "0 errors" beside a ✕ reads
+        // as a contradiction.
+        let caught = s.errors.len() - errors;
         let rows: usize = s.results.iter().map(|r| r.rows.len()).sum();
         html! {
             <li class={classes!("outcome-compact__session", session_class(i))}
@@ -34,6 +37,9 @@ pub fn CompactOutcome(props: &CompactOutcomeProps) -> Html {
                 <span class="swatch" aria-hidden="true"></span>
                 <strong>{ &s.name }</strong>
                 { " " }{ t!("compact-session", wait = ms_label(s.wait_us), rows = rows, errors = errors) }
+                if caught > 0 {
+                    { t!("compact-caught", count = caught) }
+                }
                 // A consume's wait for a row is no lock wait: said apart, or "waited 0 ms"
                 // would hide the wait a queue table is about.
                 if s.delayed_us > 0 {

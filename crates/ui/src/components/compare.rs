@@ -432,7 +432,13 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                 if route.embed {
                     // A fragment link resolves against the app's own address, so the
                     // full page opens from wherever the widget is served.
-                    <a class="embed__open" href={Route::Compare(CompareRoute { embed: false, ..route.clone() }).href()}
+                    // At the moment the widget shows, as its own address has it.
+                    <a class="embed__open" href={Route::Compare(CompareRoute {
+                            embed: false,
+                            time_us: (*t_us > 0).then_some(*t_us),
+                            problems: Vec::new(),
+                            ..route.clone()
+                        }).href()}
                         target="_blank" rel="noopener" data-testid="embed-open">
                         { t!("embed-open") }<span aria-hidden="true">{ " ↗" }</span>
                         <span class="visually-hidden">{ " " }{ t!("embed-open-new-tab") }</span>

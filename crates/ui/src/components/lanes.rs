@@ -231,6 +231,13 @@ pub fn Lanes(props: &LanesProps) -> Html {
                         format!("{} – {} ({})", ms_label(shown.from_us), ms_label(shown.to_us), span_label(shown.span_us()))
                     } }
                 </p>
+                // Shown by the compact widget only, whose lanes box holds two or three.
+                if props.run.lanes.len() > 2 {
+                    <p class="lanes__more" data-testid="lanes-more" data-sessions={props.run.lanes.len().to_string()}
+                        title={t!("lanes-more-title")}>
+                        { t!("lanes-more", count = props.run.lanes.len()) }
+                    </p>
+                }
                 { props.children.clone() }
                 <div class="lanes__zoom" role="group" aria-label={t!("zoom-group")}>
                     <button type="button" class="icon-button" data-testid="zoom-out" aria-label={t!("zoom-out")} title={t!("zoom-out-title")}
