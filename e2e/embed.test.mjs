@@ -588,6 +588,15 @@ test('embed: a compact widget shows two lanes whole without scrolling, and says 
   const five = await box();
   assert.ok(five.scrolls > 0 && five.firstTwoClear, JSON.stringify(five));
   assert.equal(five.more, '5 sessions ↓');
+  // Focused, the scrolling lanes leave Space, Home and End to the player: End went to
+  // the end of the box's lanes instead of the run's.
+  await page.evaluate(() => document.querySelector('.lanes__body').focus());
+  assert.ok(await page.evaluate(() => document.activeElement.classList.contains('lanes__body')));
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=end]')?.getAttribute('aria-disabled') === 'true');
+  assert.equal(await page.evaluate(() => document.querySelector('.lanes__body').scrollTop), 0);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.events === '0');
   // On a phone three lanes show whole, so three sessions need no word.
   await page.setViewportSize({ width: 360, height: 800 });
   await t.open('#/embed/send-double-click');

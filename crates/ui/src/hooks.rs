@@ -743,9 +743,13 @@ fn scrolls_with(el: &Element, key: &str) -> bool {
     };
     let across = scrolls("overflow-x") && el.scroll_width() > el.client_width() + 1;
     let down = scrolls("overflow-y") && el.scroll_height() > el.client_height() + 1;
+    // A box that scrolls only to show more of the player (the widget's lanes) leaves
+    // Space, Home and End to the player, as its key list says; ↑ ↓ still scroll it.
+    let player_keys = el.has_attribute("data-player-keys");
     match key {
         "ArrowLeft" | "ArrowRight" => across,
-        "ArrowUp" | "ArrowDown" | "PageUp" | "PageDown" | "Home" | "End" | " " | "Spacebar" => down,
+        "ArrowUp" | "ArrowDown" | "PageUp" | "PageDown" => down,
+        "Home" | "End" | " " | "Spacebar" => down && !player_keys,
         _ => false,
     }
 }

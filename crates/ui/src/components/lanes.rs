@@ -247,7 +247,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     <button type="button" class="button button--small" data-testid="zoom-reset" disabled={full} onclick={reset}>{ t!("zoom-reset") }</button>
                 </div>
             </div>
-            <div class="lanes__body" ref={body}>
+            <div class="lanes__body" ref={body} data-player-keys="">
                 <LaneRows run={props.run.clone()} window={shown} dispatch={props.dispatch.clone()} />
                 <div class="lanes__overlay" aria-hidden="true">
                     if in_view {
