@@ -603,6 +603,20 @@ test('embed: a compact widget shows two lanes whole without scrolling, and says 
   await settled(page);
   const three = await box();
   assert.deepEqual([three.scrolls, three.more], [0, null]);
+  // user2 starts at 1,000 ms of 10 s: too narrow a stretch for even "1,000 ms", which
+  // showed as "1,…". It shows nothing there, and its title says when.
+  const idle = await page.$$eval('.lanes__body .seg--idle', (segs) =>
+    segs.map((seg) => {
+      const shown = [...seg.querySelectorAll('.seg__long, .seg__short')].filter((el) => getComputedStyle(el).display !== 'none');
+      const label = seg.querySelector('.seg__label');
+      return { title: seg.title, shown: shown.map((el) => el.textContent), cut: label.scrollWidth > label.clientWidth + 1 };
+    }),
+  );
+  assert.ok(idle.length >= 1, 'user2 starts late');
+  for (const seg of idle) {
+    assert.match(seg.title, /^starts at [\d,.]+ ms$/);
+    assert.ok(seg.shown.length === 0 || !seg.cut, JSON.stringify(seg));
+  }
 });
 
 // A Polish line is longer than the English one: it wraps instead of scrolling sideways

@@ -39,15 +39,16 @@ pub fn track_html(
 ) -> String {
     let mut out = String::with_capacity(segments.len() * 400 + anomalies.len() * 200);
     if start_us > w.from_us {
-        // The time alone where the words would be cut (a phone, Polish): style.css
-        // shows one of the two by the segment's width.
+        // The time alone where the words would be cut (a phone, Polish), and nothing
+        // where even that would be (the title has it): style.css picks by the
+        // segment's width.
         let time = ms_label(start_us);
         let _ = write!(
             out,
-            r#"<span class="seg seg--idle" style="left: 0%; width: {:.3}%" data-state="not-started"><span class="seg__label"><span class="seg__long">{}</span><span class="seg__short">{}</span></span></span>"#,
+            r#"<span class="seg seg--idle" style="left: 0%; width: {:.3}%" data-state="not-started" title="{long}"><span class="seg__label"><span class="seg__long">{long}</span><span class="seg__short">{}</span></span></span>"#,
             percent(w, start_us).min(100.0),
-            escape_html(&t!("lane-starts", time = &time)),
             escape_html(&time),
+            long = escape_html(&t!("lane-starts", time = &time)),
         );
     }
     for seg in segments {
@@ -280,7 +281,7 @@ mod tests {
         };
         let html = track_html("B", &w, 500, &[], &[], &[], (&[], &[]));
         assert!(
-            html.starts_with(r#"<span class="seg seg--idle" style="left: 0%; width: 25.000%" data-state="not-started">"#),
+            html.starts_with(r#"<span class="seg seg--idle" style="left: 0%; width: 25.000%" data-state="not-started" title="starts at 0.5 ms">"#),
             "{html}"
         );
     }
