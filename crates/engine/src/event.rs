@@ -260,6 +260,9 @@ pub enum Event {
         waited_us: u64,
         /// A NOWAIT request, which gives up at once rather than when a timeout runs out.
         nowait: bool,
+        /// The setting whose time ran out, as the dialect's scripts write it
+        /// (`LOCK_TIMEOUT`, `@LockTimeout`, `lock_timeout`, `statement_timeout`).
+        setting: &'static str,
     },
     Deadlock {
         victim: String,
@@ -569,8 +572,8 @@ impl fmt::Display for Event {
             WaitTimedOut { session, resource, nowait: true, .. } => {
                 write!(f, "{session} does not wait for {resource} (NOWAIT)")
             }
-            WaitTimedOut { session, resource, waited_us, nowait: false } => {
-                write!(f, "{session} stops waiting for {resource} after {} (LOCK_TIMEOUT)", ms(*waited_us))
+            WaitTimedOut { session, resource, waited_us, nowait: false, setting } => {
+                write!(f, "{session} stops waiting for {resource} after {} ({setting})", ms(*waited_us))
             }
             Deadlock { victim, cycle } => {
                 // The cycle in wait order: each session waits for the next, the last

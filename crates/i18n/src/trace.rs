@@ -320,9 +320,10 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             resource,
             waited_us,
             nowait: false,
+            setting,
         } => {
             t!("trace-stops-waiting" in lang, session = text(session), resource = resource,
-                ms = ms(*waited_us))
+                ms = ms(*waited_us), setting = *setting)
         }
         Deadlock { victim, cycle } => {
             let edges: Vec<String> = cycle
@@ -625,8 +626,8 @@ mod tests {
             Event::Error { session: a(), number: 0, severity: 0, state: 0, message: "no number".into(), caught: false, sqlstate: None },
             Event::Error { session: a(), number: 3807, severity: 0, state: 0, message: "Object does not exist.".into(), caught: false, sqlstate: None },
             Event::Error { session: a(), number: 1, severity: 0, state: 0, message: "could not obtain lock".into(), caught: false, sqlstate: Some("55P03") },
-            Event::WaitTimedOut { session: a(), resource: "KEY task (1)".into(), waited_us: 0, nowait: true },
-            Event::WaitTimedOut { session: a(), resource: "KEY task (1)".into(), waited_us: 1_500_000, nowait: false },
+            Event::WaitTimedOut { session: a(), resource: "KEY task (1)".into(), waited_us: 0, nowait: true, setting: "NOWAIT" },
+            Event::WaitTimedOut { session: a(), resource: "KEY task (1)".into(), waited_us: 1_500_000, nowait: false, setting: "LOCK_TIMEOUT" },
             Event::Deadlock { victim: "B".into(), cycle: vec!["A".into(), "B".into()] },
             Event::Printed { session: a(), text: "done".into() },
             Event::ProcedureCalled { session: a(), procedure: rc("dbo.claim") },

@@ -369,13 +369,15 @@ pub fn explain(
             resource,
             waited_us,
             nowait: false,
+            setting,
         } => why(
             t!("why-timeout-title", session = session.to_string()),
             vec![t!(
                 "why-timeout",
                 session = session.to_string(),
                 waited = ms_label(*waited_us),
-                resource = resource_text(resource)
+                resource = resource_text(resource),
+                setting = *setting
             )],
             None,
         ),

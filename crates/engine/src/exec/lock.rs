@@ -274,7 +274,7 @@ impl Exec<'_> {
                         .unwrap_or_default();
                     let row = matches!(res, Resource::Key { .. } | Resource::RowHash { .. });
                     let error = self.rules.nowait_error(&relation, row);
-                    self.end_wait(i, self.w.now, error, true);
+                    self.end_wait(i, self.w.now, error, true, "NOWAIT");
                 } else if timeout == 0 || deadline.is_some_and(|d| d <= self.w.now) {
                     self.lock_timeout(i, self.w.now);
                 }
@@ -317,11 +317,16 @@ impl Exec<'_> {
     /// A wait that ran out: its lock timeout, or the statement's timeout when that came
     /// first.
     pub(crate) fn lock_timeout(&mut self, i: usize, since: u64) {
-        let error = match self.statement_deadline(i) {
-            Some(deadline) if deadline <= self.w.now => SqlError::statement_timeout(),
-            _ => SqlError::lock_timeout(),
+        let statement = self
+            .statement_deadline(i)
+            .is_some_and(|deadline| deadline <= self.w.now);
+        let error = match statement {
+            true => SqlError::statement_timeout(),
+            false => SqlError::lock_timeout(),
         };
-        self.end_wait(i, since, error, false);
+        let applock = self.w.sessions[i].applock_waiting;
+        let setting = self.rules.wait_timeout_name(statement, applock);
+        self.end_wait(i, since, error, false, setting);
     }
 
     /// When session `i`'s statement runs out of its `statement_timeout`, where one is set.
@@ -334,9 +339,16 @@ impl Exec<'_> {
         })
     }
 
-    /// A wait given up (`nowait`: at once, by a NOWAIT request): `error` fails the
-    /// statement (sp_getapplock returns -1 instead).
-    fn end_wait(&mut self, i: usize, since: u64, error: SqlError, nowait: bool) {
+    /// A wait given up (`nowait`: at once, by a NOWAIT request; else when `setting`'s
+    /// time ran out): `error` fails the statement (sp_getapplock returns -1 instead).
+    fn end_wait(
+        &mut self,
+        i: usize,
+        since: u64,
+        error: SqlError,
+        nowait: bool,
+        setting: &'static str,
+    ) {
         let waited = self.w.now - since;
         self.w.sessions[i].out.wait_us += waited;
         let owner = self.w.sessions[i].waiting_as.take();
@@ -354,6 +366,7 @@ impl Exec<'_> {
             resource,
             waited_us: waited,
             nowait,
+            setting,
         });
         self.w.sessions[i].state = State::Ready;
         self.w.sessions[i].ready_at = self.w.now;

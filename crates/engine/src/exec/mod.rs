@@ -814,6 +814,17 @@ pub(crate) trait Rules: Sync {
         "logical reads"
     }
 
+    /// The setting whose time ran out when a lock wait gives up, as a script sets it:
+    /// SQL Server's `SET LOCK_TIMEOUT`, or sp_getapplock's `@LockTimeout` (`applock`);
+    /// `statement`: the statement's own timeout came first.
+    fn wait_timeout_name(&self, _statement: bool, applock: bool) -> &'static str {
+        if applock {
+            "@LockTimeout"
+        } else {
+            "LOCK_TIMEOUT"
+        }
+    }
+
     /// What the trace calls an assignment to a variable when it finishes: T-SQL's SET
     /// statement; a dialect whose procedural language has an assignment, not a command,
     /// names it so.

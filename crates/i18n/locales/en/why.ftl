@@ -51,7 +51,7 @@ why-deadlock-circle = { $cycle } wait for each other in a circle: each waits for
 why-deadlock-victim = The deadlock monitor ends the circle by rolling back one transaction, chosen by DEADLOCK_PRIORITY and then the least work to undo: { $victim }'s. { $victim } gets error 1205.
 
 why-timeout-title = Why { $session } stopped waiting
-why-timeout = { $session } waited { $waited } for { $resource }, as long as its lock timeout allows, and gave up: its statement fails.
+why-timeout = { $session } waited { $waited } for { $resource }, as long as its { $setting } allows, and gave up: its statement fails.
 why-nowait-title = Why { $session } did not wait
 why-nowait = { $session } asks for a lock on { $resource } with NOWAIT: where another session holds a conflicting lock, it fails at once instead of waiting.
 why-applock-timeout-title = Why { $session } did not get the application lock

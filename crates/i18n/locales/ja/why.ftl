@@ -51,7 +51,7 @@ why-deadlock-circle = { $cycle } は互いを循環して待っています: そ
 why-deadlock-victim = デッドロック モニターは 1 つのトランザクションをロールバックして循環を断ちます。DEADLOCK_PRIORITY、次に取り消す作業の少なさで選ばれたのは { $victim } のトランザクションです。{ $victim } はエラー 1205 を受け取ります。
 
 why-timeout-title = { $session } が待つのをやめた理由
-why-timeout = { $session } は { $resource } を ロックタイムアウトの許す { $waited } だけ待ち、諦めました。その文はエラーになります。
+why-timeout = { $session } は { $resource } を { $setting } の許す { $waited } だけ待ち、諦めました。その文はエラーになります。
 why-nowait-title = { $session } が待たなかった理由
 why-nowait = { $session } は { $resource } のロックを NOWAIT で要求しました。他のセッションが競合するロックを持っている場合、待たずにすぐエラーになります。
 why-applock-timeout-title = { $session } がアプリケーションロックを得られなかった理由

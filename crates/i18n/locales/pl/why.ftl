@@ -52,7 +52,7 @@ why-deadlock-circle = { $cycle } czekają na siebie w kółko: każda czeka na b
 why-deadlock-victim = Monitor zakleszczeń przerywa koło, wycofując jedną transakcję, wybraną według DEADLOCK_PRIORITY, a potem najmniejszej pracy do cofnięcia: transakcję sesji { $victim }. { $victim } dostaje błąd 1205.
 
 why-timeout-title = Dlaczego { $session } przestała czekać
-why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej limit czasu blokady, i zrezygnowała: jej instrukcja kończy się błędem.
+why-timeout = Sesja { $session } czekała { $waited } na { $resource }, tyle, ile pozwala jej { $setting }, i zrezygnowała: jej instrukcja kończy się błędem.
 why-nowait-title = Dlaczego { $session } nie czekała
 why-nowait = Sesja { $session } prosi o blokadę na { $resource } z NOWAIT: gdy inna sesja trzyma blokadę, która się z nią kłóci, instrukcja od razu kończy się błędem zamiast czekać.
 why-applock-timeout-title = Dlaczego { $session } nie dostała blokady aplikacyjnej

@@ -114,6 +114,26 @@ fn the_first_waits_after_a_deadlock_search_at_once() {
     assert_eq!(found[2], 10_000, "{found:?}");
 }
 
+/// sp_getapplock's wait ends when its own @LockTimeout runs out: the trace names that,
+/// not the session's LOCK_TIMEOUT, and the call returns -1 rather than failing.
+#[test]
+fn an_applock_wait_that_runs_out_names_its_lock_timeout() {
+    let take = |timeout: u32| {
+        format!(
+            "BEGIN TRAN;\nDECLARE @r int;\nEXEC @r = sp_getapplock @Resource = 'doc', @LockMode = 'Exclusive', @LockTimeout = {timeout};\n\
+             SELECT @r AS r;\nWAITFOR DELAY '00:00:01';\nCOMMIT;"
+        )
+    };
+    let (a, b) = (take(0), take(300));
+    let (_, trace) = run_traced(&scenario(ACCOUNTS, &[("A", 0, &a), ("B", 100_000, &b)]), 1);
+    let text = trace.to_string();
+    assert!(
+        text.contains("B stops waiting for APP doc after 300 ms (@LockTimeout)"),
+        "{text}"
+    );
+    assert!(text.contains("returns -1"), "{text}");
+}
+
 #[test]
 fn lock_timeout_cancels_the_statement_with_1222_and_keeps_the_transaction() {
     let sc = scenario(

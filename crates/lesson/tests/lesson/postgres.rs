@@ -4737,8 +4737,23 @@ fn statement_timeout_cancels_a_wait_or_a_sleep() {
                   SELECT pg_sleep(1);\nSET statement_timeout = 0;\n\
                   BEGIN;\nSET LOCAL statement_timeout = '100ms';\nSELECT pg_sleep(0.2);\nROLLBACK;\n\
                   SELECT pg_sleep(0.2);";
-    let sim = pg(setup, &[("A", 0, holder), ("B", 100, waiter)]);
+    let mut sim = pg_sim(setup, &[("A", 0, holder), ("B", 100, waiter)]);
+    let trace = sim.run_traced().unwrap().to_string();
     assert_eq!(sqlstates(&sim, "B"), ["57014", "55P03", "57014", "57014"]);
+    // The trace names the setting that ran out, as the script wrote it.
+    let gave_up: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.contains("B stops waiting"))
+        .collect();
+    assert_eq!(gave_up.len(), 2, "{trace}");
+    assert!(
+        gave_up[0].ends_with("after 500 ms (statement_timeout)"),
+        "{trace}"
+    );
+    assert!(
+        gave_up[1].ends_with("after 200 ms (lock_timeout)"),
+        "{trace}"
+    );
     assert_eq!(
         messages(&sim, "B")[0],
         "canceling statement due to statement timeout"

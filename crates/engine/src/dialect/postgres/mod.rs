@@ -699,6 +699,15 @@ impl Rules for Postgres {
         "shared buffers hit"
     }
 
+    /// `SET lock_timeout`, or `statement_timeout` when the statement's ran out first.
+    fn wait_timeout_name(&self, statement: bool, _applock: bool) -> &'static str {
+        if statement {
+            "statement_timeout"
+        } else {
+            "lock_timeout"
+        }
+    }
+
     /// PL/pgSQL's `v := ...` is an assignment, as its error context says ("at
     /// assignment"); SET is a server command for settings.
     fn assignment_label(&self) -> &'static str {
