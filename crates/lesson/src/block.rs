@@ -119,10 +119,12 @@ pub(crate) fn parse_pieces(
             ));
             return pieces;
         };
-        if let Some(nested) = text[inner_start..close].find("{{") {
+        if text[inner_start..close].contains("{{") {
+            // At the first `{{`: a marker left open shows here, not lines later where
+            // the next marker's `{{` comes.
             errors.push((
-                inner_start + nested,
-                "toggle markers cannot nest: a `{{` inside a marker (close the first with `}}`)"
+                open,
+                "toggle marker not closed: this `{{` meets another `{{` before its `}}` (markers cannot nest: close this one with `}}`)"
                     .to_string(),
             ));
         } else if let Some(piece) = parse_marker(text, open, inner_start..close, toggles, errors) {

@@ -206,12 +206,14 @@ fn unterminated_span() {
     );
 }
 
+/// Reported where the open marker is: a `{{` left open met the next marker's, lines
+/// later, and the error pointed there.
 #[test]
 fn nested_span() {
     check_error(
         &[("READPAST, }}", "{{readpast}} }}")],
         expect![[r#"
-            lessons/tiny.md:28:48: toggle markers cannot nest: a `{{` inside a marker (close the first with `}}`)
+            lessons/tiny.md:28:33: toggle marker not closed: this `{{` meets another `{{` before its `}}` (markers cannot nest: close this one with `}}`)
         "#]],
     );
 }
