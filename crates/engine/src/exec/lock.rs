@@ -393,34 +393,27 @@ impl Exec<'_> {
     /// the earlier requests it may not pass (with the modes they wait for), as when it
     /// could share a lock with its holder but queues behind that holder's conversion.
     fn blocked_by(&self, res: &Resource, mode: LockMode, blockers: &[OwnerId]) -> (Named, Named) {
-        let held = self.w.locks.holders(res);
+        use crate::state::locks::compatible;
         let ahead = self.w.locks.queue(res);
-        let mut holders = Vec::new();
-        let mut queued = Vec::new();
-        for &o in blockers {
-            let has = held.iter().find(|(h, _, _)| *h == o).map(|&(_, m, _)| m);
-            let wants = ahead.iter().find(|(w, _)| *w == o).map(|&(_, m)| m);
-            match (has, wants) {
-                (Some(m), Some(w)) if crate::state::locks::compatible(mode, m) => {
-                    queued.push((self.w.owner_name(o), w))
-                }
-                (Some(m), _) => holders.push((self.w.owner_name(o), m)),
-                (None, Some(w)) => queued.push((self.w.owner_name(o), w)),
-                (None, None) => {}
-            }
-        }
+        let waits_ahead = |o: OwnerId| ahead.iter().any(|&(w, _)| w == o);
         // In the order the server lists them: holders by grant, the queue by arrival.
-        let grant = |n: &String| {
-            held.iter()
-                .position(|(o, _, _)| self.w.owner_name(*o) == *n)
-        };
-        holders.sort_by_key(|(n, _)| grant(n));
-        let arrival = |n: &String| ahead.iter().position(|(o, _)| self.w.owner_name(*o) == *n);
-        queued.sort_by_key(|(n, _)| arrival(n));
+        let holders: Named = self
+            .w
+            .locks
+            .holders(res)
+            .into_iter()
+            .filter(|&(o, m, _)| blockers.contains(&o) && (!compatible(mode, m) || !waits_ahead(o)))
+            .map(|(o, m, _)| (self.w.owner_name(o), m))
+            .collect();
         if !holders.is_empty() {
             // A held lock is reason enough; the queue decides only who goes next.
-            queued.clear();
+            return (holders, Vec::new());
         }
+        let queued = ahead
+            .into_iter()
+            .filter(|(o, _)| blockers.contains(o))
+            .map(|(o, m)| (self.w.owner_name(o), m))
+            .collect();
         (holders, queued)
     }
 
