@@ -145,12 +145,9 @@ pub enum Event {
         /// The holders' modes as the dialect names them, one per holder; empty when the
         /// dialect renames none of them.
         holder_mode_names: Vec<Option<&'static str>>,
-        /// Earlier requests this one is queued behind, with the modes they wait for:
-        /// locks are granted in order, so a request compatible with every holder still
-        /// waits behind one that is not (a conversion of U to X, an ALTER's lock).
-        queued: Vec<(String, LockMode)>,
-        /// Their modes as the dialect names them; empty when it renames none.
-        queued_mode_names: Vec<Option<&'static str>>,
+        /// Earlier requests this one is queued behind, when it conflicts with no held
+        /// lock (boxed: rare, and every event is as large as the largest).
+        queued: Option<Box<Queued>>,
         /// Asked for with NOWAIT: the request gives up at once ([`Event::WaitTimedOut`]
         /// follows at the same instant), so the trace does not say it waits.
         nowait: bool,
@@ -385,6 +382,17 @@ fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
     name.map_or_else(|| mode.to_string(), str::to_string)
 }
 
+/// Earlier requests a wait is queued behind ([`Event::LockWaiting`]): locks are granted
+/// in order, so a request compatible with every holder still waits behind one that is
+/// not (a holder's conversion of U to X, an ALTER's lock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queued {
+    /// Each session with the mode it waits for, in queue order.
+    pub sessions: Vec<(String, LockMode)>,
+    /// Their modes as the dialect names them; empty when it renames none.
+    pub mode_names: Vec<Option<&'static str>>,
+}
+
 /// One dialect name per entry, `None` where `names` (empty when none is renamed) has none.
 fn names_or_none<'a>(
     names: &'a [Option<&'static str>],
@@ -471,7 +479,6 @@ impl fmt::Display for Event {
                 mode_name,
                 holder_mode_names,
                 queued,
-                queued_mode_names,
                 nowait,
             } => {
                 write!(
@@ -481,18 +488,18 @@ impl fmt::Display for Event {
                     mode_text(*mode, *mode_name),
                     if *nowait { " with NOWAIT" } else { "" },
                 )?;
-                if holders.is_empty() && queued.is_empty() {
+                let Some(q) = queued else {
                     return f.write_str(&holders_text(holders, holder_mode_names));
-                }
+                };
                 let each = holders
                     .iter()
                     .zip(names_or_none(holder_mode_names))
                     .map(|((h, m), n)| format!("{h} holds {}", mode_text(*m, n)))
                     .chain(
-                        queued
+                        q.sessions
                             .iter()
-                            .zip(names_or_none(queued_mode_names))
-                            .map(|((q, m), n)| format!("{q} is queued ahead for {}", mode_text(*m, n))),
+                            .zip(names_or_none(&q.mode_names))
+                            .map(|((s, m), n)| format!("{s} is queued ahead for {}", mode_text(*m, n))),
                     );
                 f.write_str(&each.collect::<Vec<_>>().join(", "))
             }

@@ -32,7 +32,7 @@ pub use error::{
     error_code, AbortScope, ErrorAt, SqlError, SqlErrorInfo, FOREIGN_KEY_VIOLATION, NO_NUMBER,
     NO_SEVERITY, RW_DEPENDENCY_FAILURE, UNNUMBERED,
 };
-pub use event::{Access, Event, KeyAction, ReleaseReason, Source, Trace, TraceEntry};
+pub use event::{Access, Event, KeyAction, Queued, ReleaseReason, Source, Trace, TraceEntry};
 pub use exec::Sink;
 pub use footprint::{Footprint, RowRef};
 pub use outcome::{Outcome, ResultSet, SessionOutcome};

@@ -488,7 +488,11 @@ pub fn timeline(trace: &Trace, sessions: &[String]) -> Vec<Lane> {
                     t,
                     LaneState::Waiting {
                         resource: resource.clone(),
-                        holders: holders.iter().chain(queued).map(|h| h.0.clone()).collect(),
+                        holders: holders
+                            .iter()
+                            .chain(queued.iter().flat_map(|q| &q.sessions))
+                            .map(|h| h.0.clone())
+                            .collect(),
                     },
                 ));
             }

@@ -124,11 +124,10 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             mode_name,
             holder_mode_names,
             queued,
-            queued_mode_names,
             nowait,
         } => {
             let mode = mode_text(*mode, *mode_name);
-            let holders = waits_text(lang, holders, holder_mode_names, queued, queued_mode_names);
+            let holders = waits_text(lang, holders, holder_mode_names, queued.as_deref());
             if *nowait {
                 t!("trace-asks-nowait" in lang, session = text(session), mode = mode,
                     resource = resource, holders = holders)
@@ -444,12 +443,15 @@ fn waits_text(
     lang: Lang,
     holders: &[(String, LockMode)],
     names: &[Option<&'static str>],
-    queued: &[(String, LockMode)],
-    queued_names: &[Option<&'static str>],
+    queued: Option<&engine::Queued>,
 ) -> String {
-    if queued.is_empty() {
+    let Some(engine::Queued {
+        sessions: queued,
+        mode_names: queued_names,
+    }) = queued
+    else {
         return holders_text(lang, holders, names);
-    }
+    };
     let name = |names: &[Option<&'static str>], k: usize| names.get(k).copied().flatten();
     let each: Vec<String> = holders
         .iter()
@@ -593,9 +595,9 @@ mod tests {
             Event::TransactionRolledBack { session: a(), locks_released: 1, intent_locks: 0, why: "ROLLBACK".into(), pages: false },
             Event::LockGranted { session: a(), resource: "KEY task (1)".into(), mode: U, waited_us: None, mode_name: None },
             Event::LockGranted { session: a(), resource: "TUPLE job (1)".into(), mode: X, waited_us: Some(2_000_000), mode_name: Some("FOR UPDATE") },
-            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: holders.clone(), mode_name: None, holder_mode_names: vec![None, None], queued: Vec::new(), queued_mode_names: Vec::new(), nowait: false },
-            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: Vec::new(), queued_mode_names: Vec::new(), nowait: false },
-            Event::LockWaiting { session: a(), resource: "TUPLE job (1)".into(), mode: X, holders: holders.clone(), mode_name: Some("FOR UPDATE"), holder_mode_names: vec![Some("FOR UPDATE"), None], queued: Vec::new(), queued_mode_names: Vec::new(), nowait: true },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: holders.clone(), mode_name: None, holder_mode_names: vec![None, None], queued: None, nowait: false },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: None, nowait: false },
+            Event::LockWaiting { session: a(), resource: "TUPLE job (1)".into(), mode: X, holders: holders.clone(), mode_name: Some("FOR UPDATE"), holder_mode_names: vec![Some("FOR UPDATE"), None], queued: None, nowait: true },
             Event::LockRefused { session: a(), resource: "APPLOCK doc 7".into(), mode: X, holders: holders.clone(), function: "pg_try_advisory_lock", mode_name: None, holder_mode_names: vec![None, None] },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: X, reason: ReleaseReason::Commit, mode_name: None },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: S, reason: ReleaseReason::Rollback, mode_name: None },
@@ -645,8 +647,8 @@ mod tests {
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -3, holders: Vec::new() },
             Event::AppLockRequested { session: a(), resource: "doc 7".into(), mode: X, code: -999, holders: Vec::new() },
             Event::LockEscalated { session: a(), resource: "OBJECT t".into(), mode: X, released: 5_019 },
-            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: S, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: holders.clone(), queued_mode_names: Vec::new(), nowait: false },
-            Event::LockWaiting { session: a(), resource: "KEY t (end of index)".into(), mode: X, holders: holders[..1].to_vec(), mode_name: Some("RangeI-N"), holder_mode_names: vec![Some("RangeS-U")], queued: holders[1..].to_vec(), queued_mode_names: vec![Some("RangeS-U")], nowait: false },
+            Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: S, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: Some(Box::new(engine::Queued { sessions: holders.clone(), mode_names: Vec::new() })), nowait: false },
+            Event::LockWaiting { session: a(), resource: "KEY t (end of index)".into(), mode: X, holders: holders[..1].to_vec(), mode_name: Some("RangeI-N"), holder_mode_names: vec![Some("RangeS-U")], queued: Some(Box::new(engine::Queued { sessions: holders[1..].to_vec(), mode_names: vec![Some("RangeS-U")] })), nowait: false },
         ]
     }
 

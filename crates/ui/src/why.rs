@@ -161,6 +161,7 @@ pub fn explain(
                     resource = &res
                 ),
             }];
+            let queued = queued.as_deref().map_or(&[][..], |q| &q.sessions[..]);
             if holders.is_empty() && queued.is_empty() {
                 first.push(t!("why-wait-queued", session = &session, resource = &res));
             }
@@ -1029,9 +1030,15 @@ mod tests {
         let k = run
             .trace
             .iter()
-            .position(
-                |e| matches!(&e.event, Event::LockWaiting { queued, .. } if !queued.is_empty()),
-            )
+            .position(|e| {
+                matches!(
+                    &e.event,
+                    Event::LockWaiting {
+                        queued: Some(_),
+                        ..
+                    }
+                )
+            })
             .unwrap();
         let why = explain_at(&run, k + 1, &[]).unwrap();
         assert_eq!(why.title, "Why worker4 waits");

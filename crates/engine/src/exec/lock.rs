@@ -235,8 +235,12 @@ impl Exec<'_> {
                     holders,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
-                    queued,
-                    queued_mode_names: Vec::new(),
+                    queued: (!queued.is_empty()).then(|| {
+                        Box::new(crate::event::Queued {
+                            sessions: queued,
+                            mode_names: Vec::new(),
+                        })
+                    }),
                     nowait,
                 });
                 if self.w.eager_searches > 0 {
@@ -394,27 +398,34 @@ impl Exec<'_> {
     /// could share a lock with its holder but queues behind that holder's conversion.
     fn blocked_by(&self, res: &Resource, mode: LockMode, blockers: &[OwnerId]) -> (Named, Named) {
         use crate::state::locks::compatible;
-        let ahead = self.w.locks.queue(res);
-        let waits_ahead = |o: OwnerId| ahead.iter().any(|&(w, _)| w == o);
+        let held = self.w.locks.holders(res);
+        let named = |(o, m): (OwnerId, LockMode)| (self.w.owner_name(o), m);
         // In the order the server lists them: holders by grant, the queue by arrival.
-        let holders: Named = self
-            .w
-            .locks
-            .holders(res)
-            .into_iter()
-            .filter(|&(o, m, _)| blockers.contains(&o) && (!compatible(mode, m) || !waits_ahead(o)))
-            .map(|(o, m, _)| (self.w.owner_name(o), m))
+        let conflicting =
+            |&&(o, m, _): &&(OwnerId, LockMode, u32)| blockers.contains(&o) && !compatible(mode, m);
+        if held.iter().any(|h| conflicting(&h)) {
+            // A held lock is reason enough; the queue decides only who goes next.
+            let holders = held
+                .iter()
+                .filter(conflicting)
+                .map(|&(o, m, _)| named((o, m)));
+            return (holders.collect(), Vec::new());
+        }
+        let ahead = self.w.locks.queue(res);
+        // A blocker that holds a lock and waits for nothing ahead: its lock, as before.
+        let holders: Named = held
+            .iter()
+            .filter(|&&(o, _, _)| blockers.contains(&o) && !ahead.iter().any(|&(w, _)| w == o))
+            .map(|&(o, m, _)| named((o, m)))
             .collect();
         if !holders.is_empty() {
-            // A held lock is reason enough; the queue decides only who goes next.
             return (holders, Vec::new());
         }
         let queued = ahead
             .into_iter()
             .filter(|(o, _)| blockers.contains(o))
-            .map(|(o, m)| (self.w.owner_name(o), m))
-            .collect();
-        (holders, queued)
+            .map(named);
+        (holders, queued.collect())
     }
 
     pub(crate) fn deadlock_monitor(&mut self) {

@@ -225,13 +225,12 @@ impl Exec<'_> {
                 holders,
                 holder_mode_names,
                 queued,
-                queued_mode_names,
                 ..
             } => {
-                for (list, names) in [
-                    (&*holders, holder_mode_names),
-                    (&*queued, queued_mode_names),
-                ] {
+                let queued = queued
+                    .as_deref_mut()
+                    .map(|q| (&q.sessions, &mut q.mode_names));
+                for (list, names) in [(&*holders, holder_mode_names)].into_iter().chain(queued) {
                     let named: Vec<Option<&'static str>> = list
                         .iter()
                         .map(|(_, m)| self.rules.mode_name_on(resource, *m))
@@ -312,9 +311,9 @@ pub(crate) trait Rules: Sync {
 
     /// A mode's name on `resource` (its text): a key range's own name, else the mode's.
     fn mode_name_on(&self, resource: &str, mode: LockMode) -> Option<&'static str> {
-        crate::state::locks::is_key_range(resource)
-            .then(|| self.range_mode_name(mode))
-            .flatten()
+        // The cheap question first: most dialects and modes have no range name.
+        self.range_mode_name(mode)
+            .filter(|_| crate::state::locks::is_key_range(resource))
             .or_else(|| self.mode_name(mode))
     }
 

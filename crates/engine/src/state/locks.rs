@@ -361,13 +361,14 @@ impl Default for ResourceWords {
 /// dialect names apart from the key's (`Rules::range_mode_name`: RangeS-U, not U).
 pub fn is_key_range(resource: &str) -> bool {
     use crate::state::storage::{END_OF_INDEX, RANGE_BELOW};
-    let Some(key) = resource.strip_suffix(')') else {
+    // The key is in the first parentheses (a byte search: every lock event asks).
+    let Some(open) = resource.bytes().position(|b| b == b'(') else {
         return false;
     };
-    key.ends_with(END_OF_INDEX) && key[..key.len() - END_OF_INDEX.len()].ends_with(" (")
-        || key
-            .find(" (")
-            .is_some_and(|k| key[k + 2..].starts_with(RANGE_BELOW))
+    let Some(key) = resource[open + 1..].strip_suffix(')') else {
+        return false;
+    };
+    resource[..open].ends_with(' ') && (key == END_OF_INDEX || key.starts_with(RANGE_BELOW))
 }
 
 /// A resource as the trace names it: `KEY task (42)`, with the table's name from
