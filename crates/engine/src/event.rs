@@ -393,28 +393,30 @@ pub struct Queued {
     pub mode_names: Vec<Option<&'static str>>,
 }
 
-/// One dialect name per entry, `None` where `names` (empty when none is renamed) has none.
-fn names_or_none<'a>(
-    names: &'a [Option<&'static str>],
-) -> impl Iterator<Item = Option<&'static str>> + 'a {
-    names.iter().copied().chain(std::iter::repeat(None))
-}
-
-fn holders_text(holders: &[(String, LockMode)], names: &[Option<&'static str>]) -> String {
-    if holders.is_empty() {
-        return "earlier waiters are queued".into();
-    }
-    holders
+/// Whom a wait waits for: the holders, then the earlier requests it is queued behind.
+fn holders_text(
+    holders: &[(String, LockMode)],
+    names: &[Option<&'static str>],
+    queued: Option<&Queued>,
+) -> String {
+    let name = |names: &[Option<&'static str>], k: usize| names.get(k).copied().flatten();
+    let each: Vec<String> = holders
         .iter()
         .enumerate()
-        .map(|(k, (h, m))| {
-            format!(
-                "{h} holds {}",
-                mode_text(*m, names.get(k).copied().flatten())
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|(k, (h, m))| format!("{h} holds {}", mode_text(*m, name(names, k))))
+        .chain(queued.into_iter().flat_map(|q| {
+            q.sessions.iter().enumerate().map(|(k, (s, m))| {
+                format!(
+                    "{s} is queued ahead for {}",
+                    mode_text(*m, name(&q.mode_names, k))
+                )
+            })
+        }))
+        .collect();
+    if each.is_empty() {
+        return "earlier waiters are queued".into();
+    }
+    each.join(", ")
 }
 
 impl fmt::Display for Event {
@@ -488,20 +490,7 @@ impl fmt::Display for Event {
                     mode_text(*mode, *mode_name),
                     if *nowait { " with NOWAIT" } else { "" },
                 )?;
-                let Some(q) = queued else {
-                    return f.write_str(&holders_text(holders, holder_mode_names));
-                };
-                let each = holders
-                    .iter()
-                    .zip(names_or_none(holder_mode_names))
-                    .map(|((h, m), n)| format!("{h} holds {}", mode_text(*m, n)))
-                    .chain(
-                        q.sessions
-                            .iter()
-                            .zip(names_or_none(&q.mode_names))
-                            .map(|((s, m), n)| format!("{s} is queued ahead for {}", mode_text(*m, n))),
-                    );
-                f.write_str(&each.collect::<Vec<_>>().join(", "))
+                f.write_str(&holders_text(holders, holder_mode_names, queued.as_deref()))
             }
             LockRefused {
                 session,
@@ -515,7 +504,7 @@ impl fmt::Display for Event {
                 f,
                 "{session} is refused {} on {resource}: {}; {function} returns false",
                 mode_text(*mode, *mode_name),
-                holders_text(holders, holder_mode_names)
+                holders_text(holders, holder_mode_names, None)
             ),
             LockReleased { session, resource, mode, reason, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);

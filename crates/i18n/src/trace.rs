@@ -127,7 +127,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             nowait,
         } => {
             let mode = mode_text(*mode, *mode_name);
-            let holders = waits_text(lang, holders, holder_mode_names, queued.as_deref());
+            let holders = holders_text(lang, holders, holder_mode_names, queued.as_deref());
             if *nowait {
                 t!("trace-asks-nowait" in lang, session = text(session), mode = mode,
                     resource = resource, holders = holders)
@@ -147,7 +147,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
         } => {
             t!("trace-refused" in lang, session = text(session),
                 mode = mode_text(*mode, *mode_name), resource = resource,
-                holders = holders_text(lang, holders, holder_mode_names), function = *function)
+                holders = holders_text(lang, holders, holder_mode_names, None), function = *function)
         }
         LockReleased {
             session,
@@ -439,19 +439,12 @@ fn mode_text(mode: LockMode, name: Option<&'static str>) -> String {
 }
 
 /// Whom a wait waits for: the holders, then the earlier requests it is queued behind.
-fn waits_text(
+fn holders_text(
     lang: Lang,
     holders: &[(String, LockMode)],
     names: &[Option<&'static str>],
     queued: Option<&engine::Queued>,
 ) -> String {
-    let Some(engine::Queued {
-        sessions: queued,
-        mode_names: queued_names,
-    }) = queued
-    else {
-        return holders_text(lang, holders, names);
-    };
     let name = |names: &[Option<&'static str>], k: usize| names.get(k).copied().flatten();
     let each: Vec<String> = holders
         .iter()
@@ -459,30 +452,16 @@ fn waits_text(
         .map(|(k, (h, m))| {
             t!("trace-holder" in lang, holder = h, mode = mode_text(*m, name(names, k)))
         })
-        .chain(queued.iter().enumerate().map(|(k, (q, m))| {
-            t!("trace-queued-ahead" in lang, session = q,
-                mode = mode_text(*m, name(queued_names, k)))
+        .chain(queued.into_iter().flat_map(|q| {
+            q.sessions.iter().enumerate().map(|(k, (s, m))| {
+                t!("trace-queued-ahead" in lang, session = s,
+                    mode = mode_text(*m, name(&q.mode_names, k)))
+            })
         }))
         .collect();
-    joined(lang, &each)
-}
-
-fn holders_text(
-    lang: Lang,
-    holders: &[(String, LockMode)],
-    names: &[Option<&'static str>],
-) -> String {
-    if holders.is_empty() {
+    if each.is_empty() {
         return t!("trace-holders-queued" in lang);
     }
-    let each: Vec<String> = holders
-        .iter()
-        .enumerate()
-        .map(|(k, (h, m))| {
-            t!("trace-holder" in lang, holder = h,
-                mode = mode_text(*m, names.get(k).copied().flatten()))
-        })
-        .collect();
     joined(lang, &each)
 }
 
