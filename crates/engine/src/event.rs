@@ -164,6 +164,9 @@ pub enum Event {
         mode_name: Option<&'static str>,
         /// The holders' modes as the dialect names them; empty when it renames none.
         holder_mode_names: Vec<Option<&'static str>>,
+        /// When no holder's lock conflicts: the earlier requests it would have queued
+        /// behind, which refuse it as surely.
+        queued: Option<Box<Queued>>,
     },
     LockReleased {
         session: Rc<str>,
@@ -500,11 +503,12 @@ impl fmt::Display for Event {
                 function,
                 mode_name,
                 holder_mode_names,
+                queued,
             } => write!(
                 f,
                 "{session} is refused {} on {resource}: {}; {function} returns false",
                 mode_text(*mode, *mode_name),
-                holders_text(holders, holder_mode_names, None)
+                holders_text(holders, holder_mode_names, queued.as_deref())
             ),
             LockReleased { session, resource, mode, reason, mode_name } => {
                 let mode = mode_text(*mode, *mode_name);

@@ -96,8 +96,10 @@ impl Simulation {
                 Some(t) => {
                     (1u8, t.explicit, t.began_explicit, t.snapshot_seq.is_some()).hash(&mut h);
                     (t.consumes, t.undo.len(), t.doomed).hash(&mut h);
+                    // The settings its end or a rollback brings back.
+                    (&t.saved_options, &t.options_at_start).hash(&mut h);
                     for (name, sp) in &t.savepoints {
-                        (name, sp.undo, &sp.locks).hash(&mut h);
+                        (name, sp.undo, &sp.locks, &sp.options).hash(&mut h);
                     }
                     for u in &t.undo {
                         (u.table, u.prev.is_some(), u.is_row()).hash(&mut h);

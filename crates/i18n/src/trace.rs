@@ -144,10 +144,12 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             function,
             mode_name,
             holder_mode_names,
+            queued,
         } => {
             t!("trace-refused" in lang, session = text(session),
                 mode = mode_text(*mode, *mode_name), resource = resource,
-                holders = holders_text(lang, holders, holder_mode_names, None), function = *function)
+                holders = holders_text(lang, holders, holder_mode_names, queued.as_deref()),
+                function = *function)
         }
         LockReleased {
             session,
@@ -577,7 +579,7 @@ mod tests {
             Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: holders.clone(), mode_name: None, holder_mode_names: vec![None, None], queued: None, nowait: false },
             Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: U, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: None, nowait: false },
             Event::LockWaiting { session: a(), resource: "TUPLE job (1)".into(), mode: X, holders: holders.clone(), mode_name: Some("FOR UPDATE"), holder_mode_names: vec![Some("FOR UPDATE"), None], queued: None, nowait: true },
-            Event::LockRefused { session: a(), resource: "APPLOCK doc 7".into(), mode: X, holders: holders.clone(), function: "pg_try_advisory_lock", mode_name: None, holder_mode_names: vec![None, None] },
+            Event::LockRefused { session: a(), resource: "APPLOCK doc 7".into(), mode: X, holders: holders.clone(), function: "pg_try_advisory_lock", mode_name: None, holder_mode_names: vec![None, None], queued: None },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: X, reason: ReleaseReason::Commit, mode_name: None },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: S, reason: ReleaseReason::Rollback, mode_name: None },
             Event::LockReleased { session: a(), resource: "KEY task (1)".into(), mode: S, reason: ReleaseReason::EndOfStatement, mode_name: None },
@@ -628,6 +630,7 @@ mod tests {
             Event::LockEscalated { session: a(), resource: "OBJECT t".into(), mode: X, released: 5_019 },
             Event::LockWaiting { session: a(), resource: "KEY task (1)".into(), mode: S, holders: Vec::new(), mode_name: None, holder_mode_names: Vec::new(), queued: Some(Box::new(engine::Queued { sessions: holders.clone(), mode_names: Vec::new() })), nowait: false },
             Event::LockWaiting { session: a(), resource: "KEY t (end of index)".into(), mode: X, holders: holders[..1].to_vec(), mode_name: Some("RangeI-N"), holder_mode_names: vec![Some("RangeS-U")], queued: Some(Box::new(engine::Queued { sessions: holders[1..].to_vec(), mode_names: vec![Some("RangeS-U")] })), nowait: false },
+            Event::LockRefused { session: a(), resource: "advisory 1".into(), mode: S, holders: Vec::new(), function: "pg_try_advisory_lock_shared", mode_name: None, holder_mode_names: Vec::new(), queued: Some(Box::new(engine::Queued { sessions: holders[..1].to_vec(), mode_names: Vec::new() })) },
         ]
     }
 
@@ -709,7 +712,7 @@ mod tests {
         );
         assert_eq!(
             line(Lang::Pl, 20),
-            "A dostaje FOR UPDATE na TUPLE job (1) po 2\u{a0}000 ms czekania"
+            "A dostaje FOR UPDATE na TUPLE job (1) po 2000 ms czekania"
         );
         assert_eq!(
             line(Lang::Pl, 12),
@@ -743,8 +746,13 @@ mod tests {
             line(Lang::Ja, 8),
             "A が 12.5 ms (うち 12 ms は遅いログフラッシュ待ち) で COMMIT を終えます"
         );
-        // A request queued behind earlier ones names them with the modes they wait for.
-        let n = shapes.len();
+        // A request queued behind earlier ones names them with the modes they wait for;
+        // so does a try lock refused for one (the last shape).
+        let n = shapes.len() - 1;
+        assert_eq!(
+            shapes[n].to_string(),
+            "A is refused S on advisory 1: B is queued ahead for X; pg_try_advisory_lock_shared returns false"
+        );
         assert_eq!(
             shapes[n - 2].to_string(),
             "A waits for S on KEY task (1): B is queued ahead for X, C is queued ahead for S"
@@ -760,6 +768,14 @@ mod tests {
         assert_eq!(
             line(Lang::Ja, n - 2),
             "A が KEY task (1) の S を待ちます: B が先に X を待っています、C が先に S を待っています"
+        );
+        assert_eq!(
+            line(Lang::Pl, n),
+            "A dostaje odmowę S na advisory 1: B czeka wcześniej w kolejce na X; pg_try_advisory_lock_shared zwraca false"
+        );
+        assert_eq!(
+            line(Lang::Ja, n),
+            "A は advisory 1 の S を拒否されます: B が先に X を待っています。pg_try_advisory_lock_shared は false を返します"
         );
     }
 }

@@ -165,32 +165,10 @@ pub fn explain(
             if holders.is_empty() && queued.is_empty() {
                 first.push(t!("why-wait-queued", session = &session, resource = &res));
             }
-            for (ahead, wanted) in queued {
-                // The statement that asked: the one before the ahead session's wait here.
-                let asked_at = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&g| {
-                    matches!(&trace[g].event, Event::LockWaiting { session: s, resource: r, .. }
-                        if **s == **ahead && r == resource)
-                });
-                let aside = asked_at
-                    .and_then(|g| statement_before(trace, g + 1, ahead))
-                    .map_or_else(String::new, |st| t!("why-statement-aside", statement = st));
-                first.push(t!(
-                    "why-wait-behind",
-                    queued = ahead.as_str(),
-                    wanted = mode_name_on(dialect, resource, *wanted),
-                    resource = &res,
-                    aside = aside,
-                    mode = &asked,
-                    session = &session
-                ));
-            }
-            let (s, mut m) = conflict(
-                trace,
-                k,
-                dialect,
-                *mode,
-                resource,
-                holders,
+            let (s, m) = conflict(
+                (trace, k, dialect),
+                (*mode, resource),
+                (holders, queued),
                 first,
                 |holder, held| {
                     t!(
@@ -201,14 +179,18 @@ pub fn explain(
                         holder = holder
                     )
                 },
+                |ahead, wanted, aside| {
+                    t!(
+                        "why-wait-behind",
+                        queued = ahead,
+                        wanted = wanted,
+                        resource = &res,
+                        aside = aside,
+                        mode = &asked,
+                        session = &session
+                    )
+                },
             );
-            if holders.is_empty() {
-                // Only queued ahead: the cell is the mode asked against the one waited for.
-                let wanted: Vec<LockMode> = queued.iter().map(|(_, w)| *w).collect();
-                if !wanted.is_empty() {
-                    m = matrix_on(dialect, resource, *mode, &wanted);
-                }
-            }
             why(t!("why-wait-title", session = &session), s, Some(m))
         }
         Event::LockRefused {
@@ -217,24 +199,24 @@ pub fn explain(
             mode,
             holders,
             function,
+            queued,
             ..
         } => {
             let asked = mode_name_on(dialect, resource, *mode);
+            let res = resource_text(resource);
             let session = session.to_string();
             let first = vec![t!(
                 "why-refused-asks",
                 session = &session,
                 mode = &asked,
-                resource = resource_text(resource),
+                resource = &res,
                 function = function.to_string()
             )];
+            let queued = queued.as_deref().map_or(&[][..], |q| &q.sessions[..]);
             let (s, m) = conflict(
-                trace,
-                k,
-                dialect,
-                *mode,
-                resource,
-                holders,
+                (trace, k, dialect),
+                (*mode, resource),
+                (holders, queued),
                 first,
                 |holder, held| {
                     t!(
@@ -242,6 +224,18 @@ pub fn explain(
                         mode = &asked,
                         held = held,
                         holder = holder,
+                        function = function.to_string(),
+                        session = &session
+                    )
+                },
+                |ahead, wanted, aside| {
+                    t!(
+                        "why-refused-behind",
+                        queued = ahead,
+                        wanted = wanted,
+                        resource = &res,
+                        aside = aside,
+                        mode = &asked,
                         function = function.to_string(),
                         session = &session
                     )
@@ -680,29 +674,47 @@ fn kept(trace: &[TraceEntry], rules: &[AnomalyRule], x: &Kept, label: &str, k: u
     }
 }
 
+/// A session's name with a lock mode: one holding it, or one queued for it.
+type Named = (String, LockMode);
+
 /// "A holds X on task 1 since 0.04 ms (its UPDATE in next_task, line 28)."
-/// The sentences of a request that met the locks `holders` hold on `resource`: `first`,
-/// then since when each holder holds its lock, then `incompatible(holder, held)` for the
-/// first holder; and the compatibility matrix's cell.
-#[allow(clippy::too_many_arguments)]
+/// The sentences of a request that met the locks `holders` hold on `resource`, or the
+/// earlier requests `queued` ahead of it: `first`, then since when each holder holds its
+/// lock, then `behind(ahead, wanted, aside)` for each request ahead, then
+/// `incompatible(holder, held)` for the first holder; and the compatibility matrix's cell.
 fn conflict(
-    trace: &[TraceEntry],
-    k: usize,
-    dialect: Dialect,
-    mode: LockMode,
-    resource: &str,
-    holders: &[(String, LockMode)],
+    (trace, k, dialect): (&[TraceEntry], usize, Dialect),
+    (mode, resource): (LockMode, &str),
+    (holders, queued): (&[Named], &[Named]),
     mut first: Vec<String>,
     incompatible: impl Fn(&str, String) -> String,
+    behind: impl Fn(&str, String, String) -> String,
 ) -> (Vec<String>, Matrix) {
     for (holder, held) in holders {
         first.push(holding(trace, k, holder, *held, resource, dialect));
     }
+    for (ahead, wanted) in queued {
+        // The statement that asked: the one before the ahead session's wait here.
+        let asked_at = (k.saturating_sub(LOOK_BACK)..k).rev().find(|&g| {
+            matches!(&trace[g].event, Event::LockWaiting { session: s, resource: r, .. }
+                if **s == **ahead && r == resource)
+        });
+        let aside = asked_at
+            .and_then(|g| statement_before(trace, g + 1, ahead))
+            .map_or_else(String::new, |st| t!("why-statement-aside", statement = st));
+        first.push(behind(
+            ahead,
+            mode_name_on(dialect, resource, *wanted),
+            aside,
+        ));
+    }
     if let Some((holder, held)) = holders.first() {
         first.push(incompatible(holder, mode_name_on(dialect, resource, *held)));
     }
-    let held: Vec<LockMode> = holders.iter().map(|(_, m)| *m).collect();
-    (first, matrix_on(dialect, resource, mode, &held))
+    // Only queued ahead: the cell is the mode asked against the one waited for.
+    let against = if holders.is_empty() { queued } else { holders };
+    let against: Vec<LockMode> = against.iter().map(|(_, m)| *m).collect();
+    (first, matrix_on(dialect, resource, mode, &against))
 }
 
 fn holding(

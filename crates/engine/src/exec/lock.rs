@@ -3,7 +3,7 @@
 
 use super::{Exec, Interrupt};
 use crate::error::SqlError;
-use crate::event::Event;
+use crate::event::{Event, Queued};
 use crate::state::locks::{Grant, LockMode, OwnerId, Request, Resource};
 use crate::state::session::State;
 use crate::state::World;
@@ -235,12 +235,7 @@ impl Exec<'_> {
                     holders,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
-                    queued: (!queued.is_empty()).then(|| {
-                        Box::new(crate::event::Queued {
-                            sessions: queued,
-                            mode_names: Vec::new(),
-                        })
-                    }),
+                    queued,
                     nowait,
                 });
                 if self.w.eager_searches > 0 {
@@ -396,7 +391,12 @@ impl Exec<'_> {
     /// lock it conflicts with (with that mode); or, when it conflicts with no held lock,
     /// the earlier requests it may not pass (with the modes they wait for), as when it
     /// could share a lock with its holder but queues behind that holder's conversion.
-    fn blocked_by(&self, res: &Resource, mode: LockMode, blockers: &[OwnerId]) -> (Named, Named) {
+    pub(crate) fn blocked_by(
+        &self,
+        res: &Resource,
+        mode: LockMode,
+        blockers: &[OwnerId],
+    ) -> (Named, Option<Box<Queued>>) {
         use crate::state::locks::compatible;
         let held = self.w.locks.holders(res);
         let named = |(o, m): (OwnerId, LockMode)| (self.w.owner_name(o), m);
@@ -409,7 +409,7 @@ impl Exec<'_> {
                 .iter()
                 .filter(conflicting)
                 .map(|&(o, m, _)| named((o, m)));
-            return (holders.collect(), Vec::new());
+            return (holders.collect(), None);
         }
         let ahead = self.w.locks.queue(res);
         // A blocker that holds a lock and waits for nothing ahead: its lock, as before.
@@ -419,13 +419,20 @@ impl Exec<'_> {
             .map(|&(o, m, _)| named((o, m)))
             .collect();
         if !holders.is_empty() {
-            return (holders, Vec::new());
+            return (holders, None);
         }
-        let queued = ahead
+        let queued: Named = ahead
             .into_iter()
             .filter(|(o, _)| blockers.contains(o))
-            .map(named);
-        (holders, queued.collect())
+            .map(named)
+            .collect();
+        let queued = (!queued.is_empty()).then(|| {
+            Box::new(Queued {
+                sessions: queued,
+                mode_names: Vec::new(),
+            })
+        });
+        (holders, queued)
     }
 
     pub(crate) fn deadlock_monitor(&mut self) {

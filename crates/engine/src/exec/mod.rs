@@ -226,6 +226,13 @@ impl Exec<'_> {
                 holder_mode_names,
                 queued,
                 ..
+            }
+            | Event::LockRefused {
+                resource,
+                holders,
+                holder_mode_names,
+                queued,
+                ..
             } => {
                 let queued = queued
                     .as_deref_mut()
@@ -238,20 +245,6 @@ impl Exec<'_> {
                     if named.iter().any(Option::is_some) {
                         *names = named;
                     }
-                }
-            }
-            Event::LockRefused {
-                resource,
-                holders,
-                holder_mode_names,
-                ..
-            } => {
-                let names: Vec<Option<&'static str>> = holders
-                    .iter()
-                    .map(|(_, m)| self.rules.mode_name_on(resource, *m))
-                    .collect();
-                if names.iter().any(Option::is_some) {
-                    *holder_mode_names = names;
                 }
             }
             Event::Sleeping { call, .. } => *call = self.rules.sleep_call(),
@@ -583,6 +576,13 @@ pub(crate) trait Rules: Sync {
     /// (`inside`), or for COMMIT or ROLLBACK outside one.
     fn flat_transaction_warning(&self, _inside: bool) -> Option<&'static str> {
         None
+    }
+
+    /// A rollback, of the transaction or to a savepoint, undoes the SET statements run
+    /// since (settings that are transactional); `false`: a setting stays as set (SQL
+    /// Server's SET options).
+    fn settings_roll_back(&self) -> bool {
+        false
     }
 
     /// A caught error rolls its block back to where the block began (PL/pgSQL runs a

@@ -841,6 +841,7 @@ impl Exec<'_> {
             txn: txn.id,
             undo: txn.undo.len(),
             locks: self.w.locks.locks_of(txn.id),
+            options: self.w.sessions[i].options.clone(),
         }))
     }
 
@@ -857,6 +858,9 @@ impl Exec<'_> {
     pub(crate) fn roll_back_to(&mut self, i: usize, sp: &Savepoint, keep_conversions: bool) {
         if self.w.sessions[i].txn.as_ref().map(|t| t.id) != Some(sp.txn) {
             return;
+        }
+        if self.rules.settings_roll_back() {
+            self.w.sessions[i].options = sp.options.clone();
         }
         self.undo_to(i, sp.undo);
         let now = self.w.locks.locks_of(sp.txn);

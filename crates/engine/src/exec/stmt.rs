@@ -892,6 +892,15 @@ impl Exec<'_> {
                 .into());
             }
         }
+        if self.rules.settings_roll_back() {
+            // A rollback undoes what SET did in the transaction.
+            let s = &mut self.w.sessions[i];
+            let saved = &s.options;
+            if let Some(t) = s.txn.as_mut() {
+                t.options_at_start
+                    .get_or_insert_with(|| Box::new(saved.clone()));
+            }
+        }
         if let SetOption::TransactionIsolation(_)
         | SetOption::LocalLockTimeout(_)
         | SetOption::LocalStatementTimeout(_) = opt

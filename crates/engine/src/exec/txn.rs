@@ -23,6 +23,7 @@ impl Exec<'_> {
             snapshot_seq: None,
             ssi: None,
             saved_options: None,
+            options_at_start: None,
             batch: self.w.sessions[i].batch,
             undo: Vec::new(),
             rows_written: 0,
@@ -51,6 +52,7 @@ impl Exec<'_> {
                 snapshot_seq: None,
                 ssi: None,
                 saved_options: None,
+                options_at_start: None,
                 batch: self.w.sessions[i].batch,
                 undo: Vec::new(),
                 rows_written: 0,
@@ -177,6 +179,9 @@ impl Exec<'_> {
         }
         self.w.sessions[i].tran_count = 0;
         if let Some(o) = txn.saved_options.take() {
+            self.w.sessions[i].options = *o;
+        }
+        if let Some(o) = txn.options_at_start.take() {
             self.w.sessions[i].options = *o;
         }
         let name = self.w.sessions[i].name.clone();

@@ -605,6 +605,16 @@ pub struct LockManager {
     rows_skip_queue: bool,
 }
 
+/// How many of `queued` requests a new request on `resource` goes behind: all of them,
+/// except a row lock where the dialect lets row locks pass the queue.
+fn ahead_of_new(rows_skip_queue: bool, resource: &Resource, queued: usize) -> usize {
+    if rows_skip_queue && matches!(resource, Resource::Key { .. }) {
+        0
+    } else {
+        queued
+    }
+}
+
 /// Owners whose locks never conflict with each other: the session and transaction
 /// owners of one session, where the dialect says a session's locks never conflict (its
 /// session-level advisory lock and its transaction's lock on the same key are both
@@ -715,11 +725,7 @@ impl LockManager {
                 blockers: blockers.into_iter().collect(),
             };
         }
-        let ahead = if self.rows_skip_queue && matches!(resource, Resource::Key { .. }) {
-            0
-        } else {
-            queue.waiting.len()
-        };
+        let ahead = ahead_of_new(self.rows_skip_queue, &resource, queue.waiting.len());
         let blockers = queue.blockers_at(ahead, owner, mode, false, &self.kin);
         if blockers.is_empty() {
             queue.granted.push(Held {
@@ -744,6 +750,30 @@ impl LockManager {
         Request::Waiting {
             blockers: blockers.into_iter().collect(),
         }
+    }
+
+    /// Without enqueueing: whom [`Self::request`] would make `owner` wait for, granted
+    /// locks and earlier requests alike (empty: it would be granted). A request that
+    /// must not wait (a try lock) is refused on this, as a server refuses one that
+    /// conflicts with a waiting request's mode.
+    pub fn request_blockers(
+        &self,
+        owner: OwnerId,
+        resource: &Resource,
+        mode: LockMode,
+    ) -> Vec<OwnerId> {
+        let Some(queue) = self.resources.get(resource) else {
+            return Vec::new();
+        };
+        let blockers = match queue.held_by(owner) {
+            Some(h) if covers(h.mode, mode) => BTreeSet::new(),
+            Some(h) => queue.blockers_at(0, owner, combine(h.mode, mode), true, &self.kin),
+            None => {
+                let ahead = ahead_of_new(self.rows_skip_queue, resource, queue.waiting.len());
+                queue.blockers_at(ahead, owner, mode, false, &self.kin)
+            }
+        };
+        blockers.into_iter().collect()
     }
 
     /// Without enqueueing: the other owners whose GRANTED locks are incompatible with `mode`

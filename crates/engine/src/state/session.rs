@@ -72,6 +72,9 @@ pub(crate) struct Txn {
     /// The session's options before a setting made for this transaction only; they come
     /// back when it ends.
     pub saved_options: Option<Box<Options>>,
+    /// The session's options before its first SET in this transaction, where a
+    /// rollback undoes settings too (`Rules::settings_roll_back`).
+    pub options_at_start: Option<Box<Options>>,
     /// The batch that began it: an error in a later batch fails a flat transaction's
     /// block, one in the same batch (a DO block that opened it) only ends it.
     pub batch: usize,
@@ -160,6 +163,9 @@ pub(crate) struct Savepoint {
     pub txn: TxnId,
     pub undo: usize,
     pub locks: Vec<(Resource, LockMode)>,
+    /// The session's settings, which rolling back to it restores where settings roll
+    /// back (`Rules::settings_roll_back`).
+    pub options: Options,
 }
 
 #[derive(Clone)]

@@ -21,6 +21,7 @@ why-wait-incompatible = { $mode } is not compatible with { $held }: { $session }
 why-refused-title = Why { $session } was refused
 why-refused-asks = { $session } asks for { $mode } on { $resource } with { $function }, which never waits.
 why-refused-incompatible = { $mode } is not compatible with { $held }, which { $holder } holds: { $function } answers false at once, and { $session } goes on without the lock.
+why-refused-behind = { $queued } asked for { $wanted } on { $resource } earlier{ $aside } and still waits for it. Locks are granted in order, and { $mode } is not compatible with { $wanted }: { $function } answers false at once rather than wait behind { $queued }, and { $session } goes on without the lock.
 why-holds-since = { $holder } holds { $mode } on { $resource } since { $time }
 why-holds = { $holder } holds { $mode } on { $resource }.
 why-key-check = The lock comes from { $holder }'s check of foreign key { $constraint }: until { $holder }'s transaction ends, the referenced row can be neither deleted nor given another key.

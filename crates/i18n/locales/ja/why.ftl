@@ -21,6 +21,7 @@ why-wait-incompatible = { $mode } は { $held } と両立しません: { $sessio
 why-refused-title = { $session } が拒否された理由
 why-refused-asks = { $session } は { $function } で { $resource } に { $mode } ロックを要求します。この関数は決して待ちません。
 why-refused-incompatible = { $mode } は { $holder } が保持する { $held } と両立しません: { $function } はすぐに false を返し、{ $session } はロックなしで先へ進みます。
+why-refused-behind = { $queued } は先に { $resource } の { $wanted } を要求し{ $aside }、まだ待っています。ロックは順番に付与され、{ $mode } は { $wanted } と両立しないため、{ $function } は { $queued } の後ろで待たずにすぐ false を返し、{ $session } はロックなしで先へ進みます。
 why-holds-since = { $holder } は { $time } から { $resource } に { $mode } を保持しています
 why-holds = { $holder } は { $resource } に { $mode } を保持しています。
 why-key-check = このロックは { $holder } の外部キー { $constraint } の検査が取得したものです。{ $holder } のトランザクションが終わるまで、参照される行は削除も、キーの変更もできません。

@@ -22,6 +22,7 @@ why-wait-incompatible = { $mode } nie jest zgodna z { $held }: { $session } czek
 why-refused-title = Dlaczego { $session } dostała odmowę
 why-refused-asks = Sesja { $session } prosi o blokadę { $mode } na { $resource } przez { $function }, które nigdy nie czeka.
 why-refused-incompatible = { $mode } nie jest zgodna z { $held }, którą trzyma { $holder }: { $function } od razu zwraca false, a { $session } idzie dalej bez blokady.
+why-refused-behind = Wcześniejsze żądanie { $queued } o { $wanted } na { $resource }{ $aside } wciąż czeka. Blokady są przyznawane po kolei, a { $mode } nie jest zgodna z { $wanted }: { $function } od razu zwraca false, zamiast czekać za { $queued }, a { $session } idzie dalej bez blokady.
 why-holds-since = { $holder } trzyma { $mode } na { $resource } od { $time }
 why-holds = { $holder } trzyma { $mode } na { $resource }.
 why-key-check = Tę blokadę założyło sprawdzenie klucza obcego { $constraint } w sesji { $holder }: wiersza, do którego odwołuje się nowy wiersz, nie można usunąć ani zmienić jego klucza, dopóki transakcja { $holder } się nie skończy.

@@ -513,6 +513,98 @@ SELECT pg_advisory_unlock(42);";
     assert!(sqlstates(&sim, "A").is_empty() && sqlstates(&sim, "C").is_empty());
 }
 
+/// Real server (PostgreSQL 15): a try lock is refused by a waiting request as by a
+/// holder. A holds lock 1 shared and C waits for it exclusively: E's
+/// `pg_try_advisory_lock_shared(1)`, compatible with A's lock, would queue behind C's
+/// request, so it answers false at once instead of waiting (it waited for A and then
+/// answered true).
+#[test]
+fn a_try_lock_is_refused_by_a_request_queued_ahead() {
+    let holder = "BEGIN;
+SELECT pg_advisory_xact_lock_shared(1);
+SELECT pg_sleep(1);
+COMMIT;";
+    let queued = "BEGIN;
+SELECT pg_advisory_xact_lock(1);
+COMMIT;";
+    for trier in [
+        "SELECT pg_try_advisory_lock_shared(1);",
+        "BEGIN;
+SELECT pg_try_advisory_xact_lock_shared(1);
+COMMIT;",
+    ] {
+        let sessions = [("A", 0, holder), ("C", 200, queued), ("E", 500, trier)];
+        let sim = pg(TASKS, &sessions);
+        assert_eq!(wait_ms(&sim, "E"), 0, "{trier}");
+        assert_eq!(results(&sim, "E"), [vec![vec![Value::False]]], "{trier}");
+        assert!(
+            (799..=801).contains(&wait_ms(&sim, "C")),
+            "{}",
+            wait_ms(&sim, "C")
+        );
+        let lines = pg_trace(TASKS, &sessions, &["E is refused"]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains("C is queued ahead for ExclusiveLock"),
+            "{lines:?}"
+        );
+    }
+}
+
+/// Real server (PostgreSQL 15): SET is transactional. A `SET lock_timeout` in a
+/// transaction that rolls back (by ROLLBACK, by an error, or to a savepoint taken
+/// before it) is undone, so B's later UPDATE waits for A's row the whole 1.5 s; one
+/// that commits stays, and the wait gives up after 300 ms with 55P03.
+#[test]
+fn a_rolled_back_set_is_undone() {
+    let setup = "CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
+INSERT INTO t VALUES (1, 0);";
+    let holder = "BEGIN;
+UPDATE t SET v = 1 WHERE id = 1;
+SELECT pg_sleep(2);
+COMMIT;";
+    let set = "SET lock_timeout = '300ms';";
+    let update = "UPDATE t SET v = 2 WHERE id = 1;";
+    for (ending, script, timed_out) in [
+        (
+            "rollback",
+            format!("BEGIN;\n{set}\nROLLBACK;\n{update}"),
+            false,
+        ),
+        (
+            "error",
+            format!("BEGIN;\n{set}\nSELECT 1 / 0;\nCOMMIT;\n{update}"),
+            false,
+        ),
+        (
+            "savepoint",
+            format!("BEGIN;\nSAVEPOINT s;\n{set}\nROLLBACK TO SAVEPOINT s;\n{update}\nCOMMIT;"),
+            false,
+        ),
+        ("commit", format!("BEGIN;\n{set}\nCOMMIT;\n{update}"), true),
+        // SET LOCAL ends with its transaction however it ends.
+        (
+            "local",
+            format!("BEGIN;\nSET LOCAL lock_timeout = '300ms';\nCOMMIT;\n{update}"),
+            false,
+        ),
+    ] {
+        let sim = pg(setup, &[("A", 0, holder), ("B", 500, &script)]);
+        let states = sqlstates(&sim, "B");
+        if timed_out {
+            assert_eq!(wait_ms(&sim, "B"), 300, "{ending}");
+            assert_eq!(states, ["55P03"], "{ending}");
+        } else {
+            assert!(
+                (1499..=1501).contains(&wait_ms(&sim, "B")),
+                "{ending}: {}",
+                wait_ms(&sim, "B")
+            );
+            assert!(!states.contains(&"55P03"), "{ending}: {states:?}");
+        }
+    }
+}
+
 /// Real server: `pg_advisory_xact_lock` ends with the transaction that took it.
 #[test]
 fn transaction_advisory_locks_end_with_the_transaction() {

@@ -172,16 +172,12 @@ fn lock(
         // The session's own locks (session or transaction scope) never refuse it, also
         // when this owner has locked nothing yet.
         x.w.locks.join_session(owner, i as u32);
-        let holders = x.w.locks.conflicts(owner, &res, call.mode);
-        if !holders.is_empty() {
+        // A holder's lock refuses it, and so does an earlier request it would queue
+        // behind: the server grants no try lock past a waiter whose mode conflicts.
+        let blockers = x.w.locks.request_blockers(owner, &res, call.mode);
+        if !blockers.is_empty() {
             if x.recording() {
-                let holders = holders
-                    .into_iter()
-                    .filter_map(|o| {
-                        let mode = x.w.locks.held(o, &res)?.0;
-                        Some((x.w.owner_name(o), mode))
-                    })
-                    .collect();
+                let (holders, queued) = x.blocked_by(&res, call.mode, &blockers);
                 let session = x.w.sessions[i].name.clone();
                 let resource = x.w.resource_text(&res);
                 x.push(Event::LockRefused {
@@ -192,6 +188,7 @@ fn lock(
                     function: call.function,
                     mode_name: None,
                     holder_mode_names: Vec::new(),
+                    queued,
                 });
             }
             return Ok(Value::bool(false));

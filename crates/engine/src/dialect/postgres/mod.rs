@@ -742,6 +742,10 @@ impl Rules for Postgres {
         true
     }
 
+    fn settings_roll_back(&self) -> bool {
+        true
+    }
+
     /// CALL in autocommit mode: the procedure's statements share the call's transaction
     /// (PostgreSQL 11+ "Transaction Management" in PL/pgSQL).
     fn call_is_transaction(&self) -> bool {
