@@ -259,6 +259,19 @@ test('explore: one statement holds for every interleaving at 2 × 3, exhaustivel
   assert.match(await result.textContent(), /holds for every interleaving up to 400 steps per interleaving/);
 });
 
+test('explore: on the scheduler\'s own settings (500 tasks) the duplicate is found among the short interleavings first', async (t) => {
+  const { page } = t;
+  // Depth first down 500 tasks met the 16-step duplicate only after 11 078 states.
+  await openScheduler(t, 'claim=two-step');
+  await page.click('[data-testid=explore-button]');
+  const result = page.locator('[data-testid=explore-result]');
+  await result.waitFor({ timeout: 30_000 });
+  assert.equal(await result.getAttribute('data-verdict'), 'violated');
+  assert.equal(await result.getAttribute('data-steps'), '16');
+  const states = Number(await result.getAttribute('data-states'));
+  assert.ok(states < 1000, `found after ${states} states`);
+});
+
 test('explore: Cancel (or Esc) stops a long search', async (t) => {
   const { page } = t;
   await openScheduler(t, 'claim=conditional&tasks=3&workers=4');

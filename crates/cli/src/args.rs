@@ -276,8 +276,10 @@ translation errors, SQL the engine refuses).";
 
 const EXPLORE_AFTER_HELP: &str = "\
 The search runs the sessions untimed (every statement boundary is a choice, WAITFOR
-only yields, as `run --untimed`), depth first, skipping states it has seen and orders
-of independent steps it has tried; when --max-states runs out it makes random walks.
+only yields, as `run --untimed`), depth first in rounds 16 steps deep, then twice as
+deep while a round finds nothing (up to --max-steps), skipping states it has seen and
+orders of independent steps it has tried; when --max-states runs out it makes random
+walks.
 A property is SQL over the state checked after every step (`always`) or at the end of
 the run (`at_end`), or a built-in: no-errors, no-deadlock (lessons/README.md).
 
