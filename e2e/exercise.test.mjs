@@ -124,6 +124,11 @@ test('exercise: Check fails as shipped and shows the failing run; hints come one
   await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot('exercise-failing-light');
   await page.screenshot({ path: join(SHOTS, 'exercise-failing-light-full.png'), fullPage: true });
+  // A reload keeps the hints shown: a learner who reloads has read them already.
+  await page.reload();
+  await page.waitForSelector('[data-testid=exercise]');
+  assert.equal(await page.locator('[data-testid=hint]').count(), 3);
+  assert.equal(await page.$('[data-testid=hint-button]'), null);
 });
 
 test('exercise: a SQL error in the learner\'s text is shown at line:col, never a panic', async (t) => {
@@ -139,6 +144,10 @@ test('exercise: a SQL error in the learner\'s text is shown at line:col, never a
   assert.match(await error.textContent(), new RegExp(`next_task:${line}:${col}: .*expected`));
   assert.equal(line, '8', 'the parser stops at WHERE, on the line after the missing ")"');
   assert.equal(await page.getAttribute(EDITOR, 'aria-invalid'), 'true');
+  // Said once: the verdict beside Check is the alert; the editor's copy describes it.
+  const alerts = await page.$$eval('[role=alert]', (els) => els.filter((el) => /next_task:/.test(el.textContent)).length);
+  assert.equal(alerts, 1, 'the error is announced more than once');
+  assert.match(await page.getAttribute(EDITOR, 'aria-describedby'), /-error/);
   assert.equal(await page.$('#panic-panel'), null);
   assert.equal(await page.$('[data-testid=failing-run]'), null);
 });
@@ -240,7 +249,7 @@ test('exercise: solving by editing SQL marks it solved, survives a reload, and a
   const measure = await page.evaluate(() => performance.getEntriesByName('lockstep:check').map((e) => e.duration));
   console.log(`     Check (5 seeds + the run shown) took ${measure.map((d) => d.toFixed(1)).join(', ')} ms`);
   const stored = await saved(page);
-  assert.match(stored, /^lockstep-progress 2\nsolved\n(goal met [^\n]+\n){5}sql next_task .*READPAST/);
+  assert.match(stored, /^lockstep-progress 3\nsolved\n(goal met [^\n]+\n){5}sql next_task .*READPAST/);
   await page.evaluate(() => scrollTo(0, 0));
   await t.screenshot('exercise-solved-light');
   await page.screenshot({ path: join(SHOTS, 'exercise-solved-light-full.png'), fullPage: true });
@@ -328,6 +337,28 @@ test('exercise: every exercise opens, and its starting SQL fails Check', async (
     assert.equal(await check(page), false, `${id}: solved as shipped`);
     await page.waitForSelector('[data-testid=failing-run] [data-testid=transport]');
   }
+});
+
+test('facilitator: reset asks first, says how many exercises it would forget, and Keep keeps them', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  await page.click('[data-testid=hint-button]');
+  await page.waitForFunction((k) => localStorage.getItem(k) !== null, KEY);
+  await t.open('#/facilitator');
+  await page.click('[data-testid=clear-all-progress]');
+  assert.match(await page.textContent('[data-testid=confirm-clear]'), /Forget what 1 exercise has saved in this browser/);
+  assert.equal(await page.$('[data-testid=cleared]'), null);
+  await page.click('[data-testid=confirm-clear-no]');
+  assert.equal(await page.$('[data-testid=confirm-clear]'), null);
+  assert.notEqual(await saved(page), null, 'Keep forgot the progress');
+  await page.click('[data-testid=clear-all-progress]');
+  await page.click('[data-testid=confirm-clear-yes]');
+  assert.equal(await page.textContent('[data-testid=cleared]'), 'Cleared saved progress of 1 exercise.');
+  assert.equal(await saved(page), null);
+  // With nothing saved there is nothing to ask.
+  await page.click('[data-testid=clear-all-progress]');
+  assert.equal(await page.$('[data-testid=confirm-clear]'), null);
+  assert.equal(await page.textContent('[data-testid=cleared]'), 'Cleared saved progress of 0 exercises.');
 });
 
 test('facilitator: lists every exercise with goal, checks and hints, and prints black on white without buttons', async (t) => {

@@ -10,7 +10,7 @@
 //
 // Each test gets a fresh browser context (empty localStorage, light colour scheme
 // unless `{ colorScheme: 'dark' }` is passed as the third argument) and fails if the
-// page logged a console error, threw, or a request failed, unless it passes
+// page logged a console error or warning, threw, or a request failed, unless it passes
 // `{ allowErrors: true }` and checks `t.errors` itself.
 
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ export function test(name, fn, options = {}) {
  * @property {import('playwright-core').Page} page
  * @property {import('playwright-core').BrowserContext} context
  * @property {string} baseUrl  the app's URL, ending in '/'
- * @property {{ kind: string, text: string }[]} errors  console errors, page errors, failed requests
+ * @property {{ kind: string, text: string }[]} errors  console errors and warnings, page errors, failed requests
  * @property {(hash?: string) => Promise<void>} open  loads the app (at `hash`) and waits until it rendered
  * @property {(name: string) => Promise<string>} screenshot  saves target/e2e/<name>.png, returns the path
  * @property {(hash?: string) => string} url

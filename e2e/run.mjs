@@ -94,7 +94,9 @@ async function runOne(t, baseUrl) {
   page.setDefaultTimeout(10_000);
   const errors = [];
   page.on('console', (msg) => {
+    // A warning is what a blogger opening the console under a widget sees: as bad as an error.
     if (msg.type() === 'error') errors.push({ kind: 'console', text: msg.text() });
+    if (msg.type() === 'warning') errors.push({ kind: 'console warning', text: msg.text() });
   });
   page.on('pageerror', (err) => errors.push({ kind: 'pageerror', text: String(err) }));
   page.on('requestfailed', (req) => {

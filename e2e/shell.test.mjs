@@ -6,7 +6,7 @@ const THEME_KEY = 'lockstep.theme';
 const PANIC_MESSAGE = 'deliberate panic from #/debug/panic';
 
 const theme = (page) => page.evaluate(() => document.documentElement.dataset.theme);
-const pressed = (page) => page.getAttribute('#theme-switch', 'aria-pressed');
+const label = (page) => page.getAttribute('#theme-switch', 'aria-label');
 const bodyColour = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 test('home: on a phone the header is the name and controls on a line, the tagline under them', async (t) => {
@@ -93,7 +93,7 @@ test('home: loads with no console errors, page errors or failed requests', async
 test('theme: follows a light system colour scheme', async (t) => {
   await t.open();
   assert.equal(await theme(t.page), 'light');
-  assert.equal(await pressed(t.page), 'false');
+  assert.equal(await label(t.page), 'Light theme: switch to the dark theme');
 });
 
 test(
@@ -101,7 +101,7 @@ test(
   async (t) => {
     await t.open();
     assert.equal(await theme(t.page), 'dark');
-    assert.equal(await pressed(t.page), 'true');
+    assert.equal(await label(t.page), 'Dark theme: switch to the light theme');
     assert.equal(await t.page.evaluate((k) => localStorage.getItem(k), THEME_KEY), null);
   },
   { colorScheme: 'dark' },
@@ -114,7 +114,7 @@ test('theme: the switch toggles, restyles the page, and persists across reloads'
 
   await page.click('#theme-switch');
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-  assert.equal(await pressed(page), 'true');
+  assert.equal(await label(page), 'Dark theme: switch to the light theme');
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), THEME_KEY), 'dark');
   assert.notEqual(await bodyColour(page), lightColour, 'background did not change');
   await t.screenshot('home-dark');
@@ -122,13 +122,13 @@ test('theme: the switch toggles, restyles the page, and persists across reloads'
   await page.reload();
   await page.waitForSelector('#lesson-list');
   assert.equal(await theme(page), 'dark', 'theme lost on reload');
-  assert.equal(await pressed(page), 'true');
+  assert.equal(await label(page), 'Dark theme: switch to the light theme');
 
   // Keyboard: the switch is a real button, so focus + Space toggles it.
   await page.focus('#theme-switch');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
-  assert.equal(await pressed(page), 'false');
+  assert.equal(await label(page), 'Light theme: switch to the dark theme');
   await page.reload();
   await page.waitForSelector('#lesson-list');
   assert.equal(await theme(page), 'light');
@@ -137,8 +137,16 @@ test('theme: the switch toggles, restyles the page, and persists across reloads'
 
 test('theme: the switch is labelled and reachable with Tab', async (t) => {
   const { page } = t;
+  // Its accessible name starts with the word it shows, in every language, so a voice
+  // command that says what it sees ("click Light") finds it.
+  for (const lang of ['en', 'pl', 'ja']) {
+    await t.open(`#/?lang=${lang}`);
+    const shown = (await page.textContent('#theme-switch .theme-switch__text')).trim();
+    const name = await page.getByRole('button', { name: shown }).getAttribute('id');
+    assert.equal(name, 'theme-switch', `${lang}: no button named after "${shown}"`);
+    assert.ok((await label(page)).startsWith(shown), `${lang}: "${await label(page)}" does not start with "${shown}"`);
+  }
   await t.open();
-  assert.equal(await page.getAttribute('#theme-switch', 'aria-label'), 'Dark theme');
   let focused = null;
   for (let i = 0; i < 5 && focused !== 'theme-switch'; i++) {
     await page.keyboard.press('Tab');
@@ -358,4 +366,47 @@ test('lesson page: headings go down one level at a time, and a lesson\'s SQL is 
   const sizes = await page.$eval('.prose pre.code', (pre) => [getComputedStyle(pre).fontSize, getComputedStyle(pre.querySelector('code')).fontSize]);
   assert.equal(sizes[1], sizes[0], 'the code in a block is the block\'s size');
   assert.ok(parseFloat(sizes[1]) >= 12, `SQL at ${sizes[1]}`);
+});
+
+test('title: each page names what it shows in the tab, in the page\'s language', async (t) => {
+  const { page } = t;
+  await t.open('#/');
+  await page.waitForSelector('#lesson-list');
+  assert.equal(await page.title(), 'Lockstep');
+  const routes = [
+    '#/lesson/queue-wait-or-skip',
+    '#/lesson/queue-wait-or-skip?lang=pl',
+    '#/lesson/queue-wait-or-skip/compare?left=readpast:on&right=readpast:off&lang=ja',
+    '#/lesson/queue-claim-race/matrix',
+    '#/lesson/queue-claim-race/schedule',
+    '#/exercise/exercise-skip-locked',
+    '#/facilitator',
+  ];
+  const titles = new Set();
+  for (const route of routes) {
+    await t.open(route);
+    const heading = (await page.textContent('#main h2')).trim();
+    await page.waitForFunction((h) => document.title === `${h} · Lockstep`, heading, { timeout: 3000 }).catch(() => {});
+    assert.equal(await page.title(), `${heading} · Lockstep`, route);
+    titles.add(await page.title());
+  }
+  assert.equal(titles.size, routes.length, 'every page has a title of its own');
+});
+
+test('keyboard: following a link that leaves the page puts the focus on the new page, not on its body', async (t) => {
+  const { page } = t;
+  await t.open('#/lesson/queue-wait-or-skip');
+  await page.waitForSelector('[data-testid=player]');
+  const compare = page.locator('a[href*="/compare?"]').first();
+  await compare.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=compare]', { state: 'attached' });
+  await page.waitForFunction(() => document.activeElement && document.activeElement !== document.body, null, { timeout: 3000 }).catch(() => {});
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+  // The first load leaves the focus alone: the first Tab still finds the skip link.
+  await t.open('#/lesson/queue-wait-or-skip');
+  await page.reload();
+  await page.waitForSelector('[data-testid=player]');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-link');
 });

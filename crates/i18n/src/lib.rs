@@ -266,13 +266,14 @@ macro_rules! t {
 /// How a language writes numbers: the digit group separator and the decimal mark.
 fn marks(lang: Lang) -> (char, char) {
     match lang {
-        // Polish groups with a no-break space, so `1 500 ms` never breaks in two.
+        // Polish groups with a no-break space, so `15 000 ms` never breaks in two.
         Lang::Pl => ('\u{a0}', ','),
         Lang::En | Lang::Ja => (',', '.'),
     }
 }
 
-/// `1500` → `1,500` (English, Japanese), `1 500` (Polish, U+00A0).
+/// `1500` → `1,500` (English, Japanese), `1500` (Polish); `15000` → `15 000` (Polish,
+/// U+00A0).
 pub fn group_digits(n: u64) -> String {
     group_in(lang(), n)
 }
@@ -280,6 +281,11 @@ pub fn group_digits(n: u64) -> String {
 fn group_in(lang: Lang, n: u64) -> String {
     let (sep, _) = marks(lang);
     let digits = n.to_string();
+    // CLDR's minimum grouping digits: Polish groups a number of five digits or more
+    // (`1500`, `15 000`), as `Intl.NumberFormat('pl')` does.
+    if lang == Lang::Pl && digits.len() <= 4 {
+        return digits;
+    }
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -305,7 +311,7 @@ fn decimal_in(lang: Lang, whole: u64, thousandths: u64) -> String {
     out
 }
 
-/// Virtual time in milliseconds: `1,500 ms`, `1 500 ms`, `0.021 ms` (µs precision).
+/// Virtual time in milliseconds: `1,500 ms`, `1500 ms`, `0.021 ms` (µs precision).
 pub fn ms(us: u64) -> String {
     format!("{} ms", decimal(us / 1000, us % 1000))
 }

@@ -140,10 +140,14 @@ impl ExerciseState {
                 })
             })
             .collect();
+        // A lesson edited since may have fewer hints than were shown.
+        let hints_shown = progress
+            .hints
+            .min(lesson.exercise.as_ref().map_or(0, |e| e.hints.len()));
         ExerciseState {
             lesson: Shared(lesson),
             blocks,
-            hints_shown: 0,
+            hints_shown,
             solved: progress.solved,
             goals: progress.goals,
             checking: false,
@@ -182,12 +186,13 @@ impl ExerciseState {
                 .any(|(b, c)| b.text != *c)
     }
 
-    /// What to save: solved, the goals' results, and the SQL of blocks the learner
-    /// changed.
+    /// What to save: solved, the goals' results, the hints shown, and the SQL of blocks
+    /// the learner changed.
     pub fn progress(&self) -> Progress {
         Progress {
             solved: self.solved,
             goals: self.goals.clone(),
+            hints: self.hints_shown,
             sql: self
                 .blocks
                 .iter()
@@ -866,6 +871,18 @@ mod tests {
         let state = ExerciseState::new(Rc::clone(&lesson), Ok(None));
         let state = reduce(state, (0..n + 3).map(|_| ExerciseAction::ShowHint));
         assert_eq!(state.hints_shown, n);
+        // A reload shows the hints that were shown; a saved count past the lesson's
+        // hints (the lesson lost one since) shows them all.
+        let reloaded = |hints| {
+            let saved = Progress {
+                hints,
+                ..Progress::default()
+            };
+            let saved = Progress::decode(&saved.encode()).map(Some);
+            ExerciseState::new(Rc::clone(&lesson), saved).hints_shown
+        };
+        assert_eq!(reloaded(2), 2);
+        assert_eq!(reloaded(n + 5), n);
         let state = reduce(
             state,
             [

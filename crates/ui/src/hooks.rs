@@ -352,6 +352,43 @@ pub fn use_ready_mark(ready: bool) {
     });
 }
 
+/// After a navigation that removed the focused element (a link to another page, a
+/// compare's ⇄), the focus goes to the page's `<main>`, not the document's body, so a
+/// keyboard or screen-reader user continues from the top of the new page. The first
+/// page load leaves the focus alone (the first Tab finds the skip link).
+#[hook]
+pub fn use_focus_after_navigation(route: crate::route::Route) {
+    let first = use_mut_ref(|| true);
+    use_effect_with(route, move |_| {
+        if first.replace(false) {
+            return;
+        }
+        let Some(document) = window().document() else {
+            return;
+        };
+        let lost = document
+            .active_element()
+            .is_none_or(|el| el.tag_name() == "BODY");
+        if let Some(main) = document
+            .get_element_by_id("main")
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            .filter(|_| lost)
+        {
+            let _ = main.focus();
+        }
+    });
+}
+
+/// Writes `title` as the document's title whenever it changes.
+#[hook]
+pub fn use_document_title(title: String) {
+    use_effect_with(title, |title| {
+        if let Some(document) = window().document() {
+            document.set_title(title);
+        }
+    });
+}
+
 /// Engine steps a view may take to compute during a render; further (a replay from
 /// the start of a long run) it is computed just after, so dragging the scrubber over
 /// thirty thousand events stays fluid.

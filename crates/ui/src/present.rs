@@ -1048,7 +1048,7 @@ pub fn errors_text(errors: &[engine::SqlErrorInfo]) -> String {
     } else {
         errors
             .iter()
-            .map(|e| e.code())
+            .map(|e| crate::i18n::error_code(e.number, e.sqlstate))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -1072,6 +1072,24 @@ pub fn results_text(results: &[engine::ResultSet]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_without_a_number_is_named_in_the_pages_language() {
+        let error = |number, sqlstate| engine::SqlErrorInfo {
+            number,
+            severity: 0,
+            state: 0,
+            message: String::new(),
+            caught: false,
+            sqlstate,
+            at: None,
+        };
+        let errors = [error(engine::UNNUMBERED, None), error(0, Some("40001"))];
+        crate::i18n::set_lang(crate::i18n::Lang::Pl);
+        assert_eq!(errors_text(&errors), "(bez numeru), 40001");
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert_eq!(errors_text(&errors), "(no number), 40001");
+    }
 
     #[test]
     fn ms_labels() {

@@ -1,10 +1,11 @@
 //! A learner's progress on an exercise, kept in the browser's `localStorage` under
-//! `lockstep.exercise.<id>`: whether it was solved, which goals the last Check met, and
-//! the last SQL typed into each editable block. The stored text is a small line format
-//! (a version line, then `solved`, one `goal met|unmet <name>` line per goal and one
-//! `sql <block> <text>` line per block, names and text percent-escaped), so a value that
-//! is not exactly that is recognised as corrupt: the page then drops it and says so, and
-//! never trusts half of it. Version 1 (no goal lines) is still read.
+//! `lockstep.exercise.<id>`: whether it was solved, which goals the last Check met, how
+//! many hints are shown, and the last SQL typed into each editable block. The stored
+//! text is a small line format (a version line, then `solved`, `hints <n>`, one `goal
+//! met|unmet <name>` line per goal and one `sql <block> <text>` line per block, names and
+//! text percent-escaped), so a value that is not exactly that is recognised as corrupt:
+//! the page then drops it and says so, and never trusts half of it. Versions 1 (no goal
+//! lines) and 2 (no hints line) are still read.
 //!
 //! Encoding and decoding are pure (tested natively); [`load`], [`peek`], [`save`] and
 //! [`clear`] are the browser edge. Storage may be missing (a sandboxed iframe, privacy
@@ -14,7 +15,9 @@ use web_sys::Storage;
 
 /// Prefix of every key this module writes.
 pub const KEY_PREFIX: &str = "lockstep.exercise.";
-const VERSION_LINE: &str = "lockstep-progress 2";
+const VERSION_LINE: &str = "lockstep-progress 3";
+/// Before the hints shown were kept.
+const VERSION_2_LINE: &str = "lockstep-progress 2";
 /// Before goal results were kept.
 const VERSION_1_LINE: &str = "lockstep-progress 1";
 
@@ -25,6 +28,8 @@ pub struct Progress {
     /// Each goal's result at the last Check (name, met), in the lesson's order; empty
     /// when the last Check judged none (or there was none).
     pub goals: Vec<(String, bool)>,
+    /// Hints shown, so a reload in a workshop does not hide what the learner has read.
+    pub hints: usize,
     /// The learner's last SQL per editable block id, in block order.
     pub sql: Vec<(String, String)>,
 }
@@ -34,9 +39,10 @@ pub struct Progress {
 pub struct Corrupt;
 
 impl Progress {
-    /// Nothing worth keeping: not solved, no goal judged and no SQL of the learner's own.
+    /// Nothing worth keeping: not solved, no goal judged, no hint shown and no SQL of
+    /// the learner's own.
     pub fn is_empty(&self) -> bool {
-        !self.solved && self.goals.is_empty() && self.sql.is_empty()
+        !self.solved && self.goals.is_empty() && self.hints == 0 && self.sql.is_empty()
     }
 
     /// Goals met at the last Check, of those judged.
@@ -50,6 +56,9 @@ impl Progress {
         out.push('\n');
         if self.solved {
             out.push_str("solved\n");
+        }
+        if self.hints > 0 {
+            out.push_str(&format!("hints {}\n", self.hints));
         }
         for (goal, met) in &self.goals {
             out.push_str(if *met { "goal met " } else { "goal unmet " });
@@ -68,17 +77,26 @@ impl Progress {
 
     pub fn decode(text: &str) -> Result<Progress, Corrupt> {
         let mut lines = text.split('\n');
-        let with_goals = match lines.next() {
-            Some(VERSION_LINE) => true,
-            Some(VERSION_1_LINE) => false,
+        let version = match lines.next() {
+            Some(VERSION_LINE) => 3,
+            Some(VERSION_2_LINE) => 2,
+            Some(VERSION_1_LINE) => 1,
             _ => return Err(Corrupt),
         };
+        let mut hints_read = false;
         let mut progress = Progress::default();
         for line in lines {
             match line.split(' ').collect::<Vec<_>>().as_slice() {
                 [""] => {}
                 ["solved"] => progress.solved = true,
-                ["goal", result @ ("met" | "unmet"), goal] if with_goals => {
+                ["hints", n] if version >= 3 && !hints_read => {
+                    hints_read = true;
+                    progress.hints = n.parse().ok().filter(|n| *n > 0).ok_or(Corrupt)?;
+                    if n.starts_with('+') || n.starts_with('0') {
+                        return Err(Corrupt);
+                    }
+                }
+                ["goal", result @ ("met" | "unmet"), goal] if version >= 2 => {
                     let goal = unescape(goal)?;
                     if goal.is_empty() || progress.goals.iter().any(|(g, _)| *g == goal) {
                         return Err(Corrupt);
@@ -224,6 +242,7 @@ mod tests {
                 ("B gets its task at once (waits at most 1 ms)".into(), true),
                 ("No errors %20".into(), false),
             ],
+            hints: 2,
             sql: vec![
                 (
                     "next_task".into(),
@@ -233,9 +252,9 @@ mod tests {
             ],
         };
         let text = progress.encode();
-        assert_eq!(text.lines().count(), 6, "{text}");
+        assert_eq!(text.lines().count(), 7, "{text}");
         assert!(
-            text.starts_with("lockstep-progress 2\nsolved\ngoal met B%20gets%20"),
+            text.starts_with("lockstep-progress 3\nsolved\nhints 2\ngoal met B%20gets%20"),
             "{text}"
         );
         assert_eq!(Progress::decode(&text), Ok(progress));
@@ -251,7 +270,15 @@ mod tests {
             "",
             "garbage",
             "{\"solved\":true}",
-            "lockstep-progress 3\nsolved\n",
+            "lockstep-progress 4\nsolved\n",
+            // The hints line came with version 3, once, a count from 1.
+            "lockstep-progress 2\nhints 1\n",
+            "lockstep-progress 3\nhints 1\nhints 2\n",
+            "lockstep-progress 3\nhints 0\n",
+            "lockstep-progress 3\nhints 01\n",
+            "lockstep-progress 3\nhints +1\n",
+            "lockstep-progress 3\nhints -1\n",
+            "lockstep-progress 3\nhints\n",
             "lockstep-progress 1\nsolved yes\n",
             // Goal lines came with version 2.
             "lockstep-progress 1\ngoal met a\n",
@@ -272,7 +299,7 @@ mod tests {
         }
     }
 
-    /// What an earlier release saved is still read, and written back as version 2.
+    /// What an earlier release saved is still read, and written back as version 3.
     #[test]
     fn reads_version_1() {
         let old = "lockstep-progress 1\nsolved\nsql next_task SELECT%201%0A\n";
@@ -282,12 +309,18 @@ mod tests {
             Progress {
                 solved: true,
                 goals: Vec::new(),
+                hints: 0,
                 sql: vec![("next_task".into(), "SELECT 1\n".into())],
             }
         );
         assert_eq!(
             progress.encode(),
-            "lockstep-progress 2\nsolved\nsql next_task SELECT%201%0A\n"
+            "lockstep-progress 3\nsolved\nsql next_task SELECT%201%0A\n"
+        );
+        let v2 = "lockstep-progress 2\ngoal met a\n";
+        assert_eq!(
+            Progress::decode(v2).unwrap().goals,
+            vec![("a".into(), true)]
         );
     }
 
@@ -300,14 +333,18 @@ mod tests {
         assert_eq!(progress.goals_met(), (2, 3));
         assert!(!progress.is_empty(), "goal results are worth keeping");
         assert_eq!(Progress::default().goals_met(), (0, 0));
+        let hints = Progress {
+            hints: 1,
+            ..Progress::default()
+        };
+        assert!(!hints.is_empty(), "hints shown are worth keeping");
     }
 
     #[test]
     fn finds_sql_by_block() {
         let progress = Progress {
-            solved: false,
-            goals: Vec::new(),
             sql: vec![("worker".into(), "SELECT 1".into())],
+            ..Progress::default()
         };
         assert_eq!(progress.sql_for("worker"), Some("SELECT 1"));
         assert_eq!(progress.sql_for("other"), None);

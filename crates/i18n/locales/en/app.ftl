@@ -3,7 +3,9 @@
 tagline = Watch database job queues and locks behave, one step at a time.
 language = Language
 skip-to-content = Skip to content
-theme-dark-label = Dark theme
+# The switch's accessible name starts with its visible word, then says what a press does.
+theme-label-light = Light theme: switch to the dark theme
+theme-label-dark = Dark theme: switch to the light theme
 theme-to-light = Switch to the light theme
 theme-to-dark = Switch to the dark theme
 theme-dark = Dark
@@ -53,6 +55,12 @@ facilitator-progress = Learners' progress stays in their own browser.
 facilitator-print = Print this page
 facilitator-reset = Reset all exercise progress in this browser
 facilitator-reset-title = Forget solved exercises and saved SQL in this browser (for a shared workshop machine)
+facilitator-reset-confirm = Forget what { $count ->
+    [one] { $count } exercise has
+   *[other] { $count } exercises have
+} saved in this browser: the SQL, the hints shown and the solved marks?
+facilitator-reset-yes = Forget it
+facilitator-reset-no = Keep it
 facilitator-cleared = Cleared saved progress of { $count ->
     [one] { $count } exercise
    *[other] { $count } exercises

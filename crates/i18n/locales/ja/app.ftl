@@ -3,7 +3,9 @@
 tagline = データベースのジョブキューとロックの振る舞いを、一歩ずつ観察します。
 language = 言語
 skip-to-content = 本文へスキップ
-theme-dark-label = ダークテーマ
+# The switch's accessible name starts with its visible word, then says what a press does.
+theme-label-light = ライトテーマ: ダークテーマに切り替える
+theme-label-dark = ダークテーマ: ライトテーマに切り替える
 theme-to-light = ライトテーマに切り替える
 theme-to-dark = ダークテーマに切り替える
 theme-dark = ダーク
@@ -49,6 +51,9 @@ facilitator-progress = 受講者の進捗は各自のブラウザーに保存さ
 facilitator-print = このページを印刷
 facilitator-reset = このブラウザーの演習の進捗をすべてリセット
 facilitator-reset-title = このブラウザーで解いた演習と保存した SQL を消去します (共用のワークショップ端末向け)
+facilitator-reset-confirm = このブラウザーに保存された演習 { $count } 件の進捗（SQL、表示したヒント、解決済みの印）を消去しますか？
+facilitator-reset-yes = 消去する
+facilitator-reset-no = 残す
 facilitator-cleared = 演習 { $count } 件の保存した進捗を消去しました。
 facilitator-covers = シナリオ { $list }
 facilitator-seeds = チェックするシード { $seeds }

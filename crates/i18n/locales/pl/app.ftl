@@ -3,7 +3,9 @@
 tagline = Zobacz, jak zachowują się kolejki zadań i blokady w bazie danych, krok po kroku.
 language = Język
 skip-to-content = Przejdź do treści
-theme-dark-label = Ciemny motyw
+# The switch's accessible name starts with its visible word, then says what a press does.
+theme-label-light = Jasny motyw: przełącz na ciemny motyw
+theme-label-dark = Ciemny motyw: przełącz na jasny motyw
 theme-to-light = Przełącz na jasny motyw
 theme-to-dark = Przełącz na ciemny motyw
 theme-dark = Ciemny
@@ -53,6 +55,12 @@ facilitator-progress = Postępy uczestników zostają w ich własnych przegląda
 facilitator-print = Drukuj tę stronę
 facilitator-reset = Wyczyść postępy wszystkich ćwiczeń w tej przeglądarce
 facilitator-reset-title = Zapomnij rozwiązane ćwiczenia i zapisany SQL w tej przeglądarce (na wspólny komputer warsztatowy)
+facilitator-reset-confirm = Usunąć z tej przeglądarki zapisane postępy { $count ->
+    [one] { $count } ćwiczenia
+   *[other] { $count } ćwiczeń
+}: SQL, pokazane wskazówki i oznaczenia rozwiązania?
+facilitator-reset-yes = Usuń
+facilitator-reset-no = Zostaw
 facilitator-cleared = Wyczyszczono zapisane postępy: { $count ->
     [one] { $count } ćwiczenie
     [few] { $count } ćwiczenia

@@ -417,13 +417,12 @@ fn use_cancel_keys(state: &UseReducerHandle<ExerciseState>, cancel_shown: bool) 
 }
 
 /// What a switch of language carries to the page it builds anew (`<main>` is keyed by
-/// the language): the hints shown, and whether Check had answered for the SQL as it
-/// is, so it runs again and answers in the new language (the same SQL and seeds give
-/// the same verdict). The SQL itself is in the saved progress.
+/// the language): whether Check had answered for the SQL as it is, so it runs again
+/// and answers in the new language (the same SQL and seeds give the same verdict). The
+/// SQL and the hints shown are in the saved progress.
 struct Carried {
     id: String,
     lang: i18n::Lang,
-    hints_shown: usize,
     recheck: bool,
 }
 
@@ -438,16 +437,12 @@ fn use_carried_over(state: &UseReducerHandle<ExerciseState>) {
     *last.borrow_mut() = Some(Carried {
         id: state.lesson.id.clone(),
         lang: i18n::lang(),
-        hints_shown: state.hints_shown,
         recheck: answered && !state.checking && !state.stale(),
     });
     let state = state.clone();
     use_effect_with((), move |_| {
         let carried = CARRIED.with(|c| c.borrow_mut().take());
         if let Some(c) = carried.filter(|c| c.id == state.lesson.id && c.lang != i18n::lang()) {
-            for _ in 0..c.hints_shown {
-                state.dispatch(ExerciseAction::ShowHint);
-            }
             if c.recheck {
                 state.dispatch(ExerciseAction::Check);
             }
@@ -825,7 +820,9 @@ fn Editor(props: &EditorProps) -> Html {
     let error_html = props.error.as_ref().map(|(name, line, col, message)| {
         let excerpt = error_line(&block.text, *line, *col);
         html! {
-            <div class="editor__error" id={error_id.clone()} role="alert" data-testid="sql-error"
+            // Not an alert: the editor names it (aria-describedby), and Check's verdict,
+            // an alert, says it once when it is found.
+            <div class="editor__error" id={error_id.clone()} data-testid="sql-error"
                 data-line={line.to_string()} data-col={col.to_string()}>
                 <p><strong>{ format!("{name}:{line}:{col}") }</strong>{ ": " }{ edit_message(message) }</p>
                 if let Some((text, caret)) = excerpt {

@@ -14,9 +14,20 @@ use crate::progress;
 use crate::route::Route;
 use crate::t;
 
+/// The reset button's two steps: a click asks first, as the progress of a whole room's
+/// machines may be in this browser.
+#[derive(Clone, Copy, PartialEq)]
+enum Reset {
+    Idle,
+    /// Asked, with the number of exercises that have something saved.
+    Asking(usize),
+    /// Done, with the number cleared.
+    Cleared(usize),
+}
+
 #[function_component]
 pub fn FacilitatorPage() -> Html {
-    let cleared = use_state(|| None::<usize>);
+    let reset = use_state(|| Reset::Idle);
     let catalog = catalog();
     let exercises: Vec<_> = catalog
         .entries
@@ -32,9 +43,27 @@ pub fn FacilitatorPage() -> Html {
     let on_print = Callback::from(|_: MouseEvent| {
         let _ = window().print();
     });
+    let saved = exercises
+        .iter()
+        .filter(|e| progress::peek(&e.lesson.id).is_some())
+        .count();
+    let on_ask = {
+        let reset = reset.clone();
+        Callback::from(move |_: MouseEvent| {
+            reset.set(if saved == 0 {
+                Reset::Cleared(0)
+            } else {
+                Reset::Asking(saved)
+            })
+        })
+    };
     let on_clear = {
-        let cleared = cleared.clone();
-        Callback::from(move |_: MouseEvent| cleared.set(Some(progress::clear_all())))
+        let reset = reset.clone();
+        Callback::from(move |_: MouseEvent| reset.set(Reset::Cleared(progress::clear_all())))
+    };
+    let on_keep = {
+        let reset = reset.clone();
+        Callback::from(move |_: MouseEvent| reset.set(Reset::Idle))
     };
     // The page's address without its route: a handout names each exercise in full.
     let base = window().location().href().unwrap_or_default();
@@ -95,13 +124,27 @@ pub fn FacilitatorPage() -> Html {
             <p class="muted" data-testid="covers-legend">{ t!("lesson-covers-legend") }</p>
             <div class="facilitator__actions">
                 <button type="button" class="button" data-testid="print" onclick={on_print}>{ t!("facilitator-print") }</button>
-                <button type="button" class="button" data-testid="clear-all-progress" onclick={on_clear}
-                    title={t!("facilitator-reset-title")}>
+                <button type="button" class="button" data-testid="clear-all-progress" onclick={on_ask}
+                    title={t!("facilitator-reset-title")} disabled={matches!(*reset, Reset::Asking(_))}>
                     { t!("facilitator-reset") }
                 </button>
-                if let Some(n) = *cleared {
-                    <span role="status" data-testid="cleared">{ t!("facilitator-cleared", count = n) }</span>
-                }
+                { match *reset {
+                    Reset::Idle => html! {},
+                    Reset::Asking(n) => html! {
+                        <span class="facilitator__confirm" role="alert" data-testid="confirm-clear">
+                            { t!("facilitator-reset-confirm", count = n) }{ " " }
+                            <button type="button" class="button" data-testid="confirm-clear-yes" onclick={on_clear}>
+                                { t!("facilitator-reset-yes") }
+                            </button>{ " " }
+                            <button type="button" class="button" data-testid="confirm-clear-no" onclick={on_keep}>
+                                { t!("facilitator-reset-no") }
+                            </button>
+                        </span>
+                    },
+                    Reset::Cleared(n) => html! {
+                        <span role="status" data-testid="cleared">{ t!("facilitator-cleared", count = n) }</span>
+                    },
+                } }
             </div>
             <>{ for items }</>
         </section>

@@ -51,9 +51,9 @@ pub struct ThemeSwitchProps {
     pub on_toggle: Callback<()>,
 }
 
-/// A toggle button: its label stays "Dark theme" and `aria-pressed` says whether it is
-/// on, which is how screen readers expect a toggle to behave. A `<button>` gives
-/// keyboard focus, Enter and Space for free.
+/// A button that names the theme shown ("☀ Light") and, in its accessible name, what a
+/// press does: the name starts with the visible word, so a voice command that says
+/// what it sees finds it. A `<button>` gives keyboard focus, Enter and Space for free.
 #[function_component]
 pub fn ThemeSwitch(props: &ThemeSwitchProps) -> Html {
     let dark = props.theme == Theme::Dark;
@@ -61,10 +61,9 @@ pub fn ThemeSwitch(props: &ThemeSwitchProps) -> Html {
     html! {
         <button
             type="button"
-            class="theme-switch"
+            class={classes!("theme-switch", dark.then_some("theme-switch--dark"))}
             id="theme-switch"
-            aria-pressed={if dark { "true" } else { "false" }}
-            aria-label={t!("theme-dark-label")}
+            aria-label={if dark { t!("theme-label-dark") } else { t!("theme-label-light") }}
             title={if dark { t!("theme-to-light") } else { t!("theme-to-dark") }}
             {onclick}
         >

@@ -233,13 +233,24 @@ pub fn MatrixPage(props: &MatrixProps) -> Html {
     }
 }
 
+/// A wall-clock duration: milliseconds under a second ("12 runs in 40 ms", never
+/// "in 0 s"), else seconds to a tenth.
+fn elapsed_text(ms: f64) -> String {
+    let ms = ms.max(0.0).round() as u64;
+    if ms < 1000 {
+        crate::i18n::ms(ms * 1000)
+    } else {
+        crate::i18n::seconds(ms)
+    }
+}
+
 fn progress_text(progress: Option<&MatrixProgress>, elapsed_ms: f64) -> String {
     match progress {
         Some(p) => t!(
             "matrix-running",
             done = p.runs_done,
             runs = p.runs,
-            time = crate::i18n::seconds(elapsed_ms.max(0.0) as u64)
+            time = elapsed_text(elapsed_ms)
         ),
         None => t!("matrix-starting"),
     }
@@ -297,9 +308,15 @@ fn legend_labels(lesson: &Lesson, columns: &[lesson::Column]) -> Vec<String> {
 /// settings (`Commit: ... / Rollback: ...`) shows each check's part on lines of its own,
 /// each cut short alone, so the heading never reads as one setting's check over the
 /// other setting's rows.
+/// Checks that differ only at their end ("Every task is claimed (500)", "… (600)") are
+/// one label that says the common words once, so what tells them apart is not what a
+/// narrow column cuts off.
 fn column_label(label: &str) -> Html {
     let parts: Vec<&str> = label.split(" / ").collect();
     if parts.len() == 1 {
+        return html! { <span class="matrix__label">{ label }</span> };
+    }
+    if let Some(label) = common_start(&parts) {
         return html! { <span class="matrix__label">{ label }</span> };
     }
     html! {
@@ -312,6 +329,26 @@ fn column_label(label: &str) -> Html {
             }) }
         </span>
     }
+}
+
+/// `parts` as their common leading words (two or more) once, then what each adds:
+/// "Every task is claimed (500) / (600)"; `None` when they do not start alike or one
+/// adds nothing.
+fn common_start(parts: &[&str]) -> Option<String> {
+    let words: Vec<Vec<&str>> = parts.iter().map(|p| p.split(' ').collect()).collect();
+    let first = words.first()?;
+    let common = (0..first.len())
+        .take_while(|&i| words.iter().all(|w| w.len() > i + 1 && w[i] == first[i]))
+        .count();
+    if common < 2 {
+        return None;
+    }
+    let ends: Vec<String> = words.iter().map(|w| w[common..].join(" ")).collect();
+    Some(format!(
+        "{} {}",
+        first[..common].join(" "),
+        ends.join(" / ")
+    ))
 }
 
 fn matrix_table(
@@ -338,7 +375,7 @@ fn matrix_table(
         <>
             <p class="matrix__summary" data-testid="matrix-summary" data-runs={runs.to_string()}>
                 { t!("matrix-summary", rows = matrix.rows.len(), seeds = seeds.len(), list = seeds.join(", "),
-                    runs = runs, time = crate::i18n::seconds(elapsed.max(0.0) as u64)) }
+                    runs = runs, time = elapsed_text(elapsed)) }
             </p>
             <div class="matrix__marks" data-testid="matrix-marks">
                 <ul>
@@ -563,6 +600,31 @@ fn toggle_label(lesson: &Lesson, name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_matrix_computed_in_under_a_second_says_its_milliseconds() {
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert_eq!(elapsed_text(3.4), "3 ms");
+        assert_eq!(elapsed_text(999.4), "999 ms");
+        assert_eq!(elapsed_text(2240.0), "2.2 s");
+    }
+
+    #[test]
+    fn checks_that_differ_at_their_end_say_their_common_words_once() {
+        let claimed = ["Every task is claimed (500)", "Every task is claimed (600)"];
+        assert_eq!(
+            common_start(&claimed).as_deref(),
+            Some("Every task is claimed (500) / (600)")
+        );
+        // Parts that differ from the start keep a part each; so do parts one of which
+        // is all common words.
+        assert_eq!(
+            common_start(&["Commit: A waits", "Rollback: A waits"]),
+            None
+        );
+        assert_eq!(common_start(&["No errors", "No errors at all"]), None);
+        assert_eq!(common_start(&["No double claim", "No lost task"]), None);
+    }
 
     #[test]
     fn a_cell_opens_its_run_with_the_rows_changed_toggles_and_the_seed() {

@@ -98,6 +98,8 @@ pub fn App() -> Html {
     use_player_keys(player.is_some(), dispatch.clone());
     use_url_sync(player.map(|p| player_route(p.route())), playing);
     use_ready_mark(view.is_some());
+    crate::hooks::use_document_title(page_title(&state.route));
+    crate::hooks::use_focus_after_navigation(state.route.clone());
 
     let on_toggle = {
         let player = state.player.clone();
@@ -213,6 +215,38 @@ pub fn App() -> Html {
                 { page }
             </main>
         </>
+    }
+}
+
+/// The tab's title: what the page shows, then the product, so a room of open tabs can
+/// be told apart ("Compare: Skip or wait · Lockstep"), in the page's language.
+fn page_title(route: &Route) -> String {
+    let lesson_title = |id: &str| {
+        catalog()
+            .get_in(id, i18n::lang().as_str())
+            .map(|(entry, _)| entry.lesson.title.clone())
+    };
+    let page = match route {
+        Route::Home => None,
+        Route::Lesson(lesson) => lesson_title(&lesson.id),
+        Route::Embed(embed) => lesson_title(&embed.lesson.id),
+        Route::Exercise(id) => lesson_title(id),
+        Route::Schedule(s) => {
+            lesson_title(&s.lesson.id).map(|title| t!("schedule-title", title = &title))
+        }
+        Route::Compare(c) => {
+            lesson_title(&c.id).map(|title| t!("compare-page-title", title = &title))
+        }
+        Route::Matrix(id) => lesson_title(id).map(|title| t!("matrix-title", title = &title)),
+        Route::Facilitator => Some(t!("facilitator-title")),
+        Route::NotFound(_) => Some(t!("not-found-title")),
+        Route::DebugPanic | Route::DebugPanicRun | Route::DebugPanicWorker | Route::DebugAbort => {
+            None
+        }
+    };
+    match page {
+        Some(page) => format!("{page} · Lockstep"),
+        None => "Lockstep".to_string(),
     }
 }
 

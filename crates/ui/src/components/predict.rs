@@ -34,6 +34,14 @@ thread_local! {
     static PLAY_FOCUS: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Whether the focus is on one of the site header's controls.
+fn focus_in_header() -> bool {
+    gloo::utils::document()
+        .active_element()
+        .and_then(|el| el.closest(".site-header").ok().flatten())
+        .is_some()
+}
+
 /// Whether Play should take the focus now (once: it clears the request).
 pub fn take_play_focus() -> bool {
     PLAY_FOCUS.with(|f| f.replace(false))
@@ -50,7 +58,9 @@ pub fn Ask(props: &AskProps) -> Html {
         use_effect_with(q.name.clone(), move |_| {
             // A question that follows Skip takes the focus Play would have had.
             PLAY_FOCUS.with(|f| f.set(false));
-            if !PAGE_OPENING.with(|f| f.replace(false)) {
+            // Nor from the header's controls: a language switch redraws the page, and
+            // the switch keeps the focus.
+            if !PAGE_OPENING.with(|f| f.replace(false)) && !focus_in_header() {
                 if let Some(el) = first.cast::<web_sys::HtmlElement>() {
                     let _ = el.focus();
                 }
