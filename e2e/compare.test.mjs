@@ -49,6 +49,13 @@ test('compare: the toggle bar offers "compare with this", and an embed shows com
   assert.equal(href, '#/lesson/queue-wait-or-skip/compare?left=&right=readpast:off');
   await page.click('[data-testid=compare-readpast-off]');
   await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');
+  assert.equal(await page.$('[data-testid=compare-both]'), null, 'nothing shared but the defaults');
+  // A setting the lesson had, which both sides keep, is said once for both.
+  await t.open('#/lesson/queue-wait-or-skip?ranks=3,1,1');
+  await settled(page, 'readpast=on');
+  await page.click('[data-testid=compare-readpast-off]');
+  await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');
+  assert.equal(await page.textContent('[data-testid=compare-both]'), 'Both sides: Ranks of the waiting tasks: 3,1,1');
   // The same view in an iframe: no site header.
   await t.open('#/embed/queue-wait-or-skip/compare?left=&right=readpast:off');
   await page.waitForSelector('[data-testid=compare-divergence][data-at-ms]');

@@ -280,6 +280,18 @@ test('exercise: solving by editing SQL marks it solved, survives a reload, and a
   assert.equal(await page.$('[data-testid=progress-notice]'), null);
 });
 
+test('exercise: solved, then broken and checked again, the badge says it was solved before', async (t) => {
+  const { page } = t;
+  await openExercise(t);
+  await typeAfter(page, 'WITH (UPDLOCK, ', 'READPAST, ');
+  assert.equal(await check(page), true);
+  assert.equal(await page.textContent('[data-testid=solved-badge]'), '✓ Solved');
+  await typeAfter(page, 'WITH (UPDLOCK, READPAST, ', 'NOLOCK, ');
+  assert.equal(await check(page), false);
+  assert.equal(await page.getAttribute('[data-testid=solved-badge]', 'data-before'), 'true');
+  assert.equal(await page.textContent('[data-testid=solved-badge]'), '✓ Solved before (not as it is now)');
+});
+
 test('exercise: reset progress forgets the solution and the saved SQL', async (t) => {
   const { page } = t;
   await openExercise(t);

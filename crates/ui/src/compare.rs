@@ -272,6 +272,24 @@ pub fn side_label(lesson: &Lesson, side: &Settings, other: &Settings) -> String 
     .join(" · ")
 }
 
+/// The settings both sides share that are not the lesson's defaults, as `label: value`
+/// joined (`Ranks of the waiting tasks: 3,1,1`), or nothing: what a side's label, which
+/// names only what differs, leaves out, though both runs depend on it.
+pub fn shared_label(lesson: &Lesson, left: &Settings, right: &Settings) -> Option<String> {
+    let shown = crate::catalog::shown(lesson);
+    let defaults = lesson.settings_default();
+    let shared: Vec<String> = shown
+        .toggles
+        .iter()
+        .filter_map(|t| {
+            let v = left.get(&t.name)?;
+            (right.get(&t.name) == Some(v) && defaults.get(&t.name) != Some(v))
+                .then(|| format!("{}: {v}", t.label))
+        })
+        .collect();
+    (!shared.is_empty()).then(|| shared.join(" · "))
+}
+
 pub fn differences(lesson: &Lesson, left: &Settings, right: &Settings) -> Vec<String> {
     let shown = crate::catalog::shown(lesson);
     shown
@@ -398,5 +416,16 @@ mod tests {
             "READPAST hint in the claim: on · Ranks of the waiting tasks: 3,3,2,2,1"
         );
         assert_eq!(divergence(&left.trace, &left.trace), None);
+        // A setting both sides share, not the lesson's default, is said once for both.
+        assert_eq!(shared_label(&lesson, &on, &off), None);
+        let ranks = |readpast| {
+            lesson
+                .settings_with([("readpast", readpast), ("ranks", "3,1,1")])
+                .unwrap()
+        };
+        assert_eq!(
+            shared_label(&lesson, &ranks("on"), &ranks("off")).as_deref(),
+            Some("Ranks of the waiting tasks: 3,1,1")
+        );
     }
 }

@@ -186,6 +186,17 @@ impl ExerciseState {
                 .any(|(b, c)| b.text != *c)
     }
 
+    /// Solved once, but the last Check of the SQL as it is now did not solve it (the
+    /// learner broke it since): the badge says "solved before", not "solved".
+    pub fn solved_before(&self) -> bool {
+        self.solved
+            && match &self.verdict {
+                Some(Verdict::Report { report, .. }) => !report.solved,
+                Some(Verdict::EditError { .. } | Verdict::LessonError(_)) => true,
+                Some(Verdict::Cancelled(_)) | None => false,
+            }
+    }
+
     /// What to save: solved, the goals' results, the hints shown, and the SQL of blocks
     /// the learner changed.
     pub fn progress(&self) -> Progress {
@@ -824,9 +835,35 @@ mod tests {
             }],
         );
         assert!(state.solved && !state.checking && !state.stale());
+        assert!(!state.solved_before());
         let progress = state.progress();
         assert_eq!(progress.sql, [(block.clone(), sql.clone())]);
         assert!(progress.solved);
+
+        // Broken again and checked: still solved once, but not as it is now.
+        let broken = reduce(
+            state.clone(),
+            [
+                ExerciseAction::Edit {
+                    block: block.clone(),
+                    text: "SELEC 1;".into(),
+                },
+                ExerciseAction::Check,
+            ],
+        );
+        let verdict = check(&lesson, &broken.edits());
+        let broken = reduce(
+            broken,
+            [ExerciseAction::Checked {
+                request: 2,
+                verdict,
+            }],
+        );
+        assert!(
+            broken.solved && broken.solved_before(),
+            "{:?}",
+            broken.verdict
+        );
 
         // A reload restores it from what was saved.
         let saved = Progress::decode(&progress.encode()).map(Some);

@@ -455,20 +455,17 @@ fn duplicate(
         (None, _) => s.push_str(&t!("why-period")),
     }
     let mut sentences = vec![s];
-    let reads: Vec<String> = [first, second]
-        .iter()
-        .filter_map(|w| {
-            let r = w.read?;
-            Some(t!(
-                "why-dup-read-was",
-                session = &w.session,
-                statement = statement_before(trace, r + 1, &w.session)?
-            ))
-        })
-        .collect();
-    if !reads.is_empty() {
-        sentences.push(t!("why-sentence", text = reads.join("; ")));
-    }
+    // Each read a sentence of its own: a language whose sentence starts with a capital
+    // ("Odczytem sesji …") cannot be joined with "; ".
+    sentences.extend([first, second].iter().filter_map(|w| {
+        let r = w.read?;
+        let read = t!(
+            "why-dup-read-was",
+            session = &w.session,
+            statement = statement_before(trace, r + 1, &w.session)?
+        );
+        Some(t!("why-sentence", text = read))
+    }));
     let gap = matches!((second.read, first.commit), (Some(r), Some(c)) if trace[r].at_us < trace[c].at_us);
     if gap {
         sentences.push(t!("why-dup-gap"));
@@ -1174,8 +1171,31 @@ mod tests {
             "worker1 claimed task_id 1 again (claim 2): worker2 read it at 0.024 ms and claimed it at 20.121 ms; worker1 read it at 0.026 ms, before worker2's write committed at 20.288 ms."
         );
         assert_eq!(
-            why.sentences[1],
-            "worker2's read was its SELECT in work, line 37; worker1's read was its SELECT in work, line 37."
+            why.sentences[1..3],
+            [
+                "worker2's read was its SELECT in work, line 37.",
+                "worker1's read was its SELECT in work, line 37."
+            ]
+        );
+        // In Polish the read agrees with the lesson's verb (przejął: masculine), and
+        // each read is a sentence that starts with its capital.
+        crate::i18n::set_lang(crate::i18n::Lang::Pl);
+        let why = explain_at(&run, first.event + 1, &[]).unwrap();
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert!(
+            why.sentences[0].contains("worker2 odczytał go w chwili"),
+            "{}",
+            why.sentences[0]
+        );
+        assert!(
+            why.sentences[1].starts_with("Odczytem sesji worker2"),
+            "{}",
+            why.sentences[1]
+        );
+        assert!(
+            why.sentences[2].starts_with("Odczytem sesji worker1"),
+            "{}",
+            why.sentences[2]
         );
     }
 

@@ -90,3 +90,4 @@ sqlerr-item-alias = an alias
 sqlerr-item-setting = a setting
 sqlerr-item-number = a number
 sqlerr-item-string = a string
+exercise-solved-before = ✓ Solved before (not as it is now)

@@ -153,6 +153,7 @@ compare-simulating = Simulating both runs…
 compare-never = The two runs never diverge: every event happens the same way at the same time.
 compare-part = The runs part at { $time } (event { $event }).
 compare-same-before = Every event before it is the same in both.
+compare-both = Both sides:
 compare-left = Left:
 compare-right = Right:
 compare-ended = the run has ended

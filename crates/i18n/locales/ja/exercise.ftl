@@ -84,3 +84,4 @@ sqlerr-item-alias = 別名
 sqlerr-item-setting = 設定
 sqlerr-item-number = 数値
 sqlerr-item-string = 文字列
+exercise-solved-before = ✓ 以前に解決済み（今の SQL では未解決）

@@ -143,6 +143,7 @@ compare-simulating = 両方の実行をシミュレーション中…
 compare-never = 2 つの実行は分岐しません: すべてのイベントが同じ時刻に同じように起きます。
 compare-part = 実行は { $time } (イベント { $event }) で分岐します。
 compare-same-before = それより前のイベントはすべて同じです。
+compare-both = 両側共通:
 compare-left = 左:
 compare-right = 右:
 compare-ended = 実行は終了しています

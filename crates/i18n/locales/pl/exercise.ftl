@@ -99,3 +99,4 @@ sqlerr-item-alias = alias
 sqlerr-item-setting = ustawienie
 sqlerr-item-number = liczba
 sqlerr-item-string = tekst w apostrofach
+exercise-solved-before = ✓ Rozwiązane wcześniej (nie w obecnej postaci)

@@ -154,6 +154,7 @@ compare-simulating = Symulacja obu przebiegów…
 compare-never = Przebiegi się nie rozchodzą: każde zdarzenie dzieje się tak samo i w tym samym czasie.
 compare-part = Przebiegi rozchodzą się w chwili { $time } (zdarzenie { $event }).
 compare-same-before = Każde wcześniejsze zdarzenie jest w obu takie samo.
+compare-both = Obie strony:
 compare-left = Lewy:
 compare-right = Prawy:
 compare-ended = przebieg się skończył

@@ -62,8 +62,9 @@ why-applock-someone = inna sesja
 
 why-dup-again = { $second } { $verb } { $values } ponownie ({ $table } { $key }{ $update }): { $first } { $first_read } i { $verb } go po { $first_write }; { $second } { $second_read }
 why-dup-by-update = , przez UPDATE
-why-dup-read-at = odczytała go w chwili { $time }
-why-dup-no-read = nie odczytała go wcześniej
+# Masculine, as the lesson's verb beside it (przejął, wysłał: the worker, the client).
+why-dup-read-at = odczytał go w chwili { $time }
+why-dup-no-read = nie odczytał go wcześniej
 why-dup-before-commit = , zanim zapis sesji { $first } został zatwierdzony w chwili { $time }.
 why-dup-after-commit = , gdy zapis sesji { $first } został już zatwierdzony w chwili { $time }.
 why-dup-uncommitted = , gdy zapis sesji { $first } nie był zatwierdzony.

@@ -393,6 +393,11 @@ pub fn ComparePage(props: &ComparePageProps) -> Html {
                         </span>
                     </div>
                     { divergence_html }
+                    if let Some(shared) = crate::compare::shared_label(&lesson, &left_settings, &right_settings) {
+                        <p class="compare__both" data-testid="compare-both">
+                            <strong>{ t!("compare-both") }</strong>{ " " }{ shared }
+                        </p>
+                    }
                     { side("left", left, &left_settings, &right_settings) }
                     { side("right", right, &right_settings, &left_settings) }
                     <section class="compare__outcomes" data-testid="compare-outcomes" aria-label={t!("compare-outcomes")}>

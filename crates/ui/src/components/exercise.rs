@@ -348,7 +348,10 @@ fn Exercise(props: &ExerciseProps) -> Html {
                     }
                     { title }
                     if state.solved {
-                        { " " }<span class="chip chip--solved" data-testid="solved-badge">{ t!("card-solved") }</span>
+                        { " " }<span class="chip chip--solved" data-testid="solved-badge"
+                            data-before={state.solved_before().to_string()}>
+                            { if state.solved_before() { t!("exercise-solved-before") } else { t!("card-solved") } }
+                        </span>
                     }
                 </h2>
                 <super::Untranslated lesson_id={lesson.id.clone()} />
