@@ -520,3 +520,37 @@ test(
   },
   { predict: true },
 );
+
+test('i18n: a key range in a lock is named in Polish and Japanese; the database\'s own words stay', async (t) => {
+  const { page } = t;
+  for (const [lang, words] of [['pl', 'KEY send (koniec indeksu)'], ['ja', 'KEY send (インデックスの末尾)']]) {
+    await t.open(`#/lesson/send-merge-upsert?holdlock=on&lang=${lang}&tab=events`);
+    await page.waitForSelector('[data-testid=event-log]');
+    await page.click('[data-testid=end]');
+    await page.waitForFunction((w) => document.querySelector('[data-testid=event-log]')?.textContent.includes(w), words, { timeout: 10_000 });
+    const log = await page.textContent('[data-testid=event-log]');
+    assert.ok(!log.includes('end of index'), `${lang}: ${log.slice(0, 300)}`);
+    assert.ok(log.includes('RangeS-U'), `${lang}: the mode keeps its name`);
+  }
+});
+
+test(
+  'i18n: an untranslated lesson\'s own words are marked English on a Japanese page; the interface\'s are not',
+  async (t) => {
+    const { page } = t;
+    await t.open('#/lesson/send-double-click?lang=ja');
+    await page.waitForSelector('[data-testid=predict]');
+    const langOf = (sel) => page.$eval(sel, (el) => el.closest('[lang]').getAttribute('lang'));
+    assert.equal(await langOf('.toggle__label'), 'en');
+    assert.equal(await langOf('.toggle__help'), 'en');
+    assert.equal(await langOf('.predict__ask'), 'en');
+    assert.equal(await langOf('[data-testid=predict-choice]'), 'en');
+    assert.equal(await langOf('.predict__title'), 'ja');
+    // A translated lesson's words are the page's.
+    await t.open('#/lesson/queue-wait-or-skip?lang=ja');
+    await page.waitForSelector('[data-testid=predict]');
+    assert.equal(await langOf('.toggle__label'), 'ja');
+    assert.equal(await langOf('.predict__ask'), 'ja');
+  },
+  { predict: true },
+);

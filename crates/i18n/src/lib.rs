@@ -356,6 +356,33 @@ pub use settings::{settings_error, settings_error_in};
 mod trace;
 pub use trace::event_line;
 
+/// A lock resource's text with the simulation's words for a key range in `lang`:
+/// `KEY send (end of index)` is `KEY send (koniec indeksu)` in Polish, and `KEY t
+/// (range below 5)` `KEY t (zakres poniżej 5)`. The rest (kinds, tables, keys) is the
+/// database's own and stays.
+pub fn key_words(lang: Lang, resource: &str) -> String {
+    // The engine's words (`state::storage::END_OF_INDEX`, `RANGE_BELOW`).
+    const END: &str = "(end of index)";
+    const BELOW: &str = "(range below ";
+    if lang == Lang::En {
+        return resource.to_string();
+    }
+    if let Some(kind) = resource.strip_suffix(END) {
+        return format!("{kind}({})", t!("key-end-of-index" in lang));
+    }
+    match resource.find(BELOW) {
+        Some(at) if resource.ends_with(')') => {
+            let key = &resource[at + BELOW.len()..resource.len() - 1];
+            format!(
+                "{}({})",
+                &resource[..at],
+                t!("key-range-below" in lang, key = key)
+            )
+        }
+        _ => resource.to_string(),
+    }
+}
+
 /// The dialect's name for the `logical_reads` figure (`Dialect::reads_name`), in the
 /// language in effect.
 pub fn reads_label(reads_name: &str) -> String {

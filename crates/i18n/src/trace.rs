@@ -6,7 +6,7 @@
 use engine::locks::LockMode;
 use engine::{Access, Event, ReleaseReason, UNNUMBERED};
 
-use crate::{lang, Lang};
+use crate::{key_words, lang, Lang};
 
 /// `event`'s line in the language in effect.
 pub fn event_line(event: &Event) -> String {
@@ -111,9 +111,9 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             let mode = mode_text(*mode, *mode_name);
             match waited_us {
                 Some(w) => t!("trace-gets-after" in lang, session = text(session), mode = mode,
-                    resource = resource, ms = ms(*w)),
+                    resource = key_words(lang, resource), ms = ms(*w)),
                 None => t!("trace-gets" in lang, session = text(session), mode = mode,
-                    resource = resource),
+                    resource = key_words(lang, resource)),
             }
         }
         LockWaiting {
@@ -130,10 +130,10 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             let holders = holders_text(lang, holders, holder_mode_names, queued.as_deref());
             if *nowait {
                 t!("trace-asks-nowait" in lang, session = text(session), mode = mode,
-                    resource = resource, holders = holders)
+                    resource = key_words(lang, resource), holders = holders)
             } else {
                 t!("trace-waits" in lang, session = text(session), mode = mode,
-                    resource = resource, holders = holders)
+                    resource = key_words(lang, resource), holders = holders)
             }
         }
         LockRefused {
@@ -147,7 +147,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             queued,
         } => {
             t!("trace-refused" in lang, session = text(session),
-                mode = mode_text(*mode, *mode_name), resource = resource,
+                mode = mode_text(*mode, *mode_name), resource = key_words(lang, resource),
                 holders = holders_text(lang, holders, holder_mode_names, queued.as_deref()),
                 function = *function)
         }
@@ -161,13 +161,13 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             let (session, mode) = (text(session), mode_text(*mode, *mode_name));
             match reason {
                 ReleaseReason::Commit => t!("trace-releases-commit" in lang, session = session,
-                    mode = mode, resource = resource),
+                    mode = mode, resource = key_words(lang, resource)),
                 ReleaseReason::Rollback => t!("trace-releases-rollback" in lang,
-                    session = session, mode = mode, resource = resource),
+                    session = session, mode = mode, resource = key_words(lang, resource)),
                 ReleaseReason::EndOfStatement => t!("trace-releases-statement" in lang,
-                    session = session, mode = mode, resource = resource),
+                    session = session, mode = mode, resource = key_words(lang, resource)),
                 ReleaseReason::Explicit => t!("trace-releases-request" in lang,
-                    session = session, mode = mode, resource = resource),
+                    session = session, mode = mode, resource = key_words(lang, resource)),
             }
         }
         RowSkipped {
@@ -314,7 +314,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             nowait: true,
             ..
         } => {
-            t!("trace-no-wait" in lang, session = text(session), resource = resource)
+            t!("trace-no-wait" in lang, session = text(session), resource = key_words(lang, resource))
         }
         WaitTimedOut {
             session,
@@ -323,7 +323,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             nowait: false,
             setting,
         } => {
-            t!("trace-stops-waiting" in lang, session = text(session), resource = resource,
+            t!("trace-stops-waiting" in lang, session = text(session), resource = key_words(lang, resource),
                 ms = ms(*waited_us), setting = *setting)
         }
         Deadlock { victim, cycle } => {
@@ -408,7 +408,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
                 _ => t!("trace-applock-error" in lang),
             };
             t!("trace-applock" in lang, session = text(session), mode = mode.applock_name(),
-                resource = resource, code = code.to_string(), meaning = meaning)
+                resource = key_words(lang, resource), code = code.to_string(), meaning = meaning)
         }
         LockEscalated {
             session,
@@ -416,7 +416,7 @@ pub(crate) fn worded(lang: Lang, event: &Event) -> String {
             mode,
             released,
         } => {
-            t!("trace-escalated" in lang, session = text(session), resource = resource,
+            t!("trace-escalated" in lang, session = text(session), resource = key_words(lang, resource),
                 mode = mode.to_string(), released = *released)
         }
     }
@@ -763,7 +763,7 @@ mod tests {
         );
         assert_eq!(
             line(Lang::Pl, n - 1),
-            "A czeka na RangeI-N na KEY t (end of index): B trzyma RangeS-U, C czeka wcześniej w kolejce na RangeS-U"
+            "A czeka na RangeI-N na KEY t (koniec indeksu): B trzyma RangeS-U, C czeka wcześniej w kolejce na RangeS-U"
         );
         assert_eq!(
             line(Lang::Ja, n - 2),

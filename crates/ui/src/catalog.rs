@@ -151,6 +151,18 @@ pub fn shown(lesson: &Lesson) -> Rc<Lesson> {
         .map_or_else(|| Rc::new(lesson.clone()), |(e, _)| Rc::clone(&e.lesson))
 }
 
+/// `Some("en")` for a lesson's own words (toggles, questions, checks) on a page in
+/// another language the lesson has no translation into: its `lang` attribute, so a
+/// screen reader reads them with an English voice.
+pub fn words_lang(lesson_id: &str) -> Option<&'static str> {
+    let lang = crate::i18n::lang();
+    if lang == crate::i18n::Lang::En {
+        return None;
+    }
+    let translated = catalog().get_in(lesson_id, lang.as_str())?.1;
+    (!translated).then_some("en")
+}
+
 /// Property `name`'s label in the page's language (a translation keeps the name), else
 /// `label` (a built-in property's, or an untranslated lesson's).
 pub fn property_label(lesson_id: &str, name: &str, label: &str) -> String {

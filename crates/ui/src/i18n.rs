@@ -56,6 +56,12 @@ pub fn localize_links(html: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// A lock resource's text with a key range named in the page's language (see
+/// [`::i18n::key_words`]).
+pub fn resource_words(resource: &str) -> String {
+    ::i18n::key_words(lang(), resource)
+}
+
 /// An error's code as the interface shows it: the dialect's code (see
 /// [`engine::error_code`]), or "(no number)" in the page's language for an error that
 /// has none (a rule whose number our sources do not give, what is not simulated).

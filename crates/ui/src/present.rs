@@ -561,7 +561,7 @@ impl DisplaySeg {
                     session = session,
                     whom = whom,
                     span = span,
-                    resource = resource.to_string()
+                    resource = crate::i18n::resource_words(resource)
                 )
             }
             SegKind::Mixed {

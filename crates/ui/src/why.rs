@@ -855,6 +855,8 @@ fn deadlock_before(trace: &[TraceEntry], end: usize, session: &str) -> Option<(S
 /// A row's lock, `KEY task (1)` (PostgreSQL's `TUPLE task (1)`), reads as "task 1";
 /// other resources keep the engine's text.
 pub fn resource_text(resource: &str) -> String {
+    let resource = crate::i18n::resource_words(resource);
+    let resource = resource.as_str();
     resource
         .strip_prefix("KEY ")
         .or_else(|| resource.strip_prefix("TUPLE "))

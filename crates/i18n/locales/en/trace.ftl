@@ -97,3 +97,7 @@ trace-applock-victim = chosen as deadlock victim
 trace-applock-error = a parameter or call error
 trace-escalated = { $session } escalates to { $mode } on { $resource }: its { $released } row and page lock(s) there are released
 trace-list-sep = ,{" "}
+
+# A key range in a lock resource (KEY send (end of index)).
+key-end-of-index = end of index
+key-range-below = range below { $key }

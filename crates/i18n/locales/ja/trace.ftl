@@ -82,3 +82,7 @@ trace-applock-victim = デッドロックの犠牲者に選ばれました
 trace-applock-error = パラメーターまたは呼び出しのエラー
 trace-escalated = { $session } が { $resource } のロックを { $mode } にエスカレーションし、そこにある行とページのロック { $released } 個を解放します
 trace-list-sep = 、
+
+# A key range in a lock resource (KEY send (end of index)).
+key-end-of-index = インデックスの末尾
+key-range-below = { $key } より下の範囲

@@ -121,3 +121,7 @@ trace-applock-victim = wybrana jako ofiara zakleszczenia
 trace-applock-error = błąd parametru albo wywołania
 trace-escalated = { $session } eskaluje blokady do { $mode } na { $resource }: zwalnia tam { $released } blokad(y) wierszy i stron
 trace-list-sep = ,{" "}
+
+# A key range in a lock resource (KEY send (end of index)).
+key-end-of-index = koniec indeksu
+key-range-below = zakres poniżej { $key }

@@ -132,7 +132,7 @@ pub fn status_text(
                     "code-waiting",
                     whom = whom,
                     mode = crate::why::mode_name_on(dialect, resource, *mode),
-                    resource = resource.to_string()
+                    resource = crate::i18n::resource_words(resource)
                 ),
                 "waiting",
             )

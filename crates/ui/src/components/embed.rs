@@ -202,6 +202,7 @@ pub fn EmbedPage(props: &EmbedPageProps) -> Html {
                     fresh={player.fresh.clone()}
                     pending={pending}
                     on_toggle={props.on_toggle.clone()}
+                    words_lang={crate::catalog::words_lang(&lesson.id)}
                 />
                 { body }
             </section>

@@ -168,7 +168,7 @@ fn Exercise(props: &ExerciseProps) -> Html {
             <li class={classes!("goal", class)} data-testid="goal" data-name={row.name.clone()}
                 data-passed={row.met.map(|m| if m { "true" } else { "false" })}>
                 <span class="goal__mark" aria-hidden="true">{ mark }</span>
-                <span class="goal__name">{ goal_name(&row.name) }</span>
+                <span class="goal__name" lang={crate::catalog::words_lang(&state.lesson.id)}>{ goal_name(&row.name) }</span>
                 <span class="goal__detail" data-testid="goal-detail">{ row.detail }</span>
             </li>
         }

@@ -216,7 +216,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             let name = q.name.clone();
             let on_answer = answer.reform(move |a: Answer| (name.clone(), Some(a)));
             let on_off = set_predicting.reform(|()| false);
-            (html! { <Ask question={q} {on_answer} {on_off} /> }, None)
+            let words_lang = crate::catalog::words_lang(&lesson.id);
+            (
+                html! { <Ask question={q} {on_answer} {on_off} {words_lang} /> },
+                None,
+            )
         }
         _ if player.cancelled.is_some() => (
             html! {
@@ -507,6 +511,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         pending={pending}
                         on_toggle={props.on_toggle.clone()}
                         compare={compare_links}
+                        words_lang={crate::catalog::words_lang(&lesson.id)}
                     />
                     <>{ for verdicts }</>
                     if pending && player.run.is_some() && asking.is_none() {

@@ -156,7 +156,7 @@ pub fn Outcome(props: &OutcomeProps) -> Html {
                 data-testid="check" data-passed={if c.passed { "true" } else { "false" }} data-name={c.name.clone()}
                 data-bug={c.bug.then_some("true")}>
                 <span class="check__verdict">{ match (c.passed, c.bug) { (true, true) => t!("check-bug"), (true, false) => t!("check-pass"), _ => t!("check-fail") } }</span>
-                <span class="check__name">{ name }</span>
+                <span class="check__name" lang={crate::catalog::words_lang(&summary.key.lesson_id)}>{ name }</span>
                 <span class="check__detail" data-testid="check-detail">{ i18n::detail(&c.detail) }</span>
             </li>
         }

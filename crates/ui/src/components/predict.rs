@@ -19,6 +19,9 @@ pub struct AskProps {
     pub on_answer: Callback<Answer>,
     /// Stop asking (every lesson; the Lesson tab turns it back on).
     pub on_off: Callback<()>,
+    /// The language of the question and its choices, where it is not the page's.
+    #[prop_or_default]
+    pub words_lang: Option<&'static str>,
 }
 
 thread_local! {
@@ -126,7 +129,7 @@ pub fn Ask(props: &AskProps) -> Html {
         <section class="predict" role="group" aria-labelledby="predict-ask" data-testid="predict"
             data-question={q.name.clone()} {onkeydown}>
             <p class="predict__title">{ t!("predict-title") }</p>
-            <p class="predict__ask" id="predict-ask">{ &q.ask }</p>
+            <p class="predict__ask" id="predict-ask" lang={props.words_lang}>{ &q.ask }</p>
             <ol class="predict__choices">
                 { for q.choices.iter().enumerate().map(|(i, c)| {
                     let onclick = {
@@ -138,7 +141,7 @@ pub fn Ask(props: &AskProps) -> Html {
                         <li>
                             <button type="button" class="button predict__choice" ref={node}
                                 data-testid="predict-choice" data-index={i.to_string()}
-                                aria-keyshortcuts={(i < 9).then(|| (i + 1).to_string())} {onclick}>
+                                aria-keyshortcuts={(i < 9).then(|| (i + 1).to_string())} lang={props.words_lang} {onclick}>
                                 { &c.label }
                             </button>
                         </li>
@@ -230,7 +233,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
     html! {
         <section class="predict predict--verdict" role="status" aria-label={t!("predict-yours")}
             data-testid="predict-verdict" data-question={q.name.clone()} ref={section} tabindex="-1">
-            <p class="predict__ask">{ &q.ask }</p>
+            <p class="predict__ask" lang={crate::catalog::words_lang(&props.route.id)}>{ &q.ask }</p>
             { body }
             <button type="button" class="button button--small" data-testid="predict-again" onclick={again}>
                 { t!("predict-again") }

@@ -198,7 +198,7 @@ fn Schedule(props: &ScheduleProps) -> Html {
             </header>
             <>{ for warnings }</>
             <Toggles toggles={toggles} settings={settings.clone()} fresh={Vec::<String>::new()}
-                pending={false} {on_toggle} />
+                pending={false} {on_toggle} words_lang={crate::catalog::words_lang(&lesson.id)} />
             { body }
             <ExplorePanel lesson={lesson.clone()} {settings} {seed} base={base} />
         </article>

@@ -21,6 +21,10 @@ pub struct TogglesProps {
     /// "Compare with this" links beside each value not chosen: `(toggle, value, href)`.
     #[prop_or_default]
     pub compare: Vec<(String, String, String)>,
+    /// The language of the toggles' labels and help, where it is not the page's (see
+    /// `catalog::words_lang`).
+    #[prop_or_default]
+    pub words_lang: Option<&'static str>,
 }
 
 /// One group of buttons per toggle; the pressed one is the current value.
@@ -45,7 +49,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                         data-testid={format!("toggle-{}", toggle.name)}
                         data-value={current.to_string()}
                     >
-                        <span class="toggle__label" title={toggle.label.clone()}>{ &toggle.label }</span>
+                        <span class="toggle__label" title={toggle.label.clone()} lang={props.words_lang}>{ &toggle.label }</span>
                         <span class="toggle__values" onkeydown={on_values_key.clone()}>
                             { for toggle.values.iter().map(|value| {
                                 let pressed = value == current;
@@ -83,7 +87,7 @@ pub fn Toggles(props: &TogglesProps) -> Html {
                         </span>
                         // The chosen value's part of the help (its title has all of it).
                         if let Some(help) = &toggle.help {
-                            <span class="toggle__help" id={help_id} title={help.clone()}
+                            <span class="toggle__help" id={help_id} title={help.clone()} lang={props.words_lang}
                                 data-testid={format!("toggle-help-{}", toggle.name)}>
                                 { crate::present::value_help(help, &toggle.values, current) }
                             </span>

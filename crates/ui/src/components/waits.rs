@@ -67,7 +67,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
                 t!(
                     "waits-edge",
                     mode = crate::why::mode_name_on(props.dialect, &w.resource, w.mode),
-                    resource = w.resource.to_string()
+                    resource = crate::i18n::resource_words(&w.resource)
                 ),
             ));
         }
@@ -127,7 +127,7 @@ pub fn Waits(props: &WaitsProps) -> Html {
     let locks = view.locks.iter().take(8).map(|l| {
         html! {
             <li>
-                <code>{ &l.resource }</code>{ " " }
+                <code>{ crate::i18n::resource_words(&l.resource) }</code>{ " " }
                 { for l.holders.iter().map(|b| badge(b, sessions, Some(props.dialect), Some(&l.resource))) }
                 if !l.waiters.is_empty() {
                     <span class="locks__waiting">
