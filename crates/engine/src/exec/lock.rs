@@ -474,9 +474,22 @@ impl Exec<'_> {
             let Some(owner) = self.w.sessions[s].waiting_as else {
                 continue;
             };
-            let Some(cycle) = self.w.locks.find_deadlock_with(&self.session_waits()) else {
+            let Some(mut cycle) = self.w.locks.find_deadlock_with(&self.session_waits()) else {
                 return;
             };
+            // A cycle through a wait only for an earlier request is no deadlock: the
+            // check lets a request that no held lock blocks go first (a detector that
+            // rearranges the wait queue), and looks again.
+            while cycle.contains(&owner) {
+                let Some(grants) = self.w.locks.grant_past_queue(&cycle) else {
+                    break;
+                };
+                self.wake(grants);
+                match self.w.locks.find_deadlock_with(&self.session_waits()) {
+                    Some(next) => cycle = next,
+                    None => return,
+                }
+            }
             if !cycle.contains(&owner) {
                 continue;
             }

@@ -776,6 +776,39 @@ impl LockManager {
         blockers.into_iter().collect()
     }
 
+    /// Breaks a cycle of waits that passes through a wait for an earlier request only (a
+    /// "soft" edge), as a deadlock detector that rearranges wait queues does: the first
+    /// owner of `cycle` whose request conflicts with no granted lock is let past the
+    /// requests queued ahead of it and granted. `None` when every wait in the cycle is
+    /// for a held lock (a real deadlock).
+    pub fn grant_past_queue(&mut self, cycle: &[OwnerId]) -> Option<Vec<Grant>> {
+        let (owner, resource, at) = cycle.iter().find_map(|&o| {
+            let resource = self.owners.get(&o)?.waiting.clone()?;
+            let queue = self.resources.get(&resource)?;
+            let at = queue.waiting.iter().position(|w| w.owner == o)?;
+            let w = &queue.waiting[at];
+            let mut held = BTreeSet::new();
+            queue.granted_conflicts(o, w.target, &self.kin, &mut held);
+            (!w.conversion && held.is_empty()).then_some((o, resource, at))
+        })?;
+        let queue = self.resources.get_mut(&resource)?;
+        let w = queue.waiting.remove(at)?;
+        queue.granted.push(Held {
+            owner,
+            mode: w.target,
+            count: 1,
+        });
+        let entry = self.owners.entry(owner).or_default();
+        entry.waiting = None;
+        entry.held.push(resource.clone());
+        Some(vec![Grant {
+            owner,
+            resource,
+            requested: w.requested,
+            mode: w.target,
+        }])
+    }
+
     /// Without enqueueing: the other owners whose GRANTED locks are incompatible with `mode`
     /// (combined with what `owner` already holds here). Empty = no granted lock stands in the
     /// way. Waiters are ignored on purpose: READPAST skips a row only when a granted lock

@@ -605,6 +605,49 @@ COMMIT;";
     }
 }
 
+/// Real server (PostgreSQL 15): a cycle through a wait for an earlier request only is
+/// no deadlock. A holds lock 1 shared, C lock 2; B queues for lock 1 exclusively, C asks
+/// for lock 1 shared (behind B, though A's lock would let it in), and A for lock 2. At
+/// B's deadlock check (1 s into its wait) the detector lets C's request go first rather
+/// than cancel anyone: C gets lock 1 at 1.1 s, A lock 2 when C commits, B lock 1 when A
+/// commits. The server's waits: A 999.6 ms, B 1 202 ms, C 897.3 ms, no error.
+#[test]
+fn a_wait_behind_a_queued_request_is_reordered_not_a_deadlock() {
+    let a = "BEGIN;
+SELECT pg_advisory_xact_lock_shared(1);
+SELECT pg_sleep(0.3);
+SELECT pg_advisory_xact_lock(2);
+COMMIT;";
+    let c = "BEGIN;
+SELECT pg_advisory_xact_lock(2);
+SELECT pg_sleep(0.2);
+SELECT pg_advisory_xact_lock_shared(1);
+SELECT pg_sleep(0.2);
+COMMIT;";
+    let b = "BEGIN;
+SELECT pg_advisory_xact_lock(1);
+COMMIT;";
+    let sessions = [("A", 0, a), ("C", 0, c), ("B", 100, b)];
+    let sim = pg(TASKS, &sessions);
+    for name in ["A", "B", "C"] {
+        assert!(
+            sqlstates(&sim, name).is_empty(),
+            "{name}: {:?}",
+            sqlstates(&sim, name)
+        );
+    }
+    for (name, real) in [("A", 1000), ("B", 1202), ("C", 897)] {
+        let ms = wait_ms(&sim, name);
+        assert!(ms.abs_diff(real) <= 5, "{name} waited {ms} ms");
+    }
+    let lines = pg_trace(TASKS, &sessions, &["deadlock", "C gets ShareLock"]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("C gets ShareLock on advisory 1 after waiting"),
+        "{lines:?}"
+    );
+}
+
 /// Real server: `pg_advisory_xact_lock` ends with the transaction that took it.
 #[test]
 fn transaction_advisory_locks_end_with_the_transaction() {
