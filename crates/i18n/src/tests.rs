@@ -588,26 +588,27 @@ fn the_schedule_help_names_the_command_verbatim() {
 
 #[test]
 fn a_key_range_is_named_in_the_language_the_rest_of_the_resource_stays() {
-    assert_eq!(
-        key_words(Lang::Pl, "KEY send (end of index)"),
-        "KEY send (koniec indeksu)"
-    );
-    assert_eq!(
-        key_words(Lang::Pl, "KEY t (range below 5)"),
-        "KEY t (zakres poniżej 5)"
-    );
-    assert_eq!(
-        key_words(Lang::Ja, "KEY send (end of index)"),
-        "KEY send (インデックスの末尾)"
-    );
-    assert_eq!(
-        key_words(Lang::Ja, "KEY t (range below 5)"),
-        "KEY t (5 より下の範囲)"
-    );
-    assert_eq!(
-        key_words(Lang::En, "KEY t (range below 5)"),
-        "KEY t (range below 5)"
-    );
-    assert_eq!(key_words(Lang::Pl, "KEY task (1)"), "KEY task (1)");
-    assert_eq!(key_words(Lang::Pl, "advisory 1"), "advisory 1");
+    for (lang, resource, shown) in [
+        (
+            Lang::Pl,
+            "KEY send (end of index)",
+            "KEY send (koniec indeksu)",
+        ),
+        (
+            Lang::Pl,
+            "KEY t (range below 5)",
+            "KEY t (zakres poniżej 5)",
+        ),
+        (
+            Lang::Ja,
+            "KEY send (end of index)",
+            "KEY send (インデックスの末尾)",
+        ),
+        (Lang::Ja, "KEY t (range below 5)", "KEY t (5 より下の範囲)"),
+        (Lang::En, "KEY t (range below 5)", "KEY t (range below 5)"),
+        (Lang::Pl, "KEY task (1)", "KEY task (1)"),
+        (Lang::Pl, "advisory 1", "advisory 1"),
+    ] {
+        assert_eq!(key_words(lang, resource), shown);
+    }
 }

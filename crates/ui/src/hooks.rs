@@ -352,14 +352,14 @@ pub fn use_ready_mark(ready: bool) {
     });
 }
 
-/// After a navigation that removed the focused element (a link to another page, a
+/// After a navigation to another page that removed the focused element (a link, a
 /// compare's ⇄), the focus goes to the page's `<main>`, not the document's body, so a
 /// keyboard or screen-reader user continues from the top of the new page. The first
 /// page load leaves the focus alone (the first Tab finds the skip link).
 #[hook]
-pub fn use_focus_after_navigation(route: crate::route::Route) {
+pub fn use_focus_after_navigation(page: crate::components::Page) {
     let first = use_mut_ref(|| true);
-    use_effect_with(route, move |_| {
+    use_effect_with(page, move |_| {
         if first.replace(false) {
             return;
         }

@@ -98,8 +98,11 @@ pub fn App() -> Html {
     use_player_keys(player.is_some(), dispatch.clone());
     use_url_sync(player.map(|p| player_route(p.route())), playing);
     use_ready_mark(view.is_some());
-    crate::hooks::use_document_title(page_title(&state.route));
-    crate::hooks::use_focus_after_navigation(state.route.clone());
+    // Per page, not per render: playback renders the app every frame.
+    let page = page_of(&state.route);
+    let title = use_memo((page.clone(), lang), |(page, _)| page_title(page));
+    crate::hooks::use_document_title((*title).clone());
+    crate::hooks::use_focus_after_navigation(page);
 
     let on_toggle = {
         let player = state.player.clone();
@@ -218,31 +221,42 @@ pub fn App() -> Html {
     }
 }
 
+/// What a route shows apart from its settings and playhead: the kind of page and its
+/// lesson. The tab's title and the focus after a navigation follow it.
+pub type Page = (&'static str, Option<String>);
+
+fn page_of(route: &Route) -> Page {
+    match route {
+        Route::Home => ("home", None),
+        Route::Lesson(l) => ("lesson", Some(l.id.clone())),
+        Route::Embed(e) => ("embed", Some(e.lesson.id.clone())),
+        Route::Exercise(id) => ("exercise", Some(id.clone())),
+        Route::Schedule(s) => ("schedule", Some(s.lesson.id.clone())),
+        Route::Compare(c) => ("compare", Some(c.id.clone())),
+        Route::Matrix(id) => ("matrix", Some(id.clone())),
+        Route::Facilitator => ("facilitator", None),
+        Route::NotFound(_) => ("not-found", None),
+        Route::DebugPanic | Route::DebugPanicRun | Route::DebugPanicWorker | Route::DebugAbort => {
+            ("debug", None)
+        }
+    }
+}
+
 /// The tab's title: what the page shows, then the product, so a room of open tabs can
 /// be told apart ("Compare: Skip or wait · Lockstep"), in the page's language.
-fn page_title(route: &Route) -> String {
-    let lesson_title = |id: &str| {
+fn page_title((kind, id): &Page) -> String {
+    let lesson = id.as_deref().and_then(|id| {
         catalog()
             .get_in(id, i18n::lang().as_str())
             .map(|(entry, _)| entry.lesson.title.clone())
-    };
-    let page = match route {
-        Route::Home => None,
-        Route::Lesson(lesson) => lesson_title(&lesson.id),
-        Route::Embed(embed) => lesson_title(&embed.lesson.id),
-        Route::Exercise(id) => lesson_title(id),
-        Route::Schedule(s) => {
-            lesson_title(&s.lesson.id).map(|title| t!("schedule-title", title = &title))
-        }
-        Route::Compare(c) => {
-            lesson_title(&c.id).map(|title| t!("compare-page-title", title = &title))
-        }
-        Route::Matrix(id) => lesson_title(id).map(|title| t!("matrix-title", title = &title)),
-        Route::Facilitator => Some(t!("facilitator-title")),
-        Route::NotFound(_) => Some(t!("not-found-title")),
-        Route::DebugPanic | Route::DebugPanicRun | Route::DebugPanicWorker | Route::DebugAbort => {
-            None
-        }
+    });
+    let page = match (*kind, lesson) {
+        ("facilitator", _) => Some(t!("facilitator-title")),
+        ("not-found", _) => Some(t!("not-found-title")),
+        ("schedule", Some(title)) => Some(t!("schedule-title", title = &title)),
+        ("compare", Some(title)) => Some(t!("compare-page-title", title = &title)),
+        ("matrix", Some(title)) => Some(t!("matrix-title", title = &title)),
+        (_, lesson) => lesson,
     };
     match page {
         Some(page) => format!("{page} · Lockstep"),
